@@ -1,0 +1,1 @@
+"""The `mesh-opt` command-line driver and its test-mode helpers."""

@@ -1,0 +1,1 @@
+"""The dialect itself: definition, custom syntax, verifier and builders."""

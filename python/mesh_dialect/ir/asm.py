@@ -1,0 +1,107 @@
+"""Parse and print modules that use the custom syntax of the `mesh` dialect."""
+
+from __future__ import annotations
+
+from mlir import ir
+
+from . import diagnostics as diag
+from .dialect import load_dialect
+from .syntax import Translation, to_custom, to_generic
+from .text import LineIndex, MeshSyntaxError
+
+_WRAP = "module {"
+_translations: dict[str, Translation] = {}
+"""The latest translation per source name, so that diagnostics emitted after
+parsing (verifier, passes) map back to what the user wrote."""
+_MAX_REMEMBERED = 64
+
+
+def remap_position(filename: str | None, line: int, col: int) -> tuple[str | None, int, int]:
+    """Map a position in generated text to the user's text."""
+    t = _translations.get(filename or "")
+    if t is None or line <= 0:
+        return filename, line, col
+    return (filename, *t.original_position(line, col))
+
+
+def _remember(filename: str, translation: Translation) -> None:
+    _translations.pop(filename, None)
+    _translations[filename] = translation
+    while len(_translations) > _MAX_REMEMBERED:
+        _translations.pop(next(iter(_translations)))
+
+
+def parse(
+    text: str,
+    *,
+    filename: str = "<string>",
+    context: ir.Context | None = None,
+    verify: bool = True,
+) -> ir.Operation:
+    """Parse `text` (custom or generic syntax) into a `builtin.module`.
+
+    Top-level ops other than a single module are wrapped in one, as
+    `mlir-opt` does. Raises `DiagnosticError` with positions in `text`.
+    """
+    ctx = context or ir.Context.current
+    load_dialect(ctx)
+    try:
+        translation = to_generic(text, prefix=_WRAP)
+    except MeshSyntaxError as e:
+        line, col = LineIndex(text).position(e.offset)
+        raise diag.DiagnosticError(
+            [diag.Diagnostic("error", e.message, filename, line, col)], {filename: text}
+        ) from None
+    _remember(filename, translation)
+    generic = translation.generic + "\n}"
+    try:
+        outer = ir.Operation.parse(generic, source_name=filename, context=ctx)
+    except ir.MLIRError as e:
+        diags = [diag.convert(d, remap_position, diag.not_op_dump) for d in e.error_diagnostics]
+        raise diag.DiagnosticError(diags, {filename: text}) from None
+    module = _unwrap(outer.operation)
+    if verify:
+        from .verifier import verify as verify_semantics
+
+        errors = verify_semantics(module)
+        if errors:
+            raise diag.DiagnosticError(errors, {filename: text})
+    return module
+
+
+def _unwrap(outer: ir.Operation) -> ir.Operation:
+    """Return the user's module when the text held exactly one."""
+    first = None
+    count = 0
+
+    def visit(op: ir.Operation) -> ir.WalkResult:
+        nonlocal first, count
+        if op is outer or op == outer:
+            return ir.WalkResult.ADVANCE
+        count += 1
+        if first is None:
+            first = op
+        return ir.WalkResult.SKIP
+
+    outer.walk(visit, ir.WalkOrder.PRE_ORDER)
+    if count == 1 and first.name == "builtin.module":
+        first.detach_from_parent()
+        return first
+    return outer
+
+
+def print_ir(
+    op: ir.Operation | ir.OpView,
+    *,
+    generic: bool = False,
+    debug_info: bool = False,
+    assume_verified: bool = True,
+) -> str:
+    """Print `op` with `mesh` ops in their custom syntax (or all generic)."""
+    op = op.operation if hasattr(op, "operation") else op
+    text = op.get_asm(
+        print_generic_op_form=generic,
+        enable_debug_info=debug_info,
+        assume_verified=assume_verified,
+    )
+    return to_custom(text, generic=generic)

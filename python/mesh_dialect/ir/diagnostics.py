@@ -1,0 +1,109 @@
+"""Diagnostics as plain data, so the parser, the verifier, the passes and the
+CLI report them one way: `file:line:col: error: message`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+from mlir import ir
+
+_SEVERITY = {
+    ir.DiagnosticSeverity.ERROR: "error",
+    ir.DiagnosticSeverity.WARNING: "warning",
+    ir.DiagnosticSeverity.NOTE: "note",
+    ir.DiagnosticSeverity.REMARK: "remark",
+}
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    severity: str
+    message: str
+    filename: str | None = None
+    line: int = 0
+    col: int = 0
+    notes: tuple[Diagnostic, ...] = ()
+
+    def format(self, sources: dict[str, str] | None = None) -> str:
+        """mlir-opt's layout: the position, the message, the source line and
+        a caret under the column; then the notes."""
+        where = f"{self.filename}:{self.line}:{self.col}: " if self.filename else ""
+        text = f"{where}{self.severity}: {self.message}"
+        src = (sources or {}).get(self.filename or "")
+        if src is not None and self.line > 0:
+            lines = src.split("\n")
+            if self.line <= len(lines):
+                source_line = lines[self.line - 1]
+                text += f"\n{source_line}\n{' ' * max(self.col - 1, 0)}^"
+        for note in self.notes:
+            text += "\n" + note.format(sources)
+        return text
+
+
+class DiagnosticError(Exception):
+    """Raised by the Python API when parsing, verifying or a pass fails."""
+
+    def __init__(self, diagnostics: list[Diagnostic], sources: dict[str, str] | None = None):
+        self.diagnostics = diagnostics
+        self.sources = sources or {}
+        super().__init__("\n".join(d.format(self.sources) for d in diagnostics))
+
+
+def file_position(loc: ir.Location) -> tuple[str | None, int, int]:
+    """The first file:line:col inside a location (name, call-site and fused
+    locations wrap one)."""
+    try:
+        if loc.is_a_file():
+            return loc.filename, loc.start_line, loc.start_col
+        if loc.is_a_name():
+            return file_position(loc.child_loc)
+        if loc.is_a_callsite():
+            return file_position(loc.callee)
+        if loc.is_a_fused():
+            for inner in loc.locations:
+                found = file_position(inner)
+                if found[0] is not None:
+                    return found
+    except (AttributeError, ValueError, RuntimeError):  # pragma: no cover - exotic locations
+        pass
+    return None, 0, 0
+
+
+def not_op_dump(message: str) -> bool:
+    """False for the note MLIR attaches with the failing op in generic form:
+    it repeats the error in a spelling the user did not write."""
+    return not message.startswith("see current operation:")
+
+
+Remap = Callable[[str | None, int, int], tuple[str | None, int, int]]
+
+
+def _identity(filename: str | None, line: int, col: int) -> tuple[str | None, int, int]:
+    return filename, line, col
+
+
+def convert(diag, remap: Remap = _identity, note_filter: Callable[[str], bool] | None = None) -> Diagnostic:
+    """Turn an `ir.Diagnostic` (or `ir.DiagnosticInfo`) into a `Diagnostic`."""
+    filename, line, col = remap(*file_position(diag.location))
+    notes = tuple(convert(n, remap, note_filter) for n in diag.notes if note_filter is None or note_filter(n.message))
+    return Diagnostic(_SEVERITY.get(diag.severity, "error"), diag.message, filename, line, col, notes)
+
+
+@contextmanager
+def collect(context: ir.Context, sink: list, remap: Remap = _identity) -> Iterator[list]:
+    """Collect every diagnostic emitted in `context` while the block runs."""
+
+    def handler(d) -> bool:
+        try:
+            sink.append(convert(d, remap))
+        except Exception:  # noqa: BLE001 - a handler must never raise into C++
+            sink.append(Diagnostic("error", str(getattr(d, "message", d))))
+        return True
+
+    h = context.attach_diagnostic_handler(handler)
+    try:
+        yield sink
+    finally:
+        h.detach()

@@ -1,0 +1,809 @@
+"""The custom assembly syntax of `mesh` ops, both ways, as text translation.
+
+IRDL ops only have MLIR's generic form. `to_generic` rewrites every op
+written in the documented custom syntax into the generic form MLIR parses,
+keeping the text's line structure and an `OffsetMap` so diagnostics point at
+what the user wrote. `to_custom` rewrites the generic `mesh` ops MLIR prints
+back into the custom syntax. Both also translate the surface spelling of the
+dialect's attributes (`#mesh.partial<sum>`, `#mesh.axisarray<[[0], []]>`) to
+and from IRDL's (`#mesh.partial<"sum">`, `#mesh.axisarray<[array<i16: 0>,
+array<i16>]>`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .schema import (
+    DYNAMIC,
+    FORMATS,
+    OPS_BY_NAME,
+    REDUCTION_KINDS,
+    AttrDef,
+    AttrDict,
+    AttrKind,
+    Dims,
+    DynList,
+    FunctionalType,
+    Literal,
+    OpDef,
+    Optional,
+    Ref,
+    TypeKind,
+    TypeOf,
+)
+from .text import (
+    Cursor,
+    LineIndex,
+    MeshSyntaxError,
+    OffsetMap,
+    scan_balanced,
+    scan_group,
+    split_top_level,
+)
+
+# ---------------------------------------------------------------------------
+# Attribute values: generic text <-> Python values.
+
+_FIXED_TYPES = {
+    TypeKind.INDEX: "index",
+    TypeKind.I64: "i64",
+    TypeKind.SHARDING: "!mesh.sharding",
+}
+_BARE_SYMBOL = re.compile(r"[A-Za-z_][\w$.]*\Z")
+
+
+def _dense(elem: str, values) -> str:
+    return f"array<{elem}: {', '.join(str(v) for v in values)}>" if values else f"array<{elem}>"
+
+
+def encode_axes(axes) -> str:
+    return _dense("i16", axes)
+
+
+def encode_i64_list(values) -> str:
+    return _dense("i64", [DYNAMIC if v is None else v for v in values])
+
+
+def encode_reduction(kind: str) -> str:
+    return f'#mesh.partial<"{kind}">'
+
+
+def encode_axes_array(split_axes) -> str:
+    return "#mesh.axisarray<[" + ", ".join(encode_axes(a) for a in split_axes) + "]>"
+
+
+def encode_symbol_name(name: str) -> str:
+    return "@" + name if _BARE_SYMBOL.match(name) else "@" + _quote(name)
+
+
+def _quote(s: str) -> str:
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+class Unprintable(Exception):
+    """A generic op whose attributes do not fit its custom syntax."""
+
+
+_DENSE = re.compile(r"array<(i16|i64)(?::\s*([-\d,\s]*))?>\Z")
+_INT_ATTR = re.compile(r"(-?\d+)(?:\s*:\s*(index|i64))?\Z")
+_PARTIAL = re.compile(r'#mesh\.partial<"?(\w+)"?>\Z')
+
+
+def decode_dense(raw: str, elem: str) -> list[int]:
+    m = _DENSE.match(raw)
+    if not m or m.group(1) != elem:
+        raise Unprintable(raw)
+    body = m.group(2)
+    return [int(x) for x in body.split(",")] if body and body.strip() else []
+
+
+def decode_int(raw: str, type_name: str) -> int:
+    m = _INT_ATTR.match(raw)
+    if not m or (m.group(2) or "i64") != type_name:
+        raise Unprintable(raw)
+    return int(m.group(1))
+
+
+def decode_reduction(raw: str) -> str:
+    m = _PARTIAL.match(raw)
+    if not m or m.group(1) not in REDUCTION_KINDS:
+        raise Unprintable(raw)
+    return m.group(1)
+
+
+def decode_axes_array(raw: str) -> list[list[int]]:
+    if not (raw.startswith("#mesh.axisarray<[") and raw.endswith("]>")):
+        raise Unprintable(raw)
+    inner = raw[len("#mesh.axisarray<[") : -2]
+    return [decode_dense(p, "i16") for p in split_top_level(inner)]
+
+
+def decode_symbol_name(raw: str) -> str:
+    if not (raw.startswith('"') and raw.endswith('"')):
+        raise Unprintable(raw)
+    return raw[1:-1].replace('\\"', '"').replace("\\\\", "\\")
+
+
+def _fmt_dims(values) -> str:
+    return "x".join("?" if v == DYNAMIC else str(v) for v in values)
+
+
+def _fmt_list(values) -> str:
+    return "[" + ", ".join(str(v) for v in values) + "]"
+
+
+# ---------------------------------------------------------------------------
+# Surface spelling of the dialect's attributes.
+
+_SURFACE_PARTIAL = re.compile(r"#mesh\.partial<\s*(\w+)\s*>")
+_ATTR_START = re.compile(r"#mesh\.(partial|axisarray)<")
+
+
+def _surface_attr_to_generic(text: str, pos: int) -> tuple[int, str] | None:
+    """Rewrite `#mesh.partial<max>` / `#mesh.axisarray<[[0]]>` starting at
+    `pos`; None when it is already in IRDL's spelling."""
+    m = _SURFACE_PARTIAL.match(text, pos)
+    if m:
+        kind = m.group(1)
+        if kind not in REDUCTION_KINDS:
+            raise MeshSyntaxError(
+                m.start(1), f"unknown reduction kind '{kind}'; expected one of {', '.join(REDUCTION_KINDS)}"
+            )
+        return m.end(), encode_reduction(kind)
+    if text.startswith("#mesh.axisarray<", pos):
+        cur = Cursor(text, pos + len("#mesh.axisarray<"))
+        if cur.peek("[array") or cur.peek("[]"):
+            return None  # IRDL's spelling already (or empty, the same in both)
+        axes = _parse_axes_array(cur)
+        cur.expect(">", "to close #mesh.axisarray")
+        return cur.pos, encode_axes_array(axes)
+    return None
+
+
+def _generic_attr_to_surface(raw: str) -> str:
+    if raw.startswith("#mesh.partial"):
+        try:
+            return f"#mesh.partial<{decode_reduction(raw)}>"
+        except Unprintable:
+            return raw
+    try:
+        return "#mesh.axisarray<" + _fmt_axes_array(decode_axes_array(raw)) + ">"
+    except Unprintable:
+        return raw
+
+
+def _fmt_axes_array(axes) -> str:
+    return "[" + ", ".join(_fmt_list(a) for a in axes) + "]"
+
+
+# ---------------------------------------------------------------------------
+# Parsing the custom syntax.
+
+
+def _parse_int_list(cur: Cursor) -> list[int]:
+    cur.expect("[")
+    values: list[int] = []
+    if not cur.accept("]"):
+        while True:
+            values.append(cur.integer())
+            if cur.accept("]"):
+                break
+            cur.expect(",", "or ']' in list")
+    return values
+
+
+def _parse_axes_array(cur: Cursor) -> list[list[int]]:
+    cur.expect("[", "to open split axes such as [[0], []]")
+    axes: list[list[int]] = []
+    if not cur.accept("]"):
+        while True:
+            axes.append(_parse_int_list(cur))
+            if cur.accept("]"):
+                break
+            cur.expect(",", "or ']' in split axes")
+    return axes
+
+
+def _parse_reduction(cur: Cursor) -> str:
+    angle = cur.accept("<") or (cur.accept("#mesh.partial") and (cur.expect("<") >= 0))
+    start, kind = cur.word()
+    if kind not in REDUCTION_KINDS:
+        raise MeshSyntaxError(start, f"unknown reduction kind '{kind}'; expected one of {', '.join(REDUCTION_KINDS)}")
+    if angle:
+        cur.expect(">", "to close the reduction kind")
+    return kind
+
+
+@dataclass
+class _Parsed:
+    operands: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
+    attrs: dict[str, str] = field(default_factory=dict)
+    types: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
+    functional: tuple[list[tuple[int, str]], list[tuple[int, str]]] | None = None
+    attr_dict: str | None = None
+
+
+def _parse_type_list(cur: Cursor) -> list[tuple[int, str]]:
+    types = [cur.type_()]
+    while cur.accept(","):
+        types.append(cur.type_())
+    return types
+
+
+def _parse_elements(cur: Cursor, op: OpDef, elements, out: _Parsed) -> None:
+    for el in elements:
+        if isinstance(el, Literal):
+            if el.text == ":" and op.implicit_result_type and not cur.peek(":"):
+                return  # `: !mesh.sharding` may be left out
+            cur.expect(el.text, f"in '{op.full_name}'")
+        elif isinstance(el, Optional):
+            first = el.elements[0]
+            if isinstance(first, Literal) and cur.peek(first.text):
+                _parse_elements(cur, op, el.elements, out)
+        elif isinstance(el, Ref):
+            if op.operand(el.name):
+                out.operands[el.name] = [cur.ssa()]
+            else:
+                out.attrs[el.name] = _parse_attr(cur, op.attr(el.name))
+        elif isinstance(el, Dims):
+            out.attrs[el.attr] = encode_i64_list(cur.dims())
+        elif isinstance(el, DynList):
+            cur.expect("[")
+            static: list[int | None] = []
+            dynamic: list[tuple[int, str]] = []
+            if not cur.accept("]"):
+                while True:
+                    if cur.peek("%"):
+                        dynamic.append(cur.ssa())
+                        static.append(None)
+                    else:
+                        static.append(cur.integer())
+                    if cur.accept("]"):
+                        break
+                    cur.expect(",", "or ']' in list")
+            out.attrs[el.attr] = encode_i64_list(static)
+            out.operands[el.operands] = dynamic
+        elif isinstance(el, TypeOf):
+            value = op.operand(el.name) or next(r for r in op.results if r.name == el.name)
+            out.types[el.name] = _parse_type_list(cur) if value.variadic else [cur.type_()]
+        elif isinstance(el, FunctionalType):
+            cur.expect("(", "to open the operand types")
+            inputs = [] if cur.accept(")") else _parse_type_list(cur)
+            if inputs:
+                cur.expect(")", "to close the operand types")
+            cur.expect("->")
+            if cur.accept("("):
+                results = [] if cur.accept(")") else _parse_type_list(cur)
+                if results:
+                    cur.expect(")", "to close the result types")
+            else:
+                results = [cur.type_()]
+            out.functional = (inputs, results)
+        elif isinstance(el, AttrDict):
+            if cur.peek("{"):
+                start = cur.skip()
+                end = scan_group(cur.text, start)
+                if not cur.text.startswith("}", end - 1):
+                    raise MeshSyntaxError(start, "unbalanced attribute dictionary")
+                out.attr_dict = cur.text[start + 1 : end - 1].strip()
+                cur.advance(end)
+
+
+def _parse_attr(cur: Cursor, attr: AttrDef) -> str:
+    kind = attr.kind
+    if kind is AttrKind.SYMBOL:
+        return cur.symbol()[1]
+    if kind is AttrKind.SYMBOL_NAME:
+        tok = cur.symbol()[1][1:]
+        return tok if tok.startswith('"') else _quote(tok)
+    if kind is AttrKind.AXES:
+        return encode_axes(_parse_int_list(cur))
+    if kind is AttrKind.INDEX:
+        return f"{cur.integer()} : index"
+    if kind is AttrKind.I64:
+        return f"{cur.integer()} : i64"
+    if kind is AttrKind.UNIT:
+        return ""
+    if kind is AttrKind.REDUCTION:
+        return encode_reduction(_parse_reduction(cur))
+    if kind is AttrKind.AXES_ARRAY:
+        return encode_axes_array(_parse_axes_array(cur))
+    raise AssertionError(kind)  # pragma: no cover - every kind is listed
+
+
+def _default_text(attr: AttrDef) -> str:
+    if attr.kind is AttrKind.AXES:
+        return encode_axes(attr.default)
+    if attr.kind is AttrKind.STATIC_LIST:
+        return encode_i64_list(attr.default)
+    if attr.kind is AttrKind.REDUCTION:
+        return encode_reduction(attr.default)
+    raise AssertionError(attr)  # pragma: no cover - required attrs have defaults
+
+
+class _Emitter:
+    """Accumulates generated text and the offset anchors back to the source."""
+
+    def __init__(self, offsets: OffsetMap, base: int):
+        self.parts: list[str] = []
+        self.length = 0
+        self.offsets = offsets
+        self.base = base
+
+    def put(self, s: str, orig: int | None = None) -> None:
+        if orig is not None:
+            self.offsets.add(self.base + self.length, orig)
+        self.parts.append(s)
+        self.length += len(s)
+
+
+def _emit_generic(op: OpDef, p: _Parsed, name_offset: int, em: _Emitter) -> None:
+    em.put(f'"{op.full_name}"(', name_offset)
+    flat: list[tuple[int, str]] = []
+    for o in op.operands:
+        flat.extend(p.operands.get(o.name, []))
+    for i, (off, name) in enumerate(flat):
+        if i:
+            em.put(", ")
+        em.put(name, off)
+    end_of_name = name_offset + len(op.full_name)
+    em.put(")", end_of_name)
+    attrs = dict(p.attrs)
+    for a in op.attrs:
+        if a.name not in attrs and a.required:
+            attrs[a.name] = _default_text(a)
+    if op.needs_segment_sizes:
+        sizes = ", ".join(str(len(p.operands.get(o.name, []))) for o in op.operands)
+        attrs["operandSegmentSizes"] = f"array<i32: {sizes}>"
+    entries = [k if v == "" else f"{k} = {v}" for k, v in attrs.items()]
+    em.put(" {" + ", ".join(entries))
+    if p.attr_dict:
+        em.put(", " if entries else "")
+        em.put(p.attr_dict)
+    em.put("} : (")
+    operand_types, result_types = _resolve_types(op, p, flat, name_offset)
+    for i, (off, t) in enumerate(operand_types):
+        em.put(", " if i else "")
+        em.put(t, off)
+    em.put(") -> (")
+    for i, (off, t) in enumerate(result_types):
+        em.put(", " if i else "")
+        em.put(t, off)
+    em.put(")")
+
+
+def _resolve_types(op: OpDef, p: _Parsed, flat, name_offset: int):
+    result_types: list[tuple[int, str]] = []
+    if p.functional is not None:
+        inputs, result_types = p.functional
+        if len(inputs) != len(flat):
+            off = inputs[0][0] if inputs else name_offset
+            raise MeshSyntaxError(
+                off,
+                f"'{op.full_name}' has {len(flat)} operands but its functional type lists {len(inputs)} operand types",
+            )
+        if len(result_types) != len(op.results):
+            raise MeshSyntaxError(
+                result_types[0][0] if result_types else name_offset,
+                f"'{op.full_name}' has {len(op.results)} result but its functional type lists "
+                f"{len(result_types)} result types",
+            )
+        return inputs, result_types
+    for r in op.results:
+        if r.name in p.types:
+            result_types.extend(p.types[r.name])
+        elif op.implicit_result_type:
+            result_types.append((name_offset, op.implicit_result_type))
+    operand_types: list[tuple[int, str]] = []
+    for o in op.operands:
+        values = p.operands.get(o.name, [])
+        if o.name in p.types:
+            operand_types.extend(p.types[o.name])
+        elif o.kind in _FIXED_TYPES:
+            operand_types.extend((off, _FIXED_TYPES[o.kind]) for off, _ in values)
+        else:  # a shaped operand whose type is the result's (shard, update_halo)
+            operand_types.extend((off, result_types[0][1]) for off, _ in values)
+    return operand_types, result_types
+
+
+# Where an op may start: after a newline, `=`, `{` or `}` (ignoring blanks),
+# and not followed by `=`/`,`/`}` (which would make it an attribute name).
+_SCAN = re.compile(
+    r'(?P<str>"(?:[^"\\\n]|\\.)*")|(?P<cmt>//[^\n]*)'
+    r"|(?<![\w$.#!@%^\-])(?P<op>mesh\.[A-Za-z_]\w*)(?![\w$.])"
+    r"|(?P<attr>#mesh\.(?:partial|axisarray)<)"
+)
+_PREV_OK = re.compile(r"(?:^|[\n={}])[ \t]*\Z")
+
+
+def _op_position_ok(text: str, start: int, end: int) -> bool:
+    line_start = text.rfind("\n", 0, start) + 1
+    before = text[max(line_start - 1, 0) : start] if line_start else text[:start]
+    if not _PREV_OK.search(before if line_start else "\n" + before):
+        return False
+    i = end
+    while i < len(text) and text[i] in " \t":
+        i += 1
+    return i >= len(text) or text[i] not in "=,}:>)]"
+
+
+@dataclass
+class Translation:
+    """Generic text produced from custom syntax, with its way back."""
+
+    source: str
+    generic: str
+    offsets: OffsetMap
+    source_lines: LineIndex = field(init=False)
+    generic_lines: LineIndex = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.source_lines = LineIndex(self.source)
+        self.generic_lines = LineIndex(self.generic)
+
+    def original_position(self, line: int, col: int) -> tuple[int, int]:
+        """Map a line:col of the generic text to the user's text."""
+        off = self.generic_lines.offset(line, col)
+        return self.source_lines.position(self.offsets.to_original(off))
+
+
+def to_generic(text: str, *, prefix: str = "") -> Translation:
+    """Translate custom-syntax `mesh` ops (and surface attribute spellings)
+    in `text` into MLIR's generic form. `prefix` is prepended (used to wrap
+    the text in a module) and accounted for in the offset map.
+
+    A rewritten op starts at the column the user wrote it at, so MLIR gives
+    it the user's location, unless an earlier rewrite on the same line (or
+    the prefix, on line 1) shifted it; diagnostics are mapped back through
+    `Translation.original_position` in every case.
+    """
+    offsets = OffsetMap()
+    out: list[str] = [prefix]
+    gen_len = len(prefix)
+    offsets.add(gen_len, 0)
+    pos = 0
+    while True:
+        m = _SCAN.search(text, pos)
+        if not m:
+            break
+        kind = m.lastgroup
+        if kind in ("str", "cmt"):
+            chunk = text[pos : m.end()]
+            out.append(chunk)
+            gen_len += len(chunk)
+            pos = m.end()
+            continue
+        # Copy the text before the match unchanged.
+        chunk = text[pos : m.start()]
+        out.append(chunk)
+        gen_len += len(chunk)
+        offsets.add(gen_len, m.start())
+        if kind == "attr":
+            rewritten = _surface_attr_to_generic(text, m.start())
+            if rewritten is None:
+                out.append(m.group(0))
+                gen_len += len(m.group(0))
+                pos = m.end()
+                continue
+            end, gen = rewritten
+        else:
+            name = m.group("op")
+            op = OPS_BY_NAME.get(name)
+            if op is None or not _op_position_ok(text, m.start(), m.end()):
+                out.append(name)
+                gen_len += len(name)
+                pos = m.end()
+                continue
+            cur = Cursor(text, m.end())
+            parsed = _Parsed()
+            _parse_elements(cur, op, FORMATS[name], parsed)
+            end = cur.end
+            em = _Emitter(offsets, gen_len)
+            _emit_generic(op, parsed, m.start(), em)
+            gen = "".join(em.parts)
+        # Keep the line structure: as many newlines as the source span had.
+        gen += "\n" * text.count("\n", m.start(), end)
+        out.append(gen)
+        gen_len += len(gen)
+        offsets.add(gen_len, end)
+        pos = end
+    out.append(text[pos:])
+    return Translation(text, "".join(out), offsets)
+
+
+# ---------------------------------------------------------------------------
+# Printing the custom syntax.
+
+_PRINT_SCAN = re.compile(
+    r'(?P<op>"mesh\.(?P<name>\w+)"\()|(?P<str>"(?:[^"\\\n]|\\.)*")|(?P<cmt>//[^\n]*)'
+    r"|(?P<attr>#mesh\.(?:partial|axisarray)<)"
+)
+
+
+@dataclass
+class _GenericOp:
+    operands: list[str]
+    attrs: dict[str, str]
+    operand_types: list[str]
+    result_types: list[str]
+    end: int
+
+
+def _read_generic(text: str, pos: int) -> _GenericOp:
+    """Read `(operands) {attrs} : (types) -> results` as MLIR prints it."""
+    cur = Cursor(text, pos)
+    cur.expect("(")
+    operands: list[str] = []
+    if not cur.accept(")"):
+        while True:
+            operands.append(cur.ssa()[1])
+            if cur.accept(")"):
+                break
+            cur.expect(",")
+    if cur.peek("<{") or cur.peek("[") or cur.peek("("):
+        raise Unprintable("properties, successors or regions")
+    attrs: dict[str, str] = {}
+    if cur.peek("{"):
+        start = cur.skip()
+        end = scan_group(text, start)
+        for entry in split_top_level(text[start + 1 : end - 1]):
+            key, eq, value = entry.partition("=")
+            attrs[key.strip()] = value.strip() if eq else ""
+        cur.advance(end)
+    cur.expect(":")
+    start = cur.skip()
+    end = scan_group(text, start)
+    operand_types = split_top_level(text[start + 1 : end - 1])
+    cur.advance(end)
+    cur.expect("->")
+    if cur.peek("("):
+        start = cur.skip()
+        end = scan_group(text, start)
+        result_types = split_top_level(text[start + 1 : end - 1])
+        cur.advance(end)
+    else:
+        result_types = [cur.type_()[1]]
+    return _GenericOp(operands, attrs, operand_types, result_types, cur.pos)
+
+
+def _segments(op: OpDef, g: _GenericOp) -> dict[str, list[str]]:
+    """Split the flat operand list into the op's named operand groups."""
+    if op.needs_segment_sizes:
+        sizes = _i32_sizes(g.attrs)
+    else:
+        n_variadic = len(g.operands) - sum(not o.variadic for o in op.operands)
+        sizes = [n_variadic if o.variadic else 1 for o in op.operands]
+    if sum(sizes) != len(g.operands) or len(sizes) != len(op.operands) or min(sizes, default=0) < 0:
+        raise Unprintable("operand segments")
+    groups: dict[str, list[str]] = {}
+    i = 0
+    for o, size in zip(op.operands, sizes):
+        groups[o.name] = g.operands[i : i + size]
+        i += size
+    return groups
+
+
+def _i32_sizes(attrs: dict[str, str]) -> list[int]:
+    m = re.match(r"array<i32(?::\s*([\d,\s]*))?>\Z", attrs.get("operandSegmentSizes", ""))
+    if not m:
+        raise Unprintable("operandSegmentSizes")
+    return [int(x) for x in m.group(1).split(",")] if m.group(1) else []
+
+
+class _Printer:
+    def __init__(self, op: OpDef, g: _GenericOp):
+        self.op = op
+        self.g = g
+        self.groups = _segments(op, g)
+        self.used = {"operandSegmentSizes"}
+        self.tokens: list[str] = [op.full_name]
+
+    def present(self, attr_name: str) -> bool:
+        attr = self.op.attr(attr_name)
+        raw = self.g.attrs.get(attr_name)
+        if raw is None:
+            if attr.required:
+                raise Unprintable(f"missing {attr_name}")
+            return False
+        if not attr.required:
+            return True
+        return self.value(attr) != self.default(attr)
+
+    def default(self, attr: AttrDef):
+        return list(attr.default) if isinstance(attr.default, tuple) else attr.default
+
+    def value(self, attr: AttrDef):
+        raw = self.g.attrs[attr.name]
+        k = attr.kind
+        if k is AttrKind.AXES:
+            return decode_dense(raw, "i16")
+        if k in (AttrKind.SHAPE, AttrKind.STATIC_LIST):
+            return decode_dense(raw, "i64")
+        if k is AttrKind.INDEX:
+            return decode_int(raw, "index")
+        if k is AttrKind.I64:
+            return decode_int(raw, "i64")
+        if k is AttrKind.REDUCTION:
+            return decode_reduction(raw)
+        if k is AttrKind.AXES_ARRAY:
+            return decode_axes_array(raw)
+        if k is AttrKind.UNIT:
+            if raw not in ("", "unit"):
+                raise Unprintable(raw)
+            return True
+        return raw
+
+    def attr_text(self, attr: AttrDef) -> str:
+        self.used.add(attr.name)
+        raw = self.g.attrs.get(attr.name)
+        if raw is None:
+            raise Unprintable(f"missing {attr.name}")
+        k = attr.kind
+        if k is AttrKind.SYMBOL:
+            if not raw.startswith("@") or "::" in raw:
+                raise Unprintable(raw)
+            return raw
+        if k is AttrKind.SYMBOL_NAME:
+            return encode_symbol_name(decode_symbol_name(raw))
+        if k is AttrKind.UNIT:
+            self.value(attr)
+            return ""
+        if k is AttrKind.REDUCTION:
+            kind = decode_reduction(raw)
+            return kind if attr.name == "partial_type" else f"<{kind}>"
+        if k is AttrKind.AXES_ARRAY:
+            return _fmt_axes_array(decode_axes_array(raw))
+        v = self.value(attr)
+        return _fmt_list(v) if isinstance(v, list) else str(v)
+
+    def emit(self, elements) -> None:
+        for el in elements:
+            if isinstance(el, Literal):
+                self.tokens.append(el.text)
+            elif isinstance(el, Optional):
+                if self.present(el.anchor):
+                    self.emit(el.elements)
+                else:
+                    for sub in el.elements:
+                        if isinstance(sub, Ref) and self.op.attr(sub.name):
+                            self.used.add(sub.name)
+                        elif isinstance(sub, DynList):
+                            self.used.add(sub.attr)
+            elif isinstance(el, Ref):
+                if self.op.operand(el.name):
+                    (name,) = self.groups[el.name] or [None]
+                    if name is None:
+                        raise Unprintable(el.name)
+                    self.tokens.append(name)
+                else:
+                    text = self.attr_text(self.op.attr(el.name))
+                    if text:
+                        self.tokens.append(text)
+            elif isinstance(el, Dims):
+                self.used.add(el.attr)
+                self.tokens.append(_fmt_dims(decode_dense(self.g.attrs.get(el.attr, ""), "i64")))
+            elif isinstance(el, DynList):
+                self.used.add(el.attr)
+                static = decode_dense(self.g.attrs.get(el.attr, ""), "i64")
+                dynamic = iter(self.groups[el.operands])
+                items = []
+                for v in static:
+                    if v == DYNAMIC:
+                        d = next(dynamic, None)
+                        if d is None:
+                            raise Unprintable("dynamic list")
+                        items.append(d)
+                    else:
+                        items.append(str(v))
+                if next(dynamic, None) is not None:
+                    raise Unprintable("dynamic list")
+                self.tokens.append("[" + ", ".join(items) + "]")
+            elif isinstance(el, TypeOf):
+                self.tokens.append(", ".join(self.types_of(el.name)))
+            elif isinstance(el, FunctionalType):
+                res = self.g.result_types
+                res_text = res[0] if len(res) == 1 else "(" + ", ".join(res) + ")"
+                self.tokens.append("(" + ", ".join(self.g.operand_types) + ") -> " + res_text)
+            elif isinstance(el, AttrDict):
+                rest = [
+                    k if v == "" else f"{k} = {v}"
+                    for k, v in self.g.attrs.items()
+                    if k not in self.used and k not in self._format_attrs()
+                ]
+                if rest:
+                    self.tokens.append("{" + ", ".join(rest) + "}")
+
+    def _format_attrs(self) -> set[str]:
+        return {a.name for a in self.op.attrs}
+
+    def types_of(self, name: str) -> list[str]:
+        if any(r.name == name for r in self.op.results):
+            return self.g.result_types
+        i = 0
+        for o in self.op.operands:
+            n = len(self.groups[o.name])
+            if o.name == name:
+                return self.g.operand_types[i : i + n]
+            i += n
+        raise Unprintable(name)  # pragma: no cover
+
+    def check_implied_types(self) -> None:
+        """Types the custom syntax leaves implicit must be what it implies,
+        or printing then parsing would change the IR."""
+        if len(self.g.operand_types) != len(self.g.operands):
+            raise Unprintable("operand types")
+        formats = FORMATS[self.op.full_name]
+        if any(isinstance(e, FunctionalType) for e in formats):
+            return
+        explicit = {e.name for e in formats if isinstance(e, TypeOf)}
+        result = self.g.result_types
+        if self.op.implicit_result_type and (result != [self.op.implicit_result_type]):
+            raise Unprintable("result type")
+        i = 0
+        for o in self.op.operands:
+            group = self.groups[o.name]
+            types = self.g.operand_types[i : i + len(group)]
+            i += len(group)
+            if o.name in explicit:
+                continue
+            want = _FIXED_TYPES.get(o.kind) or (result[0] if result else None)
+            if any(t != want for t in types):
+                raise Unprintable(f"type of {o.name}")
+
+
+def _join(tokens: list[str]) -> str:
+    s = ""
+    for t in tokens:
+        if not s or t in (")",) or s.endswith("(") or t == "(":
+            s += t
+        else:
+            s += " " + t
+    return s
+
+
+def print_custom_op(name: str, g: _GenericOp) -> str:
+    op = OPS_BY_NAME[name]
+    printer = _Printer(op, g)
+    printer.check_implied_types()
+    printer.emit(FORMATS[name])
+    return _join(printer.tokens)
+
+
+def to_custom(text: str, *, generic: bool = False) -> str:
+    """Rewrite the generic `mesh` ops in printed MLIR `text` into their
+    custom syntax (unless `generic`), and the dialect's attributes into
+    their surface spelling. Ops whose attributes do not fit their custom
+    syntax stay generic, as MLIR does for ops that fail to verify."""
+    out: list[str] = []
+    pos = 0
+    while True:
+        m = _PRINT_SCAN.search(text, pos)
+        if not m:
+            break
+        kind = "op" if m.group("op") else m.lastgroup
+        if kind in ("str", "cmt"):
+            out.append(text[pos : m.end()])
+            pos = m.end()
+            continue
+        out.append(text[pos : m.start()])
+        if kind == "attr":
+            end = scan_balanced(text, m.start())
+            out.append(_generic_attr_to_surface(text[m.start() : end]))
+            pos = end
+            continue
+        full = "mesh." + m.group("name")
+        if generic or full not in OPS_BY_NAME:
+            out.append(m.group(0)[:-1])
+            pos = m.end() - 1
+            continue
+        try:
+            g = _read_generic(text, m.end() - 1)
+            out.append(print_custom_op(full, g))
+            pos = g.end
+        except (Unprintable, MeshSyntaxError):
+            out.append(m.group(0)[:-1])
+            pos = m.end() - 1
+    out.append(text[pos:])
+    return "".join(out)

@@ -1,0 +1,258 @@
+"""Low-level helpers for reading MLIR text: a cursor, offsets and positions.
+
+The custom syntax is translated as text (IRDL ops have no C++ parser or
+printer of their own), so these helpers must skip strings and comments
+exactly as MLIR's lexer does.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass, field
+
+
+class MeshSyntaxError(Exception):
+    """A syntax error at a character offset of the text being read."""
+
+    def __init__(self, offset: int, message: str):
+        super().__init__(message)
+        self.offset = offset
+        self.message = message
+
+
+_SSA = re.compile(r"%(?:\d+|[A-Za-z_$.\-][\w$.\-]*)(?:#\d+)?")
+_SYMBOL = re.compile(r'@(?:[A-Za-z_][\w$.]*|"(?:[^"\\\n]|\\.)*")')
+_INT = re.compile(r"-?\d+")
+_WORD = re.compile(r"[A-Za-z_][\w$.]*")
+_DIMS = re.compile(r"(?:\d+|\?)(?:x(?:\d+|\?))*")
+_SPACE = re.compile(r"(?:\s+|//[^\n]*)+")
+_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+
+
+@dataclass
+class Cursor:
+    """Reads tokens from `text` starting at `pos`; errors carry offsets."""
+
+    text: str
+    pos: int = 0
+    end: int = -1
+    """End of the last token consumed (`pos` may be past blanks after it)."""
+
+    def advance(self, to: int) -> None:
+        self.pos = self.end = to
+
+    def skip(self) -> int:
+        m = _SPACE.match(self.text, self.pos)
+        if m:
+            self.pos = m.end()
+        return self.pos
+
+    def peek(self, literal: str) -> bool:
+        self.skip()
+        if not self.text.startswith(literal, self.pos):
+            return False
+        if literal[-1:].isalnum() or literal[-1:] == "_":
+            nxt = self.text[self.pos + len(literal) : self.pos + len(literal) + 1]
+            return not (nxt.isalnum() or nxt in "_$.")
+        return True
+
+    def accept(self, literal: str) -> bool:
+        if self.peek(literal):
+            self.advance(self.pos + len(literal))
+            return True
+        return False
+
+    def expect(self, literal: str, what: str | None = None) -> int:
+        start = self.skip()
+        if not self.accept(literal):
+            raise MeshSyntaxError(start, f"expected '{literal}'{' ' + what if what else ''}, found {self.found()}")
+        return start
+
+    def found(self) -> str:
+        self.skip()
+        if self.pos >= len(self.text):
+            return "end of input"
+        m = re.compile(r"\S+").match(self.text, self.pos)
+        tok = m.group(0) if m else self.text[self.pos]
+        return repr(tok[:20])
+
+    def match(self, pattern: re.Pattern, what: str) -> tuple[int, str]:
+        start = self.skip()
+        m = pattern.match(self.text, self.pos)
+        if not m:
+            raise MeshSyntaxError(start, f"expected {what}, found {self.found()}")
+        self.advance(m.end())
+        return start, m.group(0)
+
+    def ssa(self) -> tuple[int, str]:
+        return self.match(_SSA, "an SSA value such as %0")
+
+    def symbol(self) -> tuple[int, str]:
+        return self.match(_SYMBOL, "a symbol such as @mesh0")
+
+    def integer(self) -> int:
+        start, tok = self.match(_INT, "an integer")
+        try:
+            return int(tok)
+        except ValueError:  # pragma: no cover - the regex only admits digits
+            raise MeshSyntaxError(start, f"bad integer {tok!r}") from None
+
+    def word(self) -> tuple[int, str]:
+        return self.match(_WORD, "a keyword")
+
+    def dims(self) -> list[int | None]:
+        start, tok = self.match(_DIMS, "a dimension list such as 2x?x4")
+        if self.pos < len(self.text) and (self.text[self.pos].isalnum() or self.text[self.pos] == "_"):
+            raise MeshSyntaxError(
+                start, f"expected a dimension list such as 2x?x4, found {tok + self.text[self.pos]!r}"
+            )
+        return [None if d == "?" else int(d) for d in tok.split("x")]
+
+    def balanced(self, what: str) -> tuple[int, str]:
+        """One type or attribute value: a word with balanced brackets, or a
+        bracketed group; stops before a top-level `,`, `)`, `}` or `]`."""
+        start = self.skip()
+        end = scan_balanced(self.text, start)
+        if end == start:
+            raise MeshSyntaxError(start, f"expected {what}, found {self.found()}")
+        self.advance(end)
+        return start, self.text[start:end].rstrip()
+
+    def type_(self) -> tuple[int, str]:
+        start = self.skip()
+        end = scan_type(self.text, start)
+        if end == start:
+            raise MeshSyntaxError(start, f"expected a type, found {self.found()}")
+        self.advance(end)
+        return start, self.text[start:end]
+
+
+_OPENERS = {"<": ">", "(": ")", "[": "]", "{": "}"}
+_TYPE_HEAD = re.compile(r"!?[A-Za-z_][\w$.]*")
+
+
+def scan_type(text: str, pos: int) -> int:
+    """End of the type starting at `pos` (a word, `!dialect.type`, with an
+    optional `<...>` body), or `pos` when there is none."""
+    if text.startswith("(", pos):
+        # A function type: (inputs) -> results.
+        end = scan_group(text, pos)
+        m = re.compile(r"\s*->\s*").match(text, end)
+        if not m:
+            return pos
+        return scan_type(text, m.end()) if not text.startswith("(", m.end()) else scan_group(text, m.end())
+    m = _TYPE_HEAD.match(text, pos)
+    if not m:
+        return pos
+    end = m.end()
+    if text.startswith("<", end):
+        end = scan_group(text, end)
+    return end
+
+
+def scan_group(text: str, pos: int) -> int:
+    """End of the bracketed group opening at `pos`, skipping strings and `->`."""
+    stack = [_OPENERS[text[pos]]]
+    i = pos + 1
+    n = len(text)
+    while i < n and stack:
+        c = text[i]
+        if c == '"':
+            m = _STRING.match(text, i)
+            i = m.end() if m else i + 1
+            continue
+        if c == "-" and text.startswith("->", i):
+            i += 2
+            continue
+        if c in _OPENERS:
+            stack.append(_OPENERS[c])
+        elif c == stack[-1]:
+            stack.pop()
+        elif c in ")]}>":
+            return i  # unbalanced: stop here, the caller reports it
+        i += 1
+    return i
+
+
+def scan_balanced(text: str, pos: int) -> int:
+    """End of an attribute value or type list item (see `Cursor.balanced`)."""
+    i = pos
+    n = len(text)
+    while i < n:
+        c = text[i]
+        if c == '"':
+            m = _STRING.match(text, i)
+            i = m.end() if m else i + 1
+        elif c in _OPENERS:
+            i = scan_group(text, i)
+        elif c in ",)}]":
+            break
+        elif c == "-" and text.startswith("->", i):
+            i += 2
+        else:
+            i += 1
+    return i
+
+
+def split_top_level(text: str) -> list[str]:
+    """Split `a, b<c, d>, e` at top-level commas."""
+    parts = []
+    i = 0
+    n = len(text)
+    while i < n:
+        end = scan_balanced(text, i)
+        parts.append(text[i:end].strip())
+        if end < n and text[end] == ",":
+            i = end + 1
+        else:
+            break
+    return [p for p in parts if p]
+
+
+@dataclass
+class LineIndex:
+    """Offset <-> (line, column) for one text, both 1-based."""
+
+    text: str
+    starts: list[int] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.starts = [0] + [m.end() for m in re.finditer("\n", self.text)]
+
+    def position(self, offset: int) -> tuple[int, int]:
+        line = bisect.bisect_right(self.starts, offset) - 1
+        return line + 1, offset - self.starts[line] + 1
+
+    def offset(self, line: int, col: int) -> int:
+        if line < 1:
+            return 0
+        if line > len(self.starts):
+            return len(self.text)
+        return self.starts[line - 1] + max(col - 1, 0)
+
+
+@dataclass
+class OffsetMap:
+    """Maps offsets of generated text back to the text the user wrote.
+
+    Anchors are (generated, original) pairs in increasing order; between two
+    anchors the texts are assumed to match character for character.
+    """
+
+    gen: list[int] = field(default_factory=lambda: [0])
+    orig: list[int] = field(default_factory=lambda: [0])
+
+    def add(self, gen_offset: int, orig_offset: int) -> None:
+        if gen_offset == self.gen[-1]:
+            self.orig[-1] = orig_offset
+        else:
+            self.gen.append(gen_offset)
+            self.orig.append(orig_offset)
+
+    def to_original(self, gen_offset: int) -> int:
+        i = bisect.bisect_right(self.gen, gen_offset) - 1
+        off = self.orig[i] + (gen_offset - self.gen[i])
+        if i + 1 < len(self.orig):
+            off = min(off, max(self.orig[i + 1] - 1, self.orig[i]))
+        return off

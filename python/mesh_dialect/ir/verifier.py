@@ -1,0 +1,715 @@
+"""The semantic verifier: the rules of the `mesh` dialect that IRDL cannot say.
+
+IRDL checks operand and attribute kinds while parsing; this module checks
+everything that needs context: that mesh symbols resolve, that axes are in
+range, that static shapes agree with the mesh, and the misuses of
+`mesh.shard` the dialect leaves undefined. It runs after parsing and after
+every pass. Messages follow MLIR's style: `'mesh.op' op <rule>, <value>`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from mlir import ir
+
+from .diagnostics import Diagnostic, file_position
+from .schema import DYNAMIC, OPS_BY_NAME, TypeKind
+from .syntax import Unprintable, decode_axes_array, decode_reduction
+
+Shape = tuple[int | None, ...]
+
+
+@dataclass
+class Violation:
+    location: ir.Location
+    message: str
+    notes: list[tuple[ir.Location, str]] = field(default_factory=list)
+
+
+class _Invalid(Exception):
+    """One rule broken; stops checking the op that broke it."""
+
+    def __init__(self, message: str, notes: list[tuple[ir.Location, str]] | None = None):
+        super().__init__(message)
+        self.message = message
+        self.notes = notes or []
+
+
+@dataclass(frozen=True)
+class MeshInfo:
+    name: str
+    shape: Shape
+    location: ir.Location
+
+    @property
+    def rank(self) -> int:
+        return len(self.shape)
+
+    def group_size(self, axes: Iterable[int]) -> int | None:
+        """Devices in one group over `axes`; None when any size is dynamic."""
+        size = 1
+        for a in axes:
+            s = self.shape[a]
+            if s is None:
+                return None
+            size *= s
+        return size
+
+
+@dataclass(frozen=True)
+class ShardingInfo:
+    """The static content of a `mesh.sharding` op, comparable for equality."""
+
+    mesh: str
+    split_axes: tuple[tuple[int, ...], ...]
+    partial_axes: tuple[int, ...]
+    partial_type: str | None
+    halo_sizes: tuple[int | None, ...]
+    sharded_dims_offsets: tuple[int | None, ...]
+    dynamic: tuple  # the dynamic operands, compared by identity
+
+
+def _dims(values: Iterable[int]) -> Shape:
+    return tuple(None if v == DYNAMIC else v for v in values)
+
+
+def _fmt_shape(shape: Shape) -> str:
+    return "x".join("?" if d is None else str(d) for d in shape)
+
+
+def _axes_attr(op: ir.Operation, name: str) -> list[int]:
+    attr = op.attributes[name]
+    if not isinstance(attr, ir.DenseI16ArrayAttr):
+        raise _Invalid(f"{name} must be an array<i16>, got {attr}")
+    return list(attr)
+
+
+def _i64_list_attr(op: ir.Operation, name: str) -> list[int]:
+    attr = op.attributes[name]
+    if not isinstance(attr, ir.DenseI64ArrayAttr):
+        raise _Invalid(f"{name} must be an array<i64>, got {attr}")
+    return list(attr)
+
+
+def _int_attr(op: ir.Operation, name: str, type_name: str) -> int:
+    attr = op.attributes[name]
+    if not isinstance(attr, ir.IntegerAttr) or str(attr.type) != type_name:
+        raise _Invalid(f"{name} must be an integer of type {type_name}, got {attr}")
+    return attr.value
+
+
+def _split_axes_attr(op: ir.Operation, name: str = "split_axes") -> list[list[int]]:
+    raw = str(op.attributes[name])
+    try:
+        return decode_axes_array(raw)
+    except Unprintable:
+        raise _Invalid(f"{name} must hold arrays of i16 mesh axes, got {raw}") from None
+
+
+def _unit_attr(op: ir.Operation, name: str) -> bool:
+    if name not in op.attributes:
+        return False
+    if not isinstance(op.attributes[name], ir.UnitAttr):
+        raise _Invalid(f"{name} must be a unit attribute, got {op.attributes[name]}")
+    return True
+
+
+def _tensor_type(value: ir.Value, what: str, *, memref_ok: bool = False, nonzero: bool = False):
+    t = value.type
+    ok = isinstance(t, ir.RankedTensorType) or (memref_ok and isinstance(t, ir.MemRefType))
+    if not ok:
+        kind = "a ranked tensor or memref" if memref_ok else "a ranked tensor"
+        raise _Invalid(f"{what} must be {kind}, got {t}")
+    if nonzero and t.rank == 0:
+        raise _Invalid(f"{what} must have rank >= 1, got {t}")
+    return t
+
+
+def _shape(t) -> Shape:
+    return tuple(None if t.is_dynamic_dim(i) else d for i, d in enumerate(t.shape))
+
+
+class _Verifier:
+    def __init__(self) -> None:
+        self.violations: list[Violation] = []
+        self.meshes: dict[ir.Operation, dict[str, MeshInfo]] = {}
+        self.result_annotations: dict[ir.Value, tuple[ir.Operation, ShardingInfo | ir.Value]] = {}
+
+    # -- driving ---------------------------------------------------------
+
+    def run(self, root: ir.Operation) -> list[Violation]:
+        mesh_ops: list[ir.Operation] = []
+        others: list[ir.Operation] = []
+
+        def visit(op: ir.Operation) -> ir.WalkResult:
+            name = op.name
+            if name == "mesh.mesh":
+                mesh_ops.append(op)
+            elif name in OPS_BY_NAME:
+                others.append(op)
+            return ir.WalkResult.ADVANCE
+
+        root.walk(visit, ir.WalkOrder.PRE_ORDER)
+        for op in mesh_ops:
+            self._guard(op, self.verify_mesh)
+        for op in others:
+            self._guard(op, getattr(self, "verify_" + op.name[5:]))
+        return self.violations
+
+    def _guard(self, op: ir.Operation, check) -> None:
+        try:
+            check(op)
+        except _Invalid as e:
+            self.violations.append(Violation(op.location, f"'{op.name}' op {e.message}", e.notes))
+
+    # -- meshes ----------------------------------------------------------
+
+    def verify_mesh(self, op: ir.Operation) -> None:
+        name_attr = op.attributes["sym_name"]
+        if not isinstance(name_attr, ir.StringAttr):
+            raise _Invalid(f"sym_name must be a string, got {name_attr}")
+        name = name_attr.value
+        shape = _dims(_i64_list_attr(op, "shape"))
+        scope = self.meshes.setdefault(op.parent, {})
+        if name in scope:
+            raise _Invalid(f"redefinition of mesh @{name}", [(scope[name].location, "previous definition is here")])
+        scope[name] = MeshInfo(name, shape, op.location)
+        if not shape:
+            raise _Invalid(f"mesh @{name} must have rank >= 1, got rank 0")
+        for axis, size in enumerate(shape):
+            if size is not None and size < 1:
+                raise _Invalid(f"mesh axis {axis} of @{name} must have size >= 1 or ?, got {size}")
+
+    def mesh_of(self, op: ir.Operation) -> MeshInfo:
+        attr = op.attributes["mesh"]
+        if not isinstance(attr, ir.FlatSymbolRefAttr):
+            raise _Invalid(f"mesh must be a flat symbol reference, got {attr}")
+        name = attr.value
+        scope = op.parent
+        while scope is not None:
+            found = self.meshes.get(scope, {}).get(name)
+            if found is not None:
+                if found.rank == 0 or any(s is not None and s < 1 for s in found.shape):
+                    raise _Invalid(f"mesh @{name} is invalid")
+                return found
+            if scope.name == "builtin.module" or scope.parent is None:
+                break
+            scope = scope.parent
+        other = self._other_symbol(scope, name) if scope is not None else None
+        if other is not None:
+            raise _Invalid(f"symbol @{name} names a '{other}', not a mesh.mesh")
+        raise _Invalid(f"mesh symbol @{name} is not defined")
+
+    @staticmethod
+    def _other_symbol(scope: ir.Operation, name: str) -> str | None:
+        try:
+            return ir.SymbolTable(scope)[name].name
+        except (KeyError, ValueError, RuntimeError, IndexError):
+            return None
+
+    @staticmethod
+    def check_axes(mesh: MeshInfo, axes: Sequence[int], what: str) -> None:
+        seen: set[int] = set()
+        for a in axes:
+            if a < 0 or a >= mesh.rank:
+                raise _Invalid(f"mesh axis {a} is out of range for mesh @{mesh.name} of rank {mesh.rank}")
+            if a in seen:
+                raise _Invalid(f"mesh axis {a} appears more than once in {what}")
+            seen.add(a)
+
+    # -- queries ---------------------------------------------------------
+
+    def verify_mesh_shape(self, op: ir.Operation) -> None:
+        self._axes_query(op)
+
+    def verify_process_multi_index(self, op: ir.Operation) -> None:
+        self._axes_query(op)
+
+    def _axes_query(self, op: ir.Operation) -> None:
+        mesh = self.mesh_of(op)
+        axes = _axes_attr(op, "axes")
+        self.check_axes(mesh, axes, "axes")
+        expected = len(axes) if axes else mesh.rank
+        if len(op.results) != expected:
+            raise _Invalid(
+                f"expected {expected} results for {'axes ' + str(axes) if axes else 'all axes of @' + mesh.name}, "
+                f"got {len(op.results)}"
+            )
+
+    def verify_process_linear_index(self, op: ir.Operation) -> None:
+        self.mesh_of(op)
+
+    def verify_shard_shape(self, op: ir.Operation) -> None:
+        shape = _i64_list_attr(op, "shape")
+        if len(op.results) != len(shape):
+            raise _Invalid(f"expected {len(shape)} results for shape {_fmt_shape(_dims(shape))}, got {len(op.results)}")
+        info = self.sharding_info(op.operands[0])
+        if isinstance(info, ShardingInfo) and len(info.split_axes) > len(shape):
+            raise _Invalid(
+                f"sharding splits {len(info.split_axes)} dimensions but shape {_fmt_shape(_dims(shape))} "
+                f"has rank {len(shape)}"
+            )
+
+    # -- shardings -------------------------------------------------------
+
+    def verify_sharding(self, op: ir.Operation) -> None:
+        mesh = self.mesh_of(op)
+        info = self.read_sharding(op)
+        used: dict[int, int] = {}
+        for dim, axes in enumerate(info.split_axes):
+            for a in axes:
+                if a < 0 or a >= mesh.rank:
+                    raise _Invalid(f"mesh axis {a} is out of range for mesh @{mesh.name} of rank {mesh.rank}")
+                if a in used:
+                    where = "twice in tensor dimension" if used[a] == dim else f"in tensor dimensions {used[a]} and"
+                    raise _Invalid(f"mesh axis {a} is used {where} {dim} of split_axes")
+                used[a] = dim
+        self.check_axes(mesh, info.partial_axes, "partial axes")
+        for a in info.partial_axes:
+            if a in used:
+                raise _Invalid(f"mesh axis {a} is both a split axis (tensor dimension {used[a]}) and a partial axis")
+        if info.partial_type == "generic":
+            raise _Invalid("partial reduction kind 'generic' is not allowed in a sharding")
+        if info.halo_sizes and info.sharded_dims_offsets:
+            raise _Invalid("halo_sizes and sharded_dims_offsets are mutually exclusive")
+        if info.halo_sizes:
+            want = 2 * len(info.split_axes)
+            if len(info.halo_sizes) != want:
+                raise _Invalid(
+                    f"halo_sizes needs 2 entries per tensor dimension of split_axes ({want}), "
+                    f"got {len(info.halo_sizes)}"
+                )
+            for h in info.halo_sizes:
+                if h is not None and h < 0:
+                    raise _Invalid(f"halo sizes must be non-negative, got {h}")
+        if info.sharded_dims_offsets:
+            self._check_offsets(mesh, info)
+
+    @staticmethod
+    def offset_groups(mesh: MeshInfo, info: ShardingInfo) -> list[tuple[int, tuple[int | None, ...]]]:
+        """sharded_dims_offsets cut into one (dim, offsets) group per split
+        tensor dimension; each group has one entry per shard plus the end."""
+        counts = []
+        for dim, axes in enumerate(info.split_axes):
+            if axes:
+                n = mesh.group_size(axes)
+                if n is None:
+                    raise _Invalid("sharded_dims_offsets needs static sizes for the mesh axes it splits over")
+                counts.append((dim, n + 1))
+        want = sum(n for _, n in counts)
+        offsets = info.sharded_dims_offsets
+        if len(offsets) != want:
+            raise _Invalid(
+                f"sharded_dims_offsets needs (shards + 1) entries per split tensor dimension ({want}), "
+                f"got {len(offsets)}"
+            )
+        groups, pos = [], 0
+        for dim, n in counts:
+            groups.append((dim, offsets[pos : pos + n]))
+            pos += n
+        return groups
+
+    def _check_offsets(self, mesh: MeshInfo, info: ShardingInfo) -> None:
+        for dim, group in self.offset_groups(mesh, info):
+            if group[0] is not None and group[0] != 0:
+                raise _Invalid(f"sharded_dims_offsets of tensor dimension {dim} must start at 0, got {group[0]}")
+            static = [o for o in group if o is not None]
+            for a, b in zip(static, static[1:]):
+                if b < a:
+                    raise _Invalid(
+                        f"sharded_dims_offsets of tensor dimension {dim} must be non-decreasing, got {b} after {a}"
+                    )
+
+    def read_sharding(self, op: ir.Operation) -> ShardingInfo:
+        split_axes = _split_axes_attr(op)
+        has_axes = "partial_axes" in op.attributes
+        has_type = "partial_type" in op.attributes
+        if has_axes != has_type:
+            raise _Invalid("partial_axes and partial_type must be given together")
+        partial_axes = _axes_attr(op, "partial_axes") if has_axes else []
+        partial_type = None
+        if has_type:
+            raw = str(op.attributes["partial_type"])
+            try:
+                partial_type = decode_reduction(raw)
+            except Unprintable:
+                raise _Invalid(f"partial_type must be a #mesh.partial reduction kind, got {raw}") from None
+        halos = _i64_list_attr(op, "static_halo_sizes")
+        offsets = _i64_list_attr(op, "static_sharded_dims_offsets")
+        segments = self._segments(op, 2)
+        self._check_dynamic(offsets, segments[0], "sharded_dims_offsets")
+        self._check_dynamic(halos, segments[1], "halo_sizes")
+        return ShardingInfo(
+            op.attributes["mesh"].value,
+            tuple(tuple(a) for a in _trim(split_axes)),
+            tuple(sorted(partial_axes)),
+            partial_type if partial_axes else None,
+            _dims(halos),
+            _dims(offsets),
+            tuple(op.operands),
+        )
+
+    @staticmethod
+    def _segments(op: ir.Operation, n: int) -> list[int]:
+        attr = op.attributes["operandSegmentSizes"] if "operandSegmentSizes" in op.attributes else None
+        if not isinstance(attr, ir.DenseI32ArrayAttr) or len(attr) != n:
+            raise _Invalid(f"operandSegmentSizes must be an array<i32> of {n} sizes")
+        return list(attr)
+
+    @staticmethod
+    def _check_dynamic(static: Sequence[int], n_dynamic: int, what: str) -> None:
+        holes = sum(1 for v in static if v == DYNAMIC)
+        if holes != n_dynamic:
+            raise _Invalid(f"{what} has {holes} dynamic entries but {n_dynamic} dynamic operands")
+
+    def sharding_info(self, value: ir.Value) -> ShardingInfo | ir.Value:
+        """The content of the sharding a value holds, or the value itself
+        when it is not produced by a valid `mesh.sharding` op."""
+        owner = value.owner
+        if isinstance(owner, ir.OpView) and owner.operation.name == "mesh.sharding":
+            try:
+                return self.read_sharding(owner.operation)
+            except _Invalid:
+                return value
+        return value
+
+    # -- mesh.shard ------------------------------------------------------
+
+    def verify_shard(self, op: ir.Operation) -> None:
+        src, sharding_value = op.operands[0], op.operands[1]
+        t = _tensor_type(src, "operand")
+        if src.type != op.results[0].type:
+            raise _Invalid(f"result type {op.results[0].type} must equal the operand type {src.type}")
+        for_users = _unit_attr(op, "annotate_for_users")
+        info = self.sharding_info(sharding_value)
+        if isinstance(info, ShardingInfo):
+            if len(info.split_axes) > t.rank:
+                raise _Invalid(
+                    f"sharding splits {len(info.split_axes)} tensor dimensions but the tensor has rank {t.rank}"
+                )
+            if info.sharded_dims_offsets:
+                self._check_offsets_end(sharding_value.owner.operation, info, _shape(t))
+        self._check_reannotation(op, src, info, for_users)
+
+    def _check_offsets_end(self, sharding_op: ir.Operation, info: ShardingInfo, shape: Shape) -> None:
+        for dim, group in self.offset_groups(self.mesh_of(sharding_op), info):
+            last = group[-1]
+            if last is not None and shape[dim] is not None and last != shape[dim]:
+                raise _Invalid(
+                    f"sharded_dims_offsets of tensor dimension {dim} must end at its size {shape[dim]}, got {last}"
+                )
+
+    _REANNOTATION = {
+        (False, False): "a result annotated again with a different sharding",
+        (True, True): "an operand annotated again with a different sharding",
+        (True, False): "a result annotation after an operand annotation with a different sharding",
+    }
+
+    def _check_reannotation(self, op: ir.Operation, src: ir.Value, info, for_users: bool) -> None:
+        """The uses of `mesh.shard` the dialect leaves undefined. Annotating
+        a result and then its uses differently is the one legal chain."""
+        owner = src.owner
+        if isinstance(owner, ir.OpView) and owner.operation.name == "mesh.shard":
+            prev = owner.operation
+            key = ("annotate_for_users" in prev.attributes, for_users)
+            if key in self._REANNOTATION and not _same(self.sharding_info(prev.operands[1]), info):
+                raise _Invalid(
+                    f"undefined use of mesh.shard: {self._REANNOTATION[key]}",
+                    [(prev.location, "first annotation is here")],
+                )
+        if not for_users:
+            earlier = self.result_annotations.get(src)
+            if earlier is not None and not _same(earlier[1], info):
+                raise _Invalid(
+                    "undefined use of mesh.shard: the same value annotated as a result with different shardings",
+                    [(earlier[0].location, "first annotation is here")],
+                )
+            self.result_annotations.setdefault(src, (op, info))
+
+    # -- collectives -----------------------------------------------------
+
+    def collective(self, op: ir.Operation) -> tuple[MeshInfo, list[int]]:
+        mesh = self.mesh_of(op)
+        axes = _axes_attr(op, "mesh_axes")
+        self.check_axes(mesh, axes, "mesh_axes")
+        spec = OPS_BY_NAME[op.name]
+        for i, (value, vdef) in enumerate(zip(op.operands, spec.operands)):
+            if vdef.kind is TypeKind.TENSOR:
+                _tensor_type(value, "input" if i == 0 else vdef.name, nonzero=vdef.nonzero_rank)
+        if spec.results[0].kind is TypeKind.TENSOR:
+            _tensor_type(op.results[0], "result", nonzero=spec.results[0].nonzero_rank)
+        if "reduction" in op.attributes:
+            raw = str(op.attributes["reduction"])
+            try:
+                decode_reduction(raw)
+            except Unprintable:
+                raise _Invalid(f"reduction must be a #mesh.partial reduction kind, got {raw}") from None
+        return mesh, axes
+
+    def io(self, op: ir.Operation):
+        return op.operands[0].type, op.results[0].type
+
+    @staticmethod
+    def tensor_axis(op: ir.Operation, name: str, rank: int) -> int:
+        axis = _int_attr(op, name, "index")
+        if axis < 0 or axis >= rank:
+            raise _Invalid(f"{name} {axis} is out of range for a tensor of rank {rank}")
+        return axis
+
+    @staticmethod
+    def same_shape(src, dst, *, element: bool) -> None:
+        if not _compatible(_shape(src), _shape(dst)):
+            raise _Invalid(
+                f"result shape {_fmt_shape(_shape(dst))} must equal the input shape {_fmt_shape(_shape(src))}"
+            )
+        if element and src.element_type != dst.element_type:
+            raise _Invalid(
+                f"result element type {dst.element_type} must equal the input element type {src.element_type}"
+            )
+
+    @staticmethod
+    def same_rank_and_element(src, dst, *, element: bool = True) -> None:
+        if src.rank != dst.rank:
+            raise _Invalid(f"result rank {dst.rank} must equal the input rank {src.rank}")
+        if element and src.element_type != dst.element_type:
+            raise _Invalid(
+                f"result element type {dst.element_type} must equal the input element type {src.element_type}"
+            )
+
+    @staticmethod
+    def resized(src, dst, axis: int, group: int | None, *, grow: bool, what: str) -> None:
+        """`dst` equals `src` except along `axis`, multiplied (grow) or
+        divided by the group size."""
+        s, d = _shape(src), _shape(dst)
+        for i, (a, b) in enumerate(zip(s, d)):
+            if i == axis or a is None or b is None:
+                continue
+            if a != b:
+                raise _Invalid(f"result dimension {i} must equal the input dimension {a}, got {b}")
+        a, b = s[axis], d[axis]
+        if group is None or a is None:
+            return
+        if grow:
+            want = a * group
+        else:
+            if a % group:
+                raise _Invalid(
+                    f"input dimension {axis} of size {a} is not divisible by the {group} devices of the group ({what})"
+                )
+            want = a // group
+        if b is not None and b != want:
+            raise _Invalid(
+                f"result dimension {axis} must be {want} ({a} {'*' if grow else '/'} {group} devices), got {b}"
+            )
+
+    def in_group_index(self, op: ir.Operation, mesh: MeshInfo, axes: list[int], name: str) -> None:
+        static = _i64_list_attr(op, name)
+        spec = OPS_BY_NAME[op.name]
+        n_dynamic = len(op.operands) - sum(not o.variadic for o in spec.operands)
+        self._check_dynamic(static, n_dynamic, name)
+        if len(static) != len(axes):
+            raise _Invalid(f"{name} has {len(static)} entries but mesh_axes has {len(axes)}")
+        for a, v in zip(axes, static):
+            if v == DYNAMIC:
+                continue
+            size = mesh.shape[a]
+            if v < 0 or (size is not None and v >= size):
+                raise _Invalid(
+                    f"{name} index {v} is out of range for mesh axis {a} of size {'?' if size is None else size}"
+                )
+
+    def verify_all_gather(self, op: ir.Operation) -> None:
+        mesh, axes = self.collective(op)
+        src, dst = self.io(op)
+        self.same_rank_and_element(src, dst)
+        axis = self.tensor_axis(op, "gather_axis", src.rank)
+        self.resized(src, dst, axis, mesh.group_size(axes), grow=True, what="gather_axis")
+
+    def verify_all_slice(self, op: ir.Operation) -> None:
+        mesh, axes = self.collective(op)
+        src, dst = self.io(op)
+        self.same_rank_and_element(src, dst)
+        axis = self.tensor_axis(op, "slice_axis", src.rank)
+        self.resized(src, dst, axis, mesh.group_size(axes), grow=False, what="slice_axis")
+
+    def verify_all_to_all(self, op: ir.Operation) -> None:
+        mesh, axes = self.collective(op)
+        src, dst = self.io(op)
+        self.same_rank_and_element(src, dst)
+        split = self.tensor_axis(op, "split_axis", src.rank)
+        concat = self.tensor_axis(op, "concat_axis", src.rank)
+        group = mesh.group_size(axes)
+        s, d = _shape(src), _shape(dst)
+        for i, (a, b) in enumerate(zip(s, d)):
+            if a is None or b is None or group is None:
+                continue
+            want = a
+            if i == split and i != concat:
+                if a % group:
+                    raise _Invalid(
+                        f"input dimension {i} of size {a} is not divisible by the {group} devices "
+                        "of the group (split_axis)"
+                    )
+                want = a // group
+            elif i == concat and i != split:
+                want = a * group
+            if b != want:
+                raise _Invalid(f"result dimension {i} must be {want}, got {b}")
+
+    def verify_all_reduce(self, op: ir.Operation) -> None:
+        self.collective(op)
+        src, dst = self.io(op)
+        self.same_shape(src, dst, element=False)
+
+    def verify_reduce(self, op: ir.Operation) -> None:
+        mesh, axes = self.collective(op)
+        src, dst = self.io(op)
+        self.same_shape(src, dst, element=False)
+        self.in_group_index(op, mesh, axes, "root")
+
+    def verify_broadcast(self, op: ir.Operation) -> None:
+        mesh, axes = self.collective(op)
+        src, dst = self.io(op)
+        self.same_shape(src, dst, element=True)
+        self.in_group_index(op, mesh, axes, "root")
+
+    def verify_gather(self, op: ir.Operation) -> None:
+        mesh, axes = self.collective(op)
+        src, dst = self.io(op)
+        self.same_rank_and_element(src, dst)
+        axis = self.tensor_axis(op, "gather_axis", src.rank)
+        self.resized(src, dst, axis, mesh.group_size(axes), grow=True, what="gather_axis")
+        self.in_group_index(op, mesh, axes, "root")
+
+    def verify_scatter(self, op: ir.Operation) -> None:
+        mesh, axes = self.collective(op)
+        src, dst = self.io(op)
+        self.same_rank_and_element(src, dst)
+        axis = self.tensor_axis(op, "scatter_axis", src.rank)
+        self.resized(src, dst, axis, mesh.group_size(axes), grow=False, what="scatter_axis")
+        self.in_group_index(op, mesh, axes, "root")
+
+    def verify_reduce_scatter(self, op: ir.Operation) -> None:
+        mesh, axes = self.collective(op)
+        src, dst = self.io(op)
+        self.same_rank_and_element(src, dst, element=False)
+        axis = self.tensor_axis(op, "scatter_axis", src.rank)
+        self.resized(src, dst, axis, mesh.group_size(axes), grow=False, what="scatter_axis")
+
+    def verify_send(self, op: ir.Operation) -> None:
+        mesh, axes = self.collective(op)
+        src, dst = self.io(op)
+        self.same_shape(src, dst, element=True)
+        self.in_group_index(op, mesh, axes, "destination")
+
+    def verify_recv(self, op: ir.Operation) -> None:
+        mesh, axes = self.collective(op)
+        src, dst = self.io(op)
+        self.same_shape(src, dst, element=True)
+        if "source" in op.attributes:
+            self.in_group_index(op, mesh, axes, "source")
+        elif len(op.operands) > 1:
+            raise _Invalid(f"has {len(op.operands) - 1} dynamic source operands but no source attribute")
+
+    def verify_shift(self, op: ir.Operation) -> None:
+        mesh, axes = self.collective(op)
+        src, dst = self.io(op)
+        self.same_shape(src, dst, element=True)
+        shift_axis = _int_attr(op, "shift_axis", "index")
+        _int_attr(op, "offset", "i64")
+        _unit_attr(op, "rotate")
+        if shift_axis not in axes:
+            raise _Invalid(f"shift_axis {shift_axis} must be one of mesh_axes {list(axes)}")
+
+    def verify_update_halo(self, op: ir.Operation) -> None:
+        mesh = self.mesh_of(op)
+        split_axes = _split_axes_attr(op)
+        source, destination = op.operands[0], op.operands[1]
+        src = _tensor_type(source, "source", memref_ok=True, nonzero=True)
+        dst = _tensor_type(destination, "destination", memref_ok=True, nonzero=True)
+        if op.results[0].type != dst:
+            raise _Invalid(f"result type {op.results[0].type} must equal the destination type {dst}")
+        self.same_rank_and_element(src, dst)
+        used: set[int] = set()
+        for axes in split_axes:
+            for a in axes:
+                if a < 0 or a >= mesh.rank:
+                    raise _Invalid(f"mesh axis {a} is out of range for mesh @{mesh.name} of rank {mesh.rank}")
+                if a in used:
+                    raise _Invalid(f"mesh axis {a} appears more than once in split_axes")
+                used.add(a)
+        if len(split_axes) > src.rank:
+            raise _Invalid(f"split_axes has {len(split_axes)} tensor dimensions but the source has rank {src.rank}")
+        segments = self._segments(op, 4)
+        src_halo = _i64_list_attr(op, "static_source_halo_sizes")
+        dst_halo = _i64_list_attr(op, "static_destination_halo_sizes")
+        self._check_dynamic(src_halo, segments[2], "source_halo_sizes")
+        self._check_dynamic(dst_halo, segments[3], "destination_halo_sizes")
+        want = 2 * len(split_axes)
+        for name, halos in (("source_halo_sizes", src_halo), ("destination_halo_sizes", dst_halo)):
+            if halos and len(halos) != want:
+                raise _Invalid(f"{name} needs 2 entries per tensor dimension of split_axes ({want}), got {len(halos)}")
+            for h in halos:
+                if h != DYNAMIC and h < 0:
+                    raise _Invalid(f"halo sizes must be non-negative, got {h}")
+        s, d = _shape(src), _shape(dst)
+        for dim in range(src.rank):
+            lo = 2 * dim
+            halo_s = _dims(src_halo[lo : lo + 2]) if src_halo and dim < len(split_axes) else (0, 0)
+            halo_d = _dims(dst_halo[lo : lo + 2]) if dst_halo and dim < len(split_axes) else (0, 0)
+            values = (s[dim], d[dim], *halo_s, *halo_d)
+            if any(v is None for v in values):
+                continue
+            core_s = s[dim] - halo_s[0] - halo_s[1]
+            core_d = d[dim] - halo_d[0] - halo_d[1]
+            if core_s != core_d:
+                raise _Invalid(
+                    f"destination dimension {dim} of size {d[dim]} must hold the source's {core_s} elements "
+                    f"plus its halos {halo_d[0]} and {halo_d[1]}, got {core_d} elements"
+                )
+
+
+def _compatible(a: Shape, b: Shape) -> bool:
+    return len(a) == len(b) and all(x is None or y is None or x == y for x, y in zip(a, b))
+
+
+def _trim(split_axes: list[list[int]]) -> list[list[int]]:
+    """Trailing empty entries of split_axes do not change the sharding."""
+    out = list(split_axes)
+    while out and not out[-1]:
+        out.pop()
+    return out
+
+
+def _same(a, b) -> bool:
+    if isinstance(a, ShardingInfo) and isinstance(b, ShardingInfo):
+        return a == b
+    return a is b or (not isinstance(a, ShardingInfo) and not isinstance(b, ShardingInfo) and a == b)
+
+
+def check(root: ir.Operation | ir.OpView) -> list[Violation]:
+    """All rule violations under `root`, in op order."""
+    return _Verifier().run(root.operation if hasattr(root, "operation") else root)
+
+
+def verify(root: ir.Operation | ir.OpView, remap=None) -> list[Diagnostic]:
+    """The violations as `Diagnostic`s with positions in the user's text."""
+    from .asm import remap_position
+
+    remap = remap or remap_position
+    out = []
+    for v in check(root):
+        notes = tuple(Diagnostic("note", msg, *remap(*file_position(loc))) for loc, msg in v.notes)
+        out.append(Diagnostic("error", v.message, *remap(*file_position(v.location)), notes=notes))
+    return out
+
+
+def emit(root: ir.Operation | ir.OpView) -> bool:
+    """Report the violations through MLIR's diagnostic engine, as a pass
+    must; True when there were none. (The C API cannot attach notes.)"""
+    violations = check(root)
+    for v in violations:
+        v.location.emit_error(v.message)
+    return not violations

@@ -1,0 +1,1 @@
+"""Command-line entry points; each is a thin layer over a driver class."""

@@ -1,0 +1,112 @@
+"""`mesh-opt`: mlir-opt for the mesh dialect (flags spelled as mlir-opt's)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ..driver.opt import OptDriver, OptOptions
+from ..driver.pipeline import Element, PipelineError, parse_pipeline
+from ..transforms import PASSES
+
+
+def _pass_listing() -> str:
+    lines = ["passes of mesh-opt (usable as --NAME or inside --pass-pipeline):"]
+    for name, cls in sorted(PASSES.items()):
+        lines.append(f"  --{name:<24} {cls.SUMMARY}")
+        for f in cls.options():
+            default = str(f.default).lower() if isinstance(f.default, bool) else f.default
+            choices = f.metadata.get("choices")
+            extra = f" (one of {', '.join(choices)})" if choices else ""
+            lines.append(
+                f"      {f.name.replace('_', '-'):<20} {f.metadata.get('help', '')}{extra} [default: {default}]"
+            )
+    lines.append("upstream MLIR passes (canonicalize, cse, symbol-dce, ...) are accepted the same way.")
+    return "\n".join(lines)
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="mesh-opt",
+        description="Parse, verify, transform and print MLIR that uses the mesh sharding dialect.",
+        epilog=_pass_listing(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        allow_abbrev=False,
+    )
+    p.add_argument("input", nargs="?", default="-", help="input file (default: stdin)")
+    p.add_argument(
+        "-o", dest="output", default="-", metavar="FILE", help="output file, written atomically (default: stdout)"
+    )
+    p.add_argument(
+        "--pass-pipeline", default=None, help="textual pipeline, e.g. 'builtin.module(mesh-canonicalize, cse)'"
+    )
+    p.add_argument(
+        "--split-input-file", action="store_true", help="process chunks separated by '// -----' on their own"
+    )
+    p.add_argument("--verify-diagnostics", action="store_true", help="check diagnostics against expected-* comments")
+    p.add_argument("--mlir-print-op-generic", action="store_true", help="print every op in the generic form")
+    p.add_argument("--mlir-print-debuginfo", action="store_true", help="print locations")
+    p.add_argument("--mlir-print-ir-after-all", action="store_true", help="print the IR to stderr after every pass")
+    p.add_argument("--allow-unregistered-dialect", action="store_true", help="accept ops of unknown dialects")
+    p.add_argument("--no-verify-each", dest="verify_each", action="store_false", help="do not verify after every pass")
+    p.add_argument("--list-passes", action="store_true", help="describe every pass and its options, then exit")
+    return p
+
+
+def _pass_flags(unknown: list[str], parser: argparse.ArgumentParser) -> list[Element]:
+    """`--NAME` or `--NAME=options` for any pass, in command-line order."""
+    elements = []
+    for arg in unknown:
+        if not arg.startswith("--") or len(arg) == 2:
+            parser.error(f"unrecognized argument '{arg}'")
+        name, _, options = arg[2:].partition("=")
+        elements.append(Element(name, options.strip().strip("{}")))
+    return elements
+
+
+def _long_flags(argv: list[str]) -> list[str]:
+    """mlir-opt accepts `-flag` for `--flag`; so do we (`-o` stays short)."""
+    return ["-" + a if a.startswith("-") and not a.startswith("--") and len(a) > 2 and a[1] != "o" else a for a in argv]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _parser()
+    args, unknown = parser.parse_known_args(_long_flags(sys.argv[1:] if argv is None else argv))
+    if args.list_passes:
+        print(_pass_listing())
+        return 0
+    flags = _pass_flags(unknown, parser)
+    if args.pass_pipeline is not None and flags:
+        parser.error("--pass-pipeline cannot be combined with pass flags")
+    try:
+        elements = parse_pipeline(args.pass_pipeline) if args.pass_pipeline is not None else flags
+    except PipelineError as e:
+        print(f"mesh-opt: {e}", file=sys.stderr)
+        return 1
+    options = OptOptions(
+        input=args.input,
+        output=args.output,
+        elements=elements,
+        split_input_file=args.split_input_file,
+        verify_diagnostics=args.verify_diagnostics,
+        print_op_generic=args.mlir_print_op_generic,
+        print_debuginfo=args.mlir_print_debuginfo,
+        allow_unregistered_dialect=args.allow_unregistered_dialect,
+        print_ir_after_all=args.mlir_print_ir_after_all,
+        verify_each=args.verify_each,
+    )
+    try:
+        return OptDriver(options).run()
+    except KeyboardInterrupt:
+        return 130
+    except Exception as e:  # noqa: BLE001 - a CLI must never show a traceback
+        print(f"mesh-opt: internal error: {type(e).__name__}: {e}", file=sys.stderr)
+        return 2
+
+
+def entry() -> None:
+    sys.exit(main())
+
+
+if __name__ == "__main__":
+    entry()

@@ -1,0 +1,25 @@
+"""Passes, grouped by phase, and the flat registry the CLI reads.
+
+A user pass becomes available to `mesh-opt` and pipelines by
+`register_pass(MyPass)`.
+"""
+
+from __future__ import annotations
+
+from .base import OptionError, Pass, PassFailed, VerifyMesh
+from .cleanup.mesh_canonicalize import MeshCanonicalize
+
+PASSES: dict[str, type[Pass]] = {}
+
+
+def register_pass(cls: type[Pass]) -> type[Pass]:
+    if not cls.ARGUMENT:
+        raise ValueError(f"pass {cls.__name__} has no ARGUMENT")
+    PASSES[cls.ARGUMENT] = cls
+    return cls
+
+
+for _cls in (MeshCanonicalize, VerifyMesh):
+    register_pass(_cls)
+
+__all__ = ["PASSES", "MeshCanonicalize", "OptionError", "Pass", "PassFailed", "VerifyMesh", "register_pass"]

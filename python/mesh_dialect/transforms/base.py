@@ -1,0 +1,145 @@
+"""What every Python pass of this project shares.
+
+A pass is a small dataclass whose fields are its options. It can be added to
+any `mlir.passmanager.PassManager` (`pass_.add_to(pm)`), where it runs on the
+`builtin.module` it is given. Errors go through MLIR's diagnostic engine so
+the pass manager fails as it would for a C++ pass; warnings and remarks,
+which the Python API cannot emit, are kept in `diagnostics`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import traceback
+from typing import ClassVar
+
+from mlir import ir
+from mlir.passmanager import PassManager
+
+from ..ir import verifier
+from ..ir.asm import remap_position
+from ..ir.diagnostics import Diagnostic, file_position
+
+
+class PassFailed(Exception):
+    """Raised inside `run` to stop the pass; the error is already reported."""
+
+
+class OptionError(ValueError):
+    """A pass option that does not exist or does not parse."""
+
+
+@dataclasses.dataclass
+class Pass:
+    ARGUMENT: ClassVar[str] = ""
+    SUMMARY: ClassVar[str] = ""
+    DESCRIPTION: ClassVar[str] = ""
+
+    def __post_init__(self) -> None:
+        self.diagnostics: list[Diagnostic] = []
+
+    # -- what a pass implements ------------------------------------------
+
+    def run(self, module: ir.Operation) -> None:
+        raise NotImplementedError
+
+    # -- reporting -------------------------------------------------------
+
+    def error(self, location: ir.Location, message: str) -> PassFailed:
+        """Report an error; `raise self.error(...)` stops the pass."""
+        location.emit_error(message)
+        return PassFailed(message)
+
+    def remark(self, location: ir.Location, message: str) -> None:
+        self._keep("remark", location, message)
+
+    def warning(self, location: ir.Location, message: str) -> None:
+        self._keep("warning", location, message)
+
+    def _keep(self, severity: str, location: ir.Location, message: str) -> None:
+        self.diagnostics.append(Diagnostic(severity, message, *remap_position(*file_position(location))))
+
+    # -- running under a PassManager -------------------------------------
+
+    @property
+    def name(self) -> str:
+        return type(self).__name__
+
+    def __call__(self, op: ir.Operation, pass_) -> None:
+        """The callable a PassManager runs. Exceptions never escape into C++:
+        they become an error at the module's location."""
+        op = op.operation if hasattr(op, "operation") else op
+        try:
+            self.run(op)
+        except PassFailed:
+            pass_.signal_pass_failure()
+        except Exception as e:  # noqa: BLE001 - report instead of crashing the host
+            detail = "".join(traceback.format_exception_only(type(e), e)).strip()
+            op.location.emit_error(f"internal error in pass '{self.ARGUMENT}': {detail}")
+            pass_.signal_pass_failure()
+
+    def add_to(self, pm: PassManager) -> None:
+        pm.add(self, name=self.name, argument=self.ARGUMENT, description=self.SUMMARY)
+
+    # -- options -----------------------------------------------------------
+
+    @classmethod
+    def options(cls) -> list[dataclasses.Field]:
+        return [f for f in dataclasses.fields(cls) if f.init]
+
+    @classmethod
+    def from_options(cls, text: str) -> Pass:
+        """Build from `key=value key2=value` (MLIR's pass-option syntax)."""
+        fields = {f.name.replace("_", "-"): f for f in cls.options()}
+        values = {}
+        for item in text.split():
+            key, eq, raw = item.partition("=")
+            field = fields.get(key) or fields.get(key.replace("_", "-"))
+            if field is None:
+                known = ", ".join(sorted(fields)) or "none"
+                raise OptionError(f"pass '{cls.ARGUMENT}' has no option '{key}' (options: {known})")
+            values[field.name] = _convert(cls.ARGUMENT, field, raw if eq else "true")
+        return cls(**values)
+
+    def describe_options(self) -> str:
+        return " ".join(f"{f.name.replace('_', '-')}={_show(getattr(self, f.name))}" for f in self.options())
+
+
+def _show(value) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def _convert(argument: str, field: dataclasses.Field, raw: str):
+    kind = field.type if isinstance(field.type, str) else getattr(field.type, "__name__", str(field.type))
+    choices = field.metadata.get("choices")
+    if choices is not None:
+        if raw not in choices:
+            raise OptionError(
+                f"option '{field.name}' of pass '{argument}' must be one of {', '.join(choices)}, got '{raw}'"
+            )
+        return raw
+    if kind == "bool":
+        if raw.lower() in ("true", "1", "on"):
+            return True
+        if raw.lower() in ("false", "0", "off"):
+            return False
+        raise OptionError(f"option '{field.name}' of pass '{argument}' must be true or false, got '{raw}'")
+    if kind == "int":
+        try:
+            return int(raw)
+        except ValueError:
+            raise OptionError(f"option '{field.name}' of pass '{argument}' must be an integer, got '{raw}'") from None
+    return raw
+
+
+@dataclasses.dataclass
+class VerifyMesh(Pass):
+    """Runs the dialect's semantic verifier; the driver adds it after every
+    pass, as MLIR verifies after every pass."""
+
+    ARGUMENT: ClassVar[str] = "mesh-verify"
+    SUMMARY: ClassVar[str] = "Check the semantic rules of the mesh dialect"
+
+    def run(self, module: ir.Operation) -> None:
+        if not verifier.emit(module):
+            raise PassFailed("verification failed")

@@ -1,0 +1,1 @@
+"""Clean-up passes that keep mesh IR small between the big phases."""

@@ -1,0 +1,164 @@
+"""`mesh-canonicalize`: the simplifications MLIR's `canonicalize` and `cse`
+cannot make on IRDL ops, which MLIR must treat as having unknown effects.
+
+One walk collects the ops; a second, in reverse, rewrites them directly
+(the guide's cost model: a walk is cheap, the greedy driver is not).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import ClassVar
+
+from mlir import ir
+from mlir.dialects import arith
+
+from ...ir.schema import DYNAMIC
+from ..base import Pass
+
+# Collectives that compute a value from their group and have no other effect.
+_PURE_COLLECTIVES = frozenset(
+    "mesh." + n
+    for n in (
+        "all_gather",
+        "all_reduce",
+        "all_slice",
+        "all_to_all",
+        "broadcast",
+        "gather",
+        "reduce",
+        "reduce_scatter",
+        "scatter",
+        "shift",
+    )
+)
+_PURE_QUERIES = frozenset(
+    ("mesh.sharding", "mesh.mesh_shape", "mesh.process_multi_index", "mesh.process_linear_index", "mesh.shard_shape")
+)
+
+
+@dataclasses.dataclass
+class MeshCanonicalize(Pass):
+    ARGUMENT: ClassVar[str] = "mesh-canonicalize"
+    SUMMARY: ClassVar[str] = "Fold single-device collectives and static mesh queries; CSE and DCE pure mesh ops"
+    DESCRIPTION: ClassVar[str] = (
+        "A collective whose device group has one device and whose result type equals its input type "
+        "becomes its input. mesh.mesh_shape and process indices on static size-1 axes become constants. "
+        "Identical mesh.sharding and query ops in one block are merged, and unused pure mesh ops erased."
+    )
+
+    fold_collectives: bool = dataclasses.field(default=True, metadata={"help": "fold single-device collectives"})
+    fold_queries: bool = dataclasses.field(default=True, metadata={"help": "fold mesh_shape/process index queries"})
+    cse: bool = dataclasses.field(default=True, metadata={"help": "merge identical pure mesh ops in a block"})
+    dce: bool = dataclasses.field(default=True, metadata={"help": "erase unused pure mesh ops"})
+
+    def run(self, module: ir.Operation) -> None:
+        meshes: dict[str, list[int | None]] = {}
+        ops: list[ir.Operation] = []
+
+        def visit(op: ir.Operation) -> ir.WalkResult:
+            name = op.name
+            if name == "mesh.mesh":
+                shape = list(op.attributes["shape"])
+                meshes[op.attributes["sym_name"].value] = [None if d == DYNAMIC else d for d in shape]
+            elif name in _PURE_COLLECTIVES or name in _PURE_QUERIES:
+                ops.append(op)
+            return ir.WalkResult.ADVANCE
+
+        module.walk(visit, ir.WalkOrder.PRE_ORDER)
+        if self.cse:
+            ops = self._cse(ops)
+        live = []
+        for op in ops:
+            if self.fold_collectives and op.name in _PURE_COLLECTIVES and self._fold_collective(op, meshes):
+                continue
+            if self.fold_queries and op.name in (
+                "mesh.mesh_shape",
+                "mesh.process_multi_index",
+                "mesh.process_linear_index",
+            ):
+                if self._fold_query(op, meshes):
+                    continue
+            live.append(op)
+        if self.dce:
+            for op in reversed(live):
+                if all(_unused(r) for r in op.results):
+                    op.erase()
+
+    @staticmethod
+    def _cse(ops: list[ir.Operation]) -> list[ir.Operation]:
+        """Merge ops with the same name, attributes and operands in one block;
+        the first one (in walk order) dominates the rest."""
+        seen: dict[tuple, ir.Operation] = {}
+        kept = []
+        for op in ops:
+            if op.name not in _PURE_QUERIES:
+                kept.append(op)
+                continue
+            key = (
+                op.name,
+                op.block,
+                tuple(sorted((k, str(op.attributes[k])) for k in op.attributes)),
+                tuple(op.operands),
+                tuple(str(r.type) for r in op.results),
+            )
+            first = seen.get(key)
+            if first is None:
+                seen[key] = op
+                kept.append(op)
+                continue
+            for old, new in zip(op.results, first.results):
+                old.replace_all_uses_with(new)
+            op.erase()
+        return kept
+
+    @staticmethod
+    def _group_size(op: ir.Operation, meshes) -> int | None:
+        shape = meshes.get(op.attributes["mesh"].value)
+        if shape is None:
+            return None
+        size = 1
+        for a in op.attributes["mesh_axes"]:
+            if shape[a] is None:
+                return None
+            size *= shape[a]
+        return size
+
+    def _fold_collective(self, op: ir.Operation, meshes) -> bool:
+        source, result = op.operands[0], op.results[0]
+        if source.type != result.type or self._group_size(op, meshes) != 1:
+            return False
+        if op.name == "mesh.shift" and "rotate" not in op.attributes and op.attributes["offset"].value != 0:
+            return False  # a non-rotating shift by a non-zero offset leaves an undefined result
+        result.replace_all_uses_with(source)
+        op.erase()
+        return True
+
+    @staticmethod
+    def _fold_query(op: ir.Operation, meshes) -> bool:
+        shape = meshes.get(op.attributes["mesh"].value)
+        if shape is None:
+            return False
+        if op.name == "mesh.process_linear_index":
+            values = [0] if all(s == 1 for s in shape) else None
+        else:
+            axes = list(op.attributes["axes"]) or list(range(len(shape)))
+            sizes = [shape[a] for a in axes]
+            if op.name == "mesh.mesh_shape":
+                values = sizes if all(s is not None for s in sizes) else None
+            else:
+                values = [0] * len(sizes) if all(s == 1 for s in sizes) else None
+        if values is None:
+            return False
+        with ir.InsertionPoint(op), op.location:
+            index = ir.IndexType.get()
+            for result, value in zip(op.results, values):
+                result.replace_all_uses_with(arith.ConstantOp(index, value).result)
+        op.erase()
+        return True
+
+
+def _unused(value: ir.Value) -> bool:
+    for _ in value.uses:
+        return False
+    return True
