@@ -1,0 +1,62 @@
+"""The MLIR `mesh` sharding dialect on upstream MLIR's Python bindings.
+
+    import mesh_dialect
+    from mlir import ir as _mlir
+
+    ctx = mesh_dialect.context()                 # or load_dialect(your_ctx)
+    module = mesh_dialect.parse(text, context=ctx)
+    print(mesh_dialect.print_ir(module))
+
+Passes are dataclasses whose fields are their options; each is a callable
+that any `mlir.passmanager.PassManager` can run (`pass_.add_to(pm)`).
+"""
+
+from __future__ import annotations
+
+from mlir import ir as _mlir
+
+from .ir.asm import parse, print_ir
+from .ir.diagnostics import Diagnostic, DiagnosticError
+from .ir.dialect import is_loaded, load_dialect
+from .ir.verifier import verify as diagnose
+from .transforms import PASSES, MeshCanonicalize, Pass, register_pass
+
+
+def context(*, allow_unregistered_dialects: bool = False) -> _mlir.Context:
+    """A new context with the dialect loaded."""
+    ctx = _mlir.Context()
+    ctx.allow_unregistered_dialects = allow_unregistered_dialects
+    return load_dialect(ctx)
+
+
+def verify(op: _mlir.Operation | _mlir.OpView) -> None:
+    """Run MLIR's verifier and the dialect's semantic rules on `op`; raise
+    `DiagnosticError` listing every violation."""
+    operation = op.operation if hasattr(op, "operation") else op
+    try:
+        operation.verify()
+    except _mlir.MLIRError as e:
+        from .ir.asm import remap_position
+        from .ir.diagnostics import convert, not_op_dump
+
+        raise DiagnosticError([convert(d, remap_position, not_op_dump) for d in e.error_diagnostics]) from None
+    problems = diagnose(operation)
+    if problems:
+        raise DiagnosticError(problems)
+
+
+__all__ = [
+    "PASSES",
+    "Diagnostic",
+    "DiagnosticError",
+    "MeshCanonicalize",
+    "Pass",
+    "context",
+    "diagnose",
+    "is_loaded",
+    "load_dialect",
+    "parse",
+    "print_ir",
+    "register_pass",
+    "verify",
+]

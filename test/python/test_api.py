@@ -1,0 +1,145 @@
+"""The Python API: load, parse, print, verify, and run passes in a caller's
+own PassManager."""
+
+import pytest
+from mlir import ir
+from mlir.passmanager import PassManager
+
+import mesh_dialect
+from mesh_dialect import MeshCanonicalize
+
+SOURCE = """\
+mesh.mesh @m(shape = 2x1)
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = mesh.all_reduce %x on @m mesh_axes = [1] : tensor<4xf32> -> tensor<4xf32>
+  %1 = mesh.all_reduce %0 on @m mesh_axes = [0] reduction = <max> : tensor<4xf32> -> tensor<4xf32>
+  return %1 : tensor<4xf32>
+}
+"""
+
+
+def test_load_is_idempotent_on_a_callers_context():
+    ctx = ir.Context()
+    assert not mesh_dialect.is_loaded(ctx)
+    assert mesh_dialect.load_dialect(ctx) is ctx
+    assert mesh_dialect.is_loaded(ctx)
+    mesh_dialect.load_dialect(ctx)  # a second load changes nothing
+    with ctx:
+        assert ctx.is_registered_operation("mesh.all_gather")
+        assert str(ir.Type.parse("!mesh.sharding")) == "!mesh.sharding"
+
+
+def test_load_uses_the_current_context():
+    with ir.Context() as ctx:
+        mesh_dialect.load_dialect()
+        assert mesh_dialect.is_loaded(ctx)
+
+
+def test_parse_and_print_custom_syntax():
+    ctx = mesh_dialect.context()
+    module = mesh_dialect.parse(SOURCE, context=ctx)
+    text = mesh_dialect.print_ir(module)
+    assert "%0 = mesh.all_reduce %arg0 on @m mesh_axes = [1] : tensor<4xf32> -> tensor<4xf32>" in text
+    assert "%1 = mesh.all_reduce %0 on @m mesh_axes = [0] reduction = <max> : tensor<4xf32> -> tensor<4xf32>" in text
+    generic = mesh_dialect.print_ir(module, generic=True)
+    assert (
+        '%0 = "mesh.all_reduce"(%arg0) {mesh = @m, mesh_axes = array<i16: 1>, reduction = #mesh.partial<sum>}'
+        in generic
+    )
+
+
+def test_print_with_debug_info_names_the_users_file():
+    ctx = mesh_dialect.context()
+    module = mesh_dialect.parse(SOURCE, filename="model.mlir", context=ctx)
+    text = mesh_dialect.print_ir(module, debug_info=True)
+    assert 'loc("model.mlir":3:8)' in text  # the first all_reduce: line 3, column 8
+
+
+def test_parse_error_is_a_diagnostic_with_the_users_position():
+    ctx = mesh_dialect.context()
+    bad = SOURCE.replace("mesh_axes = [1]", "mesh_axes = [5]")
+    with pytest.raises(mesh_dialect.DiagnosticError) as info:
+        mesh_dialect.parse(bad, filename="bad.mlir", context=ctx)
+    (d,) = info.value.diagnostics
+    assert (d.severity, d.filename, d.line, d.col) == ("error", "bad.mlir", 3, 8)
+    assert d.message == "'mesh.all_reduce' op mesh axis 5 is out of range for mesh @m of rank 2"
+    assert str(info.value).startswith("bad.mlir:3:8: error: 'mesh.all_reduce' op mesh axis 5")
+
+
+def test_syntax_error_points_into_the_custom_op():
+    ctx = mesh_dialect.context()
+    bad = SOURCE.replace("reduction = <max>", "reduction = <maximum>")
+    with pytest.raises(mesh_dialect.DiagnosticError) as info:
+        mesh_dialect.parse(bad, filename="bad.mlir", context=ctx)
+    (d,) = info.value.diagnostics
+    assert (d.line, d.col) == (4, 62)  # the word after "<"
+    assert d.message.startswith("unknown reduction kind 'maximum'")
+
+
+def test_verify_reports_rules_broken_after_building():
+    ctx = mesh_dialect.context()
+    module = mesh_dialect.parse(SOURCE, context=ctx)
+    mesh_dialect.verify(module)  # valid: no exception
+    with ctx:
+        func = module.regions[0].blocks[0].operations[1]
+        reduce = func.regions[0].blocks[0].operations[0]
+        reduce.attributes["mesh_axes"] = ir.DenseI16ArrayAttr.get([0, 0])
+    with pytest.raises(mesh_dialect.DiagnosticError) as info:
+        mesh_dialect.verify(module)
+    assert [d.message for d in info.value.diagnostics] == [
+        "'mesh.all_reduce' op mesh axis 0 appears more than once in mesh_axes"
+    ]
+
+
+def test_pass_runs_in_a_callers_pass_manager_next_to_upstream_passes():
+    ctx = mesh_dialect.context()
+    module = mesh_dialect.parse(SOURCE, context=ctx)
+    with ctx:
+        pm = PassManager("builtin.module")
+        MeshCanonicalize().add_to(pm)
+        pm.add("canonicalize")
+        pm.run(module)
+    text = mesh_dialect.print_ir(module)
+    # The all_reduce over the size-1 axis folds away; the other stays.
+    assert "mesh.all_reduce %arg0 on @m mesh_axes = [0] reduction = <max>" in text
+    assert text.count("mesh.all_reduce") == 1
+
+
+def test_pass_is_a_plain_callable_for_pass_manager_add():
+    ctx = mesh_dialect.context()
+    module = mesh_dialect.parse(SOURCE, context=ctx)
+    with ctx:
+        pm = PassManager("builtin.module")
+        pm.add(MeshCanonicalize(fold_collectives=False), name="MeshCanonicalize", argument="mesh-canonicalize")
+        pm.run(module)
+    assert mesh_dialect.print_ir(module).count("mesh.all_reduce") == 2
+
+
+def test_pass_error_does_not_escape_as_a_python_exception():
+    class Exploding(mesh_dialect.Pass):
+        ARGUMENT = "test-exploding"
+
+        def run(self, module):
+            raise RuntimeError("boom")
+
+    ctx = mesh_dialect.context()
+    module = mesh_dialect.parse(SOURCE, context=ctx)
+    with ctx:
+        pm = PassManager("builtin.module")
+        Exploding().add_to(pm)
+        with pytest.raises(ir.MLIRError) as info:
+            pm.run(module)
+    assert [d.message for d in info.value.error_diagnostics] == [
+        "internal error in pass 'test-exploding': RuntimeError: boom"
+    ]
+
+
+def test_registered_passes_have_options_from_their_fields():
+    cls = mesh_dialect.PASSES["mesh-canonicalize"]
+    assert [f.name for f in cls.options()] == ["fold_collectives", "fold_queries", "cse", "dce"]
+    p = cls.from_options("fold-collectives=false dce=0")
+    assert (p.fold_collectives, p.fold_queries, p.cse, p.dce) == (False, True, True, False)
+    with pytest.raises(mesh_dialect.transforms.OptionError, match="has no option 'nope'"):
+        cls.from_options("nope=1")
+    with pytest.raises(mesh_dialect.transforms.OptionError, match="must be true or false, got 'maybe'"):
+        cls.from_options("cse=maybe")
