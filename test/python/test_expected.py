@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import pytest
+
 from mesh_dialect.driver.expected import Expectation, check, join_outputs, parse_expectations, split_input
 from mesh_dialect.ir.diagnostics import Diagnostic
 

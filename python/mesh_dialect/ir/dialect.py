@@ -91,6 +91,10 @@ def load_dialect(context: ir.Context | None = None) -> ir.Context:
     Idempotent: a context that already has it is left alone.
     """
     ctx = context or ir.Context.current
+    # Registering the op classes also spares the bindings a failed module
+    # lookup (an importlib search) every time they wrap a mesh op.
+    from . import ops  # noqa: F401
+
     if not is_loaded(ctx):
         with ctx, ir.Location.unknown(ctx):
             irdl.load_dialects(ir.Module.parse(IRDL_TYPES_AND_ATTRS, ctx))

@@ -120,6 +120,18 @@ def decode_axes_array(raw: str) -> list[list[int]]:
     return [decode_dense(p, "i16") for p in split_top_level(inner)]
 
 
+_BARE_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_$.]*\Z")
+
+
+def symbol_from_string(raw: str) -> str:
+    """`@name` for a StringAttr as MLIR prints it (`"name"`). MLIR escapes a
+    symbol reference exactly as a string, so the escapes are kept as they
+    are (decoding and re-quoting them would change the name)."""
+    if len(raw) < 2 or not (raw.startswith('"') and raw.endswith('"')):
+        raise Unprintable(raw)
+    return "@" + raw[1:-1] if _BARE_IDENT.match(raw[1:-1]) else "@" + raw
+
+
 def decode_symbol_name(raw: str) -> str:
     if not (raw.startswith('"') and raw.endswith('"')):
         raise Unprintable(raw)
@@ -223,6 +235,7 @@ class _Parsed:
     types: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
     functional: tuple[list[tuple[int, str]], list[tuple[int, str]]] | None = None
     attr_dict: str | None = None
+    attr_dict_span: tuple[int, int] = (0, 0)  # source offsets of its text and of its `}`
 
 
 def _parse_type_list(cur: Cursor) -> list[tuple[int, str]]:
@@ -285,10 +298,60 @@ def _parse_elements(cur: Cursor, op: OpDef, elements, out: _Parsed) -> None:
             if cur.peek("{"):
                 start = cur.skip()
                 end = scan_group(cur.text, start)
-                if not cur.text.startswith("}", end - 1):
+                if "//" in cur.text[start:end]:  # a comment may hide or fake a `}`
+                    end = _attr_dict_end(cur.text, start)
+                if end < 0 or not cur.text.startswith("}", end - 1):
                     raise MeshSyntaxError(start, "unbalanced attribute dictionary")
-                out.attr_dict = cur.text[start + 1 : end - 1].strip()
+                raw = cur.text[start + 1 : end - 1]
+                out.attr_dict = _attr_dict_to_generic(cur.text, start + 1, end - 1)
+                out.attr_dict_span = (start + 1 + len(raw) - len(raw.lstrip()), end - 1)
                 cur.advance(end)
+
+
+_DICT_TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"|//[^\n]*|[{}]')
+_DICT_REWRITE = re.compile(
+    r'(?P<str>"(?:[^"\\\n]|\\.)*")|(?P<cmt>//[^\n]*)|(?P<nl>\n)|(?P<attr>#mesh\.(?:partial|axisarray)<)'
+)
+
+
+def _attr_dict_end(text: str, start: int) -> int:
+    """End of the `{...}` opening at `start`, skipping strings and comments
+    (-1 when it is not closed)."""
+    depth = 0
+    for m in _DICT_TOKEN.finditer(text, start):
+        if m.group() == "{":
+            depth += 1
+        elif m.group() == "}":
+            depth -= 1
+            if depth == 0:
+                return m.end()
+    return -1
+
+
+def _attr_dict_to_generic(text: str, pos: int, end: int) -> str:
+    """`text[pos:end]`, the inside of a custom op's attr-dict, as generic
+    text: comments dropped (the op's generic text goes on one line, so a
+    comment would hide its end), newlines made blanks and surface attribute
+    spellings rewritten."""
+    out: list[str] = []
+    for m in _DICT_REWRITE.finditer(text, pos, end):
+        if m.start() < pos:
+            continue
+        out.append(text[pos : m.start()])
+        pos = m.end()
+        if m.lastgroup == "str":
+            out.append(m.group())
+        elif m.lastgroup in ("cmt", "nl"):
+            out.append(" ")
+        else:
+            rewritten = _surface_attr_to_generic(text, m.start())
+            if rewritten is None:
+                out.append(m.group())
+            else:
+                pos, generic = rewritten
+                out.append(generic)
+    out.append(text[pos:end])
+    return "".join(out).strip()
 
 
 def _parse_attr(cur: Cursor, attr: AttrDef) -> str:
@@ -361,8 +424,11 @@ def _emit_generic(op: OpDef, p: _Parsed, name_offset: int, em: _Emitter) -> None
     em.put(" {" + ", ".join(entries))
     if p.attr_dict:
         em.put(", " if entries else "")
-        em.put(p.attr_dict)
-    em.put("} : (")
+        em.put(p.attr_dict, p.attr_dict_span[0])
+        em.put("}", p.attr_dict_span[1])
+        em.put(" : (")
+    else:
+        em.put("} : (")
     operand_types, result_types = _resolve_types(op, p, flat, name_offset)
     for i, (off, t) in enumerate(operand_types):
         em.put(", " if i else "")
@@ -531,8 +597,32 @@ class _GenericOp:
     end: int
 
 
+# The shape MLIR prints for our ops, when nothing in it needs bracket
+# matching (no strings, nested braces or parenthesised types).
+_FAST_GENERIC = re.compile(
+    r'\((?P<operands>[^()"]*)\)'
+    r'(?: \{(?P<attrs>[^{}()"]*)\})?'
+    r' : \((?P<inputs>[^()"{}]*)\) -> (?:\((?P<results>[^()"{}]*)\)|(?P<result>[^\s()"{},]+))'
+    r"(?=\n| loc\(|$)"
+)
+
+
 def _read_generic(text: str, pos: int) -> _GenericOp:
     """Read `(operands) {attrs} : (types) -> results` as MLIR prints it."""
+    m = _FAST_GENERIC.match(text, pos)
+    if m:
+        attrs: dict[str, str] = {}
+        if m["attrs"]:
+            for entry in split_top_level(m["attrs"]):
+                key, eq, value = entry.partition(" = ")
+                attrs[key] = value if eq else ""
+        results = split_top_level(m["results"]) if m["result"] is None else [m["result"]]
+        operands = m["operands"].split(", ") if m["operands"] else []
+        return _GenericOp(operands, attrs, split_top_level(m["inputs"]), results, m.end())
+    return _read_generic_slow(text, pos)
+
+
+def _read_generic_slow(text: str, pos: int) -> _GenericOp:
     cur = Cursor(text, pos)
     cur.expect("(")
     operands: list[str] = []
@@ -646,7 +736,7 @@ class _Printer:
                 raise Unprintable(raw)
             return raw
         if k is AttrKind.SYMBOL_NAME:
-            return encode_symbol_name(decode_symbol_name(raw))
+            return symbol_from_string(raw)
         if k is AttrKind.UNIT:
             self.value(attr)
             return ""

@@ -26,7 +26,8 @@ _SYMBOL = re.compile(r'@(?:[A-Za-z_][\w$.]*|"(?:[^"\\\n]|\\.)*")')
 _INT = re.compile(r"-?\d+")
 _WORD = re.compile(r"[A-Za-z_][\w$.]*")
 _DIMS = re.compile(r"(?:\d+|\?)(?:x(?:\d+|\?))*")
-_SPACE = re.compile(r"(?:\s+|//[^\n]*)+")
+_BLANKS = re.compile(r"(?:\s+|//[^\n]*)*").match
+_WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$.")
 _STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
 
 
@@ -43,18 +44,17 @@ class Cursor:
         self.pos = self.end = to
 
     def skip(self) -> int:
-        m = _SPACE.match(self.text, self.pos)
-        if m:
-            self.pos = m.end()
+        self.pos = _BLANKS(self.text, self.pos).end()
         return self.pos
 
     def peek(self, literal: str) -> bool:
-        self.skip()
-        if not self.text.startswith(literal, self.pos):
+        pos = self.skip()
+        text = self.text
+        if not text.startswith(literal, pos):
             return False
-        if literal[-1:].isalnum() or literal[-1:] == "_":
-            nxt = self.text[self.pos + len(literal) : self.pos + len(literal) + 1]
-            return not (nxt.isalnum() or nxt in "_$.")
+        if literal[-1] in _WORD_CHARS:
+            nxt = pos + len(literal)
+            return nxt >= len(text) or text[nxt] not in _WORD_CHARS
         return True
 
     def accept(self, literal: str) -> bool:
@@ -64,10 +64,9 @@ class Cursor:
         return False
 
     def expect(self, literal: str, what: str | None = None) -> int:
-        start = self.skip()
         if not self.accept(literal):
-            raise MeshSyntaxError(start, f"expected '{literal}'{' ' + what if what else ''}, found {self.found()}")
-        return start
+            raise MeshSyntaxError(self.pos, f"expected '{literal}'{' ' + what if what else ''}, found {self.found()}")
+        return self.end - len(literal)
 
     def found(self) -> str:
         self.skip()
@@ -151,25 +150,33 @@ def scan_type(text: str, pos: int) -> int:
     return end
 
 
+_BORING_IN_GROUP = re.compile(r'[^<>()\[\]{}"\-]*')
+_BORING_IN_VALUE = re.compile(r'[^<>()\[\]{}"\-,]*')
+
+
 def scan_group(text: str, pos: int) -> int:
     """End of the bracketed group opening at `pos`, skipping strings and `->`."""
     stack = [_OPENERS[text[pos]]]
     i = pos + 1
     n = len(text)
+    boring = _BORING_IN_GROUP.match
     while i < n and stack:
+        i = boring(text, i).end()
+        if i >= n:
+            break
         c = text[i]
         if c == '"':
             m = _STRING.match(text, i)
             i = m.end() if m else i + 1
             continue
-        if c == "-" and text.startswith("->", i):
-            i += 2
+        if c == "-":
+            i += 2 if text.startswith("->", i) else 1
             continue
         if c in _OPENERS:
             stack.append(_OPENERS[c])
         elif c == stack[-1]:
             stack.pop()
-        elif c in ")]}>":
+        else:
             return i  # unbalanced: stop here, the caller reports it
         i += 1
     return i
@@ -179,7 +186,11 @@ def scan_balanced(text: str, pos: int) -> int:
     """End of an attribute value or type list item (see `Cursor.balanced`)."""
     i = pos
     n = len(text)
+    boring = _BORING_IN_VALUE.match
     while i < n:
+        i = boring(text, i).end()
+        if i >= n:
+            break
         c = text[i]
         if c == '"':
             m = _STRING.match(text, i)
@@ -188,9 +199,9 @@ def scan_balanced(text: str, pos: int) -> int:
             i = scan_group(text, i)
         elif c in ",)}]":
             break
-        elif c == "-" and text.startswith("->", i):
-            i += 2
-        else:
+        elif c == "-":
+            i += 2 if text.startswith("->", i) else 1
+        else:  # a stray '>' outside any group
             i += 1
     return i
 

@@ -32,6 +32,7 @@ _PURE_COLLECTIVES = frozenset(
         "shift",
     )
 )
+_FOLDABLE_QUERIES = frozenset(("mesh.mesh_shape", "mesh.process_multi_index", "mesh.process_linear_index"))
 _PURE_QUERIES = frozenset(
     ("mesh.sharding", "mesh.mesh_shape", "mesh.process_multi_index", "mesh.process_linear_index", "mesh.shard_shape")
 )
@@ -68,22 +69,15 @@ class MeshCanonicalize(Pass):
         module.walk(visit, ir.WalkOrder.PRE_ORDER)
         if self.cse:
             ops = self._cse(ops)
-        live = []
-        for op in ops:
-            if self.fold_collectives and op.name in _PURE_COLLECTIVES and self._fold_collective(op, meshes):
-                continue
-            if self.fold_queries and op.name in (
-                "mesh.mesh_shape",
-                "mesh.process_multi_index",
-                "mesh.process_linear_index",
-            ):
-                if self._fold_query(op, meshes):
-                    continue
-            live.append(op)
-        if self.dce:
-            for op in reversed(live):
-                if all(_unused(r) for r in op.results):
-                    op.erase()
+        # Users before producers: an op whose users died is dead too, and a
+        # dead op is erased rather than folded.
+        for op in reversed(ops):
+            if self.dce and all(_unused(r) for r in op.results):
+                op.erase()
+            elif self.fold_collectives and op.name in _PURE_COLLECTIVES:
+                self._fold_collective(op, meshes)
+            elif self.fold_queries and op.name in _FOLDABLE_QUERIES:
+                self._fold_query(op, meshes)
 
     @staticmethod
     def _cse(ops: list[ir.Operation]) -> list[ir.Operation]:
