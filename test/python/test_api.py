@@ -143,3 +143,21 @@ def test_registered_passes_have_options_from_their_fields():
         cls.from_options("nope=1")
     with pytest.raises(mesh_dialect.transforms.OptionError, match="must be true or false, got 'maybe'"):
         cls.from_options("cse=maybe")
+
+
+def test_readme_builder_example():
+    from mesh_dialect.ir import ops
+
+    ctx = mesh_dialect.context()
+    with ctx, ir.Location.unknown():
+        m = ir.Module.create()
+        with ir.InsertionPoint(m.body):
+            ops.mesh("mesh0", [2, 4])
+            ops.sharding("mesh0", [[0], [1]])
+    mesh_dialect.verify(m.operation)
+    assert mesh_dialect.print_ir(m.operation) == (
+        "module {\n"
+        "  mesh.mesh @mesh0(shape = 2x4)\n"
+        "  %0 = mesh.sharding @mesh0 split_axes = [[0], [1]] : !mesh.sharding\n"
+        "}\n"
+    )
