@@ -124,11 +124,10 @@ def main() -> None:
             generic_in = Path(tmp, f"gen{n}.mlir")
             run([mesh_opt, str(ours_in), "--mlir-print-op-generic", "-o", str(generic_in)])
             out = str(Path(tmp, "out.mlir"))
-            t_ours = best(lambda: run([mesh_opt, str(ours_in), "-o", out]), args.repeat)
-            t_up = best(lambda: run([mlir_opt, str(up_in), "-o", out]), args.repeat)
-            t_gen = best(
-                lambda: run([mlir_opt, "--allow-unregistered-dialect", str(generic_in), "-o", out]), args.repeat
-            )
+            ours_cmd = [mesh_opt, str(ours_in), "-o", out]
+            up_cmd = [mlir_opt, str(up_in), "-o", out]
+            gen_cmd = [mlir_opt, "--allow-unregistered-dialect", str(generic_in), "-o", out]
+            t_ours, t_up, t_gen = (best(lambda c=c: run(c), args.repeat) for c in (ours_cmd, up_cmd, gen_cmd))
             rows.append((n_ops, t_ours, t_up, t_gen))
             phase_rows.append((n_ops, phases(text, args.repeat)))
 

@@ -205,7 +205,7 @@ class _Verifier:
     @staticmethod
     def _other_symbol(scope: ir.Operation, name: str) -> str | None:
         try:
-            return ir.SymbolTable(scope)[name].name
+            return ir.SymbolTable(scope)[name].operation.name
         except (KeyError, ValueError, RuntimeError, IndexError):
             return None
 
@@ -275,15 +275,7 @@ class _Verifier:
         if info.halo_sizes and info.sharded_dims_offsets:
             raise _Invalid("halo_sizes and sharded_dims_offsets are mutually exclusive")
         if info.halo_sizes:
-            want = 2 * len(info.split_axes)
-            if len(info.halo_sizes) != want:
-                raise _Invalid(
-                    f"halo_sizes needs 2 entries per tensor dimension of split_axes ({want}), "
-                    f"got {len(info.halo_sizes)}"
-                )
-            for h in info.halo_sizes:
-                if h is not None and h < 0:
-                    raise _Invalid(f"halo sizes must be non-negative, got {h}")
+            _halo_pairs(info.split_axes, info.halo_sizes, "halo_sizes")
         if info.sharded_dims_offsets:
             self._check_offsets(mesh, info)
 
@@ -647,18 +639,12 @@ class _Verifier:
         dst_halo = _i64_list_attr(op, "static_destination_halo_sizes")
         self._check_dynamic(src_halo, segments[2], "source_halo_sizes")
         self._check_dynamic(dst_halo, segments[3], "destination_halo_sizes")
-        want = 2 * len(split_axes)
-        for name, halos in (("source_halo_sizes", src_halo), ("destination_halo_sizes", dst_halo)):
-            if halos and len(halos) != want:
-                raise _Invalid(f"{name} needs 2 entries per tensor dimension of split_axes ({want}), got {len(halos)}")
-            for h in halos:
-                if h != DYNAMIC and h < 0:
-                    raise _Invalid(f"halo sizes must be non-negative, got {h}")
+        src_pairs = _halo_pairs(split_axes, _dims(src_halo), "source_halo_sizes") if src_halo else {}
+        dst_pairs = _halo_pairs(split_axes, _dims(dst_halo), "destination_halo_sizes") if dst_halo else {}
         s, d = _shape(src), _shape(dst)
         for dim in range(src.rank):
-            lo = 2 * dim
-            halo_s = _dims(src_halo[lo : lo + 2]) if src_halo and dim < len(split_axes) else (0, 0)
-            halo_d = _dims(dst_halo[lo : lo + 2]) if dst_halo and dim < len(split_axes) else (0, 0)
+            halo_s = src_pairs.get(dim, (0, 0))
+            halo_d = dst_pairs.get(dim, (0, 0))
             values = (s[dim], d[dim], *halo_s, *halo_d)
             if any(v is None for v in values):
                 continue
@@ -669,6 +655,20 @@ class _Verifier:
                     f"destination dimension {dim} of size {d[dim]} must hold the source's {core_s} elements "
                     f"plus its halos {halo_d[0]} and {halo_d[1]}, got {core_d} elements"
                 )
+
+
+def _halo_pairs(split_axes, halos: Sequence[int | None], what: str) -> dict[int, tuple[int | None, int | None]]:
+    """The (low, high) halo of each sharded tensor dimension: two entries for
+    every dimension with split axes, in order (as upstream counts them)."""
+    sharded = [dim for dim, axes in enumerate(split_axes) if axes]
+    if len(halos) != 2 * len(sharded):
+        raise _Invalid(
+            f"{what} needs 2 entries per sharded tensor dimension ({2 * len(sharded)}), got {len(halos)}"
+        )
+    for h in halos:
+        if h is not None and h < 0:
+            raise _Invalid(f"halo sizes must be non-negative, got {h}")
+    return {dim: (halos[2 * i], halos[2 * i + 1]) for i, dim in enumerate(sharded)}
 
 
 def _compatible(a: Shape, b: Shape) -> bool:
