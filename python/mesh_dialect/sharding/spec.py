@@ -1,0 +1,444 @@
+"""Meshes and shardings as plain values: which part of a tensor each device holds.
+
+The IR interpreter, the MPI backend, sharding propagation and the resharding
+planner all need the same answer to "what does device d hold?", so the
+layout rules live here once, in pure Python, with no MLIR in sight.
+
+Conventions (shared with `mesh_dialect.sim`):
+
+- A device is its multi-index, a tuple of ints, one coordinate per mesh axis.
+  Linear indices are row-major: the last mesh axis varies fastest.
+- A collective's `mesh_axes` cut the mesh into groups: devices whose
+  coordinates agree on every other axis.  Inside a group a device's position
+  is its row-major index over its coordinates along `mesh_axes`, taken in the
+  order given (the first axis listed is the outermost).
+- A tensor dimension split over mesh axes `[a, b]` is cut into
+  `size(a) * size(b)` consecutive pieces; a device holds the piece whose
+  number is its position over `(a, b)` in that order, `a` outermost.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import operator
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+Device = tuple[int, ...]
+"""A device's multi-index on its mesh."""
+
+REDUCTION_KINDS: tuple[str, ...] = (
+    "sum",
+    "max",
+    "min",
+    "product",
+    "average",
+    "bitwise_and",
+    "bitwise_or",
+    "bitwise_xor",
+    "generic",
+)
+"""Every `#mesh.partial` kind; `generic` names a reduction nobody can run."""
+
+
+class MeshError(ValueError):
+    """A mesh, a device or a list of mesh axes that does not fit the mesh."""
+
+
+class ShardingError(ValueError):
+    """A sharding that does not describe a layout of the given tensor on the given mesh."""
+
+
+def _ints(values: Iterable[object], what: str, error: type[ValueError]) -> tuple[int, ...]:
+    """`values` as a tuple of Python ints; bools and floats are refused so a
+    typo cannot silently become axis 0 or 1."""
+    out = []
+    for v in values:
+        if isinstance(v, bool):
+            raise error(f"{what} must hold integers, got {v!r}")
+        try:
+            out.append(operator.index(v))
+        except TypeError:
+            raise error(f"{what} must hold integers, got {v!r}") from None
+    return tuple(out)
+
+
+def _fmt(values: Sequence[int]) -> str:
+    return "[" + ", ".join(str(v) for v in values) + "]"
+
+
+@dataclass(frozen=True)
+class Mesh:
+    """A device mesh with static sizes (`mesh.mesh @name(shape = 2x3)`)."""
+
+    shape: tuple[int, ...]
+    name: str = ""
+
+    def __post_init__(self) -> None:
+        shape = _ints(self.shape, "a mesh shape", MeshError)
+        if not shape:
+            raise MeshError("a mesh needs at least one axis")
+        for size in shape:
+            if size < 1:
+                raise MeshError(f"mesh axis sizes must be at least 1, got {_fmt(shape)}")
+        object.__setattr__(self, "shape", shape)
+
+    @property
+    def rank(self) -> int:
+        return len(self.shape)
+
+    @property
+    def size(self) -> int:
+        """The number of devices."""
+        return math.prod(self.shape)
+
+    def devices(self) -> list[Device]:
+        """Every device, in row-major (linear index) order."""
+        return [tuple(d) for d in itertools.product(*(range(n) for n in self.shape))]
+
+    # -- indices ---------------------------------------------------------
+
+    def check_device(self, device: Sequence[int]) -> Device:
+        """`device` as a tuple, after checking it names a device of this mesh."""
+        dev = _ints(device, "a device multi-index", MeshError)
+        if len(dev) != self.rank:
+            raise MeshError(f"device {_fmt(dev)} needs {self.rank} coordinates for a mesh of rank {self.rank}")
+        for axis, (c, n) in enumerate(zip(dev, self.shape)):
+            if not 0 <= c < n:
+                raise MeshError(f"device coordinate {c} is out of range for mesh axis {axis} of size {n}")
+        return dev
+
+    def check_axes(self, mesh_axes: Iterable[int], what: str = "mesh_axes") -> tuple[int, ...]:
+        """`mesh_axes` as a tuple, after checking each is in range and listed once."""
+        axes = _ints(mesh_axes, what, MeshError)
+        seen: set[int] = set()
+        for a in axes:
+            if not 0 <= a < self.rank:
+                raise MeshError(f"mesh axis {a} is out of range for a mesh of rank {self.rank}")
+            if a in seen:
+                raise MeshError(f"mesh axis {a} appears twice in {what}")
+            seen.add(a)
+        return axes
+
+    def linear_index(self, multi: Sequence[int]) -> int:
+        """Row-major: for shape (10, 20, 30), (1, 2, 3) is 3 + 30*2 + 30*20*1."""
+        index = 0
+        for c, n in zip(self.check_device(multi), self.shape):
+            index = index * n + c
+        return index
+
+    def multi_index(self, linear: int) -> Device:
+        """The inverse of `linear_index`."""
+        linear = operator.index(linear)
+        if not 0 <= linear < self.size:
+            raise MeshError(f"linear index {linear} is out of range for a mesh of {self.size} devices")
+        return _unravel(linear, self.shape)
+
+    # -- device groups ---------------------------------------------------
+
+    def group_size(self, mesh_axes: Iterable[int]) -> int:
+        """How many devices a group over `mesh_axes` holds (1 for no axes)."""
+        return math.prod(self.shape[a] for a in self.check_axes(mesh_axes))
+
+    def in_group_multi_index(self, device: Sequence[int], mesh_axes: Iterable[int]) -> Device:
+        """The device's coordinates along `mesh_axes`, in the order given."""
+        dev = self.check_device(device)
+        return tuple(dev[a] for a in self.check_axes(mesh_axes))
+
+    def in_group_index(self, device: Sequence[int], mesh_axes: Iterable[int]) -> int:
+        """The device's position in its group (first listed axis outermost)."""
+        dev = self.check_device(device)
+        index = 0
+        for a in self.check_axes(mesh_axes):
+            index = index * self.shape[a] + dev[a]
+        return index
+
+    def device_at(self, device: Sequence[int], mesh_axes: Iterable[int], in_group: Sequence[int]) -> Device:
+        """The member of `device`'s group whose coordinates along `mesh_axes`
+        are `in_group`: how a root, source or destination becomes a device."""
+        dev = list(self.check_device(device))
+        axes = self.check_axes(mesh_axes)
+        coords = _ints(in_group, "an in-group multi-index", MeshError)
+        if len(coords) != len(axes):
+            raise MeshError(
+                f"in-group multi-index {_fmt(coords)} needs {len(axes)} coordinates, one per mesh axis in {_fmt(axes)}"
+            )
+        for a, c in zip(axes, coords):
+            if not 0 <= c < self.shape[a]:
+                raise MeshError(f"in-group coordinate {c} is out of range for mesh axis {a} of size {self.shape[a]}")
+            dev[a] = c
+        return tuple(dev)
+
+    def member(self, device: Sequence[int], mesh_axes: Iterable[int], index: int) -> Device:
+        """The device at position `index` of `device`'s group."""
+        axes = self.check_axes(mesh_axes)
+        n = math.prod(self.shape[a] for a in axes)
+        if not 0 <= index < n:
+            raise MeshError(f"in-group index {index} is out of range for a group of {n} devices")
+        return self.device_at(device, axes, _unravel(index, tuple(self.shape[a] for a in axes)))
+
+    def group_of(self, device: Sequence[int], mesh_axes: Iterable[int]) -> list[Device]:
+        """`device`'s group, in in-group order."""
+        axes = self.check_axes(mesh_axes)
+        dev = self.check_device(device)
+        return [self.device_at(dev, axes, c) for c in itertools.product(*(range(self.shape[a]) for a in axes))]
+
+    def groups(self, mesh_axes: Iterable[int]) -> list[list[Device]]:
+        """Every group over `mesh_axes`, each in in-group order.  Groups come
+        in row-major order of their coordinates outside `mesh_axes`."""
+        axes = self.check_axes(mesh_axes)
+        outside = [a for a in range(self.rank) if a not in axes]
+        base = [0] * self.rank
+        out = []
+        for coords in itertools.product(*(range(self.shape[a]) for a in outside)):
+            for a, c in zip(outside, coords):
+                base[a] = c
+            out.append(self.group_of(tuple(base), axes))
+        return out
+
+    def __str__(self) -> str:
+        name = f"@{self.name}" if self.name else "mesh"
+        return f"{name}(shape = {'x'.join(str(n) for n in self.shape)})"
+
+
+def _unravel(index: int, sizes: Sequence[int]) -> Device:
+    out = []
+    for n in reversed(sizes):
+        index, c = divmod(index, n)
+        out.append(c)
+    return tuple(reversed(out))
+
+
+@dataclass(frozen=True)
+class Sharding:
+    """How a tensor lies on a mesh: `mesh.sharding` without its mesh symbol.
+
+    `split_axes[d]` lists the mesh axes tensor dimension `d` is cut over.
+    `partial_axes` are mesh axes along which devices hold terms whose
+    `partial_type` reduction is the value.  `halo_sizes` holds (low, high)
+    for each dimension with split axes, in order; `sharded_dims_offsets`
+    holds, for each such dimension, the start of every piece and the end of
+    the last one (uneven splits).  Only static sizes: dynamic ones are
+    resolved before a `Sharding` is built.
+
+    Values are normalized so that equal layouts compare equal: trailing empty
+    split entries are dropped, partial axes are sorted, the partial type is
+    "sum" when nothing is partial, and all-zero halos are dropped.
+    """
+
+    split_axes: tuple[tuple[int, ...], ...]
+    partial_axes: tuple[int, ...] = ()
+    partial_type: str = "sum"
+    halo_sizes: tuple[int, ...] = ()
+    sharded_dims_offsets: tuple[int, ...] = ()
+
+    def __post_init__(self) -> None:
+        split = [_ints(axes, "split_axes", ShardingError) for axes in self.split_axes]
+        while split and not split[-1]:
+            split.pop()
+        partial = tuple(sorted(_ints(self.partial_axes, "partial_axes", ShardingError)))
+        if not isinstance(self.partial_type, str):
+            raise ShardingError(f"partial_type must be a reduction kind name, got {self.partial_type!r}")
+        halos = _ints(self.halo_sizes, "halo_sizes", ShardingError)
+        if not any(halos):
+            halos = ()
+        object.__setattr__(self, "split_axes", tuple(split))
+        object.__setattr__(self, "partial_axes", partial)
+        object.__setattr__(self, "partial_type", self.partial_type if partial else "sum")
+        object.__setattr__(self, "halo_sizes", halos)
+        object.__setattr__(
+            self, "sharded_dims_offsets", _ints(self.sharded_dims_offsets, "sharded_dims_offsets", ShardingError)
+        )
+
+    @classmethod
+    def replicated(cls) -> Sharding:
+        """Every device holds the whole tensor (`split_axes = [[]]`)."""
+        return cls(())
+
+    # -- plain queries -----------------------------------------------------
+
+    def axes_of(self, dim: int) -> tuple[int, ...]:
+        """The mesh axes tensor dimension `dim` is split over (() if none)."""
+        return self.split_axes[dim] if 0 <= dim < len(self.split_axes) else ()
+
+    def sharded_dims(self) -> list[int]:
+        """The tensor dimensions with split axes, in order: the ones halos and
+        offsets are listed for."""
+        return [d for d, axes in enumerate(self.split_axes) if axes]
+
+    def used_axes(self) -> tuple[int, ...]:
+        """Mesh axes used for splitting or as partial axes."""
+        return tuple(sorted({a for axes in self.split_axes for a in axes} | set(self.partial_axes)))
+
+    def replica_axes(self, mesh: Mesh) -> tuple[int, ...]:
+        """Mesh axes along which devices hold identical copies."""
+        used = set(self.used_axes())
+        return tuple(a for a in range(mesh.rank) if a not in used)
+
+    @property
+    def is_partial(self) -> bool:
+        return bool(self.partial_axes)
+
+    @property
+    def is_replicated(self) -> bool:
+        """No dimension is split and nothing is partial."""
+        return not self.split_axes and not self.partial_axes
+
+    def halo(self, dim: int) -> tuple[int, int]:
+        """(low, high) halo of tensor dimension `dim`; (0, 0) when it has none."""
+        if not self.halo_sizes or not self.axes_of(dim):
+            return (0, 0)
+        i = self.sharded_dims().index(dim)
+        return (self.halo_sizes[2 * i], self.halo_sizes[2 * i + 1])
+
+    def shard_count(self, dim: int, mesh: Mesh) -> int:
+        """How many pieces tensor dimension `dim` is cut into."""
+        return math.prod(mesh.shape[a] for a in self.axes_of(dim))
+
+    def piece_index(self, dim: int, mesh: Mesh, device: Sequence[int]) -> int:
+        """Which piece of tensor dimension `dim` the device holds."""
+        return mesh.in_group_index(device, self.axes_of(dim))
+
+    def offsets(self, dim: int, mesh: Mesh) -> tuple[int, ...] | None:
+        """The given sharded_dims_offsets of `dim` (piece starts plus the end),
+        or None for an even split."""
+        if not self.sharded_dims_offsets or not self.axes_of(dim):
+            return None
+        pos = 0
+        for d in self.sharded_dims():
+            n = self.shard_count(d, mesh) + 1
+            if d == dim:
+                return self.sharded_dims_offsets[pos : pos + n]
+            pos += n
+        return None  # pragma: no cover - dim is sharded, so the loop returns
+
+    def bounds(self, dim: int, size: int, mesh: Mesh) -> list[tuple[int, int]]:
+        """The [start, stop) of every piece of dimension `dim` (of `size`
+        elements), in piece order."""
+        given = self.offsets(dim, mesh)
+        if given is not None:
+            return list(zip(given, given[1:]))
+        n = self.shard_count(dim, mesh)
+        step = size // n
+        return [(i * step, (i + 1) * step) for i in range(n)]
+
+    # -- validation --------------------------------------------------------
+
+    def validate(self, mesh: Mesh, shape: Sequence[int] | None = None) -> None:
+        """Raise ShardingError unless this describes a layout on `mesh` (and
+        of a tensor of `shape`, when given)."""
+        used: dict[int, int] = {}
+        for dim, axes in enumerate(self.split_axes):
+            for a in axes:
+                self._check_axis(mesh, a)
+                if a in used:
+                    where = "twice in tensor dimension" if used[a] == dim else f"in tensor dimensions {used[a]} and"
+                    raise ShardingError(f"mesh axis {a} is used {where} {dim} of split_axes")
+                used[a] = dim
+        seen: set[int] = set()
+        for a in self.partial_axes:
+            self._check_axis(mesh, a)
+            if a in seen:
+                raise ShardingError(f"mesh axis {a} appears twice in partial_axes")
+            seen.add(a)
+            if a in used:
+                raise ShardingError(
+                    f"mesh axis {a} is both a split axis (tensor dimension {used[a]}) and a partial axis"
+                )
+        if self.partial_type not in REDUCTION_KINDS:
+            raise ShardingError(f"unknown partial type '{self.partial_type}'")
+        if self.partial_type == "generic":
+            raise ShardingError("partial type 'generic' is not allowed in a sharding")
+        if self.halo_sizes and self.sharded_dims_offsets:
+            raise ShardingError("halo_sizes and sharded_dims_offsets are mutually exclusive")
+        sharded = self.sharded_dims()
+        if self.halo_sizes:
+            if len(self.halo_sizes) != 2 * len(sharded):
+                raise ShardingError(
+                    f"halo_sizes needs 2 entries per sharded tensor dimension ({2 * len(sharded)}), "
+                    f"got {len(self.halo_sizes)}"
+                )
+            for h in self.halo_sizes:
+                if h < 0:
+                    raise ShardingError(f"halo sizes must be non-negative, got {h}")
+        if self.sharded_dims_offsets:
+            want = sum(self.shard_count(d, mesh) + 1 for d in sharded)
+            if len(self.sharded_dims_offsets) != want:
+                raise ShardingError(
+                    f"sharded_dims_offsets needs (shards + 1) entries per sharded tensor dimension ({want}), "
+                    f"got {len(self.sharded_dims_offsets)}"
+                )
+            for dim in sharded:
+                given = self.offsets(dim, mesh) or ()
+                if given[0] != 0:
+                    raise ShardingError(
+                        f"sharded_dims_offsets of tensor dimension {dim} must start at 0, got {given[0]}"
+                    )
+                for a, b in zip(given, given[1:]):
+                    if b < a:
+                        raise ShardingError(
+                            f"sharded_dims_offsets of tensor dimension {dim} must be non-decreasing, got {b} after {a}"
+                        )
+        if shape is not None:
+            self._check_shape(mesh, _ints(shape, "a tensor shape", ShardingError))
+
+    @staticmethod
+    def _check_axis(mesh: Mesh, a: int) -> None:
+        if not 0 <= a < mesh.rank:
+            raise ShardingError(f"mesh axis {a} is out of range for a mesh of rank {mesh.rank}")
+
+    def _check_shape(self, mesh: Mesh, shape: tuple[int, ...]) -> None:
+        for size in shape:
+            if size < 0:
+                raise ShardingError(f"tensor sizes must be non-negative, got {_fmt(shape)}")
+        if len(self.split_axes) > len(shape):
+            raise ShardingError(
+                f"sharding splits {len(self.split_axes)} tensor dimensions but the tensor has rank {len(shape)}"
+            )
+        for dim in self.sharded_dims():
+            given = self.offsets(dim, mesh)
+            n = self.shard_count(dim, mesh)
+            if given is not None:
+                if given[-1] != shape[dim]:
+                    raise ShardingError(
+                        f"sharded_dims_offsets of tensor dimension {dim} must end at its size {shape[dim]}, "
+                        f"got {given[-1]}"
+                    )
+            elif shape[dim] % n:
+                raise ShardingError(
+                    f"tensor dimension {dim} of size {shape[dim]} does not split evenly into {n} pieces; "
+                    "an uneven split needs sharded_dims_offsets"
+                )
+
+    # -- per-device layout -------------------------------------------------
+
+    def slice_of(self, global_shape: Sequence[int], mesh: Mesh, device: Sequence[int]) -> tuple[slice, ...]:
+        """The region of the global tensor that is `device`'s core (halos excluded)."""
+        shape = _ints(global_shape, "a tensor shape", ShardingError)
+        self.validate(mesh, shape)
+        dev = mesh.check_device(device)
+        out = []
+        for dim, size in enumerate(shape):
+            if self.axes_of(dim):
+                start, stop = self.bounds(dim, size, mesh)[self.piece_index(dim, mesh, dev)]
+                out.append(slice(start, stop))
+            else:
+                out.append(slice(0, size))
+        return tuple(out)
+
+    def local_shape(self, global_shape: Sequence[int], mesh: Mesh, device: Sequence[int]) -> tuple[int, ...]:
+        """The shape of `device`'s local tensor: its core plus its halos (every
+        device carries both halos, even at the tensor's edge)."""
+        core = self.slice_of(global_shape, mesh, device)
+        return tuple(s.stop - s.start + sum(self.halo(dim)) for dim, s in enumerate(core))
+
+    def __str__(self) -> str:
+        text = "split_axes = [" + ", ".join(_fmt(a) for a in (self.split_axes or ((),))) + "]"
+        if self.partial_axes:
+            text += f" partial = {self.partial_type} {_fmt(self.partial_axes)}"
+        if self.halo_sizes:
+            text += f" halo_sizes = {_fmt(self.halo_sizes)}"
+        if self.sharded_dims_offsets:
+            text += f" sharded_dims_offsets = {_fmt(self.sharded_dims_offsets)}"
+        return text

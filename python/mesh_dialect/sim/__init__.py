@@ -1,0 +1,1 @@
+"""Executable semantics of mesh layouts and collectives over per-device numpy arrays."""
