@@ -8,7 +8,9 @@ leaves no file and never clobbers an existing one.
 
 from __future__ import annotations
 
+import io
 import os
+import stat
 import sys
 import tempfile
 from dataclasses import dataclass, field
@@ -74,9 +76,13 @@ class OptDriver:
                 ok &= not result.failed
             if result.output is not None:
                 outputs.append(result.output)
-        if not ok:
-            return 1
         body = expected.join_outputs(outputs) if self.options.split_input_file else "".join(outputs)
+        if not ok:
+            # Like mlir-opt, stdout still gets the chunks that succeeded; a
+            # file is never written by a failed run.
+            if self.options.output == "-" and outputs:
+                self._write(body)
+            return 1
         return 0 if self._write(body) else 1
 
     def _check_pipeline(self) -> bool:
@@ -99,7 +105,10 @@ class OptDriver:
             try:
                 module = parse(text, filename=filename, context=ctx)
             except diag.DiagnosticError as e:
-                return ChunkResult(None, e.diagnostics)
+                # MLIR fails without a word on custom syntax of an op that has
+                # none (IRDL ops); a failed run must still say so.
+                found = e.diagnostics or [diag.Diagnostic("error", f"failed to parse '{filename}'")]
+                return ChunkResult(None, found)
             dumps: list[str] = []
 
             def after_each(label: str, op: ir.Operation) -> None:
@@ -134,7 +143,7 @@ class OptDriver:
             return ChunkResult(self._print(module), found)
 
     def _print(self, op: ir.Operation) -> str:
-        return print_ir(op, generic=self.options.print_op_generic, debug_info=self.options.print_debuginfo) + "\n"
+        return print_ir(op, generic=self.options.print_op_generic, debug_info=self.options.print_debuginfo)
 
     # -- diagnostics -------------------------------------------------------
 
@@ -152,16 +161,17 @@ class OptDriver:
 
     def _read(self) -> tuple[str | None, str]:
         path = self.options.input
+        name = "<stdin>" if path == "-" else path
         try:
             if path == "-":
-                return sys.stdin.read(), "<stdin>"
+                return _read_stdin(), name
             with open(path, encoding="utf-8") as f:
                 return f.read(), path
         except OSError as e:
             self.stderr.write(f"mesh-opt: could not open input file '{path}': {e.strerror}\n")
         except UnicodeDecodeError as e:
-            self.stderr.write(f"mesh-opt: input file '{path}' is not UTF-8 text: {e.reason} at byte {e.start}\n")
-        return None, path
+            self.stderr.write(f"mesh-opt: input file '{name}' is not UTF-8 text: {e.reason} at byte {e.start}\n")
+        return None, name
 
     def _write(self, body: str) -> bool:
         path = self.options.output
@@ -169,21 +179,64 @@ class OptDriver:
             self.stdout.write(body)
             self.stdout.flush()
             return True
-        directory = os.path.dirname(os.path.abspath(path))
         try:
-            fd, tmp = tempfile.mkstemp(prefix=".mesh-opt-", dir=directory)
+            st = os.stat(path)
+        except OSError:
+            st = None
+        if st is not None and stat.S_ISDIR(st.st_mode):
+            self.stderr.write(f"mesh-opt: cannot write output file '{path}': Is a directory\n")
+            return False
+        if st is not None and not stat.S_ISREG(st.st_mode):
+            # /dev/null, /dev/stdout, a FIFO: write in place; renaming a
+            # temporary file over them would replace the device node.
+            try:
+                with open(path, "w", encoding="utf-8") as f:
+                    f.write(body)
+                return True
+            except OSError as e:
+                self.stderr.write(f"mesh-opt: cannot write output file '{path}': {e.strerror}\n")
+                return False
+        # Through symlinks: replace the file a link points at, not the link.
+        target = os.path.realpath(path)
+        try:
+            fd, tmp = tempfile.mkstemp(prefix=".mesh-opt-", dir=os.path.dirname(target))
         except OSError as e:
             self.stderr.write(f"mesh-opt: cannot write output file '{path}': {e.strerror}\n")
             return False
         try:
+            # mkstemp creates the file 0600: give it the mode of the file it
+            # replaces, or the one a plain open() would (0666 minus umask).
             with os.fdopen(fd, "w", encoding="utf-8") as f:
+                os.fchmod(f.fileno(), stat.S_IMODE(st.st_mode) if st is not None else 0o666 & ~_umask())
                 f.write(body)
-            os.replace(tmp, path)
+            os.replace(tmp, target)
             return True
         except OSError as e:
             self.stderr.write(f"mesh-opt: cannot write output file '{path}': {e.strerror}\n")
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
             return False
+        finally:
+            if os.path.lexists(tmp):
+                try:
+                    os.unlink(tmp)
+                except OSError:
+                    pass
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def _read_stdin() -> str:
+    """stdin as strict UTF-8 with universal newlines, like a file opened with
+    encoding="utf-8": sys.stdin itself may decode with surrogateescape and
+    hand MLIR a str that cannot be encoded back."""
+    buffer = getattr(sys.stdin, "buffer", None)
+    if buffer is None:  # replaced by a text stream (in-process use)
+        return sys.stdin.read()
+    wrapper = io.TextIOWrapper(buffer, encoding="utf-8", errors="strict", newline=None)
+    try:
+        return wrapper.read()
+    finally:
+        wrapper.detach()

@@ -7,6 +7,7 @@ added as Python callables, everything else is handed to MLIR's own parser.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -116,8 +117,10 @@ def build(
             except (ValueError, RuntimeError) as e:
                 detail = str(e).strip().splitlines()
                 message = detail[0] if detail else "unknown pass"
-                if "does not refer to a registered pass" in str(e):
-                    message = f"'{el.name}' is not a pass of mesh-opt or of upstream MLIR (see --list-passes)"
+                unknown = re.search(r"'([^']*)' does not refer to a registered pass", str(e))
+                if unknown is not None:
+                    # The name MLIR could not find, which may be nested: func.func(bogus).
+                    message = f"'{unknown.group(1)}' is not a pass of mesh-opt or of upstream MLIR (see --list-passes)"
                 raise PipelineError(message) from None
         if verify_each:
             VerifyMesh().add_to(pm)

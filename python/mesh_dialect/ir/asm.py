@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from mlir import ir
 
 from . import diagnostics as diag
@@ -31,6 +33,30 @@ def _remember(filename: str, translation: Translation) -> None:
         _translations.pop(next(iter(_translations)))
 
 
+MAX_NESTING = 1000
+"""MLIR's recursive-descent parser overflows the C stack somewhere past ten
+thousand nested brackets and takes the process down; refuse well before."""
+
+_OPEN = re.compile(r'[\[{(]|[\]})]|"(?:[^"\\\n]|\\.)*"|//[^\n]*')
+
+
+def _too_deep(text: str) -> int | None:
+    """Offset where bracket nesting passes MAX_NESTING, or None. A quick
+    count first; strings and comments are skipped only when it is close."""
+    if text.count("[") + text.count("{") + text.count("(") <= MAX_NESTING:
+        return None
+    depth = 0
+    for m in _OPEN.finditer(text):
+        c = m.group(0)[0]
+        if c in "[{(":
+            depth += 1
+            if depth > MAX_NESTING:
+                return m.start()
+        elif c in "]})":
+            depth -= 1
+    return None
+
+
 def parse(
     text: str,
     *,
@@ -53,6 +79,13 @@ def parse(
             [diag.Diagnostic("error", e.message, filename, line, col)], {filename: text}
         ) from None
     _remember(filename, translation)
+    deep = _too_deep(text)
+    if deep is not None:
+        line, col = LineIndex(text).position(deep)
+        raise diag.DiagnosticError(
+            [diag.Diagnostic("error", f"brackets nest deeper than {MAX_NESTING} levels", filename, line, col)],
+            {filename: text},
+        )
     generic = translation.generic + "\n}"
     try:
         outer = ir.Operation.parse(generic, source_name=filename, context=ctx)

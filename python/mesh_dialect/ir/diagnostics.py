@@ -36,7 +36,8 @@ class Diagnostic:
             lines = src.split("\n")
             if self.line <= len(lines):
                 source_line = lines[self.line - 1]
-                text += f"\n{source_line}\n{' ' * max(self.col - 1, 0)}^"
+                caret = len(source_line[: max(self.col - 1, 0)].expandtabs())
+                text += f"\n{source_line.expandtabs()}\n{' ' * caret}^"
         for note in self.notes:
             text += "\n" + note.format(sources)
         return text

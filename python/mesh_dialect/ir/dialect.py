@@ -82,6 +82,22 @@ def _op_irdl(op: OpDef) -> str:
 
 
 IRDL_TYPES_AND_ATTRS = _TYPES_AND_ATTRS
+# `#mesh.sharding` (the layout of a function argument or result) shares its
+# name with the type and the op, so it lives in a block of its own.
+IRDL_LAYOUT_ATTR = """\
+irdl.dialect @mesh {
+  irdl.attribute @sharding {
+    %mesh = irdl.base "#builtin.symbol_ref"
+    %split = irdl.base "#mesh.axisarray"
+    %partial_axes = irdl.base "#builtin.dense_array"
+    %partial_type = irdl.base "#mesh.partial"
+    %halos = irdl.base "#builtin.dense_array"
+    %offsets = irdl.base "#builtin.dense_array"
+    irdl.parameters(mesh: %mesh, split_axes: %split, partial_axes: %partial_axes, partial_type: %partial_type,
+                    halo_sizes: %halos, sharded_dims_offsets: %offsets)
+  }
+}
+"""
 IRDL_OPS = "irdl.dialect @mesh {\n" + "\n".join(_op_irdl(op) for op in OPS) + "\n}\n"
 
 
@@ -99,6 +115,7 @@ def load_dialect(context: ir.Context | None = None) -> ir.Context:
         with ctx, ir.Location.unknown(ctx):
             irdl.load_dialects(ir.Module.parse(IRDL_TYPES_AND_ATTRS, ctx))
             irdl.load_dialects(ir.Module.parse(IRDL_OPS, ctx))
+            irdl.load_dialects(ir.Module.parse(IRDL_LAYOUT_ATTR, ctx))
     return ctx
 
 

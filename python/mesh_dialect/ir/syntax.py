@@ -150,7 +150,7 @@ def _fmt_list(values) -> str:
 # Surface spelling of the dialect's attributes.
 
 _SURFACE_PARTIAL = re.compile(r"#mesh\.partial<\s*(\w+)\s*>")
-_ATTR_START = re.compile(r"#mesh\.(partial|axisarray)<")
+_ATTR_START = re.compile(r"#mesh\.(partial|axisarray|sharding)<")
 
 
 def _surface_attr_to_generic(text: str, pos: int) -> tuple[int, str] | None:
@@ -164,6 +164,8 @@ def _surface_attr_to_generic(text: str, pos: int) -> tuple[int, str] | None:
                 m.start(1), f"unknown reduction kind '{kind}'; expected one of {', '.join(REDUCTION_KINDS)}"
             )
         return m.end(), encode_reduction(kind)
+    if text.startswith("#mesh.sharding<", pos):
+        return _surface_sharding_to_generic(text, pos)
     if text.startswith("#mesh.axisarray<", pos):
         cur = Cursor(text, pos + len("#mesh.axisarray<"))
         if cur.peek("[array") or cur.peek("[]"):
@@ -174,7 +176,79 @@ def _surface_attr_to_generic(text: str, pos: int) -> tuple[int, str] | None:
     return None
 
 
+def encode_sharding_attr(
+    mesh: str, split_axes, partial_axes=(), partial_type: str = "sum", halo_sizes=(), sharded_dims_offsets=()
+) -> str:
+    """IRDL's spelling of `#mesh.sharding` (`mesh` with its `@`)."""
+    return (
+        f"#mesh.sharding<{mesh}, {encode_axes_array(split_axes)}, {encode_axes(partial_axes)}, "
+        f"{encode_reduction(partial_type)}, {encode_i64_list(halo_sizes)}, {encode_i64_list(sharded_dims_offsets)}>"
+    )
+
+
+def decode_sharding_attr(raw: str) -> tuple[str, list[list[int]], list[int], str, list[int], list[int]]:
+    """(mesh, split_axes, partial_axes, partial_type, halo_sizes, offsets)
+    of a `#mesh.sharding` in IRDL's spelling."""
+    if not (raw.startswith("#mesh.sharding<") and raw.endswith(">")):
+        raise Unprintable(raw)
+    parts = split_top_level(raw[len("#mesh.sharding<") : -1])
+    if len(parts) != 6 or not parts[0].startswith("@"):
+        raise Unprintable(raw)
+    return (
+        parts[0],
+        decode_axes_array(parts[1]),
+        decode_dense(parts[2], "i16"),
+        decode_reduction(parts[3]),
+        decode_dense(parts[4], "i64"),
+        decode_dense(parts[5], "i64"),
+    )
+
+
+def _surface_sharding_to_generic(text: str, pos: int) -> tuple[int, str] | None:
+    """`#mesh.sharding<@m, [[0], []], partial = sum [1], halo_sizes = [1, 1]>`
+    (the fields after the split axes are optional, in any order)."""
+    cur = Cursor(text, pos + len("#mesh.sharding<"))
+    _, mesh = cur.symbol()
+    cur.expect(",", "after the mesh of #mesh.sharding")
+    if cur.peek("#mesh.axisarray"):
+        return None  # IRDL's spelling already
+    split = _parse_axes_array(cur)
+    fields: dict[str, object] = {}
+    while cur.accept(","):
+        start, key = cur.word()
+        if key in fields or key not in ("partial", "halo_sizes", "sharded_dims_offsets"):
+            what = "repeated" if key in fields else "unknown"
+            raise MeshSyntaxError(
+                start, f"{what} #mesh.sharding field '{key}'; expected partial, halo_sizes or sharded_dims_offsets"
+            )
+        cur.expect("=")
+        fields[key] = (_parse_reduction(cur), _parse_int_list(cur)) if key == "partial" else _parse_int_list(cur, 64)
+    cur.expect(">", "to close #mesh.sharding")
+    kind, partial_axes = fields.get("partial", ("sum", []))
+    generic = encode_sharding_attr(
+        mesh, split, partial_axes, kind, fields.get("halo_sizes", []), fields.get("sharded_dims_offsets", [])
+    )
+    return cur.end, generic
+
+
+def _sharding_to_surface(raw: str) -> str:
+    mesh, split, partial_axes, kind, halos, offsets = decode_sharding_attr(raw)
+    text = f"#mesh.sharding<{mesh}, {_fmt_axes_array(split)}"
+    if partial_axes:
+        text += f", partial = {kind} {_fmt_list(partial_axes)}"
+    if halos:
+        text += f", halo_sizes = {_fmt_list(halos)}"
+    if offsets:
+        text += f", sharded_dims_offsets = {_fmt_list(offsets)}"
+    return text + ">"
+
+
 def _generic_attr_to_surface(raw: str) -> str:
+    if raw.startswith("#mesh.sharding"):
+        try:
+            return _sharding_to_surface(raw)
+        except Unprintable:
+            return raw
     if raw.startswith("#mesh.partial"):
         try:
             return f"#mesh.partial<{decode_reduction(raw)}>"
@@ -194,12 +268,12 @@ def _fmt_axes_array(axes) -> str:
 # Parsing the custom syntax.
 
 
-def _parse_int_list(cur: Cursor) -> list[int]:
+def _parse_int_list(cur: Cursor, bits: int = 16) -> list[int]:
     cur.expect("[")
     values: list[int] = []
     if not cur.accept("]"):
         while True:
-            values.append(cur.integer())
+            values.append(cur.integer(bits))
             if cur.accept("]"):
                 break
             cur.expect(",", "or ']' in list")
@@ -310,7 +384,7 @@ def _parse_elements(cur: Cursor, op: OpDef, elements, out: _Parsed) -> None:
 
 _DICT_TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"|//[^\n]*|[{}]')
 _DICT_REWRITE = re.compile(
-    r'(?P<str>"(?:[^"\\\n]|\\.)*")|(?P<cmt>//[^\n]*)|(?P<nl>\n)|(?P<attr>#mesh\.(?:partial|axisarray)<)'
+    r'(?P<str>"(?:[^"\\\n]|\\.)*")|(?P<cmt>//[^\n]*)|(?P<nl>\n)|(?P<attr>#mesh\.(?:partial|axisarray|sharding)<)'
 )
 
 
@@ -479,15 +553,15 @@ def _resolve_types(op: OpDef, p: _Parsed, flat, name_offset: int):
 _SCAN = re.compile(
     r'(?P<str>"(?:[^"\\\n]|\\.)*")|(?P<cmt>//[^\n]*)'
     r"|(?<![\w$.#!@%^\-])(?P<op>mesh\.[A-Za-z_]\w*)(?![\w$.])"
-    r"|(?P<attr>#mesh\.(?:partial|axisarray)<)"
+    r"|(?P<attr>#mesh\.(?:partial|axisarray|sharding)<)"
 )
-_PREV_OK = re.compile(r"(?:^|[\n={}])[ \t]*\Z")
-
-
 def _op_position_ok(text: str, start: int, end: int) -> bool:
-    line_start = text.rfind("\n", 0, start) + 1
-    before = text[max(line_start - 1, 0) : start] if line_start else text[:start]
-    if not _PREV_OK.search(before if line_start else "\n" + before):
+    """A bare `mesh.x` is an op unless it sits where an attribute name or a
+    value would: after `,`, `(`, `[`, `<` or `:`, or before `=`, `,`, `}`..."""
+    i = start - 1
+    while i >= 0 and text[i] in " \t\r\n":
+        i -= 1
+    if i >= 0 and text[i] in ",([<:":
         return False
     i = end
     while i < len(text) and text[i] in " \t":
@@ -584,7 +658,7 @@ def to_generic(text: str, *, prefix: str = "") -> Translation:
 
 _PRINT_SCAN = re.compile(
     r'(?P<op>"mesh\.(?P<name>\w+)"\()|(?P<str>"(?:[^"\\\n]|\\.)*")|(?P<cmt>//[^\n]*)'
-    r"|(?P<attr>#mesh\.(?:partial|axisarray)<)"
+    r"|(?P<attr>#mesh\.(?:partial|axisarray|sharding)<)"
 )
 
 

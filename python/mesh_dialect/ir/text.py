@@ -90,12 +90,14 @@ class Cursor:
     def symbol(self) -> tuple[int, str]:
         return self.match(_SYMBOL, "a symbol such as @mesh0")
 
-    def integer(self) -> int:
+    def integer(self, bits: int = 64) -> int:
+        """A signed integer that fits in `bits` bits (MLIR would reject a
+        larger one somewhere inside the generated text)."""
         start, tok = self.match(_INT, "an integer")
-        try:
-            return int(tok)
-        except ValueError:  # pragma: no cover - the regex only admits digits
-            raise MeshSyntaxError(start, f"bad integer {tok!r}") from None
+        value = int(tok)
+        if not -(1 << (bits - 1)) <= value < (1 << (bits - 1)):
+            raise MeshSyntaxError(start, f"integer {tok} does not fit in {bits} bits")
+        return value
 
     def word(self) -> tuple[int, str]:
         return self.match(_WORD, "a keyword")
@@ -106,7 +108,10 @@ class Cursor:
             raise MeshSyntaxError(
                 start, f"expected a dimension list such as 2x?x4, found {tok + self.text[self.pos]!r}"
             )
-        return [None if d == "?" else int(d) for d in tok.split("x")]
+        dims = [None if d == "?" else int(d) for d in tok.split("x")]
+        if any(d is not None and d >= 1 << 63 for d in dims):
+            raise MeshSyntaxError(start, f"dimension list {tok} has a size that does not fit in 64 bits")
+        return dims
 
     def balanced(self, what: str) -> tuple[int, str]:
         """One type or attribute value: a word with balanced brackets, or a

@@ -16,7 +16,7 @@ from mlir import ir
 
 from .diagnostics import Diagnostic, file_position
 from .schema import DYNAMIC, OPS_BY_NAME, TypeKind
-from .syntax import Unprintable, decode_axes_array, decode_reduction
+from .syntax import Unprintable, decode_axes_array, decode_reduction, decode_sharding_attr
 
 Shape = tuple[int | None, ...]
 
@@ -142,6 +142,7 @@ class _Verifier:
     def run(self, root: ir.Operation) -> list[Violation]:
         mesh_ops: list[ir.Operation] = []
         others: list[ir.Operation] = []
+        functions: list[ir.Operation] = []
 
         def visit(op: ir.Operation) -> ir.WalkResult:
             name = op.name
@@ -149,6 +150,8 @@ class _Verifier:
                 mesh_ops.append(op)
             elif name in OPS_BY_NAME:
                 others.append(op)
+            elif name == "func.func" and ("arg_attrs" in op.attributes or "res_attrs" in op.attributes):
+                functions.append(op)
             return ir.WalkResult.ADVANCE
 
         root.walk(visit, ir.WalkOrder.PRE_ORDER)
@@ -156,7 +159,45 @@ class _Verifier:
             self._guard(op, self.verify_mesh)
         for op in others:
             self._guard(op, getattr(self, "verify_" + op.name[5:]))
+        for op in functions:
+            self._guard(op, self.verify_function_layouts)
         return self.violations
+
+    def verify_function_layouts(self, op: ir.Operation) -> None:
+        """`{mesh.sharding = #mesh.sharding<...>}` on arguments and results."""
+        ftype = ir.FunctionType(op.attributes["function_type"].value)
+        for kind, attr_name, types in (("argument", "arg_attrs", ftype.inputs), ("result", "res_attrs", ftype.results)):
+            if attr_name not in op.attributes:
+                continue
+            for i, entry in enumerate(ir.ArrayAttr(op.attributes[attr_name])):
+                d = ir.DictAttr(entry)
+                if "mesh.sharding" not in d:
+                    continue
+                raw = str(d["mesh.sharding"])
+                try:
+                    mesh, split, partial_axes, kind_, halos, offsets = decode_sharding_attr(raw)
+                except Unprintable:
+                    raise _Invalid(f"{kind} {i} has a mesh.sharding that is not a #mesh.sharding: {raw}") from None
+                info = ShardingInfo(
+                    mesh[1:],
+                    tuple(tuple(a) for a in _trim(split)),
+                    tuple(sorted(partial_axes)),
+                    kind_ if partial_axes else None,
+                    _dims(halos),
+                    _dims(offsets),
+                    (),
+                )
+                try:
+                    self.check_sharding(self.mesh_named(op, info.mesh), info)
+                    t = types[i]
+                    if not isinstance(t, ir.RankedTensorType):
+                        raise _Invalid(f"is on a {t}, not a ranked tensor")
+                    if len(info.split_axes) > t.rank:
+                        raise _Invalid(
+                            f"splits {len(info.split_axes)} tensor dimensions but the tensor has rank {t.rank}"
+                        )
+                except _Invalid as e:
+                    raise _Invalid(f"{kind} {i}: mesh.sharding {e.message}") from None
 
     def _guard(self, op: ir.Operation, check) -> None:
         try:
@@ -186,7 +227,9 @@ class _Verifier:
         attr = op.attributes["mesh"]
         if not isinstance(attr, ir.FlatSymbolRefAttr):
             raise _Invalid(f"mesh must be a flat symbol reference, got {attr}")
-        name = attr.value
+        return self.mesh_named(op, attr.value)
+
+    def mesh_named(self, op: ir.Operation, name: str) -> MeshInfo:
         scope = op.parent
         while scope is not None:
             found = self.meshes.get(scope, {}).get(name)
@@ -255,8 +298,10 @@ class _Verifier:
     # -- shardings -------------------------------------------------------
 
     def verify_sharding(self, op: ir.Operation) -> None:
-        mesh = self.mesh_of(op)
-        info = self.read_sharding(op)
+        self.check_sharding(self.mesh_of(op), self.read_sharding(op))
+
+    def check_sharding(self, mesh: MeshInfo, info: ShardingInfo) -> None:
+        """The rules every sharding obeys, as an op or as an attribute."""
         used: dict[int, int] = {}
         for dim, axes in enumerate(info.split_axes):
             for a in axes:
@@ -662,9 +707,7 @@ def _halo_pairs(split_axes, halos: Sequence[int | None], what: str) -> dict[int,
     every dimension with split axes, in order (as upstream counts them)."""
     sharded = [dim for dim, axes in enumerate(split_axes) if axes]
     if len(halos) != 2 * len(sharded):
-        raise _Invalid(
-            f"{what} needs 2 entries per sharded tensor dimension ({2 * len(sharded)}), got {len(halos)}"
-        )
+        raise _Invalid(f"{what} needs 2 entries per sharded tensor dimension ({2 * len(sharded)}), got {len(halos)}")
     for h in halos:
         if h is not None and h < 0:
             raise _Invalid(f"halo sizes must be non-negative, got {h}")

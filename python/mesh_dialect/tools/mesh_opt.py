@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from ..driver.opt import OptDriver, OptOptions
@@ -25,8 +26,16 @@ def _pass_listing() -> str:
     return "\n".join(lines)
 
 
+class _ArgumentParser(argparse.ArgumentParser):
+    """Command-line errors exit 1, as every other error (argparse uses 2)."""
+
+    def error(self, message: str):  # type: ignore[override]
+        self.print_usage(sys.stderr)
+        self.exit(1, f"{self.prog}: error: {message}\n")
+
+
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = _ArgumentParser(
         prog="mesh-opt",
         description="Parse, verify, transform and print MLIR that uses the mesh sharding dialect.",
         epilog=_pass_listing(),
@@ -65,11 +74,30 @@ def _pass_flags(unknown: list[str], parser: argparse.ArgumentParser) -> list[Ele
 
 
 def _long_flags(argv: list[str]) -> list[str]:
-    """mlir-opt accepts `-flag` for `--flag`; so do we (`-o` stays short)."""
-    return ["-" + a if a.startswith("-") and not a.startswith("--") and len(a) > 2 and a[1] != "o" else a for a in argv]
+    """mlir-opt accepts `-flag` for `--flag`; so do we. Only `-o` and `-o=FILE`
+    stay short: `-one-shot-bufferize` is a pass, not `-o ne-shot-bufferize`."""
+    return [
+        "-" + a if a.startswith("-") and not a.startswith("--") and len(a) > 2 and not a.startswith("-o=") else a
+        for a in argv
+    ]
 
 
 def main(argv: list[str] | None = None) -> int:
+    try:
+        return _main(argv)
+    except BrokenPipeError:
+        # The reader went away (`mesh-opt ... | head`): no traceback, and no
+        # second failure when Python flushes the dead stream at exit.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                os.dup2(devnull, stream.fileno())
+            except (OSError, ValueError):
+                pass
+        return 1
+
+
+def _main(argv: list[str] | None) -> int:
     parser = _parser()
     args, unknown = parser.parse_known_args(_long_flags(sys.argv[1:] if argv is None else argv))
     if args.list_passes:
@@ -99,6 +127,8 @@ def main(argv: list[str] | None = None) -> int:
         return OptDriver(options).run()
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        raise
     except Exception as e:  # noqa: BLE001 - a CLI must never show a traceback
         print(f"mesh-opt: internal error: {type(e).__name__}: {e}", file=sys.stderr)
         return 2

@@ -110,12 +110,13 @@ def _show(value) -> str:
 
 
 def _convert(argument: str, field: dataclasses.Field, raw: str):
+    option = field.name.replace("_", "-")
     kind = field.type if isinstance(field.type, str) else getattr(field.type, "__name__", str(field.type))
     choices = field.metadata.get("choices")
     if choices is not None:
         if raw not in choices:
             raise OptionError(
-                f"option '{field.name}' of pass '{argument}' must be one of {', '.join(choices)}, got '{raw}'"
+                f"option '{option}' of pass '{argument}' must be one of {', '.join(choices)}, got '{raw}'"
             )
         return raw
     if kind == "bool":
@@ -123,12 +124,12 @@ def _convert(argument: str, field: dataclasses.Field, raw: str):
             return True
         if raw.lower() in ("false", "0", "off"):
             return False
-        raise OptionError(f"option '{field.name}' of pass '{argument}' must be true or false, got '{raw}'")
+        raise OptionError(f"option '{option}' of pass '{argument}' must be true or false, got '{raw}'")
     if kind == "int":
         try:
             return int(raw)
         except ValueError:
-            raise OptionError(f"option '{field.name}' of pass '{argument}' must be an integer, got '{raw}'") from None
+            raise OptionError(f"option '{option}' of pass '{argument}' must be an integer, got '{raw}'") from None
     return raw
 
 

@@ -1,0 +1,25 @@
+// --list-passes and --help describe mesh-canonicalize, its summary and each
+// of its options with its default, and exit 0 without reading any input.
+// RUN: mesh-opt --list-passes | FileCheck %s
+// RUN: mesh-opt -list-passes < /dev/null | FileCheck %s
+// RUN: mesh-opt --list-passes %s.does-not-exist | FileCheck %s
+// RUN: mesh-opt --help | FileCheck %s --check-prefixes=HELP,CHECK
+// RUN: mesh-opt -help | FileCheck %s --check-prefixes=HELP,CHECK
+// RUN: mesh-opt -h | FileCheck %s --check-prefixes=HELP,CHECK
+
+// HELP:      usage: mesh-opt
+// HELP:      --pass-pipeline PASS_PIPELINE
+// HELP:      --split-input-file
+// HELP:      --mlir-print-op-generic
+// HELP:      --mlir-print-debuginfo
+// HELP:      --mlir-print-ir-after-all
+// HELP:      --allow-unregistered-dialect
+// HELP:      --list-passes
+// CHECK:      passes of mesh-opt (usable as --NAME or inside --pass-pipeline):
+// CHECK-NEXT:   --mesh-canonicalize        Fold single-device collectives and static mesh queries; CSE and DCE pure mesh ops
+// CHECK-NEXT:       fold-collectives     fold single-device collectives [default: true]
+// CHECK-NEXT:       fold-queries         fold mesh_shape/process index queries [default: true]
+// CHECK-NEXT:       cse                  merge identical pure mesh ops in a block [default: true]
+// CHECK-NEXT:       dce                  erase unused pure mesh ops [default: true]
+// CHECK-NEXT:   --mesh-verify              Check the semantic rules of the mesh dialect
+// CHECK-NEXT: upstream MLIR passes (canonicalize, cse, symbol-dce, ...) are accepted the same way.
