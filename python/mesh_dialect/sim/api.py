@@ -1,0 +1,178 @@
+"""Running a function on global arrays, whether it is global or SPMD.
+
+An SPMD function states its layout on its arguments and results:
+`{mesh.sharding = #mesh.sharding<@mesh, [[0], []]>}`. Global inputs are cut
+with the argument layouts (an argument without one is replicated), every
+device runs, and the results are put back together with the result layouts
+(a result without one must agree on every device).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from mlir import ir
+
+from ..ir.syntax import Unprintable, decode_sharding_attr
+from ..sharding.spec import Mesh, Sharding
+from . import layout
+from . import ops as _ops  # noqa: F401 - registers the op handlers
+from .interpreter import Runner
+from .program import Function, SimError, dtype_of
+
+
+@dataclass(frozen=True)
+class Signature:
+    """What a caller needs to feed a function global arrays."""
+
+    name: str
+    mesh: str | None
+    arg_types: list[ir.Type]
+    result_types: list[ir.Type]
+    arg_shardings: list[Sharding | None]
+    result_shardings: list[Sharding | None]
+
+    @property
+    def spmd(self) -> bool:
+        return self.mesh is not None
+
+
+def _layout(attrs: dict[str, str], what: str) -> tuple[str | None, Sharding | None]:
+    raw = attrs.get("mesh.sharding")
+    if raw is None:
+        return None, None
+    try:
+        mesh, split, partial_axes, kind, halos, offsets = decode_sharding_attr(raw)
+    except Unprintable:
+        raise SimError(f"{what} has a mesh.sharding that is not a #mesh.sharding: {raw}") from None
+    return mesh[1:], Sharding(tuple(map(tuple, split)), tuple(partial_axes), kind, tuple(halos), tuple(offsets))
+
+
+def signature(fn: Function) -> Signature:
+    meshes = set()
+    args, results = [], []
+    for i, attrs in enumerate(fn.arg_attrs):
+        mesh, s = _layout(attrs, f"argument {i} of @{fn.name}")
+        meshes.add(mesh)
+        args.append(s)
+    for i, attrs in enumerate(fn.result_attrs):
+        mesh, s = _layout(attrs, f"result {i} of @{fn.name}")
+        meshes.add(mesh)
+        results.append(s)
+    meshes.discard(None)
+    if len(meshes) > 1:
+        raise SimError(f"@{fn.name} lays out its arguments and results on several meshes: {sorted(meshes)}")
+    return Signature(fn.name, next(iter(meshes), None), fn.arg_types, fn.result_types, args, results)
+
+
+def _static_shape(t: ir.Type, what: str) -> tuple[int, ...]:
+    st = ir.ShapedType(t)
+    if any(st.is_dynamic_dim(i) for i in range(st.rank)):
+        raise SimError(f"{what} has the dynamic type {t}; give its value as an input")
+    return tuple(st.shape)
+
+
+def global_shape(local: Sequence[int], sharding: Sharding | None, mesh: Mesh) -> tuple[int, ...]:
+    """The global shape whose shards have the (first device's) local shape."""
+    if sharding is None:
+        return tuple(local)
+    out = []
+    for dim, size in enumerate(local):
+        offsets = sharding.offsets(dim, mesh)
+        if offsets is not None:
+            out.append(offsets[-1])
+            continue
+        low, high = sharding.halo(dim)
+        out.append((size - low - high) * sharding.shard_count(dim, mesh))
+    return tuple(out)
+
+
+def random_inputs(sig: Signature, mesh: Mesh | None, seed: int) -> list[np.ndarray]:
+    """Seeded global inputs of the function's types: small integers, or
+    normal floats, so integer results stay exact and readable."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for i, (t, s) in enumerate(zip(sig.arg_types, sig.arg_shardings)):
+        dtype = dtype_of(t)
+        if isinstance(t, ir.ShapedType):
+            shape = _static_shape(t, f"argument {i}")
+            if mesh is not None:
+                shape = global_shape(shape, s, mesh)
+        else:
+            shape = ()
+        if dtype == np.bool_:
+            value = rng.integers(0, 2, shape).astype(np.bool_)
+        elif dtype.kind in "iu":
+            value = rng.integers(-8 if dtype.kind == "i" else 0, 9, shape).astype(dtype)
+        else:
+            value = rng.standard_normal(shape).astype(dtype)
+        out.append(value if isinstance(t, ir.ShapedType) else value[()])
+    return out
+
+
+class Simulation:
+    """A module ready to run; functions compile on first use."""
+
+    def __init__(self, module: ir.Operation, *, mesh: str | None = None):
+        self.module = module
+        self._global = Runner(module)
+        self._mesh_name = mesh
+        self._spmd: dict[str, Runner] = {}
+
+    def signature(self, function: str) -> Signature:
+        return signature(self._global.compiler.function(function))
+
+    def function_names(self) -> list[str]:
+        return self._global.compiler.function_names()
+
+    def mesh_for(self, sig: Signature) -> str | None:
+        return sig.mesh or self._mesh_name
+
+    def runner(self, mesh: str) -> Runner:
+        if mesh not in self._spmd:
+            self._spmd[mesh] = Runner(self.module, mesh=mesh)
+        return self._spmd[mesh]
+
+    def run(self, function: str, inputs: Sequence[np.ndarray], *, spmd: bool | None = None) -> list[np.ndarray]:
+        """Global outputs for global inputs. A function with layouts (or any
+        function when `spmd` is True) runs on every device of its mesh."""
+        sig = self.signature(function)
+        mesh_name = self.mesh_for(sig)
+        if spmd is None:
+            spmd = sig.spmd
+        if not spmd:
+            return self._global.run_global(function, [_as_value(x, t) for x, t in zip(inputs, sig.arg_types)])
+        if mesh_name is None:
+            raise SimError(f"@{function} has no layout on its arguments or results; name the mesh to run it on")
+        runner = self.runner(mesh_name)
+        mesh = runner.mesh
+        per_device: dict[tuple, list] = {d: [] for d in mesh.devices()}
+        for i, (x, t, s) in enumerate(zip(inputs, sig.arg_types, sig.arg_shardings)):
+            if not isinstance(t, ir.ShapedType):
+                for d in per_device:
+                    per_device[d].append(_as_value(x, t))
+                continue
+            try:
+                pieces = layout.shard(np.asarray(x, dtype=dtype_of(t)), s or Sharding.replicated(), mesh)
+            except ValueError as e:
+                raise SimError(f"argument {i} of @{function}: {e}") from None
+            for d in per_device:
+                per_device[d].append(pieces[d])
+        outs = runner.run_spmd(function, per_device)
+        results = []
+        for i, s in enumerate(sig.result_shardings):
+            locals_ = {d: np.asarray(outs[d][i]) for d in outs}
+            try:
+                results.append(layout.assemble(locals_, s or Sharding.replicated(), mesh))
+            except ValueError as e:
+                raise SimError(f"result {i} of @{function}: {e}") from None
+        return results
+
+
+def _as_value(x, t: ir.Type):
+    dtype = dtype_of(t)
+    if isinstance(t, ir.ShapedType):
+        return np.asarray(x, dtype=dtype)
+    return dtype.type(x)

@@ -1,0 +1,181 @@
+"""Running a compiled function: on one device, or on every device of a mesh.
+
+On the mesh, each device runs the program as a generator that stops at every
+collective with a `Request`. The scheduler lets every device run until it
+waits; a device group whose members all wait at the same collective goes
+ahead; when no group can, the run is deadlocked and the error names where
+each device waits. So devices may take different paths (an `scf.if` on the
+process index) and still meet at their collectives.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from mlir import ir
+
+from ..sharding.spec import Mesh
+from .program import Compiler, Frame, SimError, Step, run_block
+
+Device = tuple[int, ...]
+
+
+@dataclass
+class Request:
+    """A device waiting at a collective."""
+
+    step: Step
+    device: Device
+    value: Any = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class PointToPoint:
+    """A device waiting at `mesh.send` (peer = destination) or `mesh.recv`
+    (peer = source, None for any)."""
+
+    step: Step
+    device: Device
+    send: bool
+    peer: Device | None
+    value: Any = None
+
+
+def _describe(device: Device) -> str:
+    return "(" + ", ".join(str(c) for c in device) + ")"
+
+
+class Runner:
+    """Runs functions of a module; `mesh` is None for the global program."""
+
+    def __init__(self, module: ir.Operation, *, mesh: str | None = None):
+        self.compiler = Compiler(module)
+        self.mesh_name = mesh
+        self.mesh: Mesh | None = None
+        if mesh is not None:
+            shape = self.compiler.meshes.get(mesh)
+            if shape is None:
+                raise SimError(f"no mesh @{mesh} in the module")
+            if any(s is None for s in shape):
+                raise SimError(f"mesh @{mesh} has dynamic sizes; the simulator needs static ones")
+            self.mesh = Mesh(tuple(shape), mesh)
+
+    @staticmethod
+    def default_mesh(module: ir.Operation) -> str | None:
+        """The module's only mesh, if it has exactly one."""
+        meshes = Compiler(module).meshes
+        return next(iter(meshes)) if len(meshes) == 1 else None
+
+    # -- one device ----------------------------------------------------------
+
+    def run_global(self, function: str, args: Sequence[Any]) -> list[Any]:
+        """The unpartitioned program: shardings are identities; collectives
+        and process queries are errors."""
+        fn = self.compiler.function(function)
+        self._check_arity(fn, args)
+        frame = Frame([None] * fn.slots, None, self)
+        gen = run_block(frame, fn.body, list(args))
+        try:
+            request = next(gen)
+        except StopIteration as stop:
+            return stop.value
+        raise SimError(
+            f"{request.step.where}: '{request.step.name}' is a collective: run the function on a mesh "
+            "(SPMD mode) to execute it"
+        )
+
+    # -- every device ----------------------------------------------------------
+
+    def device_program(self, function: str, device: Device, args: Sequence[Any]):
+        """One device's run as a generator: it yields a `Request` or a
+        `PointToPoint` at every collective, must be sent that device's
+        result, and returns the function's results. `run_spmd` drives all of
+        them; the MPI backend drives one per process."""
+        if self.mesh is None:
+            raise SimError("no mesh given for an SPMD run")
+        fn = self.compiler.function(function)
+        self._check_arity(fn, args)
+        return run_block(Frame([None] * fn.slots, tuple(device), self), fn.body, list(args))
+
+    def run_spmd(self, function: str, args: dict[Device, Sequence[Any]]) -> dict[Device, list[Any]]:
+        """Run `function` on every device of the mesh with its own arguments."""
+        if self.mesh is None:
+            raise SimError("no mesh given for an SPMD run")
+        devices = list(self.mesh.devices())
+        gens = {d: self.device_program(function, d, args[d]) for d in devices}
+        reply: dict[Device, Any] = {d: None for d in devices}
+        waiting: dict[Device, Request | PointToPoint] = {}
+        done: dict[Device, list[Any]] = {}
+        while len(done) < len(devices):
+            for d in devices:
+                if d in done or d in waiting:
+                    continue
+                try:
+                    waiting[d] = gens[d].send(reply.pop(d, None))
+                except StopIteration as stop:
+                    done[d] = stop.value
+            if not waiting:
+                break
+            if not (self._run_collectives(waiting, reply) | self._run_point_to_point(waiting, reply)):
+                raise SimError(self._deadlock(waiting, done))
+        return done
+
+    def _run_collectives(self, waiting: dict, reply: dict) -> bool:
+        """Run every collective whose groups have all arrived; True if any."""
+        by_step: dict[int, list[Request]] = {}
+        for r in waiting.values():
+            if isinstance(r, Request):
+                by_step.setdefault(id(r.step), []).append(r)
+        progressed = False
+        for requests in by_step.values():
+            step = requests[0].step
+            axes = step.attrs["mesh_axes"]
+            here = {r.device: r for r in requests}
+            ready = [g for g in self.mesh.groups(axes) if all(d in here for d in g)]
+            if not ready:
+                continue
+            members = [d for g in ready for d in g]
+            outs = step.attrs["collective"](self, step, {d: here[d] for d in members})
+            for d in members:
+                reply[d] = outs[d]
+                del waiting[d]
+            progressed = True
+        return progressed
+
+    def _run_point_to_point(self, waiting: dict, reply: dict) -> bool:
+        progressed = False
+        sends = [r for r in waiting.values() if isinstance(r, PointToPoint) and r.send]
+        for s in sends:
+            recv = waiting.get(s.peer)
+            if not isinstance(recv, PointToPoint) or recv.send or recv.peer not in (None, s.device):
+                continue
+            if recv.value is not None and np.shape(recv.value) != np.shape(s.value):
+                raise SimError(
+                    f"{recv.step.where}: 'mesh.recv' on device {_describe(recv.device)} expects shape "
+                    f"{np.shape(recv.value)} but device {_describe(s.device)} sends shape {np.shape(s.value)}"
+                )
+            reply[s.device] = s.value
+            reply[recv.device] = np.array(s.value, copy=True)
+            del waiting[s.device], waiting[recv.device]
+            progressed = True
+        return progressed
+
+    def _deadlock(self, waiting: dict, done: dict) -> str:
+        lines = ["deadlock: no device group can complete its collective"]
+        for d, r in sorted(waiting.items()):
+            what = f"'{r.step.name}' at {r.step.where}"
+            if isinstance(r, PointToPoint) and r.peer is not None:
+                what += f" ({'to' if r.send else 'from'} device {_describe(r.peer)})"
+            lines.append(f"  device {_describe(d)} waits at {what}")
+        for d in sorted(done):
+            lines.append(f"  device {_describe(d)} has returned")
+        return "\n".join(lines)
+
+    @staticmethod
+    def _check_arity(fn, args) -> None:
+        if len(args) != len(fn.arg_types):
+            raise SimError(f"@{fn.name} takes {len(fn.arg_types)} arguments, got {len(args)}")

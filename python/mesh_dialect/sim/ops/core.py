@@ -1,0 +1,370 @@
+"""func, arith, math and scf on numpy values.
+
+Scalars are numpy scalars of the op's exact type (index is int64, i1 is
+bool), tensors numpy arrays. Integer arithmetic wraps in its type as MLIR's
+does; signless integers are read as signed unless the op says unsigned.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from mlir import ir
+
+from ..program import Compiler, SimError, dtype_of, fail, register, run_block
+
+# ---------------------------------------------------------------------------
+# func
+
+
+def _prepare_call(c: Compiler, op: ir.Operation) -> dict:
+    return {"callee": op.attributes["callee"].value}
+
+
+@register("func.call", prepare=_prepare_call, generator=True)
+def _call(frame, step, *args):
+    from ..program import Frame
+
+    fn = frame.runner.compiler.function(step.attrs["callee"])
+    callee = Frame([None] * fn.slots, frame.device, frame.runner)
+    return (yield from run_block(callee, fn.body, list(args)))
+
+
+# ---------------------------------------------------------------------------
+# arith
+
+
+def _result_dtype(c: Compiler, op: ir.Operation) -> dict:
+    return {"dtype": dtype_of(op.results[0].type)}
+
+
+def _as(value, dtype):
+    """`value` converted to `dtype`, as an array or a scalar like `value`."""
+    if isinstance(value, np.ndarray):
+        return value.astype(dtype, copy=False)
+    return dtype.type(value)
+
+
+def _unsigned(dtype: np.dtype) -> np.dtype:
+    return np.dtype(f"u{dtype.itemsize}") if dtype.kind == "i" else dtype
+
+
+def _binary(name: str, fn, *, unsigned: bool = False):
+    def run(frame, step, a, b):
+        dtype = step.attrs["dtype"]
+        if unsigned:
+            u = _unsigned(dtype)
+            return [_as(fn(_as(a, u), _as(b, u)), dtype)]
+        return [_as(fn(a, b), dtype)]
+
+    register(name, prepare=_result_dtype)(run)
+
+
+def _check_divisor(step, b) -> None:
+    if np.any(np.asarray(b) == 0):
+        raise SimError(f"{step.where}: '{step.name}' divides by zero")
+
+
+def _div_trunc(a, b):
+    q = np.floor_divide(a, b)
+    fix = (np.remainder(a, b) != 0) & ((np.asarray(a) < 0) != (np.asarray(b) < 0))
+    return q + fix.astype(q.dtype if isinstance(q, np.ndarray) else type(q))
+
+
+def _rem_trunc(a, b):
+    return a - _div_trunc(a, b) * b
+
+
+def _int_div(name: str, fn, *, unsigned: bool = False):
+    def run(frame, step, a, b):
+        _check_divisor(step, b)
+        dtype = step.attrs["dtype"]
+        work = _unsigned(dtype) if unsigned else dtype
+        return [_as(fn(_as(a, work), _as(b, work)), dtype)]
+
+    register(name, prepare=_result_dtype)(run)
+
+
+for _name, _fn in {
+    "addi": np.add,
+    "subi": np.subtract,
+    "muli": np.multiply,
+    "andi": np.bitwise_and,
+    "ori": np.bitwise_or,
+    "xori": np.bitwise_xor,
+    "maxsi": np.maximum,
+    "minsi": np.minimum,
+    "addf": np.add,
+    "subf": np.subtract,
+    "mulf": np.multiply,
+    "divf": np.divide,
+    "remf": np.fmod,
+    "maximumf": np.maximum,
+    "minimumf": np.minimum,
+    "maxnumf": np.fmax,
+    "minnumf": np.fmin,
+}.items():
+    _binary("arith." + _name, _fn)
+_binary("arith.maxui", np.maximum, unsigned=True)
+_binary("arith.minui", np.minimum, unsigned=True)
+_int_div("arith.divsi", _div_trunc)
+_int_div("arith.remsi", _rem_trunc)
+_int_div("arith.divui", np.floor_divide, unsigned=True)
+_int_div("arith.remui", np.remainder, unsigned=True)
+_int_div("arith.floordivsi", np.floor_divide)
+_int_div("arith.ceildivsi", lambda a, b: -np.floor_divide(-a, b))
+_int_div("arith.ceildivui", lambda a, b: np.floor_divide(a + b - 1, b), unsigned=True)
+
+
+def _shift(name: str, fn, *, unsigned: bool = False):
+    def run(frame, step, a, b):
+        dtype = step.attrs["dtype"]
+        bits = dtype.itemsize * 8
+        if np.any((np.asarray(b) < 0) | (np.asarray(b) >= bits)):
+            return [_as(np.zeros_like(np.asarray(a)), dtype)]  # poison in MLIR; zero is one valid value
+        work = _unsigned(dtype) if unsigned else dtype
+        return [_as(fn(_as(a, work), _as(b, work)), dtype)]
+
+    register(name, prepare=_result_dtype)(run)
+
+
+_shift("arith.shli", np.left_shift)
+_shift("arith.shrsi", np.right_shift)
+_shift("arith.shrui", np.right_shift, unsigned=True)
+
+
+@register("arith.negf", prepare=_result_dtype)
+def _negf(frame, step, a):
+    return [_as(np.negative(a), step.attrs["dtype"])]
+
+
+def _prepare_constant(c: Compiler, op: ir.Operation) -> dict:
+    attr = op.attributes["value"]
+    t = op.results[0].type
+    dtype = dtype_of(t)
+    if isinstance(t, ir.ShapedType):
+        dense = ir.DenseElementsAttr(attr)
+        shape = tuple(ir.ShapedType(t).shape)
+        if dense.is_splat:
+            splat = dense.get_splat_value()
+            value = np.full(shape, _scalar_attr(splat), dtype=dtype)
+        else:
+            value = np.array(dense, dtype=dtype).reshape(shape)
+        return {"value": value}
+    return {"value": dtype.type(_scalar_attr(attr))}
+
+
+def _scalar_attr(attr: ir.Attribute):
+    if isinstance(attr, ir.BoolAttr):
+        return attr.value
+    if isinstance(attr, ir.IntegerAttr):
+        if str(attr.type) == "i1":
+            return bool(attr.value)
+        return attr.value
+    if isinstance(attr, ir.FloatAttr):
+        return attr.value
+    raise TypeError(f"unsupported constant {attr}")
+
+
+@register("arith.constant", prepare=_prepare_constant)
+def _constant(frame, step):
+    v = step.attrs["value"]
+    return [v.copy() if isinstance(v, np.ndarray) else v]
+
+
+def _cast(name: str, *, unsigned_source: bool = False, float_to_int: bool = False):
+    def run(frame, step, a):
+        dtype = step.attrs["dtype"]
+        src = a
+        if unsigned_source:
+            src = _as(a, _unsigned(np.asarray(a).dtype))
+        if float_to_int:
+            src = np.trunc(src)
+        with np.errstate(all="ignore"):
+            return [_as(src, dtype)]
+
+    register(name, prepare=_result_dtype)(run)
+
+
+for _name in ("index_cast", "sitofp", "extf", "truncf", "extsi", "trunci"):
+    _cast("arith." + _name)
+_cast("arith.index_castui", unsigned_source=True)
+_cast("arith.uitofp", unsigned_source=True)
+_cast("arith.extui", unsigned_source=True)
+_cast("arith.fptosi", float_to_int=True)
+_cast("arith.fptoui", float_to_int=True)
+
+
+@register("arith.bitcast", prepare=_result_dtype)
+def _bitcast(frame, step, a):
+    arr = np.asarray(a).view(step.attrs["dtype"])
+    return [arr if isinstance(a, np.ndarray) else arr[()]]
+
+
+_CMPI = {
+    0: (np.equal, False),
+    1: (np.not_equal, False),
+    2: (np.less, False),
+    3: (np.less_equal, False),
+    4: (np.greater, False),
+    5: (np.greater_equal, False),
+    6: (np.less, True),
+    7: (np.less_equal, True),
+    8: (np.greater, True),
+    9: (np.greater_equal, True),
+}
+
+
+def _prepare_predicate(c: Compiler, op: ir.Operation) -> dict:
+    return {"predicate": ir.IntegerAttr(op.attributes["predicate"]).value}
+
+
+@register("arith.cmpi", prepare=_prepare_predicate)
+def _cmpi(frame, step, a, b):
+    fn, unsigned = _CMPI[step.attrs["predicate"]]
+    if unsigned:
+        u = _unsigned(np.asarray(a).dtype)
+        a, b = _as(a, u), _as(b, u)
+    return [_bool(fn(a, b))]
+
+
+def _bool(x):
+    return x if isinstance(x, np.ndarray) else np.bool_(x)
+
+
+def _cmpf(pred: int, a, b):
+    unordered = np.isnan(a) | np.isnan(b)
+    base = {
+        1: np.equal,
+        2: np.greater,
+        3: np.greater_equal,
+        4: np.less,
+        5: np.less_equal,
+        6: np.not_equal,
+    }
+    if pred == 0:
+        return np.zeros_like(unordered)
+    if pred == 15:
+        return np.ones_like(unordered)
+    if pred == 7:
+        return ~unordered
+    if pred == 14:
+        return unordered
+    if 1 <= pred <= 6:
+        return base[pred](a, b) & ~unordered
+    return base[pred - 7](a, b) | unordered  # ueq ugt uge ult ule une
+
+
+@register("arith.cmpf", prepare=_prepare_predicate)
+def _cmpf_run(frame, step, a, b):
+    with np.errstate(invalid="ignore"):
+        return [_bool(_cmpf(step.attrs["predicate"], a, b))]
+
+
+@register("arith.select")
+def _select(frame, step, cond, a, b):
+    if isinstance(cond, np.ndarray):
+        return [np.where(cond, a, b)]
+    return [a if cond else b]
+
+
+# ---------------------------------------------------------------------------
+# math
+
+_UNARY_MATH = {
+    "sqrt": np.sqrt,
+    "rsqrt": lambda x: 1 / np.sqrt(x),
+    "exp": np.exp,
+    "exp2": np.exp2,
+    "expm1": np.expm1,
+    "log": np.log,
+    "log2": np.log2,
+    "log10": np.log10,
+    "log1p": np.log1p,
+    "tanh": np.tanh,
+    "sin": np.sin,
+    "cos": np.cos,
+    "tan": np.tan,
+    "atan": np.arctan,
+    "asin": np.arcsin,
+    "acos": np.arccos,
+    "sinh": np.sinh,
+    "cosh": np.cosh,
+    "absf": np.abs,
+    "absi": np.abs,
+    "floor": np.floor,
+    "ceil": np.ceil,
+    "trunc": np.trunc,
+    "round": lambda x: np.where(x >= 0, np.floor(x + 0.5), np.ceil(x - 0.5)),
+    "roundeven": np.rint,
+    "erf": np.vectorize(math.erf, otypes=[np.float64]),
+    "cbrt": np.cbrt,
+}
+for _name, _fn in _UNARY_MATH.items():
+
+    def _unary(frame, step, a, _fn=_fn):
+        with np.errstate(all="ignore"):
+            return [_as(_fn(a), step.attrs["dtype"])]
+
+    register("math." + _name, prepare=_result_dtype)(_unary)
+
+for _name, _fn in {"powf": np.power, "atan2": np.arctan2, "copysign": np.copysign}.items():
+    _binary("math." + _name, _fn)
+
+
+@register("math.fma", prepare=_result_dtype)
+def _fma(frame, step, a, b, c):
+    return [_as(a * b + c, step.attrs["dtype"])]
+
+
+@register("math.ipowi", prepare=_result_dtype)
+def _ipowi(frame, step, a, b):
+    return [_as(np.power(a, b), step.attrs["dtype"])]
+
+
+# ---------------------------------------------------------------------------
+# scf
+
+
+@register("scf.for", generator=True)
+def _for(frame, step, lb, ub, st, *init):
+    if st <= 0:
+        raise fail(step, f"needs a positive step, got {st}")
+    (body,) = step.regions
+    carried = list(init)
+    i = lb
+    while i < ub:
+        carried = yield from run_block(frame, body, [type(lb)(i), *carried])
+        i = i + st
+    return carried
+
+
+@register("scf.if", generator=True)
+def _if(frame, step, cond):
+    regions = step.regions
+    if cond:
+        return (yield from run_block(frame, regions[0], []))
+    if len(regions) > 1:
+        return (yield from run_block(frame, regions[1], []))
+    return []
+
+
+def _prepare_while(c: Compiler, op: ir.Operation) -> dict:
+    return {}
+
+
+@register("scf.while", prepare=_prepare_while, generator=True)
+def _while(frame, step, *init):
+    before, after = step.regions
+    values = list(init)
+    while True:
+        out = yield from run_block(frame, before, values)
+        if not out[0]:
+            return out[1:]
+        values = yield from run_block(frame, after, out[1:])
+
+
+@register("scf.execute_region", generator=True)
+def _execute_region(frame, step):
+    return (yield from run_block(frame, step.regions[0], []))

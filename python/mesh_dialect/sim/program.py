@@ -1,0 +1,289 @@
+"""IR compiled once into plain Python steps that every device then runs.
+
+Reading attributes through the bindings costs microseconds per access; a
+simulated device would pay that for every op it executes. So each function
+is compiled once: every op becomes a `Step` holding its decoded attributes,
+the slot numbers of its operands and results, and the handler that runs it.
+Handlers come from a registry keyed by op name (`register`), which users can
+extend for their own ops.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from mlir import ir
+
+from ..ir.diagnostics import file_position
+
+
+class SimError(Exception):
+    """An op the simulator cannot run, or a run that cannot go on; the
+    message starts with the op's location."""
+
+
+@dataclass
+class Step:
+    name: str
+    run: Callable[..., Any]
+    operands: tuple[int, ...]
+    results: tuple[int, ...]
+    attrs: dict[str, Any]
+    regions: tuple[Block, ...]
+    where: str
+    generator: bool = False
+    """True when `run` is a generator function (it contains a collective or
+    a region that may)."""
+
+
+@dataclass
+class Block:
+    args: tuple[int, ...]
+    steps: list[Step]
+    terminator: Step | None
+
+
+@dataclass
+class Function:
+    name: str
+    body: Block
+    slots: int
+    arg_types: list[ir.Type]
+    result_types: list[ir.Type]
+    arg_attrs: list[dict[str, str]]
+    result_attrs: list[dict[str, str]]
+
+
+Compile = Callable[["Compiler", ir.Operation], dict[str, Any]]
+
+
+@dataclass
+class Handler:
+    run: Callable[..., Any]
+    prepare: Compile | None = None
+    generator: bool = False
+
+
+HANDLERS: dict[str, Handler] = {}
+
+
+def register(name: str, *, prepare: Compile | None = None, generator: bool = False):
+    """Register how to run op `name`. `prepare(compiler, op)` decodes its
+    attributes once; `run(frame, step, *operand_values)` returns the list of
+    result values (or, for a generator, yields requests and returns it)."""
+
+    def deco(fn):
+        HANDLERS[name] = Handler(fn, prepare, generator)
+        return fn
+
+    return deco
+
+
+def where(op: ir.Operation) -> str:
+    filename, line, col = file_position(op.location)
+    from ..ir.asm import remap_position
+
+    filename, line, col = remap_position(filename, line, col)
+    return f"{filename}:{line}:{col}" if filename else "<unknown location>"
+
+
+def fail(step_or_op, message: str) -> SimError:
+    loc = step_or_op.where if isinstance(step_or_op, Step) else where(step_or_op)
+    name = step_or_op.name if isinstance(step_or_op, Step) else step_or_op.name
+    return SimError(f"{loc}: '{name}' {message}")
+
+
+# ---------------------------------------------------------------------------
+# Element types.
+
+_DTYPES = {
+    "f16": np.float16,
+    "f32": np.float32,
+    "f64": np.float64,
+    "i1": np.bool_,
+    "i8": np.int8,
+    "i16": np.int16,
+    "i32": np.int32,
+    "i64": np.int64,
+    "index": np.int64,
+    "ui8": np.uint8,
+    "ui16": np.uint16,
+    "ui32": np.uint32,
+    "ui64": np.uint64,
+    "si8": np.int8,
+    "si16": np.int16,
+    "si32": np.int32,
+    "si64": np.int64,
+}
+
+
+def dtype_of(t: ir.Type) -> np.dtype:
+    """numpy dtype of a scalar type or of a shaped type's elements."""
+    if isinstance(t, ir.ShapedType):
+        t = t.element_type
+    key = str(t)
+    if key not in _DTYPES:
+        raise KeyError(key)
+    return np.dtype(_DTYPES[key])
+
+
+# ---------------------------------------------------------------------------
+# The compiler.
+
+
+class Compiler:
+    """Compiles the functions of one module (lazily, when first called)."""
+
+    def __init__(self, module: ir.Operation):
+        self.module = module.operation if hasattr(module, "operation") else module
+        self.functions: dict[str, Function] = {}
+        self._func_ops: dict[str, ir.Operation] = {}
+        self.meshes: dict[str, tuple[int | None, ...]] = {}
+        self._children: dict[ir.Block, list[ir.Operation]] = defaultdict(list)
+        self._slots: dict[ir.Value, int] = {}
+
+        def visit(op: ir.Operation) -> ir.WalkResult:
+            name = op.name
+            if name == "builtin.module":
+                return ir.WalkResult.ADVANCE
+            self._children[op.block].append(op)
+            if name == "func.func":
+                self._func_ops[op.attributes["sym_name"].value] = op
+            elif name == "mesh.mesh":
+                from ..ir.schema import DYNAMIC
+
+                shape = tuple(None if d == DYNAMIC else d for d in op.attributes["shape"])
+                self.meshes[op.attributes["sym_name"].value] = shape
+            return ir.WalkResult.ADVANCE
+
+        self.module.walk(visit, ir.WalkOrder.PRE_ORDER)
+
+    def function_names(self) -> list[str]:
+        return list(self._func_ops)
+
+    def function(self, name: str) -> Function:
+        found = self.functions.get(name)
+        if found is not None:
+            return found
+        op = self._func_ops.get(name)
+        if op is None:
+            known = ", ".join("@" + n for n in self._func_ops) or "none"
+            raise SimError(f"no function @{name} in the module (functions: {known})")
+        if not op.regions[0].blocks:
+            raise fail(op, f"@{name} is only declared; the simulator needs its body")
+        self._slots = {}
+        ftype = ir.FunctionType(op.attributes["function_type"].value)
+        body = self.block(op.regions[0].blocks[0])
+        fn = Function(
+            name,
+            body,
+            len(self._slots),
+            list(ftype.inputs),
+            list(ftype.results),
+            _dict_array(op, "arg_attrs", len(ftype.inputs)),
+            _dict_array(op, "res_attrs", len(ftype.results)),
+        )
+        self.functions[name] = fn
+        return fn
+
+    def slot(self, value: ir.Value) -> int:
+        s = self._slots.get(value)
+        if s is None:
+            s = self._slots[value] = len(self._slots)
+        return s
+
+    def block(self, block: ir.Block) -> Block:
+        args = tuple(self.slot(a) for a in block.arguments)
+        steps = [self.step(op) for op in self._children.get(block, [])]
+        terminator = steps.pop() if steps and steps[-1].name in _TERMINATORS else None
+        return Block(args, steps, terminator)
+
+    def step(self, op: ir.Operation) -> Step:
+        name = op.name
+        if name in _TERMINATORS:
+            operands = tuple(self.slot(v) for v in op.operands)
+            return Step(name, _no_run, operands, (), {}, (), where(op))
+        handler = HANDLERS.get(name)
+        if handler is None:
+            raise fail(op, "is not supported by the simulator (no handler registered for it)")
+        operands = tuple(self.slot(v) for v in op.operands)
+        results = tuple(self.slot(r) for r in op.results)
+        regions = tuple(self.block(r.blocks[0]) for r in op.regions if len(r.blocks) == 1)
+        if any(len(r.blocks) > 1 for r in op.regions):
+            raise fail(op, "has a region with several blocks; the simulator runs single-block regions only")
+        step = Step(name, handler.run, operands, results, {}, regions, where(op), handler.generator)
+        step.attrs["result_types"] = [r.type for r in op.results]
+        if handler.prepare is not None:
+            try:
+                step.attrs.update(handler.prepare(self, op))
+            except SimError:
+                raise
+            except (KeyError, ValueError, TypeError, IndexError) as e:
+                raise fail(op, f"cannot be simulated: {e}") from None
+        # A region holding a generator step makes its parent one too.
+        if any(s.generator for r in regions for s in r.steps):
+            step.generator = True
+        return step
+
+
+def _no_run(*_args):  # pragma: no cover - terminators are read, not run
+    raise AssertionError("a terminator is not executed")
+
+
+_TERMINATORS = frozenset(("func.return", "scf.yield", "linalg.yield", "tensor.yield", "scf.condition"))
+
+
+def _dict_array(op: ir.Operation, name: str, n: int) -> list[dict[str, str]]:
+    if name not in op.attributes:
+        return [{} for _ in range(n)]
+    out = []
+    for entry in ir.ArrayAttr(op.attributes[name]):
+        d = ir.DictAttr(entry)
+        out.append({d[i].name: str(d[i].attr) for i in range(len(d))})
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Running a block on one device.
+
+
+@dataclass
+class Frame:
+    """The state of one device: its values, its position in the mesh and
+    the program it runs."""
+
+    slots: list[Any]
+    device: tuple[int, ...] | None
+    runner: Any = field(repr=False, default=None)
+
+
+def run_block(frame: Frame, block: Block, args) -> Iterator:
+    """Run `block` on `frame`; a generator returning the terminator's operand
+    values (collectives inside yield their requests)."""
+    slots = frame.slots
+    for slot, value in zip(block.args, args):
+        slots[slot] = value
+    for step in block.steps:
+        values = [slots[i] for i in step.operands]
+        if step.generator:
+            out = yield from step.run(frame, step, *values)
+        else:
+            out = step.run(frame, step, *values)
+        for slot, value in zip(step.results, out):
+            slots[slot] = value
+    term = block.terminator
+    return [slots[i] for i in term.operands] if term is not None else []
+
+
+def run_block_now(frame: Frame, block: Block, args) -> list:
+    """Run a block that holds no collective (linalg bodies, tensor.generate)."""
+    gen = run_block(frame, block, args)
+    try:
+        next(gen)
+    except StopIteration as stop:
+        return stop.value
+    raise SimError("a collective inside a region that runs element by element")

@@ -1,0 +1,81 @@
+"""`mesh-run`: run a function of a .mlir file on numpy inputs, on one device
+or on every device of its mesh, and compare with a reference program."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ..driver.run import RunDriver, RunOptions
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="mesh-run",
+        description=(
+            "Run a function on global inputs. A function whose arguments or results carry "
+            "{mesh.sharding = #mesh.sharding<...>} runs on every device of its mesh: inputs are cut with "
+            "the argument layouts and outputs put back together with the result layouts."
+        ),
+        allow_abbrev=False,
+    )
+    p.add_argument("input", help="the .mlir file")
+    p.add_argument("-f", "--function", help="function to run (default: the module's only function)")
+    p.add_argument("-i", "--input-npy", dest="inputs", action="append", default=[], metavar="FILE.npy",
+                   help="a global input, once per argument, in order (default: seeded random data)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the random inputs (default 0)")
+    p.add_argument("--mesh", help="mesh to run on when the function states no layout")
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--spmd", dest="spmd", action="store_true", default=None, help="run on every device")
+    mode.add_argument("--global", dest="spmd", action="store_false", help="run on one device")
+    p.add_argument("--save-dir", metavar="DIR", help="write each output as DIR/resultN.npy")
+    p.add_argument("-q", "--quiet", action="store_true", help="do not print the outputs")
+    p.add_argument("--compare-with", metavar="REF.mlir",
+                   help="run this program's function (unpartitioned) on the same inputs and compare")
+    p.add_argument("--ref-function", help="the reference's function (default: the same name)")
+    p.add_argument("--rtol", type=float, default=1e-5, help="relative tolerance for floats (default 1e-5)")
+    p.add_argument("--atol", type=float, default=1e-6, help="absolute tolerance for floats (default 1e-6)")
+    p.add_argument("--mpi", type=int, metavar="N", help="run as N processes under mpiexec")
+    p.add_argument("--allow-unregistered-dialect", action="store_true")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as e:  # argparse: usage errors exit 1, like every other error here
+        return 0 if e.code == 0 else 1
+    options = RunOptions(
+        input=args.input,
+        function=args.function,
+        inputs=args.inputs,
+        seed=args.seed,
+        mesh=args.mesh,
+        spmd=args.spmd,
+        save_dir=args.save_dir,
+        quiet=args.quiet,
+        compare_with=args.compare_with,
+        ref_function=args.ref_function,
+        rtol=args.rtol,
+        atol=args.atol,
+        mpi=args.mpi,
+        allow_unregistered_dialect=args.allow_unregistered_dialect,
+    )
+    try:
+        return RunDriver(options).run()
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 1
+    except Exception as e:  # noqa: BLE001 - a CLI must never show a traceback
+        print(f"mesh-run: internal error: {type(e).__name__}: {e}", file=sys.stderr)
+        return 2
+
+
+def entry() -> None:
+    sys.exit(main())
+
+
+if __name__ == "__main__":
+    entry()

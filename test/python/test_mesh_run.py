@@ -1,0 +1,120 @@
+"""`mesh-run` as a user runs it: inputs from .npy or a seed, outputs printed
+or saved, comparison with a reference, and clean errors."""
+
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+MESH_RUN = os.environ.get("MESH_RUN") or os.path.join(os.path.dirname(sys.executable), "mesh-run")
+
+GLOBAL = """\
+func.func @scale(%x: tensor<4x2xi32>, %k: i32) -> tensor<4x2xi32> {
+  %s = tensor.splat %k : tensor<4x2xi32>
+  %0 = arith.muli %x, %s : tensor<4x2xi32>
+  return %0 : tensor<4x2xi32>
+}
+"""
+
+SPMD = """\
+mesh.mesh @m(shape = 2)
+func.func @scale(%x: tensor<2x2xi32> {mesh.sharding = #mesh.sharding<@m, [[0]]>}, %k: i32)
+    -> (tensor<2x2xi32> {mesh.sharding = #mesh.sharding<@m, [[0]]>}) {
+  %s = tensor.splat %k : tensor<2x2xi32>
+  %0 = arith.muli %x, %s : tensor<2x2xi32>
+  return %0 : tensor<2x2xi32>
+}
+"""
+
+
+def run(*args, cwd):
+    return subprocess.run([MESH_RUN, *map(str, args)], cwd=cwd, capture_output=True, text=True, timeout=120)
+
+
+@pytest.fixture
+def files(tmp_path):
+    (tmp_path / "global.mlir").write_text(GLOBAL)
+    (tmp_path / "spmd.mlir").write_text(SPMD)
+    np.save(tmp_path / "x.npy", np.arange(8, dtype=np.int32).reshape(4, 2))
+    np.save(tmp_path / "k.npy", np.array(3, dtype=np.int32))
+    return tmp_path
+
+
+def test_global_run_prints_its_result(files):
+    p = run("global.mlir", "-i", "x.npy", "-i", "k.npy", cwd=files)
+    assert (p.returncode, p.stderr) == (0, "")
+    assert p.stdout == "result 0: tensor<4x2xi32>\n[[ 0  3]\n [ 6  9]\n [12 15]\n [18 21]]\n"
+
+
+def test_spmd_run_splits_and_assembles(files):
+    p = run("spmd.mlir", "-i", "x.npy", "-i", "k.npy", "--save-dir", "out", cwd=files)
+    assert (p.returncode, p.stderr) == (0, "")
+    np.testing.assert_array_equal(np.load(files / "out" / "result0.npy"), 3 * np.arange(8).reshape(4, 2))
+
+
+def test_compare_with_the_reference_on_seeded_inputs(files):
+    p = run("spmd.mlir", "--compare-with", "global.mlir", "--seed", "3", "-q", cwd=files)
+    assert (p.returncode, p.stderr, p.stdout) == (0, "", "result 0: max error 0\nmatch\n")
+
+
+def test_a_wrong_program_is_reported_with_the_first_difference(files):
+    # x + k instead of x * k: |3 - 2x| is largest (11) at x = 7.
+    (files / "wrong.mlir").write_text(SPMD.replace("arith.muli", "arith.addi"))
+    p = run("wrong.mlir", "-i", "x.npy", "-i", "k.npy", "--compare-with", "global.mlir", "-q", cwd=files)
+    assert p.returncode == 1
+    assert p.stdout == (
+        "result 0: max error 11\nresult 0: differs from the reference at [0, 0]: got 3, reference 0\nMISMATCH\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["missing.mlir"], "mesh-run: could not open input file 'missing.mlir': No such file or directory\n"),
+        (["global.mlir", "-f", "nope"], "mesh-run: no function @nope in 'global.mlir' (functions: @scale)\n"),
+        (["global.mlir", "-i", "x.npy"], "mesh-run: @scale takes 2 inputs, got 1 .npy files\n"),
+        (
+            ["global.mlir", "-i", "x.npy", "-i", "nope.npy"],
+            "mesh-run: cannot read input 'nope.npy': [Errno 2] No such file or directory: 'nope.npy'\n",
+        ),
+        (["global.mlir", "--spmd"], "mesh-run: @scale has no layout; name its mesh with --mesh\n"),
+    ],
+)
+def test_errors_are_one_clean_line(files, args, message):
+    p = run(*args, cwd=files)
+    assert (p.returncode, p.stdout, p.stderr) == (1, "", message)
+
+
+def test_input_of_the_wrong_shape(files):
+    np.save(files / "bad.npy", np.zeros((3, 2), np.int32))
+    p = run("spmd.mlir", "-i", "bad.npy", "-i", "k.npy", cwd=files)
+    assert (p.returncode, p.stdout) == (1, "")
+    assert p.stderr.startswith("mesh-run: error: argument 0 of @scale: ")
+
+
+def test_parse_errors_use_the_compiler_format(files):
+    (files / "bad.mlir").write_text(
+        "func.func @f() {\n  %0 = mesh.process_linear_index on @nope : index\n  return\n}\n"
+    )
+    p = run("bad.mlir", cwd=files)
+    assert p.returncode == 1
+    assert p.stderr.splitlines()[0] == (
+        "bad.mlir:2:8: error: 'mesh.process_linear_index' op mesh symbol @nope is not defined"
+    )
+
+
+def test_several_functions_need_a_choice(files):
+    (files / "two.mlir").write_text(GLOBAL + GLOBAL.replace("@scale", "@other"))
+    p = run("two.mlir", cwd=files)
+    assert (p.returncode, p.stderr) == (
+        1,
+        "mesh-run: 'two.mlir' has 2 functions (@scale, @other); choose one with --function\n",
+    )
+
+
+def test_usage_error_exits_1(files):
+    p = run("global.mlir", "--no-such-flag", cwd=files)
+    assert p.returncode == 1
+    assert "unrecognized arguments: --no-such-flag" in p.stderr
