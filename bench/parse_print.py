@@ -23,7 +23,7 @@ from pathlib import Path
 
 from mlir import ir
 
-from mesh_dialect.ir.asm import parse, print_ir
+from mesh_dialect.ir.asm import parse, print_ir, wrapper_insertions
 from mesh_dialect.ir.dialect import load_dialect
 from mesh_dialect.ir.syntax import to_generic
 from mesh_dialect.ir.verifier import check
@@ -93,8 +93,9 @@ def tool(package: str, name: str) -> str:
 def phases(text: str, repeat: int) -> dict[str, float]:
     """In-process time of each phase of `mesh-opt` on one module."""
     out: dict[str, float] = {}
-    out["translate"] = best(lambda: to_generic(text, prefix="module {"), repeat)
-    generic = to_generic(text, prefix="module {").generic + "\n}"
+    wrap = wrapper_insertions(text)
+    out["translate"] = best(lambda: to_generic(text, insertions=wrap), repeat)
+    generic = to_generic(text, insertions=wrap).generic
     ctx = ir.Context()
     load_dialect(ctx)
     out["mlir parse+irdl"] = best(lambda: ir.Operation.parse(generic, source_name="b.mlir", context=ctx), repeat)

@@ -9,9 +9,64 @@ from mlir import ir
 from . import diagnostics as diag
 from .dialect import load_dialect
 from .syntax import Translation, to_custom, to_generic
-from .text import LineIndex, MeshSyntaxError
+from .text import LineIndex, MeshSyntaxError, scan_group
 
-_WRAP = "module {"
+_ALIAS = re.compile(r"[#!][A-Za-z_][\w$.\-]*[ \t]*=")
+_BLANKS = re.compile(r"(?:\s+|//[^\n]*)*")
+_RESOURCES = re.compile(r"^\{-#", re.M)
+_ALIAS_LINE = re.compile(r"[ \t]*(?:$|//|[#!][A-Za-z_][\w$.\-]*[ \t]*=)", re.M)
+
+
+_PLAIN = re.compile(r'[^\n"(<\[{/]*')
+
+
+def _alias_value_end(text: str, pos: int) -> int:
+    """End of an alias's value: the end of its line, unless a bracket keeps
+    it open; a trailing comment is not part of it."""
+    n = len(text)
+    while pos < n:
+        pos = _PLAIN.match(text, pos).end()
+        if pos >= n or text[pos] == "\n" or text.startswith("//", pos):
+            break
+        c = text[pos]
+        if c == '"':
+            close = text.find('"', pos + 1)
+            pos = n if close < 0 else close + 1
+        elif c == "/":
+            pos += 1
+        else:
+            pos = scan_group(text, pos)
+    return len(text[:pos].rstrip()) if pos <= n else n
+
+
+def wrapper_insertions(text: str) -> dict[int, str]:
+    """Where `module {` and its `}` go so that every top-level op sits in one
+    module, as mlir-opt does: after the alias definitions that open the file
+    (they must stay at the top level) and before those that close it (the
+    `#loc` lines of printed debug info) and any `{-# ... #-}` resources.
+    Both are placed inside existing lines, so no line moves."""
+    header_end = 0
+    pos = 0
+    while True:
+        p = _BLANKS.match(text, pos).end()
+        m = _ALIAS.match(text, p)
+        if not m:
+            break
+        header_end = pos = _alias_value_end(text, m.end())
+    trailer = len(text)
+    resources = _RESOURCES.search(text, header_end)
+    if resources:
+        trailer = resources.start()
+    # Walk back over blank, comment and alias lines at the end.
+    while trailer > header_end:
+        line_start = text.rfind("\n", 0, max(trailer - 1, 0)) + 1
+        if line_start < header_end or not _ALIAS_LINE.match(text, line_start):
+            break
+        trailer = line_start
+    if trailer <= header_end:
+        return {header_end: " module {}"} if header_end else {0: "module {}"}
+    close = "}" if trailer < len(text) else "\n}"
+    return {header_end: " module {" if header_end else "module {", trailer: close}
 _translations: dict[str, Translation] = {}
 """The latest translation per source name, so that diagnostics emitted after
 parsing (verifier, passes) map back to what the user wrote."""
@@ -72,7 +127,7 @@ def parse(
     ctx = context or ir.Context.current
     load_dialect(ctx)
     try:
-        translation = to_generic(text, prefix=_WRAP)
+        translation = to_generic(text, insertions=wrapper_insertions(text))
     except MeshSyntaxError as e:
         line, col = LineIndex(text).position(e.offset)
         raise diag.DiagnosticError(
@@ -86,7 +141,7 @@ def parse(
             [diag.Diagnostic("error", f"brackets nest deeper than {MAX_NESTING} levels", filename, line, col)],
             {filename: text},
         )
-    generic = translation.generic + "\n}"
+    generic = translation.generic
     try:
         outer = ir.Operation.parse(generic, source_name=filename, context=ctx)
     except ir.MLIRError as e:

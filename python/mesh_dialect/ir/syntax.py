@@ -589,36 +589,53 @@ class Translation:
         return self.source_lines.position(self.offsets.to_original(off))
 
 
-def to_generic(text: str, *, prefix: str = "") -> Translation:
+def to_generic(text: str, *, insertions: dict[int, str] | None = None) -> Translation:
     """Translate custom-syntax `mesh` ops (and surface attribute spellings)
-    in `text` into MLIR's generic form. `prefix` is prepended (used to wrap
-    the text in a module) and accounted for in the offset map.
+    in `text` into MLIR's generic form. `insertions` maps offsets of `text`
+    (outside ops, strings and comments) to text inserted there, such as the
+    `module {` that wraps a file of several top-level ops; the offset map
+    accounts for it.
 
     A rewritten op starts at the column the user wrote it at, so MLIR gives
-    it the user's location, unless an earlier rewrite on the same line (or
-    the prefix, on line 1) shifted it; diagnostics are mapped back through
+    it the user's location, unless an earlier rewrite or insertion on the
+    same line shifted it; diagnostics are mapped back through
     `Translation.original_position` in every case.
     """
     offsets = OffsetMap()
-    out: list[str] = [prefix]
-    gen_len = len(prefix)
-    offsets.add(gen_len, 0)
+    out: list[str] = []
+    pending = sorted((insertions or {}).items())
+    gen_len = 0
     pos = 0
+
+    def copy(upto: int) -> None:
+        """Copy text[pos:upto] unchanged, placing the insertions inside it."""
+        nonlocal pos, gen_len
+        while pending and pending[0][0] <= upto:
+            at, extra = pending.pop(0)
+            out.append(text[pos:at])
+            gen_len += at - pos
+            offsets.add(gen_len, at)
+            out.append(extra)
+            gen_len += len(extra)
+            offsets.add(gen_len, at)
+            pos = at
+        out.append(text[pos:upto])
+        gen_len += upto - pos
+        pos = upto
+
     while True:
         m = _SCAN.search(text, pos)
         if not m:
             break
         kind = m.lastgroup
         if kind in ("str", "cmt"):
-            chunk = text[pos : m.end()]
-            out.append(chunk)
-            gen_len += len(chunk)
+            copy(m.start())
+            out.append(m.group(0))
+            gen_len += len(m.group(0))
             pos = m.end()
             continue
         # Copy the text before the match unchanged.
-        chunk = text[pos : m.start()]
-        out.append(chunk)
-        gen_len += len(chunk)
+        copy(m.start())
         offsets.add(gen_len, m.start())
         if kind == "attr":
             rewritten = _surface_attr_to_generic(text, m.start())
@@ -649,7 +666,7 @@ def to_generic(text: str, *, prefix: str = "") -> Translation:
         gen_len += len(gen)
         offsets.add(gen_len, end)
         pos = end
-    out.append(text[pos:])
+    copy(len(text))
     return Translation(text, "".join(out), offsets)
 
 

@@ -224,9 +224,8 @@ class Compiler:
                 raise
             except (KeyError, ValueError, TypeError, IndexError) as e:
                 raise fail(op, f"cannot be simulated: {e}") from None
-        # A region holding a generator step makes its parent one too.
-        if any(s.generator for r in regions for s in r.steps):
-            step.generator = True
+        # A plain handler runs its regions with run_block_now, which reports a
+        # collective inside them; only generator handlers pass them through.
         return step
 
 

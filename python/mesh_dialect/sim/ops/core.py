@@ -120,11 +120,13 @@ _int_div("arith.ceildivui", lambda a, b: np.floor_divide(a + b - 1, b), unsigned
 def _shift(name: str, fn, *, unsigned: bool = False):
     def run(frame, step, a, b):
         dtype = step.attrs["dtype"]
-        bits = dtype.itemsize * 8
-        if np.any((np.asarray(b) < 0) | (np.asarray(b) >= bits)):
-            return [_as(np.zeros_like(np.asarray(a)), dtype)]  # poison in MLIR; zero is one valid value
         work = _unsigned(dtype) if unsigned else dtype
-        return [_as(fn(_as(a, work), _as(b, work)), dtype)]
+        # A shift by a negative amount or by the bit width or more is poison
+        # in MLIR; zero is one of its values. Only those elements get it.
+        bad = (np.asarray(b) < 0) | (np.asarray(b) >= dtype.itemsize * 8)
+        shifted = fn(np.asarray(a).astype(work), np.where(bad, 0, b).astype(work))
+        result = np.where(bad, 0, shifted).astype(dtype)
+        return [result if isinstance(a, np.ndarray) or isinstance(b, np.ndarray) else result[()]]
 
     register(name, prepare=_result_dtype)(run)
 

@@ -209,9 +209,6 @@ class _Plan:
 
 
 _VECTOR_OPS = ("arith.", "math.")
-_ELEMENT_ONLY = frozenset(("arith.shli", "arith.shrsi", "arith.shrui"))
-"""Ops whose handler, given arrays, does not act element by element: an
-out-of-range shift amount anywhere zeroes the whole array in core.py."""
 _ELEMENT_LOOP_LIMIT = 1 << 22
 _ACCUMULATE_LIMIT = 1 << 21
 """Largest iteration domain evaluated in one piece for a combiner reduction
@@ -303,7 +300,6 @@ def _prepare_structured(c: Compiler, op: ir.Operation) -> dict:
     body_ops = list(block.operations)
     vector_body = all(
         (o.name.startswith(_VECTOR_OPS) or o.name in ("linalg.index", "linalg.yield"))
-        and o.name not in _ELEMENT_ONLY
         and not len(o.regions)
         for o in body_ops
     )
