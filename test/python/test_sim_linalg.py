@@ -77,7 +77,13 @@ def test_mlp_layer_fill_matmul_add_relu():
 # -- contractions -----------------------------------------------------------------------
 
 
-def test_matmul_accumulates_into_outs_in_loop_order():
+@pytest.fixture
+def loop_order(monkeypatch):
+    """Float contractions summed in loop order instead of by BLAS."""
+    monkeypatch.setattr(linalg_ops, "LOOP_ORDER_FLOATS", True)
+
+
+def test_matmul_accumulates_into_outs_in_loop_order(loop_order):
     a, b = RNG.standard_normal((5, 7)).astype(F32), RNG.standard_normal((7, 3)).astype(F32)
     c = RNG.standard_normal((5, 3)).astype(F32)
     text = """
@@ -89,7 +95,7 @@ def test_matmul_accumulates_into_outs_in_loop_order():
     np.testing.assert_array_equal(out, loop_matmul(a, b, c))
 
 
-def test_matmul_f16_rounds_every_step_in_f16():
+def test_matmul_f16_rounds_every_step_in_f16(loop_order):
     a, b = RNG.standard_normal((3, 9)).astype(np.float16), RNG.standard_normal((9, 2)).astype(np.float16)
     c = RNG.standard_normal((3, 2)).astype(np.float16)
     text = """
@@ -171,7 +177,7 @@ def test_batch_matmul_matvec_vecmat_dot():
 
 
 @pytest.mark.parametrize("path", ["accumulate", "slabs", "loop", "elements"])
-def test_the_three_reduction_paths_agree_bit_for_bit(path, monkeypatch):
+def test_the_three_reduction_paths_agree_bit_for_bit(path, monkeypatch, loop_order):
     if path == "slabs":  # the whole domain does not fit: two k at a time
         monkeypatch.setattr(linalg_ops, "_ACCUMULATE_LIMIT", 4 * 3 * 2)
     elif path == "loop":
@@ -610,3 +616,32 @@ def test_linalg_ops_without_a_body_are_reported_unsupported():
     }"""
     with pytest.raises(SimError, match="'linalg.softmax' is not supported"):
         run(text, ints((2, 3)))
+
+
+def test_matmul_by_blas_is_close_to_loop_order_and_exact_for_integers():
+    rng = np.random.default_rng(5)
+    a = rng.standard_normal((16, 32)).astype(np.float32)
+    b = rng.standard_normal((32, 8)).astype(np.float32)
+    c = rng.standard_normal((16, 8)).astype(np.float32)
+    text = """func.func @f(%a: tensor<16x32xT>, %b: tensor<32x8xT>, %c: tensor<16x8xT>) -> tensor<16x8xT> {
+      %0 = linalg.matmul ins(%a, %b : tensor<16x32xT>, tensor<32x8xT>) outs(%c : tensor<16x8xT>) -> tensor<16x8xT>
+      return %0 : tensor<16x8xT>
+    }"""
+    ctx = mesh_dialect.context()
+    for dtype, t in ((np.float32, "f32"), (np.int8, "i8")):
+        module = mesh_dialect.parse(text.replace("T>", t + ">"), context=ctx)
+        args = [x.astype(dtype) if dtype == np.float32 else (x * 40).astype(dtype) for x in (a, b, c)]
+        with ctx:
+            (fast,) = Runner(module).run_global("f", args)
+            linalg_ops.LOOP_ORDER_FLOATS = True
+            try:
+                (slow,) = Runner(module).run_global("f", args)
+            finally:
+                linalg_ops.LOOP_ORDER_FLOATS = False
+        if dtype == np.float32:
+            np.testing.assert_allclose(fast, slow, rtol=1e-5, atol=1e-5)
+        else:
+            # Wrapping integer sums do not depend on their order.
+            ref = (args[2].astype(np.int64) + args[0].astype(np.int64) @ args[1].astype(np.int64)).astype(np.int8)
+            np.testing.assert_array_equal(fast, ref)
+            np.testing.assert_array_equal(slow, ref)

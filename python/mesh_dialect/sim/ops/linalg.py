@@ -264,6 +264,33 @@ def _dims_of(e: Expr) -> set[int]:
     return _dims_of(e[1]) | _dims_of(e[2])
 
 
+_CONTRACTIONS = frozenset(
+    ("linalg.matmul", "linalg.batch_matmul", "linalg.matvec", "linalg.vecmat", "linalg.dot", "linalg.batch_matvec")
+)
+LOOP_ORDER_FLOATS = False
+"""Float contractions go through numpy's einsum (BLAS), which sums in its own
+order; set True to sum in loop order as the lowered loops would (slower)."""
+
+
+def _einsum_of(op: ir.Operation, maps: list, n_ins: int, n_outs: int) -> str | None:
+    """`out += in0 * in1` of the named contractions, as einsum subscripts,
+    when every map permutes loop dims and the inputs convert plainly."""
+    if op.name not in _CONTRACTIONS or "cast" in op.attributes or (n_ins, n_outs) != (2, 1):
+        return None
+    if any(m.perm is None for m in maps):
+        return None
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    ins = ",".join("".join(letters[d] for d in m.perm) for m in maps[:2])
+    return ins + "->" + "".join(letters[d] for d in maps[2].perm)
+
+
+def _run_einsum(step: Step, subscripts: str, a, b, c) -> np.ndarray:
+    dtype = c.dtype
+    with np.errstate(over="ignore", invalid="ignore"):
+        product = np.einsum(subscripts, a.astype(dtype, copy=False), b.astype(dtype, copy=False), optimize=True)
+        return (c + product).astype(dtype, copy=False)
+
+
 def _prepare_structured(c: Compiler, op: ir.Operation) -> dict:
     n_ins, n_outs = _counts(op)
     n_results = len(op.results)
@@ -308,6 +335,7 @@ def _prepare_structured(c: Compiler, op: ir.Operation) -> dict:
         m.perm is not None and set(m.perm) == parallel and len(m.perm) == len(parallel) for m in maps[n_ins:]
     )
     return {
+        "einsum": _einsum_of(op, maps, n_ins, n_outs),
         "plan": _Plan(
             n_ins,
             n_outs,
@@ -573,6 +601,14 @@ def _run_elements(frame, step: Step, plan: _Plan, operands: tuple, sizes: list[i
 
 def _run_structured(frame, step: Step, *operands) -> list:
     plan: _Plan = step.attrs["plan"]
+    subscripts = step.attrs["einsum"]
+    if subscripts is not None and not (LOOP_ORDER_FLOATS and operands[2].dtype.kind in "fc"):
+        if all(isinstance(o, np.ndarray) for o in operands):
+            result = _run_einsum(step, subscripts, *operands)
+            if plan.buffers:
+                operands[2][...] = result
+                return []
+            return [result]
     sizes = _sizes(step, plan, operands)
     outs = operands[plan.n_ins :]
     for j, o in enumerate(outs):
@@ -605,14 +641,5 @@ named, map, reduce, transpose, broadcast, ...). linalg.softmax, pack,
 unpack and the winograd transforms have no body and are not run."""
 
 
-def _run_structured_gen(frame, step: Step, *operands):
-    """The handler as a generator: the compiler marks a step whose body holds
-    a generator op (scf.if, func.call) as one, and then runs it with
-    `yield from`. Bodies still run with `run_block_now`, so a collective in a
-    body is an error."""
-    return _run_structured(frame, step, *operands)
-    yield  # pragma: no cover  (makes this a generator function)
-
-
 for _name in _STRUCTURED:
-    register(_name, prepare=_prepare_structured, generator=True)(_run_structured_gen)
+    register(_name, prepare=_prepare_structured)(_run_structured)
