@@ -3,6 +3,8 @@
 // The second matmul leaves partial sums over axis 1: one all_reduce.
 // RUN: mesh-run %s --compare-with %S/Inputs/mlp-global.mlir -q | FileCheck %s
 // RUN: mesh-run %s --compare-with %S/Inputs/mlp-global.mlir --seed 7 -q | FileCheck %s
+// The same program as 4 processes under mpiexec:
+// RUN: mesh-run %s --compare-with %S/Inputs/mlp-global.mlir --mpi 4 -q | FileCheck %s
 // CHECK: result 0: max error {{[0-9.e-]+}}
 // CHECK-NEXT: match
 
