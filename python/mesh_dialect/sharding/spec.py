@@ -25,21 +25,11 @@ import operator
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from ..ir.schema import REDUCTION_KINDS  # one list for the dialect and the algebra
+
 Device = tuple[int, ...]
 """A device's multi-index on its mesh."""
 
-REDUCTION_KINDS: tuple[str, ...] = (
-    "sum",
-    "max",
-    "min",
-    "product",
-    "average",
-    "bitwise_and",
-    "bitwise_or",
-    "bitwise_xor",
-    "generic",
-)
-"""Every `#mesh.partial` kind; `generic` names a reduction nobody can run."""
 
 
 class MeshError(ValueError):

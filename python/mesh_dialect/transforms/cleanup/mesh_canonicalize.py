@@ -13,25 +13,12 @@ from typing import ClassVar
 from mlir import ir
 from mlir.dialects import arith
 
-from ...ir.schema import DYNAMIC
+from ...ir.schema import COLLECTIVES, DYNAMIC
 from ..base import Pass
 
-# Collectives that compute a value from their group and have no other effect.
-_PURE_COLLECTIVES = frozenset(
-    "mesh." + n
-    for n in (
-        "all_gather",
-        "all_reduce",
-        "all_slice",
-        "all_to_all",
-        "broadcast",
-        "gather",
-        "reduce",
-        "reduce_scatter",
-        "scatter",
-        "shift",
-    )
-)
+# Collectives that compute a value from their group and have no other
+# effect: all of them but the point-to-point send and recv.
+_PURE_COLLECTIVES = COLLECTIVES - {"mesh.send", "mesh.recv"}
 _FOLDABLE_QUERIES = frozenset(("mesh.mesh_shape", "mesh.process_multi_index", "mesh.process_linear_index"))
 _PURE_QUERIES = frozenset(
     ("mesh.sharding", "mesh.mesh_shape", "mesh.process_multi_index", "mesh.process_linear_index", "mesh.shard_shape")
