@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 
 from ..driver.opt import OptDriver, OptOptions
 from ..driver.pipeline import Element, PipelineError, parse_pipeline
 from ..transforms import PASSES
+from . import guarded
 
 
 def _pass_listing() -> str:
@@ -83,18 +83,7 @@ def _long_flags(argv: list[str]) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    try:
-        return _main(argv)
-    except BrokenPipeError:
-        # The reader went away (`mesh-opt ... | head`): no traceback, and no
-        # second failure when Python flushes the dead stream at exit.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        for stream in (sys.stdout, sys.stderr):
-            try:
-                os.dup2(devnull, stream.fileno())
-            except (OSError, ValueError):
-                pass
-        return 1
+    return guarded("mesh-opt", lambda: _main(argv))
 
 
 def _main(argv: list[str] | None) -> int:
@@ -123,15 +112,7 @@ def _main(argv: list[str] | None) -> int:
         print_ir_after_all=args.mlir_print_ir_after_all,
         verify_each=args.verify_each,
     )
-    try:
-        return OptDriver(options).run()
-    except KeyboardInterrupt:
-        return 130
-    except BrokenPipeError:
-        raise
-    except Exception as e:  # noqa: BLE001 - a CLI must never show a traceback
-        print(f"mesh-opt: internal error: {type(e).__name__}: {e}", file=sys.stderr)
-        return 2
+    return OptDriver(options).run()
 
 
 def entry() -> None:

@@ -7,6 +7,7 @@ import argparse
 import sys
 
 from ..driver.run import RunDriver, RunOptions
+from . import guarded
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -41,6 +42,10 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    return guarded("mesh-run", lambda: _main(argv))
+
+
+def _main(argv: list[str] | None) -> int:
     parser = _parser()
     try:
         args = parser.parse_args(argv)
@@ -62,15 +67,7 @@ def main(argv: list[str] | None = None) -> int:
         mpi=args.mpi,
         allow_unregistered_dialect=args.allow_unregistered_dialect,
     )
-    try:
-        return RunDriver(options).run()
-    except KeyboardInterrupt:
-        return 130
-    except BrokenPipeError:
-        return 1
-    except Exception as e:  # noqa: BLE001 - a CLI must never show a traceback
-        print(f"mesh-run: internal error: {type(e).__name__}: {e}", file=sys.stderr)
-        return 2
+    return RunDriver(options).run()
 
 
 def entry() -> None:
