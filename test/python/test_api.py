@@ -161,3 +161,33 @@ def test_readme_builder_example():
         "  %0 = mesh.sharding @mesh0 split_axes = [[0], [1]] : !mesh.sharding\n"
         "}\n"
     )
+
+
+def test_pass_options_are_type_checked_from_python():
+    with pytest.raises(
+        mesh_dialect.transforms.OptionError, match="option 'dce' of pass 'mesh-canonicalize' must be a bool, got 'no'"
+    ):
+        MeshCanonicalize(dce="no")
+
+
+def test_parse_without_a_context_says_so():
+    with pytest.raises(ValueError, match="parse needs an MLIR context"):
+        mesh_dialect.parse("mesh.mesh @m(shape = 2)")
+
+
+def test_columns_count_characters_after_non_ascii_text():
+    ctx = mesh_dialect.context(allow_unregistered_dialects=True)
+    with pytest.raises(mesh_dialect.DiagnosticError) as info:
+        mesh_dialect.parse('"foo.bar"() {a = "ééééé"} : () -> () é\n', filename="u.mlir", context=ctx)
+    (d,) = info.value.diagnostics
+    assert (d.line, d.col, d.message) == (1, 38, "unexpected character")
+
+
+def test_deeply_nested_types_are_refused_before_mlir_sees_them():
+    ctx = mesh_dialect.context()
+    text = "func.func private @f() -> " + "tuple<" * 5000 + "i32" + ">" * 5000
+    with pytest.raises(mesh_dialect.DiagnosticError) as info:
+        mesh_dialect.parse(text, filename="deep.mlir", context=ctx)
+    (d,) = info.value.diagnostics
+    # The 1001st "<" opens at column 26 + 6 * 1001.
+    assert (d.line, d.col, d.message) == (1, 6032, "brackets nest deeper than 1000 levels")

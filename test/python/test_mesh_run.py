@@ -118,3 +118,34 @@ def test_usage_error_exits_1(files):
     p = run("global.mlir", "--no-such-flag", cwd=files)
     assert p.returncode == 1
     assert "unrecognized arguments: --no-such-flag" in p.stderr
+
+
+def test_inputs_must_match_the_argument_types(files):
+    np.save(files / "x6.npy", np.zeros(6, np.int32))
+    np.save(files / "xf.npy", np.zeros((4, 2), np.float32))
+    p = run("global.mlir", "-i", "x6.npy", "-i", "k.npy", cwd=files)
+    assert (p.returncode, p.stderr) == (
+        1,
+        "mesh-run: error: input 0 of @scale has shape [6] but the argument is tensor<4x2xi32>\n",
+    )
+    p = run("global.mlir", "-i", "xf.npy", "-i", "k.npy", cwd=files)
+    assert (p.returncode, p.stderr) == (
+        1,
+        "mesh-run: error: input 0 of @scale holds float32 values but the argument is tensor<4x2xi32>\n",
+    )
+
+
+def test_spmd_results_print_their_global_type(files):
+    p = run("spmd.mlir", "-i", "x.npy", "-i", "k.npy", cwd=files)
+    assert p.stdout.splitlines()[0] == "result 0: tensor<4x2xi32> (each device: tensor<2x2xi32>)"
+
+
+def test_program_from_stdin(files):
+    p = subprocess.run([MESH_RUN, "-", "-q", "--seed", "1"], input=GLOBAL, cwd=files, capture_output=True, text=True)
+    assert (p.returncode, p.stdout, p.stderr) == (0, "", "")
+
+
+def test_negative_seed_is_a_usage_error(files):
+    p = run("global.mlir", "--seed", "-1", cwd=files)
+    assert p.returncode == 1
+    assert p.stderr.splitlines()[-1] == "mesh-run: error: argument --seed: must be a non-negative integer, got -1"

@@ -56,14 +56,19 @@ class RunDriver:
             self.stderr.write(f"mesh-run: error: {e}\n")
         except diag.DiagnosticError as e:
             self.stderr.write(str(e) + "\n")
+        except MemoryError:
+            self.stderr.write("mesh-run: error: out of memory (are the tensors or the mesh this large?)\n")
         return 1
 
     # ------------------------------------------------------------------
 
     def _load(self, path: str, ctx: ir.Context) -> ir.Operation:
         try:
-            with open(path, encoding="utf-8") as f:
-                text = f.read()
+            if path == "-":
+                text, path = sys.stdin.read(), "<stdin>"
+            else:
+                with open(path, encoding="utf-8") as f:
+                    text = f.read()
         except OSError as e:
             raise RunError(f"could not open input file '{path}': {e.strerror}") from None
         except UnicodeDecodeError as e:
@@ -78,8 +83,10 @@ class RunDriver:
                 known = ", ".join("@" + n for n in names) or "none"
                 raise RunError(f"no function @{requested} in '{path}' (functions: {known})")
             return requested
+        if not names:
+            raise RunError(f"'{path}' has no function to run")
         if len(names) != 1:
-            known = ", ".join("@" + n for n in names) or "none"
+            known = ", ".join("@" + n for n in names)
             raise RunError(f"'{path}' has {len(names)} functions ({known}); choose one with --function")
         return names[0]
 
@@ -99,7 +106,7 @@ class RunDriver:
             return out
         mesh = None
         name = sim.mesh_for(sig)
-        if sig.spmd or self.o.spmd:
+        if (sig.spmd if self.o.spmd is None else self.o.spmd):
             if name is None:
                 raise RunError(f"@{sig.name} has no layout; name its mesh with --mesh")
             mesh = Mesh(sim.runner(name).mesh.shape, name)
@@ -158,15 +165,24 @@ class RunDriver:
         if self.o.quiet:
             return
         for i, (value, t) in enumerate(zip(outputs, sig.result_types)):
-            text = np.array2string(np.asarray(value), threshold=64, max_line_width=100)
-            self.stdout.write(f"result {i}: {t}\n{text}\n")
+            value = np.asarray(value)
+            text = np.array2string(value, threshold=64, max_line_width=100)
+            label = str(t)
+            if isinstance(t, ir.ShapedType) and tuple(ir.ShapedType(t).shape) != value.shape:
+                # An SPMD result: its type is one device's piece; print the whole.
+                dims = "x".join(map(str, value.shape))
+                label = f"tensor<{dims}x{ir.ShapedType(t).element_type}> (each device: {t})"
+            self.stdout.write(f"result {i}: {label}\n{text}\n")
 
     def _save(self, outputs) -> None:
         if self.o.save_dir is None:
             return
-        os.makedirs(self.o.save_dir, exist_ok=True)
-        for i, value in enumerate(outputs):
-            np.save(os.path.join(self.o.save_dir, f"result{i}.npy"), np.asarray(value))
+        try:
+            os.makedirs(self.o.save_dir, exist_ok=True)
+            for i, value in enumerate(outputs):
+                np.save(os.path.join(self.o.save_dir, f"result{i}.npy"), np.asarray(value))
+        except OSError as e:
+            raise RunError(f"cannot save the results in '{self.o.save_dir}': {e.strerror or e}") from None
 
     def _compare(self, outputs, reference) -> int:
         ok = True

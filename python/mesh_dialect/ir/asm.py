@@ -92,23 +92,24 @@ MAX_NESTING = 1000
 """MLIR's recursive-descent parser overflows the C stack somewhere past ten
 thousand nested brackets and takes the process down; refuse well before."""
 
-_OPEN = re.compile(r'[\[{(]|[\]})]|"(?:[^"\\\n]|\\.)*"|//[^\n]*')
+_BRACKET = re.compile(r'->|[\[{(<]|[\]})>]|"(?:[^"\\\n]|\\.)*"|//[^\n]*')
 
 
 def _too_deep(text: str) -> int | None:
-    """Offset where bracket nesting passes MAX_NESTING, or None. A quick
-    count first; strings and comments are skipped only when it is close."""
-    if text.count("[") + text.count("{") + text.count("(") <= MAX_NESTING:
+    """Offset where bracket nesting (`[`, `{`, `(`, `<`) passes MAX_NESTING,
+    or None. A quick count first; the careful scan skips strings, comments
+    and the `>` of `->`."""
+    if sum(text.count(c) for c in "[{(<") <= MAX_NESTING:
         return None
     depth = 0
-    for m in _OPEN.finditer(text):
-        c = m.group(0)[0]
-        if c in "[{(":
+    for m in _BRACKET.finditer(text):
+        c = m.group(0)
+        if c in ("[", "{", "(", "<"):
             depth += 1
             if depth > MAX_NESTING:
                 return m.start()
-        elif c in "]})":
-            depth -= 1
+        elif c in ("]", "}", ")", ">"):
+            depth = max(depth - 1, 0)
     return None
 
 
@@ -125,7 +126,16 @@ def parse(
     `mlir-opt` does. Raises `DiagnosticError` with positions in `text`.
     """
     ctx = context or ir.Context.current
+    if ctx is None:
+        raise ValueError("parse needs an MLIR context: pass context=, or parse inside `with mesh_dialect.context():`")
     load_dialect(ctx)
+    deep = _too_deep(text)
+    if deep is not None:
+        line, col = LineIndex(text).position(deep)
+        raise diag.DiagnosticError(
+            [diag.Diagnostic("error", f"brackets nest deeper than {MAX_NESTING} levels", filename, line, col)],
+            {filename: text},
+        )
     try:
         translation = to_generic(text, insertions=wrapper_insertions(text))
     except MeshSyntaxError as e:
@@ -134,13 +144,6 @@ def parse(
             [diag.Diagnostic("error", e.message, filename, line, col)], {filename: text}
         ) from None
     _remember(filename, translation)
-    deep = _too_deep(text)
-    if deep is not None:
-        line, col = LineIndex(text).position(deep)
-        raise diag.DiagnosticError(
-            [diag.Diagnostic("error", f"brackets nest deeper than {MAX_NESTING} levels", filename, line, col)],
-            {filename: text},
-        )
     generic = translation.generic
     try:
         outer = ir.Operation.parse(generic, source_name=filename, context=ctx)

@@ -107,6 +107,8 @@ def load_dialect(context: ir.Context | None = None) -> ir.Context:
     Idempotent: a context that already has it is left alone.
     """
     ctx = context or ir.Context.current
+    if ctx is None:
+        raise ValueError("load_dialect needs an MLIR context: pass one, or call it inside `with ctx:`")
     # Registering the op classes also spares the bindings a failed module
     # lookup (an importlib search) every time they wrap a mesh op.
     from . import ops  # noqa: F401

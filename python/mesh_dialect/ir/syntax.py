@@ -584,7 +584,12 @@ class Translation:
         self.generic_lines = LineIndex(self.generic)
 
     def original_position(self, line: int, col: int) -> tuple[int, int]:
-        """Map a line:col of the generic text to the user's text."""
+        """Map a line:col of the generic text (MLIR counts columns in bytes)
+        to the user's text (in characters, as the caret is drawn)."""
+        start = self.generic_lines.offset(line, 1)
+        end = self.generic.find("\n", start)
+        raw = self.generic[start : len(self.generic) if end < 0 else end].encode("utf-8")
+        col = len(raw[: max(col - 1, 0)].decode("utf-8", errors="ignore")) + 1
         off = self.generic_lines.offset(line, col)
         return self.source_lines.position(self.offsets.to_original(off))
 

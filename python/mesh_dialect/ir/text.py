@@ -21,10 +21,10 @@ class MeshSyntaxError(Exception):
         self.message = message
 
 
-_SSA = re.compile(r"%(?:\d+|[A-Za-z_$.\-][\w$.\-]*)(?:#\d+)?")
-_SYMBOL = re.compile(r'@(?:[A-Za-z_][\w$.]*|"(?:[^"\\\n]|\\.)*")')
+_SSA = re.compile(r"%(?:\d+|[A-Za-z_$.\-][\w$.\-]*)(?:#\d+)?", re.ASCII)
+_SYMBOL = re.compile(r'@(?:[A-Za-z_][\w$.]*|"(?:[^"\\\n]|\\.)*")', re.ASCII)
 _INT = re.compile(r"-?\d+")
-_WORD = re.compile(r"[A-Za-z_][\w$.]*")
+_WORD = re.compile(r"[A-Za-z_][\w$.]*", re.ASCII)
 _DIMS = re.compile(r"(?:\d+|\?)(?:x(?:\d+|\?))*")
 _BLANKS = re.compile(r"(?:\s+|//[^\n]*)*").match
 _WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$.")

@@ -142,8 +142,11 @@ class Simulation:
         mesh_name = self.mesh_for(sig)
         if spmd is None:
             spmd = sig.spmd
+        if len(inputs) != len(sig.arg_types):
+            raise SimError(f"@{function} takes {len(sig.arg_types)} inputs, got {len(inputs)}")
         if not spmd:
-            return self._global.run_global(function, [_as_value(x, t) for x, t in zip(inputs, sig.arg_types)])
+            values = [_checked(i, x, t, function) for i, (x, t) in enumerate(zip(inputs, sig.arg_types))]
+            return self._global.run_global(function, values)
         if mesh_name is None:
             raise SimError(f"@{function} has no layout on its arguments or results; name the mesh to run it on")
         runner = self.runner(mesh_name)
@@ -152,13 +155,15 @@ class Simulation:
         for i, (x, t, s) in enumerate(zip(inputs, sig.arg_types, sig.arg_shardings)):
             if not isinstance(t, ir.ShapedType):
                 for d in per_device:
-                    per_device[d].append(_as_value(x, t))
+                    per_device[d].append(_checked(i, x, t, function))
                 continue
+            value = _checked(i, x, t, function, local=False)
             try:
-                pieces = layout.shard(np.asarray(x, dtype=dtype_of(t)), s or Sharding.replicated(), mesh)
+                pieces = layout.shard(value, s or Sharding.replicated(), mesh)
             except ValueError as e:
                 raise SimError(f"argument {i} of @{function}: {e}") from None
             for d in per_device:
+                _check_shape(i, pieces[d].shape, t, function, f" on device {d} (after cutting the global input)")
                 per_device[d].append(pieces[d])
         outs = runner.run_spmd(function, per_device)
         results = []
@@ -171,8 +176,28 @@ class Simulation:
         return results
 
 
-def _as_value(x, t: ir.Type):
+def _check_shape(i: int, shape, t: ir.Type, function: str, where: str = "") -> None:
+    st = ir.ShapedType(t)
+    if not st.has_rank:
+        raise SimError(f"argument {i} of @{function} is unranked ({t}); the simulator needs ranked tensors")
+    want = [None if st.is_dynamic_dim(k) else d for k, d in enumerate(st.shape)]
+    if len(shape) != len(want) or any(w is not None and w != n for w, n in zip(want, shape)):
+        raise SimError(f"input {i} of @{function} has shape {list(shape)}{where} but the argument is {t}")
+
+
+def _checked(i: int, x, t: ir.Type, function: str, *, local: bool = True):
+    """An input as the argument's type: the same kind of number (an integer
+    file for a float argument is a mistake, not a conversion) and, on one
+    device, the argument's shape."""
     dtype = dtype_of(t)
-    if isinstance(t, ir.ShapedType):
-        return np.asarray(x, dtype=dtype)
-    return dtype.type(x)
+    array = np.asarray(x)
+    kinds = {"b": "b", "i": "iu", "u": "iu", "f": "f"}
+    if array.dtype.kind not in kinds.get(dtype.kind, dtype.kind):
+        raise SimError(f"input {i} of @{function} holds {array.dtype} values but the argument is {t}")
+    if not isinstance(t, ir.ShapedType):
+        if array.ndim:
+            raise SimError(f"input {i} of @{function} has shape {list(array.shape)} but the argument is {t}")
+        return dtype.type(array[()])
+    if local:
+        _check_shape(i, array.shape, t, function)
+    return array.astype(dtype, copy=False)

@@ -29,9 +29,9 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from ..sharding.spec import Device, Mesh, Sharding, ShardingError
+from ..sharding.spec import REDUCTION_KINDS, Device, Mesh, Sharding, ShardingError
 
-REDUCIBLE_KINDS = ("sum", "max", "min", "product", "average", "bitwise_and", "bitwise_or", "bitwise_xor")
+REDUCIBLE_KINDS = tuple(k for k in REDUCTION_KINDS if k != "generic")
 """The reduction kinds with a defined meaning (all but `generic`)."""
 
 

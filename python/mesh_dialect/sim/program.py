@@ -127,7 +127,7 @@ def dtype_of(t: ir.Type) -> np.dtype:
         t = t.element_type
     key = str(t)
     if key not in _DTYPES:
-        raise KeyError(key)
+        raise SimError(f"element type {key} is not supported by the simulator")
     return np.dtype(_DTYPES[key])
 
 
@@ -260,6 +260,9 @@ class Frame:
     runner: Any = field(repr=False, default=None)
 
 
+_NUMPY_FAILURES = (ArithmeticError, LookupError, TypeError, ValueError, MemoryError)
+
+
 def run_block(frame: Frame, block: Block, args) -> Iterator:
     """Run `block` on `frame`; a generator returning the terminator's operand
     values (collectives inside yield their requests)."""
@@ -268,10 +271,15 @@ def run_block(frame: Frame, block: Block, args) -> Iterator:
         slots[slot] = value
     for step in block.steps:
         values = [slots[i] for i in step.operands]
-        if step.generator:
-            out = yield from step.run(frame, step, *values)
-        else:
-            out = step.run(frame, step, *values)
+        try:
+            if step.generator:
+                out = yield from step.run(frame, step, *values)
+            else:
+                out = step.run(frame, step, *values)
+        except _NUMPY_FAILURES as e:
+            # numpy's own complaint (shapes that do not broadcast, memory),
+            # said at the op that caused it.
+            raise fail(step, f"failed: {type(e).__name__}: {e}") from None
         for slot, value in zip(step.results, out):
             slots[slot] = value
     term = block.terminator

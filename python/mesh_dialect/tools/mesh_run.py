@@ -10,6 +10,20 @@ from ..driver.run import RunDriver, RunOptions
 from . import guarded
 
 
+def _non_negative(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be a non-negative integer, got {value}")
+    return value
+
+
+def _tolerance(text: str) -> float:
+    value = float(text)
+    if not value >= 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a finite non-negative number, got {text}")
+    return value
+
+
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="mesh-run",
@@ -20,11 +34,11 @@ def _parser() -> argparse.ArgumentParser:
         ),
         allow_abbrev=False,
     )
-    p.add_argument("input", help="the .mlir file")
+    p.add_argument("input", help="the .mlir file ('-' for stdin)")
     p.add_argument("-f", "--function", help="function to run (default: the module's only function)")
     p.add_argument("-i", "--input-npy", dest="inputs", action="append", default=[], metavar="FILE.npy",
                    help="a global input, once per argument, in order (default: seeded random data)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the random inputs (default 0)")
+    p.add_argument("--seed", type=_non_negative, default=0, help="seed of the random inputs (default 0)")
     p.add_argument("--mesh", help="mesh to run on when the function states no layout")
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--spmd", dest="spmd", action="store_true", default=None, help="run on every device")
@@ -34,10 +48,10 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--compare-with", metavar="REF.mlir",
                    help="run this program's function (unpartitioned) on the same inputs and compare")
     p.add_argument("--ref-function", help="the reference's function (default: the same name)")
-    p.add_argument("--rtol", type=float, default=1e-5, help="relative tolerance for floats (default 1e-5)")
-    p.add_argument("--atol", type=float, default=1e-6, help="absolute tolerance for floats (default 1e-6)")
+    p.add_argument("--rtol", type=_tolerance, default=1e-5, help="relative tolerance for floats (default 1e-5)")
+    p.add_argument("--atol", type=_tolerance, default=1e-6, help="absolute tolerance for floats (default 1e-6)")
     p.add_argument("--mpi", type=int, metavar="N", help="run as N processes under mpiexec")
-    p.add_argument("--allow-unregistered-dialect", action="store_true")
+    p.add_argument("--allow-unregistered-dialect", action="store_true", help="accept ops of unknown dialects")
     return p
 
 

@@ -37,6 +37,8 @@ class Pass:
 
     def __post_init__(self) -> None:
         self.diagnostics: list[Diagnostic] = []
+        for f in self.options():
+            _check_option_type(self.ARGUMENT, f, getattr(self, f.name))
 
     # -- what a pass implements ------------------------------------------
 
@@ -103,6 +105,29 @@ class Pass:
 
     def describe_options(self) -> str:
         return " ".join(f"{f.name.replace('_', '-')}={_show(getattr(self, f.name))}" for f in self.options())
+
+
+_OPTION_TYPES = {"bool": bool, "int": int, "str": str}
+
+
+def _check_option_type(argument: str, field: dataclasses.Field, value) -> None:
+    """Options built from Python get the checks the CLI's parsing gives:
+    `dce="no"` would otherwise be truthy and silently keep dce on."""
+    kind = field.type if isinstance(field.type, str) else getattr(field.type, "__name__", "")
+    expected = _OPTION_TYPES.get(kind)
+    if expected is None:
+        return
+    ok = isinstance(value, expected) and not (expected is int and isinstance(value, bool))
+    if not ok:
+        raise OptionError(
+            f"option '{field.name.replace('_', '-')}' of pass '{argument}' must be a {kind}, got {value!r}"
+        )
+    choices = field.metadata.get("choices")
+    if choices is not None and value not in choices:
+        raise OptionError(
+            f"option '{field.name.replace('_', '-')}' of pass '{argument}' must be one of {', '.join(choices)}, "
+            f"got {value!r}"
+        )
 
 
 def _show(value) -> str:
