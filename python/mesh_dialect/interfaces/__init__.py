@@ -1,0 +1,40 @@
+"""Sharding rules: ops described as loop nests, the two algorithms that turn
+tensor shardings into a loop sharding and back (`rules`, pure Python), and
+the rules of upstream and HLO ops (`registry`)."""
+
+from .registry import RuleFn, register_rule, registered_names, rule_for
+from .rules import (
+    INVALID,
+    LOOP_REDUCTION_KINDS,
+    PARALLEL,
+    Conflict,
+    Iterator,
+    ShardingOption,
+    ShardingRule,
+    TensorMap,
+    option_from_lists,
+    option_from_shardings,
+    option_to_lists,
+    shardings_from_option,
+    validate_option,
+)
+
+__all__ = [
+    "INVALID",
+    "LOOP_REDUCTION_KINDS",
+    "PARALLEL",
+    "Conflict",
+    "Iterator",
+    "RuleFn",
+    "ShardingOption",
+    "ShardingRule",
+    "TensorMap",
+    "option_from_lists",
+    "option_from_shardings",
+    "option_to_lists",
+    "register_rule",
+    "registered_names",
+    "rule_for",
+    "shardings_from_option",
+    "validate_option",
+]

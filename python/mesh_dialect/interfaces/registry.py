@@ -1,0 +1,544 @@
+"""Sharding rules of real ops, looked up by op name.
+
+Upstream MLIR attaches the sharding interface to op classes in C++; here a
+rule is a Python function of the op, so ops of any dialect, registered or
+not (`mhlo`/`stablehlo` in generic form), get one without touching their
+definition, and users add their own with `register_rule`.
+
+Built in: every linalg structured op (from its indexing maps and body),
+`arith`/`math` ops on ranked tensors, `arith.constant`, `tensor.empty`,
+`tensor.splat`, tosa elementwise ops (with size-1 broadcasting), `tosa.matmul`,
+`tosa.reduce_*`, `tosa.transpose`, `tosa.const`, and the `mhlo`/`stablehlo`
+ops `dot_general`, `dot`, elementwise ops, `constant`, `broadcast_in_dim`,
+`transpose` and `reduce`.  A rule function returns None for a form it does
+not understand (an unranked tensor, a missing attribute), so `rule_for` never
+guesses.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from mlir import ir
+from mlir.dialects import linalg as linalg_dialect
+
+from .rules import INVALID, DimExpr, Iterator, ShardingRule, TensorMap
+
+RuleFn = Callable[[ir.Operation], ShardingRule | None]
+
+_RULES: dict[str, RuleFn] = {}
+
+
+def register_rule(name: str, fn: RuleFn | None) -> RuleFn | None:
+    """Use `fn` for ops named `name` (None removes the entry); returns the
+    function it replaces, so a caller can restore it.  An exact name wins
+    over the built-in families (`linalg.*`, `arith.*`, `math.*`)."""
+    previous = _RULES.get(name)
+    if fn is None:
+        _RULES.pop(name, None)
+    else:
+        _RULES[name] = fn
+    return previous
+
+
+def registered_names() -> list[str]:
+    """Op names with a rule of their own (the families come on top)."""
+    return sorted(_RULES)
+
+
+def rule_for(op: ir.Operation | ir.OpView) -> ShardingRule | None:
+    """The op's sharding rule, or None when no rule knows it."""
+    operation = op.operation if isinstance(op, ir.OpView) else op
+    name = operation.name
+    fn = _RULES.get(name)
+    if fn is None:
+        fn = _FAMILIES.get(name.split(".", 1)[0])
+    return None if fn is None else fn(operation)
+
+
+# ---------------------------------------------------------------------------
+# Helpers
+
+
+def _shape(value: ir.Value) -> tuple[int | None, ...] | None:
+    """A ranked tensor's shape with None for dynamic sizes; None otherwise."""
+    t = value.type
+    if not isinstance(t, ir.RankedTensorType):
+        return None
+    return tuple(None if ir.ShapedType.is_dynamic_size(d) else d for d in t.shape)
+
+
+def _identity(value: ir.Value) -> TensorMap | None:
+    shape = _shape(value)
+    return None if shape is None else tuple(range(len(shape)))
+
+
+def _unshardable(value: ir.Value) -> TensorMap | None:
+    """A tensor none of whose dimensions follows a loop."""
+    shape = _shape(value)
+    return None if shape is None else (None,) * len(shape)
+
+
+def _ints(attr: ir.Attribute | None) -> list[int] | None:
+    """An integer list attribute in any of its usual spellings."""
+    if attr is None:
+        return None
+    if isinstance(attr, ir.DenseI64ArrayAttr | ir.DenseI32ArrayAttr | ir.DenseI16ArrayAttr | ir.DenseI8ArrayAttr):
+        return [int(x) for x in attr]
+    if isinstance(attr, ir.DenseIntElementsAttr):
+        return [int(x) for x in attr]
+    if isinstance(attr, ir.ArrayAttr):
+        out = []
+        for x in attr:
+            if not isinstance(x, ir.IntegerAttr):
+                return None
+            out.append(x.value)
+        return out
+    if isinstance(attr, ir.IntegerAttr):
+        return [attr.value]
+    return None
+
+
+def _attr(op: ir.Operation, name: str) -> ir.Attribute | None:
+    return op.attributes[name] if name in op.attributes else None
+
+
+def _results_shape(op: ir.Operation) -> tuple[int | None, ...] | None:
+    """The common shape of all results when they are ranked tensors of one shape."""
+    shapes = {_shape(r) for r in op.results}
+    if len(shapes) != 1:
+        return None
+    (shape,) = shapes
+    return shape
+
+
+def _all_parallel(rank: int) -> tuple[Iterator, ...]:
+    return (Iterator.parallel(),) * rank
+
+
+# ---------------------------------------------------------------------------
+# Elementwise ops and constants
+
+
+def _elementwise(op: ir.Operation, *, broadcast: bool = False) -> ShardingRule | None:
+    """Results of one shape, indexed by one parallel loop per dimension.
+    Operands of that rank follow the loops; with `broadcast` (tosa) an
+    operand dimension whose size differs from the result's (size 1) is not
+    split.  Other operands (scalars, shift or zero-point tensors) are not
+    split."""
+    shape = _results_shape(op)
+    if shape is None or not op.results:
+        return None
+    rank = len(shape)
+    operand_maps: list[TensorMap | None] = []
+    for v in op.operands:
+        s = _shape(v)
+        if s is None:
+            operand_maps.append(None)
+        elif len(s) != rank:
+            operand_maps.append((None,) * len(s))
+        elif broadcast:
+            operand_maps.append(tuple(d if s[d] == shape[d] else None for d in range(rank)))
+        else:
+            operand_maps.append(tuple(range(rank)))
+    identity = tuple(range(rank))
+    return ShardingRule(_all_parallel(rank), tuple(operand_maps), (identity,) * len(op.results))
+
+
+def _tosa_elementwise(op: ir.Operation) -> ShardingRule | None:
+    return _elementwise(op, broadcast=True)
+
+
+def _constant(op: ir.Operation) -> ShardingRule | None:
+    """A tensor constant (dense or splat) is built whole anywhere, so any
+    split is free; operands (dynamic sizes, a splat value) are scalars."""
+    if len(op.results) != 1:
+        return None
+    shape = _shape(op.results[0])
+    if shape is None:
+        return None
+    return ShardingRule(
+        _all_parallel(len(shape)),
+        tuple(_unshardable(v) for v in op.operands),
+        (tuple(range(len(shape))),),
+    )
+
+
+# ---------------------------------------------------------------------------
+# linalg
+
+
+_ARITH_COMBINERS = {
+    "arith.addf": "sum",
+    "arith.addi": "sum",
+    "arith.mulf": "product",
+    "arith.muli": "product",
+    "arith.maximumf": "max",
+    "arith.maxnumf": "max",
+    "arith.maxsi": "max",
+    "arith.minimumf": "min",
+    "arith.minnumf": "min",
+    "arith.minsi": "min",
+    "arith.andi": "bitwise_and",
+    "arith.ori": "bitwise_or",
+    "arith.xori": "bitwise_xor",
+}
+"""Body ops that fold an output with a value as a mesh reduction kind would.
+Unsigned max/min are left out: the dialect's integer reductions carry no
+signedness, so a partial result could not say which one it needs."""
+
+
+def _dim_expr(e: ir.AffineExpr) -> DimExpr:
+    if isinstance(e, ir.AffineDimExpr):
+        return e.position
+    loops: set[int] = set()
+
+    def visit(x: ir.AffineExpr) -> None:
+        if isinstance(x, ir.AffineDimExpr):
+            loops.add(x.position)
+        elif isinstance(x, ir.AffineBinaryExpr):
+            visit(x.lhs)
+            visit(x.rhs)
+
+    visit(e)
+    return frozenset(loops)
+
+
+def _num_inits(op: ir.Operation) -> int | None:
+    """How many trailing operands are the op's outputs (`outs`)."""
+    if "operandSegmentSizes" in op.attributes:
+        return list(ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"]))[-1]
+    n = len(op.operands)
+    if op.name == "linalg.reduce":
+        return n // 2
+    if op.name in ("linalg.map", "linalg.transpose", "linalg.broadcast"):
+        return 1
+    return len(op.results) or None
+
+
+def _single_use(value: ir.Value) -> bool:
+    return sum(1 for _ in value.uses) == 1
+
+
+def _combiner_kinds(op: ir.Operation, num_inputs: int, num_inits: int) -> list[str]:
+    """Per output, the reduction kind of its body when it yields
+    `combine(out, x)` with `out` used nowhere else, else `invalid`."""
+    invalid = [INVALID] * num_inits
+    if len(op.regions) != 1 or len(op.regions[0].blocks) != 1:
+        return invalid
+    block = op.regions[0].blocks[0]
+    args = list(block.arguments)
+    ops = list(block.operations)
+    if len(args) != num_inputs + num_inits or not ops or len(ops[-1].operands) != num_inits:
+        return invalid
+    kinds = []
+    for j, y in enumerate(ops[-1].operands):
+        out = args[num_inputs + j]
+        kind = INVALID
+        if isinstance(y, ir.OpResult):
+            producer = y.owner
+            operands = list(producer.operands)
+            if (
+                producer.name in _ARITH_COMBINERS
+                and len(operands) == 2
+                and operands.count(out) == 1
+                and _single_use(out)
+            ):
+                kind = _ARITH_COMBINERS[producer.name]
+        kinds.append(kind)
+    return kinds
+
+
+def _linalg(op: ir.Operation) -> ShardingRule | None:
+    """Any structured op: its indexing maps are the loop nest; iterator types
+    come from `iterator_types`, else a loop no output map names is reduced
+    over; a reduction's kind comes from the body's combiner."""
+    maps_attr = linalg_dialect.get_indexing_maps(op)
+    if maps_attr is None:
+        return None
+    maps = [ir.AffineMapAttr(a).value for a in ir.ArrayAttr(maps_attr)]
+    n_inits = _num_inits(op)
+    if not maps or len(maps) != len(op.operands) or n_inits is None or len(op.results) not in (0, n_inits):
+        return None
+    n_loops = maps[0].n_dims
+    if any(m.n_dims != n_loops or m.n_symbols for m in maps):
+        return None
+    n_inputs = len(maps) - n_inits
+    exprs = [[_dim_expr(e) for e in m.results] for m in maps]
+
+    if "iterator_types" in op.attributes:
+        names = [str(a) for a in ir.ArrayAttr(op.attributes["iterator_types"])]
+        if len(names) != n_loops:
+            return None
+        reduced = ["reduction" in name for name in names]
+    else:
+        used = {d for dims in exprs[n_inputs:] for d in dims if not isinstance(d, frozenset)}
+        used |= {x for dims in exprs[n_inputs:] for d in dims if isinstance(d, frozenset) for x in d}
+        reduced = [loop not in used for loop in range(n_loops)]
+    kinds = set(_combiner_kinds(op, n_inputs, n_inits)) if any(reduced) else set()
+    reduction = kinds.pop() if len(kinds) == 1 else INVALID
+    iterators = [Iterator(reduction) if r else Iterator.parallel() for r in reduced]
+
+    def dims_of(k: int, v: ir.Value) -> list[DimExpr] | None:
+        return None if _shape(v) is None else exprs[k]
+
+    operands = list(op.operands)
+    operand_dims = [dims_of(k, v) for k, v in enumerate(operands)]
+    result_dims = [dims_of(n_inputs + j, r) for j, r in enumerate(op.results)]
+    return ShardingRule.from_exprs(iterators, operand_dims, result_dims)
+
+
+# ---------------------------------------------------------------------------
+# tosa
+
+
+_TOSA_ELEMENTWISE = (
+    "abs add arithmetic_right_shift bitwise_and bitwise_not bitwise_or bitwise_xor cast ceil clamp clz cos equal erf "
+    "exp floor greater greater_equal int_div log logical_and logical_left_shift logical_not logical_or "
+    "logical_right_shift logical_xor maximum minimum mul negate pow reciprocal rsqrt select sigmoid sin sub tanh"
+).split()
+
+_TOSA_REDUCTIONS = {
+    "tosa.reduce_sum": "sum",
+    "tosa.reduce_max": "max",
+    "tosa.reduce_min": "min",
+    "tosa.reduce_product": "product",
+    "tosa.reduce_all": "bitwise_and",
+    "tosa.reduce_any": "bitwise_or",
+}
+
+
+def _tosa_matmul(op: ir.Operation) -> ShardingRule | None:
+    """`[N, H, C] x [N, C, W] -> [N, H, W]`; loops n, h, w, then c (sum).
+    The zero points are not split."""
+    if len(op.operands) < 2 or len(op.results) != 1:
+        return None
+    a, b = _shape(op.operands[0]), _shape(op.operands[1])
+    out = _shape(op.results[0])
+    if a is None or b is None or out is None or (len(a), len(b), len(out)) != (3, 3, 3):
+        return None
+    iterators = _all_parallel(3) + (Iterator.reduction("sum"),)
+    extra = tuple(_unshardable(v) for v in list(op.operands)[2:])
+    return ShardingRule(iterators, ((0, 1, 3), (0, 3, 2)) + extra, ((0, 1, 2),))
+
+
+def _tosa_reduce(op: ir.Operation) -> ShardingRule | None:
+    """The reduced axis stays with size 1: it is a reduction loop, and the
+    result's dimension there follows no loop."""
+    axis = _ints(_attr(op, "axis"))
+    if axis is None or len(axis) != 1 or len(op.operands) != 1 or len(op.results) != 1:
+        return None
+    shape = _shape(op.operands[0])
+    if shape is None or not 0 <= axis[0] < len(shape):
+        return None
+    rank = len(shape)
+    iterators = tuple(Iterator(_TOSA_REDUCTIONS[op.name]) if d == axis[0] else Iterator.parallel() for d in range(rank))
+    result = tuple(None if d == axis[0] else d for d in range(rank))
+    return ShardingRule(iterators, (tuple(range(rank)),), (result,))
+
+
+def _transpose(op: ir.Operation, attr_name: str) -> ShardingRule | None:
+    """`result[i] = operand[perm[i]]`; extra operands (old tosa's perms
+    tensor) are not split."""
+    perm = _ints(_attr(op, attr_name))
+    if perm is None or not op.operands or len(op.results) != 1:
+        return None
+    if _shape(op.operands[0]) is None or sorted(perm) != list(range(len(perm))):
+        return None
+    rule = ShardingRule.transpose(perm)
+    extra = tuple(_unshardable(v) for v in list(op.operands)[1:])
+    return ShardingRule(rule.iterators, rule.operand_maps + extra, rule.result_maps)
+
+
+# ---------------------------------------------------------------------------
+# mhlo / stablehlo (generic form; the dialects need not be registered)
+
+
+_HLO_ELEMENTWISE = (
+    "abs add and atan2 cbrt ceil clamp compare complex convert cosine count_leading_zeros divide exponential "
+    "exponential_minus_one floor imag is_finite log log_plus_one logistic maximum minimum multiply negate not or "
+    "popcnt power real remainder round_nearest_afz round_nearest_even rsqrt select shift_left "
+    "shift_right_arithmetic shift_right_logical sign sine sqrt subtract tan tanh xor"
+).split()
+
+_HLO_COMBINERS = {
+    "add": "sum",
+    "multiply": "product",
+    "maximum": "max",
+    "minimum": "min",
+    "and": "bitwise_and",
+    "or": "bitwise_or",
+    "xor": "bitwise_xor",
+}
+
+_DOT_FIELD = re.compile(r"(lhs|rhs)_(batching|contracting)_dimensions\s*=\s*\[([^\]]*)\]")
+
+
+def _dot_dimension_numbers(attr: ir.Attribute) -> dict[str, list[int]] | None:
+    """`#stablehlo.dot<lhs_batching_dimensions = [0], ...>` (an opaque
+    attribute when the dialect is not registered); omitted fields are empty."""
+    text = str(attr)
+    if not re.match(r"#(stablehlo|mhlo)\.dot<", text):
+        return None
+    fields = {f"{s}_{k}": [] for s in ("lhs", "rhs") for k in ("batching", "contracting")}
+    for side, kind, values in _DOT_FIELD.findall(text):
+        fields[f"{side}_{kind}"] = [int(v) for v in values.replace(" ", "").split(",") if v]
+    return fields
+
+
+def _dot_rule(lhs_rank: int, rhs_rank: int, out_rank: int, dims: dict[str, list[int]]) -> ShardingRule | None:
+    """Loops: the result's dimensions (batch, lhs free, rhs free), then one
+    sum loop per contracting pair."""
+    lb, rb = dims["lhs_batching"], dims["rhs_batching"]
+    lc, rc = dims["lhs_contracting"], dims["rhs_contracting"]
+    if len(lb) != len(rb) or len(lc) != len(rc):
+        return None
+    lhs_free = [d for d in range(lhs_rank) if d not in lb and d not in lc]
+    rhs_free = [d for d in range(rhs_rank) if d not in rb and d not in rc]
+    n_out = len(lb) + len(lhs_free) + len(rhs_free)
+    if n_out != out_rank or len(set(lb + lc)) != len(lb + lc) or len(set(rb + rc)) != len(rb + rc):
+        return None
+    if any(not 0 <= d < lhs_rank for d in lb + lc) or any(not 0 <= d < rhs_rank for d in rb + rc):
+        return None
+    lhs: list[int | None] = [None] * lhs_rank
+    rhs: list[int | None] = [None] * rhs_rank
+    for loop, (ld, rd) in enumerate(zip(lb, rb)):
+        lhs[ld], rhs[rd] = loop, loop
+    for i, d in enumerate(lhs_free):
+        lhs[d] = len(lb) + i
+    for i, d in enumerate(rhs_free):
+        rhs[d] = len(lb) + len(lhs_free) + i
+    for i, (ld, rd) in enumerate(zip(lc, rc)):
+        lhs[ld], rhs[rd] = n_out + i, n_out + i
+    iterators = _all_parallel(n_out) + (Iterator.reduction("sum"),) * len(lc)
+    return ShardingRule(iterators, (tuple(lhs), tuple(rhs)), (tuple(range(n_out)),))
+
+
+def _hlo_dot_general(op: ir.Operation) -> ShardingRule | None:
+    attr = _attr(op, "dot_dimension_numbers")
+    if attr is None or len(op.operands) != 2 or len(op.results) != 1:
+        return None
+    dims = _dot_dimension_numbers(attr)
+    shapes = [_shape(op.operands[0]), _shape(op.operands[1]), _shape(op.results[0])]
+    if dims is None or any(s is None for s in shapes):
+        return None
+    return _dot_rule(len(shapes[0]), len(shapes[1]), len(shapes[2]), dims)
+
+
+def _hlo_dot(op: ir.Operation) -> ShardingRule | None:
+    """`dot`: vector or matrix operands, lhs's last dimension contracted with
+    rhs's first."""
+    if len(op.operands) != 2 or len(op.results) != 1:
+        return None
+    shapes = [_shape(op.operands[0]), _shape(op.operands[1]), _shape(op.results[0])]
+    if any(s is None for s in shapes) or not 1 <= len(shapes[0]) <= 2 or not 1 <= len(shapes[1]) <= 2:
+        return None
+    dims = {
+        "lhs_batching": [],
+        "rhs_batching": [],
+        "lhs_contracting": [len(shapes[0]) - 1],
+        "rhs_contracting": [0],
+    }
+    return _dot_rule(len(shapes[0]), len(shapes[1]), len(shapes[2]), dims)
+
+
+def _hlo_broadcast_in_dim(op: ir.Operation) -> ShardingRule | None:
+    """Operand dimension i becomes result dimension `broadcast_dimensions[i]`;
+    an operand dimension of size 1 stretched to a larger one is not split."""
+    bdims = _ints(_attr(op, "broadcast_dimensions"))
+    if bdims is None or len(op.operands) != 1 or len(op.results) != 1:
+        return None
+    src, out = _shape(op.operands[0]), _shape(op.results[0])
+    if src is None or out is None or len(bdims) != len(src) or any(not 0 <= d < len(out) for d in bdims):
+        return None
+    operand = tuple(d if src[i] == out[d] else None for i, d in enumerate(bdims))
+    return ShardingRule(_all_parallel(len(out)), (operand,), (tuple(range(len(out))),))
+
+
+def _hlo_reduce_kind(op: ir.Operation, n: int) -> str:
+    """The kind when result j of the body is `op(arg j, arg n + j)` for one
+    combiner shared by every result, else `invalid`."""
+    if len(op.regions) != 1 or len(op.regions[0].blocks) != 1:
+        return INVALID
+    block = op.regions[0].blocks[0]
+    args = list(block.arguments)
+    ops = list(block.operations)
+    if len(args) != 2 * n or not ops or len(ops[-1].operands) != n:
+        return INVALID
+    kinds = set()
+    for j, y in enumerate(ops[-1].operands):
+        if not isinstance(y, ir.OpResult):
+            return INVALID
+        producer = y.owner
+        dialect, _, base = producer.name.partition(".")
+        operands = list(producer.operands)
+        if dialect not in ("mhlo", "stablehlo") or base not in _HLO_COMBINERS or len(operands) != 2:
+            return INVALID
+        if {operands[0], operands[1]} != {args[j], args[n + j]} or operands[0] == operands[1]:
+            return INVALID
+        kinds.add(_HLO_COMBINERS[base])
+    return kinds.pop() if len(kinds) == 1 else INVALID
+
+
+def _hlo_reduce(op: ir.Operation) -> ShardingRule | None:
+    """`reduce`: n inputs of one shape, n rank-0 inits, n results without the
+    reduced `dimensions`."""
+    n = len(op.results)
+    dims = _ints(_attr(op, "dimensions"))
+    if dims is None or n == 0 or len(op.operands) != 2 * n:
+        return None
+    shapes = {_shape(v) for v in list(op.operands)[:n]}
+    if len(shapes) != 1 or None in shapes:
+        return None
+    (shape,) = shapes
+    rank = len(shape)
+    if any(not 0 <= d < rank for d in dims):
+        return None
+    kind = _hlo_reduce_kind(op, n)
+    iterators = tuple(Iterator(kind) if d in dims else Iterator.parallel() for d in range(rank))
+    kept = tuple(d for d in range(rank) if d not in dims)
+    if any(_shape(r) is None or len(_shape(r)) != len(kept) for r in op.results):
+        return None
+    inits = tuple(_unshardable(v) for v in list(op.operands)[n:])
+    return ShardingRule(iterators, (tuple(range(rank)),) * n + inits, (kept,) * n)
+
+
+# ---------------------------------------------------------------------------
+# Registration
+
+
+def _family_arith_math(op: ir.Operation) -> ShardingRule | None:
+    return _elementwise(op)
+
+
+_FAMILIES: dict[str, RuleFn] = {
+    "linalg": _linalg,
+    "arith": _family_arith_math,
+    "math": _family_arith_math,
+}
+
+
+def _register_builtins() -> None:
+    for name in ("arith.constant", "tensor.empty", "tensor.splat", "tosa.const"):
+        register_rule(name, _constant)
+    for base in _TOSA_ELEMENTWISE:
+        register_rule(f"tosa.{base}", _tosa_elementwise)
+    register_rule("tosa.matmul", _tosa_matmul)
+    for name in _TOSA_REDUCTIONS:
+        register_rule(name, _tosa_reduce)
+    register_rule("tosa.transpose", lambda op: _transpose(op, "perms"))
+    for dialect in ("mhlo", "stablehlo"):
+        for base in _HLO_ELEMENTWISE:
+            register_rule(f"{dialect}.{base}", _elementwise)
+        register_rule(f"{dialect}.constant", _constant)
+        register_rule(f"{dialect}.dot_general", _hlo_dot_general)
+        register_rule(f"{dialect}.dot", _hlo_dot)
+        register_rule(f"{dialect}.broadcast_in_dim", _hlo_broadcast_in_dim)
+        register_rule(f"{dialect}.transpose", lambda op: _transpose(op, "permutation"))
+        register_rule(f"{dialect}.reduce", _hlo_reduce)
+
+
+_register_builtins()
+
+__all__ = ["RuleFn", "register_rule", "registered_names", "rule_for"]

@@ -1,0 +1,529 @@
+"""Ops seen as loop nests, and how loop shardings and tensor shardings
+determine each other.
+
+Sharding propagation needs, for every op, one answer to two questions: given
+how some of its operands and results are laid out, how should the op's
+computation be split over the mesh; and given such a split, how must every
+operand and result be laid out.  Both answers follow from describing the op
+as a loop nest (a `ShardingRule`): which loops exist, which are reductions,
+and which loop indexes each tensor dimension.  The algorithms below are plain
+functions on that description, so they need no MLIR and are tested alone;
+`registry.py` derives rules from real ops.
+
+Vocabulary:
+
+- A *loop* is parallel, a reduction of one of the dialect's reduction kinds
+  (`sum`, `max`, ...), or `invalid`: the op cannot be split along it (an
+  unknown combiner, a scan, a dimension the results need whole).
+- A *map* gives, for each dimension of one tensor, the loop that indexes it,
+  or None when no single loop does (a constant index, a sum of loops, a
+  broadcast dimension of size 1).  Such dimensions are never split.  An
+  operand or result that is not a tensor has map None, a rank-0 tensor the
+  empty map.
+- A `ShardingOption` holds the mesh axes each loop is split over, one tuple
+  per loop, outermost axis first.
+
+Conventions of `option_from_shardings` (tie-breaking is deterministic):
+
+1. Results are read before operands, each side in index order, each tensor
+   dimension by dimension (a result's split dimensions, then its partial).
+   The first split dimension to reach a loop sets the loop's axes; a later
+   one must name the same axes in the same order.
+2. A dimension that is not split, a dimension whose map is None, a missing
+   sharding (None) and the partial axes of an operand constrain nothing: the
+   layout they ask for is reached from any loop sharding by resharding the
+   value (gathering, or all-reducing the operand before the op).
+3. A result partial over axes A with kind k says: a reduction loop of kind k
+   is split over A.  Those axes are reserved before operands are read; an
+   operand may place a reserved axis only on a reduction loop of kind k.
+   Reserved axes still unplaced after the operands go to a reduction loop of
+   kind k: one already holding an axis of the same partial, else the first.
+4. A conflict (a loop asked for two different axis lists, a mesh axis asked
+   for on two loops, an axis on a loop that cannot be split, sharded
+   reductions of different kinds, a partial with no loop of its kind) is
+   returned as a `Conflict`, never raised.  It names the first losing tensor
+   dimension (or partial) and carries `resolved`: the option obtained when
+   every losing request is dropped, i.e. when earlier requests win.  A
+   dimension's request (or a result's partial) wins or loses as a whole.
+
+Conventions of `shardings_from_option`:
+
+- Every tensor dimension indexed by loop l is split over `option[l]`;
+  dimensions with no loop are not split.
+- Results are partial over the axes of every split reduction loop, with the
+  loops' kind (the option may split reduction loops of only one kind).
+  Operands are never partial: an operand indexed by a split reduction loop
+  holds the slice of its reduced dimension that the device folds.
+- Invalid loops hold no axes, so they contribute nothing to any tensor.
+- Halo sizes and uneven offsets are not part of a loop sharding: they are
+  neither read nor produced here.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from ..ir.schema import REDUCTION_KINDS
+from ..sharding.spec import Sharding
+
+PARALLEL = "parallel"
+INVALID = "invalid"
+
+LOOP_REDUCTION_KINDS: tuple[str, ...] = tuple(k for k in REDUCTION_KINDS if k != "generic")
+"""Reduction kinds a loop may have: those a sharding's partial type may take
+(a `generic` reduction has no partial form, so such a loop is `invalid`)."""
+
+TensorMap = tuple[int | None, ...]
+"""Per tensor dimension, the loop indexing it, or None."""
+
+ShardingOption = tuple[tuple[int, ...], ...]
+"""Per loop, the mesh axes it is split over (outermost first)."""
+
+DimExpr = int | frozenset[int]
+"""What `ShardingRule.from_exprs` takes per tensor dimension: a loop index
+for a plain loop, else the set of loops the index expression involves."""
+
+
+def _index(value: object, what: str) -> int:
+    """`value` as an int; bools are refused so a flag cannot become loop 0 or 1."""
+    if isinstance(value, bool):
+        raise ValueError(f"{what} must be an integer, got {value!r}")
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise ValueError(f"{what} must be an integer, got {value!r}") from None
+
+
+def _fmt(values: Iterable[int]) -> str:
+    return "[" + ", ".join(str(v) for v in values) + "]"
+
+
+# ---------------------------------------------------------------------------
+# Rules
+
+
+@dataclass(frozen=True)
+class Iterator:
+    """One loop of an op's nest: `parallel`, `invalid`, or a reduction kind."""
+
+    kind: str = PARALLEL
+
+    def __post_init__(self) -> None:
+        if self.kind not in (PARALLEL, INVALID, *LOOP_REDUCTION_KINDS):
+            hint = " (a loop with no partial form is 'invalid')" if self.kind == "generic" else ""
+            raise ValueError(f"unknown iterator kind {self.kind!r}{hint}")
+
+    @classmethod
+    def parallel(cls) -> Iterator:
+        return cls(PARALLEL)
+
+    @classmethod
+    def reduction(cls, kind: str = "sum") -> Iterator:
+        if kind in (PARALLEL, INVALID):
+            raise ValueError(f"{kind!r} is not a reduction kind")
+        return cls(kind)
+
+    @classmethod
+    def invalid(cls) -> Iterator:
+        return cls(INVALID)
+
+    @property
+    def is_parallel(self) -> bool:
+        return self.kind == PARALLEL
+
+    @property
+    def is_reduction(self) -> bool:
+        return self.kind not in (PARALLEL, INVALID)
+
+    @property
+    def is_invalid(self) -> bool:
+        return self.kind == INVALID
+
+    def __str__(self) -> str:
+        return f"reduction<{self.kind}>" if self.is_reduction else self.kind
+
+
+def _iterator(value: Iterator | str) -> Iterator:
+    return value if isinstance(value, Iterator) else Iterator(value)
+
+
+@dataclass(frozen=True)
+class ShardingRule:
+    """An op as a loop nest: its loops and, per operand and result, the map
+    from tensor dimensions to loops.
+
+    Invariants (checked, because the algorithms rely on them): loop indices
+    are in range; no map names a loop twice (that dimension pair could not be
+    split on the same axes); result maps name no reduction loop; and every
+    parallel loop indexes a dimension of every tensor result, since splitting
+    a loop a result does not follow would leave that result neither whole
+    nor sliced.  `from_exprs` turns arbitrary index expressions into a rule
+    that meets them.
+    """
+
+    iterators: tuple[Iterator, ...]
+    operand_maps: tuple[TensorMap | None, ...]
+    result_maps: tuple[TensorMap | None, ...]
+
+    def __post_init__(self) -> None:
+        iterators = tuple(_iterator(it) for it in self.iterators)
+        n = len(iterators)
+
+        def norm(maps: Sequence[Sequence[int | None] | None], side: str) -> tuple[TensorMap | None, ...]:
+            out: list[TensorMap | None] = []
+            for i, m in enumerate(maps):
+                if m is None:
+                    out.append(None)
+                    continue
+                dims = tuple(None if d is None else _index(d, f"a loop index of {side} {i}") for d in m)
+                for d in dims:
+                    if d is not None and not 0 <= d < n:
+                        raise ValueError(f"{side} {i} names loop {d} but the op has {n} loops")
+                named = [d for d in dims if d is not None]
+                if len(set(named)) != len(named):
+                    raise ValueError(f"{side} {i} is indexed twice by one loop: {_map_str(dims)}")
+                out.append(dims)
+            return tuple(out)
+
+        operand_maps = norm(self.operand_maps, "operand")
+        result_maps = norm(self.result_maps, "result")
+        for r, m in enumerate(result_maps):
+            if m is None:
+                continue
+            for d in m:
+                if d is not None and iterators[d].is_reduction:
+                    raise ValueError(f"result {r} is indexed by reduction loop {d}")
+            for loop, it in enumerate(iterators):
+                if it.is_parallel and loop not in m:
+                    raise ValueError(f"parallel loop {loop} indexes no dimension of result {r}; make it invalid")
+        object.__setattr__(self, "iterators", iterators)
+        object.__setattr__(self, "operand_maps", operand_maps)
+        object.__setattr__(self, "result_maps", result_maps)
+
+    @property
+    def num_loops(self) -> int:
+        return len(self.iterators)
+
+    def __str__(self) -> str:
+        loops = ", ".join(f"d{i}" for i in range(self.num_loops))
+        kinds = ", ".join(str(it) for it in self.iterators)
+        ins = ", ".join(_map_str(m) for m in self.operand_maps)
+        outs = ", ".join(_map_str(m) for m in self.result_maps)
+        return f"({loops}) [{kinds}] operands [{ins}] results [{outs}]"
+
+    # -- constructors ------------------------------------------------------
+
+    @classmethod
+    def from_exprs(
+        cls,
+        iterators: Sequence[Iterator | str],
+        operand_dims: Sequence[Sequence[DimExpr] | None],
+        result_dims: Sequence[Sequence[DimExpr] | None],
+    ) -> ShardingRule:
+        """A rule from index expressions of any shape, made safe to shard.
+
+        Each dimension is a loop index, or the set of loops a non-plain index
+        expression involves (empty for a constant).  Non-plain dimensions and
+        a loop repeated within one map become None; a loop that appears in a
+        non-plain result dimension, or twice in a result map, becomes invalid
+        (splitting it would cut that result in a strided way); so does a
+        reduction loop that indexes a result, and a parallel loop missing from
+        a tensor result.
+        """
+        its = [_iterator(it) for it in iterators]
+        n = len(its)
+        bad: set[int] = set()
+
+        def plain(dims: Sequence[DimExpr], is_result: bool) -> TensorMap:
+            loops = [_index(d, "a loop index") for d in dims if not isinstance(d, frozenset)]
+            repeated = {d for d in loops if loops.count(d) > 1}
+            out: list[int | None] = []
+            for d in dims:
+                if isinstance(d, frozenset):
+                    if is_result:
+                        bad.update(d)
+                    out.append(None)
+                elif d in repeated:
+                    if is_result:
+                        bad.add(d)
+                    out.append(None)
+                else:
+                    out.append(_index(d, "a loop index"))
+            return tuple(out)
+
+        operand_maps = [None if m is None else plain(m, False) for m in operand_dims]
+        result_maps = [None if m is None else plain(m, True) for m in result_dims]
+        for m in result_maps:
+            if m is None:
+                continue
+            for loop in range(n):
+                if its[loop].is_reduction and loop in m:
+                    bad.add(loop)
+                if its[loop].is_parallel and loop not in m:
+                    bad.add(loop)
+        its = [Iterator.invalid() if i in bad else it for i, it in enumerate(its)]
+        return cls(tuple(its), tuple(operand_maps), tuple(result_maps))
+
+    @classmethod
+    def elementwise(cls, rank: int, num_operands: int = 1, num_results: int = 1) -> ShardingRule:
+        """Same-shape operands and results, every loop parallel."""
+        identity = tuple(range(rank))
+        return cls((Iterator.parallel(),) * rank, (identity,) * num_operands, (identity,) * num_results)
+
+    @classmethod
+    def matmul(cls, batch_dims: int = 0, kind: str = "sum") -> ShardingRule:
+        """`[..., m, k] x [..., k, n] -> [..., m, n]`; loops: batch..., m, n, k."""
+        b = tuple(range(batch_dims))
+        m, n, k = batch_dims, batch_dims + 1, batch_dims + 2
+        iterators = (Iterator.parallel(),) * (batch_dims + 2) + (Iterator.reduction(kind),)
+        return cls(iterators, (b + (m, k), b + (k, n)), (b + (m, n),))
+
+    @classmethod
+    def transpose(cls, permutation: Sequence[int]) -> ShardingRule:
+        """`result[i] = operand[permutation[i]]`; one loop per result dimension."""
+        perm = [_index(p, "a permutation entry") for p in permutation]
+        if sorted(perm) != list(range(len(perm))):
+            raise ValueError(f"{_fmt(perm)} is not a permutation")
+        operand = tuple(perm.index(j) for j in range(len(perm)))
+        return cls((Iterator.parallel(),) * len(perm), (operand,), (tuple(range(len(perm))),))
+
+
+def _map_str(m: TensorMap | None) -> str:
+    if m is None:
+        return "-"
+    return "(" + ", ".join("_" if d is None else f"d{d}" for d in m) + ")"
+
+
+# ---------------------------------------------------------------------------
+# Options
+
+
+def option_to_lists(option: ShardingOption, *, trim: bool = True) -> list[list[int]]:
+    """The option as nested lists for an attribute (`[[0], [], [1]]`); with
+    `trim`, trailing unsplit loops are dropped, as upstream prints them."""
+    out = [list(axes) for axes in option]
+    while trim and out and not out[-1]:
+        out.pop()
+    return out
+
+
+def option_from_lists(lists: Sequence[Sequence[int]], num_loops: int) -> ShardingOption:
+    """The inverse of `option_to_lists`: pads trimmed trailing loops."""
+    if len(lists) > num_loops:
+        raise ValueError(f"sharding option names {len(lists)} loops but the op has {num_loops}")
+    out = [tuple(_index(a, "a mesh axis") for a in axes) for axes in lists]
+    return tuple(out) + ((),) * (num_loops - len(out))
+
+
+def validate_option(rule: ShardingRule, option: ShardingOption) -> None:
+    """Raise ValueError unless `option` is a loop sharding the rule allows:
+    one entry per loop, every mesh axis used once, nothing on invalid loops,
+    and split reduction loops all of one kind (a result has one partial
+    type)."""
+    if len(option) != rule.num_loops:
+        raise ValueError(f"sharding option has {len(option)} entries for {rule.num_loops} loops")
+    seen: dict[int, int] = {}
+    kinds: set[str] = set()
+    for loop, axes in enumerate(option):
+        for a in axes:
+            a = _index(a, "a mesh axis")
+            if a < 0:
+                raise ValueError(f"mesh axis {a} is negative")
+            if a in seen:
+                where = "twice in loop" if seen[a] == loop else f"in loops {seen[a]} and"
+                raise ValueError(f"mesh axis {a} is used {where} {loop}")
+            seen[a] = loop
+        if axes and rule.iterators[loop].is_invalid:
+            raise ValueError(f"loop {loop} cannot be sharded but is split over {_fmt(axes)}")
+        if axes and rule.iterators[loop].is_reduction:
+            kinds.add(rule.iterators[loop].kind)
+    if len(kinds) > 1:
+        raise ValueError(f"reduction loops of different kinds are split: {', '.join(sorted(kinds))}")
+
+
+def shardings_from_option(
+    rule: ShardingRule, option: ShardingOption
+) -> tuple[tuple[Sharding | None, ...], tuple[Sharding | None, ...]]:
+    """The layout of every operand and result when the op runs split as
+    `option` says (None for operands and results that are not tensors)."""
+    option = tuple(tuple(_index(a, "a mesh axis") for a in axes) for axes in option)
+    validate_option(rule, option)
+    reduced = [loop for loop, axes in enumerate(option) if axes and rule.iterators[loop].is_reduction]
+    partial = tuple(a for loop in reduced for a in option[loop])
+    kind = rule.iterators[reduced[0]].kind if reduced else "sum"
+
+    def split(m: TensorMap) -> tuple[tuple[int, ...], ...]:
+        return tuple(() if d is None else option[d] for d in m)
+
+    operands = tuple(None if m is None else Sharding(split(m)) for m in rule.operand_maps)
+    results = tuple(None if m is None else Sharding(split(m), partial, kind) for m in rule.result_maps)
+    return operands, results
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """The given shardings ask for incompatible loop shardings.
+
+    Names the first request that lost: `side` ("result" or "operand") and
+    `index` say which value, `dim` which tensor dimension (None for a
+    result's partial axes), `loop` the loop concerned (None when no loop
+    fits), `axes` the mesh axes asked for.  `resolved` is the option when
+    every losing request is dropped; a pass may use it and reshard the
+    losers.
+    """
+
+    side: str
+    index: int
+    dim: int | None
+    loop: int | None
+    axes: tuple[int, ...]
+    reason: str
+    resolved: ShardingOption = field(compare=False)
+
+    def __str__(self) -> str:
+        what = f"{self.side} {self.index}"
+        what += f" partial axes {_fmt(self.axes)}" if self.dim is None else f" dimension {self.dim}"
+        if self.loop is not None:
+            what += f" (loop {self.loop})"
+        return f"{what}: {self.reason}"
+
+
+class _Builder:
+    """The state of `option_from_shardings`: loops filled so far, the owner
+    of each placed mesh axis, and result partial axes not yet placed."""
+
+    def __init__(self, rule: ShardingRule) -> None:
+        self.rule = rule
+        self.loops: list[tuple[int, ...]] = [()] * rule.num_loops
+        self.owner: dict[int, int] = {}
+        self.reserved: dict[int, tuple[str, int]] = {}  # axis -> (kind, result)
+        self.partials: list[tuple[int, str, tuple[int, ...]]] = []
+        self.conflict: Conflict | None = None
+
+    def lose(self, side: str, index: int, dim: int | None, loop: int | None, axes: tuple[int, ...], why: str) -> None:
+        if self.conflict is None:
+            self.conflict = Conflict(side, index, dim, loop, axes, why, ())
+
+    def kinds_in_use(self) -> set[str]:
+        its = self.rule.iterators
+        used = {its[loop].kind for loop, axes in enumerate(self.loops) if axes and its[loop].is_reduction}
+        return used | {kind for kind, _ in self.reserved.values()}
+
+    def split(self, side: str, index: int, dim: int, loop: int, axes: tuple[int, ...]) -> None:
+        """Tensor dimension `dim`, indexed by `loop`, is split over `axes`."""
+        it = self.rule.iterators[loop]
+
+        def lose(why: str) -> None:
+            self.lose(side, index, dim, loop, axes, why)
+
+        if it.is_invalid:
+            return lose(f"loop {loop} cannot be sharded")
+        if self.loops[loop]:
+            if self.loops[loop] != axes:
+                lose(f"loop {loop} is already split over {_fmt(self.loops[loop])}")
+            return None
+        for i, a in enumerate(axes):
+            if a in axes[:i]:
+                return lose(f"mesh axis {a} is listed twice")
+            if a in self.owner:
+                return lose(f"mesh axis {a} already splits loop {self.owner[a]}")
+            if a in self.reserved:
+                kind, result = self.reserved[a]
+                if it.kind != kind:
+                    return lose(f"mesh axis {a} is a partial {kind} axis of result {result}")
+        if it.is_reduction:
+            other = self.kinds_in_use() - {it.kind}
+            if other:
+                return lose(f"a {it.kind} reduction cannot be split together with a {min(other)} reduction")
+        self.loops[loop] = axes
+        for a in axes:
+            self.owner[a] = loop
+            self.reserved.pop(a, None)
+        return None
+
+    def partial(self, index: int, kind: str, axes: tuple[int, ...]) -> None:
+        """Result `index` is partial over `axes` with `kind`."""
+        its = self.rule.iterators
+
+        def lose(why: str, loop: int | None = None) -> None:
+            self.lose("result", index, None, loop, axes, why)
+
+        if not any(it.kind == kind for it in its):
+            return lose(f"the op has no {kind} reduction loop")
+        other = self.kinds_in_use() - {kind}
+        if other:
+            return lose(f"a {kind} reduction cannot be split together with a {min(other)} reduction")
+        fresh = []
+        for a in axes:
+            if a in self.owner:
+                loop = self.owner[a]
+                if its[loop].kind != kind:
+                    return lose(f"mesh axis {a} already splits loop {loop}", loop)
+            elif a in self.reserved:
+                other_kind, result = self.reserved[a]
+                if other_kind != kind:
+                    return lose(f"mesh axis {a} is a partial {other_kind} axis of result {result}")
+            else:
+                fresh.append(a)
+        for a in fresh:
+            self.reserved[a] = (kind, index)
+        self.partials.append((index, kind, axes))
+        return None
+
+    def place_partials(self) -> None:
+        """Put reserved axes no operand placed on a reduction loop of their kind."""
+        its = self.rule.iterators
+        for _result, kind, axes in self.partials:
+            candidates = [loop for loop, it in enumerate(its) if it.kind == kind]
+            held = [self.owner[a] for a in axes if a in self.owner and self.owner[a] in candidates]
+            loop = held[0] if held else candidates[0]
+            for a in axes:
+                if a in self.reserved:
+                    del self.reserved[a]
+                    self.loops[loop] = self.loops[loop] + (a,)
+                    self.owner[a] = loop
+
+    def tensor(self, side: str, index: int, m: TensorMap | None, sharding: Sharding) -> None:
+        if m is None:
+            return
+        if len(sharding.split_axes) > len(m):
+            raise ValueError(
+                f"{side} {index} has rank {len(m)} but its sharding splits {len(sharding.split_axes)} dimensions"
+            )
+        for dim, loop in enumerate(m):
+            axes = tuple(_index(a, "a mesh axis") for a in sharding.axes_of(dim))
+            if axes and loop is not None:
+                self.split(side, index, dim, loop, axes)
+        if side == "result" and sharding.partial_axes:
+            self.partial(index, sharding.partial_type, tuple(sharding.partial_axes))
+
+
+def option_from_shardings(
+    rule: ShardingRule,
+    operand_shardings: Sequence[Sharding | None],
+    result_shardings: Sequence[Sharding | None],
+) -> ShardingOption | Conflict:
+    """The loop sharding the given layouts imply (None: not annotated).
+
+    See the module docstring for the order in which requests are honoured.
+    Raises ValueError only for malformed input (wrong counts, a sharding
+    splitting more dimensions than its tensor has)."""
+    if len(operand_shardings) != len(rule.operand_maps):
+        raise ValueError(f"{len(operand_shardings)} operand shardings for {len(rule.operand_maps)} operands")
+    if len(result_shardings) != len(rule.result_maps):
+        raise ValueError(f"{len(result_shardings)} result shardings for {len(rule.result_maps)} results")
+    b = _Builder(rule)
+    for i, s in enumerate(result_shardings):
+        if s is not None:
+            b.tensor("result", i, rule.result_maps[i], s)
+    for i, s in enumerate(operand_shardings):
+        if s is not None:
+            b.tensor("operand", i, rule.operand_maps[i], s)
+    b.place_partials()
+    option = tuple(b.loops)
+    if b.conflict is not None:
+        c = b.conflict
+        return Conflict(c.side, c.index, c.dim, c.loop, c.axes, c.reason, option)
+    return option

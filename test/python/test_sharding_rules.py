@@ -1,0 +1,567 @@
+"""Sharding rules: the loop nest each op family is given (on real parsed
+ops), the two algorithms between tensor shardings and loop shardings (the
+MLP walkthrough's matmuls, conflicts, broadcasting, partial reductions,
+transposes), and their round trip as a property."""
+
+from __future__ import annotations
+
+import functools
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from mlir import ir
+
+import mesh_dialect
+from mesh_dialect.interfaces import (
+    INVALID,
+    LOOP_REDUCTION_KINDS,
+    Conflict,
+    Iterator,
+    ShardingRule,
+    option_from_lists,
+    option_from_shardings,
+    option_to_lists,
+    register_rule,
+    rule_for,
+    shardings_from_option,
+    validate_option,
+)
+from mesh_dialect.sharding import Sharding
+
+P = Iterator.parallel()
+SUM = Iterator.reduction("sum")
+MAX = Iterator.reduction("max")
+BAD = Iterator.invalid()
+
+
+def S(split=(), partial=(), kind="sum") -> Sharding:  # noqa: N802 - reads like the IR's sharding
+    return Sharding(tuple(tuple(a) for a in split), tuple(partial), kind)
+
+
+def R(iterators, operands, results) -> ShardingRule:  # noqa: N802
+    return ShardingRule(tuple(iterators), tuple(operands), tuple(results))
+
+
+@functools.cache
+def _context() -> ir.Context:
+    return mesh_dialect.context(allow_unregistered_dialects=True)
+
+
+def rules_of(body: str, args: str) -> dict[str, list[ShardingRule | None]]:
+    """Parse `body` inside a function and return the rules of its ops by name."""
+    text = f"func.func @f({args}) {{\n{body}\n  return\n}}"
+    module = mesh_dialect.parse(text, context=_context())
+    found: dict[str, list[ShardingRule | None]] = {}
+
+    def visit(op: ir.Operation) -> ir.WalkResult:
+        found.setdefault(op.name, []).append(rule_for(op))
+        return ir.WalkResult.ADVANCE
+
+    module.walk(visit)
+    return found
+
+
+# ---------------------------------------------------------------------------
+# Rules of real ops: linalg
+
+
+def test_linalg_matmul_has_the_init_operand_mapped_like_the_result():
+    rules = rules_of(
+        "%0 = linalg.matmul ins(%a, %b : tensor<4x8xf32>, tensor<8x16xf32>) outs(%c : tensor<4x16xf32>)"
+        " -> tensor<4x16xf32>",
+        "%a: tensor<4x8xf32>, %b: tensor<8x16xf32>, %c: tensor<4x16xf32>",
+    )
+    assert rules["linalg.matmul"] == [R([P, P, SUM], [(0, 2), (2, 1), (0, 1)], [(0, 1)])]
+    assert rules["arith.mulf"] == rules["arith.addf"] == rules["linalg.yield"] == [None]  # scalars in the body
+    assert str(rules["linalg.matmul"][0]) == (
+        "(d0, d1, d2) [parallel, parallel, reduction<sum>] operands [(d0, d2), (d2, d1), (d0, d1)] results [(d0, d1)]"
+    )
+
+
+GENERIC_ARGS = "%a: tensor<4x8xf32>, %i: tensor<4xf32>, %d: tensor<4x4xf32>"
+GENERIC = """
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
+                       iterator_types = ["parallel", "reduction"]}
+      ins(%a : tensor<4x8xf32>) outs(%i : tensor<4xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %m = arith.maximumf %x, %acc : f32
+    linalg.yield %m : f32
+  } -> tensor<4xf32>
+  %1 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
+                       iterator_types = ["parallel", "reduction"]}
+      ins(%a : tensor<4x8xf32>) outs(%i : tensor<4xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %s = arith.mulf %acc, %acc : f32
+    %t = arith.addf %s, %x : f32
+    linalg.yield %t : f32
+  } -> tensor<4xf32>
+  %2 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0, d0)>, affine_map<(d0) -> (d0)>],
+                       iterator_types = ["parallel"]}
+      ins(%d : tensor<4x4xf32>) outs(%i : tensor<4xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    linalg.yield %x : f32
+  } -> tensor<4xf32>
+  %3 = linalg.reduce ins(%a : tensor<4x8xf32>) outs(%i : tensor<4xf32>) dimensions = [1]
+    (%x: f32, %acc: f32) {
+      %p = arith.mulf %x, %acc : f32
+      linalg.yield %p : f32
+    }
+  %e = tensor.empty() : tensor<8x4xf32>
+  %4 = linalg.transpose ins(%a : tensor<4x8xf32>) outs(%e : tensor<8x4xf32>) permutation = [1, 0]
+"""
+
+
+def test_linalg_generic_iterator_types_and_reduction_kind_from_the_body():
+    rules = rules_of(GENERIC, GENERIC_ARGS)
+    max_rule, not_a_fold, diagonal = rules["linalg.generic"]
+    assert max_rule == R([P, MAX], [(0, 1), (0,)], [(0,)])
+    # `acc * acc + x` is no fold of the output: the loop cannot be split
+    assert not_a_fold == R([P, BAD], [(0, 1), (0,)], [(0,)])
+    # a loop indexing two dimensions of one operand leaves both unsplit
+    assert diagonal == R([P], [(None, None), (0,)], [(0,)])
+    # named ops without iterator_types: a loop no output names is reduced
+    assert rules["linalg.reduce"] == [R([P, Iterator.reduction("product")], [(0, 1), (0,)], [(0,)])]
+    assert rules["linalg.transpose"] == [R([P, P], [(1, 0), (0, 1)], [(0, 1)])]
+
+
+def test_linalg_convolution_input_dims_are_sums_of_loops():
+    rules = rules_of(
+        "%0 = linalg.conv_1d ins(%x, %w : tensor<10xf32>, tensor<3xf32>) outs(%o : tensor<8xf32>) -> tensor<8xf32>",
+        "%x: tensor<10xf32>, %w: tensor<3xf32>, %o: tensor<8xf32>",
+    )
+    assert rules["linalg.conv_1d"] == [R([P, SUM], [(None,), (1,), (0,)], [(0,)])]
+
+
+def test_fill_empty_splat_constants_and_arith_math_elementwise():
+    rules = rules_of(
+        """
+  %e = tensor.empty(%n) : tensor<4x?xf32>
+  %s = tensor.splat %v : tensor<4x8xf32>
+  %f = linalg.fill ins(%v : f32) outs(%e : tensor<4x?xf32>) -> tensor<4x?xf32>
+  %c = arith.constant dense<1.0> : tensor<4x8xf32>
+  %d = arith.constant dense<[[1.0, 2.0]]> : tensor<1x2xf32>
+  %k = arith.constant 1.0 : f32
+  %a = arith.addf %s, %c : tensor<4x8xf32>
+  %x = math.exp %a : tensor<4x8xf32>
+  %q = arith.cmpf olt, %a, %x : tensor<4x8xf32>
+  %w = arith.select %b, %a, %x : tensor<4x8xf32>
+  %y = arith.addf %v, %k : f32
+""",
+        "%n: index, %v: f32, %b: i1",
+    )
+    two = R([P, P], [], [(0, 1)])
+    assert rules["tensor.empty"] == [R([P, P], [None], [(0, 1)])]
+    assert rules["tensor.splat"] == [R([P, P], [None], [(0, 1)])]
+    assert rules["linalg.fill"] == [R([P, P], [None, (0, 1)], [(0, 1)])]
+    assert rules["arith.constant"] == [two, two, None]
+    assert rules["arith.addf"] == [R([P, P], [(0, 1), (0, 1)], [(0, 1)]), None]
+    assert rules["math.exp"] == [R([P, P], [(0, 1)], [(0, 1)])]
+    assert rules["arith.cmpf"] == [R([P, P], [(0, 1), (0, 1)], [(0, 1)])]
+    assert rules["arith.select"] == [R([P, P], [None, (0, 1), (0, 1)], [(0, 1)])]
+
+
+# ---------------------------------------------------------------------------
+# Rules of real ops: tosa
+
+
+def test_tosa_rules():
+    rules = rules_of(
+        """
+  %z = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %sh = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %0 = tosa.matmul %a, %b, %z, %z : (tensor<2x4x8xf32>, tensor<2x8x16xf32>, tensor<1xf32>, tensor<1xf32>)
+         -> tensor<2x4x16xf32>
+  %1 = tosa.add %a, %c : (tensor<2x4x8xf32>, tensor<1x4x1xf32>) -> tensor<2x4x8xf32>
+  %2 = tosa.mul %a, %c, %sh : (tensor<2x4x8xf32>, tensor<1x4x1xf32>, tensor<1xi8>) -> tensor<2x4x8xf32>
+  %3 = tosa.clamp %a {min_val = 0.0 : f32, max_val = 6.0 : f32} : (tensor<2x4x8xf32>) -> tensor<2x4x8xf32>
+  %4 = tosa.reduce_sum %a {axis = 1 : i32} : (tensor<2x4x8xf32>) -> tensor<2x1x8xf32>
+  %5 = tosa.reduce_max %a {axis = 2 : i32} : (tensor<2x4x8xf32>) -> tensor<2x4x1xf32>
+  %6 = tosa.reduce_min %a {axis = 0 : i32} : (tensor<2x4x8xf32>) -> tensor<1x4x8xf32>
+  %7 = tosa.reduce_product %a {axis = 0 : i32} : (tensor<2x4x8xf32>) -> tensor<1x4x8xf32>
+  %8 = tosa.transpose %a {perms = array<i32: 2, 0, 1>} : (tensor<2x4x8xf32>) -> tensor<8x2x4xf32>
+  %9 = tosa.exp %a : (tensor<2x4x8xf32>) -> tensor<2x4x8xf32>
+""",
+        "%a: tensor<2x4x8xf32>, %b: tensor<2x8x16xf32>, %c: tensor<1x4x1xf32>",
+    )
+    ident = (0, 1, 2)
+    assert rules["tosa.const"] == [R([P], [], [(0,)])] * 2
+    assert rules["tosa.matmul"] == [R([P, P, P, SUM], [(0, 1, 3), (0, 3, 2), (None,), (None,)], [ident])]
+    # size-1 dimensions broadcast to larger ones follow no loop
+    assert rules["tosa.add"] == [R([P, P, P], [ident, (None, 1, None)], [ident])]
+    assert rules["tosa.mul"] == [R([P, P, P], [ident, (None, 1, None), (None,)], [ident])]
+    assert rules["tosa.clamp"] == rules["tosa.exp"] == [R([P, P, P], [ident], [ident])]
+    assert rules["tosa.reduce_sum"] == [R([P, SUM, P], [ident], [(0, None, 2)])]
+    assert rules["tosa.reduce_max"] == [R([P, P, MAX], [ident], [(0, 1, None)])]
+    assert rules["tosa.reduce_min"] == [R([Iterator.reduction("min"), P, P], [ident], [(None, 1, 2)])]
+    assert rules["tosa.reduce_product"] == [R([Iterator.reduction("product"), P, P], [ident], [(None, 1, 2)])]
+    assert rules["tosa.transpose"] == [R([P, P, P], [(1, 2, 0)], [ident])]
+
+
+# ---------------------------------------------------------------------------
+# Rules of real ops: mhlo / stablehlo in generic form
+
+
+HLO_ARGS = "%a: tensor<2x4x8xf32>, %w: tensor<8x32xf32>, %v: tensor<4x1xf32>, %bb: tensor<2x8x16xf32>"
+HLO = """
+  %0 = "mhlo.dot_general"(%a, %w) {dot_dimension_numbers = #mhlo.dot<lhs_contracting_dimensions = [2],
+         rhs_contracting_dimensions = [0]>, precision_config = [#mhlo<precision DEFAULT>, #mhlo<precision DEFAULT>]}
+         : (tensor<2x4x8xf32>, tensor<8x32xf32>) -> tensor<2x4x32xf32>
+  %1 = "stablehlo.dot_general"(%a, %bb) {dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = [0],
+         rhs_batching_dimensions = [0], lhs_contracting_dimensions = [2], rhs_contracting_dimensions = [1]>}
+         : (tensor<2x4x8xf32>, tensor<2x8x16xf32>) -> tensor<2x4x16xf32>
+  %2 = "mhlo.constant"() {value = dense<0.0> : tensor<2x4x32xf32>} : () -> tensor<2x4x32xf32>
+  %3 = "mhlo.maximum"(%0, %2) : (tensor<2x4x32xf32>, tensor<2x4x32xf32>) -> tensor<2x4x32xf32>
+  %4 = "stablehlo.tanh"(%a) : (tensor<2x4x8xf32>) -> tensor<2x4x8xf32>
+  %5 = "stablehlo.broadcast_in_dim"(%v) {broadcast_dimensions = array<i64: 1, 2>} : (tensor<4x1xf32>)
+         -> tensor<2x4x8xf32>
+  %6 = "stablehlo.transpose"(%a) {permutation = array<i64: 1, 2, 0>} : (tensor<2x4x8xf32>) -> tensor<4x8x2xf32>
+  %z = "stablehlo.constant"() {value = dense<0.0> : tensor<f32>} : () -> tensor<f32>
+  %7 = "stablehlo.reduce"(%a, %z) ({
+  ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+    %s = "stablehlo.add"(%p, %q) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    "stablehlo.return"(%s) : (tensor<f32>) -> ()
+  }) {dimensions = array<i64: 0, 2>} : (tensor<2x4x8xf32>, tensor<f32>) -> tensor<4xf32>
+  %8 = "mhlo.reduce"(%a, %z) ({
+  ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+    %s = "mhlo.maximum"(%q, %p) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    "mhlo.return"(%s) : (tensor<f32>) -> ()
+  }) {dimensions = dense<[1]> : tensor<1xi64>} : (tensor<2x4x8xf32>, tensor<f32>) -> tensor<2x8xf32>
+  %9 = "stablehlo.reduce"(%a, %z) ({
+  ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+    %s = "stablehlo.subtract"(%p, %q) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    "stablehlo.return"(%s) : (tensor<f32>) -> ()
+  }) {dimensions = array<i64: 1>} : (tensor<2x4x8xf32>, tensor<f32>) -> tensor<2x8xf32>
+  %10 = "stablehlo.sort"(%a) : (tensor<2x4x8xf32>) -> tensor<2x4x8xf32>
+"""
+
+
+def test_hlo_rules():
+    rules = rules_of(HLO, HLO_ARGS)
+    ident = (0, 1, 2)
+    # the walkthrough's maps: (d0, d1, d3), (d3, d2) -> (d0, d1, d2)
+    assert rules["mhlo.dot_general"] == [R([P, P, P, SUM], [(0, 1, 3), (3, 2)], [ident])]
+    assert rules["stablehlo.dot_general"] == [R([P, P, P, SUM], [(0, 1, 3), (0, 3, 2)], [ident])]
+    assert rules["mhlo.constant"] == [R([P, P, P], [], [ident])]
+    assert rules["stablehlo.constant"] == [R([], [], [()])]
+    assert rules["mhlo.maximum"][0] == R([P, P, P], [ident, ident], [ident])
+    assert rules["stablehlo.tanh"] == [R([P, P, P], [ident], [ident])]
+    assert rules["stablehlo.broadcast_in_dim"] == [R([P, P, P], [(1, None)], [ident])]
+    assert rules["stablehlo.transpose"] == [R([P, P, P], [(2, 0, 1)], [ident])]
+    sum_rule, not_a_fold = rules["stablehlo.reduce"]
+    assert sum_rule == R([SUM, P, SUM], [ident, ()], [(1,)])
+    assert not_a_fold == R([P, BAD, P], [ident, ()], [(0, 2)])
+    assert rules["mhlo.reduce"] == [R([P, MAX, P], [ident, ()], [(0, 2)])]
+    # ops of the reduce bodies work on rank-0 tensors: rules with no loops
+    assert rules["stablehlo.add"] == [R([], [(), ()], [()])]
+    assert rules["stablehlo.sort"] == [None]
+    assert rules["stablehlo.return"] == [None] * 2
+
+
+def test_unknown_ops_and_user_rules():
+    text = '%0 = "my.op"(%a) : (tensor<4xf32>) -> tensor<4xf32>'
+    assert rules_of(text, "%a: tensor<4xf32>")["my.op"] == [None]
+    previous = register_rule("my.op", lambda op: ShardingRule.elementwise(1))
+    try:
+        assert previous is None
+        assert rules_of(text, "%a: tensor<4xf32>")["my.op"] == [ShardingRule.elementwise(1)]
+        # an exact name wins over the linalg/arith/math families
+        old = register_rule("math.exp", lambda op: None)
+        assert rules_of("%0 = math.exp %a : tensor<4xf32>", "%a: tensor<4xf32>")["math.exp"] == [None]
+        register_rule("math.exp", old)
+    finally:
+        register_rule("my.op", None)
+    assert rules_of(text, "%a: tensor<4xf32>")["my.op"] == [None]
+    assert rules_of("%0 = math.exp %a : tensor<4xf32>", "%a: tensor<4xf32>")["math.exp"] == [
+        ShardingRule.elementwise(1)
+    ]
+
+
+# ---------------------------------------------------------------------------
+# option_from_shardings / shardings_from_option
+
+
+MATMUL = ShardingRule.matmul()  # loops m, n, k
+
+
+def test_rows_of_the_input_and_columns_of_the_weight():
+    option = option_from_shardings(MATMUL, [S([[0]]), S([[], [1]])], [None])
+    assert option == ((0,), (1,), ())
+    assert option_to_lists(option) == [[0], [1]]
+    assert option_to_lists(option, trim=False) == [[0], [1], []]
+    assert shardings_from_option(MATMUL, option) == ((S([[0]]), S([[], [1]])), (S([[0], [1]]),))
+
+
+def test_a_split_contracting_dim_makes_the_result_partial():
+    option = option_from_shardings(MATMUL, [S([[], [0]]), None], [None])
+    assert option == ((), (), (0,))
+    assert shardings_from_option(MATMUL, option) == ((S([[], [0]]), S([[0]])), (S([], [0], "sum"),))
+
+
+def test_mlp_1d_weight_stationary():
+    """The walkthrough's MLP on a mesh of one axis: first matmul's output
+    columns and second matmul's contracting dim split over axis 0."""
+    dot = ShardingRule.matmul(batch_dims=1)  # [b, m, k] x [k, n]: loops b, m, n, k ...
+    dot = R(dot.iterators, [(0, 1, 3), (3, 2)], dot.result_maps)  # ... with an unbatched weight
+    x, w1, h = S([[], [], [0]]), S([[], [0]]), S([[], [], [0]])
+    # backward propagation has given the first result's layout: it wins, the
+    # input split on the contracting dim loses and gets gathered
+    first = option_from_shardings(dot, [x, w1], [h])
+    assert isinstance(first, Conflict)
+    assert (first.side, first.index, first.dim, first.loop, first.axes) == ("operand", 0, 2, 3, (0,))
+    assert first.reason == "mesh axis 0 already splits loop 2"
+    assert str(first) == "operand 0 dimension 2 (loop 3): mesh axis 0 already splits loop 2"
+    assert first.resolved == ((), (), (0,), ())
+    assert option_to_lists(first.resolved) == [[], [], [0]]
+    assert shardings_from_option(dot, first.resolved) == ((S(), w1), (h,))
+    # second matmul: its input comes split on the contracting dim
+    second = option_from_shardings(dot, [h, None], [None])
+    assert second == ((), (), (), (0,))
+    assert shardings_from_option(dot, second) == ((h, S([[0]])), (S([], [0], "sum"),))
+
+
+def test_mlp_2d_weight_stationary():
+    """Mesh of two axes: the weight is split over both, the activation's
+    features over the first; the result is partial over the first."""
+    option = option_from_shardings(MATMUL, [S([[], [0]]), S([[0], [1]])], [None])
+    assert option == ((), (1,), (0,))
+    operands, results = shardings_from_option(MATMUL, option)
+    assert operands == (S([[], [0]]), S([[0], [1]]))
+    assert results == (S([[], [1]], [0], "sum"),)
+    # ... and back from the partial result alone
+    assert option_from_shardings(MATMUL, [None, None], results) == ((), (1,), (0,))
+
+
+def test_one_loop_asked_for_two_different_axes():
+    rule = ShardingRule.elementwise(2, num_operands=2)
+    c = option_from_shardings(rule, [S([[0]]), S([[1], [0]])], [None])
+    assert isinstance(c, Conflict)
+    assert (c.side, c.index, c.dim, c.loop, c.axes) == ("operand", 1, 0, 0, (1,))
+    assert c.reason == "loop 0 is already split over [0]"
+    # the loser's other dimension still asks for axis 0, used by loop 0
+    assert c.resolved == ((0,), ())
+    # order within a loop matters
+    c = option_from_shardings(rule, [S([[0, 1]]), S([[1, 0]])], [None])
+    assert isinstance(c, Conflict) and c.resolved == ((0, 1), ())
+
+
+def test_one_mesh_axis_on_two_loops():
+    c = option_from_shardings(MATMUL, [S([[0]]), S([[], [0]])], [None])
+    assert isinstance(c, Conflict)
+    assert (c.side, c.index, c.dim, c.loop, c.axes) == ("operand", 1, 1, 1, (0,))
+    assert c.reason == "mesh axis 0 already splits loop 0"
+    assert c.resolved == ((0,), (), ())
+    c = option_from_shardings(ShardingRule.elementwise(2), [S([[0], [0]])], [None])
+    assert isinstance(c, Conflict) and (c.dim, c.resolved) == (1, ((0,), ()))
+    c = option_from_shardings(ShardingRule.elementwise(1), [S([[0, 0]])], [None])
+    assert isinstance(c, Conflict) and c.reason == "mesh axis 0 is listed twice"
+
+
+def test_results_win_over_operands_and_earlier_operands_over_later_ones():
+    rule = ShardingRule.elementwise(1, num_operands=2)
+    c = option_from_shardings(rule, [S([[0]]), None], [S([[1]])])
+    assert isinstance(c, Conflict) and (c.side, c.index, c.resolved) == ("operand", 0, ((1,),))
+    c = option_from_shardings(rule, [S([[0]]), S([[1]])], [None])
+    assert isinstance(c, Conflict) and (c.side, c.index, c.resolved) == ("operand", 1, ((0,),))
+    # unsplit dimensions, missing shardings and operand partials constrain nothing
+    assert option_from_shardings(rule, [S(), S([[2]], [0])], [S()]) == ((2,),)
+
+
+def test_invalid_loops_cannot_be_split():
+    rule = R([P, BAD], [(0, 1)], [(0, 1)])
+    c = option_from_shardings(rule, [S([[0], [1]])], [None])
+    assert isinstance(c, Conflict)
+    assert (c.dim, c.loop, c.reason, c.resolved) == (1, 1, "loop 1 cannot be sharded", ((0,), ()))
+    with pytest.raises(ValueError, match="loop 1 cannot be sharded but is split over"):
+        shardings_from_option(rule, ((), (1,)))
+    # an invalid reduction puts nothing on the result
+    rule = R([P, BAD], [(0, 1)], [(0,)])
+    assert shardings_from_option(rule, ((0,), ())) == ((S([[0]]),), (S([[0]]),))
+
+
+def test_partial_results_map_to_reduction_loops():
+    # the operand agrees with the result's partial axis
+    assert option_from_shardings(MATMUL, [S([[], [0]]), None], [S([], [0])]) == ((), (), (0,))
+    # a partial axis an operand does not place goes to the reduction loop
+    assert option_from_shardings(MATMUL, [S([[], [1]]), None], [S([], [0, 1])]) == ((), (), (1, 0))
+    # partial over an axis an operand wants for a parallel loop: the result wins
+    c = option_from_shardings(MATMUL, [S([[0]]), None], [S([], [0])])
+    assert isinstance(c, Conflict)
+    assert (c.side, c.index, c.dim, c.loop) == ("operand", 0, 0, 0)
+    assert c.reason == "mesh axis 0 is a partial sum axis of result 0"
+    assert c.resolved == ((), (), (0,))
+    # no reduction loop of that kind
+    c = option_from_shardings(MATMUL, [None, None], [S([], [0], "max")])
+    assert isinstance(c, Conflict)
+    assert (c.side, c.index, c.dim, c.loop, c.axes) == ("result", 0, None, None, (0,))
+    assert str(c) == "result 0 partial axes [0]: the op has no max reduction loop"
+    assert c.resolved == ((), (), ())
+    # partial over an axis that another result already splits
+    rule = R([P, SUM], [(0, 1)], [(0,), (0,)])
+    c = option_from_shardings(rule, [None], [S([[0]]), S([], [0])])
+    assert isinstance(c, Conflict) and (c.index, c.loop, c.resolved) == (1, 0, ((0,), ()))
+
+
+def test_reduce_with_a_partial_result():
+    rule = R([P, SUM, P], [(0, 1, 2)], [(0, None, 2)])  # tosa.reduce_sum over axis 1
+    option = option_from_shardings(rule, [S([[1], [0]])], [None])
+    assert option == ((1,), (0,), ())
+    assert shardings_from_option(rule, option) == ((S([[1], [0]]),), (S([[1]], [0], "sum"),))
+    assert option_from_shardings(rule, [None], [S([[1]], [0])]) == option
+    # a split of the kept size-1 dimension follows no loop: nothing is asked
+    assert option_from_shardings(rule, [None], [S([[], [0]])]) == ((), (), ())
+    # two reduction loops of the kind: the first takes the partial axes
+    both = R([SUM, P, SUM], [(0, 1, 2), ()], [(1,)])  # stablehlo.reduce over 0 and 2
+    assert option_from_shardings(both, [None, None], [S([[1]], [0])]) == ((0,), (1,), ())
+    assert option_from_shardings(both, [S([[], [], [0]]), None], [S([], [0])]) == ((), (), (0,))
+    # reductions of different kinds cannot be split together
+    mixed = R([P, SUM, MAX], [(0, 1, 2)], [(0,)])
+    c = option_from_shardings(mixed, [S([[], [0], [1]])], [None])
+    assert isinstance(c, Conflict) and (c.dim, c.loop, c.resolved) == (2, 2, ((), (0,), ()))
+    with pytest.raises(ValueError, match="reduction loops of different kinds"):
+        shardings_from_option(mixed, ((), (0,), (1,)))
+
+
+def test_elementwise_with_broadcast():
+    rule = R([P, P, P], [(0, 1, 2), (None, 1, None)], [(0, 1, 2)])  # tosa.add with a 1x4x1 operand
+    option = option_from_shardings(rule, [None, S([[0], [1]])], [None])
+    assert option == ((), (1,), ())  # the size-1 dimension's split asks nothing
+    option = option_from_shardings(rule, [S([[0]]), S([[], [1]])], [None])
+    assert option == ((0,), (1,), ())
+    assert shardings_from_option(rule, option) == ((S([[0], [1]]), S([[], [1]])), (S([[0], [1]]),))
+
+
+def test_transpose():
+    rule = ShardingRule.transpose([2, 0, 1])  # result[i] = operand[perm[i]]
+    assert rule == R([P, P, P], [(1, 2, 0)], [(0, 1, 2)])
+    option = option_from_shardings(rule, [S([[0], [], [1]])], [None])
+    assert option == ((1,), (0,), ())
+    assert shardings_from_option(rule, option) == ((S([[0], [], [1]]),), (S([[1], [0]]),))
+
+
+def test_non_tensors_have_no_sharding():
+    rule = R([P], [None, (0,)], [(0,)])  # linalg.fill
+    assert shardings_from_option(rule, ((3,),)) == ((None, S([[3]])), (S([[3]]),))
+    assert option_from_shardings(rule, [S([[1]]), None], [None]) == ((),)
+
+
+def test_malformed_input_raises():
+    with pytest.raises(ValueError, match="1 operand shardings for 2 operands"):
+        option_from_shardings(MATMUL, [None], [None])
+    with pytest.raises(ValueError, match="0 result shardings for 1 results"):
+        option_from_shardings(MATMUL, [None, None], [])
+    with pytest.raises(ValueError, match="operand 0 has rank 2 but its sharding splits 3 dimensions"):
+        option_from_shardings(MATMUL, [S([[], [], [0]]), None], [None])
+    with pytest.raises(ValueError, match="3 entries for 2 loops"):
+        validate_option(ShardingRule.elementwise(2), ((), (), ()))
+    with pytest.raises(ValueError, match="mesh axis 0 is used in loops 0 and 1"):
+        validate_option(ShardingRule.elementwise(2), ((0,), (0,)))
+    with pytest.raises(ValueError, match="mesh axis 1 is used twice in loop 0"):
+        validate_option(ShardingRule.elementwise(1), ((1, 1),))
+
+
+def test_option_lists():
+    assert option_from_lists([[], [0]], 4) == ((), (0,), (), ())
+    assert option_to_lists(((), (0,), (), ())) == [[], [0]]
+    assert option_to_lists(((), (), ())) == []
+    with pytest.raises(ValueError, match="names 3 loops but the op has 2"):
+        option_from_lists([[], [], [0]], 2)
+
+
+def test_rule_invariants():
+    with pytest.raises(ValueError, match="result 0 is indexed by reduction loop 1"):
+        R([P, SUM], [(0, 1)], [(0, 1)])
+    with pytest.raises(ValueError, match="parallel loop 1 indexes no dimension of result 0"):
+        R([P, P], [(0, 1)], [(0,)])
+    with pytest.raises(ValueError, match="operand 0 is indexed twice by one loop"):
+        R([P], [(0, 0)], [(0,)])
+    with pytest.raises(ValueError, match="names loop 2 but the op has 2 loops"):
+        R([P, P], [(0, 2)], [(0, 1)])
+    with pytest.raises(ValueError, match="unknown iterator kind 'generic'"):
+        Iterator("generic")
+    assert R(["parallel", "max"], [(0, 1)], [(0,)]) == R([P, MAX], [(0, 1)], [(0,)])
+    # from_exprs makes any index expressions safe: d0 + d1 in a result, a
+    # repeated loop in a result, a parallel loop a result lacks
+    rule = ShardingRule.from_exprs(
+        [P, P, P, SUM], [[0, frozenset({1, 3}), 1, 1], [frozenset()]], [[0, frozenset({1, 2})]]
+    )
+    assert rule == R([P, BAD, BAD, SUM], [(0, None, None, None), (None,)], [(0, None)])
+    assert ShardingRule.from_exprs([P, SUM], [[0, 1]], [[0, 1]]) == R([P, BAD], [(0, 1)], [(0, 1)])
+    assert ShardingRule.from_exprs([P], [[0]], [[0, 0]]).iterators == (BAD,)
+    assert Iterator(INVALID).is_invalid and str(MAX) == "reduction<max>"
+
+
+# ---------------------------------------------------------------------------
+# Properties
+
+
+@st.composite
+def rules(draw) -> ShardingRule:
+    family = draw(st.sampled_from(["matmul", "elementwise", "transpose"]))
+    if family == "matmul":
+        return ShardingRule.matmul(draw(st.integers(0, 2)), draw(st.sampled_from(LOOP_REDUCTION_KINDS)))
+    rank = draw(st.integers(0, 4))
+    if family == "elementwise":
+        return ShardingRule.elementwise(rank, draw(st.integers(1, 3)), draw(st.integers(1, 2)))
+    return ShardingRule.transpose(draw(st.permutations(range(rank))))
+
+
+@st.composite
+def rules_and_options(draw):
+    rule = draw(rules())
+    pool = draw(st.permutations(range(6)))
+    option = []
+    for it in rule.iterators:
+        n = 0 if it.is_invalid else draw(st.integers(0, min(2, len(pool))))
+        option.append(tuple(pool[:n]))
+        pool = pool[n:]
+    return rule, tuple(option)
+
+
+@settings(max_examples=300, deadline=None)
+@given(rules_and_options())
+def test_round_trip(rule_and_option):
+    rule, option = rule_and_option
+    operands, results = shardings_from_option(rule, option)
+    assert option_from_shardings(rule, operands, results) == option
+    # either side alone fixes the option too when it indexes every loop
+    if rule.operand_maps and all(any(loop in m for m in rule.operand_maps) for loop in range(rule.num_loops)):
+        assert option_from_shardings(rule, operands, [None] * len(results)) == option
+
+
+def _shardings(draw, maps, with_partial: bool) -> list[Sharding | None]:
+    out = []
+    for m in maps:
+        if draw(st.booleans()):
+            out.append(None)
+            continue
+        split = [draw(st.lists(st.integers(0, 3), max_size=2)) for _ in m]
+        partial = draw(st.lists(st.integers(0, 3), max_size=2, unique=True)) if with_partial else []
+        kind = draw(st.sampled_from(["sum", "max"]))
+        out.append(S(split, partial, kind))
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(rules(), st.data())
+def test_any_annotations_give_a_valid_option_or_a_conflict(rule, data):
+    operands = _shardings(data.draw, rule.operand_maps, with_partial=True)
+    results = _shardings(data.draw, rule.result_maps, with_partial=True)
+    got = option_from_shardings(rule, operands, results)
+    if isinstance(got, Conflict):
+        validate_option(rule, got.resolved)
+        return
+    validate_option(rule, got)
+    implied_operands, implied_results = shardings_from_option(rule, got)
+    # with no conflict every request is honoured
+    sides = ((operands, implied_operands, rule.operand_maps), (results, implied_results, rule.result_maps))
+    for given_, implied, maps in sides:
+        for s, t, m in zip(given_, implied, maps):
+            if s is None:
+                continue
+            for dim, loop in enumerate(m):
+                if s.axes_of(dim) and loop is not None:
+                    assert t.axes_of(dim) == s.axes_of(dim)
+    for s, t in zip(results, implied_results):
+        if s is not None and s.partial_axes:
+            assert set(s.partial_axes) <= set(t.partial_axes) and t.partial_type == s.partial_type
