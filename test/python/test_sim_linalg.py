@@ -4,13 +4,13 @@ ways a reduction runs agreeing bit for bit, and the errors."""
 
 from __future__ import annotations
 
-import functools
 import math
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from simhelpers import run, small_ints
 
 import mesh_dialect
 import mesh_dialect.sim.ops  # noqa: F401  (registers the handlers)
@@ -22,20 +22,7 @@ F32 = np.float32
 RNG = np.random.default_rng(1234)
 
 
-@functools.cache
-def _context():
-    return mesh_dialect.context()
-
-
-def run(text: str, *args) -> list:
-    """Run @f of `text` on one device."""
-    module = mesh_dialect.parse(text, context=_context())
-    return Runner(module).run_global("f", list(args))
-
-
-def ints(shape, lo=-4, hi=5, dtype=F32) -> np.ndarray:
-    """Small integers, so float sums are exact whatever their order."""
-    return RNG.integers(lo, hi, size=shape).astype(dtype)
+ints = small_ints(RNG)
 
 
 def loop_matmul(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:

@@ -5,17 +5,16 @@ cases the simulator refuses."""
 
 from __future__ import annotations
 
-import functools
 import math
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from simhelpers import run, small_ints
 
 import mesh_dialect
 import mesh_dialect.sim.ops  # noqa: F401  (registers the handlers)
-from mesh_dialect.sim.interpreter import Runner
 from mesh_dialect.sim.program import SimError
 
 F32 = np.float32
@@ -24,20 +23,7 @@ I32 = np.int32
 RNG = np.random.default_rng(4321)
 
 
-@functools.cache
-def _context():
-    return mesh_dialect.context()
-
-
-def run(text: str, *args) -> list:
-    """Run @f of `text` on one device."""
-    module = mesh_dialect.parse(text, context=_context())
-    return Runner(module).run_global("f", list(args))
-
-
-def ints(shape, lo=-4, hi=5, dtype=F32) -> np.ndarray:
-    """Small integers, so float sums are exact whatever their order."""
-    return RNG.integers(lo, hi, size=shape).astype(dtype)
+ints = small_ints(RNG)
 
 
 def ttype(shape, elem: str) -> str:
