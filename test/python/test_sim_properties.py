@@ -51,27 +51,34 @@ def _run(text: str, x: np.ndarray) -> np.ndarray:
     return y
 
 
+def _chain(op: str, axis_name: str, split, start, target):
+    """`op` over each split dimension in turn, from the `start` shape to the
+    `target` shape of that dimension: returns the lines and the last value."""
+    current = list(start)
+    lines, value = [], "%x"
+    for dim, axes in enumerate(split):
+        if not axes:
+            continue
+        before = list(current)
+        current[dim] = target[dim]
+        lines.append(
+            f"  %v{dim} = mesh.{op} {value} on @m mesh_axes = [{', '.join(map(str, axes))}] "
+            f"{axis_name} = {dim} : {_type(before)} -> {_type(current)}"
+        )
+        value = f"%v{dim}"
+    return lines, value
+
+
 @settings(max_examples=40, deadline=None)
 @given(layouts(), st.integers(0, 2**31 - 1))
 def test_all_gather_of_every_split_dimension_rebuilds_the_tensor(layout, seed):
     mesh, shape, split = layout
     x = np.random.default_rng(seed).integers(-100, 100, shape).astype(np.int32)
-    current = _local(shape, split, mesh)
-    lines = []
-    value = "%x"
-    for dim, axes in enumerate(split):
-        if not axes:
-            continue
-        before = list(current)
-        current[dim] = shape[dim]
-        lines.append(
-            f"  %g{dim} = mesh.all_gather {value} on @m mesh_axes = [{', '.join(map(str, axes))}] "
-            f"gather_axis = {dim} : {_type(before)} -> {_type(current)}"
-        )
-        value = f"%g{dim}"
+    local = _local(shape, split, mesh)
+    lines, value = _chain("all_gather", "gather_axis", split, local, shape)
     text = (
         f"mesh.mesh @m(shape = {'x'.join(map(str, mesh))})\n"
-        f"func.func @f(%x: {_type(_local(shape, split, mesh))} {{mesh.sharding = #mesh.sharding<@m, {_fmt(split)}>}})"
+        f"func.func @f(%x: {_type(local)} {{mesh.sharding = #mesh.sharding<@m, {_fmt(split)}>}})"
         f" -> {_type(shape)} {{\n" + "\n".join(lines) + f"\n  return {value} : {_type(shape)}\n}}\n"
     )
     np.testing.assert_array_equal(_run(text, x), x)
@@ -82,24 +89,13 @@ def test_all_gather_of_every_split_dimension_rebuilds_the_tensor(layout, seed):
 def test_all_slice_of_a_replicated_tensor_gives_the_layout(layout, seed):
     mesh, shape, split = layout
     x = np.random.default_rng(seed).integers(-100, 100, shape).astype(np.int32)
-    current = list(shape)
-    lines = []
-    value = "%x"
-    for dim, axes in enumerate(split):
-        if not axes:
-            continue
-        before = list(current)
-        current[dim] = _local(shape, split, mesh)[dim]
-        lines.append(
-            f"  %s{dim} = mesh.all_slice {value} on @m mesh_axes = [{', '.join(map(str, axes))}] "
-            f"slice_axis = {dim} : {_type(before)} -> {_type(current)}"
-        )
-        value = f"%s{dim}"
+    local = _local(shape, split, mesh)
+    lines, value = _chain("all_slice", "slice_axis", split, shape, local)
     text = (
         f"mesh.mesh @m(shape = {'x'.join(map(str, mesh))})\n"
-        f"func.func @f(%x: {_type(shape)}) -> ({_type(current)} "
+        f"func.func @f(%x: {_type(shape)}) -> ({_type(local)} "
         f"{{mesh.sharding = #mesh.sharding<@m, {_fmt(split)}>}}) {{\n"
         + "\n".join(lines)
-        + f"\n  return {value} : {_type(current)}\n}}\n"
+        + f"\n  return {value} : {_type(local)}\n}}\n"
     )
     np.testing.assert_array_equal(_run(text, x), x)

@@ -89,20 +89,20 @@ def _count(what: str, value: object) -> int:
     return value
 
 
-def _symbol_attr(what: str, name: object, ctx: ir.Context) -> ir.Attribute:
+def _symbol_name(what: str, name: object) -> str:
     if not isinstance(name, str):
         raise TypeError(f"{what} must be a str, got {type(name).__name__}")
     if not name or name.startswith("@"):
         raise ValueError(f"{what} must be a symbol name without '@', got {name!r}")
-    return ir.FlatSymbolRefAttr.get(name, context=ctx)
+    return name
+
+
+def _symbol_attr(what: str, name: object, ctx: ir.Context) -> ir.Attribute:
+    return ir.FlatSymbolRefAttr.get(_symbol_name(what, name), context=ctx)
 
 
 def _string_attr(what: str, name: object, ctx: ir.Context) -> ir.Attribute:
-    if not isinstance(name, str):
-        raise TypeError(f"{what} must be a str, got {type(name).__name__}")
-    if not name or name.startswith("@"):
-        raise ValueError(f"{what} must be a symbol name without '@', got {name!r}")
-    return ir.StringAttr.get(name, context=ctx)
+    return ir.StringAttr.get(_symbol_name(what, name), context=ctx)
 
 
 def _axes(what: str, axes: object) -> list[int]:

@@ -12,7 +12,7 @@ The `format` strings follow MLIR's declarative assembly-format notation:
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 DYNAMIC = -9223372036854775808
 """How MLIR stores `?` in a static i64 list (ShapedType::kDynamic)."""
@@ -395,13 +395,6 @@ class AttrDict:
 class Optional:
     elements: tuple
     anchor: str
-
-
-@dataclass
-class _FormatLexer:
-    text: str
-    pos: int = 0
-    tokens: list = field(default_factory=list)
 
 
 def parse_format(fmt: str) -> tuple:

@@ -293,7 +293,12 @@ def _parse_axes_array(cur: Cursor) -> list[list[int]]:
 
 
 def _parse_reduction(cur: Cursor) -> str:
-    angle = cur.accept("<") or (cur.accept("#mesh.partial") and (cur.expect("<") >= 0))
+    """`<max>`, `#mesh.partial<max>` or a bare `max`."""
+    if cur.accept("#mesh.partial"):
+        cur.expect("<")
+        angle = True
+    else:
+        angle = cur.accept("<")
     start, kind = cur.word()
     if kind not in REDUCTION_KINDS:
         raise MeshSyntaxError(start, f"unknown reduction kind '{kind}'; expected one of {', '.join(REDUCTION_KINDS)}")
@@ -893,16 +898,10 @@ class _Printer:
                 res_text = res[0] if len(res) == 1 else "(" + ", ".join(res) + ")"
                 self.tokens.append("(" + ", ".join(self.g.operand_types) + ") -> " + res_text)
             elif isinstance(el, AttrDict):
-                rest = [
-                    k if v == "" else f"{k} = {v}"
-                    for k, v in self.g.attrs.items()
-                    if k not in self.used and k not in self._format_attrs()
-                ]
+                known = self.used | {a.name for a in self.op.attrs}
+                rest = [k if v == "" else f"{k} = {v}" for k, v in self.g.attrs.items() if k not in known]
                 if rest:
                     self.tokens.append("{" + ", ".join(rest) + "}")
-
-    def _format_attrs(self) -> set[str]:
-        return {a.name for a in self.op.attrs}
 
     def types_of(self, name: str) -> list[str]:
         if any(r.name == name for r in self.op.results):
