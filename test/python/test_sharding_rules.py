@@ -382,8 +382,13 @@ def test_invalid_loops_cannot_be_split():
 def test_partial_results_map_to_reduction_loops():
     # the operand agrees with the result's partial axis
     assert option_from_shardings(MATMUL, [S([[], [0]]), None], [S([], [0])]) == ((), (), (0,))
-    # a partial axis an operand does not place goes to the reduction loop
-    assert option_from_shardings(MATMUL, [S([[], [1]]), None], [S([], [0, 1])]) == ((), (), (1, 0))
+    # a partial axis an operand does not place goes to the reduction loop; the
+    # operand asked for that loop on [1] alone, so it loses and is resharded
+    c = option_from_shardings(MATMUL, [S([[], [1]]), None], [S([], [0, 1])])
+    assert isinstance(c, Conflict) and (c.side, c.dim, c.loop) == ("result", None, 2)
+    assert c.resolved == ((), (), (1, 0))
+    # with no operand on the reduction loop the partial axes simply fill it
+    assert option_from_shardings(MATMUL, [S([[1]]), None], [S([[1]], [0])]) == ((1,), (), (0,))
     # partial over an axis an operand wants for a parallel loop: the result wins
     c = option_from_shardings(MATMUL, [S([[0]]), None], [S([], [0])])
     assert isinstance(c, Conflict)

@@ -508,6 +508,14 @@ def _hlo_reduce(op: ir.Operation) -> ShardingRule | None:
 # Registration
 
 
+def _passthrough(op: ir.Operation) -> ShardingRule:
+    """`func.return` and `func.call`: no loops, and no operand or result
+    constrained.  A returned value keeps the layout it has (a partial sum
+    stays partial); a call's arguments and results are what the callee's
+    own annotations make them."""
+    return ShardingRule((), (None,) * len(op.operands), (None,) * len(op.results))
+
+
 def _family_arith_math(op: ir.Operation) -> ShardingRule | None:
     return _elementwise(op)
 
@@ -524,6 +532,8 @@ def _register_builtins() -> None:
         register_rule(name, _constant)
     for base in _TOSA_ELEMENTWISE:
         register_rule(f"tosa.{base}", _tosa_elementwise)
+    register_rule("func.return", _passthrough)
+    register_rule("func.call", _passthrough)
     register_rule("tosa.matmul", _tosa_matmul)
     for name in _TOSA_REDUCTIONS:
         register_rule(name, _tosa_reduce)

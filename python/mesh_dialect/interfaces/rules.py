@@ -475,15 +475,24 @@ class _Builder:
     def place_partials(self) -> None:
         """Put reserved axes no operand placed on a reduction loop of their kind."""
         its = self.rule.iterators
-        for _result, kind, axes in self.partials:
+        for result, kind, axes in self.partials:
+            left = [a for a in axes if a in self.reserved]
+            if not left:
+                continue
             candidates = [loop for loop, it in enumerate(its) if it.kind == kind]
             held = [self.owner[a] for a in axes if a in self.owner and self.owner[a] in candidates]
-            loop = held[0] if held else candidates[0]
-            for a in axes:
-                if a in self.reserved:
-                    del self.reserved[a]
-                    self.loops[loop] = self.loops[loop] + (a,)
-                    self.owner[a] = loop
+            free = [loop for loop in candidates if not self.loops[loop]]
+            loop = held[0] if held else (free or candidates)[0]
+            if self.loops[loop]:
+                # A request fixed this loop's axes exactly; growing it makes
+                # that request lose (the partial came first, so it wins).
+                self.lose(
+                    "result", result, None, loop, axes, f"loop {loop} is already split over {_fmt(self.loops[loop])}"
+                )
+            for a in left:
+                del self.reserved[a]
+                self.loops[loop] = self.loops[loop] + (a,)
+                self.owner[a] = loop
 
     def tensor(self, side: str, index: int, m: TensorMap | None, sharding: Sharding) -> None:
         if m is None:
@@ -514,13 +523,24 @@ def option_from_shardings(
         raise ValueError(f"{len(operand_shardings)} operand shardings for {len(rule.operand_maps)} operands")
     if len(result_shardings) != len(rule.result_maps):
         raise ValueError(f"{len(result_shardings)} result shardings for {len(rule.result_maps)} results")
+    requests = [("result", i, s) for i, s in enumerate(result_shardings) if s is not None]
+    requests += [("operand", i, s) for i, s in enumerate(operand_shardings) if s is not None]
+    return option_from_requests(rule, requests)
+
+
+def option_from_requests(
+    rule: ShardingRule, requests: Sequence[tuple[str, int, Sharding]]
+) -> ShardingOption | Conflict:
+    """`option_from_shardings` with the order of the requests chosen by the
+    caller: each is (`"operand"` or `"result"`, index, sharding), and an
+    earlier request wins over a later one.  Propagation uses it to let
+    explicit annotations win over inferred ones on either side."""
     b = _Builder(rule)
-    for i, s in enumerate(result_shardings):
-        if s is not None:
-            b.tensor("result", i, rule.result_maps[i], s)
-    for i, s in enumerate(operand_shardings):
-        if s is not None:
-            b.tensor("operand", i, rule.operand_maps[i], s)
+    for side, i, s in requests:
+        maps = rule.result_maps if side == "result" else rule.operand_maps
+        if side not in ("result", "operand") or not 0 <= i < len(maps):
+            raise ValueError(f"no {side} {i} in a rule with {len(maps)} {side}s")
+        b.tensor(side, i, maps[i], s)
     b.place_partials()
     option = tuple(b.loops)
     if b.conflict is not None:

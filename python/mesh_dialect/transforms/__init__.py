@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from .base import OptionError, Pass, PassFailed, VerifyMesh
 from .cleanup.mesh_canonicalize import MeshCanonicalize
+from .propagation.sharding_propagation import ShardingPropagation
 
 PASSES: dict[str, type[Pass]] = {}
 
@@ -19,7 +20,16 @@ def register_pass(cls: type[Pass]) -> type[Pass]:
     return cls
 
 
-for _cls in (MeshCanonicalize, VerifyMesh):
+for _cls in (MeshCanonicalize, ShardingPropagation, VerifyMesh):
     register_pass(_cls)
 
-__all__ = ["PASSES", "MeshCanonicalize", "OptionError", "Pass", "PassFailed", "VerifyMesh", "register_pass"]
+__all__ = [
+    "PASSES",
+    "MeshCanonicalize",
+    "OptionError",
+    "Pass",
+    "PassFailed",
+    "ShardingPropagation",
+    "VerifyMesh",
+    "register_pass",
+]

@@ -1,0 +1,1 @@
+"""Passes that complete sharding annotations."""

@@ -1,0 +1,506 @@
+"""`sharding-propagation`: complete the sharding annotations of functions.
+
+Users annotate a few values with `mesh.shard`; this pass visits every op
+that has a sharding rule (`mesh_dialect.interfaces`), chooses how its loops
+are split (`interfaces.choice.choose`), records that choice on the op as
+`mesh.sharding_option`, and materializes it:
+
+- each tensor result gets one `mesh.shard` (its layout as produced), and all
+  its uses go through it;
+- each operand whose layout differs from what the op needs gets a
+  `mesh.shard ... annotate_for_users` in front of the op (a reshard point);
+  an operand with no layout yet gets one too, so its producer learns what
+  its consumer wants.
+
+Ops are visited in program order (`forward`), in reverse (`backward`), or
+both, as upstream's `traversal` option says; with `fixed-point` (default)
+the sweeps repeat until one changes nothing, so information crosses any
+number of ops in either direction.  Annotations only ever get added, never
+replaced, so this terminates and a second run changes nothing.
+
+Values carried through `scf.for` and `scf.if` share one layout across the
+init, the block argument, the yielded value and the result.
+
+An annotation present before the pass is explicit: it is never replaced,
+and on a conflict it wins over inferred ones; the losing side is resharded.
+With `explain`, each reshard point gets a remark naming the annotations
+that forced it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from mlir import ir
+
+from ...interfaces.choice import Choice, Request, choice_from_option, choose, same_layout
+from ...interfaces.registry import rule_for
+from ...interfaces.rules import ShardingRule, option_from_lists, option_to_lists, validate_option
+from ...ir import ops as mesh_ops
+from ...ir.asm import remap_position
+from ...ir.diagnostics import file_position
+from ...ir.syntax import Unprintable, decode_sharding_attr, encode_sharding_attr
+from ...sharding.spec import Sharding
+from ..base import Pass, PassFailed
+
+OPTION_ATTR = "mesh.sharding_option"
+"""The attribute an op's loop sharding is recorded in:
+`#mesh.sharding<@mesh, [[axes of loop 0], [axes of loop 1], ...]>`."""
+
+TRAVERSALS = ("forward", "backward", "forward-backward", "backward-forward")
+_SWEEPS = {
+    "forward": (False,),
+    "backward": (True,),
+    "forward-backward": (False, True),
+    "backward-forward": (True, False),
+}
+_MAX_ROUNDS = 64
+_REGION_OPS = ("scf.for", "scf.if")
+_SKIPPED_TERMINATORS = ("scf.yield", "scf.condition", "cf.br", "cf.cond_br")
+
+
+@dataclass(eq=False)
+class Ann:
+    """A `mesh.shard` op as propagation sees it."""
+
+    op: ir.Operation
+    src: ir.Value
+    value: ir.Value
+    mesh: str
+    sharding: Sharding
+    for_users: bool
+    explicit: bool
+    origin: tuple[ir.Location, ...]
+
+
+@dataclasses.dataclass
+class ShardingPropagation(Pass):
+    ARGUMENT: ClassVar[str] = "sharding-propagation"
+    SUMMARY: ClassVar[str] = "Complete sharding annotations from the ops' sharding rules"
+    DESCRIPTION: ClassVar[str] = (
+        "Every op with a sharding rule gets a loop sharding (recorded as mesh.sharding_option), its tensor results "
+        "a mesh.shard, and each operand that must change layout a mesh.shard annotate_for_users. Explicit "
+        "annotations are never replaced. traversal picks the sweep order as upstream's pass does; fixed-point "
+        "repeats the sweeps until nothing changes."
+    )
+
+    traversal: str = field(
+        default="backward-forward", metadata={"help": "order of the sweeps over each function", "choices": TRAVERSALS}
+    )
+    fixed_point: bool = field(default=True, metadata={"help": "repeat the sweeps until nothing changes"})
+    explain: bool = field(default=False, metadata={"help": "emit a remark at each reshard point naming its causes"})
+    skip_unknown: bool = field(
+        default=False, metadata={"help": "treat ops with no sharding rule as barriers instead of failing"}
+    )
+
+    def run(self, module: ir.Operation) -> None:
+        functions: list[ir.Operation] = []
+        meshes: dict[str, int] = {}
+
+        def visit(op: ir.Operation) -> ir.WalkResult:
+            name = op.name
+            if name == "func.func":
+                functions.append(op)
+                return ir.WalkResult.SKIP
+            if name == "mesh.mesh":
+                meshes[op.attributes["sym_name"].value] = len(op.attributes["shape"])
+            return ir.WalkResult.ADVANCE
+
+        module.walk(visit, ir.WalkOrder.PRE_ORDER)
+        failed = False
+        for f in functions:
+            if len(f.regions[0].blocks) == 0:
+                continue  # a declaration
+            try:
+                _Function(self, f, meshes).run()
+            except PassFailed:
+                failed = True
+        if failed:
+            raise PassFailed("sharding propagation failed")
+
+
+def _where(loc: ir.Location) -> str:
+    name, line, col = remap_position(*file_position(loc))
+    return f"{name}:{line}:{col}" if name else "an unknown location"
+
+
+def _fmt_layout(mesh: str, s: Sharding) -> str:
+    return f"@{mesh} {s}"
+
+
+class _Function:
+    """Propagation state of one function."""
+
+    def __init__(self, pass_: ShardingPropagation, func: ir.Operation, meshes: dict[str, int]) -> None:
+        self.pass_ = pass_
+        self.func = func
+        self.meshes = meshes
+        # Ops are kept by position in `ops`: an ir.Operation's hash is not
+        # stable under attribute changes, so it cannot key a dict.
+        self.ops: list[ir.Operation] = []
+        self.rules: list[ShardingRule | None] = []  # None: a region op
+        self.unknown: list[ir.Operation] = []
+        self.explicit_options: dict[int, Choice] = {}
+        self.recorded: dict[int, tuple[str, tuple]] = {}
+        self.anns: dict[ir.Value, Ann] = {}  # by the mesh.shard result
+        self.def_ann: dict[ir.Value, Ann] = {}  # by the annotated value
+        self.user_anns: dict[ir.Value, list[Ann]] = {}  # by the annotated value
+        self.sharding_values: dict[tuple, ir.Value] = {}
+        self.option_attrs: dict[tuple, ir.Attribute] = {}
+        self.failed = False
+        self.changed = False
+        entry = func.regions[0].blocks[0]
+        self.entry_ip = ir.InsertionPoint.at_block_begin(entry)
+        self.first_sharding: ir.Operation | None = None
+
+    # -- collecting --------------------------------------------------------
+
+    def collect(self) -> None:
+        shard_ops: list[ir.Operation] = []
+
+        def visit(op: ir.Operation) -> ir.WalkResult:
+            name = op.name
+            if name.startswith("mesh."):
+                if name == "mesh.shard":
+                    shard_ops.append(op)
+                return ir.WalkResult.ADVANCE
+            if name in _SKIPPED_TERMINATORS:
+                return ir.WalkResult.ADVANCE
+            if name in _REGION_OPS:
+                self.ops.append(op)
+                self.rules.append(None)
+                return ir.WalkResult.ADVANCE
+            rule = rule_for(op)
+            if rule is None:
+                self.unknown.append(op)
+                return ir.WalkResult.ADVANCE
+            self.ops.append(op)
+            self.rules.append(rule)
+            if OPTION_ATTR in op.attributes:
+                self.read_option(len(self.ops) - 1, op, rule)
+            if len(op.regions):
+                return ir.WalkResult.SKIP  # a linalg/hlo body: scalars, not tensors
+            return ir.WalkResult.ADVANCE
+
+        root = self.func
+
+        def outer(op: ir.Operation) -> ir.WalkResult:
+            return ir.WalkResult.ADVANCE if op == root else visit(op)
+
+        root.walk(outer, ir.WalkOrder.PRE_ORDER)
+        for op in shard_ops:
+            self.read_shard(op)
+        if self.failed:
+            raise PassFailed("invalid input")
+
+    def read_shard(self, op: ir.Operation) -> None:
+        src, sharding_value = op.operands[0], op.operands[1]
+        owner = sharding_value.owner
+        view = owner.opview if isinstance(owner, ir.Operation) else owner
+        if not isinstance(view, mesh_ops.ShardingOp):
+            return  # a sharding computed elsewhere: opaque to propagation
+        sharding = Sharding(
+            view.split_axes,
+            view.partial_axes,
+            view.partial_type or "sum",
+            view.static_halo_sizes,
+            view.static_sharded_dims_offsets,
+        )
+        ann = Ann(op, src, op.result, view.mesh, sharding, "annotate_for_users" in op.attributes, True, (op.location,))
+        self.register(ann)
+
+    def read_option(self, index: int, op: ir.Operation, rule: ShardingRule) -> None:
+        raw = str(op.attributes[OPTION_ATTR])
+        try:
+            mesh, split, partial, _kind, halos, offsets = decode_sharding_attr(raw)
+            if partial or halos or offsets:
+                raise ValueError("a sharding option lists split axes per loop only")
+            if mesh[1:] not in self.meshes:
+                raise ValueError(f"mesh {mesh} does not exist")
+            option = option_from_lists(split, rule.num_loops)
+            rank = self.meshes[mesh[1:]]
+            for axes in option:
+                for a in axes:
+                    if not 0 <= a < rank:
+                        raise ValueError(f"mesh axis {a} is out of range for mesh {mesh} of rank {rank}")
+            validate_option(rule, option)
+        except (Unprintable, ValueError) as e:
+            detail = str(e) if isinstance(e, ValueError) else f"expected a #mesh.sharding, got {raw}"
+            op.location.emit_error(f"invalid {OPTION_ATTR} on '{op.name}': {detail}")
+            self.failed = True
+            return
+        self.explicit_options[index] = choice_from_option(rule, mesh[1:], option)
+        self.recorded[index] = (mesh[1:], option)
+
+    def register(self, ann: Ann) -> None:
+        self.anns[ann.value] = ann
+        if ann.for_users:
+            self.user_anns.setdefault(ann.src, []).append(ann)
+        elif ann.src not in self.def_ann:
+            self.def_ann[ann.src] = ann
+
+    # -- running -----------------------------------------------------------
+
+    def run(self) -> None:
+        self.collect()
+        sweeps = _SWEEPS[self.pass_.traversal]
+        for _ in range(_MAX_ROUNDS):
+            self.changed = False
+            order = range(len(self.ops))
+            for backward in sweeps:
+                for index in reversed(order) if backward else order:
+                    if self.rules[index] is None:
+                        self.visit_region_op(self.ops[index])
+                    else:
+                        self.visit(index)
+            if not (self.pass_.fixed_point and self.changed):
+                break
+        self.tidy()
+        self.check_unknown()
+        if self.failed:
+            raise PassFailed("sharding propagation failed")
+
+    # -- one op ------------------------------------------------------------
+
+    def request(self, ann: Ann | None, targets_op: bool) -> Request | None:
+        if ann is None:
+            return None
+        return Request(ann.mesh, ann.sharding, targets_op, ann.explicit, (ann,))
+
+    def visit(self, index: int) -> None:
+        op, rule = self.ops[index], self.rules[index]
+        assert rule is not None
+        operands = list(op.operands)
+        results = list(op.results)
+        explicit = index in self.explicit_options
+        choice = self.explicit_options.get(index)
+        if choice is None:
+            operand_requests = []
+            for v in operands:
+                ann = self.anns.get(v)
+                operand_requests.append(self.request(ann, ann.for_users) if ann is not None else None)
+            result_requests = []
+            for r in results:
+                reqs = []
+                own = self.def_ann.get(r)
+                if own is not None:
+                    reqs.append(self.request(own, True))
+                reqs.extend(self.request(a, False) for a in self.user_anns.get(r, ()))
+                result_requests.append(reqs)
+            choice = choose(rule, operand_requests, result_requests)
+            if choice is None:
+                return
+        self.record_option(index, choice)
+        origin = (op.location,) if explicit else self.origin_of(choice)
+        cause = self.cause(op, choice, explicit, origin)
+        anchor = op
+        for i, r in enumerate(results):
+            need = choice.results[i]
+            if need is not None:
+                anchor = self.ensure_value(r, choice.mesh, need, origin, anchor, cause, f"result {i} of '{op.name}'")
+        for i, v in enumerate(operands):
+            need = choice.operands[i]
+            if need is not None:
+                self.ensure_use(op, i, v, choice.mesh, need, origin, cause)
+
+    def origin_of(self, choice: Choice) -> tuple[ir.Location, ...]:
+        """The explicit annotations an inferred layout goes back to."""
+        seen: dict[str, ir.Location] = {}
+        for req in choice.followed:
+            for ann in req.origin:
+                for loc in ann.origin:
+                    seen.setdefault(_where(loc), loc)
+        return tuple(seen.values())[:4]
+
+    def cause(self, op: ir.Operation, choice: Choice, explicit: bool, origin) -> str:
+        if not self.pass_.explain:
+            return ""
+        if explicit:
+            return f"the {OPTION_ATTR} of '{op.name}' at {_where(op.location)}"
+        places = sorted({_where(loc) for loc in origin})
+        text = f"'{op.name}' follows the annotation{'s' if len(places) != 1 else ''} at " + ", ".join(places)
+        if not places:
+            text = f"'{op.name}' has no annotation to follow"
+        if choice.conflict is not None:
+            text += f"; conflict: {choice.conflict}"
+        return text
+
+    def record_option(self, index: int, choice: Choice) -> None:
+        key = (choice.mesh, choice.option)
+        if self.recorded.get(index) == key:
+            return
+        self.recorded[index] = key
+        op = self.ops[index]
+        attr = self.option_attrs.get(key)
+        if attr is None:
+            text = encode_sharding_attr("@" + choice.mesh, option_to_lists(choice.option))
+            attr = self.option_attrs[key] = ir.Attribute.parse(text)
+        op.attributes[OPTION_ATTR] = attr
+        self.changed = True
+
+    # -- materializing -----------------------------------------------------
+
+    def sharding_value(self, mesh: str, s: Sharding, loc: ir.Location) -> ir.Value:
+        key = (mesh, s)
+        value = self.sharding_values.get(key)
+        if value is None:
+            view = mesh_ops.ShardingOp(
+                mesh,
+                s.split_axes or ((),),
+                partial_axes=s.partial_axes,
+                partial_type=s.partial_type if s.partial_axes else None,
+                loc=loc,
+                ip=self.entry_ip,
+            )
+            value = self.sharding_values[key] = view.result
+        return value
+
+    def new_ann(
+        self, src: ir.Value, mesh: str, s: Sharding, for_users: bool, origin, loc: ir.Location, ip: ir.InsertionPoint
+    ) -> Ann:
+        shard = mesh_ops.ShardOp(
+            src, self.sharding_value(mesh, s, loc), annotate_for_users=for_users, loc=loc, ip=ip
+        ).operation
+        ann = Ann(shard, src, shard.result, mesh, s, for_users, False, tuple(origin))
+        self.register(ann)
+        self.changed = True
+        return ann
+
+    def ensure_value(
+        self, r: ir.Value, mesh: str, need: Sharding, origin, anchor: ir.Operation, cause: str, what: str
+    ) -> ir.Operation:
+        """Give `r` (a result, or a region's block argument) the layout it is
+        produced in; returns the op after which the next one goes."""
+        own = self.def_ann.get(r)
+        if own is not None and own.mesh == mesh and same_layout(own.sharding, need):
+            return anchor
+        loc = anchor.location
+        ip = ir.InsertionPoint.after(anchor)
+        if own is not None:
+            del self.def_ann[r]
+        ann = self.new_ann(r, mesh, need, False, origin, loc, ip)
+        r.replace_all_uses_except(ann.value, ann.op)
+        moved = self.user_anns.pop(r, [])
+        for a in moved:
+            a.src = ann.value
+        if moved:
+            self.user_anns.setdefault(ann.value, []).extend(moved)
+        if own is not None:
+            own.src = ann.value
+            self.def_ann[ann.value] = own
+            if cause:
+                self.pass_.remark(
+                    own.op.location,
+                    f"{what} is produced as {_fmt_layout(mesh, need)} and resharded to "
+                    f"{_fmt_layout(own.mesh, own.sharding)} for this annotation: {cause}",
+                )
+        return ann.op
+
+    def ensure_use(self, op: ir.Operation, i: int, v: ir.Value, mesh: str, need: Sharding, origin, cause: str) -> None:
+        """Make operand `i` of `op` arrive in layout `need`."""
+        have = self.anns.get(v)
+        if have is not None and have.mesh == mesh and same_layout(have.sharding, need):
+            return
+        ann = self.new_ann(v, mesh, need, True, origin, op.location, ir.InsertionPoint(op))
+        op.operands[i] = ann.value
+        if have is not None and cause:
+            self.pass_.remark(
+                op.location,
+                f"operand {i} of '{op.name}' is resharded from {_fmt_layout(have.mesh, have.sharding)} "
+                f"(annotated at {_where(have.origin[0] if have.origin else have.op.location)}) to "
+                f"{_fmt_layout(mesh, need)}: {cause}",
+            )
+
+    # -- regions -----------------------------------------------------------
+
+    def visit_region_op(self, op: ir.Operation) -> None:
+        """One layout per value carried through `scf.for` / `scf.if`."""
+        if op.name == "scf.for":
+            body = op.regions[0].blocks[0]
+            inits = list(op.operands)[3:]
+            block_args = list(body.arguments)[1:]
+            yields = [_terminator(body)]
+            groups = [(k, inits[k], block_args[k]) for k in range(len(inits))]
+        else:
+            yields = [_terminator(region.blocks[0]) for region in op.regions if len(region.blocks)]
+            groups = [(k, None, None) for k in range(len(op.results))]
+        results = list(op.results)
+        for k, init, block_arg in groups:
+            if not isinstance(results[k].type, ir.RankedTensorType):
+                continue
+            yielded = [y.operands[k] for y in yields]
+            found: Ann | None = self.def_ann.get(results[k])
+            if found is None and init is not None:
+                found = self.anns.get(init)
+            if found is None and block_arg is not None:
+                found = self.def_ann.get(block_arg)
+            for v in yielded:
+                found = found or self.anns.get(v)
+            if found is None:
+                continue
+            mesh, need, origin = found.mesh, found.sharding, found.origin
+            need = Sharding(need.split_axes, need.partial_axes, need.partial_type)
+            what = f"result {k} of '{op.name}'"
+            self.ensure_value(results[k], mesh, need, origin, op, "", what)
+            if init is not None:
+                self.ensure_use(op, 3 + k, init, mesh, need, origin, "")
+            if block_arg is not None:
+                self.ensure_block_arg(block_arg, mesh, need, origin)
+            for y in yields:
+                self.ensure_use(y, k, y.operands[k], mesh, need, origin, "")
+
+    def ensure_block_arg(self, arg: ir.Value, mesh: str, need: Sharding, origin) -> None:
+        own = self.def_ann.get(arg)
+        if own is not None:
+            return
+        block = arg.owner
+        ann = self.new_ann(arg, mesh, need, False, origin, self.func.location, ir.InsertionPoint.at_block_begin(block))
+        arg.replace_all_uses_except(ann.value, ann.op)
+
+    # -- finishing -----------------------------------------------------------
+
+    def tidy(self) -> None:
+        """Drop inferred annotations for users that repeat their value's layout."""
+        for ann in list(self.anns.values()):
+            if ann.explicit or not ann.for_users:
+                continue
+            below = self.anns.get(ann.src)
+            if below is not None and below.mesh == ann.mesh and same_layout(below.sharding, ann.sharding):
+                ann.value.replace_all_uses_with(ann.src)
+                ann.op.erase()
+                del self.anns[ann.value]
+
+    def check_unknown(self) -> None:
+        if self.pass_.skip_unknown:
+            return
+        for op in self.unknown:
+            culprit = self.sharded_neighbour(op)
+            if culprit is not None:
+                op.location.emit_error(
+                    f"no sharding rule for '{op.name}' but its {culprit}; register a rule "
+                    "(mesh_dialect.interfaces.register_rule) or use skip-unknown to treat it as a barrier"
+                )
+                self.failed = True
+
+    def sharded_neighbour(self, op: ir.Operation) -> str | None:
+        for i, v in enumerate(op.operands):
+            ann = self.anns.get(v)
+            if ann is not None and not ann.sharding.is_replicated:
+                return f"operand {i} is sharded ({_fmt_layout(ann.mesh, ann.sharding)})"
+        for i, r in enumerate(op.results):
+            ann = self.def_ann.get(r)
+            if ann is None:
+                ann = next(iter(self.user_anns.get(r, ())), None)
+            if ann is not None and not ann.sharding.is_replicated:
+                return f"result {i} is sharded ({_fmt_layout(ann.mesh, ann.sharding)})"
+        return None
+
+
+def _terminator(block: ir.Block) -> ir.Operation:
+    ops = block.operations
+    return ops[len(ops) - 1].operation
+
+
+__all__ = ["OPTION_ATTR", "TRAVERSALS", "ShardingPropagation"]
