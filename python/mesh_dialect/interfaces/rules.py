@@ -401,6 +401,7 @@ class _Builder:
         self.reserved: dict[int, tuple[str, int]] = {}  # axis -> (kind, result)
         self.partials: list[tuple[int, str, tuple[int, ...]]] = []
         self.conflict: Conflict | None = None
+        self.setter: dict[int, tuple[str, int, int]] = {}  # loop -> the request that split it
 
     def lose(self, side: str, index: int, dim: int | None, loop: int | None, axes: tuple[int, ...], why: str) -> None:
         if self.conflict is None:
@@ -438,6 +439,7 @@ class _Builder:
             if other:
                 return lose(f"a {it.kind} reduction cannot be split together with a {min(other)} reduction")
         self.loops[loop] = axes
+        self.setter[loop] = (side, index, dim)
         for a in axes:
             self.owner[a] = loop
             self.reserved.pop(a, None)
@@ -486,9 +488,9 @@ class _Builder:
             if self.loops[loop]:
                 # A request fixed this loop's axes exactly; growing it makes
                 # that request lose (the partial came first, so it wins).
-                self.lose(
-                    "result", result, None, loop, axes, f"loop {loop} is already split over {_fmt(self.loops[loop])}"
-                )
+                side, index, dim = self.setter[loop]
+                why = f"the partial axes {_fmt(axes)} of result {result} also split loop {loop}"
+                self.lose(side, index, dim, loop, self.loops[loop], why)
             for a in left:
                 del self.reserved[a]
                 self.loops[loop] = self.loops[loop] + (a,)
