@@ -385,7 +385,7 @@ def test_partial_results_map_to_reduction_loops():
     # a partial axis an operand does not place goes to the reduction loop; the
     # operand asked for that loop on [1] alone, so it loses and is resharded
     c = option_from_shardings(MATMUL, [S([[], [1]]), None], [S([], [0, 1])])
-    assert isinstance(c, Conflict) and (c.side, c.dim, c.loop) == ("result", None, 2)
+    assert isinstance(c, Conflict) and (c.side, c.index, c.dim, c.loop) == ("operand", 0, 1, 2)
     assert c.resolved == ((), (), (1, 0))
     # with no operand on the reduction loop the partial axes simply fill it
     assert option_from_shardings(MATMUL, [S([[1]]), None], [S([[1]], [0])]) == ((1,), (), (0,))
