@@ -163,7 +163,21 @@ def _try(rule: ShardingRule, ops: Sequence[Request | None], res: Sequence[Reques
     option = option_from_requests(rule, [(side, i, r.sharding) for side, i, r in used])
     if isinstance(option, Conflict):
         return None
-    return choice_from_option(rule, mesh, option, (r for _, _, r in used))
+    return _with_followed(rule, mesh, option, used, None)
+
+
+def _with_followed(rule: ShardingRule, mesh: str, option: ShardingOption, used, conflict: Conflict | None) -> Choice:
+    """The choice, following the used requests its layouts agree with (a
+    request that constrained nothing but still needs resharding is not
+    followed)."""
+    operand_layouts, result_layouts = shardings_from_option(rule, option)
+
+    def agrees(side: str, i: int, r: Request) -> bool:
+        need = (result_layouts if side == "result" else operand_layouts)[i]
+        return need is not None and same_layout(need, r.sharding)
+
+    followed = tuple(r for side, i, r in used if agrees(side, i, r))
+    return Choice(mesh, option, operand_layouts, result_layouts, followed, conflict)
 
 
 def _ranked(
@@ -184,14 +198,7 @@ def _ranked(
     elif len(same_mesh) < len(ranked):
         side, i, r = next(t for t in ranked if t[2].mesh != mesh)
         conflict = Conflict(side, i, None, None, (), f"it is on mesh @{r.mesh}, the op runs on @{mesh}", option)
-    operand_layouts, result_layouts = shardings_from_option(rule, option)
-
-    def agrees(side: str, i: int, r: Request) -> bool:
-        need = (result_layouts if side == "result" else operand_layouts)[i]
-        return need is not None and same_layout(need, r.sharding)
-
-    followed = tuple(r for side, i, r in same_mesh if agrees(side, i, r))
-    return Choice(mesh, option, operand_layouts, result_layouts, followed, conflict)
+    return _with_followed(rule, mesh, option, same_mesh, conflict)
 
 
 __all__ = ["MAX_SEARCH_BITS", "Choice", "Request", "choice_from_option", "choose", "same_layout"]

@@ -388,8 +388,13 @@ class _Function:
         if moved:
             self.user_anns.setdefault(ann.value, []).extend(moved)
         if own is not None:
+            # The op cannot produce the annotated layout, and one value cannot
+            # carry two result annotations: the user's annotation now applies
+            # to the value's users, which is where the reshard happens.
             own.src = ann.value
-            self.def_ann[ann.value] = own
+            own.for_users = True
+            own.op.attributes["annotate_for_users"] = ir.UnitAttr.get()
+            self.user_anns.setdefault(ann.value, []).append(own)
             if cause:
                 self.pass_.remark(
                     own.op.location,
@@ -403,7 +408,10 @@ class _Function:
         have = self.anns.get(v)
         if have is not None and have.mesh == mesh and same_layout(have.sharding, need):
             return
-        ann = self.new_ann(v, mesh, need, True, origin, op.location, ir.InsertionPoint(op))
+        # Annotating an annotation for users again is undefined: a losing
+        # annotation for users is bypassed, the reshard starts from its source.
+        src = have.src if have is not None and have.for_users else v
+        ann = self.new_ann(src, mesh, need, True, origin, op.location, ir.InsertionPoint(op))
         op.operands[i] = ann.value
         if have is not None and cause:
             self.pass_.remark(
