@@ -19,7 +19,7 @@ from .ir.asm import parse, print_ir
 from .ir.diagnostics import Diagnostic, DiagnosticError
 from .ir.dialect import is_loaded, load_dialect
 from .ir.verifier import verify as diagnose
-from .transforms import PASSES, MeshCanonicalize, Pass, register_pass
+from .transforms import PASSES, MeshCanonicalize, Pass, ShardingPropagation, register_pass
 
 
 def context(*, allow_unregistered_dialects: bool = False) -> _mlir.Context:
@@ -51,6 +51,7 @@ __all__ = [
     "DiagnosticError",
     "MeshCanonicalize",
     "Pass",
+    "ShardingPropagation",
     "context",
     "diagnose",
     "is_loaded",
