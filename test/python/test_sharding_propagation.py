@@ -131,7 +131,8 @@ def test_options_are_checked():
 
 def test_func_return_and_call_constrain_nothing():
     ctx = mesh_dialect.context()
-    module = mesh_dialect.parse("func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> { return %a : tensor<4xf32> }", context=ctx)
+    text = "func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> { return %a : tensor<4xf32> }"
+    module = mesh_dialect.parse(text, context=ctx)
     ret = module.regions[0].blocks[0].operations[0].regions[0].blocks[0].operations[0]
     rule = rule_for(ret)
     assert rule.num_loops == 0 and rule.operand_maps == (None,)
@@ -186,9 +187,8 @@ def programs(draw):
         else:
             shift = ", %shift" if kind == "mul" else ""
             types = ", tensor<1xi8>" if kind == "mul" else ""
-            lines.append(
-                f"  %v{i} = tosa.{kind} {cur}, %w{i}{shift} : (tensor<4x4xf32>, tensor<4x4xf32>{types}) -> tensor<4x4xf32>"
-            )
+            signature = f"(tensor<4x4xf32>, tensor<4x4xf32>{types}) -> tensor<4x4xf32>"
+            lines.append(f"  %v{i} = tosa.{kind} {cur}, %w{i}{shift} : {signature}")
         cur = f"%v{i}"
         if draw(st.integers(0, 2)) == 0:
             lines.append(
@@ -197,7 +197,7 @@ def programs(draw):
             lines.append(f"  %a{i} = mesh.shard {cur} to %s{i} : tensor<4x4xf32>")
             cur = f"%a{i}"
     head = [f"mesh.mesh @mesh(shape = {'x'.join(map(str, mesh))})"]
-    body = ["  %shift = \"tosa.const\"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>", *lines]
+    body = ['  %shift = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>', *lines]
     body.append(f"  return {cur} : tensor<4x4xf32>")
     return "\n".join([*head, f"func.func @f({', '.join(args)}) -> tensor<4x4xf32> {{", *body, "}"]) + "\n"
 

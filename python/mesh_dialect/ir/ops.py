@@ -73,7 +73,6 @@ if __name__ not in _cext.globals.dialect_search_modules:
     _cext.globals.append_dialect_search_prefix(__name__)
 
 
-
 @_cext.register_operation(_Dialect)
 class MeshOp(ir.OpView):
     """Declares a device mesh symbol and its shape."""
@@ -96,9 +95,15 @@ class MeshOp(ir.OpView):
         operands = []
         results = []
         super().__init__(
-            self.OPERATION_NAME, self._ODS_REGIONS, None, None,
-            results=results, operands=operands, attributes=attributes,
-            loc=_location(loc, ctx), ip=ip,
+            self.OPERATION_NAME,
+            self._ODS_REGIONS,
+            None,
+            None,
+            results=results,
+            operands=operands,
+            attributes=attributes,
+            loc=_location(loc, ctx),
+            ip=ip,
         )
 
     @property
@@ -149,9 +154,15 @@ class MeshShapeOp(ir.OpView):
         count = len(axes) if axes else _count("mesh.mesh_shape: num_results", num_results)
         results = [ir.IndexType.get(ctx)] * count
         super().__init__(
-            self.OPERATION_NAME, self._ODS_REGIONS, None, None,
-            results=results, operands=operands, attributes=attributes,
-            loc=_location(loc, ctx), ip=ip,
+            self.OPERATION_NAME,
+            self._ODS_REGIONS,
+            None,
+            None,
+            results=results,
+            operands=operands,
+            attributes=attributes,
+            loc=_location(loc, ctx),
+            ip=ip,
         )
 
     @property
@@ -208,9 +219,15 @@ class ProcessMultiIndexOp(ir.OpView):
         count = len(axes) if axes else _count("mesh.process_multi_index: num_results", num_results)
         results = [ir.IndexType.get(ctx)] * count
         super().__init__(
-            self.OPERATION_NAME, self._ODS_REGIONS, None, None,
-            results=results, operands=operands, attributes=attributes,
-            loc=_location(loc, ctx), ip=ip,
+            self.OPERATION_NAME,
+            self._ODS_REGIONS,
+            None,
+            None,
+            results=results,
+            operands=operands,
+            attributes=attributes,
+            loc=_location(loc, ctx),
+            ip=ip,
         )
 
     @property
@@ -259,9 +276,15 @@ class ProcessLinearIndexOp(ir.OpView):
         operands = []
         results = [ir.IndexType.get(ctx)]
         super().__init__(
-            self.OPERATION_NAME, self._ODS_REGIONS, None, None,
-            results=results, operands=operands, attributes=attributes,
-            loc=_location(loc, ctx), ip=ip,
+            self.OPERATION_NAME,
+            self._ODS_REGIONS,
+            None,
+            None,
+            results=results,
+            operands=operands,
+            attributes=attributes,
+            loc=_location(loc, ctx),
+            ip=ip,
         )
 
     @property
@@ -327,9 +350,15 @@ class ShardingOp(ir.OpView):
         operands = [dynamic_sharded_dims_offsets, dynamic_halo_sizes]
         results = [ir.Type.parse("!mesh.sharding", ctx)]
         super().__init__(
-            self.OPERATION_NAME, self._ODS_REGIONS, self._ODS_OPERAND_SEGMENTS, None,
-            results=results, operands=operands, attributes=attributes,
-            loc=_location(loc, ctx), ip=ip,
+            self.OPERATION_NAME,
+            self._ODS_REGIONS,
+            self._ODS_OPERAND_SEGMENTS,
+            None,
+            results=results,
+            operands=operands,
+            attributes=attributes,
+            loc=_location(loc, ctx),
+            ip=ip,
         )
 
     @property
@@ -434,9 +463,15 @@ class ShardOp(ir.OpView):
         operands = [_value("mesh.shard: src", src), _value("mesh.shard: sharding", sharding)]
         results = [src.type]
         super().__init__(
-            self.OPERATION_NAME, self._ODS_REGIONS, None, None,
-            results=results, operands=operands, attributes=attributes,
-            loc=_location(loc, ctx), ip=ip,
+            self.OPERATION_NAME,
+            self._ODS_REGIONS,
+            None,
+            None,
+            results=results,
+            operands=operands,
+            attributes=attributes,
+            loc=_location(loc, ctx),
+            ip=ip,
         )
 
     @property
@@ -494,9 +529,15 @@ class ShardShapeOp(ir.OpView):
         count = len(shape)
         results = [ir.IndexType.get(ctx)] * count
         super().__init__(
-            self.OPERATION_NAME, self._ODS_REGIONS, None, None,
-            results=results, operands=operands, attributes=attributes,
-            loc=_location(loc, ctx), ip=ip,
+            self.OPERATION_NAME,
+            self._ODS_REGIONS,
+            None,
+            None,
+            results=results,
+            operands=operands,
+            attributes=attributes,
+            loc=_location(loc, ctx),
+            ip=ip,
         )
 
     @property
@@ -555,9 +596,15 @@ class AllGatherOp(ir.OpView):
         operands = [_value("mesh.all_gather: input", input)]
         results = [_type("mesh.all_gather: result_type", result_type)]
         super().__init__(
-            self.OPERATION_NAME, self._ODS_REGIONS, None, None,
-            results=results, operands=operands, attributes=attributes,
-            loc=_location(loc, ctx), ip=ip,
+            self.OPERATION_NAME,
+            self._ODS_REGIONS,
+            None,
+            None,
+            results=results,
+            operands=operands,
+            attributes=attributes,
+            loc=_location(loc, ctx),
+            ip=ip,
         )
 
     @property
@@ -629,9 +676,15 @@ class AllReduceOp(ir.OpView):
         operands = [_value("mesh.all_reduce: input", input)]
         results = [_type("mesh.all_reduce: result_type", result_type)]
         super().__init__(
-            self.OPERATION_NAME, self._ODS_REGIONS, None, None,
-            results=results, operands=operands, attributes=attributes,
-            loc=_location(loc, ctx), ip=ip,
+            self.OPERATION_NAME,
+            self._ODS_REGIONS,
+            None,
+            None,
+            results=results,
+            operands=operands,
+            attributes=attributes,
+            loc=_location(loc, ctx),
+            ip=ip,
         )
 
     @property
@@ -703,9 +756,15 @@ class AllSliceOp(ir.OpView):
         operands = [_value("mesh.all_slice: input", input)]
         results = [_type("mesh.all_slice: result_type", result_type)]
         super().__init__(
-            self.OPERATION_NAME, self._ODS_REGIONS, None, None,
-            results=results, operands=operands, attributes=attributes,
-            loc=_location(loc, ctx), ip=ip,
+            self.OPERATION_NAME,
+            self._ODS_REGIONS,
+            None,
+            None,
+            results=results,
+            operands=operands,
+            attributes=attributes,
+            loc=_location(loc, ctx),
+            ip=ip,
         )
 
     @property
@@ -779,9 +838,15 @@ class AllToAllOp(ir.OpView):
         operands = [_value("mesh.all_to_all: input", input)]
         results = [_type("mesh.all_to_all: result_type", result_type)]
         super().__init__(
-            self.OPERATION_NAME, self._ODS_REGIONS, None, None,
-            results=results, operands=operands, attributes=attributes,
-            loc=_location(loc, ctx), ip=ip,
+            self.OPERATION_NAME,
+            self._ODS_REGIONS,
+            None,
+            None,
+            results=results,
+            operands=operands,
+            attributes=attributes,
+            loc=_location(loc, ctx),
+            ip=ip,
         )
 
     @property
@@ -860,9 +925,15 @@ class BroadcastOp(ir.OpView):
         operands = [_value("mesh.broadcast: input", input), *root_dynamic]
         results = [_type("mesh.broadcast: result_type", result_type)]
         super().__init__(
-            self.OPERATION_NAME, self._ODS_REGIONS, None, None,
-            results=results, operands=operands, attributes=attributes,
-            loc=_location(loc, ctx), ip=ip,
+            self.OPERATION_NAME,
+            self._ODS_REGIONS,
+            None,
+            None,
+            results=results,
+            operands=operands,
+            attributes=attributes,
+            loc=_location(loc, ctx),
+            ip=ip,
         )
 
     @property
@@ -946,9 +1017,15 @@ class GatherOp(ir.OpView):
         operands = [_value("mesh.gather: input", input), *root_dynamic]
         results = [_type("mesh.gather: result_type", result_type)]
         super().__init__(
-            self.OPERATION_NAME, self._ODS_REGIONS, None, None,
-            results=results, operands=operands, attributes=attributes,
-            loc=_location(loc, ctx), ip=ip,
+            self.OPERATION_NAME,
+            self._ODS_REGIONS,
+            None,
+            None,
+            results=results,
+            operands=operands,
+            attributes=attributes,
+            loc=_location(loc, ctx),
+            ip=ip,
         )
 
     @property
@@ -1037,9 +1114,15 @@ class RecvOp(ir.OpView):
         operands = [_value("mesh.recv: input", input), *source_dynamic]
         results = [_type("mesh.recv: result_type", result_type)]
         super().__init__(
-            self.OPERATION_NAME, self._ODS_REGIONS, None, None,
-            results=results, operands=operands, attributes=attributes,
-            loc=_location(loc, ctx), ip=ip,
+            self.OPERATION_NAME,
+            self._ODS_REGIONS,
+            None,
+            None,
+            results=results,
+            operands=operands,
+            attributes=attributes,
+            loc=_location(loc, ctx),
+            ip=ip,
         )
 
     @property
@@ -1123,9 +1206,15 @@ class ReduceOp(ir.OpView):
         operands = [_value("mesh.reduce: input", input), *root_dynamic]
         results = [_type("mesh.reduce: result_type", result_type)]
         super().__init__(
-            self.OPERATION_NAME, self._ODS_REGIONS, None, None,
-            results=results, operands=operands, attributes=attributes,
-            loc=_location(loc, ctx), ip=ip,
+            self.OPERATION_NAME,
+            self._ODS_REGIONS,
+            None,
+            None,
+            results=results,
+            operands=operands,
+            attributes=attributes,
+            loc=_location(loc, ctx),
+            ip=ip,
         )
 
     @property
@@ -1214,9 +1303,15 @@ class ReduceScatterOp(ir.OpView):
         operands = [_value("mesh.reduce_scatter: input", input)]
         results = [_type("mesh.reduce_scatter: result_type", result_type)]
         super().__init__(
-            self.OPERATION_NAME, self._ODS_REGIONS, None, None,
-            results=results, operands=operands, attributes=attributes,
-            loc=_location(loc, ctx), ip=ip,
+            self.OPERATION_NAME,
+            self._ODS_REGIONS,
+            None,
+            None,
+            results=results,
+            operands=operands,
+            attributes=attributes,
+            loc=_location(loc, ctx),
+            ip=ip,
         )
 
     @property
@@ -1297,9 +1392,15 @@ class ScatterOp(ir.OpView):
         operands = [_value("mesh.scatter: input", input), *root_dynamic]
         results = [_type("mesh.scatter: result_type", result_type)]
         super().__init__(
-            self.OPERATION_NAME, self._ODS_REGIONS, None, None,
-            results=results, operands=operands, attributes=attributes,
-            loc=_location(loc, ctx), ip=ip,
+            self.OPERATION_NAME,
+            self._ODS_REGIONS,
+            None,
+            None,
+            results=results,
+            operands=operands,
+            attributes=attributes,
+            loc=_location(loc, ctx),
+            ip=ip,
         )
 
     @property
@@ -1387,9 +1488,15 @@ class SendOp(ir.OpView):
         operands = [_value("mesh.send: input", input), *destination_dynamic]
         results = [_type("mesh.send: result_type", result_type)]
         super().__init__(
-            self.OPERATION_NAME, self._ODS_REGIONS, None, None,
-            results=results, operands=operands, attributes=attributes,
-            loc=_location(loc, ctx), ip=ip,
+            self.OPERATION_NAME,
+            self._ODS_REGIONS,
+            None,
+            None,
+            results=results,
+            operands=operands,
+            attributes=attributes,
+            loc=_location(loc, ctx),
+            ip=ip,
         )
 
     @property
@@ -1475,9 +1582,15 @@ class ShiftOp(ir.OpView):
         operands = [_value("mesh.shift: input", input)]
         results = [_type("mesh.shift: result_type", result_type)]
         super().__init__(
-            self.OPERATION_NAME, self._ODS_REGIONS, None, None,
-            results=results, operands=operands, attributes=attributes,
-            loc=_location(loc, ctx), ip=ip,
+            self.OPERATION_NAME,
+            self._ODS_REGIONS,
+            None,
+            None,
+            results=results,
+            operands=operands,
+            attributes=attributes,
+            loc=_location(loc, ctx),
+            ip=ip,
         )
 
     @property
@@ -1585,9 +1698,15 @@ class UpdateHaloOp(ir.OpView):
         ]
         results = [destination.type]
         super().__init__(
-            self.OPERATION_NAME, self._ODS_REGIONS, self._ODS_OPERAND_SEGMENTS, None,
-            results=results, operands=operands, attributes=attributes,
-            loc=_location(loc, ctx), ip=ip,
+            self.OPERATION_NAME,
+            self._ODS_REGIONS,
+            self._ODS_OPERAND_SEGMENTS,
+            None,
+            results=results,
+            operands=operands,
+            attributes=attributes,
+            loc=_location(loc, ctx),
+            ip=ip,
         )
 
     @property
