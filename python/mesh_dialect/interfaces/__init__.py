@@ -1,7 +1,9 @@
 """Sharding rules: ops described as loop nests, the two algorithms that turn
 tensor shardings into a loop sharding and back (`rules`, pure Python), and
-the rules of upstream and HLO ops (`registry`)."""
+the rules of upstream and HLO ops (`registry`), and the choice of one op's
+loop sharding from the annotations around it (`choice`)."""
 
+from .choice import Choice, Request, choose
 from .registry import RuleFn, register_rule, registered_names, rule_for
 from .rules import (
     INVALID,
@@ -13,6 +15,7 @@ from .rules import (
     ShardingRule,
     TensorMap,
     option_from_lists,
+    option_from_requests,
     option_from_shardings,
     option_to_lists,
     shardings_from_option,
@@ -20,6 +23,9 @@ from .rules import (
 )
 
 __all__ = [
+    "Choice",
+    "Request",
+    "choose",
     "INVALID",
     "LOOP_REDUCTION_KINDS",
     "PARALLEL",
@@ -30,6 +36,7 @@ __all__ = [
     "ShardingRule",
     "TensorMap",
     "option_from_lists",
+    "option_from_requests",
     "option_from_shardings",
     "option_to_lists",
     "register_rule",

@@ -8,7 +8,8 @@ definition, and users add their own with `register_rule`.
 Built in: every linalg structured op (from its indexing maps and body),
 `arith`/`math` ops on ranked tensors, `arith.constant`, `tensor.empty`,
 `tensor.splat`, tosa elementwise ops (with size-1 broadcasting), `tosa.matmul`,
-`tosa.reduce_*`, `tosa.transpose`, `tosa.const`, and the `mhlo`/`stablehlo`
+`tosa.reduce_*`, `tosa.transpose`, `tosa.const`, `func.return` and `func.call`
+(which constrain nothing), and the `mhlo`/`stablehlo`
 ops `dot_general`, `dot`, elementwise ops, `constant`, `broadcast_in_dim`,
 `transpose` and `reduce`.  A rule function returns None for a form it does
 not understand (an unranked tensor, a missing attribute), so `rule_for` never

@@ -1,0 +1,449 @@
+"""Differential testing of `sharding-propagation` against upstream MLIR's.
+
+Our option search is upstream's (see `interfaces.choice`), so on programs
+both passes understand they should mostly agree, and every place where they
+do not is either a deliberate improvement or a bug.  This module makes that
+question mechanical:
+
+- `to_upstream` renames our IR text to upstream's `shard` spelling;
+- `run_ours` / `run_upstream_propagation` run each pass in its own context
+  (upstream's C++ pass needs a plain context where `shard` is registered;
+  ours needs the IRDL `mesh` dialect, and the two never share a context);
+- `value_shardings` reads, from either output, the layout every operand of
+  every op sees and every result is produced in, normalized so the two
+  spellings compare equal;
+- `compare` / `differential` list the places where they differ.
+
+The two outputs are not compared textually: upstream writes a sharding op
+per annotation and an `annotate_for_users` shard for every operand, ours
+shares sharding ops and reshards only where layouts differ.  What matters is
+the layout each value has where it is produced and where it is used.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from mlir import ir, passmanager
+
+ShardingKey = tuple[str, tuple[tuple[int, ...], ...], tuple[int, ...], str | None]
+"""A normalized sharding: (mesh name, split axes without trailing empty
+entries, partial axes, partial type or None when not partial).  Halo sizes
+and offsets are left out: neither pass infers them."""
+
+TRAVERSALS = ("forward", "backward", "forward-backward", "backward-forward")
+
+
+class NotExpressible(ValueError):
+    """Our IR uses something upstream's dialect cannot spell (partial
+    shardings, generic-form mesh ops, mesh attributes), so the program is
+    outside what the two passes can be compared on."""
+
+
+class PassFailure(Exception):
+    """One side's propagation failed (or, for upstream in a child process,
+    aborted); `side` is "ours" or "upstream", `message` its first error
+    with source positions removed, so it can be written in a table."""
+
+    def __init__(self, side: str, message: str) -> None:
+        super().__init__(f"{side}: {message}")
+        self.side = side
+        self.message = message
+
+
+# ---------------------------------------------------------------------------
+# Renaming our text to upstream's spelling
+
+# Strings and comments are copied as they are; only code is renamed.
+_SEGMENTS = re.compile(r'"(?:[^"\\\n]|\\.)*"|//[^\n]*')
+# A name may not continue another token: `%mesh.shard`, `@mesh.x` or
+# `foo.mesh.shard` are left alone.
+_START = r"(?<![\w.$%@#!^-])"
+_OPTION = r"mesh\.sharding_option\s*=\s*#mesh\.sharding<[^<>]*>"
+_RENAMES: tuple[tuple[re.Pattern[str], str], ...] = (
+    # our inferred loop shardings have no upstream counterpart: dropped
+    (re.compile(r"\s*\{\s*" + _OPTION + r"\s*\}"), ""),
+    (re.compile(r",\s*" + _OPTION), ""),
+    (re.compile(_OPTION + r"\s*,\s*"), ""),
+    (re.compile(r"!mesh\.sharding\b"), "!shard.sharding"),
+    (re.compile(_START + r"mesh\.mesh_shape\b"), "shard.grid_shape"),
+    (re.compile(_START + r"mesh\.mesh\b"), "shard.grid"),
+    (re.compile(_START + r"mesh\.(?=[a-z_]+\b)"), "shard."),
+    (re.compile(r"\bmesh_axes(?=\s*=)"), "grid_axes"),
+    (re.compile(r"\breduction\s*=\s*<\s*(\w+)\s*>"), r"reduction = \1"),
+)
+_SHARDING_LINE = re.compile(r"=\s*shard\.sharding\s+@")
+
+
+def to_upstream(text: str) -> str:
+    """`text` (our custom syntax, hand-written or as `print_ir` prints it) in
+    upstream's spelling: `mesh.mesh` -> `shard.grid`, `mesh.X` -> `shard.X`,
+    `!mesh.sharding` -> `!shard.sharding`, `mesh_axes` -> `grid_axes`,
+    `reduction = <k>` -> `reduction = k`; `mesh.sharding_option` attributes
+    are dropped and the optional `: !mesh.sharding` is written out (upstream
+    requires it).  Symbol names (`@mesh`) stay.
+
+    Raises `NotExpressible` for what upstream cannot spell: a partial
+    sharding, a mesh op in generic form, any other `#mesh.` attribute."""
+    generic = re.search(r'"mesh\.\w+"\s*\(', text)
+    if generic:
+        raise NotExpressible(
+            f"generic-form mesh op {generic.group(0)[:-1].strip()}: print the module with mesh_dialect.print_ir first"
+        )
+    out: list[str] = []
+    pos = 0
+    for m in _SEGMENTS.finditer(text):
+        out.append(_rename_code(text[pos : m.start()]))
+        out.append(m.group(0))
+        pos = m.end()
+    out.append(_rename_code(text[pos:]))
+    return "\n".join(_with_sharding_type(line) for line in "".join(out).split("\n"))
+
+
+def _rename_code(code: str) -> str:
+    if re.search(r"\bpartial\s*=", code):
+        raise NotExpressible("upstream's shard.sharding has no partial axes")
+    for pattern, replacement in _RENAMES:
+        code = pattern.sub(replacement, code)
+    leftover = re.search(r"#mesh\.\w+", code)
+    if leftover:
+        raise NotExpressible(f"{leftover.group(0)} has no upstream spelling")
+    return code
+
+
+def _with_sharding_type(line: str) -> str:
+    """Our `mesh.sharding` may omit its result type; upstream's may not."""
+    if not _SHARDING_LINE.search(line):
+        return line
+    code, sep, comment = line.partition("//")
+    if "!shard.sharding" in code:
+        return line
+    return code.rstrip() + " : !shard.sharding" + (" " + sep + comment if sep else "")
+
+
+# ---------------------------------------------------------------------------
+# Running the two passes
+
+
+def _check_traversal(traversal: str) -> None:
+    if traversal not in TRAVERSALS:
+        raise ValueError(f"traversal must be one of {', '.join(TRAVERSALS)}, got {traversal!r}")
+
+
+def _first_error(text: str) -> str:
+    """The first error of an MLIR diagnostic dump, without its position."""
+    for line in text.splitlines():
+        line = line.strip()
+        if line.startswith("error:"):
+            line = line[len("error:") :].strip()
+            return re.sub(r'^(?:"[^"]*"|[^\s:]+):\d+:\d+:\s*', "", line)
+    return text.strip().splitlines()[0] if text.strip() else "failed"
+
+
+def run_ours(text: str, traversal: str, *, fixed_point: bool = True) -> ir.Operation:
+    """Our pass on `text` in a fresh context of our dialect; returns the
+    module (which keeps its context alive).  Raises `PassFailure` when the
+    pass fails or leaves IR our verifier rejects."""
+    import mesh_dialect
+    from mesh_dialect.ir.diagnostics import DiagnosticError
+    from mesh_dialect.transforms.base import PassFailed
+    from mesh_dialect.transforms.propagation.sharding_propagation import ShardingPropagation
+
+    _check_traversal(traversal)
+    ctx = mesh_dialect.context(allow_unregistered_dialects=True)
+    module = mesh_dialect.parse(text, context=ctx)
+    errors: list[str] = []
+
+    def keep(d: ir.Diagnostic) -> bool:
+        if d.severity == ir.DiagnosticSeverity.ERROR:
+            errors.append(d.message)
+        return True
+
+    handler = ctx.attach_diagnostic_handler(keep)
+    try:
+        with ctx, ir.Location.unknown():
+            ShardingPropagation(traversal=traversal, fixed_point=fixed_point).run(module)
+    except PassFailed as e:
+        raise PassFailure("ours", errors[0] if errors else str(e)) from None
+    finally:
+        handler.detach()
+    try:
+        mesh_dialect.verify(module)
+    except DiagnosticError as e:
+        raise PassFailure("ours", f"invalid output: {e}") from None
+    return module
+
+
+def run_upstream_propagation(text: str, traversal: str) -> ir.Module:
+    """Upstream's C++ `sharding-propagation` on `text` (already in upstream's
+    spelling) in a fresh plain context.  Raises `PassFailure` when the pass
+    fails.  Upstream aborts the process on some inputs (an operand whose
+    rank differs from the result's in an elementwise op, e.g. `tosa.mul`'s
+    shift): use `run_upstream_isolated` where that may happen."""
+    _check_traversal(traversal)
+    ctx = ir.Context()
+    module = ir.Module.parse(text, ctx)
+    pm = passmanager.PassManager.parse(f"builtin.module(func.func(sharding-propagation{{traversal={traversal}}}))", ctx)
+    try:
+        pm.run(module.operation)
+    except ir.MLIRError as e:
+        raise PassFailure("upstream", _first_error(str(e))) from None
+    return module
+
+
+_CHILD = """\
+import sys
+from mesh_dialect.interop.upstream import PassFailure, run_upstream_propagation
+try:
+    module = run_upstream_propagation(sys.stdin.read(), sys.argv[1])
+except PassFailure as e:
+    sys.stderr.write("error: " + e.message + "\\n")
+    sys.exit(3)
+sys.stdout.write(str(module))
+"""
+
+
+def run_upstream_isolated(text: str, traversal: str) -> ir.Module:
+    """`run_upstream_propagation` in a child process, so an abort inside
+    upstream's C++ becomes a `PassFailure` instead of killing this one; the
+    result is parsed back into a fresh context."""
+    _check_traversal(traversal)
+    proc = subprocess.run(
+        [sys.executable, "-c", _CHILD, traversal], input=text, capture_output=True, text=True, check=False
+    )
+    if proc.returncode < 0:
+        name = signal.Signals(-proc.returncode).name
+        assertion = re.search(r"Assertion `.*' failed", proc.stderr)
+        raise PassFailure("upstream", f"aborted ({name})" + (f": {assertion.group(0)}" if assertion else ""))
+    if proc.returncode != 0:
+        raise PassFailure("upstream", _first_error(proc.stderr))
+    return ir.Module.parse(proc.stdout, ir.Context())
+
+
+# ---------------------------------------------------------------------------
+# Reading the layouts
+
+
+@dataclass(frozen=True)
+class OpShardings:
+    """One op of a function: the layout each operand arrives in and each
+    result is produced in (None: not annotated)."""
+
+    name: str
+    operands: tuple[ShardingKey | None, ...]
+    results: tuple[ShardingKey | None, ...]
+
+
+def _operation(op) -> ir.Operation:
+    return op.operation if hasattr(op, "operation") else op
+
+
+def _split_axes(attr: ir.Attribute) -> tuple[tuple[int, ...], ...]:
+    """Upstream prints `#shard<axisarray[[0], []]>`; ours is read through
+    its builder, which knows the IRDL encoding."""
+    text = str(attr)
+    m = re.search(r"axisarray\s*(\[.*\])", text)
+    if m is None:
+        from mesh_dialect.ir._builders import _read_axes_array
+
+        return _read_axes_array(attr)
+    return tuple(tuple(int(a) for a in axes) for axes in ast.literal_eval(m.group(1)))
+
+
+def _sharding_key(sharding_value: ir.Value, prefix: str) -> ShardingKey | str:
+    """The normalized layout a sharding value stands for, or "opaque" when
+    it does not come from a sharding op (a block argument, a call)."""
+    if not isinstance(sharding_value, ir.OpResult):
+        return "opaque"
+    op = _operation(sharding_value.owner)
+    if op.name != f"{prefix}.sharding":
+        return "opaque"
+    attrs = op.attributes
+    mesh = ir.FlatSymbolRefAttr(attrs["grid" if "grid" in attrs else "mesh"]).value
+    split = list(_split_axes(attrs["split_axes"]))
+    while split and not split[-1]:
+        split.pop()
+    partial: tuple[int, ...] = ()
+    kind = None
+    if "partial_axes" in attrs:
+        view = op.opview
+        partial = tuple(view.partial_axes)
+        kind = (view.partial_type or "sum") if partial else None
+    return (mesh, tuple(split), partial, kind)
+
+
+def _shard_of(op: ir.Operation, prefix: str) -> tuple[bool, ShardingKey | str] | None:
+    """(annotate_for_users, layout) of a shard op of `prefix`, else None."""
+    if op.name != f"{prefix}.shard":
+        return None
+    return "annotate_for_users" in op.attributes, _sharding_key(op.operands[1], prefix)
+
+
+def _function_ops(func: ir.Operation, prefix: str) -> Iterator[ir.Operation]:
+    """Ops of a function in program order, without `prefix` ops; bodies of
+    `scf` ops are entered, other regions (linalg payloads) are scalars."""
+    for region in func.regions:
+        for block in region.blocks:
+            for child in block.operations:
+                op = _operation(child)
+                if not op.name.startswith(prefix + "."):
+                    yield op
+                if op.name.startswith("scf."):
+                    yield from _function_ops(op, prefix)
+
+
+def value_shardings(module_op, dialect_prefix: str) -> dict[str, list[OpShardings]]:
+    """Per function (by symbol name), per op that is not a `dialect_prefix`
+    op (`"mesh"` for ours, `"shard"` for upstream), in program order: what
+    each operand sees (the annotation for users in front of the op, else
+    the value's own annotation) and the layout each result is produced in
+    (its shard op that is not for users).  Op k of one output is op k of
+    the other: both passes only add ops of their dialect."""
+    root = _operation(module_op)
+    functions: list[ir.Operation] = []
+
+    def visit(op: ir.Operation) -> ir.WalkResult:
+        if op.name == "func.func":
+            functions.append(op)
+            return ir.WalkResult.SKIP
+        return ir.WalkResult.ADVANCE
+
+    root.walk(visit, ir.WalkOrder.PRE_ORDER)
+    out: dict[str, list[OpShardings]] = {}
+    for func in functions:
+        rows: list[OpShardings] = []
+        for op in _function_ops(func, dialect_prefix):
+            operands = []
+            for v in op.operands:
+                seen = None
+                if isinstance(v, ir.OpResult):
+                    shard = _shard_of(_operation(v.owner), dialect_prefix)
+                    if shard is not None:
+                        seen = shard[1]
+                operands.append(seen)
+            results = []
+            for r in op.results:
+                produced = None
+                for use in r.uses:
+                    shard = _shard_of(_operation(use.owner), dialect_prefix)
+                    if shard is not None and not shard[0] and use.operand_number == 0:
+                        produced = shard[1]
+                        break
+                results.append(produced)
+            rows.append(OpShardings(op.name, tuple(operands), tuple(results)))
+        out[ir.StringAttr(func.attributes["sym_name"]).value] = rows
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Comparing
+
+
+def format_sharding(key: ShardingKey | str | None) -> str:
+    """`@mesh [[0], [1]]`, `@mesh [] partial = sum [0]`, `none` or `opaque`."""
+    if key is None:
+        return "none"
+    if isinstance(key, str):
+        return key
+    mesh, split, partial, kind = key
+    text = f"@{mesh} [" + ", ".join("[" + ", ".join(map(str, axes)) + "]" for axes in split) + "]"
+    if partial:
+        text += f" partial = {kind} [" + ", ".join(map(str, partial)) + "]"
+    return text
+
+
+@dataclass(frozen=True)
+class Difference:
+    """One slot where the passes disagree.  `index` is the op's position
+    among the function's non-mesh ops (-1 when a whole pass failed);
+    `slot` is "operand i", "result i", "op" (different ops at that
+    position) or "pass"; `ours` and `theirs` are `format_sharding` texts."""
+
+    function: str
+    index: int
+    op: str
+    slot: str
+    ours: str
+    theirs: str
+
+    def key(self) -> tuple[int, str, str, str]:
+        """What a table of expected differences records."""
+        return (self.index, self.slot, self.ours, self.theirs)
+
+    def __str__(self) -> str:
+        where = f"@{self.function} op {self.index} '{self.op}' {self.slot}" if self.index >= 0 else "the pass"
+        return f"{where}: ours {self.ours}, upstream {self.theirs}"
+
+
+def compare(ours: dict[str, list[OpShardings]], theirs: dict[str, list[OpShardings]]) -> list[Difference]:
+    """Every slot where the two `value_shardings` tables differ, in function
+    then program order."""
+    diffs: list[Difference] = []
+    for fn in list(ours) + [f for f in theirs if f not in ours]:
+        a, b = ours.get(fn), theirs.get(fn)
+        if a is None or b is None:
+            diffs.append(Difference(fn, -1, "", "function", "present" if a else "absent", "present" if b else "absent"))
+            continue
+        for k in range(max(len(a), len(b))):
+            x = a[k] if k < len(a) else None
+            y = b[k] if k < len(b) else None
+            if x is None or y is None or x.name != y.name:
+                diffs.append(
+                    Difference(fn, k, (x or y).name, "op", x.name if x else "absent", y.name if y else "absent")
+                )
+                continue
+            for side, xs, ys in (("operand", x.operands, y.operands), ("result", x.results, y.results)):
+                for i in range(max(len(xs), len(ys))):
+                    u = xs[i] if i < len(xs) else None
+                    v = ys[i] if i < len(ys) else None
+                    if u != v:
+                        diffs.append(Difference(fn, k, x.name, f"{side} {i}", format_sharding(u), format_sharding(v)))
+    return diffs
+
+
+def differential(text: str, traversal: str, *, isolate: bool = False) -> list[Difference]:
+    """Run our pass and upstream's on `text` (our spelling) and list where
+    they differ.  A side that fails yields one "pass" difference carrying
+    its error instead.  `isolate` runs upstream in a child process, for
+    inputs that make it abort."""
+    theirs_text = to_upstream(text)
+    results: list[dict[str, list[OpShardings]] | PassFailure] = []
+    try:
+        results.append(value_shardings(run_ours(text, traversal), "mesh"))
+    except PassFailure as e:
+        results.append(e)
+    try:
+        run = run_upstream_isolated if isolate else run_upstream_propagation
+        results.append(value_shardings(run(theirs_text, traversal), "shard"))
+    except PassFailure as e:
+        results.append(e)
+    ours, theirs = results
+    if isinstance(ours, PassFailure) or isinstance(theirs, PassFailure):
+        a = f"failed: {ours.message}" if isinstance(ours, PassFailure) else "ok"
+        b = f"failed: {theirs.message}" if isinstance(theirs, PassFailure) else "ok"
+        return [] if a == b else [Difference("", -1, "", "pass", a, b)]
+    return compare(ours, theirs)
+
+
+__all__ = [
+    "TRAVERSALS",
+    "Difference",
+    "NotExpressible",
+    "OpShardings",
+    "PassFailure",
+    "ShardingKey",
+    "compare",
+    "differential",
+    "format_sharding",
+    "run_ours",
+    "run_upstream_isolated",
+    "run_upstream_propagation",
+    "to_upstream",
+    "value_shardings",
+]
