@@ -106,7 +106,7 @@ class RunDriver:
             return out
         mesh = None
         name = sim.mesh_for(sig)
-        if sig.spmd if self.o.spmd is None else self.o.spmd:
+        if (sig.spmd if self.o.spmd is None else self.o.spmd):
             if name is None:
                 raise RunError(f"@{sig.name} has no layout; name its mesh with --mesh")
             mesh = Mesh(sim.runner(name).mesh.shape, name)

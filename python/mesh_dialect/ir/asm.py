@@ -67,8 +67,6 @@ def wrapper_insertions(text: str) -> dict[int, str]:
         return {header_end: " module {}"} if header_end else {0: "module {}"}
     close = "}" if trailer < len(text) else "\n}"
     return {header_end: " module {" if header_end else "module {", trailer: close}
-
-
 _translations: dict[str, Translation] = {}
 """The latest translation per source name, so that diagnostics emitted after
 parsing (verifier, passes) map back to what the user wrote."""

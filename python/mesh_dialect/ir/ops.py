@@ -73,6 +73,7 @@ if __name__ not in _cext.globals.dialect_search_modules:
     _cext.globals.append_dialect_search_prefix(__name__)
 
 
+
 @_cext.register_operation(_Dialect)
 class MeshOp(ir.OpView):
     """Declares a device mesh symbol and its shape."""
@@ -95,15 +96,9 @@ class MeshOp(ir.OpView):
         operands = []
         results = []
         super().__init__(
-            self.OPERATION_NAME,
-            self._ODS_REGIONS,
-            None,
-            None,
-            results=results,
-            operands=operands,
-            attributes=attributes,
-            loc=_location(loc, ctx),
-            ip=ip,
+            self.OPERATION_NAME, self._ODS_REGIONS, None, None,
+            results=results, operands=operands, attributes=attributes,
+            loc=_location(loc, ctx), ip=ip,
         )
 
     @property
@@ -154,15 +149,9 @@ class MeshShapeOp(ir.OpView):
         count = len(axes) if axes else _count("mesh.mesh_shape: num_results", num_results)
         results = [ir.IndexType.get(ctx)] * count
         super().__init__(
-            self.OPERATION_NAME,
-            self._ODS_REGIONS,
-            None,
-            None,
-            results=results,
-            operands=operands,
-            attributes=attributes,
-            loc=_location(loc, ctx),
-            ip=ip,
+            self.OPERATION_NAME, self._ODS_REGIONS, None, None,
+            results=results, operands=operands, attributes=attributes,
+            loc=_location(loc, ctx), ip=ip,
         )
 
     @property
@@ -219,15 +208,9 @@ class ProcessMultiIndexOp(ir.OpView):
         count = len(axes) if axes else _count("mesh.process_multi_index: num_results", num_results)
         results = [ir.IndexType.get(ctx)] * count
         super().__init__(
-            self.OPERATION_NAME,
-            self._ODS_REGIONS,
-            None,
-            None,
-            results=results,
-            operands=operands,
-            attributes=attributes,
-            loc=_location(loc, ctx),
-            ip=ip,
+            self.OPERATION_NAME, self._ODS_REGIONS, None, None,
+            results=results, operands=operands, attributes=attributes,
+            loc=_location(loc, ctx), ip=ip,
         )
 
     @property
@@ -276,15 +259,9 @@ class ProcessLinearIndexOp(ir.OpView):
         operands = []
         results = [ir.IndexType.get(ctx)]
         super().__init__(
-            self.OPERATION_NAME,
-            self._ODS_REGIONS,
-            None,
-            None,
-            results=results,
-            operands=operands,
-            attributes=attributes,
-            loc=_location(loc, ctx),
-            ip=ip,
+            self.OPERATION_NAME, self._ODS_REGIONS, None, None,
+            results=results, operands=operands, attributes=attributes,
+            loc=_location(loc, ctx), ip=ip,
         )
 
     @property
@@ -350,15 +327,9 @@ class ShardingOp(ir.OpView):
         operands = [dynamic_sharded_dims_offsets, dynamic_halo_sizes]
         results = [ir.Type.parse("!mesh.sharding", ctx)]
         super().__init__(
-            self.OPERATION_NAME,
-            self._ODS_REGIONS,
-            self._ODS_OPERAND_SEGMENTS,
-            None,
-            results=results,
-            operands=operands,
-            attributes=attributes,
-            loc=_location(loc, ctx),
-            ip=ip,
+            self.OPERATION_NAME, self._ODS_REGIONS, self._ODS_OPERAND_SEGMENTS, None,
+            results=results, operands=operands, attributes=attributes,
+            loc=_location(loc, ctx), ip=ip,
         )
 
     @property
@@ -463,15 +434,9 @@ class ShardOp(ir.OpView):
         operands = [_value("mesh.shard: src", src), _value("mesh.shard: sharding", sharding)]
         results = [src.type]
         super().__init__(
-            self.OPERATION_NAME,
-            self._ODS_REGIONS,
-            None,
-            None,
-            results=results,
-            operands=operands,
-            attributes=attributes,
-            loc=_location(loc, ctx),
-            ip=ip,
+            self.OPERATION_NAME, self._ODS_REGIONS, None, None,
+            results=results, operands=operands, attributes=attributes,
+            loc=_location(loc, ctx), ip=ip,
         )
 
     @property
@@ -529,15 +494,9 @@ class ShardShapeOp(ir.OpView):
         count = len(shape)
         results = [ir.IndexType.get(ctx)] * count
         super().__init__(
-            self.OPERATION_NAME,
-            self._ODS_REGIONS,
-            None,
-            None,
-            results=results,
-            operands=operands,
-            attributes=attributes,
-            loc=_location(loc, ctx),
-            ip=ip,
+            self.OPERATION_NAME, self._ODS_REGIONS, None, None,
+            results=results, operands=operands, attributes=attributes,
+            loc=_location(loc, ctx), ip=ip,
         )
 
     @property
@@ -596,15 +555,9 @@ class AllGatherOp(ir.OpView):
         operands = [_value("mesh.all_gather: input", input)]
         results = [_type("mesh.all_gather: result_type", result_type)]
         super().__init__(
-            self.OPERATION_NAME,
-            self._ODS_REGIONS,
-            None,
-            None,
-            results=results,
-            operands=operands,
-            attributes=attributes,
-            loc=_location(loc, ctx),
-            ip=ip,
+            self.OPERATION_NAME, self._ODS_REGIONS, None, None,
+            results=results, operands=operands, attributes=attributes,
+            loc=_location(loc, ctx), ip=ip,
         )
 
     @property
@@ -676,15 +629,9 @@ class AllReduceOp(ir.OpView):
         operands = [_value("mesh.all_reduce: input", input)]
         results = [_type("mesh.all_reduce: result_type", result_type)]
         super().__init__(
-            self.OPERATION_NAME,
-            self._ODS_REGIONS,
-            None,
-            None,
-            results=results,
-            operands=operands,
-            attributes=attributes,
-            loc=_location(loc, ctx),
-            ip=ip,
+            self.OPERATION_NAME, self._ODS_REGIONS, None, None,
+            results=results, operands=operands, attributes=attributes,
+            loc=_location(loc, ctx), ip=ip,
         )
 
     @property
@@ -756,15 +703,9 @@ class AllSliceOp(ir.OpView):
         operands = [_value("mesh.all_slice: input", input)]
         results = [_type("mesh.all_slice: result_type", result_type)]
         super().__init__(
-            self.OPERATION_NAME,
-            self._ODS_REGIONS,
-            None,
-            None,
-            results=results,
-            operands=operands,
-            attributes=attributes,
-            loc=_location(loc, ctx),
-            ip=ip,
+            self.OPERATION_NAME, self._ODS_REGIONS, None, None,
+            results=results, operands=operands, attributes=attributes,
+            loc=_location(loc, ctx), ip=ip,
         )
 
     @property
@@ -838,15 +779,9 @@ class AllToAllOp(ir.OpView):
         operands = [_value("mesh.all_to_all: input", input)]
         results = [_type("mesh.all_to_all: result_type", result_type)]
         super().__init__(
-            self.OPERATION_NAME,
-            self._ODS_REGIONS,
-            None,
-            None,
-            results=results,
-            operands=operands,
-            attributes=attributes,
-            loc=_location(loc, ctx),
-            ip=ip,
+            self.OPERATION_NAME, self._ODS_REGIONS, None, None,
+            results=results, operands=operands, attributes=attributes,
+            loc=_location(loc, ctx), ip=ip,
         )
 
     @property
@@ -925,15 +860,9 @@ class BroadcastOp(ir.OpView):
         operands = [_value("mesh.broadcast: input", input), *root_dynamic]
         results = [_type("mesh.broadcast: result_type", result_type)]
         super().__init__(
-            self.OPERATION_NAME,
-            self._ODS_REGIONS,
-            None,
-            None,
-            results=results,
-            operands=operands,
-            attributes=attributes,
-            loc=_location(loc, ctx),
-            ip=ip,
+            self.OPERATION_NAME, self._ODS_REGIONS, None, None,
+            results=results, operands=operands, attributes=attributes,
+            loc=_location(loc, ctx), ip=ip,
         )
 
     @property
@@ -1017,15 +946,9 @@ class GatherOp(ir.OpView):
         operands = [_value("mesh.gather: input", input), *root_dynamic]
         results = [_type("mesh.gather: result_type", result_type)]
         super().__init__(
-            self.OPERATION_NAME,
-            self._ODS_REGIONS,
-            None,
-            None,
-            results=results,
-            operands=operands,
-            attributes=attributes,
-            loc=_location(loc, ctx),
-            ip=ip,
+            self.OPERATION_NAME, self._ODS_REGIONS, None, None,
+            results=results, operands=operands, attributes=attributes,
+            loc=_location(loc, ctx), ip=ip,
         )
 
     @property
@@ -1114,15 +1037,9 @@ class RecvOp(ir.OpView):
         operands = [_value("mesh.recv: input", input), *source_dynamic]
         results = [_type("mesh.recv: result_type", result_type)]
         super().__init__(
-            self.OPERATION_NAME,
-            self._ODS_REGIONS,
-            None,
-            None,
-            results=results,
-            operands=operands,
-            attributes=attributes,
-            loc=_location(loc, ctx),
-            ip=ip,
+            self.OPERATION_NAME, self._ODS_REGIONS, None, None,
+            results=results, operands=operands, attributes=attributes,
+            loc=_location(loc, ctx), ip=ip,
         )
 
     @property
@@ -1206,15 +1123,9 @@ class ReduceOp(ir.OpView):
         operands = [_value("mesh.reduce: input", input), *root_dynamic]
         results = [_type("mesh.reduce: result_type", result_type)]
         super().__init__(
-            self.OPERATION_NAME,
-            self._ODS_REGIONS,
-            None,
-            None,
-            results=results,
-            operands=operands,
-            attributes=attributes,
-            loc=_location(loc, ctx),
-            ip=ip,
+            self.OPERATION_NAME, self._ODS_REGIONS, None, None,
+            results=results, operands=operands, attributes=attributes,
+            loc=_location(loc, ctx), ip=ip,
         )
 
     @property
@@ -1303,15 +1214,9 @@ class ReduceScatterOp(ir.OpView):
         operands = [_value("mesh.reduce_scatter: input", input)]
         results = [_type("mesh.reduce_scatter: result_type", result_type)]
         super().__init__(
-            self.OPERATION_NAME,
-            self._ODS_REGIONS,
-            None,
-            None,
-            results=results,
-            operands=operands,
-            attributes=attributes,
-            loc=_location(loc, ctx),
-            ip=ip,
+            self.OPERATION_NAME, self._ODS_REGIONS, None, None,
+            results=results, operands=operands, attributes=attributes,
+            loc=_location(loc, ctx), ip=ip,
         )
 
     @property
@@ -1392,15 +1297,9 @@ class ScatterOp(ir.OpView):
         operands = [_value("mesh.scatter: input", input), *root_dynamic]
         results = [_type("mesh.scatter: result_type", result_type)]
         super().__init__(
-            self.OPERATION_NAME,
-            self._ODS_REGIONS,
-            None,
-            None,
-            results=results,
-            operands=operands,
-            attributes=attributes,
-            loc=_location(loc, ctx),
-            ip=ip,
+            self.OPERATION_NAME, self._ODS_REGIONS, None, None,
+            results=results, operands=operands, attributes=attributes,
+            loc=_location(loc, ctx), ip=ip,
         )
 
     @property
@@ -1488,15 +1387,9 @@ class SendOp(ir.OpView):
         operands = [_value("mesh.send: input", input), *destination_dynamic]
         results = [_type("mesh.send: result_type", result_type)]
         super().__init__(
-            self.OPERATION_NAME,
-            self._ODS_REGIONS,
-            None,
-            None,
-            results=results,
-            operands=operands,
-            attributes=attributes,
-            loc=_location(loc, ctx),
-            ip=ip,
+            self.OPERATION_NAME, self._ODS_REGIONS, None, None,
+            results=results, operands=operands, attributes=attributes,
+            loc=_location(loc, ctx), ip=ip,
         )
 
     @property
@@ -1582,15 +1475,9 @@ class ShiftOp(ir.OpView):
         operands = [_value("mesh.shift: input", input)]
         results = [_type("mesh.shift: result_type", result_type)]
         super().__init__(
-            self.OPERATION_NAME,
-            self._ODS_REGIONS,
-            None,
-            None,
-            results=results,
-            operands=operands,
-            attributes=attributes,
-            loc=_location(loc, ctx),
-            ip=ip,
+            self.OPERATION_NAME, self._ODS_REGIONS, None, None,
+            results=results, operands=operands, attributes=attributes,
+            loc=_location(loc, ctx), ip=ip,
         )
 
     @property
@@ -1698,15 +1585,9 @@ class UpdateHaloOp(ir.OpView):
         ]
         results = [destination.type]
         super().__init__(
-            self.OPERATION_NAME,
-            self._ODS_REGIONS,
-            self._ODS_OPERAND_SEGMENTS,
-            None,
-            results=results,
-            operands=operands,
-            attributes=attributes,
-            loc=_location(loc, ctx),
-            ip=ip,
+            self.OPERATION_NAME, self._ODS_REGIONS, self._ODS_OPERAND_SEGMENTS, None,
+            results=results, operands=operands, attributes=attributes,
+            loc=_location(loc, ctx), ip=ip,
         )
 
     @property

@@ -560,8 +560,6 @@ _SCAN = re.compile(
     r"|(?<![\w$.#!@%^\-])(?P<op>mesh\.[A-Za-z_]\w*)(?![\w$.])"
     r"|(?P<attr>#mesh\.(?:partial|axisarray|sharding)<)"
 )
-
-
 def _op_position_ok(text: str, start: int, end: int) -> bool:
     """A bare `mesh.x` is an op unless it sits where an attribute name or a
     value would: after `,`, `(`, `[`, `<` or `:`, or before `=`, `,`, `}`..."""

@@ -31,6 +31,7 @@ Device = tuple[int, ...]
 """A device's multi-index on its mesh."""
 
 
+
 class MeshError(ValueError):
     """A mesh, a device or a list of mesh axes that does not fit the mesh."""
 

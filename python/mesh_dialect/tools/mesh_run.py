@@ -36,15 +36,8 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument("input", help="the .mlir file ('-' for stdin)")
     p.add_argument("-f", "--function", help="function to run (default: the module's only function)")
-    p.add_argument(
-        "-i",
-        "--input-npy",
-        dest="inputs",
-        action="append",
-        default=[],
-        metavar="FILE.npy",
-        help="a global input, once per argument, in order (default: seeded random data)",
-    )
+    p.add_argument("-i", "--input-npy", dest="inputs", action="append", default=[], metavar="FILE.npy",
+                   help="a global input, once per argument, in order (default: seeded random data)")
     p.add_argument("--seed", type=_non_negative, default=0, help="seed of the random inputs (default 0)")
     p.add_argument("--mesh", help="mesh to run on when the function states no layout")
     mode = p.add_mutually_exclusive_group()
@@ -52,11 +45,8 @@ def _parser() -> argparse.ArgumentParser:
     mode.add_argument("--global", dest="spmd", action="store_false", help="run on one device")
     p.add_argument("--save-dir", metavar="DIR", help="write each output as DIR/resultN.npy")
     p.add_argument("-q", "--quiet", action="store_true", help="do not print the outputs")
-    p.add_argument(
-        "--compare-with",
-        metavar="REF.mlir",
-        help="run this program's function (unpartitioned) on the same inputs and compare",
-    )
+    p.add_argument("--compare-with", metavar="REF.mlir",
+                   help="run this program's function (unpartitioned) on the same inputs and compare")
     p.add_argument("--ref-function", help="the reference's function (default: the same name)")
     p.add_argument("--rtol", type=_tolerance, default=1e-5, help="relative tolerance for floats (default 1e-5)")
     p.add_argument("--atol", type=_tolerance, default=1e-6, help="absolute tolerance for floats (default 1e-6)")
