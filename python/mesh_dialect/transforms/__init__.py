@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from .base import OptionError, Pass, PassFailed, VerifyMesh
 from .cleanup.mesh_canonicalize import MeshCanonicalize
+from .partition.mesh_partition import MeshPartition, MeshSpmdization
+from .partition.test_mesh_resharding import TestMeshResharding
 from .propagation.sharding_propagation import ShardingPropagation
 
 PASSES: dict[str, type[Pass]] = {}
@@ -20,12 +22,14 @@ def register_pass(cls: type[Pass]) -> type[Pass]:
     return cls
 
 
-for _cls in (MeshCanonicalize, ShardingPropagation, VerifyMesh):
+for _cls in (MeshCanonicalize, ShardingPropagation, MeshPartition, MeshSpmdization, TestMeshResharding, VerifyMesh):
     register_pass(_cls)
 
 __all__ = [
     "PASSES",
     "MeshCanonicalize",
+    "MeshPartition",
+    "MeshSpmdization",
     "OptionError",
     "Pass",
     "PassFailed",

@@ -1,0 +1,266 @@
+"""Resharding plans for every pair of layouts of a 24x24 f32 tensor, ours
+against upstream's C++ `shard-partition`.
+
+For each mesh (6, 2x3, 2x2x2, 4x2) every split-axes assignment of the two
+tensor dimensions (orders included; 24 divides by every piece count) is
+paired with every other one, and:
+  * ours      `plan_resharding`: bytes a device receives (max over devices)
+              against the lower bound of `mesh_dialect.sharding.resharding`;
+  * upstream  the same pair as `shard.shard %x to %s0` then `shard.shard %0
+              to %s1 annotate_for_users` in a function, partitioned by
+              `func.func(shard-partition)` of the MLIR Python bindings; the
+              bytes its collectives receive are counted from the output IR
+              with the same cost model, or the pair "fails" (a pass error or
+              an abort: upstream asserts on patterns it does not handle, so
+              every case runs in its own forked child of a worker process).
+Ratios are bytes / lower bound over the pairs whose lower bound is not 0.
+Usage: .venv/bin/python bench/resharding.py [--quick] [--no-upstream]
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import math
+import re
+import subprocess
+import sys
+import time
+
+from mesh_dialect.sharding import Sharding
+from mesh_dialect.sharding.resharding import plan_resharding
+
+SHAPE = (24, 24)
+ELEMENT_BYTES = 4
+MESHES = [(6,), (2, 3), (2, 2, 2), (4, 2)]
+
+# -- the worker: one forked child per upstream case ---------------------------------
+
+WORKER = r"""
+import json, os, sys
+from mlir import ir, passmanager
+
+def case(text):
+    with ir.Context() as ctx:
+        ctx.enable_multithreading(False)
+        module = ir.Module.parse(text)
+        pm = passmanager.PassManager.parse("builtin.module(func.func(shard-partition))")
+        pm.run(module.operation)
+        return str(module)
+
+for line in sys.stdin:
+    text = json.loads(line)
+    r, w = os.pipe()
+    er, ew = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(r); os.close(er)
+        os.dup2(ew, 2)
+        try:
+            out = {"ok": True, "ir": case(text)}
+        except Exception as e:
+            out = {"ok": False, "error": str(e).splitlines()[0] if str(e) else type(e).__name__}
+        data = json.dumps(out).encode()
+        while data:
+            n = os.write(w, data)
+            data = data[n:]
+        os._exit(0)
+    os.close(w); os.close(ew)
+    chunks = []
+    while True:
+        b = os.read(r, 1 << 16)
+        if not b:
+            break
+        chunks.append(b)
+    os.close(r)
+    err = os.read(er, 4096).decode(errors="replace")
+    os.close(er)
+    _, status = os.waitpid(pid, 0)
+    if chunks:
+        result = json.loads(b"".join(chunks))
+    else:
+        why = err.strip().splitlines()[0] if err.strip() else ""
+        result = {"ok": False, "error": f"crashed (status {status}): {why}"}
+    print(json.dumps(result), flush=True)
+"""
+
+
+def layouts(mesh_rank: int, tensor_rank: int) -> list[tuple[tuple[int, ...], ...]]:
+    """Every assignment of mesh axes to tensor dimensions, orders included."""
+    out = []
+
+    def fill(dim: int, avail: list[int], acc: list[tuple[int, ...]]) -> None:
+        if dim == tensor_rank:
+            out.append(tuple(acc))
+            return
+        for r in range(len(avail) + 1):
+            for seq in itertools.permutations(avail, r):
+                fill(dim + 1, [a for a in avail if a not in seq], acc + [seq])
+
+    fill(0, list(range(mesh_rank)), [])
+    return out
+
+
+def split_text(split: tuple[tuple[int, ...], ...]) -> str:
+    return "[" + ", ".join("[" + ", ".join(str(a) for a in axes) + "]" for axes in split) + "]"
+
+
+def upstream_module(mesh: tuple[int, ...], s0, s1) -> str:
+    t = "tensor<" + "x".join(str(n) for n in SHAPE) + "xf32>"
+    return f"""
+shard.grid @g(shape = {"x".join(str(n) for n in mesh)})
+func.func @f(%x: {t}) -> {t} {{
+  %s0 = shard.sharding @g split_axes = {split_text(s0)} : !shard.sharding
+  %0 = shard.shard %x to %s0 : {t}
+  %s1 = shard.sharding @g split_axes = {split_text(s1)} : !shard.sharding
+  %1 = shard.shard %0 to %s1 annotate_for_users : {t}
+  return %1 : {t}
+}}
+"""
+
+
+OP = re.compile(r"shard\.(\w+) .*?: (tensor<[^>]*>)(?: -> (tensor<[^>]*>))?")
+COMMUNICATING = {
+    "all_gather",
+    "all_to_all",
+    "all_reduce",
+    "reduce_scatter",
+    "all_slice",
+    "shift",
+    "broadcast",
+    "gather",
+    "scatter",
+    "send",
+    "recv",
+    "reduce",
+    "update_halo",
+}
+
+
+def elements(tensor_type: str) -> int:
+    dims = tensor_type[len("tensor<") : -1].split("x")[:-1]
+    return math.prod(int(d) for d in dims)
+
+
+def upstream_bytes(ir_text: str, mesh: tuple[int, ...]) -> int | None:
+    """Bytes a device receives in upstream's output, with our cost model;
+    None if it holds a communicating op the model does not cover."""
+    total = 0
+    for line in ir_text.splitlines():
+        m = OP.search(line)
+        if not m or m.group(1) not in COMMUNICATING:
+            continue
+        kind, src = m.group(1), elements(m.group(2))
+        axes_m = re.search(r"grid_axes = \[([\d, ]*)\]", line)
+        axes = [int(a) for a in axes_m.group(1).split(",") if a.strip()] if axes_m else []
+        g = math.prod(mesh[a] for a in axes)
+        if kind == "all_gather":
+            total += (g - 1) * src
+        elif kind in ("all_to_all", "reduce_scatter"):
+            total += (g - 1) * src // g
+        elif kind == "all_reduce":
+            total += 2 * (g - 1) * -(-src // g)
+        elif kind == "all_slice":
+            pass
+        else:
+            return None
+    return total * ELEMENT_BYTES
+
+
+def run_upstream(cases: list[str]) -> list[dict]:
+    proc = subprocess.Popen([sys.executable, "-c", WORKER], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert proc.stdin is not None and proc.stdout is not None
+    results = []
+    for text in cases:
+        proc.stdin.write(json.dumps(text) + "\n")
+        proc.stdin.flush()
+        line = proc.stdout.readline()
+        if not line:
+            raise RuntimeError("the upstream worker died")
+        results.append(json.loads(line))
+    proc.stdin.close()
+    proc.wait()
+    return results
+
+
+def ratio_stats(pairs: list[tuple[int, int]]) -> tuple[float, float, int]:
+    """(mean, max) of bytes / bound over pairs with a bound, and how many had none."""
+    ratios = [b / lb for b, lb in pairs if lb > 0]
+    zero = sum(1 for _, lb in pairs if lb == 0)
+    if not ratios:
+        return float("nan"), float("nan"), zero
+    return sum(ratios) / len(ratios), max(ratios), zero
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--quick", action="store_true", help="every 10th pair of the larger meshes only")
+    ap.add_argument("--no-upstream", action="store_true", help="skip upstream's shard-partition")
+    args = ap.parse_args()
+    rows = []
+    t_ours = t_up = 0.0
+    for mesh in MESHES:
+        all_layouts = layouts(len(mesh), len(SHAPE))
+        pairs = list(itertools.product(all_layouts, repeat=2))
+        if args.quick and len(pairs) > 50:
+            pairs = pairs[::10]
+        ours = []
+        t0 = time.perf_counter()
+        for s0, s1 in pairs:
+            plan = plan_resharding(SHAPE, mesh, Sharding(s0), Sharding(s1), element_bytes=ELEMENT_BYTES)
+            ours.append((plan.bytes_received, plan.lower_bound))
+        t_ours += time.perf_counter() - t0
+        up: list[tuple[int, int]] = []
+        fails = moved = 0
+        reasons: dict[str, int] = {}
+        if not args.no_upstream:
+            t0 = time.perf_counter()
+            results = run_upstream([upstream_module(mesh, s0, s1) for s0, s1 in pairs])
+            t_up += time.perf_counter() - t0
+            for (b, lb), r in zip(ours, results):
+                got = upstream_bytes(r["ir"], mesh) if r["ok"] else None
+                if got is None:
+                    fails += 1
+                    why = r.get("error", "unmodelled op")
+                    why = re.sub(r"^crashed \(status \d+\): (python: )?", "", why)
+                    why = re.sub(r"^.*Assertion `(.*)' failed.*$", r"\1", why)
+                    reasons[why] = reasons.get(why, 0) + 1
+                else:
+                    up.append((got, lb))
+                    if b or lb or got:
+                        moved += 1
+        mean, worst, zero_lb = ratio_stats(ours)
+        zero_bytes = sum(1 for b, _ in ours if b == 0)
+        rows.append((mesh, len(pairs), len(ours), mean, worst, zero_lb, zero_bytes, fails, moved, up, reasons))
+
+    print(
+        f"Resharding every pair of layouts of a {'x'.join(map(str, SHAPE))} f32 tensor "
+        f"(bytes received per device, max over devices; ratio = bytes / lower bound)"
+    )
+    print()
+    print(
+        "| mesh | pairs | ours handles | ours mean ratio | ours max ratio | lower bound 0 | ours 0 bytes |"
+        " upstream fails | upstream handles (that move data) | upstream mean ratio |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for mesh, n, handled, mean, worst, zero_lb, zero_bytes, fails, moved, up, _ in rows:
+        if args.no_upstream:
+            up_cols = "n/a | n/a | n/a"
+        else:
+            up_mean, _, _ = ratio_stats(up)
+            shown = "-" if math.isnan(up_mean) else f"{up_mean:.2f}"
+            up_cols = f"{fails} | {len(up)} ({moved}) | {shown}"
+        print(
+            f"| {'x'.join(map(str, mesh))} | {n} | {handled} | {mean:.2f} | {worst:.2f} | {zero_lb} | {zero_bytes} | {up_cols} |"
+        )
+    print()
+    print(f"ours: {t_ours:.1f} s" + ("" if args.no_upstream else f", upstream: {t_up:.1f} s"))
+    if not args.no_upstream:
+        for mesh, *_, reasons in rows:
+            for why, count in sorted(reasons.items(), key=lambda kv: -kv[1]):
+                print(f"  upstream on {'x'.join(map(str, mesh))}: {count} x {why}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,957 @@
+"""Plan how to turn one sharding of a tensor into another, as a short list of
+mesh collectives: pure Python, no IR.
+
+The IR side (spmdization of `mesh.shard` pairs) only has to emit the steps of
+a plan one op each; the simulator proves plans right by running them
+(`execute`).  Keeping the planner free of MLIR makes it testable on every
+pair of layouts of small meshes.
+
+Layouts.  A layout is what `Sharding` says without halos: for every tensor
+dimension the ordered mesh axes it is split over (major first), plus the
+partial axes and their reduction kind.  Every step moves between two
+layouts:
+
+=================================  ==========================================
+step                               layout change
+=================================  ==========================================
+`AllGather(axes, dim)`             drop `axes`, a suffix of `dim`'s axes
+`AllSlice(axes, dim)`              append free `axes` to `dim` (local)
+`AllToAll(axes, split, concat)`    move `axes`, a suffix of `concat`'s axes,
+                                   to the end of `split`'s axes
+`AllReduce(axes, kind)`            drop partial `axes`
+`ReduceScatter(axes, kind, dim)`   move partial `axes` to the end of `dim`
+`Permute(axes, perm, split_axes)`  any layout with the same number of
+                                   pieces per dimension (and the same partial
+                                   axes): point-to-point, whole pieces
+`Partialize(axes, kind)`           make free `axes` partial (local)
+`UpdateHalo(...)`                  change halo sizes only
+=================================  ==========================================
+
+Permute generalizes reordering the mesh axes of one dimension: whenever two
+layouts cut every dimension into the same number of pieces, some device
+holds each piece the other layout wants, so a device permutation (the same
+in every group of devices that differ only along `axes`) realizes the
+change.  `[[0, 1]] -> [[1, 0]]`, `[[0]] -> [[1]]` on a 2x2 mesh and
+`[[0], [1]] -> [[1], [0]]` on a square mesh are all one Permute.
+
+Cost model (bytes a device receives; S is the step's local input in
+bytes, g the size of the device group of the step's `axes`):
+
+- all_gather: (g - 1) * S, the g - 1 pieces of the others;
+- all_to_all, reduce_scatter: (g - 1) / g * S, every piece but its own
+  (reduce_scatter as a ring);
+- all_reduce: 2 * (g - 1) * ceil(E / g) elements of E, a ring reduce-scatter
+  then a ring all-gather;
+- all_slice, partialize: 0, they are local;
+- permute: S for a device whose piece comes from another device (even if
+  it holds part of it already), 0 for a fixed point;
+- update_halo: the destination halo cells inside the tensor (cells past the
+  tensor's edge are poison and not sent); 0 when it only drops halos.
+
+A plan's `bytes_received` is the maximum over devices of the sum of its
+steps' bytes for that device.  The search minimizes the sum over steps of
+each step's maximum over devices, which is the same number unless a plan
+holds two Permutes with different fixed points (then `bytes_received` may be
+smaller); every other step costs every device the same.
+
+Search.  Uniform-cost search (Dijkstra) over the layouts whose every tensor
+dimension divides evenly by its number of pieces, with the steps above as
+edges and their exact byte costs; ties are broken by fewer steps, then by a
+fixed order of the steps (`_KIND_ORDER`, then their fields), so plans are
+deterministic.  The plan is optimal over these steps, so it never gathers
+a dimension whole (the notes' basis decomposition) when a sequence of
+all_to_alls and permutations is cheaper; on equal cost the shorter plan
+wins, which is the only way a whole-dimension gather that the target does
+not need can appear.  Because every divisible intermediate layout is reachable (at
+worst: reduce, gather everything, slice), a plan always exists for valid
+inputs and only collectives whose `sim.collectives` semantics are defined are
+used (all_slice, all_to_all and reduce_scatter need an even split, and every
+layout visited has one).
+
+Lower bound.  `lower_bound` is the maximum over devices of the bytes of the
+device's target local array (core and halos, inside the tensor) that it does
+not already hold.  A device "holds" the cells of its source local array,
+except when the source is partial along a mesh axis (of size > 1) that the
+target does not keep partial with the same kind: then it holds only a term
+of every cell and must receive something for each one, so it holds nothing.
+When the target is a sum, bitwise_xor or product partial, a device off
+position 0 along the target's new partial axes needs nothing (it holds the
+identity, see `sim.layout.shard`'s decomposition, which plans produce:
+partial terms only ever come from the source or from `Partialize`, never
+from padding a piece with zeros, which would need no data but give another
+decomposition).
+
+Not supported: uneven splits (`sharded_dims_offsets`, other than offsets that
+describe the even split).  Every collective of `sim.collectives` needs equal
+local shapes on all devices, so uneven pieces would need padding steps the
+dialect does not have; plan_resharding raises ValueError for them (except
+when source and target are equal: the empty plan).  Halos are supported:
+halo-only changes are one `UpdateHalo`; otherwise halos are dropped first
+(an `UpdateHalo` to no halos, which moves nothing) and the target's added
+last.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import math
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..sim import collectives as coll
+from .spec import Device, Mesh, Sharding, ShardingError
+
+Split = tuple[tuple[int, ...], ...]
+"""Split axes with one entry per tensor dimension (trailing empties kept)."""
+
+_IDENTITY_KINDS = ("sum", "bitwise_xor", "product")
+"""Partial kinds whose non-leading terms are an identity value, not the value."""
+
+
+def _fmt(values: Sequence[int]) -> str:
+    return "[" + ", ".join(str(v) for v in values) + "]"
+
+
+def _fmt_split(split: Sequence[Sequence[int]]) -> str:
+    return "[" + ", ".join(_fmt(a) for a in (split or ((),))) + "]"
+
+
+# -- steps -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AllGather:
+    """`mesh.all_gather` over `axes` along tensor dimension `dim`: `axes`
+    must be the innermost axes of `dim`, so the gathered pieces are contiguous."""
+
+    axes: tuple[int, ...]
+    dim: int
+
+    def __str__(self) -> str:
+        return f"all_gather mesh_axes = {_fmt(self.axes)} gather_axis = {self.dim}"
+
+
+@dataclass(frozen=True)
+class AllSlice:
+    """`mesh.all_slice`: every device keeps its piece of `dim`; no data moves."""
+
+    axes: tuple[int, ...]
+    dim: int
+
+    def __str__(self) -> str:
+        return f"all_slice mesh_axes = {_fmt(self.axes)} slice_axis = {self.dim}"
+
+
+@dataclass(frozen=True)
+class AllToAll:
+    """`mesh.all_to_all`: moves `axes` from the end of `concat_dim`'s axes to
+    the end of `split_dim`'s, receiving (g-1)/g of the local array."""
+
+    axes: tuple[int, ...]
+    split_dim: int
+    concat_dim: int
+
+    def __str__(self) -> str:
+        return f"all_to_all mesh_axes = {_fmt(self.axes)} split_axis = {self.split_dim} concat_axis = {self.concat_dim}"
+
+
+@dataclass(frozen=True)
+class AllReduce:
+    """`mesh.all_reduce` of partial terms along `axes`."""
+
+    axes: tuple[int, ...]
+    kind: str
+
+    def __str__(self) -> str:
+        return f"all_reduce mesh_axes = {_fmt(self.axes)} reduction = <{self.kind}>"
+
+
+@dataclass(frozen=True)
+class ReduceScatter:
+    """`mesh.reduce_scatter` of partial terms along `axes`, scattered over
+    `dim`: partial to split at half the price of all_reduce."""
+
+    axes: tuple[int, ...]
+    kind: str
+    dim: int
+
+    def __str__(self) -> str:
+        return f"reduce_scatter mesh_axes = {_fmt(self.axes)} reduction = <{self.kind}> scatter_axis = {self.dim}"
+
+
+@dataclass(frozen=True)
+class Permute:
+    """Point-to-point: in every group of devices that differ only along
+    `axes`, in-group index i sends its whole local array to in-group index
+    `perm[i]` (in-group order as in `Mesh.group_of`).  `split_axes` is the
+    layout afterwards, kept for bookkeeping; the op needs only `axes` and
+    `perm` (send/recv pairs, fixed points send nothing)."""
+
+    axes: tuple[int, ...]
+    perm: tuple[int, ...]
+    split_axes: tuple[tuple[int, ...], ...]
+
+    def __str__(self) -> str:
+        return f"permute mesh_axes = {_fmt(self.axes)} perm = {_fmt(self.perm)}"
+
+
+@dataclass(frozen=True)
+class Partialize:
+    """Local: make the free mesh `axes` partial with `kind`.  For sum and
+    bitwise_xor the devices off position 0 along `axes` replace their data by
+    0, for product by 1; for the other kinds every device keeps the value
+    (nothing to emit)."""
+
+    axes: tuple[int, ...]
+    kind: str
+
+    def __str__(self) -> str:
+        return f"partialize mesh_axes = {_fmt(self.axes)} reduction = <{self.kind}>"
+
+
+@dataclass(frozen=True)
+class UpdateHalo:
+    """`mesh.update_halo`: the same cores, halos re-read from the neighbours
+    (`destination_halos` empty drops the halos without communication)."""
+
+    split_axes: tuple[tuple[int, ...], ...]
+    source_halos: tuple[int, ...]
+    destination_halos: tuple[int, ...]
+
+    def __str__(self) -> str:
+        return (
+            f"update_halo split_axes = {_fmt_split(self.split_axes)} "
+            f"halo_sizes = {_fmt(self.source_halos)} -> {_fmt(self.destination_halos)}"
+        )
+
+
+Step = AllGather | AllSlice | AllToAll | AllReduce | ReduceScatter | Permute | Partialize | UpdateHalo
+
+_KIND_ORDER = {
+    UpdateHalo: 0,
+    AllReduce: 1,
+    ReduceScatter: 2,
+    AllSlice: 3,
+    Partialize: 4,
+    Permute: 5,
+    AllToAll: 6,
+    AllGather: 7,
+}
+"""The fixed order that breaks ties between plans of equal cost and length."""
+
+
+# -- plans -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A resharding plan: `steps` turn `source` into `target`.
+
+    `intermediate[i]` (a tuple, so plans stay immutable) is the layout
+    after `steps[i]`; `step_bytes[i]` the most bytes any device receives in it.  `bytes_received` and
+    `lower_bound` are defined in the module docstring.
+    """
+
+    shape: tuple[int, ...]
+    mesh_shape: tuple[int, ...]
+    source: Sharding
+    target: Sharding
+    steps: tuple[Step, ...]
+    intermediate: tuple[Sharding, ...]
+    step_bytes: tuple[int, ...]
+    bytes_received: int
+    lower_bound: int
+    element_bytes: int = 4
+
+    def __str__(self) -> str:
+        head = (
+            f"reshard {_fmt_shape(self.shape)} on mesh {_fmt_shape(self.mesh_shape)}: "
+            f"{self.source} -> {self.target}: {len(self.steps)} step(s), "
+            f"{self.bytes_received} bytes received (lower bound {self.lower_bound})"
+        )
+        lines = [head]
+        for i, (step, layout, b) in enumerate(zip(self.steps, self.intermediate, self.step_bytes), 1):
+            lines.append(f"  {i}. {step}  ->  {layout}  ({b} bytes)")
+        return "\n".join(lines)
+
+
+def _fmt_shape(shape: Sequence[int]) -> str:
+    return "x".join(str(n) for n in shape) if shape else "scalar"
+
+
+# -- entry points ----------------------------------------------------------------
+
+
+def plan_resharding(
+    shape: Sequence[int],
+    mesh_shape: Sequence[int] | Mesh,
+    source: Sharding,
+    target: Sharding,
+    *,
+    element_bytes: int = 4,
+) -> Plan:
+    """The cheapest sequence of steps (see the module docstring) that turns a
+    tensor of `shape` laid out by `source` into `target`.
+
+    Raises ValueError for an invalid mesh, shape or sharding, and for uneven
+    splits (`sharded_dims_offsets`), which are not supported yet.
+    """
+    mesh, shape = _check_common(shape, mesh_shape, element_bytes)
+    source = _checked(source, "source", mesh, shape)
+    target = _checked(target, "target", mesh, shape)
+    if source == target:
+        return _plan(shape, mesh, source, target, [], element_bytes)
+    for name, s in (("source", source), ("target", target)):
+        if s.sharded_dims_offsets:
+            raise ValueError(
+                f"resharding with uneven pieces ({name} sharding {s}) is not supported yet: the collectives "
+                "need the same local shape on every device"
+            )
+    src_core, tgt_core = _without_halos(source), _without_halos(target)
+    steps: list[Step] = []
+    if src_core == tgt_core:
+        steps.append(UpdateHalo(source.split_axes, source.halo_sizes, target.halo_sizes))
+    else:
+        if source.halo_sizes:
+            steps.append(UpdateHalo(source.split_axes, source.halo_sizes, ()))
+        problem = _Problem(shape, mesh, element_bytes, tgt_core)
+        found = _search(problem, _state(src_core, shape), _state(tgt_core, shape))
+        if found is None:  # pragma: no cover - every divisible layout is reachable
+            raise AssertionError(f"no resharding path from {src_core} to {tgt_core}")
+        steps += found
+        if target.halo_sizes:
+            steps.append(UpdateHalo(target.split_axes, (), target.halo_sizes))
+    return _plan(shape, mesh, source, target, steps, element_bytes)
+
+
+def apply_steps(
+    shape: Sequence[int],
+    mesh_shape: Sequence[int] | Mesh,
+    source: Sharding,
+    steps: Sequence[Step],
+    *,
+    element_bytes: int = 4,
+) -> Plan:
+    """The Plan of a given step sequence (its target is where the steps
+    lead): to cost and check hand-written decompositions.  Raises ValueError
+    when a step does not apply to the layout it meets."""
+    mesh, shape = _check_common(shape, mesh_shape, element_bytes)
+    source = _checked(source, "source", mesh, shape)
+    if source.sharded_dims_offsets and steps:
+        raise ValueError("steps on uneven pieces (sharded_dims_offsets) are not supported yet")
+    layout = source
+    for step in steps:
+        layout = _apply(step, layout, mesh, shape)
+    return _plan(shape, mesh, source, layout, list(steps), element_bytes)
+
+
+def lower_bound(
+    shape: Sequence[int],
+    mesh_shape: Sequence[int] | Mesh,
+    source: Sharding,
+    target: Sharding,
+    *,
+    element_bytes: int = 4,
+) -> int:
+    """Bytes some device must receive whatever the plan (module docstring)."""
+    mesh, shape = _check_common(shape, mesh_shape, element_bytes)
+    source = _checked(source, "source", mesh, shape)
+    target = _checked(target, "target", mesh, shape)
+    return _lower_bound(shape, mesh, source, target) * element_bytes
+
+
+def _cheapest_without_whole_gathers(
+    shape: Sequence[int], mesh_shape: Sequence[int], source: Sharding, target: Sharding, *, element_bytes: int = 4
+) -> int | None:
+    """The bytes of the cheapest plan between two halo-free layouts that never
+    all_gathers a dimension whole which the target splits (None if there is
+    none): what tests compare plans that do gather one whole against."""
+    mesh, dims = _check_common(shape, mesh_shape, element_bytes)
+    source = _checked(source, "source", mesh, dims)
+    target = _checked(target, "target", mesh, dims)
+    p = _Problem(dims, mesh, element_bytes, target, forbid_whole_gathers=True)
+    steps = _search(p, _state(source, dims), _state(target, dims))
+    return None if steps is None else _plan(dims, mesh, source, target, steps, element_bytes).bytes_received
+
+
+def execute(
+    plan: Plan, local_arrays: Mapping[Device, np.ndarray], mesh: Mesh | Sequence[int] | None = None
+) -> dict[Device, np.ndarray]:
+    """Run `plan` on per-device arrays with the `sim.collectives` functions
+    (Permute through point-to-point `exchange`), so plans are proven by
+    execution rather than by reading."""
+    if mesh is None:
+        mesh = Mesh(plan.mesh_shape)
+    elif not isinstance(mesh, Mesh):
+        mesh = Mesh(tuple(mesh))
+    if mesh.shape != plan.mesh_shape:
+        raise ValueError(f"the plan is for mesh {_fmt_shape(plan.mesh_shape)}, not {_fmt_shape(mesh.shape)}")
+    arrays = {d: np.asarray(local_arrays[d]) for d in mesh.devices()}
+    for step in plan.steps:
+        arrays = _execute_step(step, arrays, mesh)
+    return arrays
+
+
+def _execute_step(step: Step, arrays: dict[Device, np.ndarray], mesh: Mesh) -> dict[Device, np.ndarray]:
+    if isinstance(step, AllGather):
+        return coll.all_gather(arrays, mesh, step.axes, step.dim)
+    if isinstance(step, AllSlice):
+        return coll.all_slice(arrays, mesh, step.axes, step.dim)
+    if isinstance(step, AllToAll):
+        return coll.all_to_all(arrays, mesh, step.axes, step.split_dim, step.concat_dim)
+    if isinstance(step, AllReduce):
+        return coll.all_reduce(arrays, mesh, step.axes, step.kind)
+    if isinstance(step, ReduceScatter):
+        return coll.reduce_scatter(arrays, mesh, step.axes, step.kind, step.dim)
+    if isinstance(step, UpdateHalo):
+        return coll.update_halo(arrays, mesh, step.split_axes, step.source_halos, step.destination_halos)
+    if isinstance(step, Permute):
+        sends: dict[Device, tuple[Device, np.ndarray]] = {}
+        recvs: dict[Device, Device] = {}
+        for group in mesh.groups(step.axes):
+            for i, dev in enumerate(group):
+                dest = group[step.perm[i]]
+                sends[dev] = (dest, arrays[dev])
+                recvs[dest] = dev
+        return coll.exchange(sends, recvs, mesh=mesh)
+    if isinstance(step, Partialize):
+        out = {}
+        for d, a in arrays.items():
+            if step.kind in _IDENTITY_KINDS and mesh.in_group_index(d, step.axes) != 0:
+                fill = 1 if step.kind == "product" else 0
+                out[d] = np.full(a.shape, fill, dtype=a.dtype)
+            else:
+                out[d] = a.copy()
+        return out
+    raise TypeError(f"not a resharding step: {step!r}")
+
+
+# -- input checks ----------------------------------------------------------------
+
+
+def _check_common(
+    shape: Sequence[int], mesh_shape: Sequence[int] | Mesh, element_bytes: int
+) -> tuple[Mesh, tuple[int, ...]]:
+    mesh = mesh_shape if isinstance(mesh_shape, Mesh) else Mesh(tuple(mesh_shape))
+    if isinstance(element_bytes, bool) or not isinstance(element_bytes, int) or element_bytes < 1:
+        raise ValueError(f"element_bytes must be a positive integer, got {element_bytes!r}")
+    try:
+        dims = tuple(int(n) for n in shape)
+    except (TypeError, ValueError):
+        raise ValueError(f"a tensor shape must hold integers, got {shape!r}") from None
+    if any(n < 0 for n in dims):
+        raise ValueError(f"tensor sizes must be non-negative, got {_fmt(dims)}")
+    return mesh, dims
+
+
+def _checked(s: Sharding, name: str, mesh: Mesh, shape: tuple[int, ...]) -> Sharding:
+    """`s` after validation, with offsets that describe the even split dropped."""
+    if not isinstance(s, Sharding):
+        raise ValueError(f"the {name} must be a Sharding, got {s!r}")
+    try:
+        s.validate(mesh, shape)
+    except ShardingError as e:
+        raise ValueError(f"invalid {name} sharding ({s}): {e}") from None
+    if s.sharded_dims_offsets and _offsets_are_even(s, mesh, shape):
+        s = Sharding(s.split_axes, s.partial_axes, s.partial_type, s.halo_sizes)
+    return s
+
+
+def _offsets_are_even(s: Sharding, mesh: Mesh, shape: tuple[int, ...]) -> bool:
+    """Do the sharded_dims_offsets of `s` describe the even split?"""
+    for d in s.sharded_dims():
+        n = s.shard_count(d, mesh)
+        if shape[d] % n or list(s.offsets(d, mesh) or ()) != [i * (shape[d] // n) for i in range(n + 1)]:
+            return False
+    return True
+
+
+def _without_halos(s: Sharding) -> Sharding:
+    return Sharding(s.split_axes, s.partial_axes, s.partial_type)
+
+
+def _full_split(s: Sharding, rank: int) -> Split:
+    return tuple(s.axes_of(d) for d in range(rank))
+
+
+# -- layouts as search states ----------------------------------------------------
+
+_State = tuple[Split, tuple[int, ...], str]
+"""(split axes per tensor dimension, sorted partial axes, partial kind)."""
+
+
+def _state(s: Sharding, shape: tuple[int, ...]) -> _State:
+    return (_full_split(s, len(shape)), s.partial_axes, s.partial_type)
+
+
+def _sharding(state: _State) -> Sharding:
+    split, partial, kind = state
+    return Sharding(split, partial, kind)
+
+
+@dataclass
+class _Problem:
+    shape: tuple[int, ...]
+    mesh: Mesh
+    element_bytes: int
+    target: Sharding
+
+    forbid_whole_gathers: bool = False
+    """Leave out all_gathers that make a dimension whole which the target
+    splits (only to check, in tests, that such gathers are never dearer)."""
+
+    def __post_init__(self) -> None:
+        self.sizes = self.mesh.shape
+        self.classes: dict[tuple, list[Split]] = {}
+
+    def count(self, axes: Sequence[int]) -> int:
+        return math.prod(self.sizes[a] for a in axes)
+
+    def local_elements(self, split: Split) -> int:
+        return math.prod(n // self.count(axes) for n, axes in zip(self.shape, split))
+
+    def divides(self, dim: int, axes: Sequence[int]) -> bool:
+        return self.shape[dim] % self.count(axes) == 0
+
+    def same_counts(self, counts: tuple[int, ...], partial: tuple[int, ...]) -> list[Split]:
+        """Every split with `counts` pieces per dimension that leaves the
+        `partial` axes alone: the layouts one Permute reaches."""
+        key = (counts, partial)
+        if key not in self.classes:
+            free = [a for a in range(len(self.sizes)) if a not in partial]
+            out: list[Split] = []
+
+            def fill(dim: int, used: frozenset[int], acc: list[tuple[int, ...]]) -> None:
+                if dim == len(counts):
+                    out.append(tuple(acc))
+                    return
+                avail = [a for a in free if a not in used]
+                for r in range(len(avail) + 1):
+                    for seq in itertools.permutations(avail, r):
+                        if self.count(seq) == counts[dim]:
+                            fill(dim + 1, used | set(seq), acc + [seq])
+
+            fill(0, frozenset(), [])
+            self.classes[key] = out
+        return self.classes[key]
+
+
+def _reduced(split: Split, sizes: tuple[int, ...]) -> Split:
+    """`split` without mesh axes of size 1, which do not change who holds what."""
+    return tuple(tuple(a for a in axes if sizes[a] > 1) for axes in split)
+
+
+def _step_key(step: Step) -> tuple:
+    """A total order on steps of every kind (all keys have one shape)."""
+    order = _KIND_ORDER[type(step)]
+    if isinstance(step, AllGather | AllSlice):
+        return (order, step.axes, step.dim, -1, "", ())
+    if isinstance(step, AllToAll):
+        return (order, step.axes, step.split_dim, step.concat_dim, "", ())
+    if isinstance(step, AllReduce | Partialize):
+        return (order, step.axes, -1, -1, step.kind, ())
+    if isinstance(step, ReduceScatter):
+        return (order, step.axes, step.dim, -1, step.kind, ())
+    if isinstance(step, Permute):
+        return (order, step.axes, -1, -1, "", step.split_axes)
+    return (order, (), -1, -1, "", ())
+
+
+def _moves(p: _Problem, state: _State) -> Iterator[tuple[Step, _State, int]]:
+    """Every step that applies to `state`, with the layout it leads to and
+    its cost (the most bytes a device receives)."""
+    split, partial, kind = state
+    rank = len(split)
+    eb = p.element_bytes
+    elems = p.local_elements(split)
+    used = {a for axes in split for a in axes} | set(partial)
+    free = [a for a in range(len(p.sizes)) if a not in used]
+
+    # gather a suffix of a dimension's axes
+    for d, axes in enumerate(split):
+        for k in range(1, len(axes) + 1):
+            if p.forbid_whole_gathers and k == len(axes) and p.target.axes_of(d):
+                continue
+            suffix = axes[-k:]
+            g = p.count(suffix)
+            new = split[:d] + (axes[:-k],) + split[d + 1 :]
+            yield AllGather(suffix, d), (new, partial, kind), (g - 1) * elems * eb
+    # slice over free axes
+    for r in range(1, len(free) + 1):
+        for seq in itertools.permutations(free, r):
+            for d in range(rank):
+                grown = split[d] + seq
+                if p.divides(d, grown):
+                    new = split[:d] + (grown,) + split[d + 1 :]
+                    yield AllSlice(seq, d), (new, partial, kind), 0
+    # all_to_all: a suffix of concat_dim to the end of split_dim
+    for c, axes in enumerate(split):
+        for k in range(1, len(axes) + 1):
+            suffix = axes[-k:]
+            g = p.count(suffix)
+            for s in range(rank):
+                if s == c:
+                    continue
+                grown = split[s] + suffix
+                if not p.divides(s, grown):
+                    continue
+                new = list(split)
+                new[c] = axes[:-k]
+                new[s] = grown
+                yield AllToAll(suffix, s, c), (tuple(new), partial, kind), (g - 1) * (elems // g) * eb
+    # reductions of partial axes
+    for r in range(1, len(partial) + 1):
+        for sub in itertools.combinations(partial, r):
+            rest = tuple(a for a in partial if a not in sub)
+            g = p.count(sub)
+            yield (
+                AllReduce(sub, kind),
+                (split, rest, kind if rest else "sum"),
+                2 * (g - 1) * (-(-elems // g)) * eb,
+            )
+        for seq in itertools.permutations(partial, r):
+            rest = tuple(a for a in partial if a not in seq)
+            g = p.count(seq)
+            for d in range(rank):
+                grown = split[d] + seq
+                if p.divides(d, grown):
+                    new = split[:d] + (grown,) + split[d + 1 :]
+                    yield (
+                        ReduceScatter(seq, kind, d),
+                        (new, rest, kind if rest else "sum"),
+                        (g - 1) * (elems // g) * eb,
+                    )
+    # make target partial axes partial
+    tkind = p.target.partial_type
+    if p.target.partial_axes and (not partial or kind == tkind):
+        candidates = [a for a in p.target.partial_axes if a in free]
+        for r in range(1, len(candidates) + 1):
+            for sub in itertools.combinations(candidates, r):
+                yield Partialize(sub, tkind), (split, tuple(sorted(partial + sub)), tkind), 0
+    # permute to any layout with as many pieces per dimension
+    counts = tuple(p.count(axes) for axes in split)
+    mine = _reduced(split, p.sizes)
+    for other in p.same_counts(counts, partial):
+        if other == split:
+            continue
+        cost = 0 if _reduced(other, p.sizes) == mine else elems * eb
+        yield Permute((), (), other), (other, partial, kind), cost
+
+
+def _search(p: _Problem, start: _State, goal: _State) -> list[Step] | None:
+    """Uniform-cost search from `start` to `goal`; ties go to fewer steps,
+    then to the smaller sequence of step keys.  None if there is no path."""
+    best: dict[_State, tuple] = {start: (0, 0, ())}
+    parent: dict[_State, tuple[_State, Step]] = {}
+    heap: list[tuple] = [(0, 0, (), start)]
+    while heap:
+        cost, n, keys, state = heapq.heappop(heap)
+        if best[state] != (cost, n, keys):
+            continue
+        if state == goal:
+            break
+        for step, new, c in _moves(p, state):
+            cand = (cost + c, n + 1, keys + (_step_key(step),))
+            if new not in best or cand < best[new]:
+                best[new] = cand
+                parent[new] = (state, step)
+                heapq.heappush(heap, (*cand, new))
+    else:
+        return None
+    path: list[tuple[_State, Step, _State]] = []
+    state = goal
+    while state != start:
+        prev, step = parent[state]
+        path.append((prev, step, state))
+        state = prev
+    steps: list[Step] = []
+    for prev, step, new in reversed(path):
+        if isinstance(step, Permute):
+            axes, perm = _permutation(p.mesh, prev[0], new[0])
+            step = Permute(axes, perm, _sharding(new).split_axes)
+        steps.append(step)
+    return steps
+
+
+# -- permutations ----------------------------------------------------------------
+
+
+def _piece_key(split: Split, sizes: tuple[int, ...], coords: Mapping[int, int]) -> tuple[int, ...]:
+    """Which piece of every tensor dimension a device with `coords` holds."""
+    out = []
+    for axes in split:
+        index = 0
+        for a in axes:
+            index = index * sizes[a] + coords[a]
+        out.append(index)
+    return tuple(out)
+
+
+def _permutation(mesh: Mesh, before: Split, after: Split) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(axes, perm) of a Permute from `before` to `after` (same pieces per
+    dimension): every device gets a piece it wants from the device that holds
+    it, fixed points first; then mesh axes that the permutation leaves alone
+    (the same permutation of the others for every coordinate) are dropped."""
+    sizes = mesh.shape
+    axes = sorted({a for s in (before, after) for dim in s for a in dim})
+    coords = list(itertools.product(*(range(sizes[a]) for a in axes)))
+    have = [_piece_key(before, sizes, dict(zip(axes, c))) for c in coords]
+    want = [_piece_key(after, sizes, dict(zip(axes, c))) for c in coords]
+    source: dict[int, int] = {}
+    for j in range(len(coords)):
+        if have[j] == want[j]:
+            source[j] = j
+    spare: dict[tuple[int, ...], list[int]] = {}
+    for i in range(len(coords)):
+        if i not in source:
+            spare.setdefault(have[i], []).append(i)
+    for j in range(len(coords)):
+        if j not in source:
+            source[j] = spare[want[j]].pop(0)
+    mapping = {coords[source[j]]: coords[j] for j in range(len(coords))}
+    # drop axes the permutation does not need
+    pos = 0
+    while pos < len(axes):
+        reduced: dict[tuple[int, ...], tuple[int, ...]] = {}
+        ok = True
+        for i, j in mapping.items():
+            if i[pos] != j[pos]:
+                ok = False
+                break
+            ki, kj = i[:pos] + i[pos + 1 :], j[:pos] + j[pos + 1 :]
+            if reduced.setdefault(ki, kj) != kj:
+                ok = False
+                break
+        if ok:
+            axes.pop(pos)
+            mapping = reduced
+        else:
+            pos += 1
+    order = list(itertools.product(*(range(sizes[a]) for a in axes)))
+    index = {c: k for k, c in enumerate(order)}
+    return tuple(axes), tuple(index[mapping[c]] for c in order)
+
+
+# -- applying steps to layouts ---------------------------------------------------
+
+
+def _apply(step: Step, layout: Sharding, mesh: Mesh, shape: tuple[int, ...]) -> Sharding:
+    """The layout after `step`, or ValueError if the step does not fit."""
+    rank = len(shape)
+    split = list(_full_split(layout, rank))
+    partial, kind = layout.partial_axes, layout.partial_type
+    used = {a for axes in split for a in axes} | set(partial)
+
+    def bad(why: str) -> ValueError:
+        return ValueError(f"{step} does not apply to {layout}: {why}")
+
+    def dim_ok(d: int) -> None:
+        if not 0 <= d < rank:
+            raise bad(f"tensor dimension {d} is out of range for rank {rank}")
+
+    def axes_ok(axes: Sequence[int]) -> tuple[int, ...]:
+        try:
+            return mesh.check_axes(axes)
+        except ValueError as e:
+            raise bad(str(e)) from None
+
+    if isinstance(step, UpdateHalo):
+        given = tuple(step.split_axes) + ((),) * (rank - len(step.split_axes))
+        halos = tuple(step.source_halos) if any(step.source_halos) else ()
+        if given != tuple(split) or halos != layout.halo_sizes:
+            raise bad("its split axes or source halos are not the layout's")
+        new = Sharding(layout.split_axes, partial, kind, step.destination_halos)
+        try:
+            new.validate(mesh, shape)
+        except ShardingError as e:
+            raise bad(str(e)) from None
+        return new
+    if layout.halo_sizes:
+        raise bad("the layout has halos; drop them first with update_halo")
+    if isinstance(step, AllGather | AllSlice | AllToAll | ReduceScatter | Partialize | AllReduce):
+        axes = axes_ok(step.axes)
+        if not axes:
+            raise bad("no mesh axes")
+    if isinstance(step, AllGather):
+        dim_ok(step.dim)
+        if split[step.dim][-len(axes) :] != axes:
+            raise bad(f"mesh axes {_fmt(axes)} are not the innermost axes of tensor dimension {step.dim}")
+        split[step.dim] = split[step.dim][: -len(axes)]
+    elif isinstance(step, AllSlice | Partialize):
+        if used & set(axes):
+            raise bad("the mesh axes are already used")
+        if isinstance(step, AllSlice):
+            dim_ok(step.dim)
+            split[step.dim] = split[step.dim] + axes
+        else:
+            if partial and kind != step.kind:
+                raise bad(f"the layout is already partial with {kind}")
+            partial, kind = tuple(sorted(partial + axes)), step.kind
+    elif isinstance(step, AllToAll):
+        dim_ok(step.split_dim)
+        dim_ok(step.concat_dim)
+        if step.split_dim == step.concat_dim:
+            raise bad("split and concat dimensions must differ")
+        c = split[step.concat_dim]
+        if c[-len(axes) :] != axes:
+            raise bad(f"mesh axes {_fmt(axes)} are not the innermost axes of tensor dimension {step.concat_dim}")
+        split[step.concat_dim] = c[: -len(axes)]
+        split[step.split_dim] = split[step.split_dim] + axes
+    elif isinstance(step, AllReduce | ReduceScatter):
+        if not set(axes) <= set(partial) or kind != step.kind:
+            raise bad(f"the layout is not partial with {step.kind} along {_fmt(axes)}")
+        partial = tuple(a for a in partial if a not in axes)
+        if isinstance(step, ReduceScatter):
+            dim_ok(step.dim)
+            split[step.dim] = split[step.dim] + axes
+        if not partial:
+            kind = "sum"
+    elif isinstance(step, Permute):
+        after = tuple(tuple(axes) for axes in step.split_axes) + ((),) * (rank - len(step.split_axes))
+        if len(after) != rank:
+            raise bad("the resulting split axes do not fit the tensor rank")
+        try:
+            Sharding(after, partial, kind).validate(mesh, shape)
+        except ShardingError as e:
+            raise bad(str(e)) from None
+        axes = axes_ok(step.axes)
+        n = mesh.group_size(axes)
+        if sorted(step.perm) != list(range(n)):
+            raise bad(f"perm must be a permutation of 0..{n - 1}")
+        for dev in mesh.devices():
+            dest = mesh.member(dev, axes, step.perm[mesh.in_group_index(dev, axes)])
+            got = _piece_key(tuple(split), mesh.shape, dict(enumerate(dev)))
+            wanted = _piece_key(after, mesh.shape, dict(enumerate(dest)))
+            if got != wanted:
+                raise bad(f"device {_fmt(dest)} would not receive the piece {_fmt_split(after)} gives it")
+        split = list(after)
+    else:
+        raise TypeError(f"not a resharding step: {step!r}")
+    new = Sharding(tuple(split), partial, kind)
+    try:
+        new.validate(mesh, shape)
+    except ShardingError as e:
+        raise bad(str(e)) from None
+    return new
+
+
+# -- costs -----------------------------------------------------------------------
+
+
+def _box(s: Sharding, shape: tuple[int, ...], mesh: Mesh, dev: Device) -> list[tuple[int, int]]:
+    """The cells of the tensor `dev`'s local array covers (core plus halos,
+    clipped to the tensor)."""
+    out = []
+    for dim, (sl, size) in enumerate(zip(s.slice_of(shape, mesh, dev), shape)):
+        low, high = s.halo(dim)
+        out.append((max(sl.start - low, 0), min(sl.stop + high, size)))
+    return out
+
+
+def _volume(box: Sequence[tuple[int, int]]) -> int:
+    return math.prod(max(b - a, 0) for a, b in box)
+
+
+def _step_costs(step: Step, before: Sharding, shape: tuple[int, ...], mesh: Mesh) -> dict[Device, int]:
+    """Elements every device receives in `step` (the module docstring's model)."""
+    devices = mesh.devices()
+    first = devices[0]
+    elems = math.prod(before.local_shape(shape, mesh, first)) if devices else 0
+    if isinstance(step, AllSlice | Partialize):
+        return dict.fromkeys(devices, 0)
+    if isinstance(step, AllGather):
+        g = mesh.group_size(step.axes)
+        return dict.fromkeys(devices, (g - 1) * elems)
+    if isinstance(step, AllToAll | ReduceScatter):
+        g = mesh.group_size(step.axes)
+        return dict.fromkeys(devices, (g - 1) * elems // g)
+    if isinstance(step, AllReduce):
+        g = mesh.group_size(step.axes)
+        return dict.fromkeys(devices, 2 * (g - 1) * (-(-elems // g)))
+    if isinstance(step, Permute):
+        out = dict.fromkeys(devices, 0)
+        for dev in devices:
+            dest = mesh.member(dev, step.axes, step.perm[mesh.in_group_index(dev, step.axes)])
+            if dest != dev:
+                out[dest] = elems
+        return out
+    if isinstance(step, UpdateHalo):
+        after = Sharding(before.split_axes, before.partial_axes, before.partial_type, step.destination_halos)
+        out = {}
+        for dev in devices:
+            core = [(s.start, s.stop) for s in after.slice_of(shape, mesh, dev)]
+            out[dev] = _volume(_box(after, shape, mesh, dev)) - _volume(core)
+        return out
+    raise TypeError(f"not a resharding step: {step!r}")  # pragma: no cover
+
+
+def _lower_bound(shape: tuple[int, ...], mesh: Mesh, source: Sharding, target: Sharding) -> int:
+    """Elements (not bytes) of the module docstring's lower bound."""
+    sizes = mesh.shape
+    src_partial = {a for a in source.partial_axes if sizes[a] > 1}
+    tgt_partial = set(target.partial_axes)
+    keep = not src_partial or (source.partial_type == target.partial_type and src_partial <= tgt_partial)
+    new_axes = sorted(tgt_partial - src_partial) if keep else sorted(tgt_partial)
+    identity = target.is_partial and target.partial_type in _IDENTITY_KINDS
+    worst = 0
+    for dev in mesh.devices():
+        if identity and any(dev[a] for a in new_axes):
+            continue
+        want = _box(target, shape, mesh, dev)
+        need = _volume(want)
+        if keep:
+            have = _box(source, shape, mesh, dev)
+            need -= _volume([(max(a, c), min(b, d)) for (a, b), (c, d) in zip(want, have)])
+        worst = max(worst, need)
+    return worst
+
+
+def _plan(
+    shape: tuple[int, ...], mesh: Mesh, source: Sharding, target: Sharding, steps: list[Step], element_bytes: int
+) -> Plan:
+    layouts: list[Sharding] = []
+    per_step: list[int] = []
+    totals = dict.fromkeys(mesh.devices(), 0)
+    layout = source
+    for step in steps:
+        costs = _step_costs(step, layout, shape, mesh)
+        for d, c in costs.items():
+            totals[d] += c
+        per_step.append(max(costs.values(), default=0) * element_bytes)
+        layout = _apply(step, layout, mesh, shape)
+        layouts.append(layout)
+    if layout != target:  # pragma: no cover - the search only ends at the target
+        raise AssertionError(f"the steps lead to {layout}, not {target}")
+    return Plan(
+        shape=shape,
+        mesh_shape=mesh.shape,
+        source=source,
+        target=target,
+        steps=tuple(steps),
+        intermediate=tuple(layouts),
+        step_bytes=tuple(per_step),
+        bytes_received=max(totals.values(), default=0) * element_bytes,
+        lower_bound=_lower_bound(shape, mesh, source, target) * element_bytes,
+        element_bytes=element_bytes,
+    )
+
+
+__all__ = [
+    "AllGather",
+    "AllReduce",
+    "AllSlice",
+    "AllToAll",
+    "Partialize",
+    "Permute",
+    "Plan",
+    "ReduceScatter",
+    "Step",
+    "UpdateHalo",
+    "apply_steps",
+    "execute",
+    "lower_bound",
+    "plan_resharding",
+]

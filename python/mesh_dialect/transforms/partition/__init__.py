@@ -1,0 +1,1 @@
+"""Passes that turn annotated programs into per-device (SPMD) programs."""

@@ -1,0 +1,555 @@
+"""`mesh-partition` (alias `mesh-spmdization`): the global program with
+complete annotations becomes the program every device runs.
+
+Every tensor gets the type of one device's piece, and the signature with it;
+each argument and result records its layout in `mesh.sharding`, the
+attribute the simulator reads.  Ops with a sharding rule stay the same op on
+local pieces: an op whose reduction loops are split leaves a partial result,
+which stays partial as long as its annotation says so.  Every change of
+layout (a `mesh.shard ... annotate_for_users` whose layout differs from its
+value's) becomes the collectives the resharding planner
+(`sharding.resharding`) returns; the `mesh.shard` and `mesh.sharding` ops
+then disappear.
+
+Arguments arrive partitioned by default; with `full-arguments` every device
+receives whole arguments and slices its piece on entry (no communication).
+
+A split reduction accumulates into its init on every device of the group,
+so the init is kept on the group's first device only and replaced by the
+reduction's neutral value elsewhere (unless it already is that value).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import field
+from typing import ClassVar
+
+import numpy as np
+from mlir import ir
+from mlir.dialects import arith, linalg, scf, tensor
+
+from ...interfaces.registry import rule_for
+from ...interfaces.rules import ShardingRule
+from ...ir import ops as mesh_ops
+from ...ir.syntax import encode_sharding_attr
+from ...sharding.spec import Mesh, Sharding
+from ..base import Pass
+from ..propagation.sharding_propagation import OPTION_ATTR
+
+_REGION_OPS = ("scf.for", "scf.if", "scf.yield")
+_CONSTANTS = ("arith.constant", "tosa.const", "mhlo.constant", "stablehlo.constant")
+
+
+class _Unsupported(Exception):
+    """Input partition cannot handle: reported at `loc` as an error."""
+
+    def __init__(self, loc: ir.Location, message: str) -> None:
+        super().__init__(message)
+        self.loc = loc
+
+
+@dataclasses.dataclass
+class MeshPartition(Pass):
+    ARGUMENT: ClassVar[str] = "mesh-partition"
+    SUMMARY: ClassVar[str] = "Turn annotated functions into the program each device runs (SPMD)"
+    DESCRIPTION: ClassVar[str] = (
+        "Tensors get their per-device types, ops with a sharding rule run on local pieces, and every change of "
+        "layout becomes the collectives of the resharding planner. mesh.shard and mesh.sharding ops disappear; "
+        "arguments and results record their layout in mesh.sharding attributes. Alias: mesh-spmdization."
+    )
+
+    full_arguments: bool = field(
+        default=False, metadata={"help": "arguments arrive whole and each device slices its piece on entry"}
+    )
+
+    def run(self, module: ir.Operation) -> None:
+        meshes: dict[str, tuple[int, ...]] = {}
+        functions: list[ir.Operation] = []
+
+        def visit(op: ir.Operation) -> ir.WalkResult:
+            if op.name == "func.func":
+                functions.append(op)
+                return ir.WalkResult.SKIP
+            if op.name == "mesh.mesh":
+                meshes[op.attributes["sym_name"].value] = tuple(int(d) for d in op.attributes["shape"])
+            return ir.WalkResult.ADVANCE
+
+        module.walk(visit, ir.WalkOrder.PRE_ORDER)
+        for f in functions:
+            if len(f.regions[0].blocks) == 0:
+                continue
+            try:
+                _Partition(self, f, meshes).run()
+            except _Unsupported as e:
+                raise self.error(e.loc, str(e)) from None
+
+
+@dataclasses.dataclass
+class MeshSpmdization(MeshPartition):
+    """The pass under its former upstream name."""
+
+    ARGUMENT: ClassVar[str] = "mesh-spmdization"
+
+
+def _fmt(values) -> str:
+    return "[" + ", ".join(str(v) for v in values) + "]"
+
+
+def _read_sharding(value: ir.Value) -> tuple[str, Sharding] | None:
+    owner = value.owner
+    view = owner.opview if isinstance(owner, ir.Operation) else owner
+    if not isinstance(view, mesh_ops.ShardingOp):
+        return None
+    if len(view.dynamic_halo_sizes) or len(view.dynamic_sharded_dims_offsets):
+        return None
+    s = Sharding(
+        view.split_axes,
+        view.partial_axes,
+        view.partial_type or "sum",
+        view.static_halo_sizes,
+        view.static_sharded_dims_offsets,
+    )
+    return view.mesh, s
+
+
+def sharding_attr(mesh: str, s: Sharding) -> ir.Attribute:
+    text = encode_sharding_attr(
+        "@" + mesh, s.split_axes or ((),), s.partial_axes, s.partial_type, s.halo_sizes, s.sharded_dims_offsets
+    )
+    return ir.Attribute.parse(text)
+
+
+def _neutral(kind: str, element: ir.Type) -> float | int | None:
+    is_float = isinstance(element, ir.FloatType)
+    if kind == "sum":
+        return 0.0 if is_float else 0
+    if kind == "product":
+        return 1.0 if is_float else 1
+    if kind == "max":
+        return -math.inf if is_float else -(2 ** (ir.IntegerType(element).width - 1))
+    if kind == "min":
+        return math.inf if is_float else 2 ** (ir.IntegerType(element).width - 1) - 1
+    return None
+
+
+class _Partition:
+    def __init__(self, pass_: MeshPartition, func: ir.Operation, meshes: dict[str, tuple[int, ...]]) -> None:
+        self.pass_ = pass_
+        self.func = func
+        self.meshes = meshes
+        self.mesh_name: str | None = None
+        self.mesh: Mesh | None = None
+        self.layout: dict[ir.Value, Sharding] = {}  # global value -> its layout
+        self.global_type: dict[ir.Value, ir.RankedTensorType] = {}
+        self.whole: dict[ir.Value, ir.Value] = {}  # a sliced full argument -> the argument
+
+    # -- layouts ---------------------------------------------------------------
+
+    def use_mesh(self, name: str, loc: ir.Location) -> None:
+        if self.mesh_name is None:
+            if name not in self.meshes:
+                raise _Unsupported(loc, f"mesh @{name} does not exist")
+            shape = self.meshes[name]
+            if any(d < 0 for d in shape):
+                raise _Unsupported(loc, f"mesh @{name} has dynamic sizes, which partition does not support")
+            self.mesh_name, self.mesh = name, Mesh(shape)
+        elif name != self.mesh_name:
+            raise _Unsupported(loc, f"function uses meshes @{self.mesh_name} and @{name}; partition needs one mesh")
+
+    def local_type(self, t: ir.Type, s: Sharding | None, loc: ir.Location) -> ir.Type:
+        if s is None or not isinstance(t, ir.RankedTensorType):
+            return t
+        assert self.mesh is not None
+        shape = list(t.shape)
+        for d, axes in enumerate(s.split_axes):
+            if not axes:
+                continue
+            n = math.prod(self.mesh.shape[a] for a in axes)
+            if d >= len(shape):
+                raise _Unsupported(loc, f"sharding {s} splits dimension {d} of a tensor of rank {len(shape)}")
+            if shape[d] % n != 0 or s.sharded_dims_offsets:
+                raise _Unsupported(
+                    loc,
+                    f"dimension {d} of size {shape[d]} does not split evenly over mesh axes {_fmt(axes)} "
+                    f"({n} pieces); uneven pieces are not supported by mesh-partition yet",
+                )
+        if s.halo_sizes:
+            raise _Unsupported(loc, "halo sizes are not supported by mesh-partition yet")
+        local = s.local_shape(tuple(shape), self.mesh, (0,) * self.mesh.rank)
+        return ir.RankedTensorType.get(list(local), t.element_type, t.encoding)
+
+    # -- running ---------------------------------------------------------------
+
+    def run(self) -> None:
+        ops: list[ir.Operation] = []
+
+        def visit(op: ir.Operation) -> ir.WalkResult:
+            if op == self.func:
+                return ir.WalkResult.ADVANCE
+            ops.append(op)
+            if op.name.startswith(("linalg.", "mhlo.", "stablehlo.")) and len(op.regions):
+                return ir.WalkResult.SKIP
+            return ir.WalkResult.ADVANCE
+
+        self.func.walk(visit, ir.WalkOrder.PRE_ORDER)
+        # Layouts: each mesh.shard that annotates a value as produced.
+        for op in ops:
+            if op.name == "mesh.shard" and "annotate_for_users" not in op.attributes:
+                found = _read_sharding(op.operands[1])
+                if found is None:
+                    raise _Unsupported(op.location, "mesh.shard with a sharding that is not a static mesh.sharding")
+                self.use_mesh(found[0], op.location)
+                self.layout.setdefault(op.operands[0], found[1])
+            elif op.name == "mesh.shard":
+                found = _read_sharding(op.operands[1])
+                if found is None:
+                    raise _Unsupported(op.location, "mesh.shard with a sharding that is not a static mesh.sharding")
+                self.use_mesh(found[0], op.location)
+        if self.mesh is None:
+            return  # nothing annotated: every device runs the program as it is
+        entry = self.func.regions[0].blocks[0]
+        shardings = [op for op in ops if op.name == "mesh.sharding"]
+        self.arguments(entry)
+        for op in ops:
+            self.rewrite(op)
+        for local, arg in self.whole.items():  # slices of full arguments nobody read
+            while local != arg and not len(list(local.uses)):
+                owner = local.owner
+                local = owner.operands[0]
+                owner.erase()
+        for op in reversed(shardings):
+            if all(len(list(r.uses)) == 0 for r in op.results):
+                op.erase()
+        self.signature(entry)
+
+    def arguments(self, entry: ir.Block) -> None:
+        """An argument's layout: its own annotation, else the one its
+        annotations for users agree on, else replicated."""
+        for arg in entry.arguments:
+            if not isinstance(arg.type, ir.RankedTensorType):
+                continue
+            if arg not in self.layout:
+                wanted = []
+                for use in arg.uses:
+                    user = use.owner
+                    if user.name == "mesh.shard" and "annotate_for_users" in user.attributes:
+                        wanted.append(_read_sharding(user.operands[1])[1])
+                if wanted and all(w == wanted[0] for w in wanted) and not wanted[0].partial_axes:
+                    self.layout[arg] = wanted[0]
+            s = self.layout.get(arg)
+            if s is None or s.is_replicated:
+                continue
+            if self.pass_.full_arguments:
+                if s.partial_axes:
+                    raise _Unsupported(self.func.location, "a whole argument cannot arrive as a partial value")
+                uses = [u for u in arg.uses]
+                first = entry.operations[0]
+                local = self.reshard(arg, arg.type, Sharding(()), s, ir.InsertionPoint(first), arg.location)
+                self.layout[local] = s
+                self.global_type[local] = arg.type
+                self.whole[local] = arg
+                for use in uses:
+                    use.owner.operands[use.operand_number] = local
+            else:
+                self.global_type[arg] = arg.type
+                arg.set_type(self.local_type(arg.type, s, self.func.location))
+
+    def signature(self, entry: ir.Block) -> None:
+        ftype = ir.FunctionType(ir.TypeAttr(self.func.attributes["function_type"]).value)
+        inputs = [a.type for a in entry.arguments]
+        terminator = None
+        for op in entry.operations:  # once per function
+            terminator = op
+        results = [v.type for v in terminator.operands] if terminator is not None else list(ftype.results)
+        self.func.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get(inputs, results))
+        assert self.mesh_name is not None
+        arg_attrs = []
+        for arg in entry.arguments:
+            s = self.layout.get(arg)
+            entries = {}
+            if s is not None and not self.pass_.full_arguments and isinstance(arg.type, ir.RankedTensorType):
+                entries["mesh.sharding"] = sharding_attr(self.mesh_name, s)
+            arg_attrs.append(ir.DictAttr.get(entries))
+        res_attrs = []
+        for v in terminator.operands if terminator is not None else []:
+            s = self.layout.get(v)
+            entries = {}
+            if s is not None and isinstance(v.type, ir.RankedTensorType):
+                entries["mesh.sharding"] = sharding_attr(self.mesh_name, s)
+            res_attrs.append(ir.DictAttr.get(entries))
+        self.func.attributes["arg_attrs"] = ir.ArrayAttr.get(arg_attrs)
+        self.func.attributes["res_attrs"] = ir.ArrayAttr.get(res_attrs)
+
+    # -- one op ------------------------------------------------------------------
+
+    def rewrite(self, op: ir.Operation) -> None:
+        name = op.name
+        if name == "mesh.shard":
+            self.shard(op)
+            return
+        if name.startswith("mesh.") or name in ("func.return",):
+            return
+        if OPTION_ATTR in op.attributes:
+            del op.attributes[OPTION_ATTR]
+        results = list(op.results)
+        if name in _CONSTANTS:
+            self.constant(op)
+            return
+        rule = rule_for(op)
+        if rule is None and name not in _REGION_OPS:
+            self.check_replicated(op)
+            return
+        if rule is not None:
+            self.fix_init(op, rule)
+        for r in results:
+            s = self.layout.get(r)
+            if s is not None:
+                self.global_type[r] = r.type
+                r.set_type(self.local_type(r.type, s, op.location))
+        for region in op.regions:
+            for block in region.blocks:
+                for arg in block.arguments:
+                    s = self.layout.get(arg)
+                    if s is not None:
+                        self.global_type[arg] = arg.type
+                        arg.set_type(self.local_type(arg.type, s, op.location))
+
+    def check_replicated(self, op: ir.Operation) -> None:
+        for i, v in enumerate(op.operands):
+            s = self.layout.get(v)
+            if s is not None and not s.is_replicated:
+                raise _Unsupported(
+                    op.location, f"no sharding rule for '{op.name}' but its operand {i} is sharded ({s})"
+                )
+        for i, r in enumerate(op.results):
+            s = self.layout.get(r)
+            if s is not None and not s.is_replicated:
+                raise _Unsupported(op.location, f"no sharding rule for '{op.name}' but its result {i} is sharded ({s})")
+
+    def shard(self, op: ir.Operation) -> None:
+        src, result = op.operands[0], op.result
+        if "annotate_for_users" not in op.attributes:
+            result.replace_all_uses_with(src)
+            op.erase()
+            return
+        found = _read_sharding(op.operands[1])
+        assert found is not None
+        target = found[1]
+        source = self.layout.get(src, Sharding(()))
+        if src in self.whole:  # reshard a full argument from the whole, not from its slice
+            src, source = self.whole[src], Sharding(())
+        global_type = self.global_type.get(src, src.type)
+        if source == target:
+            result.replace_all_uses_with(src)
+        else:
+            new = self.reshard(src, global_type, source, target, ir.InsertionPoint(op), op.location)
+            self.layout[new] = target
+            self.global_type[new] = global_type
+            result.replace_all_uses_with(new)
+        op.erase()
+
+    def reshard(
+        self, value: ir.Value, global_type: ir.Type, source: Sharding, target: Sharding, ip, loc: ir.Location
+    ) -> ir.Value:
+        from ...sharding import resharding as rs
+
+        assert self.mesh is not None and self.mesh_name is not None
+        t = ir.RankedTensorType(global_type)
+        self.local_type(t, source, loc)  # divisibility
+        self.local_type(t, target, loc)
+        try:
+            plan = rs.plan_resharding(tuple(t.shape), self.mesh.shape, source, target)
+        except ValueError as e:
+            raise _Unsupported(loc, f"cannot reshard from {source} to {target}: {e}") from None
+        current = value
+        with loc:
+            for step, after in zip(plan.steps, plan.intermediate):
+                out = self.local_type(t, after, loc)
+                current = self.emit(step, current, out, ip, loc)
+        return current
+
+    def emit(self, step, value: ir.Value, out: ir.Type, ip, loc: ir.Location) -> ir.Value:
+        from ...sharding import resharding as rs
+
+        m = self.mesh_name
+        axes = list(step.axes)
+        if isinstance(step, rs.AllReduce):
+            return mesh_ops.AllReduceOp(out, value, m, mesh_axes=axes, reduction=step.kind, loc=loc, ip=ip).result
+        if isinstance(step, rs.ReduceScatter):
+            return mesh_ops.ReduceScatterOp(
+                out, value, m, step.dim, mesh_axes=axes, reduction=step.kind, loc=loc, ip=ip
+            ).result
+        if isinstance(step, rs.AllGather):
+            return mesh_ops.AllGatherOp(out, value, m, step.dim, mesh_axes=axes, loc=loc, ip=ip).result
+        if isinstance(step, rs.AllSlice):
+            return mesh_ops.AllSliceOp(out, value, m, step.dim, mesh_axes=axes, loc=loc, ip=ip).result
+        if isinstance(step, rs.AllToAll):
+            return mesh_ops.AllToAllOp(
+                out, value, m, step.split_dim, step.concat_dim, mesh_axes=axes, loc=loc, ip=ip
+            ).result
+        if isinstance(step, rs.Permute):
+            return self.permute(step, value, ip, loc)
+        if isinstance(step, rs.Partialize):
+            neutral = _neutral(step.kind, ir.RankedTensorType(value.type).element_type)
+            if step.kind in ("max", "min") or neutral is None:
+                return value  # every device may hold the value itself
+            return self.first_only(value, list(step.axes), neutral, ip, loc)
+        raise _Unsupported(loc, f"the planner returned a step mesh-partition cannot emit: {step}")
+
+    def permute(self, step, value: ir.Value, ip, loc: ir.Location) -> ir.Value:
+        """Device i of each group sends its piece to perm[i] and receives from
+        perm^-1[i].  Send and receive meet, so along each cycle of the
+        permutation devices at even positions send first and those at odd
+        positions receive first; devices that keep their piece do nothing."""
+        assert self.mesh is not None and self.mesh_name is not None
+        perm = list(step.perm)
+        n = len(perm)
+        inverse = [0] * n
+        for i, p in enumerate(perm):
+            inverse[p] = i
+        position = [0] * n
+        seen = [False] * n
+        for start in range(n):
+            if seen[start]:
+                continue
+            k, i = 0, start
+            while not seen[i]:
+                seen[i] = True
+                position[i] = k
+                k += 1
+                i = perm[i]
+        sizes = [self.mesh.shape[a] for a in step.axes]
+        idx_type = ir.IndexType.get()
+        t = value.type
+        with ip, loc:
+            index = mesh_ops.ProcessMultiIndexOp(self.mesh_name, axes=list(step.axes)).operation.results
+            linear = None
+            for i, size in enumerate(sizes):
+                term = index[i]
+                if linear is None:
+                    linear = term
+                else:
+                    c = arith.ConstantOp(idx_type, size).result
+                    linear = arith.AddIOp(arith.MulIOp(linear, c).result, term).result
+
+            def table(values: list[int]) -> ir.Value:
+                attr = ir.DenseElementsAttr.get(
+                    np.array(values, dtype=np.int64), type=ir.RankedTensorType.get([n], idx_type)
+                )
+                return tensor.ExtractOp(arith.ConstantOp(attr.type, attr).result, [linear]).result
+
+            def multi(lin: ir.Value) -> list[ir.Value]:
+                out = []
+                rest = lin
+                for size in reversed(sizes):
+                    c = arith.ConstantOp(idx_type, size).result
+                    out.append(arith.RemUIOp(rest, c).result)
+                    rest = arith.DivUIOp(rest, c).result
+                return list(reversed(out))
+
+            dest = multi(table(perm))
+            source = multi(table(inverse))
+            moves = arith.CmpIOp(arith.CmpIPredicate.ne, table(perm), linear).result
+            even = arith.CmpIOp(
+                arith.CmpIPredicate.eq,
+                arith.RemUIOp(table(position), arith.ConstantOp(idx_type, 2).result).result,
+                arith.ConstantOp(idx_type, 0).result,
+            ).result
+            outer = scf.IfOp(moves, [t], has_else=True)
+            with ir.InsertionPoint(outer.then_block):
+                inner = scf.IfOp(even, [t], has_else=True)
+                with ir.InsertionPoint(inner.then_block):
+                    mesh_ops.SendOp(t, value, self.mesh_name, mesh_axes=list(step.axes), destination=dest)
+                    got = mesh_ops.RecvOp(t, value, self.mesh_name, mesh_axes=list(step.axes), source=source).result
+                    scf.YieldOp([got])
+                with ir.InsertionPoint(inner.else_block):
+                    got = mesh_ops.RecvOp(t, value, self.mesh_name, mesh_axes=list(step.axes), source=source).result
+                    mesh_ops.SendOp(t, value, self.mesh_name, mesh_axes=list(step.axes), destination=dest)
+                    scf.YieldOp([got])
+                scf.YieldOp([inner.results[0]])
+            with ir.InsertionPoint(outer.else_block):
+                scf.YieldOp([value])
+        return outer.results[0]
+
+    def constant(self, op: ir.Operation) -> None:
+        r = op.results[0]
+        s = self.layout.get(r)
+        if s is None or s.is_replicated or not isinstance(r.type, ir.RankedTensorType):
+            return
+        attr_name = "value" if "value" in op.attributes else "values"
+        attr = op.attributes[attr_name] if attr_name in op.attributes else None
+        if isinstance(attr, ir.DenseElementsAttr) and attr.is_splat and not s.partial_axes:
+            local = self.local_type(r.type, s, op.location)
+            op.attributes[attr_name] = ir.DenseElementsAttr.get_splat(local, attr.get_splat_value())
+            self.global_type[r] = r.type
+            r.set_type(local)
+            return
+        # A non-splat constant is built whole on every device and sliced.
+        uses = [(u.owner, u.operand_number) for u in r.uses]
+        new = self.reshard(r, r.type, Sharding(()), s, ir.InsertionPoint.after(op), op.location)
+        for owner, i in uses:
+            owner.operands[i] = new
+        self.layout[new] = s
+        self.layout.pop(r, None)
+        self.global_type[new] = r.type
+
+    def first_only(self, value: ir.Value, axes: list[int], neutral, ip, loc: ir.Location) -> ir.Value:
+        """`value` on the first device of each group along `axes`, the
+        neutral value `neutral` on the others: the terms of a partial value
+        whose total is `value`."""
+        t = ir.RankedTensorType(value.type)
+        with ip, loc:
+            index = mesh_ops.ProcessMultiIndexOp(self.mesh_name, axes=axes).operation.results
+            zero = arith.ConstantOp(ir.IndexType.get(), 0).result
+            first = None
+            for v in index:
+                eq = arith.CmpIOp(arith.CmpIPredicate.eq, v, zero).result
+                first = eq if first is None else arith.AndIOp(first, eq).result
+            choice = scf.IfOp(first, [t], has_else=True)
+            with ir.InsertionPoint(choice.then_block):
+                scf.YieldOp([value])
+            with ir.InsertionPoint(choice.else_block):
+                scalar = arith.ConstantOp(t.element_type, neutral).result
+                empty = tensor.EmptyOp(list(t.shape), t.element_type).result
+                scf.YieldOp([linalg.fill(scalar, outs=[empty])])
+        return choice.results[0]
+
+    def fix_init(self, op: ir.Operation, rule: ShardingRule) -> None:
+        """Keep a split reduction's init on the group's first device only."""
+        if not op.name.startswith("linalg.") or not len(op.results):
+            return
+        out = self.layout.get(op.results[0])
+        if out is None or not out.partial_axes or out.partial_type in ("max", "min"):
+            return  # max and min may fold the init on every device
+        n_inits = len(op.results)
+        operands = list(op.operands)
+        for k in range(n_inits):
+            i = len(operands) - n_inits + k
+            init = operands[i]
+            neutral = _neutral(out.partial_type, ir.RankedTensorType(init.type).element_type)
+            if neutral is None:
+                raise _Unsupported(op.location, f"a split {out.partial_type} reduction has no neutral value")
+            if _is_fill_of(init, neutral):
+                continue
+            kept = self.first_only(init, list(out.partial_axes), neutral, ir.InsertionPoint(op), op.location)
+            op.operands[i] = kept
+            self.layout[kept] = self.layout.get(init, Sharding(()))
+
+
+def _is_fill_of(value: ir.Value, neutral) -> bool:
+    owner = value.owner
+    if not isinstance(owner, ir.OpView | ir.Operation) or owner.name != "linalg.fill":
+        return False
+    scalar = owner.operands[0].owner
+    if not isinstance(scalar, ir.OpView | ir.Operation) or scalar.name != "arith.constant":
+        return False
+    attr = scalar.attributes["value"]
+    try:
+        return float(attr.value) == float(neutral)
+    except (AttributeError, TypeError, ValueError):
+        return False
+
+
+__all__ = ["MeshPartition", "MeshSpmdization", "sharding_attr"]
