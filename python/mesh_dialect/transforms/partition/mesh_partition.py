@@ -178,7 +178,7 @@ class _Partition:
         if s.halo_sizes:
             raise _Unsupported(loc, "halo sizes are not supported by mesh-partition yet")
         local = s.local_shape(tuple(shape), self.mesh, (0,) * self.mesh.rank)
-        return ir.RankedTensorType.get(list(local), t.element_type, t.encoding)
+        return ir.RankedTensorType.get(list(local), t.element_type, t.encoding, loc=loc)
 
     # -- running ---------------------------------------------------------------
 
@@ -375,6 +375,9 @@ class _Partition:
 
         m = self.mesh_name
         axes = list(step.axes)
+        assert self.mesh is not None
+        if math.prod(self.mesh.shape[a] for a in axes) == 1 and value.type == out:
+            return value  # a group of one device: nothing to do
         if isinstance(step, rs.AllReduce):
             return mesh_ops.AllReduceOp(out, value, m, mesh_axes=axes, reduction=step.kind, loc=loc, ip=ip).result
         if isinstance(step, rs.ReduceScatter):
@@ -436,7 +439,7 @@ class _Partition:
 
             def table(values: list[int]) -> ir.Value:
                 attr = ir.DenseElementsAttr.get(
-                    np.array(values, dtype=np.int64), type=ir.RankedTensorType.get([n], idx_type)
+                    np.array(values, dtype=np.int64), type=ir.RankedTensorType.get([n], idx_type, loc=loc)
                 )
                 return tensor.ExtractOp(arith.ConstantOp(attr.type, attr).result, [linear]).result
 
