@@ -254,7 +254,14 @@ class _Partition:
                     use.owner.operands[use.operand_number] = local
             else:
                 self.global_type[arg] = arg.type
-                arg.set_type(self.local_type(arg.type, s, self.func.location))
+                arg.set_type(self.local_type(arg.type, s, self.annotation_location(arg)))
+
+    def annotation_location(self, arg: ir.Value) -> ir.Location:
+        """Where an argument's layout was written, for diagnostics."""
+        for use in arg.uses:
+            if use.owner.name == "mesh.shard":
+                return use.owner.location
+        return self.func.location
 
     def signature(self, entry: ir.Block) -> None:
         ftype = ir.FunctionType(ir.TypeAttr(self.func.attributes["function_type"]).value)

@@ -1,0 +1,37 @@
+// RUN: mesh-opt --split-input-file --verify-diagnostics --allow-unregistered-dialect --mesh-partition %s
+
+mesh.mesh @mesh(shape = 4)
+
+func.func @uneven(%a: tensor<6x8xf32>) -> tensor<6x8xf32> {
+  %s = mesh.sharding @mesh split_axes = [[0]] : !mesh.sharding
+  // expected-error@+1 {{dimension 0 of size 6 does not split evenly over mesh axes [0] (4 pieces); uneven pieces are not supported by mesh-partition yet}}
+  %a0 = mesh.shard %a to %s annotate_for_users : tensor<6x8xf32>
+  return %a0 : tensor<6x8xf32>
+}
+
+// -----
+
+mesh.mesh @mesh(shape = 2)
+
+func.func @unknown(%a: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %s = mesh.sharding @mesh split_axes = [[0]] : !mesh.sharding
+  %a0 = mesh.shard %a to %s : tensor<4x8xf32>
+  // expected-error@+1 {{no sharding rule for 'foo.bar' but its operand 0 is sharded (split_axes = [[0]])}}
+  %d = "foo.bar"(%a0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %d : tensor<4x8xf32>
+}
+
+// -----
+
+mesh.mesh @m1(shape = 2)
+mesh.mesh @m2(shape = 2)
+
+func.func @two_meshes(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %s1 = mesh.sharding @m1 split_axes = [[0]] : !mesh.sharding
+  %s2 = mesh.sharding @m2 split_axes = [[0]] : !mesh.sharding
+  %a0 = mesh.shard %a to %s1 : tensor<4x8xf32>
+  // expected-error@+1 {{function uses meshes @m1 and @m2; partition needs one mesh}}
+  %b0 = mesh.shard %b to %s2 : tensor<4x8xf32>
+  %c = tosa.add %a0, %b0 : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %c : tensor<4x8xf32>
+}
