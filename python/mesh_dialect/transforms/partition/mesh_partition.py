@@ -144,6 +144,7 @@ class _Partition:
         self.layout: dict[ir.Value, Sharding] = {}  # global value -> its layout
         self.global_type: dict[ir.Value, ir.RankedTensorType] = {}
         self.whole: dict[ir.Value, ir.Value] = {}  # a sliced full argument -> the argument
+        self.shardings: dict[ir.Value, tuple[str, Sharding] | None] = {}  # per run: values die with the IR
 
     # -- layouts ---------------------------------------------------------------
 
@@ -180,6 +181,11 @@ class _Partition:
         local = s.local_shape(tuple(shape), self.mesh, (0,) * self.mesh.rank)
         return ir.RankedTensorType.get(list(local), t.element_type, t.encoding, loc=loc)
 
+    def read_sharding(self, value: ir.Value) -> tuple[str, Sharding] | None:
+        if value not in self.shardings:
+            self.shardings[value] = _read_sharding(value)
+        return self.shardings[value]
+
     # -- running ---------------------------------------------------------------
 
     def run(self) -> None:
@@ -197,13 +203,13 @@ class _Partition:
         # Layouts: each mesh.shard that annotates a value as produced.
         for op in ops:
             if op.name == "mesh.shard" and "annotate_for_users" not in op.attributes:
-                found = _read_sharding(op.operands[1])
+                found = self.read_sharding(op.operands[1])
                 if found is None:
                     raise _Unsupported(op.location, "mesh.shard with a sharding that is not a static mesh.sharding")
                 self.use_mesh(found[0], op.location)
                 self.layout.setdefault(op.operands[0], found[1])
             elif op.name == "mesh.shard":
-                found = _read_sharding(op.operands[1])
+                found = self.read_sharding(op.operands[1])
                 if found is None:
                     raise _Unsupported(op.location, "mesh.shard with a sharding that is not a static mesh.sharding")
                 self.use_mesh(found[0], op.location)
@@ -235,7 +241,7 @@ class _Partition:
                 for use in arg.uses:
                     user = use.owner
                     if user.name == "mesh.shard" and "annotate_for_users" in user.attributes:
-                        wanted.append(_read_sharding(user.operands[1])[1])
+                        wanted.append(self.read_sharding(user.operands[1])[1])
                 if wanted and all(w == wanted[0] for w in wanted) and not wanted[0].partial_axes:
                     self.layout[arg] = wanted[0]
             s = self.layout.get(arg)
@@ -339,9 +345,10 @@ class _Partition:
         src, result = op.operands[0], op.result
         if "annotate_for_users" not in op.attributes:
             result.replace_all_uses_with(src)
+            self.forget(result)
             op.erase()
             return
-        found = _read_sharding(op.operands[1])
+        found = self.read_sharding(op.operands[1])
         assert found is not None
         target = found[1]
         source = self.layout.get(src, Sharding(()))
@@ -355,7 +362,14 @@ class _Partition:
             self.layout[new] = target
             self.global_type[new] = global_type
             result.replace_all_uses_with(new)
+        self.forget(result)
         op.erase()
+
+    def forget(self, value: ir.Value) -> None:
+        """Drop what is known of a value about to be erased: MLIR may give its
+        address to a value created later."""
+        self.layout.pop(value, None)
+        self.global_type.pop(value, None)
 
     def reshard(
         self, value: ir.Value, global_type: ir.Type, source: Sharding, target: Sharding, ip, loc: ir.Location

@@ -293,7 +293,10 @@ class _Function:
             if choice is None:
                 return
         self.record_option(index, choice)
-        origin = (op.location,) if explicit else self.origin_of(choice)
+        if not self.pass_.explain:
+            origin: tuple[ir.Location, ...] = ()  # only remarks read origins
+        else:
+            origin = (op.location,) if explicit else self.origin_of(choice)
         cause = self.cause(op, choice, explicit, origin)
         anchor = op
         for i, r in enumerate(results):
