@@ -4,7 +4,7 @@ mesh.mesh @mesh(shape = 4)
 
 func.func @uneven(%a: tensor<6x8xf32>) -> tensor<6x8xf32> {
   %s = mesh.sharding @mesh split_axes = [[0]] : !mesh.sharding
-  // expected-error@+1 {{dimension 0 of size 6 does not split evenly over mesh axes [0] (4 pieces); uneven pieces are not supported by mesh-partition yet}}
+  // expected-error@+1 {{dimension 0 of size 6 does not split evenly over mesh axes [0] (4 pieces); uneven pieces are not supported yet}}
   %a0 = mesh.shard %a to %s annotate_for_users : tensor<6x8xf32>
   return %a0 : tensor<6x8xf32>
 }

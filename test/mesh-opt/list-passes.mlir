@@ -1,4 +1,4 @@
-// --list-passes and --help describe mesh-canonicalize, its summary and each
+// --list-passes and --help describe every pass, its summary and each
 // of its options with its default, and exit 0 without reading any input.
 // RUN: mesh-opt --list-passes | FileCheck %s
 // RUN: mesh-opt -list-passes < /dev/null | FileCheck %s
@@ -21,5 +21,15 @@
 // CHECK-NEXT:       fold-queries         fold mesh_shape/process index queries [default: true]
 // CHECK-NEXT:       cse                  merge identical pure mesh ops in a block [default: true]
 // CHECK-NEXT:       dce                  erase unused pure mesh ops [default: true]
+// CHECK-NEXT:   --mesh-partition           Turn annotated functions into the program each device runs (SPMD)
+// CHECK-NEXT:       full-arguments       arguments arrive whole and each device slices its piece on entry [default: false]
+// CHECK-NEXT:   --mesh-spmdization         Turn annotated functions into the program each device runs (SPMD)
+// CHECK-NEXT:       full-arguments       arguments arrive whole and each device slices its piece on entry [default: false]
 // CHECK-NEXT:   --mesh-verify              Check the semantic rules of the mesh dialect
+// CHECK-NEXT:   --sharding-propagation     Complete sharding annotations from the ops' sharding rules
+// CHECK-NEXT:       traversal            order of the sweeps over each function (one of forward, backward, forward-backward, backward-forward) [default: backward-forward]
+// CHECK-NEXT:       fixed-point          repeat the sweeps until nothing changes [default: true]
+// CHECK-NEXT:       explain              emit a remark at each reshard point naming its causes [default: false]
+// CHECK-NEXT:       skip-unknown         treat ops with no sharding rule as barriers instead of failing [default: false]
+// CHECK-NEXT:   --test-mesh-resharding     Test pass: turn pairs of mesh.shard ops into the resharding collectives
 // CHECK-NEXT: upstream MLIR passes (canonicalize, cse, symbol-dce, ...) are accepted the same way.

@@ -30,8 +30,9 @@ import numpy as np
 from mlir import ir
 from mlir.dialects import arith, linalg, scf, tensor
 
+from ...interfaces.choice import same_layout
 from ...interfaces.registry import rule_for
-from ...interfaces.rules import ShardingRule
+from ...interfaces.rules import Conflict, ShardingRule, option_from_shardings, shardings_from_option
 from ...ir import ops as mesh_ops
 from ...ir.syntax import encode_sharding_attr
 from ...sharding.spec import Mesh, Sharding
@@ -174,10 +175,10 @@ class _Partition:
                 raise _Unsupported(
                     loc,
                     f"dimension {d} of size {shape[d]} does not split evenly over mesh axes {_fmt(axes)} "
-                    f"({n} pieces); uneven pieces are not supported by mesh-partition yet",
+                    f"({n} pieces); uneven pieces are not supported yet",
                 )
         if s.halo_sizes:
-            raise _Unsupported(loc, "halo sizes are not supported by mesh-partition yet")
+            raise _Unsupported(loc, "halo sizes are not supported by partition yet")
         local = s.local_shape(tuple(shape), self.mesh, (0,) * self.mesh.rank)
         return ir.RankedTensorType.get(list(local), t.element_type, t.encoding, loc=loc)
 
@@ -217,9 +218,11 @@ class _Partition:
             return  # nothing annotated: every device runs the program as it is
         entry = self.func.regions[0].blocks[0]
         shardings = [op for op in ops if op.name == "mesh.sharding"]
+        # Rules read operand shapes, so they are taken before anything is retyped.
+        rules = [None if op.name.startswith("mesh.") else rule_for(op) for op in ops]
         self.arguments(entry)
-        for op in ops:
-            self.rewrite(op)
+        for op, rule in zip(ops, rules):
+            self.rewrite(op, rule)
         for local, arg in self.whole.items():  # slices of full arguments nobody read
             while local != arg and not len(list(local.uses)):
                 owner = local.owner
@@ -256,6 +259,7 @@ class _Partition:
                 self.layout[local] = s
                 self.global_type[local] = arg.type
                 self.whole[local] = arg
+                self.layout[arg] = Sharding(())  # the argument itself is whole on every device
                 for use in uses:
                     use.owner.operands[use.operand_number] = local
             else:
@@ -297,7 +301,7 @@ class _Partition:
 
     # -- one op ------------------------------------------------------------------
 
-    def rewrite(self, op: ir.Operation) -> None:
+    def rewrite(self, op: ir.Operation, rule: ShardingRule | None) -> None:
         name = op.name
         if name == "mesh.shard":
             self.shard(op)
@@ -310,11 +314,11 @@ class _Partition:
         if name in _CONSTANTS:
             self.constant(op)
             return
-        rule = rule_for(op)
         if rule is None and name not in _REGION_OPS:
             self.check_replicated(op)
             return
         if rule is not None:
+            self.check_fits(op, rule)
             self.fix_init(op, rule)
         for r in results:
             s = self.layout.get(r)
@@ -328,6 +332,38 @@ class _Partition:
                     if s is not None:
                         self.global_type[arg] = arg.type
                         arg.set_type(self.local_type(arg.type, s, op.location))
+
+    def check_fits(self, op: ir.Operation, rule: ShardingRule) -> None:
+        """The layouts around an op must be the ones one loop sharding of it
+        implies: otherwise running it on local pieces computes garbage."""
+        replicated = Sharding(())
+        operands = [
+            None if m is None else self.layout.get(v, replicated) for v, m in zip(op.operands, rule.operand_maps)
+        ]
+        results = [None if m is None else self.layout.get(r, replicated) for r, m in zip(op.results, rule.result_maps)]
+        option = option_from_shardings(rule, operands, results)
+        if not isinstance(option, Conflict):
+            need_operands, need_results = shardings_from_option(rule, option)
+            bad = [
+                (f"operand {i}", have, need)
+                for i, (have, need) in enumerate(zip(operands, need_operands))
+                if have is not None and not same_layout(have, need)
+            ] + [
+                (f"result {i}", have, need)
+                for i, (have, need) in enumerate(zip(results, need_results))
+                if have is not None and not same_layout(have, need)
+            ]
+            if not bad:
+                return
+            what, have, need = bad[0]
+            detail = f"{what} is {have} but the op's loop sharding needs {need}"
+        else:
+            detail = str(option)
+        raise _Unsupported(
+            op.location,
+            f"the layouts around '{op.name}' do not fit its sharding rule: {detail}; "
+            "run sharding-propagation first to complete the annotations",
+        )
 
     def check_replicated(self, op: ir.Operation) -> None:
         for i, v in enumerate(op.operands):
