@@ -8,6 +8,7 @@ IR into its spelling and compares what the two sharding propagations do.
 from __future__ import annotations
 
 from .upstream import (
+    TRAVERSALS,
     Difference,
     NotExpressible,
     OpShardings,
@@ -17,12 +18,14 @@ from .upstream import (
     differential,
     format_sharding,
     run_ours,
+    run_upstream_isolated,
     run_upstream_propagation,
     to_upstream,
     value_shardings,
 )
 
 __all__ = [
+    "TRAVERSALS",
     "Difference",
     "NotExpressible",
     "OpShardings",
@@ -32,6 +35,7 @@ __all__ = [
     "differential",
     "format_sharding",
     "run_ours",
+    "run_upstream_isolated",
     "run_upstream_propagation",
     "to_upstream",
     "value_shardings",

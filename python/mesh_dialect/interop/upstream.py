@@ -32,12 +32,18 @@ from dataclasses import dataclass
 
 from mlir import ir, passmanager
 
+from .. import context as mesh_context
+from .. import parse as mesh_parse
+from .. import verify as mesh_verify
+from ..ir._builders import _read_axes_array
+from ..ir.diagnostics import DiagnosticError
+from ..transforms.base import PassFailed
+from ..transforms.propagation.sharding_propagation import TRAVERSALS, ShardingPropagation
+
 ShardingKey = tuple[str, tuple[tuple[int, ...], ...], tuple[int, ...], str | None]
 """A normalized sharding: (mesh name, split axes without trailing empty
 entries, partial axes, partial type or None when not partial).  Halo sizes
 and offsets are left out: neither pass infers them."""
-
-TRAVERSALS = ("forward", "backward", "forward-backward", "backward-forward")
 
 
 class NotExpressible(ValueError):
@@ -68,6 +74,8 @@ _START = r"(?<![\w.$%@#!^-])"
 _OPTION = r"mesh\.sharding_option\s*=\s*#mesh\.sharding<[^<>]*>"
 _RENAMES: tuple[tuple[re.Pattern[str], str], ...] = (
     # our inferred loop shardings have no upstream counterpart: dropped
+    # (with linalg's `attrs =` when it held nothing else)
+    (re.compile(r"\s*\battrs\s*=\s*\{\s*" + _OPTION + r"\s*\}"), ""),
     (re.compile(r"\s*\{\s*" + _OPTION + r"\s*\}"), ""),
     (re.compile(r",\s*" + _OPTION), ""),
     (re.compile(_OPTION + r"\s*,\s*"), ""),
@@ -150,14 +158,9 @@ def run_ours(text: str, traversal: str, *, fixed_point: bool = True) -> ir.Opera
     """Our pass on `text` in a fresh context of our dialect; returns the
     module (which keeps its context alive).  Raises `PassFailure` when the
     pass fails or leaves IR our verifier rejects."""
-    import mesh_dialect
-    from mesh_dialect.ir.diagnostics import DiagnosticError
-    from mesh_dialect.transforms.base import PassFailed
-    from mesh_dialect.transforms.propagation.sharding_propagation import ShardingPropagation
-
     _check_traversal(traversal)
-    ctx = mesh_dialect.context(allow_unregistered_dialects=True)
-    module = mesh_dialect.parse(text, context=ctx)
+    ctx = mesh_context(allow_unregistered_dialects=True)
+    module = mesh_parse(text, context=ctx)
     errors: list[str] = []
 
     def keep(d: ir.Diagnostic) -> bool:
@@ -174,9 +177,9 @@ def run_ours(text: str, traversal: str, *, fixed_point: bool = True) -> ir.Opera
     finally:
         handler.detach()
     try:
-        mesh_dialect.verify(module)
+        mesh_verify(module)
     except DiagnosticError as e:
-        raise PassFailure("ours", f"invalid output: {e}") from None
+        raise PassFailure("ours", f"invalid output: {e.diagnostics[0].message}") from None
     return module
 
 
@@ -197,13 +200,19 @@ def run_upstream_propagation(text: str, traversal: str) -> ir.Module:
     return module
 
 
+# The child imports only the bindings: it must not depend on this package.
 _CHILD = """\
 import sys
-from mesh_dialect.interop.upstream import PassFailure, run_upstream_propagation
+from mlir import ir, passmanager
+ctx = ir.Context()
+module = ir.Module.parse(sys.stdin.read(), ctx)
+pm = passmanager.PassManager.parse(
+    "builtin.module(func.func(sharding-propagation{traversal=" + sys.argv[1] + "}))", ctx
+)
 try:
-    module = run_upstream_propagation(sys.stdin.read(), sys.argv[1])
-except PassFailure as e:
-    sys.stderr.write("error: " + e.message + "\\n")
+    pm.run(module.operation)
+except ir.MLIRError as e:
+    sys.stderr.write(str(e) + "\\n")
     sys.exit(3)
 sys.stdout.write(str(module))
 """
@@ -250,8 +259,6 @@ def _split_axes(attr: ir.Attribute) -> tuple[tuple[int, ...], ...]:
     text = str(attr)
     m = re.search(r"axisarray\s*(\[.*\])", text)
     if m is None:
-        from mesh_dialect.ir._builders import _read_axes_array
-
         return _read_axes_array(attr)
     return tuple(tuple(int(a) for a in axes) for axes in ast.literal_eval(m.group(1)))
 

@@ -398,6 +398,12 @@ class _Function:
             own.for_users = True
             own.op.attributes["annotate_for_users"] = ir.UnitAttr.get()
             self.user_anns.setdefault(ann.value, []).append(own)
+            # Annotations for users stacked on it would now annotate an
+            # annotation for users (undefined): they read the new one instead.
+            for stacked in self.user_anns.pop(own.value, []):
+                stacked.op.operands[0] = ann.value
+                stacked.src = ann.value
+                self.user_anns[ann.value].append(stacked)
             if cause:
                 self.pass_.remark(
                     own.op.location,
