@@ -256,6 +256,8 @@ class _Partition:
                 uses = [u for u in arg.uses]
                 first = entry.operations[0]
                 local = self.reshard(arg, arg.type, Sharding(()), s, ir.InsertionPoint(first), arg.location)
+                if local == arg:
+                    continue  # split only over axes of size 1: the piece is the whole
                 self.layout[local] = s
                 self.global_type[local] = arg.type
                 self.whole[local] = arg
