@@ -118,8 +118,9 @@ def test_linalg_generic_iterator_types_and_reduction_kind_from_the_body():
     assert max_rule == R([P, MAX], [(0, 1), (0,)], [(0,)])
     # `acc * acc + x` is no fold of the output: the loop cannot be split
     assert not_a_fold == R([P, BAD], [(0, 1), (0,)], [(0,)])
-    # a loop indexing two dimensions of one operand leaves both unsplit
-    assert diagonal == R([P], [(None, None), (0,)], [(0,)])
+    # a loop indexing two dimensions of one operand (a diagonal) cannot be
+    # split: a device's rows would need other devices' columns
+    assert diagonal == R([BAD], [(None, None), (0,)], [(0,)])
     # named ops without iterator_types: a loop no output names is reduced
     assert rules["linalg.reduce"] == [R([P, Iterator.reduction("product")], [(0, 1), (0,)], [(0,)])]
     assert rules["linalg.transpose"] == [R([P, P], [(1, 0), (0, 1)], [(0, 1)])]
@@ -130,7 +131,9 @@ def test_linalg_convolution_input_dims_are_sums_of_loops():
         "%0 = linalg.conv_1d ins(%x, %w : tensor<10xf32>, tensor<3xf32>) outs(%o : tensor<8xf32>) -> tensor<8xf32>",
         "%x: tensor<10xf32>, %w: tensor<3xf32>, %o: tensor<8xf32>",
     )
-    assert rules["linalg.conv_1d"] == [R([P, SUM], [(None,), (1,), (0,)], [(0,)])]
+    # the input's d0 + d1 needs a window across pieces (a halo): neither loop
+    # may be split by a plain slice
+    assert rules["linalg.conv_1d"] == [R([BAD, BAD], [(None,), (1,), (0,)], [(0,)])]
 
 
 def test_fill_empty_splat_constants_and_arith_math_elementwise():
@@ -485,12 +488,12 @@ def test_rule_invariants():
     with pytest.raises(ValueError, match="unknown iterator kind 'generic'"):
         Iterator("generic")
     assert R(["parallel", "max"], [(0, 1)], [(0,)]) == R([P, MAX], [(0, 1)], [(0,)])
-    # from_exprs makes any index expressions safe: d0 + d1 in a result, a
-    # repeated loop in a result, a parallel loop a result lacks
+    # from_exprs makes any index expressions safe: a loop in d0 + d1 or
+    # repeated in one map (operand or result), a parallel loop a result lacks
     rule = ShardingRule.from_exprs(
         [P, P, P, SUM], [[0, frozenset({1, 3}), 1, 1], [frozenset()]], [[0, frozenset({1, 2})]]
     )
-    assert rule == R([P, BAD, BAD, SUM], [(0, None, None, None), (None,)], [(0, None)])
+    assert rule == R([P, BAD, BAD, BAD], [(0, None, None, None), (None,)], [(0, None)])
     assert ShardingRule.from_exprs([P, SUM], [[0, 1]], [[0, 1]]) == R([P, BAD], [(0, 1)], [(0, 1)])
     assert ShardingRule.from_exprs([P], [[0]], [[0, 0]]).iterators == (BAD,)
     assert Iterator(INVALID).is_invalid and str(MAX) == "reduction<max>"

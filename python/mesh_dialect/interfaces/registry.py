@@ -280,6 +280,11 @@ def _linalg(op: ir.Operation) -> ShardingRule | None:
     kinds = set(_combiner_kinds(op, n_inputs, n_inits)) if any(reduced) else set()
     reduction = kinds.pop() if len(kinds) == 1 else INVALID
     iterators = [Iterator(reduction) if r else Iterator.parallel() for r in reduced]
+    # A body that reads a loop's index computes with global positions: split,
+    # every device would count from 0.
+    for loop in _indexed_loops(op):
+        if 0 <= loop < n_loops:
+            iterators[loop] = Iterator.invalid()
 
     def dims_of(k: int, v: ir.Value) -> list[DimExpr] | None:
         return None if _shape(v) is None else exprs[k]
@@ -288,6 +293,21 @@ def _linalg(op: ir.Operation) -> ShardingRule | None:
     operand_dims = [dims_of(k, v) for k, v in enumerate(operands)]
     result_dims = [dims_of(n_inputs + j, r) for j, r in enumerate(op.results)]
     return ShardingRule.from_exprs(iterators, operand_dims, result_dims)
+
+
+def _indexed_loops(op: ir.Operation) -> set[int]:
+    """The loops whose index a linalg body reads with `linalg.index`."""
+    found: set[int] = set()
+    if not len(op.regions):
+        return found
+
+    def visit(inner: ir.Operation) -> ir.WalkResult:
+        if inner.name == "linalg.index":
+            found.add(ir.IntegerAttr(inner.attributes["dim"]).value)
+        return ir.WalkResult.ADVANCE
+
+    op.walk(visit, ir.WalkOrder.PRE_ORDER)
+    return found
 
 
 # ---------------------------------------------------------------------------

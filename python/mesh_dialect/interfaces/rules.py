@@ -226,35 +226,34 @@ class ShardingRule:
 
         Each dimension is a loop index, or the set of loops a non-plain index
         expression involves (empty for a constant).  Non-plain dimensions and
-        a loop repeated within one map become None; a loop that appears in a
-        non-plain result dimension, or twice in a result map, becomes invalid
-        (splitting it would cut that result in a strided way); so does a
-        reduction loop that indexes a result, and a parallel loop missing from
-        a tensor result.
+        a loop repeated within one map become None, and every loop they
+        involve becomes invalid, in operands as in results: a split loop
+        would leave such a dimension needing a window of another device's
+        data (a convolution's `d0 + d1`) or a strided piece (`A[i, i]`),
+        which a local slice cannot give.  So does a reduction loop that
+        indexes a result, and a parallel loop missing from a tensor result.
         """
         its = [_iterator(it) for it in iterators]
         n = len(its)
         bad: set[int] = set()
 
-        def plain(dims: Sequence[DimExpr], is_result: bool) -> TensorMap:
+        def plain(dims: Sequence[DimExpr]) -> TensorMap:
             loops = [_index(d, "a loop index") for d in dims if not isinstance(d, frozenset)]
             repeated = {d for d in loops if loops.count(d) > 1}
             out: list[int | None] = []
             for d in dims:
                 if isinstance(d, frozenset):
-                    if is_result:
-                        bad.update(d)
+                    bad.update(d)
                     out.append(None)
                 elif d in repeated:
-                    if is_result:
-                        bad.add(d)
+                    bad.add(d)
                     out.append(None)
                 else:
                     out.append(_index(d, "a loop index"))
             return tuple(out)
 
-        operand_maps = [None if m is None else plain(m, False) for m in operand_dims]
-        result_maps = [None if m is None else plain(m, True) for m in result_dims]
+        operand_maps = [None if m is None else plain(m) for m in operand_dims]
+        result_maps = [None if m is None else plain(m) for m in result_dims]
         for m in result_maps:
             if m is None:
                 continue

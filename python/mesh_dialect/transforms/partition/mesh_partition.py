@@ -122,12 +122,20 @@ def sharding_attr(mesh: str, s: Sharding) -> ir.Attribute:
     return ir.Attribute.parse(text)
 
 
+_IDEMPOTENT = ("max", "min", "bitwise_and", "bitwise_or")
+"""Reductions for which one device's full value, repeated on the others, is
+still a valid set of terms: the whole value may stay on every device."""
+
+
 def _neutral(kind: str, element: ir.Type) -> float | int | None:
+    """The value that leaves a reduction of `kind` unchanged, or None."""
     is_float = isinstance(element, ir.FloatType)
-    if kind == "sum":
+    if kind in ("sum", "bitwise_xor", "bitwise_or"):
         return 0.0 if is_float else 0
     if kind == "product":
         return 1.0 if is_float else 1
+    if kind == "bitwise_and":
+        return None if is_float else -1
     if kind == "max":
         return -math.inf if is_float else -(2 ** (ir.IntegerType(element).width - 1))
     if kind == "min":
@@ -164,6 +172,8 @@ class _Partition:
         if s is None or not isinstance(t, ir.RankedTensorType):
             return t
         assert self.mesh is not None
+        if not t.has_static_shape:
+            raise _Unsupported(loc, f"a tensor of dynamic size {t} cannot be partitioned yet (its layout is {s})")
         shape = list(t.shape)
         for d, axes in enumerate(s.split_axes):
             if not axes:
@@ -316,6 +326,9 @@ class _Partition:
         if name in _CONSTANTS:
             self.constant(op)
             return
+        if name == "func.call":
+            self.call(op)
+            return
         if rule is None and name not in _REGION_OPS:
             self.check_replicated(op)
             return
@@ -366,6 +379,22 @@ class _Partition:
             f"the layouts around '{op.name}' do not fit its sharding rule: {detail}; "
             "run sharding-propagation first to complete the annotations",
         )
+
+    def call(self, op: ir.Operation) -> None:
+        """A callee is its own function, with whole values: sharded arguments
+        are gathered before the call, and its results are whole."""
+        for i, v in enumerate(op.operands):
+            s = self.layout.get(v)
+            if s is None or s.is_replicated or not isinstance(v.type, ir.RankedTensorType):
+                continue
+            whole = self.reshard(
+                v, self.global_type.get(v, v.type), s, Sharding(()), ir.InsertionPoint(op), op.location
+            )
+            op.operands[i] = whole
+        for r in op.results:
+            s = self.layout.get(r)
+            if s is not None and not s.is_replicated:
+                raise _Unsupported(op.location, f"result of 'func.call' is annotated {s}; calls return whole values")
 
     def check_replicated(self, op: ir.Operation) -> None:
         for i, v in enumerate(op.operands):
@@ -427,6 +456,11 @@ class _Partition:
             for step, after in zip(plan.steps, plan.intermediate):
                 out = self.local_type(t, after, loc)
                 current = self.emit(step, current, out, ip, loc)
+            if current == value:
+                # The layouts differ only in name (size-1 axes, an idempotent
+                # partial): the data is the same, but the value under its
+                # other name needs its own SSA value to carry that layout.
+                current = tensor.CastOp(current.type, current, ip=ip).result
         return current
 
     def emit(self, step, value: ir.Value, out: ir.Type, ip, loc: ir.Location) -> ir.Value:
@@ -454,9 +488,11 @@ class _Partition:
         if isinstance(step, rs.Permute):
             return self.permute(step, value, ip, loc)
         if isinstance(step, rs.Partialize):
-            neutral = _neutral(step.kind, ir.RankedTensorType(value.type).element_type)
-            if step.kind in ("max", "min") or neutral is None:
+            if step.kind in _IDEMPOTENT:
                 return value  # every device may hold the value itself
+            neutral = _neutral(step.kind, ir.RankedTensorType(value.type).element_type)
+            if neutral is None:
+                raise _Unsupported(loc, f"a {step.kind} partial value cannot be made from a whole one")
             return self.first_only(value, list(step.axes), neutral, ip, loc)
         raise _Unsupported(loc, f"the planner returned a step mesh-partition cannot emit: {step}")
 
@@ -583,8 +619,8 @@ class _Partition:
         if not op.name.startswith("linalg.") or not len(op.results):
             return
         out = self.layout.get(op.results[0])
-        if out is None or not out.partial_axes or out.partial_type in ("max", "min"):
-            return  # max and min may fold the init on every device
+        if out is None or not out.partial_axes or out.partial_type in _IDEMPOTENT:
+            return  # the init may be folded in on every device
         n_inits = len(op.results)
         operands = list(op.operands)
         for k in range(n_inits):

@@ -46,7 +46,11 @@ class TestMeshResharding(Pass):
                 raise self.error(e.loc, str(e)) from None
 
     def rewrite(self, first: ir.Operation, second: ir.Operation, func, meshes) -> None:
-        (mesh, source), (mesh2, target) = _read_sharding(first.operands[1]), _read_sharding(second.operands[1])
+        found, found2 = _read_sharding(first.operands[1]), _read_sharding(second.operands[1])
+        if found is None or found2 is None:
+            where = first if found is None else second
+            raise _Unsupported(where.location, "resharding needs a mesh.sharding with static sizes here")
+        (mesh, source), (mesh2, target) = found, found2
         if mesh != mesh2:
             raise _Unsupported(second.location, f"resharding from mesh @{mesh} to mesh @{mesh2}")
         p = _Partition(self, func, meshes)

@@ -72,7 +72,9 @@ class Ann:
     sharding: Sharding
     for_users: bool
     explicit: bool
-    origin: tuple[ir.Location, ...]
+    origin: tuple[ir.Location, ...]  # the explicit annotations behind it (kept with `explain`)
+    pending: str = ""  # with `explain`: the remark to give if this turns out to reshard
+    bypasses: Ann | None = None  # a losing annotation for users this one replaces
 
 
 @dataclasses.dataclass
@@ -153,7 +155,6 @@ class _Function:
         self.changed = False
         entry = func.regions[0].blocks[0]
         self.entry_ip = ir.InsertionPoint.at_block_begin(entry)
-        self.first_sharding: ir.Operation | None = None
 
     # -- collecting --------------------------------------------------------
 
@@ -422,13 +423,12 @@ class _Function:
         src = have.src if have is not None and have.for_users else v
         ann = self.new_ann(src, mesh, need, True, origin, op.location, ir.InsertionPoint(op))
         op.operands[i] = ann.value
-        if have is not None and cause:
-            self.pass_.remark(
-                op.location,
-                f"operand {i} of '{op.name}' is resharded from {_fmt_layout(have.mesh, have.sharding)} "
-                f"(annotated at {_where(have.origin[0] if have.origin else have.op.location)}) to "
-                f"{_fmt_layout(mesh, need)}: {cause}",
-            )
+        if have is not None and have.for_users:
+            ann.bypasses = have
+        if cause:
+            # Whether this reshards is known once the operand's own layout is:
+            # the remark is given at the end (`tidy`).
+            ann.pending = f"operand {i} of '{op.name}'|{cause}"
 
     # -- regions -----------------------------------------------------------
 
@@ -488,6 +488,15 @@ class _Function:
                 ann.value.replace_all_uses_with(ann.src)
                 ann.op.erase()
                 del self.anns[ann.value]
+            elif ann.pending and (below is not None or ann.bypasses is not None):
+                below = ann.bypasses or below
+                what, cause = ann.pending.split("|", 1)
+                where = _where(below.origin[0] if below.origin else below.op.location)
+                self.pass_.remark(
+                    ann.op.location,
+                    f"{what} is resharded from {_fmt_layout(below.mesh, below.sharding)} (annotated at {where}) "
+                    f"to {_fmt_layout(ann.mesh, ann.sharding)}: {cause}",
+                )
 
     def check_unknown(self) -> None:
         if self.pass_.skip_unknown:
