@@ -16,9 +16,50 @@ from typing import ClassVar
 from mlir import ir
 from mlir.passmanager import PassManager
 
+from ..ir import ops as mesh_ops
 from ..ir import verifier
 from ..ir.asm import remap_position
 from ..ir.diagnostics import Diagnostic, file_position
+from ..sharding.spec import Sharding
+
+
+def meshes_and_functions(module: ir.Operation) -> tuple[dict[str, tuple[int, ...]], list[ir.Operation]]:
+    """One walk: the shape of every `mesh.mesh` by name (schema.DYNAMIC for
+    a dynamic size) and every `func.func` that has a body, in order."""
+    meshes: dict[str, tuple[int, ...]] = {}
+    functions: list[ir.Operation] = []
+
+    def visit(op: ir.Operation) -> ir.WalkResult:
+        if op.name == "func.func":
+            if len(op.regions[0].blocks):
+                functions.append(op)
+            return ir.WalkResult.SKIP
+        if op.name == "mesh.mesh":
+            meshes[op.attributes["sym_name"].value] = tuple(int(d) for d in op.attributes["shape"])
+        return ir.WalkResult.ADVANCE
+
+    module.walk(visit, ir.WalkOrder.PRE_ORDER)
+    return meshes, functions
+
+
+def sharding_of(value: ir.Value) -> tuple[str, Sharding, bool] | None:
+    """(mesh, layout, dynamic) of the `mesh.sharding` op that defines
+    `value`, or None when it comes from elsewhere.  Dynamic halo sizes or
+    offsets stay in the layout as schema.DYNAMIC; `dynamic` says there are
+    some, for passes that need sizes."""
+    owner = value.owner
+    view = owner.opview if isinstance(owner, ir.Operation) else owner
+    if not isinstance(view, mesh_ops.ShardingOp):
+        return None
+    layout = Sharding(
+        view.split_axes,
+        view.partial_axes,
+        view.partial_type or "sum",
+        view.static_halo_sizes,
+        view.static_sharded_dims_offsets,
+    )
+    dynamic = bool(len(view.dynamic_halo_sizes) or len(view.dynamic_sharded_dims_offsets))
+    return view.mesh, layout, dynamic
 
 
 class PassFailed(Exception):

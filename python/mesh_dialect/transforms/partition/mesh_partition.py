@@ -36,10 +36,12 @@ from ...interfaces.rules import Conflict, ShardingRule, option_from_shardings, s
 from ...ir import ops as mesh_ops
 from ...ir.syntax import encode_sharding_attr
 from ...sharding.spec import Mesh, Sharding
-from ..base import Pass
+from ..base import Pass, meshes_and_functions, sharding_of
 from ..propagation.sharding_propagation import OPTION_ATTR
 
-_REGION_OPS = ("scf.for", "scf.if", "scf.yield")
+_RETYPED_ONLY = ("scf.for", "scf.if", "scf.yield")
+"""Ops without a rule that partition only retypes: their values' layouts
+come from the annotations propagation put on results and block arguments."""
 _CONSTANTS = ("arith.constant", "tosa.const", "mhlo.constant", "stablehlo.constant")
 
 
@@ -66,21 +68,8 @@ class MeshPartition(Pass):
     )
 
     def run(self, module: ir.Operation) -> None:
-        meshes: dict[str, tuple[int, ...]] = {}
-        functions: list[ir.Operation] = []
-
-        def visit(op: ir.Operation) -> ir.WalkResult:
-            if op.name == "func.func":
-                functions.append(op)
-                return ir.WalkResult.SKIP
-            if op.name == "mesh.mesh":
-                meshes[op.attributes["sym_name"].value] = tuple(int(d) for d in op.attributes["shape"])
-            return ir.WalkResult.ADVANCE
-
-        module.walk(visit, ir.WalkOrder.PRE_ORDER)
+        meshes, functions = meshes_and_functions(module)
         for f in functions:
-            if len(f.regions[0].blocks) == 0:
-                continue
             try:
                 _Partition(self, f, meshes).run()
             except _Unsupported as e:
@@ -98,21 +87,18 @@ def _fmt(values) -> str:
     return "[" + ", ".join(str(v) for v in values) + "]"
 
 
+def _planner():
+    """The resharding planner, imported on first use: it pulls in the
+    simulator's collectives, which mesh-opt's start-up does not need."""
+    from ...sharding import resharding
+
+    return resharding
+
+
 def _read_sharding(value: ir.Value) -> tuple[str, Sharding] | None:
-    owner = value.owner
-    view = owner.opview if isinstance(owner, ir.Operation) else owner
-    if not isinstance(view, mesh_ops.ShardingOp):
-        return None
-    if len(view.dynamic_halo_sizes) or len(view.dynamic_sharded_dims_offsets):
-        return None
-    s = Sharding(
-        view.split_axes,
-        view.partial_axes,
-        view.partial_type or "sum",
-        view.static_halo_sizes,
-        view.static_sharded_dims_offsets,
-    )
-    return view.mesh, s
+    """(mesh, layout) of a `mesh.sharding` with static sizes, or None."""
+    found = sharding_of(value)
+    return None if found is None or found[2] else found[:2]
 
 
 def sharding_attr(mesh: str, s: Sharding) -> ir.Attribute:
@@ -228,6 +214,7 @@ class _Partition:
             return  # nothing annotated: every device runs the program as it is
         entry = self.func.regions[0].blocks[0]
         shardings = [op for op in ops if op.name == "mesh.sharding"]
+        returns = [op for op in ops if op.name == "func.return"]
         # Rules read operand shapes, so they are taken before anything is retyped.
         rules = [None if op.name.startswith("mesh.") else rule_for(op) for op in ops]
         self.arguments(entry)
@@ -241,7 +228,7 @@ class _Partition:
         for op in reversed(shardings):
             if all(len(list(r.uses)) == 0 for r in op.results):
                 op.erase()
-        self.signature(entry)
+        self.signature(entry, returns[-1] if returns else None)
 
     def arguments(self, entry: ir.Block) -> None:
         """An argument's layout: its own annotation, else the one its
@@ -285,12 +272,9 @@ class _Partition:
                 return use.owner.location
         return self.func.location
 
-    def signature(self, entry: ir.Block) -> None:
+    def signature(self, entry: ir.Block, terminator: ir.Operation | None) -> None:
         ftype = ir.FunctionType(ir.TypeAttr(self.func.attributes["function_type"]).value)
         inputs = [a.type for a in entry.arguments]
-        terminator = None
-        for op in entry.operations:  # once per function
-            terminator = op
         results = [v.type for v in terminator.operands] if terminator is not None else list(ftype.results)
         self.func.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get(inputs, results))
         assert self.mesh_name is not None
@@ -329,7 +313,7 @@ class _Partition:
         if name == "func.call":
             self.call(op)
             return
-        if rule is None and name not in _REGION_OPS:
+        if rule is None and name not in _RETYPED_ONLY:
             self.check_replicated(op)
             return
         if rule is not None:
@@ -441,8 +425,7 @@ class _Partition:
     def reshard(
         self, value: ir.Value, global_type: ir.Type, source: Sharding, target: Sharding, ip, loc: ir.Location
     ) -> ir.Value:
-        from ...sharding import resharding as rs
-
+        rs = _planner()
         assert self.mesh is not None and self.mesh_name is not None
         t = ir.RankedTensorType(global_type)
         self.local_type(t, source, loc)  # divisibility
@@ -464,8 +447,7 @@ class _Partition:
         return current
 
     def emit(self, step, value: ir.Value, out: ir.Type, ip, loc: ir.Location) -> ir.Value:
-        from ...sharding import resharding as rs
-
+        rs = _planner()
         m = self.mesh_name
         axes = list(step.axes)
         assert self.mesh is not None
@@ -547,9 +529,10 @@ class _Partition:
                     rest = arith.DivUIOp(rest, c).result
                 return list(reversed(out))
 
-            dest = multi(table(perm))
+            target = table(perm)
+            dest = multi(target)
             source = multi(table(inverse))
-            moves = arith.CmpIOp(arith.CmpIPredicate.ne, table(perm), linear).result
+            moves = arith.CmpIOp(arith.CmpIPredicate.ne, target, linear).result
             even = arith.CmpIOp(
                 arith.CmpIPredicate.eq,
                 arith.RemUIOp(table(position), arith.ConstantOp(idx_type, 2).result).result,

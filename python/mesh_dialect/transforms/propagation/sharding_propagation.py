@@ -43,7 +43,7 @@ from ...ir.asm import remap_position
 from ...ir.diagnostics import file_position
 from ...ir.syntax import Unprintable, decode_sharding_attr, encode_sharding_attr
 from ...sharding.spec import Sharding
-from ..base import Pass, PassFailed
+from ..base import Pass, PassFailed, meshes_and_functions, sharding_of
 
 OPTION_ATTR = "mesh.sharding_option"
 """The attribute an op's loop sharding is recorded in:
@@ -98,23 +98,10 @@ class ShardingPropagation(Pass):
     )
 
     def run(self, module: ir.Operation) -> None:
-        functions: list[ir.Operation] = []
-        meshes: dict[str, int] = {}
-
-        def visit(op: ir.Operation) -> ir.WalkResult:
-            name = op.name
-            if name == "func.func":
-                functions.append(op)
-                return ir.WalkResult.SKIP
-            if name == "mesh.mesh":
-                meshes[op.attributes["sym_name"].value] = len(op.attributes["shape"])
-            return ir.WalkResult.ADVANCE
-
-        module.walk(visit, ir.WalkOrder.PRE_ORDER)
+        shapes, functions = meshes_and_functions(module)
+        meshes = {name: len(shape) for name, shape in shapes.items()}
         failed = False
         for f in functions:
-            if len(f.regions[0].blocks) == 0:
-                continue  # a declaration
             try:
                 _Function(self, f, meshes).run()
             except PassFailed:
@@ -197,19 +184,13 @@ class _Function:
             raise PassFailed("invalid input")
 
     def read_shard(self, op: ir.Operation) -> None:
-        src, sharding_value = op.operands[0], op.operands[1]
-        owner = sharding_value.owner
-        view = owner.opview if isinstance(owner, ir.Operation) else owner
-        if not isinstance(view, mesh_ops.ShardingOp):
+        found = sharding_of(op.operands[1])
+        if found is None:
             return  # a sharding computed elsewhere: opaque to propagation
-        sharding = Sharding(
-            view.split_axes,
-            view.partial_axes,
-            view.partial_type or "sum",
-            view.static_halo_sizes,
-            view.static_sharded_dims_offsets,
+        mesh, sharding, _ = found
+        ann = Ann(
+            op, op.operands[0], op.result, mesh, sharding, "annotate_for_users" in op.attributes, True, (op.location,)
         )
-        ann = Ann(op, src, op.result, view.mesh, sharding, "annotate_for_users" in op.attributes, True, (op.location,))
         self.register(ann)
 
     def read_option(self, index: int, op: ir.Operation, rule: ShardingRule) -> None:
