@@ -32,7 +32,6 @@ import argparse
 import cProfile
 import io
 import json
-import math
 import os
 import pstats
 import re
@@ -43,6 +42,7 @@ import time
 
 from mlir import ir
 from mlir.passmanager import PassManager
+from traffic import traffic  # bench/traffic.py, beside this script
 
 import mesh_dialect
 from mesh_dialect.transforms import MeshPartition
@@ -116,62 +116,6 @@ def count_ops(module: ir.Operation) -> int:
 
 
 # -- collectives and their bytes ----------------------------------------------------
-
-# `mesh.all_reduce %v on @m mesh_axes = [0] ... : tensor<..> -> tensor<..>` in
-# either spelling (ours: mesh./mesh_axes, upstream's: shard./grid_axes).
-OP = re.compile(r"\b(?:mesh|shard)\.(\w+) .*?: \(?(tensor<[^>]*>)\)?(?: -> (tensor<[^>]*>))?")
-AXES = re.compile(r"(?:mesh|grid)_axes = \[([\d, ]*)\]")
-LOCAL = {"all_slice"}  # no communication
-COMMUNICATING = {
-    "all_gather",
-    "all_reduce",
-    "reduce_scatter",
-    "all_to_all",
-    "send",
-    "recv",
-    "shift",
-    "broadcast",
-    "gather",
-    "scatter",
-    "reduce",
-    "update_halo",
-}
-
-
-def elements(tensor_type: str) -> int:
-    dims = tensor_type[len("tensor<") : -1].split("x")[:-1]
-    return math.prod(int(d) for d in dims)
-
-
-def traffic(ir_text: str, mesh: tuple[int, ...]) -> tuple[int, int, dict[str, int]]:
-    """(collectives, bytes a device receives, {kind: count}) in a
-    partitioned output, with the planner's cost model: all_gather (g-1)*S,
-    all_reduce 2(g-1)*ceil(E/g) elements, reduce_scatter and all_to_all
-    (g-1)/g*S, recv/shift/broadcast/gather/scatter/reduce S, send and
-    all_slice 0 (S = the op's input, g = its device group).  Ops are counted
-    as written: a send/recv in both branches of an `scf.if` counts twice."""
-    count = total = 0
-    kinds: dict[str, int] = {}
-    for line in ir_text.splitlines():
-        m = OP.search(line)
-        if not m or m.group(1) not in COMMUNICATING:
-            continue
-        kind, e = m.group(1), elements(m.group(2))
-        axes_m = AXES.search(line)
-        axes = [int(a) for a in axes_m.group(1).split(",") if a.strip()] if axes_m else []
-        g = math.prod(mesh[a] for a in axes)
-        count += 1
-        kinds[kind] = kinds.get(kind, 0) + 1
-        if kind == "all_gather":
-            total += (g - 1) * e
-        elif kind in ("all_to_all", "reduce_scatter"):
-            total += (g - 1) * e // g
-        elif kind == "all_reduce":
-            total += 2 * (g - 1) * -(-e // g)
-        elif kind != "send":
-            total += e
-    return count, total * ELEMENT_BYTES, kinds
-
 
 # -- ours -------------------------------------------------------------------------
 
@@ -337,7 +281,7 @@ def main() -> None:
         ops = ours.get("ops", "?")
         if ours["ok"]:
             passes = ours["propagate"] + ours["partition"]
-            c_ours, b_ours, k_ours = traffic(ours["ir"], MESH)
+            c_ours, b_ours, k_ours = traffic(ours["ir"], MESH, ELEMENT_BYTES)
             ours_cols = f"{ours['parse']:.3f} | {ours['propagate']:.3f} | {ours['partition']:.3f} | {ops / passes:,.0f}"
         else:
             passes = None
@@ -345,7 +289,7 @@ def main() -> None:
             notes.append(f"ours at {ops} ops: {ours['error']}")
         if up["ok"]:
             t_up = up["propagate"] + up["partition"]
-            c_up, b_up, k_up = traffic(up["ir"], MESH)
+            c_up, b_up, k_up = traffic(up["ir"], MESH, ELEMENT_BYTES)
             up_col = f"{t_up:.3f}"
             ratio = f"{passes / t_up:.0f}x" if passes else "-"
             notes.append(f"upstream at {ops} ops: propagate {up['propagate']:.3f} s, partition {up['partition']:.3f} s")

@@ -28,8 +28,10 @@ import subprocess
 import sys
 import time
 
+from traffic import traffic  # bench/traffic.py, beside this script
+
 from mesh_dialect.sharding import Sharding
-from mesh_dialect.sharding.resharding import plan_resharding
+from mesh_dialect.sharding.resharding import all_split_layouts, plan_resharding
 
 SHAPE = (24, 24)
 ELEMENT_BYTES = 4
@@ -86,22 +88,6 @@ for line in sys.stdin:
 """
 
 
-def layouts(mesh_rank: int, tensor_rank: int) -> list[tuple[tuple[int, ...], ...]]:
-    """Every assignment of mesh axes to tensor dimensions, orders included."""
-    out = []
-
-    def fill(dim: int, avail: list[int], acc: list[tuple[int, ...]]) -> None:
-        if dim == tensor_rank:
-            out.append(tuple(acc))
-            return
-        for r in range(len(avail) + 1):
-            for seq in itertools.permutations(avail, r):
-                fill(dim + 1, [a for a in avail if a not in seq], acc + [seq])
-
-    fill(0, list(range(mesh_rank)), [])
-    return out
-
-
 def split_text(split: tuple[tuple[int, ...], ...]) -> str:
     return "[" + ", ".join("[" + ", ".join(str(a) for a in axes) + "]" for axes in split) + "]"
 
@@ -120,52 +106,11 @@ func.func @f(%x: {t}) -> {t} {{
 """
 
 
-OP = re.compile(r"shard\.(\w+) .*?: (tensor<[^>]*>)(?: -> (tensor<[^>]*>))?")
-COMMUNICATING = {
-    "all_gather",
-    "all_to_all",
-    "all_reduce",
-    "reduce_scatter",
-    "all_slice",
-    "shift",
-    "broadcast",
-    "gather",
-    "scatter",
-    "send",
-    "recv",
-    "reduce",
-    "update_halo",
-}
-
-
-def elements(tensor_type: str) -> int:
-    dims = tensor_type[len("tensor<") : -1].split("x")[:-1]
-    return math.prod(int(d) for d in dims)
-
-
 def upstream_bytes(ir_text: str, mesh: tuple[int, ...]) -> int | None:
     """Bytes a device receives in upstream's output, with our cost model;
     None if it holds a communicating op the model does not cover."""
-    total = 0
-    for line in ir_text.splitlines():
-        m = OP.search(line)
-        if not m or m.group(1) not in COMMUNICATING:
-            continue
-        kind, src = m.group(1), elements(m.group(2))
-        axes_m = re.search(r"grid_axes = \[([\d, ]*)\]", line)
-        axes = [int(a) for a in axes_m.group(1).split(",") if a.strip()] if axes_m else []
-        g = math.prod(mesh[a] for a in axes)
-        if kind == "all_gather":
-            total += (g - 1) * src
-        elif kind in ("all_to_all", "reduce_scatter"):
-            total += (g - 1) * src // g
-        elif kind == "all_reduce":
-            total += 2 * (g - 1) * -(-src // g)
-        elif kind == "all_slice":
-            pass
-        else:
-            return None
-    return total * ELEMENT_BYTES
+    found = traffic(ir_text, mesh, ELEMENT_BYTES, modelled_only=True)
+    return None if found is None else found[1]
 
 
 def run_upstream(cases: list[str]) -> list[dict]:
@@ -201,7 +146,7 @@ def main() -> None:
     rows = []
     t_ours = t_up = 0.0
     for mesh in MESHES:
-        all_layouts = layouts(len(mesh), len(SHAPE))
+        all_layouts = all_split_layouts(len(mesh), len(SHAPE))
         pairs = list(itertools.product(all_layouts, repeat=2))
         if args.quick and len(pairs) > 50:
             pairs = pairs[::10]

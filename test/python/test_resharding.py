@@ -25,6 +25,7 @@ from mesh_dialect.sharding.resharding import (
     ReduceScatter,
     UpdateHalo,
     _cheapest_without_whole_gathers,
+    all_split_layouts,
     apply_steps,
     execute,
     lower_bound,
@@ -537,19 +538,7 @@ def test_property_gather_whole_then_slice_is_never_cheaper(problem):
 
 
 def all_layouts(mesh_rank: int, tensor_rank: int) -> list[Sharding]:
-    """Every assignment of mesh axes to tensor dimensions, orders included."""
-    out = []
-
-    def fill(dim: int, avail: list[int], acc: list[tuple[int, ...]]) -> None:
-        if dim == tensor_rank:
-            out.append(S(*acc))
-            return
-        for r in range(len(avail) + 1):
-            for seq in itertools.permutations(avail, r):
-                fill(dim + 1, [a for a in avail if a not in seq], acc + [seq])
-
-    fill(0, list(range(mesh_rank)), [])
-    return out
+    return [S(*split) for split in all_split_layouts(mesh_rank, tensor_rank)]
 
 
 def test_every_pair_on_2x3_executes_and_whole_gathers_are_only_ties():

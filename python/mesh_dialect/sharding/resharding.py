@@ -348,6 +348,24 @@ def apply_steps(
     return _plan(shape, mesh, source, layout, list(steps), element_bytes)
 
 
+def all_split_layouts(mesh_rank: int, tensor_rank: int) -> list[tuple[tuple[int, ...], ...]]:
+    """Every assignment of mesh axes to tensor dimensions (each axis used at
+    most once, orders within a dimension included): the split axes of every
+    layout without partial axes, for exhaustive tests and benchmarks."""
+    out: list[tuple[tuple[int, ...], ...]] = []
+
+    def fill(dim: int, avail: list[int], acc: list[tuple[int, ...]]) -> None:
+        if dim == tensor_rank:
+            out.append(tuple(acc))
+            return
+        for r in range(len(avail) + 1):
+            for seq in itertools.permutations(avail, r):
+                fill(dim + 1, [a for a in avail if a not in seq], acc + [seq])
+
+    fill(0, list(range(mesh_rank)), [])
+    return out
+
+
 def lower_bound(
     shape: Sequence[int],
     mesh_shape: Sequence[int] | Mesh,
@@ -950,6 +968,7 @@ __all__ = [
     "ReduceScatter",
     "Step",
     "UpdateHalo",
+    "all_split_layouts",
     "apply_steps",
     "execute",
     "lower_bound",
