@@ -29,8 +29,8 @@
 
 // FULL-LABEL: func.func @mlp(%arg0: tensor<2x4x8xf32>, %arg1: tensor<8x32xf32>, %arg2: tensor<32x8xf32>)
 // FULL-NOT: mesh.all_gather
-// FULL: mesh.all_slice %arg1 on @mesh0 mesh_axes = [0] slice_axis = 1 : tensor<8x32xf32> -> tensor<8x16xf32>
-// FULL: mesh.all_slice %arg2 on @mesh0 mesh_axes = [0] slice_axis = 0 : tensor<32x8xf32> -> tensor<16x8xf32>
+// FULL-DAG: mesh.all_slice %arg1 on @mesh0 mesh_axes = [0] slice_axis = 1 : tensor<8x32xf32> -> tensor<8x16xf32>
+// FULL-DAG: mesh.all_slice %arg2 on @mesh0 mesh_axes = [0] slice_axis = 0 : tensor<32x8xf32> -> tensor<16x8xf32>
 // FULL: mesh.reduce_scatter
 
 #lhs = affine_map<(b, l, f, e) -> (b, l, e)>

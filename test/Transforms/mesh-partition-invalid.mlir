@@ -16,7 +16,8 @@ mesh.mesh @mesh(shape = 2)
 func.func @unknown(%a: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %s = mesh.sharding @mesh split_axes = [[0]] : !mesh.sharding
   %a0 = mesh.shard %a to %s : tensor<4x8xf32>
-  // expected-error@+1 {{no sharding rule for 'foo.bar' but its operand 0 is sharded (split_axes = [[0]])}}
+  // An op without a rule runs on whole values: its sharded operand is gathered.
+  // expected-remark@+1 {{no sharding rule for 'foo.bar': operand 0 (split_axes = [[0]]) gathered whole on every device}}
   %d = "foo.bar"(%a0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
   return %d : tensor<4x8xf32>
 }
@@ -34,4 +35,16 @@ func.func @two_meshes(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>) -> tensor<4x8xf3
   %b0 = mesh.shard %b to %s2 : tensor<4x8xf32>
   %c = tosa.add %a0, %b0 : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
   return %c : tensor<4x8xf32>
+}
+
+// -----
+
+mesh.mesh @mesh(shape = 2)
+
+func.func @collective_on_split(%a: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %s = mesh.sharding @mesh split_axes = [[0]] : !mesh.sharding
+  %a0 = mesh.shard %a to %s : tensor<4x8xf32>
+  // expected-error@+1 {{'mesh.all_reduce' operand 0 is annotated split_axes = [[0]]; a mesh collective already works on one device's data, so its values cannot also be partitioned}}
+  %r = mesh.all_reduce %a0 on @mesh mesh_axes = [0] : tensor<4x8xf32> -> tensor<4x8xf32>
+  return %r : tensor<4x8xf32>
 }

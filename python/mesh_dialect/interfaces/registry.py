@@ -167,6 +167,150 @@ def _constant(op: ir.Operation) -> ShardingRule | None:
 
 
 # ---------------------------------------------------------------------------
+# Reshapes and slices
+
+
+def _major(shape: tuple[int, ...], dims: list[int]) -> int | None:
+    """The first dimension of a group with more than one element: splitting
+    it into n equal blocks splits the group's flattened range into n equal
+    contiguous blocks, so both sides of a reshape agree."""
+    return next((d for d in dims if shape[d] != 1), None)
+
+
+def _reshape_rule(in_shape, out_shape, groups: list[tuple[list[int], list[int]]]) -> ShardingRule:
+    """One parallel loop per group of input dims that flattens to a group of
+    output dims; each side splits only its group's major dimension.  Other
+    dimensions are never split."""
+    in_map: list[int | None] = [None] * len(in_shape)
+    out_map: list[int | None] = [None] * len(out_shape)
+    loops = 0
+    for ins, outs in groups:
+        a, b = _major(in_shape, ins), _major(out_shape, outs)
+        if a is None or b is None:
+            continue
+        in_map[a], out_map[b] = loops, loops
+        loops += 1
+    return ShardingRule(_all_parallel(loops), (tuple(in_map),), (tuple(out_map),))
+
+
+def _shape_groups(a: tuple[int, ...], b: tuple[int, ...]) -> list[tuple[list[int], list[int]]] | None:
+    """Split two static shapes of equal size into the shortest runs of
+    dimensions with equal products (4x6 -> 24 is one run, 2x3x4 -> 6x4 two);
+    trailing unit dimensions join the last run.  None if the sizes differ."""
+    groups: list[tuple[list[int], list[int]]] = []
+    i = j = 0
+    while i < len(a) and j < len(b):
+        gi, gj = [i], [j]
+        pa, pb = a[i], b[j]
+        i, j = i + 1, j + 1
+        while pa != pb:
+            if pa < pb and i < len(a):
+                pa, i = pa * a[i], i + 1
+                gi.append(i - 1)
+            elif pb < pa and j < len(b):
+                pb, j = pb * b[j], j + 1
+                gj.append(j - 1)
+            else:
+                return None
+        groups.append((gi, gj))
+    rest_a, rest_b = list(range(i, len(a))), list(range(j, len(b)))
+    if any(a[d] != 1 for d in rest_a) or any(b[d] != 1 for d in rest_b):
+        return None
+    if groups:
+        groups[-1][0].extend(rest_a)
+        groups[-1][1].extend(rest_b)
+    return groups
+
+
+def _tensor_reshape(op: ir.Operation) -> ShardingRule | None:
+    """`tensor.collapse_shape` / `expand_shape`: groups from the reassociation."""
+    src, dst = _shape(op.operands[0]), _shape(op.results[0])
+    if src is None or dst is None or None in src or None in dst:
+        return None
+    reassociation = [[int(ir.IntegerAttr(d).value) for d in g] for g in op.attributes["reassociation"]]
+    if op.name == "tensor.collapse_shape":
+        groups = [(g, [k]) for k, g in enumerate(reassociation)]
+    else:
+        groups = [([k], g) for k, g in enumerate(reassociation)]
+    return _reshape_rule(src, dst, groups)
+
+
+def _shape_reshape(op: ir.Operation) -> ShardingRule | None:
+    """`tosa.reshape` and hlo `reshape`: groups from the static shapes."""
+    src, dst = _shape(op.operands[0]), _shape(op.results[0])
+    if src is None or dst is None or None in src or None in dst:
+        return None
+    groups = _shape_groups(src, dst)
+    if groups is None:
+        return None
+    rule = _reshape_rule(src, dst, groups)
+    extra = tuple(None for _ in op.operands[1:])  # the target shape operand
+    return ShardingRule(rule.iterators, rule.operand_maps + extra, rule.result_maps)
+
+
+def _slice_dims(op: ir.Operation, full: tuple[int | None, ...]) -> list[bool] | None:
+    """Per dimension of the full tensor: whether the slice covers it whole
+    (static offset 0, its full size, stride 1)."""
+    offsets = _ints(_attr(op, "static_offsets"))
+    sizes = _ints(_attr(op, "static_sizes"))
+    strides = _ints(_attr(op, "static_strides"))
+    if offsets is None or sizes is None or strides is None or len(sizes) != len(full):
+        return None
+    return [o == 0 and s == f and t == 1 and f is not None for o, s, t, f in zip(offsets, sizes, strides, full)]
+
+
+def _kept_dims(sizes: list[int], piece_rank: int) -> list[int] | None:
+    """Dimensions of the full tensor that the (possibly rank-reduced) slice
+    keeps, in order: a rank-reducing slice drops unit dimensions."""
+    if piece_rank == len(sizes):
+        return list(range(len(sizes)))
+    kept = [d for d, n in enumerate(sizes) if n != 1]
+    return kept if len(kept) == piece_rank else None
+
+
+def _slice_maps(
+    op: ir.Operation, full_value: ir.Value, piece_value: ir.Value
+) -> tuple[int, TensorMap, TensorMap] | None:
+    """(loops, map of the full tensor, map of the piece): one loop per
+    dimension the slice takes whole, the only ones that may be split."""
+    full, piece = _shape(full_value), _shape(piece_value)
+    if full is None or piece is None:
+        return None
+    whole = _slice_dims(op, full)
+    kept = _kept_dims(_ints(_attr(op, "static_sizes")) or [], len(piece))
+    if whole is None or kept is None:
+        return None
+    full_map: list[int | None] = [None] * len(full)
+    piece_map: list[int | None] = [None] * len(piece)
+    loops = 0
+    for k, d in enumerate(kept):
+        if whole[d]:
+            full_map[d] = piece_map[k] = loops
+            loops += 1
+    return loops, tuple(full_map), tuple(piece_map)
+
+
+def _extract_slice(op: ir.Operation) -> ShardingRule | None:
+    """Split only along dimensions the slice takes whole."""
+    found = _slice_maps(op, op.operands[0], op.results[0])
+    if found is None:
+        return None
+    loops, full_map, piece_map = found
+    others = tuple(None for _ in op.operands[1:])  # dynamic offsets, sizes, strides
+    return ShardingRule(_all_parallel(loops), (full_map, *others), (piece_map,))
+
+
+def _insert_slice(op: ir.Operation) -> ShardingRule | None:
+    """Split only along dimensions the inserted piece fills whole."""
+    found = _slice_maps(op, op.operands[1], op.operands[0])
+    if found is None:
+        return None
+    loops, full_map, piece_map = found
+    others = tuple(None for _ in op.operands[2:])
+    return ShardingRule(_all_parallel(loops), (piece_map, full_map, *others), (full_map,))
+
+
+# ---------------------------------------------------------------------------
 # linalg
 
 
@@ -553,6 +697,12 @@ def _register_builtins() -> None:
         register_rule(name, _constant)
     for base in _TOSA_ELEMENTWISE:
         register_rule(f"tosa.{base}", _tosa_elementwise)
+    register_rule("tensor.cast", _elementwise)
+    register_rule("tensor.collapse_shape", _tensor_reshape)
+    register_rule("tensor.expand_shape", _tensor_reshape)
+    register_rule("tensor.extract_slice", _extract_slice)
+    register_rule("tensor.insert_slice", _insert_slice)
+    register_rule("tosa.reshape", _shape_reshape)
     register_rule("func.return", _passthrough)
     register_rule("func.call", _passthrough)
     register_rule("tosa.matmul", _tosa_matmul)

@@ -39,9 +39,13 @@ from ...sharding.spec import Mesh, Sharding
 from ..base import Pass, meshes_and_functions, sharding_of
 from ..propagation.sharding_propagation import OPTION_ATTR
 
-_RETYPED_ONLY = ("scf.for", "scf.if", "scf.yield")
-"""Ops without a rule that partition only retypes: their values' layouts
-come from the annotations propagation put on results and block arguments."""
+_CARRIED = ("scf.for", "scf.if", "scf.execute_region")
+"""Region ops whose results are carried through their regions: each carried
+value has one layout across init, block argument, yielded values and result,
+and partition reshards the init and every yielded value to it."""
+_NOT_RULED = ("mesh.mesh", "mesh.sharding", "mesh.shard")
+"""Mesh ops partition consumes; every other mesh op is a collective or a
+query that already speaks of one device's data."""
 _CONSTANTS = ("arith.constant", "tosa.const", "mhlo.constant", "stablehlo.constant")
 
 
@@ -140,6 +144,8 @@ class _Partition:
         self.global_type: dict[ir.Value, ir.RankedTensorType] = {}
         self.whole: dict[ir.Value, ir.Value] = {}  # a sliced full argument -> the argument
         self.shardings: dict[ir.Value, tuple[str, Sharding] | None] = {}  # per run: values die with the IR
+        self.returned: list[Sharding | None] | None = None  # result layouts, from the first func.return
+        self.reshards: dict[tuple[ir.Value, Sharding, ir.Block], ir.Value] = {}  # one reshard per block
 
     # -- layouts ---------------------------------------------------------------
 
@@ -213,6 +219,11 @@ class _Partition:
         if self.mesh is None:
             return  # nothing annotated: every device runs the program as it is
         entry = self.func.regions[0].blocks[0]
+        for block in list(self.func.regions[0].blocks)[1:]:
+            # Values reach other blocks through branches, which pass them
+            # whole; an annotation on such an argument becomes a reshard.
+            for arg in block.arguments:
+                self.layout.pop(arg, None)
         shardings = [op for op in ops if op.name == "mesh.sharding"]
         returns = [op for op in ops if op.name == "func.return"]
         # Rules read operand shapes, so they are taken before anything is retyped.
@@ -228,7 +239,7 @@ class _Partition:
         for op in reversed(shardings):
             if all(len(list(r.uses)) == 0 for r in op.results):
                 op.erase()
-        self.signature(entry, returns[-1] if returns else None)
+        self.signature(entry, returns[0] if returns else None)
 
     def arguments(self, entry: ir.Block) -> None:
         """An argument's layout: its own annotation, else the one its
@@ -278,19 +289,24 @@ class _Partition:
         results = [v.type for v in terminator.operands] if terminator is not None else list(ftype.results)
         self.func.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get(inputs, results))
         assert self.mesh_name is not None
+        # Every tensor of a partitioned signature says its layout, replicated
+        # ones too, so a function whose values all end up whole still reads
+        # as a per-device program (the simulator runs it on every device).
+        # With full-arguments, arguments arrive whole and carry nothing.
+        replicated = sharding_attr(self.mesh_name, Sharding(()))
         arg_attrs = []
         for arg in entry.arguments:
             s = self.layout.get(arg)
             entries = {}
-            if s is not None and not self.pass_.full_arguments and isinstance(arg.type, ir.RankedTensorType):
-                entries["mesh.sharding"] = sharding_attr(self.mesh_name, s)
+            if not self.pass_.full_arguments and isinstance(arg.type, ir.RankedTensorType):
+                entries["mesh.sharding"] = replicated if s is None else sharding_attr(self.mesh_name, s)
             arg_attrs.append(ir.DictAttr.get(entries))
         res_attrs = []
         for v in terminator.operands if terminator is not None else []:
             s = self.layout.get(v)
             entries = {}
-            if s is not None and isinstance(v.type, ir.RankedTensorType):
-                entries["mesh.sharding"] = sharding_attr(self.mesh_name, s)
+            if isinstance(v.type, ir.RankedTensorType):
+                entries["mesh.sharding"] = replicated if s is None else sharding_attr(self.mesh_name, s)
             res_attrs.append(ir.DictAttr.get(entries))
         self.func.attributes["arg_attrs"] = ir.ArrayAttr.get(arg_attrs)
         self.func.attributes["res_attrs"] = ir.ArrayAttr.get(res_attrs)
@@ -302,117 +318,234 @@ class _Partition:
         if name == "mesh.shard":
             self.shard(op)
             return
-        if name.startswith("mesh.") or name in ("func.return",):
+        if name.startswith("mesh."):
+            if name not in _NOT_RULED:
+                self.check_collective(op)
+            return
+        if name == "func.return":
+            self.func_return(op)
             return
         if OPTION_ATTR in op.attributes:
             del op.attributes[OPTION_ATTR]
-        results = list(op.results)
         if name in _CONSTANTS:
             self.constant(op)
             return
         if name == "func.call":
             self.call(op)
             return
-        if rule is None and name not in _RETYPED_ONLY:
-            self.check_replicated(op)
+        if name in _CARRIED:
+            self.carried(op)
             return
-        if rule is not None:
-            self.check_fits(op, rule)
-            self.fix_init(op, rule)
-        for r in results:
+        if name == "scf.yield" and op.parent.name in _CARRIED:
+            self.carried_yield(op)
+            return
+        if rule is None:
+            self.without_rule(op)
+            return
+        self.check_fits(op, rule)
+        self.fix_init(op, rule)
+        for r in op.results:
             s = self.layout.get(r)
             if s is not None:
                 self.global_type[r] = r.type
                 r.set_type(self.local_type(r.type, s, op.location))
+        _localize(op)
+
+    # -- values carried through regions --------------------------------------
+
+    def carried(self, op: ir.Operation) -> None:
+        """One layout per carried value: the result's annotation, else the
+        block argument's, else whole.  The init is resharded to it here, the
+        yielded values at their `scf.yield` (`carried_yield`)."""
+        results = list(op.results)
+        block_args: list[ir.Value | None] = [None] * len(results)
+        if op.name == "scf.for":
+            block_args = list(op.regions[0].blocks[0].arguments)[1:]
+        for region in op.regions:
+            if len(region.blocks) > 1:
+                raise _Unsupported(op.location, f"'{op.name}' with a region of {len(region.blocks)} blocks")
+        for k, r in enumerate(results):
+            arg = block_args[k]
+            s = self.layout.get(r)
+            if s is None and arg is not None:
+                s = self.layout.get(arg)
+            for v in (r, arg):
+                if v is None:
+                    continue
+                if s is None:
+                    self.layout.pop(v, None)
+                else:
+                    self.layout[v] = s
+                    self.global_type[v] = v.type
+                    v.set_type(self.local_type(v.type, s, op.location))
+            if op.name == "scf.for":
+                self.reshard_operand(op, 3 + k, s, ir.InsertionPoint(op), op.location)
+
+    def carried_yield(self, op: ir.Operation) -> None:
+        parent = op.parent
+        for k, r in enumerate(parent.results):
+            self.reshard_operand(op, k, self.layout.get(r), ir.InsertionPoint(op), op.location)
+
+    def reshard_operand(
+        self, op: ir.Operation, i: int, target: Sharding | None, ip: ir.InsertionPoint, loc: ir.Location
+    ) -> bool:
+        """Make operand `i` of `op` arrive in layout `target` (None: whole);
+        True if that took a reshard."""
+        v = op.operands[i]
+        if not isinstance(v.type, ir.RankedTensorType):
+            return False
+        target = target or Sharding(())
+        source = self.layout.get(v, Sharding(()))
+        if source == target:
+            return False
+        if v in self.whole:  # a sliced full argument: start from the whole
+            v, source = self.whole[v], Sharding(())
+            if source == target:
+                op.operands[i] = v
+                return True
+        op.operands[i] = self.resharded(v, source, target, op, ip, loc)
+        return True
+
+    def resharded(
+        self, v: ir.Value, source: Sharding, target: Sharding, user: ir.Operation, ip, loc: ir.Location
+    ) -> ir.Value:
+        """`v` in layout `target`: resharded once per block, where the first
+        reshard (in front of an earlier op of the block) serves every later
+        user in that block."""
+        key = (v, target, user.block)
+        new = self.reshards.get(key)
+        if new is None:
+            global_type = self.global_type.get(v, v.type)
+            new = self.reshards[key] = self.reshard(v, global_type, source, target, ip, loc)
+            if not target.is_replicated:
+                self.layout[new] = target
+                self.global_type[new] = global_type
+        return new
+
+    def func_return(self, op: ir.Operation) -> None:
+        """The first `func.return` sets the layouts of the results; any other
+        one (in another block) is resharded to them."""
+        if self.returned is None:
+            self.returned = [self.layout.get(v) for v in op.operands]
+            return
+        for i, s in enumerate(self.returned):
+            self.reshard_operand(op, i, s, ir.InsertionPoint(op), op.location)
+
+    # -- ops without a rule ---------------------------------------------------
+
+    def without_rule(self, op: ir.Operation) -> None:
+        """An op with no sharding rule runs on whole values: sharded operands
+        are gathered in front of it, and its results, block arguments and
+        terminator operands are whole (an annotation on them reshards)."""
+        gathered = []
+        for i, v in enumerate(op.operands):
+            s = self.layout.get(v)
+            if self.reshard_operand(op, i, None, ir.InsertionPoint(op), op.location):
+                gathered.append(f"operand {i} ({s})")
+        if gathered:
+            self.pass_.remark(
+                op.location,
+                f"no sharding rule for '{op.name}': {', '.join(gathered)} gathered whole on every device",
+            )
+        for r in op.results:
+            self.layout.pop(r, None)
         for region in op.regions:
             for block in region.blocks:
                 for arg in block.arguments:
-                    s = self.layout.get(arg)
-                    if s is not None:
-                        self.global_type[arg] = arg.type
-                        arg.set_type(self.local_type(arg.type, s, op.location))
+                    self.layout.pop(arg, None)
+
+    def check_collective(self, op: ir.Operation) -> None:
+        """A collective already speaks of one device's data: its operands and
+        results must not be values partition would split."""
+        for what, values in (("operand", op.operands), ("result", op.results)):
+            for i, v in enumerate(values):
+                s = self.layout.get(v)
+                if s is not None and not s.is_replicated:
+                    raise _Unsupported(
+                        op.location,
+                        f"'{op.name}' {what} {i} is annotated {s}; a mesh collective already works on one "
+                        "device's data, so its values cannot also be partitioned",
+                    )
 
     def check_fits(self, op: ir.Operation, rule: ShardingRule) -> None:
         """The layouts around an op must be the ones one loop sharding of it
-        implies: otherwise running it on local pieces computes garbage."""
+        implies, or running it on local pieces computes garbage.  When the
+        operands do not fit (propagation never reached the op, or an upstream
+        pass rebuilt it), the loop sharding comes from the results alone and
+        the operands are resharded to it; results that conflict are refused."""
         replicated = Sharding(())
         operands = [
             None if m is None else self.layout.get(v, replicated) for v, m in zip(op.operands, rule.operand_maps)
         ]
         results = [None if m is None else self.layout.get(r, replicated) for r, m in zip(op.results, rule.result_maps)]
-        option = option_from_shardings(rule, operands, results)
-        if not isinstance(option, Conflict):
+        if self.fits(rule, operands, results):
+            return
+        option = option_from_shardings(rule, [None] * len(operands), results)
+        if isinstance(option, Conflict):
+            detail = str(option)
+        else:
             need_operands, need_results = shardings_from_option(rule, option)
             bad = [
-                (f"operand {i}", have, need)
-                for i, (have, need) in enumerate(zip(operands, need_operands))
-                if have is not None and not same_layout(have, need)
-            ] + [
-                (f"result {i}", have, need)
+                (i, have, need)
                 for i, (have, need) in enumerate(zip(results, need_results))
                 if have is not None and not same_layout(have, need)
             ]
             if not bad:
+                moved = []
+                for i, (have, need) in enumerate(zip(operands, need_operands)):
+                    if have is not None and not same_layout(have, need):
+                        self.reshard_operand(op, i, need, ir.InsertionPoint(op), op.location)
+                        moved.append(f"operand {i} from {have} to {need}")
+                self.pass_.remark(
+                    op.location,
+                    f"the operands of '{op.name}' do not fit the layouts of its results: "
+                    f"{', '.join(moved)} resharded",
+                )
                 return
-            what, have, need = bad[0]
-            detail = f"{what} is {have} but the op's loop sharding needs {need}"
-        else:
-            detail = str(option)
+            i, have, need = bad[0]
+            detail = f"result {i} is {have} but the op's loop sharding needs {need}"
         raise _Unsupported(
             op.location,
             f"the layouts around '{op.name}' do not fit its sharding rule: {detail}; "
             "run sharding-propagation first to complete the annotations",
         )
 
+    @staticmethod
+    def fits(rule: ShardingRule, operands: list[Sharding | None], results: list[Sharding | None]) -> bool:
+        """Whether one loop sharding gives exactly these layouts."""
+        option = option_from_shardings(rule, operands, results)
+        if isinstance(option, Conflict):
+            return False
+        need_operands, need_results = shardings_from_option(rule, option)
+        return all(
+            have is None or same_layout(have, need)
+            for have, need in zip([*operands, *results], [*need_operands, *need_results])
+        )
+
     def call(self, op: ir.Operation) -> None:
         """A callee is its own function, with whole values: sharded arguments
         are gathered before the call, and its results are whole."""
-        for i, v in enumerate(op.operands):
-            s = self.layout.get(v)
-            if s is None or s.is_replicated or not isinstance(v.type, ir.RankedTensorType):
-                continue
-            whole = self.reshard(
-                v, self.global_type.get(v, v.type), s, Sharding(()), ir.InsertionPoint(op), op.location
-            )
-            op.operands[i] = whole
+        for i in range(len(op.operands)):
+            self.reshard_operand(op, i, None, ir.InsertionPoint(op), op.location)
         for r in op.results:
-            s = self.layout.get(r)
-            if s is not None and not s.is_replicated:
-                raise _Unsupported(op.location, f"result of 'func.call' is annotated {s}; calls return whole values")
-
-    def check_replicated(self, op: ir.Operation) -> None:
-        for i, v in enumerate(op.operands):
-            s = self.layout.get(v)
-            if s is not None and not s.is_replicated:
-                raise _Unsupported(
-                    op.location, f"no sharding rule for '{op.name}' but its operand {i} is sharded ({s})"
-                )
-        for i, r in enumerate(op.results):
-            s = self.layout.get(r)
-            if s is not None and not s.is_replicated:
-                raise _Unsupported(op.location, f"no sharding rule for '{op.name}' but its result {i} is sharded ({s})")
+            self.layout.pop(r, None)  # whole: an annotation on it reshards
 
     def shard(self, op: ir.Operation) -> None:
+        """An annotation becomes the collectives from its value's layout to
+        the one it names: for users, or a second result annotation that
+        disagrees with the first (as `cse` makes by merging two annotated
+        values), or a result annotation on a value produced whole."""
         src, result = op.operands[0], op.result
-        if "annotate_for_users" not in op.attributes:
-            result.replace_all_uses_with(src)
-            self.forget(result)
-            op.erase()
-            return
         found = self.read_sharding(op.operands[1])
         assert found is not None
         target = found[1]
         source = self.layout.get(src, Sharding(()))
-        if src in self.whole:  # reshard a full argument from the whole, not from its slice
+        if source != target and src in self.whole:  # reshard a full argument from the whole, not its slice
             src, source = self.whole[src], Sharding(())
-        global_type = self.global_type.get(src, src.type)
         if source == target:
             result.replace_all_uses_with(src)
         else:
-            new = self.reshard(src, global_type, source, target, ir.InsertionPoint(op), op.location)
-            self.layout[new] = target
-            self.global_type[new] = global_type
-            result.replace_all_uses_with(new)
+            result.replace_all_uses_with(self.resharded(src, source, target, op, ir.InsertionPoint(op), op.location))
         self.forget(result)
         op.erase()
 
@@ -617,6 +750,38 @@ class _Partition:
             kept = self.first_only(init, list(out.partial_axes), neutral, ir.InsertionPoint(op), op.location)
             op.operands[i] = kept
             self.layout[kept] = self.layout.get(init, Sharding(()))
+
+
+def _dense_i64(values) -> ir.Attribute:
+    return ir.DenseI64ArrayAttr.get([int(v) for v in values])
+
+
+def _localize(op: ir.Operation) -> None:
+    """Attributes and operands that spell out the global sizes of an op whose
+    types partition made local: slices' sizes, reshapes' target shapes."""
+    name = op.name
+    if name in ("tensor.extract_slice", "tensor.insert_slice"):
+        # The rule splits only dimensions the slice covers whole: a size
+        # larger than the (now local) full tensor's is one of those.
+        full = ir.RankedTensorType(op.operands[0].type if name == "tensor.extract_slice" else op.operands[1].type)
+        sizes = list(op.attributes["static_sizes"])
+        for d, size in enumerate(sizes):
+            if size >= 0 and d < full.rank and full.shape[d] < size:
+                sizes[d] = full.shape[d]
+        op.attributes["static_sizes"] = _dense_i64(sizes)
+    elif name == "tensor.expand_shape":
+        op.attributes["static_output_shape"] = _dense_i64(ir.RankedTensorType(op.results[0].type).shape)
+    elif name == "tosa.reshape":
+        shape = ir.RankedTensorType(op.results[0].type).shape
+        with op.location, ir.InsertionPoint(op):
+            attr = ir.DenseElementsAttr.get(
+                np.array(shape, dtype=np.int64), type=ir.RankedTensorType.get([len(shape)], ir.IndexType.get())
+            )
+            const = ir.Operation.create("tosa.const_shape", results=[op.operands[1].type], attributes={"values": attr})
+        old = op.operands[1]
+        op.operands[1] = const.results[0]
+        if not len(list(old.uses)) and isinstance(old.owner, ir.Operation | ir.OpView):
+            old.owner.erase()  # visited already: it comes before its use
 
 
 def _is_fill_of(value: ir.Value, neutral) -> bool:

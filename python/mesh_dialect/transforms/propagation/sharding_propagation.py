@@ -57,7 +57,7 @@ _SWEEPS = {
     "backward-forward": (True, False),
 }
 _MAX_ROUNDS = 64
-_REGION_OPS = ("scf.for", "scf.if")
+_REGION_OPS = ("scf.for", "scf.if", "scf.execute_region")
 _SKIPPED_TERMINATORS = ("scf.yield", "scf.condition", "cf.br", "cf.cond_br")
 
 
@@ -239,6 +239,12 @@ class _Function:
                         self.visit(index)
             if not (self.pass_.fixed_point and self.changed):
                 break
+        # Whatever the sweeps left, every value carried through a region gets
+        # one layout (a single sweep may have visited the region op before
+        # its body was annotated); under a fixed point this changes nothing.
+        for index in range(len(self.ops)):
+            if self.rules[index] is None:
+                self.visit_region_op(self.ops[index])
         self.tidy()
         self.check_unknown()
         if self.failed:
