@@ -498,8 +498,7 @@ class _Partition:
                         moved.append(f"operand {i} from {have} to {need}")
                 self.pass_.remark(
                     op.location,
-                    f"the operands of '{op.name}' do not fit the layouts of its results: "
-                    f"{', '.join(moved)} resharded",
+                    f"the operands of '{op.name}' do not fit the layouts of its results: {', '.join(moved)} resharded",
                 )
                 return
             i, have, need = bad[0]
@@ -603,8 +602,12 @@ class _Partition:
         if isinstance(step, rs.Permute):
             return self.permute(step, value, ip, loc)
         if isinstance(step, rs.Partialize):
-            if step.kind in _IDEMPOTENT:
-                return value  # every device may hold the value itself
+            if step.kind in (*_IDEMPOTENT, "average"):
+                # Every device may hold the value itself: the average of n
+                # copies is the value (for integers while n copies add up
+                # without overflow, as the reduction accumulates in the
+                # element type).
+                return value
             neutral = _neutral(step.kind, ir.RankedTensorType(value.type).element_type)
             if neutral is None:
                 raise _Unsupported(loc, f"a {step.kind} partial value cannot be made from a whole one")
