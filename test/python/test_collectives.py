@@ -650,3 +650,26 @@ def test_update_halo_matches_a_fresh_shard(data):
     want = shard(x, Sharding(split, halo_sizes=dst_h), mesh)
     for d in mesh.devices():
         np.testing.assert_array_equal(out[d], want[d])
+
+
+# -- integer average over several mesh axes ------------------------------------------
+
+
+def test_integer_average_over_two_axes_reduces_the_whole_group_once():
+    """Terms 1, 0, 1, 2 on a 2x2 mesh: trunc(4 / 4) = 1; averaging axis by
+    axis would truncate twice (trunc(1/2) = 0, trunc(3/2) = 1, trunc(1/2) = 0)."""
+    mesh = Mesh((2, 2))
+    terms = {(0, 0): 1, (0, 1): 0, (1, 0): 1, (1, 1): 2}
+    for axes in ([0, 1], [1, 0]):
+        out = all_reduce(arrays(terms, np.int32), mesh, axes, "average")
+        assert as_lists(out) == {d: 1 for d in mesh.devices()}
+    whole = {d: np.full((4,), v, np.int32) for d, v in terms.items()}
+    out = reduce_scatter(whole, mesh, [0, 1], "average", scatter_axis=0)
+    assert {d: a.tolist() for d, a in out.items()} == {d: [1] for d in mesh.devices()}
+
+
+def test_integer_average_partial_over_two_axes_assembles_once():
+    mesh = Mesh((2, 2))
+    held = {d: np.array([v], np.int32) for d, v in {(0, 0): 1, (0, 1): 0, (1, 0): 1, (1, 1): 2}.items()}
+    got = assemble(held, Sharding((), (0, 1), "average"), mesh)
+    assert got.tolist() == [1]

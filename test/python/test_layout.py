@@ -303,3 +303,72 @@ def test_assemble_inverts_shard(layout):
         assert a.shape == sharding.local_shape(x.shape, mesh, d)
     back = assemble(locals_, sharding, mesh)
     assert back.dtype == x.dtype and np.array_equal(back, x)
+
+
+# -- random partial terms -------------------------------------------------------------
+
+_TERM_KINDS = ["sum", "product", "max", "min", "average", "bitwise_and", "bitwise_or", "bitwise_xor"]
+
+
+def _values(dtype, rng: np.random.Generator) -> np.ndarray:
+    dt = np.dtype(dtype)
+    if dt.kind == "b":
+        return rng.integers(0, 2, 64).astype(dt)
+    if dt.kind in "iu":
+        return rng.integers(-8 if dt.kind == "i" else 0, 9, 64).astype(dt)
+    x = (rng.standard_normal(64) * 10.0 ** rng.integers(-3, 4, 64)).astype(dt)
+    x[:4] = [0.0, np.inf, np.nan, -2.5]
+    return x
+
+
+@pytest.mark.parametrize(
+    "dtype", [np.int8, np.int32, np.uint16, np.int64, np.bool_, np.float16, np.float32, np.float64]
+)
+@pytest.mark.parametrize("kind", _TERM_KINDS)
+@pytest.mark.parametrize("n", [2, 3, 4, 8])
+def test_random_partial_terms_reduce_to_the_value(dtype, kind, n):
+    from mesh_dialect.sim.layout import _equal_cells, combine, fixed_terms, partial_terms, reduction_problem
+
+    if reduction_problem(kind, np.dtype(dtype)):
+        pytest.skip("not a reduction of this type")
+    rng = np.random.default_rng(n)
+    x = _values(dtype, rng)
+    if dtype == np.bool_ and kind == "average":
+        x[:] = False  # a bool average over several devices is always false
+    terms = partial_terms(x, kind, n, np.random.default_rng(7))
+    assert terms.shape == (n, *x.shape) and terms.dtype == x.dtype
+    got = combine(list(terms), kind, x.dtype)
+    if np.dtype(dtype).kind == "f" and kind == "average" and n & (n - 1):
+        # n * x cannot always be hit exactly: within one unit in the last place.
+        np.testing.assert_array_max_ulp(got[4:], x[4:], maxulp=1)
+    else:
+        assert _equal_cells(got, x).all(), (x[~_equal_cells(got, x)], got[~_equal_cells(got, x)])
+    if dtype != np.bool_:
+        # Not the fixed decomposition: the first device does not hold the value everywhere.
+        assert not np.array_equal(terms, fixed_terms(x, kind, n))
+
+
+def test_float_sum_terms_have_both_signs():
+    from mesh_dialect.sim.layout import partial_terms
+
+    x = np.abs(np.random.default_rng(0).standard_normal(1000)).astype(np.float32) + 0.5
+    terms = partial_terms(x, "sum", 4, np.random.default_rng(1))
+    assert (terms < 0).any() and (terms[0] != x).all()
+
+
+def test_an_average_the_type_cannot_hold_is_refused():
+    from mesh_dialect.sim.layout import LayoutError, partial_terms
+
+    with pytest.raises(LayoutError, match=r"^cannot hold -50 as an average over 3 devices in int8: "):
+        partial_terms(np.array([1, -50], np.int8), "average", 3, np.random.default_rng(0))
+    with pytest.raises(LayoutError, match=r"^a bool average over 2 devices is always false"):
+        partial_terms(np.array([True]), "average", 2, np.random.default_rng(0))
+
+
+def test_shard_with_random_terms_assembles_back():
+    mesh = Mesh((2, 3))
+    x = np.arange(24, dtype=np.int32).reshape(6, 4)
+    s = Sharding(((0,), ()), (1,), "sum", (1, 1))
+    pieces = shard(x, s, mesh, rng=np.random.default_rng(0))
+    assert not np.array_equal(pieces[(0, 0)], shard(x, s, mesh)[(0, 0)])
+    np.testing.assert_array_equal(assemble(pieces, s, mesh), x)

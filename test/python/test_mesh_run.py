@@ -59,13 +59,15 @@ def test_compare_with_the_reference_on_seeded_inputs(files):
     assert (p.returncode, p.stderr, p.stdout) == (0, "", "result 0: max error 0\nmatch\n")
 
 
-def test_a_wrong_program_is_reported_with_the_first_difference(files):
-    # x + k instead of x * k: |3 - 2x| is largest (11) at x = 7.
+def test_a_wrong_program_is_reported_with_the_worst_difference(files):
+    # x + k instead of x * k: |3 - 2x| is largest (11) at x = 7, element [3, 1] on device 1.
     (files / "wrong.mlir").write_text(SPMD.replace("arith.muli", "arith.addi"))
     p = run("wrong.mlir", "-i", "x.npy", "-i", "k.npy", "--compare-with", "global.mlir", "-q", cwd=files)
     assert p.returncode == 1
     assert p.stdout == (
-        "result 0: max error 11\nresult 0: differs from the reference at [0, 0]: got 3, reference 0\nMISMATCH\n"
+        "result 0: max error 11\n"
+        "result 0: differs from the reference at [3, 1] (held by device [1]): got 10, reference 21, difference 11\n"
+        "MISMATCH\n"
     )
 
 

@@ -7,7 +7,11 @@ Each test launches real processes on loopback (about 1.5 s each)."""
 
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
+import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -311,3 +315,127 @@ def test_process_count_must_match_the_mesh(tmp_path: Path) -> None:
     path = _write(tmp_path, "errors.mlir", ERRORS)
     with pytest.raises(MpiError, match=r"mesh @mesh0 has 4 devices but 2 MPI processes run it"):
         run_mpi(path, "deadlock", mesh="mesh0", inputs=[np.ones(4, np.float32)], np_procs=2, timeout=TIMEOUT)
+
+
+# -- no orphans ------------------------------------------------------------------
+
+LOOP = """\
+mesh.mesh @m(shape = 2)
+func.func @f(%x: tensor<1xi32> {mesh.sharding = #mesh.sharding<@m, [[0]]>})
+    -> (tensor<1xi32> {mesh.sharding = #mesh.sharding<@m, [[0]]>}) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = arith.constant 1000000000 : index
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%a = %x) -> (tensor<1xi32>) {
+    scf.yield %a : tensor<1xi32>
+  }
+  return %r : tensor<1xi32>
+}
+"""
+
+MESH_RUN = os.environ.get("MESH_RUN") or os.path.join(os.path.dirname(sys.executable), "mesh-run")
+
+
+def _stat(pid: int) -> list[str] | None:
+    """/proc/PID/stat after the command name: state, ppid, ..., or None."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text(errors="replace")
+    except OSError:
+        return None
+    return text[text.rfind(")") + 2 :].split()
+
+
+def _tree(root: int) -> dict[int, str]:
+    """The processes below `root`, by pid, with their start times."""
+    children: dict[int, list[int]] = {}
+    for name in os.listdir("/proc"):
+        fields = _stat(int(name)) if name.isdigit() else None
+        if fields:
+            children.setdefault(int(fields[1]), []).append(int(name))
+    found: dict[int, str] = {}
+    todo = [root]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            fields = _stat(child)
+            if fields and child not in found:
+                found[child] = fields[19]
+                todo.append(child)
+    return found
+
+
+def _alive(pid: int, started: str) -> bool:
+    """Still running (not a zombie, not a new process with the old pid)."""
+    fields = _stat(pid)
+    return fields is not None and fields[19] == started and fields[0] != "Z"
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return ""
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs /proc to find the processes")
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT, signal.SIGKILL])
+def test_a_stopped_mpi_run_leaves_no_process(tmp_path: Path, signum: int) -> None:
+    _write(tmp_path, "loop.mlir", LOOP)
+    proc = subprocess.Popen(
+        [MESH_RUN, "loop.mlir", "--mpi", "2"], cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    try:
+        deadline = time.monotonic() + 60  # a bound, not a measurement: start-up takes about 2 s
+        while True:
+            tree = _tree(proc.pid)
+            ranks = [p for p in tree if _cmdline(p).split()[1:3] == ["-m", "mesh_dialect.sim.mpi_worker"]]
+            if len(ranks) == 2:
+                break
+            assert proc.poll() is None and time.monotonic() < deadline, "the ranks never started"
+            time.sleep(0.05)
+        time.sleep(0.5)  # the ranks are in their loop
+        tree = _tree(proc.pid)  # mpiexec, its hydra proxy and the two ranks
+        assert len(tree) >= 3
+        proc.send_signal(signum)
+        _, stderr = proc.communicate(timeout=TIMEOUT)
+    finally:
+        if proc.poll() is None:  # the test failed: clean up what it started
+            for pid in _tree(proc.pid):
+                os.kill(pid, signal.SIGKILL)
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == {signal.SIGTERM: -signal.SIGTERM, signal.SIGINT: 130, signal.SIGKILL: -9}[signum]
+    assert b"Traceback" not in stderr
+    # After SIGKILL the kernel ends mpiexec and its proxy then ends the
+    # ranks, after mesh-run is gone: wait for that (bounded).
+    deadline = time.monotonic() + 30
+    while any(_alive(pid, started) for pid, started in tree.items()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    left = {pid: _cmdline(pid) for pid, started in tree.items() if _alive(pid, started)}
+    for pid in left:  # do not leave them running when the test fails
+        os.kill(pid, signal.SIGKILL)
+    assert left == {}
+
+
+PARTIAL_TERMS = """\
+mesh.mesh @m(shape = 2x2)
+func.func @f(%x: tensor<4x3xf32> {mesh.sharding = #mesh.sharding<@m, [[0]], partial = sum [1]>})
+    -> (tensor<4x3xf32> {mesh.sharding = #mesh.sharding<@m, [[0]]>}) {
+  %0 = mesh.broadcast %x on @m mesh_axes = [1] root = [1] : (tensor<4x3xf32>) -> tensor<4x3xf32>
+  return %0 : tensor<4x3xf32>
+}
+"""
+
+
+def test_partial_arguments_get_the_simulators_random_terms(tmp_path: Path) -> None:
+    """Each rank draws the same terms as the simulator for the same seed:
+    the second device's term, broadcast, is equal in both and is not x."""
+    from mesh_dialect.sim.api import Simulation
+
+    path = _write(tmp_path, "terms.mlir", PARTIAL_TERMS)
+    x = np.arange(24, dtype=np.float32).reshape(8, 3)
+    module = mesh_dialect.parse(PARTIAL_TERMS, context=mesh_dialect.context())
+    for seed in (0, 3):
+        want = Simulation(module).run("f", [x], seed=seed)[0]
+        got = run_mpi(path, "f", mesh="m", inputs=[x], seed=seed, timeout=TIMEOUT)[0]
+        np.testing.assert_array_equal(got, want)
+        assert not np.array_equal(got, x)

@@ -314,3 +314,23 @@ def test_layouts_split_inputs_and_assemble_outputs():
     with ctx:
         (y,) = Simulation(module).run("double", [x])
     np.testing.assert_array_equal(y, 2 * x)
+
+
+def test_integer_average_over_two_axes_in_the_ir():
+    # Terms 1, 0, 1, 2: trunc(4 / 4) = 1 on every device, whichever axis is listed first.
+    text = """
+    mesh.mesh @mesh0(shape = 2x2)
+    func.func @f(%x: tensor<2xi32>) -> (tensor<2xi32>, tensor<2xi32>, tensor<1xi32>) {
+      %a = mesh.all_reduce %x on @mesh0 mesh_axes = [0, 1] reduction = <average> : tensor<2xi32> -> tensor<2xi32>
+      %b = mesh.all_reduce %x on @mesh0 mesh_axes = [1, 0] reduction = <average> : tensor<2xi32> -> tensor<2xi32>
+      %c = mesh.reduce_scatter %x on @mesh0 mesh_axes = [0] reduction = <average> scatter_axis = 0
+          : tensor<2xi32> -> tensor<1xi32>
+      return %a, %b, %c : tensor<2xi32>, tensor<2xi32>, tensor<1xi32>
+    }
+    """
+    terms = {(0, 0): 1, (0, 1): 0, (1, 0): 1, (1, 1): 2}
+    out = spmd(text, "f", {d: [np.full(2, v, np.int32)] for d, v in terms.items()})
+    for d in terms:
+        assert out[d][0].tolist() == [1, 1] and out[d][1].tolist() == [1, 1]
+    # Over axis 0 alone: trunc((1 + 1) / 2) = 1 in column 0, trunc((0 + 2) / 2) = 1 in column 1.
+    assert {d: out[d][2].tolist() for d in terms} == {(0, 0): [1], (1, 0): [1], (0, 1): [1], (1, 1): [1]}

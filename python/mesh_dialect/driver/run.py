@@ -15,6 +15,18 @@ from mlir import ir
 from ..ir import diagnostics as diag
 from ..ir.asm import parse
 from ..ir.dialect import load_dialect
+from ..sim.interpreter import MAX_DEVICES
+from .opt import _read_stdin
+
+TOLERANCE_DOC = """\
+Floats match when |got - ref| <= atol + rtol * |ref| at every element, NaN
+matching NaN. By default rtol = n * eps and atol = n * eps * scale, where
+eps is the machine epsilon of the result's type, n the reduction length
+(the longest tensor dimension of the reference function, at least 2) and
+scale the largest magnitude among the reference result and the float
+inputs: summing n terms in another order (as a partitioned program does)
+moves a result by up to about n * eps times the magnitude of its terms.
+--rtol / --atol replace either default. Integers must be equal."""
 
 
 @dataclass
@@ -29,10 +41,11 @@ class RunOptions:
     quiet: bool = False
     compare_with: str | None = None
     ref_function: str | None = None
-    rtol: float = 1e-5
-    atol: float = 1e-6
+    rtol: float | None = None  # None: the default of `float_tolerance`
+    atol: float | None = None
     mpi: int | None = None
     allow_unregistered_dialect: bool = False
+    max_devices: int | None = MAX_DEVICES
 
 
 class RunError(Exception):
@@ -65,7 +78,8 @@ class RunDriver:
     def _load(self, path: str, ctx: ir.Context) -> ir.Operation:
         try:
             if path == "-":
-                text, path = sys.stdin.read(), "<stdin>"
+                path = "<stdin>"
+                text = _read_stdin()
             else:
                 with open(path, encoding="utf-8") as f:
                     text = f.read()
@@ -106,7 +120,7 @@ class RunDriver:
             return out
         mesh = None
         name = sim.mesh_for(sig)
-        if (sig.spmd if self.o.spmd is None else self.o.spmd):
+        if sig.spmd if self.o.spmd is None else self.o.spmd:
             if name is None:
                 raise RunError(f"@{sig.name} has no layout; name its mesh with --mesh")
             mesh = Mesh(sim.runner(name).mesh.shape, name)
@@ -120,14 +134,15 @@ class RunDriver:
         load_dialect(ctx)
         with ctx, ir.Location.unknown(ctx):
             module = self._load(self.o.input, ctx)
-            sim = Simulation(module, mesh=self.o.mesh)
+            sim = Simulation(module, mesh=self.o.mesh, max_devices=self.o.max_devices)
             function = self._pick(sim, self.o.function, self.o.input)
             sig = sim.signature(function)
             inputs = self._inputs(sim, sig)
+            spmd = sig.spmd if self.o.spmd is None else self.o.spmd
             if self.o.mpi is not None:
                 outputs = self._run_mpi(sim, sig, inputs)
             else:
-                outputs = sim.run(function, inputs, spmd=self.o.spmd)
+                outputs = sim.run(function, inputs, spmd=self.o.spmd, seed=self.o.seed)
             reference = None
             if self.o.compare_with is not None:
                 ref_module = self._load(self.o.compare_with, ctx)
@@ -139,9 +154,14 @@ class RunDriver:
                         f"@{function} returns {len(outputs)} results but the reference @{ref_fn} returns "
                         f"{len(reference)}"
                     )
+                length = max(_longest_dimension(ref_module, ref_fn), _longest_dimension(module, function))
+                mesh = sim.runner(sim.mesh_for(sig)).mesh if spmd and sim.mesh_for(sig) else None
+                layouts = (mesh, sig.result_shardings) if mesh is not None else None
         self._report(outputs, sig)
         self._save(outputs)
-        return self._compare(outputs, reference) if reference is not None else 0
+        if reference is None:
+            return 0
+        return self._compare(outputs, reference, length, inputs, layouts)
 
     def _run_mpi(self, sim, sig, inputs):
         try:
@@ -151,6 +171,9 @@ class RunDriver:
         name = sim.mesh_for(sig)
         if name is None:
             raise RunError(f"@{sig.name} has no layout; name its mesh with --mesh")
+        sim.runner(name)  # the mesh exists, is static and within --max-devices
+        # The simulator's checks of the inputs, before any process starts.
+        inputs = sim.checked_inputs(sig.name, inputs, spmd=True)
         return mpi.run_mpi(
             self.o.input,
             sig.name,
@@ -159,6 +182,9 @@ class RunDriver:
             arg_shardings=sig.arg_shardings,
             result_shardings=sig.result_shardings,
             np_procs=self.o.mpi,
+            seed=self.o.seed,
+            max_devices=self.o.max_devices,
+            allow_unregistered_dialects=self.o.allow_unregistered_dialect,
         )
 
     def _report(self, outputs, sig) -> None:
@@ -184,8 +210,9 @@ class RunDriver:
         except OSError as e:
             raise RunError(f"cannot save the results in '{self.o.save_dir}': {e.strerror or e}") from None
 
-    def _compare(self, outputs, reference) -> int:
+    def _compare(self, outputs, reference, length: int, inputs, layouts) -> int:
         ok = True
+        input_scale = _largest_float(inputs)
         for i, (got, want) in enumerate(zip(outputs, reference)):
             got, want = np.asarray(got), np.asarray(want)
             if got.shape != want.shape:
@@ -195,17 +222,102 @@ class RunDriver:
             if got.dtype.kind in "iub" and want.dtype.kind in "iub":
                 diff = np.abs(got.astype(np.int64) - want.astype(np.int64))
                 bad = diff != 0
+                tol = None
             else:
-                g, w = got.astype(np.float64), want.astype(np.float64)
-                diff = np.where(np.isnan(g) & np.isnan(w), 0.0, np.abs(g - w))
-                bad = ~(diff <= self.o.atol + self.o.rtol * np.abs(w))
+                rtol, atol = float_tolerance(got, want, length, input_scale, self.o.rtol, self.o.atol)
+                g, w = got.astype(np.complex128 if "c" in (got.dtype.kind + want.dtype.kind) else np.float64), want
+                w = w.astype(g.dtype)
+                with np.errstate(all="ignore"):
+                    same = (g == w) | (np.isnan(g) & np.isnan(w))
+                    diff = np.where(same, 0.0, np.abs(g - w))
+                    tol = atol + rtol * np.where(np.isfinite(w), np.abs(w), 0.0)
+                bad = ~(same | (diff <= tol))
             worst = float(np.max(diff)) if diff.size else 0.0
             self.stdout.write(f"result {i}: max error {worst:g}\n")
             if np.any(bad):
-                idx = tuple(int(j) for j in np.argwhere(bad)[0])
+                # The worst element (a NaN against a number counts as worst).
+                score = np.where(bad, np.nan_to_num(diff.astype(np.float64), nan=np.inf), -1.0)
+                idx = np.unravel_index(int(np.argmax(score)), score.shape) if score.ndim else ()
+                idx = tuple(int(j) for j in idx)
+                where = ""
+                if layouts is not None:
+                    mesh, shardings = layouts
+                    where = f" ({_holders(idx, got.shape, shardings[i] if i < len(shardings) else None, mesh)})"
+                allowed = f" (tolerance {float(tol[idx]):g})" if tol is not None else ""
                 self.stdout.write(
-                    f"result {i}: differs from the reference at {list(idx)}: got {got[idx]}, reference {want[idx]}\n"
+                    f"result {i}: differs from the reference at {list(idx)}{where}: got {got[idx]}, "
+                    f"reference {want[idx]}, difference {diff[idx]:g}{allowed}\n"
                 )
                 ok = False
         self.stdout.write("match\n" if ok else "MISMATCH\n")
         return 0 if ok else 1
+
+
+def float_tolerance(
+    got: np.ndarray, want: np.ndarray, length: int, input_scale: float, rtol: float | None, atol: float | None
+) -> tuple[float, float]:
+    """(rtol, atol) for comparing a float result with its reference; see
+    TOLERANCE_DOC. A given value replaces the default."""
+    eps = max(_epsilon(got.dtype), _epsilon(want.dtype))
+    n = max(int(length), 2)
+    if rtol is None:
+        rtol = n * eps
+    if atol is None:
+        atol = n * eps * max(_largest_float([want]), input_scale)
+    return float(rtol), float(atol)
+
+
+def _epsilon(dtype: np.dtype) -> float:
+    return float(np.finfo(dtype).eps) if dtype.kind in "fc" else 0.0
+
+
+def _largest_float(arrays) -> float:
+    """The largest finite magnitude among the float arrays (0 if none)."""
+    best = 0.0
+    for a in arrays:
+        a = np.asarray(a)
+        if a.dtype.kind in "fc" and a.size:
+            finite = np.abs(a[np.isfinite(a)])
+            if finite.size:
+                best = max(best, float(finite.max()))
+    return best
+
+
+def _longest_dimension(module: ir.Operation, function: str) -> int:
+    """The longest static tensor dimension in `function`: a bound on the
+    length of the sums it computes along one dimension."""
+    longest = 1
+
+    def visit(op: ir.Operation) -> ir.WalkResult:
+        nonlocal longest
+        values = list(op.results) + [a for r in op.regions for b in r.blocks for a in b.arguments]
+        for v in values:
+            if isinstance(v.type, ir.ShapedType) and ir.ShapedType(v.type).has_rank:
+                st = ir.ShapedType(v.type)
+                for k in range(st.rank):
+                    if not st.is_dynamic_dim(k):
+                        longest = max(longest, st.shape[k])
+        return ir.WalkResult.ADVANCE
+
+    body = module.regions[0].blocks[0] if module.regions else None
+    for op in body.operations if body is not None else []:
+        if "sym_name" in op.attributes and ir.StringAttr(op.attributes["sym_name"]).value == function:
+            op.operation.walk(visit)
+    return longest
+
+
+def _holders(index: tuple[int, ...], shape: tuple[int, ...], sharding, mesh) -> str:
+    """Which devices hold (a term of) the element at global `index`."""
+    from ..sharding.spec import Sharding
+
+    s = sharding or Sharding.replicated()
+    found = []
+    for d in mesh.devices():
+        core = s.slice_of(shape, mesh, d)
+        if all(c.start <= k < c.stop for c, k in zip(core, index)):
+            found.append("[" + ", ".join(map(str, d)) + "]")
+    if len(found) == 1:
+        return f"held by device {found[0]}"
+    shown = ", ".join(found[:4]) + (", ..." if len(found) > 4 else "")
+    what = "terms of it" if s.is_partial else "it"
+    return f"{len(found)} devices hold {what}: {shown}"

@@ -5,6 +5,10 @@ An SPMD function states its layout on its arguments and results:
 with the argument layouts (an argument without one is replicated), every
 device runs, and the results are put back together with the result layouts
 (a result without one must agree on every device).
+
+A partial argument (`partial = sum [1]`) gets random terms whose reduction,
+in the simulator's order, is the global input (`layout.partial_terms`),
+drawn from `seed`; `seed=None` feeds the fixed decomposition instead.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from ..ir.syntax import Unprintable, decode_sharding_attr
 from ..sharding.spec import Mesh, Sharding
 from . import layout
 from . import ops as _ops  # noqa: F401 - registers the op handlers
-from .interpreter import Runner
+from .interpreter import MAX_DEVICES, Runner
 from .program import Function, SimError, dtype_of
 
 
@@ -112,13 +116,31 @@ def random_inputs(sig: Signature, mesh: Mesh | None, seed: int) -> list[np.ndarr
     return out
 
 
-class Simulation:
-    """A module ready to run; functions compile on first use."""
+def partial_rng(seed: int, argument: int) -> np.random.Generator:
+    """The generator of argument `argument`'s partial terms: the same in
+    the simulator and in every MPI rank."""
+    return np.random.default_rng((int(seed), 0x9A27, int(argument)))
 
-    def __init__(self, module: ir.Operation, *, mesh: str | None = None):
+
+def shard_input(
+    value: np.ndarray, sharding: Sharding | None, mesh: Mesh, seed: int | None, argument: int
+) -> dict[tuple[int, ...], np.ndarray]:
+    """Every device's piece of a global input (random partial terms from
+    `seed`, the fixed decomposition when it is None)."""
+    s = sharding or Sharding.replicated()
+    rng = partial_rng(seed, argument) if seed is not None and s.is_partial else None
+    return layout.shard(value, s, mesh, rng=rng)
+
+
+class Simulation:
+    """A module ready to run; functions compile on first use. An SPMD run
+    refuses a mesh of more than `max_devices` devices (None: no limit)."""
+
+    def __init__(self, module: ir.Operation, *, mesh: str | None = None, max_devices: int | None = MAX_DEVICES):
         self.module = module
         self._global = Runner(module)
         self._mesh_name = mesh
+        self._max_devices = max_devices
         self._spmd: dict[str, Runner] = {}
 
     def signature(self, function: str) -> Signature:
@@ -132,39 +154,24 @@ class Simulation:
 
     def runner(self, mesh: str) -> Runner:
         if mesh not in self._spmd:
-            self._spmd[mesh] = Runner(self.module, mesh=mesh)
+            self._spmd[mesh] = Runner(self.module, mesh=mesh, max_devices=self._max_devices)
         return self._spmd[mesh]
 
-    def run(self, function: str, inputs: Sequence[np.ndarray], *, spmd: bool | None = None) -> list[np.ndarray]:
+    def run(
+        self, function: str, inputs: Sequence[np.ndarray], *, spmd: bool | None = None, seed: int | None = 0
+    ) -> list[np.ndarray]:
         """Global outputs for global inputs. A function with layouts (or any
-        function when `spmd` is True) runs on every device of its mesh."""
+        function when `spmd` is True) runs on every device of its mesh;
+        `seed` draws the terms of partial arguments (see the module
+        docstring)."""
         sig = self.signature(function)
-        mesh_name = self.mesh_for(sig)
         if spmd is None:
             spmd = sig.spmd
-        if len(inputs) != len(sig.arg_types):
-            raise SimError(f"@{function} takes {len(sig.arg_types)} inputs, got {len(inputs)}")
         if not spmd:
-            values = [_checked(i, x, t, function) for i, (x, t) in enumerate(zip(inputs, sig.arg_types))]
-            return self._global.run_global(function, values)
-        if mesh_name is None:
-            raise SimError(f"@{function} has no layout on its arguments or results; name the mesh to run it on")
-        runner = self.runner(mesh_name)
+            return self._global.run_global(function, self.checked_inputs(function, inputs, spmd=False))
+        runner = self.runner(self._spmd_mesh(sig))
         mesh = runner.mesh
-        per_device: dict[tuple, list] = {d: [] for d in mesh.devices()}
-        for i, (x, t, s) in enumerate(zip(inputs, sig.arg_types, sig.arg_shardings)):
-            if not isinstance(t, ir.ShapedType):
-                for d in per_device:
-                    per_device[d].append(_checked(i, x, t, function))
-                continue
-            value = _checked(i, x, t, function, local=False)
-            try:
-                pieces = layout.shard(value, s or Sharding.replicated(), mesh)
-            except ValueError as e:
-                raise SimError(f"argument {i} of @{function}: {e}") from None
-            for d in per_device:
-                _check_shape(i, pieces[d].shape, t, function, f" on device {d} (after cutting the global input)")
-                per_device[d].append(pieces[d])
+        per_device = self.device_inputs(function, inputs, seed=seed)
         outs = runner.run_spmd(function, per_device)
         results = []
         for i, s in enumerate(sig.result_shardings):
@@ -174,6 +181,52 @@ class Simulation:
             except ValueError as e:
                 raise SimError(f"result {i} of @{function}: {e}") from None
         return results
+
+    def _spmd_mesh(self, sig: Signature) -> str:
+        name = self.mesh_for(sig)
+        if name is None:
+            raise SimError(f"@{sig.name} has no layout on its arguments or results; name the mesh to run it on")
+        return name
+
+    def checked_inputs(self, function: str, inputs: Sequence[np.ndarray], *, spmd: bool | None = None) -> list:
+        """The inputs as the arguments' types, after the checks a run makes
+        (count, kind of number, shape: global for an SPMD run), e.g. before
+        handing them to another backend."""
+        sig = self.signature(function)
+        if spmd is None:
+            spmd = sig.spmd
+        if len(inputs) != len(sig.arg_types):
+            raise SimError(f"@{function} takes {len(sig.arg_types)} inputs, got {len(inputs)}")
+        out = []
+        for i, (x, t) in enumerate(zip(inputs, sig.arg_types)):
+            if not spmd or not isinstance(t, ir.ShapedType):
+                out.append(_checked(i, x, t, function))
+                continue
+            out.append(_checked(i, x, t, function, local=False))
+        return out
+
+    def device_inputs(
+        self, function: str, inputs: Sequence[np.ndarray], *, seed: int | None = 0
+    ) -> dict[tuple[int, ...], list]:
+        """Every device's arguments for an SPMD run of `function`."""
+        sig = self.signature(function)
+        runner = self.runner(self._spmd_mesh(sig))
+        mesh = runner.mesh
+        values = self.checked_inputs(function, inputs, spmd=True)
+        per_device: dict[tuple, list] = {d: [] for d in mesh.devices()}
+        for i, (value, t, s) in enumerate(zip(values, sig.arg_types, sig.arg_shardings)):
+            if not isinstance(t, ir.ShapedType):
+                for d in per_device:
+                    per_device[d].append(value)
+                continue
+            try:
+                pieces = shard_input(value, s, mesh, seed, i)
+            except ValueError as e:
+                raise SimError(f"argument {i} of @{function}: {e}") from None
+            for d in per_device:
+                _check_shape(i, pieces[d].shape, t, function, f" on device {d} (after cutting the global input)")
+                per_device[d].append(pieces[d])
+        return per_device
 
 
 def _check_shape(i: int, shape, t: ir.Type, function: str, where: str = "") -> None:

@@ -45,14 +45,34 @@ class PointToPoint:
     value: Any = None
 
 
+def check_device_count(mesh: str, shape: Sequence[int], max_devices: int | None) -> None:
+    """Refuse a mesh of more than `max_devices` devices (None: no limit)."""
+    count = 1
+    for size in shape:
+        count *= int(size)
+    if max_devices is not None and count > max_devices:
+        dims = "x".join(str(s) for s in shape)
+        raise SimError(
+            f"mesh @{mesh} ({dims}) has {count} devices, more than the limit of {max_devices}; "
+            "raise it with --max-devices (max_devices= in Python) to run it anyway"
+        )
+
+
 def _describe(device: Device) -> str:
     return "(" + ", ".join(str(c) for c in device) + ")"
+
+
+MAX_DEVICES = 4096
+"""How many devices an SPMD run may have unless the caller raises the limit
+(`max_devices`, `mesh-run --max-devices`): every device is a generator
+with its own copies of the data, so a 1000x1000 mesh takes minutes and
+gigabytes."""
 
 
 class Runner:
     """Runs functions of a module; `mesh` is None for the global program."""
 
-    def __init__(self, module: ir.Operation, *, mesh: str | None = None):
+    def __init__(self, module: ir.Operation, *, mesh: str | None = None, max_devices: int | None = MAX_DEVICES):
         self.compiler = Compiler(module)
         self.mesh_name = mesh
         self.mesh: Mesh | None = None
@@ -62,6 +82,7 @@ class Runner:
                 raise SimError(f"no mesh @{mesh} in the module")
             if any(s is None for s in shape):
                 raise SimError(f"mesh @{mesh} has dynamic sizes; the simulator needs static ones")
+            check_device_count(mesh, shape, max_devices)
             self.mesh = Mesh(tuple(shape), mesh)
 
     @staticmethod

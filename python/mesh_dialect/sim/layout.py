@@ -16,11 +16,15 @@ it fills those cells with a recognisable sentinel, `poison_value(dtype)`:
 Only NaN and NaT are unambiguous; for integers and bools `is_poison` can only
 report cells equal to the sentinel, which an ordinary value may also be.
 
-Partial values.  For a sharding with partial axes, `shard` returns one
-decomposition whose reduction over the partial axes gives back the value:
-for sum and bitwise_xor the device at position 0 along the partial axes holds
-the value and the others 0; for product the others hold 1; for max, min,
-average, bitwise_and and bitwise_or every device holds the value.
+Partial values.  For a sharding with partial axes, `shard` returns terms
+whose reduction over the partial axes (`combine`, in in-group order) gives
+back the value.  Without `rng` the decomposition is fixed: for sum and
+bitwise_xor the device at position 0 along the partial axes holds the value
+and the others 0; for product the others hold 1; for max, min, average,
+bitwise_and and bitwise_or every device holds the value.  With `rng` the
+terms are random (`partial_terms`), so that a program which reads one
+device's term instead of reducing, or ignores a partial argument, computes
+a wrong answer.
 """
 
 from __future__ import annotations
@@ -175,15 +179,240 @@ def _identity(kind: str, dtype: np.dtype) -> np.generic | None:
     return None
 
 
+# -- random partial terms ----------------------------------------------------------
+
+
+def fixed_terms(value: np.ndarray, kind: str, n: int) -> np.ndarray:
+    """The fixed decomposition of the module docstring, stacked on a new
+    first axis (one entry per in-group position)."""
+    x = np.asarray(value)
+    ident = _identity(kind, x.dtype)
+    terms = np.repeat(x[None], n, axis=0)
+    if ident is not None:
+        terms[1:] = ident
+    return terms
+
+
+def partial_terms(value: np.ndarray, kind: str, n: int, rng: np.random.Generator) -> np.ndarray:
+    """`n` random terms, stacked on a new first axis in in-group order, whose
+    reduction `combine(list(terms), kind)` is `value`.
+
+    Integers and bools: exact (sum and product wrap; average sums to exactly
+    n * value, so an average that overflows the type is refused).  Floats:
+    sum and average use signed terms on a power-of-two grid chosen so that
+    every partial sum in in-group order is exact; product uses random signed
+    powers of two; max / min put the value on one random device and smaller
+    (larger) values on the others.  Where a float term would overflow, or an
+    average cannot be hit exactly, the element keeps whichever of the random
+    and the fixed decomposition (`fixed_terms`) reduces closer to it.
+    """
+    x = np.asarray(value)
+    dt = x.dtype
+    problem = reduction_problem(kind, dt)
+    if problem:
+        raise LayoutError(problem)
+    if n == 1:
+        return x[None].copy()
+    with np.errstate(all="ignore"):
+        if dt.kind in "biu":
+            return _integer_terms(x, kind, n, rng)
+        terms = _float_terms(x, kind, n, rng)
+        fixed = fixed_terms(x, kind, n)
+        got = combine(list(terms), kind, dt)
+        if not _equal_cells(got, x).all():
+            want = x.astype(np.complex128 if dt.kind == "c" else np.float64)
+            err_random = np.abs(got.astype(want.dtype) - want)
+            err_fixed = np.abs(combine(list(fixed), kind, dt).astype(want.dtype) - want)
+            worse = ~_equal_cells(got, x) & ~(err_random <= err_fixed)
+            terms = np.where(worse[None], fixed, terms)
+    return terms
+
+
+def _random_bits(rng: np.random.Generator, shape: tuple[int, ...], dt: np.dtype) -> np.ndarray:
+    if dt.kind == "b":
+        return rng.integers(0, 2, shape).astype(np.bool_)
+    info = np.iinfo(dt)
+    return rng.integers(info.min, info.max, shape, dtype=dt, endpoint=True)
+
+
+def _integer_terms(x: np.ndarray, kind: str, n: int, rng: np.random.Generator) -> np.ndarray:
+    """Exact random terms for integers and bools; their order is shuffled
+    per element, since every integer reduction is commutative."""
+    dt = x.dtype
+    shape = x.shape
+    boolean = dt.kind == "b"
+    if boolean and kind in ("sum", "average"):
+        kind = "bitwise_xor" if kind == "sum" else kind
+    if boolean and kind in ("product", "min"):
+        kind = "bitwise_and"
+    if boolean and kind == "max":
+        kind = "bitwise_or"
+    terms = np.empty((n, *shape), dtype=dt)
+    rest = terms[: n - 1]
+    if kind == "average":
+        if boolean:
+            # combine: the xor of the terms divided by n >= 2 is always false.
+            if x.any():
+                raise LayoutError(f"a bool average over {n} devices is always false; it cannot hold true")
+            rest[...] = _random_bits(rng, rest.shape, dt)
+            terms[n - 1] = np.bitwise_xor.reduce(rest, axis=0) if n > 1 else False
+            return rng.permuted(terms, axis=0)
+        info = np.iinfo(dt)
+        low, high = -((-int(info.min)) // n), int(info.max) // n
+        bad = (x < low) | (x > high) if dt.kind == "i" else x > high
+        if bad.any():
+            v = x[bad].flat[0]
+            raise LayoutError(
+                f"cannot hold {v} as an average over {n} devices in {dt}: the terms must sum to {n} x {v}, "
+                "which overflows"
+            )
+        x = (x * dt.type(n)).astype(dt)
+        kind = "sum"
+    if kind == "sum":
+        lo = -16 if dt.kind == "i" else 0
+        rest[...] = rng.integers(lo, 17, rest.shape).astype(dt)
+        terms[n - 1] = x - np.add.reduce(rest, axis=0, dtype=dt)
+    elif kind == "bitwise_xor":
+        rest[...] = _random_bits(rng, rest.shape, dt)
+        terms[n - 1] = x ^ np.bitwise_xor.reduce(rest, axis=0)
+    elif kind == "bitwise_and":
+        rest[...] = x | _random_bits(rng, rest.shape, dt)
+        terms[n - 1] = x | ~np.bitwise_and.reduce(rest, axis=0)
+    elif kind == "bitwise_or":
+        rest[...] = x & _random_bits(rng, rest.shape, dt)
+        terms[n - 1] = x & ~np.bitwise_or.reduce(rest, axis=0)
+    elif kind == "product":
+        # Odd numbers are units modulo 2**bits: the last term is x times
+        # the inverse of the others' product (Newton's iteration).
+        unsigned = np.dtype(f"u{dt.itemsize}")
+        units = (rng.integers(0, 8, rest.shape) * 2 + 1).astype(unsigned)
+        units = np.where(rng.integers(0, 2, rest.shape).astype(bool), (~units + 1).astype(unsigned), units)
+        rest[...] = units.view(dt)
+        p = np.multiply.reduce(units, axis=0, dtype=unsigned) if n > 1 else np.ones(shape, unsigned)
+        inv = p.copy()
+        for _ in range(6):
+            inv = (inv * (unsigned.type(2) - p * inv)).astype(unsigned)
+        terms[n - 1] = (x.astype(dt).view(unsigned) * inv).astype(unsigned).view(dt)
+    elif kind in ("max", "min"):
+        info = np.iinfo(dt)
+        k = rng.integers(0, 17, (n, *shape)).astype(dt)
+        if kind == "max":
+            terms[...] = np.where(x[None] >= info.min + k, x[None] - k, info.min)
+        else:
+            terms[...] = np.where(x[None] <= info.max - k, x[None] + k, info.max)
+        terms[n - 1] = x
+    return rng.permuted(terms, axis=0)
+
+
+def _float_terms(x: np.ndarray, kind: str, n: int, rng: np.random.Generator) -> np.ndarray:
+    dt = x.dtype
+    if dt.kind == "c":
+        if kind == "product":
+            return _complex_product(x, n, rng)
+        real = _float_terms(x.real, kind, n, rng)
+        imag = _float_terms(x.imag, kind, n, rng)
+        return (real + 1j * imag).astype(dt)
+    if kind in ("sum", "average"):
+        target = x if kind == "sum" else _average_target(x, n)
+        return _sum_terms(target, n, rng)
+    if kind == "product":
+        return _product_terms(x, n, rng)
+    # max / min: x on one random device, strictly smaller (larger) values elsewhere.
+    scale = np.abs(x) + 1
+    step = (np.abs(rng.standard_normal((n, *x.shape))) * scale).astype(dt)
+    terms = (x[None] - step if kind == "max" else x[None] + step).astype(dt)
+    where = rng.integers(0, n, x.shape)
+    np.put_along_axis(terms, where[None], x[None], axis=0)
+    return terms
+
+
+def _complex_product(x: np.ndarray, n: int, rng: np.random.Generator) -> np.ndarray:
+    """Real powers of two times signs, the last term x over their product."""
+    factors = _signed_powers(rng, (n - 1, *x.shape)).astype(x.dtype)
+    last = (x / np.multiply.reduce(factors, axis=0)).astype(x.dtype)
+    return np.concatenate([factors, last[None]], axis=0)
+
+
+def _signed_powers(rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
+    signs = np.where(rng.integers(0, 2, shape).astype(bool), -1.0, 1.0)
+    return signs * np.ldexp(1.0, rng.integers(-2, 3, shape))
+
+
+def _product_terms(x: np.ndarray, n: int, rng: np.random.Generator) -> np.ndarray:
+    """Random signed powers of two and x over their product: exact unless
+    a term leaves the exponent range."""
+    factors = _signed_powers(rng, (n - 1, *x.shape))
+    last = x.astype(np.float64) / np.multiply.reduce(factors, axis=0)
+    return np.concatenate([factors, last[None]], axis=0).astype(x.dtype)
+
+
+def _average_target(x: np.ndarray, n: int) -> np.ndarray:
+    """A total T with T / n == x in x's type (as `combine` divides), found
+    among the neighbours of n * x; n * x itself where none is exact."""
+    dt = x.dtype
+    base = (x.astype(np.float64) * n).astype(dt)
+    best = base.copy()
+    found = (best / dt.type(n)).astype(dt) == x
+    for steps in (1, -1, 2, -2):
+        cand = base
+        for _ in range(abs(steps)):
+            cand = np.nextafter(cand, dt.type(np.inf if steps > 0 else -np.inf)).astype(dt)
+        ok = ~found & ((cand / dt.type(n)).astype(dt) == x)
+        best = np.where(ok, cand, best)
+        found |= ok
+    return best
+
+
+def _sum_terms(x: np.ndarray, n: int, rng: np.random.Generator) -> np.ndarray:
+    """Signed random terms whose in-order sum is exactly x.
+
+    With B >= |x| below 2**e and q = 2**(e - nbits + k), 2**k >= n: terms
+    0..n-3 are random multiples of q in [-B, B]; term n-2 brings their sum to
+    S, a random multiple of q between 0 and x; term n-1 is x - S.  Every
+    prefix sum is a multiple of q below 2**(e + k) in magnitude, so exact,
+    and x - S is exact because it has x's sign and is no larger than x.
+    """
+    dt = x.dtype
+    nbits = np.finfo(dt).nmant + 1
+    finite = np.isfinite(x)
+    wide = np.where(finite, x, 0).astype(np.float64)
+    magnitude = np.abs(wide)
+    typical = float(np.sqrt(np.mean(magnitude**2))) if magnitude.size else 0.0
+    if not typical > 0 or not np.isfinite(typical):
+        typical = 1.0
+    bound = np.maximum(magnitude, typical)
+    _, e = np.frexp(bound)
+    k = max(1, int(np.ceil(np.log2(n))))
+    q = np.ldexp(1.0, e - nbits + k)
+    top = np.floor(bound / q)
+    terms = np.zeros((n, *x.shape), dtype=np.float64)
+    for i in range(n - 2):
+        terms[i] = np.floor(rng.uniform(-1, 1, x.shape) * (top + 1)).clip(-top, top) * q
+    s = (
+        np.sign(wide)
+        * np.floor(rng.uniform(0, 1, x.shape) * (np.floor(magnitude / q) + 1)).clip(0, np.floor(magnitude / q))
+        * q
+    )
+    terms[n - 2] = s - terms[: n - 2].sum(axis=0)
+    terms[n - 1] = wide - s
+    out = terms.astype(dt)
+    out[:, ~finite] = 0
+    out[n - 1, ~finite] = x[~finite]
+    return out
+
+
 # -- shard / assemble ------------------------------------------------------------
 
 
-def shard(global_array: np.ndarray, sharding: Sharding, mesh: Mesh) -> dict[Device, np.ndarray]:
+def shard(
+    global_array: np.ndarray, sharding: Sharding, mesh: Mesh, *, rng: np.random.Generator | None = None
+) -> dict[Device, np.ndarray]:
     """Every device's local array for `global_array` laid out by `sharding`.
 
     A local array is the device's core plus its halos; halo cells that fall
-    outside the global array are poison.  Partial layouts get the
-    decomposition described in the module docstring.  Arrays are fresh copies.
+    outside the global array are poison.  Partial layouts get the fixed
+    decomposition described in the module docstring, or random terms drawn
+    from `rng` (`partial_terms`).  Arrays are fresh copies.
     """
     g = np.asarray(global_array)
     sharding.validate(mesh, g.shape)
@@ -191,6 +420,10 @@ def shard(global_array: np.ndarray, sharding: Sharding, mesh: Mesh) -> dict[Devi
         problem = reduction_problem(sharding.partial_type, g.dtype)
         if problem:
             raise LayoutError(problem)
+    if sharding.is_partial and rng is not None:
+        n = mesh.group_size(sharding.partial_axes)
+        terms = partial_terms(g, sharding.partial_type, n, rng)
+        return _shard_terms(terms, sharding, mesh)
     ident = _identity(sharding.partial_type, g.dtype) if sharding.is_partial else None
     out: dict[Device, np.ndarray] = {}
     for dev in mesh.devices():
@@ -209,6 +442,19 @@ def shard(global_array: np.ndarray, sharding: Sharding, mesh: Mesh) -> dict[Devi
         else:
             local[tuple(dst)] = ident
         out[dev] = local
+    return out
+
+
+def _shard_terms(terms: np.ndarray, sharding: Sharding, mesh: Mesh) -> dict[Device, np.ndarray]:
+    """`shard` of a partial value given as one global term per in-group position."""
+    out: dict[Device, np.ndarray] = {}
+    plain = Sharding(sharding.split_axes, (), "sum", sharding.halo_sizes, sharding.sharded_dims_offsets)
+    cache: dict[int, dict[Device, np.ndarray]] = {}
+    for dev in mesh.devices():
+        p = mesh.in_group_index(dev, sharding.partial_axes)
+        if p not in cache:
+            cache[p] = shard(terms[p], plain, mesh)
+        out[dev] = cache[p][dev]
     return out
 
 
@@ -346,9 +592,11 @@ __all__ = [
     "assemble",
     "combine",
     "convert",
+    "fixed_terms",
     "global_shape",
     "is_poison",
     "max_difference",
+    "partial_terms",
     "pieces",
     "poison",
     "poison_value",

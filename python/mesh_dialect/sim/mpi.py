@@ -50,7 +50,7 @@ import numpy as np
 
 from ..sharding.spec import Device, Mesh, MeshError, Sharding
 from . import layout
-from .interpreter import PointToPoint, Request, Runner
+from .interpreter import MAX_DEVICES, PointToPoint, Request, Runner
 from .program import Block, Compiler, SimError, Step
 
 # ---------------------------------------------------------------------------
@@ -128,6 +128,8 @@ def run_mpi(
     np_procs: int | None = None,
     timeout: float | None = None,
     allow_unregistered_dialects: bool = False,
+    seed: int | None = 0,
+    max_devices: int | None = MAX_DEVICES,
 ) -> list[np.ndarray]:
     """Run `function` of the module at `module_path` on mesh `mesh` as
     `np_procs` processes (default: the mesh size) and return the global
@@ -137,7 +139,11 @@ def run_mpi(
     takes its shard with `layout.shard`.  Shardings are `Sharding | None`
     per argument / result (None: replicated); left as None they are read
     from the function's `mesh.sharding` argument and result attributes.
-    Raises `MpiError` (a `SimError`) with the failing rank's message.
+    Partial arguments get the random terms `Simulation.run` feeds with the
+    same `seed` (None: the fixed decomposition).  A mesh of more than
+    `max_devices` devices is refused.  Raises `MpiError` (a `SimError`)
+    with the failing rank's message.  SIGTERM, SIGINT or a timeout during
+    the run end mpiexec and every process it started.
     """
     problem = mpi_unavailable()
     if problem:
@@ -148,12 +154,17 @@ def run_mpi(
     except OSError as e:
         raise MpiError(f"could not open input file '{path}': {e.strerror}") from None
     if np_procs is None or arg_shardings is None or result_shardings is None:
-        size, sig_args, sig_results = _signature(text, path, function, mesh, allow_unregistered_dialects)
+        size, sig_args, sig_results = _signature(text, path, function, mesh, allow_unregistered_dialects, max_devices)
         np_procs = size if np_procs is None else np_procs
         arg_shardings = sig_args if arg_shardings is None else arg_shardings
         result_shardings = sig_results if result_shardings is None else result_shardings
     if isinstance(np_procs, bool) or not isinstance(np_procs, int) or np_procs < 1:
         raise MpiError(f"the number of processes must be a positive integer, got {np_procs!r}")
+    if max_devices is not None and np_procs > max_devices:
+        raise MpiError(
+            f"{np_procs} processes are more than the limit of {max_devices} devices; "
+            "raise it with --max-devices (max_devices= in Python) to run anyway"
+        )
     if len(arg_shardings) != len(inputs):
         raise MpiError(f"{len(inputs)} inputs but {len(arg_shardings)} argument shardings")
     with tempfile.TemporaryDirectory(prefix="mesh-mpi-") as run_dir:
@@ -167,6 +178,7 @@ def run_mpi(
             arg_shardings=arg_shardings,
             result_shardings=result_shardings,
             allow_unregistered_dialects=allow_unregistered_dialects,
+            seed=seed,
         )
         command = worker_command(run_dir, np_procs)
         returncode, stderr = _launch(command, timeout, mpi_environment())
@@ -195,10 +207,11 @@ def write_job(
     arg_shardings: Sequence[Sharding | None],
     result_shardings: Sequence[Sharding | None],
     allow_unregistered_dialects: bool = False,
+    seed: int | None = 0,
 ) -> None:
     """Write what the ranks read into `run_dir`: the module's text (so that
     locations in messages read as in the simulator), the global inputs as
-    .npy files and the rest as a pickle."""
+    .npy files and the rest as a pickle (`seed` draws partial terms)."""
     for i, x in enumerate(inputs):
         np.save(os.path.join(run_dir, f"input{i}.npy"), np.asarray(x), allow_pickle=False)
     job = {
@@ -210,6 +223,7 @@ def write_job(
         "arg_shardings": list(arg_shardings),
         "result_shardings": list(result_shardings),
         "allow_unregistered_dialects": allow_unregistered_dialects,
+        "seed": seed,
     }
     with open(os.path.join(run_dir, "job.pkl"), "wb") as f:
         pickle.dump(job, f)
@@ -235,7 +249,7 @@ def mpi_environment() -> dict[str, str]:
 
 
 def _signature(
-    text: str, path: str, function: str, mesh: str, allow_unregistered: bool
+    text: str, path: str, function: str, mesh: str, allow_unregistered: bool, max_devices: int | None
 ) -> tuple[int, list[Sharding | None], list[Sharding | None]]:
     """Mesh size and layouts of `function`, read from the module (only
     when the caller did not give them)."""
@@ -250,50 +264,167 @@ def _signature(
     load_dialect(ctx)
     with ctx, ir.Location.unknown(ctx):
         module = parse(text, filename=path, context=ctx)
-        runner = Runner(module, mesh=mesh)
+        runner = Runner(module, mesh=mesh, max_devices=max_devices)
         sig = signature(runner.compiler.function(function))
         assert runner.mesh is not None
         return runner.mesh.size, list(sig.arg_shardings), list(sig.result_shardings)
 
 
+class _Signalled(BaseException):
+    """SIGTERM or SIGHUP arrived while mpiexec ran (not an Exception, so
+    that nothing on the way up swallows it)."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
+_FORWARDED = tuple(getattr(signal, n) for n in ("SIGTERM", "SIGHUP") if hasattr(signal, n))
+
+
 def _launch(command: list[str], timeout: float | None, env: dict[str, str]) -> tuple[int, str]:
-    """Run mpiexec in its own session (so a timeout can end all of it)."""
-    proc = subprocess.Popen(
-        command,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-        start_new_session=True,
-    )
+    """Run mpiexec in its own session, so that it, its hydra proxy and the
+    ranks form one process group that is ended as a whole on a timeout, an
+    error, Ctrl-C (KeyboardInterrupt) or SIGTERM / SIGHUP to this process.
+    Those signals do not reach the group by themselves (another session),
+    so they are caught for the duration of the run, the group is ended, and
+    the signal is delivered again with its previous handler."""
+    previous: dict[int, Any] = {}
+    caught: list[int] = []
+
+    def on_signal(signum: int, frame: object) -> None:
+        if not caught:  # a second signal must not interrupt the clean-up of the first
+            caught.append(signum)
+            raise _Signalled(signum)
+
+    import threading
+
+    if threading.current_thread() is threading.main_thread():
+        for sig in _FORWARDED:
+            previous[sig] = signal.signal(sig, on_signal)
+    proc: subprocess.Popen | None = None
     try:
+        proc = subprocess.Popen(
+            command,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+            start_new_session=True,
+            preexec_fn=_die_with_parent(),
+        )
         _, stderr = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
+        assert proc is not None
         printed = _end_group(proc)
         message = f"the MPI run did not finish within {timeout:g} s and was stopped"
         if env.get(TRACEBACK_ENV):
             message += "; the ranks printed:\n" + printed
         raise MpiError(message) from None
+    except _Signalled as e:
+        if proc is not None:
+            _end_group(proc)
+        _restore(previous)
+        previous = {}
+        signal.raise_signal(e.signum)  # the previous handler's turn (default: end this process)
+        raise MpiError(f"the MPI run was stopped by signal {signal.Signals(e.signum).name}") from None
     except BaseException:
-        _end_group(proc)
+        if proc is not None:
+            _end_group(proc)
         raise
+    finally:
+        _restore(previous)
     return proc.returncode, stderr
 
 
+def _die_with_parent() -> Callable[[], None] | None:
+    """On Linux, a pre-exec hook that has the kernel kill mpiexec when this
+    process dies without a chance to clean up (SIGKILL); MPICH's proxy then
+    ends the ranks itself."""
+    if not sys.platform.startswith("linux"):
+        return None
+    import ctypes
+
+    try:
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+    parent = os.getpid()
+
+    def hook() -> None:
+        prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        if os.getppid() != parent:  # the parent died before the call
+            os._exit(1)
+
+    return hook
+
+
+def _restore(previous: dict[int, Any]) -> None:
+    for sig, handler in previous.items():
+        signal.signal(sig, handler if handler is not None else signal.SIG_DFL)
+
+
 def _end_group(proc: subprocess.Popen) -> str:
-    """Stop mpiexec and its ranks (the process group this launcher made);
+    """Stop mpiexec and its ranks (the process group this launcher made,
+    and every descendant: MPICH's ranks start sessions of their own);
     returns what they printed on stderr."""
+    tree = _descendants(proc.pid)
     for sig in (signal.SIGTERM, signal.SIGKILL):
         try:
             os.killpg(proc.pid, sig)
         except ProcessLookupError:
             pass
+        for pid, started in tree.items():
+            if _start_time(pid) == started:  # still that process, not a reused pid
+                try:
+                    os.kill(pid, sig)
+                except ProcessLookupError:
+                    pass
         try:
             return proc.communicate(timeout=2)[1] or ""
         except subprocess.TimeoutExpired:
             continue
     return ""
+
+
+def _proc_stat(pid: int) -> list[str] | None:
+    """Fields of /proc/PID/stat after the command name (Linux), or None."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as f:
+            text = f.read()
+    except OSError:
+        return None
+    return text[text.rfind(")") + 2 :].split()
+
+
+def _start_time(pid: int) -> str | None:
+    fields = _proc_stat(pid)
+    return fields[19] if fields and len(fields) > 19 else None
+
+
+def _descendants(root: int) -> dict[int, str]:
+    """Every process below `root`, with its start time (empty where there
+    is no /proc)."""
+    children: dict[int, list[int]] = {}
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return {}
+    for name in entries:
+        if name.isdigit():
+            fields = _proc_stat(int(name))
+            if fields and len(fields) > 1:
+                children.setdefault(int(fields[1]), []).append(int(name))
+    found: dict[int, str] = {}
+    todo = [root]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            started = _start_time(child)
+            if started is not None and child not in found:
+                found[child] = started
+                todo.append(child)
+    return found
 
 
 def _first_error(run_dir: str) -> str | None:
@@ -829,11 +960,18 @@ class Executor:
 
 
 def _local_inputs(
-    runner: Runner, function: str, inputs: list[np.ndarray], shardings: Sequence[Sharding | None], device: Device
+    runner: Runner,
+    function: str,
+    inputs: list[np.ndarray],
+    shardings: Sequence[Sharding | None],
+    device: Device,
+    seed: int | None = None,
 ) -> list[Any]:
-    """This device's arguments: its shard of every global input."""
+    """This device's arguments: its shard of every global input (partial
+    terms drawn as `Simulation.run` draws them)."""
     from mlir import ir
 
+    from .api import shard_input
     from .program import dtype_of
 
     fn = runner.compiler.function(function)
@@ -848,7 +986,7 @@ def _local_inputs(
             continue
         sharding = shardings[i] if i < len(shardings) and shardings[i] is not None else Sharding.replicated()
         try:
-            out.append(layout.shard(np.asarray(x, dtype=dtype), sharding, runner.mesh)[device])
+            out.append(shard_input(np.asarray(x, dtype=dtype), sharding, runner.mesh, seed, i)[device])
         except ValueError as e:
             raise MpiError(f"argument {i} of @{function}: {e}") from None
     return out
@@ -902,11 +1040,11 @@ def worker_main(argv: Sequence[str]) -> int:
         load_dialect(ctx)
         with ctx, ir.Location.unknown(ctx):
             module = parse(job["text"], filename=job["filename"], context=ctx)
-            runner = Runner(module, mesh=job["mesh"])
+            runner = Runner(module, mesh=job["mesh"], max_devices=None)  # the launcher checked
             executor = Executor(runner, world)
             device = executor.device
             inputs = [np.load(os.path.join(run_dir, f"input{i}.npy"), allow_pickle=False) for i in range(job["inputs"])]
-            args = _local_inputs(runner, job["function"], inputs, job["arg_shardings"], device)
+            args = _local_inputs(runner, job["function"], inputs, job["arg_shardings"], device, job.get("seed"))
             del inputs
             results = executor.run(job["function"], args)
             per_device = executor.gather_results(results)

@@ -1,0 +1,254 @@
+"""`mesh-run` cannot be fooled: partial arguments get random terms (a
+program that reads one device's term instead of reducing is a mismatch),
+the float tolerance follows reduction order, NaN matches NaN, mismatches
+name the devices, and bad input or huge meshes are refused in one line."""
+
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import mesh_dialect
+from mesh_dialect.driver.run import RunDriver, RunOptions
+from mesh_dialect.sim.api import Simulation
+from mesh_dialect.sim.program import SimError
+
+MESH_RUN = os.environ.get("MESH_RUN") or os.path.join(os.path.dirname(sys.executable), "mesh-run")
+
+IDENTITY = """\
+func.func @f(%x: tensor<8x3x{t}>) -> tensor<8x3x{t}> {{
+  return %x : tensor<8x3x{t}>
+}}
+"""
+
+# A partial argument over mesh axis 1, rows split over axis 0, made whole
+# by one collective: the all_reduce of its kind (right) or a broadcast of
+# the first device's term (wrong: what every fixed decomposition with the
+# whole value on device 0 let through).
+REDUCED = """\
+mesh.mesh @m(shape = 2x3)
+func.func @f(%x: tensor<4x3x{t}> {{mesh.sharding = #mesh.sharding<@m, [[0]], partial = {kind} [1]>}})
+    -> (tensor<4x3x{t}> {{mesh.sharding = #mesh.sharding<@m, [[0]]>}}) {{
+  %0 = mesh.all_reduce %x on @m mesh_axes = [1] reduction = <{kind}> : tensor<4x3x{t}> -> tensor<4x3x{t}>
+  return %0 : tensor<4x3x{t}>
+}}
+"""
+
+BROADCAST = """\
+mesh.mesh @m(shape = 2x3)
+func.func @f(%x: tensor<4x3x{t}> {{mesh.sharding = #mesh.sharding<@m, [[0]], partial = {kind} [1]>}})
+    -> (tensor<4x3x{t}> {{mesh.sharding = #mesh.sharding<@m, [[0]]>}}) {{
+  %0 = mesh.broadcast %x on @m mesh_axes = [1] root = [0] : (tensor<4x3x{t}>) -> tensor<4x3x{t}>
+  return %0 : tensor<4x3x{t}>
+}}
+"""
+
+
+def drive(tmp_path: Path, program: str, reference: str, **options) -> tuple[int, str, str]:
+    (tmp_path / "p.mlir").write_text(program)
+    (tmp_path / "ref.mlir").write_text(reference)
+    out, err = io.StringIO(), io.StringIO()
+    o = RunOptions(input=str(tmp_path / "p.mlir"), compare_with=str(tmp_path / "ref.mlir"), quiet=True, **options)
+    code = RunDriver(o, stdout=out, stderr=err).run()
+    return code, out.getvalue(), err.getvalue()
+
+
+CASES = [(k, "i32") for k in ("sum", "product", "max", "min", "average", "bitwise_and", "bitwise_or", "bitwise_xor")]
+CASES += [(k, "f32") for k in ("sum", "product", "max", "min", "average")]
+
+
+@pytest.mark.parametrize(("kind", "t"), CASES)
+def test_reducing_a_partial_argument_matches(tmp_path, kind, t):
+    code, out, err = drive(tmp_path, REDUCED.format(kind=kind, t=t), IDENTITY.format(t=t), seed=1)
+    assert (code, err) == (0, "")
+    assert out.endswith("match\n") and "MISMATCH" not in out
+
+
+@pytest.mark.parametrize(("kind", "t"), CASES)
+def test_reading_the_first_devices_term_is_a_mismatch(tmp_path, kind, t):
+    code, out, err = drive(tmp_path, BROADCAST.format(kind=kind, t=t), IDENTITY.format(t=t), seed=1)
+    assert (code, err) == (1, "")
+    assert out.endswith("MISMATCH\n")
+    # The worst element is named with the three devices holding its row.
+    assert "result 0: differs from the reference at [" in out
+    assert "3 devices hold it: [" in out
+
+
+def test_ignoring_a_partial_max_argument_is_caught(tmp_path):
+    # max(x, 0) on each device's term, never reduced: with every device
+    # holding x (the old decomposition) this matched.
+    spmd = """\
+mesh.mesh @m(shape = 4)
+func.func @f(%x: tensor<8x3xi32> {mesh.sharding = #mesh.sharding<@m, [[]], partial = max [0]>})
+    -> (tensor<8x3xi32> {mesh.sharding = #mesh.sharding<@m, [[]], partial = max [0]>}) {
+  %0 = mesh.all_reduce %x on @m mesh_axes = [0] reduction = <min> : tensor<8x3xi32> -> tensor<8x3xi32>
+  return %0 : tensor<8x3xi32>
+}
+"""
+    code, out, _ = drive(tmp_path, spmd, IDENTITY.format(t="i32"), seed=0)
+    assert code == 1 and out.endswith("MISMATCH\n")
+    assert "(4 devices hold terms of it: [0], [1], [2], [3])" in out
+
+
+def test_the_terms_follow_the_seed():
+    module = mesh_dialect.parse(BROADCAST.format(kind="sum", t="i32"), context=mesh_dialect.context())
+    sim = Simulation(module)
+    x = np.arange(24, dtype=np.int32).reshape(8, 3)
+    first = sim.run("f", [x], seed=0)[0]
+    assert not np.array_equal(first, x)
+    np.testing.assert_array_equal(sim.run("f", [x], seed=0)[0], first)
+    assert not np.array_equal(sim.run("f", [x], seed=1)[0], first)
+    # seed=None: the fixed decomposition, the whole value on device 0.
+    np.testing.assert_array_equal(sim.run("f", [x], seed=None)[0], x)
+
+
+def test_an_integer_average_that_cannot_be_made_is_refused():
+    module = mesh_dialect.parse(REDUCED.format(kind="average", t="i8"), context=mesh_dialect.context())
+    x = np.full((8, 3), 50, dtype=np.int8)
+    with pytest.raises(SimError) as e:
+        Simulation(module).run("f", [x])
+    assert str(e.value) == (
+        "argument 0 of @f: cannot hold 50 as an average over 3 devices in int8: the terms must sum to 3 x 50, "
+        "which overflows"
+    )
+
+
+# -- tolerance -------------------------------------------------------------------
+
+MLP_SPMD = """\
+mesh.mesh @m(shape = 4)
+func.func @mlp(%x: tensor<8x64xf32>, %w1: tensor<64x16xf32> {mesh.sharding = #mesh.sharding<@m, [[], [0]]>},
+    %w2: tensor<16x64xf32> {mesh.sharding = #mesh.sharding<@m, [[0]]>}) -> tensor<8x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e1 = tensor.empty() : tensor<8x16xf32>
+  %a1 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<8x16xf32>) -> tensor<8x16xf32>
+  %h = linalg.matmul ins(%x, %w1 : tensor<8x64xf32>, tensor<64x16xf32>) outs(%a1 : tensor<8x16xf32>)
+      -> tensor<8x16xf32>
+  %r = arith.maximumf %h, %a1 : tensor<8x16xf32>
+  %e2 = tensor.empty() : tensor<8x64xf32>
+  %a2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<8x64xf32>) -> tensor<8x64xf32>
+  %p = linalg.matmul ins(%r, %w2 : tensor<8x16xf32>, tensor<16x64xf32>) outs(%a2 : tensor<8x64xf32>)
+      -> tensor<8x64xf32>
+  %y = mesh.all_reduce %p on @m mesh_axes = [0] : tensor<8x64xf32> -> tensor<8x64xf32>
+  return %y : tensor<8x64xf32>
+}
+"""
+
+MLP_GLOBAL = """\
+func.func @mlp(%x: tensor<8x64xf32>, %w1: tensor<64x64xf32>, %w2: tensor<64x64xf32>) -> tensor<8x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e1 = tensor.empty() : tensor<8x64xf32>
+  %a1 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<8x64xf32>) -> tensor<8x64xf32>
+  %h = linalg.matmul ins(%x, %w1 : tensor<8x64xf32>, tensor<64x64xf32>) outs(%a1 : tensor<8x64xf32>)
+      -> tensor<8x64xf32>
+  %r = arith.maximumf %h, %a1 : tensor<8x64xf32>
+  %p = linalg.matmul ins(%r, %w2 : tensor<8x64xf32>, tensor<64x64xf32>) outs(%a1 : tensor<8x64xf32>)
+      -> tensor<8x64xf32>
+  return %p : tensor<8x64xf32>
+}
+"""
+
+
+def test_reduction_order_is_within_the_default_tolerance(tmp_path):
+    # Seed 5: the Megatron MLP's second matmul summed in four pieces differs
+    # by 5.1e-6 at a value of -0.0396, beyond the old fixed 1e-6 + 1e-5 |ref|.
+    code, out, _ = drive(tmp_path, MLP_SPMD, MLP_GLOBAL, seed=5, atol=1e-6, rtol=1e-5)
+    assert code == 1
+    assert "result 0: differs from the reference at [0, 29] (4 devices hold it: [0], [1], [2], [3]): " in out
+    assert "reference -0.0395628847181797, difference 5.06267e-06 (tolerance 1.39563e-06)\n" in out
+    for seed in (5, 1, 2, 3, 7):
+        code, out, _ = drive(tmp_path, MLP_SPMD, MLP_GLOBAL, seed=seed)
+        assert (code, out.splitlines()[-1]) == (0, "match"), out
+
+
+def test_a_wrong_mlp_is_still_caught(tmp_path):
+    wrong = MLP_SPMD.replace("arith.maximumf %h, %a1", "arith.minimumf %h, %a1")
+    code, out, _ = drive(tmp_path, wrong, MLP_GLOBAL, seed=5)
+    assert code == 1 and out.endswith("MISMATCH\n")
+
+
+def test_nan_in_both_results_matches(tmp_path):
+    x = np.array([[1.0, np.nan, 3.0]] * 8, dtype=np.float32)
+    np.save(tmp_path / "x.npy", x)
+    code, out, err = drive(
+        tmp_path, IDENTITY.format(t="f32"), IDENTITY.format(t="f32"), inputs=[str(tmp_path / "x.npy")]
+    )
+    assert (code, out, err) == (0, "result 0: max error 0\nmatch\n", "")
+    # NaN against a number is still a mismatch.
+    other = IDENTITY.format(t="f32").replace("return %x", "%0 = arith.addf %x, %x : tensor<8x3xf32>\n  return %0")
+    code, out, err = drive(tmp_path, other, IDENTITY.format(t="f32"), inputs=[str(tmp_path / "x.npy")])
+    assert code == 1
+    assert "result 0: differs from the reference at [0, 2]: got 6.0, reference 3.0, difference 3" in out
+
+
+# -- input checks and limits ---------------------------------------------------------
+
+
+def test_non_utf8_stdin_is_one_line(tmp_path):
+    p = subprocess.run([MESH_RUN, "-"], input=b"\xff\xfe func", capture_output=True, cwd=tmp_path, timeout=120)
+    assert (p.returncode, p.stdout) == (1, b"")
+    assert p.stderr == b"mesh-run: input file '<stdin>' is not UTF-8 text: invalid start byte at byte 0\n"
+    (tmp_path / "bad.mlir").write_bytes(b"func.func @f() {\n  return\n}\n// \xc3\x28\n")
+    p = subprocess.run([MESH_RUN, "bad.mlir"], capture_output=True, cwd=tmp_path, timeout=120)
+    assert (p.returncode, p.stdout) == (1, b"")
+    assert p.stderr == b"mesh-run: input file 'bad.mlir' is not UTF-8 text: invalid continuation byte at byte 31\n"
+
+
+def test_mpi_runs_check_the_input_types_first(tmp_path):
+    # Refused before mpiexec starts (so also where MPI is not installed).
+    spmd = REDUCED.format(kind="sum", t="f32")
+    for dtype in (np.int8, np.bool_):
+        np.save(tmp_path / "x.npy", np.zeros((8, 3), dtype))
+        code, out, err = drive(tmp_path, spmd, IDENTITY.format(t="f32"), inputs=[str(tmp_path / "x.npy")], mpi=6)
+        assert (code, out) == (1, "")
+        assert err == (
+            f"mesh-run: error: input 0 of @f holds {np.dtype(dtype)} values but the argument is tensor<4x3xf32>\n"
+        )
+
+
+HUGE = """\
+mesh.mesh @m(shape = 1000x1000)
+func.func @f(%x: tensor<2xf32> {mesh.sharding = #mesh.sharding<@m, [[]]>}) -> tensor<2xf32> {
+  return %x : tensor<2xf32>
+}
+"""
+
+
+def test_a_huge_mesh_is_refused(tmp_path):
+    (tmp_path / "huge.mlir").write_text(HUGE)
+    p = subprocess.run([MESH_RUN, "huge.mlir"], capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert (p.returncode, p.stdout) == (1, "")
+    assert p.stderr == (
+        "mesh-run: error: mesh @m (1000x1000) has 1000000 devices, more than the limit of 4096; "
+        "raise it with --max-devices (max_devices= in Python) to run it anyway\n"
+    )
+
+
+def test_the_device_limit_can_be_raised(tmp_path):
+    (tmp_path / "m.mlir").write_text(HUGE.replace("1000x1000", "3x3"))
+    p = subprocess.run([MESH_RUN, "m.mlir", "-q", "--max-devices", "8"], capture_output=True, text=True, cwd=tmp_path)
+    assert (p.returncode, p.stderr) == (
+        1,
+        "mesh-run: error: mesh @m (3x3) has 9 devices, more than the limit of 8; "
+        "raise it with --max-devices (max_devices= in Python) to run it anyway\n",
+    )
+    p = subprocess.run([MESH_RUN, "m.mlir", "-q", "--max-devices", "9"], capture_output=True, text=True, cwd=tmp_path)
+    assert (p.returncode, p.stderr) == (0, "")
+    module = mesh_dialect.parse(HUGE.replace("1000x1000", "3x3"), context=mesh_dialect.context())
+    x = np.ones(2, np.float32)
+    with pytest.raises(SimError, match=r"^mesh @m \(3x3\) has 9 devices, more than the limit of 8; "):
+        Simulation(module, max_devices=8).run("f", [x])
+    np.testing.assert_array_equal(Simulation(module, max_devices=None).run("f", [x])[0], x)
+
+
+def test_help_documents_the_tolerance_and_the_limit():
+    p = subprocess.run([MESH_RUN, "--help"], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0
+    assert "By default rtol = n * eps and atol = n * eps * scale" in p.stdout
+    assert "refuse a mesh of more than N devices (default 4096)" in " ".join(p.stdout.split())
