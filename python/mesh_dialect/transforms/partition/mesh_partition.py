@@ -561,7 +561,14 @@ class _Partition:
         assert self.mesh is not None and self.mesh_name is not None
         t = ir.RankedTensorType(global_type)
         self.local_type(t, source, loc)  # divisibility
-        self.local_type(t, target, loc)
+        local = self.local_type(t, target, loc)
+        splat = _splat_constant(value)
+        if splat is not None and not target.partial_axes:
+            # Every piece of a splat is the same splat: build it in place.
+            name, attr_name, scalar = splat
+            with ip, loc:
+                attr = ir.DenseElementsAttr.get_splat(local, scalar)
+                return ir.Operation.create(name, results=[local], attributes={attr_name: attr}).result
         try:
             plan = rs.plan_resharding(tuple(t.shape), self.mesh.shape, source, target)
         except ValueError as e:
@@ -785,6 +792,19 @@ def _localize(op: ir.Operation) -> None:
         op.operands[1] = const.results[0]
         if not len(list(old.uses)) and isinstance(old.owner, ir.Operation | ir.OpView):
             old.owner.erase()  # visited already: it comes before its use
+
+
+def _splat_constant(value: ir.Value) -> tuple[str, str, ir.Attribute] | None:
+    """(op name, attribute name, element) of a splat tensor constant."""
+    owner = value.owner
+    if not isinstance(owner, ir.OpView | ir.Operation) or owner.name not in _CONSTANTS:
+        return None
+    for attr_name in ("value", "values"):
+        if attr_name in owner.attributes:
+            attr = owner.attributes[attr_name]
+            if isinstance(attr, ir.DenseElementsAttr) and attr.is_splat:
+                return owner.name, attr_name, attr.get_splat_value()
+    return None
 
 
 def _is_fill_of(value: ir.Value, neutral) -> bool:
