@@ -56,10 +56,20 @@ smaller); every other step costs every device the same.
 
 Search.  Uniform-cost search (Dijkstra) over the layouts whose every tensor
 dimension divides evenly by its number of pieces, with the steps above as
-edges and their exact byte costs; ties are broken by fewer steps, then by a
-fixed order of the steps (`_KIND_ORDER`, then their fields), so plans are
-deterministic.  The plan is optimal over these steps, so it never gathers
-a dimension whole (the notes' basis decomposition) when a sequence of
+edges and their exact byte costs, while it examines at most
+`EXACT_SEARCH_BUDGET` candidate moves (every candidate step the move
+generator looks at counts, kept or not); the state space grows
+exponentially with the mesh rank, so past the budget the plan comes from
+the decomposition below instead.  Every test and benchmark case (meshes up
+to rank 4) stays within it.  An `average` partial is only ever reduced over
+all its partial axes in one step (all_reduce or reduce_scatter over the
+whole group): integer averages truncate, so averaging axis by axis is not
+the average.  A Permute whose table (the devices over every mesh axis the
+two layouts use) exceeds `MAX_PERMUTE_DEVICES` is never a move.  Ties
+are broken by fewer steps, then by a fixed order of the steps
+(`_KIND_ORDER`, then their fields), so plans are deterministic.  Within the
+budget the plan is optimal over these steps, so it never gathers a
+dimension whole (the notes' basis decomposition) when a sequence of
 all_to_alls and permutations is cheaper; on equal cost the shorter plan
 wins, which is the only way a whole-dimension gather that the target does
 not need can appear.  Because every divisible intermediate layout is reachable (at
@@ -67,6 +77,34 @@ worst: reduce, gather everything, slice), a plan always exists for valid
 inputs and only collectives whose `sim.collectives` semantics are defined are
 used (all_slice, all_to_all and reduce_scatter need an even split, and every
 layout visited has one).
+
+Decomposition (`_decompose`, past the search budget; time polynomial in the
+mesh and tensor ranks).  With E the source's local elements, W the tensor's
+elements, g the size of the reduced group, R = 2 (g - 1) ceil(E / g) when
+the source's partial axes are reduced (0 when the target keeps them all, same
+kind), lcp(d) the longest common prefix of the source's and target's axes of
+dimension d, E_lcp = prod_d shape[d] / size(lcp(d)), and M the source's
+split axes outside those prefixes:
+
+    bytes_received <= element_bytes * (R + min(W - E, sum over a in M of (1 - 1/size(a)) * E_lcp))
+
+Steps: reduce the partial axes the target does not keep (an average all of
+them at once), then the cheapest of: one Permute (when the pieces per
+dimension already match); a Permute to the layout with the source's pieces
+per dimension that starts each dimension with the target's axes, then
+`_move_axes`; `_move_axes` alone (one axis at a time: slice the next axis of
+a dimension that is a prefix of its target, else all_to_all the last axis of
+a dimension that is not into the dimension that wants it next, else gather
+it; each axis of M is gathered or moved once, while the lcp axes stay, so
+each such step costs at most (1 - 1/size(a)) E_lcp); gather every dimension
+whole then slice (W - E); finally Partialize the target's partial axes.
+
+Huge meshes.  Up to `MAX_COUNTED_DEVICES` devices, per-device costs and the
+lower bound are taken device by device.  Past it `bytes_received` is the sum
+of the steps' maxima (exact unless a plan holds two Permutes or a Permute and
+a halo update) and the lower bound is the maximum over a deterministic sample
+of devices (`_devices_over`), still a bound some device must receive; no
+device list is ever built.
 
 Lower bound.  `lower_bound` is the maximum over devices of the bytes of the
 device's target local array (core and halos, inside the tensor) that it does
@@ -109,6 +147,28 @@ Split = tuple[tuple[int, ...], ...]
 
 _IDENTITY_KINDS = ("sum", "bitwise_xor", "product")
 """Partial kinds whose non-leading terms are an identity value, not the value."""
+
+EXACT_SEARCH_BUDGET = 100_000
+"""Candidate moves the exact search may examine before `_decompose` takes
+over (module docstring, "Search"): about half a second of Python."""
+
+MAX_PERMUTE_DEVICES = 1 << 16
+"""The most devices a Permute's table may cover (`_permutation` walks every
+coordinate of the mesh axes the two layouts use); larger changes are made
+of the other steps."""
+
+MAX_COUNTED_DEVICES = 1 << 16
+"""Up to this many devices, per-device costs and the lower bound are taken
+device by device; past it they are computed per step (module docstring)."""
+
+
+_SAMPLED_DEVICES = 1024
+"""Past `MAX_COUNTED_DEVICES`, the lower bound is the maximum over at most
+four times this many sampled devices (`_devices_over`)."""
+
+
+class _SearchTooLarge(Exception):
+    """The exact search ran past its budget."""
 
 
 def _fmt(values: Sequence[int]) -> str:
@@ -318,7 +378,11 @@ def plan_resharding(
         if source.halo_sizes:
             steps.append(UpdateHalo(source.split_axes, source.halo_sizes, ()))
         problem = _Problem(shape, mesh, element_bytes, tgt_core)
-        found = _search(problem, _state(src_core, shape), _state(tgt_core, shape))
+        start, goal = _state(src_core, shape), _state(tgt_core, shape)
+        try:
+            found = _search(problem, start, goal)
+        except _SearchTooLarge:
+            found = _decompose(problem, start, goal)
         if found is None:  # pragma: no cover - every divisible layout is reachable
             raise AssertionError(f"no resharding path from {src_core} to {tgt_core}")
         steps += found
@@ -386,12 +450,16 @@ def _cheapest_without_whole_gathers(
 ) -> int | None:
     """The bytes of the cheapest plan between two halo-free layouts that never
     all_gathers a dimension whole which the target splits (None if there is
-    none): what tests compare plans that do gather one whole against."""
+    none, or when the search runs past its budget): what tests compare plans
+    that do gather one whole against."""
     mesh, dims = _check_common(shape, mesh_shape, element_bytes)
     source = _checked(source, "source", mesh, dims)
     target = _checked(target, "target", mesh, dims)
     p = _Problem(dims, mesh, element_bytes, target, forbid_whole_gathers=True)
-    steps = _search(p, _state(source, dims), _state(target, dims))
+    try:
+        steps = _search(p, _state(source, dims), _state(target, dims))
+    except _SearchTooLarge:
+        return None
     return None if steps is None else _plan(dims, mesh, source, target, steps, element_bytes).bytes_received
 
 
@@ -521,12 +589,31 @@ class _Problem:
     """Leave out all_gathers that make a dimension whole which the target
     splits (only to check, in tests, that such gathers are never dearer)."""
 
+    budget: int | None = None
+    """How many candidate moves the exact search may examine (None: the
+    module's `EXACT_SEARCH_BUDGET`, read when the problem is made)."""
+
     def __post_init__(self) -> None:
         self.sizes = self.mesh.shape
         self.classes: dict[tuple, list[Split]] = {}
+        self.spent = 0
+        if self.budget is None:
+            self.budget = EXACT_SEARCH_BUDGET
+
+    def spend(self, n: int = 1) -> None:
+        """Count `n` examined candidates; past the budget the exact search
+        gives way to `_decompose`."""
+        self.spent += n
+        if self.spent > self.budget:
+            raise _SearchTooLarge
 
     def count(self, axes: Sequence[int]) -> int:
         return math.prod(self.sizes[a] for a in axes)
+
+    def permute_table(self, *splits: Split) -> int:
+        """Entries of the table `_permutation` walks between `splits`: the
+        devices over every mesh axis they use."""
+        return self.count({a for split in splits for axes in split for a in axes})
 
     def local_elements(self, split: Split) -> int:
         return math.prod(n // self.count(axes) for n, axes in zip(self.shape, split))
@@ -549,6 +636,7 @@ class _Problem:
                 avail = [a for a in free if a not in used]
                 for r in range(len(avail) + 1):
                     for seq in itertools.permutations(avail, r):
+                        self.spend()
                         if self.count(seq) == counts[dim]:
                             fill(dim + 1, used | set(seq), acc + [seq])
 
@@ -591,6 +679,7 @@ def _moves(p: _Problem, state: _State) -> Iterator[tuple[Step, _State, int]]:
     # gather a suffix of a dimension's axes
     for d, axes in enumerate(split):
         for k in range(1, len(axes) + 1):
+            p.spend()
             if p.forbid_whole_gathers and k == len(axes) and p.target.axes_of(d):
                 continue
             suffix = axes[-k:]
@@ -600,6 +689,7 @@ def _moves(p: _Problem, state: _State) -> Iterator[tuple[Step, _State, int]]:
     # slice over free axes
     for r in range(1, len(free) + 1):
         for seq in itertools.permutations(free, r):
+            p.spend(rank)
             for d in range(rank):
                 grown = split[d] + seq
                 if p.divides(d, grown):
@@ -610,6 +700,7 @@ def _moves(p: _Problem, state: _State) -> Iterator[tuple[Step, _State, int]]:
         for k in range(1, len(axes) + 1):
             suffix = axes[-k:]
             g = p.count(suffix)
+            p.spend(rank)
             for s in range(rank):
                 if s == c:
                     continue
@@ -620,9 +711,11 @@ def _moves(p: _Problem, state: _State) -> Iterator[tuple[Step, _State, int]]:
                 new[c] = axes[:-k]
                 new[s] = grown
                 yield AllToAll(suffix, s, c), (tuple(new), partial, kind), (g - 1) * (elems // g) * eb
-    # reductions of partial axes
-    for r in range(1, len(partial) + 1):
+    # reductions of partial axes (an average only over all of them at once:
+    # integer averages truncate, so averaging in stages is not the average)
+    for r in range(len(partial) if kind == "average" else 1, len(partial) + 1):
         for sub in itertools.combinations(partial, r):
+            p.spend()
             rest = tuple(a for a in partial if a not in sub)
             g = p.count(sub)
             yield (
@@ -631,6 +724,7 @@ def _moves(p: _Problem, state: _State) -> Iterator[tuple[Step, _State, int]]:
                 2 * (g - 1) * (-(-elems // g)) * eb,
             )
         for seq in itertools.permutations(partial, r):
+            p.spend(rank)
             rest = tuple(a for a in partial if a not in seq)
             g = p.count(seq)
             for d in range(rank):
@@ -648,12 +742,14 @@ def _moves(p: _Problem, state: _State) -> Iterator[tuple[Step, _State, int]]:
         candidates = [a for a in p.target.partial_axes if a in free]
         for r in range(1, len(candidates) + 1):
             for sub in itertools.combinations(candidates, r):
+                p.spend()
                 yield Partialize(sub, tkind), (split, tuple(sorted(partial + sub)), tkind), 0
     # permute to any layout with as many pieces per dimension
     counts = tuple(p.count(axes) for axes in split)
     mine = _reduced(split, p.sizes)
     for other in p.same_counts(counts, partial):
-        if other == split:
+        p.spend()
+        if other == split or p.permute_table(split, other) > MAX_PERMUTE_DEVICES:
             continue
         cost = 0 if _reduced(other, p.sizes) == mine else elems * eb
         yield Permute((), (), other), (other, partial, kind), cost
@@ -694,6 +790,159 @@ def _search(p: _Problem, start: _State, goal: _State) -> list[Step] | None:
     return steps
 
 
+# -- the decomposition past the search budget ------------------------------------
+
+
+def _decompose(p: _Problem, start: _State, goal: _State) -> list[Step]:
+    """A plan within the module docstring's bound ("Decomposition"), in time
+    polynomial in the mesh and tensor ranks: reduce what the target does not
+    keep partial, then the cheapest of (a) `_move_axes`, (b) gather every
+    dimension whole and slice, (c) one Permute when the pieces per dimension
+    already match, (d) a Permute to `_toward`'s layout then `_move_axes`;
+    then make the target's partial axes partial."""
+    split, partial, kind = start
+    tsplit, tpartial, tkind = goal
+    steps: list[Step] = []
+    if partial and not (kind == tkind and set(partial) <= set(tpartial)):
+        # an average is only reduced over its whole group (see `_moves`)
+        keep = kind == tkind and kind != "average"
+        sub = tuple(a for a in partial if not (keep and a in tpartial))
+        steps.append(AllReduce(sub, kind))
+        partial = tuple(a for a in partial if a not in sub)
+        kind = kind if partial else "sum"
+    options: list[list[Step]] = [_move_axes(split, tsplit, partial)]
+    options.append(
+        [AllGather(axes, d) for d, axes in enumerate(split) if axes]
+        + [AllSlice(axes, d) for d, axes in enumerate(tsplit) if axes]
+    )
+    counts = tuple(p.count(axes) for axes in split)
+    if (
+        split != tsplit
+        and counts == tuple(p.count(axes) for axes in tsplit)
+        and p.permute_table(split, tsplit) <= MAX_PERMUTE_DEVICES
+    ):
+        axes, perm = _permutation(p.mesh, split, tsplit)
+        options.append([Permute(axes, perm, _sharding((tsplit, partial, kind)).split_axes)])
+    toward = _toward(p, split, tsplit, partial)
+    if toward is not None and toward != split and p.permute_table(split, toward) <= MAX_PERMUTE_DEVICES:
+        axes, perm = _permutation(p.mesh, split, toward)
+        first = Permute(axes, perm, _sharding((toward, partial, kind)).split_axes)
+        options.append([first, *_move_axes(toward, tsplit, partial)])
+    state = (split, partial, kind)
+    best = min(options, key=lambda o: (_path_cost(p, state, o), len(o)))
+    steps += best
+    extra = tuple(a for a in tpartial if a not in partial)
+    if extra:
+        steps.append(Partialize(extra, tkind))
+    return steps
+
+
+def _toward(p: _Problem, split: Split, tsplit: Split, partial: tuple[int, ...]) -> Split | None:
+    """A layout with `split`'s pieces per dimension (one Permute away) that
+    starts every dimension with as much of the target's axes as fit, the
+    rest filled with other free axes (None if the sizes do not fill)."""
+    out: list[tuple[int, ...]] = []
+    left: list[int] = []
+    taken = set(partial)
+    for axes, want in zip(split, tsplit):
+        n, pre = p.count(axes), []
+        for a in want:
+            if a in taken or n % (p.count(pre) * p.sizes[a]):
+                break
+            pre.append(a)
+        taken |= set(pre)
+        out.append(tuple(pre))
+        left.append(n // p.count(pre))
+    # fill with the target's axes first (by position), then the source's, then the rest
+    pool = [a for i in range(len(p.sizes)) for want in tsplit if i < len(want) for a in want[i : i + 1]]
+    pool += [a for axes in split for a in axes] + list(range(len(p.sizes)))
+    for d, need in enumerate(left):
+        for a in pool:
+            if need == 1:
+                break
+            if a not in taken and need % p.sizes[a] == 0:
+                out[d] += (a,)
+                taken.add(a)
+                need //= p.sizes[a]
+        if need != 1:
+            return None
+    return tuple(out)
+
+
+def _move_axes(split: Split, tsplit: Split, partial: tuple[int, ...]) -> list[Step]:
+    """One mesh axis at a time, from `split` to `tsplit`: call a dimension
+    done while its axes are a prefix of the target's; slice a free axis that
+    is the next of a done dimension (free), else move the last axis of a
+    dimension that is not done to the done dimension that wants it next
+    (all_to_all), else gather the last axis of a dimension that is not done.
+    Axes of the common prefixes never move, each other source axis moves at
+    most once (gathered or moved), so there are at most 2 * mesh rank steps;
+    consecutive gathers or slices of one dimension are merged."""
+    cur = list(split)
+    rank = len(cur)
+    steps: list[Step] = []
+
+    def done(d: int) -> bool:
+        return cur[d] == tsplit[d][: len(cur[d])]
+
+    def wants(d: int) -> int | None:
+        return tsplit[d][len(cur[d])] if done(d) and len(cur[d]) < len(tsplit[d]) else None
+
+    while tuple(cur) != tuple(tsplit):
+        used = {a for axes in cur for a in axes} | set(partial)
+        step: Step | None = None
+        for d in range(rank):
+            a = wants(d)
+            if a is not None and a not in used:
+                step, cur[d] = AllSlice((a,), d), cur[d] + (a,)
+                break
+        if step is None:
+            for c in range(rank):
+                if done(c):
+                    continue
+                a = cur[c][-1]
+                s = next((s for s in range(rank) if s != c and wants(s) == a), None)
+                if s is not None:
+                    step, cur[c], cur[s] = AllToAll((a,), s, c), cur[c][:-1], cur[s] + (a,)
+                    break
+        if step is None:
+            c = next(c for c in range(rank) if not done(c))
+            step, cur[c] = AllGather((cur[c][-1],), c), cur[c][:-1]
+        last = steps[-1] if steps else None
+        if isinstance(step, AllSlice) and isinstance(last, AllSlice) and last.dim == step.dim:
+            steps[-1] = AllSlice(last.axes + step.axes, step.dim)
+        elif isinstance(step, AllGather) and isinstance(last, AllGather) and last.dim == step.dim:
+            steps[-1] = AllGather(step.axes + last.axes, step.dim)
+        else:
+            steps.append(step)
+    return steps
+
+
+def _path_cost(p: _Problem, state: _State, steps: Sequence[Step]) -> int:
+    """The sum of the steps' costs (the most elements a device receives in
+    each) from layout `state`, without listing devices."""
+    split, partial, kind = state
+    total = 0
+    for step in steps:
+        elems = p.local_elements(split)
+        if isinstance(step, Permute):
+            moved = _reduced(tuple(step.split_axes) + ((),) * (len(split) - len(step.split_axes)), p.sizes)
+            total += 0 if moved == _reduced(split, p.sizes) else elems
+            split = tuple(step.split_axes) + ((),) * (len(split) - len(step.split_axes))
+            continue
+        total += _uniform_cost(step, elems, p.mesh)
+        new = list(split)
+        if isinstance(step, AllGather):
+            new[step.dim] = split[step.dim][: -len(step.axes)]
+        elif isinstance(step, AllSlice):
+            new[step.dim] = split[step.dim] + step.axes
+        elif isinstance(step, AllToAll):
+            new[step.concat_dim] = split[step.concat_dim][: -len(step.axes)]
+            new[step.split_dim] = split[step.split_dim] + step.axes
+        split = tuple(new)
+    return total
+
+
 # -- permutations ----------------------------------------------------------------
 
 
@@ -715,6 +964,9 @@ def _permutation(mesh: Mesh, before: Split, after: Split) -> tuple[tuple[int, ..
     (the same permutation of the others for every coordinate) are dropped."""
     sizes = mesh.shape
     axes = sorted({a for s in (before, after) for dim in s for a in dim})
+    n = math.prod(sizes[a] for a in axes)
+    if n > MAX_PERMUTE_DEVICES:
+        raise ValueError(f"a permutation of {n} devices is past the planner's limit of {MAX_PERMUTE_DEVICES} devices")
     coords = list(itertools.product(*(range(sizes[a]) for a in axes)))
     have = [_piece_key(before, sizes, dict(zip(axes, c))) for c in coords]
     want = [_piece_key(after, sizes, dict(zip(axes, c))) for c in coords]
@@ -839,7 +1091,13 @@ def _apply(step: Step, layout: Sharding, mesh: Mesh, shape: tuple[int, ...]) -> 
         n = mesh.group_size(axes)
         if sorted(step.perm) != list(range(n)):
             raise bad(f"perm must be a permutation of 0..{n - 1}")
-        for dev in mesh.devices():
+        # only the coordinates along the permuted and the split axes matter
+        involved = sorted(set(axes) | {a for s in (split, after) for dim in s for a in dim})
+        count = mesh.group_size(involved)
+        if count > MAX_PERMUTE_DEVICES:
+            raise bad(f"checking it covers {count} devices, past the limit of {MAX_PERMUTE_DEVICES} devices")
+        for coords in itertools.product(*(range(mesh.shape[a]) for a in involved)):
+            dev = mesh.device_at((0,) * mesh.rank, involved, coords)
             dest = mesh.member(dev, axes, step.perm[mesh.in_group_index(dev, axes)])
             got = _piece_key(tuple(split), mesh.shape, dict(enumerate(dev)))
             wanted = _piece_key(after, mesh.shape, dict(enumerate(dest)))
@@ -878,17 +1136,8 @@ def _step_costs(step: Step, before: Sharding, shape: tuple[int, ...], mesh: Mesh
     devices = mesh.devices()
     first = devices[0]
     elems = math.prod(before.local_shape(shape, mesh, first)) if devices else 0
-    if isinstance(step, AllSlice | Partialize):
-        return dict.fromkeys(devices, 0)
-    if isinstance(step, AllGather):
-        g = mesh.group_size(step.axes)
-        return dict.fromkeys(devices, (g - 1) * elems)
-    if isinstance(step, AllToAll | ReduceScatter):
-        g = mesh.group_size(step.axes)
-        return dict.fromkeys(devices, (g - 1) * elems // g)
-    if isinstance(step, AllReduce):
-        g = mesh.group_size(step.axes)
-        return dict.fromkeys(devices, 2 * (g - 1) * (-(-elems // g)))
+    if isinstance(step, AllSlice | Partialize | AllGather | AllToAll | ReduceScatter | AllReduce):
+        return dict.fromkeys(devices, _uniform_cost(step, elems, mesh))
     if isinstance(step, Permute):
         out = dict.fromkeys(devices, 0)
         for dev in devices:
@@ -906,6 +1155,42 @@ def _step_costs(step: Step, before: Sharding, shape: tuple[int, ...], mesh: Mesh
     raise TypeError(f"not a resharding step: {step!r}")  # pragma: no cover
 
 
+def _step_cost_max(step: Step, before: Sharding, shape: tuple[int, ...], mesh: Mesh) -> int:
+    """The most elements any device receives in `step`, without listing the
+    devices: `max(_step_costs(...).values())`, for meshes too large to list."""
+    first = (0,) * mesh.rank
+    if isinstance(step, Permute):
+        moved = any(i != j for i, j in enumerate(step.perm))
+        return math.prod(before.local_shape(shape, mesh, first)) if moved else 0
+    if isinstance(step, UpdateHalo):
+        # Tensor dimensions are cut over disjoint mesh axes, so every
+        # combination of pieces is some device's: the largest box is the
+        # product of the largest extents per dimension.
+        after = Sharding(before.split_axes, before.partial_axes, before.partial_type, step.destination_halos)
+        core = math.prod(s.stop - s.start for s in after.slice_of(shape, mesh, first))
+        widest = 1
+        for dim, size in enumerate(shape):
+            low, high = after.halo(dim)
+            widest *= max(min(b + high, size) - max(a - low, 0) for a, b in after.bounds(dim, size, mesh))
+        return widest - core
+    return _uniform_cost(step, math.prod(before.local_shape(shape, mesh, first)), mesh)
+
+
+def _uniform_cost(step: Step, elems: int, mesh: Mesh) -> int:
+    """Elements every device receives in a collective step that costs every
+    device the same, from `elems`, the local elements before it."""
+    if isinstance(step, AllSlice | Partialize):
+        return 0
+    g = mesh.group_size(step.axes)
+    if isinstance(step, AllGather):
+        return (g - 1) * elems
+    if isinstance(step, AllToAll | ReduceScatter):
+        return (g - 1) * elems // g
+    if isinstance(step, AllReduce):
+        return 2 * (g - 1) * (-(-elems // g))
+    raise TypeError(f"not a uniform resharding step: {step!r}")  # pragma: no cover
+
+
 def _lower_bound(shape: tuple[int, ...], mesh: Mesh, source: Sharding, target: Sharding) -> int:
     """Elements (not bytes) of the module docstring's lower bound."""
     sizes = mesh.shape
@@ -915,7 +1200,9 @@ def _lower_bound(shape: tuple[int, ...], mesh: Mesh, source: Sharding, target: S
     new_axes = sorted(tgt_partial - src_partial) if keep else sorted(tgt_partial)
     identity = target.is_partial and target.partial_type in _IDENTITY_KINDS
     worst = 0
-    for dev in mesh.devices():
+    # a device's need depends only on its coordinates along these axes
+    relevant = sorted(set(source.used_axes()) | set(target.used_axes()))
+    for dev in _devices_over(mesh, relevant):
         if identity and any(dev[a] for a in new_axes):
             continue
         want = _box(target, shape, mesh, dev)
@@ -927,18 +1214,43 @@ def _lower_bound(shape: tuple[int, ...], mesh: Mesh, source: Sharding, target: S
     return worst
 
 
+def _devices_over(mesh: Mesh, axes: Sequence[int]) -> Iterator[Device]:
+    """One device per combination of coordinates along `axes` (0 elsewhere);
+    past `MAX_COUNTED_DEVICES` combinations, a deterministic sample: for
+    every i below the largest axis size and `_SAMPLED_DEVICES`, the devices
+    whose coordinate along the k-th axis is i, size - 1 - i, i + k, or
+    alternately i and size - 1 - i (modulo the axis size)."""
+    origin = (0,) * mesh.rank
+    sizes = [mesh.shape[a] for a in axes]
+    if math.prod(sizes) <= MAX_COUNTED_DEVICES:
+        for coords in itertools.product(*(range(n) for n in sizes)):
+            yield mesh.device_at(origin, axes, coords)
+        return
+    for i in range(min(max(sizes), _SAMPLED_DEVICES)):
+        yield mesh.device_at(origin, axes, [i % n for n in sizes])
+        yield mesh.device_at(origin, axes, [(n - 1 - i) % n for n in sizes])
+        yield mesh.device_at(origin, axes, [(i + k) % n for k, n in enumerate(sizes)])
+        yield mesh.device_at(origin, axes, [(i if k % 2 else n - 1 - i) % n for k, n in enumerate(sizes)])
+
+
 def _plan(
     shape: tuple[int, ...], mesh: Mesh, source: Sharding, target: Sharding, steps: list[Step], element_bytes: int
 ) -> Plan:
     layouts: list[Sharding] = []
     per_step: list[int] = []
-    totals = dict.fromkeys(mesh.devices(), 0)
+    small = mesh.size <= MAX_COUNTED_DEVICES
+    totals = dict.fromkeys(mesh.devices() if small else [(0,) * mesh.rank], 0)
     layout = source
     for step in steps:
-        costs = _step_costs(step, layout, shape, mesh)
-        for d, c in costs.items():
-            totals[d] += c
-        per_step.append(max(costs.values(), default=0) * element_bytes)
+        if small:
+            costs = _step_costs(step, layout, shape, mesh)
+            for d, c in costs.items():
+                totals[d] += c
+            most = max(costs.values(), default=0)
+        else:
+            most = _step_cost_max(step, layout, shape, mesh)
+            totals[(0,) * mesh.rank] += most
+        per_step.append(most * element_bytes)
         layout = _apply(step, layout, mesh, shape)
         layouts.append(layout)
     if layout != target:  # pragma: no cover - the search only ends at the target

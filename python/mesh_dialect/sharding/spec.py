@@ -22,7 +22,7 @@ from __future__ import annotations
 import itertools
 import math
 import operator
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from ..ir.schema import REDUCTION_KINDS  # one list for the dialect and the algebra
@@ -30,6 +30,11 @@ from ..ir.schema import REDUCTION_KINDS  # one list for the dialect and the alge
 Device = tuple[int, ...]
 """A device's multi-index on its mesh."""
 
+MAX_LISTED_DEVICES = 1 << 20
+"""The most devices `Mesh.devices`, `Mesh.groups` and `Mesh.group_of` list:
+past it (a 65536x65536 or 1000x1000x1000 mesh) a list would exhaust memory,
+so they raise MeshError; sizes, indices and single devices stay arithmetic,
+and `iter_devices` / `iter_groups` walk any mesh lazily."""
 
 
 class MeshError(ValueError):
@@ -84,8 +89,18 @@ class Mesh:
         return math.prod(self.shape)
 
     def devices(self) -> list[Device]:
-        """Every device, in row-major (linear index) order."""
-        return [tuple(d) for d in itertools.product(*(range(n) for n in self.shape))]
+        """Every device, in row-major (linear index) order; MeshError past
+        `MAX_LISTED_DEVICES` devices."""
+        self._check_listable(self.size, "the devices of")
+        return list(self.iter_devices())
+
+    def iter_devices(self) -> Iterator[Device]:
+        """Every device, in row-major order, one at a time (no limit)."""
+        return itertools.product(*(range(n) for n in self.shape))
+
+    def _check_listable(self, count: int, what: str) -> None:
+        if count > MAX_LISTED_DEVICES:
+            raise MeshError(f"listing {what} {self} is limited to {MAX_LISTED_DEVICES} devices, got {count} devices")
 
     # -- indices ---------------------------------------------------------
 
@@ -168,24 +183,46 @@ class Mesh:
             raise MeshError(f"in-group index {index} is out of range for a group of {n} devices")
         return self.device_at(device, axes, _unravel(index, tuple(self.shape[a] for a in axes)))
 
+    def group_count(self, mesh_axes: Iterable[int]) -> int:
+        """How many groups `mesh_axes` cut the mesh into."""
+        return self.size // self.group_size(mesh_axes)
+
     def group_of(self, device: Sequence[int], mesh_axes: Iterable[int]) -> list[Device]:
-        """`device`'s group, in in-group order."""
+        """`device`'s group, in in-group order; MeshError past
+        `MAX_LISTED_DEVICES` members."""
         axes = self.check_axes(mesh_axes)
         dev = self.check_device(device)
-        return [self.device_at(dev, axes, c) for c in itertools.product(*(range(self.shape[a]) for a in axes))]
+        self._check_listable(self.group_size(axes), f"a group over mesh axes {_fmt(axes)} of")
+        return self._group(dev, axes)
+
+    def _group(self, dev: Device, axes: tuple[int, ...]) -> list[Device]:
+        out = []
+        for coords in itertools.product(*(range(self.shape[a]) for a in axes)):
+            member = list(dev)
+            for a, c in zip(axes, coords):
+                member[a] = c
+            out.append(tuple(member))
+        return out
 
     def groups(self, mesh_axes: Iterable[int]) -> list[list[Device]]:
         """Every group over `mesh_axes`, each in in-group order.  Groups come
-        in row-major order of their coordinates outside `mesh_axes`."""
+        in row-major order of their coordinates outside `mesh_axes`.
+        MeshError past `MAX_LISTED_DEVICES` devices in all."""
         axes = self.check_axes(mesh_axes)
+        self._check_listable(self.size, f"the groups over mesh axes {_fmt(axes)} of")
+        return list(self.iter_groups(axes))
+
+    def iter_groups(self, mesh_axes: Iterable[int]) -> Iterator[list[Device]]:
+        """`groups`, one group at a time; each group is still a list, so a
+        single group must fit (MeshError past `MAX_LISTED_DEVICES` members)."""
+        axes = self.check_axes(mesh_axes)
+        self._check_listable(self.group_size(axes), f"a group over mesh axes {_fmt(axes)} of")
         outside = [a for a in range(self.rank) if a not in axes]
         base = [0] * self.rank
-        out = []
         for coords in itertools.product(*(range(self.shape[a]) for a in outside)):
             for a, c in zip(outside, coords):
                 base[a] = c
-            out.append(self.group_of(tuple(base), axes))
-        return out
+            yield self._group(tuple(base), axes)
 
     def __str__(self) -> str:
         name = f"@{self.name}" if self.name else "mesh"
@@ -313,6 +350,15 @@ class Sharding:
         step = size // n
         return [(i * step, (i + 1) * step) for i in range(n)]
 
+    def piece_bounds(self, dim: int, size: int, mesh: Mesh, index: int) -> tuple[int, int]:
+        """`bounds(dim, size, mesh)[index]` without listing every piece (a
+        dimension of a huge mesh may have billions)."""
+        given = self.offsets(dim, mesh)
+        if given is not None:
+            return (given[index], given[index + 1])
+        step = size // self.shard_count(dim, mesh)
+        return (index * step, (index + 1) * step)
+
     # -- validation --------------------------------------------------------
 
     def validate(self, mesh: Mesh, shape: Sequence[int] | None = None) -> None:
@@ -411,7 +457,7 @@ class Sharding:
         out = []
         for dim, size in enumerate(shape):
             if self.axes_of(dim):
-                start, stop = self.bounds(dim, size, mesh)[self.piece_index(dim, mesh, dev)]
+                start, stop = self.piece_bounds(dim, size, mesh, self.piece_index(dim, mesh, dev))
                 out.append(slice(start, stop))
             else:
                 out.append(slice(0, size))

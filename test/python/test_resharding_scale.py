@@ -1,0 +1,230 @@
+"""The resharding planner at scale: the decomposition used past the exact
+search's budget (4-7 axis meshes, checked by execution and against its
+documented bound), meshes too large to list (65536x65536, 1000x1000x1000),
+and integer `average` partials reduced over their whole group at once."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mesh_dialect.sharding import Mesh, Sharding
+from mesh_dialect.sharding import resharding as rs
+from mesh_dialect.sharding.resharding import (
+    AllGather,
+    AllReduce,
+    AllSlice,
+    AllToAll,
+    Partialize,
+    Permute,
+    Plan,
+    ReduceScatter,
+    apply_steps,
+    execute,
+    plan_resharding,
+)
+from mesh_dialect.sim.layout import assemble, shard
+
+
+def S(*split, partial=(), kind="sum") -> Sharding:
+    return Sharding(tuple(tuple(a) for a in split), tuple(partial), kind)
+
+
+def run(plan: Plan, global_array: np.ndarray) -> None:
+    """Shard by the source, execute, compare every device with the target exactly."""
+    mesh = Mesh(plan.mesh_shape)
+    out = execute(plan, shard(global_array, plan.source, mesh), mesh)
+    want = shard(global_array, plan.target, mesh)
+    for d in mesh.devices():
+        np.testing.assert_array_equal(out[d], want[d], err_msg=f"device {d}")
+
+
+@pytest.fixture
+def decompose_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every plan comes from the decomposition (an exact-search budget of 0)."""
+    monkeypatch.setattr(rs, "EXACT_SEARCH_BUDGET", 0)
+
+
+def bound(shape, mesh_shape, source: Sharding, target: Sharding, element_bytes: int = 4) -> int:
+    """The decomposition's bound of the module docstring, computed from scratch."""
+    sizes = mesh_shape
+    rank = len(shape)
+
+    def count(axes) -> int:
+        return math.prod(sizes[a] for a in axes)
+
+    e = math.prod(n // count(source.axes_of(d)) for d, n in enumerate(shape))
+    r = 0
+    keep = source.partial_type == target.partial_type
+    if source.partial_axes and not (keep and set(source.partial_axes) <= set(target.partial_axes)):
+        some = keep and source.partial_type != "average"
+        g = count([a for a in source.partial_axes if not (some and a in target.partial_axes)])
+        r = 2 * (g - 1) * -(-e // g)
+    lcp, moved = [], []
+    for d in range(rank):
+        a, b = source.axes_of(d), target.axes_of(d)
+        k = 0
+        while k < min(len(a), len(b)) and a[k] == b[k]:
+            k += 1
+        lcp.append(a[:k])
+        moved += a[k:]
+    e_lcp = math.prod(n // count(lcp[d]) for d, n in enumerate(shape))
+    greedy = sum((1 - 1 / sizes[a]) * e_lcp for a in moved)
+    return int(element_bytes * (r + min(math.prod(shape) - e, greedy)))
+
+
+# -- average partials --------------------------------------------------------------
+
+
+def average_terms(mesh: Mesh, terms: dict) -> dict:
+    return {d: np.full((2, 2), terms[d], dtype=np.int64) for d in mesh.devices()}
+
+
+@pytest.mark.parametrize(
+    "target",
+    [S([0], [1]), S(), S(partial=[0], kind="average"), S([1], partial=[0], kind="average"), S([0])],
+)
+def test_integer_average_is_reduced_over_the_whole_group_at_once(target):
+    # terms 1, 0, 1, 2 average to trunc(4 / 4) = 1; averaging along axis 0
+    # first gives trunc((trunc(1/2) + trunc(3/2)) / 2) = 0
+    mesh = Mesh((2, 2))
+    source = S(partial=[0, 1], kind="average")
+    plan = plan_resharding((2, 2), mesh, source, target)
+    for step in plan.steps:
+        if isinstance(step, AllReduce | ReduceScatter):
+            assert sorted(step.axes) == [0, 1], plan
+    terms = average_terms(mesh, {(0, 0): 1, (1, 0): 0, (0, 1): 1, (1, 1): 2})
+    out = execute(plan, terms, mesh)
+    np.testing.assert_array_equal(assemble(out, target, mesh), np.ones((2, 2), dtype=np.int64))
+
+
+def test_integer_average_plans_are_exact():
+    plan = plan_resharding((2, 2), (2, 2), S(partial=[0, 1], kind="average"), S([0], [1]))
+    # before: reduce_scatter over [0], then over [1] (16 bytes, but wrong)
+    assert plan.steps == (AllReduce((0, 1), "average"), AllSlice((0,), 0), AllSlice((1,), 1))
+    assert plan.bytes_received == 24
+    plan = plan_resharding((2, 2), (2, 2), S(partial=[0, 1], kind="average"), S(partial=[0], kind="average"))
+    assert plan.steps == (AllReduce((0, 1), "average"), Partialize((0,), "average"))
+
+
+def test_the_decomposition_reduces_an_average_over_the_whole_group(decompose_only):
+    mesh = Mesh((2, 2))
+    target = S([1], partial=[0], kind="average")
+    plan = plan_resharding((2, 2), mesh, S(partial=[0, 1], kind="average"), target)
+    assert plan.steps == (AllReduce((0, 1), "average"), AllSlice((1,), 0), Partialize((0,), "average"))
+    terms = average_terms(mesh, {(0, 0): 1, (1, 0): 0, (0, 1): 1, (1, 1): 2})
+    np.testing.assert_array_equal(assemble(execute(plan, terms, mesh), target, mesh), np.ones((2, 2), np.int64))
+
+
+# -- the decomposition ----------------------------------------------------------------
+
+
+KINDS = ("sum", "max", "average")
+
+
+@st.composite
+def problems(draw, mesh_ranks=(4, 7)):
+    mesh = tuple(draw(st.lists(st.integers(1, 2), min_size=mesh_ranks[0], max_size=mesh_ranks[1])))
+    rank = draw(st.integers(1, 3))
+
+    def layout(partial_ok: bool) -> Sharding:
+        split: list[list[int]] = [[] for _ in range(rank)]
+        partial = []
+        for a in draw(st.permutations(range(len(mesh)))):
+            where = draw(st.integers(-2 if partial_ok else -1, rank - 1))
+            if where >= 0:
+                split[where].append(a)
+            elif where == -2:
+                partial.append(a)
+        return S(*split, partial=partial, kind=draw(st.sampled_from(KINDS)))
+
+    source = layout(True)
+    target = layout(draw(st.booleans()))
+    shape = []
+    for d in range(rank):
+        n = math.lcm(*(math.prod(mesh[a] for a in s.axes_of(d)) for s in (source, target)))
+        shape.append(n * draw(st.integers(1, 2)))
+    return tuple(shape), mesh, source, target
+
+
+def check(problem) -> Plan:
+    shape, mesh_shape, source, target = problem
+    plan = plan_resharding(shape, mesh_shape, source, target)
+    t = np.arange(math.prod(shape), dtype=np.int64).reshape(shape) * 7 % 23 - 11
+    run(plan, t)
+    assert plan.lower_bound <= plan.bytes_received
+    assert apply_steps(shape, mesh_shape, source, plan.steps) == plan
+    for step in plan.steps:
+        if isinstance(step, AllReduce | ReduceScatter) and step.kind == "average":
+            assert sorted(step.axes) == sorted(plan.source.partial_axes), plan
+    return plan
+
+
+@settings(max_examples=60, deadline=None)
+@given(problems())
+def test_property_the_decomposition_executes_within_its_bound(problem):
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(rs, "EXACT_SEARCH_BUDGET", 0)
+        plan = check(problem)
+    shape, mesh_shape, source, target = problem
+    assert plan.bytes_received <= bound(shape, mesh_shape, source, target)
+    assert len(plan.steps) <= 2 + 2 * len(mesh_shape)
+
+
+@settings(max_examples=15, deadline=None)
+@given(problems(mesh_ranks=(4, 6)))
+def test_property_plans_on_4_to_6_axis_meshes_execute(problem):
+    check(problem)
+
+
+def test_seven_axis_mesh_every_dimension_over_several_axes():
+    # the issue's case: 2x2x2x2x2x2x2, every dimension split over several axes
+    # (a 16^3 tensor here so that it executes; 128^3 plans the same steps)
+    mesh = (2,) * 7
+    source, target = S([0, 1], [2, 3], [4, 5, 6]), S([6, 5, 4], [1, 3], [2, 0])
+    plan = plan_resharding((16, 16, 16), mesh, source, target)
+    assert [type(s) for s in plan.steps] == [Permute, AllToAll]
+    assert plan.steps[1] == AllToAll((4,), 0, 2)
+    assert (plan.bytes_received, plan.lower_bound) == (192, 128)
+    run(plan, np.arange(16**3, dtype=np.int64).reshape(16, 16, 16))
+    big = plan_resharding((128, 128, 128), mesh, source, target)
+    assert big.steps == plan.steps and (big.bytes_received, big.lower_bound) == (98304, 65536)
+
+
+# -- meshes too large to list ----------------------------------------------------------
+
+
+def test_65536x65536_mesh_swaps_axes_without_a_permutation_table():
+    plan = plan_resharding((65536, 65536), (65536, 65536), S([0], [1]), S([1], [0]))
+    assert plan.steps == (AllGather((0,), 0), AllToAll((1,), 0, 1), AllSlice((0,), 1))
+    assert plan.step_bytes == (262140, 262140, 0)
+    assert (plan.bytes_received, plan.lower_bound) == (524280, 4)
+
+
+def test_1000_cubed_mesh_plans_arithmetically():
+    plan = plan_resharding((1000, 1000, 1000), (1000, 1000, 1000), S([0], [1], [2]), S([2], [0], [1]))
+    assert plan.steps == (
+        AllGather((0,), 0),
+        AllToAll((2,), 0, 2),
+        AllToAll((1,), 2, 1),
+        AllSlice((0,), 1),
+    )
+    assert (plan.bytes_received, plan.lower_bound) == (11988, 4)
+
+
+def test_a_huge_permutation_is_refused_naming_the_device_count():
+    with pytest.raises(ValueError, match=r"a permutation of 4294967296 devices is past the planner's limit of 65536"):
+        rs._permutation(Mesh((65536, 65536)), ((0,), (1,)), ((1,), (0,)))
+    with pytest.raises(ValueError, match=r"checking it covers 4294967296 devices, past the limit of 65536 devices"):
+        apply_steps((65536, 65536), (65536, 65536), S([0], [1]), [Permute((), (0,), ((1,), (0,)))])
+
+
+def test_a_small_permutation_on_a_huge_mesh_is_still_a_permute():
+    # only axes 1 and 2 move pieces; the 65536 devices along axis 0 are not listed
+    plan = plan_resharding((4, 4), (65536, 2, 2), S([1], [2]), S([2], [1]))
+    assert plan.steps == (Permute((1, 2), (0, 2, 1, 3), ((2,), (1,))),)
+    assert (plan.bytes_received, plan.lower_bound) == (16, 16)
