@@ -252,3 +252,17 @@ def test_help_documents_the_tolerance_and_the_limit():
     assert p.returncode == 0
     assert "By default rtol = n * eps and atol = n * eps * scale" in p.stdout
     assert "refuse a mesh of more than N devices (default 4096)" in " ".join(p.stdout.split())
+
+
+def test_raising_the_limit_past_what_the_simulator_can_list_is_refused(tmp_path):
+    """Past 2^20 devices even a raised limit is refused with a diagnostic,
+    not an internal error from listing the mesh."""
+    (tmp_path / "m.mlir").write_text(HUGE.replace("1000x1000", "2000x1000"))
+    p = subprocess.run(
+        [MESH_RUN, "m.mlir", "-q", "--max-devices", "3000000"], capture_output=True, text=True, cwd=tmp_path
+    )
+    assert (p.returncode, p.stderr) == (
+        1,
+        "mesh-run: error: mesh @m (2000x1000) has 2000000 devices; the simulator runs every device and stops "
+        "at 1048576, whatever --max-devices says\n",
+    )

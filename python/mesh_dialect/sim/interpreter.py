@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 from mlir import ir
 
-from ..sharding.spec import Mesh
+from ..sharding.spec import MAX_LISTED_DEVICES, Mesh
 from .program import Compiler, Frame, SimError, Step, run_block
 
 Device = tuple[int, ...]
@@ -50,8 +50,13 @@ def check_device_count(mesh: str, shape: Sequence[int], max_devices: int | None)
     count = 1
     for size in shape:
         count *= int(size)
+    dims = "x".join(str(s) for s in shape)
+    if count > MAX_LISTED_DEVICES:
+        raise SimError(
+            f"mesh @{mesh} ({dims}) has {count} devices; the simulator runs every device and stops at "
+            f"{MAX_LISTED_DEVICES}, whatever --max-devices says"
+        )
     if max_devices is not None and count > max_devices:
-        dims = "x".join(str(s) for s in shape)
         raise SimError(
             f"mesh @{mesh} ({dims}) has {count} devices, more than the limit of {max_devices}; "
             "raise it with --max-devices (max_devices= in Python) to run it anyway"
