@@ -7,7 +7,7 @@ mesh.mesh @m(shape = 2x1x?)
 // CHECK-LABEL: func.func @single_device_groups
 // CHECK-NEXT:    %0 = mesh.all_reduce %arg0 on @m mesh_axes = [0, 1] : tensor<4xf32> -> tensor<4xf32>
 // CHECK-NEXT:    %1 = mesh.all_reduce %0 on @m mesh_axes = [1] : tensor<4xf32> -> tensor<4xf64>
-// CHECK-NEXT:    %2 = mesh.all_gather %arg0 on @m mesh_axes = [2] gather_axis = 0 : tensor<4xf32> -> tensor<4xf32>
+// CHECK-NEXT:    %2 = mesh.all_reduce %arg0 on @m mesh_axes = [2] : tensor<4xf32> -> tensor<4xf32>
 // CHECK-NEXT:    %3 = mesh.shift %0 on @m mesh_axes = [1] shift_axis = 1 offset = 1 : tensor<4xf32> -> tensor<4xf32>
 // CHECK-NEXT:    return %0, %1, %2, %3, %0
 // NOFOLD-LABEL: func.func @single_device_groups
@@ -20,7 +20,7 @@ func.func @single_device_groups(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf
   // The element type changes: not an identity.
   %3 = mesh.all_reduce %2 on @m mesh_axes = [1] : tensor<4xf32> -> tensor<4xf64>
   // Axis 2 has a dynamic size: the group size is unknown.
-  %4 = mesh.all_gather %x on @m mesh_axes = [2] gather_axis = 0 : tensor<4xf32> -> tensor<4xf32>
+  %4 = mesh.all_reduce %x on @m mesh_axes = [2] : tensor<4xf32> -> tensor<4xf32>
   // A non-rotating shift by 1 in a one-device group leaves an undefined value.
   %5 = mesh.shift %2 on @m mesh_axes = [1] shift_axis = 1 offset = 1 : tensor<4xf32> -> tensor<4xf32>
   %6 = mesh.broadcast %2 on @m mesh_axes = [1] root = [0] : (tensor<4xf32>) -> tensor<4xf32>
@@ -81,3 +81,68 @@ func.func @cse_and_dce(%x: tensor<8xf32>, %c: i1) -> tensor<8xf32> {
   }
   return %b : tensor<8xf32>
 }
+
+// -----
+
+mesh.mesh @m(shape = 2)
+
+// A one-device collective between annotations stays: folding it would make
+// the result's annotation annotate an annotation (@annotated_operand) or
+// annotate its operand a second time (@annotated_twice). Unannotated, or
+// with only one side annotated, it folds.
+// CHECK-LABEL: func.func @annotated_operand
+// CHECK:         %[[A:.*]] = mesh.shard %arg0 to %{{.*}} : tensor<4xf32>
+// CHECK-NEXT:    %[[R:.*]] = mesh.all_reduce %[[A]] on @m : tensor<4xf32> -> tensor<4xf32>
+// CHECK-NEXT:    %[[B:.*]] = mesh.shard %[[R]] to %{{.*}} : tensor<4xf32>
+// CHECK-NEXT:    %[[C:.*]] = mesh.shard %arg0 to %{{.*}} annotate_for_users : tensor<4xf32>
+// CHECK-NEXT:    %[[R2:.*]] = mesh.all_slice %[[C]] on @m slice_axis = 0 : tensor<4xf32> -> tensor<4xf32>
+// CHECK-NEXT:    %[[D:.*]] = mesh.shard %[[R2]] to %{{.*}} annotate_for_users : tensor<4xf32>
+// CHECK-NEXT:    return %[[B]], %[[D]], %[[A]]
+func.func @annotated_operand(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+  %s0 = mesh.sharding @m split_axes = [[0]] : !mesh.sharding
+  %s1 = mesh.sharding @m split_axes = [[]] : !mesh.sharding
+  %a = mesh.shard %x to %s0 : tensor<4xf32>
+  %r = mesh.all_reduce %a on @m mesh_axes = [] : tensor<4xf32> -> tensor<4xf32>
+  %b = mesh.shard %r to %s1 : tensor<4xf32>
+  %c = mesh.shard %x to %s1 annotate_for_users : tensor<4xf32>
+  %r2 = mesh.all_slice %c on @m mesh_axes = [] slice_axis = 0 : tensor<4xf32> -> tensor<4xf32>
+  %d = mesh.shard %r2 to %s0 annotate_for_users : tensor<4xf32>
+  // Only the operand is annotated: folds.
+  %r3 = mesh.all_gather %a on @m mesh_axes = [] gather_axis = 0 : tensor<4xf32> -> tensor<4xf32>
+  return %b, %d, %r3 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+}
+
+// CHECK-LABEL: func.func @annotated_twice
+// CHECK-NEXT:    %[[S0:.*]] = mesh.sharding @m split_axes = {{\[\[}}0]] : !mesh.sharding
+// CHECK-NEXT:    %[[S1:.*]] = mesh.sharding @m split_axes = {{\[\[}}]] : !mesh.sharding
+// CHECK-NEXT:    %[[R:.*]] = mesh.all_reduce %arg0 on @m : tensor<4xf32> -> tensor<4xf32>
+// CHECK-NEXT:    %[[A:.*]] = mesh.shard %arg0 to %[[S0]] : tensor<4xf32>
+// CHECK-NEXT:    %[[B:.*]] = mesh.shard %[[R]] to %[[S1]] : tensor<4xf32>
+// CHECK-NEXT:    %[[C:.*]] = mesh.shard %arg1 to %[[S1]] : tensor<4xf32>
+// CHECK-NEXT:    return %[[A]], %[[B]], %[[C]]
+func.func @annotated_twice(%x: tensor<4xf32>, %y: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+  %s0 = mesh.sharding @m split_axes = [[0]] : !mesh.sharding
+  %s1 = mesh.sharding @m split_axes = [[]] : !mesh.sharding
+  %r = mesh.all_reduce %x on @m mesh_axes = [] : tensor<4xf32> -> tensor<4xf32>
+  %a = mesh.shard %x to %s0 : tensor<4xf32>
+  %b = mesh.shard %r to %s1 : tensor<4xf32>
+  // Only the result is annotated: folds.
+  %r2 = mesh.all_reduce %y on @m mesh_axes = [] : tensor<4xf32> -> tensor<4xf32>
+  %c = mesh.shard %r2 to %s1 : tensor<4xf32>
+  return %a, %b, %c : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// Meshes are resolved in the nearest enclosing module: the inner @m has two
+// devices, so the all_reduce over its axis 0 is no identity.
+// CHECK-LABEL: func.func @nested
+// CHECK-NEXT:    %0 = mesh.all_reduce %arg0 on @m mesh_axes = [0]
+module {
+  mesh.mesh @m(shape = 2)
+  func.func @nested(%x: tensor<4xf32>) -> tensor<4xf32> {
+    %r = mesh.all_reduce %x on @m mesh_axes = [0] : tensor<4xf32> -> tensor<4xf32>
+    return %r : tensor<4xf32>
+  }
+}
+mesh.mesh @m(shape = 1)

@@ -2,9 +2,16 @@
 
 IRDL checks operand and attribute kinds while parsing; this module checks
 everything that needs context: that mesh symbols resolve, that axes are in
-range, that static shapes agree with the mesh, and the misuses of
-`mesh.shard` the dialect leaves undefined. It runs after parsing and after
+range, that static shapes agree with the mesh. It runs after parsing and after
 every pass. Messages follow MLIR's style: `'mesh.op' op <rule>, <value>`.
+
+The uses of `mesh.shard` the reference page calls undefined (a value
+annotated twice with different shardings, or an annotation annotated again)
+are accepted, as upstream's verifier accepts them: upstream's `cse` (merging
+equal constants) and `canonicalize` (folding an identity op between two
+annotations) make each of them from valid input, and the verifier must never
+reject what those passes produce. A later annotation that differs is a change
+of layout.
 """
 
 from __future__ import annotations
@@ -48,13 +55,18 @@ class MeshInfo:
         return len(self.shape)
 
     def group_size(self, axes: Iterable[int]) -> int | None:
-        """Devices in one group over `axes`; None when any size is dynamic."""
-        size = 1
+        """Devices in one group over `axes`, by arithmetic (a mesh may hold
+        billions of devices); None when any size is dynamic. An axis out of
+        range is the range error, never an IndexError."""
+        size: int | None = 1
         for a in axes:
+            if a < 0 or a >= self.rank:
+                raise _Invalid(f"mesh axis {a} is out of range for mesh @{self.name} of rank {self.rank}")
             s = self.shape[a]
             if s is None:
-                return None
-            size *= s
+                size = None
+            elif size is not None:
+                size *= s
         return size
 
 
@@ -135,7 +147,7 @@ class _Verifier:
     def __init__(self) -> None:
         self.violations: list[Violation] = []
         self.meshes: dict[ir.Operation, dict[str, MeshInfo]] = {}
-        self.result_annotations: dict[ir.Value, tuple[ir.Operation, ShardingInfo | ir.Value]] = {}
+        self.valid_shardings: dict[ir.Operation, ShardingInfo | None] = {}  # None: invalid
 
     # -- driving ---------------------------------------------------------
 
@@ -403,14 +415,20 @@ class _Verifier:
 
     def sharding_info(self, value: ir.Value) -> ShardingInfo | ir.Value:
         """The content of the sharding a value holds, or the value itself
-        when it is not produced by a valid `mesh.sharding` op."""
+        when it is not produced by a valid `mesh.sharding` op (whose errors
+        are reported at that op, not at every user)."""
         owner = value.owner
-        if isinstance(owner, ir.OpView) and owner.operation.name == "mesh.sharding":
+        if not (isinstance(owner, ir.OpView) and owner.operation.name == "mesh.sharding"):
+            return value
+        if owner.operation not in self.valid_shardings:
             try:
-                return self.read_sharding(owner.operation)
+                info: ShardingInfo | None = self.read_sharding(owner.operation)
+                self.check_sharding(self.mesh_of(owner.operation), info)
             except _Invalid:
-                return value
-        return value
+                info = None
+            self.valid_shardings[owner.operation] = info
+        found = self.valid_shardings[owner.operation]
+        return value if found is None else found
 
     # -- mesh.shard ------------------------------------------------------
 
@@ -419,7 +437,7 @@ class _Verifier:
         t = _tensor_type(src, "operand")
         if src.type != op.results[0].type:
             raise _Invalid(f"result type {op.results[0].type} must equal the operand type {src.type}")
-        for_users = _unit_attr(op, "annotate_for_users")
+        _unit_attr(op, "annotate_for_users")
         info = self.sharding_info(sharding_value)
         if isinstance(info, ShardingInfo):
             if len(info.split_axes) > t.rank:
@@ -428,7 +446,6 @@ class _Verifier:
                 )
             if info.sharded_dims_offsets:
                 self._check_offsets_end(sharding_value.owner.operation, info, _shape(t))
-        self._check_reannotation(op, src, info, for_users)
 
     def _check_offsets_end(self, sharding_op: ir.Operation, info: ShardingInfo, shape: Shape) -> None:
         for dim, group in self.offset_groups(self.mesh_of(sharding_op), info):
@@ -437,33 +454,6 @@ class _Verifier:
                 raise _Invalid(
                     f"sharded_dims_offsets of tensor dimension {dim} must end at its size {shape[dim]}, got {last}"
                 )
-
-    _REANNOTATION = {
-        (False, False): "a result annotated again with a different sharding",
-        (True, True): "an operand annotated again with a different sharding",
-        (True, False): "a result annotation after an operand annotation with a different sharding",
-    }
-
-    def _check_reannotation(self, op: ir.Operation, src: ir.Value, info, for_users: bool) -> None:
-        """The uses of `mesh.shard` the dialect leaves undefined. Annotating
-        a result and then its uses differently is the one legal chain."""
-        owner = src.owner
-        if isinstance(owner, ir.OpView) and owner.operation.name == "mesh.shard":
-            prev = owner.operation
-            key = ("annotate_for_users" in prev.attributes, for_users)
-            if key in self._REANNOTATION and not _same(self.sharding_info(prev.operands[1]), info):
-                raise _Invalid(
-                    f"undefined use of mesh.shard: {self._REANNOTATION[key]}",
-                    [(prev.location, "first annotation is here")],
-                )
-        if not for_users:
-            earlier = self.result_annotations.get(src)
-            if earlier is not None and not _same(earlier[1], info):
-                raise _Invalid(
-                    "undefined use of mesh.shard: the same value annotated as a result with different shardings",
-                    [(earlier[0].location, "first annotation is here")],
-                )
-            self.result_annotations.setdefault(src, (op, info))
 
     # -- collectives -----------------------------------------------------
 
@@ -518,14 +508,18 @@ class _Verifier:
     @staticmethod
     def resized(src, dst, axis: int, group: int | None, *, grow: bool, what: str) -> None:
         """`dst` equals `src` except along `axis`, multiplied (grow) or
-        divided by the group size."""
+        divided by the group size. A static result size that a `?` input
+        size or group size leaves unknowable is refused, as upstream does."""
         s, d = _shape(src), _shape(dst)
         for i, (a, b) in enumerate(zip(s, d)):
-            if i == axis or a is None or b is None:
+            if i == axis or b is None:
                 continue
+            _unknowable(i, b, input_dynamic=a is None, group_dynamic=False)
             if a != b:
                 raise _Invalid(f"result dimension {i} must equal the input dimension {a}, got {b}")
         a, b = s[axis], d[axis]
+        if b is not None:
+            _unknowable(axis, b, input_dynamic=a is None, group_dynamic=group is None)
         if group is None or a is None:
             return
         if grow:
@@ -580,10 +574,14 @@ class _Verifier:
         group = mesh.group_size(axes)
         s, d = _shape(src), _shape(dst)
         for i, (a, b) in enumerate(zip(s, d)):
-            if a is None or b is None or group is None:
+            if b is None:
                 continue
+            resized = split != concat and i in (split, concat)
+            _unknowable(i, b, input_dynamic=a is None, group_dynamic=resized and group is None)
             want = a
-            if i == split and i != concat:
+            if group is None:
+                pass  # only dimensions the group does not resize get here
+            elif i == split and i != concat:
                 if a % group:
                     raise _Invalid(
                         f"input dimension {i} of size {a} is not divisible by the {group} devices "
@@ -702,6 +700,19 @@ class _Verifier:
                 )
 
 
+def _unknowable(dim: int, size: int, *, input_dynamic: bool, group_dynamic: bool) -> None:
+    """A static result dimension computed from a `?` cannot be checked and
+    may be wrong at run time: it must be `?` too."""
+    if input_dynamic:
+        raise _Invalid(
+            f"result dimension {dim} must be dynamic (?) because input dimension {dim} is dynamic, got {size}"
+        )
+    if group_dynamic:
+        raise _Invalid(
+            f"result dimension {dim} must be dynamic (?) because the group size over mesh_axes is dynamic, got {size}"
+        )
+
+
 def _halo_pairs(split_axes, halos: Sequence[int | None], what: str) -> dict[int, tuple[int | None, int | None]]:
     """The (low, high) halo of each sharded tensor dimension: two entries for
     every dimension with split axes, in order (as upstream counts them)."""
@@ -724,12 +735,6 @@ def _trim(split_axes: list[list[int]]) -> list[list[int]]:
     while out and not out[-1]:
         out.pop()
     return out
-
-
-def _same(a, b) -> bool:
-    if isinstance(a, ShardingInfo) and isinstance(b, ShardingInfo):
-        return a == b
-    return a is b or (not isinstance(a, ShardingInfo) and not isinstance(b, ShardingInfo) and a == b)
 
 
 def check(root: ir.Operation | ir.OpView) -> list[Violation]:

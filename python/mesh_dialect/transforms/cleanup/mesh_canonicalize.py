@@ -20,6 +20,8 @@ from ..base import Pass
 # effect: all of them but the point-to-point send and recv.
 _PURE_COLLECTIVES = COLLECTIVES - {"mesh.send", "mesh.recv"}
 _FOLDABLE_QUERIES = frozenset(("mesh.mesh_shape", "mesh.process_multi_index", "mesh.process_linear_index"))
+# Mesh shapes by (the op holding the mesh.mesh, its name); None is a `?` size.
+_Meshes = dict[tuple[ir.Operation, str], list[int | None]]
 _PURE_QUERIES = frozenset(
     ("mesh.sharding", "mesh.mesh_shape", "mesh.process_multi_index", "mesh.process_linear_index", "mesh.shard_shape")
 )
@@ -41,14 +43,15 @@ class MeshCanonicalize(Pass):
     dce: bool = dataclasses.field(default=True, metadata={"help": "erase unused pure mesh ops"})
 
     def run(self, module: ir.Operation) -> None:
-        meshes: dict[str, list[int | None]] = {}
+        meshes: _Meshes = {}
         ops: list[ir.Operation] = []
 
         def visit(op: ir.Operation) -> ir.WalkResult:
             name = op.name
             if name == "mesh.mesh":
                 shape = list(op.attributes["shape"])
-                meshes[op.attributes["sym_name"].value] = [None if d == DYNAMIC else d for d in shape]
+                key = (op.parent, op.attributes["sym_name"].value)
+                meshes.setdefault(key, [None if d == DYNAMIC else d for d in shape])
             elif name in _PURE_COLLECTIVES or name in _PURE_QUERIES:
                 ops.append(op)
             return ir.WalkResult.ADVANCE
@@ -94,36 +97,44 @@ class MeshCanonicalize(Pass):
         return kept
 
     @staticmethod
-    def _group_size(op: ir.Operation, meshes) -> int | None:
-        shape = meshes.get(op.attributes["mesh"].value)
+    def _group_size(op: ir.Operation, meshes: _Meshes) -> int | None:
+        """Devices in the op's group, by arithmetic; None when unknown
+        (a dynamic size, or a mesh or axis the verifier will report)."""
+        shape = _mesh_shape(op, meshes)
         if shape is None:
             return None
         size = 1
         for a in op.attributes["mesh_axes"]:
-            if shape[a] is None:
+            if a < 0 or a >= len(shape) or shape[a] is None:
                 return None
             size *= shape[a]
         return size
 
-    def _fold_collective(self, op: ir.Operation, meshes) -> bool:
+    def _fold_collective(self, op: ir.Operation, meshes: _Meshes) -> bool:
         source, result = op.operands[0], op.results[0]
         if source.type != result.type or self._group_size(op, meshes) != 1:
             return False
         if op.name == "mesh.shift" and "rotate" not in op.attributes and op.attributes["offset"].value != 0:
             return False  # a non-rotating shift by a non-zero offset leaves an undefined result
+        if _annotated(result) and (_is_annotation(source) or _annotated(source)):
+            # The result's annotations would annotate an annotation, or a
+            # value a second time: a layout change where there was none.
+            return False
         result.replace_all_uses_with(source)
         op.erase()
         return True
 
     @staticmethod
-    def _fold_query(op: ir.Operation, meshes) -> bool:
-        shape = meshes.get(op.attributes["mesh"].value)
+    def _fold_query(op: ir.Operation, meshes: _Meshes) -> bool:
+        shape = _mesh_shape(op, meshes)
         if shape is None:
             return False
         if op.name == "mesh.process_linear_index":
             values = [0] if all(s == 1 for s in shape) else None
         else:
             axes = list(op.attributes["axes"]) or list(range(len(shape)))
+            if any(a < 0 or a >= len(shape) for a in axes):
+                return False
             sizes = [shape[a] for a in axes]
             if op.name == "mesh.mesh_shape":
                 values = sizes if all(s is not None for s in sizes) else None
@@ -137,6 +148,30 @@ class MeshCanonicalize(Pass):
                 result.replace_all_uses_with(arith.ConstantOp(index, value).result)
         op.erase()
         return True
+
+
+def _mesh_shape(op: ir.Operation, meshes: _Meshes) -> list[int | None] | None:
+    """The shape of the mesh `op` names, resolved from the nearest enclosing
+    symbol table outward as MLIR resolves symbols (nested modules may reuse
+    a name)."""
+    name = op.attributes["mesh"].value
+    scope = op.parent
+    while scope is not None:
+        shape = meshes.get((scope, name))
+        if shape is not None:
+            return shape
+        scope = scope.parent
+    return None
+
+
+def _is_annotation(value: ir.Value) -> bool:
+    owner = value.owner
+    return isinstance(owner, ir.OpView) and owner.operation.name == "mesh.shard"
+
+
+def _annotated(value: ir.Value) -> bool:
+    """True when a `mesh.shard` uses `value`."""
+    return any(use.owner.name == "mesh.shard" for use in value.uses)
 
 
 def _unused(value: ir.Value) -> bool:

@@ -24,7 +24,17 @@ class TestMeshResharding(Pass):
 
     def run(self, module: ir.Operation) -> None:
         meshes: dict[str, tuple[int, ...]] = {}
-        pairs: list[tuple[ir.Operation, ir.Operation, ir.Operation]] = []
+        # The walk, kept in plain Python: each mesh.shard of a pair once, and
+        # pairs as (first, second, function) indices into that list.
+        shards: list[ir.Operation] = []
+        index: dict[ir.Operation, int] = {}
+        pairs: list[tuple[int, int, ir.Operation]] = []
+
+        def number(op: ir.Operation) -> int:
+            if op not in index:
+                index[op] = len(shards)
+                shards.append(op)
+            return index[op]
 
         def visit(op: ir.Operation) -> ir.WalkResult:
             if op.name == "mesh.mesh":
@@ -35,17 +45,35 @@ class TestMeshResharding(Pass):
                     parent = op.parent
                     while parent is not None and parent.name != "func.func":
                         parent = parent.parent
-                    pairs.append((owner.operation if isinstance(owner, ir.OpView) else owner, op, parent))
+                    first = owner.operation if isinstance(owner, ir.OpView) else owner
+                    pairs.append((number(first), number(op), parent))
             return ir.WalkResult.ADVANCE
 
         module.walk(visit, ir.WalkOrder.PRE_ORDER)
+        # Rewrite every pair before erasing anything: in a chain
+        # (`%b = shard %a`, `%c = shard %b annotate_for_users`) the op that
+        # ends one pair starts the next, and an erased op must never be
+        # touched again, not even hashed (the bindings crash at random).
+        # The local piece a rewritten annotation stands for: the next link of
+        # a chain starts from it, not from the global value.
+        local_of: dict[int, ir.Value] = {}
         for first, second, func in pairs:
             try:
-                self.rewrite(first, second, func, meshes)
+                local_of[second] = self.rewrite(shards[first], shards[second], func, meshes, local_of.get(first))
             except _Unsupported as e:
                 raise self.error(e.loc, str(e)) from None
+        seconds = sorted({second for _, second, _ in pairs}, reverse=True)
+        for i in seconds:
+            shards[i].erase()
+        done = set(seconds)
+        for first in sorted({first for first, _, _ in pairs} - done, reverse=True):
+            if not any(True for _ in shards[first].result.uses):
+                shards[first].erase()
 
-    def rewrite(self, first: ir.Operation, second: ir.Operation, func, meshes) -> None:
+    def rewrite(self, first: ir.Operation, second: ir.Operation, func, meshes, local_in: ir.Value | None) -> ir.Value:
+        """Reshard from `first`'s layout to `second`'s and return the local
+        piece; `local_in` is the piece in `first`'s layout when an earlier
+        pair made it. `second` loses its uses but stays for `run` to erase."""
         found, found2 = _read_sharding(first.operands[1]), _read_sharding(second.operands[1])
         if found is None or found2 is None:
             where = first if found is None else second
@@ -59,15 +87,14 @@ class TestMeshResharding(Pass):
         global_type = value.type
         with second.location:
             ip = ir.InsertionPoint(second)
-            local_in = p.local_type(global_type, source, second.location)
-            cast_in = ir.Operation.create(
-                "builtin.unrealized_conversion_cast", results=[local_in], operands=[value], ip=ip
-            ).result
-            local = p.reshard(cast_in, global_type, source, target, ip, second.location)
+            if local_in is None:
+                local_type = p.local_type(global_type, source, second.location)
+                local_in = ir.Operation.create(
+                    "builtin.unrealized_conversion_cast", results=[local_type], operands=[value], ip=ip
+                ).result
+            local = p.reshard(local_in, global_type, source, target, ip, second.location)
             cast_out = ir.Operation.create(
                 "builtin.unrealized_conversion_cast", results=[global_type], operands=[local], ip=ip
             ).result
         second.result.replace_all_uses_with(cast_out)
-        second.erase()
-        if not len(list(first.result.uses)):
-            first.erase()
+        return local
