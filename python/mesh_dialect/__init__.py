@@ -23,8 +23,11 @@ from .transforms import PASSES, MeshCanonicalize, Pass, ShardingPropagation, reg
 
 
 def context(*, allow_unregistered_dialects: bool = False) -> _mlir.Context:
-    """A new context with the dialect loaded."""
+    """A new context with the dialect loaded, single-threaded: MLIR would
+    otherwise report diagnostics from worker threads, which the Python
+    bindings cannot take without the GIL (an abort, or errors lost)."""
     ctx = _mlir.Context()
+    ctx.enable_multithreading(False)
     ctx.allow_unregistered_dialects = allow_unregistered_dialects
     return load_dialect(ctx)
 

@@ -189,5 +189,6 @@ def test_deeply_nested_types_are_refused_before_mlir_sees_them():
     with pytest.raises(mesh_dialect.DiagnosticError) as info:
         mesh_dialect.parse(text, filename="deep.mlir", context=ctx)
     (d,) = info.value.diagnostics
-    # The 1001st "<" opens at column 26 + 6 * 1001.
-    assert (d.line, d.col, d.message) == (1, 6032, "brackets nest deeper than 1000 levels")
+    # Inside the wrapping module (a level), the 1000th "<" opens level 1001,
+    # at column 26 + 6 * 1000.
+    assert (d.line, d.col, d.message) == (1, 6026, "brackets nest deeper than 1000 levels")

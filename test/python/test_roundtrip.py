@@ -294,6 +294,14 @@ class Func:
         """Make some static sizes dynamic: the verifier skips `?` sizes."""
         return [None if self.int(0, 6) == 0 else d for d in dims]
 
+    def follow(self, src: list[int | None], dst: list[int], resized: tuple[int, ...], group: int | None):
+        """Result sizes after `src` was loosened: dynamic where the input size
+        is, and on a resized dimension when the group size is (the verifier
+        refuses a static size it cannot know, as upstream does); then some
+        more, which is always allowed."""
+        known = [None if s is None or (i in resized and group is None) else d for i, (s, d) in enumerate(zip(src, dst))]
+        return self.loosen(known)
+
     def element(self) -> str:
         return self.pick(ELEMENTS)
 
@@ -503,8 +511,9 @@ class Func:
             src[axis] *= group
             dst[axis] = src[axis] // group
         elem = self.element()
-        src_t = _shaped("tensor", self.loosen(src), elem)
-        dst_t = _shaped("tensor", self.loosen(dst), elem if same_elem else self.element())
+        loose = self.loosen(src)
+        src_t = _shaped("tensor", loose, elem)
+        dst_t = _shaped("tensor", self.follow(loose, dst, (axis,), group), elem if same_elem else self.element())
         x = self.arg(src_t)
         tokens = [head[0], head[1], x, "on", self.ref(mesh), *mesh_axes]
         if name == "reduce_scatter" and self.bool():
@@ -547,8 +556,10 @@ class Func:
                 src[split] *= group
                 dst[concat] = src[concat] * group
         elem = self.element()
-        src_t = _shaped("tensor", self.loosen(src), elem)
-        dst_t = _shaped("tensor", self.loosen(dst), elem)
+        loose = self.loosen(src)
+        resized = (split, concat) if split != concat else ()
+        src_t = _shaped("tensor", loose, elem)
+        dst_t = _shaped("tensor", self.follow(loose, dst, resized, group), elem)
         x = self.arg(src_t)
         self.emit(
             [

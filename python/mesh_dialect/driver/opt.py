@@ -8,6 +8,7 @@ leaves no file and never clobbers an existing one.
 
 from __future__ import annotations
 
+import errno
 import io
 import os
 import stat
@@ -88,7 +89,9 @@ class OptDriver:
     def _check_pipeline(self) -> bool:
         """Reject a bad pipeline once, before reading any input."""
         try:
-            build(self.options.elements, ir.Context(), verify_each=False)
+            ctx = ir.Context()
+            ctx.enable_multithreading(False)
+            build(self.options.elements, ctx, verify_each=False)
         except PipelineError as e:
             self.stderr.write(f"mesh-opt: {e.args[0]}\n")
             return False
@@ -99,15 +102,17 @@ class OptDriver:
     def process(self, text: str, filename: str) -> ChunkResult:
         """Parse, verify, run the pipeline and print one buffer."""
         ctx = ir.Context()
+        # Diagnostics from MLIR's worker threads reach Python handlers
+        # without the GIL (an abort in nanobind): stay on this thread.
+        ctx.enable_multithreading(False)
         ctx.allow_unregistered_dialects = self.options.allow_unregistered_dialect
         load_dialect(ctx)
         with ctx, ir.Location.unknown(ctx):
             try:
                 module = parse(text, filename=filename, context=ctx)
             except diag.DiagnosticError as e:
-                # MLIR fails without a word on custom syntax of an op that has
-                # none (IRDL ops); a failed run must still say so.
-                found = e.diagnostics or [diag.Diagnostic("error", f"failed to parse '{filename}'")]
+                # parse() always says where; a failed run must say so even if not.
+                found = e.diagnostics or [diag.Diagnostic("error", "the input could not be parsed", filename, 1, 1)]
                 return ChunkResult(None, found)
             dumps: list[str] = []
 
@@ -176,16 +181,18 @@ class OptDriver:
     def _write(self, body: str) -> bool:
         path = self.options.output
         if path == "-":
-            self.stdout.write(body)
-            self.stdout.flush()
-            return True
+            return self._write_stdout(body)
         try:
             st = os.stat(path)
         except OSError:
             st = None
-        if st is not None and stat.S_ISDIR(st.st_mode):
-            self.stderr.write(f"mesh-opt: cannot write output file '{path}': Is a directory\n")
-            return False
+        if path.endswith(("/", os.sep)) or (st is not None and stat.S_ISDIR(st.st_mode)):
+            # `-o nodir/` names a directory even when there is none yet.
+            return self._cannot_write(path, errno.EISDIR)
+        if st is not None and stat.S_ISREG(st.st_mode) and not _writable(path, st):
+            # The rename below would replace a read-only file: refuse, as
+            # opening it for writing would.
+            return self._cannot_write(path, errno.EACCES)
         if st is not None and not stat.S_ISREG(st.st_mode):
             # /dev/null, /dev/stdout, a FIFO: write in place; renaming a
             # temporary file over them would replace the device node.
@@ -220,6 +227,54 @@ class OptDriver:
                     os.unlink(tmp)
                 except OSError:
                     pass
+
+    def _cannot_write(self, path: str, code: int) -> bool:
+        self.stderr.write(f"mesh-opt: cannot write output file '{path}': {os.strerror(code)}\n")
+        return False
+
+    def _write_stdout(self, body: str) -> bool:
+        """Write to stdout. A full disk is one line and exit 1; a reader that
+        went away (closed stdout, broken pipe) is a quiet exit 1, as with
+        mlir-opt. Either way stdout is pointed at /dev/null afterwards, so
+        that Python's flush at exit does not fail a second time."""
+        out = self.stdout
+        try:
+            if out is None:  # started with stdout closed
+                raise BrokenPipeError(errno.EBADF, os.strerror(errno.EBADF))
+            out.write(body)
+            out.flush()
+            return True
+        except BrokenPipeError:
+            _silence(out)
+            return False
+        except OSError as e:
+            _silence(out)
+            if e.errno == errno.EBADF:
+                return False
+            self.stderr.write(f"mesh-opt: cannot write output: {e.strerror}\n")
+            return False
+
+
+def _silence(stream: TextIO | None) -> None:
+    """Point `stream`'s descriptor at /dev/null and drop what it buffers."""
+    if stream is None:
+        return
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(devnull, stream.fileno())
+        finally:
+            os.close(devnull)
+    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        pass
+
+
+def _writable(path: str, st: os.stat_result) -> bool:
+    """Whether `path` may be overwritten: the atomic rename replaces a file
+    without opening it, so its permissions are checked here. Root passes
+    every access check; a file with no write bit at all is read-only for
+    root too."""
+    return os.access(path, os.W_OK) and bool(st.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH))
 
 
 def _umask() -> int:

@@ -8,8 +8,8 @@ from mlir import ir
 
 from . import diagnostics as diag
 from .dialect import load_dialect
-from .syntax import Translation, to_custom, to_generic
-from .text import LineIndex, MeshSyntaxError, scan_group
+from .syntax import Translation, to_custom, to_generic, untranslated_op_error
+from .text import LineIndex, MeshSyntaxError, scan_balanced, scan_group
 
 _ALIAS = re.compile(r"[#!][A-Za-z_][\w$.\-]*[ \t]*=")
 _BLANKS = re.compile(r"(?:\s+|//[^\n]*)*")
@@ -20,12 +20,25 @@ _ALIAS_LINE = re.compile(r"[ \t]*(?:$|//|[#!][A-Za-z_][\w$.\-]*[ \t]*=)", re.M)
 _PLAIN = re.compile(r'[^\n"(<\[{/]*')
 
 
+_OP_AFTER_VALUE = re.compile(r'(?<=\s)(?:%|[A-Za-z_][\w$]*\.[\w$.]|"[^"\n]*"[ \t]*\()')
+"""An op on the line of an alias (`#a = 1 mesh.mesh @m(...)`): no attribute
+value has `%`, a bare dotted word or a quoted name called like an op."""
+
+
 def _alias_value_end(text: str, pos: int) -> int:
     """End of an alias's value: the end of its line, unless a bracket keeps
-    it open; a trailing comment is not part of it."""
+    it open or an op starts on the same line; a trailing comment is not part
+    of it."""
     n = len(text)
     while pos < n:
-        pos = _PLAIN.match(text, pos).end()
+        run_end = _PLAIN.match(text, pos).end()
+        op = _OP_AFTER_VALUE.search(text, pos, run_end + 1 if text.startswith('"', run_end) else run_end)
+        if op is None and text.startswith('"', run_end):
+            op = _OP_AFTER_VALUE.match(text, run_end)
+        if op is not None:
+            pos = op.start()
+            break
+        pos = run_end
         if pos >= n or text[pos] == "\n" or text.startswith("//", pos):
             break
         c = text[pos]
@@ -67,6 +80,8 @@ def wrapper_insertions(text: str) -> dict[int, str]:
         return {header_end: " module {}"} if header_end else {0: "module {}"}
     close = "}" if trailer < len(text) else "\n}"
     return {header_end: " module {" if header_end else "module {", trailer: close}
+
+
 _translations: dict[str, Translation] = {}
 """The latest translation per source name, so that diagnostics emitted after
 parsing (verifier, passes) map back to what the user wrote."""
@@ -90,27 +105,110 @@ def _remember(filename: str, translation: Translation) -> None:
 
 MAX_NESTING = 1000
 """MLIR's recursive-descent parser overflows the C stack somewhere past ten
-thousand nested brackets and takes the process down; refuse well before."""
+thousand nested brackets (or unary minus signs) and takes the process down;
+refuse well before."""
 
-_BRACKET = re.compile(r'->|[\[{(<]|[\]})>]|"(?:[^"\\\n]|\\.)*"|//[^\n]*')
+_DEPTH_TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"|//[^\n]*|->|[\[{(<\]})>"-]')
+_OPENER_OF = {")": "(", "]": "[", "}": "{", ">": "<"}
 
 
-def _too_deep(text: str) -> int | None:
-    """Offset where bracket nesting (`[`, `{`, `(`, `<`) passes MAX_NESTING,
-    or None. A quick count first; the careful scan skips strings, comments
-    and the `>` of `->`."""
-    if sum(text.count(c) for c in "[{(<") <= MAX_NESTING:
-        return None
-    depth = 0
-    for m in _BRACKET.finditer(text):
+def nesting(text: str, extra: int = 0, limit: int = MAX_NESTING) -> tuple[int, int]:
+    """How deep MLIR's parser will recurse on `text`, as (depth, offset where
+    it is first reached), stopping at the first offset past `limit`.
+
+    Every `[`, `{`, `(` and `<` opens a level, closed only by its own
+    bracket: a `>` with no `<` on top (the `>` of `>=` in an integer set, of
+    `->`) closes nothing, so no text can hide levels. A run of `-` signs
+    (affine unary minus, recursive in MLIR too) adds one level per sign on
+    top of the brackets. Strings and comments are skipped. `extra` counts
+    levels added around the text (the `module {` that wraps it)."""
+    if sum(text.count(c) for c in "[{(<-") + extra <= limit // 4:
+        return extra, 0  # cheap and certain: not even a quarter of the limit
+    stack: list[str] = []
+    minus = 0
+    minus_end = 0
+    deepest, where = extra, 0
+    for m in _DEPTH_TOKEN.finditer(text):
         c = m.group(0)
-        if c in ("[", "{", "(", "<"):
-            depth += 1
-            if depth > MAX_NESTING:
-                return m.start()
-        elif c in ("]", "}", ")", ">"):
-            depth = max(depth - 1, 0)
+        if minus and minus_end != m.start() and not text[minus_end : m.start()].isspace():
+            minus = 0  # an operand ended the run of signs
+        if c == "-":
+            minus += 1
+            minus_end = m.end()
+        elif c in "[{(<":
+            stack.append(c)
+            minus_end = m.end()  # `-(-(` is still one run of signs
+        else:
+            minus = 0
+            if c in _OPENER_OF and stack and stack[-1] == _OPENER_OF[c]:
+                stack.pop()
+            continue
+        depth = len(stack) + minus + extra
+        if depth > deepest:
+            deepest, where = depth, m.start()
+            if depth > limit:
+                break
+    return deepest, where
+
+
+_TRAP_SCAN = re.compile(r'"(?:[^"\\\n]|\\.)*"|//[^\n]*|(?<![\w$.])linalg\.generic(?=\s*\{)')
+_ITERATOR_TYPES = re.compile(r"\biterator_types\s*=\s*\[")
+_STRING_ITEM = re.compile(r'"(?:[^"\\\n]|\\.)*"\Z')
+
+
+def _upstream_trap(text: str) -> tuple[int, str] | None:
+    """Input that MLIR's own parsers crash on (an assertion, in mlir-opt
+    too) rather than report: (offset, message) for the first, or None.
+
+    `linalg.generic {iterator_types = [...]}` in custom syntax casts every
+    element to a string without checking."""
+    if "linalg.generic" not in text:
+        return None
+    for m in _TRAP_SCAN.finditer(text):
+        if m.group(0)[0] in '"/':
+            continue
+        open_at = text.index("{", m.end())
+        close_at = scan_group(text, open_at)
+        found = _ITERATOR_TYPES.search(text, open_at, close_at)
+        if not found:
+            continue
+        end = scan_group(text, found.end() - 1) - 1
+        pos = found.end()
+        while pos < end:
+            start = _BLANKS.match(text, pos).end()
+            stop = min(scan_balanced(text, start), end)
+            item = text[start:stop].strip()
+            if item and not _STRING_ITEM.match(item):
+                return start, f"'linalg.generic' iterator type must be a string such as \"parallel\", got {item[:40]}"
+            pos = stop + 1
     return None
+
+
+def _depth(text: str, insertions: dict[int, str] | None = None) -> tuple[int, int]:
+    """`nesting` of `text` as MLIR reads it: inside the `module {` wrapped
+    around it (unwrapped again after parsing, so a level for every input)."""
+    if insertions is None:
+        insertions = wrapper_insertions(text)
+    return nesting(text, extra=1 if len(insertions) > 1 else 0)
+
+
+def _too_deep(text: str, filename: str, depth: int, where: int, what: str = "") -> diag.DiagnosticError:
+    line, col = LineIndex(text).position(where)
+    kind = "unary minus signs and brackets" if text.startswith("-", where) else "brackets"
+    message = f"{kind} nest deeper than {MAX_NESTING} levels{what}"
+    return diag.DiagnosticError([diag.Diagnostic("error", message, filename, line, col)], {filename: text})
+
+
+def _check_printed_depth(module: ir.Operation, text: str, filename: str, where: int) -> None:
+    """Refuse a module whose printed form (any spelling mesh-opt prints:
+    generic regions add a `(` around each `{`, debug info adds `loc(...)`)
+    would be refused, so that whatever is accepted prints to text that is
+    accepted again."""
+    for generic in (True, False):
+        printed = print_ir(module, generic=generic, debug_info=True)  # MLIR verified it
+        depth, _ = _depth(printed)
+        if depth > MAX_NESTING:
+            raise _too_deep(text, filename, depth, where, " once printed")
 
 
 def parse(
@@ -129,15 +227,16 @@ def parse(
     if ctx is None:
         raise ValueError("parse needs an MLIR context: pass context=, or parse inside `with mesh_dialect.context():`")
     load_dialect(ctx)
-    deep = _too_deep(text)
-    if deep is not None:
-        line, col = LineIndex(text).position(deep)
-        raise diag.DiagnosticError(
-            [diag.Diagnostic("error", f"brackets nest deeper than {MAX_NESTING} levels", filename, line, col)],
-            {filename: text},
-        )
+    insertions = wrapper_insertions(text)
+    depth, deepest_at = _depth(text, insertions)
+    if depth > MAX_NESTING:
+        raise _too_deep(text, filename, depth, deepest_at)
+    trap = _upstream_trap(text)
+    if trap is not None:
+        line, col = LineIndex(text).position(trap[0])
+        raise diag.DiagnosticError([diag.Diagnostic("error", trap[1], filename, line, col)], {filename: text})
     try:
-        translation = to_generic(text, insertions=wrapper_insertions(text))
+        translation = to_generic(text, insertions=insertions)
     except MeshSyntaxError as e:
         line, col = LineIndex(text).position(e.offset)
         raise diag.DiagnosticError(
@@ -149,6 +248,9 @@ def parse(
         outer = ir.Operation.parse(generic, source_name=filename, context=ctx)
     except ir.MLIRError as e:
         diags = [diag.convert(d, remap_position, diag.not_op_dump) for d in e.error_diagnostics]
+        if not diags:
+            diags = [_silent_failure(translation, filename)]
+        diags = [_place_stray_op(d, text, insertions) for d in diags]
         raise diag.DiagnosticError(diags, {filename: text}) from None
     module = _unwrap(outer.operation)
     if verify:
@@ -157,7 +259,40 @@ def parse(
         errors = verify_semantics(module)
         if errors:
             raise diag.DiagnosticError(errors, {filename: text})
+    if depth > MAX_NESTING // 4:
+        _check_printed_depth(module, text, filename, deepest_at)
     return module
+
+
+def _place_stray_op(d: diag.Diagnostic, text: str, insertions: dict[int, str]) -> diag.Diagnostic:
+    """MLIR reports a second top-level op (one left outside the wrapping
+    module, after the file's `{-# ... #-}` resources) with no position:
+    point at that op."""
+    if d.line > 0 or not d.message.startswith("source must contain a single top-level operation"):
+        return d
+    pos = max(insertions)  # where the wrapping module ends (or, empty, sits)
+    while pos < len(text):
+        pos = _BLANKS.match(text, pos).end()
+        if text.startswith("{-#", pos):
+            close = text.find("#-}", pos)
+            pos = len(text) if close < 0 else close + 3
+        elif _ALIAS.match(text, pos):
+            pos = _alias_value_end(text, _ALIAS.match(text, pos).end())
+        else:
+            break
+    line, col = LineIndex(text).position(min(pos, len(text)))
+    message = "operations must come before the '{-#' resources of the file"
+    return diag.Diagnostic("error", message, d.filename, line, col)
+
+
+def _silent_failure(translation: Translation, filename: str) -> diag.Diagnostic:
+    """MLIR stops without a word on a `mesh` op in custom syntax that was not
+    translated (IRDL ops have no parser of their own): say where and why."""
+    offset, message = untranslated_op_error(translation.source, translation.untranslated)
+    if offset < 0:
+        offset, message = 0, "the input could not be parsed"
+    line, col = translation.source_lines.position(offset)
+    return diag.Diagnostic("error", message, filename, line, col)
 
 
 def _unwrap(outer: ir.Operation) -> ir.Operation:

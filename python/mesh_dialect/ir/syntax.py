@@ -560,13 +560,18 @@ _SCAN = re.compile(
     r"|(?<![\w$.#!@%^\-])(?P<op>mesh\.[A-Za-z_]\w*)(?![\w$.])"
     r"|(?P<attr>#mesh\.(?:partial|axisarray|sharding)<)"
 )
+
+
 def _op_position_ok(text: str, start: int, end: int) -> bool:
     """A bare `mesh.x` is an op unless it sits where an attribute name or a
     value would: after `,`, `(`, `[`, `<` or `:`, or before `=`, `,`, `}`..."""
     i = start - 1
+    newline = False
     while i >= 0 and text[i] in " \t\r\n":
+        newline |= text[i] == "\n"
         i -= 1
-    if i >= 0 and text[i] in ",([<:":
+    # A block label (`^bb0(%a: f32):`) ends its line with `:`; ops follow it.
+    if i >= 0 and text[i] in ",([<:" and not (newline and text[i] == ":"):
         return False
     i = end
     while i < len(text) and text[i] in " \t":
@@ -581,6 +586,9 @@ class Translation:
     source: str
     generic: str
     offsets: OffsetMap
+    untranslated: list[int] = field(default_factory=list)
+    """Offsets of `mesh.<op>` names left as written (not at an op's place):
+    MLIR fails on such an op without a word, so the caller says where."""
     source_lines: LineIndex = field(init=False)
     generic_lines: LineIndex = field(init=False)
 
@@ -597,6 +605,27 @@ class Translation:
         col = len(raw[: max(col - 1, 0)].decode("utf-8", errors="ignore")) + 1
         off = self.generic_lines.offset(line, col)
         return self.source_lines.position(self.offsets.to_original(off))
+
+
+def untranslated_op_error(text: str, offsets: list[int]) -> tuple[int, str]:
+    """Where and why MLIR failed without a diagnostic: at the first
+    `mesh.<op>` name left as written, preferring those not followed by `=`
+    (which may be attribute names), the error of reading its custom syntax
+    there; (-1, "") when there is none."""
+    followed_by_eq = [start for start in offsets if _ATTR_NAME_AT.match(text, start)]
+    for start in [s for s in offsets if s not in followed_by_eq] + followed_by_eq:
+        m = _WORD_AT.match(text, start)
+        name = m.group(0)
+        try:
+            _parse_elements(Cursor(text, m.end()), OPS_BY_NAME[name], FORMATS[name], _Parsed())
+        except MeshSyntaxError as e:
+            return e.offset, e.message
+        return start, f"custom op '{name}' cannot appear here, found {Cursor(text, m.end()).found()} after it"
+    return -1, ""
+
+
+_ATTR_NAME_AT = re.compile(r"mesh\.\w+[ \t]*=(?!=)")
+_WORD_AT = re.compile(r"mesh\.\w+")
 
 
 def to_generic(text: str, *, insertions: dict[int, str] | None = None) -> Translation:
@@ -616,6 +645,7 @@ def to_generic(text: str, *, insertions: dict[int, str] | None = None) -> Transl
     pending = sorted((insertions or {}).items())
     gen_len = 0
     pos = 0
+    untranslated: list[int] = []
 
     def copy(upto: int) -> None:
         """Copy text[pos:upto] unchanged, placing the insertions inside it."""
@@ -659,6 +689,8 @@ def to_generic(text: str, *, insertions: dict[int, str] | None = None) -> Transl
             name = m.group("op")
             op = OPS_BY_NAME.get(name)
             if op is None or not _op_position_ok(text, m.start(), m.end()):
+                if op is not None:
+                    untranslated.append(m.start())
                 out.append(name)
                 gen_len += len(name)
                 pos = m.end()
@@ -677,7 +709,7 @@ def to_generic(text: str, *, insertions: dict[int, str] | None = None) -> Transl
         offsets.add(gen_len, end)
         pos = end
     copy(len(text))
-    return Translation(text, "".join(out), offsets)
+    return Translation(text, "".join(out), offsets, untranslated)
 
 
 # ---------------------------------------------------------------------------

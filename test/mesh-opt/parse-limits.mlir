@@ -1,0 +1,39 @@
+// Inputs that took MLIR's parser down or failed without a position: each
+// is refused with a diagnostic at the place it goes wrong.
+// RUN: mesh-opt --split-input-file --verify-diagnostics --allow-unregistered-dialect %s
+// RUN: not mesh-opt --split-input-file --allow-unregistered-dialect %s 2>&1 | FileCheck %s --check-prefix=POS
+
+// A run of unary minus signs nests like brackets (30,000 overflowed the stack).
+// POS: parse-limits.mlir:[[@LINE+2]]:1023: error: unary minus signs and brackets nest deeper than 1000 levels
+// expected-error@+1 {{unary minus signs and brackets nest deeper than 1000 levels}}
+#m = affine_map<(d0) -> (----------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------d0)>
+"foo.op"() {a = #m} : () -> ()
+
+// -----
+
+// linalg's parser casts every iterator type to a string unchecked (SIGABRT).
+func.func @f(%t: tensor<4xf32>) -> tensor<4xf32> {
+  // POS: parse-limits.mlir:[[@LINE+2]]:108: error: 'linalg.generic' iterator type must be a string
+  // expected-error@+1 {{'linalg.generic' iterator type must be a string such as "parallel", got -1}}
+  %n = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = [-1]} ins(%t : tensor<4xf32>) outs(%t : tensor<4xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    linalg.yield %a : f32
+  } -> tensor<4xf32>
+  return %n : tensor<4xf32>
+}
+
+// -----
+
+// A mesh op whose custom syntax cannot be read where it stands: MLIR failed
+// without a word ("failed to parse" with no position).
+// POS: parse-limits.mlir:[[@LINE+2]]:10: error: expected a symbol such as @mesh0, found '}'
+// expected-error@+1 {{expected a symbol such as @mesh0, found '}'}}
+mesh.mesh} @m(shape = 2)
+
+// -----
+
+// An op after the file's resources (MLIR: "found: 2" top-level ops, at 0:0).
+{-# #-}
+// POS: parse-limits.mlir:[[@LINE+2]]:1: error: operations must come before the '{-#' resources of the file
+// expected-error@+1 {{operations must come before the '{-#' resources of the file}}
+mesh.mesh @c(shape = 2)
