@@ -70,6 +70,16 @@ class MeshInfo:
         return size
 
 
+def _check_partial_element(kind: str, element: ir.Type) -> None:
+    """Partial terms of `kind` must be reducible in the tensor's element type:
+    a bitwise partial of floats, or a max of complex numbers, means nothing."""
+    integer = isinstance(element, ir.IntegerType | ir.IndexType)
+    if kind.startswith("bitwise_") and not integer:
+        raise _Invalid(f"partial = {kind} needs an integer element type, got {element}")
+    if kind in ("max", "min") and isinstance(element, ir.ComplexType):
+        raise _Invalid(f"partial = {kind} needs an ordered element type, got {element}")
+
+
 @dataclass(frozen=True)
 class ShardingInfo:
     """The static content of a `mesh.sharding` op, comparable for equality."""
@@ -446,6 +456,8 @@ class _Verifier:
                 )
             if info.sharded_dims_offsets:
                 self._check_offsets_end(sharding_value.owner.operation, info, _shape(t))
+            if info.partial_axes and info.partial_type:
+                _check_partial_element(info.partial_type, t.element_type)
 
     def _check_offsets_end(self, sharding_op: ir.Operation, info: ShardingInfo, shape: Shape) -> None:
         for dim, group in self.offset_groups(self.mesh_of(sharding_op), info):

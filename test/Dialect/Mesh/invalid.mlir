@@ -1126,3 +1126,23 @@ func.func @unranked_tensor(%x: tensor<*xi8>) -> tensor<2x2xi8> {
   %0 = mesh.all_reduce %x on @mesh0 mesh_axes = [0] : tensor<*xi8> -> tensor<2x2xi8>
   return %0 : tensor<2x2xi8>
 }
+
+// -----
+
+mesh.mesh @mesh0(shape = 2)
+func.func @bitwise_partial_of_floats(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+  %s = mesh.sharding @mesh0 split_axes = [[]] partial = bitwise_xor [0] : !mesh.sharding
+  // expected-error@+1 {{'mesh.shard' op partial = bitwise_xor needs an integer element type, got f32}}
+  %0 = mesh.shard %arg0 to %s annotate_for_users : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+mesh.mesh @mesh0(shape = 2)
+func.func @max_partial_of_complex(%arg0: tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>> {
+  %s = mesh.sharding @mesh0 split_axes = [[]] partial = max [0] : !mesh.sharding
+  // expected-error@+1 {{'mesh.shard' op partial = max needs an ordered element type, got complex<f32>}}
+  %0 = mesh.shard %arg0 to %s : tensor<4xcomplex<f32>>
+  return %0 : tensor<4xcomplex<f32>>
+}
