@@ -21,6 +21,15 @@
 // CHECK-NEXT:       fold-queries         fold mesh_shape/process index queries [default: true]
 // CHECK-NEXT:       cse                  merge identical pure mesh ops in a block [default: true]
 // CHECK-NEXT:       dce                  erase unused pure mesh ops [default: true]
+// CHECK-NEXT:   --mesh-optimize-collectives Merge, fold, reassociate and move collectives of per-device programs
+// CHECK-NEXT:       fold-one-device      erase collectives over one-device groups [default: true]
+// CHECK-NEXT:       merge-identical      merge identical collectives of one value in a block [default: true]
+// CHECK-NEXT:       fold-all-reduce      fold all_reduce of all_reduce; drop idempotent re-reductions [default: true]
+// CHECK-NEXT:       reassociate          op(all_reduce(a), all_reduce(b)) -> all_reduce(op(a, b)) [default: true]
+// CHECK-NEXT:       reduce-scatter       all_reduce then all_slice -> reduce_scatter [default: true]
+// CHECK-NEXT:       move-gather-down     move all_gathers below elementwise ops when bytes do not grow [default: true]
+// CHECK-NEXT:       decompose-all-reduce all_reduce then elementwise work -> reduce_scatter, work, all_gather [default: true]
+// CHECK-NEXT:       explain              a remark per rewrite with the bytes received before and after [default: false]
 // CHECK-NEXT:   --mesh-partition           Turn annotated functions into the program each device runs (SPMD)
 // CHECK-NEXT:       full-arguments       arguments arrive whole and each device slices its piece on entry [default: false]
 // CHECK-NEXT:   --mesh-spmdization         Turn annotated functions into the program each device runs (SPMD)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from .base import OptionError, Pass, PassFailed, VerifyMesh
 from .cleanup.mesh_canonicalize import MeshCanonicalize
+from .optimize.mesh_optimize_collectives import MeshOptimizeCollectives
 from .partition.mesh_partition import MeshPartition, MeshSpmdization
 from .partition.test_mesh_resharding import TestMeshResharding
 from .propagation.sharding_propagation import ShardingPropagation
@@ -22,12 +23,21 @@ def register_pass(cls: type[Pass]) -> type[Pass]:
     return cls
 
 
-for _cls in (MeshCanonicalize, ShardingPropagation, MeshPartition, MeshSpmdization, TestMeshResharding, VerifyMesh):
+for _cls in (
+    MeshCanonicalize,
+    ShardingPropagation,
+    MeshPartition,
+    MeshSpmdization,
+    MeshOptimizeCollectives,
+    TestMeshResharding,
+    VerifyMesh,
+):
     register_pass(_cls)
 
 __all__ = [
     "PASSES",
     "MeshCanonicalize",
+    "MeshOptimizeCollectives",
     "MeshPartition",
     "MeshSpmdization",
     "OptionError",

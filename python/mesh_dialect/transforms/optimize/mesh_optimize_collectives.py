@@ -1,0 +1,617 @@
+"""`mesh-optimize-collectives`: fewer and cheaper collectives in partitioned
+(per-device) programs, such as `mesh-partition` emits.
+
+Every rewrite is exact: each device computes the same values as before
+(bit for bit on integers; floats may round differently where a reduction
+is regrouped).  Rewrites only combine ops of one block, so every device that
+ran a collective before still runs the one that replaces it, and no
+collective moves into or out of a branch.
+
+The pass runs its rewrites in rounds until one changes nothing.  Each
+rewrite collects its candidate ops in one walk, then visits them in program
+order and only ever erases the op it visits or ops before it (their
+producers), so no visited op has been erased.  Costs are the bytes a device
+receives, by the resharding planner's model (`sharding/resharding.py`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Callable, Iterable
+from typing import ClassVar
+
+from mlir import ir
+
+from ...interfaces.registry import rule_for
+from ...ir import ops as mesh_ops
+from ...ir.schema import DYNAMIC
+from ...sharding.resharding import AllGather, AllReduce, ReduceScatter, Step, _uniform_cost
+from ...sharding.spec import Mesh
+from ..base import Pass
+from ..cleanup.mesh_canonicalize import _PURE_COLLECTIVES, MeshCanonicalize, _mesh_shape, _Meshes
+
+# Kinds whose reduction of n equal values is the value.
+_IDEMPOTENT = frozenset(("max", "min", "bitwise_and", "bitwise_or"))
+# Kinds whose reduction over a group may be split into reductions over
+# disjoint parts of it (associative and commutative, exactly, on integers);
+# `average` truncates on integers at each step, so it is not one of them.
+_REGROUPABLE = frozenset(("sum", "product", "max", "min", "bitwise_and", "bitwise_or", "bitwise_xor"))
+# Binary elementwise ops that are the combiner of a reduction kind:
+# op(reduce(a), reduce(b)) == reduce(op(a, b)) over one group.  Integer
+# max/min are the signed ones, as the simulator's reductions are.
+_COMBINERS = {
+    "arith.addi": "sum",
+    "arith.addf": "sum",
+    "arith.muli": "product",
+    "arith.mulf": "product",
+    "arith.maxsi": "max",
+    "arith.maximumf": "max",
+    "arith.minsi": "min",
+    "arith.minimumf": "min",
+    "arith.andi": "bitwise_and",
+    "arith.ori": "bitwise_or",
+    "arith.xori": "bitwise_xor",
+    "tosa.add": "sum",
+    "tosa.maximum": "max",
+    "tosa.minimum": "min",
+    "mhlo.add": "sum",
+    "stablehlo.add": "sum",
+    "linalg.add": "sum",
+    "linalg.mul": "product",
+    "linalg.max": "max",
+    "linalg.min": "min",
+}
+# How many rounds of every rewrite at most; each round that changes
+# something removes or shrinks a collective, so real programs settle in two.
+_MAX_ROUNDS = 16
+
+
+@dataclasses.dataclass
+class MeshOptimizeCollectives(Pass):
+    ARGUMENT: ClassVar[str] = "mesh-optimize-collectives"
+    SUMMARY: ClassVar[str] = "Merge, fold, reassociate and move collectives of per-device programs"
+    DESCRIPTION: ClassVar[str] = (
+        "On partitioned programs: erases collectives over one-device groups; merges identical collectives "
+        "of one value; folds an all_reduce of an all_reduce over disjoint axes, and drops an idempotent "
+        "all_reduce over axes its operand is already replicated on; turns op(all_reduce(a), all_reduce(b)) "
+        "into all_reduce(op(a, b)) when op combines the reduction; turns all_reduce then all_slice into "
+        "reduce_scatter; moves all_gathers below elementwise ops when no more bytes move; and splits an "
+        "all_reduce followed by elementwise work into reduce_scatter, the work on 1/g of the data, and "
+        "all_gather. Every rewrite computes the same values on every device."
+    )
+
+    fold_one_device: bool = dataclasses.field(
+        default=True, metadata={"help": "erase collectives over one-device groups"}
+    )
+    merge_identical: bool = dataclasses.field(
+        default=True, metadata={"help": "merge identical collectives of one value in a block"}
+    )
+    fold_all_reduce: bool = dataclasses.field(
+        default=True, metadata={"help": "fold all_reduce of all_reduce; drop idempotent re-reductions"}
+    )
+    reassociate: bool = dataclasses.field(
+        default=True, metadata={"help": "op(all_reduce(a), all_reduce(b)) -> all_reduce(op(a, b))"}
+    )
+    reduce_scatter: bool = dataclasses.field(
+        default=True, metadata={"help": "all_reduce then all_slice -> reduce_scatter"}
+    )
+    move_gather_down: bool = dataclasses.field(
+        default=True, metadata={"help": "move all_gathers below elementwise ops when bytes do not grow"}
+    )
+    decompose_all_reduce: bool = dataclasses.field(
+        default=True,
+        metadata={"help": "all_reduce then elementwise work -> reduce_scatter, work, all_gather"},
+    )
+    explain: bool = dataclasses.field(
+        default=False, metadata={"help": "a remark per rewrite with the bytes received before and after"}
+    )
+
+    def run(self, module: ir.Operation) -> None:
+        meshes = _collect_meshes(module)
+        rewrites: list[Callable[[ir.Operation, _Meshes], bool]] = []
+        if self.fold_one_device:
+            rewrites.append(self._fold_one_device)
+        if self.merge_identical:
+            rewrites.append(self._merge_identical)
+        if self.fold_all_reduce:
+            rewrites.append(self._fold_all_reduce)
+        if self.reassociate:
+            rewrites.append(self._reassociate)
+        if self.reduce_scatter:
+            rewrites.append(self._reduce_scatter)
+        if self.move_gather_down:
+            rewrites.append(self._move_gather_down)
+        if self.decompose_all_reduce:
+            rewrites.append(self._decompose_all_reduce)
+        for _ in range(_MAX_ROUNDS):
+            changed = False
+            for rewrite in rewrites:
+                changed |= rewrite(module, meshes)
+            if not changed:
+                break
+
+    # -- 7. one-device groups ------------------------------------------------
+
+    def _fold_one_device(self, module: ir.Operation, meshes: _Meshes) -> bool:
+        """mesh-canonicalize's fold, on collectives only."""
+        folder = MeshCanonicalize()
+        changed = False
+        for op in _ops(module, _PURE_COLLECTIVES):
+            loc = op.location
+            name = op.name
+            if folder._fold_collective(op, meshes):
+                self._explain(loc, f"{name} over a one-device group erased", 0, 0)
+                changed = True
+        return changed
+
+    # -- 2. identical collectives ---------------------------------------------
+
+    def _merge_identical(self, module: ir.Operation, meshes: _Meshes) -> bool:
+        """The first of identical collectives in a block dominates the rest;
+        visiting in program order merges chains of them in one sweep."""
+        seen: dict[tuple, ir.Operation] = {}
+        changed = False
+        for op in _ops(module, _PURE_COLLECTIVES):
+            key = (
+                op.name,
+                op.block,
+                tuple(sorted((k, str(op.attributes[k])) for k in op.attributes)),
+                tuple(op.operands),
+                tuple(str(r.type) for r in op.results),
+            )
+            first = seen.get(key)
+            if first is None:
+                seen[key] = op
+                continue
+            self._explain(op.location, f"identical {op.name} merged", _op_cost(op, meshes), 0)
+            for old, new in zip(op.results, first.results):
+                old.replace_all_uses_with(new)
+            op.erase()
+            changed = True
+        return changed
+
+    # -- 3. all_reduce of all_reduce ---------------------------------------------
+
+    def _fold_all_reduce(self, module: ir.Operation, meshes: _Meshes) -> bool:
+        changed = False
+        for op in _ops(module, ("mesh.all_reduce",)):
+            outer = _collective(op)
+            kind, mesh_name, axes = outer.reduction, outer.mesh, list(outer.mesh_axes)
+            source = op.operands[0]
+            if source.type != op.results[0].type:
+                continue
+            if kind in _IDEMPOTENT:
+                # Reducing n equal values with an idempotent kind gives the
+                # value: the axes the operand is replicated on reduce nothing.
+                replicated = _replicated_axes(source, mesh_name)
+                kept = [a for a in axes if a not in replicated]
+                if len(kept) != len(axes):
+                    before = _op_cost(op, meshes)
+                    if not kept:
+                        self._explain(op.location, "all_reduce of a replicated value dropped", before, 0)
+                        op.results[0].replace_all_uses_with(source)
+                        op.erase()
+                        changed = True
+                        continue
+                    new = _rebuild_all_reduce(op, source, kept)
+                    self._explain(
+                        new.location, "all_reduce over replicated axes narrowed", before, _op_cost(new, meshes)
+                    )
+                    op, axes, changed = new, kept, True
+            inner_op = _producer(source, "mesh.all_reduce")
+            if inner_op is None or inner_op.block != op.block or not _only_user(source, op):
+                continue
+            inner = _collective(inner_op)
+            if (
+                inner.mesh != mesh_name
+                or inner.reduction != kind
+                or kind not in _REGROUPABLE
+                or set(inner.mesh_axes) & set(axes)
+                or inner_op.operands[0].type != source.type
+            ):
+                continue
+            before = _total(_op_cost(inner_op, meshes), _op_cost(op, meshes))
+            new = _rebuild_all_reduce(op, inner_op.operands[0], sorted(set(axes) | set(inner.mesh_axes)))
+            inner_op.erase()
+            self._explain(new.location, "all_reduce of an all_reduce folded", before, _op_cost(new, meshes))
+            changed = True
+        return changed
+
+    # -- 5. op(all_reduce(a), all_reduce(b)) ----------------------------------------
+
+    def _reassociate(self, module: ir.Operation, meshes: _Meshes) -> bool:
+        changed = False
+        for op in _ops(module, _COMBINERS):
+            kind = _COMBINERS[op.name]
+            n_inputs = 2
+            if len(op.results) != 1 or len(op.operands) < n_inputs:
+                continue
+            if op.name.startswith("linalg.") and len(op.operands) != n_inputs + 1:
+                continue
+            if not op.name.startswith("linalg.") and len(op.operands) != n_inputs:
+                continue
+            inputs = [op.operands[i] for i in range(n_inputs)]
+            reduces = [_producer(v, "mesh.all_reduce") for v in inputs]
+            if any(r is None or r.block != op.block for r in reduces):
+                continue
+            views = [_collective(r) for r in reduces]
+            first = views[0]
+            if any(
+                v.reduction != kind or v.mesh != first.mesh or set(v.mesh_axes) != set(first.mesh_axes) for v in views
+            ):
+                continue
+            if any(r.operands[0].type != r.results[0].type for r in reduces):
+                continue
+            # Every use of the reductions is an input of this op, so they
+            # die with the rewrite.
+            if not all(_uses_only_as(v, op, range(n_inputs)) for v in inputs):
+                continue
+            distinct = _distinct(reduces)
+            before = _total(*(_op_cost(r, meshes) for r in distinct))
+            for i, r in enumerate(reduces):
+                op.operands[i] = r.operands[0]
+            result = op.results[0]
+            with ir.InsertionPoint.after(op):
+                new = mesh_ops.AllReduceOp(
+                    result.type, result, first.mesh, mesh_axes=list(first.mesh_axes), reduction=kind, loc=op.location
+                ).operation
+            result.replace_all_uses_except(new.results[0], new)
+            for r in distinct:
+                r.erase()
+            self._explain(new.location, f"{op.name} of all_reduces reassociated", before, _op_cost(new, meshes))
+            changed = True
+        return changed
+
+    # -- 1. all_reduce then all_slice --------------------------------------------
+
+    def _reduce_scatter(self, module: ir.Operation, meshes: _Meshes) -> bool:
+        changed = False
+        for op in _ops(module, ("mesh.all_slice",)):
+            source = op.operands[0]
+            reduce_op = _producer(source, "mesh.all_reduce")
+            if reduce_op is None or reduce_op.block != op.block or not _only_user(source, op):
+                continue
+            sliced, reduced = _collective(op), _collective(reduce_op)
+            if sliced.mesh != reduced.mesh or tuple(sliced.mesh_axes) != tuple(reduced.mesh_axes):
+                continue
+            if reduce_op.operands[0].type != source.type:
+                continue
+            before = _op_cost(reduce_op, meshes)
+            with ir.InsertionPoint(op):
+                new = mesh_ops.ReduceScatterOp(
+                    op.results[0].type,
+                    reduce_op.operands[0],
+                    reduced.mesh,
+                    sliced.slice_axis,
+                    mesh_axes=list(reduced.mesh_axes),
+                    reduction=reduced.reduction,
+                    loc=reduce_op.location,
+                ).operation
+            op.results[0].replace_all_uses_with(new.results[0])
+            op.erase()
+            reduce_op.erase()
+            self._explain(
+                new.location, "all_reduce then all_slice became reduce_scatter", before, _op_cost(new, meshes)
+            )
+            changed = True
+        return changed
+
+    # -- 4. all_gather below elementwise ops ------------------------------------------
+
+    def _move_gather_down(self, module: ir.Operation, meshes: _Meshes) -> bool:
+        changed = False
+        for op in _ops(module, None):
+            if not _elementwise(op):
+                continue
+            gathers = [_producer(v, "mesh.all_gather") for v in op.operands]
+            if any(g is None or g.block != op.block for g in gathers):
+                continue
+            views = [_collective(g) for g in gathers]
+            first = views[0]
+            local = gathers[0].operands[0].type
+            if any(
+                v.mesh != first.mesh
+                or tuple(v.mesh_axes) != tuple(first.mesh_axes)
+                or v.gather_axis != first.gather_axis
+                or _static_shape(g.operands[0].type) != _static_shape(local)
+                for v, g in zip(views, gathers)
+            ):
+                continue
+            if not all(_uses_only_as(v, op, range(len(op.operands))) for v in op.operands):
+                continue
+            shape = _static_shape(local)
+            mesh = _static_mesh(gathers[0], meshes)
+            if shape is None or mesh is None:
+                continue
+            distinct = _distinct(gathers)
+            result = op.results[0]
+            elems = math.prod(shape)
+            step = AllGather(tuple(first.mesh_axes), first.gather_axis)
+            before = sum(_bytes(step, elems, g.operands[0].type, mesh) for g in distinct)
+            after = _bytes(step, elems, result.type, mesh)
+            if after > before:
+                continue
+            local_op = op.clone(ip=ir.InsertionPoint(op))
+            for i, g in enumerate(gathers):
+                local_op.operands[i] = g.operands[0]
+            local_op.results[0].set_type(_with_shape(result.type, shape, op.location))
+            with ir.InsertionPoint(op):
+                new = mesh_ops.AllGatherOp(
+                    result.type,
+                    local_op.results[0],
+                    first.mesh,
+                    first.gather_axis,
+                    mesh_axes=list(first.mesh_axes),
+                    loc=gathers[0].location,
+                ).operation
+            result.replace_all_uses_with(new.results[0])
+            op.erase()
+            for g in distinct:
+                g.erase()
+            self._explain(new.location, f"all_gather moved below {local_op.name}", before, after)
+            changed = True
+        return changed
+
+    # -- 6. all_reduce around elementwise work -----------------------------------------
+
+    def _decompose_all_reduce(self, module: ir.Operation, meshes: _Meshes) -> bool:
+        changed = False
+        for op in _ops(module, ("mesh.all_reduce",)):
+            reduced = _collective(op)
+            source, result = op.operands[0], op.results[0]
+            shape = _static_shape(result.type)
+            mesh = _static_mesh(op, meshes)
+            if shape is None or mesh is None or source.type != result.type or reduced.reduction == "generic":
+                continue
+            g = math.prod(mesh.shape[a] for a in reduced.mesh_axes)
+            dim = next((d for d, n in enumerate(shape) if n % g == 0 and n > 0), None)
+            if g == 1 or dim is None:
+                continue
+            chain = _unary_chain(result, op.block)
+            if not chain:
+                continue
+            elems = math.prod(shape)
+            axes = tuple(reduced.mesh_axes)
+            before = _bytes(AllReduce(axes, reduced.reduction), elems, result.type, mesh)
+            scatter = _bytes(ReduceScatter(axes, reduced.reduction, dim), elems, result.type, mesh)
+            # The prefix of the chain whose result is cheapest to gather
+            # (the longest among equals: more work on 1/g of the data).
+            best = None
+            for k, f in enumerate(chain):
+                cost = scatter + _bytes(AllGather(axes, dim), elems // g, f.results[0].type, mesh)
+                if best is None or cost <= best[0]:
+                    best = (cost, k + 1)
+            assert best is not None
+            after, length = best
+            if after > before:
+                continue
+            chain = chain[:length]
+            local_shape = list(shape)
+            local_shape[dim] //= g
+            with ir.InsertionPoint(op):
+                value = mesh_ops.ReduceScatterOp(
+                    _with_shape(result.type, local_shape, op.location),
+                    source,
+                    reduced.mesh,
+                    dim,
+                    mesh_axes=list(axes),
+                    reduction=reduced.reduction,
+                    loc=op.location,
+                ).result
+            for f in chain:
+                local_f = f.clone(ip=ir.InsertionPoint(f))
+                local_f.operands[0] = value
+                local_f.results[0].set_type(_with_shape(f.results[0].type, local_shape, f.location))
+                value = local_f.results[0]
+            last = chain[-1]
+            with ir.InsertionPoint(last):
+                new = mesh_ops.AllGatherOp(
+                    last.results[0].type, value, reduced.mesh, dim, mesh_axes=list(axes), loc=op.location
+                ).operation
+            last.results[0].replace_all_uses_with(new.results[0])
+            names = ", ".join(f.name for f in chain)
+            for f in reversed(chain):
+                f.erase()
+            location = op.location
+            op.erase()
+            self._explain(
+                location, f"all_reduce split into reduce_scatter and all_gather around {names}", before, after
+            )
+            changed = True
+        return changed
+
+    # -- reporting ------------------------------------------------------------
+
+    def _explain(self, location: ir.Location, what: str, before: int | None, after: int | None) -> None:
+        if self.explain:
+            self.remark(location, f"{what}: {_show(before)} -> {_show(after)} bytes received per device")
+
+
+# -- helpers ---------------------------------------------------------------------
+
+
+def _collect_meshes(module: ir.Operation) -> _Meshes:
+    """Mesh shapes keyed as mesh-canonicalize keys them, for its helpers."""
+    meshes: _Meshes = {}
+
+    def visit(op: ir.Operation) -> ir.WalkResult:
+        if op.name == "mesh.mesh":
+            shape = list(op.attributes["shape"])
+            meshes.setdefault(
+                (op.parent, op.attributes["sym_name"].value), [None if d == DYNAMIC else d for d in shape]
+            )
+        return ir.WalkResult.ADVANCE
+
+    module.walk(visit, ir.WalkOrder.PRE_ORDER)
+    return meshes
+
+
+def _ops(module: ir.Operation, names: Iterable[str] | None) -> list[ir.Operation]:
+    """The ops named `names` (every op for None), in program order."""
+    wanted = None if names is None else frozenset(names)
+    found: list[ir.Operation] = []
+
+    def visit(op: ir.Operation) -> ir.WalkResult:
+        if wanted is None or op.name in wanted:
+            found.append(op)
+        return ir.WalkResult.ADVANCE
+
+    module.walk(visit, ir.WalkOrder.PRE_ORDER)
+    return found
+
+
+def _collective(op: ir.Operation) -> ir.OpView:
+    return op.opview
+
+
+def _producer(value: ir.Value, name: str) -> ir.Operation | None:
+    owner = value.owner
+    if isinstance(owner, ir.Block):
+        return None
+    op = owner.operation if isinstance(owner, ir.OpView) else owner
+    return op if op.name == name else None
+
+
+def _distinct(ops: list[ir.Operation]) -> list[ir.Operation]:
+    """`ops` without repeats (an op feeding two operands)."""
+    out: list[ir.Operation] = []
+    for op in ops:
+        if not any(op == o for o in out):
+            out.append(op)
+    return out
+
+
+def _only_user(value: ir.Value, user: ir.Operation) -> bool:
+    uses = list(value.uses)
+    return len(uses) == 1 and uses[0].owner.operation == user
+
+
+def _uses_only_as(value: ir.Value, user: ir.Operation, operands: Iterable[int]) -> bool:
+    """Every use of `value` is one of `user`'s operands at `operands`."""
+    allowed = set(operands)
+    return all(u.owner.operation == user and u.operand_number in allowed for u in value.uses)
+
+
+def _replicated_axes(value: ir.Value, mesh: str) -> frozenset[int]:
+    """Axes of `mesh` along which `value` is known equal on every device: a
+    collective's result is equal across its group, and stays equal along
+    the axes its input was equal along."""
+    axes: set[int] = set()
+    while True:
+        op = _producer(value, "mesh.all_reduce") or _producer(value, "mesh.all_gather")
+        if op is None or _collective(op).mesh != mesh:
+            return frozenset(axes)
+        axes.update(_collective(op).mesh_axes)
+        value = op.operands[0]
+
+
+def _rebuild_all_reduce(op: ir.Operation, source: ir.Value, axes: list[int]) -> ir.Operation:
+    """`op` again on `source` over `axes`; `op` is erased."""
+    view = _collective(op)
+    with ir.InsertionPoint(op):
+        new = mesh_ops.AllReduceOp(
+            op.results[0].type, source, view.mesh, mesh_axes=axes, reduction=view.reduction, loc=op.location
+        ).operation
+    op.results[0].replace_all_uses_with(new.results[0])
+    op.erase()
+    return new
+
+
+def _elementwise(op: ir.Operation) -> bool:
+    """One result and no region, every operand a static tensor of the
+    result's shape that the op's sharding rule maps dimension by dimension
+    onto parallel loops: the op on pieces gives the pieces of its result,
+    whichever way the tensors are cut."""
+    if len(op.regions) or len(op.results) != 1 or not len(op.operands):
+        return False
+    shape = _static_shape(op.results[0].type)
+    if shape is None or not shape or any(_static_shape(v.type) != shape for v in op.operands):
+        return False
+    rule = rule_for(op)
+    if rule is None or len(rule.iterators) != len(shape) or not all(it.is_parallel for it in rule.iterators):
+        return False
+    identity = tuple(range(len(shape)))
+    return all(m == identity for m in rule.operand_maps) and all(m == identity for m in rule.result_maps)
+
+
+def _unary_chain(value: ir.Value, block: ir.Block) -> list[ir.Operation]:
+    """The elementwise ops of one operand that `value` alone feeds, one
+    after the other, in `block`."""
+    chain: list[ir.Operation] = []
+    while True:
+        uses = list(value.uses)
+        if len(uses) != 1:
+            return chain
+        user = uses[0].owner.operation
+        if user.block != block or len(user.operands) != 1 or not _elementwise(user):
+            return chain
+        chain.append(user)
+        value = user.results[0]
+
+
+def _static_shape(t: ir.Type) -> tuple[int, ...] | None:
+    if not isinstance(t, ir.RankedTensorType) or not t.has_static_shape:
+        return None
+    return tuple(t.shape)
+
+
+def _with_shape(t: ir.Type, shape: Iterable[int], loc: ir.Location) -> ir.Type:
+    rt = ir.RankedTensorType(t)
+    return ir.RankedTensorType.get(list(shape), rt.element_type, rt.encoding, loc=loc)
+
+
+def _static_mesh(op: ir.Operation, meshes: _Meshes) -> Mesh | None:
+    shape = _mesh_shape(op, meshes)
+    if shape is None or any(s is None for s in shape) or any(a >= len(shape) for a in _collective(op).mesh_axes):
+        return None
+    return Mesh(tuple(shape))
+
+
+def _element_bytes(t: ir.Type) -> int:
+    element = ir.ShapedType(t).element_type
+    if isinstance(element, ir.IntegerType | ir.FloatType):
+        width = element.width
+    elif isinstance(element, ir.IndexType):
+        width = 64
+    else:
+        width = 32
+    return max(1, -(-width // 8))
+
+
+def _bytes(step: Step, elems: int, t: ir.Type, mesh: Mesh) -> int:
+    """Bytes a device receives in `step` on `elems` local elements of `t`'s
+    element type (the planner's cost model)."""
+    return _uniform_cost(step, elems, mesh) * _element_bytes(t)
+
+
+def _op_cost(op: ir.Operation, meshes: _Meshes) -> int | None:
+    """The bytes a device receives in the collective `op`, when the model
+    has it (None otherwise)."""
+    mesh = _static_mesh(op, meshes)
+    shape = _static_shape(op.operands[0].type) if len(op.operands) else None
+    if mesh is None or shape is None:
+        return None
+    view = _collective(op)
+    axes = tuple(view.mesh_axes)
+    elems = math.prod(shape)
+    if op.name == "mesh.all_reduce":
+        step: Step = AllReduce(axes, view.reduction)
+    elif op.name == "mesh.reduce_scatter":
+        step = ReduceScatter(axes, view.reduction, view.scatter_axis)
+    elif op.name == "mesh.all_gather":
+        step = AllGather(axes, view.gather_axis)
+    elif op.name == "mesh.all_slice":
+        return 0
+    else:
+        return None
+    return _bytes(step, elems, op.operands[0].type, mesh)
+
+
+def _total(*costs: int | None) -> int | None:
+    """The sum of costs, unknown when one is."""
+    return None if any(c is None for c in costs) else sum(c for c in costs if c is not None)
+
+
+def _show(value: int | None) -> str:
+    return "?" if value is None else str(value)
