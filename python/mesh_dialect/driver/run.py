@@ -130,6 +130,7 @@ class RunDriver:
         from ..sim.api import Simulation
 
         ctx = ir.Context()
+        ctx.enable_multithreading(False)  # diagnostics reach Python only from this thread
         ctx.allow_unregistered_dialects = self.o.allow_unregistered_dialect
         load_dialect(ctx)
         with ctx, ir.Location.unknown(ctx):
@@ -148,7 +149,8 @@ class RunDriver:
                 ref_module = self._load(self.o.compare_with, ctx)
                 ref_sim = Simulation(ref_module)
                 ref_fn = self._pick(ref_sim, self.o.ref_function or function, self.o.compare_with)
-                reference = ref_sim.run(ref_fn, inputs, spmd=False)
+                # A per-device reference runs on its mesh, from the same global inputs.
+                reference = ref_sim.run(ref_fn, inputs, spmd=ref_sim.signature(ref_fn).spmd, seed=self.o.seed)
                 if len(reference) != len(outputs):
                     raise RunError(
                         f"@{function} returns {len(outputs)} results but the reference @{ref_fn} returns "

@@ -191,6 +191,7 @@ def run_upstream_propagation(text: str, traversal: str) -> ir.Module:
     shift): use `run_upstream_isolated` where that may happen."""
     _check_traversal(traversal)
     ctx = ir.Context()
+    ctx.enable_multithreading(False)
     module = ir.Module.parse(text, ctx)
     pm = passmanager.PassManager.parse(f"builtin.module(func.func(sharding-propagation{{traversal={traversal}}}))", ctx)
     try:
@@ -205,6 +206,7 @@ _CHILD = """\
 import sys
 from mlir import ir, passmanager
 ctx = ir.Context()
+ctx.enable_multithreading(False)
 module = ir.Module.parse(sys.stdin.read(), ctx)
 pm = passmanager.PassManager.parse(
     "builtin.module(func.func(sharding-propagation{traversal=" + sys.argv[1] + "}))", ctx
@@ -232,7 +234,9 @@ def run_upstream_isolated(text: str, traversal: str) -> ir.Module:
         raise PassFailure("upstream", f"aborted ({name})" + (f": {assertion.group(0)}" if assertion else ""))
     if proc.returncode != 0:
         raise PassFailure("upstream", _first_error(proc.stderr))
-    return ir.Module.parse(proc.stdout, ir.Context())
+    ctx = ir.Context()
+    ctx.enable_multithreading(False)
+    return ir.Module.parse(proc.stdout, ctx)
 
 
 # ---------------------------------------------------------------------------

@@ -260,6 +260,7 @@ def _signature(
     from .api import signature
 
     ctx = ir.Context()
+    ctx.enable_multithreading(False)
     ctx.allow_unregistered_dialects = allow_unregistered
     load_dialect(ctx)
     with ctx, ir.Location.unknown(ctx):
@@ -1036,6 +1037,7 @@ def worker_main(argv: Sequence[str]) -> int:
         with open(os.path.join(run_dir, "job.pkl"), "rb") as f:
             job = pickle.load(f)
         ctx = ir.Context()
+        ctx.enable_multithreading(False)
         ctx.allow_unregistered_dialects = job["allow_unregistered_dialects"]
         load_dialect(ctx)
         with ctx, ir.Location.unknown(ctx):
