@@ -156,6 +156,19 @@ class Sharding:
     name: str
     dims: int  # tensor dimensions split_axes talks about
     ends: dict[int, int | None]  # sharded_dims_offsets end per split dim
+    elements: tuple[str, ...] = ()  # element types its partial kind can reduce
+
+
+INTEGER_ELEMENTS = ("i8", "i32", "i1", "index")
+
+
+def _elements_for(kind: str) -> tuple[str, ...]:
+    """Element types a partial of `kind` is defined on (the verifier's rule)."""
+    if kind.startswith("bitwise_"):
+        return INTEGER_ELEMENTS
+    if kind in ("max", "min"):
+        return tuple(e for e in ELEMENTS if not e.startswith("complex"))
+    return ELEMENTS
 
 
 def _dims_text(dims) -> str:
@@ -402,9 +415,12 @@ class Func:
             split_tokens.extend(_list(axes))
         split_tokens.append("]")
         tokens = ["mesh.sharding", self.ref(mesh), "split_axes", "=", *split_tokens]
+        elements = ELEMENTS
         if partial or self.int(0, 7) == 0:
             kind = self.reduction(SHARDING_REDUCTIONS)
             tokens += ["partial", "=", kind, *_list(partial)]
+            if partial:
+                elements = _elements_for(kind.removeprefix("#mesh.partial").strip("<>"))
         ends: dict[int, int | None] = {}
         extra = self.pick(("none", "halo", "offsets"))
         groups = [(d, mesh.group_size(axes)) for d, axes in enumerate(split) if axes]
@@ -430,7 +446,7 @@ class Func:
             tokens += [":", "!mesh.sharding"]
         res = self.fresh()
         self.emit([f"{res} =", *tokens])
-        sharding = Sharding(res, dims, ends)
+        sharding = Sharding(res, dims, ends, elements)
         self.shardings.append(sharding)
         return sharding
 
@@ -449,7 +465,8 @@ class Func:
                 dims.append(self.dim())
             else:  # the size the offsets end at, or dynamic
                 dims.append(end if self.int(0, 5) else None)
-        src, t = self.tensor_arg(dims, self.element())
+        element = self.pick(sharding.elements)
+        src, t = self.tensor_arg(dims, element)
         for_users = self.int(0, 2) == 0
         res = self.fresh()
         self.emit(
@@ -470,7 +487,9 @@ class Func:
             fits = [
                 s
                 for s in self.shardings
-                if s.dims <= rank and all(e is None or dims[d] in (None, e) for d, e in s.ends.items())
+                if s.dims <= rank
+                and all(e is None or dims[d] in (None, e) for d, e in s.ends.items())
+                and element in s.elements
             ]
             other = self.pick(fits)
             users = self.fresh()
