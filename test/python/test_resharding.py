@@ -438,8 +438,8 @@ KINDS = ("sum", "max")
 
 
 @st.composite
-def problems(draw, mesh_ranks=(1, 3), max_devices=12):
-    mesh = tuple(draw(st.lists(st.integers(1, 3), min_size=mesh_ranks[0], max_size=mesh_ranks[1])))
+def problems(draw, mesh_ranks=(1, 3), max_devices=12, axis_sizes=(1, 3), kinds=KINDS):
+    mesh = tuple(draw(st.lists(st.integers(*axis_sizes), min_size=mesh_ranks[0], max_size=mesh_ranks[1])))
     while math.prod(mesh) > max_devices:
         mesh = tuple(max(n - 1, 1) for n in mesh)
     rank = draw(st.integers(1, 3))
@@ -453,7 +453,7 @@ def problems(draw, mesh_ranks=(1, 3), max_devices=12):
                 split[where].append(a)
             elif where == -2:
                 partial.append(a)
-        return S(*split, partial=partial, kind=draw(st.sampled_from(KINDS)))
+        return S(*split, partial=partial, kind=draw(st.sampled_from(kinds)))
 
     source = layout(True)
     target = layout(draw(st.booleans()))

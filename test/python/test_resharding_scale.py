@@ -10,7 +10,7 @@ import math
 import numpy as np
 import pytest
 from hypothesis import given, settings
-from hypothesis import strategies as st
+from test_resharding import problems as base_problems
 
 from mesh_dialect.sharding import Mesh, Sharding
 from mesh_dialect.sharding import resharding as rs
@@ -126,29 +126,9 @@ def test_the_decomposition_reduces_an_average_over_the_whole_group(decompose_onl
 KINDS = ("sum", "max", "average")
 
 
-@st.composite
-def problems(draw, mesh_ranks=(4, 7)):
-    mesh = tuple(draw(st.lists(st.integers(1, 2), min_size=mesh_ranks[0], max_size=mesh_ranks[1])))
-    rank = draw(st.integers(1, 3))
-
-    def layout(partial_ok: bool) -> Sharding:
-        split: list[list[int]] = [[] for _ in range(rank)]
-        partial = []
-        for a in draw(st.permutations(range(len(mesh)))):
-            where = draw(st.integers(-2 if partial_ok else -1, rank - 1))
-            if where >= 0:
-                split[where].append(a)
-            elif where == -2:
-                partial.append(a)
-        return S(*split, partial=partial, kind=draw(st.sampled_from(KINDS)))
-
-    source = layout(True)
-    target = layout(draw(st.booleans()))
-    shape = []
-    for d in range(rank):
-        n = math.lcm(*(math.prod(mesh[a] for a in s.axes_of(d)) for s in (source, target)))
-        shape.append(n * draw(st.integers(1, 2)))
-    return tuple(shape), mesh, source, target
+def problems(mesh_ranks=(4, 7)):
+    """Resharding problems on meshes of 4-7 axes of size 1 or 2."""
+    return base_problems(mesh_ranks=mesh_ranks, max_devices=2**7, axis_sizes=(1, 2), kinds=KINDS)
 
 
 def check(problem) -> Plan:

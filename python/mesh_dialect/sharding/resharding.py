@@ -930,7 +930,7 @@ def _path_cost(p: _Problem, state: _State, steps: Sequence[Step]) -> int:
             total += 0 if moved == _reduced(split, p.sizes) else elems
             split = tuple(step.split_axes) + ((),) * (len(split) - len(step.split_axes))
             continue
-        total += _uniform_cost(step, elems, p.mesh)
+        total += uniform_cost(step, elems, p.mesh)
         new = list(split)
         if isinstance(step, AllGather):
             new[step.dim] = split[step.dim][: -len(step.axes)]
@@ -1137,7 +1137,7 @@ def _step_costs(step: Step, before: Sharding, shape: tuple[int, ...], mesh: Mesh
     first = devices[0]
     elems = math.prod(before.local_shape(shape, mesh, first)) if devices else 0
     if isinstance(step, AllSlice | Partialize | AllGather | AllToAll | ReduceScatter | AllReduce):
-        return dict.fromkeys(devices, _uniform_cost(step, elems, mesh))
+        return dict.fromkeys(devices, uniform_cost(step, elems, mesh))
     if isinstance(step, Permute):
         out = dict.fromkeys(devices, 0)
         for dev in devices:
@@ -1173,10 +1173,10 @@ def _step_cost_max(step: Step, before: Sharding, shape: tuple[int, ...], mesh: M
             low, high = after.halo(dim)
             widest *= max(min(b + high, size) - max(a - low, 0) for a, b in after.bounds(dim, size, mesh))
         return widest - core
-    return _uniform_cost(step, math.prod(before.local_shape(shape, mesh, first)), mesh)
+    return uniform_cost(step, math.prod(before.local_shape(shape, mesh, first)), mesh)
 
 
-def _uniform_cost(step: Step, elems: int, mesh: Mesh) -> int:
+def uniform_cost(step: Step, elems: int, mesh: Mesh) -> int:
     """Elements every device receives in a collective step that costs every
     device the same, from `elems`, the local elements before it."""
     if isinstance(step, AllSlice | Partialize):

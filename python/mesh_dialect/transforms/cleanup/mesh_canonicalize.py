@@ -18,10 +18,10 @@ from ..base import Pass
 
 # Collectives that compute a value from their group and have no other
 # effect: all of them but the point-to-point send and recv.
-_PURE_COLLECTIVES = COLLECTIVES - {"mesh.send", "mesh.recv"}
+PURE_COLLECTIVES = COLLECTIVES - {"mesh.send", "mesh.recv"}
 _FOLDABLE_QUERIES = frozenset(("mesh.mesh_shape", "mesh.process_multi_index", "mesh.process_linear_index"))
 # Mesh shapes by (the op holding the mesh.mesh, its name); None is a `?` size.
-_Meshes = dict[tuple[ir.Operation, str], list[int | None]]
+Meshes = dict[tuple[ir.Operation, str], list[int | None]]
 _PURE_QUERIES = frozenset(
     ("mesh.sharding", "mesh.mesh_shape", "mesh.process_multi_index", "mesh.process_linear_index", "mesh.shard_shape")
 )
@@ -43,7 +43,7 @@ class MeshCanonicalize(Pass):
     dce: bool = dataclasses.field(default=True, metadata={"help": "erase unused pure mesh ops"})
 
     def run(self, module: ir.Operation) -> None:
-        meshes: _Meshes = {}
+        meshes: Meshes = {}
         ops: list[ir.Operation] = []
 
         def visit(op: ir.Operation) -> ir.WalkResult:
@@ -52,7 +52,7 @@ class MeshCanonicalize(Pass):
                 shape = list(op.attributes["shape"])
                 key = (op.parent, op.attributes["sym_name"].value)
                 meshes.setdefault(key, [None if d == DYNAMIC else d for d in shape])
-            elif name in _PURE_COLLECTIVES or name in _PURE_QUERIES:
+            elif name in PURE_COLLECTIVES or name in _PURE_QUERIES:
                 ops.append(op)
             return ir.WalkResult.ADVANCE
 
@@ -64,8 +64,8 @@ class MeshCanonicalize(Pass):
         for op in reversed(ops):
             if self.dce and all(_unused(r) for r in op.results):
                 op.erase()
-            elif self.fold_collectives and op.name in _PURE_COLLECTIVES:
-                self._fold_collective(op, meshes)
+            elif self.fold_collectives and op.name in PURE_COLLECTIVES:
+                self.fold_collective(op, meshes)
             elif self.fold_queries and op.name in _FOLDABLE_QUERIES:
                 self._fold_query(op, meshes)
 
@@ -79,13 +79,7 @@ class MeshCanonicalize(Pass):
             if op.name not in _PURE_QUERIES:
                 kept.append(op)
                 continue
-            key = (
-                op.name,
-                op.block,
-                tuple(sorted((k, str(op.attributes[k])) for k in op.attributes)),
-                tuple(op.operands),
-                tuple(str(r.type) for r in op.results),
-            )
+            key = identity_key(op)
             first = seen.get(key)
             if first is None:
                 seen[key] = op
@@ -97,10 +91,10 @@ class MeshCanonicalize(Pass):
         return kept
 
     @staticmethod
-    def _group_size(op: ir.Operation, meshes: _Meshes) -> int | None:
+    def _group_size(op: ir.Operation, meshes: Meshes) -> int | None:
         """Devices in the op's group, by arithmetic; None when unknown
         (a dynamic size, or a mesh or axis the verifier will report)."""
-        shape = _mesh_shape(op, meshes)
+        shape = mesh_shape_of(op, meshes)
         if shape is None:
             return None
         size = 1
@@ -110,7 +104,7 @@ class MeshCanonicalize(Pass):
             size *= shape[a]
         return size
 
-    def _fold_collective(self, op: ir.Operation, meshes: _Meshes) -> bool:
+    def fold_collective(self, op: ir.Operation, meshes: Meshes) -> bool:
         source, result = op.operands[0], op.results[0]
         if source.type != result.type or self._group_size(op, meshes) != 1:
             return False
@@ -125,8 +119,8 @@ class MeshCanonicalize(Pass):
         return True
 
     @staticmethod
-    def _fold_query(op: ir.Operation, meshes: _Meshes) -> bool:
-        shape = _mesh_shape(op, meshes)
+    def _fold_query(op: ir.Operation, meshes: Meshes) -> bool:
+        shape = mesh_shape_of(op, meshes)
         if shape is None:
             return False
         if op.name == "mesh.process_linear_index":
@@ -150,7 +144,19 @@ class MeshCanonicalize(Pass):
         return True
 
 
-def _mesh_shape(op: ir.Operation, meshes: _Meshes) -> list[int | None] | None:
+def identity_key(op: ir.Operation) -> tuple:
+    """Two pure ops of one block with the same key compute the same values:
+    the later one can use the earlier one's results."""
+    return (
+        op.name,
+        op.block,
+        tuple(sorted((k, str(op.attributes[k])) for k in op.attributes)),
+        tuple(op.operands),
+        tuple(str(r.type) for r in op.results),
+    )
+
+
+def mesh_shape_of(op: ir.Operation, meshes: Meshes) -> list[int | None] | None:
     """The shape of the mesh `op` names, resolved from the nearest enclosing
     symbol table outward as MLIR resolves symbols (nested modules may reuse
     a name)."""

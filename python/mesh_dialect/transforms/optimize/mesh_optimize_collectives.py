@@ -26,10 +26,10 @@ from mlir import ir
 from ...interfaces.registry import rule_for
 from ...ir import ops as mesh_ops
 from ...ir.schema import DYNAMIC
-from ...sharding.resharding import AllGather, AllReduce, ReduceScatter, Step, _uniform_cost
+from ...sharding.resharding import AllGather, AllReduce, ReduceScatter, Step, uniform_cost
 from ...sharding.spec import Mesh
 from ..base import Pass
-from ..cleanup.mesh_canonicalize import _PURE_COLLECTIVES, MeshCanonicalize, _mesh_shape, _Meshes
+from ..cleanup.mesh_canonicalize import PURE_COLLECTIVES, MeshCanonicalize, Meshes, identity_key, mesh_shape_of
 
 # Kinds whose reduction of n equal values is the value.
 _IDEMPOTENT = frozenset(("max", "min", "bitwise_and", "bitwise_or"))
@@ -109,7 +109,7 @@ class MeshOptimizeCollectives(Pass):
 
     def run(self, module: ir.Operation) -> None:
         meshes = _collect_meshes(module)
-        rewrites: list[Callable[[ir.Operation, _Meshes], bool]] = []
+        rewrites: list[Callable[[ir.Operation, Meshes], bool]] = []
         if self.fold_one_device:
             rewrites.append(self._fold_one_device)
         if self.merge_identical:
@@ -133,33 +133,27 @@ class MeshOptimizeCollectives(Pass):
 
     # -- 7. one-device groups ------------------------------------------------
 
-    def _fold_one_device(self, module: ir.Operation, meshes: _Meshes) -> bool:
+    def _fold_one_device(self, module: ir.Operation, meshes: Meshes) -> bool:
         """mesh-canonicalize's fold, on collectives only."""
         folder = MeshCanonicalize()
         changed = False
-        for op in _ops(module, _PURE_COLLECTIVES):
+        for op in _ops(module, PURE_COLLECTIVES):
             loc = op.location
             name = op.name
-            if folder._fold_collective(op, meshes):
+            if folder.fold_collective(op, meshes):
                 self._explain(loc, f"{name} over a one-device group erased", 0, 0)
                 changed = True
         return changed
 
     # -- 2. identical collectives ---------------------------------------------
 
-    def _merge_identical(self, module: ir.Operation, meshes: _Meshes) -> bool:
+    def _merge_identical(self, module: ir.Operation, meshes: Meshes) -> bool:
         """The first of identical collectives in a block dominates the rest;
         visiting in program order merges chains of them in one sweep."""
         seen: dict[tuple, ir.Operation] = {}
         changed = False
-        for op in _ops(module, _PURE_COLLECTIVES):
-            key = (
-                op.name,
-                op.block,
-                tuple(sorted((k, str(op.attributes[k])) for k in op.attributes)),
-                tuple(op.operands),
-                tuple(str(r.type) for r in op.results),
-            )
+        for op in _ops(module, PURE_COLLECTIVES):
+            key = identity_key(op)
             first = seen.get(key)
             if first is None:
                 seen[key] = op
@@ -173,7 +167,7 @@ class MeshOptimizeCollectives(Pass):
 
     # -- 3. all_reduce of all_reduce ---------------------------------------------
 
-    def _fold_all_reduce(self, module: ir.Operation, meshes: _Meshes) -> bool:
+    def _fold_all_reduce(self, module: ir.Operation, meshes: Meshes) -> bool:
         changed = False
         for op in _ops(module, ("mesh.all_reduce",)):
             outer = _collective(op)
@@ -220,7 +214,7 @@ class MeshOptimizeCollectives(Pass):
 
     # -- 5. op(all_reduce(a), all_reduce(b)) ----------------------------------------
 
-    def _reassociate(self, module: ir.Operation, meshes: _Meshes) -> bool:
+    def _reassociate(self, module: ir.Operation, meshes: Meshes) -> bool:
         changed = False
         for op in _ops(module, _COMBINERS):
             kind = _COMBINERS[op.name]
@@ -265,7 +259,7 @@ class MeshOptimizeCollectives(Pass):
 
     # -- 1. all_reduce then all_slice --------------------------------------------
 
-    def _reduce_scatter(self, module: ir.Operation, meshes: _Meshes) -> bool:
+    def _reduce_scatter(self, module: ir.Operation, meshes: Meshes) -> bool:
         changed = False
         for op in _ops(module, ("mesh.all_slice",)):
             source = op.operands[0]
@@ -299,7 +293,7 @@ class MeshOptimizeCollectives(Pass):
 
     # -- 4. all_gather below elementwise ops ------------------------------------------
 
-    def _move_gather_down(self, module: ir.Operation, meshes: _Meshes) -> bool:
+    def _move_gather_down(self, module: ir.Operation, meshes: Meshes) -> bool:
         changed = False
         for op in _ops(module, None):
             if not _elementwise(op):
@@ -355,7 +349,7 @@ class MeshOptimizeCollectives(Pass):
 
     # -- 6. all_reduce around elementwise work -----------------------------------------
 
-    def _decompose_all_reduce(self, module: ir.Operation, meshes: _Meshes) -> bool:
+    def _decompose_all_reduce(self, module: ir.Operation, meshes: Meshes) -> bool:
         changed = False
         for op in _ops(module, ("mesh.all_reduce",)):
             reduced = _collective(op)
@@ -431,9 +425,9 @@ class MeshOptimizeCollectives(Pass):
 # -- helpers ---------------------------------------------------------------------
 
 
-def _collect_meshes(module: ir.Operation) -> _Meshes:
+def _collect_meshes(module: ir.Operation) -> Meshes:
     """Mesh shapes keyed as mesh-canonicalize keys them, for its helpers."""
-    meshes: _Meshes = {}
+    meshes: Meshes = {}
 
     def visit(op: ir.Operation) -> ir.WalkResult:
         if op.name == "mesh.mesh":
@@ -561,8 +555,8 @@ def _with_shape(t: ir.Type, shape: Iterable[int], loc: ir.Location) -> ir.Type:
     return ir.RankedTensorType.get(list(shape), rt.element_type, rt.encoding, loc=loc)
 
 
-def _static_mesh(op: ir.Operation, meshes: _Meshes) -> Mesh | None:
-    shape = _mesh_shape(op, meshes)
+def _static_mesh(op: ir.Operation, meshes: Meshes) -> Mesh | None:
+    shape = mesh_shape_of(op, meshes)
     if shape is None or any(s is None for s in shape) or any(a >= len(shape) for a in _collective(op).mesh_axes):
         return None
     return Mesh(tuple(shape))
@@ -582,10 +576,10 @@ def _element_bytes(t: ir.Type) -> int:
 def _bytes(step: Step, elems: int, t: ir.Type, mesh: Mesh) -> int:
     """Bytes a device receives in `step` on `elems` local elements of `t`'s
     element type (the planner's cost model)."""
-    return _uniform_cost(step, elems, mesh) * _element_bytes(t)
+    return uniform_cost(step, elems, mesh) * _element_bytes(t)
 
 
-def _op_cost(op: ir.Operation, meshes: _Meshes) -> int | None:
+def _op_cost(op: ir.Operation, meshes: Meshes) -> int | None:
     """The bytes a device receives in the collective `op`, when the model
     has it (None otherwise)."""
     mesh = _static_mesh(op, meshes)
