@@ -146,6 +146,7 @@ class _Partition:
         self.shardings: dict[ir.Value, tuple[str, Sharding] | None] = {}  # per run: values die with the IR
         self.returned: list[Sharding | None] | None = None  # result layouts, from the first func.return
         self.reshards: dict[tuple[ir.Value, Sharding, ir.Block], ir.Value] = {}  # one reshard per block
+        self.rebuilt: list[ir.Value] = []  # values rebuilt in a layout instead of resharded
 
     # -- layouts ---------------------------------------------------------------
 
@@ -236,10 +237,31 @@ class _Partition:
                 owner = local.owner
                 local = owner.operands[0]
                 owner.erase()
+        self.erase_unused_inits()
         for op in reversed(shardings):
             if all(len(list(r.uses)) == 0 for r in op.results):
                 op.erase()
         self.signature(entry, returns[0] if returns else None)
+
+    def erase_unused_inits(self) -> None:
+        """Whole inits that every user rebuilt in its own layout are dead.
+        The candidates (each fill, then the empty it fills) are listed
+        before anything is erased, and each op is erased at most once: an
+        erased op must never be touched again."""
+        candidates: list[ir.Operation] = []
+        for value in self.rebuilt:
+            owner = value.owner
+            chain = [owner]
+            if owner.name == "linalg.fill":
+                chain.append(owner.operands[1].owner)
+            for op in chain:
+                op = op.operation if isinstance(op, ir.OpView) else op
+                if not any(op == c for c in candidates):
+                    candidates.append(op)
+        candidates.sort(key=lambda op: op.name != "linalg.fill")  # users before what they use
+        for op in candidates:
+            if not any(len(list(r.uses)) for r in op.results):
+                op.erase()
 
     def arguments(self, entry: ir.Block) -> None:
         """An argument's layout: its own annotation, else the one its
@@ -562,13 +584,11 @@ class _Partition:
         t = ir.RankedTensorType(global_type)
         self.local_type(t, source, loc)  # divisibility
         local = self.local_type(t, target, loc)
-        splat = _splat_constant(value)
-        if splat is not None and not target.partial_axes:
-            # Every piece of a splat is the same splat: build it in place.
-            name, attr_name, scalar = splat
-            with ip, loc:
-                attr = ir.DenseElementsAttr.get_splat(local, scalar)
-                return ir.Operation.create(name, results=[local], attributes={attr_name: attr}).result
+        if not target.partial_axes:
+            rebuilt = _rebuilt_in(value, local, ip, loc)
+            if rebuilt is not None:
+                self.rebuilt.append(value)
+                return rebuilt
         try:
             plan = rs.plan_resharding(tuple(t.shape), self.mesh.shape, source, target)
         except ValueError as e:
@@ -792,6 +812,31 @@ def _localize(op: ir.Operation) -> None:
         op.operands[1] = const.results[0]
         if not len(list(old.uses)) and isinstance(old.owner, ir.Operation | ir.OpView):
             old.owner.erase()  # visited already: it comes before its use
+
+
+def _rebuilt_in(value: ir.Value, local: ir.Type, ip, loc: ir.Location) -> ir.Value | None:
+    """`value` made again in the local type `local`, when every piece of it
+    is the same thing as the whole: a splat constant, a `tensor.empty`, or a
+    `linalg.fill` of one with a scalar.  Such a value (typically an init)
+    then costs neither communication nor a whole copy on every device."""
+    splat = _splat_constant(value)
+    owner = value.owner
+    with ip, loc:
+        if splat is not None:
+            name, attr_name, scalar = splat
+            attr = ir.DenseElementsAttr.get_splat(local, scalar)
+            return ir.Operation.create(name, results=[local], attributes={attr_name: attr}).result
+        if not isinstance(owner, ir.OpView | ir.Operation) or not ir.RankedTensorType(local).has_static_shape:
+            return None
+        t = ir.RankedTensorType(local)
+        if owner.name == "tensor.empty" and not len(owner.operands):
+            return tensor.EmptyOp(list(t.shape), t.element_type).result
+        if owner.name == "linalg.fill" and len(owner.operands) == 2 and len(owner.results) == 1:
+            init = owner.operands[1].owner
+            if isinstance(init, ir.OpView | ir.Operation) and init.name == "tensor.empty" and not len(init.operands):
+                empty = tensor.EmptyOp(list(t.shape), t.element_type).result
+                return linalg.fill(owner.operands[0], outs=[empty])
+    return None
 
 
 def _splat_constant(value: ir.Value) -> tuple[str, str, ir.Attribute] | None:
