@@ -1,0 +1,849 @@
+"""Inputs for the fuzzer: lit-test chunks mutated at the token level, and
+structure-aware programs (a mesh, tensors it divides, chains of linalg ops
+with random `mesh.shard` annotations, loops and ifs carrying values).
+
+Everything here is pure text and a `random.Random`, so an input is a
+function of the seed alone and a finding can be regenerated.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+KINDS = ["sum", "max", "min", "product", "average", "bitwise_and", "bitwise_or", "bitwise_xor", "generic"]
+ELEMENT_TYPES = ["f32", "i32", "i8", "i1", "f16", "f64", "i64", "index", "bf16", "f8E4M3FN", "complex<f32>"]
+HUGE = ["65536", "2147483647", "2147483648", "4294967296", "9223372036854775807", "99999999999999999999999"]
+
+
+@dataclass
+class Input:
+    """One fuzz input: its text, where it came from, and whether its
+    partitioned forms are to be simulated against it."""
+
+    text: str
+    origin: str
+    simulate: bool = False
+    unregistered: bool = False
+    notes: list[str] = field(default_factory=list)
+
+
+# --------------------------------------------------------------------------
+# seeds
+
+
+def load_seeds(root: Path = ROOT) -> list[tuple[str, str]]:
+    """Every `// -----` chunk of every lit test, as (origin, text)."""
+    seeds = []
+    for path in sorted(root.glob("test/**/*.mlir")):
+        text = path.read_text(encoding="utf-8", errors="replace")
+        for i, chunk in enumerate(re.split(r"^// -----.*$", text, flags=re.M)):
+            body = "\n".join(line for line in chunk.splitlines() if not line.lstrip().startswith("// RUN"))
+            if body.strip():
+                seeds.append((f"{path.relative_to(root)}#{i}", body + "\n"))
+    return seeds
+
+
+# --------------------------------------------------------------------------
+# token-level mutations
+
+_TOKEN = re.compile(
+    r"""(?P<ws>\s+)|(?P<comment>//[^\n]*)|(?P<str>"(?:[^"\\\n]|\\.)*")|(?P<num>-?\d+(?:\.\d+)?(?:e[+-]?\d+)?)"""
+    r"""|(?P<id>[%@#!^]?[A-Za-z_.$][\w.$-]*)|(?P<punct>.)""",
+    re.S,
+)
+
+
+def tokens(text: str) -> list[str]:
+    return [m.group(0) for m in _TOKEN.finditer(text)]
+
+
+def _num_token(tok: str) -> bool:
+    return bool(re.fullmatch(r"-?\d+", tok))
+
+
+def mut_number(text: str, rng: random.Random) -> str:
+    toks = tokens(text)
+    idx = [i for i, t in enumerate(toks) if _num_token(t)]
+    if not idx:
+        return text
+    i = rng.choice(idx)
+    n = int(toks[i])
+    toks[i] = rng.choice(
+        [
+            "0",
+            "-1",
+            "1",
+            "2",
+            "3",
+            "?",
+            str(n + 1),
+            str(max(n - 1, 0)),
+            str(n * 2),
+            str(n * 3),
+            rng.choice(HUGE),
+            "7",
+            "5",
+            "-2",
+        ]
+    )
+    return "".join(toks)
+
+
+_LIST = re.compile(r"\[([^\[\]]*)\]")
+
+
+def mut_list(text: str, rng: random.Random) -> str:
+    """Swap, duplicate, delete or add an element of an innermost `[...]`."""
+    ms = list(_LIST.finditer(text))
+    if not ms:
+        return text
+    m = rng.choice(ms)
+    items = [s.strip() for s in m.group(1).split(",") if s.strip()]
+    op = rng.randrange(6)
+    if op == 0 and len(items) >= 2:
+        i, j = rng.sample(range(len(items)), 2)
+        items[i], items[j] = items[j], items[i]
+    elif op == 1 and items:
+        items.insert(rng.randrange(len(items) + 1), rng.choice(items))
+    elif op == 2 and items:
+        del items[rng.randrange(len(items))]
+    elif op == 3:
+        items.insert(rng.randrange(len(items) + 1), str(rng.choice([0, 1, 2, 3, 4, 7, -1, 65535])))
+    elif op == 4:
+        items = []
+    else:
+        items = [str(rng.randrange(4)) for _ in range(rng.randrange(1, 5))]
+    return text[: m.start()] + "[" + ", ".join(items) + "]" + text[m.end() :]
+
+
+def mut_outer_list(text: str, rng: random.Random) -> str:
+    """Swap, duplicate or delete a whole inner list of `split_axes = [[..], [..]]`."""
+    ms = list(re.finditer(r"\[(\s*\[[^\[\]]*\]\s*(?:,\s*\[[^\[\]]*\]\s*)*)\]", text))
+    if not ms:
+        return text
+    m = rng.choice(ms)
+    items = re.findall(r"\[[^\[\]]*\]", m.group(1))
+    op = rng.randrange(4)
+    if op == 0 and len(items) >= 2:
+        i, j = rng.sample(range(len(items)), 2)
+        items[i], items[j] = items[j], items[i]
+    elif op == 1:
+        items.append(rng.choice(items))
+    elif op == 2 and items:
+        del items[rng.randrange(len(items))]
+    else:
+        items = [f"[{rng.randrange(3)}]" for _ in range(rng.randrange(1, 4))]
+    return text[: m.start()] + "[" + ", ".join(items) + "]" + text[m.end() :]
+
+
+def mut_mesh_shape(text: str, rng: random.Random) -> str:
+    ms = list(re.finditer(r"shape\s*=\s*([\dx?]+)", text))
+    if not ms:
+        return text
+    m = rng.choice(ms)
+    dims = m.group(1).split("x")
+    op = rng.randrange(5)
+    if op == 0:
+        dims.append(rng.choice(["1", "2", "3", "4", "?"]))
+    elif op == 1 and len(dims) > 1:
+        del dims[rng.randrange(len(dims))]
+    elif op == 2:
+        dims[rng.randrange(len(dims))] = rng.choice(["0", "1", "2", "3", "4", "8", "?", "65536", "-1"])
+    elif op == 3:
+        dims = [rng.choice(["2", "2", "3", "4"]) for _ in range(rng.randrange(1, 8))]
+    else:
+        dims = dims[::-1]
+    return text[: m.start(1)] + "x".join(dims) + text[m.end(1) :]
+
+
+def mut_tensor(text: str, rng: random.Random) -> str:
+    ms = list(re.finditer(r"tensor<([^<>]*)>", text))
+    if not ms:
+        return text
+    m = rng.choice(ms)
+    parts = m.group(1).split("x")
+    dims, elt = parts[:-1], parts[-1]
+    op = rng.randrange(5)
+    if op == 0:
+        elt = rng.choice(ELEMENT_TYPES)
+    elif op == 1 and dims:
+        dims[rng.randrange(len(dims))] = rng.choice(["1", "2", "3", "4", "6", "8", "?", "0", "16"])
+    elif op == 2 and dims:
+        del dims[rng.randrange(len(dims))]
+    elif op == 3:
+        dims.insert(rng.randrange(len(dims) + 1), rng.choice(["2", "4", "?"]))
+    else:
+        dims = dims[::-1]
+    body = "x".join(dims + [elt])
+    new = f"tensor<{body}>"
+    # All occurrences of the same type, or just this one.
+    if rng.random() < 0.5:
+        return text.replace(m.group(0), new)
+    return text[: m.start()] + new + text[m.end() :]
+
+
+def mut_lines(text: str, rng: random.Random) -> str:
+    lines = text.splitlines()
+    if not lines:
+        return text
+    op = rng.randrange(4)
+    i = rng.randrange(len(lines))
+    if op == 0:
+        del lines[i]
+    elif op == 1:
+        lines.insert(i, lines[rng.randrange(len(lines))])
+    elif op == 2:
+        j = rng.randrange(len(lines))
+        lines[i], lines[j] = lines[j], lines[i]
+    else:
+        lines.insert(i, lines[i])
+    return "\n".join(lines) + "\n"
+
+
+def mut_annotate(text: str, rng: random.Random) -> str:
+    ms = list(re.finditer(r"mesh\.shard %[\w#]+ to %[\w#]+( annotate_for_users)?", text))
+    if not ms:
+        return text
+    m = rng.choice(ms)
+    s = m.group(0)
+    s = s.replace(" annotate_for_users", "") if m.group(1) else s + " annotate_for_users"
+    return text[: m.start()] + s + text[m.end() :]
+
+
+def mut_kind(text: str, rng: random.Random) -> str:
+    pat = r"\b(" + "|".join(KINDS) + r")\b"
+    ms = list(re.finditer(pat, text))
+    if ms:
+        m = rng.choice(ms)
+        return text[: m.start()] + rng.choice(KINDS) + text[m.end() :]
+    # add a partial to a sharding
+    ms = list(re.finditer(r"(mesh\.sharding @\w+ split_axes = \[[^\n]*?\]\])", text))
+    if not ms:
+        return text
+    m = rng.choice(ms)
+    add = f" partial = {rng.choice(KINDS)} [{rng.randrange(3)}]"
+    return text[: m.end()] + add + text[m.end() :]
+
+
+def mut_nest(text: str, rng: random.Random) -> str:
+    """Nest brackets: a little (an extra list level) or a lot (deep attributes)."""
+    r = rng.random()
+    if r < 0.6:
+        ms = list(_LIST.finditer(text))
+        if not ms:
+            return text
+        m = rng.choice(ms)
+        d = rng.choice([1, 2, 3])
+        return text[: m.start()] + "[" * d + m.group(0) + "]" * d + text[m.end() :]
+    depth = rng.choice([900, 999, 1000, 1001, 2000, 5000, 10000, 20000, 30000])
+    kind = rng.randrange(7)
+    if kind == 5:  # modules nested around the whole input
+        return "module {\n" * depth + text + "}\n" * depth
+    if kind == 6:  # regions nested in a generic op
+        return '"test.r"() ({\n' * depth + text + "}) : () -> ()\n" * depth
+    if kind == 0:
+        attr = "[" * depth + "1" + "]" * depth
+    elif kind == 1:
+        attr = "affine_set<(d0) : (" + "(" * depth + "d0" + ")" * depth + " >= 0)>"
+    elif kind == 2:
+        attr = "affine_map<(d0) -> (" + "-" * depth + "d0)>"
+    elif kind == 3:
+        attr = "{a = " * depth + "1" + "}" * depth
+    else:
+        attr = "array<i64: " + ", ".join(["1"] * depth) + ">"
+    line = f'"test.op"() {{x = {attr}}} : () -> ()\n'
+    lines = text.splitlines(keepends=True)
+    lines.insert(rng.randrange(len(lines) + 1), line)
+    return "".join(lines)
+
+
+def mut_splice(text: str, rng: random.Random, seeds: list[tuple[str, str]]) -> str:
+    other = rng.choice(seeds)[1].splitlines()
+    ops = [ln for ln in other if re.match(r"\s*(%[\w#:]+ = |mesh\.|func\.|return|scf\.)", ln)]
+    if not ops:
+        return text
+    lines = text.splitlines()
+    start = rng.randrange(len(ops))
+    chunk = ops[start : start + rng.randrange(1, 5)]
+    i = rng.randrange(len(lines) + 1)
+    return "\n".join(lines[:i] + chunk + lines[i:]) + "\n"
+
+
+def mut_ssa(text: str, rng: random.Random) -> str:
+    """Use another value where one was used."""
+    names = sorted(set(re.findall(r"%[\w]+", text)))
+    if len(names) < 2:
+        return text
+    toks = tokens(text)
+    idx = [i for i, t in enumerate(toks) if t in names]
+    if not idx:  # the names only occur inside longer tokens
+        return text
+    i = rng.choice(idx)
+    toks[i] = rng.choice(names)
+    return "".join(toks)
+
+
+def mut_bytes(text: str, rng: random.Random) -> str:
+    if not text:
+        return text
+    i = rng.randrange(len(text))
+    op = rng.randrange(3)
+    if op == 0:
+        return text[:i] + text[i + rng.randrange(1, 8) :]
+    if op == 1:
+        return (
+            text[:i]
+            + rng.choice(["{", "}", "(", ")", "<", ">", "[", "]", ",", ":", "=", "%", "@", "\x00", "é", "?"])
+            + text[i:]
+        )
+    j = rng.randrange(len(text))
+    return text[:i] + text[j : j + rng.randrange(1, 40)] + text[i:]
+
+
+def mut_module(text: str, rng: random.Random) -> str:
+    """Wrap in modules, duplicate the whole, or nest a function in one."""
+    op = rng.randrange(3)
+    if op == 0:
+        return "module {\n" + text + "}\n"
+    if op == 1:
+        return text + text
+    m = re.search(r"func\.func @\w+\([^\n]*\{\n", text)
+    if not m:
+        return text
+    inner = "\n".join([f"func.func @inner_{k}() {{ return }}" for k in range(rng.choice([1, 8]))])
+    return text[: m.end()] + inner + "\n" + text[m.end() :]
+
+
+MUTATORS = [
+    (mut_number, 4),
+    (mut_list, 3),
+    (mut_outer_list, 2),
+    (mut_mesh_shape, 2),
+    (mut_tensor, 3),
+    (mut_lines, 2),
+    (mut_annotate, 2),
+    (mut_kind, 2),
+    (mut_nest, 0.3),
+    (mut_ssa, 1),
+    (mut_bytes, 0.5),
+    (mut_module, 0.3),
+]
+
+
+def mutate(text: str, rng: random.Random, seeds: list[tuple[str, str]]) -> tuple[str, list[str]]:
+    applied = []
+    for _ in range(rng.choice([1, 1, 1, 2, 2, 3, 4])):
+        if rng.random() < 0.08:
+            text = mut_splice(text, rng, seeds)
+            applied.append("splice")
+            continue
+        fn = rng.choices([f for f, _ in MUTATORS], [w for _, w in MUTATORS])[0]
+        text = fn(text, rng)
+        applied.append(fn.__name__[4:])
+    return text, applied
+
+
+def mutate_annotations(text: str, rng: random.Random) -> str:
+    """Change the layouts of an annotated program, nothing else: the split
+    axes, partial kinds and axes of `mesh.sharding` ops and
+    `#mesh.sharding<...>` attributes, and which annotations are for users.
+    Layouts never change what a program computes, so its partition must
+    still simulate equal to the original."""
+    lines = text.splitlines()
+    idx = [i for i, ln in enumerate(lines) if "mesh.sharding @" in ln or "#mesh.sharding<" in ln]
+    for _ in range(rng.choice([1, 1, 2, 3])):
+        if not idx:
+            break
+        i = rng.choice(idx)
+        fn = rng.choice([mut_list, mut_list, mut_outer_list, mut_kind, mut_kind])
+        lines[i] = fn(lines[i], rng)
+    if rng.random() < 0.3:
+        return mut_annotate("\n".join(lines) + "\n", rng)
+    return "\n".join(lines) + "\n"
+
+
+# --------------------------------------------------------------------------
+# structure-aware programs
+
+
+@dataclass
+class Val:
+    name: str
+    shape: tuple[int, ...]
+
+
+class Program:
+    """A function on one mesh built op by op; values are tensors of one
+    element type whose every dimension the generator keeps divisible by
+    products of mesh axes (or not, now and then)."""
+
+    def __init__(self, rng: random.Random):
+        self.rng = rng
+        rank = rng.choice([1, 1, 2, 2, 2, 3])
+        self.mesh = [rng.choice([1, 2, 2, 2, 3, 4]) for _ in range(rank)]
+        if math.prod(self.mesh) > 16:
+            self.mesh = [2] * rank
+        self.elt = rng.choice(["i32", "i32", "f32", "f32", "i64", "f64"])
+        self.is_int = self.elt.startswith("i")
+        self.args: list[Val] = []
+        self.lines: list[str] = []
+        self.pool: list[Val] = []
+        self.n = 0
+        self.shardings: dict[str, str] = {}
+        self.dims = sorted({d for d in (2, 4, 6, 8, 12) if d <= 12})
+        self.indent = "  "
+        self.consts: dict[str, str] = {}
+        self.blocks = 0
+        self.has_collective = False
+        # Ops beyond linalg and scf.for/if: reshapes, slices, scf.while,
+        # cf.br, collectives in the input.
+        self.extended = rng.random() < 0.5
+
+    # -- names and types --------------------------------------------------
+
+    def fresh(self, prefix: str = "v") -> str:
+        self.n += 1
+        return f"%{prefix}{self.n}"
+
+    def ty(self, shape: tuple[int, ...]) -> str:
+        return "tensor<" + "".join(f"{d}x" for d in shape) + self.elt + ">"
+
+    def emit(self, line: str) -> None:
+        self.lines.append(self.indent + line)
+
+    def dim(self) -> int:
+        return self.rng.choice([2, 4, 4, 6, 8, 12])
+
+    def new_arg(self, shape: tuple[int, ...]) -> Val:
+        v = Val(f"%arg{len(self.args)}", shape)
+        self.args.append(v)
+        return v
+
+    def pick(self, rank: int | None = None, shape: tuple[int, ...] | None = None) -> Val:
+        cands = [v for v in self.pool if (rank is None or len(v.shape) == rank) and (shape is None or v.shape == shape)]
+        if cands and self.rng.random() < 0.85:
+            return self.rng.choice(cands[-4:])
+        if shape is None:
+            shape = tuple(self.dim() for _ in range(rank if rank is not None else self.rng.choice([1, 2, 2, 3])))
+        v = self.new_arg(shape)
+        self.pool.append(v)
+        return v
+
+    # -- shardings --------------------------------------------------------
+
+    def sharding_for(self, shape: tuple[int, ...], allow_partial: bool) -> str:
+        rng = self.rng
+        free = list(range(len(self.mesh)))
+        rng.shuffle(free)
+        split: list[list[int]] = [[] for _ in shape]
+        for axis in list(free):
+            if rng.random() < 0.55:
+                d = rng.randrange(len(shape))
+                size = math.prod(self.mesh[a] for a in split[d]) * self.mesh[axis]
+                if shape[d] % size == 0 or rng.random() < 0.03:
+                    split[d].append(axis)
+                    free.remove(axis)
+        while split and not split[-1] and rng.random() < 0.7:
+            split.pop()
+        text = "[" + ", ".join("[" + ", ".join(map(str, s)) + "]" for s in split) + "]"
+        partial = ""
+        if allow_partial and free and rng.random() < 0.3:
+            axes = sorted(rng.sample(free, rng.randrange(1, len(free) + 1)))
+            kinds = ["sum", "sum", "max", "min"] + (
+                ["bitwise_xor", "bitwise_or", "bitwise_and", "average"] if self.is_int else ["average"]
+            )
+            partial = f" partial = {rng.choice(kinds)} [{', '.join(map(str, axes))}]"
+        key = text + partial
+        if key not in self.shardings:
+            name = self.fresh("s")
+            self.shardings[key] = name
+            self.emit(f"{name} = mesh.sharding @mesh split_axes = {text}{partial} : !mesh.sharding")
+        return self.shardings[key]
+
+    def annotate(self, v: Val, users: bool = False, allow_partial: bool = True) -> Val:
+        s = self.sharding_for(v.shape, allow_partial)
+        name = self.fresh("a")
+        suffix = " annotate_for_users" if users else ""
+        self.emit(f"{name} = mesh.shard {v.name} to {s}{suffix} : {self.ty(v.shape)}")
+        return Val(name, v.shape)
+
+    def maybe_annotate(self, v: Val, p: float = 0.35) -> Val:
+        if self.rng.random() < p:
+            v = self.annotate(v, users=False)
+            if self.rng.random() < 0.25:
+                v = self.annotate(v, users=True)
+        return v
+
+    def operand(self, v: Val) -> Val:
+        if self.rng.random() < 0.15:
+            return self.annotate(v, users=True)
+        return v
+
+    # -- constants and inits ----------------------------------------------
+
+    def scalar(self, value: str) -> str:
+        key = f"{value}:{self.elt}"
+        if key not in self.consts:
+            name = self.fresh("c")
+            lit = (
+                value
+                if self.is_int or value in ("0xFF800000", "0x7F800000")
+                else (value if "." in value else value + ".0")
+            )
+            if not self.is_int and value.startswith("0x"):
+                lit = {"0xFF800000": "0xFF800000", "0x7F800000": "0x7F800000"}[value]
+                if self.elt == "f64":
+                    lit = {"0xFF800000": "0xFFF0000000000000", "0x7F800000": "0x7FF0000000000000"}[value]
+            self.emit(f"{name} = arith.constant {lit} : {self.elt}")
+            self.consts[key] = name
+        return self.consts[key]
+
+    def init(self, shape: tuple[int, ...], value: str = "0") -> Val:
+        e = self.fresh("e")
+        self.emit(f"{e} = tensor.empty() : {self.ty(shape)}")
+        if value is None:
+            return Val(e, shape)
+        c = self.scalar(value)
+        f = self.fresh("f")
+        t = self.ty(shape)
+        self.emit(f"{f} = linalg.fill ins({c} : {self.elt}) outs({e} : {t}) -> {t}")
+        return Val(f, shape)
+
+    # -- ops ---------------------------------------------------------------
+
+    def elementwise(self) -> Val:
+        a = self.pick()
+        b = self.pick(shape=a.shape)
+        a, b = self.operand(a), self.operand(b)
+        r = self.fresh()
+        t = self.ty(a.shape)
+        style = self.rng.randrange(3)
+        if style == 0:
+            op = self.rng.choice(
+                ["addi", "muli", "subi", "maxsi", "minsi", "xori"]
+                if self.is_int
+                else ["addf", "mulf", "subf", "maximumf"]
+            )
+            self.emit(f"{r} = arith.{op} {a.name}, {b.name} : {t}")
+        else:
+            op = self.rng.choice(["add", "mul", "sub", "max"])
+            out = self.init(a.shape, None)
+            self.emit(f"{r} = linalg.{op} ins({a.name}, {b.name} : {t}, {t}) outs({out.name} : {t}) -> {t}")
+        return Val(r, a.shape)
+
+    def matmul(self) -> Val:
+        a = self.pick(rank=2)
+        b = self.pick(shape=(a.shape[1], self.dim()))
+        a, b = self.operand(a), self.operand(b)
+        c = self.init((a.shape[0], b.shape[1]))
+        c = self.maybe_annotate(c, 0.15)
+        r = self.fresh()
+        ta, tb, tc = self.ty(a.shape), self.ty(b.shape), self.ty(c.shape)
+        self.emit(f"{r} = linalg.matmul ins({a.name}, {b.name} : {ta}, {tb}) outs({c.name} : {tc}) -> {tc}")
+        return Val(r, c.shape)
+
+    def reduce(self) -> Val:
+        a = self.pick()
+        if len(a.shape) == 1 and self.rng.random() < 0.7:
+            a = self.pick(rank=2)
+        dim = self.rng.randrange(len(a.shape))
+        if len(a.shape) == 1:
+            return self.elementwise()
+        out_shape = tuple(d for i, d in enumerate(a.shape) if i != dim)
+        if self.is_int:
+            op, neutral = self.rng.choice(
+                [
+                    ("addi", "0"),
+                    ("maxsi", "-2147483648" if self.elt == "i32" else "-9223372036854775808"),
+                    ("minsi", "2147483647" if self.elt == "i32" else "9223372036854775807"),
+                    ("xori", "0"),
+                    ("ori", "0"),
+                    ("andi", "-1"),
+                    ("muli", "1"),
+                ]
+            )
+        else:
+            op, neutral = self.rng.choice(
+                [("addf", "0"), ("maximumf", "0xFF800000"), ("minimumf", "0x7F800000"), ("mulf", "1")]
+            )
+        if self.rng.random() < 0.1:
+            neutral = "1" if neutral != "1" else "0"  # a non-neutral init
+        a = self.operand(a)
+        init = self.init(out_shape, neutral)
+        r = self.fresh()
+        ta, tr = self.ty(a.shape), self.ty(out_shape)
+        self.emit(f"{r} = linalg.reduce ins({a.name} : {ta}) outs({init.name} : {tr}) dimensions = [{dim}]")
+        self.emit(f"  (%in: {self.elt}, %acc: {self.elt}) {{")
+        self.emit(f"    %x = arith.{op} %in, %acc : {self.elt}")
+        self.emit(f"    linalg.yield %x : {self.elt}")
+        self.emit("  }")
+        return Val(r, out_shape)
+
+    def transpose(self) -> Val:
+        a = self.pick(rank=self.rng.choice([2, 3]))
+        perm = list(range(len(a.shape)))
+        self.rng.shuffle(perm)
+        shape = tuple(a.shape[p] for p in perm)
+        a = self.operand(a)
+        out = self.init(shape, None)
+        r = self.fresh()
+        self.emit(
+            f"{r} = linalg.transpose ins({a.name} : {self.ty(a.shape)}) outs({out.name} : {self.ty(shape)}) "
+            f"permutation = [{', '.join(map(str, perm))}]"
+        )
+        return Val(r, shape)
+
+    def reshape(self) -> Val:
+        """collapse_shape, expand_shape, tosa.reshape, an identity tensor.cast."""
+        rng = self.rng
+        kind = rng.randrange(4)
+        if kind == 0:
+            a = self.pick(rank=rng.choice([2, 3]))
+            i = rng.randrange(len(a.shape) - 1)
+            groups = [[j] for j in range(i)] + [[i, i + 1]] + [[j] for j in range(i + 2, len(a.shape))]
+            shape = a.shape[:i] + (a.shape[i] * a.shape[i + 1],) + a.shape[i + 2 :]
+            a = self.operand(a)
+            r = self.fresh()
+            self.emit(f"{r} = tensor.collapse_shape {a.name} {groups} : {self.ty(a.shape)} into {self.ty(shape)}")
+            return Val(r, shape)
+        if kind == 1:
+            a = self.pick(rank=rng.choice([1, 2]))
+            i = rng.randrange(len(a.shape))
+            d = a.shape[i]
+            f = rng.choice([k for k in (2, 3, d) if d % k == 0] or [d])
+            shape = a.shape[:i] + (f, d // f) + a.shape[i + 1 :]
+            groups, k = [], 0
+            for j in range(len(a.shape)):
+                groups.append([k, k + 1] if j == i else [k])
+                k += 2 if j == i else 1
+            a = self.operand(a)
+            r = self.fresh()
+            self.emit(
+                f"{r} = tensor.expand_shape {a.name} {groups} output_shape {list(shape)} : "
+                f"{self.ty(a.shape)} into {self.ty(shape)}"
+            )
+            return Val(r, shape)
+        if kind == 2:
+            a = self.pick(rank=rng.choice([2, 3]))
+            n = 1
+            for d in a.shape:
+                n *= d
+            shape = (a.shape[0], n // a.shape[0])
+            a = self.operand(a)
+            c, r = self.fresh("sh"), self.fresh()
+            self.emit(
+                f"{c} = tosa.const_shape {{values = dense<{list(shape)}> : tensor<2xindex>}} : () -> !tosa.shape<2>"
+            )
+            self.emit(f"{r} = tosa.reshape {a.name}, {c} : ({self.ty(a.shape)}, !tosa.shape<2>) -> {self.ty(shape)}")
+            return Val(r, shape)
+        a = self.operand(self.pick())
+        r = self.fresh()
+        self.emit(f"{r} = tensor.cast {a.name} : {self.ty(a.shape)} to {self.ty(a.shape)}")
+        return Val(r, a.shape)
+
+    def slice(self) -> Val:
+        """extract_slice along one dimension, or insert_slice of one back."""
+        rng = self.rng
+        a = self.pick()
+        i = rng.randrange(len(a.shape))
+        size = rng.choice([k for k in range(1, a.shape[i] + 1) if a.shape[i] % k == 0])
+        off = rng.randrange(0, a.shape[i] - size + 1)
+        offs = [off if j == i else 0 for j in range(len(a.shape))]
+        sizes = [size if j == i else d for j, d in enumerate(a.shape)]
+        ones = [1] * len(a.shape)
+        shape = tuple(sizes)
+        a = self.operand(a)
+        r = self.fresh()
+        self.emit(f"{r} = tensor.extract_slice {a.name}{offs} {sizes} {ones} : {self.ty(a.shape)} to {self.ty(shape)}")
+        if rng.random() < 0.5:
+            return Val(r, shape)
+        dest = self.operand(self.pick(shape=a.shape))
+        r2 = self.fresh()
+        self.emit(
+            f"{r2} = tensor.insert_slice {r} into {dest.name}{offs} {sizes} {ones} : "
+            f"{self.ty(shape)} into {self.ty(a.shape)}"
+        )
+        return Val(r2, a.shape)
+
+    def while_loop(self, depth: int) -> Val:
+        a = self.maybe_annotate(self.pick(), 0.4)
+        t = self.ty(a.shape)
+        lo, hi, one = self.index_const(0), self.index_const(self.rng.choice([1, 2])), self.index_const(1)
+        r, i, x, c = self.fresh("w"), self.fresh("wi"), self.fresh("wx"), self.fresh("wc")
+        self.emit(f"{r}:2 = scf.while ({i} = {lo}, {x} = {a.name}) : (index, {t}) -> (index, {t}) {{")
+        self.emit(f"  {c} = arith.cmpi slt, {i}, {hi} : index")
+        self.emit(f"  scf.condition({c}) {i}, {x} : index, {t}")
+        self.emit("} do {")
+        j, y = self.fresh("wj"), self.fresh("wy")
+        self.emit(f"^bb0({j}: index, {y}: {t}):")
+        op = "addi" if self.is_int else "addf"
+        n, j1 = self.fresh(), self.fresh()
+        self.emit(f"  {n} = arith.{op} {y}, {a.name} : {t}")
+        self.emit(f"  {j1} = arith.addi {j}, {one} : index")
+        self.emit(f"  scf.yield {j1}, {n} : index, {t}")
+        self.emit("}")
+        return Val(f"{r}#1", a.shape)
+
+    def block_branch(self) -> Val:
+        """Hand a value to a new block with cf.br (a multi-block function)."""
+        a = self.maybe_annotate(self.pick(), 0.4)
+        self.blocks += 1
+        arg = self.fresh("bb")
+        self.emit(f"cf.br ^bb{self.blocks}({a.name} : {self.ty(a.shape)})")
+        self.lines.append(f"^bb{self.blocks}({arg}: {self.ty(a.shape)}):")
+        return Val(arg, a.shape)
+
+    def collective(self) -> Val:
+        """A collective already in the program (it is then not simulated)."""
+        a = self.pick()
+        self.has_collective = True
+        axes = sorted(self.rng.sample(range(len(self.mesh)), self.rng.randrange(0, len(self.mesh) + 1)))
+        r = self.fresh()
+        t = self.ty(a.shape)
+        self.emit(f"{r} = mesh.all_reduce {a.name} on @mesh mesh_axes = {axes} : {t} -> {t}")
+        return Val(r, a.shape)
+
+    def index_const(self, v: int) -> str:
+        key = f"{v}:index"
+        if key not in self.consts:
+            name = self.fresh("i")
+            self.emit(f"{name} = arith.constant {v} : index")
+            self.consts[key] = name
+        return self.consts[key]
+
+    def loop(self, depth: int) -> Val:
+        acc0 = self.pick()
+        acc0 = self.maybe_annotate(acc0, 0.4)
+        lo, hi, st = self.index_const(0), self.index_const(self.rng.choice([1, 2, 3])), self.index_const(1)
+        r, iv, acc = self.fresh("r"), self.fresh("iv"), self.fresh("acc")
+        t = self.ty(acc0.shape)
+        self.emit(f"{r} = scf.for {iv} = {lo} to {hi} step {st} iter_args({acc} = {acc0.name}) -> ({t}) {{")
+        saved_pool, saved_consts, saved_sh = self.pool, self.consts, self.shardings
+        self.pool = [Val(acc, acc0.shape)] + [v for v in saved_pool]
+        self.consts, self.shardings = dict(saved_consts), dict(saved_sh)
+        self.indent += "  "
+        carried = Val(acc, acc0.shape)
+        if self.rng.random() < 0.3:
+            carried = self.annotate(carried, users=False)
+            self.pool.append(carried)
+        body = self.chain(self.rng.randrange(1, 3), depth + 1, want=acc0.shape, start=carried)
+        body = self.maybe_annotate(body, 0.4)
+        self.emit(f"scf.yield {body.name} : {t}")
+        self.indent = self.indent[:-2]
+        self.emit("}")
+        self.pool, self.consts, self.shardings = saved_pool, saved_consts, saved_sh
+        return Val(r, acc0.shape)
+
+    def branch(self, depth: int) -> Val:
+        a = self.pick()
+        x, y = self.index_const(self.rng.randrange(3)), self.index_const(1)
+        cond = self.fresh("b")
+        self.emit(f"{cond} = arith.cmpi {self.rng.choice(['eq', 'ne', 'slt'])}, {x}, {y} : index")
+        r = self.fresh("r")
+        t = self.ty(a.shape)
+        self.emit(f"{r} = scf.if {cond} -> ({t}) {{")
+        saved_pool, saved_consts, saved_sh = self.pool, self.consts, self.shardings
+        for arm in range(2):
+            if arm:
+                self.emit("} else {")
+            self.pool, self.consts, self.shardings = list(saved_pool), dict(saved_consts), dict(saved_sh)
+            self.indent += "  "
+            v = self.chain(self.rng.randrange(0, 2), depth + 1, want=a.shape, start=a)
+            v = self.maybe_annotate(v, 0.4)
+            self.emit(f"scf.yield {v.name} : {t}")
+            self.indent = self.indent[:-2]
+        self.emit("}")
+        self.pool, self.consts, self.shardings = saved_pool, saved_consts, saved_sh
+        return Val(r, a.shape)
+
+    def step(self, depth: int) -> Val:
+        choices = [self.elementwise, self.elementwise, self.matmul, self.matmul, self.reduce, self.transpose]
+        if self.extended:
+            choices += [self.reshape, self.slice]
+            if self.rng.random() < 0.1:
+                choices.append(self.collective)
+            if depth == 0 and self.rng.random() < 0.2:
+                choices.append(self.block_branch)
+        if depth < 2:
+            choices += [lambda: self.loop(depth), lambda: self.branch(depth)]
+            if self.extended and self.rng.random() < 0.3:
+                choices.append(lambda: self.while_loop(depth))
+        v = self.rng.choice(choices)()
+        self.pool.append(v)
+        v2 = self.maybe_annotate(v)
+        if v2 is not v:
+            self.pool.append(v2)
+        return v2
+
+    def chain(self, n: int, depth: int, want: tuple[int, ...] | None = None, start: Val | None = None) -> Val:
+        last = start
+        for _ in range(n):
+            last = self.step(depth)
+        if want is not None:
+            # Bring the chain back to the carried shape with an elementwise op.
+            cands = [v for v in self.pool if v.shape == want]
+            a = self.rng.choice(cands[-3:]) if cands else start
+            b = start if start is not None else a
+            r = self.fresh()
+            t = self.ty(want)
+            op = (
+                ("addi" if self.is_int else "addf")
+                if self.rng.random() < 0.7
+                else ("maxsi" if self.is_int else "maximumf")
+            )
+            self.emit(f"{r} = arith.{op} {a.name}, {b.name} : {t}")
+            last = Val(r, want)
+            self.pool.append(last)
+        assert last is not None
+        return last
+
+    def build(self) -> str:
+        n = self.rng.randrange(1, 6)
+        last = self.chain(n, 0)
+        results = [last]
+        if self.rng.random() < 0.3 and len(self.pool) > 1:
+            results.append(self.rng.choice(self.pool[:-1]))
+        final = []
+        for v in results:
+            if self.rng.random() < 0.3:
+                v = self.annotate(v, users=True)
+            final.append(v)
+        self.emit(f"return {', '.join(v.name for v in final)} : {', '.join(self.ty(v.shape) for v in final)}")
+        args = ", ".join(f"{a.name}: {self.ty(a.shape)}" for a in self.args)
+        rets = ", ".join(self.ty(v.shape) for v in final)
+        head = [
+            f"mesh.mesh @mesh(shape = {'x'.join(map(str, self.mesh))})",
+            f"func.func @f({args}) -> ({rets}) {{",
+        ]
+        return "\n".join(head + self.lines + ["}"]) + "\n"
+
+
+def structured(rng: random.Random) -> str:
+    return Program(rng).build()
+
+
+def structured_input(rng: random.Random) -> Input:
+    p = Program(rng)
+    text = p.build()
+    return Input(text, "structured" + ("-extended" if p.extended else ""), simulate=not p.has_collective)
+
+
+def next_input(rng: random.Random, seeds: list[tuple[str, str]]) -> Input:
+    """One input: a structured program (plain, or mutated) or a mutated seed."""
+    r = rng.random()
+    if r < 0.45:
+        return structured_input(rng)
+    if r < 0.55:
+        text, applied = mutate(structured(rng), rng, seeds)
+        return Input(text, "structured+" + ",".join(applied))
+    origin, text = rng.choice(seeds)
+    if rng.random() < 0.1:
+        return Input(text, origin, unregistered=True)
+    text, applied = mutate(text, rng, seeds)
+    return Input(text, origin + "+" + ",".join(applied), unregistered=rng.random() < 0.5)

@@ -1,0 +1,101 @@
+"""A bounded run of the fuzzer (test/fuzz/fuzz.py) for CI.
+
+A fixed seed and a fixed number of inputs (not a time budget), so the run is
+the same on every machine; the per-check timeout is generous so that a slow
+machine cannot turn a slow check into a "hang". For every input, and every
+pass output, it asserts: no traceback or internal error, no death by signal,
+no hang, every error names a position, every printed output re-parses and
+prints identically, every pass output verifies, and every accepted partition
+of a generated program simulates equal to the original.
+
+Longer runs, by hand: `.venv/bin/python test/fuzz/fuzz.py --seconds 600 --seed N --out DIR`.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "test" / "fuzz"))
+
+import fuzz  # noqa: E402
+import generate  # noqa: E402
+
+SEED = 20261123
+# Generated programs (each simulated after every partition pipeline) and
+# mutated lit-test chunks, in the fuzzer's usual mix.
+INPUTS = 40
+# Seconds a single check may take before it counts as a hang. The slowest
+# check in this run takes well under a second on a 2-core machine.
+HANG_TIMEOUT = 60.0
+
+
+@pytest.fixture(scope="module")
+def checker():
+    worker = fuzz.Worker(None)
+    try:
+        yield fuzz.Checker(worker, timeout=HANG_TIMEOUT, sim_timeout=HANG_TIMEOUT)
+    finally:
+        worker.kill()
+
+
+def _describe(f: fuzz.Failure) -> str:
+    cmd = fuzz.cli_commands(f.check, "INPUT.mlir")[0]
+    return f"[{f.cls}] {f.message}\n  command: {cmd}\n  input:\n{f.text}"
+
+
+def _report(failures: list[fuzz.Failure]) -> None:
+    """Fail with one example per distinct failure (class + normalized message)."""
+    if not failures:
+        return
+    distinct: dict[tuple[str, str], list[fuzz.Failure]] = {}
+    for f in failures:
+        distinct.setdefault((f.cls, f.sig), []).append(f)
+    lines = [f"{len(failures)} failing checks, {len(distinct)} distinct:"]
+    lines += [f"  {len(fs)} x [{cls}] {sig}" for (cls, sig), fs in distinct.items()]
+    shown = "\n\n".join(_describe(fs[0]) for fs in list(distinct.values())[:8])
+    pytest.fail("\n".join(lines) + "\n\n" + shown)
+
+
+def _run(checker: fuzz.Checker, inputs: list[generate.Input]) -> list[fuzz.Failure]:
+    failures = []
+    for i, inp in enumerate(inputs):
+        failures += checker.check_input(inp, random.Random(SEED + i))
+    return failures
+
+
+def _inputs() -> list[generate.Input]:
+    rng = random.Random(SEED)
+    seeds = generate.load_seeds()
+    return [generate.next_input(random.Random(rng.getrandbits(64)), seeds) for _ in range(INPUTS)]
+
+
+def test_inputs_are_deterministic():
+    """The same seed gives the same inputs, so a CI failure reproduces."""
+    a, b = _inputs(), _inputs()
+    assert [x.text for x in a] == [x.text for x in b]
+    assert sum(x.simulate for x in a) >= INPUTS // 4
+
+
+def test_fuzz_bounded(checker):
+    failures = _run(checker, _inputs())
+    # The run must have exercised the tools, not only rejected its inputs.
+    assert checker.stats.get("parsed", 0) >= INPUTS // 4
+    assert checker.stats.get("simulated", 0) >= INPUTS // 4
+    _report(failures)
+
+
+def test_generated_programs_partition(checker):
+    """Every generated program whose partition is accepted simulates equal
+    (a separate seed stream, generated programs only)."""
+    rng = random.Random(SEED + 1)
+    inputs = [
+        generate.Input(generate.structured(random.Random(rng.getrandbits(64))), "structured", simulate=True)
+        for _ in range(15)
+    ]
+    failures = _run(checker, inputs)
+    _report(failures)
