@@ -37,3 +37,27 @@ mesh.mesh} @m(shape = 2)
 // POS: parse-limits.mlir:[[@LINE+2]]:1: error: operations must come before the '{-#' resources of the file
 // expected-error@+1 {{operations must come before the '{-#' resources of the file}}
 mesh.mesh @c(shape = 2)
+
+// -----
+
+// linalg's parsers read a nested list in `dimensions` or `permutation` as a
+// null attribute and abort (found by the fuzzer; mlir-opt aborts too).
+func.func @reduce(%a: tensor<2x8xi32>, %f: tensor<2xi32>) -> tensor<2xi32> {
+  // POS: parse-limits.mlir:[[@LINE+2]]:86: error: 'linalg.reduce' dimensions must be a flat list of integers, got {{\[\[\[}}1]]]
+  // expected-error@+1 {{'linalg.reduce' dimensions must be a flat list of integers, got [[[1]]]}}
+  %r = linalg.reduce ins(%a : tensor<2x8xi32>) outs(%f : tensor<2xi32>) dimensions = [[[1]]]
+  (%in: i32, %init: i32) {
+    %s = arith.addi %in, %init : i32
+    linalg.yield %s : i32
+  }
+  return %r : tensor<2xi32>
+}
+
+// -----
+
+func.func @transpose(%a: tensor<2x3xf32>, %b: tensor<3x2xf32>) -> tensor<3x2xf32> {
+  // POS: parse-limits.mlir:[[@LINE+2]]:92: error: 'linalg.transpose' permutation must be a flat list of integers
+  // expected-error@+1 {{'linalg.transpose' permutation must be a flat list of integers, got [[[[0, 1]]]]}}
+  %t = linalg.transpose ins(%a : tensor<2x3xf32>) outs(%b : tensor<3x2xf32>) permutation = [[[[0, 1]]]]
+  return %t : tensor<3x2xf32>
+}

@@ -184,6 +184,36 @@ def _upstream_trap(text: str) -> tuple[int, str] | None:
     return None
 
 
+_LIST_OPS = re.compile(r'"(?:[^"\\\n]|\\.)*"|//[^\n]*|(?<![\w$.])linalg\.(?:reduce|transpose|broadcast)\b')
+_LIST_KEYWORD = re.compile(r"\b(dimensions|permutation)\s*=\s*\[")
+_NEXT_OP = re.compile(r"\n\s*(?:%|\^|\}|\"|[A-Za-z_][\w$]*\.[\w$.]+|return\b)")
+_INTEGER_ITEM = re.compile(r"\s*-?\d+\s*\Z")
+
+
+def _flat_list_trap(text: str) -> tuple[int, str] | None:
+    """`linalg.reduce`/`broadcast` `dimensions = [...]` and `linalg.transpose`
+    `permutation = [...]` in custom syntax: MLIR's parser takes a nested list
+    there for a null attribute and aborts (mlir-opt too)."""
+    if "dimensions" not in text and "permutation" not in text:
+        return None
+    for m in _LIST_OPS.finditer(text):
+        if m.group(0)[0] in '"/':
+            continue
+        stop_at = _NEXT_OP.search(text, m.end())
+        stop = stop_at.start() if stop_at else len(text)
+        found = _LIST_KEYWORD.search(text, m.end(), stop)
+        if not found:
+            continue
+        open_at = found.end() - 1
+        close_at = scan_group(text, open_at)
+        items = text[open_at + 1 : close_at - 1]
+        if items.strip() and not all(_INTEGER_ITEM.match(item) for item in items.split(",")):
+            op = m.group(0)
+            shown = text[open_at:close_at][:40]
+            return open_at, f"'{op}' {found.group(1)} must be a flat list of integers, got {shown}"
+    return None
+
+
 def _depth(text: str, insertions: dict[int, str] | None = None) -> tuple[int, int]:
     """`nesting` of `text` as MLIR reads it: inside the `module {` wrapped
     around it (unwrapped again after parsing, so a level for every input)."""
@@ -231,7 +261,7 @@ def parse(
     depth, deepest_at = _depth(text, insertions)
     if depth > MAX_NESTING:
         raise _too_deep(text, filename, depth, deepest_at)
-    trap = _upstream_trap(text)
+    trap = _upstream_trap(text) or _flat_list_trap(text)
     if trap is not None:
         line, col = LineIndex(text).position(trap[0])
         raise diag.DiagnosticError([diag.Diagnostic("error", trap[1], filename, line, col)], {filename: text})
