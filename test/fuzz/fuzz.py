@@ -46,11 +46,13 @@ PIPELINES: list[list[str]] = [
     ["--mesh-canonicalize"],
     ["--sharding-propagation"],
     ["--sharding-propagation", "--mesh-partition"],
+    ["--sharding-propagation", "--mesh-partition", "--mesh-optimize-collectives"],
     ["--test-mesh-resharding"],
 ]
 # Extra pipelines for generated programs, whose partitions are simulated.
 SIM_PIPELINES: list[list[str]] = [
     ["--mesh-partition"],
+    ["--mesh-partition", "--mesh-optimize-collectives"],
     ["--pass-pipeline=builtin.module(sharding-propagation{fixed-point=false traversal={traversal}}, mesh-partition)"],
     ["--sharding-propagation=skip-unknown=true", "--mesh-partition{full}"],
 ]
