@@ -17,7 +17,8 @@ func.func @unknown(%a: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %s = mesh.sharding @mesh split_axes = [[0]] : !mesh.sharding
   %a0 = mesh.shard %a to %s : tensor<4x8xf32>
   // An op without a rule runs on whole values: its sharded operand is gathered.
-  // expected-remark@+1 {{no sharding rule for 'foo.bar': operand 0 (split_axes = [[0]]) gathered whole on every device}}
+  // expected-remark@+2 {{no sharding rule for 'foo.bar': operand 0 (split_axes = [[0]]) gathered whole on every device}}
+  // expected-warning@+1 {{function argument 0 (tensor<4x8xf32>, split_axes = [[0]]) is gathered whole on every device here: 64 bytes received per device}}
   %d = "foo.bar"(%a0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
   return %d : tensor<4x8xf32>
 }

@@ -589,10 +589,12 @@ class _Partition:
             if rebuilt is not None:
                 self.rebuilt.append(value)
                 return rebuilt
+        element_bytes = max(1, (_bit_width(t.element_type) + 7) // 8)
         try:
-            plan = rs.plan_resharding(tuple(t.shape), self.mesh.shape, source, target)
+            plan = rs.plan_resharding(tuple(t.shape), self.mesh.shape, source, target, element_bytes=element_bytes)
         except ValueError as e:
             raise _Unsupported(loc, f"cannot reshard from {source} to {target}: {e}") from None
+        self.warn_whole_argument(value, t, source, target, plan.bytes_received, loc)
         current = value
         with loc:
             for step, after in zip(plan.steps, plan.intermediate):
@@ -604,6 +606,24 @@ class _Partition:
                 # other name needs its own SSA value to carry that layout.
                 current = tensor.CastOp(current.type, current, ip=ip).result
         return current
+
+    def warn_whole_argument(
+        self, value: ir.Value, t: ir.RankedTensorType, source: Sharding, target: Sharding, moved: int, loc
+    ) -> None:
+        """A function argument that arrives split but is gathered whole is
+        usually a weight every device then holds: say so at the annotation
+        (or op) that asks for it, with what it costs."""
+        if not isinstance(value, ir.BlockArgument) or moved == 0:
+            return
+        if not any(source.split_axes) or any(target.split_axes):
+            return
+        if value.owner != self.func.regions[0].blocks[0]:
+            return
+        self.pass_.warning(
+            loc,
+            f"function argument {value.arg_number} ({t}, {source}) is gathered whole on every device here: "
+            f"{moved} bytes received per device",
+        )
 
     def emit(self, step, value: ir.Value, out: ir.Type, ip, loc: ir.Location) -> ir.Value:
         rs = _planner()
@@ -837,6 +857,16 @@ def _rebuilt_in(value: ir.Value, local: ir.Type, ip, loc: ir.Location) -> ir.Val
                 empty = tensor.EmptyOp(list(t.shape), t.element_type).result
                 return linalg.fill(owner.operands[0], outs=[empty])
     return None
+
+
+def _bit_width(element: ir.Type) -> int:
+    """Bits of one element (complex: both parts; index: 64)."""
+    if isinstance(element, ir.ComplexType):
+        return 2 * _bit_width(element.element_type)
+    if isinstance(element, ir.IndexType):
+        return 64
+    width = getattr(element, "width", None)
+    return int(width) if width else 32
 
 
 def _splat_constant(value: ir.Value) -> tuple[str, str, ir.Attribute] | None:
