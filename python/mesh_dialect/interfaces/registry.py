@@ -222,6 +222,16 @@ def _shape_groups(a: tuple[int, ...], b: tuple[int, ...]) -> list[tuple[list[int
     return groups
 
 
+def _static_cast(op: ir.Operation) -> ShardingRule | None:
+    """`tensor.cast` between static shapes: elementwise.  A cast to or from
+    a dynamic size is left without a rule (partition needs static pieces)."""
+    for v in (op.operands[0], op.results[0]):
+        shape = _shape(v)
+        if shape is None or None in shape:
+            return None
+    return _elementwise(op)
+
+
 def _tensor_reshape(op: ir.Operation) -> ShardingRule | None:
     """`tensor.collapse_shape` / `expand_shape`: groups from the reassociation."""
     src, dst = _shape(op.operands[0]), _shape(op.results[0])
@@ -697,7 +707,7 @@ def _register_builtins() -> None:
         register_rule(name, _constant)
     for base in _TOSA_ELEMENTWISE:
         register_rule(f"tosa.{base}", _tosa_elementwise)
-    register_rule("tensor.cast", _elementwise)
+    register_rule("tensor.cast", _static_cast)
     register_rule("tensor.collapse_shape", _tensor_reshape)
     register_rule("tensor.expand_shape", _tensor_reshape)
     register_rule("tensor.extract_slice", _extract_slice)
@@ -718,6 +728,7 @@ def _register_builtins() -> None:
         register_rule(f"{dialect}.broadcast_in_dim", _hlo_broadcast_in_dim)
         register_rule(f"{dialect}.transpose", lambda op: _transpose(op, "permutation"))
         register_rule(f"{dialect}.reduce", _hlo_reduce)
+        register_rule(f"{dialect}.reshape", _shape_reshape)
 
 
 _register_builtins()

@@ -478,3 +478,9 @@ class Sharding:
         if self.sharded_dims_offsets:
             text += f" sharded_dims_offsets = {_fmt(self.sharded_dims_offsets)}"
         return text
+
+
+IDEMPOTENT_KINDS = frozenset(("max", "min", "bitwise_and", "bitwise_or"))
+"""Reductions for which combining a value with itself gives the value: one
+device's whole value, repeated on the others, is a valid set of terms, and
+reducing an already reduced value again changes nothing."""

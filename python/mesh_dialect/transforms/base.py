@@ -62,6 +62,23 @@ def sharding_of(value: ir.Value) -> tuple[str, Sharding, bool] | None:
     return view.mesh, layout, dynamic
 
 
+def element_bytes(t: ir.Type) -> int:
+    """Bytes of one element of a shaped type (complex: both parts; index: 64
+    bits; anything without a width counts as 4 bytes)."""
+    element = ir.ShapedType(t).element_type
+    return max(1, (_bit_width(element) + 7) // 8)
+
+
+def _bit_width(element: ir.Type) -> int:
+    if isinstance(element, ir.ComplexType):
+        return 2 * _bit_width(element.element_type)
+    if isinstance(element, ir.IndexType):
+        return 64
+    if isinstance(element, ir.IntegerType | ir.FloatType):
+        return int(element.width)
+    return 32
+
+
 class PassFailed(Exception):
     """Raised inside `run` to stop the pass; the error is already reported."""
 

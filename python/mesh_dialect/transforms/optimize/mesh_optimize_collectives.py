@@ -27,12 +27,12 @@ from ...interfaces.registry import rule_for
 from ...ir import ops as mesh_ops
 from ...ir.schema import DYNAMIC
 from ...sharding.resharding import AllGather, AllReduce, ReduceScatter, Step, uniform_cost
-from ...sharding.spec import Mesh
-from ..base import Pass
+from ...sharding.spec import IDEMPOTENT_KINDS, Mesh
+from ..base import Pass, element_bytes
 from ..cleanup.mesh_canonicalize import PURE_COLLECTIVES, MeshCanonicalize, Meshes, identity_key, mesh_shape_of
 
 # Kinds whose reduction of n equal values is the value.
-_IDEMPOTENT = frozenset(("max", "min", "bitwise_and", "bitwise_or"))
+
 # Kinds whose reduction over a group may be split into reductions over
 # disjoint parts of it (associative and commutative, exactly, on integers);
 # `average` truncates on integers at each step, so it is not one of them.
@@ -175,7 +175,7 @@ class MeshOptimizeCollectives(Pass):
             source = op.operands[0]
             if source.type != op.results[0].type:
                 continue
-            if kind in _IDEMPOTENT:
+            if kind in IDEMPOTENT_KINDS:
                 # Reducing n equal values with an idempotent kind gives the
                 # value: the axes the operand is replicated on reduce nothing.
                 replicated = _replicated_axes(source, mesh_name)
@@ -562,21 +562,10 @@ def _static_mesh(op: ir.Operation, meshes: Meshes) -> Mesh | None:
     return Mesh(tuple(shape))
 
 
-def _element_bytes(t: ir.Type) -> int:
-    element = ir.ShapedType(t).element_type
-    if isinstance(element, ir.IntegerType | ir.FloatType):
-        width = element.width
-    elif isinstance(element, ir.IndexType):
-        width = 64
-    else:
-        width = 32
-    return max(1, -(-width // 8))
-
-
 def _bytes(step: Step, elems: int, t: ir.Type, mesh: Mesh) -> int:
     """Bytes a device receives in `step` on `elems` local elements of `t`'s
     element type (the planner's cost model)."""
-    return uniform_cost(step, elems, mesh) * _element_bytes(t)
+    return uniform_cost(step, elems, mesh) * element_bytes(t)
 
 
 def _op_cost(op: ir.Operation, meshes: Meshes) -> int | None:

@@ -35,17 +35,18 @@ from ...interfaces.registry import rule_for
 from ...interfaces.rules import Conflict, ShardingRule, option_from_shardings, shardings_from_option
 from ...ir import ops as mesh_ops
 from ...ir.syntax import encode_sharding_attr
-from ...sharding.spec import Mesh, Sharding
-from ..base import Pass, meshes_and_functions, sharding_of
+from ...sharding.spec import IDEMPOTENT_KINDS, Mesh, Sharding
+from ..base import Pass, element_bytes, meshes_and_functions, sharding_of
 from ..propagation.sharding_propagation import OPTION_ATTR
 
 _CARRIED = ("scf.for", "scf.if", "scf.execute_region")
 """Region ops whose results are carried through their regions: each carried
 value has one layout across init, block argument, yielded values and result,
 and partition reshards the init and every yielded value to it."""
-_NOT_RULED = ("mesh.mesh", "mesh.sharding", "mesh.shard")
-"""Mesh ops partition consumes; every other mesh op is a collective or a
-query that already speaks of one device's data."""
+_NOT_RULED = ("mesh.mesh", "mesh.sharding")
+"""Mesh ops partition leaves alone (`mesh.shard` has its own rewrite); every
+other mesh op is a collective or a query that already speaks of one device's
+data."""
 _CONSTANTS = ("arith.constant", "tosa.const", "mhlo.constant", "stablehlo.constant")
 
 
@@ -73,11 +74,26 @@ class MeshPartition(Pass):
 
     def run(self, module: ir.Operation) -> None:
         meshes, functions = meshes_and_functions(module)
+        annotated = {f.attributes["sym_name"].value for f in functions if _has_annotation(f)}
         for f in functions:
             try:
-                _Partition(self, f, meshes).run()
+                _Partition(self, f, meshes, annotated).run()
             except _Unsupported as e:
                 raise self.error(e.loc, str(e)) from None
+
+
+def _has_annotation(func: ir.Operation) -> bool:
+    found = False
+
+    def visit(op: ir.Operation) -> ir.WalkResult:
+        nonlocal found
+        if op.name == "mesh.shard":
+            found = True
+            return ir.WalkResult.INTERRUPT
+        return ir.WalkResult.ADVANCE
+
+    func.walk(visit, ir.WalkOrder.PRE_ORDER)
+    return found
 
 
 @dataclasses.dataclass
@@ -112,11 +128,6 @@ def sharding_attr(mesh: str, s: Sharding) -> ir.Attribute:
     return ir.Attribute.parse(text)
 
 
-_IDEMPOTENT = ("max", "min", "bitwise_and", "bitwise_or")
-"""Reductions for which one device's full value, repeated on the others, is
-still a valid set of terms: the whole value may stay on every device."""
-
-
 def _neutral(kind: str, element: ir.Type) -> float | int | None:
     """The value that leaves a reduction of `kind` unchanged, or None."""
     is_float = isinstance(element, ir.FloatType)
@@ -134,8 +145,15 @@ def _neutral(kind: str, element: ir.Type) -> float | int | None:
 
 
 class _Partition:
-    def __init__(self, pass_: MeshPartition, func: ir.Operation, meshes: dict[str, tuple[int, ...]]) -> None:
+    def __init__(
+        self,
+        pass_: MeshPartition,
+        func: ir.Operation,
+        meshes: dict[str, tuple[int, ...]],
+        annotated: set[str] | frozenset[str] = frozenset(),
+    ) -> None:
         self.pass_ = pass_
+        self.annotated = annotated  # functions this run partitions: their signatures change
         self.func = func
         self.meshes = meshes
         self.mesh_name: str | None = None
@@ -218,7 +236,12 @@ class _Partition:
                     raise _Unsupported(op.location, "mesh.shard with a sharding that is not a static mesh.sharding")
                 self.use_mesh(found[0], op.location)
         if self.mesh is None:
-            return  # nothing annotated: every device runs the program as it is
+            # Nothing annotated: every device runs the program as it is, but
+            # it must not call a function whose signature partition changes.
+            for op in ops:
+                if op.name == "func.call":
+                    self.check_callee(op)
+            return
         entry = self.func.regions[0].blocks[0]
         for block in list(self.func.regions[0].blocks)[1:]:
             # Values reach other blocks through branches, which pass them
@@ -248,18 +271,15 @@ class _Partition:
         The candidates (each fill, then the empty it fills) are listed
         before anything is erased, and each op is erased at most once: an
         erased op must never be touched again."""
-        candidates: list[ir.Operation] = []
+        values: dict[ir.Value, None] = {}  # by value: ops are compared only while alive
         for value in self.rebuilt:
+            values[value] = None
             owner = value.owner
-            chain = [owner]
             if owner.name == "linalg.fill":
-                chain.append(owner.operands[1].owner)
-            for op in chain:
-                op = op.operation if isinstance(op, ir.OpView) else op
-                if not any(op == c for c in candidates):
-                    candidates.append(op)
-        candidates.sort(key=lambda op: op.name != "linalg.fill")  # users before what they use
-        for op in candidates:
+                values[owner.operands[1]] = None
+        ops = [v.owner.operation for v in values]
+        ops.sort(key=lambda op: op.name != "linalg.fill")  # users before what they use
+        for op in ops:
             if not any(len(list(r.uses)) for r in op.results):
                 op.erase()
 
@@ -283,11 +303,11 @@ class _Partition:
             if self.pass_.full_arguments:
                 if s.partial_axes:
                     raise _Unsupported(self.func.location, "a whole argument cannot arrive as a partial value")
+                if self.local_type(arg.type, s, arg.location) == arg.type:
+                    continue  # split only over axes of size 1: the piece is the whole
                 uses = [u for u in arg.uses]
                 first = entry.operations[0]
                 local = self.reshard(arg, arg.type, Sharding(()), s, ir.InsertionPoint(first), arg.location)
-                if local == arg:
-                    continue  # split only over axes of size 1: the piece is the whole
                 self.layout[local] = s
                 self.global_type[local] = arg.type
                 self.whole[local] = arg
@@ -385,7 +405,10 @@ class _Partition:
             block_args = list(op.regions[0].blocks[0].arguments)[1:]
         for region in op.regions:
             if len(region.blocks) > 1:
-                raise _Unsupported(op.location, f"'{op.name}' with a region of {len(region.blocks)} blocks")
+                raise _Unsupported(
+                    op.location,
+                    f"partition needs single-block regions: '{op.name}' has a region of {len(region.blocks)} blocks",
+                )
         for k, r in enumerate(results):
             arg = block_args[k]
             s = self.layout.get(r)
@@ -436,6 +459,15 @@ class _Partition:
         user in that block."""
         key = (v, target, user.block)
         new = self.reshards.get(key)
+        block = user.block
+        while new is None:
+            # A reshard made in an enclosing block sits before the region op
+            # holding this user (ops are visited in order), so it dominates.
+            parent = block.owner
+            if parent is None or parent.operation == self.func:
+                break
+            block = parent.operation.block
+            new = self.reshards.get((v, target, block))
         if new is None:
             global_type = self.global_type.get(v, v.type)
             new = self.reshards[key] = self.reshard(v, global_type, source, target, ip, loc)
@@ -485,8 +517,8 @@ class _Partition:
                 if s is not None and not s.is_replicated:
                     raise _Unsupported(
                         op.location,
-                        f"'{op.name}' {what} {i} is annotated {s}; a mesh collective already works on one "
-                        "device's data, so its values cannot also be partitioned",
+                        "a collective already works on one device's data, so its values cannot be partitioned: "
+                        f"'{op.name}' {what} {i} is annotated {s}",
                     )
 
     def check_fits(self, op: ir.Operation, rule: ShardingRule) -> None:
@@ -543,9 +575,21 @@ class _Partition:
             for have, need in zip([*operands, *results], [*need_operands, *need_results])
         )
 
+    def check_callee(self, op: ir.Operation) -> None:
+        callee = op.attributes["callee"].value if "callee" in op.attributes else None
+        if callee in self.annotated:
+            raise _Unsupported(
+                op.location,
+                f"calls into a function that is partitioned too are not supported yet: @{callee} is annotated, "
+                "so its signature becomes per-device",
+            )
+
     def call(self, op: ir.Operation) -> None:
         """A callee is its own function, with whole values: sharded arguments
-        are gathered before the call, and its results are whole."""
+        are gathered before the call, and its results are whole.  A callee
+        this run partitions takes pieces instead, which calls do not yet
+        pass: refused rather than emitted with mismatched types."""
+        self.check_callee(op)
         for i in range(len(op.operands)):
             self.reshard_operand(op, i, None, ir.InsertionPoint(op), op.location)
         for r in op.results:
@@ -557,6 +601,10 @@ class _Partition:
         disagrees with the first (as `cse` makes by merging two annotated
         values), or a result annotation on a value produced whole."""
         src, result = op.operands[0], op.result
+        if not len(list(result.uses)):
+            self.forget(result)
+            op.erase()  # nobody reads this layout: nothing to move
+            return
         found = self.read_sharding(op.operands[1])
         assert found is not None
         target = found[1]
@@ -589,9 +637,8 @@ class _Partition:
             if rebuilt is not None:
                 self.rebuilt.append(value)
                 return rebuilt
-        element_bytes = max(1, (_bit_width(t.element_type) + 7) // 8)
         try:
-            plan = rs.plan_resharding(tuple(t.shape), self.mesh.shape, source, target, element_bytes=element_bytes)
+            plan = rs.plan_resharding(tuple(t.shape), self.mesh.shape, source, target, element_bytes=element_bytes(t))
         except ValueError as e:
             raise _Unsupported(loc, f"cannot reshard from {source} to {target}: {e}") from None
         self.warn_whole_argument(value, t, source, target, plan.bytes_received, loc)
@@ -649,13 +696,20 @@ class _Partition:
         if isinstance(step, rs.Permute):
             return self.permute(step, value, ip, loc)
         if isinstance(step, rs.Partialize):
-            if step.kind in (*_IDEMPOTENT, "average"):
+            element = ir.RankedTensorType(value.type).element_type
+            if step.kind in IDEMPOTENT_KINDS or (step.kind == "average" and isinstance(element, ir.FloatType)):
                 # Every device may hold the value itself: the average of n
-                # copies is the value (for integers while n copies add up
-                # without overflow, as the reduction accumulates in the
-                # element type).
+                # float copies is the value.
                 return value
-            neutral = _neutral(step.kind, ir.RankedTensorType(value.type).element_type)
+            if step.kind == "average":
+                # Integer terms are summed in their own type: n copies of a
+                # large value wrap, and no other terms can average to it.
+                raise _Unsupported(
+                    loc,
+                    f"an average partial of {element} cannot be made from a whole value: its terms are summed "
+                    f"in {element}, where n copies of a large value overflow",
+                )
+            neutral = _neutral(step.kind, element)
             if neutral is None:
                 raise _Unsupported(loc, f"a {step.kind} partial value cannot be made from a whole one")
             return self.first_only(value, list(step.axes), neutral, ip, loc)
@@ -785,7 +839,7 @@ class _Partition:
         if not op.name.startswith("linalg.") or not len(op.results):
             return
         out = self.layout.get(op.results[0])
-        if out is None or not out.partial_axes or out.partial_type in _IDEMPOTENT:
+        if out is None or not out.partial_axes or out.partial_type in IDEMPOTENT_KINDS:
             return  # the init may be folded in on every device
         n_inits = len(op.results)
         operands = list(op.operands)
@@ -857,16 +911,6 @@ def _rebuilt_in(value: ir.Value, local: ir.Type, ip, loc: ir.Location) -> ir.Val
                 empty = tensor.EmptyOp(list(t.shape), t.element_type).result
                 return linalg.fill(owner.operands[0], outs=[empty])
     return None
-
-
-def _bit_width(element: ir.Type) -> int:
-    """Bits of one element (complex: both parts; index: 64)."""
-    if isinstance(element, ir.ComplexType):
-        return 2 * _bit_width(element.element_type)
-    if isinstance(element, ir.IndexType):
-        return 64
-    width = getattr(element, "width", None)
-    return int(width) if width else 32
 
 
 def _splat_constant(value: ir.Value) -> tuple[str, str, ir.Attribute] | None:
