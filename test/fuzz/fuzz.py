@@ -344,37 +344,21 @@ class Checker:
             return [f], None
         if ans["rc"] != 0:
             self._bump("rejected")
-            bad = _unlocated_errors(ans["stderr"])
-            if bad:
-                return [
-                    Failure(
-                        "diag-no-location",
-                        f"mesh-opt: {normalize(bad[0])}",
-                        f"an error without a position: {bad[0]}",
-                        check,
-                        text,
-                    )
-                ], None
-            return [], None
+            f = self._unlocated("mesh-opt", ans["stderr"], check, text)
+            return ([f] if f else []), None
         self._bump("parsed")
         printed = ans["stdout"]
-        again = self.opt(printed, [], unreg)
         check = {"kind": "roundtrip", "unreg": unreg}
-        f = self._crash(again, check, text, "mesh-opt (re-parse of the printed output)")
+        f, again = self._reparse(
+            printed,
+            unreg,
+            check,
+            text,
+            "mesh-opt (re-parse of the printed output)",
+            ("roundtrip-reparse", "re-parse: ", "the printed output does not re-parse"),
+        )
         if f:
             return [f], printed
-        if again["rc"] != 0:
-            first = _first_error(again["stderr"])
-            return [
-                Failure(
-                    "roundtrip-reparse",
-                    f"re-parse: {normalize(first)}",
-                    f"the printed output does not re-parse: {first}",
-                    check,
-                    text,
-                    {"output": printed},
-                )
-            ], printed
         if again["stdout"] != printed:
             return [
                 Failure(
@@ -417,39 +401,43 @@ class Checker:
                         text,
                     )
                 ], None
-            bad = _unlocated_errors(ans["stderr"])
-            if bad:
-                return [
-                    Failure(
-                        "diag-no-location",
-                        f"{label}: {normalize(bad[0])}",
-                        f"an error without a position: {bad[0]}",
-                        check,
-                        text,
-                    )
-                ], None
-            return [], None
+            f = self._unlocated(label, ans["stderr"], check, text)
+            return ([f] if f else []), None
         self._bump("pass-accepted")
         out = ans["stdout"]
         if out == printed:
             return [], out
+        f, _ = self._reparse(
+            out,
+            unreg,
+            check,
+            text,
+            f"re-parse of the output of {label}",
+            ("pass-output-invalid", f"{' '.join(flags)}: ", f"the output of `{label}` does not verify"),
+        )
+        return ([f], None) if f else ([], out)
+
+    def _unlocated(self, label: str, stderr: str, check: dict, text: str) -> Failure | None:
+        """A failure for the first error without file:line:col, if any."""
+        bad = _unlocated_errors(stderr)
+        if not bad:
+            return None
+        return Failure(
+            "diag-no-location", f"{label}: {normalize(bad[0])}", f"an error without a position: {bad[0]}", check, text
+        )
+
+    def _reparse(
+        self, out: str, unreg: bool, check: dict, text: str, what: str, failure: tuple[str, str, str]
+    ) -> tuple[Failure | None, dict]:
+        """Parse `out` again; `failure` is (class, signature prefix, message)
+        of the failure to report when it does not parse."""
         again = self.opt(out, [], unreg)
-        f = self._crash(again, check, text, f"re-parse of the output of {label}")
-        if f:
-            return [f], None
-        if again["rc"] != 0:
-            first = _first_error(again["stderr"])
-            return [
-                Failure(
-                    "pass-output-invalid",
-                    f"{' '.join(flags)}: {normalize(first)}",
-                    f"the output of `{label}` does not verify: {first}",
-                    check,
-                    text,
-                    {"output": out},
-                )
-            ], None
-        return [], out
+        f = self._crash(again, check, text, what)
+        if f or again["rc"] == 0:
+            return f, again
+        cls, prefix, message = failure
+        first = _first_error(again["stderr"])
+        return Failure(cls, f"{prefix}{normalize(first)}", f"{message}: {first}", check, text, {"output": out}), again
 
     def check_sim(self, text: str, part: str, flags: list[str], seed: int, floats: bool) -> list[Failure]:
         check = {"kind": "sim", "flags": flags, "seed": seed, "floats": floats}

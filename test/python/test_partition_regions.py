@@ -13,7 +13,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from mlir import ir
 from mlir.passmanager import PassManager
-from test_sharding_propagation import _context
+from test_sharding_propagation import _context, draw_sharding
 
 import mesh_dialect
 from mesh_dialect.sim.api import Simulation
@@ -33,15 +33,7 @@ def region_programs(draw) -> str:
         """Maybe annotate `value`; returns the name to use from then on."""
         if not draw(st.booleans()):
             return value
-        axes = list(range(rank))
-        split = []
-        for _ in range(2):
-            pick = draw(st.lists(st.sampled_from(axes), max_size=2, unique=True)) if axes else []
-            axes = [a for a in axes if a not in pick]
-            split.append(pick)
-        text = "[" + ", ".join(str(s) for s in split) + "]"
-        if partial and axes and draw(st.booleans()):
-            text += f" partial = sum [{draw(st.sampled_from(axes))}]"
+        text = draw_sharding(draw, rank, 2, partial)
         k = len(shardings)
         shardings.append(f"  %s{k} = mesh.sharding @mesh split_axes = {text} : !mesh.sharding")
         suffix = " annotate_for_users" if for_users else ""

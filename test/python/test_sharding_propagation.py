@@ -143,6 +143,20 @@ def test_func_return_and_call_constrain_nothing():
 MESHES = [(2,), (4,), (2, 2), (2, 1, 2)]
 
 
+def draw_sharding(draw, mesh_rank: int, tensor_rank: int = 2, partial: bool = False) -> str:
+    """The split axes (and maybe a sum partial) of a random layout, as text."""
+    axes = list(range(mesh_rank))
+    split = []
+    for _ in range(tensor_rank):
+        pick = draw(st.lists(st.sampled_from(axes), max_size=2, unique=True)) if axes else []
+        axes = [a for a in axes if a not in pick]
+        split.append(pick)
+    text = "[" + ", ".join(str(s) for s in split) + "]"
+    if partial and axes and draw(st.booleans()):
+        text += f" partial = sum [{draw(st.sampled_from(axes))}]"
+    return text
+
+
 @st.composite
 def programs(draw):
     """A chain of matmuls and elementwise ops on 4x4 tensors with random
@@ -151,16 +165,7 @@ def programs(draw):
     rank = len(mesh)
 
     def sharding(tensor_rank: int = 2, partial: bool = False) -> str:
-        axes = list(range(rank))
-        split = []
-        for _ in range(tensor_rank):
-            pick = draw(st.lists(st.sampled_from(axes), max_size=2, unique=True)) if axes else []
-            axes = [a for a in axes if a not in pick]
-            split.append(pick)
-        text = "[" + ", ".join(str(s) for s in split) + "]"
-        if partial and axes and draw(st.booleans()):
-            text += f" partial = sum [{draw(st.sampled_from(axes))}]"
-        return text
+        return draw_sharding(draw, rank, tensor_rank, partial)
 
     n = draw(st.integers(1, 5))
     lines = []
