@@ -61,3 +61,24 @@ func.func @transpose(%a: tensor<2x3xf32>, %b: tensor<3x2xf32>) -> tensor<3x2xf32
   %t = linalg.transpose ins(%a : tensor<2x3xf32>) outs(%b : tensor<3x2xf32>) permutation = [[[[0, 1]]]]
   return %t : tensor<3x2xf32>
 }
+
+// -----
+
+// linalg.max/min region builders assert on complex elements (found by the
+// fuzzer; mlir-opt aborts too).
+func.func @max_complex(%a: tensor<4xcomplex<f32>>, %o: tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>> {
+  // POS: parse-limits.mlir:[[@LINE+2]]:8: error: 'linalg.max' is not defined on complex elements
+  // expected-error@+1 {{'linalg.max' is not defined on complex elements, got tensor<4xcomplex<f32>>, tensor<4xcomplex<f32>>}}
+  %r = linalg.max ins(%a, %a : tensor<4xcomplex<f32>>, tensor<4xcomplex<f32>>) outs(%o : tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>>
+  return %r : tensor<4xcomplex<f32>>
+}
+
+// -----
+
+// linalg.powf's region builder asserts on anything but floats.
+func.func @powf_int(%a: tensor<4xi32>, %o: tensor<4xi32>) -> tensor<4xi32> {
+  // POS: parse-limits.mlir:[[@LINE+2]]:8: error: 'linalg.powf' needs float elements, got tensor<4xi32>, tensor<4xi32>
+  // expected-error@+1 {{'linalg.powf' needs float elements, got tensor<4xi32>, tensor<4xi32>}}
+  %r = linalg.powf ins(%a, %a : tensor<4xi32>, tensor<4xi32>) outs(%o : tensor<4xi32>) -> tensor<4xi32>
+  return %r : tensor<4xi32>
+}

@@ -214,6 +214,30 @@ def _flat_list_trap(text: str) -> tuple[int, str] | None:
     return None
 
 
+_TYPED_OPS = re.compile(r'"(?:[^"\\\n]|\\.)*"|//[^\n]*|(?<![\w$.])linalg\.(max|min|powf)\b(?=\s*ins\s*\()')
+_NOT_FLOAT = re.compile(r"(?:^|[\sx<,(])(?:[su]?i\d+|index)\b|complex<")
+
+
+def _element_type_trap(text: str) -> tuple[int, str] | None:
+    """`linalg.max`/`min` on complex elements and `linalg.powf` on anything
+    but floats: their region builders assert in MLIR's parser (mlir-opt
+    aborts too) instead of reporting."""
+    if "linalg.max" not in text and "linalg.min" not in text and "linalg.powf" not in text:
+        return None
+    for m in _TYPED_OPS.finditer(text):
+        if m.group(0)[0] in '"/':
+            continue
+        open_at = text.index("(", m.end())
+        group = text[open_at : scan_group(text, open_at)]
+        types = group.split(":", 1)[1] if ":" in group else ""
+        name = m.group(1)
+        if name in ("max", "min") and "complex<" in types:
+            return m.start(), f"'linalg.{name}' is not defined on complex elements, got{types.rstrip(')')}"
+        if name == "powf" and _NOT_FLOAT.search(types):
+            return m.start(), f"'linalg.powf' needs float elements, got{types.rstrip(')')}"
+    return None
+
+
 def _depth(text: str, insertions: dict[int, str] | None = None) -> tuple[int, int]:
     """`nesting` of `text` as MLIR reads it: inside the `module {` wrapped
     around it (unwrapped again after parsing, so a level for every input)."""
@@ -261,7 +285,7 @@ def parse(
     depth, deepest_at = _depth(text, insertions)
     if depth > MAX_NESTING:
         raise _too_deep(text, filename, depth, deepest_at)
-    trap = _upstream_trap(text) or _flat_list_trap(text)
+    trap = _upstream_trap(text) or _flat_list_trap(text) or _element_type_trap(text)
     if trap is not None:
         line, col = LineIndex(text).position(trap[0])
         raise diag.DiagnosticError([diag.Diagnostic("error", trap[1], filename, line, col)], {filename: text})
