@@ -82,3 +82,24 @@ func.func @powf_int(%a: tensor<4xi32>, %o: tensor<4xi32>) -> tensor<4xi32> {
   %r = linalg.powf ins(%a, %a : tensor<4xi32>, tensor<4xi32>) outs(%o : tensor<4xi32>) -> tensor<4xi32>
   return %r : tensor<4xi32>
 }
+
+// -----
+
+// An empty reassociation group makes MLIR's parser build an empty affine map
+// and assert (found by the fuzzer).
+func.func @empty_group(%a: tensor<6x4xf32>) -> tensor<2x3x4xf32> {
+  // POS: parse-limits.mlir:[[@LINE+2]]:40: error: 'tensor.expand_shape' reassociation groups must not be empty
+  // expected-error@+1 {{'tensor.expand_shape' reassociation groups must not be empty, got [[0, 1], []]}}
+  %e = tensor.expand_shape %a [[0, 1], []] output_shape [2, 3, 4] : tensor<6x4xf32> into tensor<2x3x4xf32>
+  return %e : tensor<2x3x4xf32>
+}
+
+// -----
+
+// A permutation with no list at all is a null attribute to MLIR's parser.
+func.func @no_list(%a: tensor<4x6xf32>, %b: tensor<6x4xf32>) -> tensor<6x4xf32> {
+  // POS: parse-limits.mlir:[[@LINE+2]]:91: error: 'linalg.transpose' permutation must be a list of integers such as [0, 1]
+  // expected-error@+1 {{'linalg.transpose' permutation must be a list of integers such as [0, 1]}}
+  %t = linalg.transpose ins(%a : tensor<4x6xf32>) outs(%b : tensor<6x4xf32>) permutation =]
+  return %t : tensor<6x4xf32>
+}

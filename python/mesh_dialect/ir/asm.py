@@ -185,7 +185,7 @@ def _upstream_trap(text: str) -> tuple[int, str] | None:
 
 
 _LIST_OPS = re.compile(r'"(?:[^"\\\n]|\\.)*"|//[^\n]*|(?<![\w$.])linalg\.(?:reduce|transpose|broadcast)\b')
-_LIST_KEYWORD = re.compile(r"\b(dimensions|permutation)\s*=\s*\[")
+_LIST_KEYWORD = re.compile(r"\b(dimensions|permutation)\s*=\s*(\[?)")
 _NEXT_OP = re.compile(r"\n\s*(?:%|\^|\}|\"|[A-Za-z_][\w$]*\.[\w$.]+|return\b)")
 _INTEGER_ITEM = re.compile(r"\s*-?\d+\s*\Z")
 
@@ -204,6 +204,8 @@ def _flat_list_trap(text: str) -> tuple[int, str] | None:
         found = _LIST_KEYWORD.search(text, m.end(), stop)
         if not found:
             continue
+        if not found.group(2):
+            return found.end(), f"'{m.group(0)}' {found.group(1)} must be a list of integers such as [0, 1]"
         open_at = found.end() - 1
         close_at = scan_group(text, open_at)
         items = text[open_at + 1 : close_at - 1]
@@ -235,6 +237,33 @@ def _element_type_trap(text: str) -> tuple[int, str] | None:
             return m.start(), f"'linalg.{name}' is not defined on complex elements, got{types.rstrip(')')}"
         if name == "powf" and _NOT_FLOAT.search(types):
             return m.start(), f"'linalg.powf' needs float elements, got{types.rstrip(')')}"
+    return None
+
+
+_RESHAPE_OPS = re.compile(
+    r'"(?:[^"\\\n]|\\.)*"|//[^\n]*|(?<![\w$.])(?:tensor|memref)\.(?:expand_shape|collapse_shape)\b(?!")'
+)
+_EMPTY_GROUP = re.compile(r"\[\s*\]")
+
+
+def _reassociation_trap(text: str) -> tuple[int, str] | None:
+    """An empty reassociation group in `expand_shape`/`collapse_shape`
+    custom syntax: MLIR's parser builds an empty affine map from it and
+    asserts (mlir-opt aborts too)."""
+    if "_shape" not in text:
+        return None
+    for m in _RESHAPE_OPS.finditer(text):
+        if m.group(0)[0] in '"/':
+            continue
+        open_at = text.find("[", m.end())
+        stop_at = _NEXT_OP.search(text, m.end())
+        if open_at < 0 or (stop_at and open_at > stop_at.start()):
+            continue
+        close_at = scan_group(text, open_at)
+        groups = text[open_at:close_at]
+        empty = _EMPTY_GROUP.search(groups, 1)
+        if empty is not None and empty.end() < len(groups):
+            return open_at + empty.start(), f"'{m.group(0)}' reassociation groups must not be empty, got {groups[:60]}"
     return None
 
 
@@ -285,7 +314,7 @@ def parse(
     depth, deepest_at = _depth(text, insertions)
     if depth > MAX_NESTING:
         raise _too_deep(text, filename, depth, deepest_at)
-    trap = _upstream_trap(text) or _flat_list_trap(text) or _element_type_trap(text)
+    trap = _upstream_trap(text) or _flat_list_trap(text) or _element_type_trap(text) or _reassociation_trap(text)
     if trap is not None:
         line, col = LineIndex(text).position(trap[0])
         raise diag.DiagnosticError([diag.Diagnostic("error", trap[1], filename, line, col)], {filename: text})
