@@ -439,17 +439,24 @@ class _Partition:
         v = op.operands[i]
         if not isinstance(v.type, ir.RankedTensorType):
             return False
-        target = target or Sharding(())
+        new = self.in_layout(v, target or Sharding(()), op, ip, loc)
+        if new == v:
+            return False
+        op.operands[i] = new
+        return True
+
+    def in_layout(self, v: ir.Value, target: Sharding, user: ir.Operation, ip, loc: ir.Location) -> ir.Value:
+        """`v` in layout `target` for `user`: itself when it already is, the
+        whole of a sliced full argument when that is what `target` asks,
+        else a reshard (from the whole for a sliced full argument)."""
         source = self.layout.get(v, Sharding(()))
         if source == target:
-            return False
-        if v in self.whole:  # a sliced full argument: start from the whole
+            return v
+        if v in self.whole:
             v, source = self.whole[v], Sharding(())
             if source == target:
-                op.operands[i] = v
-                return True
-        op.operands[i] = self.resharded(v, source, target, op, ip, loc)
-        return True
+                return v
+        return self.resharded(v, source, target, user, ip, loc)
 
     def resharded(
         self, v: ir.Value, source: Sharding, target: Sharding, user: ir.Operation, ip, loc: ir.Location
@@ -607,14 +614,7 @@ class _Partition:
             return
         found = self.read_sharding(op.operands[1])
         assert found is not None
-        target = found[1]
-        source = self.layout.get(src, Sharding(()))
-        if source != target and src in self.whole:  # reshard a full argument from the whole, not its slice
-            src, source = self.whole[src], Sharding(())
-        if source == target:
-            result.replace_all_uses_with(src)
-        else:
-            result.replace_all_uses_with(self.resharded(src, source, target, op, ir.InsertionPoint(op), op.location))
+        result.replace_all_uses_with(self.in_layout(src, found[1], op, ir.InsertionPoint(op), op.location))
         self.forget(result)
         op.erase()
 
