@@ -151,7 +151,19 @@ def nesting(text: str, extra: int = 0, limit: int = MAX_NESTING) -> tuple[int, i
     return deepest, where
 
 
-_TRAP_SCAN = re.compile(r'"(?:[^"\\\n]|\\.)*"|//[^\n]*|(?<![\w$.])linalg\.generic(?=\s*\{)')
+_SKIPPED = r'"(?:[^"\\\n]|\\.)*"|//[^\n]*|'
+"""Strings and comments: an op name inside them is not an op."""
+
+
+def _ops_in_code(pattern: re.Pattern, text: str):
+    """Matches of `pattern` (compiled as `_SKIPPED` + an op name) outside
+    strings and comments."""
+    for m in pattern.finditer(text):
+        if m.group(0)[0] not in '"/':
+            yield m
+
+
+_TRAP_SCAN = re.compile(_SKIPPED + r"(?<![\w$.])linalg\.generic(?=\s*\{)")
 _ITERATOR_TYPES = re.compile(r"\biterator_types\s*=\s*\[")
 _STRING_ITEM = re.compile(r'"(?:[^"\\\n]|\\.)*"\Z')
 
@@ -164,9 +176,7 @@ def _upstream_trap(text: str) -> tuple[int, str] | None:
     element to a string without checking."""
     if "linalg.generic" not in text:
         return None
-    for m in _TRAP_SCAN.finditer(text):
-        if m.group(0)[0] in '"/':
-            continue
+    for m in _ops_in_code(_TRAP_SCAN, text):
         open_at = text.index("{", m.end())
         close_at = scan_group(text, open_at)
         found = _ITERATOR_TYPES.search(text, open_at, close_at)
@@ -184,7 +194,7 @@ def _upstream_trap(text: str) -> tuple[int, str] | None:
     return None
 
 
-_LIST_OPS = re.compile(r'"(?:[^"\\\n]|\\.)*"|//[^\n]*|(?<![\w$.])linalg\.(?:reduce|transpose|broadcast)\b')
+_LIST_OPS = re.compile(_SKIPPED + r"(?<![\w$.])linalg\.(?:reduce|transpose|broadcast)\b")
 _LIST_KEYWORD = re.compile(r"\b(dimensions|permutation)\s*=\s*(\[?)")
 _NEXT_OP = re.compile(r"\n\s*(?:%|\^|\}|\"|[A-Za-z_][\w$]*\.[\w$.]+|return\b)")
 _INTEGER_ITEM = re.compile(r"\s*-?\d+\s*\Z")
@@ -196,9 +206,7 @@ def _flat_list_trap(text: str) -> tuple[int, str] | None:
     there for a null attribute and aborts (mlir-opt too)."""
     if "dimensions" not in text and "permutation" not in text:
         return None
-    for m in _LIST_OPS.finditer(text):
-        if m.group(0)[0] in '"/':
-            continue
+    for m in _ops_in_code(_LIST_OPS, text):
         stop_at = _NEXT_OP.search(text, m.end())
         stop = stop_at.start() if stop_at else len(text)
         found = _LIST_KEYWORD.search(text, m.end(), stop)
@@ -216,7 +224,7 @@ def _flat_list_trap(text: str) -> tuple[int, str] | None:
     return None
 
 
-_TYPED_OPS = re.compile(r'"(?:[^"\\\n]|\\.)*"|//[^\n]*|(?<![\w$.])linalg\.(max|min|powf)\b(?=\s*ins\s*\()')
+_TYPED_OPS = re.compile(_SKIPPED + r"(?<![\w$.])linalg\.(max|min|powf)\b(?=\s*ins\s*\()")
 _NOT_FLOAT = re.compile(r"(?:^|[\sx<,(])(?:[su]?i\d+|index)\b|complex<")
 
 
@@ -226,9 +234,7 @@ def _element_type_trap(text: str) -> tuple[int, str] | None:
     aborts too) instead of reporting."""
     if "linalg.max" not in text and "linalg.min" not in text and "linalg.powf" not in text:
         return None
-    for m in _TYPED_OPS.finditer(text):
-        if m.group(0)[0] in '"/':
-            continue
+    for m in _ops_in_code(_TYPED_OPS, text):
         open_at = text.index("(", m.end())
         group = text[open_at : scan_group(text, open_at)]
         types = group.split(":", 1)[1] if ":" in group else ""
@@ -240,9 +246,7 @@ def _element_type_trap(text: str) -> tuple[int, str] | None:
     return None
 
 
-_RESHAPE_OPS = re.compile(
-    r'"(?:[^"\\\n]|\\.)*"|//[^\n]*|(?<![\w$.])(?:tensor|memref)\.(?:expand_shape|collapse_shape)\b(?!")'
-)
+_RESHAPE_OPS = re.compile(_SKIPPED + r'(?<![\w$.])(?:tensor|memref)\.(?:expand_shape|collapse_shape)\b(?!")')
 _EMPTY_GROUP = re.compile(r"\[\s*\]")
 
 
@@ -252,9 +256,7 @@ def _reassociation_trap(text: str) -> tuple[int, str] | None:
     asserts (mlir-opt aborts too)."""
     if "_shape" not in text:
         return None
-    for m in _RESHAPE_OPS.finditer(text):
-        if m.group(0)[0] in '"/':
-            continue
+    for m in _ops_in_code(_RESHAPE_OPS, text):
         open_at = text.find("[", m.end())
         stop_at = _NEXT_OP.search(text, m.end())
         if open_at < 0 or (stop_at and open_at > stop_at.start()):
