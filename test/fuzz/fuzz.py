@@ -236,6 +236,19 @@ def _unlocated_errors(stderr: str) -> list[str]:
 # checks
 
 
+def _died(name: str, what: str, ans: dict, check: dict, text: str) -> Failure:
+    """The failure of a process that died by signal `name`."""
+    tail = ans["stderr_tail"]
+    return Failure(
+        f"signal-{name}",
+        f"{what}: {_crash_top(tail)}",
+        f"{what}: the process died ({name})",
+        check,
+        text,
+        {"tail": tail[-3000:]},
+    )
+
+
 class Checker:
     """Runs the checks of one input through a worker and returns failures."""
 
@@ -289,14 +302,7 @@ class Checker:
                     "Bus error": "SIGBUS",
                     "Floating point exception": "SIGFPE",
                 }.get(m.group(1).strip(), m.group(1).strip())
-                return Failure(
-                    f"signal-{name}",
-                    f"{what}: {_crash_top(ans['stderr_tail'])}",
-                    f"{what}: the process died ({name})",
-                    check,
-                    text,
-                    {"tail": ans["stderr_tail"][-3000:]},
-                )
+                return _died(name, what, ans, check, text)
             return Failure(
                 "timeout",
                 f"{what}: {_crash_top(ans['stderr_tail'])}",
@@ -308,14 +314,7 @@ class Checker:
         if "signal" in ans or "exit" in ans:
             sig = ans.get("signal")
             name = signal.Signals(sig).name if sig else f"exit {ans.get('exit')}"
-            return Failure(
-                f"signal-{name}",
-                f"{what}: {_crash_top(ans['stderr_tail'])}",
-                f"{what}: the process died ({name})",
-                check,
-                text,
-                {"tail": ans["stderr_tail"][-3000:]},
-            )
+            return _died(name, what, ans, check, text)
         if ans.get("exc"):
             exc = ans["exc"].split(":")[0]
             cls = "memory" if exc == "MemoryError" else "internal"
