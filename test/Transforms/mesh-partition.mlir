@@ -46,8 +46,8 @@ mesh.mesh @mesh0(shape = 2x2x2)
 // CHECK-SAME: %arg2: tensor<8x4xf32> {mesh.sharding = #mesh.sharding<@mesh0, {{\[\[}}1, 2], [0]]>}
 // CHECK-NEXT: %[[X:.*]] = mesh.all_gather %arg0 on @mesh0 mesh_axes = [1, 2] gather_axis = 2 : tensor<2x4x1xf32> -> tensor<2x4x4xf32>
 // CHECK-NEXT: %[[H:.*]] = "mhlo.dot_general"(%[[X]], %arg1) {{.*}} -> tensor<2x4x8xf32>
-// CHECK-NEXT: %[[Z:.*]] = "mhlo.constant"
 // CHECK-NEXT: %[[HR:.*]] = mesh.all_reduce %[[H]] on @mesh0 mesh_axes = [0] : tensor<2x4x8xf32> -> tensor<2x4x8xf32>
+// CHECK-NEXT: %[[Z:.*]] = "mhlo.constant"
 // CHECK-NEXT: %[[R:.*]] = "mhlo.maximum"(%[[HR]], %[[Z]])
 // CHECK-NEXT: %[[Y:.*]] = "mhlo.dot_general"(%[[R]], %arg2) {{.*}} -> tensor<2x4x4xf32>
 // CHECK-NEXT: %[[O:.*]] = mesh.reduce_scatter %[[Y]] on @mesh0 mesh_axes = [1, 2] scatter_axis = 2 : tensor<2x4x4xf32> -> tensor<2x4x1xf32>

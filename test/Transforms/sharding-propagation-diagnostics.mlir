@@ -1,7 +1,7 @@
-// RUN: mesh-opt --split-input-file --verify-diagnostics --allow-unregistered-dialect --pass-pipeline='builtin.module(sharding-propagation{explain=true})' %s
-// Without explain the same input propagates silently; a barrier op then
+// RUN: mesh-opt --split-input-file --verify-diagnostics --allow-unregistered-dialect --pass-pipeline='builtin.module(sharding-propagation{solver=sweep explain=true})' %s
+// Without explain the same input propagates silently (solver=sweep here; the cost solver is in sharding-propagation-cost.mlir); a barrier op then
 // passes with skip-unknown:
-// RUN: mesh-opt --split-input-file --allow-unregistered-dialect --pass-pipeline='builtin.module(sharding-propagation{skip-unknown=true})' %s | FileCheck %s
+// RUN: mesh-opt --split-input-file --allow-unregistered-dialect --pass-pipeline='builtin.module(sharding-propagation{solver=sweep skip-unknown=true})' %s | FileCheck %s
 
 mesh.mesh @mesh(shape = 2x2)
 

@@ -2,8 +2,11 @@
 // annotation for its users; annotations for users that an earlier visit put
 // on it must move to the new result annotation (annotating an annotation for
 // users is undefined, and the verifier rejects it).
-// RUN: mesh-opt --pass-pipeline='builtin.module(sharding-propagation{traversal=backward})' %s | FileCheck %s
-// RUN: mesh-opt --sharding-propagation %s | FileCheck %s
+// RUN: mesh-opt --pass-pipeline='builtin.module(sharding-propagation{solver=sweep traversal=backward})' %s | FileCheck %s
+// RUN: mesh-opt --pass-pipeline='builtin.module(sharding-propagation{solver=sweep})' %s | FileCheck %s
+// The cost solver runs both sigmoids split over both axes (slicing the
+// argument is free): the first's result annotation loses the same way.
+// RUN: mesh-opt --sharding-propagation %s | FileCheck %s --check-prefix=COST
 
 mesh.mesh @mesh(shape = 2x2)
 
@@ -16,6 +19,13 @@ mesh.mesh @mesh(shape = 2x2)
 // CHECK-DAG: mesh.shard %[[XA]] to %[[COLS]] annotate_for_users
 // CHECK-DAG: %[[U:.*]] = mesh.shard %[[XA]] to %[[ROWS]] annotate_for_users
 // CHECK: tosa.sigmoid %[[U]] {mesh.sharding_option = #mesh.sharding<@mesh, {{\[\[}}0]]>}
+// COST-LABEL: func.func @lost_result
+// COST-DAG: %[[BOTH:.*]] = mesh.sharding @mesh split_axes = {{\[\[}}0], [1]] :
+// COST-DAG: %[[COLS:.*]] = mesh.sharding @mesh split_axes = {{\[\[}}], [1]] :
+// COST: %[[X:.*]] = tosa.sigmoid %{{.*}} {mesh.sharding_option = #mesh.sharding<@mesh, {{\[\[}}0], [1]]>}
+// COST-NEXT: %[[XA:.*]] = mesh.shard %[[X]] to %[[BOTH]] : tensor<8x8xf32>
+// COST-NEXT: mesh.shard %[[XA]] to %[[COLS]] annotate_for_users
+// COST-NEXT: tosa.sigmoid %[[XA]] {mesh.sharding_option = #mesh.sharding<@mesh, {{\[\[}}0], [1]]>}
 func.func @lost_result(%a: tensor<8x8xf32>) -> tensor<8x8xf32> {
   %rows = mesh.sharding @mesh split_axes = [[0]] : !mesh.sharding
   %cols = mesh.sharding @mesh split_axes = [[], [1]] : !mesh.sharding

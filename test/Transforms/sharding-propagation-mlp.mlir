@@ -18,8 +18,9 @@ mesh.mesh @mesh0(shape = 2)
 // CHECK-NEXT: %[[A1:.*]] = mesh.shard %arg1 to %[[W1]] annotate_for_users
 // CHECK-NEXT: %[[D1:.*]] = "mhlo.dot_general"(%[[XG]], %[[A1]]) {{.*}}mesh.sharding_option = #mesh.sharding<@mesh0, {{\[\[}}], [], [0]]>
 // CHECK-NEXT: %[[D1A:.*]] = mesh.shard %[[D1]] to %[[F]]
-// CHECK-NEXT: %[[C:.*]] = "mhlo.constant"() {{.*}}mesh.sharding_option = #mesh.sharding<@mesh0, {{\[\[}}], [], [0]]>
-// CHECK-NEXT: %[[CA:.*]] = mesh.shard %[[C]] to %[[F]]
+// The constant stays whole (every device holds it): its user slices it.
+// CHECK-NEXT: %[[C:.*]] = "mhlo.constant"() {value = dense<0.000000e+00> : tensor<2x4x32xf32>} : () -> tensor<2x4x32xf32>
+// CHECK-NEXT: %[[CA:.*]] = mesh.shard %[[C]] to %[[F]] annotate_for_users
 // CHECK-NEXT: %[[R:.*]] = "mhlo.maximum"(%[[D1A]], %[[CA]]) {mesh.sharding_option = #mesh.sharding<@mesh0, {{\[\[}}], [], [0]]>}
 // CHECK-NEXT: %[[RA:.*]] = mesh.shard %[[R]] to %[[F]]
 // CHECK-NEXT: %[[A2:.*]] = mesh.shard %arg2 to %[[W2]] annotate_for_users
@@ -87,7 +88,8 @@ mesh.mesh @mesh0(shape = 2x2x2)
 // CHECK-NEXT: %[[A1:.*]] = mesh.shard %arg1 to %[[W1]] annotate_for_users
 // CHECK-NEXT: "mhlo.dot_general"(%[[XR]], %[[A1]]) {{.*}}mesh.sharding_option = #mesh.sharding<@mesh0, {{\[\[}}], [], [1, 2], [0]]>
 // CHECK: %[[HU:.*]] = mesh.shard %{{.*}} to %[[H]] annotate_for_users
-// CHECK-NEXT: "mhlo.maximum"(%[[HU]], %{{.*}}) {mesh.sharding_option = #mesh.sharding<@mesh0, {{\[\[}}], [], [1, 2]]>}
+// CHECK-NEXT: %[[CU:.*]] = mesh.shard %{{.*}} to %[[H]] annotate_for_users
+// CHECK-NEXT: "mhlo.maximum"(%[[HU]], %[[CU]]) {mesh.sharding_option = #mesh.sharding<@mesh0, {{\[\[}}], [], [1, 2]]>}
 // CHECK: mesh.shard %arg2 to %[[W2]] annotate_for_users
 // CHECK-NEXT: "mhlo.dot_general"{{.*}}mesh.sharding_option = #mesh.sharding<@mesh0, {{\[\[}}], [], [0], [1, 2]]>
 func.func @mlp_2d_weight_stationary(%arg0: tensor<2x4x8xf32>, %arg1: tensor<8x32xf32>, %arg2: tensor<32x8xf32>) -> tensor<2x4x8xf32> {
@@ -123,7 +125,8 @@ mesh.mesh @mesh0(shape = 2x2x2)
 // CHECK-NEXT: %[[D1:.*]] = "mhlo.dot_general"
 // CHECK-NEXT: %[[D1A:.*]] = mesh.shard %[[D1]] to %[[P1]]
 // CHECK: %[[HU:.*]] = mesh.shard %[[D1A]] to %[[H]] annotate_for_users
-// CHECK-NEXT: "mhlo.maximum"(%[[HU]], %{{.*}}) {mesh.sharding_option = #mesh.sharding<@mesh0, {{\[\[}}], [], [1, 2]]>}
+// CHECK-NEXT: %[[CU:.*]] = mesh.shard %{{.*}} to %[[H]] annotate_for_users
+// CHECK-NEXT: "mhlo.maximum"(%[[HU]], %[[CU]]) {mesh.sharding_option = #mesh.sharding<@mesh0, {{\[\[}}], [], [1, 2]]>}
 // CHECK: mesh.shard %arg2 to %[[W2]] annotate_for_users
 // CHECK-NEXT: %[[D2:.*]] = "mhlo.dot_general"
 // CHECK-NEXT: mesh.shard %[[D2]] to %[[P2]]

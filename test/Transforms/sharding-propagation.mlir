@@ -1,13 +1,15 @@
-// RUN: mesh-opt --split-input-file --sharding-propagation %s | FileCheck %s
-// RUN: mesh-opt --split-input-file --pass-pipeline='builtin.module(sharding-propagation{traversal=forward})' %s | FileCheck %s
-// RUN: mesh-opt --split-input-file --pass-pipeline='builtin.module(sharding-propagation{traversal=backward})' %s | FileCheck %s
-// RUN: mesh-opt --split-input-file --pass-pipeline='builtin.module(sharding-propagation{traversal=forward-backward})' %s | FileCheck %s
+// Upstream's op-by-op search (solver=sweep); the default cost solver has
+// its own tests in sharding-propagation-cost.mlir.
+// RUN: mesh-opt --split-input-file --pass-pipeline='builtin.module(sharding-propagation{solver=sweep})' %s | FileCheck %s
+// RUN: mesh-opt --split-input-file --pass-pipeline='builtin.module(sharding-propagation{solver=sweep traversal=forward})' %s | FileCheck %s
+// RUN: mesh-opt --split-input-file --pass-pipeline='builtin.module(sharding-propagation{solver=sweep traversal=backward})' %s | FileCheck %s
+// RUN: mesh-opt --split-input-file --pass-pipeline='builtin.module(sharding-propagation{solver=sweep traversal=forward-backward})' %s | FileCheck %s
 // With one sweep and no fixed point, information moves against the sweep
 // by one op only:
-// RUN: mesh-opt --split-input-file --pass-pipeline='builtin.module(sharding-propagation{traversal=backward fixed-point=false})' %s | FileCheck %s --check-prefix=ONESWEEP
+// RUN: mesh-opt --split-input-file --pass-pipeline='builtin.module(sharding-propagation{solver=sweep traversal=backward fixed-point=false})' %s | FileCheck %s --check-prefix=ONESWEEP
 // Running the pass on its own output changes nothing:
-// RUN: mesh-opt --split-input-file --sharding-propagation %s -o %t.once.mlir
-// RUN: mesh-opt --split-input-file --sharding-propagation %t.once.mlir -o %t.twice.mlir
+// RUN: mesh-opt --split-input-file --pass-pipeline='builtin.module(sharding-propagation{solver=sweep})' %s -o %t.once.mlir
+// RUN: mesh-opt --split-input-file --pass-pipeline='builtin.module(sharding-propagation{solver=sweep})' %t.once.mlir -o %t.twice.mlir
 // RUN: diff %t.once.mlir %t.twice.mlir
 
 mesh.mesh @mesh(shape = 2x2)

@@ -36,8 +36,9 @@
 // CHECK-NEXT:       full-arguments       arguments arrive whole and each device slices its piece on entry [default: false]
 // CHECK-NEXT:   --mesh-verify              Check the semantic rules of the mesh dialect
 // CHECK-NEXT:   --sharding-propagation     Complete sharding annotations from the ops' sharding rules
-// CHECK-NEXT:       traversal            order of the sweeps over each function (one of forward, backward, forward-backward, backward-forward) [default: backward-forward]
-// CHECK-NEXT:       fixed-point          repeat the sweeps until nothing changes [default: true]
+// CHECK-NEXT:       solver               how loop shardings are chosen: cost (fewest bytes moved over the whole function) or sweep (upstream's op-by-op search, for parity) (one of cost, sweep) [default: cost]
+// CHECK-NEXT:       traversal            order of the sweeps over each function (solver=sweep) (one of forward, backward, forward-backward, backward-forward) [default: backward-forward]
+// CHECK-NEXT:       fixed-point          repeat the sweeps until nothing changes (solver=sweep) [default: true]
 // CHECK-NEXT:       explain              emit a remark at each reshard point naming its causes [default: false]
 // CHECK-NEXT:       skip-unknown         treat ops with no sharding rule as barriers instead of failing [default: false]
 // CHECK-NEXT:   --test-mesh-resharding     Test pass: turn pairs of mesh.shard ops into the resharding collectives

@@ -112,11 +112,16 @@ def _run_passes(text: str, passes) -> ir.Operation | None:
 @given(
     region_programs(),
     st.integers(0, 2**31 - 1),
-    st.sampled_from(["none", "forward", "backward", "forward-backward", "backward-forward"]),
+    st.sampled_from(["none", "cost", "forward", "backward", "forward-backward", "backward-forward"]),
     st.booleans(),
 )
 def test_region_carried_values_partition_to_the_same_results(text, seed, traversal, fixed_point):
-    passes = [] if traversal == "none" else [ShardingPropagation(traversal=traversal, fixed_point=fixed_point)]
+    if traversal == "none":
+        passes = []
+    elif traversal == "cost":
+        passes = [ShardingPropagation()]
+    else:
+        passes = [ShardingPropagation(solver="sweep", traversal=traversal, fixed_point=fixed_point)]
     module = _run_passes(text, [*passes, MeshPartition()])
     # A refusal is fine, but a generator whose programs are mostly refused
     # would make this vacuous: hypothesis fails its health check then.

@@ -245,7 +245,9 @@ def _check_consistent(module: ir.Operation) -> int:
         operands, results = shardings_from_option(rule, option_from_lists(split, rule.num_loops))
         for v, need in zip(op.operands, operands):
             if need is not None:
-                assert _seen(v) == need, f"{op.name} operand sees {_seen(v)}, needs {need}"
+                # an operand with no annotation is whole (partition's reading)
+                seen = _seen(v) or S(())
+                assert seen == need, f"{op.name} operand sees {seen}, needs {need}"
         for r, need in zip(op.results, results):
             users = [u.owner for u in r.uses]
             assert len(users) == 1 and users[0].name == "mesh.shard", f"{op.name} result is not annotated once"

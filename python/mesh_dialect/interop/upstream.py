@@ -1,6 +1,6 @@
 """Differential testing of `sharding-propagation` against upstream MLIR's.
 
-Our option search is upstream's (see `interfaces.choice`), so on programs
+Our `solver=sweep` searches options as upstream does (see `interfaces.choice`), so on programs
 both passes understand they should mostly agree, and every place where they
 do not is either a deliberate improvement or a bug.  This module makes that
 question mechanical:
@@ -171,7 +171,7 @@ def run_ours(text: str, traversal: str, *, fixed_point: bool = True) -> ir.Opera
     handler = ctx.attach_diagnostic_handler(keep)
     try:
         with ctx, ir.Location.unknown():
-            ShardingPropagation(traversal=traversal, fixed_point=fixed_point).run(module)
+            ShardingPropagation(solver="sweep", traversal=traversal, fixed_point=fixed_point).run(module)
     except PassFailed as e:
         raise PassFailure("ours", errors[0] if errors else str(e)) from None
     finally:

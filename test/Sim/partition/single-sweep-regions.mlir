@@ -1,18 +1,19 @@
-// One sweep of sharding-propagation (fixed-point=false), in every traversal
+// One sweep of upstream-style sharding-propagation (solver=sweep,
+// fixed-point=false), in every traversal
 // order, then partition: loop-carried values keep one layout, and an op the
 // sweep reached before its operands were annotated has its operands
 // resharded to its result (a remark says so) instead of being refused.
-// RUN: mesh-opt --pass-pipeline='builtin.module(sharding-propagation{traversal=forward fixed-point=false},mesh-partition)' %s -o %t.f.mlir 2>&1 | FileCheck %s --check-prefix=REMARK-MULF
+// RUN: mesh-opt --pass-pipeline='builtin.module(sharding-propagation{solver=sweep traversal=forward fixed-point=false},mesh-partition)' %s -o %t.f.mlir 2>&1 | FileCheck %s --check-prefix=REMARK-MULF
 // RUN: mesh-run %t.f.mlir --compare-with %s -q --seed 1 | FileCheck %s
-// RUN: mesh-opt --pass-pipeline='builtin.module(sharding-propagation{traversal=backward fixed-point=false},mesh-partition)' %s -o %t.b.mlir 2>&1 | FileCheck %s --check-prefix=REMARK-ADDF
+// RUN: mesh-opt --pass-pipeline='builtin.module(sharding-propagation{solver=sweep traversal=backward fixed-point=false},mesh-partition)' %s -o %t.b.mlir 2>&1 | FileCheck %s --check-prefix=REMARK-ADDF
 // RUN: mesh-run %t.b.mlir --compare-with %s -q --seed 1 | FileCheck %s
-// RUN: mesh-opt --pass-pipeline='builtin.module(sharding-propagation{traversal=forward-backward fixed-point=false},mesh-partition)' %s -o %t.fb.mlir 2>&1 | FileCheck %s --check-prefix=REMARK-MULF
+// RUN: mesh-opt --pass-pipeline='builtin.module(sharding-propagation{solver=sweep traversal=forward-backward fixed-point=false},mesh-partition)' %s -o %t.fb.mlir 2>&1 | FileCheck %s --check-prefix=REMARK-MULF
 // RUN: mesh-run %t.fb.mlir --compare-with %s -q --seed 1 | FileCheck %s
-// RUN: mesh-opt --pass-pipeline='builtin.module(sharding-propagation{traversal=backward-forward fixed-point=false},mesh-partition)' %s -o %t.bf.mlir 2>&1 | FileCheck %s --check-prefix=REMARK-MULF
+// RUN: mesh-opt --pass-pipeline='builtin.module(sharding-propagation{solver=sweep traversal=backward-forward fixed-point=false},mesh-partition)' %s -o %t.bf.mlir 2>&1 | FileCheck %s --check-prefix=REMARK-MULF
 // RUN: mesh-run %t.bf.mlir --compare-with %s -q --seed 1 | FileCheck %s
 // Propagation alone, one sweep: the init, block argument, yield and result
 // of the loop all carry the layout the body gives its yielded value.
-// RUN: mesh-opt --pass-pipeline='builtin.module(sharding-propagation{traversal=forward fixed-point=false})' %s | FileCheck %s --check-prefix=PROP
+// RUN: mesh-opt --pass-pipeline='builtin.module(sharding-propagation{solver=sweep traversal=forward fixed-point=false})' %s | FileCheck %s --check-prefix=PROP
 // CHECK: match
 // REMARK-MULF: remark: the operands of 'arith.mulf' do not fit the layouts of its results: operand 0 from split_axes = {{\[\[}}0]] to split_axes = {{\[\[}}]], operand 1 from split_axes = {{\[\[}}0]] to split_axes = {{\[\[}}]] resharded
 // REMARK-ADDF: remark: the operands of 'arith.addf' do not fit the layouts of its results

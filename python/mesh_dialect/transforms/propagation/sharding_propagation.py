@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from mlir import ir
 
@@ -41,14 +41,19 @@ from ...interfaces.rules import ShardingRule, option_from_lists, option_to_lists
 from ...ir import ops as mesh_ops
 from ...ir.asm import remap_position
 from ...ir.diagnostics import file_position
+from ...ir.schema import DYNAMIC
 from ...ir.syntax import Unprintable, decode_sharding_attr, encode_sharding_attr
 from ...sharding.spec import Sharding
-from ..base import Pass, PassFailed, meshes_and_functions, sharding_of
+from ..base import Pass, PassFailed, element_bytes, meshes_and_functions, sharding_of
+from .graph import ANY_MESH, DYNAMIC_SIZE, extract
+from .solver import IMPOSSIBLE, Layout, Solver
+from .solver import Value as GraphValue
 
 OPTION_ATTR = "mesh.sharding_option"
 """The attribute an op's loop sharding is recorded in:
 `#mesh.sharding<@mesh, [[axes of loop 0], [axes of loop 1], ...]>`."""
 
+SOLVERS = ("cost", "sweep")
 TRAVERSALS = ("forward", "backward", "forward-backward", "backward-forward")
 _SWEEPS = {
     "forward": (False,),
@@ -88,10 +93,19 @@ class ShardingPropagation(Pass):
         "repeats the sweeps until nothing changes."
     )
 
-    traversal: str = field(
-        default="backward-forward", metadata={"help": "order of the sweeps over each function", "choices": TRAVERSALS}
+    solver: str = field(
+        default="cost",
+        metadata={
+            "help": "how loop shardings are chosen: cost (fewest bytes moved over the whole function) or sweep "
+            "(upstream's op-by-op search, for parity)",
+            "choices": SOLVERS,
+        },
     )
-    fixed_point: bool = field(default=True, metadata={"help": "repeat the sweeps until nothing changes"})
+    traversal: str = field(
+        default="backward-forward",
+        metadata={"help": "order of the sweeps over each function (solver=sweep)", "choices": TRAVERSALS},
+    )
+    fixed_point: bool = field(default=True, metadata={"help": "repeat the sweeps until nothing changes (solver=sweep)"})
     explain: bool = field(default=False, metadata={"help": "emit a remark at each reshard point naming its causes"})
     skip_unknown: bool = field(
         default=False, metadata={"help": "treat ops with no sharding rule as barriers instead of failing"}
@@ -99,11 +113,10 @@ class ShardingPropagation(Pass):
 
     def run(self, module: ir.Operation) -> None:
         shapes, functions = meshes_and_functions(module)
-        meshes = {name: len(shape) for name, shape in shapes.items()}
         failed = False
         for f in functions:
             try:
-                _Function(self, f, meshes).run()
+                _Function(self, f, shapes).run()
             except PassFailed:
                 failed = True
         if failed:
@@ -122,10 +135,14 @@ def _fmt_layout(mesh: str, s: Sharding) -> str:
 class _Function:
     """Propagation state of one function."""
 
-    def __init__(self, pass_: ShardingPropagation, func: ir.Operation, meshes: dict[str, int]) -> None:
+    def __init__(self, pass_: ShardingPropagation, func: ir.Operation, mesh_shapes: dict[str, tuple[int, ...]]) -> None:
         self.pass_ = pass_
         self.func = func
-        self.meshes = meshes
+        self.mesh_shapes = mesh_shapes
+        self.meshes = {name: len(shape) for name, shape in mesh_shapes.items()}
+        # Every op the walk met, in program order, as ("shard" | "yield" |
+        # "other", op) or ("rule" | "region", index into `ops`).
+        self.sequence: list[tuple[str, Any]] = []
         # Ops are kept by position in `ops`: an ir.Operation's hash is not
         # stable under attribute changes, so it cannot key a dict.
         self.ops: list[ir.Operation] = []
@@ -138,6 +155,9 @@ class _Function:
         self.user_anns: dict[ir.Value, list[Ann]] = {}  # by the annotated value
         self.sharding_values: dict[tuple, ir.Value] = {}
         self.option_attrs: dict[tuple, ir.Attribute] = {}
+        self.cost_memo: dict[tuple, int] = {}
+        self.shared: dict[tuple, Ann] = {}  # (source, mesh, layout, block): an annotation for users to share
+        self.arrivals: dict[ir.Value, Layout] = {}  # arguments whose layout their annotations for users give
         self.failed = False
         self.changed = False
         entry = func.regions[0].blocks[0]
@@ -153,17 +173,24 @@ class _Function:
             if name.startswith("mesh."):
                 if name == "mesh.shard":
                     shard_ops.append(op)
+                    self.sequence.append(("shard", op))
+                elif name not in ("mesh.sharding", "mesh.mesh"):
+                    self.sequence.append(("other", op))
                 return ir.WalkResult.ADVANCE
             if name in _SKIPPED_TERMINATORS:
+                self.sequence.append(("yield" if name == "scf.yield" else "other", op))
                 return ir.WalkResult.ADVANCE
             if name in _REGION_OPS:
+                self.sequence.append(("region", len(self.ops)))
                 self.ops.append(op)
                 self.rules.append(None)
                 return ir.WalkResult.ADVANCE
             rule = rule_for(op)
             if rule is None:
                 self.unknown.append(op)
+                self.sequence.append(("other", op))
                 return ir.WalkResult.ADVANCE
+            self.sequence.append(("rule", len(self.ops)))
             self.ops.append(op)
             self.rules.append(rule)
             if OPTION_ATTR in op.attributes:
@@ -227,6 +254,18 @@ class _Function:
 
     def run(self) -> None:
         self.collect()
+        if self.pass_.solver == "cost":
+            self.solve_by_cost()
+        else:
+            self.sweep()
+        self.tidy()
+        self.check_unknown()
+        if self.failed:
+            raise PassFailed("sharding propagation failed")
+
+    def sweep(self) -> None:
+        """Upstream's way: each op in sweep order takes the first option its
+        annotations agree on."""
         sweeps = _SWEEPS[self.pass_.traversal]
         for _ in range(_MAX_ROUNDS):
             self.changed = False
@@ -245,10 +284,87 @@ class _Function:
         for index in range(len(self.ops)):
             if self.rules[index] is None:
                 self.visit_region_op(self.ops[index])
-        self.tidy()
-        self.check_unknown()
-        if self.failed:
-            raise PassFailed("sharding propagation failed")
+
+    # -- the cost-driven solver ------------------------------------------------
+
+    def solve_by_cost(self) -> None:
+        """Choose every op's loop sharding at once, for the fewest bytes
+        moved (`solver.py`), then write the choices as `visit` would."""
+        graph, refs = extract(self)
+        chosen = Solver(graph, self.reshard_bytes).solve()
+        self.arrivals = {}
+        for arg in self.func.regions[0].blocks[0].arguments:
+            lay = self.arrival(arg)
+            if lay is not None and arg not in self.def_ann:
+                self.arrivals[arg] = lay
+        for n, (node, ref) in enumerate(zip(graph.nodes, refs)):
+            if ref.kind == "fixed":
+                continue
+            state = node.states[chosen[n]]
+            if not state.needs and not state.produces:
+                continue  # nothing around it has a layout: left alone
+            if ref.kind == "op":
+                rule = self.rules[ref.index]
+                assert rule is not None and state.option is not None
+                explicit = ref.index in self.explicit_options
+                self.apply(ref.index, choice_from_option(rule, state.mesh, state.option), explicit)
+            else:
+                mesh, layout = state.produces[0]
+                self.apply_carried(self.ops[ref.index], ref.k, mesh, layout, ())
+
+    def arrival(self, arg: ir.Value) -> Layout | None:
+        """The layout a function argument arrives in, as partition decides it:
+        its own annotation, else the one its explicit annotations for users
+        agree on; None: whole."""
+        own = self.def_ann.get(arg)
+        if own is not None:
+            return own.mesh, own.sharding
+        wanted = {(a.mesh, a.sharding) for a in self.user_anns.get(arg, ()) if a.explicit}
+        if len(wanted) == 1:
+            lay = next(iter(wanted))
+            if not lay[1].is_partial:
+                return lay
+        return None
+
+    def pin_argument(self, arg: ir.Value, mesh: str, layout: Sharding) -> ir.Value:
+        """Give an argument the layout its annotations for users agree on as
+        its own annotation, so that the reshards this pass adds in front of
+        users start from it instead of changing the signature."""
+        # in front of the entry's first op, after the sharding ops made so far
+        ann = self.new_ann(arg, mesh, layout, False, (), self.func.location, self.entry_ip)
+        arg.replace_all_uses_except(ann.value, ann.op)
+        moved = self.user_anns.pop(arg, [])
+        for a in moved:
+            a.src = ann.value
+        self.user_anns[ann.value] = moved
+        return ann.value
+
+    def reshard_bytes(self, value: GraphValue, have: Layout | None, need: Layout | None) -> int:
+        """The planner's bytes per device for turning `value` from `have`
+        into `need` (the solver's cost), memoized per signature."""
+        if need is None:
+            return 0
+        hmesh, hs = have if have is not None else (ANY_MESH, Sharding(()))
+        nmesh, ns = need
+        if not hs.split_axes and not hs.partial_axes:
+            return 0  # a whole value slices for free
+        if nmesh == ANY_MESH:
+            nmesh, ns = hmesh, Sharding((), halo_sizes=())
+        if hmesh != nmesh:
+            return IMPOSSIBLE
+        key = (value.shape, value.element_bytes, hmesh, hs, ns)
+        found = self.cost_memo.get(key)
+        if found is None:
+            from ...sharding.resharding import plan_resharding  # the planner loads numpy: on first use
+
+            shape = tuple(2 if d == DYNAMIC or d < 1 else d for d in self.mesh_shapes[hmesh])
+            try:
+                plan = plan_resharding(value.shape, shape, hs, ns, element_bytes=value.element_bytes)
+                found = plan.bytes_received
+            except ValueError:
+                found = IMPOSSIBLE
+            self.cost_memo[key] = found
+        return found
 
     # -- one op ------------------------------------------------------------
 
@@ -280,6 +396,13 @@ class _Function:
             choice = choose(rule, operand_requests, result_requests)
             if choice is None:
                 return
+        self.apply(index, choice, explicit)
+
+    def apply(self, index: int, choice: Choice, explicit: bool) -> None:
+        """Record the op's option and give its values the layouts it implies."""
+        op = self.ops[index]
+        operands = list(op.operands)
+        results = list(op.results)
         self.record_option(index, choice)
         if not self.pass_.explain:
             origin: tuple[ir.Location, ...] = ()  # only remarks read origins
@@ -291,10 +414,14 @@ class _Function:
             need = choice.results[i]
             if need is not None:
                 anchor = self.ensure_value(r, choice.mesh, need, origin, anchor, cause, f"result {i} of '{op.name}'")
+        by_cost = self.pass_.solver == "cost"
         for i, v in enumerate(operands):
             need = choice.operands[i]
-            if need is not None:
-                self.ensure_use(op, i, v, choice.mesh, need, origin, cause)
+            if need is None:
+                continue
+            if by_cost and v not in self.anns and need.is_replicated:
+                continue  # produced whole (or by an op without a rule): nothing to say
+            self.ensure_use(op, i, v, choice.mesh, need, origin, cause, by_cost)
 
     def origin_of(self, choice: Choice) -> tuple[ir.Location, ...]:
         """The explicit annotations an inferred layout goes back to."""
@@ -310,6 +437,12 @@ class _Function:
             return ""
         if explicit:
             return f"the {OPTION_ATTR} of '{op.name}' at {_where(op.location)}"
+        if self.pass_.solver == "cost":
+            loops = ", ".join("[" + ", ".join(map(str, axes)) + "]" for axes in choice.option)
+            return (
+                f"'{op.name}' runs with its loops split as [{loops}] on @{choice.mesh}, "
+                "the choice that moves the fewest bytes over the function"
+            )
         places = sorted({_where(loc) for loc in origin})
         text = f"'{op.name}' follows the annotation{'s' if len(places) != 1 else ''} at " + ", ".join(places)
         if not places:
@@ -393,6 +526,9 @@ class _Function:
                 stacked.src = ann.value
                 self.user_anns[ann.value].append(stacked)
             if cause:
+                if self.pass_.solver == "cost":
+                    moved = self.reshard_bytes(_graph_value(r.type), (mesh, need), (own.mesh, own.sharding))
+                    cause = f"{moved} bytes received per device; {cause}"
                 self.pass_.remark(
                     own.op.location,
                     f"{what} is produced as {_fmt_layout(mesh, need)} and resharded to "
@@ -400,15 +536,34 @@ class _Function:
                 )
         return ann.op
 
-    def ensure_use(self, op: ir.Operation, i: int, v: ir.Value, mesh: str, need: Sharding, origin, cause: str) -> None:
-        """Make operand `i` of `op` arrive in layout `need`."""
+    def ensure_use(
+        self, op: ir.Operation, i: int, v: ir.Value, mesh: str, need: Sharding, origin, cause: str, share=False
+    ) -> None:
+        """Make operand `i` of `op` arrive in layout `need`.  With `share`
+        (ops materialized in program order), an annotation made for an
+        earlier op of the same block serves this one too: one reshard per
+        value and layout."""
         have = self.anns.get(v)
         if have is not None and have.mesh == mesh and same_layout(have.sharding, need):
             return
         # Annotating an annotation for users again is undefined: a losing
         # annotation for users is bypassed, the reshard starts from its source.
         src = have.src if have is not None and have.for_users else v
+        arrival = self.arrivals.get(src)
+        if arrival is not None and arrival != (mesh, need):
+            # a differing annotation for users would change the layout the
+            # argument arrives in: the one its annotations agree on becomes
+            # its own annotation first
+            del self.arrivals[src]
+            src = self.pin_argument(src, *arrival)
+        key = (src, mesh, need, op.block) if share else None
+        shared = self.shared.get(key) if share else None
+        if shared is not None:
+            op.operands[i] = shared.value
+            return
         ann = self.new_ann(src, mesh, need, True, origin, op.location, ir.InsertionPoint(op))
+        if share:
+            self.shared[key] = ann
         op.operands[i] = ann.value
         if have is not None and have.for_users:
             ann.bypasses = have
@@ -444,16 +599,25 @@ class _Function:
                 found = found or self.anns.get(v)
             if found is None:
                 continue
-            mesh, need, origin = found.mesh, found.sharding, found.origin
-            need = Sharding(need.split_axes, need.partial_axes, need.partial_type)
-            what = f"result {k} of '{op.name}'"
-            self.ensure_value(results[k], mesh, need, origin, op, "", what)
-            if init is not None:
-                self.ensure_use(op, 3 + k, init, mesh, need, origin, "")
-            if block_arg is not None:
-                self.ensure_block_arg(block_arg, mesh, need, origin)
-            for y in yields:
-                self.ensure_use(y, k, y.operands[k], mesh, need, origin, "")
+            need = Sharding(found.sharding.split_axes, found.sharding.partial_axes, found.sharding.partial_type)
+            self.apply_carried(op, k, found.mesh, need, found.origin)
+
+    def apply_carried(self, op: ir.Operation, k: int, mesh: str, need: Sharding, origin) -> None:
+        """Value `k` carried by `op` gets layout `need` at its result, its
+        init, its block argument and every yield."""
+        result = op.results[k]
+        init = block_arg = None
+        if op.name == "scf.for":
+            init = op.operands[3 + k]
+            block_arg = op.regions[0].blocks[0].arguments[1 + k]
+        yields = [_terminator(region.blocks[0]) for region in op.regions if len(region.blocks)]
+        self.ensure_value(result, mesh, need, origin, op, "", f"result {k} of '{op.name}'")
+        if init is not None:
+            self.ensure_use(op, 3 + k, init, mesh, need, origin, "")
+        if block_arg is not None:
+            self.ensure_block_arg(block_arg, mesh, need, origin)
+        for y in yields:
+            self.ensure_use(y, k, y.operands[k], mesh, need, origin, "")
 
     def ensure_block_arg(self, arg: ir.Value, mesh: str, need: Sharding, origin) -> None:
         own = self.def_ann.get(arg)
@@ -476,9 +640,17 @@ class _Function:
                 ann.op.erase()
                 del self.anns[ann.value]
             elif ann.pending and (below is not None or ann.bypasses is not None):
+                source = below
                 below = ann.bypasses or below
                 what, cause = ann.pending.split("|", 1)
                 where = _where(below.origin[0] if below.origin else below.op.location)
+                if self.pass_.solver == "cost":
+                    moved = self.reshard_bytes(
+                        _graph_value(ann.src.type),
+                        None if source is None else (source.mesh, source.sharding),
+                        (ann.mesh, ann.sharding),
+                    )
+                    cause = f"{moved} bytes received per device; {cause}"
                 self.pass_.remark(
                     ann.op.location,
                     f"{what} is resharded from {_fmt_layout(below.mesh, below.sharding)} (annotated at {where}) "
@@ -509,6 +681,12 @@ class _Function:
             if ann is not None and not ann.sharding.is_replicated:
                 return f"result {i} is sharded ({_fmt_layout(ann.mesh, ann.sharding)})"
         return None
+
+
+def _graph_value(t: ir.Type) -> GraphValue:
+    """A tensor type as the solver's cost function sees it."""
+    shape = tuple(DYNAMIC_SIZE if d == ir.ShapedType.get_dynamic_size() else d for d in ir.RankedTensorType(t).shape)
+    return GraphValue(shape, element_bytes(t))
 
 
 def _terminator(block: ir.Block) -> ir.Operation:

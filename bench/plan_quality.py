@@ -1,0 +1,617 @@
+"""Plan quality: how much a device receives in the partitioned program, ours
+against upstream MLIR's and XLA's, on 12 small programs where only the
+arguments and results are annotated (as JAX's in/out shardings do).
+
+The programs (f32, linalg on tensors) are the shared spec of the plan-quality
+benchmarks: megatron_mlp, dp_tp_mlp, attention_heads, layer_norm_hidden,
+vocab_row_max, dp_linear_fwd_bwd, contraction_split_matmul,
+weight_stationary_2d, mlp_chain_4, shared_inits, residual_mlp, dp_mean_loss
+(see `PROGRAMS` below for each one's mesh and layouts).
+
+Measured in one run, per program:
+  * ours      `mesh_dialect.parse`, then `ShardingPropagation`, `MeshPartition`
+              and `MeshOptimizeCollectives` through `mlir.passmanager`;
+              collectives and bytes a device receives are read after the
+              partition and again after optimize-collectives (`traffic.py`'s
+              cost model).  Each partitioned program is simulated against the
+              original on seeded random inputs (`mesh-run --compare-with`'s
+              driver and tolerance): `ok` or `MISMATCH`.
+  * upstream  the program renamed to upstream's `shard` dialect, then
+              `func.func(sharding-propagation)` and `func.func(shard-partition)`
+              in a child process (upstream aborts on some inputs: `fails`).
+  * XLA       read from `bench/xla_plans.json` when it exists (written by
+              `bench/xla_plans.py`), else `n/a`.
+Bytes count every communicating op as written (`traffic.py`): a send/recv
+pair in both branches of an `scf.if` (a permutation) counts twice.  A plan
+whose partitioned signature is not the requested layouts (an argument that
+arrives whole: moving it there is not counted) is marked `(sig)`, with the
+difference in the notes.  `best` names, among the other plans (ours+opt,
+upstream, XLA), those with the fewest bytes, then the fewest collectives.
+`--pin-arguments` also gives each argument its own layout (`mesh.shard %arg
+to %s`) before its annotation for users, so no pass can choose another.
+Usage:
+    .venv/bin/python bench/plan_quality.py [--only NAME[,NAME]] [--no-upstream] [--no-sim]
+                                           [--json FILE] [--show NAME] [--pin-arguments]
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import io
+import json
+import math
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from mlir import ir
+from mlir.passmanager import PassManager
+from partition import UPSTREAM  # bench/partition.py's child script, beside this script
+from traffic import traffic  # bench/traffic.py, beside this script
+
+import mesh_dialect
+from mesh_dialect.driver.run import RunDriver, RunOptions
+from mesh_dialect.interop.upstream import to_upstream
+from mesh_dialect.transforms import MeshOptimizeCollectives, MeshPartition, ShardingPropagation
+
+ELEMENT_BYTES = 4
+XLA_PLANS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "xla_plans.json")
+UPSTREAM_TIMEOUT = 300.0
+
+# Scalars a generic's body may name; each is defined once at the top of the
+# function when some line uses it.
+CONSTANTS = {
+    "zero": "0.000000e+00",
+    "ninf": "0xFF800000",
+    "scale": f"{1 / math.sqrt(32):.9e}",
+    "n64": "6.400000e+01",
+    "n1024": "1.024000e+03",
+    "eps": "9.99999974e-06",
+}
+
+# Bodies of linalg.generic: block arguments %a0, %a1, ... then %acc (the init).
+MAX2 = "%r = arith.maximumf %a0, %a1 : f32"
+ADD2 = "%r = arith.addf %a0, %a1 : f32"
+SUB2 = "%r = arith.subf %a0, %a1 : f32"
+DIV2 = "%r = arith.divf %a0, %a1 : f32"
+MAX_ACC = "%r = arith.maximumf %a0, %acc : f32"  # also relu against a zero init
+SUM_ACC = "%r = arith.addf %a0, %acc : f32"
+MAC = "%p = arith.mulf %a0, %a1 : f32\n%r = arith.addf %p, %acc : f32"
+SQUARE_ACC = "%p = arith.mulf %a0, %a0 : f32\n%r = arith.addf %p, %acc : f32"
+SCALE = "%r = arith.mulf %a0, %scale : f32"
+EXP_SUB = "%d = arith.subf %a0, %a1 : f32\n%r = math.exp %d : f32"
+DIV_64 = "%r = arith.divf %a0, %n64 : f32"
+DIV_1024 = "%r = arith.divf %a0, %n1024 : f32"
+NORMALIZE = "%v = arith.addf %a1, %eps : f32\n%s = math.rsqrt %v : f32\n%r = arith.mulf %a0, %s : f32"
+
+Split = tuple[tuple[int, ...], ...]
+
+
+def tensor(shape: tuple[int, ...]) -> str:
+    return "tensor<" + "".join(f"{d}x" for d in shape) + "f32>"
+
+
+class Builder:
+    """One function on one mesh, written op by op; values are SSA names and
+    their shapes are tracked so the helpers can write every type."""
+
+    def __init__(self, mesh: tuple[int, ...], pin_arguments: bool = False) -> None:
+        self.mesh = mesh
+        self.pin_arguments = pin_arguments
+        self.layouts: dict[str, list[tuple[tuple[int, ...], Split]]] = {"arguments": [], "results": []}
+        self.args: list[str] = []
+        self.shapes: dict[str, tuple[int, ...]] = {}
+        self.body: list[str] = []
+        self.shardings: dict[Split, str] = {}
+        self.results: list[str] = []
+        self.count = 0
+
+    def fresh(self, shape: tuple[int, ...]) -> str:
+        self.count += 1
+        name = f"%v{self.count}"
+        self.shapes[name] = shape
+        return name
+
+    def sharding(self, split: Split) -> str:
+        if split not in self.shardings:
+            self.shardings[split] = f"%s{len(self.shardings)}"
+        return self.shardings[split]
+
+    def emit(self, op: str, shape: tuple[int, ...]) -> str:
+        v = self.fresh(shape)
+        self.body.append(f"  {v} = {op}")
+        return v
+
+    def arg(self, name: str, shape: tuple[int, ...], split: Split = ()) -> str:
+        """An argument, annotated for its users (`()` is replicated); with
+        `pin_arguments` also given its own layout first."""
+        self.args.append(f"%{name}: {tensor(shape)}")
+        self.layouts["arguments"].append((shape, split))
+        t, s = tensor(shape), self.sharding(split)
+        v = self.emit(f"mesh.shard %{name} to {s} : {t}", shape) if self.pin_arguments else f"%{name}"
+        return self.emit(f"mesh.shard {v} to {s} annotate_for_users : {t}", shape)
+
+    def result(self, value: str, split: Split = ()) -> None:
+        shape = self.shapes[value]
+        self.layouts["results"].append((shape, split))
+        self.results.append(self.emit(f"mesh.shard {value} to {self.sharding(split)} : {tensor(shape)}", shape))
+
+    def empty(self, shape: tuple[int, ...]) -> str:
+        return self.emit(f"tensor.empty() : {tensor(shape)}", shape)
+
+    def zeros(self, shape: tuple[int, ...], scalar: str = "zero") -> str:
+        t = tensor(shape)
+        return self.emit(f"linalg.fill ins(%{scalar} : f32) outs({self.empty(shape)} : {t}) -> {t}", shape)
+
+    def named(self, op: str, a: str, b: str, init: str | None = None) -> str:
+        """`linalg.matmul` or `linalg.batch_matmul` into a zero-filled init."""
+        sa, sb = self.shapes[a], self.shapes[b]
+        shape = sa[:-1] + sb[-1:]
+        init = init or self.zeros(shape)
+        t = tensor(shape)
+        return self.emit(f"{op} ins({a}, {b} : {tensor(sa)}, {tensor(sb)}) outs({init} : {t}) -> {t}", shape)
+
+    def matmul(self, a: str, b: str, init: str | None = None) -> str:
+        return self.named("linalg.matmul", a, b, init)
+
+    def generic(self, spec: str, ins: list[str], body: str, init: str | None = None, fill: str | None = None) -> str:
+        """A linalg.generic from an einsum-like `spec` ("ij,i->ij"): output
+        letters are parallel loops, the others reductions.  The init is
+        `init`, else a fill with the constant `fill`, else a tensor.empty."""
+        in_letters, out_letters = spec.split("->")
+        operands = in_letters.split(",")  # "" is one rank-0 operand
+        sizes: dict[str, int] = {}
+        for letters, v in zip(operands, ins, strict=True):
+            sizes.update(zip(letters, self.shapes[v], strict=True))
+        loops = list(out_letters) + [c for c in dict.fromkeys("".join(operands)) if c not in out_letters]
+        dims = ", ".join(f"d{i}" for i in range(len(loops)))
+
+        def amap(letters: str) -> str:
+            return f"affine_map<({dims}) -> ({', '.join(f'd{loops.index(c)}' for c in letters)})>"
+
+        shape = tuple(sizes[c] for c in out_letters)
+        t = tensor(shape)
+        if init is None:
+            init = self.zeros(shape, fill) if fill else self.empty(shape)
+        maps = ", ".join(amap(letters) for letters in [*operands, out_letters])
+        kinds = ", ".join('"parallel"' if c in out_letters else '"reduction"' for c in loops)
+        block = ", ".join([f"%a{i}: f32" for i in range(len(ins))] + ["%acc: f32"])
+        lines = "".join(f"    {line}\n" for line in body.splitlines())
+        operands_text = f"{', '.join(ins)} : {', '.join(tensor(self.shapes[v]) for v in ins)}"
+        return self.emit(
+            f"linalg.generic {{indexing_maps = [{maps}], iterator_types = [{kinds}]}}\n"
+            f"      ins({operands_text}) outs({init} : {t}) {{\n"
+            f"  ^bb0({block}):\n{lines}    linalg.yield %r : f32\n  }} -> {t}",
+            shape,
+        )
+
+    def text(self, name: str) -> str:
+        used = set(re.findall(r"%(\w+)", "\n".join(self.body)))
+        consts = [f"  %{c} = arith.constant {v} : f32" for c, v in CONSTANTS.items() if c in used]
+        shardings = [
+            f"  {v} = mesh.sharding @mesh split_axes = [{', '.join(str(list(a)) for a in split) or '[]'}]"
+            " : !mesh.sharding"
+            for split, v in self.shardings.items()
+        ]
+        types = [tensor(self.shapes[r]) for r in self.results]
+        ret = f"  return {', '.join(self.results)} : {', '.join(types)}"
+        signature = f"func.func @{name}({', '.join(self.args)}) -> ({', '.join(types)}) {{"
+        mesh = "x".join(map(str, self.mesh))
+        return "\n".join([f"mesh.mesh @mesh(shape = {mesh})", signature, *shardings, *consts, *self.body, ret, "}", ""])
+
+
+# -- the 12 programs ---------------------------------------------------------------
+
+R: Split = ()
+ROWS: Split = ((0,),)
+COLS: Split = ((), (0,))
+
+
+def relu(b: Builder, h: str) -> str:
+    """relu as an elementwise max against a zero-filled tensor."""
+    return b.generic("ij,ij->ij", [h, b.zeros(b.shapes[h])], MAX2)
+
+
+def megatron_layer(b: Builder, x: str, i: int = 0) -> str:
+    w1 = b.arg(f"w1_{i}", (64, 128), COLS)
+    w2 = b.arg(f"w2_{i}", (128, 64), ROWS)
+    return b.matmul(relu(b, b.matmul(x, w1)), w2)
+
+
+def mlp(layers: int, residual: bool = False) -> Callable[[Builder], None]:
+    def build(b: Builder) -> None:
+        x = b.arg("x", (8, 64), R)
+        y = x
+        for i in range(layers):
+            y = megatron_layer(b, y, i)
+        b.result(b.generic("ij,ij->ij", [x, y], ADD2) if residual else y, R)
+
+    return build
+
+
+def dp_tp_mlp(b: Builder) -> None:
+    x = b.arg("x", (16, 64), ((0,), ()))
+    w1 = b.arg("w1", (64, 128), ((), (1,)))
+    w2 = b.arg("w2", (128, 64), ((1,), ()))
+    b.result(b.matmul(relu(b, b.matmul(x, w1)), w2), ((0,), ()))
+
+
+def attention_heads(b: Builder) -> None:
+    q, k, v = (b.arg(n, (8, 16, 32), ROWS) for n in "qkv")
+    s = b.generic("hqd,hkd->hqk", [q, k], MAC, fill="zero")
+    s = b.generic("hqk->hqk", [s], SCALE)
+    m = b.generic("hqk->hq", [s], MAX_ACC, fill="ninf")
+    e = b.generic("hqk,hq->hqk", [s, m], EXP_SUB)
+    p = b.generic("hqk,hq->hqk", [e, b.generic("hqk->hq", [e], SUM_ACC, fill="zero")], DIV2)
+    b.result(b.named("linalg.batch_matmul", p, v), ROWS)
+
+
+def layer_norm_hidden(b: Builder) -> None:
+    x = b.arg("x", (8, 64), COLS)
+    mean = b.generic("i->i", [b.generic("ij->i", [x], SUM_ACC, fill="zero")], DIV_64)
+    c = b.generic("ij,i->ij", [x, mean], SUB2)
+    var = b.generic("i->i", [b.generic("ij->i", [c], SQUARE_ACC, fill="zero")], DIV_64)
+    b.result(b.generic("ij,i->ij", [c, var], NORMALIZE), COLS)
+
+
+def vocab_row_max(b: Builder) -> None:
+    logits = b.matmul(b.arg("x", (8, 64), R), b.arg("w", (64, 192), COLS))
+    b.result(b.generic("ij->i", [logits], MAX_ACC, fill="ninf"), R)
+
+
+def dp_linear_fwd_bwd(b: Builder) -> None:
+    x, w, dy = b.arg("x", (16, 64), ROWS), b.arg("w", (64, 32), R), b.arg("dy", (16, 32), ROWS)
+    b.result(b.matmul(x, w), ROWS)
+    b.result(b.generic("ki,kj->ij", [x, dy], MAC, fill="zero"), R)
+    b.result(b.generic("ik,jk->ij", [dy, w], MAC, fill="zero"), ROWS)
+
+
+def contraction_split_matmul(b: Builder) -> None:
+    b.result(b.matmul(b.arg("x", (8, 64), COLS), b.arg("w", (64, 16), ROWS)), ((0,), ()))
+
+
+def weight_stationary_2d(b: Builder) -> None:
+    y = b.matmul(b.arg("x", (8, 64), ((0,), (1,))), b.arg("w", (64, 32), ((1,), (0,))))
+    b.result(y, ((0,), (1,)))
+
+
+def shared_inits(b: Builder) -> None:
+    x, w1, w2 = b.arg("x", (16, 64), ROWS), b.arg("w1", (64, 64), R), b.arg("w2", (64, 64), R)
+    init = b.zeros((16, 64))
+    h = b.generic("ij->ij", [b.matmul(x, w1, init)], MAX_ACC, init=init)
+    b.result(b.matmul(h, w2, init), ROWS)
+
+
+def dp_mean_loss(b: Builder) -> None:
+    total = b.generic("ij->", [b.arg("x", (16, 64), ROWS)], SUM_ACC, fill="zero")
+    b.result(b.generic("->", [total], DIV_1024), R)
+
+
+@dataclass
+class Program:
+    name: str
+    mesh: tuple[int, ...]
+    build: Callable[[Builder], None]
+
+    def builder(self, pin_arguments: bool = False) -> Builder:
+        b = Builder(self.mesh, pin_arguments)
+        self.build(b)
+        return b
+
+
+PROGRAMS = [
+    Program("megatron_mlp", (4,), mlp(1)),
+    Program("dp_tp_mlp", (2, 4), dp_tp_mlp),
+    Program("attention_heads", (4,), attention_heads),
+    Program("layer_norm_hidden", (4,), layer_norm_hidden),
+    Program("vocab_row_max", (4,), vocab_row_max),
+    Program("dp_linear_fwd_bwd", (4,), dp_linear_fwd_bwd),
+    Program("contraction_split_matmul", (4,), contraction_split_matmul),
+    Program("weight_stationary_2d", (2, 2), weight_stationary_2d),
+    Program("mlp_chain_4", (4,), mlp(4)),
+    Program("shared_inits", (4,), shared_inits),
+    Program("residual_mlp", (4,), mlp(1, residual=True)),
+    Program("dp_mean_loss", (4,), dp_mean_loss),
+]
+
+# -- measuring --------------------------------------------------------------------
+
+
+@dataclass
+class Plan:
+    """One partitioned program's communication, or why there is none.
+    `signature` says how the partitioned function's argument or result
+    types differ from the requested layouts (its bytes then do not count
+    what moving the data into those layouts would cost)."""
+
+    collectives: int = 0
+    bytes: int = 0
+    kinds: dict[str, int] = field(default_factory=dict)
+    error: str | None = None
+    signature: str | None = None
+
+    @classmethod
+    def of(cls, text: str, b: Builder, name: str) -> Plan:
+        c, n, kinds = traffic(text, b.mesh, ELEMENT_BYTES)
+        return cls(c, n, kinds, signature=signature_change(text, b, name))
+
+    @property
+    def comparable(self) -> bool:
+        return self.error is None and self.signature is None
+
+    def cell(self) -> str:
+        if self.error:
+            return "fails"
+        return f"{self.collectives} / {self.bytes:,} B" + (" (sig)" if self.signature else "")
+
+    def kinds_text(self) -> str:
+        return ", ".join(f"{v} {k}" for k, v in sorted(self.kinds.items())) or "none"
+
+
+def local_type(shape: tuple[int, ...], split: Split, mesh: tuple[int, ...]) -> str:
+    axes = list(split) + [()] * (len(shape) - len(split))
+    return tensor(tuple(d // math.prod(mesh[a] for a in ax) for d, ax in zip(shape, axes)))
+
+
+def signature_change(text: str, b: Builder, name: str) -> str | None:
+    """How the partitioned `@name`'s per-device argument and result types
+    differ from the requested layouts (either dialect's spelling), or None."""
+    m = re.search(rf"func\.func @{name}\((.*?)\)\s*->\s*(.*?)\s*\{{\s*$", text, re.M)
+    if m is None:
+        return "no partitioned function found"
+    got = {
+        "arguments": re.findall(r"%\w+: (tensor<[^>]*>)", m.group(1)),
+        "results": re.findall(r"tensor<[^>]*>", re.sub(r"\{[^{}]*\}", "", m.group(2))),
+    }
+    problems = []
+    for what, layouts in b.layouts.items():
+        want = [local_type(shape, split, b.mesh) for shape, split in layouts]
+        problems += [f"{what[:-1]} {i} is {g}, not {w}" for i, (g, w) in enumerate(zip(got[what], want)) if g != w]
+    return "; ".join(problems) or None
+
+
+def first_line(e: BaseException) -> str:
+    if isinstance(e, ir.MLIRError) and e.error_diagnostics:
+        msg = e.error_diagnostics[0].message
+    elif isinstance(e, mesh_dialect.DiagnosticError) and e.diagnostics:
+        msg = e.diagnostics[0].message
+    else:
+        msg = str(e) or type(e).__name__
+    return (msg.strip().splitlines() or [""])[0][:200]
+
+
+def run_ours(text: str, b: Builder, name: str) -> tuple[dict[str, Plan], dict[str, str]]:
+    """Plans after partition and after optimize-collectives, and the IR text
+    of the input and of each stage ("input", "propagate", "partition",
+    "optimize")."""
+    plans: dict[str, Plan] = {}
+    irs = {"input": text}
+    ctx = mesh_dialect.context()
+    stages = (
+        ("propagate", ShardingPropagation()),
+        ("partition", MeshPartition()),
+        ("optimize", MeshOptimizeCollectives()),
+    )
+    stage = "parse"
+    try:
+        module = mesh_dialect.parse(text, filename=f"{name}.mlir", context=ctx)
+        for stage, pass_ in stages:
+            pm = PassManager("builtin.module", context=ctx)
+            pass_.add_to(pm)
+            with ctx:
+                pm.run(module)
+            irs[stage] = mesh_dialect.print_ir(module)
+            if stage != "propagate":
+                plans[stage] = Plan.of(irs[stage], b, name)
+    except Exception as e:  # noqa: BLE001 - any failure of ours is a result to report
+        for key in ("partition", "optimize"):
+            plans.setdefault(key, Plan(error=f"{stage}: {first_line(e)}"))
+    return plans, irs
+
+
+def simulate(original: str, partitioned: str, seed: int) -> str:
+    """`ok`, `MISMATCH: ...` or `error: ...`: the partitioned program run on
+    every device against the original, as `mesh-run --compare-with` does."""
+    with tempfile.TemporaryDirectory() as tmp:
+        ref, got = os.path.join(tmp, "ref.mlir"), os.path.join(tmp, "got.mlir")
+        for path, text in ((ref, original), (got, partitioned)):
+            with open(path, "w") as f:
+                f.write(text)
+        out, err = io.StringIO(), io.StringIO()
+        code = RunDriver(RunOptions(input=got, compare_with=ref, quiet=True, seed=seed), out, err).run()
+    if code == 0:
+        return "ok"
+    lines = out.getvalue().strip().splitlines()
+    if lines and lines[-1] == "MISMATCH":
+        worst = next((ln for ln in lines if "differs" in ln), lines[0])
+        return f"MISMATCH: {worst}"
+    return "error: " + (err.getvalue().strip().splitlines() or ["failed"])[0]
+
+
+def check_upstream_input(text: str) -> str | None:
+    """None when upstream's parser and verifier accept the renamed program."""
+    try:
+        ctx = ir.Context()
+        ctx.enable_multithreading(False)
+        ir.Module.parse(text, ctx)
+    except Exception as e:  # noqa: BLE001
+        return first_line(e)
+    return None
+
+
+def run_upstream(text: str) -> tuple[str | None, str]:
+    """(partitioned text or None, why not): upstream's two passes in a child
+    process (bench/partition.py's child script, reading stdin and writing
+    the module then its timings to stdout), since upstream asserts."""
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-c", UPSTREAM, "/dev/stdin", "/dev/stdout"],
+            input=text,
+            capture_output=True,
+            text=True,
+            timeout=UPSTREAM_TIMEOUT,
+        )
+    except subprocess.TimeoutExpired:
+        return None, f"timed out after {UPSTREAM_TIMEOUT:.0f} s"
+    if proc.returncode == 0:
+        return proc.stdout.rstrip().rsplit("\n", 1)[0], ""
+    err = proc.stderr
+    m = re.search(r"([\w:~]+)\([^`\n]*\): Assertion `(.*)' failed", err)
+    if m:
+        return None, f"aborts in {m.group(1)}: assertion `{m.group(2)}`"
+    line = next((ln for ln in err.splitlines() if "error:" in ln), None) or (err.strip().splitlines() or ["?"])[-1]
+    return None, f"exit {proc.returncode}: {line.strip()[:200]}"
+
+
+def load_xla() -> dict | None:
+    if not os.path.exists(XLA_PLANS):
+        return None
+    with open(XLA_PLANS) as f:
+        return json.load(f)
+
+
+def best_of(plans: dict[str, Plan]) -> str:
+    """The plans with the fewest bytes, then collectives, among those that
+    kept the requested signature."""
+    ok = {k: (p.bytes, p.collectives) for k, p in plans.items() if p.comparable}
+    if not ok:
+        return "-"
+    top = min(ok.values())
+    return "=".join(k for k, v in ok.items() if v == top)
+
+
+def measure(p: Program, args: argparse.Namespace, xla: dict | None) -> dict:
+    b = p.builder(args.pin_arguments)
+    text = b.text(p.name)
+    plans, irs = run_ours(text, b, p.name)
+    row: dict = {"name": p.name, "mesh": "x".join(map(str, p.mesh)), "irs": irs}
+    row["ours"], row["opt"] = plans["partition"], plans["optimize"]
+    row["sim"] = "-"
+    if not args.no_sim and row["opt"].error is None:
+        checks = {k: simulate(text, irs[k], seed=1) for k in ("partition", "optimize")}
+        bad = {k: v for k, v in checks.items() if v != "ok"}
+        row["sim"] = "ok" if not bad else "; ".join(f"{k} {v}" for k, v in bad.items())
+    up_text = to_upstream(text)
+    invalid = check_upstream_input(up_text)
+    if invalid:
+        row["up"] = Plan(error=f"invalid input: {invalid}")
+    elif args.no_upstream:
+        row["up"] = None
+    else:
+        out, why = run_upstream(up_text)
+        row["up"] = Plan.of(out, b, p.name) if out is not None else Plan(error=why)
+    entry = (xla or {}).get(p.name)
+    row["xla"] = None
+    if entry:
+        row["xla"] = Plan(entry["collectives"], entry["bytes"], dict(entry.get("kinds", {})))
+        row["xla_bytes_rs"] = entry.get("bytes_rs")
+    candidates = {"ours+opt": row["opt"], "upstream": row["up"], "XLA": row["xla"]}
+    row["best"] = best_of({k: v for k, v in candidates.items() if v is not None})
+    return row
+
+
+# -- output -----------------------------------------------------------------------
+
+COLUMNS = ("program", "mesh", "ours", "ours+opt", "upstream", "XLA", "best", "sim")
+PLANS = (("ours", "ours"), ("ours+opt", "opt"), ("upstream", "up"), ("XLA", "xla"))
+
+
+def cells(row: dict) -> list[str]:
+    shown = ["n/a" if row[key] is None else row[key].cell() for _, key in PLANS]
+    return [row["name"], row["mesh"], *shown, row["best"], row["sim"].split(":")[0]]
+
+
+def table(rows: list[dict]) -> str:
+    body = [list(COLUMNS)] + [cells(r) for r in rows]
+    widths = [max(len(line[i]) for line in body) for i in range(len(COLUMNS))]
+    numeric = range(2, 2 + len(PLANS))
+
+    def fmt(line: list[str]) -> str:
+        return " | ".join(c.rjust(w) if i in numeric else c.ljust(w) for i, (c, w) in enumerate(zip(line, widths)))
+
+    return "\n".join([fmt(body[0]), "-+-".join("-" * w for w in widths)] + [fmt(line) for line in body[1:]])
+
+
+def notes(row: dict) -> list[str]:
+    parts = []
+    for label, key in PLANS:
+        plan = row[key]
+        if plan is None:
+            continue
+        text = f"{label} fails: {plan.error}" if plan.error else f"{label} {plan.kinds_text()}"
+        if key == "xla" and row.get("xla_bytes_rs") not in (None, plan.bytes):
+            text += f" ({row['xla_bytes_rs']:,} B with reduce-scatter)"
+        parts.append(text)
+    out = [f"{row['name']}: " + "; ".join(parts)]
+    for label, key in PLANS:
+        if row[key] is not None and row[key].signature:
+            out.append(f"{row['name']}: {label} signature changed: {row[key].signature}")
+    if row["sim"] not in ("ok", "-"):
+        out.append(f"{row['name']}: simulation {row['sim']}")
+    return out
+
+
+def as_json(row: dict) -> dict:
+    def plan(p: Plan | None) -> dict | None:
+        return None if p is None else dataclasses.asdict(p)
+
+    out = {"mesh": row["mesh"], **{label: plan(row[key]) for label, key in PLANS}}
+    out.update(best=row["best"], sim=row["sim"])
+    out["xla_bytes_rs"] = row.get("xla_bytes_rs")
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--only", default="", help="comma-separated program names")
+    ap.add_argument("--no-upstream", action="store_true", help="skip upstream's passes")
+    ap.add_argument("--no-sim", action="store_true", help="skip simulating our partitioned programs")
+    ap.add_argument("--json", metavar="FILE", help="write every number to FILE")
+    ap.add_argument("--show", metavar="NAME", help="print the input and our IR after each pass for one program")
+    ap.add_argument(
+        "--pin-arguments",
+        action="store_true",
+        help="also give each argument its own layout (mesh.shard %%arg to %%s) before the annotation for users",
+    )
+    args = ap.parse_args()
+    known = {p.name: p for p in PROGRAMS}
+    wanted = [args.show] if args.show else [n for n in args.only.split(",") if n] or list(known)
+    unknown = [n for n in wanted if n not in known]
+    if unknown:
+        sys.exit(f"plan_quality: unknown program {', '.join(unknown)} (known: {', '.join(known)})")
+
+    if args.show:
+        b = known[args.show].builder(args.pin_arguments)
+        _, irs = run_ours(b.text(args.show), b, args.show)
+        for stage, text in irs.items():
+            print(f"// ---- {args.show}: {stage}\n{text}")
+        return
+
+    xla = load_xla()
+    rows = []
+    for name in wanted:
+        rows.append(measure(known[name], args, xla))
+        print(f"  {name}: done", file=sys.stderr, flush=True)
+
+    print("collectives / bytes a device receives (f32); ours = sharding-propagation + mesh-partition,")
+    print("ours+opt = then mesh-optimize-collectives; (sig) = the partitioned signature is not the requested")
+    print("layouts (arguments arrive whole): its bytes are not comparable and it is never `best`;")
+    print(f"XLA from {os.path.relpath(XLA_PLANS)}" + ("" if xla else " (absent: n/a)"))
+    print()
+    print(table(rows))
+    print()
+    for row in rows:
+        for line in notes(row):
+            print(line)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({r["name"]: as_json(r) for r in rows}, f, indent=2)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,340 @@
+"""XLA's own partitioning plans (Shardy or GSPMD, through JAX) for the twelve
+plan-quality programs, as a reference point for our planner.
+
+Each program is written in `jax.numpy` with the shapes and argument/result
+layouts of the shared spec (f32; only `in_shardings`/`out_shardings` are
+given, as in our MLIR bench), lowered and compiled for CPU devices, and the
+communicating ops of the compiled (post-optimisation) HLO are counted:
+all-reduce, all-gather, reduce-scatter, all-to-all, collective-permute (an
+async `-start` counts once, its `-done` not at all; an op inside a called
+computation counts where it is written, so a fusion is never counted twice).
+Bytes a device receives use the planner's cost model (`bench/traffic.py`):
+all-gather (g-1)*S, all-reduce 2(g-1)*ceil(E/g) elements, reduce-scatter and
+all-to-all (g-1)/g*S, collective-permute S (S = the op's per-device input
+bytes, E its elements, g its replica group's size).  `bytes_rs` prices each
+all-reduce whose only use slices it to 1/g as a reduce-scatter: the SPMD
+partitioner writes that pair, and the GPU/TPU pipelines (not the CPU one we
+compile for) rewrite it into a reduce-scatter.
+
+JAX lives in its own venv, not the project's:
+    python3 -m venv /tmp/jaxvenv && /tmp/jaxvenv/bin/pip install jax==0.10.2 jaxlib==0.10.2
+Usage (the script sets XLA_FLAGS itself when it is unset):
+    XLA_FLAGS=--xla_force_host_platform_device_count=8 /tmp/jaxvenv/bin/python bench/xla_plans.py
+        [--out bench/xla_plans.json] [--partitioner shardy|gspmd] [--show NAME] [--lines]
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import math
+import os
+import re
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+# Must be set before jax is imported: eight CPU "devices" stand in for a mesh.
+os.environ.setdefault("XLA_FLAGS", "--xla_force_host_platform_device_count=8")
+
+import jax  # noqa: E402
+import jax.numpy as jnp  # noqa: E402
+import jaxlib  # noqa: E402
+import numpy as np  # noqa: E402
+from jax.sharding import Mesh, NamedSharding  # noqa: E402
+from jax.sharding import PartitionSpec as P  # noqa: E402
+
+F32 = jnp.float32
+KINDS = ("all-reduce", "all-gather", "reduce-scatter", "all-to-all", "collective-permute")
+# Communicating opcodes outside the five: counted and reported, never silently dropped.
+OTHER = ("collective-broadcast", "ragged-all-to-all", "send", "recv", "all-reduce-scatter")
+DTYPE_BYTES = {"f32": 4, "s32": 4, "u32": 4, "f16": 2, "bf16": 2, "f64": 8, "s64": 8, "u64": 8, "pred": 1, "s8": 1}
+
+# `%name = <shape> opcode(operands), attrs` (the shape may be a tuple).
+INSTR = re.compile(r"^\s*(?:ROOT\s+)?%([\w.\-]+)\s*=\s*(.*?)\s+([a-z][\w\-]*)\((.*)$")
+ARRAY = re.compile(r"\b([a-z]+\d*)\[([\d,]*)\]")
+
+
+# ---------------------------------------------------------------- programs
+
+
+class Program:
+    """One spec program: a jax function, its mesh, argument shapes and layouts."""
+
+    def __init__(
+        self,
+        name: str,
+        mesh_shape: tuple[int, ...],
+        fn: Callable[..., Any],
+        args: list[tuple[tuple[int, ...], tuple[Any, ...]]],
+        outs: tuple[Any, ...] | list[tuple[Any, ...]],
+    ) -> None:
+        self.name, self.mesh_shape, self.fn, self.args, self.outs = name, mesh_shape, fn, args, outs
+
+    def compile(self) -> Any:
+        n = math.prod(self.mesh_shape)
+        devices = np.array(jax.devices()[:n]).reshape(self.mesh_shape)
+        mesh = Mesh(devices, tuple(f"a{i}" for i in range(len(self.mesh_shape))))
+
+        def sharding(spec: tuple[Any, ...]) -> NamedSharding:
+            return NamedSharding(mesh, P(*spec))
+
+        in_sh = tuple(sharding(spec) for _, spec in self.args)
+        out_sh = [sharding(s) for s in self.outs] if isinstance(self.outs, list) else sharding(self.outs)
+        out_sh = tuple(out_sh) if isinstance(out_sh, list) else out_sh
+        jitted = jax.jit(self.fn, in_shardings=in_sh, out_shardings=out_sh)
+        return jitted.lower(*(jax.ShapeDtypeStruct(shape, F32) for shape, _ in self.args)).compile()
+
+
+def relu(h: jax.Array) -> jax.Array:
+    return jnp.maximum(h, 0)
+
+
+def megatron(x: jax.Array, w1: jax.Array, w2: jax.Array) -> jax.Array:
+    return relu(x @ w1) @ w2
+
+
+def attention(q: jax.Array, k: jax.Array, v: jax.Array) -> jax.Array:
+    s = jnp.einsum("hqd,hkd->hqk", q, k) * (1.0 / math.sqrt(32))
+    m = jnp.max(s, axis=-1, keepdims=True)
+    e = jnp.exp(s - m)
+    p = e / jnp.sum(e, axis=-1, keepdims=True)
+    return jnp.einsum("hqk,hkd->hqd", p, v)
+
+
+def layer_norm(x: jax.Array) -> jax.Array:
+    mean = jnp.sum(x, axis=1) / 64
+    c = x - mean[:, None]
+    var = jnp.sum(c * c, axis=1) / 64
+    return c * jax.lax.rsqrt(var + 1e-5)[:, None]
+
+
+def dp_linear(x: jax.Array, w: jax.Array, dy: jax.Array) -> tuple[jax.Array, jax.Array, jax.Array]:
+    return x @ w, x.T @ dy, dy @ w.T
+
+
+def mlp_chain(x: jax.Array, *ws: jax.Array) -> jax.Array:
+    for i in range(0, len(ws), 2):
+        x = megatron(x, ws[i], ws[i + 1])
+    return x
+
+
+def shared_inits(x: jax.Array, w1: jax.Array, w2: jax.Array) -> jax.Array:
+    # JAX has no destination-passing init tensors; the shared zero init only
+    # exists in our (torch-mlir style) program, so this is the plain MLP.
+    return relu(x @ w1) @ w2
+
+
+R = ()  # replicated
+COLS, ROWS = (None, "a0"), ("a0", None)
+
+PROGRAMS = [
+    Program("megatron_mlp", (4,), megatron, [((8, 64), R), ((64, 128), COLS), ((128, 64), ROWS)], R),
+    Program(
+        "dp_tp_mlp",
+        (2, 4),
+        megatron,
+        [((16, 64), ("a0", None)), ((64, 128), (None, "a1")), ((128, 64), ("a1", None))],
+        ("a0", None),
+    ),
+    Program("attention_heads", (4,), attention, [((8, 16, 32), ("a0",))] * 3, ("a0",)),
+    Program("layer_norm_hidden", (4,), layer_norm, [((8, 64), COLS)], COLS),
+    Program("vocab_row_max", (4,), lambda x, w: jnp.max(x @ w, axis=1), [((8, 64), R), ((64, 192), COLS)], R),
+    Program(
+        "dp_linear_fwd_bwd",
+        (4,),
+        dp_linear,
+        [((16, 64), ROWS), ((64, 32), R), ((16, 32), ROWS)],
+        [ROWS, R, ROWS],
+    ),
+    Program("contraction_split_matmul", (4,), lambda x, w: x @ w, [((8, 64), COLS), ((64, 16), ROWS)], ROWS),
+    Program(
+        "weight_stationary_2d",
+        (2, 2),
+        lambda x, w: x @ w,
+        [((8, 64), ("a0", "a1")), ((64, 32), ("a1", "a0"))],
+        ("a0", "a1"),
+    ),
+    Program("mlp_chain_4", (4,), mlp_chain, [((8, 64), R)] + [((64, 128), COLS), ((128, 64), ROWS)] * 4, R),
+    Program("shared_inits", (4,), shared_inits, [((16, 64), ROWS), ((64, 64), R), ((64, 64), R)], ROWS),
+    Program(
+        "residual_mlp",
+        (4,),
+        lambda x, w1, w2: x + megatron(x, w1, w2),
+        [((8, 64), R), ((64, 128), COLS), ((128, 64), ROWS)],
+        R,
+    ),
+    Program("dp_mean_loss", (4,), jnp.mean, [((16, 64), ROWS)], R),
+]
+
+
+# ---------------------------------------------------------------- HLO reading
+
+
+def arrays(shape: str) -> list[tuple[int, int]]:
+    """(elements, bytes per element) of each array in an HLO shape (tuples flattened)."""
+    out = []
+    for dtype, dims in ARRAY.findall(shape):
+        if dtype not in DTYPE_BYTES:
+            raise ValueError(f"unknown element type {dtype} in {shape}")
+        out.append((math.prod(int(d) for d in dims.split(",") if d), DTYPE_BYTES[dtype]))
+    return out
+
+
+def group_size(attrs: str, devices: int) -> int:
+    """Size of the op's replica group, in any of the three spellings XLA prints:
+    explicit `{{0,1},{2,3}}`, iota `[2,4]<=[8]` (groups x size), or mesh axes
+    `mesh['axis_0'=2,'axis_1'=4] {'axis_1'}`; none or `{}` means all devices."""
+    m = re.search(r"replica_groups=mesh\[([^\]]*)\]\s*\{([^}]*)\}", attrs)
+    if m:
+        sizes = {a: int(s) for a, s in re.findall(r"'([^']+)'=(\d+)", m.group(1))}
+        g = 1
+        for axis in re.findall(r"'[^']+'(?::\(\d+\)\d+)?", m.group(2)):
+            sub = re.fullmatch(r"'([^']+)':\((\d+)\)(\d+)", axis)
+            g *= int(sub.group(3)) if sub else sizes[axis.strip("'")]
+        return g
+    m = re.search(r"replica_groups=\[([\d,]+)\]<=", attrs)
+    if m:
+        return int(m.group(1).split(",")[-1])
+    m = re.search(r"replica_groups=\{(\{[\d,]*\}(?:,\{[\d,]*\})*)\}", attrs)
+    if m:
+        groups = re.findall(r"\{([\d,]*)\}", m.group(1))
+        sizes = {len([d for d in grp.split(",") if d]) for grp in groups}
+        if len(sizes) != 1:
+            raise ValueError(f"uneven replica groups: {attrs}")
+        return sizes.pop()
+    if re.search(r"replica_groups=\{\}", attrs) or "replica_groups" not in attrs:
+        return devices
+    raise ValueError(f"cannot read replica_groups in: {attrs}")
+
+
+def split_call(rest: str) -> tuple[str, str]:
+    """Operands (inside the call's parentheses) and the attributes after them."""
+    depth = 1
+    for i, ch in enumerate(rest):
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if depth == 0:
+            return rest[:i], rest[i + 1 :]
+    raise ValueError(f"unbalanced operands: {rest}")
+
+
+def collectives(hlo: str, devices: int) -> dict[str, Any]:
+    """Count, bytes a device receives and kinds of a compiled module's
+    communicating ops, plus `bytes_rs`: the bytes if every all-reduce whose only
+    use is a slice down to 1/g of it were a reduce-scatter.  XLA's SPMD
+    partitioner always writes all-reduce + dynamic-slice; the GPU and TPU
+    pipelines rewrite that pair into a reduce-scatter, the CPU one does not."""
+    shapes: dict[str, str] = {}
+    users: dict[str, list[tuple[str, str, str]]] = {}
+    bodies: dict[str, list[str]] = {}
+    instrs = []
+    computation = ""
+    for line in hlo.splitlines():
+        head = re.match(r"^(?:ENTRY\s+)?%([\w.\-]+)\s*\(.*\{\s*$", line)
+        if head:
+            computation = head.group(1)
+            bodies[computation] = []
+            continue
+        m = INSTR.match(line)
+        if not m:
+            continue
+        name, shape, opcode, rest = m.groups()
+        shapes[name] = shape
+        operands, attrs = split_call(rest)
+        bodies[computation].append(opcode)
+        instrs.append((name, shape, opcode, operands, attrs, line))
+        for op in set(re.findall(r"%([\w.\-]+)", operands)):
+            users.setdefault(op, []).append((shape, opcode, attrs))
+
+    def sliced(name: str, g: int) -> bool:
+        """The op's only use keeps 1/g of it through a dynamic-slice (maybe fused)."""
+        uses = users.get(name, [])
+        if len(uses) != 1:
+            return False
+        shape, opcode, attrs = uses[0]
+        calls = re.search(r"calls=%([\w.\-]+)", attrs)
+        slices = opcode == "dynamic-slice" or (
+            opcode == "fusion" and calls is not None and "dynamic-slice" in bodies.get(calls.group(1), [])
+        )
+        return slices and sum(e for e, _ in arrays(shape)) * g == sum(e for e, _ in arrays(shapes[name]))
+
+    count = total = total_rs = 0
+    kinds: dict[str, int] = {}
+    lines = []
+    for name, _, opcode, operands, attrs, line in instrs:
+        kind = opcode.removesuffix("-start")
+        if opcode.endswith("-done") or (kind not in KINDS and kind not in OTHER):
+            continue
+        ins = [a for op in re.findall(r"%([\w.\-]+)", operands) for a in arrays(shapes[op])]
+        g = group_size(attrs, devices)
+        b = b_rs = 0
+        for e, eb in ins:
+            if kind == "all-gather":
+                b += (g - 1) * e * eb
+            elif kind == "all-reduce":
+                b += 2 * (g - 1) * -(-e // g) * eb
+                b_rs += (g - 1) * e // g * eb
+            elif kind in ("reduce-scatter", "all-to-all"):
+                b += (g - 1) * e // g * eb
+            else:
+                b += e * eb
+        rs = kind == "all-reduce" and g > 1 and sliced(name, g)
+        count += 1
+        total += b
+        total_rs += b_rs if rs else b
+        key = kind.replace("-", "_")  # our planner's spelling (bench/traffic.py), e.g. all_reduce
+        kinds[key] = kinds.get(key, 0) + 1
+        lines.append(("[+slice] " if rs else "") + line.strip())
+    return {"collectives": count, "bytes": total, "kinds": kinds, "bytes_rs": total_rs, "lines": lines}
+
+
+# ---------------------------------------------------------------- main
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--out", default=str(Path(__file__).with_name("xla_plans.json")))
+    ap.add_argument("--partitioner", choices=("shardy", "gspmd"), default="shardy")
+    ap.add_argument("--show", metavar="NAME", help="print the compiled HLO of one program and stop")
+    ap.add_argument("--lines", action="store_true", help="print each counted op")
+    args = ap.parse_args()
+    jax.config.update("jax_use_shardy_partitioner", args.partitioner == "shardy")
+    if len(jax.devices()) < 8:
+        sys.exit("error: fewer than 8 devices; set XLA_FLAGS=--xla_force_host_platform_device_count=8")
+    by_name = {p.name: p for p in PROGRAMS}
+    if args.show:
+        if args.show not in by_name:
+            sys.exit(f"error: unknown program {args.show}; one of {', '.join(by_name)}")
+        print(by_name[args.show].compile().as_text())
+        return 0
+
+    result: dict[str, Any] = {
+        "_meta": {
+            "jax": jax.__version__,
+            "jaxlib": jaxlib.__version__,
+            "date": datetime.date.today().isoformat(),
+            "partitioner": args.partitioner,
+            "backend": jax.default_backend(),
+            "bytes_rs": "bytes if each all-reduce only sliced to 1/g afterwards were a reduce-scatter "
+            "(what the GPU/TPU pipelines emit; the CPU pipeline keeps all-reduce + dynamic-slice)",
+        }
+    }
+    print(f"{'program':<26} {'mesh':>5} {'coll':>5} {'bytes':>7} {'bytes_rs':>8}  kinds")
+    for p in PROGRAMS:
+        c = collectives(p.compile().as_text(), math.prod(p.mesh_shape))
+        result[p.name] = {k: c[k] for k in ("collectives", "bytes", "kinds", "bytes_rs")}
+        mesh = "x".join(map(str, p.mesh_shape))
+        kinds = ", ".join(f"{k} {v}" for k, v in c["kinds"].items())
+        print(f"{p.name:<26} {mesh:>5} {c['collectives']:>5} {c['bytes']:>7} {c['bytes_rs']:>8}  {kinds}")
+        if args.lines:
+            for line in c["lines"]:
+                print(f"    {line[:200]}")
+    Path(args.out).write_text(json.dumps(result, indent=2) + "\n")
+    print(f"wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,208 @@
+"""A function's use-def graph in plain Python, for the cost-driven solver.
+
+`extract` turns what propagation collected of one function (its ops in
+program order, its annotations, its explicit options) into a
+`solver.Graph`, and returns beside it, per node, what the node stands for in
+the IR so the chosen states can be written back.  Every IR query happens
+here, once per op; the solver then works on tuples and dicts only.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from mlir import ir
+
+from ...interfaces.rules import shardings_from_option
+from ...ir.schema import DYNAMIC
+from ..base import element_bytes
+from .solver import REPLICATED, Graph, Node, State
+
+DYNAMIC_SIZE = 128
+"""The size a dynamic tensor dimension is costed as."""
+
+ANY_MESH = ""
+"""The mesh of a value every device holds whole: it is every mesh's replicated layout."""
+
+_WHOLE = (ANY_MESH, REPLICATED)
+_SOURCES = ("arith.constant", "tensor.empty", "tensor.splat", "tosa.const", "mhlo.constant", "stablehlo.constant")
+_CARRIED = ("scf.for", "scf.if", "scf.execute_region")
+
+
+@dataclass
+class Ref:
+    """What a node stands for: `kind` is "op" (an op with a rule: `index` into
+    the pass's ops), "carry" (value `k` carried by region op `index`), or
+    "fixed" (an annotation, an op without a rule, a whole source)."""
+
+    kind: str
+    index: int = -1
+    k: int = -1
+    op: Any = None
+
+
+class _Builder:
+    def __init__(self, fn: Any) -> None:
+        self.fn = fn
+        self.graph = Graph({name: _costed_mesh(shape) for name, shape in fn.mesh_shapes.items()})
+        self.ids: dict[ir.Value, int] = {}
+        self.refs: list[Ref] = []
+        self.carries: dict[ir.Operation, list[int]] = {}
+        self.weights: dict[ir.Operation, int] = {}
+        self.whole: set[int] = set()  # values every device holds whole (free to slice)
+
+    def vid(self, v: ir.Value) -> int:
+        found = self.ids.get(v)
+        if found is not None:
+            return found
+        t = v.type
+        if not isinstance(t, ir.RankedTensorType):
+            self.ids[v] = -1
+            return -1
+        shape = tuple(DYNAMIC_SIZE if d == ir.ShapedType.get_dynamic_size() else d for d in t.shape)
+        found = self.ids[v] = self.graph.add_value(shape, element_bytes(t))
+        return found
+
+    def add(self, node: Node, ref: Ref) -> int:
+        self.refs.append(ref)
+        return self.graph.add_node(node)
+
+    def fixed(self, op: ir.Operation, needs, produces, operands=None, results=None) -> None:
+        ops = [self.vid(v) for v in (op.operands if operands is None else operands)]
+        res = [self.vid(v) for v in (op.results if results is None else results)]
+        state = State(tuple(needs(v) for v in ops), tuple(produces(v) for v in res))
+        self.add(Node(ops, res, [state]), Ref("fixed", op=op))
+
+    def weight(self, op: ir.Operation) -> int:
+        """The trip counts of the static `scf.for` loops around `op`."""
+        parent = op.parent
+        if parent is None or parent == self.fn.func:
+            return 1
+        found = self.weights.get(parent)
+        if found is None:
+            found = self.weights[parent] = self.weight(parent) * _trip_count(parent)
+        return found
+
+    def run(self) -> tuple[Graph, list[Ref]]:
+        fn = self.fn
+        for arg in fn.func.regions[0].blocks[0].arguments:
+            v = self.vid(arg)
+            if v >= 0:
+                lay = fn.arrival(arg)
+                self.add(Node([], [v], [State((), (lay or _WHOLE,))]), Ref("fixed"))
+        for kind, item in fn.sequence:
+            if kind == "shard":
+                ann = fn.anns.get(item.result)
+                if ann is None:  # an opaque sharding: whatever it is, it is not ours to choose
+                    self.fixed(item, lambda v: None, lambda v: None, [item.operands[0]])
+                    continue
+                lay = (ann.mesh, ann.sharding)
+                self.fixed(item, lambda v, lay=lay: lay, lambda v, lay=lay: lay, [ann.src])
+            elif kind == "rule":
+                self.op(item)
+            elif kind == "region":
+                self.region(item)
+            elif kind == "yield":
+                carried = self.carries.get(item.parent)
+                if carried is None:
+                    self.fixed(item, lambda v: _WHOLE if v >= 0 else None, lambda v: _WHOLE)
+                    continue
+                for k, node in enumerate(carried):
+                    if node >= 0:
+                        self.graph.add_operand(node, self.vid(item.operands[k]))
+            else:  # ops without a rule, collectives, calls, branches: whole values
+                self.fixed(item, lambda v: _WHOLE if v >= 0 else None, lambda v: _WHOLE)
+        return self.graph, self.refs
+
+    def op(self, index: int) -> None:
+        fn = self.fn
+        op, rule = fn.ops[index], fn.rules[index]
+        name = op.name
+        if name == "func.return":
+            return  # a returned value keeps its layout: no constraint
+        whole = name in _SOURCES or (name == "linalg.fill" and self.is_whole(op.operands[1]))
+        if whole and any(r in fn.def_ann for r in op.results):
+            whole = False  # annotated where it is made: an op like any other
+        if whole or name == "func.call":
+            # every device holds it whole (or a callee takes whole values)
+            self.fixed(op, lambda v: _WHOLE if v >= 0 else None, lambda v: _WHOLE)
+            if name != "func.call":
+                for r in op.results:
+                    self.whole.add(self.vid(r))
+            return
+        ops = [self.vid(v) for v in op.operands]
+        res = [self.vid(v) for v in op.results]
+        node = Node(ops, res, rule=rule, weight=self.weight(op))
+        choice = fn.explicit_options.get(index)
+        if choice is not None:
+            node.rule = None
+            operands, results = shardings_from_option(rule, choice.option)
+            node.states = [_state(choice.mesh, operands, results, choice.option)]
+        self.add(node, Ref("op", index))
+
+    def is_whole(self, v: ir.Value) -> bool:
+        return self.ids.get(v, -1) in self.whole
+
+    def region(self, index: int) -> None:
+        op = self.fn.ops[index]
+        results = list(op.results)
+        block_args: list[ir.Value | None] = [None] * len(results)
+        inits: list[ir.Value | None] = [None] * len(results)
+        if op.name == "scf.for":
+            block_args = list(op.regions[0].blocks[0].arguments)[1:]
+            inits = list(op.operands)[3:]
+        carried = []
+        weight = self.weight(op)
+        for k, r in enumerate(results):
+            if not isinstance(r.type, ir.RankedTensorType):
+                carried.append(-1)
+                continue
+            ops = [self.vid(inits[k])] if inits[k] is not None else []
+            res = [self.vid(r)] + ([self.vid(block_args[k])] if block_args[k] is not None else [])
+            # what a loop yields back is used once per iteration
+            node = Node(ops, res, carry=True, weight=weight * (_trip_count(op) if op.name == "scf.for" else 1))
+            carried.append(self.add(node, Ref("carry", index, k)))
+        self.carries[op] = carried
+
+
+def _state(mesh: str, operands, results, option) -> State:
+    return State(
+        tuple(None if s is None else (mesh, s) for s in operands),
+        tuple(None if s is None else (mesh, s) for s in results),
+        option,
+        mesh,
+    )
+
+
+def _costed_mesh(shape: tuple[int, ...]) -> tuple[int, ...]:
+    """A mesh with dynamic sizes is costed as if each were 2."""
+    return tuple(2 if d == DYNAMIC or d < 1 else d for d in shape)
+
+
+def _constant_int(v: ir.Value) -> int | None:
+    owner = v.owner
+    if isinstance(owner, ir.Block) or owner.name != "arith.constant":
+        return None
+    attr = owner.attributes["value"]
+    return attr.value if isinstance(attr, ir.IntegerAttr) else None
+
+
+def _trip_count(op: ir.Operation) -> int:
+    """Iterations of a static `scf.for` (1 for anything else or unknown bounds)."""
+    if op.name != "scf.for":
+        return 1
+    lb, ub, step = (_constant_int(op.operands[i]) for i in range(3))
+    if lb is None or ub is None or step is None or step <= 0:
+        return 1
+    return max(1, math.ceil((ub - lb) / step))
+
+
+def extract(fn: Any) -> tuple[Graph, list[Ref]]:
+    """The graph of the function propagation collected in `fn`, and per node
+    what it stands for."""
+    return _Builder(fn).run()
+
+
+__all__ = ["ANY_MESH", "DYNAMIC_SIZE", "Ref", "extract"]
