@@ -32,6 +32,7 @@ to %s`) before its annotation for users, so no pass can choose another.
 Usage:
     .venv/bin/python bench/plan_quality.py [--only NAME[,NAME]] [--no-upstream] [--no-sim]
                                            [--json FILE] [--show NAME] [--pin-arguments]
+                                           [--solver cost|sweep]
 """
 
 from __future__ import annotations
@@ -385,6 +386,10 @@ def first_line(e: BaseException) -> str:
     return (msg.strip().splitlines() or [""])[0][:200]
 
 
+SOLVER = "cost"
+"""`sharding-propagation`'s solver (`--solver`)."""
+
+
 def run_ours(text: str, b: Builder, name: str) -> tuple[dict[str, Plan], dict[str, str]]:
     """Plans after partition and after optimize-collectives, and the IR text
     of the input and of each stage ("input", "propagate", "partition",
@@ -393,7 +398,7 @@ def run_ours(text: str, b: Builder, name: str) -> tuple[dict[str, Plan], dict[st
     irs = {"input": text}
     ctx = mesh_dialect.context()
     stages = (
-        ("propagate", ShardingPropagation()),
+        ("propagate", ShardingPropagation(solver=SOLVER)),
         ("partition", MeshPartition()),
         ("optimize", MeshOptimizeCollectives()),
     )
@@ -578,7 +583,15 @@ def main() -> None:
         action="store_true",
         help="also give each argument its own layout (mesh.shard %%arg to %%s) before the annotation for users",
     )
+    ap.add_argument(
+        "--solver",
+        choices=("cost", "sweep"),
+        default="cost",
+        help="sharding-propagation's solver: cost (the default) or sweep (upstream's search, to compare)",
+    )
     args = ap.parse_args()
+    global SOLVER
+    SOLVER = args.solver
     known = {p.name: p for p in PROGRAMS}
     wanted = [args.show] if args.show else [n for n in args.only.split(",") if n] or list(known)
     unknown = [n for n in wanted if n not in known]

@@ -9,17 +9,18 @@ Two kinds of linalg programs, weights annotated and little else:
                  projection, a row softmax (max, exp(x - max), sum, divide),
                  a row-split projection and a residual add.
 Measured in one run, on the same program: our pass (Python, through the
-mesh_dialect API) and upstream's C++ `sharding-propagation` on the program in
-upstream's spelling, with the same traversal (forward by default: upstream's
-backward sweep aborts on the softmax, whose scores feed two ops that want
-them in different layouts).  Parsing is timed separately.  Ops are the ops of
+mesh_dialect API; the cost solver by default, `--solver sweep` for
+upstream's search with the same traversal) and upstream's C++
+`sharding-propagation` on the program in upstream's spelling (forward by
+default: upstream's backward sweep aborts on the softmax, whose scores feed
+two ops that want them in different layouts).  Parsing is timed separately.  Ops are the ops of
 the function that are not mesh ops (linalg bodies not counted).  `agree`
 compares the layout of every value (mesh_dialect.interop, see
 docs/propagation.md): results we keep partial, which upstream cannot express,
 and values upstream's single sweep leaves unannotated are counted apart.
 Usage:
     .venv/bin/python bench/propagation.py [--sizes 1000,10000,100000] [--quick]
-        [--traversal forward] [--repeat 1]
+        [--traversal forward] [--solver cost|sweep] [--repeat 1]
 """
 
 from __future__ import annotations
@@ -159,11 +160,15 @@ def timed(fn: Callable[[], object]) -> tuple[float, object]:
     return time.perf_counter() - t0, out
 
 
+SOLVER = "cost"
+"""Our pass's solver (`--solver`): the traversal only matters to `sweep`."""
+
+
 def run_ours(text: str, traversal: str) -> tuple[float, float, ir.Operation]:
     """(parse seconds, pass seconds, module)."""
     ctx = mesh_dialect.context()
     t_parse, module = timed(lambda: mesh_dialect.parse(text, context=ctx, verify=False))
-    pass_ = ShardingPropagation(traversal=traversal)
+    pass_ = ShardingPropagation(solver=SOLVER, traversal=traversal)
     with ctx, ir.Location.unknown():
         t_pass, _ = timed(lambda: pass_.run(module))
     return t_parse, t_pass, module
@@ -198,8 +203,11 @@ def main() -> None:
     ap.add_argument("--sizes", default="1000,10000,100000")
     ap.add_argument("--quick", action="store_true", help="1000 ops only")
     ap.add_argument("--traversal", default=TRAVERSAL, choices=TRAVERSALS)
+    ap.add_argument("--solver", default="cost", choices=("cost", "sweep"), help="our pass's solver")
     ap.add_argument("--repeat", type=int, default=1, help="best of this many runs of each pass")
     args = ap.parse_args()
+    global SOLVER
+    SOLVER = args.solver
     sizes = [1000] if args.quick else [int(s) for s in args.sizes.split(",")]
     rows = []
     for kind, make in (("mlp", mlp), ("transformer", transformer)):
@@ -216,7 +224,9 @@ def main() -> None:
             print(f"  {kind} {n_ops} ops: ours {best_ours:.3f} s, upstream {best_up:.4f} s", flush=True)
 
     print()
-    print(f"traversal={args.traversal}; seconds, best of {args.repeat}; pass times exclude parsing")
+    print(
+        f"ours: solver={args.solver}; upstream: traversal={args.traversal}; seconds, best of {args.repeat}; pass times exclude parsing"
+    )
     print()
     print("| program | ops | ours (s) | ours ops/s | upstream (s) | ratio | agree | parse: ours / upstream (s) |")
     print("|---|---:|---:|---:|---:|---:|---|---:|")

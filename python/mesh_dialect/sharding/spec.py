@@ -277,6 +277,17 @@ class Sharding:
         object.__setattr__(
             self, "sharded_dims_offsets", _ints(self.sharded_dims_offsets, "sharded_dims_offsets", ShardingError)
         )
+        # layouts key the planner's and propagation's memo tables: hash once
+        key = (self.split_axes, partial, self.partial_type, halos, self.sharded_dims_offsets)
+        object.__setattr__(self, "_hash", hash(key))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __reduce__(self):
+        # rebuilt by the constructor, so another process computes its own hash
+        fields = (self.split_axes, self.partial_axes, self.partial_type, self.halo_sizes, self.sharded_dims_offsets)
+        return (Sharding, fields)
 
     @classmethod
     def replicated(cls) -> Sharding:

@@ -51,6 +51,7 @@ class _Builder:
         self.refs: list[Ref] = []
         self.carries: dict[ir.Operation, list[int]] = {}
         self.weights: dict[ir.Operation, int] = {}
+        self.rules: dict = {}
         self.whole: set[int] = set()  # values every device holds whole (free to slice)
 
     def vid(self, v: ir.Value) -> int:
@@ -134,6 +135,8 @@ class _Builder:
             return
         ops = [self.vid(v) for v in op.operands]
         res = [self.vid(v) for v in op.results]
+        # one object per distinct rule: the solver memoizes by identity
+        rule = self.rules.setdefault(rule, rule)
         node = Node(ops, res, rule=rule, weight=self.weight(op))
         choice = fn.explicit_options.get(index)
         if choice is not None:

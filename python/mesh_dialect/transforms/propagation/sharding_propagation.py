@@ -304,10 +304,15 @@ class _Function:
             if not state.needs and not state.produces:
                 continue  # nothing around it has a layout: left alone
             if ref.kind == "op":
-                rule = self.rules[ref.index]
-                assert rule is not None and state.option is not None
+                assert state.option is not None
                 explicit = ref.index in self.explicit_options
-                self.apply(ref.index, choice_from_option(rule, state.mesh, state.option), explicit)
+                choice = Choice(
+                    state.mesh,
+                    state.option,
+                    tuple(None if lay is None else lay[1] for lay in state.needs),
+                    tuple(None if lay is None else lay[1] for lay in state.produces),
+                )
+                self.apply(ref.index, choice, explicit)
             else:
                 mesh, layout = state.produces[0]
                 self.apply_carried(self.ops[ref.index], ref.k, mesh, layout, ())

@@ -97,7 +97,8 @@ class Node:
     """A node of the graph.  `operands`/`results` hold value ids (-1: not a
     tensor).  A node with a `rule` chooses a loop sharding; a node with
     `layouts` chooses one layout for all its values (a carried value);
-    otherwise its one state is given."""
+    otherwise its one state is given.  Nodes with equal rules should share
+    one rule object: candidates are memoized by the rule's identity."""
 
     operands: list[int]
     results: list[int]
@@ -162,8 +163,9 @@ def _group(mesh_shape: tuple[int, ...], axes: Sequence[int]) -> int:
 class _Candidates:
     def __init__(self, graph: Graph) -> None:
         self.g = graph
-        self.memo: dict[tuple, list[ShardingOption]] = {}
+        self.memo: dict[tuple, list[tuple[str, ShardingOption]]] = {}
         self.state_memo: dict[tuple, State] = {}
+        self.divisible: dict[tuple, bool] = {}
 
     def layouts(self, v: int, skip: int) -> list[Layout]:
         """Layouts value `v` is produced in or wanted in by nodes other than `skip`."""
@@ -187,7 +189,7 @@ class _Candidates:
         return list(seen)[:MAX_LAYOUTS]
 
     def options(self, rule: ShardingRule, requests: tuple[tuple[str, int, Layout], ...]) -> list[tuple[str, tuple]]:
-        key = (rule, requests)
+        key = (id(rule), requests)
         found = self.memo.get(key)
         if found is not None:
             return found
@@ -214,7 +216,7 @@ class _Candidates:
         return result
 
     def state(self, rule: ShardingRule, mesh: str, option: ShardingOption) -> State:
-        key = (rule, mesh, option)
+        key = (id(rule), mesh, option)
         found = self.state_memo.get(key)
         if found is None:
             operands, results = shardings_from_option(rule, option)
@@ -231,12 +233,46 @@ class _Candidates:
             )
         return found
 
+    def carried_state(self, n_operands: int, n_results: int, lay: Layout) -> State:
+        key = (n_operands, n_results, lay)
+        found = self.state_memo.get(key)
+        if found is None:
+            pieces = 1
+            for axes in lay[1].split_axes:
+                pieces *= _group(self.g.meshes.get(lay[0], ()), axes)
+            tie = TIE_RANGE // pieces - 1 if pieces < TIE_RANGE else 0
+            found = self.state_memo[key] = State((lay,) * n_operands, (lay,) * n_results, None, lay[0], tie)
+        return found
+
+    def divides(self, node: Node, st: State) -> bool:
+        """Whether every value of the node splits evenly in the state's
+        layouts (uneven pieces are not partitioned yet)."""
+        shape = self.g.meshes.get(st.mesh)
+        if shape is None:
+            return True
+        for values, lays in ((node.operands, st.needs), (node.results, st.produces)):
+            for v, lay in zip(values, lays):
+                if v < 0 or lay is None:
+                    continue
+                dims = self.g.values[v].shape
+                key = (dims, shape, lay[1].split_axes)
+                ok = self.divisible.get(key)
+                if ok is None:
+                    ok = self.divisible[key] = all(
+                        d < len(dims) and dims[d] % _group(shape, axes) == 0
+                        for d, axes in enumerate(lay[1].split_axes)
+                        if axes
+                    )
+                if not ok:
+                    return False
+        return True
+
     def expand(self, index: int) -> bool:
         """Add the states the node's neighbourhood suggests; True if any."""
         node = self.g.nodes[index]
         if len(node.states) >= MAX_STATES:
             return False
-        have = set(node.states)
+        have = {id(s) for s in node.states}  # states are memoized: one object each
         added = False
         if node.rule is not None:
             rule = node.rule
@@ -250,9 +286,9 @@ class _Candidates:
                     requests += [("operand", i, _unreduced(lay)) for lay in self.layouts(v, index)]
             for mesh, option in self.options(rule, tuple(requests)):
                 st = self.state(rule, mesh, option)
-                if st not in have:
+                if id(st) not in have and self.divides(node, st):
                     node.states.append(st)
-                    have.add(st)
+                    have.add(id(st))
                     added = True
                     if len(node.states) >= MAX_STATES:
                         break
@@ -265,14 +301,10 @@ class _Candidates:
             for mesh in dict.fromkeys(m for m, _ in lays):
                 lays.setdefault((mesh, REPLICATED))
             for lay in lays:
-                pieces = 1
-                for axes in lay[1].split_axes:
-                    pieces *= _group(self.g.meshes.get(lay[0], ()), axes)
-                tie = TIE_RANGE // pieces - 1 if pieces < TIE_RANGE else 0
-                st = State(tuple(lay for _ in node.operands), tuple(lay for _ in node.results), None, lay[0], tie)
-                if st not in have:
+                st = self.carried_state(len(node.operands), len(node.results), lay)
+                if id(st) not in have and self.divides(node, st):
                     node.states.append(st)
-                    have.add(st)
+                    have.add(id(st))
                     added = True
                     if len(node.states) >= MAX_STATES:
                         break
