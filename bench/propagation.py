@@ -168,9 +168,10 @@ def run_ours(text: str, traversal: str) -> tuple[float, float, ir.Operation]:
     """(parse seconds, pass seconds, module)."""
     ctx = mesh_dialect.context()
     t_parse, module = timed(lambda: mesh_dialect.parse(text, context=ctx, verify=False))
-    pass_ = ShardingPropagation(solver=SOLVER, traversal=traversal)
+    pm = passmanager.PassManager("builtin.module", context=ctx)
+    ShardingPropagation(solver=SOLVER, traversal=traversal).add_to(pm)
     with ctx, ir.Location.unknown():
-        t_pass, _ = timed(lambda: pass_.run(module))
+        t_pass, _ = timed(lambda: pm.run(module))
     return t_parse, t_pass, module
 
 

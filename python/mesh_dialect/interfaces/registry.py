@@ -58,6 +58,85 @@ def rule_for(op: ir.Operation | ir.OpView) -> ShardingRule | None:
     return None if fn is None else fn(operation)
 
 
+class RuleCache:
+    """`rule_for`, memoized per op signature for the life of one pass run.
+
+    Real modules repeat a few op signatures thousands of times, and building
+    a rule from IR costs about a hundred times more than recognizing its
+    signature: the op's name, attributes, operand and result types, and for
+    an op with a body, each body op's name, attributes and which body values
+    it reads.  Attributes and types are uniqued by MLIR and compared by
+    identity, so a cache must not outlive the context of the ops it saw:
+    make one per run."""
+
+    def __init__(self) -> None:
+        self.rules: dict[tuple, ShardingRule | None] = {}
+        self.misses = 0
+
+    def rule_for(self, op: ir.Operation) -> ShardingRule | None:
+        name = op.name
+        fn = _RULES.get(name) or _FAMILIES.get(name.split(".", 1)[0])
+        if fn is None:
+            return None
+        if fn not in _LOCAL:
+            return fn(op)
+        key = _signature(op)
+        try:
+            return self.rules[key]
+        except KeyError:
+            self.misses += 1
+            rule = self.rules[key] = rule_for(op)
+            return rule
+
+
+def _attributes(op: ir.Operation) -> tuple:
+    attrs = op.attributes
+    return tuple((attrs[i].name, attrs[i].attr) for i in range(len(attrs)))
+
+
+def _signature(op: ir.Operation) -> tuple:
+    key: tuple = (
+        op.name,
+        _attributes(op),
+        tuple(v.type for v in op.operands),
+        tuple(r.type for r in op.results),
+    )
+    if len(op.regions):
+        key += (_body(op),)
+    return key
+
+
+def _body(op: ir.Operation) -> tuple:
+    """The ops of `op`'s regions as (name, attributes, operands), each
+    operand named by its position among the body's block arguments and
+    results, or by its type when defined outside."""
+    ids: dict[ir.Value, int] = {}
+    items: list[tuple] = []
+
+    def number_arguments(inner: ir.Operation) -> None:
+        for region in inner.regions:
+            for block in region.blocks:
+                items.append(("^", len(block.arguments)))
+                for arg in block.arguments:
+                    ids[arg] = len(ids)
+
+    number_arguments(op)
+
+    def visit(inner: ir.Operation) -> ir.WalkResult:
+        if inner == op:
+            return ir.WalkResult.ADVANCE
+        operands = tuple(ids.get(v, v.type) for v in inner.operands)
+        items.append((inner.name, _attributes(inner), operands, len(inner.results)))
+        for r in inner.results:
+            ids[r] = len(ids)
+        if len(inner.regions):
+            number_arguments(inner)
+        return ir.WalkResult.ADVANCE
+
+    op.walk(visit, ir.WalkOrder.PRE_ORDER)
+    return tuple(items)
+
+
 # ---------------------------------------------------------------------------
 # Helpers
 
@@ -732,5 +811,9 @@ def _register_builtins() -> None:
 
 
 _register_builtins()
+_LOCAL: frozenset[RuleFn] = frozenset({*_RULES.values(), *_FAMILIES.values()})
+"""The built-in rule functions: each reads only the op itself (attributes,
+types, body), so `RuleCache` may memoize them by signature.  A rule
+registered by a user may read anything and is always called."""
 
-__all__ = ["RuleFn", "register_rule", "registered_names", "rule_for"]
+__all__ = ["RuleCache", "RuleFn", "register_rule", "registered_names", "rule_for"]

@@ -10,6 +10,7 @@ which the Python API cannot emit, are kept in `diagnostics`.
 from __future__ import annotations
 
 import dataclasses
+import gc
 import traceback
 from typing import ClassVar
 
@@ -129,6 +130,10 @@ class Pass:
         """The callable a PassManager runs. Exceptions never escape into C++:
         they become an error at the module's location."""
         op = op.operation if hasattr(op, "operation") else op
+        # A pass allocates many small objects that all live until it ends:
+        # the collector's passes over them cost about a fifth of the time.
+        collecting = gc.isenabled()
+        gc.disable()
         try:
             self.run(op)
         except PassFailed:
@@ -137,6 +142,9 @@ class Pass:
             detail = "".join(traceback.format_exception_only(type(e), e)).strip()
             op.location.emit_error(f"internal error in pass '{self.ARGUMENT}': {detail}")
             pass_.signal_pass_failure()
+        finally:
+            if collecting:
+                gc.enable()
 
     def add_to(self, pm: PassManager) -> None:
         pm.add(self, name=self.name, argument=self.ARGUMENT, description=self.SUMMARY)

@@ -31,7 +31,7 @@ from mlir import ir
 from mlir.dialects import arith, linalg, scf, tensor
 
 from ...interfaces.choice import same_layout
-from ...interfaces.registry import rule_for
+from ...interfaces.registry import RuleCache
 from ...interfaces.rules import Conflict, ShardingRule, option_from_shardings, shardings_from_option
 from ...ir import ops as mesh_ops
 from ...ir.syntax import encode_sharding_attr
@@ -251,7 +251,8 @@ class _Partition:
         shardings = [op for op in ops if op.name == "mesh.sharding"]
         returns = [op for op in ops if op.name == "func.return"]
         # Rules read operand shapes, so they are taken before anything is retyped.
-        rules = [None if op.name.startswith("mesh.") else rule_for(op) for op in ops]
+        cache = RuleCache()
+        rules = [None if op.name.startswith("mesh.") else cache.rule_for(op) for op in ops]
         self.arguments(entry)
         for op, rule in zip(ops, rules):
             self.rewrite(op, rule)

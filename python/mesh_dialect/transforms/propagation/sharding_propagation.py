@@ -36,7 +36,7 @@ from typing import Any, ClassVar
 from mlir import ir
 
 from ...interfaces.choice import Choice, Request, choice_from_option, choose, same_layout
-from ...interfaces.registry import rule_for
+from ...interfaces.registry import RuleCache
 from ...interfaces.rules import ShardingRule, option_from_lists, option_to_lists, validate_option
 from ...ir import ops as mesh_ops
 from ...ir.asm import remap_position
@@ -114,9 +114,10 @@ class ShardingPropagation(Pass):
     def run(self, module: ir.Operation) -> None:
         shapes, functions = meshes_and_functions(module)
         failed = False
+        rules = RuleCache()
         for f in functions:
             try:
-                _Function(self, f, shapes).run()
+                _Function(self, f, shapes, rules).run()
             except PassFailed:
                 failed = True
         if failed:
@@ -135,8 +136,15 @@ def _fmt_layout(mesh: str, s: Sharding) -> str:
 class _Function:
     """Propagation state of one function."""
 
-    def __init__(self, pass_: ShardingPropagation, func: ir.Operation, mesh_shapes: dict[str, tuple[int, ...]]) -> None:
+    def __init__(
+        self,
+        pass_: ShardingPropagation,
+        func: ir.Operation,
+        mesh_shapes: dict[str, tuple[int, ...]],
+        rules: RuleCache,
+    ) -> None:
         self.pass_ = pass_
+        self.rule_cache = rules
         self.func = func
         self.mesh_shapes = mesh_shapes
         self.meshes = {name: len(shape) for name, shape in mesh_shapes.items()}
@@ -185,7 +193,7 @@ class _Function:
                 self.ops.append(op)
                 self.rules.append(None)
                 return ir.WalkResult.ADVANCE
-            rule = rule_for(op)
+            rule = self.rule_cache.rule_for(op)
             if rule is None:
                 self.unknown.append(op)
                 self.sequence.append(("other", op))

@@ -52,7 +52,7 @@ same either way.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 
@@ -274,6 +274,17 @@ class _Candidates:
             return False
         have = {id(s) for s in node.states}  # states are memoized: one object each
         added = False
+        for st in self.suggested(index, node):
+            if id(st) not in have and self.divides(node, st):
+                node.states.append(st)
+                have.add(id(st))
+                added = True
+                if len(node.states) >= MAX_STATES:
+                    break
+        return added
+
+    def suggested(self, index: int, node: Node) -> Iterator[State]:
+        """States built from the layouts around the node, best guesses first."""
         if node.rule is not None:
             rule = node.rule
             requests: list[tuple[str, int, Layout]] = []
@@ -285,13 +296,7 @@ class _Candidates:
                     # an operand is never partial: a partial layout asks for its split only
                     requests += [("operand", i, _unreduced(lay)) for lay in self.layouts(v, index)]
             for mesh, option in self.options(rule, tuple(requests)):
-                st = self.state(rule, mesh, option)
-                if id(st) not in have and self.divides(node, st):
-                    node.states.append(st)
-                    have.add(id(st))
-                    added = True
-                    if len(node.states) >= MAX_STATES:
-                        break
+                yield self.state(rule, mesh, option)
         elif node.carry:
             lays: dict[Layout, None] = {}
             for v in (*node.operands, *node.results):
@@ -301,14 +306,7 @@ class _Candidates:
             for mesh in dict.fromkeys(m for m, _ in lays):
                 lays.setdefault((mesh, REPLICATED))
             for lay in lays:
-                st = self.carried_state(len(node.operands), len(node.results), lay)
-                if id(st) not in have and self.divides(node, st):
-                    node.states.append(st)
-                    have.add(id(st))
-                    added = True
-                    if len(node.states) >= MAX_STATES:
-                        break
-        return added
+                yield self.carried_state(len(node.operands), len(node.results), lay)
 
     def run(self, choosing: list[int]) -> None:
         pending = dict.fromkeys(choosing)

@@ -1,0 +1,96 @@
+"""RuleCache gives exactly `rule_for`'s rule for every op, while building
+each distinct op signature's rule once; rules registered by users are
+always called."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from mlir import ir
+
+import mesh_dialect
+from mesh_dialect.interfaces import RuleCache, ShardingRule, register_rule, rule_for
+
+ROOT = Path(__file__).resolve().parents[2]
+INPUTS = [
+    *sorted((ROOT / "test" / "Sim" / "partition").glob("*.mlir")),
+    ROOT / "test" / "Transforms" / "sharding-propagation.mlir",
+    ROOT / "test" / "Transforms" / "sharding-propagation-mlp.mlir",
+]
+
+
+_KEEP: list = []  # the modules whose ops a test holds: freeing them would free the ops
+
+
+def _ops(text: str, ctx: ir.Context) -> list[ir.Operation]:
+    chunks = [c for c in text.split("// -----") if "func.func" in c]
+    ops: list[ir.Operation] = []
+    modules = _KEEP
+    for chunk in chunks:
+        module = mesh_dialect.parse(chunk, context=ctx, verify=False)
+        modules.append(module)
+
+        def visit(op: ir.Operation) -> ir.WalkResult:
+            ops.append(op)
+            return ir.WalkResult.ADVANCE
+
+        module.walk(visit, ir.WalkOrder.PRE_ORDER)
+    return ops
+
+
+def test_cached_rules_equal_fresh_ones_on_every_op_of_the_tests() -> None:
+    ctx = mesh_dialect.context(allow_unregistered_dialects=True)
+    checked = 0
+    for path in INPUTS:
+        cache = RuleCache()
+        ops = _ops(path.read_text(), ctx)
+        for op in ops:
+            assert cache.rule_for(op) == rule_for(op), f"{path.name}: {op.name}"
+            checked += 1
+    assert checked > 400
+
+
+def test_a_repeated_signature_is_built_once_and_a_different_body_is_not_confused() -> None:
+    body = """
+  %r{i} = linalg.generic {{indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]}}
+      ins(%a : tensor<4x4xf32>) outs(%a : tensor<4x4xf32>) {{
+  ^bb0(%x: f32, %o: f32):
+    %y = {combiner} %x, %o : f32
+    linalg.yield %y : f32
+  }} -> tensor<4x4xf32>"""
+    ops = [body.format(i=i, combiner="arith.addf") for i in range(5)]
+    ops.append(body.format(i=5, combiner="arith.mulf"))
+    text = (
+        "#map = affine_map<(d0, d1) -> (d0, d1)>\n"
+        "func.func @f(%a: tensor<4x4xf32>) {" + "".join(ops) + "\n  return\n}\n"
+    )
+    ctx = mesh_dialect.context()
+    generics = [op for op in _ops(text, ctx) if op.name == "linalg.generic"]
+    cache = RuleCache()
+    rules = [cache.rule_for(op) for op in generics]
+    assert cache.misses == 2
+    assert all(r is rules[0] for r in rules[:5])
+    assert rules[5] is not rules[0]
+
+
+def test_a_users_rule_is_called_every_time() -> None:
+    calls = []
+
+    def mine(op):
+        calls.append(op.name)
+        return ShardingRule.elementwise(1)
+
+    previous = register_rule("tosa.tanh", mine)
+    try:
+        text = (
+            "func.func @f(%a: tensor<4xf32>) {\n"
+            + "".join(f"  %t{i} = tosa.tanh %a : (tensor<4xf32>) -> tensor<4xf32>\n" for i in range(3))
+            + "  return\n}\n"
+        )
+        ctx = mesh_dialect.context()
+        cache = RuleCache()
+        for op in _ops(text, ctx):
+            cache.rule_for(op)
+        assert calls == ["tosa.tanh"] * 3
+    finally:
+        register_rule("tosa.tanh", previous)
