@@ -4,8 +4,9 @@
 // users is undefined, and the verifier rejects it).
 // RUN: mesh-opt --pass-pipeline='builtin.module(sharding-propagation{solver=sweep traversal=backward})' %s | FileCheck %s
 // RUN: mesh-opt --pass-pipeline='builtin.module(sharding-propagation{solver=sweep})' %s | FileCheck %s
-// The cost solver runs both sigmoids split over both axes (slicing the
-// argument is free): the first's result annotation loses the same way.
+// The cost solver runs both sigmoids split over both axes: the first's
+// result annotation loses the same way, and the second sigmoid reads the
+// annotated layout and reshards from it (slicing a split is free).
 // RUN: mesh-opt --sharding-propagation %s | FileCheck %s --check-prefix=COST
 
 mesh.mesh @mesh(shape = 2x2)
@@ -24,8 +25,9 @@ mesh.mesh @mesh(shape = 2x2)
 // COST-DAG: %[[COLS:.*]] = mesh.sharding @mesh split_axes = {{\[\[}}], [1]] :
 // COST: %[[X:.*]] = tosa.sigmoid %{{.*}} {mesh.sharding_option = #mesh.sharding<@mesh, {{\[\[}}0], [1]]>}
 // COST-NEXT: %[[XA:.*]] = mesh.shard %[[X]] to %[[BOTH]] : tensor<8x8xf32>
-// COST-NEXT: mesh.shard %[[XA]] to %[[COLS]] annotate_for_users
-// COST-NEXT: tosa.sigmoid %[[XA]] {mesh.sharding_option = #mesh.sharding<@mesh, {{\[\[}}0], [1]]>}
+// COST-NEXT: %[[U:.*]] = mesh.shard %[[XA]] to %[[COLS]] annotate_for_users
+// COST-NEXT: %[[V:.*]] = mesh.shard %[[U]] to %[[BOTH]] annotate_for_users
+// COST-NEXT: tosa.sigmoid %[[V]] {mesh.sharding_option = #mesh.sharding<@mesh, {{\[\[}}0], [1]]>}
 func.func @lost_result(%a: tensor<8x8xf32>) -> tensor<8x8xf32> {
   %rows = mesh.sharding @mesh split_axes = [[0]] : !mesh.sharding
   %cols = mesh.sharding @mesh split_axes = [[], [1]] : !mesh.sharding

@@ -124,3 +124,73 @@ def test_loops_weigh_what_they_move_by_their_trip_count() -> None:
     g.add_node(Node([y], [], [State((("m", Sharding(())),), ())], weight=10))
     chosen = Solver(g, cost).solve()
     assert bytes_moved(g, cost, chosen) == _plan_bytes((8, 8), 4, Sharding(((0,),)), Sharding(()))
+
+
+def _in_tree(seed: int) -> Graph:
+    """A binary in-tree: arguments in random layouts at the leaves, ops that
+    combine two branches (an add) or change one (a transpose), an annotated
+    root."""
+    rng = np.random.default_rng(seed)
+    g = Graph({"m": MESH})
+
+    def branch(depth: int) -> int:
+        if depth == 0 or rng.random() < 0.2:
+            return _fixed(g, LAYOUTS[rng.integers(len(LAYOUTS) - 1)])
+        out = g.add_value((8, 8), 4)
+        if rng.random() < 0.6:
+            a, b = branch(depth - 1), branch(depth - 1)
+            g.add_node(Node([a, b], [out], rule=ShardingRule.elementwise(2, 2)))
+        else:
+            g.add_node(Node([branch(depth - 1)], [out], rule=ShardingRule.transpose((1, 0))))
+        return out
+
+    root = branch(3)
+    g.add_node(Node([root], [], [State((("m", LAYOUTS[rng.integers(len(LAYOUTS))]),), ())]))
+    return g
+
+
+def _brute_force(g: Graph, chosen: list[int]) -> int:
+    choosing = [i for i, n in enumerate(g.nodes) if len(n.states) > 1]
+    best = None
+    for combo in itertools.product(*(range(len(g.nodes[i].states)) for i in choosing)):
+        trial = list(chosen)
+        for i, s in zip(choosing, combo):
+            trial[i] = s
+        b = bytes_moved(g, cost, trial)
+        best = b if best is None else min(best, b)
+    assert best is not None
+    return best
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_in_trees_get_the_fewest_bytes_of_all_assignments(seed: int) -> None:
+    g = _in_tree(seed)
+    if sum(1 for n in g.nodes if n.rule is not None) > 5:
+        pytest.skip("too many ops to try every assignment")
+    chosen = Solver(g, cost).solve()
+    assert bytes_moved(g, cost, chosen) == _brute_force(g, chosen)
+
+
+def test_a_value_two_users_want_in_one_layout_is_resharded_once() -> None:
+    """x split on columns times W split on rows gives a partial sum; two
+    matmuls read it whole.  Reducing it once (768 bytes) beats gathering
+    x and W (1,152 bytes), though a per-use count would price it twice."""
+    g = Graph({"m": (4,)})
+    x = _fixed(g, Sharding(((), (0,))), (8, 16))
+    w = _fixed(g, Sharding(((0,),)), (16, 16))
+    m = g.add_value((8, 16), 4)
+    mm = g.add_node(Node([x, w], [m], rule=ShardingRule.matmul()))
+    for _ in range(2):
+        w2 = _fixed(g, Sharding(((), (0,))), (16, 16))
+        out = g.add_value((8, 16), 4)
+        g.add_node(Node([m, w2], [out], rule=ShardingRule.matmul()))
+        g.add_node(Node([out], [], [State((("m", Sharding(((), (0,)))),), ())]))
+
+    def cost4(value, have, need):
+        if need is None or have is None:
+            return 0
+        return plan_resharding(value.shape, (4,), have[1], need[1], element_bytes=4).bytes_received
+
+    chosen = Solver(g, cost4).solve()
+    assert g.nodes[mm].states[chosen[mm]].option == ((), (), (0,))
+    assert bytes_moved(g, cost4, chosen) == 2 * 3 * 32 * 4

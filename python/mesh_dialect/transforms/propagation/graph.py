@@ -62,8 +62,11 @@ class _Builder:
         if not isinstance(t, ir.RankedTensorType):
             self.ids[v] = -1
             return -1
-        shape = tuple(DYNAMIC_SIZE if d == ir.ShapedType.get_dynamic_size() else d for d in t.shape)
-        found = self.ids[v] = self.graph.add_value(shape, element_bytes(t))
+        dynamic_size = ir.ShapedType.get_dynamic_size()
+        dims = list(t.shape)
+        shape = tuple(DYNAMIC_SIZE if d == dynamic_size else d for d in dims)
+        dynamic = tuple(k for k, d in enumerate(dims) if d == dynamic_size)
+        found = self.ids[v] = self.graph.add_value(shape, element_bytes(t), dynamic)
         return found
 
     def add(self, node: Node, ref: Ref) -> int:
@@ -74,7 +77,7 @@ class _Builder:
         ops = [self.vid(v) for v in (op.operands if operands is None else operands)]
         res = [self.vid(v) for v in (op.results if results is None else results)]
         state = State(tuple(needs(v) for v in ops), tuple(produces(v) for v in res))
-        self.add(Node(ops, res, [state]), Ref("fixed", op=op))
+        self.add(Node(ops, res, [state], weight=self.weight(op)), Ref("fixed", op=op))
 
     def weight(self, op: ir.Operation) -> int:
         """The trip counts of the static `scf.for` loops around `op`."""
@@ -110,9 +113,10 @@ class _Builder:
                 if carried is None:
                     self.fixed(item, lambda v: _WHOLE if v >= 0 else None, lambda v: _WHOLE)
                     continue
+                inner = self.weight(item)  # a yield runs once per iteration
                 for k, node in enumerate(carried):
                     if node >= 0:
-                        self.graph.add_operand(node, self.vid(item.operands[k]))
+                        self.graph.add_operand(node, self.vid(item.operands[k]), inner)
             else:  # ops without a rule, collectives, calls, branches: whole values
                 self.fixed(item, lambda v: _WHOLE if v >= 0 else None, lambda v: _WHOLE)
         return self.graph, self.refs
@@ -124,8 +128,8 @@ class _Builder:
         if name == "func.return":
             return  # a returned value keeps its layout: no constraint
         whole = name in _SOURCES or (name == "linalg.fill" and self.is_whole(op.operands[1]))
-        if whole and any(r in fn.def_ann for r in op.results):
-            whole = False  # annotated where it is made: an op like any other
+        if whole and (index in fn.explicit_options or any(r in fn.def_ann for r in op.results)):
+            whole = False  # annotated or given an option: an op like any other
         if whole or name == "func.call":
             # every device holds it whole (or a callee takes whole values)
             self.fixed(op, lambda v: _WHOLE if v >= 0 else None, lambda v: _WHOLE)
@@ -164,8 +168,9 @@ class _Builder:
                 continue
             ops = [self.vid(inits[k])] if inits[k] is not None else []
             res = [self.vid(r)] + ([self.vid(block_args[k])] if block_args[k] is not None else [])
-            # what a loop yields back is used once per iteration
-            node = Node(ops, res, carry=True, weight=weight * (_trip_count(op) if op.name == "scf.for" else 1))
+            # the init is read once, in front of the loop; the yields once per
+            # iteration (their weights come with them)
+            node = Node(ops, res, carry=True, weight=weight)
             carried.append(self.add(node, Ref("carry", index, k)))
         self.carries[op] = carried
 

@@ -325,6 +325,9 @@ class _Function:
                 mesh, layout = state.produces[0]
                 self.apply_carried(self.ops[ref.index], ref.k, mesh, layout, ())
 
+    def is_argument(self, v: ir.Value) -> bool:
+        return isinstance(v, ir.BlockArgument) and v.owner == self.func.regions[0].blocks[0]
+
     def arrival(self, arg: ir.Value) -> Layout | None:
         """The layout a function argument arrives in, as partition decides it:
         its own annotation, else the one its explicit annotations for users
@@ -432,8 +435,11 @@ class _Function:
             need = choice.operands[i]
             if need is None:
                 continue
-            if by_cost and v not in self.anns and need.is_replicated:
-                continue  # produced whole (or by an op without a rule): nothing to say
+            if by_cost and v not in self.anns and need.is_replicated and not self.is_argument(v):
+                # produced whole (or by an op without a rule): nothing to say.  An
+                # argument is annotated anyway: partition makes it arrive in the
+                # layout its annotations for users agree on, and this use wants it whole.
+                continue
             self.ensure_use(op, i, v, choice.mesh, need, origin, cause, by_cost)
 
     def origin_of(self, choice: Choice) -> tuple[ir.Location, ...]:
@@ -454,7 +460,7 @@ class _Function:
             loops = ", ".join("[" + ", ".join(map(str, axes)) + "]" for axes in choice.option)
             return (
                 f"'{op.name}' runs with its loops split as [{loops}] on @{choice.mesh}, "
-                "the choice that moves the fewest bytes over the function"
+                "the cost solver's choice for the fewest bytes over the function"
             )
         places = sorted({_where(loc) for loc in origin})
         text = f"'{op.name}' follows the annotation{'s' if len(places) != 1 else ''} at " + ", ".join(places)
@@ -541,7 +547,7 @@ class _Function:
             if cause:
                 if self.pass_.solver == "cost":
                     moved = self.reshard_bytes(_graph_value(r.type), (mesh, need), (own.mesh, own.sharding))
-                    cause = f"{moved} bytes received per device; {cause}"
+                    cause = f"{moved} bytes received per device each time; {cause}"
                 self.pass_.remark(
                     own.op.location,
                     f"{what} is produced as {_fmt_layout(mesh, need)} and resharded to "
@@ -559,9 +565,12 @@ class _Function:
         have = self.anns.get(v)
         if have is not None and have.mesh == mesh and same_layout(have.sharding, need):
             return
-        # Annotating an annotation for users again is undefined: a losing
-        # annotation for users is bypassed, the reshard starts from its source.
-        src = have.src if have is not None and have.for_users else v
+        # A losing annotation for users that the pass made is bypassed: the
+        # reshard starts from its source.  One the user wrote is a layout the
+        # cost solver counted on: the reshard starts from it (partition
+        # reshards a chain of annotations link by link).
+        bypass = have is not None and have.for_users and not (have.explicit and self.pass_.solver == "cost")
+        src = have.src if bypass else v
         arrival = self.arrivals.get(src)
         if arrival is not None and arrival != (mesh, need):
             # a differing annotation for users would change the layout the
@@ -578,7 +587,7 @@ class _Function:
         if share:
             self.shared[key] = ann
         op.operands[i] = ann.value
-        if have is not None and have.for_users:
+        if bypass:
             ann.bypasses = have
         if cause:
             # Whether this reshards is known once the operand's own layout is:
@@ -663,7 +672,7 @@ class _Function:
                         None if source is None else (source.mesh, source.sharding),
                         (ann.mesh, ann.sharding),
                     )
-                    cause = f"{moved} bytes received per device; {cause}"
+                    cause = f"{moved} bytes received per device each time; {cause}"
                 self.pass_.remark(
                     ann.op.location,
                     f"{what} is resharded from {_fmt_layout(below.mesh, below.sharding)} (annotated at {where}) "

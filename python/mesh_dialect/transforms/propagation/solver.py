@@ -1,49 +1,54 @@
 """The cost-driven choice of every op's loop sharding: plain Python, no IR.
 
 Propagation extracts each function into a `Graph` (`graph.py`): one node
-per op, per explicit annotation and per value carried through a region,
-joined by the tensor values between them.  A node has candidate *states*:
-an op's states are loop shardings, a carried value's states are layouts,
-and a node whose layout is given (an explicit annotation, an explicit
-`mesh.sharding_option`, an op without a rule, a value every device holds
-whole) has exactly one.  A state says which layout the node needs of each
-operand and which layout it produces for each result.
+per op, per explicit annotation, per function argument and per value
+carried through a region, joined by the tensor values between them.  A
+node has candidate *states*: an op's states are loop shardings, a carried
+value's states are layouts, and a node whose layout is given (an explicit
+annotation, an explicit `mesh.sharding_option`, an op without a rule, a
+value every device holds whole) has exactly one.  A state says which layout
+the node needs of each operand and which layout it produces for each result.
 
-Cost.  Wherever a value reaches a consumer, the producer's layout becomes
-the consumer's by the resharding planner's cheapest plan; the cost of that
-edge is the plan's bytes received per device (`sharding.resharding`, on the
-value's real shape and element type), times the trip counts of the loops
-around the consumer.  A solution picks one state per node; its cost is the
-sum over all edges.  A whole value slices for free, so values every device
-holds (constants, `tensor.empty`, fills of them, unannotated arguments)
-cost nothing wherever they go: sharing an init never forces a layout.
+Cost.  A value produced in one layout and needed by its consumers in others
+is resharded once per other layout (propagation and partition share one
+reshard among the users that want the same layout); each costs the
+resharding planner's bytes received per device (`sharding.resharding`, on
+the value's real shape and element type), times the trip counts of the
+static loops around the use.  A solution picks one state per node; its
+cost is the sum over all values.  A whole value slices for free, so values
+every device holds (constants, `tensor.empty`, fills of them, unannotated
+arguments) cost nothing wherever they go: sharing an init never forces a
+layout, and such values suggest no layouts to their users either.
 
 Ties (equal bytes) go to the state that splits the op's loops over more
 devices (less work and memory per device), then to the earlier candidate.
 
-Algorithm, for N nodes, E edges and at most K states per node:
+Algorithm, for N nodes, E uses of values and at most K states per node:
 
-1. Candidates.  Fixed nodes start with their state.  An op collects the
-   layouts its neighbours can give or want on each of its values (at most
-   `MAX_LAYOUTS` per value) and turns each, each pair on different values,
-   and all of them at once, into a loop sharding with the rule's own
-   `option_from_requests`; the replicated sharding is always a candidate.
-   New states bring new layouts to the neighbours, which are revisited
-   until nothing new appears (at most `MAX_STATES` per node, so this is
-   O(N K^2) rule evaluations, memoized per rule and requests).
-2. Costs.  An edge to a fixed node becomes a per-state cost of the other
-   end; an edge between two choosing nodes a K x K table (memoized per
-   shape, element type and the two state lists, so repeated layers share
-   them).
-3. Solve.  Nodes are in program order, which is topological except for the
-   values a loop carries back to its head.  A backward pass computes, per
-   state, the cheapest cost of everything downstream (exact on chains and
-   trees; a value used twice counts both subtrees); a forward pass then
-   fixes each node's state given its decided producers plus that
-   downstream cost, which is the exact optimum on a chain of layers.
-   Finally, rounds of local improvement (each node takes the state cheapest
-   given all its neighbours, back edges included) until a round changes
-   nothing, at most `MAX_ROUNDS`.  Each pass is O(E K^2).
+1. Candidates.  Fixed nodes start with their state.  Each value keeps the
+   layouts its producer and consumers can give or want (at most
+   `MAX_LAYOUTS`).  An op turns the layouts on its values (each, each pair
+   on different values, and all at once) into loop shardings with its
+   rule's `option_from_requests`; the replicated sharding is always a
+   candidate, and so is every layout for a carried value.  New states add
+   layouts to their values, whose nodes are revisited until nothing new
+   appears: each value's list grows at most `MAX_LAYOUTS` times, so this is
+   O(E K^2) rule evaluations, memoized per rule and requests.
+2. Two starting points, each O(E K^2) with per-use K x K tables (memoized
+   per shape, element type and state lists, so repeated layers share them).
+   Nodes are in program order, topological but for the values loops carry
+   back to their head (left to step 3).  (a) A backward pass computes per
+   state the cheapest cost downstream, then a forward pass fixes each node
+   given its decided producers plus that cost: the exact optimum on chains
+   (a value read twice is priced per use here; step 3 shares its reshards).  (b) A forward pass computes per state the cheapest cost
+   upstream, then a backward pass fixes each node given its decided
+   consumers: the exact optimum on in-trees (an op combining independent
+   branches).
+3. From each start, rounds of local improvement with the exact shared cost
+   (each node takes the state cheapest given all its neighbours, back
+   edges included) until a round changes nothing, at most `MAX_ROUNDS`;
+   a node's evaluation costs O(K * layouts on its values).  The cheaper of
+   the two results wins.
 
 Nothing depends on the order in which a user wrote annotations for users,
 on sweeps, or on duplicate ops that `cse` would merge: the costs are the
@@ -106,6 +111,11 @@ class Node:
     rule: ShardingRule | None = None
     carry: bool = False
     weight: int = 1
+    operand_weights: list[int] | None = None  # per operand, when they differ (a loop's init and yields)
+
+    def weight_of(self, i: int) -> int:
+        """How many times operand `i` is read: the trip counts around the use."""
+        return self.operand_weights[i] if self.operand_weights is not None else self.weight
 
 
 @dataclass
@@ -114,6 +124,7 @@ class Value:
     element_bytes: int
     producer: tuple[int, int] | None = None  # (node, result index); None: whole on every device
     consumers: list[tuple[int, int]] = field(default_factory=list)
+    dynamic: tuple[int, ...] = ()  # dimensions of dynamic size (costed at a nominal size, never split)
 
 
 @dataclass
@@ -122,8 +133,8 @@ class Graph:
     nodes: list[Node] = field(default_factory=list)
     values: list[Value] = field(default_factory=list)
 
-    def add_value(self, shape: tuple[int, ...], element_bytes: int) -> int:
-        self.values.append(Value(shape, element_bytes))
+    def add_value(self, shape: tuple[int, ...], element_bytes: int, dynamic: tuple[int, ...] = ()) -> int:
+        self.values.append(Value(shape, element_bytes, dynamic=dynamic))
         return len(self.values) - 1
 
     def add_node(self, node: Node) -> int:
@@ -137,10 +148,15 @@ class Graph:
                 self.values[v].producer = (index, j)
         return index
 
-    def add_operand(self, node: int, value: int) -> None:
-        """A late operand (a value a loop yields back to its carried value)."""
+    def add_operand(self, node: int, value: int, weight: int | None = None) -> None:
+        """A late operand (a value a loop yields back to its carried value),
+        read `weight` times (default: the node's weight)."""
         n = self.nodes[node]
+        if weight is not None and n.operand_weights is None:
+            n.operand_weights = [n.weight] * len(n.operands)
         n.operands.append(value)
+        if n.operand_weights is not None:
+            n.operand_weights.append(n.weight if weight is None else weight)
         if value >= 0:
             self.values[value].consumers.append((node, len(n.operands) - 1))
 
@@ -160,33 +176,46 @@ def _group(mesh_shape: tuple[int, ...], axes: Sequence[int]) -> int:
 # -- 1. candidates ---------------------------------------------------------------
 
 
+def _is_whole(graph: Graph, v: int) -> bool:
+    """Held whole by every device: an argument or value with no producer in
+    the graph, or one produced by a fixed node naming no mesh."""
+    value = graph.values[v]
+    if value.producer is None:
+        return True
+    p, j = value.producer
+    node = graph.nodes[p]
+    if node.rule is not None or node.carry or len(node.states) != 1:
+        return False
+    lay = node.states[0].produces[j] if node.states[0].produces else None
+    return lay is None or not lay[0]
+
+
 class _Candidates:
     def __init__(self, graph: Graph) -> None:
         self.g = graph
         self.memo: dict[tuple, list[tuple[str, ShardingOption]]] = {}
         self.state_memo: dict[tuple, State] = {}
         self.divisible: dict[tuple, bool] = {}
+        self.whole = [_is_whole(graph, v) for v in range(len(graph.values))]
+        self.seen: list[dict[Layout, None]] = [{} for _ in graph.values]
 
-    def layouts(self, v: int, skip: int) -> list[Layout]:
-        """Layouts value `v` is produced in or wanted in by nodes other than `skip`."""
-        value = self.g.values[v]
-        seen: dict[Layout, None] = {}
-        if value.producer is not None and value.producer[0] != skip:
-            p, j = value.producer
-            for s in self.g.nodes[p].states:
-                lay = s.produces[j]
-                if lay is not None and lay[0]:
-                    seen.setdefault(lay)
-        for c, i in value.consumers:
-            if c == skip:
-                continue
-            for s in self.g.nodes[c].states:
-                lay = s.needs[i] if i < len(s.needs) else None
-                if lay is not None and lay[0]:  # a whole value's layout names no mesh
-                    seen.setdefault(lay)
-            if len(seen) >= MAX_LAYOUTS:
-                break
-        return list(seen)[:MAX_LAYOUTS]
+    def layouts(self, v: int) -> list[Layout]:
+        """Layouts value `v` is produced in or wanted in (none for a whole value)."""
+        return list(self.seen[v])
+
+    def note(self, node: Node, st: State) -> list[int]:
+        """Record the layouts a new state gives its values; the values whose
+        lists grew."""
+        grew = []
+        for values, lays in ((node.operands, st.needs), (node.results, st.produces)):
+            for v, lay in zip(values, lays):
+                if v < 0 or lay is None or not lay[0] or self.whole[v]:
+                    continue
+                seen = self.seen[v]
+                if lay not in seen and len(seen) < MAX_LAYOUTS:
+                    seen[lay] = None
+                    grew.append(v)
+        return grew
 
     def options(self, rule: ShardingRule, requests: tuple[tuple[str, int, Layout], ...]) -> list[tuple[str, tuple]]:
         key = (id(rule), requests)
@@ -246,7 +275,8 @@ class _Candidates:
 
     def divides(self, node: Node, st: State) -> bool:
         """Whether every value of the node splits evenly in the state's
-        layouts (uneven pieces are not partitioned yet)."""
+        layouts, and no dynamic dimension is split (uneven and dynamic
+        pieces are not partitioned yet)."""
         shape = self.g.meshes.get(st.mesh)
         if shape is None:
             return True
@@ -254,12 +284,12 @@ class _Candidates:
             for v, lay in zip(values, lays):
                 if v < 0 or lay is None:
                     continue
-                dims = self.g.values[v].shape
-                key = (dims, shape, lay[1].split_axes)
+                value = self.g.values[v]
+                key = (value.shape, value.dynamic, shape, lay[1].split_axes)
                 ok = self.divisible.get(key)
                 if ok is None:
                     ok = self.divisible[key] = all(
-                        d < len(dims) and dims[d] % _group(shape, axes) == 0
+                        d < len(value.shape) and d not in value.dynamic and value.shape[d] % _group(shape, axes) == 0
                         for d, axes in enumerate(lay[1].split_axes)
                         if axes
                     )
@@ -267,41 +297,42 @@ class _Candidates:
                     return False
         return True
 
-    def expand(self, index: int) -> bool:
-        """Add the states the node's neighbourhood suggests; True if any."""
+    def expand(self, index: int) -> list[int]:
+        """Add the states the node's neighbourhood suggests; the values
+        whose layout lists grew."""
         node = self.g.nodes[index]
         if len(node.states) >= MAX_STATES:
-            return False
+            return []
         have = {id(s) for s in node.states}  # states are memoized: one object each
-        added = False
-        for st in self.suggested(index, node):
+        grew: list[int] = []
+        for st in self.suggested(node):
             if id(st) not in have and self.divides(node, st):
                 node.states.append(st)
                 have.add(id(st))
-                added = True
+                grew += self.note(node, st)
                 if len(node.states) >= MAX_STATES:
                     break
-        return added
+        return grew
 
-    def suggested(self, index: int, node: Node) -> Iterator[State]:
-        """States built from the layouts around the node, best guesses first."""
+    def suggested(self, node: Node) -> Iterator[State]:
+        """States built from the layouts on the node's values, best guesses first."""
         if node.rule is not None:
             rule = node.rule
             requests: list[tuple[str, int, Layout]] = []
             for j, v in enumerate(node.results):
                 if v >= 0 and rule.result_maps[j] is not None:
-                    requests += [("result", j, lay) for lay in self.layouts(v, index)]
+                    requests += [("result", j, lay) for lay in self.seen[v]]
             for i, v in enumerate(node.operands):
                 if v >= 0 and rule.operand_maps[i] is not None:
                     # an operand is never partial: a partial layout asks for its split only
-                    requests += [("operand", i, _unreduced(lay)) for lay in self.layouts(v, index)]
+                    requests += [("operand", i, _unreduced(lay)) for lay in self.seen[v]]
             for mesh, option in self.options(rule, tuple(requests)):
                 yield self.state(rule, mesh, option)
         elif node.carry:
             lays: dict[Layout, None] = {}
             for v in (*node.operands, *node.results):
                 if v >= 0:
-                    for lay in self.layouts(v, index):
+                    for lay in self.seen[v]:
                         lays.setdefault(lay)
             for mesh in dict.fromkeys(m for m, _ in lays):
                 lays.setdefault((mesh, REPLICATED))
@@ -309,18 +340,18 @@ class _Candidates:
                 yield self.carried_state(len(node.operands), len(node.results), lay)
 
     def run(self, choosing: list[int]) -> None:
-        pending = dict.fromkeys(choosing)
+        g = self.g
+        for node in g.nodes:
+            if node.rule is None and not node.carry:
+                for st in node.states:
+                    self.note(node, st)
         is_choosing = set(choosing)
+        pending = dict.fromkeys(choosing)
         while pending:
             index = next(iter(pending))
             del pending[index]
-            if not self.expand(index):
-                continue
-            node = self.g.nodes[index]
-            for v in (*node.operands, *node.results):
-                if v < 0:
-                    continue
-                value = self.g.values[v]
+            for v in self.expand(index):
+                value = g.values[v]
                 if value.producer is not None and value.producer[0] in is_choosing:
                     pending.setdefault(value.producer[0])
                 for c, _ in value.consumers:
@@ -350,11 +381,17 @@ class Solver:
         self.g = graph
         self.cost = cost
         self.table_memo: dict[tuple, list[list[int]]] = {}
+        self.cost_memo: dict[tuple, int] = {}
 
-    def edge_cost(self, value: Value, have: Layout | None, need: Layout | None, weight: int) -> int:
+    def reshard(self, value: Value, have: Layout | None, need: Layout | None) -> int:
+        """Bytes (scaled by BYTE) to turn `value` from `have` into `need`."""
         if need is None or have == need:
             return 0
-        return self.cost(value, have, need) * weight * BYTE
+        key = (value.shape, value.element_bytes, have, need)
+        found = self.cost_memo.get(key)
+        if found is None:
+            found = self.cost_memo[key] = self.cost(value, have, need) * BYTE
+        return found
 
     def solve(self) -> list[int]:
         g = self.g
@@ -363,54 +400,74 @@ class Solver:
         for i in choosing:
             if not g.nodes[i].states:  # nothing around it has a layout
                 g.nodes[i].states.append(State((), ()))
-        is_choosing = [len(n.states) > 1 for n in g.nodes]
-        unary = [[s.tie for s in n.states] for n in g.nodes]
-        edges: list[_Edge] = []
-        ins: list[list[_Edge]] = [[] for _ in g.nodes]
-        outs: list[list[_Edge]] = [[] for _ in g.nodes]
+        self.is_choosing = [len(n.states) > 1 for n in g.nodes]
+        self.build_tables()
+        starts = [self.downstream_first(), self.upstream_first()]
+        best: tuple[int, list[int]] | None = None
+        for start in starts:
+            local = _Local(self, start)
+            local.improve()
+            total = local.total()
+            if best is None or total < best[0]:
+                best = (total, local.choice)
+        assert best is not None
+        return best[1]
+
+    # -- pairwise tables ------------------------------------------------------
+
+    def build_tables(self) -> None:
+        g = self.g
+        is_choosing = self.is_choosing
+        self.unary = [[s.tie for s in n.states] for n in g.nodes]
+        self.ins: list[list[_Edge]] = [[] for _ in g.nodes]
+        self.outs: list[list[_Edge]] = [[] for _ in g.nodes]
         for value in g.values:
+            if value.producer is None:
+                continue  # whole on every device: slicing is free
+            p, j = value.producer
+            pnode = g.nodes[p]
+            if not pnode.states or not pnode.states[0].produces:
+                continue
             for c, i in value.consumers:
                 cnode = g.nodes[c]
                 if not cnode.states or not cnode.states[0].needs:
                     continue
-                if value.producer is None:
-                    # whole on every device: slicing is free, only a partial need costs (nothing either)
-                    continue
-                p, j = value.producer
-                pnode = g.nodes[p]
-                if not pnode.states or not pnode.states[0].produces:
-                    continue
+                weight = cnode.weight_of(i)
                 key = (
                     value.shape,
                     value.element_bytes,
-                    cnode.weight,
+                    weight,
                     tuple(s.produces[j] for s in pnode.states),
                     tuple(s.needs[i] for s in cnode.states),
                 )
                 table = self.table_memo.get(key)
                 if table is None:
                     table = self.table_memo[key] = [
-                        [self.edge_cost(value, sp.produces[j], sc.needs[i], cnode.weight) for sc in cnode.states]
+                        [self.reshard(value, sp.produces[j], sc.needs[i]) * weight for sc in cnode.states]
                         for sp in pnode.states
                     ]
                 if is_choosing[p] and is_choosing[c]:
+                    if c == p:
+                        continue  # a node reading its own result (a loop's carried value): no choice to weigh
                     e = _Edge(p, c, table)
-                    edges.append(e)
-                    outs[p].append(e)
-                    ins[c].append(e)
+                    self.outs[p].append(e)
+                    self.ins[c].append(e)
                 elif is_choosing[c]:
-                    row = table[0]
-                    unary[c] = [u + t for u, t in zip(unary[c], row)]
+                    self.unary[c] = [u + t for u, t in zip(self.unary[c], table[0])]
                 elif is_choosing[p]:
-                    unary[p] = [u + t[0] for u, t in zip(unary[p], table)]
-        n = len(g.nodes)
-        # downstream cost per state (forward edges only)
-        down = [[0] * len(node.states) for node in g.nodes]
+                    self.unary[p] = [u + t[0] for u, t in zip(self.unary[p], table)]
+
+    def downstream_first(self) -> list[int]:
+        """Start (a): cheapest cost downstream per state, then states fixed in
+        program order."""
+        n = len(self.g.nodes)
+        unary, is_choosing = self.unary, self.is_choosing
+        down = [[0] * len(node.states) for node in self.g.nodes]
         for c in range(n - 1, -1, -1):
             if not is_choosing[c]:
                 continue
             dc = down[c]
-            for e in outs[c]:
+            for e in self.outs[c]:
                 if e.consumer <= c:
                     continue
                 m = e.consumer
@@ -422,50 +479,164 @@ class Solver:
             if not is_choosing[c]:
                 continue
             total = [u + d for u, d in zip(unary[c], down[c])]
-            for e in ins[c]:
+            for e in self.ins[c]:
                 if e.producer < c:
                     row = e.table[choice[e.producer]]
                     total = [t + r for t, r in zip(total, row)]
             choice[c] = _argmin(total)
-        for _ in range(MAX_ROUNDS):
-            changed = False
-            for c in range(n):
-                if not is_choosing[c]:
+        return choice
+
+    def upstream_first(self) -> list[int]:
+        """Start (b): cheapest cost upstream per state, then states fixed in
+        reverse program order."""
+        n = len(self.g.nodes)
+        unary, is_choosing = self.unary, self.is_choosing
+        up = [list(unary[c]) for c in range(n)]
+        for c in range(n):
+            if not is_choosing[c]:
+                continue
+            uc = up[c]
+            for e in self.ins[c]:
+                if e.producer >= c:
                     continue
-                total = list(unary[c])
-                for e in ins[c]:
-                    row = e.table[choice[e.producer]]
-                    total = [t + r for t, r in zip(total, row)]
-                for e in outs[c]:
+                best_p = up[e.producer]
+                for sc in range(len(uc)):
+                    uc[sc] += min(best_p[sp] + e.table[sp][sc] for sp in range(len(best_p)))
+        choice = [0] * n
+        for p in range(n - 1, -1, -1):
+            if not is_choosing[p]:
+                continue
+            total = list(up[p])
+            for e in self.outs[p]:
+                if e.consumer > p:
                     sc = choice[e.consumer]
                     total = [t + row[sc] for t, row in zip(total, e.table)]
-                best = _argmin(total)
-                if total[best] < total[choice[c]]:
-                    choice[c] = best
-                    changed = True
-            if not changed:
-                break
+            choice[p] = _argmin(total)
         return choice
 
 
+class _Local:
+    """Local improvement under the exact shared cost: per value, one reshard
+    per layout its consumers need other than the one it is produced in,
+    weighted by the most-repeated use wanting it."""
+
+    def __init__(self, solver: Solver, choice: list[int]) -> None:
+        self.s = solver
+        self.g = solver.g
+        self.choice = list(choice)
+        g = self.g
+        # per value: {needed layout: {weight: count}} over its consumers' current states
+        self.needs: list[dict[Layout, dict[int, int]]] = [{} for _ in g.values]
+        self.counted = [v.producer is not None and g.nodes[v.producer[0]].states for v in g.values]
+        for v, value in enumerate(g.values):
+            if not self.counted[v]:
+                continue
+            for c, i in value.consumers:
+                self.add_need(v, c, i, self.choice[c], 1)
+
+    def need_of(self, c: int, i: int, state: int) -> Layout | None:
+        st = self.g.nodes[c].states[state] if self.g.nodes[c].states else None
+        return st.needs[i] if st is not None and i < len(st.needs) else None
+
+    def add_need(self, v: int, c: int, i: int, state: int, delta: int) -> None:
+        need = self.need_of(c, i, state)
+        if need is None:
+            return
+        w = self.g.nodes[c].weight_of(i)
+        counts = self.needs[v].setdefault(need, {})
+        counts[w] = counts.get(w, 0) + delta
+        if not counts[w]:
+            del counts[w]
+            if not counts:
+                del self.needs[v][need]
+
+    def have(self, v: int, override: tuple[int, int] | None = None) -> Layout | None:
+        p, j = self.g.values[v].producer
+        state = override[1] if override is not None and override[0] == p else self.choice[p]
+        st = self.g.nodes[p].states[state]
+        return st.produces[j] if st.produces else None
+
+    def value_cost(self, v: int, have: Layout | None) -> int:
+        value = self.g.values[v]
+        total = 0
+        for need, counts in self.needs[v].items():
+            if need != have:
+                total += self.s.reshard(value, have, need) * max(counts)
+        return total
+
+    def node_cost(self, c: int, state: int) -> int:
+        """The cost of everything around node `c` were it in `state`."""
+        node = self.g.nodes[c]
+        total = node.states[state].tie
+        current = self.choice[c]
+        touched = {v for v in (*node.operands, *node.results) if v >= 0 and self.counted[v]}
+        for v in touched:
+            if state != current:
+                for i, u in enumerate(node.operands):
+                    if u == v:
+                        self.add_need(v, c, i, current, -1)
+                        self.add_need(v, c, i, state, 1)
+            total += self.value_cost(v, self.have(v, (c, state)))
+            if state != current:
+                for i, u in enumerate(node.operands):
+                    if u == v:
+                        self.add_need(v, c, i, state, -1)
+                        self.add_need(v, c, i, current, 1)
+        return total
+
+    def improve(self) -> None:
+        g = self.g
+        for _ in range(MAX_ROUNDS):
+            changed = False
+            for c, node in enumerate(g.nodes):
+                if not self.s.is_choosing[c]:
+                    continue
+                costs = [self.node_cost(c, k) for k in range(len(node.states))]
+                best = _argmin(costs)
+                if costs[best] < costs[self.choice[c]]:
+                    self.move(c, best)
+                    changed = True
+            if not changed:
+                break
+
+    def move(self, c: int, state: int) -> None:
+        node = self.g.nodes[c]
+        for i, v in enumerate(node.operands):
+            if v >= 0 and self.counted[v]:
+                self.add_need(v, c, i, self.choice[c], -1)
+                self.add_need(v, c, i, state, 1)
+        self.choice[c] = state
+
+    def total(self) -> int:
+        total = sum(node.states[self.choice[c]].tie for c, node in enumerate(self.g.nodes) if node.states)
+        for v in range(len(self.g.values)):
+            if self.counted[v]:
+                total += self.value_cost(v, self.have(v))
+        return total
+
+
 def bytes_moved(graph: Graph, cost: Cost, choice: Sequence[int]) -> int:
-    """The bytes a solution moves: its objective without tie-breakers."""
+    """The bytes a solution moves (its objective without tie-breakers): per
+    value, one reshard per other layout its consumers need, weighted by
+    the most-repeated use wanting it."""
     total = 0
     for value in graph.values:
         if value.producer is None:
             continue
         p, j = value.producer
         pstates = graph.nodes[p].states
-        if not pstates:
+        if not pstates or not pstates[choice[p]].produces:
             continue
-        have = pstates[choice[p]].produces[j] if pstates[choice[p]].produces else None
+        have = pstates[choice[p]].produces[j]
+        wanted: dict[Layout, int] = {}
         for c, i in value.consumers:
             node = graph.nodes[c]
             if not node.states or not node.states[choice[c]].needs:
                 continue
             need = node.states[choice[c]].needs[i]
-            if need is not None and have != need:
-                total += cost(value, have, need) * node.weight
+            if need is not None and need != have:
+                wanted[need] = max(wanted.get(need, 0), node.weight_of(i))
+        total += sum(cost(value, have, need) * w for need, w in wanted.items())
     return total
 
 
@@ -477,4 +648,15 @@ def _argmin(values: list[int]) -> int:
     return best
 
 
-__all__ = ["BYTE", "IMPOSSIBLE", "REPLICATED", "Graph", "Layout", "Node", "Solver", "State", "Value", "bytes_moved"]
+__all__ = [
+    "BYTE",
+    "IMPOSSIBLE",
+    "REPLICATED",
+    "Graph",
+    "Layout",
+    "Node",
+    "Solver",
+    "State",
+    "Value",
+    "bytes_moved",
+]
