@@ -165,6 +165,11 @@ class _Partition:
         self.returned: list[Sharding | None] | None = None  # result layouts, from the first func.return
         self.reshards: dict[tuple[ir.Value, Sharding, ir.Block], ir.Value] = {}  # one reshard per block
         self.rebuilt: list[ir.Value] = []  # values rebuilt in a layout instead of resharded
+        # Real programs repeat a few signatures: local types, plans and fit
+        # checks are memoized for the run (types are uniqued by the context).
+        self.local_types: dict[tuple[ir.Type, Sharding], ir.Type] = {}
+        self.plans: dict[tuple, object] = {}
+        self.fitting: dict[tuple, bool] = {}
 
     # -- layouts ---------------------------------------------------------------
 
@@ -182,6 +187,12 @@ class _Partition:
     def local_type(self, t: ir.Type, s: Sharding | None, loc: ir.Location) -> ir.Type:
         if s is None or not isinstance(t, ir.RankedTensorType):
             return t
+        found = self.local_types.get((t, s))
+        if found is None:
+            found = self.local_types[(t, s)] = self.piece_type(t, s, loc)
+        return found
+
+    def piece_type(self, t: ir.RankedTensorType, s: Sharding, loc: ir.Location) -> ir.Type:
         assert self.mesh is not None
         if not t.has_static_shape:
             raise _Unsupported(loc, f"a tensor of dynamic size {t} cannot be partitioned yet (its layout is {s})")
@@ -571,17 +582,13 @@ class _Partition:
             "run sharding-propagation first to complete the annotations",
         )
 
-    @staticmethod
-    def fits(rule: ShardingRule, operands: list[Sharding | None], results: list[Sharding | None]) -> bool:
+    def fits(self, rule: ShardingRule, operands: list[Sharding | None], results: list[Sharding | None]) -> bool:
         """Whether one loop sharding gives exactly these layouts."""
-        option = option_from_shardings(rule, operands, results)
-        if isinstance(option, Conflict):
-            return False
-        need_operands, need_results = shardings_from_option(rule, option)
-        return all(
-            have is None or same_layout(have, need)
-            for have, need in zip([*operands, *results], [*need_operands, *need_results])
-        )
+        key = (id(rule), tuple(operands), tuple(results))  # rules come from one RuleCache: one object each
+        found = self.fitting.get(key)
+        if found is None:
+            found = self.fitting[key] = _fits(rule, operands, results)
+        return found
 
     def check_callee(self, op: ir.Operation) -> None:
         callee = op.attributes["callee"].value if "callee" in op.attributes else None
@@ -638,10 +645,16 @@ class _Partition:
             if rebuilt is not None:
                 self.rebuilt.append(value)
                 return rebuilt
-        try:
-            plan = rs.plan_resharding(tuple(t.shape), self.mesh.shape, source, target, element_bytes=element_bytes(t))
-        except ValueError as e:
-            raise _Unsupported(loc, f"cannot reshard from {source} to {target}: {e}") from None
+        key = (t, source, target)
+        plan = self.plans.get(key)
+        if plan is None:
+            try:
+                plan = rs.plan_resharding(
+                    tuple(t.shape), self.mesh.shape, source, target, element_bytes=element_bytes(t)
+                )
+            except ValueError as e:
+                raise _Unsupported(loc, f"cannot reshard from {source} to {target}: {e}") from None
+            self.plans[key] = plan
         self.warn_whole_argument(value, t, source, target, plan.bytes_received, loc)
         current = value
         with loc:
@@ -889,6 +902,17 @@ def _localize(op: ir.Operation) -> None:
             old.owner.erase()  # visited already: it comes before its use
 
 
+def _fits(rule: ShardingRule, operands: list[Sharding | None], results: list[Sharding | None]) -> bool:
+    option = option_from_shardings(rule, operands, results)
+    if isinstance(option, Conflict):
+        return False
+    need_operands, need_results = shardings_from_option(rule, option)
+    return all(
+        have is None or same_layout(have, need)
+        for have, need in zip([*operands, *results], [*need_operands, *need_results])
+    )
+
+
 def _rebuilt_in(value: ir.Value, local: ir.Type, ip, loc: ir.Location) -> ir.Value | None:
     """`value` made again in the local type `local`, when every piece of it
     is the same thing as the whole: a splat constant, a `tensor.empty`, or a
@@ -910,7 +934,11 @@ def _rebuilt_in(value: ir.Value, local: ir.Type, ip, loc: ir.Location) -> ir.Val
             init = owner.operands[1].owner
             if isinstance(init, ir.OpView | ir.Operation) and init.name == "tensor.empty" and not len(init.operands):
                 empty = tensor.EmptyOp(list(t.shape), t.element_type).result
-                return linalg.fill(owner.operands[0], outs=[empty])
+                # a clone keeps the fill's body; only its init and type change
+                fill = owner.operation.clone(ip)
+                fill.operands[1] = empty
+                fill.results[0].set_type(local)
+                return fill.results[0]
     return None
 
 
