@@ -8,6 +8,7 @@
 // RUN: mesh-run %t.mlir --function whole_argument --compare-with %s -q --seed 4 | FileCheck %s --check-prefix=SIM
 // RUN: mesh-run %t.mlir --function shared_init_beside_unknown --compare-with %s -q --seed 5 | FileCheck %s --check-prefix=SIM
 // RUN: mesh-run %t.mlir --function option_on_fill --compare-with %s -q --seed 6 | FileCheck %s --check-prefix=SIM
+// RUN: mesh-run %t.mlir --function partial_fill --compare-with %s -q --seed 7 | FileCheck %s --check-prefix=SIM
 // SIM: match
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
@@ -156,4 +157,20 @@ func.func @dynamic_rows(%a: tensor<8x16xf32>, %b: tensor<?x16xf32>) -> tensor<8x
     linalg.yield %s : f32
   } -> tensor<8x16xf32>
   return %r : tensor<8x16xf32>
+}
+
+// A fill annotated where it is made (here as an xor partial) is an op like
+// any other: it gets an option, and the matmul reading it reduces it first.
+// CHECK-LABEL: func.func @partial_fill(
+// CHECK: linalg.fill {{.*}}-> tensor<12x4xi32>
+// CHECK: linalg.matmul
+// CHECK: return
+func.func @partial_fill(%a: tensor<12x2xi32>, %b: tensor<2x4xi32>) -> tensor<12x4xi32> {
+  %e = tensor.empty() : tensor<12x4xi32>
+  %c0 = arith.constant 0 : i32
+  %f = linalg.fill ins(%c0 : i32) outs(%e : tensor<12x4xi32>) -> tensor<12x4xi32>
+  %s = mesh.sharding @mesh split_axes = [[]] partial = bitwise_xor [0] : !mesh.sharding
+  %fa = mesh.shard %f to %s : tensor<12x4xi32>
+  %m = linalg.matmul ins(%a, %b : tensor<12x2xi32>, tensor<2x4xi32>) outs(%fa : tensor<12x4xi32>) -> tensor<12x4xi32>
+  return %m : tensor<12x4xi32>
 }
