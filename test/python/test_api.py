@@ -192,3 +192,27 @@ def test_deeply_nested_types_are_refused_before_mlir_sees_them():
     # Inside the wrapping module (a level), the 1000th "<" opens level 1001,
     # at column 26 + 6 * 1000.
     assert (d.line, d.col, d.message) == (1, 6026, "brackets nest deeper than 1000 levels")
+
+
+def test_verify_reports_every_op_that_breaks_a_rule_and_checks_repeated_ones_once():
+    """The verifier skips ops with the signature of one that passed, never
+    ones that failed: three identical bad annotations give three errors, and
+    an annotation with the same types but another sharding is still checked."""
+    text = """mesh.mesh @mesh(shape = 2)
+func.func @f(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %ok = mesh.sharding @mesh split_axes = [[]] : !mesh.sharding
+  %bad = mesh.sharding @mesh split_axes = [[], [0]] : !mesh.sharding
+  %a = mesh.shard %x to %ok : tensor<3xf32>
+  %b = mesh.shard %a to %ok : tensor<3xf32>
+  %c = mesh.shard %b to %bad : tensor<3xf32>
+  %d = mesh.shard %c to %bad : tensor<3xf32>
+  %e = mesh.shard %d to %bad : tensor<3xf32>
+  return %e : tensor<3xf32>
+}
+"""
+    ctx = mesh_dialect.context()
+    with pytest.raises(mesh_dialect.DiagnosticError) as info:
+        mesh_dialect.parse(text, context=ctx)
+    messages = [(d.line, d.message) for d in info.value.diagnostics]
+    rule = "'mesh.shard' op sharding splits 2 tensor dimensions but the tensor has rank 1"
+    assert messages == [(7, rule), (8, rule), (9, rule)]
