@@ -40,7 +40,8 @@ Algorithm, for N nodes, E uses of values and at most K states per node:
    back to their head (left to step 3).  (a) A backward pass computes per
    state the cheapest cost downstream, then a forward pass fixes each node
    given its decided producers plus that cost: the exact optimum on chains
-   (a value read twice is priced per use here; step 3 shares its reshards).  (b) A forward pass computes per state the cheapest cost
+   (a value read twice is priced per use here; step 3 shares its
+   reshards).  (b) A forward pass computes per state the cheapest cost
    upstream, then a backward pass fixes each node given its decided
    consumers: the exact optimum on in-trees (an op combining independent
    branches).
@@ -402,7 +403,10 @@ class Solver:
                 g.nodes[i].states.append(State((), ()))
         self.is_choosing = [len(n.states) > 1 for n in g.nodes]
         self.build_tables()
-        starts = [self.downstream_first(), self.upstream_first()]
+        starts = [self.downstream_first()]
+        other = self.upstream_first()
+        if other != starts[0]:  # on chains of layers they agree: improve once
+            starts.append(other)
         best: tuple[int, list[int]] | None = None
         for start in starts:
             local = _Local(self, start)
@@ -527,12 +531,17 @@ class _Local:
         g = self.g
         # per value: {needed layout: {weight: count}} over its consumers' current states
         self.needs: list[dict[Layout, dict[int, int]]] = [{} for _ in g.values]
-        self.counted = [v.producer is not None and g.nodes[v.producer[0]].states for v in g.values]
+        self.counted = [v.producer is not None and bool(g.nodes[v.producer[0]].states) for v in g.values]
         for v, value in enumerate(g.values):
             if not self.counted[v]:
                 continue
             for c, i in value.consumers:
                 self.add_need(v, c, i, self.choice[c], 1)
+        # per node, the values whose cost its state changes
+        self.touched = [
+            [v for v in dict.fromkeys((*node.operands, *node.results)) if v >= 0 and self.counted[v]]
+            for node in g.nodes
+        ]
 
     def need_of(self, c: int, i: int, state: int) -> Layout | None:
         st = self.g.nodes[c].states[state] if self.g.nodes[c].states else None
@@ -569,35 +578,55 @@ class _Local:
         node = self.g.nodes[c]
         total = node.states[state].tie
         current = self.choice[c]
-        touched = {v for v in (*node.operands, *node.results) if v >= 0 and self.counted[v]}
-        for v in touched:
-            if state != current:
-                for i, u in enumerate(node.operands):
-                    if u == v:
-                        self.add_need(v, c, i, current, -1)
-                        self.add_need(v, c, i, state, 1)
-            total += self.value_cost(v, self.have(v, (c, state)))
-            if state != current:
-                for i, u in enumerate(node.operands):
-                    if u == v:
-                        self.add_need(v, c, i, state, -1)
-                        self.add_need(v, c, i, current, 1)
+        for v in self.touched[c]:
+            have = self.have(v, (c, state))
+            if state == current:
+                total += self.value_cost(v, have)
+                continue
+            # the needs of `v` with this node's uses switched to `state`
+            changes: dict[Layout, dict[int, int]] = {}
+            for i, u in enumerate(node.operands):
+                if u != v:
+                    continue
+                w = node.weight_of(i)
+                for lay, delta in ((self.need_of(c, i, current), -1), (self.need_of(c, i, state), 1)):
+                    if lay is not None:
+                        counts = changes.setdefault(lay, {})
+                        counts[w] = counts.get(w, 0) + delta
+            needs = self.needs[v]
+            value = self.g.values[v]
+            for lay in {*needs, *changes}:
+                if lay == have:
+                    continue
+                counts = dict(needs.get(lay, {}))
+                for w, delta in changes.get(lay, {}).items():
+                    counts[w] = counts.get(w, 0) + delta
+                top = max((w for w, n in counts.items() if n > 0), default=0)
+                if top:
+                    total += self.s.reshard(value, have, lay) * top
         return total
 
     def improve(self) -> None:
+        """Rounds over the nodes whose neighbourhood changed since they were
+        last evaluated (all of them at first)."""
         g = self.g
+        pending = [c for c in range(len(g.nodes)) if self.s.is_choosing[c]]
         for _ in range(MAX_ROUNDS):
-            changed = False
-            for c, node in enumerate(g.nodes):
-                if not self.s.is_choosing[c]:
-                    continue
+            if not pending:
+                break
+            woken: dict[int, None] = {}
+            for c in pending:
+                node = g.nodes[c]
                 costs = [self.node_cost(c, k) for k in range(len(node.states))]
                 best = _argmin(costs)
                 if costs[best] < costs[self.choice[c]]:
                     self.move(c, best)
-                    changed = True
-            if not changed:
-                break
+                    for v in self.touched[c]:
+                        value = g.values[v]
+                        woken.setdefault(value.producer[0])
+                        for m, _ in value.consumers:
+                            woken.setdefault(m)
+            pending = [c for c in sorted(woken) if self.s.is_choosing[c]]
 
     def move(self, c: int, state: int) -> None:
         node = self.g.nodes[c]
