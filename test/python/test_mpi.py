@@ -22,7 +22,16 @@ from mesh_dialect.sharding.spec import Mesh, Sharding
 from mesh_dialect.sim import layout
 from mesh_dialect.sim import ops as _ops  # noqa: F401 - registers the op handlers
 from mesh_dialect.sim.interpreter import Runner
-from mesh_dialect.sim.mpi import MpiError, mpi_environment, mpi_unavailable, run_mpi, worker_command, write_job
+from mesh_dialect.sim.mpi import (
+    MpiError,
+    _descendants,
+    _proc_stat,
+    mpi_environment,
+    mpi_unavailable,
+    run_mpi,
+    worker_command,
+    write_job,
+)
 
 _REASON = mpi_unavailable()
 if _REASON:
@@ -336,36 +345,9 @@ func.func @f(%x: tensor<1xi32> {mesh.sharding = #mesh.sharding<@m, [[0]]>})
 MESH_RUN = os.environ.get("MESH_RUN") or os.path.join(os.path.dirname(sys.executable), "mesh-run")
 
 
-def _stat(pid: int) -> list[str] | None:
-    """/proc/PID/stat after the command name: state, ppid, ..., or None."""
-    try:
-        text = Path(f"/proc/{pid}/stat").read_text(errors="replace")
-    except OSError:
-        return None
-    return text[text.rfind(")") + 2 :].split()
-
-
-def _tree(root: int) -> dict[int, str]:
-    """The processes below `root`, by pid, with their start times."""
-    children: dict[int, list[int]] = {}
-    for name in os.listdir("/proc"):
-        fields = _stat(int(name)) if name.isdigit() else None
-        if fields:
-            children.setdefault(int(fields[1]), []).append(int(name))
-    found: dict[int, str] = {}
-    todo = [root]
-    while todo:
-        for child in children.get(todo.pop(), []):
-            fields = _stat(child)
-            if fields and child not in found:
-                found[child] = fields[19]
-                todo.append(child)
-    return found
-
-
 def _alive(pid: int, started: str) -> bool:
     """Still running (not a zombie, not a new process with the old pid)."""
-    fields = _stat(pid)
+    fields = _proc_stat(pid)
     return fields is not None and fields[19] == started and fields[0] != "Z"
 
 
@@ -386,20 +368,20 @@ def test_a_stopped_mpi_run_leaves_no_process(tmp_path: Path, signum: int) -> Non
     try:
         deadline = time.monotonic() + 60  # a bound, not a measurement: start-up takes about 2 s
         while True:
-            tree = _tree(proc.pid)
+            tree = _descendants(proc.pid)
             ranks = [p for p in tree if _cmdline(p).split()[1:3] == ["-m", "mesh_dialect.sim.mpi_worker"]]
             if len(ranks) == 2:
                 break
             assert proc.poll() is None and time.monotonic() < deadline, "the ranks never started"
             time.sleep(0.05)
         time.sleep(0.5)  # the ranks are in their loop
-        tree = _tree(proc.pid)  # mpiexec, its hydra proxy and the two ranks
+        tree = _descendants(proc.pid)  # mpiexec, its hydra proxy and the two ranks
         assert len(tree) >= 3
         proc.send_signal(signum)
         _, stderr = proc.communicate(timeout=TIMEOUT)
     finally:
         if proc.poll() is None:  # the test failed: clean up what it started
-            for pid in _tree(proc.pid):
+            for pid in _descendants(proc.pid):
                 os.kill(pid, signal.SIGKILL)
             proc.kill()
             proc.wait()

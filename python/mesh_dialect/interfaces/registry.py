@@ -24,6 +24,7 @@ from collections.abc import Callable
 from mlir import ir
 from mlir.dialects import linalg as linalg_dialect
 
+from ..ir.signature import attributes_key, op_signature
 from .rules import INVALID, DimExpr, Iterator, ShardingRule, TensorMap
 
 RuleFn = Callable[[ir.Operation], ShardingRule | None]
@@ -51,11 +52,14 @@ def registered_names() -> list[str]:
 def rule_for(op: ir.Operation | ir.OpView) -> ShardingRule | None:
     """The op's sharding rule, or None when no rule knows it."""
     operation = op.operation if isinstance(op, ir.OpView) else op
-    name = operation.name
-    fn = _RULES.get(name)
-    if fn is None:
-        fn = _FAMILIES.get(name.split(".", 1)[0])
+    fn = _rule_fn(operation.name)
     return None if fn is None else fn(operation)
+
+
+def _rule_fn(name: str) -> RuleFn | None:
+    """The rule function for ops named `name`: its own, else its family's."""
+    fn = _RULES.get(name)
+    return fn if fn is not None else _FAMILIES.get(name.split(".", 1)[0])
 
 
 class RuleCache:
@@ -74,8 +78,7 @@ class RuleCache:
         self.misses = 0
 
     def rule_for(self, op: ir.Operation) -> ShardingRule | None:
-        name = op.name
-        fn = _RULES.get(name) or _FAMILIES.get(name.split(".", 1)[0])
+        fn = _rule_fn(op.name)
         if fn is None:
             return None
         if fn not in _LOCAL:
@@ -85,22 +88,12 @@ class RuleCache:
             return self.rules[key]
         except KeyError:
             self.misses += 1
-            rule = self.rules[key] = rule_for(op)
+            rule = self.rules[key] = fn(op)
             return rule
 
 
-def _attributes(op: ir.Operation) -> tuple:
-    attrs = op.attributes
-    return tuple((attrs[i].name, attrs[i].attr) for i in range(len(attrs)))
-
-
 def _signature(op: ir.Operation) -> tuple:
-    key: tuple = (
-        op.name,
-        _attributes(op),
-        tuple(v.type for v in op.operands),
-        tuple(r.type for r in op.results),
-    )
+    key = op_signature(op)
     if len(op.regions):
         key += (_body(op),)
     return key
@@ -126,7 +119,7 @@ def _body(op: ir.Operation) -> tuple:
         if inner == op:
             return ir.WalkResult.ADVANCE
         operands = tuple(ids.get(v, v.type) for v in inner.operands)
-        items.append((inner.name, _attributes(inner), operands, len(inner.results)))
+        items.append((inner.name, attributes_key(inner), operands, len(inner.results)))
         for r in inner.results:
             ids[r] = len(ids)
         if len(inner.regions):

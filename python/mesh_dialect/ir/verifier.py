@@ -23,6 +23,7 @@ from mlir import ir
 
 from .diagnostics import Diagnostic, file_position
 from .schema import DYNAMIC, OPS_BY_NAME, TypeKind
+from .signature import op_signature
 from .syntax import Unprintable, decode_axes_array, decode_reduction, decode_sharding_attr
 
 Shape = tuple[int | None, ...]
@@ -202,14 +203,8 @@ class _Verifier:
         return self.violations
 
     def signature(self, op: ir.Operation) -> tuple:
-        attrs = op.attributes
-        name = op.name
-        key: tuple = (
-            name,
-            tuple((attrs[i].name, attrs[i].attr) for i in range(len(attrs))),
-            tuple(v.type for v in op.operands),
-            tuple(r.type for r in op.results),
-        )
+        key = op_signature(op)
+        name = key[0]
         if name == "mesh.shard" and len(op.operands) > 1:
             key += (self.sharding_info(op.operands[1]),)
         elif name == "mesh.shard_shape" and len(op.operands):

@@ -18,7 +18,7 @@ from mlir import ir
 from ...interfaces.rules import shardings_from_option
 from ...ir.schema import DYNAMIC
 from ..base import element_bytes
-from .solver import REPLICATED, Graph, Node, State
+from .solver import REPLICATED, Graph, Node, State, Value
 
 DYNAMIC_SIZE = 128
 """The size a dynamic tensor dimension is costed as."""
@@ -46,7 +46,7 @@ class Ref:
 class _Builder:
     def __init__(self, fn: Any) -> None:
         self.fn = fn
-        self.graph = Graph({name: _costed_mesh(shape) for name, shape in fn.mesh_shapes.items()})
+        self.graph = Graph({name: costed_mesh(shape) for name, shape in fn.mesh_shapes.items()})
         self.ids: dict[ir.Value, int] = {}
         self.refs: list[Ref] = []
         self.carries: dict[ir.Operation, list[int]] = {}
@@ -62,11 +62,8 @@ class _Builder:
         if not isinstance(t, ir.RankedTensorType):
             self.ids[v] = -1
             return -1
-        dynamic_size = ir.ShapedType.get_dynamic_size()
-        dims = list(t.shape)
-        shape = tuple(DYNAMIC_SIZE if d == dynamic_size else d for d in dims)
-        dynamic = tuple(k for k, d in enumerate(dims) if d == dynamic_size)
-        found = self.ids[v] = self.graph.add_value(shape, element_bytes(t), dynamic)
+        value = costed_value(t)
+        found = self.ids[v] = self.graph.add_value(value.shape, value.element_bytes, value.dynamic)
         return found
 
     def add(self, node: Node, ref: Ref) -> int:
@@ -91,7 +88,7 @@ class _Builder:
 
     def run(self) -> tuple[Graph, list[Ref]]:
         fn = self.fn
-        for arg in fn.func.regions[0].blocks[0].arguments:
+        for arg in fn.entry.arguments:
             v = self.vid(arg)
             if v >= 0:
                 lay = fn.arrival(arg)
@@ -108,18 +105,18 @@ class _Builder:
                 self.op(item)
             elif kind == "region":
                 self.region(item)
-            elif kind == "yield":
-                carried = self.carries.get(item.parent)
-                if carried is None:
-                    self.fixed(item, lambda v: _WHOLE if v >= 0 else None, lambda v: _WHOLE)
-                    continue
+            elif kind == "yield" and item.parent in self.carries:
                 inner = self.weight(item)  # a yield runs once per iteration
-                for k, node in enumerate(carried):
+                for k, node in enumerate(self.carries[item.parent]):
                     if node >= 0:
                         self.graph.add_operand(node, self.vid(item.operands[k]), inner)
             else:  # ops without a rule, collectives, calls, branches: whole values
-                self.fixed(item, lambda v: _WHOLE if v >= 0 else None, lambda v: _WHOLE)
+                self.whole_values(item)
         return self.graph, self.refs
+
+    def whole_values(self, op: ir.Operation) -> None:
+        """An op that reads its tensors whole and produces them whole."""
+        self.fixed(op, lambda v: _WHOLE if v >= 0 else None, lambda v: _WHOLE)
 
     def op(self, index: int) -> None:
         fn = self.fn
@@ -132,7 +129,7 @@ class _Builder:
             whole = False  # annotated or given an option: an op like any other
         if whole or name == "func.call":
             # every device holds it whole (or a callee takes whole values)
-            self.fixed(op, lambda v: _WHOLE if v >= 0 else None, lambda v: _WHOLE)
+            self.whole_values(op)
             if name != "func.call":
                 for r in op.results:
                     self.whole.add(self.vid(r))
@@ -184,9 +181,18 @@ def _state(mesh: str, operands, results, option) -> State:
     )
 
 
-def _costed_mesh(shape: tuple[int, ...]) -> tuple[int, ...]:
+def costed_mesh(shape: tuple[int, ...]) -> tuple[int, ...]:
     """A mesh with dynamic sizes is costed as if each were 2."""
     return tuple(2 if d == DYNAMIC or d < 1 else d for d in shape)
+
+
+def costed_value(t: ir.RankedTensorType) -> Value:
+    """A tensor type as the solver costs it: dynamic sizes at `DYNAMIC_SIZE`."""
+    dynamic_size = ir.ShapedType.get_dynamic_size()
+    dims = list(t.shape)
+    shape = tuple(DYNAMIC_SIZE if d == dynamic_size else d for d in dims)
+    dynamic = tuple(k for k, d in enumerate(dims) if d == dynamic_size)
+    return Value(shape, element_bytes(t), dynamic=dynamic)
 
 
 def _constant_int(v: ir.Value) -> int | None:
@@ -213,4 +219,4 @@ def extract(fn: Any) -> tuple[Graph, list[Ref]]:
     return _Builder(fn).run()
 
 
-__all__ = ["ANY_MESH", "DYNAMIC_SIZE", "Ref", "extract"]
+__all__ = ["ANY_MESH", "DYNAMIC_SIZE", "Ref", "costed_mesh", "costed_value", "extract"]

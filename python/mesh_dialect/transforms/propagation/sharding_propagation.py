@@ -1,30 +1,31 @@
 """`sharding-propagation`: complete the sharding annotations of functions.
 
-Users annotate a few values with `mesh.shard`; this pass visits every op
-that has a sharding rule (`mesh_dialect.interfaces`), chooses how its loops
-are split (`interfaces.choice.choose`), records that choice on the op as
+Users annotate a few values with `mesh.shard`; this pass chooses, for every
+op that has a sharding rule (`mesh_dialect.interfaces`), how its loops are
+split over the mesh, records that choice on the op as
 `mesh.sharding_option`, and materializes it:
 
 - each tensor result gets one `mesh.shard` (its layout as produced), and all
   its uses go through it;
 - each operand whose layout differs from what the op needs gets a
-  `mesh.shard ... annotate_for_users` in front of the op (a reshard point);
-  an operand with no layout yet gets one too, so its producer learns what
-  its consumer wants.
+  `mesh.shard ... annotate_for_users` in front of the op (a reshard point).
 
-Ops are visited in program order (`forward`), in reverse (`backward`), or
-both, as upstream's `traversal` option says; with `fixed-point` (default)
-the sweeps repeat until one changes nothing, so information crosses any
-number of ops in either direction.  Annotations only ever get added, never
-replaced, so this terminates and a second run changes nothing.
+Two solvers choose.  `cost` (the default) extracts the function into a
+plain graph (`graph.py`) and picks the choices that move the fewest bytes
+over the whole function (`solver.py`).  `sweep` is upstream's search
+(`interfaces.choice.choose`): ops visited in program order (`forward`), in
+reverse (`backward`) or both, as upstream's `traversal` option says; with
+`fixed-point` (default) the sweeps repeat until one changes nothing.
+Annotations only ever get added, so a second run changes nothing.
 
-Values carried through `scf.for` and `scf.if` share one layout across the
-init, the block argument, the yielded value and the result.
+Values carried through `scf.for`, `scf.if` and `scf.execute_region` share
+one layout across the init, the block argument, the yielded values and the
+result.
 
-An annotation present before the pass is explicit: it is never replaced,
-and on a conflict it wins over inferred ones; the losing side is resharded.
-With `explain`, each reshard point gets a remark naming the annotations
-that forced it.
+An annotation present before the pass is explicit: it is never replaced;
+where the chosen layouts differ from it, the difference is resharded.  With
+`explain`, each reshard point gets a remark: its bytes and the op's choice
+(cost), or the annotations that forced it (sweep).
 """
 
 from __future__ import annotations
@@ -41,11 +42,10 @@ from ...interfaces.rules import ShardingRule, option_from_lists, option_to_lists
 from ...ir import ops as mesh_ops
 from ...ir.asm import remap_position
 from ...ir.diagnostics import file_position
-from ...ir.schema import DYNAMIC
 from ...ir.syntax import Unprintable, decode_sharding_attr, encode_sharding_attr
 from ...sharding.spec import Sharding
-from ..base import Pass, PassFailed, element_bytes, meshes_and_functions, sharding_of
-from .graph import ANY_MESH, DYNAMIC_SIZE, extract
+from ..base import Pass, PassFailed, meshes_and_functions, sharding_of
+from .graph import ANY_MESH, costed_mesh, costed_value, extract
 from .solver import IMPOSSIBLE, Layout, Solver
 from .solver import Value as GraphValue
 
@@ -89,8 +89,9 @@ class ShardingPropagation(Pass):
     DESCRIPTION: ClassVar[str] = (
         "Every op with a sharding rule gets a loop sharding (recorded as mesh.sharding_option), its tensor results "
         "a mesh.shard, and each operand that must change layout a mesh.shard annotate_for_users. Explicit "
-        "annotations are never replaced. traversal picks the sweep order as upstream's pass does; fixed-point "
-        "repeats the sweeps until nothing changes."
+        "annotations are never replaced. solver=cost chooses the loop shardings that move the fewest bytes over "
+        "the function; solver=sweep is upstream's search, whose sweep order traversal picks and fixed-point "
+        "repeats until nothing changes."
     )
 
     solver: str = field(
@@ -163,13 +164,12 @@ class _Function:
         self.user_anns: dict[ir.Value, list[Ann]] = {}  # by the annotated value
         self.sharding_values: dict[tuple, ir.Value] = {}
         self.option_attrs: dict[tuple, ir.Attribute] = {}
-        self.cost_memo: dict[tuple, int] = {}
         self.shared: dict[tuple, Ann] = {}  # (source, mesh, layout, block): an annotation for users to share
         self.arrivals: dict[ir.Value, Layout] = {}  # arguments whose layout their annotations for users give
         self.failed = False
         self.changed = False
-        entry = func.regions[0].blocks[0]
-        self.entry_ip = ir.InsertionPoint.at_block_begin(entry)
+        self.entry = func.regions[0].blocks[0]
+        self.entry_ip = ir.InsertionPoint.at_block_begin(self.entry)
 
     # -- collecting --------------------------------------------------------
 
@@ -300,8 +300,7 @@ class _Function:
         moved (`solver.py`), then write the choices as `visit` would."""
         graph, refs = extract(self)
         chosen = Solver(graph, self.reshard_bytes).solve()
-        self.arrivals = {}
-        for arg in self.func.regions[0].blocks[0].arguments:
+        for arg in self.entry.arguments:
             lay = self.arrival(arg)
             if lay is not None and arg not in self.def_ann:
                 self.arrivals[arg] = lay
@@ -326,7 +325,7 @@ class _Function:
                 self.apply_carried(self.ops[ref.index], ref.k, mesh, layout, ())
 
     def is_argument(self, v: ir.Value) -> bool:
-        return isinstance(v, ir.BlockArgument) and v.owner == self.func.regions[0].blocks[0]
+        return isinstance(v, ir.BlockArgument) and v.owner == self.entry
 
     def arrival(self, arg: ir.Value) -> Layout | None:
         """The layout a function argument arrives in, as partition decides it:
@@ -357,7 +356,8 @@ class _Function:
 
     def reshard_bytes(self, value: GraphValue, have: Layout | None, need: Layout | None) -> int:
         """The planner's bytes per device for turning `value` from `have`
-        into `need` (the solver's cost), memoized per signature."""
+        into `need`: the solver's cost (which the solver memoizes) and the
+        bytes `explain` gives."""
         if need is None:
             return 0
         hmesh, hs = have if have is not None else (ANY_MESH, Sharding(()))
@@ -365,22 +365,18 @@ class _Function:
         if not hs.split_axes and not hs.partial_axes:
             return 0  # a whole value slices for free
         if nmesh == ANY_MESH:
-            nmesh, ns = hmesh, Sharding((), halo_sizes=())
+            nmesh, ns = hmesh, Sharding(())
         if hmesh != nmesh:
             return IMPOSSIBLE
-        key = (value.shape, value.element_bytes, hmesh, hs, ns)
-        found = self.cost_memo.get(key)
-        if found is None:
-            from ...sharding.resharding import plan_resharding  # the planner loads numpy: on first use
+        from ...sharding.resharding import plan_resharding  # the planner loads numpy: on first use
 
-            shape = tuple(2 if d == DYNAMIC or d < 1 else d for d in self.mesh_shapes[hmesh])
-            try:
-                plan = plan_resharding(value.shape, shape, hs, ns, element_bytes=value.element_bytes)
-                found = plan.bytes_received
-            except ValueError:
-                found = IMPOSSIBLE
-            self.cost_memo[key] = found
-        return found
+        try:
+            plan = plan_resharding(
+                value.shape, costed_mesh(self.mesh_shapes[hmesh]), hs, ns, element_bytes=value.element_bytes
+            )
+        except ValueError:
+            return IMPOSSIBLE
+        return plan.bytes_received
 
     # -- one op ------------------------------------------------------------
 
@@ -546,7 +542,9 @@ class _Function:
                 self.user_anns[ann.value].append(stacked)
             if cause:
                 if self.pass_.solver == "cost":
-                    moved = self.reshard_bytes(_graph_value(r.type), (mesh, need), (own.mesh, own.sharding))
+                    moved = self.reshard_bytes(
+                        costed_value(ir.RankedTensorType(r.type)), (mesh, need), (own.mesh, own.sharding)
+                    )
                     cause = f"{moved} bytes received per device each time; {cause}"
                 self.pass_.remark(
                     own.op.location,
@@ -668,7 +666,7 @@ class _Function:
                 where = _where(below.origin[0] if below.origin else below.op.location)
                 if self.pass_.solver == "cost":
                     moved = self.reshard_bytes(
-                        _graph_value(ann.src.type),
+                        costed_value(ir.RankedTensorType(ann.src.type)),
                         None if source is None else (source.mesh, source.sharding),
                         (ann.mesh, ann.sharding),
                     )
@@ -703,12 +701,6 @@ class _Function:
             if ann is not None and not ann.sharding.is_replicated:
                 return f"result {i} is sharded ({_fmt_layout(ann.mesh, ann.sharding)})"
         return None
-
-
-def _graph_value(t: ir.Type) -> GraphValue:
-    """A tensor type as the solver's cost function sees it."""
-    shape = tuple(DYNAMIC_SIZE if d == ir.ShapedType.get_dynamic_size() else d for d in ir.RankedTensorType(t).shape)
-    return GraphValue(shape, element_bytes(t))
 
 
 def _terminator(block: ir.Block) -> ir.Operation:

@@ -200,10 +200,6 @@ class _Candidates:
         self.whole = [_is_whole(graph, v) for v in range(len(graph.values))]
         self.seen: list[dict[Layout, None]] = [{} for _ in graph.values]
 
-    def layouts(self, v: int) -> list[Layout]:
-        """Layouts value `v` is produced in or wanted in (none for a whole value)."""
-        return list(self.seen[v])
-
     def note(self, node: Node, st: State) -> list[int]:
         """Record the layouts a new state gives its values; the values whose
         lists grew."""
@@ -250,16 +246,12 @@ class _Candidates:
         found = self.state_memo.get(key)
         if found is None:
             operands, results = shardings_from_option(rule, option)
-            shape = self.g.meshes.get(mesh, ())
-            pieces = 1
-            for axes in option:
-                pieces *= _group(shape, axes)
             found = self.state_memo[key] = State(
                 tuple(None if s is None else (mesh, s) for s in operands),
                 tuple(None if s is None else (mesh, s) for s in results),
                 option,
                 mesh,
-                TIE_RANGE // pieces - 1 if pieces < TIE_RANGE else 0,
+                self.tie(mesh, option),
             )
         return found
 
@@ -267,12 +259,17 @@ class _Candidates:
         key = (n_operands, n_results, lay)
         found = self.state_memo.get(key)
         if found is None:
-            pieces = 1
-            for axes in lay[1].split_axes:
-                pieces *= _group(self.g.meshes.get(lay[0], ()), axes)
-            tie = TIE_RANGE // pieces - 1 if pieces < TIE_RANGE else 0
+            tie = self.tie(lay[0], lay[1].split_axes)
             found = self.state_memo[key] = State((lay,) * n_operands, (lay,) * n_results, None, lay[0], tie)
         return found
+
+    def tie(self, mesh: str, split: Sequence[Sequence[int]]) -> int:
+        """Smaller the more pieces the work is cut into."""
+        shape = self.g.meshes.get(mesh, ())
+        pieces = 1
+        for axes in split:
+            pieces *= _group(shape, axes)
+        return TIE_RANGE // pieces - 1 if pieces < TIE_RANGE else 0
 
     def divides(self, node: Node, st: State) -> bool:
         """Whether every value of the node splits evenly in the state's
@@ -549,15 +546,8 @@ class _Local:
 
     def add_need(self, v: int, c: int, i: int, state: int, delta: int) -> None:
         need = self.need_of(c, i, state)
-        if need is None:
-            return
-        w = self.g.nodes[c].weight_of(i)
-        counts = self.needs[v].setdefault(need, {})
-        counts[w] = counts.get(w, 0) + delta
-        if not counts[w]:
-            del counts[w]
-            if not counts:
-                del self.needs[v][need]
+        if need is not None:
+            _count(self.needs[v], need, self.g.nodes[c].weight_of(i), delta)
 
     def have(self, v: int, override: tuple[int, int] | None = None) -> Layout | None:
         p, j = self.g.values[v].producer
@@ -565,10 +555,18 @@ class _Local:
         st = self.g.nodes[p].states[state]
         return st.produces[j] if st.produces else None
 
-    def value_cost(self, v: int, have: Layout | None) -> int:
+    def value_cost(self, v: int, have: Layout | None, changes: dict[Layout, dict[int, int]] | None = None) -> int:
+        """One reshard per layout needed of `v` other than `have`, weighted by
+        the most-repeated use wanting it; `changes` are counts to add first."""
         value = self.g.values[v]
+        needs = self.needs[v]
+        if changes:
+            needs = {lay: dict(counts) for lay, counts in needs.items()}
+            for lay, counts in changes.items():
+                for w, delta in counts.items():
+                    _count(needs, lay, w, delta)
         total = 0
-        for need, counts in self.needs[v].items():
+        for need, counts in needs.items():
             if need != have:
                 total += self.s.reshard(value, have, need) * max(counts)
         return total
@@ -579,31 +577,16 @@ class _Local:
         total = node.states[state].tie
         current = self.choice[c]
         for v in self.touched[c]:
-            have = self.have(v, (c, state))
-            if state == current:
-                total += self.value_cost(v, have)
-                continue
             # the needs of `v` with this node's uses switched to `state`
             changes: dict[Layout, dict[int, int]] = {}
-            for i, u in enumerate(node.operands):
-                if u != v:
-                    continue
-                w = node.weight_of(i)
-                for lay, delta in ((self.need_of(c, i, current), -1), (self.need_of(c, i, state), 1)):
-                    if lay is not None:
-                        counts = changes.setdefault(lay, {})
-                        counts[w] = counts.get(w, 0) + delta
-            needs = self.needs[v]
-            value = self.g.values[v]
-            for lay in {*needs, *changes}:
-                if lay == have:
-                    continue
-                counts = dict(needs.get(lay, {}))
-                for w, delta in changes.get(lay, {}).items():
-                    counts[w] = counts.get(w, 0) + delta
-                top = max((w for w, n in counts.items() if n > 0), default=0)
-                if top:
-                    total += self.s.reshard(value, have, lay) * top
+            if state != current:
+                for i, u in enumerate(node.operands):
+                    if u == v:
+                        w = node.weight_of(i)
+                        for lay, delta in ((self.need_of(c, i, current), -1), (self.need_of(c, i, state), 1)):
+                            if lay is not None:
+                                _count(changes, lay, w, delta)
+            total += self.value_cost(v, self.have(v, (c, state)), changes)
         return total
 
     def improve(self) -> None:
@@ -642,6 +625,16 @@ class _Local:
             if self.counted[v]:
                 total += self.value_cost(v, self.have(v))
         return total
+
+
+def _count(table: dict[Layout, dict[int, int]], lay: Layout, weight: int, delta: int) -> None:
+    """Add `delta` uses of weight `weight` wanting `lay`; entries at zero go."""
+    counts = table.setdefault(lay, {})
+    counts[weight] = counts.get(weight, 0) + delta
+    if not counts[weight]:
+        del counts[weight]
+        if not counts:
+            del table[lay]
 
 
 def bytes_moved(graph: Graph, cost: Cost, choice: Sequence[int]) -> int:
