@@ -24,7 +24,7 @@ from collections.abc import Callable
 from mlir import ir
 from mlir.dialects import linalg as linalg_dialect
 
-from ..ir.signature import attributes_key, op_signature
+from ..ir.signature import attributes_key
 from .rules import INVALID, DimExpr, Iterator, ShardingRule, TensorMap
 
 RuleFn = Callable[[ir.Operation], ShardingRule | None]
@@ -63,27 +63,42 @@ def _rule_fn(name: str) -> RuleFn | None:
 
 
 class RuleCache:
-    """`rule_for`, memoized per op signature for the life of one pass run.
+    """`rule_for`, memoized per op signature.
 
     Real modules repeat a few op signatures thousands of times, and building
     a rule from IR costs about a hundred times more than recognizing its
     signature: the op's name, attributes, operand and result types, and for
-    an op with a body, each body op's name, attributes and which body values
-    it reads.  Attributes and types are uniqued by MLIR and compared by
+    an op with a body of its own (`linalg.generic`, an hlo reduce), each
+    body op's name, attributes and which body values it reads.  A named
+    linalg op's body is implied by its name, attributes and types, so it is
+    not read.  Attributes and types are uniqued by MLIR and compared by
     identity, so a cache must not outlive the context of the ops it saw:
-    make one per run."""
+    make one per run, or take the context's shared one (`shared`)."""
 
     def __init__(self) -> None:
         self.rules: dict[tuple, ShardingRule | None] = {}
         self.misses = 0
 
-    def rule_for(self, op: ir.Operation) -> ShardingRule | None:
-        fn = _rule_fn(op.name)
+    @classmethod
+    def shared(cls, context: ir.Context) -> RuleCache:
+        """The cache of `context`, kept while it is the latest context asked
+        for, so that propagation and partition in one pipeline build each
+        rule once.  It holds the context alive until another one asks."""
+        global _SHARED
+        if _SHARED is None or _SHARED[0] is not context:
+            _SHARED = (context, cls())
+        return _SHARED[1]
+
+    def rule_for(self, op: ir.Operation, name: str | None = None) -> ShardingRule | None:
+        """The op's rule; `name` is the op's name when the caller has it."""
+        if name is None:
+            name = op.name
+        fn = _rule_fn(name)
         if fn is None:
             return None
         if fn not in _LOCAL:
             return fn(op)
-        key = _signature(op)
+        key = _signature(op, name)
         try:
             return self.rules[key]
         except KeyError:
@@ -92,9 +107,25 @@ class RuleCache:
             return rule
 
 
-def _signature(op: ir.Operation) -> tuple:
-    key = op_signature(op)
-    if len(op.regions):
+_SHARED: tuple[ir.Context, RuleCache] | None = None
+
+_OWN_BODY = frozenset({"linalg.generic", "linalg.map", "linalg.reduce"})
+"""Linalg ops whose body the user writes; every other linalg op's body is
+generated from its name, attributes and element types."""
+
+_IGNORED = "mesh.sharding_option"
+"""An attribute no built-in rule reads: propagation writes it, so partition
+would otherwise miss every signature propagation saw."""
+
+
+def _signature(op: ir.Operation, name: str) -> tuple:
+    key = (
+        name,
+        tuple(item for item in op.attributes.items() if item[0] != _IGNORED),
+        tuple(v.type for v in op.operands),
+        tuple(r.type for r in op.results),
+    )
+    if (name in _OWN_BODY or not name.startswith("linalg.")) and len(op.regions):
         key += (_body(op),)
     return key
 

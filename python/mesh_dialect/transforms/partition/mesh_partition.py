@@ -107,6 +107,10 @@ def _fmt(values) -> str:
     return "[" + ", ".join(str(v) for v in values) + "]"
 
 
+_WHOLE = Sharding(())
+"""The layout of a value every device holds whole (built once: a hot default)."""
+
+
 def _planner():
     """The resharding planner, imported on first use: it pulls in the
     simulator's collectives, which mesh-opt's start-up does not need."""
@@ -223,50 +227,51 @@ class _Partition:
 
     def run(self) -> None:
         ops: list[ir.Operation] = []
+        names: list[str] = []
+        func = self.func
 
         def visit(op: ir.Operation) -> ir.WalkResult:
-            if op == self.func:
+            if op == func:
                 return ir.WalkResult.ADVANCE
             ops.append(op)
-            if op.name.startswith(("linalg.", "mhlo.", "stablehlo.")) and len(op.regions):
+            name = op.name
+            names.append(name)
+            if name.startswith(("linalg.", "mhlo.", "stablehlo.")) and len(op.regions):
                 return ir.WalkResult.SKIP
             return ir.WalkResult.ADVANCE
 
-        self.func.walk(visit, ir.WalkOrder.PRE_ORDER)
+        func.walk(visit, ir.WalkOrder.PRE_ORDER)
         # Layouts: each mesh.shard that annotates a value as produced.
-        for op in ops:
-            if op.name == "mesh.shard" and "annotate_for_users" not in op.attributes:
-                found = self.read_sharding(op.operands[1])
-                if found is None:
-                    raise _Unsupported(op.location, "mesh.shard with a sharding that is not a static mesh.sharding")
-                self.use_mesh(found[0], op.location)
+        for op, name in zip(ops, names):
+            if name != "mesh.shard":
+                continue
+            found = self.read_sharding(op.operands[1])
+            if found is None:
+                raise _Unsupported(op.location, "mesh.shard with a sharding that is not a static mesh.sharding")
+            self.use_mesh(found[0], op.location)
+            if "annotate_for_users" not in op.attributes:
                 self.layout.setdefault(op.operands[0], found[1])
-            elif op.name == "mesh.shard":
-                found = self.read_sharding(op.operands[1])
-                if found is None:
-                    raise _Unsupported(op.location, "mesh.shard with a sharding that is not a static mesh.sharding")
-                self.use_mesh(found[0], op.location)
         if self.mesh is None:
             # Nothing annotated: every device runs the program as it is, but
             # it must not call a function whose signature partition changes.
-            for op in ops:
-                if op.name == "func.call":
+            for op, name in zip(ops, names):
+                if name == "func.call":
                     self.check_callee(op)
             return
-        entry = self.func.regions[0].blocks[0]
-        for block in list(self.func.regions[0].blocks)[1:]:
+        entry = func.regions[0].blocks[0]
+        for block in list(func.regions[0].blocks)[1:]:
             # Values reach other blocks through branches, which pass them
             # whole; an annotation on such an argument becomes a reshard.
             for arg in block.arguments:
                 self.layout.pop(arg, None)
-        shardings = [op for op in ops if op.name == "mesh.sharding"]
-        returns = [op for op in ops if op.name == "func.return"]
+        shardings = [op for op, name in zip(ops, names) if name == "mesh.sharding"]
+        returns = [op for op, name in zip(ops, names) if name == "func.return"]
         # Rules read operand shapes, so they are taken before anything is retyped.
-        cache = RuleCache()
-        rules = [None if op.name.startswith("mesh.") else cache.rule_for(op) for op in ops]
+        cache = RuleCache.shared(func.context)
+        rules = [None if name.startswith("mesh.") else cache.rule_for(op, name) for op, name in zip(ops, names)]
         self.arguments(entry)
-        for op, rule in zip(ops, rules):
-            self.rewrite(op, rule)
+        for op, name, rule in zip(ops, names, rules):
+            self.rewrite(op, name, rule)
         for local, arg in self.whole.items():  # slices of full arguments nobody read
             while local != arg and not len(list(local.uses)):
                 owner = local.owner
@@ -319,11 +324,11 @@ class _Partition:
                     continue  # split only over axes of size 1: the piece is the whole
                 uses = [u for u in arg.uses]
                 first = entry.operations[0]
-                local = self.reshard(arg, arg.type, Sharding(()), s, ir.InsertionPoint(first), arg.location)
+                local = self.reshard(arg, arg.type, _WHOLE, s, ir.InsertionPoint(first), arg.location)
                 self.layout[local] = s
                 self.global_type[local] = arg.type
                 self.whole[local] = arg
-                self.layout[arg] = Sharding(())  # the argument itself is whole on every device
+                self.layout[arg] = _WHOLE  # the argument itself is whole on every device
                 for use in uses:
                     use.owner.operands[use.operand_number] = local
             else:
@@ -347,7 +352,7 @@ class _Partition:
         # ones too, so a function whose values all end up whole still reads
         # as a per-device program (the simulator runs it on every device).
         # With full-arguments, arguments arrive whole and carry nothing.
-        replicated = sharding_attr(self.mesh_name, Sharding(()))
+        replicated = sharding_attr(self.mesh_name, _WHOLE)
         arg_attrs = []
         for arg in entry.arguments:
             s = self.layout.get(arg)
@@ -367,8 +372,7 @@ class _Partition:
 
     # -- one op ------------------------------------------------------------------
 
-    def rewrite(self, op: ir.Operation, rule: ShardingRule | None) -> None:
-        name = op.name
+    def rewrite(self, op: ir.Operation, name: str, rule: ShardingRule | None) -> None:
         if name == "mesh.shard":
             self.shard(op)
             return
@@ -451,7 +455,7 @@ class _Partition:
         v = op.operands[i]
         if not isinstance(v.type, ir.RankedTensorType):
             return False
-        new = self.in_layout(v, target or Sharding(()), op, ip, loc)
+        new = self.in_layout(v, target or _WHOLE, op, ip, loc)
         if new == v:
             return False
         op.operands[i] = new
@@ -461,11 +465,11 @@ class _Partition:
         """`v` in layout `target` for `user`: itself when it already is, the
         whole of a sliced full argument when that is what `target` asks,
         else a reshard (from the whole for a sliced full argument)."""
-        source = self.layout.get(v, Sharding(()))
+        source = self.layout.get(v, _WHOLE)
         if source == target:
             return v
         if v in self.whole:
-            v, source = self.whole[v], Sharding(())
+            v, source = self.whole[v], _WHOLE
             if source == target:
                 return v
         return self.resharded(v, source, target, user, ip, loc)
@@ -476,9 +480,9 @@ class _Partition:
         """`v` in layout `target`: resharded once per block, where the first
         reshard (in front of an earlier op of the block) serves every later
         user in that block."""
-        key = (v, target, user.block)
-        new = self.reshards.get(key)
         block = user.block
+        key = (v, target, block)
+        new = self.reshards.get(key)
         while new is None:
             # A reshard made in an enclosing block sits before the region op
             # holding this user (ops are visited in order), so it dominates.
@@ -489,6 +493,8 @@ class _Partition:
             new = self.reshards.get((v, target, block))
         if new is None:
             global_type = self.global_type.get(v, v.type)
+            if ip is None:  # made here, only when a reshard is needed
+                ip, loc = ir.InsertionPoint(user), user.location
             new = self.reshards[key] = self.reshard(v, global_type, source, target, ip, loc)
             if not target.is_replicated:
                 self.layout[new] = target
@@ -546,7 +552,7 @@ class _Partition:
         operands do not fit (propagation never reached the op, or an upstream
         pass rebuilt it), the loop sharding comes from the results alone and
         the operands are resharded to it; results that conflict are refused."""
-        replicated = Sharding(())
+        replicated = _WHOLE
         operands = [
             None if m is None else self.layout.get(v, replicated) for v, m in zip(op.operands, rule.operand_maps)
         ]
@@ -615,14 +621,15 @@ class _Partition:
         the one it names: for users, or a second result annotation that
         disagrees with the first (as `cse` makes by merging two annotated
         values), or a result annotation on a value produced whole."""
-        src, result = op.operands[0], op.result
-        if not len(list(result.uses)):
+        operands = op.operands
+        src, result = operands[0], op.result
+        if next(iter(result.uses), None) is None:
             self.forget(result)
             op.erase()  # nobody reads this layout: nothing to move
             return
-        found = self.read_sharding(op.operands[1])
+        found = self.read_sharding(operands[1])
         assert found is not None
-        result.replace_all_uses_with(self.in_layout(src, found[1], op, ir.InsertionPoint(op), op.location))
+        result.replace_all_uses_with(self.in_layout(src, found[1], op, None, None))
         self.forget(result)
         op.erase()
 
@@ -820,7 +827,7 @@ class _Partition:
             return
         # A non-splat constant is built whole on every device and sliced.
         uses = [(u.owner, u.operand_number) for u in r.uses]
-        new = self.reshard(r, r.type, Sharding(()), s, ir.InsertionPoint.after(op), op.location)
+        new = self.reshard(r, r.type, _WHOLE, s, ir.InsertionPoint.after(op), op.location)
         for owner, i in uses:
             owner.operands[i] = new
         self.layout[new] = s
@@ -867,7 +874,7 @@ class _Partition:
                 continue
             kept = self.first_only(init, list(out.partial_axes), neutral, ir.InsertionPoint(op), op.location)
             op.operands[i] = kept
-            self.layout[kept] = self.layout.get(init, Sharding(()))
+            self.layout[kept] = self.layout.get(init, _WHOLE)
 
 
 def _dense_i64(values) -> ir.Attribute:

@@ -53,16 +53,19 @@ class _Builder:
         self.weights: dict[ir.Operation, int] = {}
         self.rules: dict = {}
         self.whole: set[int] = set()  # values every device holds whole (free to slice)
+        self.types: dict[ir.Type, Value | None] = {}  # costed once per type; None: not a ranked tensor
 
     def vid(self, v: ir.Value) -> int:
         found = self.ids.get(v)
         if found is not None:
             return found
         t = v.type
-        if not isinstance(t, ir.RankedTensorType):
+        value = self.types.get(t, False)
+        if value is False:
+            value = self.types[t] = costed_value(t) if isinstance(t, ir.RankedTensorType) else None
+        if value is None:
             self.ids[v] = -1
             return -1
-        value = costed_value(t)
         found = self.ids[v] = self.graph.add_value(value.shape, value.element_bytes, value.dynamic)
         return found
 

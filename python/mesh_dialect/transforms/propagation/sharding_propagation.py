@@ -115,7 +115,7 @@ class ShardingPropagation(Pass):
     def run(self, module: ir.Operation) -> None:
         shapes, functions = meshes_and_functions(module)
         failed = False
-        rules = RuleCache()
+        rules = RuleCache.shared(module.context)
         for f in functions:
             try:
                 _Function(self, f, shapes, rules).run()
@@ -163,6 +163,7 @@ class _Function:
         self.def_ann: dict[ir.Value, Ann] = {}  # by the annotated value
         self.user_anns: dict[ir.Value, list[Ann]] = {}  # by the annotated value
         self.sharding_values: dict[tuple, ir.Value] = {}
+        self.read: dict[ir.Value, tuple | None] = {}  # sharding value -> what `sharding_of` says of it
         self.option_attrs: dict[tuple, ir.Attribute] = {}
         self.shared: dict[tuple, Ann] = {}  # (source, mesh, layout, block): an annotation for users to share
         self.arrivals: dict[ir.Value, Layout] = {}  # arguments whose layout their annotations for users give
@@ -193,7 +194,7 @@ class _Function:
                 self.ops.append(op)
                 self.rules.append(None)
                 return ir.WalkResult.ADVANCE
-            rule = self.rule_cache.rule_for(op)
+            rule = self.rule_cache.rule_for(op, name)
             if rule is None:
                 self.unknown.append(op)
                 self.sequence.append(("other", op))
@@ -219,7 +220,10 @@ class _Function:
             raise PassFailed("invalid input")
 
     def read_shard(self, op: ir.Operation) -> None:
-        found = sharding_of(op.operands[1])
+        sharding = op.operands[1]
+        found = self.read.get(sharding, False)
+        if found is False:  # annotations share a few sharding values: each is read once
+            found = self.read[sharding] = sharding_of(sharding)
         if found is None:
             return  # a sharding computed elsewhere: opaque to propagation
         mesh, sharding, _ = found

@@ -539,6 +539,22 @@ class _Local:
             [v for v in dict.fromkeys((*node.operands, *node.results)) if v >= 0 and self.counted[v]]
             for node in g.nodes
         ]
+        # ... split into values read once, priced as one edge (the common
+        # case: no shared reshard to count), and the others
+        self.edges: list[list[tuple[Value, int, int, int, int, int]]] = []
+        self.shared: list[list[int]] = []
+        for touched in self.touched:
+            edges, shared = [], []
+            for v in touched:
+                value = g.values[v]
+                if len(value.consumers) == 1:
+                    p, j = value.producer
+                    m, i = value.consumers[0]
+                    edges.append((value, p, j, m, i, g.nodes[m].weight_of(i)))
+                else:
+                    shared.append(v)
+            self.edges.append(edges)
+            self.shared.append(shared)
 
     def need_of(self, c: int, i: int, state: int) -> Layout | None:
         st = self.g.nodes[c].states[state] if self.g.nodes[c].states else None
@@ -573,10 +589,16 @@ class _Local:
 
     def node_cost(self, c: int, state: int) -> int:
         """The cost of everything around node `c` were it in `state`."""
-        node = self.g.nodes[c]
+        nodes, choice, reshard = self.g.nodes, self.choice, self.s.reshard
+        node = nodes[c]
         total = node.states[state].tie
-        current = self.choice[c]
-        for v in self.touched[c]:
+        current = choice[c]
+        for value, p, j, m, i, w in self.edges[c]:
+            need = self.need_of(m, i, state if m == c else choice[m])
+            if need is not None:
+                produces = nodes[p].states[state if p == c else choice[p]].produces
+                total += reshard(value, produces[j] if produces else None, need) * w
+        for v in self.shared[c]:
             # the needs of `v` with this node's uses switched to `state`
             changes: dict[Layout, dict[int, int]] = {}
             if state != current:
