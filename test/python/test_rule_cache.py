@@ -94,3 +94,30 @@ def test_a_users_rule_is_called_every_time() -> None:
         assert calls == ["tosa.tanh"] * 3
     finally:
         register_rule("tosa.tanh", previous)
+
+
+def test_the_sharding_option_propagation_writes_does_not_change_the_signature() -> None:
+    """Partition looks up the rules of ops propagation annotated: they must
+    hit the entries propagation made."""
+    text = """
+mesh.mesh @m(shape = 2)
+func.func @f(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>, %c: tensor<4x6xf32>) {
+  %0 = linalg.matmul ins(%a, %b : tensor<4x8xf32>, tensor<8x6xf32>) outs(%c : tensor<4x6xf32>) -> tensor<4x6xf32>
+  %1 = linalg.matmul {mesh.sharding_option = #mesh.sharding<@m, [[0]]>}
+      ins(%a, %b : tensor<4x8xf32>, tensor<8x6xf32>) outs(%c : tensor<4x6xf32>) -> tensor<4x6xf32>
+  return
+}
+"""
+    ctx = mesh_dialect.context()
+    plain, annotated = [op for op in _ops(text, ctx) if op.name == "linalg.matmul"]
+    cache = RuleCache()
+    assert cache.rule_for(plain) is cache.rule_for(annotated)
+    assert cache.misses == 1
+
+
+def test_the_shared_cache_belongs_to_one_context() -> None:
+    first, second = mesh_dialect.context(), mesh_dialect.context()
+    cache = RuleCache.shared(first)
+    assert RuleCache.shared(first) is cache
+    assert RuleCache.shared(second) is not cache
+    assert RuleCache.shared(first) is not cache  # a context asked for again starts afresh
