@@ -9,9 +9,13 @@
 
 Passes are dataclasses whose fields are their options; each is a callable
 that any `mlir.passmanager.PassManager` can run (`pass_.add_to(pm)`).
+A pass's module is imported when the pass is first named, so that importing
+the package stays quick.
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from mlir import ir as _mlir
 
@@ -19,7 +23,13 @@ from .ir.asm import parse, print_ir
 from .ir.diagnostics import Diagnostic, DiagnosticError
 from .ir.dialect import is_loaded, load_dialect
 from .ir.verifier import verify as diagnose
-from .transforms import PASSES, MeshCanonicalize, Pass, ShardingPropagation, register_pass
+from .transforms import PASSES, register_pass
+
+if TYPE_CHECKING:
+    from .transforms import MeshCanonicalize, Pass, ShardingPropagation
+
+# Passes exported here, imported on first use (see transforms/__init__.py).
+_LAZY_PASSES = ("MeshCanonicalize", "Pass", "ShardingPropagation")
 
 
 def context(*, allow_unregistered_dialects: bool = False) -> _mlir.Context:
@@ -46,6 +56,20 @@ def verify(op: _mlir.Operation | _mlir.OpView) -> None:
     problems = diagnose(operation)
     if problems:
         raise DiagnosticError(problems)
+
+
+def __getattr__(name: str):
+    if name in _LAZY_PASSES:
+        from . import transforms
+
+        value = getattr(transforms, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY_PASSES))
 
 
 __all__ = [

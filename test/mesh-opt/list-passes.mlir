@@ -21,6 +21,8 @@
 // CHECK-NEXT:       fold-queries         fold mesh_shape/process index queries [default: true]
 // CHECK-NEXT:       cse                  merge identical pure mesh ops in a block [default: true]
 // CHECK-NEXT:       dce                  erase unused pure mesh ops [default: true]
+// CHECK-NEXT:   --mesh-lower-all-slice     Replace mesh.all_slice by tensor.extract_slice at the device's in-group position
+// CHECK-NEXT:   --mesh-lower-process-multi-index Compute mesh.process_multi_index from mesh.process_linear_index and the mesh shape
 // CHECK-NEXT:   --mesh-optimize-collectives Merge, fold, reassociate and move collectives of per-device programs
 // CHECK-NEXT:       fold-one-device      erase collectives over one-device groups [default: true]
 // CHECK-NEXT:       merge-identical      merge identical collectives of one value in a block [default: true]

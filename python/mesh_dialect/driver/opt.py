@@ -38,6 +38,26 @@ class OptOptions:
     allow_unregistered_dialect: bool = False
     print_ir_after_all: bool = False
     verify_each: bool = True
+    emit: str = "mesh"  # "mesh", "upstream" (upstream's shard dialect), "upstream-mpi" (and checked for MPI)
+
+
+class Progress:
+    """Where a driver reports the phases of a run; this one shows nothing.
+    The command-line tools pass one that draws on a terminal
+    (`tools/progress.py`). Reporting must never change what a run prints."""
+
+    wants_passes = False
+    """Whether to be told when each pass ends (it costs a callback pass
+    after every element of the pipeline)."""
+
+    def phase(self, text: str) -> None:
+        """A phase starts, `text` says which."""
+
+    def steps(self, total: int) -> None:
+        """The run has `total` steps (a bar shows how many are done)."""
+
+    def advance(self, steps: int = 1) -> None:
+        """`steps` more steps of the run are done."""
 
 
 @dataclass
@@ -51,23 +71,36 @@ class ChunkResult:
 
 
 class OptDriver:
-    def __init__(self, options: OptOptions, stdout: TextIO | None = None, stderr: TextIO | None = None):
+    def __init__(
+        self,
+        options: OptOptions,
+        stdout: TextIO | None = None,
+        stderr: TextIO | None = None,
+        progress: Progress | None = None,
+    ):
         self.options = options
         self.stdout = stdout or sys.stdout
         self.stderr = stderr or sys.stderr
+        self.progress = progress or Progress()
+        self._chunk = ""  # "chunk 2/5: " while a split input runs
 
     # -- entry -------------------------------------------------------------
 
     def run(self) -> int:
         if not self._check_pipeline():
             return 1
+        path = self.options.input
+        self.progress.phase(f"reading {'stdin' if path == '-' else path}")
         text, name = self._read()
         if text is None:
             return 1
         chunks = expected.split_input(text) if self.options.split_input_file else [text]
+        # Steps: parsing, each pipeline element and printing, per chunk.
+        self.progress.steps(len(chunks) * (len(self.options.elements) + 2))
         outputs: list[str] = []
         ok = True
-        for chunk in chunks:
+        for k, chunk in enumerate(chunks):
+            self._chunk = f"chunk {k + 1}/{len(chunks)}: " if len(chunks) > 1 else ""
             result = self.process(chunk, name)
             if self.options.verify_diagnostics:
                 ok &= self._check_expected(chunk, name, result)
@@ -78,6 +111,8 @@ class OptDriver:
             if result.output is not None:
                 outputs.append(result.output)
         body = expected.join_outputs(outputs) if self.options.split_input_file else "".join(outputs)
+        output = self.options.output
+        self.progress.phase(f"writing {'stdout' if output == '-' else output}")
         if not ok:
             # Like mlir-opt, stdout still gets the chunks that succeeded; a
             # file is never written by a failed run.
@@ -107,32 +142,45 @@ class OptDriver:
         ctx.enable_multithreading(False)
         ctx.allow_unregistered_dialects = self.options.allow_unregistered_dialect
         load_dialect(ctx)
+        progress = self.progress
         with ctx, ir.Location.unknown(ctx):
+            progress.phase(f"{self._chunk}parsing {filename}")
             try:
                 module = parse(text, filename=filename, context=ctx)
             except diag.DiagnosticError as e:
                 # parse() always says where; a failed run must say so even if not.
                 found = e.diagnostics or [diag.Diagnostic("error", "the input could not be parsed", filename, 1, 1)]
                 return ChunkResult(None, found)
-            dumps: list[str] = []
+            progress.advance()
+            labels = [el.text for el in self.options.elements]
+            done = 0
+
+            def pass_phase() -> None:
+                progress.phase(f"{self._chunk}pass {done + 1}/{len(labels)}: {labels[done]}")
 
             def after_each(label: str, op: ir.Operation) -> None:
-                self.stderr.write(f"// -----// IR Dump After {label} //----- //\n")
-                self.stderr.write(self._print(op) + "\n")
-                dumps.append(label)
+                nonlocal done
+                if self.options.print_ir_after_all:
+                    self.stderr.write(f"// -----// IR Dump After {label} //----- //\n")
+                    self.stderr.write(self._print(op) + "\n")
+                done += 1
+                progress.advance()
+                if done < len(labels):
+                    pass_phase()
 
             try:
                 pipeline = build(
                     self.options.elements,
                     ctx,
                     verify_each=self.options.verify_each,
-                    after_each=after_each if self.options.print_ir_after_all else None,
+                    after_each=after_each if self.options.print_ir_after_all or progress.wants_passes else None,
                 )
             except PipelineError as e:
                 return ChunkResult(None, [diag.Diagnostic("error", e.args[0])])
             found: list[diag.Diagnostic] = []
             failed = False
             if self.options.elements:
+                pass_phase()
                 try:
                     pipeline.pm.run(module)
                 except ir.MLIRError as e:
@@ -145,10 +193,31 @@ class OptDriver:
             found.sort(key=lambda d: (d.filename or "", d.line, d.col))
             if failed:
                 return ChunkResult(None, found)
-            return ChunkResult(self._print(module), found)
+            progress.phase(f"{self._chunk}printing")
+            printed, problem = self._emit(module, filename)
+            progress.advance()
+            if problem is not None:
+                return ChunkResult(None, [*found, problem])
+            return ChunkResult(printed, found)
 
     def _print(self, op: ir.Operation) -> str:
         return print_ir(op, generic=self.options.print_op_generic, debug_info=self.options.print_debuginfo)
+
+    def _emit(self, module: ir.Operation, filename: str) -> tuple[str | None, diag.Diagnostic | None]:
+        """The output text in the dialect `--emit` asks for, or the error
+        saying why upstream's `shard` dialect cannot hold it."""
+        if self.options.emit == "mesh":
+            return self._print(module), None
+        from ..interop.upstream import NotExpressible, export_upstream
+
+        try:
+            return export_upstream(module, mpi=self.options.emit == "upstream-mpi"), None
+        except NotExpressible as e:
+            location = getattr(e, "location", None)
+            name, line, col = remap_position(*diag.file_position(location)) if location is not None else (None, 0, 0)
+            if not name:
+                name, line, col = filename, 1, 1
+            return None, diag.Diagnostic("error", f"cannot emit upstream's shard dialect: {e}", name, line, col)
 
     # -- diagnostics -------------------------------------------------------
 

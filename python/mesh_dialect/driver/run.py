@@ -16,7 +16,7 @@ from ..ir import diagnostics as diag
 from ..ir.asm import parse
 from ..ir.dialect import load_dialect
 from ..sim.interpreter import MAX_DEVICES
-from .opt import _read_stdin
+from .opt import Progress, _read_stdin
 
 TOLERANCE_DOC = """\
 Floats match when |got - ref| <= atol + rtol * |ref| at every element, NaN
@@ -53,10 +53,17 @@ class RunError(Exception):
 
 
 class RunDriver:
-    def __init__(self, options: RunOptions, stdout: TextIO | None = None, stderr: TextIO | None = None):
+    def __init__(
+        self,
+        options: RunOptions,
+        stdout: TextIO | None = None,
+        stderr: TextIO | None = None,
+        progress: Progress | None = None,
+    ):
         self.o = options
         self.stdout = stdout or sys.stdout
         self.stderr = stderr or sys.stderr
+        self.progress = progress or Progress()
 
     def run(self) -> int:
         from ..sim.program import SimError
@@ -76,6 +83,7 @@ class RunDriver:
     # ------------------------------------------------------------------
 
     def _load(self, path: str, ctx: ir.Context) -> ir.Operation:
+        self.progress.phase(f"reading {'stdin' if path == '-' else path}")
         try:
             if path == "-":
                 path = "<stdin>"
@@ -87,6 +95,7 @@ class RunDriver:
             raise RunError(f"could not open input file '{path}': {e.strerror}") from None
         except UnicodeDecodeError as e:
             raise RunError(f"input file '{path}' is not UTF-8 text: {e.reason} at byte {e.start}") from None
+        self.progress.phase(f"parsing {path}")
         return parse(text, filename=path, context=ctx)
 
     @staticmethod
@@ -138,19 +147,24 @@ class RunDriver:
             sim = Simulation(module, mesh=self.o.mesh, max_devices=self.o.max_devices)
             function = self._pick(sim, self.o.function, self.o.input)
             sig = sim.signature(function)
+            self.progress.phase("preparing the inputs")
             inputs = self._inputs(sim, sig)
             spmd = sig.spmd if self.o.spmd is None else self.o.spmd
             if self.o.mpi is not None:
+                self.progress.phase(f"running @{function} as {self.o.mpi} MPI processes")
                 outputs = self._run_mpi(sim, sig, inputs)
             else:
+                self.progress.phase(f"simulating @{function} {_where(sim, sig, spmd)}")
                 outputs = sim.run(function, inputs, spmd=self.o.spmd, seed=self.o.seed)
             reference = None
             if self.o.compare_with is not None:
                 ref_module = self._load(self.o.compare_with, ctx)
                 ref_sim = Simulation(ref_module)
                 ref_fn = self._pick(ref_sim, self.o.ref_function or function, self.o.compare_with)
+                ref_sig = ref_sim.signature(ref_fn)
+                self.progress.phase(f"simulating the reference @{ref_fn} {_where(ref_sim, ref_sig, ref_sig.spmd)}")
                 # A per-device reference runs on its mesh, from the same global inputs.
-                reference = ref_sim.run(ref_fn, inputs, spmd=ref_sim.signature(ref_fn).spmd, seed=self.o.seed)
+                reference = ref_sim.run(ref_fn, inputs, spmd=ref_sig.spmd, seed=self.o.seed)
                 if len(reference) != len(outputs):
                     raise RunError(
                         f"@{function} returns {len(outputs)} results but the reference @{ref_fn} returns "
@@ -159,10 +173,14 @@ class RunDriver:
                 length = max(_longest_dimension(ref_module, ref_fn), _longest_dimension(module, function))
                 mesh = sim.runner(sim.mesh_for(sig)).mesh if spmd and sim.mesh_for(sig) else None
                 layouts = (mesh, sig.result_shardings) if mesh is not None else None
+        self.progress.phase("printing the results")
         self._report(outputs, sig)
+        if self.o.save_dir is not None:
+            self.progress.phase(f"saving the results in {self.o.save_dir}")
         self._save(outputs)
         if reference is None:
             return 0
+        self.progress.phase("comparing with the reference")
         return self._compare(outputs, reference, length, inputs, layouts)
 
     def _run_mpi(self, sim, sig, inputs):
@@ -253,6 +271,21 @@ class RunDriver:
                 ok = False
         self.stdout.write("match\n" if ok else "MISMATCH\n")
         return 0 if ok else 1
+
+
+def _where(sim, sig, spmd: bool) -> str:
+    """Where a function runs, for the progress display: "on one device" or
+    "on 8 devices of mesh @m (2x4)"."""
+    from ..sim.program import SimError
+
+    name = sim.mesh_for(sig)
+    if not spmd or name is None:
+        return "on one device"
+    try:
+        mesh = sim.runner(name).mesh
+    except SimError:  # the run itself reports it, in its own order
+        return f"on mesh @{name}"
+    return f"on {mesh.size} devices of mesh @{name} ({'x'.join(map(str, mesh.shape))})"
 
 
 def float_tolerance(

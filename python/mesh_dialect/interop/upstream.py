@@ -18,11 +18,17 @@ The two outputs are not compared textually: upstream writes a sharding op
 per annotation and an `annotate_for_users` shard for every operand, ours
 shares sharding ops and reshards only where layouts differ.  What matters is
 the layout each value has where it is produced and where it is used.
+
+It also takes our per-device programs to upstream's MPI lowering:
+`export_upstream` writes one in upstream's spelling for
+`mlir-opt --convert-shard-to-mpi` (`python -m mesh_dialect.interop.upstream`
+from the command line).
 """
 
 from __future__ import annotations
 
 import ast
+import math
 import re
 import signal
 import subprocess
@@ -34,9 +40,12 @@ from mlir import ir, passmanager
 
 from .. import context as mesh_context
 from .. import parse as mesh_parse
+from .. import print_ir
 from .. import verify as mesh_verify
 from ..ir._builders import _read_axes_array
-from ..ir.diagnostics import DiagnosticError
+from ..ir.asm import remap_position
+from ..ir.diagnostics import DiagnosticError, file_position
+from ..ir.schema import DYNAMIC
 from ..transforms.base import PassFailed
 from ..transforms.propagation.sharding_propagation import TRAVERSALS, ShardingPropagation
 
@@ -442,6 +451,305 @@ def differential(text: str, traversal: str, *, isolate: bool = False) -> list[Di
     return compare(ours, theirs)
 
 
+# ---------------------------------------------------------------------------
+# Exporting a per-device program to upstream's `shard` dialect
+#
+# Upstream lowers its `shard` dialect to MPI (`mlir-opt --convert-shard-to-mpi`).
+# A partitioned program of ours gets there through `export_upstream`: its
+# functions' `mesh.sharding` argument and result attributes (how `mesh-run`
+# reassembles the pieces) mean nothing to upstream and are dropped, and
+# `mesh.update_halo` is written in upstream's one-operand form.
+
+
+class NotExportable(NotExpressible):
+    """`NotExpressible` for one op: `location` is where it stands."""
+
+    def __init__(self, message: str, location: ir.Location | None = None) -> None:
+        super().__init__(message)
+        self.location = location
+
+
+# `%r = mesh.update_halo %src into %dst on @m split_axes = [[...]] source_halo_sizes = [...]
+#  destination_halo_sizes = [...] {attrs} : T -> T`, as `print_ir` writes it (one line).
+_UPDATE_HALO = re.compile(
+    r"(?P<head>%[^\s=]+\s*=\s*)mesh\.update_halo\s+(?P<source>%\S+)\s+into\s+(?P<dest>%\S+)\s+on\s+(?P<mesh>@\S+)"
+    r"\s+split_axes\s*=\s*(?P<split>\[\[.*?\]\])"
+    r"(?:\s+source_halo_sizes\s*=\s*(?P<src_halos>\[[^\]]*\]))?"
+    r"(?:\s+destination_halo_sizes\s*=\s*(?P<dst_halos>\[[^\]]*\]))?"
+    r"(?P<attrs>\s+\{.*\})?\s*:\s*(?P<source_type>.+?)\s*->\s*(?P<result_type>.+?)\s*$"
+)
+
+
+def _update_halo_line(line: str) -> str:
+    """One `mesh.update_halo` line in upstream's form. Ours writes the
+    source's pieces and their neighbours' into the destination's layout;
+    upstream's refreshes the halos of one tensor in place. The two agree
+    when the source and destination have the same halos and type: then
+    upstream's operand is our source (our result never reads the
+    destination's values)."""
+    m = _UPDATE_HALO.search(line)
+    if m is None:
+        if re.search(r"=\s*mesh\.update_halo\s", line):
+            raise NotExpressible(f"cannot read this mesh.update_halo: {line.strip()}")
+        return line  # the name inside a string, not an op
+    src, dst = m.group("src_halos") or "[]", m.group("dst_halos") or "[]"
+    if re.sub(r"\s", "", src) != re.sub(r"\s", "", dst) or m.group("source_type") != m.group("result_type"):
+        raise NotExpressible(
+            "upstream's shard.update_halo keeps the halos and type of its tensor; this mesh.update_halo changes "
+            f"them (source halos {src}, destination halos {dst})"
+        )
+    halos = f" halo_sizes = {src}" if src.strip("[] ") else ""
+    new = (
+        f"{m.group('head')}mesh.update_halo {m.group('source')} on {m.group('mesh')} split_axes = {m.group('split')}"
+        f"{halos}{m.group('attrs') or ''} : {m.group('result_type')}"
+    )
+    return line[: m.start()] + new
+
+
+def _strip_mesh_attributes(root: ir.Operation) -> None:
+    """Drop every `mesh.`-prefixed attribute: on ops (`mesh.sharding_option`)
+    and on arguments and results (`mesh.sharding` layouts)."""
+
+    def without_mesh(dicts: ir.Attribute) -> ir.Attribute | None:
+        kept = []
+        for d in ir.ArrayAttr(dicts):
+            entries = {n.name: n.attr for n in ir.DictAttr(d) if not n.name.startswith("mesh.")}
+            kept.append(ir.DictAttr.get(entries, context=root.context))
+        return ir.ArrayAttr.get(kept, context=root.context) if any(len(d) for d in kept) else None
+
+    def visit(op: ir.Operation) -> ir.WalkResult:
+        attributes = op.attributes
+        for name in list(attributes):
+            if name.startswith("mesh."):
+                del attributes[name]
+            elif name in ("arg_attrs", "res_attrs"):
+                kept = without_mesh(attributes[name])
+                if kept is None:
+                    del attributes[name]
+                else:
+                    attributes[name] = kept
+        return ir.WalkResult.ADVANCE
+
+    root.walk(visit, ir.WalkOrder.PRE_ORDER)
+
+
+def _check_exportable(root: ir.Operation) -> None:
+    """What upstream cannot spell, reported at the op that uses it."""
+    found: list[NotExportable] = []
+
+    def visit(op: ir.Operation) -> ir.WalkResult:
+        if op.name == "mesh.sharding" and "partial_axes" in op.attributes and len(op.attributes["partial_axes"]):
+            found.append(NotExportable("upstream's shard.sharding has no partial axes", op.location))
+        elif op.name == "mesh.update_halo":
+            a = op.attributes
+            same = (
+                list(a["static_source_halo_sizes"]) == list(a["static_destination_halo_sizes"])
+                and op.operands[0].type == op.results[0].type
+            )
+            if not same:
+                found.append(
+                    NotExportable(
+                        "upstream's shard.update_halo keeps the halos and type of its tensor; this one changes them",
+                        op.location,
+                    )
+                )
+        return ir.WalkResult.INTERRUPT if found else ir.WalkResult.ADVANCE
+
+    root.walk(visit, ir.WalkOrder.PRE_ORDER)
+    if found:
+        raise found[0]
+
+
+# What upstream's `--convert-shard-to-mpi` (LLVM 22) lowers, found by running
+# it (test/python/test_lowering.py pins each case): every other mesh op is
+# "failed to legalize" (reported, yet mlir-opt exits 0 with the op left in).
+_MPI_LOWERED = frozenset(
+    (
+        "mesh.mesh",
+        "mesh.all_reduce",
+        "mesh.process_linear_index",
+        "mesh.process_multi_index",
+        "mesh.mesh_shape",
+        "mesh.update_halo",
+    )
+)
+_MPI_HINTS = {
+    "mesh.all_slice": "; run mesh-lower-all-slice first",
+    "mesh.sharding": "; partition the program first (mesh-partition)",
+    "mesh.shard": "; partition the program first (mesh-partition)",
+}
+
+
+def _mpi_problem(op: ir.Operation, meshes: dict[str, tuple[int, ...]]) -> str | None:
+    """Why upstream's MPI conversion would refuse, abort on or miscompile
+    `op`; None when it lowers it correctly."""
+    name = op.name
+    if not name.startswith("mesh.") or name == "mesh.mesh":
+        return None
+    if name not in _MPI_LOWERED:
+        return f"upstream's MPI conversion has no lowering for '{name}'{_MPI_HINTS.get(name, '')}"
+    shape = meshes.get(op.attributes["mesh"].value, ())
+    dynamic = any(s == DYNAMIC for s in shape)
+    if name == "mesh.all_reduce":
+        if "reduction" in op.attributes and "average" in str(op.attributes["reduction"]):
+            return "upstream's MPI conversion aborts on an all_reduce with reduction <average>"
+        if not len(op.attributes["mesh_axes"]):
+            return "upstream's MPI conversion aborts on an all_reduce over no mesh axes; mesh-canonicalize folds it"
+        if dynamic:
+            return "upstream's MPI conversion refuses an all_reduce on a mesh with a dynamic size"
+    elif name == "mesh.process_multi_index" and dynamic:
+        return (
+            "upstream's MPI conversion refuses mesh.process_multi_index on a mesh with a dynamic size "
+            "(mesh-lower-process-multi-index leaves mesh.mesh_shape, which it does not lower either)"
+        )
+    elif name == "mesh.mesh_shape":
+        axes = list(op.attributes["axes"]) or list(range(len(shape)))
+        if any(shape[a] == DYNAMIC for a in axes):
+            return "upstream's MPI conversion leaves mesh.mesh_shape of a dynamic mesh size unlowered"
+    elif name == "mesh.update_halo":
+        return _halo_problem(op)
+    return None
+
+
+def _halo_problem(op: ir.Operation) -> str | None:
+    """Upstream sends each halo slab as a buffer whose MPI element count is
+    its first dimension's size (MPI-to-LLVM), so a slab with more than one
+    element per row arrives truncated; dynamic halo sizes fail its checks."""
+    a = op.attributes
+    halos = list(a["static_source_halo_sizes"])
+    if any(h == DYNAMIC for h in halos):
+        return "upstream's MPI conversion fails on dynamic halo sizes (mixed integer types in its checks)"
+    local = ir.ShapedType(op.operands[0].type)
+    if not local.has_static_shape:
+        return "upstream's MPI conversion needs a static shape for mesh.update_halo"
+    shape = list(local.shape)
+    split = _read_axes_array(a["split_axes"])
+    pairs = iter(zip(halos[0::2], halos[1::2]))
+    for d, axes in enumerate(split):
+        if not axes:
+            continue
+        for h in next(pairs, (0, 0)):
+            slab = shape[:d] + [h] + shape[d + 1 :]
+            if h and math.prod(slab[1:]) != 1:
+                return (
+                    f"upstream's MPI lowering truncates this halo exchange (dimension {d}, halo {h}: its "
+                    f"{'x'.join(map(str, slab))} slab is sent as {slab[0]} elements)"
+                )
+    return None
+
+
+def _check_mpi(root: ir.Operation) -> None:
+    """The first op upstream's MPI conversion would not lower correctly."""
+    meshes: dict[str, tuple[int, ...]] = {}
+    found: list[NotExportable] = []
+
+    def visit(op: ir.Operation) -> ir.WalkResult:
+        if op.name == "mesh.mesh":
+            meshes[op.attributes["sym_name"].value] = tuple(int(s) for s in op.attributes["shape"])
+        problem = _mpi_problem(op, meshes)
+        if problem is not None:
+            found.append(NotExportable(problem, op.location))
+            return ir.WalkResult.INTERRUPT
+        return ir.WalkResult.ADVANCE
+
+    root.walk(visit, ir.WalkOrder.PRE_ORDER)
+    if found:
+        raise found[0]
+
+
+def export_upstream(module_or_text: ir.Operation | ir.Module | str, *, check: bool = True, mpi: bool = False) -> str:
+    """A module of ours (or its text) as text in upstream's `shard` dialect,
+    ready for `mlir-opt --convert-shard-to-mpi`: `to_upstream`'s renaming,
+    after dropping the `mesh.sharding` layouts of function arguments and
+    results (and every other `mesh.` attribute) and rewriting
+    `mesh.update_halo` into upstream's form. A module is left unchanged.
+
+    Raises `NotExpressible` for what upstream cannot spell (a partial
+    sharding, an update_halo that changes halos); `NotExportable`, its
+    subclass, carries the op's location when one op is to blame. With
+    `check`, the text is parsed by upstream's own dialect first, so what it
+    cannot read fails here (with its first error) rather than in mlir-opt.
+    With `mpi`, an op that upstream's `--convert-shard-to-mpi` would refuse
+    (while exiting 0), abort on or lower wrongly is a `NotExportable` at
+    that op instead; see `_mpi_problem` for the list."""
+    if isinstance(module_or_text, str):
+        copy = mesh_parse(module_or_text, context=mesh_context(allow_unregistered_dialects=True))
+    else:
+        op = module_or_text.operation
+        copy = op.clone()
+    try:
+        _check_exportable(copy)
+        if mpi:
+            _check_mpi(copy)
+        _strip_mesh_attributes(copy)
+        text = print_ir(copy)
+    finally:
+        if not isinstance(module_or_text, str):
+            copy.erase()
+    lines = [_update_halo_line(line) if "mesh.update_halo" in line else line for line in text.split("\n")]
+    out = to_upstream("\n".join(lines))
+    if check:
+        ctx = ir.Context()
+        ctx.enable_multithreading(False)
+        ctx.allow_unregistered_dialects = True
+        try:
+            ir.Module.parse(out, ctx)
+        except ir.MLIRError as e:
+            raise NotExpressible(f"upstream MLIR cannot read the exported text: {_first_error(str(e))}") from None
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m mesh_dialect.interop.upstream [IN] [-o OUT]`: export a
+    module of ours to upstream's spelling (see `export_upstream`), e.g.
+    between `mesh-opt` and `mlir-opt --convert-shard-to-mpi` in a pipe."""
+    import argparse
+
+    parser = argparse.ArgumentParser(
+        prog="python -m mesh_dialect.interop.upstream",
+        description="A mesh-dialect module in upstream MLIR's shard dialect, for mlir-opt --convert-shard-to-mpi.",
+    )
+    parser.add_argument("input", nargs="?", default="-", help="input file (default: stdin)")
+    parser.add_argument("-o", dest="output", default="-", metavar="FILE", help="output file (default: stdout)")
+    parser.add_argument(
+        "--mpi", action="store_true", help="refuse ops upstream's --convert-shard-to-mpi would not lower correctly"
+    )
+    args = parser.parse_args(argv)
+    name = "<stdin>" if args.input == "-" else args.input
+    try:
+        with open(args.input if args.input != "-" else 0, encoding="utf-8") as f:
+            text = f.read()
+    except (OSError, UnicodeDecodeError) as e:
+        sys.stderr.write(f"{parser.prog}: error: cannot read {name}: {e}\n")
+        return 1
+    try:
+        module = mesh_parse(text, filename=name, context=mesh_context(allow_unregistered_dialects=True))
+        out = export_upstream(module, mpi=args.mpi)
+    except DiagnosticError as e:
+        for d in e.diagnostics:
+            sys.stderr.write(d.format({name: text}) + "\n")
+        return 1
+    except NotExpressible as e:
+        where = ""
+        location = getattr(e, "location", None)
+        if location is not None:
+            filename, line, col = remap_position(*file_position(location))
+            if filename:
+                where = f"{filename}:{line}:{col}: "
+        sys.stderr.write(f"{where}error: cannot export to upstream's shard dialect: {e}\n")
+        return 1
+    try:
+        if args.output == "-":
+            sys.stdout.write(out + "\n")
+        else:
+            with open(args.output, "w", encoding="utf-8") as f:
+                f.write(out + "\n")
+    except OSError as e:
+        sys.stderr.write(f"{parser.prog}: error: cannot write {args.output}: {e}\n")
+        return 1
+    return 0
+
+
 __all__ = [
     "TRAVERSALS",
     "Difference",
@@ -449,8 +757,10 @@ __all__ = [
     "OpShardings",
     "PassFailure",
     "ShardingKey",
+    "NotExportable",
     "compare",
     "differential",
+    "export_upstream",
     "format_sharding",
     "run_ours",
     "run_upstream_isolated",
@@ -458,3 +768,7 @@ __all__ = [
     "to_upstream",
     "value_shardings",
 ]
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -8,7 +8,7 @@ import sys
 from ..driver.opt import OptDriver, OptOptions
 from ..driver.pipeline import Element, PipelineError, parse_pipeline
 from ..transforms import PASSES
-from . import guarded
+from . import guarded, progress
 
 
 def _pass_listing() -> str:
@@ -27,18 +27,23 @@ def _pass_listing() -> str:
 
 
 class _ArgumentParser(argparse.ArgumentParser):
-    """Command-line errors exit 1, as every other error (argparse uses 2)."""
+    """Command-line errors exit 1, as every other error (argparse uses 2).
+    The pass listing ends `--help` only: it imports every pass, which a run
+    must not pay for."""
 
     def error(self, message: str):  # type: ignore[override]
         self.print_usage(sys.stderr)
         self.exit(1, f"{self.prog}: error: {message}\n")
+
+    def format_help(self) -> str:
+        self.epilog = _pass_listing()
+        return super().format_help()
 
 
 def _parser() -> argparse.ArgumentParser:
     p = _ArgumentParser(
         prog="mesh-opt",
         description="Parse, verify, transform and print MLIR that uses the mesh sharding dialect.",
-        epilog=_pass_listing(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
         allow_abbrev=False,
     )
@@ -59,6 +64,19 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--allow-unregistered-dialect", action="store_true", help="accept ops of unknown dialects")
     p.add_argument("--no-verify-each", dest="verify_each", action="store_false", help="do not verify after every pass")
     p.add_argument("--list-passes", action="store_true", help="describe every pass and its options, then exit")
+    p.add_argument(
+        "--emit",
+        choices=("mesh", "upstream", "upstream-mpi"),
+        default="mesh",
+        help="output dialect: mesh (default); upstream: MLIR's shard dialect, without the layouts of "
+        "arguments and results; upstream-mpi: the same, refusing ops --convert-shard-to-mpi would not lower",
+    )
+    p.add_argument(
+        "--no-progress",
+        dest="progress",
+        action="store_false",
+        help="never show progress (shown on a terminal's stderr when a run takes over 2 s and rich is installed)",
+    )
     return p
 
 
@@ -93,6 +111,8 @@ def _main(argv: list[str] | None) -> int:
         print(_pass_listing())
         return 0
     flags = _pass_flags(unknown, parser)
+    if args.emit != "mesh" and args.mlir_print_op_generic:
+        parser.error(f"--emit={args.emit} prints upstream's custom syntax, not --mlir-print-op-generic")
     if args.pass_pipeline is not None and flags:
         parser.error("--pass-pipeline cannot be combined with pass flags")
     try:
@@ -111,8 +131,10 @@ def _main(argv: list[str] | None) -> int:
         allow_unregistered_dialect=args.allow_unregistered_dialect,
         print_ir_after_all=args.mlir_print_ir_after_all,
         verify_each=args.verify_each,
+        emit=args.emit,
     )
-    return OptDriver(options).run()
+    with progress.shown(progress.allowed(args.progress, args.input)) as (stdout, stderr, reporter):
+        return OptDriver(options, stdout, stderr, reporter).run()
 
 
 def entry() -> None:

@@ -8,7 +8,7 @@ import sys
 
 from ..driver.run import TOLERANCE_DOC, RunDriver, RunOptions
 from ..sim.interpreter import MAX_DEVICES
-from . import guarded
+from . import guarded, progress
 
 
 def _non_negative(text: str) -> int:
@@ -87,6 +87,12 @@ def _parser() -> argparse.ArgumentParser:
         help=f"refuse a mesh of more than N devices (default {MAX_DEVICES})",
     )
     p.add_argument("--allow-unregistered-dialect", action="store_true", help="accept ops of unknown dialects")
+    p.add_argument(
+        "--no-progress",
+        dest="progress",
+        action="store_false",
+        help="never show progress (shown on a terminal's stderr when a run takes over 2 s and rich is installed)",
+    )
     return p
 
 
@@ -117,7 +123,8 @@ def _main(argv: list[str] | None) -> int:
         max_devices=args.max_devices,
         allow_unregistered_dialect=args.allow_unregistered_dialect,
     )
-    return RunDriver(options).run()
+    with progress.shown(progress.allowed(args.progress, args.input, args.compare_with)) as (stdout, stderr, reporter):
+        return RunDriver(options, stdout, stderr, reporter).run()
 
 
 def entry() -> None:
