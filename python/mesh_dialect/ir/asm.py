@@ -112,6 +112,44 @@ _DEPTH_TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"|//[^\n]*|->|[\[{(<\]})>"-]')
 _OPENER_OF = {")": "(", "]": "[", "}": "{", ">": "<"}
 
 
+_STRING_OR_COMMENT = re.compile(r'"(?:[^"\\\n]|\\.)*"|//[^\n]*')
+_NOT_BRACKET = bytes(sorted(set(range(256)) - set(b"[]{}()<>")))
+_STRAY_CLOSERS = re.compile(rb"(?<=\()[\]}>]+|(?<=\[)[)}>]+|(?<=\{)[)\]>]+|(?<=<)[)\]}]+")
+
+
+def _shallow(text: str, extra: int, bound: int) -> bool:
+    """Whether `nesting(text, extra)` is certainly at most `bound`, found
+    with string operations that run in C (a large module has millions of
+    brackets, too many to walk one by one in Python).
+
+    Strings and comments go (a blank in their place, so that no `->` forms);
+    `->` closes nothing; each `-` left may add a level. Of the brackets,
+    adjacent pairs `()`, `[]`, `{}`, `<>` are removed, round after round,
+    and so are closers right after an opener they do not close and closers
+    with nothing open (`nesting` ignores both). A bracket removed in the
+    k-th replacement that changed the text encloses at most k-1 removed
+    ones, so the levels are at most the replacements that changed the text
+    plus the openers left."""
+    if '"' in text or "//" in text:
+        text = _STRING_OR_COMMENT.sub(" ", text)
+    text = text.replace("->", "  ")
+    levels = extra + text.count("-")
+    brackets = text.encode("utf-8", "ignore").translate(None, _NOT_BRACKET)
+    for _ in range(64):
+        size = len(brackets)
+        for pair in (b"()", b"[]", b"{}", b"<>"):
+            reduced = brackets.replace(pair, b"")
+            if len(reduced) != len(brackets):
+                levels += 1
+                brackets = reduced
+        brackets = _STRAY_CLOSERS.sub(b"", brackets).lstrip(b")]}>")
+        if levels > bound:
+            return False
+        if len(brackets) == size:
+            return levels + len(brackets) <= bound
+    return False
+
+
 def nesting(text: str, extra: int = 0, limit: int = MAX_NESTING) -> tuple[int, int]:
     """How deep MLIR's parser will recurse on `text`, as (depth, offset where
     it is first reached), stopping at the first offset past `limit`.
@@ -122,8 +160,13 @@ def nesting(text: str, extra: int = 0, limit: int = MAX_NESTING) -> tuple[int, i
     (affine unary minus, recursive in MLIR too) adds one level per sign on
     top of the brackets. Strings and comments are skipped. `extra` counts
     levels added around the text (the `module {` that wraps it)."""
-    if sum(text.count(c) for c in "[{(<-") + extra <= limit // 4:
+    if sum(text.count(c) for c in "[{(<-") + extra <= limit // 4 or _shallow(text, extra, limit // 4):
         return extra, 0  # cheap and certain: not even a quarter of the limit
+    return _walk(text, extra, limit)
+
+
+def _walk(text: str, extra: int, limit: int) -> tuple[int, int]:
+    """`nesting` token by token."""
     stack: list[str] = []
     minus = 0
     minus_end = 0

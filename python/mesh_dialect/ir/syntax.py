@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from .schema import (
     DYNAMIC,
@@ -473,12 +474,19 @@ class _Emitter:
         self.length = 0
         self.offsets = offsets
         self.base = base
+        self.holes: list[tuple[int, int, str]] = []
+        """(generated offset from `base`, source offset, text) of each SSA
+        name copied from the source: the holes of a line template."""
 
     def put(self, s: str, orig: int | None = None) -> None:
         if orig is not None:
             self.offsets.add(self.base + self.length, orig)
         self.parts.append(s)
         self.length += len(s)
+
+    def name(self, s: str, orig: int) -> None:
+        self.holes.append((self.length, orig, s))
+        self.put(s, orig)
 
 
 def _emit_generic(op: OpDef, p: _Parsed, name_offset: int, em: _Emitter) -> None:
@@ -489,7 +497,7 @@ def _emit_generic(op: OpDef, p: _Parsed, name_offset: int, em: _Emitter) -> None
     for i, (off, name) in enumerate(flat):
         if i:
             em.put(", ")
-        em.put(name, off)
+        em.name(name, off)
     end_of_name = name_offset + len(op.full_name)
     em.put(")", end_of_name)
     attrs = dict(p.attrs)
@@ -555,16 +563,26 @@ def _resolve_types(op: OpDef, p: _Parsed, flat, name_offset: int):
 
 # Where an op may start: after a newline, `=`, `{` or `}` (ignoring blanks),
 # and not followed by `=`/`,`/`}` (which would make it an attribute name).
+# (No group opens an alternative, and the look-behind follows the `m`, so
+# that the regex engine can jump between the first characters; the first
+# character says which alternative matched.)
 _SCAN = re.compile(
-    r'(?P<str>"(?:[^"\\\n]|\\.)*")|(?P<cmt>//[^\n]*)'
-    r"|(?<![\w$.#!@%^\-])(?P<op>mesh\.[A-Za-z_]\w*)(?![\w$.])"
-    r"|(?P<attr>#mesh\.(?:partial|axisarray|sharding)<)"
+    r'"(?:[^"\\\n]|\\.)*"|//[^\n]*'
+    r"|m(?<![\w$.#!@%^\-]m)esh\.[A-Za-z_]\w*(?![\w$.])"
+    r"|#mesh\.(?:partial|axisarray|sharding)<"
 )
+_SCAN_KIND = {'"': "str", "/": "cmt", "m": "op", "#": "attr"}
 
 
 def _op_position_ok(text: str, start: int, end: int) -> bool:
     """A bare `mesh.x` is an op unless it sits where an attribute name or a
     value would: after `,`, `(`, `[`, `<` or `:`, or before `=`, `,`, `}`..."""
+    if start >= 2 and text[start - 1] == " " and text[end : end + 1] == " ":
+        # The usual `%x = mesh.op %y ...`: one blank on either side.
+        before = text[start - 2]
+        after = text[end + 1 : end + 2]
+        if before not in " \t\r\n" and after and after not in " \t":
+            return before not in ",([<:" and after not in "=,}:>)]"
     i = start - 1
     newline = False
     while i >= 0 and text[i] in " \t\r\n":
@@ -589,12 +607,15 @@ class Translation:
     untranslated: list[int] = field(default_factory=list)
     """Offsets of `mesh.<op>` names left as written (not at an op's place):
     MLIR fails on such an op without a word, so the caller says where."""
-    source_lines: LineIndex = field(init=False)
-    generic_lines: LineIndex = field(init=False)
 
-    def __post_init__(self) -> None:
-        self.source_lines = LineIndex(self.source)
-        self.generic_lines = LineIndex(self.generic)
+    # Line indexes are built when a position is first asked for.
+    @cached_property
+    def source_lines(self) -> LineIndex:
+        return LineIndex(self.source)
+
+    @cached_property
+    def generic_lines(self) -> LineIndex:
+        return LineIndex(self.generic)
 
     def original_position(self, line: int, col: int) -> tuple[int, int]:
         """Map a line:col of the generic text (MLIR counts columns in bytes)
@@ -628,7 +649,151 @@ _ATTR_NAME_AT = re.compile(r"mesh\.\w+[ \t]*=(?!=)")
 _WORD_AT = re.compile(r"mesh\.\w+")
 
 
-def to_generic(text: str, *, insertions: dict[int, str] | None = None) -> Translation:
+# ---------------------------------------------------------------------------
+# Line templates: modules repeat a few op shapes, so the text of an op with
+# its SSA names blanked out (the key) is translated once by the exact code
+# above; later ops with the same key are filled in from what it produced.
+
+_SSA_SPLIT = re.compile(r"(%(?:\d+|[A-Za-z_$.\-][\w$.\-]*)(?:#\d+)?)", re.ASCII)
+"""Splits a line into [text, name, text, name, ..., text] (text.py's SSA
+token, so the names are the tokens the cursor reads)."""
+
+_SEEN = object()
+"""A key seen once: a template is built the second time (unique lines, as
+with debug locations, never pay for one)."""
+_EXACT = object()
+"""A key whose ops are always translated by the exact code."""
+
+
+def _continues(literals) -> re.Pattern:
+    """What, after the end of a line, an op's optional trailing parts could
+    start with: the literals of every format and the attr-dict's `{`
+    (`%` is left out: the cursor peeks for it only inside brackets)."""
+    alts = []
+    for lit in sorted(set(literals) | {"{", ":", ","}, key=len, reverse=True):
+        word = lit[-1].isalnum() or lit[-1] in "_$."
+        alts.append(re.escape(lit) + (r"(?![A-Za-z0-9_$.])" if word else ""))
+    return re.compile("|".join(alts))
+
+
+def _literals(elements):
+    for el in elements:
+        if isinstance(el, Literal):
+            yield el.text
+        elif isinstance(el, Optional):
+            yield from _literals(el.elements)
+
+
+_CONTINUES = _continues(lit for f in FORMATS.values() for lit in _literals(f))
+_LINE_BLANKS = re.compile(r"(?:\s+|//[^\n]*)*")
+
+
+@dataclass
+class _GenericTemplate:
+    """The generic text and offset anchors of one key, with holes for names.
+
+    A position is stored as (constant, k): constant plus the lengths of the
+    first k names (in source order for source offsets, in generated order
+    for generated ones)."""
+
+    fmt: str  # generated text; `{i}` is the i-th name of the line
+    order: tuple[int, ...]  # the line's name index of each hole, in generated order
+    anchors: tuple[tuple[int, int, int, int], ...]  # (gen const, k, source const, k) inside the op
+    end: tuple[int, int]  # source offset where the op ends
+    peeks: bool  # the cursor looked past the line: the next line must not continue it
+
+    def fill(self, names: list[str], orig_base: int) -> tuple[str, int]:
+        """The generated text and the source end of the op at `orig_base`
+        whose line has `names`."""
+        k = self.end[1]
+        return self.fmt.format(*names), orig_base + self.end[0] + (sum(map(len, names[:k])) if k else 0)
+
+    def offsets(self, names: list[str], gen_base: int, orig_base: int) -> tuple[list[int], list[int]]:
+        """The anchors inside the op (see `OffsetMap.defer`)."""
+        lengths = [0]
+        for name in names:
+            lengths.append(lengths[-1] + len(name))
+        gen_lengths = [0]
+        for i in self.order:
+            gen_lengths.append(gen_lengths[-1] + len(names[i]))
+        gens = [gen_base + g + gen_lengths[gk] for g, gk, _, _ in self.anchors]
+        origs = [orig_base + o + lengths[ok] for _, _, o, ok in self.anchors]
+        return gens, origs
+
+
+def _position(offset: int, holes: list[tuple[int, int]]) -> tuple[int, int] | None:
+    """`offset` as (constant, k) given the (start, length) of the holes in
+    order; None when it falls inside a name."""
+    k = 0
+    const = offset
+    for start, length in holes:
+        if start >= offset:
+            break
+        if offset < start + length:
+            return None
+        k += 1
+        const -= length
+    return const, k
+
+
+def _generic_template(
+    parts: list[str], gen: str, em: _Emitter, anchors: list[tuple[int, int]], end: int, peeks: bool
+) -> _GenericTemplate | None:
+    """A template from one exact translation of the op at the start of
+    `parts` (its line, split at names), or None when the names are not all
+    copied to the generated text once each (a `%` in an attr-dict string)."""
+    names = parts[1::2]
+    starts = []
+    at = 0
+    for i, part in enumerate(parts):
+        if i % 2:
+            starts.append(at)
+        at += len(part)
+    if len(em.holes) != len(names):
+        return None
+    order: list[int] = []
+    for _, orig, text in em.holes:
+        rel = orig - anchors[0][1]
+        if rel not in starts:
+            return None
+        i = starts.index(rel)
+        if names[i] != text or i in order:
+            return None
+        order.append(i)
+    src_holes = [(s, len(n)) for s, n in zip(starts, names)]
+    gen_holes = [(g, len(t)) for g, _, t in em.holes]
+    pieces = []
+    prev = 0
+    for (g, length), i in zip(gen_holes, order):
+        pieces.append(gen[prev:g].replace("{", "{{").replace("}", "}}"))
+        pieces.append("{" + str(i) + "}")
+        prev = g + length
+    pieces.append(gen[prev:].replace("{", "{{").replace("}", "}}"))
+    gbase, obase = anchors[0]
+    rel_anchors = []
+    for g, o in anchors[1:]:
+        gp = _position(g - gbase, gen_holes)
+        op = _position(o - obase, src_holes)
+        if gp is None or op is None:
+            return None
+        rel_anchors.append((*gp, *op))
+    end_pos = _position(end - obase, src_holes)
+    if end_pos is None:
+        return None
+    tpl = _GenericTemplate("".join(pieces), tuple(order), tuple(rel_anchors), end_pos, peeks)
+    # It must give back what it was made from, and its last anchor must come
+    # before the op's end (the end's anchor is added as the exact code does).
+    if tpl.fill(names, obase) != (gen, end) or tpl.offsets(names, gbase, obase) != (
+        [g for g, _ in anchors[1:]],
+        [o for _, o in anchors[1:]],
+    ):
+        return None
+    if len(anchors) > 1 and anchors[-1][0] >= gbase + len(gen):
+        return None
+    return tpl
+
+
+def to_generic(text: str, *, insertions: dict[int, str] | None = None, templates: bool = True) -> Translation:
     """Translate custom-syntax `mesh` ops (and surface attribute spellings)
     in `text` into MLIR's generic form. `insertions` maps offsets of `text`
     (outside ops, strings and comments) to text inserted there, such as the
@@ -639,13 +804,23 @@ def to_generic(text: str, *, insertions: dict[int, str] | None = None) -> Transl
     it the user's location, unless an earlier rewrite or insertion on the
     same line shifted it; diagnostics are mapped back through
     `Translation.original_position` in every case.
+
+    An op whose line (from its name on, names blanked) was seen before is
+    filled in from that line's translation; `templates=False` translates
+    every op on its own (the same text and offsets, slower).
     """
     offsets = OffsetMap()
+    gens, origs = offsets._gen, offsets._orig  # the anchors added so far (deferred ones aside)
     out: list[str] = []
     pending = sorted((insertions or {}).items())
     gen_len = 0
     pos = 0
     untranslated: list[int] = []
+    cache: dict[tuple[str, ...], object] | None = {} if templates else None
+    # Where the anchors inside templated ops go, computed when first needed
+    # from the op's first anchor (its line gives the template and names).
+    deferred: list[int] = []
+    n = len(text)
 
     def copy(upto: int) -> None:
         """Copy text[pos:upto] unchanged, placing the insertions inside it."""
@@ -663,22 +838,24 @@ def to_generic(text: str, *, insertions: dict[int, str] | None = None) -> Transl
         gen_len += upto - pos
         pos = upto
 
+    search, split, find = _SCAN.search, _SSA_SPLIT.split, text.find
     while True:
-        m = _SCAN.search(text, pos)
+        m = search(text, pos)
         if not m:
             break
-        kind = m.lastgroup
+        start = m.start()
+        kind = _SCAN_KIND[text[start]]
         if kind in ("str", "cmt"):
-            copy(m.start())
+            copy(start)
             out.append(m.group(0))
             gen_len += len(m.group(0))
             pos = m.end()
             continue
-        # Copy the text before the match unchanged.
-        copy(m.start())
-        offsets.add(gen_len, m.start())
         if kind == "attr":
-            rewritten = _surface_attr_to_generic(text, m.start())
+            # Copy the text before the match unchanged.
+            copy(start)
+            offsets.add(gen_len, start)
+            rewritten = _surface_attr_to_generic(text, start)
             if rewritten is None:
                 out.append(m.group(0))
                 gen_len += len(m.group(0))
@@ -686,39 +863,108 @@ def to_generic(text: str, *, insertions: dict[int, str] | None = None) -> Transl
                 continue
             end, gen = rewritten
         else:
-            name = m.group("op")
+            name = m.group(0)
             op = OPS_BY_NAME.get(name)
-            if op is None or not _op_position_ok(text, m.start(), m.end()):
+            if op is None or not _op_position_ok(text, start, m.end()):
+                copy(start)
+                offsets.add(gen_len, start)
                 if op is not None:
-                    untranslated.append(m.start())
+                    untranslated.append(start)
                 out.append(name)
                 gen_len += len(name)
                 pos = m.end()
                 continue
+            parts = key = None
+            if cache is not None:
+                eol = find("\n", start)
+                if eol < 0:
+                    eol = n
+                parts = split(text[start:eol])
+                key = tuple(parts[::2])
+                tpl = cache.get(key)
+                if tpl.__class__ is _GenericTemplate and not (
+                    tpl.peeks and _CONTINUES.match(text, _LINE_BLANKS.match(text, eol).end())
+                ):
+                    # What the exact code below does, with its steps inlined.
+                    if pending and pending[0][0] <= start:
+                        copy(start)
+                    else:
+                        out.append(text[pos:start])
+                        gen_len += start - pos
+                    if gen_len == gens[-1]:
+                        origs[-1] = start
+                    else:
+                        gens.append(gen_len)
+                        origs.append(start)
+                    if tpl.anchors:
+                        deferred.append(len(gens))
+                    names = parts[1::2]
+                    gen = tpl.fmt.format(*names)
+                    end, k = tpl.end
+                    end += start
+                    if k:
+                        end += sum(map(len, names if k == len(names) else names[:k]))
+                    out.append(gen)
+                    gen_len += len(gen)
+                    gens.append(gen_len)  # past the op's last anchor
+                    origs.append(end)
+                    pos = end
+                    continue
+            copy(start)
+            offsets.add(gen_len, start)
+            first = len(gens) - 1
             cur = Cursor(text, m.end())
             parsed = _Parsed()
             _parse_elements(cur, op, FORMATS[name], parsed)
             end = cur.end
             em = _Emitter(offsets, gen_len)
-            _emit_generic(op, parsed, m.start(), em)
+            _emit_generic(op, parsed, start, em)
             gen = "".join(em.parts)
+            if key is not None:
+                seen = cache.get(key)
+                if seen is None:
+                    cache[key] = _SEEN
+                elif seen is _SEEN:
+                    cache[key] = _EXACT
+                    if end <= eol:  # on one line
+                        anchors = list(zip(gens[first:], origs[first:]))
+                        cache[key] = _generic_template(parts, gen, em, anchors, end, cur.pos > eol) or _EXACT
         # Keep the line structure: as many newlines as the source span had.
-        gen += "\n" * text.count("\n", m.start(), end)
+        gen += "\n" * text.count("\n", start, end)
         out.append(gen)
         gen_len += len(gen)
         offsets.add(gen_len, end)
         pos = end
     copy(len(text))
+    if deferred:
+
+        def anchors(gen_base: int, start: int) -> tuple[list[int], list[int]]:
+            eol = text.find("\n", start)
+            parts = _SSA_SPLIT.split(text[start : n if eol < 0 else eol])
+            return cache[tuple(parts[::2])].offsets(parts[1::2], gen_base, start)
+
+        offsets.defer(deferred, anchors)
     return Translation(text, "".join(out), offsets, untranslated)
 
 
 # ---------------------------------------------------------------------------
 # Printing the custom syntax.
 
+# An op (the `name` group matched), a string, a comment or an attribute (by
+# its first character); no group opens an alternative (see `_SCAN`).
 _PRINT_SCAN = re.compile(
-    r'(?P<op>"mesh\.(?P<name>\w+)"\()|(?P<str>"(?:[^"\\\n]|\\.)*")|(?P<cmt>//[^\n]*)'
-    r"|(?P<attr>#mesh\.(?:partial|axisarray|sharding)<)"
+    r'"mesh\.(?P<name>\w+)"\(|"(?:[^"\\\n]|\\.)*"|//[^\n]*'
+    r"|#mesh\.(?:partial|axisarray|sharding)<"
 )
+_PRINTED_SSA = r"%(?:\d+|[A-Za-z_$.\-][\w$.\-]*)(?:#\d+)?"
+_PRINTED_OP = re.compile(
+    rf'"mesh\.\w+"\((?P<operands>(?:{_PRINTED_SSA}(?:, {_PRINTED_SSA})*)?)\)(?P<rest>[^\n]*)',
+    re.ASCII,
+)
+"""A generic op on one line, as MLIR prints it (up to ` loc(` when there is
+one): the key of a print template is its text with the operands counted
+rather than named."""
+_PROBE = re.compile("\x00(\\d+)\x01")
 
 
 @dataclass
@@ -988,39 +1234,91 @@ def print_custom_op(name: str, g: _GenericOp) -> str:
     return _join(printer.tokens)
 
 
-def to_custom(text: str, *, generic: bool = False) -> str:
+def _custom_template(full: str, g: _GenericOp, names: list[str], custom: str) -> str | None:
+    """`custom` (the custom syntax of `g`, whose operands are `names`) as a
+    format string with a field for each operand, or None when the printer
+    does not copy each operand as it is."""
+    probe = _GenericOp([f"\x00{i}\x01" for i in range(len(names))], g.attrs, g.operand_types, g.result_types, g.end)
+    try:
+        text = print_custom_op(full, probe)
+    except (Unprintable, MeshSyntaxError):
+        return None
+    fmt = _PROBE.sub(r"{\1}", text.replace("{", "{{").replace("}", "}}"))
+    return fmt if "\x00" not in fmt and fmt.format(*names) == custom else None
+
+
+def to_custom(text: str, *, generic: bool = False, templates: bool = True) -> str:
     """Rewrite the generic `mesh` ops in printed MLIR `text` into their
     custom syntax (unless `generic`), and the dialect's attributes into
     their surface spelling. Ops whose attributes do not fit their custom
-    syntax stay generic, as MLIR does for ops that fail to verify."""
+    syntax stay generic, as MLIR does for ops that fail to verify.
+
+    An op printed as one seen before but for its operands' names is filled
+    in from that op's custom syntax; `templates=False` prints every op on
+    its own (the same text, slower)."""
     out: list[str] = []
     pos = 0
+    cache: dict[tuple[str, int, str], object] = {}
+    attrs: dict[str, str] = {}
+    search = _PRINT_SCAN.search
     while True:
-        m = _PRINT_SCAN.search(text, pos)
+        m = search(text, pos)
         if not m:
             break
-        kind = "op" if m.group("op") else m.lastgroup
-        if kind in ("str", "cmt"):
-            out.append(text[pos : m.end()])
-            pos = m.end()
-            continue
-        out.append(text[pos : m.start()])
-        if kind == "attr":
-            end = scan_balanced(text, m.start())
-            out.append(_generic_attr_to_surface(text[m.start() : end]))
+        start = m.start()
+        name = m.group("name")
+        if name is None:
+            c = text[start]
+            if c != "#":  # a string or a comment
+                out.append(text[pos : m.end()])
+                pos = m.end()
+                continue
+            out.append(text[pos:start])
+            end = scan_balanced(text, start)
+            raw = text[start:end]
+            surface = attrs.get(raw)
+            if surface is None:
+                surface = attrs[raw] = _generic_attr_to_surface(raw)
+            out.append(surface)
             pos = end
             continue
-        full = "mesh." + m.group("name")
+        out.append(text[pos:start])
+        full = "mesh." + name
         if generic or full not in OPS_BY_NAME:
             out.append(m.group(0)[:-1])
             pos = m.end() - 1
             continue
+        key = names = t = None
+        if templates:
+            t = _PRINTED_OP.match(text, start)
+            if t is not None:
+                operands, rest = t.group("operands", "rest")
+                loc = rest.find(" loc(")
+                if loc >= 0:
+                    rest = rest[:loc]
+                names = operands.split(", ") if operands else []
+                key = (full, len(names), rest)
+                tpl = cache.get(key)
+                if tpl.__class__ is str:
+                    out.append(tpl.format(*names))
+                    pos = t.start("rest") + len(rest)
+                    continue
         try:
             g = _read_generic(text, m.end() - 1)
-            out.append(print_custom_op(full, g))
-            pos = g.end
+            custom = print_custom_op(full, g)
         except (Unprintable, MeshSyntaxError):
             out.append(m.group(0)[:-1])
             pos = m.end() - 1
+            continue
+        out.append(custom)
+        pos = g.end
+        if key is not None:
+            seen = cache.get(key)
+            if seen is None:
+                cache[key] = _SEEN
+            elif seen is _SEEN:
+                cache[key] = _EXACT
+                if g.end == t.start("rest") + len(rest) and g.operands == names and "\x00" not in text[start : g.end]:
+                    cache[key] = _custom_template(full, g, names, custom) or _EXACT
     out.append(text[pos:])
     return "".join(out)

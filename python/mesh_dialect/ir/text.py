@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from itertools import accumulate
 
 
 class MeshSyntaxError(Exception):
@@ -234,7 +236,11 @@ class LineIndex:
     starts: list[int] = field(init=False)
 
     def __post_init__(self) -> None:
-        self.starts = [0] + [m.end() for m in re.finditer("\n", self.text)]
+        # Line lengths from C-level splitting (a regex walk over every
+        # newline costs more on large modules).
+        lines = self.text.split("\n")
+        lines.pop()
+        self.starts = list(accumulate(map((1).__add__, map(len, lines)), initial=0))
 
     def position(self, offset: int) -> tuple[int, int]:
         line = bisect.bisect_right(self.starts, offset) - 1
@@ -248,27 +254,72 @@ class LineIndex:
         return self.starts[line - 1] + max(col - 1, 0)
 
 
-@dataclass
 class OffsetMap:
     """Maps offsets of generated text back to the text the user wrote.
 
     Anchors are (generated, original) pairs in increasing order; between two
-    anchors the texts are assumed to match character for character.
+    anchors the texts are assumed to match character for character. Anchors
+    inside ops translated from a line template are computed when first
+    needed (`defer`): most translations are never asked for a position.
     """
 
-    gen: list[int] = field(default_factory=lambda: [0])
-    orig: list[int] = field(default_factory=lambda: [0])
+    def __init__(self) -> None:
+        self._gen = [0]
+        self._orig = [0]
+        self._deferred: list[int] = []
+        self._anchors: Callable[[int, int], tuple[list[int], list[int]]] | None = None
 
     def add(self, gen_offset: int, orig_offset: int) -> None:
-        if gen_offset == self.gen[-1]:
-            self.orig[-1] = orig_offset
+        if gen_offset == self._gen[-1]:
+            self._orig[-1] = orig_offset
         else:
-            self.gen.append(gen_offset)
-            self.orig.append(orig_offset)
+            self._gen.append(gen_offset)
+            self._orig.append(orig_offset)
+
+    def defer(self, positions: list[int], anchors: Callable[[int, int], tuple[list[int], list[int]]]) -> None:
+        """More anchors go before each of the anchors added at `positions`
+        (increasing): `anchors(gen, orig)` of the anchor before them gives
+        their generated and original offsets, in order."""
+        self._deferred = positions
+        self._anchors = anchors
+
+    def _expand(self) -> None:
+        gen: list[int] = []
+        orig: list[int] = []
+        done = 0
+        for at in self._deferred:
+            gen += self._gen[done:at]
+            orig += self._orig[done:at]
+            more_gen, more_orig = self._anchors(self._gen[at - 1], self._orig[at - 1])
+            gen += more_gen
+            orig += more_orig
+            done = at
+        gen += self._gen[done:]
+        orig += self._orig[done:]
+        self._gen, self._orig, self._deferred, self._anchors = gen, orig, [], None
+
+    @property
+    def gen(self) -> list[int]:
+        if self._deferred:
+            self._expand()
+        return self._gen
+
+    @property
+    def orig(self) -> list[int]:
+        if self._deferred:
+            self._expand()
+        return self._orig
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, OffsetMap) and (self.gen, self.orig) == (other.gen, other.orig)
+
+    def __repr__(self) -> str:
+        return f"OffsetMap(gen={self.gen!r}, orig={self.orig!r})"
 
     def to_original(self, gen_offset: int) -> int:
-        i = bisect.bisect_right(self.gen, gen_offset) - 1
-        off = self.orig[i] + (gen_offset - self.gen[i])
-        if i + 1 < len(self.orig):
-            off = min(off, max(self.orig[i + 1] - 1, self.orig[i]))
+        gen, orig = self.gen, self.orig
+        i = bisect.bisect_right(gen, gen_offset) - 1
+        off = orig[i] + (gen_offset - gen[i])
+        if i + 1 < len(orig):
+            off = min(off, max(orig[i + 1] - 1, orig[i]))
         return off
