@@ -94,12 +94,16 @@ def build(
 ) -> Pipeline:
     """A `builtin.module` PassManager for `elements`. Our semantic verifier
     runs after each element (MLIR's own verifier already does), and
-    `after_each(label, module)` when given (for --mlir-print-ir-after-all)."""
+    `after_each(label, module)` when given (for --mlir-print-ir-after-all).
+    After a Python pass that records what it changed, and another check
+    before it, the verifier checks only what changed (`VerifyMesh`)."""
     with context:
         pm = PassManager("builtin.module")
     pipeline = Pipeline(pm)
+    previous: VerifyMesh | None = None
     for el in elements:
         cls = PASSES.get(el.name)
+        p: Pass | None = None
         if cls is not None:
             if el.nested is not None:
                 raise PipelineError(f"pass '{el.name}' takes options in braces, not a nested pipeline")
@@ -123,7 +127,10 @@ def build(
                     message = f"'{unknown.group(1)}' is not a pass of mesh-opt or of upstream MLIR (see --list-passes)"
                 raise PipelineError(message) from None
         if verify_each:
-            VerifyMesh().add_to(pm)
+            check = VerifyMesh()
+            check.after, check.previous = p, previous
+            check.add_to(pm)
+            previous = check
         if after_each is not None:
             label = el.text
 

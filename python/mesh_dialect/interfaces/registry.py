@@ -22,7 +22,6 @@ import re
 from collections.abc import Callable
 
 from mlir import ir
-from mlir.dialects import linalg as linalg_dialect
 
 from ..ir.signature import attributes_key
 from .rules import INVALID, DimExpr, Iterator, ShardingRule, TensorMap
@@ -512,6 +511,8 @@ def _linalg(op: ir.Operation) -> ShardingRule | None:
     """Any structured op: its indexing maps are the loop nest; iterator types
     come from `iterator_types`, else a loop no output map names is reduced
     over; a reduction's kind comes from the body's combiner."""
+    from mlir.dialects import linalg as linalg_dialect  # loads the opdsl (~45 ms): only structured ops need it
+
     maps_attr = linalg_dialect.get_indexing_maps(op)
     if maps_attr is None:
         return None

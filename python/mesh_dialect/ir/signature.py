@@ -1,22 +1,66 @@
 """What an op's checks and rules can read of the op itself, as a dict key.
 
 Attributes and types are uniqued by their MLIR context and compare by
-identity, so a key made here must not outlive the context of its op."""
+identity, so a key made here must not outlive the context of its op:
+`ContextCache` keeps such keys for one context at a time."""
 
 from __future__ import annotations
 
+import ctypes
+from typing import Generic, TypeVar
+
 from mlir import ir
+
+V = TypeVar("V")
 
 
 def attributes_key(op: ir.Operation) -> tuple:
     """The op's attributes as (name, attribute) pairs, in order."""
-    attrs = op.attributes
-    return tuple((attrs[i].name, attrs[i].attr) for i in range(len(attrs)))
+    return tuple(op.attributes.items())
 
 
 def op_signature(op: ir.Operation) -> tuple:
     """Name, attributes, operand types and result types (regions aside)."""
-    return (op.name, attributes_key(op), tuple(v.type for v in op.operands), tuple(r.type for r in op.results))
+    return (
+        op.name,
+        tuple(op.attributes.items()),
+        tuple([v.type for v in op.operands]),
+        tuple(op.results.types),
+    )
 
 
-__all__ = ["attributes_key", "op_signature"]
+_capsule_pointer = ctypes.pythonapi.PyCapsule_GetPointer
+_capsule_pointer.restype = ctypes.c_void_p
+_capsule_pointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
+
+
+def op_address(op: ir.Operation | ir.OpView) -> int:
+    """The op's address: a key that stays the same while the op lives. An
+    `ir.Operation`'s own hash changes with its attributes, types and place,
+    so it cannot key a dict that outlives a change; an address can be
+    reused once the op is erased."""
+    return _capsule_pointer(op.operation._CAPIPtr, b"mlir.ir.Operation._CAPIPtr")
+
+
+class ContextCache(Generic[V]):
+    """Values computed from attributes or types, keyed by them (or by
+    tuples of them), across runs. A key holds its context alive, so no
+    other attribute can take its address while it is kept: a hit is always
+    right. The cache keeps the entries of one context (it starts over when
+    a key of another context is added) and at most `limit` of them, so it
+    holds at most one context alive."""
+
+    def __init__(self, limit: int = 1 << 14) -> None:
+        self.values: dict[object, V] = {}
+        self.context: ir.Context | None = None
+        self.limit = limit
+
+    def add(self, key: object, value: V, context: ir.Context) -> V:
+        if context is not self.context or len(self.values) >= self.limit:
+            self.values = {}
+            self.context = context
+        self.values[key] = value
+        return value
+
+
+__all__ = ["ContextCache", "attributes_key", "op_address", "op_signature"]

@@ -3,7 +3,8 @@
 IRDL checks operand and attribute kinds while parsing; this module checks
 everything that needs context: that mesh symbols resolve, that axes are in
 range, that static shapes agree with the mesh. It runs after parsing and after
-every pass. Messages follow MLIR's style: `'mesh.op' op <rule>, <value>`.
+every pass (after a pass that recorded what it changed, on those ops only:
+`check_changed`). Messages follow MLIR's style: `'mesh.op' op <rule>, <value>`.
 
 The uses of `mesh.shard` the reference page calls undefined (a value
 annotated twice with different shardings, or an annotation annotated again)
@@ -16,14 +17,16 @@ of layout.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+import gc
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
 
 from mlir import ir
 
 from .diagnostics import Diagnostic, file_position
 from .schema import DYNAMIC, OPS_BY_NAME, TypeKind
-from .signature import op_signature
+from .signature import ContextCache, op_signature
 from .syntax import Unprintable, decode_axes_array, decode_reduction, decode_sharding_attr
 
 Shape = tuple[int | None, ...]
@@ -154,87 +157,188 @@ def _shape(t) -> Shape:
     return tuple(None if t.is_dynamic_dim(i) else d for i, d in enumerate(t.shape))
 
 
+@dataclass
+class Checked:
+    """What a check of a whole module learned that a later check of only
+    some of its ops reuses: the meshes of every scope. Valid while no mesh
+    is created, changed or erased."""
+
+    root: ir.Operation
+    meshes: dict[ir.Operation, dict[str, MeshInfo]]
+    one_scope: bool
+
+
+_MISSING = object()
+
+_LAYOUTS: ContextCache[ShardingInfo | str] = ContextCache()
+"""Function layouts (`#mesh.sharding<...>` attributes) decoded, or their
+text when they do not decode, by attribute: decoding reads the text."""
+
+
 class _Verifier:
     def __init__(self) -> None:
         self.violations: list[Violation] = []
         self.meshes: dict[ir.Operation, dict[str, MeshInfo]] = {}
         self.valid_shardings: dict[ir.Operation, ShardingInfo | None] = {}  # None: invalid
+        self.checked: Checked | None = None
+        # With one scope for mesh symbols (see _check_ops): what passed, by
+        # signature, and a sharding op's content by its signature.
+        self.passed: set[tuple] | None = None
+        self.contents: dict[tuple, ShardingInfo | None] | None = None
+        # A sharding operand's part of its user's signature, by value: a
+        # small int per distinct valid content, else the value itself.
+        self.tokens: dict[ir.Value, object] = {}
+        self.interned: dict[ShardingInfo, int] = {}
 
     # -- driving ---------------------------------------------------------
 
     def run(self, root: ir.Operation) -> list[Violation]:
+        with _collector_paused():
+            return self._run(root)
+
+    def _run(self, root: ir.Operation) -> list[Violation]:
         mesh_ops: list[ir.Operation] = []
         others: list[ir.Operation] = []
         functions: list[ir.Operation] = []
-
         modules = 0
+        ops_by_name = OPS_BY_NAME
+        advance = ir.WalkResult.ADVANCE
 
         def visit(op: ir.Operation) -> ir.WalkResult:
             nonlocal modules
             name = op.name
-            if name == "builtin.module":
+            if name in ops_by_name:
+                (mesh_ops if name == "mesh.mesh" else others).append(op)
+            elif name == "builtin.module":
                 modules += 1
-            elif name == "mesh.mesh":
-                mesh_ops.append(op)
-            elif name in OPS_BY_NAME:
-                others.append(op)
             elif name == "func.func" and ("arg_attrs" in op.attributes or "res_attrs" in op.attributes):
                 functions.append(op)
-            return ir.WalkResult.ADVANCE
+            return advance
 
         root.walk(visit, ir.WalkOrder.PRE_ORDER)
         for op in mesh_ops:
             self._guard(op, self.verify_mesh)
-        # An op's rules read only its name, attributes, operand and result
-        # types, the meshes in scope and (for annotations) the content of its
-        # sharding operand: with every mesh in the one module (one scope for
-        # mesh symbols), an op with the signature of one that passed passes too.  Modules
-        # repeat a few signatures.
         one_scope = modules <= 1 and all(scope.name == "builtin.module" for scope in self.meshes)
-        passed: set[tuple] | None = set() if one_scope else None
-        for op in others:
-            key = self.signature(op) if passed is not None else None
-            if key is not None and key in passed:
-                continue
-            if self._guard(op, getattr(self, "verify_" + op.name[5:])) and key is not None:
-                passed.add(key)
-        for op in functions:
-            self._guard(op, self.verify_function_layouts)
+        self.checked = Checked(root, self.meshes, one_scope)
+        self._check_ops(others, functions, one_scope)
         return self.violations
 
-    def signature(self, op: ir.Operation) -> tuple:
-        key = op_signature(op)
-        name = key[0]
-        if name == "mesh.shard" and len(op.operands) > 1:
-            key += (self.sharding_info(op.operands[1]),)
-        elif name == "mesh.shard_shape" and len(op.operands):
-            key += (self.sharding_info(op.operands[0]),)
-        return key
+    def run_changed(self, ops: Iterable[ir.Operation], checked: Checked) -> list[Violation] | None:
+        """Check only `ops` (and the annotations reading a sharding op among
+        them) in a module `checked` found valid; None when that cannot tell
+        (a mesh or a module among them: the meshes in scope may differ)."""
+        with _collector_paused():
+            # Hashed anew: an op's hash follows its attributes, which a pass
+            # may have changed on a scope (a function) since.
+            self.meshes = {scope: table for scope, table in checked.meshes.items()}
+            others: dict[ir.Operation, None] = {}
+            functions: dict[ir.Operation, None] = {}
+            for op in ops:
+                name = op.name
+                if name == "mesh.mesh" or name == "builtin.module":
+                    return None
+                if name == "mesh.sharding":
+                    others[op] = None
+                    for use in op.results[0].uses:
+                        user = use.owner.operation
+                        if user.name in ("mesh.shard", "mesh.shard_shape"):
+                            others.setdefault(user)
+                elif name in OPS_BY_NAME:
+                    others[op] = None
+                elif name == "func.func" and ("arg_attrs" in op.attributes or "res_attrs" in op.attributes):
+                    functions[op] = None
+            self.checked = checked
+            self._check_ops(list(others), list(functions), checked.one_scope)
+            return self.violations
+
+    def _check_ops(self, others: list[ir.Operation], functions: list[ir.Operation], one_scope: bool) -> None:
+        """Every op of `others` and `functions`, meshes already known.
+
+        An op's rules read only its name, attributes, operand and result
+        types, the meshes in scope and (for annotations) the content of its
+        sharding operand: with every mesh in the one module (one scope for
+        mesh symbols), an op with the signature of one that passed passes
+        too. Modules repeat a few signatures. Failures are always checked
+        (and reported) again."""
+        if not one_scope:
+            for op in others:
+                self._guard(op, getattr(self, "verify_" + op.name[5:]))
+            for op in functions:
+                self._guard(op, self.verify_function_layouts)
+            return
+        passed: set[tuple] = set()
+        self.passed = passed
+        self.contents = {}
+        token = self.token
+        tokens = self.tokens
+        for op in others:
+            # op_signature, inlined: it is most of the cost of a hit.
+            name = op.name
+            attributes = tuple(op.attributes.items())
+            if name == "mesh.shard" or name == "mesh.shard_shape":
+                operands = tuple(op.operands)
+                key = (name, attributes, tuple([v.type for v in operands]), tuple(op.results.types))
+                at = 1 if name == "mesh.shard" else 0
+                if len(operands) > at:
+                    key += (token(operands[at]),)
+            else:
+                key = (name, attributes, tuple([v.type for v in op.operands]), tuple(op.results.types))
+            if key not in passed and self._guard(op, getattr(self, "verify_" + name[5:])):
+                passed.add(key)
+            if name == "mesh.sharding":
+                # Its users find its content by value, without reading it.
+                info = self.content(op, key)
+                result = op.results[0]
+                tokens[result] = result if info is None else self.interned.setdefault(info, len(self.interned))
+        for op in functions:
+            self._guard(op, self.verify_function_layouts)
+
+    def token(self, value: ir.Value) -> object:
+        """What a sharding operand adds to its user's signature."""
+        found = self.tokens.get(value, _MISSING)
+        if found is _MISSING:
+            info = self.sharding_info(value)
+            found = info if info is value else self.interned.setdefault(info, len(self.interned))
+            self.tokens[value] = found
+        return found
+
+    def content(self, op: ir.Operation, key: tuple) -> ShardingInfo | None:
+        """A `mesh.sharding` op's content (None: invalid), read once per
+        signature `key`; one scope only (its mesh is found by name)."""
+        static = self.contents.get(key, _MISSING)
+        if static is _MISSING:
+            info = self.read_valid(op)
+            static = self.contents[key] = None if info is None else replace(info, dynamic=())
+        if static is None or not len(op.operands):
+            return static
+        return replace(static, dynamic=tuple(op.operands))
+
+    def read_valid(self, op: ir.Operation) -> ShardingInfo | None:
+        try:
+            info = self.read_sharding(op)
+            self.check_sharding(self.mesh_of(op), info)
+        except _Invalid:
+            return None
+        return info
 
     def verify_function_layouts(self, op: ir.Operation) -> None:
         """`{mesh.sharding = #mesh.sharding<...>}` on arguments and results."""
         ftype = ir.FunctionType(op.attributes["function_type"].value)
+        passed = self.passed
         for kind, attr_name, types in (("argument", "arg_attrs", ftype.inputs), ("result", "res_attrs", ftype.results)):
             if attr_name not in op.attributes:
                 continue
             for i, entry in enumerate(ir.ArrayAttr(op.attributes[attr_name])):
+                # One scope: the entry and the type decide (the mesh is found by name).
+                key = ("layout", entry, types[i]) if passed is not None and i < len(types) else None
+                if key is not None and key in passed:
+                    continue
                 d = ir.DictAttr(entry)
                 if "mesh.sharding" not in d:
                     continue
-                raw = str(d["mesh.sharding"])
-                try:
-                    mesh, split, partial_axes, kind_, halos, offsets = decode_sharding_attr(raw)
-                except Unprintable:
-                    raise _Invalid(f"{kind} {i} has a mesh.sharding that is not a #mesh.sharding: {raw}") from None
-                info = ShardingInfo(
-                    mesh[1:],
-                    tuple(tuple(a) for a in _trim(split)),
-                    tuple(sorted(partial_axes)),
-                    kind_ if partial_axes else None,
-                    _dims(halos),
-                    _dims(offsets),
-                    (),
-                )
+                info = _layout(d["mesh.sharding"])
+                if isinstance(info, str):
+                    raise _Invalid(f"{kind} {i} has a mesh.sharding that is not a #mesh.sharding: {info}")
                 try:
                     self.check_sharding(self.mesh_named(op, info.mesh), info)
                     t = types[i]
@@ -246,6 +350,8 @@ class _Verifier:
                         )
                 except _Invalid as e:
                     raise _Invalid(f"{kind} {i}: mesh.sharding {e.message}") from None
+                if key is not None:
+                    passed.add(key)
 
     def _guard(self, op: ir.Operation, check) -> bool:
         """Run one op's check; False when it broke a rule (reported)."""
@@ -459,14 +565,11 @@ class _Verifier:
         owner = value.owner
         if not (isinstance(owner, ir.OpView) and owner.operation.name == "mesh.sharding"):
             return value
-        if owner.operation not in self.valid_shardings:
-            try:
-                info: ShardingInfo | None = self.read_sharding(owner.operation)
-                self.check_sharding(self.mesh_of(owner.operation), info)
-            except _Invalid:
-                info = None
-            self.valid_shardings[owner.operation] = info
-        found = self.valid_shardings[owner.operation]
+        op = owner.operation
+        found = self.valid_shardings.get(op, _MISSING)
+        if found is _MISSING:
+            found = self.read_valid(op) if self.contents is None else self.content(op, op_signature(op))
+            self.valid_shardings[op] = found
         return value if found is None else found
 
     # -- mesh.shard ------------------------------------------------------
@@ -778,9 +881,66 @@ def _trim(split_axes: list[list[int]]) -> list[list[int]]:
     return out
 
 
+def _layout(attr: ir.Attribute) -> ShardingInfo | str:
+    """A function layout's content (its mesh unchecked), or its text when
+    it is not a #mesh.sharding; decoded once per attribute."""
+    found = _LAYOUTS.values.get(attr)
+    if found is not None:
+        return found
+    raw = str(attr)
+    try:
+        mesh, split, partial_axes, kind, halos, offsets = decode_sharding_attr(raw)
+    except Unprintable:
+        return _LAYOUTS.add(attr, raw, attr.context)
+    info = ShardingInfo(
+        mesh[1:],
+        tuple(tuple(a) for a in _trim(split)),
+        tuple(sorted(partial_axes)),
+        kind if partial_axes else None,
+        _dims(halos),
+        _dims(offsets),
+        (),
+    )
+    return _LAYOUTS.add(attr, info, attr.context)
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """The checks allocate many small objects that live until the end: the
+    collector's passes over them would cost as much as the checks."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _operation(root: ir.Operation | ir.OpView) -> ir.Operation:
+    return root.operation if hasattr(root, "operation") else root
+
+
 def check(root: ir.Operation | ir.OpView) -> list[Violation]:
     """All rule violations under `root`, in op order."""
-    return _Verifier().run(root.operation if hasattr(root, "operation") else root)
+    return _Verifier().run(_operation(root))
+
+
+def check_module(root: ir.Operation | ir.OpView) -> tuple[list[Violation], Checked]:
+    """`check`, and what a later `check_changed` of the same module needs."""
+    verifier = _Verifier()
+    violations = verifier.run(_operation(root))
+    assert verifier.checked is not None
+    return violations, verifier.checked
+
+
+def check_changed(ops: Iterable[ir.Operation | ir.OpView], checked: Checked) -> list[Violation] | None:
+    """The violations among `ops` of a module that was valid when `checked`
+    was made and has changed only in `ops` since; None when a mesh or a
+    module is among them (check the whole module then). The annotations
+    that read a `mesh.sharding` op of `ops` are checked too; other ops
+    whose operands changed type or definition must be in `ops`."""
+    return _Verifier().run_changed([_operation(op) for op in ops], checked)
 
 
 def verify(root: ir.Operation | ir.OpView, remap=None) -> list[Diagnostic]:
@@ -795,10 +955,14 @@ def verify(root: ir.Operation | ir.OpView, remap=None) -> list[Diagnostic]:
     return out
 
 
-def emit(root: ir.Operation | ir.OpView) -> bool:
-    """Report the violations through MLIR's diagnostic engine, as a pass
-    must; True when there were none. (The C API cannot attach notes.)"""
-    violations = check(root)
+def report(violations: list[Violation]) -> bool:
+    """Report `violations` through MLIR's diagnostic engine, as a pass
+    must; True when there are none. (The C API cannot attach notes.)"""
     for v in violations:
         v.location.emit_error(v.message)
     return not violations
+
+
+def emit(root: ir.Operation | ir.OpView) -> bool:
+    """Check `root` and `report` the violations; True when there were none."""
+    return report(check(root))

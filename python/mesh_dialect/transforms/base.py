@@ -21,6 +21,7 @@ from ..ir import ops as mesh_ops
 from ..ir import verifier
 from ..ir.asm import remap_position
 from ..ir.diagnostics import Diagnostic, file_position
+from ..ir.signature import ContextCache, op_address
 from ..sharding.spec import Sharding
 
 
@@ -43,15 +44,36 @@ def meshes_and_functions(module: ir.Operation) -> tuple[dict[str, tuple[int, ...
     return meshes, functions
 
 
+def _ops_within(op: ir.Operation) -> list[ir.Operation]:
+    """`op` and every op in its regions."""
+    found: list[ir.Operation] = []
+
+    def visit(inner: ir.Operation) -> ir.WalkResult:
+        found.append(inner)
+        return ir.WalkResult.ADVANCE
+
+    op.walk(visit, ir.WalkOrder.PRE_ORDER)
+    return found
+
+
+_SHARDINGS: ContextCache[tuple[str, Sharding, bool]] = ContextCache()
+"""`sharding_of`'s answers by the `mesh.sharding` op's attributes, which
+determine them (the dynamic operands' count is in operandSegmentSizes)."""
+
+
 def sharding_of(value: ir.Value) -> tuple[str, Sharding, bool] | None:
     """(mesh, layout, dynamic) of the `mesh.sharding` op that defines
     `value`, or None when it comes from elsewhere.  Dynamic halo sizes or
     offsets stay in the layout as schema.DYNAMIC; `dynamic` says there are
-    some, for passes that need sizes."""
+    some, for passes that need sizes.  Read once per distinct op content."""
     owner = value.owner
     view = owner.opview if isinstance(owner, ir.Operation) else owner
     if not isinstance(view, mesh_ops.ShardingOp):
         return None
+    key = tuple(view.operation.attributes.items())
+    found = _SHARDINGS.values.get(key)
+    if found is not None:
+        return found
     layout = Sharding(
         view.split_axes,
         view.partial_axes,
@@ -60,7 +82,7 @@ def sharding_of(value: ir.Value) -> tuple[str, Sharding, bool] | None:
         view.static_sharded_dims_offsets,
     )
     dynamic = bool(len(view.dynamic_halo_sizes) or len(view.dynamic_sharded_dims_offsets))
-    return view.mesh, layout, dynamic
+    return _SHARDINGS.add(key, (view.mesh, layout, dynamic), view.context)
 
 
 def element_bytes(t: ir.Type) -> int:
@@ -96,6 +118,9 @@ class Pass:
 
     def __post_init__(self) -> None:
         self.diagnostics: list[Diagnostic] = []
+        # The ops this run created or changed, by address (see
+        # `record_changes`); None: unknown, the whole module may have changed.
+        self.changed: dict[int, ir.Operation] | None = None
         for f in self.options():
             _check_option_type(self.ARGUMENT, f, getattr(self, f.name))
 
@@ -120,6 +145,75 @@ class Pass:
     def _keep(self, severity: str, location: ir.Location, message: str) -> None:
         self.diagnostics.append(Diagnostic(severity, message, *remap_position(*file_position(location))))
 
+    # -- what a run changed -------------------------------------------------
+    #
+    # The verifier that runs after a pass checks only the ops the pass says
+    # it created or changed, when it says so; otherwise the whole module.
+    # A pass that says so calls `record_changes()` at the start of `run`,
+    # then for every op it leaves different: `mark_created` for an op it
+    # built (its regions' ops included), `mark_changed` for an op whose
+    # attributes, result types, operands or place it changed, and
+    # `replace_all_uses` / `set_type` (which mark the ops reading the value)
+    # instead of the `ir.Value` methods. It erases ops with `erase`, never
+    # `op.erase()`: an erased op must not stay recorded (its memory is
+    # freed). Creating, changing or erasing a `mesh.mesh` makes the verifier
+    # check everything, as does `record_everything()`.
+
+    def record_changes(self) -> None:
+        """Start recording what this run changes."""
+        self.changed = {}
+
+    def record_everything(self) -> None:
+        """Stop recording: the verifier after the pass checks the whole module."""
+        self.changed = None
+
+    def mark_changed(self, *ops: ir.Operation | ir.OpView) -> None:
+        """Ops whose attributes, result types, operands or place changed."""
+        if self.changed is not None:
+            for op in ops:
+                op = op.operation
+                self.changed[op_address(op)] = op
+
+    def mark_created(self, op: ir.Operation | ir.OpView) -> None:
+        """An op this run built, with every op in its regions."""
+        if self.changed is not None:
+            self.mark_changed(*_ops_within(op.operation))
+
+    def mark_users_changed(self, value: ir.Value) -> None:
+        """The ops reading `value`, after its type or definition changed."""
+        if self.changed is not None:
+            self.mark_changed(*(use.owner for use in value.uses))
+
+    def replace_all_uses(self, old: ir.Value, new: ir.Value) -> None:
+        """`old.replace_all_uses_with(new)`, its users marked changed."""
+        self.mark_users_changed(old)
+        old.replace_all_uses_with(new)
+
+    def set_type(self, value: ir.Value, type_: ir.Type) -> None:
+        """`value.set_type(type_)`, its op (for a result) and users marked changed."""
+        value.set_type(type_)
+        if self.changed is not None:
+            owner = value.owner
+            if not isinstance(owner, ir.Block):
+                self.mark_changed(owner)
+            self.mark_users_changed(value)
+
+    def erase(self, op: ir.Operation | ir.OpView) -> None:
+        """Erase `op`, forgetting it and the ops in its regions."""
+        op = op.operation
+        if self.changed is not None:
+            within = _ops_within(op)
+            if any(o.name == "mesh.mesh" for o in within):
+                self.changed = None
+            else:
+                for o in within:
+                    self.changed.pop(op_address(o), None)
+        op.erase()
+
+    def changed_ops(self) -> list[ir.Operation] | None:
+        """What the last run recorded, in order; None when unknown."""
+        return None if self.changed is None else list(self.changed.values())
+
     # -- running under a PassManager -------------------------------------
 
     @property
@@ -130,6 +224,7 @@ class Pass:
         """The callable a PassManager runs. Exceptions never escape into C++:
         they become an error at the module's location."""
         op = op.operation if hasattr(op, "operation") else op
+        self.changed = None  # until `run` records
         # A pass allocates many small objects that all live until it ends:
         # the collector's passes over them cost about a fifth of the time.
         collecting = gc.isenabled()
@@ -137,8 +232,10 @@ class Pass:
         try:
             self.run(op)
         except PassFailed:
+            self.changed = None
             pass_.signal_pass_failure()
         except Exception as e:  # noqa: BLE001 - report instead of crashing the host
+            self.changed = None
             detail = "".join(traceback.format_exception_only(type(e), e)).strip()
             op.location.emit_error(f"internal error in pass '{self.ARGUMENT}': {detail}")
             pass_.signal_pass_failure()
@@ -227,11 +324,35 @@ def _convert(argument: str, field: dataclasses.Field, raw: str):
 @dataclasses.dataclass
 class VerifyMesh(Pass):
     """Runs the dialect's semantic verifier; the driver adds it after every
-    pass, as MLIR verifies after every pass."""
+    pass, as MLIR verifies after every pass.
+
+    Given the pass it follows (`after`) and the check before that pass
+    (`previous`, which found the module valid), it checks only the ops that
+    pass recorded (see `Pass.record_changes`). When the pass did not
+    record, or a recorded op breaks a rule, it checks the whole module, so
+    it reports exactly what a whole check reports."""
 
     ARGUMENT: ClassVar[str] = "mesh-verify"
     SUMMARY: ClassVar[str] = "Check the semantic rules of the mesh dialect"
 
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        self.after: Pass | None = None
+        self.previous: VerifyMesh | None = None
+        self.checked: verifier.Checked | None = None  # after a run that found no violation
+
     def run(self, module: ir.Operation) -> None:
-        if not verifier.emit(module):
+        self.record_changes()  # checking changes nothing
+        known = None
+        if self.previous is not None:
+            known, self.previous.checked = self.previous.checked, None  # only this check reads it
+        self.checked = None
+        ops = self.after.changed_ops() if self.after is not None else None
+        if known is not None and ops is not None and known.root == module:
+            if verifier.check_changed(ops, known) == []:
+                self.checked = known
+                return
+        violations, checked = verifier.check_module(module)
+        if not verifier.report(violations):
             raise PassFailed("verification failed")
+        self.checked = checked
