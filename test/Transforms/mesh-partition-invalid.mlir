@@ -2,11 +2,12 @@
 
 mesh.mesh @mesh(shape = 4)
 
-func.func @uneven(%a: tensor<6x8xf32>) -> tensor<6x8xf32> {
-  %s = mesh.sharding @mesh split_axes = [[0]] : !mesh.sharding
-  // expected-error@+1 {{dimension 0 of size 6 does not split evenly over mesh axes [0] (4 pieces); uneven pieces are not supported yet}}
-  %a0 = mesh.shard %a to %s annotate_for_users : tensor<6x8xf32>
-  return %a0 : tensor<6x8xf32>
+// Uneven pieces partition (test/Sim/uneven); offsets on a dynamic size do not.
+func.func @offsets_of_a_dynamic_size(%a: tensor<?x8xf32>) -> tensor<?x8xf32> {
+  %s = mesh.sharding @mesh split_axes = [[0]] sharded_dims_offsets = [0, 1, 4, 6, 8] : !mesh.sharding
+  // expected-error@+1 {{sharded_dims_offsets on a tensor of dynamic size or mesh are not supported}}
+  %a0 = mesh.shard %a to %s annotate_for_users : tensor<?x8xf32>
+  return %a0 : tensor<?x8xf32>
 }
 
 // -----

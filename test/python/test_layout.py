@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mesh_dialect.sharding import Mesh, Sharding, ShardingError
+from mesh_dialect.sharding import Mesh, Sharding
 from mesh_dialect.sim.layout import (
     LayoutError,
     ReplicaMismatch,
@@ -129,9 +129,13 @@ def test_uneven_split_with_offsets():
     assert np.array_equal(assemble(locals_, s, mesh), x)
 
 
-def test_uneven_split_without_offsets_is_refused():
-    with pytest.raises(ShardingError, match="tensor dimension 0 of size 3 does not split evenly into 2 pieces"):
-        shard(np.arange(3), Sharding([[0]]), Mesh((2,)))
+def test_uneven_split_without_offsets_follows_upstreams_shard_shape():
+    # n // k each, the last n % k pieces one more: 7 over 3 is 2, 2, 3
+    mesh = Mesh((3,))
+    x = np.arange(7)
+    locals_ = shard(x, Sharding([[0]]), mesh)
+    assert [locals_[(i,)].tolist() for i in range(3)] == [[0, 1], [2, 3], [4, 5, 6]]
+    assert np.array_equal(assemble(locals_, Sharding([[0]]), mesh), x)
 
 
 @pytest.mark.parametrize(
@@ -201,8 +205,9 @@ def test_assemble_checks_the_arrays():
     good = shard(np.arange(4), s, mesh)
     with pytest.raises(LayoutError, match=r"device \[1\] has no array"):
         assemble({(0,): good[(0,)]}, s, mesh)
-    with pytest.raises(LayoutError, match=r"device \[1\] holds shape \[3\] but the sharding gives it \[2\]"):
-        assemble({(0,): good[(0,)], (1,): np.arange(3)}, s, mesh)
+    # 5 elements over 2 devices are pieces of 2 and 3 (the last one longer)
+    with pytest.raises(LayoutError, match=r"device \[0\] holds shape \[3\] but the sharding gives it \[2\]"):
+        assemble({(0,): np.arange(3), (1,): good[(1,)]}, s, mesh)
     with pytest.raises(LayoutError, match=r"device \[1\] holds dtype float64 but device \[0\] holds int64"):
         assemble({(0,): good[(0,)], (1,): np.zeros(2)}, s, mesh)
     with pytest.raises(LayoutError, match=r"\(2, 0\) is not a device"):

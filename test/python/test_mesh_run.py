@@ -93,7 +93,7 @@ def test_input_of_the_wrong_shape(files):
     np.save(files / "bad.npy", np.zeros((3, 2), np.int32))
     p = run("spmd.mlir", "-i", "bad.npy", "-i", "k.npy", cwd=files)
     assert (p.returncode, p.stdout) == (1, "")
-    assert p.stderr.startswith("mesh-run: error: argument 0 of @scale: ")
+    assert p.stderr.startswith("mesh-run: error: input 0 of @scale has shape [1, 2] on device (0,)")
 
 
 def test_parse_errors_use_the_compiler_format(files):

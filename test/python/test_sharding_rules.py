@@ -27,6 +27,7 @@ from mesh_dialect.interfaces import (
     shardings_from_option,
     validate_option,
 )
+from mesh_dialect.interfaces.rules import Window
 from mesh_dialect.sharding import Sharding
 
 P = Iterator.parallel()
@@ -131,9 +132,11 @@ def test_linalg_convolution_input_dims_are_sums_of_loops():
         "%0 = linalg.conv_1d ins(%x, %w : tensor<10xf32>, tensor<3xf32>) outs(%o : tensor<8xf32>) -> tensor<8xf32>",
         "%x: tensor<10xf32>, %w: tensor<3xf32>, %o: tensor<8xf32>",
     )
-    # the input's d0 + d1 needs a window across pieces (a halo): neither loop
-    # may be split by a plain slice
-    assert rules["linalg.conv_1d"] == [R([BAD, BAD], [(None,), (1,), (0,)], [(0,)])]
+    # the input's d0 + d1 is read through a window: d0 splits with halos
+    # (test_halo_property.py), the window loop d1 never splits
+    (rule,) = rules["linalg.conv_1d"]
+    assert rule.iterators == (P, BAD) and rule.operand_maps == ((0,), (1,), (0,))
+    assert rule.window(0, 0) == Window(loop=0, stride=1, dilation=1, size=3, offset=0, extent=10, out=8, window_loop=1)
 
 
 def test_fill_empty_splat_constants_and_arith_math_elementwise():

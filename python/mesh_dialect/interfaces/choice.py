@@ -19,12 +19,14 @@ agree, so the others are resharded and `Choice.conflict` says which lost.
 
 Layouts are compared on split and partial axes only: a halo or uneven split
 on an annotation is a property of that value that an op's loop sharding
-neither asks for nor removes.
+neither asks for nor removes.  The halos an op does need (a window read
+across pieces) follow from the option it runs with and the mesh's shape:
+given `mesh_shapes`, the chosen layouts carry them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import product
 
@@ -67,14 +69,30 @@ class Choice:
     conflict: Conflict | None = None
 
 
+MeshShapes = Mapping[str, Sequence[int]]
+"""Mesh shapes by mesh name: what halo sizes are computed from."""
+
+
 def same_layout(a: Sharding, b: Sharding) -> bool:
     """Equal split and partial axes (halos and offsets aside)."""
     return a.split_axes == b.split_axes and a.partial_axes == b.partial_axes and a.partial_type == b.partial_type
 
 
-def choice_from_option(rule: ShardingRule, mesh: str, option: ShardingOption, followed=()) -> Choice:
+def same_placement(a: Sharding, b: Sharding) -> bool:
+    """`same_layout` with equal halos too: what a device's local array holds
+    (an op reading a window needs its halos; one that does not, none)."""
+    return same_layout(a, b) and a.halo_sizes == b.halo_sizes
+
+
+def _shardings(rule: ShardingRule, mesh: str, option: ShardingOption, mesh_shapes: MeshShapes | None):
+    return shardings_from_option(rule, option, None if mesh_shapes is None else mesh_shapes.get(mesh))
+
+
+def choice_from_option(
+    rule: ShardingRule, mesh: str, option: ShardingOption, followed=(), mesh_shapes: MeshShapes | None = None
+) -> Choice:
     """The layouts of a given option (an explicit `mesh.sharding_option`)."""
-    operands, results = shardings_from_option(rule, option)
+    operands, results = _shardings(rule, mesh, option, mesh_shapes)
     return Choice(mesh, option, operands, results, tuple(followed))
 
 
@@ -124,9 +142,14 @@ def _primary(reqs: Sequence[Request]) -> Request | None:
 
 
 def choose(
-    rule: ShardingRule, operands: Sequence[Request | None], results: Sequence[Sequence[Request]]
+    rule: ShardingRule,
+    operands: Sequence[Request | None],
+    results: Sequence[Sequence[Request]],
+    mesh_shapes: MeshShapes | None = None,
 ) -> Choice | None:
-    """The op's option, or None when no annotation says anything about it."""
+    """The op's option, or None when no annotation says anything about it.
+    With `mesh_shapes`, the layouts of operands read through a window carry
+    their halos."""
     if len(operands) != len(rule.operand_maps) or len(results) != len(rule.result_maps):
         raise ValueError("one request slot per operand and per result is needed")
     # Requests on values the rule does not see as tensors say nothing.
@@ -138,7 +161,7 @@ def choose(
         best: tuple[int, Choice] | None = None
         for res in _combinations(primaries):
             for ops in _combinations(operands):
-                choice = _try(rule, ops, res)
+                choice = _try(rule, ops, res, mesh_shapes)
                 if choice is None:
                     continue
                 cost = _cost(choice, operands, results)
@@ -148,10 +171,12 @@ def choose(
                     best = (cost, choice)
         if best is not None:
             return best[1]
-    return _ranked(rule, operands, primaries)
+    return _ranked(rule, operands, primaries, mesh_shapes)
 
 
-def _try(rule: ShardingRule, ops: Sequence[Request | None], res: Sequence[Request | None]) -> Choice | None:
+def _try(
+    rule: ShardingRule, ops: Sequence[Request | None], res: Sequence[Request | None], mesh_shapes: MeshShapes | None
+) -> Choice | None:
     """The option of one combination, or None when it is empty or conflicts."""
     used = [("result", i, r) for i, r in enumerate(res) if r is not None]
     used += [("operand", i, r) for i, r in enumerate(ops) if r is not None]
@@ -163,14 +188,16 @@ def _try(rule: ShardingRule, ops: Sequence[Request | None], res: Sequence[Reques
     option = option_from_requests(rule, [(side, i, r.sharding) for side, i, r in used])
     if isinstance(option, Conflict):
         return None
-    return _with_followed(rule, mesh, option, used, None)
+    return _with_followed(rule, mesh, option, used, None, mesh_shapes)
 
 
-def _with_followed(rule: ShardingRule, mesh: str, option: ShardingOption, used, conflict: Conflict | None) -> Choice:
+def _with_followed(
+    rule: ShardingRule, mesh: str, option: ShardingOption, used, conflict: Conflict | None, mesh_shapes=None
+) -> Choice:
     """The choice, following the used requests its layouts agree with (a
     request that constrained nothing but still needs resharding is not
     followed)."""
-    operand_layouts, result_layouts = shardings_from_option(rule, option)
+    operand_layouts, result_layouts = _shardings(rule, mesh, option, mesh_shapes)
 
     def agrees(side: str, i: int, r: Request) -> bool:
         need = (result_layouts if side == "result" else operand_layouts)[i]
@@ -181,7 +208,10 @@ def _with_followed(rule: ShardingRule, mesh: str, option: ShardingOption, used, 
 
 
 def _ranked(
-    rule: ShardingRule, operands: Sequence[Request | None], primaries: Sequence[Request | None]
+    rule: ShardingRule,
+    operands: Sequence[Request | None],
+    primaries: Sequence[Request | None],
+    mesh_shapes: MeshShapes | None = None,
 ) -> Choice | None:
     """Every request at once, earlier ranks winning (see the module doc)."""
     ranked = [("result", i, r) for i, r in enumerate(primaries) if r is not None]
@@ -198,7 +228,16 @@ def _ranked(
     elif len(same_mesh) < len(ranked):
         side, i, r = next(t for t in ranked if t[2].mesh != mesh)
         conflict = Conflict(side, i, None, None, (), f"it is on mesh @{r.mesh}, the op runs on @{mesh}", option)
-    return _with_followed(rule, mesh, option, same_mesh, conflict)
+    return _with_followed(rule, mesh, option, same_mesh, conflict, mesh_shapes)
 
 
-__all__ = ["MAX_SEARCH_BITS", "Choice", "Request", "choice_from_option", "choose", "same_layout"]
+__all__ = [
+    "MAX_SEARCH_BITS",
+    "Choice",
+    "MeshShapes",
+    "Request",
+    "choice_from_option",
+    "choose",
+    "same_layout",
+    "same_placement",
+]

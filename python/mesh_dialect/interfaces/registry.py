@@ -5,11 +5,14 @@ rule is a Python function of the op, so ops of any dialect, registered or
 not (`mhlo`/`stablehlo` in generic form), get one without touching their
 definition, and users add their own with `register_rule`.
 
-Built in: every linalg structured op (from its indexing maps and body),
-`arith`/`math` ops on ranked tensors, `arith.constant`, `tensor.empty`,
-`tensor.splat`, tosa elementwise ops (with size-1 broadcasting), `tosa.matmul`,
-`tosa.reduce_*`, `tosa.transpose`, `tosa.const`, `func.return` and `func.call`
-(which constrain nothing), and the `mhlo`/`stablehlo`
+Built in: every linalg structured op (from its indexing maps and body; an
+input read through a window, `S*i + D*k + c` as in a convolution, a pooling
+or a stencil, splits its output loop i with halos), `arith`/`math` ops on
+ranked tensors, `arith.constant`, `tensor.empty`, `tensor.splat`, tosa
+elementwise ops (with size-1 broadcasting), `tosa.matmul`, `tosa.reduce_*`,
+`tosa.transpose`, `tosa.const`, tosa's windowed ops (`conv2d`, `conv3d`,
+`depthwise_conv2d`, `max_pool2d`, `avg_pool2d`), `func.return` and
+`func.call` (which constrain nothing), and the `mhlo`/`stablehlo`
 ops `dot_general`, `dot`, elementwise ops, `constant`, `broadcast_in_dim`,
 `transpose` and `reduce`.  A rule function returns None for a form it does
 not understand (an unranked tensor, a missing attribute), so `rule_for` never
@@ -24,7 +27,7 @@ from collections.abc import Callable
 from mlir import ir
 
 from ..ir.signature import attributes_key
-from .rules import INVALID, DimExpr, Iterator, ShardingRule, TensorMap
+from .rules import INVALID, DimExpr, Iterator, ShardingRule, TensorMap, Window
 
 RuleFn = Callable[[ir.Operation], ShardingRule | None]
 
@@ -446,9 +449,39 @@ Unsigned max/min are left out: the dialect's integer reductions carry no
 signedness, so a partial result could not say which one it needs."""
 
 
-def _dim_expr(e: ir.AffineExpr) -> DimExpr:
+Linear = tuple[dict[int, int], int]
+"""An affine index as coefficients per loop and a constant term."""
+
+
+def _linear(e: ir.AffineExpr) -> Linear | None:
+    """`e` as a sum of constant multiples of loops plus a constant, or None
+    (a division, a modulus, a product of loops)."""
     if isinstance(e, ir.AffineDimExpr):
-        return e.position
+        return {e.position: 1}, 0
+    if isinstance(e, ir.AffineConstantExpr):
+        return {}, e.value
+    if isinstance(e, ir.AffineAddExpr):
+        a, b = _linear(e.lhs), _linear(e.rhs)
+        if a is None or b is None:
+            return None
+        coeffs = dict(a[0])
+        for d, c in b[0].items():
+            coeffs[d] = coeffs.get(d, 0) + c
+        return {d: c for d, c in coeffs.items() if c}, a[1] + b[1]
+    if isinstance(e, ir.AffineMulExpr):
+        a, b = _linear(e.lhs), _linear(e.rhs)
+        if a is None or b is None:
+            return None
+        if not b[0]:
+            a, b = b, a
+        if a[0]:
+            return None  # a product of loops
+        k = a[1]
+        return {d: c * k for d, c in b[0].items() if c * k}, b[1] * k
+    return None
+
+
+def _loops_of(e: ir.AffineExpr) -> frozenset[int]:
     loops: set[int] = set()
 
     def visit(x: ir.AffineExpr) -> None:
@@ -460,6 +493,61 @@ def _dim_expr(e: ir.AffineExpr) -> DimExpr:
 
     visit(e)
     return frozenset(loops)
+
+
+def _dim_expr(e: ir.AffineExpr) -> DimExpr:
+    if isinstance(e, ir.AffineDimExpr):
+        return e.position
+    return _loops_of(e)
+
+
+def _loop_extents(
+    maps: list[ir.AffineMap], shapes: list[tuple[int | None, ...] | None], n_loops: int
+) -> list[int | None]:
+    """Each loop's trip count, from the first operand dimension it indexes
+    plainly (as linalg infers loop ranges); None when unknown or dynamic."""
+    out: list[int | None] = [None] * n_loops
+    for m, shape in zip(maps, shapes):
+        if shape is None:
+            continue
+        for e, size in zip(m.results, shape):
+            if isinstance(e, ir.AffineDimExpr) and out[e.position] is None:
+                out[e.position] = size
+    return out
+
+
+def _window(
+    e: ir.AffineExpr, extent: int | None, extents: list[int | None], output_loops: set[int], iterators: list[Iterator]
+) -> Window | None:
+    """The window of an input dimension read at `S*i + D*k + c` (or `S*i +
+    c`): i a parallel loop the outputs follow, k a loop no output names, S
+    and D positive, sizes static and the reads inside the dimension (linalg
+    has no padding)."""
+    found = _linear(e)
+    if found is None or extent is None:
+        return None
+    coeffs, offset = found
+    outs = [d for d in coeffs if d in output_loops]
+    others = [d for d in coeffs if d not in output_loops]
+    if len(outs) != 1 or len(others) > 1 or any(c <= 0 for c in coeffs.values()):
+        return None
+    i = outs[0]
+    k = others[0] if others else None
+    if not iterators[i].is_parallel or extents[i] is None or (k is not None and extents[k] is None):
+        return None
+    w = Window(
+        loop=i,
+        stride=coeffs[i],
+        dilation=coeffs[k] if k is not None else 1,
+        size=extents[k] if k is not None else 1,
+        offset=offset,
+        extent=extent,
+        out=extents[i],
+        window_loop=k,
+    )
+    if (k is None and w.stride == 1 and offset == 0) or w.out < 1 or w.pads():
+        return None  # a plain loop, an empty one, or reads outside the tensor
+    return w
 
 
 def _num_inits(op: ir.Operation) -> int | None:
@@ -544,12 +632,28 @@ def _linalg(op: ir.Operation) -> ShardingRule | None:
         if 0 <= loop < n_loops:
             iterators[loop] = Iterator.invalid()
 
-    def dims_of(k: int, v: ir.Value) -> list[DimExpr] | None:
-        return None if _shape(v) is None else exprs[k]
-
     operands = list(op.operands)
-    operand_dims = [dims_of(k, v) for k, v in enumerate(operands)]
-    result_dims = [dims_of(n_inputs + j, r) for j, r in enumerate(op.results)]
+    shapes = [_shape(v) for v in operands]
+    # An input dimension read through a window (a convolution's `2*d1 + d4`)
+    # splits with halos along its output loop.
+    output_loops = {d for dims in exprs[n_inputs:] for d in dims if isinstance(d, int)}
+    if any(isinstance(d, frozenset) for dims in exprs[:n_inputs] for d in dims):
+        extents = _loop_extents(maps, shapes, n_loops)
+        for k in range(n_inputs):
+            shape = shapes[k]
+            if shape is None:
+                continue
+            for d, e in enumerate(maps[k].results):
+                if isinstance(exprs[k][d], frozenset):
+                    w = _window(e, shape[d], extents, output_loops, iterators)
+                    if w is not None:
+                        exprs[k][d] = w
+
+    def dims_of(k: int, shape) -> list[DimExpr] | None:
+        return None if shape is None else exprs[k]
+
+    operand_dims = [dims_of(k, shape) for k, shape in enumerate(shapes)]
+    result_dims = [dims_of(n_inputs + j, _shape(r)) for j, r in enumerate(op.results)]
     return ShardingRule.from_exprs(iterators, operand_dims, result_dims)
 
 
@@ -600,6 +704,91 @@ def _tosa_matmul(op: ir.Operation) -> ShardingRule | None:
     iterators = _all_parallel(3) + (Iterator.reduction("sum"),)
     extra = tuple(_unshardable(v) for v in list(op.operands)[2:])
     return ShardingRule(iterators, ((0, 1, 3), (0, 3, 2)) + extra, ((0, 1, 2),))
+
+
+def _tosa_windowed(op: ir.Operation) -> ShardingRule | None:
+    """`tosa.conv2d`/`conv3d`/`depthwise_conv2d`/`max_pool2d`/`avg_pool2d`
+    (NHWC): loops n, the output's spatial dimensions (each reading the input
+    through a window: `pad`'s leading entry is a negative offset), the
+    channels, then the kernel's spatial loops, never split.  The input
+    channels of a convolution are not split either: the bias would be
+    added once per device.  An `avg_pool2d` divides by the cells it reads
+    inside the tensor, so a padded spatial dimension is not split."""
+    name = op.name
+    if len(op.results) != 1 or not op.operands:
+        return None
+    x, out = _shape(op.operands[0]), _shape(op.results[0])
+    if x is None or out is None or len(x) != len(out) or len(x) < 3 or None in x or None in out:
+        return None
+    spatial = len(x) - 2
+    pad = _ints(_attr(op, "pad"))
+    stride = _ints(_attr(op, "stride"))
+    dilation = _ints(_attr(op, "dilation")) or [1] * spatial
+    conv = name in ("tosa.conv2d", "tosa.conv3d", "tosa.depthwise_conv2d")
+    if conv:
+        if len(op.operands) < 3:
+            return None
+        weight = _shape(op.operands[1])
+        if weight is None or None in weight or len(weight) != len(x):
+            return None
+        # conv: [OC, K..., IC]; depthwise: [K..., C, M]
+        kernel = list(weight[1:-1]) if name != "tosa.depthwise_conv2d" else list(weight[:spatial])
+    else:
+        kernel = _ints(_attr(op, "kernel"))
+    if pad is None or stride is None or kernel is None:
+        return None
+    if len(pad) != 2 * spatial or len(stride) != spatial or len(dilation) != spatial or len(kernel) != spatial:
+        return None
+    # loops: n, spatial..., channels, then (convolutions) kernel loops and input channels
+    n_loops = 2 + spatial
+    windows: list[DimExpr] = []
+    for d in range(spatial):
+        loop = 1 + d
+        klp = None
+        if conv:
+            klp = n_loops + d
+        if name == "tosa.avg_pool2d" and (pad[2 * d] or pad[2 * d + 1]):
+            windows.append(frozenset({loop}))
+            continue
+        windows.append(
+            Window(
+                loop=loop,
+                stride=stride[d],
+                dilation=dilation[d],
+                size=kernel[d],
+                offset=-pad[2 * d],
+                extent=x[1 + d],
+                out=out[1 + d],
+                window_loop=klp,
+            )
+        )
+    channel = 1 + spatial
+    result: list[DimExpr] = list(range(1 + spatial + 1))
+    # zero points (and a bias that is broadcast) are not split
+    extra = [_whole_dims(v) for v in list(op.operands)[3 if conv else 1 :]]
+    if not conv:
+        return ShardingRule.from_exprs(_all_parallel(n_loops), [[0, *windows, channel], *extra], [result])
+    k_loops: list[DimExpr] = list(range(n_loops, n_loops + spatial))
+    bias = _shape(op.operands[2])
+    bias_map = None if bias is None else [channel if bias == (out[-1],) else frozenset()]
+    if name == "tosa.depthwise_conv2d":
+        # output channel c*M + m follows input channel c: splitting c cuts
+        # the output channels into the same contiguous blocks
+        iterators = _all_parallel(n_loops) + (Iterator.invalid(),) * spatial
+        x_map: list[DimExpr] = [0, *windows, channel]
+        w_map: list[DimExpr] = [*k_loops, channel, frozenset()]
+    else:
+        ic = n_loops + spatial
+        iterators = _all_parallel(n_loops) + (Iterator.invalid(),) * (spatial + 1)
+        x_map = [0, *windows, ic]
+        w_map = [channel, *k_loops, ic]
+    return ShardingRule.from_exprs(iterators, [x_map, w_map, bias_map, *extra], [result])
+
+
+def _whole_dims(v: ir.Value) -> list[DimExpr] | None:
+    """A tensor operand none of whose dimensions is split, as expressions."""
+    shape = _shape(v)
+    return None if shape is None else [frozenset()] * len(shape)
 
 
 def _tosa_reduce(op: ir.Operation) -> ShardingRule | None:
@@ -823,6 +1012,8 @@ def _register_builtins() -> None:
     for name in _TOSA_REDUCTIONS:
         register_rule(name, _tosa_reduce)
     register_rule("tosa.transpose", lambda op: _transpose(op, "perms"))
+    for name in ("tosa.conv2d", "tosa.conv3d", "tosa.depthwise_conv2d", "tosa.max_pool2d", "tosa.avg_pool2d"):
+        register_rule(name, _tosa_windowed)
     for dialect in ("mhlo", "stablehlo"):
         for base in _HLO_ELEMENTWISE:
             register_rule(f"{dialect}.{base}", _elementwise)

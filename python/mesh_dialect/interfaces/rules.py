@@ -20,6 +20,11 @@ Vocabulary:
   broadcast dimension of size 1).  Such dimensions are never split.  An
   operand or result that is not a tensor has map None, a rank-0 tensor the
   empty map.
+- A *window* (`Window`) is an operand dimension read at `stride * i +
+  dilation * k + offset` for a parallel loop i and a window loop k (a
+  convolution's or a pooling's input, a stencil): its map names i, and
+  splitting i splits the dimension with halos, the rows a device's outputs
+  read beyond its piece.  The window loop is never split.
 - A `ShardingOption` holds the mesh axes each loop is split over, one tuple
   per loop, outermost axis first.
 
@@ -55,12 +60,15 @@ Conventions of `shardings_from_option`:
   Operands are never partial: an operand indexed by a split reduction loop
   holds the slice of its reduced dimension that the device folds.
 - Invalid loops hold no axes, so they contribute nothing to any tensor.
-- Halo sizes and uneven offsets are not part of a loop sharding: they are
-  neither read nor produced here.
+- Uneven offsets are not part of a loop sharding: they are neither read nor
+  produced here.  Halo sizes are never read here; given the mesh's shape,
+  `shardings_from_option` gives each split windowed operand dimension the
+  halos its windows need (`Window.halo`), and without it none.
 """
 
 from __future__ import annotations
 
+import math
 import operator
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -81,9 +89,70 @@ TensorMap = tuple[int | None, ...]
 ShardingOption = tuple[tuple[int, ...], ...]
 """Per loop, the mesh axes it is split over (outermost first)."""
 
-DimExpr = int | frozenset[int]
+
+@dataclass(frozen=True)
+class Window:
+    """An operand dimension of `extent` elements read at `stride * i +
+    dilation * k + offset`, for loop i (`loop`, of `out` iterations) and k
+    in [0, `size`) (`window_loop`, None when no loop of the op stands for k,
+    as in tosa's pooling).  A negative offset is padding: rows before 0 and
+    from `extent` on are the op's padding value, not data.
+
+    Split i into n even pieces and device p's outputs [p*P, (p+1)*P) read
+    rows `reads(n, p)` of the dimension, whose own even piece is
+    [p*E/n, (p+1)*E/n): the halo is what the first and the last piece lack
+    (the shortfall grows linearly with p, so the ends bound it)."""
+
+    loop: int
+    stride: int
+    dilation: int
+    size: int
+    offset: int
+    extent: int
+    out: int
+    window_loop: int | None = None
+
+    def span(self, piece: int) -> int:
+        """Rows `piece` consecutive outputs read."""
+        return (piece - 1) * self.stride + (self.size - 1) * self.dilation + 1 if piece else 0
+
+    def even(self, n: int) -> bool:
+        """Whether both the outputs and the dimension cut into n even pieces."""
+        return n >= 1 and self.out % n == 0 and self.extent % n == 0
+
+    def reads(self, n: int, p: int) -> tuple[int, int]:
+        """[start, stop) of the rows piece p of n reads (beyond [0, extent)
+        where the op pads)."""
+        piece = self.out // n
+        start = p * piece * self.stride + self.offset
+        return start, start + self.span(piece)
+
+    def halo(self, n: int) -> tuple[int, int]:
+        """(low, high) rows every piece carries so that its window is local;
+        (0, 0) for uneven pieces (which are not partitioned)."""
+        if not self.even(n) or n == 1:
+            return (0, 0)
+        core = self.extent // n
+        lows, highs = [], []
+        for p in (0, n - 1):
+            start, stop = self.reads(n, p)
+            lows.append(p * core - start)
+            highs.append(stop - (p + 1) * core)
+        return max(0, *lows), max(0, *highs)
+
+    def pads(self) -> bool:
+        """Whether the whole op reads rows outside the dimension (padding)."""
+        start, stop = self.reads(1, 0)
+        return start < 0 or stop > self.extent
+
+
+DimExpr = int | frozenset[int] | Window
 """What `ShardingRule.from_exprs` takes per tensor dimension: a loop index
-for a plain loop, else the set of loops the index expression involves."""
+for a plain loop, a `Window` for an operand read through a window, else the
+set of loops the index expression involves."""
+
+Windows = tuple[tuple[Window | None, ...] | None, ...]
+"""Per operand, per dimension, its window (None: a plain or unsplit one)."""
 
 
 def _index(value: object, what: str) -> int:
@@ -166,6 +235,7 @@ class ShardingRule:
     iterators: tuple[Iterator, ...]
     operand_maps: tuple[TensorMap | None, ...]
     result_maps: tuple[TensorMap | None, ...]
+    windows: Windows = ()
 
     def __post_init__(self) -> None:
         iterators = tuple(_iterator(it) for it in self.iterators)
@@ -198,13 +268,22 @@ class ShardingRule:
             for loop, it in enumerate(iterators):
                 if it.is_parallel and loop not in m:
                     raise ValueError(f"parallel loop {loop} indexes no dimension of result {r}; make it invalid")
+        windows = _normalized_windows(self.windows, operand_maps, iterators)
         object.__setattr__(self, "iterators", iterators)
         object.__setattr__(self, "operand_maps", operand_maps)
         object.__setattr__(self, "result_maps", result_maps)
+        object.__setattr__(self, "windows", windows)
 
     @property
     def num_loops(self) -> int:
         return len(self.iterators)
+
+    def window(self, operand: int, dim: int) -> Window | None:
+        """The window through which operand `operand` reads dimension `dim`."""
+        if not self.windows:
+            return None
+        dims = self.windows[operand]
+        return None if dims is None else dims[dim]
 
     def __str__(self) -> str:
         loops = ", ".join(f"d{i}" for i in range(self.num_loops))
@@ -224,46 +303,81 @@ class ShardingRule:
     ) -> ShardingRule:
         """A rule from index expressions of any shape, made safe to shard.
 
-        Each dimension is a loop index, or the set of loops a non-plain index
-        expression involves (empty for a constant).  Non-plain dimensions and
-        a loop repeated within one map become None, and every loop they
-        involve becomes invalid, in operands as in results: a split loop
-        would leave such a dimension needing a window of another device's
-        data (a convolution's `d0 + d1`) or a strided piece (`A[i, i]`),
-        which a local slice cannot give.  So does a reduction loop that
-        indexes a result, and a parallel loop missing from a tensor result.
+        Each dimension is a loop index, a `Window` (operands only), or the
+        set of loops a non-plain index expression involves (empty for a
+        constant).  Non-plain dimensions and a loop repeated within one map
+        become None, and every loop they involve becomes invalid, in
+        operands as in results: a split loop would leave such a dimension
+        needing data a local slice cannot give (`A[i, i]`).  So does a
+        reduction loop that indexes a result, and a parallel loop missing
+        from a tensor result.  A window's loop stays splittable (with
+        halos) when it is parallel and nothing else rules it out; its
+        window loop never is.
         """
         its = [_iterator(it) for it in iterators]
         n = len(its)
         bad: set[int] = set()
 
-        def plain(dims: Sequence[DimExpr]) -> TensorMap:
-            loops = [_index(d, "a loop index") for d in dims if not isinstance(d, frozenset)]
-            repeated = {d for d in loops if loops.count(d) > 1}
-            out: list[int | None] = []
-            for d in dims:
+        def loop_of(d: DimExpr) -> int | None:
+            if isinstance(d, Window):
+                return d.loop
+            return None if isinstance(d, frozenset) else _index(d, "a loop index")
+
+        def scan(dims: Sequence[DimExpr], is_result: bool) -> None:
+            loops = [loop_of(d) for d in dims]
+            for d, loop in zip(dims, loops):
                 if isinstance(d, frozenset):
                     bad.update(d)
-                    out.append(None)
-                elif d in repeated:
-                    bad.add(d)
-                    out.append(None)
-                else:
-                    out.append(_index(d, "a loop index"))
-            return tuple(out)
+                elif isinstance(d, Window):
+                    if d.window_loop is not None:
+                        bad.add(d.window_loop)
+                    if is_result or not 0 <= d.loop < n or not its[d.loop].is_parallel:
+                        bad.add(d.loop)
+                if loop is not None and loops.count(loop) > 1:
+                    bad.add(loop)
 
-        operand_maps = [None if m is None else plain(m) for m in operand_dims]
-        result_maps = [None if m is None else plain(m) for m in result_dims]
-        for m in result_maps:
+        for m in operand_dims:
+            if m is not None:
+                scan(m, False)
+        for m in result_dims:
+            if m is not None:
+                scan(m, True)
+        for m in result_dims:
             if m is None:
                 continue
+            named = {loop_of(d) for d in m}
             for loop in range(n):
-                if its[loop].is_reduction and loop in m:
+                if its[loop].is_reduction and loop in named:
                     bad.add(loop)
-                if its[loop].is_parallel and loop not in m:
+                if its[loop].is_parallel and loop not in named:
                     bad.add(loop)
+
+        def plain(dims: Sequence[DimExpr]) -> tuple[TensorMap, tuple[Window | None, ...]]:
+            out: list[int | None] = []
+            windows: list[Window | None] = []
+            loops = [loop_of(d) for d in dims]
+            for d, loop in zip(dims, loops):
+                if loop is None or loops.count(loop) > 1 or (isinstance(d, Window) and loop in bad):
+                    out.append(None)
+                    windows.append(None)
+                else:
+                    out.append(loop)
+                    windows.append(d if isinstance(d, Window) else None)
+            return tuple(out), tuple(windows)
+
+        operand_maps: list[TensorMap | None] = []
+        windows: list[tuple[Window | None, ...] | None] = []
+        for m in operand_dims:
+            if m is None:
+                operand_maps.append(None)
+                windows.append(None)
+            else:
+                tm, ws = plain(m)
+                operand_maps.append(tm)
+                windows.append(ws)
+        result_maps = [None if m is None else plain(m)[0] for m in result_dims]
         its = [Iterator.invalid() if i in bad else it for i, it in enumerate(its)]
-        return cls(tuple(its), tuple(operand_maps), tuple(result_maps))
+        return cls(tuple(its), tuple(operand_maps), tuple(result_maps), tuple(windows))
 
     @classmethod
     def elementwise(cls, rank: int, num_operands: int = 1, num_results: int = 1) -> ShardingRule:
@@ -287,6 +401,37 @@ class ShardingRule:
             raise ValueError(f"{_fmt(perm)} is not a permutation")
         operand = tuple(perm.index(j) for j in range(len(perm)))
         return cls((Iterator.parallel(),) * len(perm), (operand,), (tuple(range(len(perm))),))
+
+
+def _normalized_windows(
+    windows: Sequence[Sequence[Window | None] | None], operand_maps: tuple[TensorMap | None, ...], iterators
+) -> Windows:
+    """`windows` checked against the maps; () when there is none, so rules
+    without windows compare equal however they were built."""
+    if not any(w is not None for dims in windows if dims is not None for w in dims):
+        return ()
+    if len(windows) != len(operand_maps):
+        raise ValueError(f"{len(windows)} window lists for {len(operand_maps)} operands")
+    out: list[tuple[Window | None, ...] | None] = []
+    for i, (dims, m) in enumerate(zip(windows, operand_maps)):
+        if dims is None or m is None:
+            out.append(None)
+            continue
+        dims = tuple(dims)
+        if len(dims) != len(m):
+            raise ValueError(f"operand {i} has {len(m)} dimensions but {len(dims)} window entries")
+        for d, w in enumerate(dims):
+            if w is None:
+                continue
+            if m[d] != w.loop:
+                raise ValueError(f"operand {i} dimension {d} has a window over loop {w.loop} but its map names {m[d]}")
+            if w.window_loop is not None and 0 <= w.window_loop < len(iterators):
+                if not iterators[w.window_loop].is_invalid:
+                    raise ValueError(f"window loop {w.window_loop} of operand {i} dimension {d} must be invalid")
+            if w.stride < 1 or w.dilation < 1 or w.size < 1 or w.extent < 0 or w.out < 0:
+                raise ValueError(f"operand {i} dimension {d} has a malformed window {w}")
+        out.append(dims)
+    return tuple(out)
 
 
 def _map_str(m: TensorMap | None) -> str:
@@ -343,10 +488,11 @@ def validate_option(rule: ShardingRule, option: ShardingOption) -> None:
 
 
 def shardings_from_option(
-    rule: ShardingRule, option: ShardingOption
+    rule: ShardingRule, option: ShardingOption, mesh_shape: Sequence[int] | None = None
 ) -> tuple[tuple[Sharding | None, ...], tuple[Sharding | None, ...]]:
     """The layout of every operand and result when the op runs split as
-    `option` says (None for operands and results that are not tensors)."""
+    `option` says (None for operands and results that are not tensors).
+    With `mesh_shape`, windowed operand dimensions carry their halos."""
     option = tuple(tuple(_index(a, "a mesh axis") for a in axes) for axes in option)
     validate_option(rule, option)
     reduced = [loop for loop, axes in enumerate(option) if axes and rule.iterators[loop].is_reduction]
@@ -356,9 +502,34 @@ def shardings_from_option(
     def split(m: TensorMap) -> tuple[tuple[int, ...], ...]:
         return tuple(() if d is None else option[d] for d in m)
 
-    operands = tuple(None if m is None else Sharding(split(m)) for m in rule.operand_maps)
+    operands = tuple(
+        None if m is None else Sharding(split(m), halo_sizes=_halos(rule, i, m, option, mesh_shape))
+        for i, m in enumerate(rule.operand_maps)
+    )
     results = tuple(None if m is None else Sharding(split(m), partial, kind) for m in rule.result_maps)
     return operands, results
+
+
+def _halos(
+    rule: ShardingRule, operand: int, m: TensorMap, option: ShardingOption, mesh_shape: Sequence[int] | None
+) -> tuple[int, ...]:
+    """The halo sizes of operand `operand` (a sharding's flat list)."""
+    if mesh_shape is None or not rule.windows or rule.windows[operand] is None:
+        return ()
+    out: list[int] = []
+    for d, loop in enumerate(m):
+        if loop is None or not option[loop]:
+            continue
+        w = rule.windows[operand][d]
+        if w is None:
+            out += (0, 0)
+            continue
+        sizes = [mesh_shape[a] if 0 <= a < len(mesh_shape) else 1 for a in option[loop]]
+        if any(size < 1 for size in sizes):
+            out += (0, 0)  # a dynamic mesh size: the pieces are unknown (partition refuses such meshes)
+            continue
+        out += w.halo(math.prod(sizes))
+    return tuple(out)
 
 
 @dataclass(frozen=True)

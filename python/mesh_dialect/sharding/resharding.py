@@ -55,7 +55,8 @@ holds two Permutes with different fixed points (then `bytes_received` may be
 smaller); every other step costs every device the same.
 
 Search.  Uniform-cost search (Dijkstra) over the layouts whose every tensor
-dimension divides evenly by its number of pieces, with the steps above as
+dimension divides evenly by its number of pieces (pieces of different sizes:
+see "Uneven pieces" below), with the steps above as
 edges and their exact byte costs, while it examines at most
 `EXACT_SEARCH_BUDGET` candidate moves (every candidate step the move
 generator looks at counts, kept or not); the state space grows
@@ -119,14 +120,42 @@ partial terms only ever come from the source or from `Partialize`, never
 from padding a piece with zeros, which would need no data but give another
 decomposition).
 
-Not supported: uneven splits (`sharded_dims_offsets`, other than offsets that
-describe the even split).  Every collective of `sim.collectives` needs equal
-local shapes on all devices, so uneven pieces would need padding steps the
-dialect does not have; plan_resharding raises ValueError for them (except
-when source and target are equal: the empty plan).  Halos are supported:
-halo-only changes are one `UpdateHalo`; otherwise halos are dropped first
-(an `UpdateHalo` to no halos, which moves nothing) and the target's added
-last.
+Uneven pieces.  When the pieces of the source or the target differ in size
+(sizes the mesh does not divide, cut as `spec.split_piece` says, or
+`sharded_dims_offsets`), the search runs on states that also carry each
+dimension's piece boundaries (the default cut unless given).  A step that
+joins the pieces of a group (all_gather, the concat side of all_to_all)
+always fits: the new pieces are the old ones joined.  A step that cuts
+(all_slice, reduce_scatter, the split side of all_to_all) cuts each piece
+into the target's pieces when the dimension then has the target's axes,
+else into the default cut, and is a move only when those new pieces tile
+the old ones exactly.  A permutation keeps the boundaries.  The
+collectives need one shape per group, so each is run on pieces padded to
+the largest one (GSPMD's way) and the valid parts are taken after it;
+costs count the padding that is sent: with M the largest piece of the
+dimension a step joins or cuts (the largest new piece for a cut) and R the
+device's elements outside that dimension,
+
+- all_gather: (g - 1) * M * R;
+- all_to_all: (g - 1) * M_split * M_concat * R (R outside both);
+- reduce_scatter: (g - 1) * M * R;
+- all_reduce: 2 * (g - 1) * ceil(E / g) for the device's own E (a group
+  shares its pieces, so nothing is padded);
+- permute: the device's new piece.
+
+`execute` runs such steps exactly so (`_execute_uneven_step`), and
+`sim.collectives.count_traffic` counts what they move with the same
+model, so a plan's bytes can be checked against its execution.  Past the
+search budget, uneven plans reduce, gather every dimension whole and cut
+the target's pieces.  Sizes only known at run time (`dynamic_dims`,
+`dynamic_axes`) are planned with stand-in sizes for the costs, and a
+dimension whose pieces depend on them is only gathered whole or cut from
+whole (the only moves that fit whatever the sizes).  Halos on uneven
+pieces are refused (ValueError).
+
+Halos are supported on even pieces: halo-only changes are one
+`UpdateHalo`; otherwise halos are dropped first (an `UpdateHalo` to no
+halos, which moves nothing) and the target's added last.
 """
 
 from __future__ import annotations
@@ -140,7 +169,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..sim import collectives as coll
-from .spec import Device, Mesh, Sharding, ShardingError
+from ..sim.layout import poison
+from .spec import Device, Mesh, Sharding, ShardingError, split_piece
 
 Split = tuple[tuple[int, ...], ...]
 """Split axes with one entry per tensor dimension (trailing empties kept)."""
@@ -352,24 +382,37 @@ def plan_resharding(
     target: Sharding,
     *,
     element_bytes: int = 4,
+    dynamic_dims: Sequence[int] = (),
+    dynamic_axes: Sequence[int] = (),
 ) -> Plan:
     """The cheapest sequence of steps (see the module docstring) that turns a
     tensor of `shape` laid out by `source` into `target`.
 
-    Raises ValueError for an invalid mesh, shape or sharding, and for uneven
-    splits (`sharded_dims_offsets`), which are not supported yet.
+    Pieces of different sizes (sizes the mesh does not divide, or
+    `sharded_dims_offsets`) are planned as the module docstring's "Uneven
+    pieces" says.  `dynamic_dims` are tensor dimensions and `dynamic_axes`
+    mesh axes whose size is only known at run time: `shape` and
+    `mesh_shape` hold a stand-in for them, which only the costs use, and
+    the plan only gathers such a dimension whole or cuts it from whole.
+
+    Raises ValueError for an invalid mesh, shape or sharding, and for
+    uneven pieces with halos.
     """
     mesh, shape = _check_common(shape, mesh_shape, element_bytes)
     source = _checked(source, "source", mesh, shape)
     target = _checked(target, "target", mesh, shape)
     if source == target:
         return _plan(shape, mesh, source, target, [], element_bytes)
-    for name, s in (("source", source), ("target", target)):
-        if s.sharded_dims_offsets:
-            raise ValueError(
-                f"resharding with uneven pieces ({name} sharding {s}) is not supported yet: the collectives "
-                "need the same local shape on every device"
-            )
+    if dynamic_dims or dynamic_axes or not (source.is_even(shape, mesh) and target.is_even(shape, mesh)):
+        p = _uneven_problem(shape, mesh, element_bytes, source, target, dynamic_dims, dynamic_axes)
+        start, goal = _ustate(p, source), _ustate(p, target)
+        try:
+            found = _search(p, start, goal)
+        except _SearchTooLarge:
+            found = _uneven_decompose(start, goal)
+        if found is None:  # pragma: no cover - gathering whole and cutting always works
+            raise AssertionError(f"no resharding path from {source} to {target}")
+        return _plan(shape, mesh, source, target, found, element_bytes, p)
     src_core, tgt_core = _without_halos(source), _without_halos(target)
     steps: list[Step] = []
     if src_core == tgt_core:
@@ -404,12 +447,20 @@ def apply_steps(
     when a step does not apply to the layout it meets."""
     mesh, shape = _check_common(shape, mesh_shape, element_bytes)
     source = _checked(source, "source", mesh, shape)
-    if source.sharded_dims_offsets and steps:
-        raise ValueError("steps on uneven pieces (sharded_dims_offsets) are not supported yet")
+    layout, even = source, source.is_even(shape, mesh)
+    for step in steps:
+        if not even:
+            break
+        layout = _apply(step, layout, mesh, shape)
+        even = layout.is_even(shape, mesh)
+    if even:
+        return _plan(shape, mesh, source, layout, list(steps), element_bytes)
+    # Uneven pieces: cuts from whole follow the default rule.
+    p = _uneven_problem(shape, mesh, element_bytes, source, None, (), ())
     layout = source
     for step in steps:
-        layout = _apply(step, layout, mesh, shape)
-    return _plan(shape, mesh, source, layout, list(steps), element_bytes)
+        layout = _uneven_apply(p, step, layout)
+    return _plan(shape, mesh, source, layout, list(steps), element_bytes, p)
 
 
 def all_split_layouts(mesh_rank: int, tensor_rank: int) -> list[tuple[tuple[int, ...], ...]]:
@@ -476,8 +527,13 @@ def execute(
     if mesh.shape != plan.mesh_shape:
         raise ValueError(f"the plan is for mesh {_fmt_shape(plan.mesh_shape)}, not {_fmt_shape(mesh.shape)}")
     arrays = {d: np.asarray(local_arrays[d]) for d in mesh.devices()}
-    for step in plan.steps:
-        arrays = _execute_step(step, arrays, mesh)
+    before = plan.source
+    for step, after in zip(plan.steps, plan.intermediate):
+        if before.is_even(plan.shape, mesh) and after.is_even(plan.shape, mesh):
+            arrays = _execute_step(step, arrays, mesh)
+        else:
+            arrays = _execute_uneven_step(step, arrays, mesh, before, after, plan.shape)
+        before = after
     return arrays
 
 
@@ -541,16 +597,16 @@ def _checked(s: Sharding, name: str, mesh: Mesh, shape: tuple[int, ...]) -> Shar
         s.validate(mesh, shape)
     except ShardingError as e:
         raise ValueError(f"invalid {name} sharding ({s}): {e}") from None
-    if s.sharded_dims_offsets and _offsets_are_even(s, mesh, shape):
+    if s.sharded_dims_offsets and _offsets_are_default(s, mesh, shape):
         s = Sharding(s.split_axes, s.partial_axes, s.partial_type, s.halo_sizes)
     return s
 
 
-def _offsets_are_even(s: Sharding, mesh: Mesh, shape: tuple[int, ...]) -> bool:
-    """Do the sharded_dims_offsets of `s` describe the even split?"""
+def _offsets_are_default(s: Sharding, mesh: Mesh, shape: tuple[int, ...]) -> bool:
+    """Do the sharded_dims_offsets of `s` describe the cut without offsets
+    (the even split, or upstream's rule for sizes the mesh does not divide)?"""
     for d in s.sharded_dims():
-        n = s.shard_count(d, mesh)
-        if shape[d] % n or list(s.offsets(d, mesh) or ()) != [i * (shape[d] // n) for i in range(n + 1)]:
+        if tuple(s.offsets(d, mesh) or ()) != _default_bounds(shape[d], s.shard_count(d, mesh)):
             return False
     return True
 
@@ -574,7 +630,7 @@ def _state(s: Sharding, shape: tuple[int, ...]) -> _State:
 
 
 def _sharding(state: _State) -> Sharding:
-    split, partial, kind = state
+    split, partial, kind = state[:3]
     return Sharding(split, partial, kind)
 
 
@@ -593,9 +649,19 @@ class _Problem:
     """How many candidate moves the exact search may examine (None: the
     module's `EXACT_SEARCH_BUDGET`, read when the problem is made)."""
 
+    uneven: bool = False
+    """Pieces may differ in size: states carry piece boundaries (module
+    docstring, "Uneven pieces")."""
+
+    dynamic_dims: frozenset[int] = frozenset()
+    dynamic_axes: frozenset[int] = frozenset()
+    goal_bounds: tuple = ()
+    """The target's piece boundaries per dimension (None: the default cut)."""
+
     def __post_init__(self) -> None:
         self.sizes = self.mesh.shape
         self.classes: dict[tuple, list[Split]] = {}
+        self.defaults: dict[tuple[int, int], tuple[int, ...]] = {}
         self.spent = 0
         if self.budget is None:
             self.budget = EXACT_SEARCH_BUDGET
@@ -669,6 +735,9 @@ def _step_key(step: Step) -> tuple:
 def _moves(p: _Problem, state: _State) -> Iterator[tuple[Step, _State, int]]:
     """Every step that applies to `state`, with the layout it leads to and
     its cost (the most bytes a device receives)."""
+    if p.uneven:
+        yield from _uneven_moves(p, state)
+        return
     split, partial, kind = state
     rank = len(split)
     eb = p.element_bytes
@@ -1114,6 +1183,403 @@ def _apply(step: Step, layout: Sharding, mesh: Mesh, shape: tuple[int, ...]) -> 
     return new
 
 
+# -- uneven pieces ---------------------------------------------------------------
+
+_INVALID = object()
+"""A move whose pieces would not line up (module docstring, "Uneven pieces")."""
+
+
+def _default_bounds(size: int, n: int) -> tuple[int, ...]:
+    """Piece boundaries of `size` elements cut into `n` pieces without offsets."""
+    return tuple(split_piece(size, n, i)[0] for i in range(n)) + (size,)
+
+
+def _uneven_problem(
+    shape: tuple[int, ...],
+    mesh: Mesh,
+    element_bytes: int,
+    source: Sharding,
+    target: Sharding | None,
+    dynamic_dims: Sequence[int],
+    dynamic_axes: Sequence[int],
+) -> _Problem:
+    """The search problem of a resharding whose pieces may differ in size;
+    ValueError for what it does not cover."""
+    dims = frozenset(int(d) for d in dynamic_dims)
+    axes = frozenset(int(a) for a in dynamic_axes)
+    for d in dims:
+        if not 0 <= d < len(shape):
+            raise ValueError(f"dynamic dimension {d} is out of range for a tensor of rank {len(shape)}")
+    for a in axes:
+        if not 0 <= a < mesh.rank:
+            raise ValueError(f"dynamic mesh axis {a} is out of range for a mesh of rank {mesh.rank}")
+    if mesh.size > MAX_COUNTED_DEVICES:
+        raise ValueError(
+            f"resharding uneven pieces is limited to meshes of {MAX_COUNTED_DEVICES} devices, got {mesh.size}"
+        )
+    layouts = [source] if target is None else [source, target]
+    for s in layouts:
+        if s.halo_sizes:
+            raise ValueError(f"halos on uneven pieces are not supported yet: {s}")
+        if s.sharded_dims_offsets and (dims or axes):
+            raise ValueError(f"sharded_dims_offsets with dynamic sizes are not supported: {s}")
+    goal = target if target is not None else Sharding(())
+    p = _Problem(shape, mesh, element_bytes, goal, uneven=True, dynamic_dims=dims, dynamic_axes=axes)
+    p.goal_bounds = _ustate(p, goal)[3] if target is not None else (None,) * len(shape)
+    return p
+
+
+def _generic(p: _Problem, d: int, axes: Sequence[int]) -> bool:
+    """Are the pieces of dimension `d` split over `axes` unknown until run
+    time (a dynamic size or a dynamic mesh axis)?"""
+    return bool(axes) and (d in p.dynamic_dims or any(a in p.dynamic_axes for a in axes))
+
+
+def _actual(p: _Problem, d: int, axes: Sequence[int], b) -> tuple[int, ...]:
+    """The piece boundaries of dimension `d` over `axes` (`b`: explicit ones)."""
+    if b is not None:
+        return b
+    key = (d, p.count(axes))
+    found = p.defaults.get(key)
+    if found is None:
+        found = p.defaults[key] = _default_bounds(p.shape[d], key[1])
+    return found
+
+
+def _normal(p: _Problem, d: int, axes: Sequence[int], bounds: tuple[int, ...]):
+    """`bounds` as a state keeps them: None for the default cut."""
+    if not axes or _generic(p, d, axes) or bounds == _actual(p, d, axes, None):
+        return None
+    if p.dynamic_dims or p.dynamic_axes:
+        return _INVALID  # a layout of explicit pieces cannot be written next to unknown sizes
+    return bounds
+
+
+def _coarsened(p: _Problem, d: int, axes: tuple[int, ...], b, k: int):
+    """The boundaries of dimension `d` after dropping its last `k` axes: the
+    group's pieces joined (always contiguous), or _INVALID."""
+    kept = axes[:-k]
+    if _generic(p, d, axes):
+        return None if not kept else _INVALID
+    return _normal(p, d, kept, _actual(p, d, axes, b)[:: p.count(axes[-k:])])
+
+
+def _refined(p: _Problem, d: int, axes: tuple[int, ...], b, added: tuple[int, ...]):
+    """The boundaries of dimension `d` after appending `added` to its axes:
+    the target's own when the dimension then has the target's axes, else the
+    default cut; _INVALID unless the new pieces tile the old ones."""
+    grown = axes + added
+    if _generic(p, d, grown):
+        return None if not axes else _INVALID
+    want = p.goal_bounds[d] if tuple(p.target.axes_of(d)) == grown else None
+    new = _actual(p, d, grown, want)
+    if new[:: p.count(added)] != _actual(p, d, axes, b):
+        return _INVALID
+    return _normal(p, d, grown, new)
+
+
+def _ustate(p: _Problem, s: Sharding) -> tuple:
+    """A layout as an uneven search state: split, partial axes, kind, and
+    the boundaries per dimension (None: the default cut)."""
+    split = _full_split(s, len(p.shape))
+    bounds = []
+    for d, axes in enumerate(split):
+        given = s.offsets(d, p.mesh)
+        b = None if given is None else _normal(p, d, axes, tuple(given))
+        bounds.append(None if b is _INVALID else b)
+    return (split, s.partial_axes, s.partial_type, tuple(bounds))
+
+
+def _usharding(p: _Problem, state: tuple) -> Sharding:
+    split, partial, kind, bounds = state
+    offsets: list[int] = []
+    if any(b is not None for b in bounds):
+        for d, axes in enumerate(split):
+            if axes:
+                offsets += _actual(p, d, axes, bounds[d])
+    return Sharding(split, partial, kind, (), tuple(offsets))
+
+
+def _widest(p: _Problem, d: int, axes: Sequence[int], b) -> int:
+    """The largest piece of dimension `d`: what a collective pads it to."""
+    if not axes:
+        return p.shape[d]
+    bounds = _actual(p, d, axes, b)
+    return max((y - x for x, y in zip(bounds, bounds[1:])), default=0)
+
+
+def _uneven_moves(p: _Problem, state: tuple) -> Iterator[tuple[Step, tuple, int]]:
+    """`_moves` for pieces of different sizes: the same steps, kept only
+    where the pieces line up, with the bytes of their padded collectives."""
+    split, partial, kind, bounds = state
+    rank = len(split)
+    eb = p.element_bytes
+    widest = [_widest(p, d, split[d], bounds[d]) for d in range(rank)]
+
+    def rest(*dims: int) -> int:
+        return math.prod(w for e, w in enumerate(widest) if e not in dims)
+
+    def with_dim(d: int, axes: tuple[int, ...], b) -> tuple[Split, tuple]:
+        return split[:d] + (axes,) + split[d + 1 :], bounds[:d] + (b,) + bounds[d + 1 :]
+
+    used = {a for axes in split for a in axes} | set(partial)
+    free = [a for a in range(len(p.sizes)) if a not in used]
+    for d, axes in enumerate(split):
+        for k in range(1, len(axes) + 1):
+            p.spend()
+            b = _coarsened(p, d, axes, bounds[d], k)
+            if b is _INVALID:
+                continue
+            g = p.count(axes[-k:])
+            new, nb = with_dim(d, axes[:-k], b)
+            yield AllGather(axes[-k:], d), (new, partial, kind, nb), (g - 1) * widest[d] * rest(d) * eb
+    for r in range(1, len(free) + 1):
+        for seq in itertools.permutations(free, r):
+            p.spend(rank)
+            for d in range(rank):
+                b = _refined(p, d, split[d], bounds[d], seq)
+                if b is not _INVALID:
+                    new, nb = with_dim(d, split[d] + seq, b)
+                    yield AllSlice(seq, d), (new, partial, kind, nb), 0
+    for c, axes in enumerate(split):
+        for k in range(1, len(axes) + 1):
+            p.spend(rank)
+            bc = _coarsened(p, c, axes, bounds[c], k)
+            if bc is _INVALID:
+                continue
+            suffix = axes[-k:]
+            g = p.count(suffix)
+            for t in range(rank):
+                if t == c:
+                    continue
+                bt = _refined(p, t, split[t], bounds[t], suffix)
+                if bt is _INVALID:
+                    continue
+                new, nb = with_dim(c, axes[:-k], bc)
+                new = new[:t] + (split[t] + suffix,) + new[t + 1 :]
+                nb = nb[:t] + (bt,) + nb[t + 1 :]
+                cost = (g - 1) * _widest(p, t, split[t] + suffix, bt) * widest[c] * rest(t, c) * eb
+                yield AllToAll(suffix, t, c), (new, partial, kind, nb), cost
+    elems = math.prod(widest)
+    for r in range(len(partial) if kind == "average" else 1, len(partial) + 1):
+        for sub in itertools.combinations(partial, r):
+            p.spend()
+            left = tuple(a for a in partial if a not in sub)
+            g = p.count(sub)
+            cost = 2 * (g - 1) * (-(-elems // g)) * eb
+            yield AllReduce(sub, kind), (split, left, kind if left else "sum", bounds), cost
+        for seq in itertools.permutations(partial, r):
+            p.spend(rank)
+            left = tuple(a for a in partial if a not in seq)
+            g = p.count(seq)
+            for d in range(rank):
+                b = _refined(p, d, split[d], bounds[d], seq)
+                if b is _INVALID:
+                    continue
+                new, nb = with_dim(d, split[d] + seq, b)
+                cost = (g - 1) * _widest(p, d, split[d] + seq, b) * rest(d) * eb
+                yield ReduceScatter(seq, kind, d), (new, left, kind if left else "sum", nb), cost
+    tkind = p.target.partial_type
+    if p.target.partial_axes and (not partial or kind == tkind):
+        candidates = [a for a in p.target.partial_axes if a in free]
+        for r in range(1, len(candidates) + 1):
+            for sub in itertools.combinations(candidates, r):
+                p.spend()
+                yield Partialize(sub, tkind), (split, tuple(sorted(partial + sub)), tkind, bounds), 0
+    # whole pieces change hands: the boundaries stay, so only static meshes
+    counts = tuple(p.count(axes) for axes in split)
+    mine = _reduced(split, p.sizes)
+    for other in p.same_counts(counts, partial):
+        p.spend()
+        if other == split or p.permute_table(split, other) > MAX_PERMUTE_DEVICES:
+            continue
+        if any(a in p.dynamic_axes for axes in (*split, *other) for a in axes):
+            continue
+        cost = 0 if _reduced(other, p.sizes) == mine else elems * eb
+        yield Permute((), (), other), (other, partial, kind, bounds), cost
+
+
+def _uneven_decompose(start: tuple, goal: tuple) -> list[Step]:
+    """Past the search budget: reduce what the target does not keep partial,
+    gather every dimension whole, cut the target's pieces, partialize."""
+    split, partial, kind, _ = start
+    tsplit, tpartial, tkind, _ = goal
+    steps: list[Step] = []
+    if partial and not (kind == tkind and set(partial) <= set(tpartial)):
+        keep = kind == tkind and kind != "average"
+        sub = tuple(a for a in partial if not (keep and a in tpartial))
+        steps.append(AllReduce(sub, kind))
+        partial = tuple(a for a in partial if a not in sub)
+    steps += [AllGather(axes, d) for d, axes in enumerate(split) if axes]
+    steps += [AllSlice(axes, d) for d, axes in enumerate(tsplit) if axes]
+    extra = tuple(a for a in tpartial if a not in partial)
+    if extra:
+        steps.append(Partialize(extra, tkind))
+    return steps
+
+
+def _uneven_apply(p: _Problem, step: Step, layout: Sharding) -> Sharding:
+    """`_apply` for pieces of different sizes: the split as `_apply` says,
+    the boundaries as the module docstring's "Uneven pieces" says."""
+    if layout.halo_sizes or isinstance(step, UpdateHalo):
+        raise ValueError(f"{step} does not apply to {layout}: halos on uneven pieces are not supported yet")
+    plain = Sharding(layout.split_axes, layout.partial_axes, layout.partial_type)
+    new = _apply(step, plain, p.mesh, p.shape)
+    split, _, _, bounds = _ustate(p, layout)
+    after = _full_split(new, len(p.shape))
+    out = list(bounds)
+    if not isinstance(step, Permute):
+        for d, (old, axes) in enumerate(zip(split, after)):
+            if old == axes:
+                continue
+            if axes == old[: len(axes)]:
+                b = _coarsened(p, d, old, bounds[d], len(old) - len(axes))
+            else:
+                b = _refined(p, d, old, bounds[d], axes[len(old) :])
+            if b is _INVALID:
+                raise ValueError(
+                    f"{step} does not apply to {layout}: the pieces of tensor dimension {d} do not line up "
+                    "with the new ones"
+                )
+            out[d] = b
+    return _usharding(p, (after, new.partial_axes, new.partial_type, tuple(out)))
+
+
+def _uneven_step_costs(
+    step: Step, before: Sharding, after: Sharding, shape: tuple[int, ...], mesh: Mesh
+) -> dict[Device, int]:
+    """Elements every device receives in `step` between layouts whose pieces
+    may differ in size, padding included (module docstring)."""
+    devices = mesh.devices()
+    if isinstance(step, AllSlice | Partialize):
+        return dict.fromkeys(devices, 0)
+    extents = {d: [s.stop - s.start for s in before.slice_of(shape, mesh, d)] for d in devices}
+
+    def widest(s: Sharding, dim: int) -> int:
+        if not s.axes_of(dim):
+            return shape[dim]
+        return max((b - a for a, b in s.bounds(dim, shape[dim], mesh)), default=0)
+
+    def rest(e: list[int], *dims: int) -> int:
+        return math.prod(n for i, n in enumerate(e) if i not in dims)
+
+    out = dict.fromkeys(devices, 0)
+    if isinstance(step, Permute):
+        for dev in devices:
+            dest = mesh.member(dev, step.axes, step.perm[mesh.in_group_index(dev, step.axes)])
+            if dest != dev:
+                out[dest] = math.prod(extents[dev])
+        return out
+    g = mesh.group_size(step.axes)
+    for dev in devices:
+        e = extents[dev]
+        if isinstance(step, AllReduce):
+            out[dev] = 2 * (g - 1) * (-(-math.prod(e) // g))
+        elif isinstance(step, AllGather):
+            out[dev] = (g - 1) * widest(before, step.dim) * rest(e, step.dim)
+        elif isinstance(step, AllToAll):
+            padded = widest(after, step.split_dim) * widest(before, step.concat_dim)
+            out[dev] = (g - 1) * padded * rest(e, step.split_dim, step.concat_dim)
+        elif isinstance(step, ReduceScatter):
+            out[dev] = (g - 1) * widest(after, step.dim) * rest(e, step.dim)
+        else:  # pragma: no cover - halos are refused before
+            raise TypeError(f"not an uneven resharding step: {step!r}")
+    return out
+
+
+def _padded(array: np.ndarray, dim: int, size: int) -> np.ndarray:
+    """`array` grown to `size` along `dim` with poison (what the IR's padding
+    holds: it is never read)."""
+    shape = list(array.shape)
+    shape[dim] = size
+    out = poison(shape, array.dtype)
+    out[tuple(slice(0, n) for n in array.shape)] = array
+    return out
+
+
+def _cut(array: np.ndarray, dim: int, start: int, stop: int) -> np.ndarray:
+    index = [slice(None)] * array.ndim
+    index[dim] = slice(start, stop)
+    return array[tuple(index)]
+
+
+def _execute_uneven_step(
+    step: Step,
+    arrays: dict[Device, np.ndarray],
+    mesh: Mesh,
+    before: Sharding,
+    after: Sharding,
+    shape: tuple[int, ...],
+) -> dict[Device, np.ndarray]:
+    """One step on pieces of different sizes, as mesh-partition emits it:
+    every piece padded to the largest, the even collective, the valid parts
+    taken (module docstring)."""
+    devices = mesh.devices()
+    old = {d: before.slice_of(shape, mesh, d) for d in devices}
+    new = {d: after.slice_of(shape, mesh, d) for d in devices}
+
+    def widest(s: dict, dim: int) -> int:
+        return max(s[d][dim].stop - s[d][dim].start for d in devices)
+
+    if isinstance(step, AllReduce | Partialize | Permute):
+        return _execute_step(step, arrays, mesh)
+    if isinstance(step, AllSlice):
+        out = {}
+        for d in devices:
+            a, b = new[d][step.dim], old[d][step.dim]
+            out[d] = _cut(arrays[d], step.dim, a.start - b.start, a.stop - b.start).copy()
+        return out
+    axes = step.axes
+    g = mesh.group_size(axes)
+    if isinstance(step, AllGather):
+        dim = step.dim
+        m = widest(old, dim)
+        gathered = coll.all_gather({d: _padded(arrays[d], dim, m) for d in devices}, mesh, axes, dim)
+        out = {}
+        for d in devices:
+            parts = []
+            for j, member in enumerate(mesh.group_of(d, axes)):
+                size = old[member][dim].stop - old[member][dim].start
+                parts.append(_cut(gathered[d], dim, j * m, j * m + size))
+            out[d] = np.concatenate(parts, axis=dim)
+        return out
+    # all_to_all and reduce_scatter: chunk j (the part of the piece member j
+    # gets) at j times the largest new piece
+    dim = step.split_dim if isinstance(step, AllToAll) else step.dim
+    m = widest(new, dim)
+    buffers = {}
+    for d in devices:
+        a = arrays[d]
+        full = list(a.shape)
+        full[dim] = g * m
+        if isinstance(step, AllToAll):
+            full[step.concat_dim] = widest(old, step.concat_dim)
+        buf = poison(full, a.dtype)
+        start = old[d][dim].start
+        for j, member in enumerate(mesh.group_of(d, axes)):
+            piece = new[member][dim]
+            chunk = _cut(a, dim, piece.start - start, piece.stop - start)
+            index = [slice(0, n) for n in chunk.shape]
+            index[dim] = slice(j * m, j * m + chunk.shape[dim])
+            buf[tuple(index)] = chunk
+        buffers[d] = buf
+    if isinstance(step, ReduceScatter):
+        done = coll.reduce_scatter(buffers, mesh, axes, step.kind, dim)
+        return {d: _cut(done[d], dim, 0, new[d][dim].stop - new[d][dim].start).copy() for d in devices}
+    c = step.concat_dim
+    mc = widest(old, c)
+    moved = coll.all_to_all(buffers, mesh, axes, dim, c)
+    out = {}
+    for d in devices:
+        parts = []
+        for i, member in enumerate(mesh.group_of(d, axes)):
+            size = old[member][c].stop - old[member][c].start
+            part = _cut(moved[d], c, i * mc, i * mc + size)
+            parts.append(_cut(part, dim, 0, new[d][dim].stop - new[d][dim].start))
+        out[d] = np.concatenate(parts, axis=c)
+    return out
+
+
 # -- costs -----------------------------------------------------------------------
 
 
@@ -1234,7 +1700,13 @@ def _devices_over(mesh: Mesh, axes: Sequence[int]) -> Iterator[Device]:
 
 
 def _plan(
-    shape: tuple[int, ...], mesh: Mesh, source: Sharding, target: Sharding, steps: list[Step], element_bytes: int
+    shape: tuple[int, ...],
+    mesh: Mesh,
+    source: Sharding,
+    target: Sharding,
+    steps: list[Step],
+    element_bytes: int,
+    uneven: _Problem | None = None,
 ) -> Plan:
     layouts: list[Sharding] = []
     per_step: list[int] = []
@@ -1242,7 +1714,13 @@ def _plan(
     totals = dict.fromkeys(mesh.devices() if small else [(0,) * mesh.rank], 0)
     layout = source
     for step in steps:
-        if small:
+        after = _apply(step, layout, mesh, shape) if uneven is None else _uneven_apply(uneven, step, layout)
+        if uneven is not None:
+            costs = _uneven_step_costs(step, layout, after, shape, mesh)
+            for d, c in costs.items():
+                totals[d] += c
+            most = max(costs.values(), default=0)
+        elif small:
             costs = _step_costs(step, layout, shape, mesh)
             for d, c in costs.items():
                 totals[d] += c
@@ -1251,7 +1729,7 @@ def _plan(
             most = _step_cost_max(step, layout, shape, mesh)
             totals[(0,) * mesh.rank] += most
         per_step.append(most * element_bytes)
-        layout = _apply(step, layout, mesh, shape)
+        layout = after
         layouts.append(layout)
     if layout != target:  # pragma: no cover - the search only ends at the target
         raise AssertionError(f"the steps lead to {layout}, not {target}")

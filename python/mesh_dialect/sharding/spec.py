@@ -15,6 +15,9 @@ Conventions (shared with `mesh_dialect.sim`):
 - A tensor dimension split over mesh axes `[a, b]` is cut into
   `size(a) * size(b)` consecutive pieces; a device holds the piece whose
   number is its position over `(a, b)` in that order, `a` outermost.
+- Without `sharded_dims_offsets`, n elements cut into k pieces give every
+  piece n // k elements and the last n % k pieces one more (upstream MLIR's
+  `shard_shape`: 7 over 3 is 2, 2, 3); `sharded_dims_offsets` give any pieces.
 """
 
 from __future__ import annotations
@@ -229,6 +232,16 @@ class Mesh:
         return f"{name}(shape = {'x'.join(str(n) for n in self.shape)})"
 
 
+def split_piece(size: int, n: int, index: int) -> tuple[int, int]:
+    """[start, stop) of piece `index` when `size` elements are cut into `n`
+    pieces without explicit offsets: size // n each, the last size % n one
+    more, as upstream MLIR's `shard_shape` (7 over 3: 2, 2, 3)."""
+    base, extra = divmod(size, n)
+    first_big = n - extra
+    start = index * base + max(0, index - first_big)
+    return (start, start + base + (index >= first_big))
+
+
 def _unravel(index: int, sizes: Sequence[int]) -> Device:
     out = []
     for n in reversed(sizes):
@@ -246,8 +259,9 @@ class Sharding:
     `partial_type` reduction is the value.  `halo_sizes` holds (low, high)
     for each dimension with split axes, in order; `sharded_dims_offsets`
     holds, for each such dimension, the start of every piece and the end of
-    the last one (uneven splits).  Only static sizes: dynamic ones are
-    resolved before a `Sharding` is built.
+    the last one (any pieces; without them the module docstring's rule
+    cuts).  Only static sizes: dynamic ones are resolved before a `Sharding`
+    is built.
 
     Values are normalized so that equal layouts compare equal: trailing empty
     split entries are dropped, partial axes are sorted, the partial type is
@@ -358,8 +372,7 @@ class Sharding:
         if given is not None:
             return list(zip(given, given[1:]))
         n = self.shard_count(dim, mesh)
-        step = size // n
-        return [(i * step, (i + 1) * step) for i in range(n)]
+        return [split_piece(size, n, i) for i in range(n)]
 
     def piece_bounds(self, dim: int, size: int, mesh: Mesh, index: int) -> tuple[int, int]:
         """`bounds(dim, size, mesh)[index]` without listing every piece (a
@@ -367,8 +380,19 @@ class Sharding:
         given = self.offsets(dim, mesh)
         if given is not None:
             return (given[index], given[index + 1])
-        step = size // self.shard_count(dim, mesh)
-        return (index * step, (index + 1) * step)
+        return split_piece(size, self.shard_count(dim, mesh), index)
+
+    def is_even(self, shape: Sequence[int], mesh: Mesh) -> bool:
+        """Whether every split dimension of a tensor of `shape` is cut into
+        pieces of one size, so that every device holds the same local shape."""
+        for dim in self.sharded_dims():
+            given = self.offsets(dim, mesh)
+            if given is None:
+                if shape[dim] % self.shard_count(dim, mesh):
+                    return False
+            elif len({b - a for a, b in zip(given, given[1:])}) > 1:
+                return False
+        return True
 
     # -- validation --------------------------------------------------------
 
@@ -445,18 +469,12 @@ class Sharding:
             )
         for dim in self.sharded_dims():
             given = self.offsets(dim, mesh)
-            n = self.shard_count(dim, mesh)
             if given is not None:
                 if given[-1] != shape[dim]:
                     raise ShardingError(
                         f"sharded_dims_offsets of tensor dimension {dim} must end at its size {shape[dim]}, "
                         f"got {given[-1]}"
                     )
-            elif shape[dim] % n:
-                raise ShardingError(
-                    f"tensor dimension {dim} of size {shape[dim]} does not split evenly into {n} pieces; "
-                    "an uneven split needs sharded_dims_offsets"
-                )
 
     # -- per-device layout -------------------------------------------------
 

@@ -93,6 +93,14 @@ def global_shape(local: Sequence[int], sharding: Sharding | None, mesh: Mesh) ->
     return tuple(out)
 
 
+def _sized_by_offsets(t: ir.Type, sharding: Sharding, mesh: Mesh) -> bool:
+    """Whether every dynamic dimension of a per-device type has
+    sharded_dims_offsets, whose last entry is the whole size (mesh-partition
+    writes them for pieces of different sizes)."""
+    st = ir.ShapedType(t)
+    return all(sharding.offsets(d, mesh) is not None for d in range(st.rank) if st.is_dynamic_dim(d))
+
+
 def random_inputs(sig: Signature, mesh: Mesh | None, seed: int) -> list[np.ndarray]:
     """Seeded global inputs of the function's types: small integers, or
     normal floats, so integer results stay exact and readable."""
@@ -101,9 +109,12 @@ def random_inputs(sig: Signature, mesh: Mesh | None, seed: int) -> list[np.ndarr
     for i, (t, s) in enumerate(zip(sig.arg_types, sig.arg_shardings)):
         dtype = dtype_of(t)
         if isinstance(t, ir.ShapedType):
-            shape = _static_shape(t, f"argument {i}")
-            if mesh is not None:
-                shape = global_shape(shape, s, mesh)
+            if mesh is not None and s is not None and _sized_by_offsets(t, s, mesh):
+                shape = global_shape(tuple(ir.ShapedType(t).shape), s, mesh)
+            else:
+                shape = _static_shape(t, f"argument {i}")
+                if mesh is not None:
+                    shape = global_shape(shape, s, mesh)
         else:
             shape = ()
         if dtype == np.bool_:

@@ -29,7 +29,8 @@ the tensor's edge in `update_halo`) are poison, see `sim.layout.poison`.
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 
 import numpy as np
 
@@ -62,8 +63,13 @@ def _axes(mesh: Mesh, mesh_axes: Sequence[int], what: str = "mesh_axes") -> tupl
         raise CollectiveError(str(e)) from None
 
 
-def _prepare(inputs: Inputs, mesh: Mesh, mesh_axes: Sequence[int]) -> tuple[dict[Device, np.ndarray], tuple[int, ...]]:
-    """Every device's array (all of one shape and dtype) and the checked axes."""
+def _prepare(
+    inputs: Inputs, mesh: Mesh, mesh_axes: Sequence[int], *, one_shape: bool = False
+) -> tuple[dict[Device, np.ndarray], tuple[int, ...]]:
+    """Every device's array and the checked axes.  Arrays share one dtype and
+    rank; the members of a group share one shape, while groups may differ (a
+    tensor of dynamic size cut unevenly gives each group its own), unless
+    `one_shape` asks for one shape on every device."""
     axes = _axes(mesh, mesh_axes)
     devices = mesh.devices()
     missing = [d for d in devices if d not in inputs]
@@ -78,14 +84,69 @@ def _prepare(inputs: Inputs, mesh: Mesh, mesh_axes: Sequence[int]) -> tuple[dict
             raise CollectiveError(f"{d} is not a device of a mesh of shape {_fmt(mesh.shape)}")
     arrays = {d: np.asarray(inputs[d]) for d in devices}
     first = arrays[devices[0]]
-    for d in devices[1:]:
-        a = arrays[d]
-        if a.shape != first.shape or a.dtype != first.dtype:
-            raise CollectiveError(
-                f"every device must hold the same type: device {_fmt(d)} holds {_fmt(a.shape)} {a.dtype} "
-                f"but device {_fmt(devices[0])} holds {_fmt(first.shape)} {first.dtype}"
-            )
+    for group in [devices] if one_shape else mesh.iter_groups(axes):
+        lead = arrays[group[0]]
+        for d in group:
+            a = arrays[d]
+            if a.dtype != first.dtype or a.ndim != first.ndim:
+                _different(d, a, devices[0], first)
+            if a.shape != lead.shape:
+                _different(d, a, group[0], lead)
     return arrays, axes
+
+
+def _different(d: Device, a: np.ndarray, other: Device, b: np.ndarray) -> None:
+    raise CollectiveError(
+        f"every device must hold the same type: device {_fmt(d)} holds {_fmt(a.shape)} {a.dtype} "
+        f"but device {_fmt(other)} holds {_fmt(b.shape)} {b.dtype}"
+    )
+
+
+# -- traffic -----------------------------------------------------------------------
+
+_COUNTERS: list[dict[Device, int]] = []
+
+
+@contextmanager
+def count_traffic() -> Iterator[dict[Device, int]]:
+    """Bytes each device receives in the collectives run inside the block,
+    counted as the resharding planner's cost model does (all_gather: the
+    others' pieces; all_to_all and reduce_scatter: (g - 1) / g of the input;
+    all_reduce: a ring's 2 (g - 1) ceil(E / g) elements; a point-to-point
+    message: its array; update_halo: the halo cells taken from other pieces;
+    broadcast, scatter, gather, reduce and shift: what a device gets from
+    another), so plans can be checked against what their execution moves."""
+    counts: dict[Device, int] = {}
+    _COUNTERS.append(counts)
+    try:
+        yield counts
+    finally:
+        _COUNTERS.remove(counts)
+
+
+_ONLY: list[frozenset] = []
+
+
+@contextmanager
+def traffic_of(devices) -> Iterator[None]:
+    """Count only `devices` inside the block: the simulator runs a
+    collective on stand-in arrays for devices of groups not taking part."""
+    _ONLY.append(frozenset(devices))
+    try:
+        yield
+    finally:
+        _ONLY.pop()
+
+
+def received(device: Device, nbytes: int) -> None:
+    """Record that `device` received `nbytes` (for `count_traffic`)."""
+    if _ONLY and device not in _ONLY[-1]:
+        return
+    for counts in _COUNTERS:
+        counts[device] = counts.get(device, 0) + int(nbytes)
+
+
+_received = received
 
 
 def _tensor_axis(axis: int, rank: int, what: str) -> int:
@@ -178,6 +239,8 @@ def all_gather(inputs: Inputs, mesh: Mesh, mesh_axes: Sequence[int], gather_axis
         joined = np.concatenate([arrays[d] for d in group], axis=gather_axis)
         for d in group:
             out[d] = joined.copy()
+            if _COUNTERS:
+                _received(d, (len(group) - 1) * arrays[d].nbytes)
     return out
 
 
@@ -188,7 +251,8 @@ def all_slice(inputs: Inputs, mesh: Mesh, mesh_axes: Sequence[int], slice_axis: 
     first = arrays[mesh.devices()[0]]
     slice_axis = _tensor_axis(slice_axis, first.ndim, "slice_axis")
     n = mesh.group_size(axes)
-    _divisible(first.shape, slice_axis, n, "slice_axis")
+    for a in arrays.values():
+        _divisible(a.shape, slice_axis, n, "slice_axis")
     return {d: _piece(a, slice_axis, n, mesh.in_group_index(d, axes)) for d, a in arrays.items()}
 
 
@@ -203,11 +267,13 @@ def all_to_all(
     split_axis = _tensor_axis(split_axis, first.ndim, "split_axis")
     concat_axis = _tensor_axis(concat_axis, first.ndim, "concat_axis")
     n = mesh.group_size(axes)
-    _divisible(first.shape, split_axis, n, "split_axis")
     out: dict[Device, np.ndarray] = {}
     for group in mesh.groups(axes):
+        _divisible(arrays[group[0]].shape, split_axis, n, "split_axis")
         for i, d in enumerate(group):
             out[d] = np.concatenate([_piece(arrays[s], split_axis, n, i) for s in group], axis=concat_axis)
+            if _COUNTERS:
+                _received(d, (n - 1) * (arrays[d].nbytes // n))
     return out
 
 
@@ -223,8 +289,11 @@ def all_reduce(
     out: dict[Device, np.ndarray] = {}
     for group in mesh.groups(axes):
         total = combine([arrays[d] for d in group], kind, dt)
+        g = len(group)
         for d in group:
             out[d] = total.copy()
+            if _COUNTERS:
+                _received(d, 2 * (g - 1) * (-(-total.size // g)) * total.itemsize)
     return out
 
 
@@ -245,7 +314,9 @@ def reduce(
     for group in mesh.groups(axes):
         r = _root_device(root, mesh, axes, group)
         for d in group:
-            out[d] = combine([arrays[m] for m in group], kind, dt) if d == r else poison(first.shape, dt)
+            out[d] = combine([arrays[m] for m in group], kind, dt) if d == r else poison(arrays[d].shape, dt)
+        if _COUNTERS:
+            _received(r, (len(group) - 1) * out[r].nbytes)
     return out
 
 
@@ -265,12 +336,14 @@ def reduce_scatter(
     _reduction(kind, dt)
     scatter_axis = _tensor_axis(scatter_axis, first.ndim, "scatter_axis")
     n = mesh.group_size(axes)
-    _divisible(first.shape, scatter_axis, n, "scatter_axis")
     out: dict[Device, np.ndarray] = {}
     for group in mesh.groups(axes):
+        _divisible(arrays[group[0]].shape, scatter_axis, n, "scatter_axis")
         total = combine([arrays[d] for d in group], kind, dt)
         for i, d in enumerate(group):
             out[d] = _piece(total, scatter_axis, n, i)
+            if _COUNTERS:
+                _received(d, (n - 1) * (arrays[d].size // n) * total.itemsize)
     return out
 
 
@@ -282,6 +355,8 @@ def broadcast(inputs: Inputs, mesh: Mesh, mesh_axes: Sequence[int], root: Root) 
         r = _root_device(root, mesh, axes, group)
         for d in group:
             out[d] = arrays[r].copy()
+            if _COUNTERS and d != r:
+                _received(d, arrays[r].nbytes)
     return out
 
 
@@ -298,6 +373,8 @@ def gather(
         joined = np.concatenate([arrays[d] for d in group], axis=gather_axis)
         for d in group:
             out[d] = joined if d == r else poison(joined.shape, joined.dtype)
+        if _COUNTERS:
+            _received(r, joined.nbytes - arrays[r].nbytes)
     return out
 
 
@@ -310,12 +387,14 @@ def scatter(
     first = arrays[mesh.devices()[0]]
     scatter_axis = _tensor_axis(scatter_axis, first.ndim, "scatter_axis")
     n = mesh.group_size(axes)
-    _divisible(first.shape, scatter_axis, n, "scatter_axis")
     out: dict[Device, np.ndarray] = {}
     for group in mesh.groups(axes):
         r = _root_device(root, mesh, axes, group)
+        _divisible(arrays[r].shape, scatter_axis, n, "scatter_axis")
         for i, d in enumerate(group):
             out[d] = _piece(arrays[r], scatter_axis, n, i)
+            if _COUNTERS and d != r:
+                _received(d, out[d].nbytes)
     return out
 
 
@@ -340,6 +419,8 @@ def shift(
         if 0 <= c < n:
             src = d[:shift_axis] + (c,) + d[shift_axis + 1 :]
             out[d] = arrays[src].copy()
+            if _COUNTERS and src != d:
+                _received(d, out[d].nbytes)
         else:
             out[d] = poison(a.shape, a.dtype)
     return out
@@ -393,6 +474,8 @@ def exchange(
                 f"device {_fmt(r)} receives from device {_fmt(s)}, which sends to device {_fmt(norm_sends[s][0])}"
             )
         out[r] = norm_sends[s][1].copy()
+        if _COUNTERS and s != r:
+            _received(r, out[r].nbytes)
     for s, (t, _) in sorted(norm_sends.items()):
         if t not in norm_recvs:
             raise CollectiveMismatch(f"device {_fmt(s)} sends to device {_fmt(t)}, which receives nothing")
@@ -428,7 +511,7 @@ def update_halo(
     each tensor dimension with split axes, in order (empty means none).
     Every device holds the same core size, as the op requires.
     """
-    arrays, _ = _prepare(inputs, mesh, ())
+    arrays, _ = _prepare(inputs, mesh, (), one_shape=True)
     first = arrays[mesh.devices()[0]]
     split = [_axes(mesh, axes, "split_axes") for axes in split_axes]
     seen: set[int] = set()
@@ -472,7 +555,10 @@ def update_halo(
                 if q is not None:
                     axes = split[dim]
                     src_dev = mesh.member(src_dev, axes, q)
-            result[tuple(dst for _, dst, _ in combo)] = arrays[src_dev][tuple(src for _, _, src in combo)]
+            cells = arrays[src_dev][tuple(src for _, _, src in combo)]
+            result[tuple(dst for _, dst, _ in combo)] = cells
+            if _COUNTERS and src_dev != d:
+                _received(d, cells.nbytes)
         out[d] = result
     return out
 
@@ -531,11 +617,14 @@ __all__ = [
     "all_slice",
     "all_to_all",
     "broadcast",
+    "count_traffic",
     "exchange",
+    "received",
     "gather",
     "reduce",
     "reduce_scatter",
     "scatter",
     "shift",
+    "traffic_of",
     "update_halo",
 ]

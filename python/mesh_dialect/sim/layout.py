@@ -471,18 +471,26 @@ def global_shape(locals: Mapping[Device, np.ndarray], sharding: Sharding, mesh: 
             f"sharding splits {len(sharding.split_axes)} tensor dimensions but the arrays have rank {len(local)}"
         )
     shape = []
-    for dim, size in enumerate(local):
+    for dim in range(len(local)):
         given = sharding.offsets(dim, mesh)
         if given is not None:
             shape.append(given[-1])
-        else:
+            continue
+        # Pieces may differ in size (the last n % k are one longer): add up
+        # the cores of the devices along the dimension's split axes.
+        total = 0
+        for dev in mesh.group_of(first, sharding.axes_of(dim)):
+            if dev not in locals:
+                raise LayoutError(f"device {list(dev)} has no array")
+            size = np.shape(locals[dev])[dim] if np.ndim(locals[dev]) > dim else 0
             core = size - sum(sharding.halo(dim))
             if core < 0:
                 raise LayoutError(
-                    f"device {list(first)} holds {size} elements along dimension {dim}, fewer than its halos "
+                    f"device {list(dev)} holds {size} elements along dimension {dim}, fewer than its halos "
                     f"{list(sharding.halo(dim))}"
                 )
-            shape.append(core * sharding.shard_count(dim, mesh))
+            total += core
+        shape.append(total)
     return tuple(shape)
 
 

@@ -107,9 +107,7 @@ def _mesh_shape(frame, step):
     return [np.int64(s) for s in sizes]
 
 
-@register(
-    "mesh.process_multi_index", prepare=lambda c, op: {**_mesh_attrs(c, op), "axes": list(op.attributes["axes"])}
-)
+@register("mesh.process_multi_index", prepare=lambda c, op: {**_mesh_attrs(c, op), "axes": list(op.attributes["axes"])})
 def _multi_index(frame, step):
     _the_mesh(frame, step)
     axes = step.attrs["axes"] or range(len(frame.device))
@@ -183,7 +181,8 @@ def _run(fn):
     def call(runner, step: Step, requests: dict[tuple, Request]) -> dict[tuple, np.ndarray]:
         mesh = runner.mesh
         try:
-            out = fn(step.attrs, _filled(requests, mesh), mesh, requests)
+            with coll.traffic_of(requests):
+                out = fn(step.attrs, _filled(requests, mesh), mesh, requests)
         except coll.CollectiveError as e:
             raise SimError(f"{step.where}: '{step.name}' {e}") from None
         return {d: out[d] for d in requests}
@@ -198,18 +197,14 @@ _COLLECTIVES = {
         lambda a, x, m, r: coll.all_to_all(x, m, a["mesh_axes"], a["split_axis"], a["concat_axis"])
     ),
     "mesh.all_reduce": _run(lambda a, x, m, r: coll.all_reduce(x, m, a["mesh_axes"], a["kind"], a["result_dtype"])),
-    "mesh.reduce": _run(
-        lambda a, x, m, r: coll.reduce(x, m, a["mesh_axes"], a["kind"], _roots(r), a["result_dtype"])
-    ),
+    "mesh.reduce": _run(lambda a, x, m, r: coll.reduce(x, m, a["mesh_axes"], a["kind"], _roots(r), a["result_dtype"])),
     "mesh.reduce_scatter": _run(
         lambda a, x, m, r: coll.reduce_scatter(x, m, a["mesh_axes"], a["kind"], a["scatter_axis"], a["result_dtype"])
     ),
     "mesh.broadcast": _run(lambda a, x, m, r: coll.broadcast(x, m, a["mesh_axes"], _roots(r))),
     "mesh.gather": _run(lambda a, x, m, r: coll.gather(x, m, a["mesh_axes"], a["gather_axis"], _roots(r))),
     "mesh.scatter": _run(lambda a, x, m, r: coll.scatter(x, m, a["mesh_axes"], a["scatter_axis"], _roots(r))),
-    "mesh.shift": _run(
-        lambda a, x, m, r: coll.shift(x, m, a["mesh_axes"], a["shift_axis"], a["offset"], a["rotate"])
-    ),
+    "mesh.shift": _run(lambda a, x, m, r: coll.shift(x, m, a["mesh_axes"], a["shift_axis"], a["offset"], a["rotate"])),
 }
 
 for _name in _COLLECTIVES:
@@ -244,6 +239,7 @@ def _recv(frame, step, buffer, *dynamic):
     if "source" in step.attrs:
         peer = mesh.device_at(frame.device, step.attrs["mesh_axes"], _root_of(step, "source", dynamic))
     received = yield PointToPoint(step, frame.device, False, peer, buffer)
+    coll.received(frame.device, np.asarray(received).nbytes)
     return [received.astype(buffer.dtype, copy=False)]
 
 

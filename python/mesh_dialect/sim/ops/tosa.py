@@ -14,9 +14,11 @@ of range, NaN) the op fails instead of picking one; `reduce_max`/`reduce_min`
 give the true extreme as the specification does (the lowering starts from
 the largest finite value, so it differs on rows of infinities).
 
-Not run (no handler, so compiling fails naming the op): convolutions,
-pooling, resize, rescale, table, fft, the shape-arithmetic ops, variables
-and the region ops cond_if/while_loop.
+Convolutions and pooling (`conv2d`, `conv3d`, `depthwise_conv2d`,
+`max_pool2d`, `avg_pool2d`) are in `tosa_window.py`.  Not run (no handler,
+so compiling fails naming the op): transpose_conv2d, resize, rescale,
+table, fft, the shape-arithmetic ops, variables and the region ops
+cond_if/while_loop.
 """
 
 from __future__ import annotations

@@ -17,6 +17,18 @@ receives whole arguments and slices its piece on entry (no communication).
 A split reduction accumulates into its init on every device of the group,
 so the init is kept on the group's first device only and replaced by the
 reduction's neutral value elsewhere (unless it already is that value).
+
+Pieces of different sizes (a size the mesh axes do not divide, cut as
+upstream's shard_shape does, or `sharded_dims_offsets`) and sizes known only
+at run time (dynamic tensor sizes, dynamic mesh sizes) give local types that
+are dynamic along those dimensions.  Their collectives run on pieces padded
+to the largest one and the valid parts are taken after (`_Ix` computes each
+device's offsets and sizes: constant tables where they are static, the
+default cut from `mesh.mesh_shape` and the summed piece sizes where not);
+`tensor.empty`, splats and `tensor.dim` of partitioned values are made with
+the device's own sizes, and a signature spells static uneven pieces out as
+`sharded_dims_offsets`, since a dynamic local type does not say how large
+the whole tensor is.
 """
 
 from __future__ import annotations
@@ -30,14 +42,15 @@ import numpy as np
 from mlir import ir
 from mlir.dialects import arith, linalg, scf, tensor
 
-from ...interfaces.choice import same_layout
+from ...interfaces.choice import same_placement
 from ...interfaces.registry import RuleCache
 from ...interfaces.rules import Conflict, ShardingRule, option_from_shardings, shardings_from_option
 from ...ir import ops as mesh_ops
 from ...ir.syntax import encode_sharding_attr
-from ...sharding.spec import IDEMPOTENT_KINDS, Mesh, Sharding
+from ...sharding.spec import IDEMPOTENT_KINDS, Mesh, Sharding, ShardingError
 from ..base import Pass, element_bytes, meshes_and_functions, sharding_of
 from ..propagation.sharding_propagation import OPTION_ATTR
+from . import halo
 
 _CARRIED = ("scf.for", "scf.if", "scf.execute_region")
 """Region ops whose results are carried through their regions: each carried
@@ -48,6 +61,8 @@ _NOT_RULED = ("mesh.mesh", "mesh.sharding")
 other mesh op is a collective or a query that already speaks of one device's
 data."""
 _CONSTANTS = ("arith.constant", "tosa.const", "mhlo.constant", "stablehlo.constant")
+_REBUILT = ("tensor.empty", "linalg.fill")
+"""Ops `_rebuilt_in` makes again in a layout (with a splat constant)."""
 
 
 class _Unsupported(Exception):
@@ -110,6 +125,11 @@ def _fmt(values) -> str:
 _WHOLE = Sharding(())
 """The layout of a value every device holds whole (built once: a hot default)."""
 
+_STAND_IN_AXIS = 2
+"""The size the planner assumes for a dynamic mesh axis (costs only)."""
+_STAND_IN_DIM = 1 << 12
+"""The size the planner assumes for a dynamic tensor dimension (costs only)."""
+
 
 def _planner():
     """The resharding planner, imported on first use: it pulls in the
@@ -162,6 +182,7 @@ class _Partition:
         self.meshes = meshes
         self.mesh_name: str | None = None
         self.mesh: Mesh | None = None
+        self.dynamic_axes: tuple[int, ...] = ()  # mesh axes of dynamic size
         self.layout: dict[ir.Value, Sharding] = {}  # global value -> its layout
         self.global_type: dict[ir.Value, ir.RankedTensorType] = {}
         self.whole: dict[ir.Value, ir.Value] = {}  # a sliced full argument -> the argument
@@ -182,9 +203,10 @@ class _Partition:
             if name not in self.meshes:
                 raise _Unsupported(loc, f"mesh @{name} does not exist")
             shape = self.meshes[name]
-            if any(d < 0 for d in shape):
-                raise _Unsupported(loc, f"mesh @{name} has dynamic sizes, which partition does not support")
-            self.mesh_name, self.mesh = name, Mesh(shape)
+            # A dynamic mesh size is planned with a stand-in; the IR asks
+            # mesh.mesh_shape for the real one.
+            self.dynamic_axes = tuple(a for a, d in enumerate(shape) if d < 0)
+            self.mesh_name, self.mesh = name, Mesh(tuple(_STAND_IN_AXIS if d < 0 else d for d in shape))
         elif name != self.mesh_name:
             raise _Unsupported(loc, f"function uses meshes @{self.mesh_name} and @{name}; partition needs one mesh")
 
@@ -197,26 +219,46 @@ class _Partition:
         return found
 
     def piece_type(self, t: ir.RankedTensorType, s: Sharding, loc: ir.Location) -> ir.Type:
+        """One device's type: a split dimension whose pieces differ in size
+        (or are only known at run time) is dynamic, since devices hold
+        different sizes."""
         assert self.mesh is not None
-        if not t.has_static_shape:
-            raise _Unsupported(loc, f"a tensor of dynamic size {t} cannot be partitioned yet (its layout is {s})")
         shape = list(t.shape)
+        if len(s.split_axes) > len(shape):
+            raise _Unsupported(
+                loc, f"sharding {s} splits dimension {len(s.split_axes) - 1} of a tensor of rank {len(shape)}"
+            )
+        dynamic = [d for d in range(len(shape)) if t.is_dynamic_dim(d)]
+        if s.sharded_dims_offsets and (dynamic or self.dynamic_axes):
+            raise _Unsupported(
+                loc, f"sharded_dims_offsets on a tensor of dynamic size or mesh are not supported: {t}, {s}"
+            )
+        try:
+            s.validate(self.mesh, [_STAND_IN_DIM if d in dynamic else n for d, n in enumerate(shape)])
+        except ShardingError as e:
+            raise _Unsupported(loc, f"sharding {s} does not fit {t}: {e}") from None
         for d, axes in enumerate(s.split_axes):
             if not axes:
                 continue
-            n = math.prod(self.mesh.shape[a] for a in axes)
-            if d >= len(shape):
-                raise _Unsupported(loc, f"sharding {s} splits dimension {d} of a tensor of rank {len(shape)}")
-            if shape[d] % n != 0 or s.sharded_dims_offsets:
-                raise _Unsupported(
-                    loc,
-                    f"dimension {d} of size {shape[d]} does not split evenly over mesh axes {_fmt(axes)} "
-                    f"({n} pieces); uneven pieces are not supported yet",
-                )
-        if s.halo_sizes:
-            raise _Unsupported(loc, "halo sizes are not supported by partition yet")
-        local = s.local_shape(tuple(shape), self.mesh, (0,) * self.mesh.rank)
-        return ir.RankedTensorType.get(list(local), t.element_type, t.encoding, loc=loc)
+            if d in dynamic or any(a in self.dynamic_axes for a in axes):
+                if any(s.halo(d)):
+                    raise _Unsupported(loc, f"halos on pieces of dynamic size are not supported: {t}, {s}")
+                shape[d] = ir.ShapedType.get_dynamic_size()
+                continue
+            sizes = {b - a for a, b in s.bounds(d, shape[d], self.mesh)}
+            shape[d] = sizes.pop() + sum(s.halo(d)) if len(sizes) == 1 else ir.ShapedType.get_dynamic_size()
+        return ir.RankedTensorType.get(shape, t.element_type, t.encoding, loc=loc)
+
+    def uniform(self, t: ir.RankedTensorType, s: Sharding, d: int) -> bool:
+        """Whether every device holds a piece of one static size along
+        dimension `d` (what the collectives need without padding)."""
+        axes = s.axes_of(d)
+        if not axes:
+            return True
+        if t.is_dynamic_dim(d) or any(a in self.dynamic_axes for a in axes):
+            return False
+        assert self.mesh is not None
+        return len({b - a for a, b in s.bounds(d, t.shape[d], self.mesh)}) == 1
 
     def read_sharding(self, value: ir.Value) -> tuple[str, Sharding] | None:
         if value not in self.shardings:
@@ -358,17 +400,39 @@ class _Partition:
             s = self.layout.get(arg)
             entries = {}
             if not self.pass_.full_arguments and isinstance(arg.type, ir.RankedTensorType):
-                entries["mesh.sharding"] = replicated if s is None else sharding_attr(self.mesh_name, s)
+                entries["mesh.sharding"] = replicated if s is None else self.signature_attr(arg, s)
             arg_attrs.append(ir.DictAttr.get(entries))
         res_attrs = []
         for v in terminator.operands if terminator is not None else []:
             s = self.layout.get(v)
             entries = {}
             if isinstance(v.type, ir.RankedTensorType):
-                entries["mesh.sharding"] = replicated if s is None else sharding_attr(self.mesh_name, s)
+                entries["mesh.sharding"] = replicated if s is None else self.signature_attr(v, s)
             res_attrs.append(ir.DictAttr.get(entries))
         self.func.attributes["arg_attrs"] = ir.ArrayAttr.get(arg_attrs)
         self.func.attributes["res_attrs"] = ir.ArrayAttr.get(res_attrs)
+
+    def signature_attr(self, value: ir.Value, s: Sharding) -> ir.Attribute:
+        """The layout a signature records.  Pieces of different sizes spell
+        out their offsets (the default cut's, when none were given): a local
+        type of dynamic size does not say how large the whole tensor is, and
+        the offsets do."""
+        assert self.mesh is not None and self.mesh_name is not None
+        t = self.global_type.get(value)
+        if (
+            s.sharded_dims_offsets
+            or not isinstance(t, ir.RankedTensorType)
+            or not t.has_static_shape
+            or self.dynamic_axes
+            or s.is_even(t.shape, self.mesh)
+        ):
+            return sharding_attr(self.mesh_name, s)
+        offsets = []
+        for d in s.sharded_dims():
+            bounds = s.bounds(d, t.shape[d], self.mesh)
+            offsets += [a for a, _ in bounds] + [bounds[-1][1]]
+        spelled = Sharding(s.split_axes, s.partial_axes, s.partial_type, s.halo_sizes, tuple(offsets))
+        return sharding_attr(self.mesh_name, spelled)
 
     # -- one op ------------------------------------------------------------------
 
@@ -397,17 +461,174 @@ class _Partition:
         if name == "scf.yield" and op.parent.name in _CARRIED:
             self.carried_yield(op)
             return
+        if name == "tensor.dim" and self.dim_of_piece(op):
+            return
         if rule is None:
             self.without_rule(op)
             return
         self.check_fits(op, rule)
         self.fix_init(op, rule)
+        if name in ("tensor.empty", "tensor.splat") and self.sized_per_device(op):
+            return
         for r in op.results:
             s = self.layout.get(r)
             if s is not None:
                 self.global_type[r] = r.type
                 r.set_type(self.local_type(r.type, s, op.location))
-        _localize(op)
+        if not self.localize_dynamic(op, name):
+            _localize(op)
+        if rule.windows:
+            assert self.mesh is not None and self.mesh_name is not None
+            layouts = [self.layout.get(v) for v in op.operands]
+            types = [self.global_type.get(v, v.type) for v in op.operands]
+            try:
+                halo.localize(op, rule, layouts, types, self.mesh, self.mesh_name, self.dynamic_axes)
+            except ValueError as e:
+                raise _Unsupported(op.location, str(e)) from None
+
+    def localize_dynamic(self, op: ir.Operation, name: str) -> bool:
+        """Slices and expand_shape whose local pieces have sizes only known at
+        run time: their sizes become `tensor.dim`s of the local values (the op
+        is made again with them).  False when `_localize` does the job."""
+        if name in ("tensor.extract_slice", "tensor.insert_slice"):
+            full = op.operands[0 if name == "tensor.extract_slice" else 1]
+            s = self.layout.get(full)
+            ft = ir.RankedTensorType(full.type)
+            split = [d for d in range(ft.rank) if s is not None and s.axes_of(d)]
+            if not any(ft.is_dynamic_dim(d) for d in split):
+                return False
+            lead = 1 if name == "tensor.extract_slice" else 2
+            segments = list(ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"]))
+            operands = list(op.operands)
+            n_off, n_size = segments[-3], segments[-2]
+            offsets = operands[lead : lead + n_off]
+            given = iter(operands[lead + n_off : lead + n_off + n_size])
+            strides = operands[lead + n_off + n_size :]
+            dyn = ir.ShapedType.get_dynamic_size()
+            static = list(op.attributes["static_sizes"])
+            ix = _Ix(self, ir.InsertionPoint(op), op.location)
+            sizes = []
+            for d, size in enumerate(static):
+                value = next(given) if size == dyn else size
+                # the rule splits only dimensions the slice covers whole
+                sizes.append(ix.dim(full, d) if d in split else value)
+            attrs = {key: op.attributes[key] for key in op.attributes}
+            attrs["static_sizes"] = _dense_i64([v if isinstance(v, int) else dyn for v in sizes])
+            dynamic_sizes = [v for v in sizes if not isinstance(v, int)]
+            segments[-2] = len(dynamic_sizes)
+            attrs["operandSegmentSizes"] = ir.DenseI32ArrayAttr.get(segments)
+            new = ir.Operation.create(
+                name,
+                results=[op.results[0].type],
+                operands=operands[:lead] + offsets + dynamic_sizes + strides,
+                attributes=attrs,
+                loc=op.location,
+                ip=ir.InsertionPoint(op),
+            )
+            self.replaced(op, new)
+            return True
+        if name == "tensor.expand_shape":
+            result = ir.RankedTensorType(op.results[0].type)
+            if result.has_static_shape:
+                return False
+            src = op.operands[0]
+            groups = [
+                [ir.IntegerAttr(i).value for i in ir.ArrayAttr(g)] for g in ir.ArrayAttr(op.attributes["reassociation"])
+            ]
+            ix = _Ix(self, ir.InsertionPoint(op), op.location)
+            sizes: list = list(result.shape)
+            for k, group in enumerate(groups):
+                open_dims = [d for d in group if result.is_dynamic_dim(d)]
+                if not open_dims:
+                    continue
+                if len(open_dims) > 1:
+                    raise _Unsupported(
+                        op.location,
+                        "tensor.expand_shape of a piece with two dynamic sizes in one group is not supported",
+                    )
+                rest = math.prod(result.shape[d] for d in group if d not in open_dims)
+                sizes[open_dims[0]] = ix.div(ix.dim(src, k), rest)
+            with ir.InsertionPoint(op), op.location:
+                dyn = ir.ShapedType.get_dynamic_size()
+                new = tensor.ExpandShapeOp(
+                    result,
+                    src,
+                    op.attributes["reassociation"],
+                    [v for v in sizes if not isinstance(v, int)],
+                    [v if isinstance(v, int) else dyn for v in sizes],
+                ).operation
+            self.replaced(op, new)
+            return True
+        if name == "tosa.reshape" and not ir.RankedTensorType(op.results[0].type).has_static_shape:
+            raise _Unsupported(op.location, "tosa.reshape of pieces of different or dynamic sizes is not supported yet")
+        return False
+
+    def replaced(self, op: ir.Operation, new: ir.Operation) -> None:
+        """`new` takes over `op`'s results, layouts and global types."""
+        for old, fresh in zip(op.results, new.results):
+            old.replace_all_uses_with(fresh)
+            if old in self.layout:
+                self.layout[fresh] = self.layout[old]
+            if old in self.global_type:
+                self.global_type[fresh] = self.global_type[old]
+            self.forget(old)
+        op.erase()
+
+    def dim_of_piece(self, op: ir.Operation) -> bool:
+        """`tensor.dim` of a partitioned value asks for the whole tensor's
+        size: kept when the dimension is not split (the piece has it too),
+        else the pieces' sizes summed over the group.  False when the
+        dimension is not a constant (the op then runs on the whole value)."""
+        v = op.operands[0]
+        index = op.operands[1].owner
+        if not isinstance(index, ir.OpView | ir.Operation) or index.name != "arith.constant":
+            return False
+        d = ir.IntegerAttr(index.attributes["value"]).value
+        if v in self.whole:  # a slice of an argument that arrived whole: ask the argument
+            op.operands[0] = self.whole[v]
+            return True
+        s = self.layout.get(v)
+        if s is None or not s.axes_of(d):
+            return True
+        t = ir.RankedTensorType(self.global_type.get(v, v.type))
+        if not 0 <= d < t.rank:
+            return False
+        ix = _Ix(self, ir.InsertionPoint(op), op.location)
+        op.results[0].replace_all_uses_with(ix.value(ix.total(v, t, s, d)))
+        op.erase()
+        return True
+
+    def sized_per_device(self, op: ir.Operation) -> bool:
+        """A `tensor.empty` or `tensor.splat` whose pieces have sizes that
+        differ between devices (or depend on a dynamic size): made again
+        with this device's sizes.  False when the plain retyping fits."""
+        r = op.results[0]
+        s = self.layout.get(r)
+        t = ir.RankedTensorType(r.type)
+        if s is None or not any(
+            s.axes_of(d) and (t.is_dynamic_dim(d) or not self.uniform(t, s, d)) for d in range(t.rank)
+        ):
+            return False
+        local = ir.RankedTensorType(self.local_type(t, s, op.location))
+        ix = _Ix(self, ir.InsertionPoint(op), op.location)
+        given = iter(list(op.operands)[0 if op.name == "tensor.empty" else 1 :])
+        sizes: list = []
+        for d in range(t.rank):
+            n = next(given) if t.is_dynamic_dim(d) else t.shape[d]
+            sizes.append(ix.size(s, d, n, ix.group_index(s.axes_of(d))) if s.axes_of(d) else n)
+        with ir.InsertionPoint(op), op.location:
+            if op.name == "tensor.empty":
+                new = tensor.EmptyOp(sizes, t.element_type).result
+            else:
+                new = tensor.SplatOp(
+                    local, op.operands[0], [ix.value(n) for n in sizes if not isinstance(n, int)]
+                ).result
+        r.replace_all_uses_with(new)
+        self.layout[new] = s
+        self.global_type[new] = t
+        self.forget(r)
+        op.erase()
+        return True
 
     # -- values carried through regions --------------------------------------
 
@@ -563,16 +784,16 @@ class _Partition:
         if isinstance(option, Conflict):
             detail = str(option)
         else:
-            need_operands, need_results = shardings_from_option(rule, option)
+            need_operands, need_results = shardings_from_option(rule, option, self.mesh_shape())
             bad = [
                 (i, have, need)
                 for i, (have, need) in enumerate(zip(results, need_results))
-                if have is not None and not same_layout(have, need)
+                if have is not None and not same_placement(have, need)
             ]
             if not bad:
                 moved = []
                 for i, (have, need) in enumerate(zip(operands, need_operands)):
-                    if have is not None and not same_layout(have, need):
+                    if have is not None and not same_placement(have, need):
                         self.reshard_operand(op, i, need, ir.InsertionPoint(op), op.location)
                         moved.append(f"operand {i} from {have} to {need}")
                 self.pass_.remark(
@@ -593,8 +814,12 @@ class _Partition:
         key = (id(rule), tuple(operands), tuple(results))  # rules come from one RuleCache: one object each
         found = self.fitting.get(key)
         if found is None:
-            found = self.fitting[key] = _fits(rule, operands, results)
+            found = self.fitting[key] = _fits(rule, operands, results, self.mesh_shape())
         return found
+
+    def mesh_shape(self) -> tuple[int, ...] | None:
+        """The mesh's shape for halo sizes (None: no mesh yet)."""
+        return None if self.mesh is None else self.mesh.shape
 
     def check_callee(self, op: ir.Operation) -> None:
         callee = op.attributes["callee"].value if "callee" in op.attributes else None
@@ -645,29 +870,45 @@ class _Partition:
         rs = _planner()
         assert self.mesh is not None and self.mesh_name is not None
         t = ir.RankedTensorType(global_type)
-        self.local_type(t, source, loc)  # divisibility
+        self.local_type(t, source, loc)  # the layouts fit the type
         local = self.local_type(t, target, loc)
+        ix = _Ix(self, ip, loc)
         if not target.partial_axes:
-            rebuilt = _rebuilt_in(value, local, ip, loc)
+            rebuilt = _rebuilt_in(value, local, ip, loc, lambda given: self.piece_sizes(t, target, ix, given))
             if rebuilt is not None:
                 self.rebuilt.append(value)
                 return rebuilt
+            if source.is_replicated and target.halo_sizes:
+                return halo.slice_whole(value, t, target, self.mesh, self.mesh_name, ip, loc)
         key = (t, source, target)
         plan = self.plans.get(key)
         if plan is None:
+            dynamic = [d for d in range(t.rank) if t.is_dynamic_dim(d)]
+            shape = tuple(_STAND_IN_DIM if d in dynamic else n for d, n in enumerate(t.shape))
             try:
                 plan = rs.plan_resharding(
-                    tuple(t.shape), self.mesh.shape, source, target, element_bytes=element_bytes(t)
+                    shape,
+                    self.mesh.shape,
+                    source,
+                    target,
+                    element_bytes=element_bytes(t),
+                    dynamic_dims=dynamic,
+                    dynamic_axes=self.dynamic_axes,
                 )
             except ValueError as e:
                 raise _Unsupported(loc, f"cannot reshard from {source} to {target}: {e}") from None
             self.plans[key] = plan
         self.warn_whole_argument(value, t, source, target, plan.bytes_received, loc)
         current = value
+        before = plan.source
         with loc:
             for step, after in zip(plan.steps, plan.intermediate):
                 out = self.local_type(t, after, loc)
-                current = self.emit(step, current, out, ip, loc)
+                if self.plain(step, t, before, after):
+                    current = self.emit(step, current, out, ip, loc)
+                else:
+                    current = self.emit_uneven(step, current, out, t, before, after, ix)
+                before = after
             if current == value:
                 # The layouts differ only in name (size-1 axes, an idempotent
                 # partial): the data is the same, but the value under its
@@ -687,15 +928,20 @@ class _Partition:
             return
         if value.owner != self.func.regions[0].blocks[0]:
             return
+        estimate = ""
+        if not t.has_static_shape or self.dynamic_axes:
+            estimate = f" (dynamic sizes taken as {_STAND_IN_DIM}, mesh axes as {_STAND_IN_AXIS})"
         self.pass_.warning(
             loc,
             f"function argument {value.arg_number} ({t}, {source}) is gathered whole on every device here: "
-            f"{moved} bytes received per device",
+            f"{moved} bytes received per device{estimate}",
         )
 
     def emit(self, step, value: ir.Value, out: ir.Type, ip, loc: ir.Location) -> ir.Value:
         rs = _planner()
         m = self.mesh_name
+        if isinstance(step, rs.UpdateHalo):
+            return halo.emit_update_halo(step, value, out, m, ip, loc)
         axes = list(step.axes)
         assert self.mesh is not None
         if math.prod(self.mesh.shape[a] for a in axes) == 1 and value.type == out:
@@ -736,11 +982,150 @@ class _Partition:
             return self.first_only(value, list(step.axes), neutral, ip, loc)
         raise _Unsupported(loc, f"the planner returned a step mesh-partition cannot emit: {step}")
 
-    def permute(self, step, value: ir.Value, ip, loc: ir.Location) -> ir.Value:
+    def plain(self, step, t: ir.RankedTensorType, before: Sharding, after: Sharding) -> bool:
+        """Whether `step` is the dialect's collective as it is: the pieces it
+        cuts or joins have one static size on every device."""
+        rs = _planner()
+        if isinstance(step, rs.AllReduce | rs.UpdateHalo):
+            return True
+        if isinstance(step, rs.Partialize | rs.Permute):
+            return all(self.uniform(t, before, d) for d in range(t.rank))
+        if isinstance(step, rs.AllToAll):
+            dims = (step.split_dim, step.concat_dim)
+        else:
+            dims = (step.dim,)
+        return all(self.uniform(t, s, d) for s in (before, after) for d in dims)
+
+    def piece_sizes(
+        self, t: ir.RankedTensorType, s: Sharding, ix: _Ix, given: list[ir.Value]
+    ) -> list[int | ir.Value] | None:
+        """This device's sizes of a tensor of type `t` laid out by `s`, the
+        whole tensor's dynamic sizes being `given` (None when they are not)."""
+        dynamic = [d for d in range(t.rank) if t.is_dynamic_dim(d)]
+        if len(given) != len(dynamic):
+            return None
+        whole = dict(zip(dynamic, given))
+        out: list[int | ir.Value] = []
+        for d in range(t.rank):
+            n = whole.get(d, t.shape[d])
+            out.append(ix.size(s, d, n, ix.group_index(s.axes_of(d))) if s.axes_of(d) else n)
+        return out
+
+    def emit_uneven(
+        self, step, value: ir.Value, out: ir.Type, t: ir.RankedTensorType, before: Sharding, after: Sharding, ix: _Ix
+    ) -> ir.Value:
+        """A step on pieces of different sizes, as the planner costs it:
+        every piece padded to the largest (an insert_slice into a
+        tensor.empty), the dialect's collective on the padded type, then the
+        valid parts (one extract_slice per piece, joined by tensor.concat).
+        Cuts are extract_slices at offsets chosen per device."""
+        rs = _planner()
+        assert self.mesh_name is not None
+        m = self.mesh_name
+        axes = list(step.axes)
+        rank = ir.RankedTensorType(value.type).rank
+
+        def zeros() -> list:
+            return [0] * rank
+
+        def replaced(values: list, *pairs) -> list:
+            new = list(values)
+            for k in range(0, len(pairs), 2):
+                new[pairs[k]] = pairs[k + 1]
+            return new
+
+        if isinstance(step, rs.Partialize):
+            return self.emit(step, value, out, ix.ip, ix.loc)
+        if isinstance(step, rs.Permute):
+            if all(i == j for i, j in enumerate(step.perm)):
+                return ix.cast(value, out)  # only names change (size-1 axes)
+            fresh = self.piece_sizes_of(t, after, value, before, ix)
+            buffer = ix.empty(fresh, t.element_type)
+            return ix.cast(self.permute(step, value, ix.ip, ix.loc, buffer), out)
+        sizes = ix.sizes_of(value)
+        if isinstance(step, rs.AllSlice):
+            d = step.dim
+            n = ix.total(value, t, before, d)
+            old_start = ix.start(before, d, n, ix.group_index(before.axes_of(d)))
+            start, size = ix.piece(after, d, n, ix.group_index(after.axes_of(d)))
+            piece = ix.slice(value, replaced(zeros(), d, ix.sub(start, old_start)), replaced(sizes, d, size))
+            return ix.cast(piece, out)
+        g = ix.count(axes)
+        if isinstance(step, rs.AllGather):
+            d = step.dim
+            n = ix.total(value, t, before, d)
+            widest = ix.widest(before, d, n)
+            padded = ix.insert(value, ix.empty(replaced(sizes, d, widest), t.element_type), zeros(), sizes)
+            gathered_type = ix.tensor_type(replaced(sizes, d, _times(g, widest)), t.element_type)
+            gathered = mesh_ops.AllGatherOp(gathered_type, padded, m, d, mesh_axes=axes, loc=ix.loc, ip=ix.ip).result
+            base = ix.mul(ix.group_index(after.axes_of(d)), g)
+
+            def member(jx: _Ix, j, where: bool) -> tuple[ir.Value, int | ir.Value | None]:
+                index = jx.add(base, j)
+                size = jx.size(before, d, n, index)
+                piece = jx.slice(gathered, replaced(zeros(), d, jx.mul(j, widest)), replaced(sizes, d, size))
+                return piece, jx.start(before, d, n, index) if where else None
+
+            return ix.cast(ix.joined(g, member, d, sizes, after, n, t.element_type), out)
+        # all_to_all and reduce_scatter: the part of the piece that member j
+        # of the group gets goes at j times the largest new piece
+        d = step.split_dim if isinstance(step, rs.AllToAll) else step.dim
+        n = ix.total(value, t, before, d)
+        widest = ix.widest(after, d, n)
+        old_start = ix.start(before, d, n, ix.group_index(before.axes_of(d)))
+        buffer_sizes = replaced(sizes, d, ix.mul(g, widest))
+        if isinstance(step, rs.AllToAll):
+            c = step.concat_dim
+            nc = ix.total(value, t, before, c)
+            widest_c = ix.widest(before, c, nc)
+            buffer_sizes[c] = widest_c
+        base = ix.mul(ix.group_index(before.axes_of(d)), g)
+
+        def chunk(jx: _Ix, j, buffer: ir.Value) -> ir.Value:
+            start, size = jx.piece(after, d, n, jx.add(base, j))
+            chunk_sizes = replaced(sizes, d, size)
+            part = jx.slice(value, replaced(zeros(), d, jx.sub(start, old_start)), chunk_sizes)
+            return jx.insert(part, buffer, replaced(zeros(), d, jx.mul(j, widest)), chunk_sizes)
+
+        buffer = ix.loop(g, ix.empty(buffer_sizes, t.element_type), chunk)
+        mine = ix.size(after, d, n, ix.group_index(after.axes_of(d)))
+        if isinstance(step, rs.ReduceScatter):
+            reduced_type = ix.tensor_type(replaced(sizes, d, widest), t.element_type)
+            reduced = mesh_ops.ReduceScatterOp(
+                reduced_type, buffer, m, d, mesh_axes=axes, reduction=step.kind, loc=ix.loc, ip=ix.ip
+            ).result
+            return ix.cast(ix.slice(reduced, zeros(), replaced(sizes, d, mine)), out)
+        moved_type = ix.tensor_type(replaced(buffer_sizes, d, widest, c, _times(g, widest_c)), t.element_type)
+        moved = mesh_ops.AllToAllOp(moved_type, buffer, m, d, c, mesh_axes=axes, loc=ix.loc, ip=ix.ip).result
+        base_c = ix.mul(ix.group_index(after.axes_of(c)), g)
+
+        def sender(jx: _Ix, i, where: bool) -> tuple[ir.Value, int | ir.Value | None]:
+            index = jx.add(base_c, i)
+            size_c = jx.size(before, c, nc, index)
+            offsets = replaced(zeros(), c, jx.mul(i, widest_c))
+            piece = jx.slice(moved, offsets, replaced(sizes, d, mine, c, size_c))
+            return piece, jx.start(before, c, nc, index) if where else None
+
+        return ix.cast(ix.joined(g, sender, c, replaced(sizes, d, mine), after, nc, t.element_type), out)
+
+    def piece_sizes_of(self, t: ir.RankedTensorType, s: Sharding, value: ir.Value, layout: Sharding, ix: _Ix) -> list:
+        """This device's sizes under `s` of the tensor whose piece under
+        `layout` is `value`."""
+        out: list = []
+        for d in range(t.rank):
+            if not s.axes_of(d):
+                out.append(ix.dim(value, d))
+            else:
+                n = ix.total(value, t, layout, d)
+                out.append(ix.size(s, d, n, ix.group_index(s.axes_of(d))))
+        return out
+
+    def permute(self, step, value: ir.Value, ip, loc: ir.Location, buffer: ir.Value | None = None) -> ir.Value:
         """Device i of each group sends its piece to perm[i] and receives from
         perm^-1[i].  Send and receive meet, so along each cycle of the
         permutation devices at even positions send first and those at odd
-        positions receive first; devices that keep their piece do nothing."""
+        positions receive first; devices that keep their piece do nothing.
+        `buffer` receives a piece of another size than the device's own."""
         assert self.mesh is not None and self.mesh_name is not None
         perm = list(step.perm)
         n = len(perm)
@@ -799,12 +1184,13 @@ class _Partition:
             outer = scf.IfOp(moves, [t], has_else=True)
             with ir.InsertionPoint(outer.then_block):
                 inner = scf.IfOp(even, [t], has_else=True)
+                into = value if buffer is None else buffer
                 with ir.InsertionPoint(inner.then_block):
                     mesh_ops.SendOp(t, value, self.mesh_name, mesh_axes=list(step.axes), destination=dest)
-                    got = mesh_ops.RecvOp(t, value, self.mesh_name, mesh_axes=list(step.axes), source=source).result
+                    got = mesh_ops.RecvOp(t, into, self.mesh_name, mesh_axes=list(step.axes), source=source).result
                     scf.YieldOp([got])
                 with ir.InsertionPoint(inner.else_block):
-                    got = mesh_ops.RecvOp(t, value, self.mesh_name, mesh_axes=list(step.axes), source=source).result
+                    got = mesh_ops.RecvOp(t, into, self.mesh_name, mesh_axes=list(step.axes), source=source).result
                     mesh_ops.SendOp(t, value, self.mesh_name, mesh_axes=list(step.axes), destination=dest)
                     scf.YieldOp([got])
                 scf.YieldOp([inner.results[0]])
@@ -819,13 +1205,19 @@ class _Partition:
             return
         attr_name = "value" if "value" in op.attributes else "values"
         attr = op.attributes[attr_name] if attr_name in op.attributes else None
-        if isinstance(attr, ir.DenseElementsAttr) and attr.is_splat and not s.partial_axes:
-            local = self.local_type(r.type, s, op.location)
+        local = self.local_type(r.type, s, op.location)
+        if (
+            isinstance(attr, ir.DenseElementsAttr)
+            and attr.is_splat
+            and not s.partial_axes
+            and ir.RankedTensorType(local).has_static_shape
+        ):
             op.attributes[attr_name] = ir.DenseElementsAttr.get_splat(local, attr.get_splat_value())
             self.global_type[r] = r.type
             r.set_type(local)
             return
-        # A non-splat constant is built whole on every device and sliced.
+        # A non-splat constant is built whole on every device and sliced (a
+        # splat whose pieces differ in size is made again per device).
         uses = [(u.owner, u.operand_number) for u in r.uses]
         new = self.reshard(r, r.type, _WHOLE, s, ir.InsertionPoint.after(op), op.location)
         for owner, i in uses:
@@ -846,12 +1238,16 @@ class _Partition:
             for v in index:
                 eq = arith.CmpIOp(arith.CmpIPredicate.eq, v, zero).result
                 first = eq if first is None else arith.AndIOp(first, eq).result
+            sizes = [
+                tensor.DimOp(value, arith.ConstantOp(ir.IndexType.get(), d).result).result if t.is_dynamic_dim(d) else n
+                for d, n in enumerate(t.shape)
+            ]
             choice = scf.IfOp(first, [t], has_else=True)
             with ir.InsertionPoint(choice.then_block):
                 scf.YieldOp([value])
             with ir.InsertionPoint(choice.else_block):
                 scalar = arith.ConstantOp(t.element_type, neutral).result
-                empty = tensor.EmptyOp(list(t.shape), t.element_type).result
+                empty = tensor.EmptyOp(sizes, t.element_type).result
                 scf.YieldOp([linalg.fill(scalar, outs=[empty])])
         return choice.results[0]
 
@@ -875,6 +1271,312 @@ class _Partition:
             kept = self.first_only(init, list(out.partial_axes), neutral, ir.InsertionPoint(op), op.location)
             op.operands[i] = kept
             self.layout[kept] = self.layout.get(init, _WHOLE)
+
+
+class _Ix:
+    """Index values of one reshard, created at its insertion point: per-device
+    offsets and sizes of pieces, folded to Python ints where they are static.
+    Static piece tables become `arith.constant dense<...> : tensor<kxindex>`
+    read at the device's piece number; sizes only known at run time (a
+    dynamic tensor size or mesh axis) follow the default cut in arithmetic."""
+
+    def __init__(self, part: _Partition, ip, loc: ir.Location) -> None:
+        self.part = part
+        self.ip = ip
+        self.loc = loc
+        self.index = ir.IndexType.get()
+        self.coords: dict[int, ir.Value] = {}
+        self.axis_sizes: dict[int, ir.Value] = {}
+        self.totals: dict[tuple[ir.Value, int], int | ir.Value] = {}
+        self.consts: dict[int, ir.Value] = {}
+        self.memo: dict[tuple, ir.Value] = {}  # one op per computation
+
+    # -- arithmetic --------------------------------------------------------------
+
+    def value(self, x: int | ir.Value) -> ir.Value:
+        if not isinstance(x, int):
+            return x
+        found = self.consts.get(x)
+        if found is None:
+            with self.ip, self.loc:
+                found = self.consts[x] = arith.ConstantOp(self.index, x).result
+        return found
+
+    def _arith(self, op, a: int | ir.Value, b: int | ir.Value) -> ir.Value:
+        key = (op, a, b)
+        found = self.memo.get(key)
+        if found is None:
+            with self.ip, self.loc:
+                found = self.memo[key] = op(self.value(a), self.value(b)).result
+        return found
+
+    def add(self, a, b):
+        if isinstance(a, int) and isinstance(b, int):
+            return a + b
+        if a == 0:
+            return b
+        return a if b == 0 else self._arith(arith.AddIOp, a, b)
+
+    def sub(self, a, b):
+        if isinstance(a, int) and isinstance(b, int):
+            return a - b
+        return a if b == 0 else self._arith(arith.SubIOp, a, b)
+
+    def mul(self, a, b):
+        if isinstance(a, int) and isinstance(b, int):
+            return a * b
+        if a == 0 or b == 0:
+            return 0
+        if a == 1:
+            return b
+        return a if b == 1 else self._arith(arith.MulIOp, a, b)
+
+    def div(self, a, b):
+        if isinstance(a, int) and isinstance(b, int):
+            return a // b
+        return a if b == 1 else self._arith(arith.DivUIOp, a, b)
+
+    def rem(self, a, b):
+        if isinstance(a, int) and isinstance(b, int):
+            return a % b
+        return 0 if b == 1 else self._arith(arith.RemUIOp, a, b)
+
+    def at_least(self, a, b, then, otherwise):
+        """`then` if a >= b else `otherwise` (signed)."""
+        if isinstance(a, int) and isinstance(b, int):
+            return then if a >= b else otherwise
+        key = ("at_least", a, b, then, otherwise)
+        found = self.memo.get(key)
+        if found is None:
+            cond = self.memo.get(("sge", a, b))
+            with self.ip, self.loc:
+                if cond is None:
+                    cond = self.memo["sge", a, b] = arith.CmpIOp(
+                        arith.CmpIPredicate.sge, self.value(a), self.value(b)
+                    ).result
+                found = self.memo[key] = arith.SelectOp(cond, self.value(then), self.value(otherwise)).result
+        return found
+
+    def table(self, values: list[int], index: int | ir.Value) -> int | ir.Value:
+        """`values[index]`: a constant when all agree or `index` is known."""
+        if len(set(values)) == 1:
+            return values[0]
+        if isinstance(index, int):
+            return values[index]
+        key = ("table", tuple(values))
+        with self.ip, self.loc:
+            constant = self.memo.get(key)
+            if constant is None:
+                kind = ir.RankedTensorType.get([len(values)], self.index)
+                attr = ir.DenseElementsAttr.get(np.array(values, dtype=np.int64), type=kind)
+                constant = self.memo[key] = arith.ConstantOp(kind, attr).result
+            read = ("read", constant, index)
+            if read not in self.memo:
+                self.memo[read] = tensor.ExtractOp(constant, [index]).result
+            return self.memo[read]
+
+    # -- the mesh ------------------------------------------------------------------
+
+    def axis_size(self, a: int) -> int | ir.Value:
+        if a not in self.part.dynamic_axes:
+            assert self.part.mesh is not None
+            return self.part.mesh.shape[a]
+        if a not in self.axis_sizes:
+            with self.ip, self.loc:
+                self.axis_sizes[a] = mesh_ops.MeshShapeOp(self.part.mesh_name, axes=[a]).operation.results[0]
+        return self.axis_sizes[a]
+
+    def coord(self, a: int) -> int | ir.Value:
+        if self.axis_size(a) == 1:
+            return 0
+        if a not in self.coords:
+            with self.ip, self.loc:
+                op = mesh_ops.ProcessMultiIndexOp(self.part.mesh_name, axes=[a])
+                self.coords[a] = op.operation.results[0]
+        return self.coords[a]
+
+    def count(self, axes) -> int | ir.Value:
+        n: int | ir.Value = 1
+        for a in axes:
+            n = self.mul(n, self.axis_size(a))
+        return n
+
+    def group_index(self, axes) -> int | ir.Value:
+        """This device's piece number over `axes` (first axis outermost)."""
+        index: int | ir.Value = 0
+        for a in axes:
+            index = self.add(self.mul(index, self.axis_size(a)), self.coord(a))
+        return index
+
+    # -- pieces --------------------------------------------------------------------
+
+    def piece(self, s: Sharding, d: int, n: int | ir.Value, index: int | ir.Value):
+        """(start, size) of piece `index` of dimension `d` (`n` elements)."""
+        return (self.start(s, d, n, index), self.size(s, d, n, index))
+
+    def _cut(self, s: Sharding, d: int, n: int | ir.Value):
+        """The static bounds of dimension `d`'s pieces, else (k, n // k,
+        the first piece with one more)."""
+        assert self.part.mesh is not None
+        k = self.count(s.axes_of(d))
+        if isinstance(n, int) and isinstance(k, int):
+            return s.bounds(d, n, self.part.mesh), None
+        # the default cut: n // k each, the last n % k one more
+        return None, (k, self.div(n, k), self.sub(k, self.rem(n, k)))
+
+    def start(self, s: Sharding, d: int, n: int | ir.Value, index: int | ir.Value) -> int | ir.Value:
+        bounds, rule = self._cut(s, d, n)
+        if bounds is not None:
+            return self.table([a for a, _ in bounds], index)
+        _, base, first_big = rule
+        late = self.at_least(index, first_big, self.sub(index, first_big), 0)
+        return self.add(self.mul(index, base), late)
+
+    def size(self, s: Sharding, d: int, n: int | ir.Value, index: int | ir.Value) -> int | ir.Value:
+        bounds, rule = self._cut(s, d, n)
+        if bounds is not None:
+            return self.table([b - a for a, b in bounds], index)
+        _, base, first_big = rule
+        return self.add(base, self.at_least(index, first_big, 1, 0))
+
+    def widest(self, s: Sharding, d: int, n: int | ir.Value) -> int | ir.Value:
+        """The largest piece of dimension `d`: what collectives pad it to."""
+        assert self.part.mesh is not None
+        k = self.count(s.axes_of(d))
+        if isinstance(n, int) and isinstance(k, int):
+            return max((b - a for a, b in s.bounds(d, n, self.part.mesh)), default=0)
+        return self.div(self.add(n, self.sub(k, 1)), k)
+
+    def dim(self, value: ir.Value, d: int) -> int | ir.Value:
+        t = ir.RankedTensorType(value.type)
+        if not t.is_dynamic_dim(d):
+            return t.shape[d]
+        key = ("dim", value, d)
+        if key not in self.memo:
+            with self.ip, self.loc:
+                self.memo[key] = tensor.DimOp(value, self.value(d)).result
+        return self.memo[key]
+
+    def sizes_of(self, value: ir.Value) -> list[int | ir.Value]:
+        return [self.dim(value, d) for d in range(ir.RankedTensorType(value.type).rank)]
+
+    def total(self, value: ir.Value, t: ir.RankedTensorType, s: Sharding, d: int) -> int | ir.Value:
+        """The global size of dimension `d` of the tensor whose piece under
+        `s` is `value`: summed over the group when it is split and dynamic."""
+        if not t.is_dynamic_dim(d):
+            return t.shape[d]
+        if not s.axes_of(d):
+            return self.dim(value, d)
+        key = (value, d)
+        if key not in self.totals:
+            one = ir.RankedTensorType.get([1], self.index)
+            with self.ip, self.loc:
+                mine = tensor.FromElementsOp(one, [self.value(self.dim(value, d))]).result
+                total = mesh_ops.AllReduceOp(
+                    one, mine, self.part.mesh_name, mesh_axes=list(s.axes_of(d)), reduction="sum"
+                ).result
+                self.totals[key] = tensor.ExtractOp(total, [self.value(0)]).result
+        return self.totals[key]
+
+    # -- tensors -------------------------------------------------------------------
+
+    def tensor_type(self, sizes: list, element: ir.Type) -> ir.RankedTensorType:
+        """Sizes that are not Python ints (values, None) are dynamic."""
+        dyn = ir.ShapedType.get_dynamic_size()
+        return ir.RankedTensorType.get([n if isinstance(n, int) else dyn for n in sizes], element)
+
+    def empty(self, sizes: list, element: ir.Type) -> ir.Value:
+        with self.ip, self.loc:
+            return tensor.EmptyOp(list(sizes), element).result
+
+    def _mixed(self, values: list) -> tuple[list[ir.Value], list[int]]:
+        dyn = ir.ShapedType.get_dynamic_size()
+        return [v for v in values if not isinstance(v, int)], [v if isinstance(v, int) else dyn for v in values]
+
+    def slice(self, source: ir.Value, offsets: list, sizes: list) -> ir.Value:
+        t = ir.RankedTensorType(source.type)
+        if all(o == 0 for o in offsets) and t.has_static_shape and list(sizes) == list(t.shape):
+            return source
+        element = ir.RankedTensorType(source.type).element_type
+        if 0 in sizes:
+            # no elements (MLIR refuses even offset 0 into a dimension of size 0)
+            return self.empty(sizes, element)
+        dyn_off, st_off = self._mixed(offsets)
+        dyn_size, st_size = self._mixed(sizes)
+        with self.ip, self.loc:
+            return tensor.ExtractSliceOp(
+                self.tensor_type(sizes, element), source, dyn_off, dyn_size, [], st_off, st_size, [1] * len(sizes)
+            ).result
+
+    def insert(self, source: ir.Value, dest: ir.Value, offsets: list, sizes: list) -> ir.Value:
+        if 0 in sizes:
+            return dest
+        dyn_off, st_off = self._mixed(offsets)
+        dyn_size, st_size = self._mixed(sizes)
+        with self.ip, self.loc:
+            return tensor.InsertSliceOp(source, dest, dyn_off, dyn_size, [], st_off, st_size, [1] * len(sizes)).result
+
+    def concat(self, parts: list[ir.Value], d: int) -> ir.Value:
+        if len(parts) == 1:
+            return parts[0]
+        types = [ir.RankedTensorType(p.type) for p in parts]
+        shape = list(types[0].shape)
+        along = [tp.shape[d] for tp in types]
+        dyn = ir.ShapedType.get_dynamic_size()
+        shape[d] = dyn if any(tp.is_dynamic_dim(d) for tp in types) else sum(along)
+        result = ir.RankedTensorType.get(shape, types[0].element_type)
+        with self.ip, self.loc:
+            return tensor.ConcatOp(result, d, parts).result
+
+    def loop(self, count: int | ir.Value, init: ir.Value, body) -> ir.Value:
+        """`body(ix, j, acc)` for j below `count`, threading `acc`: unrolled
+        when `count` is static, else an `scf.for` (a dynamic mesh axis)."""
+        if isinstance(count, int):
+            acc = init
+            for j in range(count):
+                acc = body(self, j, acc)
+            return acc
+        with self.ip, self.loc:
+            op = scf.ForOp(self.value(0), self.value(count), self.value(1), [init])
+        inner = _Ix(self.part, ir.InsertionPoint(op.body), self.loc)
+        # values made before the loop dominate its body; those made inside stay there
+        inner.consts, inner.coords, inner.axis_sizes = dict(self.consts), dict(self.coords), dict(self.axis_sizes)
+        inner.totals, inner.memo = dict(self.totals), dict(self.memo)
+        result = body(inner, op.induction_variable, op.inner_iter_args[0])
+        with ir.InsertionPoint(op.body), self.loc:
+            scf.YieldOp([result])
+        return op.results[0]
+
+    def joined(self, count: int | ir.Value, part, d: int, sizes: list, s: Sharding, n, element: ir.Type) -> ir.Value:
+        """The parts of a group of `count` devices joined along `d` into this
+        device's piece under `s` (`n`: the dimension's size): one
+        tensor.concat when `count` is static, else each part inserted at its
+        offset in the piece.  `part(ix, j, where)` gives part j and, when
+        `where`, its start in the whole dimension."""
+        if isinstance(count, int):
+            return self.concat([part(self, j, False)[0] for j in range(count)], d)
+        index = self.group_index(s.axes_of(d))
+        start = self.start(s, d, n, index)
+        whole = [self.size(s, d, n, index) if k == d else x for k, x in enumerate(sizes)]
+        init = self.empty(whole, element)
+
+        def put(jx: _Ix, j, acc: ir.Value) -> ir.Value:
+            value, at = part(jx, j, True)
+            offsets = [jx.sub(at, start) if k == d else 0 for k in range(len(sizes))]
+            return jx.insert(value, acc, offsets, jx.sizes_of(value))
+
+        return self.loop(count, init, put)
+
+    def cast(self, value: ir.Value, t: ir.Type) -> ir.Value:
+        if value.type == t:
+            return value
+        with self.ip, self.loc:
+            return tensor.CastOp(t, value).result
+
+
+def _times(a: int | ir.Value, b: int | ir.Value) -> int | None:
+    """A product for a type: None (dynamic) unless both are known."""
+    return a * b if isinstance(a, int) and isinstance(b, int) else None
 
 
 def _dense_i64(values) -> ir.Attribute:
@@ -909,38 +1611,65 @@ def _localize(op: ir.Operation) -> None:
             old.owner.erase()  # visited already: it comes before its use
 
 
-def _fits(rule: ShardingRule, operands: list[Sharding | None], results: list[Sharding | None]) -> bool:
+def _fits(
+    rule: ShardingRule,
+    operands: list[Sharding | None],
+    results: list[Sharding | None],
+    mesh_shape: tuple[int, ...] | None = None,
+) -> bool:
     option = option_from_shardings(rule, operands, results)
     if isinstance(option, Conflict):
         return False
-    need_operands, need_results = shardings_from_option(rule, option)
+    need_operands, need_results = shardings_from_option(rule, option, mesh_shape)
     return all(
-        have is None or same_layout(have, need)
+        have is None or same_placement(have, need)
         for have, need in zip([*operands, *results], [*need_operands, *need_results])
     )
 
 
-def _rebuilt_in(value: ir.Value, local: ir.Type, ip, loc: ir.Location) -> ir.Value | None:
+def _rebuilt_in(value: ir.Value, local: ir.Type, ip, loc: ir.Location, piece_sizes=None) -> ir.Value | None:
     """`value` made again in the local type `local`, when every piece of it
     is the same thing as the whole: a splat constant, a `tensor.empty`, or a
     `linalg.fill` of one with a scalar.  Such a value (typically an init)
-    then costs neither communication nor a whole copy on every device."""
+    then costs neither communication nor a whole copy on every device.
+    `piece_sizes()` gives this device's sizes when `local` is dynamic (None
+    if they cannot be known without communication)."""
     splat = _splat_constant(value)
     owner = value.owner
+    t = ir.RankedTensorType(local)
+    sizes: list = list(t.shape)
+    empty = owner
+    if isinstance(owner, ir.OpView | ir.Operation) and owner.name == "linalg.fill" and len(owner.operands) == 2:
+        empty = owner.operands[1].owner
+    if splat is None and not (
+        isinstance(owner, ir.OpView | ir.Operation)
+        and owner.name in _REBUILT
+        and isinstance(empty, ir.OpView | ir.Operation)
+        and empty.name == "tensor.empty"
+    ):
+        return None
+    if not t.has_static_shape or (splat is None and len(empty.operands)):
+        # The whole tensor's dynamic sizes are the empty's operands.
+        found = None if piece_sizes is None else piece_sizes([] if splat is not None else list(empty.operands))
+        if found is None:
+            return None
+        sizes = found
     with ip, loc:
         if splat is not None:
             name, attr_name, scalar = splat
+            if not t.has_static_shape:
+                element = arith.ConstantOp(t.element_type, scalar).result
+                return tensor.SplatOp(t, element, [v for v in sizes if not isinstance(v, int)]).result
             attr = ir.DenseElementsAttr.get_splat(local, scalar)
             return ir.Operation.create(name, results=[local], attributes={attr_name: attr}).result
-        if not isinstance(owner, ir.OpView | ir.Operation) or not ir.RankedTensorType(local).has_static_shape:
+        if not isinstance(owner, ir.OpView | ir.Operation):
             return None
-        t = ir.RankedTensorType(local)
-        if owner.name == "tensor.empty" and not len(owner.operands):
-            return tensor.EmptyOp(list(t.shape), t.element_type).result
+        if owner.name == "tensor.empty":
+            return tensor.EmptyOp(sizes, t.element_type).result
         if owner.name == "linalg.fill" and len(owner.operands) == 2 and len(owner.results) == 1:
             init = owner.operands[1].owner
-            if isinstance(init, ir.OpView | ir.Operation) and init.name == "tensor.empty" and not len(init.operands):
-                empty = tensor.EmptyOp(list(t.shape), t.element_type).result
+            if isinstance(init, ir.OpView | ir.Operation) and init.name == "tensor.empty":
+                empty = tensor.EmptyOp(sizes, t.element_type).result
                 # a clone keeps the fill's body; only its init and type change
                 fill = owner.operation.clone(ip)
                 fill.operands[1] = empty

@@ -15,7 +15,6 @@ from typing import Any
 
 from mlir import ir
 
-from ...interfaces.rules import shardings_from_option
 from ...ir.schema import DYNAMIC
 from ..base import element_bytes
 from .solver import REPLICATED, Graph, Node, State, Value
@@ -47,6 +46,10 @@ class _Builder:
     def __init__(self, fn: Any) -> None:
         self.fn = fn
         self.graph = Graph({name: costed_mesh(shape) for name, shape in fn.mesh_shapes.items()})
+        self.graph.dynamic_axes = {
+            name: frozenset(a for a, d in enumerate(shape) if d == DYNAMIC or d < 1)
+            for name, shape in fn.mesh_shapes.items()
+        }
         self.ids: dict[ir.Value, int] = {}
         self.refs: list[Ref] = []
         self.carries: dict[ir.Operation, list[int]] = {}
@@ -145,8 +148,8 @@ class _Builder:
         choice = fn.explicit_options.get(index)
         if choice is not None:
             node.rule = None
-            operands, results = shardings_from_option(rule, choice.option)
-            node.states = [_state(choice.mesh, operands, results, choice.option)]
+            # the choice's layouts, halos included
+            node.states = [_state(choice.mesh, choice.operands, choice.results, choice.option)]
         self.add(node, Ref("op", index))
 
     def is_whole(self, v: ir.Value) -> bool:

@@ -36,7 +36,7 @@ from typing import Any, ClassVar
 
 from mlir import ir
 
-from ...interfaces.choice import Choice, Request, choice_from_option, choose, same_layout
+from ...interfaces.choice import Choice, Request, choice_from_option, choose, same_placement
 from ...interfaces.registry import RuleCache
 from ...interfaces.rules import ShardingRule, option_from_lists, option_to_lists, validate_option
 from ...ir import ops as mesh_ops
@@ -252,7 +252,7 @@ class _Function:
             op.location.emit_error(f"invalid {OPTION_ATTR} on '{op.name}': {detail}")
             self.failed = True
             return
-        self.explicit_options[index] = choice_from_option(rule, mesh[1:], option)
+        self.explicit_options[index] = choice_from_option(rule, mesh[1:], option, mesh_shapes=self.mesh_shapes)
         self.recorded[index] = (mesh[1:], option)
 
     def register(self, ann: Ann) -> None:
@@ -409,7 +409,7 @@ class _Function:
                     reqs.append(self.request(own, True))
                 reqs.extend(self.request(a, False) for a in self.user_anns.get(r, ()))
                 result_requests.append(reqs)
-            choice = choose(rule, operand_requests, result_requests)
+            choice = choose(rule, operand_requests, result_requests, self.mesh_shapes)
             if choice is None:
                 return
         self.apply(index, choice, explicit)
@@ -494,6 +494,7 @@ class _Function:
                 s.split_axes or ((),),
                 partial_axes=s.partial_axes,
                 partial_type=s.partial_type if s.partial_axes else None,
+                halo_sizes=s.halo_sizes,
                 loc=loc,
                 ip=self.entry_ip,
             )
@@ -517,7 +518,7 @@ class _Function:
         """Give `r` (a result, or a region's block argument) the layout it is
         produced in; returns the op after which the next one goes."""
         own = self.def_ann.get(r)
-        if own is not None and own.mesh == mesh and same_layout(own.sharding, need):
+        if own is not None and own.mesh == mesh and same_placement(own.sharding, need):
             return anchor
         loc = anchor.location
         ip = ir.InsertionPoint.after(anchor)
@@ -565,7 +566,7 @@ class _Function:
         earlier op of the same block serves this one too: one reshard per
         value and layout."""
         have = self.anns.get(v)
-        if have is not None and have.mesh == mesh and same_layout(have.sharding, need):
+        if have is not None and have.mesh == mesh and same_placement(have.sharding, need):
             return
         # A losing annotation for users that the pass made is bypassed: the
         # reshard starts from its source.  One the user wrote is a layout the
@@ -659,7 +660,7 @@ class _Function:
             if ann.explicit or not ann.for_users:
                 continue
             below = self.anns.get(ann.src)
-            if below is not None and below.mesh == ann.mesh and same_layout(below.sharding, ann.sharding):
+            if below is not None and below.mesh == ann.mesh and same_placement(below.sharding, ann.sharding):
                 ann.value.replace_all_uses_with(ann.src)
                 ann.op.erase()
                 del self.anns[ann.value]

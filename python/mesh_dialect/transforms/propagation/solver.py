@@ -133,6 +133,7 @@ class Graph:
     meshes: dict[str, tuple[int, ...]]
     nodes: list[Node] = field(default_factory=list)
     values: list[Value] = field(default_factory=list)
+    dynamic_axes: dict[str, frozenset[int]] = field(default_factory=dict)  # mesh axes of dynamic size
 
     def add_value(self, shape: tuple[int, ...], element_bytes: int, dynamic: tuple[int, ...] = ()) -> int:
         self.values.append(Value(shape, element_bytes, dynamic=dynamic))
@@ -245,7 +246,7 @@ class _Candidates:
         key = (id(rule), mesh, option)
         found = self.state_memo.get(key)
         if found is None:
-            operands, results = shardings_from_option(rule, option)
+            operands, results = shardings_from_option(rule, option, self.g.meshes.get(mesh))
             found = self.state_memo[key] = State(
                 tuple(None if s is None else (mesh, s) for s in operands),
                 tuple(None if s is None else (mesh, s) for s in results),
@@ -274,10 +275,18 @@ class _Candidates:
     def divides(self, node: Node, st: State) -> bool:
         """Whether every value of the node splits evenly in the state's
         layouts, and no dynamic dimension is split (uneven and dynamic
-        pieces are not partitioned yet)."""
+        pieces are not partitioned yet), nor a loop read through a window
+        over a mesh axis of dynamic size (its halos depend on the size)."""
         shape = self.g.meshes.get(st.mesh)
         if shape is None:
             return True
+        rule = node.rule
+        if rule is not None and rule.windows and st.option is not None and self.g.dynamic_axes.get(st.mesh):
+            dynamic = self.g.dynamic_axes[st.mesh]
+            for dims in rule.windows:
+                for w in dims or ():
+                    if w is not None and dynamic.intersection(st.option[w.loop]):
+                        return False
         for values, lays in ((node.operands, st.needs), (node.results, st.produces)):
             for v, lay in zip(values, lays):
                 if v < 0 or lay is None:

@@ -1,0 +1,382 @@
+"""Partition of ops that read an operand through a window: halos.
+
+A convolution, a pooling or a stencil whose output loop i is split reads,
+on each device, input rows beyond its own piece.  Propagation gives such an
+operand a layout with halo sizes (`rules.Window.halo`), partition brings the
+neighbours' rows in with `mesh.update_halo` (the planner's `UpdateHalo`
+step, emitted by `emit_update_halo`), and `localize` then cuts out of the
+halo'd local array exactly the rows the device's outputs read:
+
+- device p of n (its position along the loop's mesh axes) computes outputs
+  [p*P, (p+1)*P) and reads rows [a_p, a_p + span) with a_p = p*P*stride +
+  offset; its local array holds rows [p*E/n - low, (p+1)*E/n + high), so
+  the rows start at local position a_p - p*E/n + low, which depends on p
+  unless the pieces align (E = stride * out): a `tensor.extract_slice` with
+  an offset computed from `mesh.process_multi_index`;
+- rows outside the tensor (tosa's padding) are not data, and the halo cells
+  there are poison: the valid rows are extracted and inserted into a tensor
+  filled with the op's padding value (the input zero point of a
+  convolution, the lowest value for a max pooling), and the op's own `pad`
+  on that dimension becomes 0;
+- a `linalg.generic` whose map adds a constant (`d0 + d1 + 1`) reads from
+  the window's first row once the constant is dropped from its map.
+
+The op's results already have their piece types (partition retypes them), so
+the local op computes exactly the device's outputs.  Plain functions of the
+op, its rule and layouts: `mesh_partition` calls them.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from mlir import ir
+from mlir.dialects import arith, linalg, tensor
+
+from ...interfaces.rules import ShardingRule, Window
+from ...ir import ops as mesh_ops
+from ...sharding.spec import Mesh, Sharding
+
+_TOSA_ZERO_POINT = {"tosa.conv2d": 3, "tosa.conv3d": 3, "tosa.depthwise_conv2d": 3}
+"""tosa convolutions pad with their input zero point: its operand index."""
+_TOSA_LOWEST = ("tosa.max_pool2d",)
+"""tosa poolings whose padding never wins: padded with the lowest value."""
+
+
+def emit_update_halo(step, value: ir.Value, out: ir.Type, mesh_name: str, ip, loc: ir.Location) -> ir.Value:
+    """The planner's `UpdateHalo` step on one device's local array `value`:
+    a `mesh.update_halo` into a fresh tensor of the local type `out`.  A
+    step that only drops halos moves nothing: it is a local slice of the
+    core."""
+    t = ir.RankedTensorType(out)
+    split = [list(axes) for axes in step.split_axes] or [[]]
+    with ip, loc:
+        if not any(step.destination_halos):
+            src = ir.RankedTensorType(value.type)
+            offsets = [0] * src.rank
+            sharded = [d for d, axes in enumerate(step.split_axes) if axes]
+            halos = list(step.source_halos)
+            for k, d in enumerate(sharded):
+                if 2 * k < len(halos):
+                    offsets[d] = halos[2 * k]
+            return _slice(value, t, offsets, list(t.shape))
+        dest = tensor.EmptyOp(list(t.shape), t.element_type).result
+        return mesh_ops.UpdateHaloOp(
+            value,
+            dest,
+            mesh_name,
+            split,
+            source_halo_sizes=[int(h) for h in step.source_halos],
+            destination_halo_sizes=[int(h) for h in step.destination_halos],
+        ).result
+
+
+@dataclass
+class _Dim:
+    """One windowed operand dimension split over `axes` into `n` pieces."""
+
+    dim: int
+    axes: tuple[int, ...]
+    n: int
+    window: Window
+    low: int  # the halos the operand's layout carries
+    high: int
+    local: int  # the local array's size: core + halos
+
+    @property
+    def core(self) -> int:
+        return self.window.extent // self.n
+
+    @property
+    def span(self) -> int:
+        return self.window.span(self.window.out // self.n)
+
+    def rows(self, p: int) -> tuple[int, int, int]:
+        """(local offset, rows, padding before) of piece p's window: the
+        rows inside the tensor, where they sit in the local array, and how
+        many padding rows precede them."""
+        start, stop = self.window.reads(self.n, p)
+        first, last = max(start, 0), min(stop, self.window.extent)
+        return first - (p * self.core - self.low), max(last - first, 0), first - start
+
+    def check(self, operand: int) -> None:
+        """Every piece's window rows inside the tensor are in its local array."""
+        for p in range(self.n):
+            start, stop = self.window.reads(self.n, p)
+            first, last = max(start, 0), min(stop, self.window.extent)
+            if first < p * self.core - self.low or last > (p + 1) * self.core + self.high:
+                need = self.window.halo(self.n)
+                raise ValueError(
+                    f"operand {operand} dimension {self.dim} is read through a window that needs halos "
+                    f"{list(need)}, but its layout has {[self.low, self.high]}"
+                )
+
+
+def windowed_dims(
+    rule: ShardingRule,
+    operand: int,
+    layout: Sharding | None,
+    global_shape: Sequence[int],
+    mesh: Mesh,
+    dynamic_axes: Sequence[int] = (),
+) -> list[_Dim]:
+    """The windowed dimensions of an operand its layout splits over more
+    than one device (ValueError for pieces of uneven or unknown size)."""
+    if not rule.windows or rule.windows[operand] is None or layout is None:
+        return []
+    out = []
+    for d, w in enumerate(rule.windows[operand]):
+        if w is None:
+            continue
+        axes = tuple(layout.axes_of(d))
+        if any(a in dynamic_axes for a in axes):
+            raise ValueError(
+                f"operand {operand} dimension {d} is read through a window and split over a mesh axis of dynamic "
+                "size: its halos depend on the size"
+            )
+        n = math.prod(mesh.shape[a] for a in axes)
+        if n <= 1:
+            continue
+        if not w.even(n) or global_shape[d] != w.extent:
+            raise ValueError(
+                f"operand {operand} dimension {d} of size {w.extent} and its {w.out} outputs do not split evenly "
+                f"into {n} pieces; uneven pieces are not supported yet"
+            )
+        low, high = layout.halo(d)
+        local = w.extent // n + low + high
+        out.append(_Dim(d, axes, n, w, low, high, local))
+    return out
+
+
+def localize(
+    op: ir.Operation,
+    rule: ShardingRule,
+    layouts: Sequence[Sharding | None],
+    global_types: Sequence[ir.Type],
+    mesh: Mesh,
+    mesh_name: str,
+    dynamic_axes: Sequence[int] = (),
+) -> None:
+    """Give `op` (already on local pieces, its results retyped) the rows of
+    each windowed operand its device's outputs read.  Raises ValueError when
+    an operand lacks the halos its window needs."""
+    if not rule.windows:
+        return
+    indices: dict[tuple[int, ...], ir.Value] = {}
+    dropped: list[tuple[int, _Dim]] = []
+    for i in range(len(rule.windows)):
+        t = global_types[i]
+        if not isinstance(t, ir.RankedTensorType):
+            continue
+        dims = windowed_dims(rule, i, layouts[i], list(t.shape), mesh, dynamic_axes)
+        if not dims:
+            continue
+        for dim in dims:
+            dim.check(i)
+        with ir.InsertionPoint(op), op.location:
+            op.operands[i] = _window(op, i, dims, mesh, mesh_name, indices)
+        dropped += [(i, dim) for dim in dims]
+    _unpad(op, dropped)
+
+
+def _window(
+    op: ir.Operation, i: int, dims: list[_Dim], mesh: Mesh, mesh_name: str, indices: dict[tuple[int, ...], ir.Value]
+) -> ir.Value:
+    """The window rows of operand `i` (at the insertion point)."""
+    value = op.operands[i]
+    t = ir.RankedTensorType(value.type)
+    shape = list(t.shape)
+    idx = ir.IndexType.get()
+    offsets: list[int | ir.Value] = [0] * t.rank
+    sizes: list[int | ir.Value] = list(shape)
+    before: list[int | ir.Value] = [0] * t.rank
+    window_shape = list(shape)
+    padded = False
+
+    def const(v: int) -> ir.Value:
+        return arith.ConstantOp(idx, v).result
+
+    for dim in dims:
+        if shape[dim.dim] != dim.local:
+            raise ValueError(
+                f"operand {i} dimension {dim.dim} holds {shape[dim.dim]} rows locally, not the {dim.local} "
+                "its layout says"
+            )
+        rows = [dim.rows(p) for p in range(dim.n)]
+        window_shape[dim.dim] = dim.span
+        if all(r == rows[0] for r in rows) and rows[0][1] == dim.span:
+            offsets[dim.dim] = rows[0][0]
+            sizes[dim.dim] = dim.span
+            continue
+        p = _piece(dim.axes, mesh, mesh_name, indices)
+        w = dim.window
+        piece = w.out // dim.n
+        if all(r[1] == dim.span for r in rows):
+            # inside the tensor everywhere: offset low + offset + p * (P*stride - E/n)
+            step = piece * w.stride - dim.core
+            offset = const(dim.low + w.offset)
+            if step:
+                offset = arith.AddIOp(offset, arith.MulIOp(p, const(step)).result).result
+            offsets[dim.dim] = offset
+            sizes[dim.dim] = dim.span
+            continue
+        padded = True
+        start = arith.AddIOp(arith.MulIOp(p, const(piece * w.stride)).result, const(w.offset)).result
+        first = arith.MaxSIOp(start, const(0)).result
+        last = arith.MinSIOp(arith.AddIOp(start, const(dim.span)).result, const(w.extent)).result
+        count = arith.MaxSIOp(arith.SubIOp(last, first).result, const(0)).result
+        origin = arith.SubIOp(arith.MulIOp(p, const(dim.core)).result, const(dim.low)).result
+        offsets[dim.dim] = arith.SubIOp(first, origin).result
+        sizes[dim.dim] = count
+        before[dim.dim] = arith.SubIOp(first, start).result
+    if not padded:
+        if all(isinstance(o, int) and o == 0 for o in offsets) and window_shape == shape:
+            return value
+        return _slice(value, ir.RankedTensorType.get(window_shape, t.element_type), offsets, sizes)
+    dynamic = ir.ShapedType.get_dynamic_size()
+    piece_shape = [dynamic if isinstance(s, ir.Value) else s for s in sizes]
+    rows = _slice(value, ir.RankedTensorType.get(piece_shape, t.element_type), offsets, sizes)
+    fill = linalg.fill(_pad_value(op, t.element_type), outs=[tensor.EmptyOp(window_shape, t.element_type).result])
+    return _insert(rows, fill, before, sizes)
+
+
+def slice_whole(
+    value: ir.Value, global_type: ir.Type, target: Sharding, mesh: Mesh, mesh_name: str, ip, loc: ir.Location
+) -> ir.Value:
+    """A value every device holds whole, cut to `target`'s local arrays
+    (core and halos) without communication: each device slices the rows of
+    its piece and its halos.  Halo cells past the tensor's edge are left
+    undefined (a `tensor.empty`'s), as `update_halo` leaves them."""
+    t = ir.RankedTensorType(global_type)
+    shape = list(t.shape)
+    idx = ir.IndexType.get()
+    with ip, loc:
+
+        def const(v: int) -> ir.Value:
+            return arith.ConstantOp(idx, v).result
+
+        indices: dict[tuple[int, ...], ir.Value] = {}
+        offsets: list[int | ir.Value] = [0] * t.rank
+        sizes: list[int | ir.Value] = list(shape)
+        before: list[int | ir.Value] = [0] * t.rank
+        local = list(shape)
+        clipped = False
+        for d, axes in enumerate(target.split_axes):
+            n = math.prod(mesh.shape[a] for a in axes)
+            if n <= 1:
+                continue
+            core = shape[d] // n
+            low, high = target.halo(d)
+            local[d] = core + low + high
+            p = _piece(tuple(axes), mesh, mesh_name, indices)
+            edges = [(q * core - low, (q + 1) * core + high) for q in range(n)]
+            if all(a >= 0 and b <= shape[d] for a, b in edges):
+                offsets[d] = arith.SubIOp(arith.MulIOp(p, const(core)).result, const(low)).result if n > 1 else 0
+                sizes[d] = local[d]
+                continue
+            clipped = True
+            start = arith.SubIOp(arith.MulIOp(p, const(core)).result, const(low)).result
+            first = arith.MaxSIOp(start, const(0)).result
+            last = arith.MinSIOp(arith.AddIOp(start, const(local[d])).result, const(shape[d])).result
+            offsets[d] = first
+            sizes[d] = arith.SubIOp(last, first).result
+            before[d] = arith.SubIOp(first, start).result
+        if not clipped:
+            return _slice(value, ir.RankedTensorType.get(local, t.element_type), offsets, sizes)
+        dynamic = ir.ShapedType.get_dynamic_size()
+        piece = [dynamic if isinstance(v, ir.Value) else v for v in sizes]
+        rows = _slice(value, ir.RankedTensorType.get(piece, t.element_type), offsets, sizes)
+        return _insert(rows, tensor.EmptyOp(local, t.element_type).result, before, sizes)
+
+
+def _piece(axes: tuple[int, ...], mesh: Mesh, mesh_name: str, cache: dict[tuple[int, ...], ir.Value]) -> ir.Value:
+    """This device's piece index along `axes` (the first outermost)."""
+    found = cache.get(axes)
+    if found is not None:
+        return found
+    idx = ir.IndexType.get()
+    index = mesh_ops.ProcessMultiIndexOp(mesh_name, axes=list(axes)).operation.results
+    linear = index[0]
+    for k in range(1, len(axes)):
+        size = arith.ConstantOp(idx, mesh.shape[axes[k]]).result
+        linear = arith.AddIOp(arith.MulIOp(linear, size).result, index[k]).result
+    cache[axes] = linear
+    return linear
+
+
+def _split(values: Sequence[int | ir.Value]) -> tuple[list[ir.Value], list[int]]:
+    dynamic = ir.ShapedType.get_dynamic_size()
+    return [v for v in values if isinstance(v, ir.Value)], [dynamic if isinstance(v, ir.Value) else v for v in values]
+
+
+def _slice(value: ir.Value, result: ir.Type, offsets: Sequence[int | ir.Value], sizes: Sequence[int | ir.Value]):
+    off_values, off_static = _split(offsets)
+    size_values, size_static = _split(sizes)
+    ones = [1] * len(offsets)
+    return tensor.ExtractSliceOp(
+        result, value, off_values, size_values, [], _i64(off_static), _i64(size_static), _i64(ones)
+    ).result
+
+
+def _insert(source: ir.Value, dest: ir.Value, offsets, sizes) -> ir.Value:
+    off_values, off_static = _split(offsets)
+    size_values, size_static = _split(sizes)
+    ones = [1] * len(offsets)
+    return tensor.InsertSliceOp(
+        source, dest, off_values, size_values, [], _i64(off_static), _i64(size_static), _i64(ones)
+    ).result
+
+
+def _i64(values: Sequence[int]) -> ir.Attribute:
+    return ir.DenseI64ArrayAttr.get([int(v) for v in values])
+
+
+def _pad_value(op: ir.Operation, element: ir.Type) -> ir.Value:
+    """The value the op pads its input with."""
+    name = op.name
+    if name in _TOSA_ZERO_POINT:
+        zp = op.operands[_TOSA_ZERO_POINT[name]]
+        zero = arith.ConstantOp(ir.IndexType.get(), 0).result
+        return tensor.ExtractOp(zp, [zero]).result
+    if name in _TOSA_LOWEST:
+        if isinstance(element, ir.FloatType):
+            return arith.ConstantOp(element, -math.inf).result
+        width = ir.IntegerType(element).width
+        return arith.ConstantOp(element, -(2 ** (width - 1))).result
+    raise ValueError(f"'{name}' reads outside its input, which it does not pad")
+
+
+def _unpad(op: ir.Operation, dims: list[tuple[int, _Dim]]) -> None:
+    """What the windows made explicit leaves the op: tosa's `pad` on the
+    split dimensions, a generic map's constant term."""
+    if not dims:
+        return
+    name = op.name
+    if name.startswith("tosa.") and "pad" in op.attributes:
+        pad = [int(v) for v in ir.DenseI64ArrayAttr(op.attributes["pad"])]
+        for _, dim in dims:
+            j = dim.dim - 1  # input dimension 1 + j is spatial dimension j (NHWC)
+            pad[2 * j] = pad[2 * j + 1] = 0
+        op.attributes["pad"] = _i64(pad)
+        return
+    shifted = [(i, dim) for i, dim in dims if dim.window.offset]
+    if not shifted:
+        return
+    if name != "linalg.generic":
+        raise ValueError(f"'{name}' reads its window at an offset partition cannot drop")
+    maps = [ir.AffineMapAttr(a).value for a in ir.ArrayAttr(op.attributes["indexing_maps"])]
+    for i, dim in shifted:
+        m = maps[i]
+        w = dim.window
+        expr = ir.AffineDimExpr.get(w.loop) * w.stride
+        if w.window_loop is not None:
+            expr = expr + ir.AffineDimExpr.get(w.window_loop) * w.dilation
+        results = list(m.results)
+        results[dim.dim] = expr
+        maps[i] = ir.AffineMap.get(m.n_dims, m.n_symbols, results)
+    op.attributes["indexing_maps"] = ir.ArrayAttr.get([ir.AffineMapAttr.get(m) for m in maps])
+
+
+__all__ = ["emit_update_halo", "localize", "slice_whole", "windowed_dims"]
