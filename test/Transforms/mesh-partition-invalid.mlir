@@ -12,6 +12,34 @@ func.func @offsets_of_a_dynamic_size(%a: tensor<?x8xf32>) -> tensor<?x8xf32> {
 
 // -----
 
+// Uneven pieces must line up across an op: the same loop cut two ways (only
+// the offsets differ) or a reshape whose pieces do not scale to its result's
+// would compute a device's piece from another piece.
+mesh.mesh @m3(shape = 3)
+func.func @offsets_differ_across_an_op(%x: tensor<7xf32>) -> tensor<7xf32> {
+  %s = mesh.sharding @m3 split_axes = [[0]] sharded_dims_offsets = [0, 3, 5, 7] : !mesh.sharding
+  %t = mesh.sharding @m3 split_axes = [[0]] : !mesh.sharding
+  %x0 = mesh.shard %x to %s : tensor<7xf32>
+  // expected-error@+1 {{the pieces around 'math.exp' do not line up: operand 0 is cut as [0:3, 3:5, 5:7] and result 0 as [0:2, 2:4, 4:7] along loop 0; reshard one of them with an annotation for users}}
+  %y = math.exp %x0 : tensor<7xf32>
+  %y0 = mesh.shard %y to %t : tensor<7xf32>
+  return %y0 : tensor<7xf32>
+}
+
+// -----
+
+mesh.mesh @m4(shape = 4)
+func.func @uneven_collapse(%x: tensor<7x2xf32>) -> tensor<14xf32> {
+  %s = mesh.sharding @m4 split_axes = [[0]] : !mesh.sharding
+  %x0 = mesh.shard %x to %s : tensor<7x2xf32>
+  // expected-error@+1 {{the pieces around 'tensor.collapse_shape' do not line up: operand 0 is cut as [0:1, 1:3, 3:5, 5:7] and result 0 as [0:3, 3:6, 6:10, 10:14] along loop 0}}
+  %c = tensor.collapse_shape %x0 [[0, 1]] : tensor<7x2xf32> into tensor<14xf32>
+  %c0 = mesh.shard %c to %s : tensor<14xf32>
+  return %c0 : tensor<14xf32>
+}
+
+// -----
+
 mesh.mesh @mesh(shape = 2)
 
 func.func @unknown(%a: tensor<4x8xf32>) -> tensor<4x8xf32> {

@@ -768,6 +768,52 @@ class _Partition:
                     )
 
     def check_fits(self, op: ir.Operation, rule: ShardingRule) -> None:
+        self.fit_layouts(op, rule)
+        self.check_pieces(op, rule)
+
+    def check_pieces(self, op: ir.Operation, rule: ShardingRule) -> None:
+        """Values an op indexes by one split loop must be cut into the same
+        pieces of that loop, or a device computes its result piece from
+        another piece of its operands.  Even cuts always line up; uneven
+        ones (offsets, sizes the mesh does not divide) may not: a different
+        cut of the same size, or a reshape whose pieces do not scale to the
+        result's, is refused."""
+        mesh = self.mesh
+        if mesh is None:
+            return
+        found: dict[int, tuple[str, int, list[tuple[int, int]]]] = {}
+        sides = (
+            ("operand", op.operands, rule.operand_maps, True),
+            ("result", op.results, rule.result_maps, False),
+        )
+        for what, values, maps, retyped in sides:
+            for i, (v, m) in enumerate(zip(values, maps)):
+                s = self.layout.get(v)
+                if m is None or s is None or not any(s.split_axes):
+                    continue
+                t = self.global_type.get(v, v.type) if retyped else v.type
+                if not isinstance(t, ir.RankedTensorType):
+                    continue
+                shape = t.shape
+                for d, loop in enumerate(m):
+                    if not isinstance(loop, int) or d >= len(s.split_axes) or not s.split_axes[d]:
+                        continue
+                    if retyped and rule.window(i, d) is not None:
+                        continue  # read through a window: its halos bridge the cuts (halo.py)
+                    size = shape[d]
+                    if ir.ShapedType.is_dynamic_size(size):
+                        continue  # cut at run time by the same rule on every side
+                    bounds = s.bounds(d, size, mesh)
+                    seen = found.setdefault(loop, (f"{what} {i}", size, bounds))
+                    if seen[2] is not bounds and not _same_cut(seen[1], seen[2], size, bounds):
+                        raise _Unsupported(
+                            op.location,
+                            f"the pieces around '{op.name}' do not line up: {seen[0]} is cut as "
+                            f"{_fmt_cut(seen[2])} and {what} {i} as {_fmt_cut(bounds)} along loop {loop}; "
+                            "reshard one of them with an annotation for users",
+                        )
+
+    def fit_layouts(self, op: ir.Operation, rule: ShardingRule) -> None:
         """The layouts around an op must be the ones one loop sharding of it
         implies, or running it on local pieces computes garbage.  When the
         operands do not fit (propagation never reached the op, or an upstream
@@ -1609,6 +1655,25 @@ def _localize(op: ir.Operation) -> None:
         op.operands[1] = const.results[0]
         if not len(list(old.uses)) and isinstance(old.owner, ir.Operation | ir.OpView):
             old.owner.erase()  # visited already: it comes before its use
+
+
+def _same_cut(n0: int, b0: list[tuple[int, int]], n1: int, b1: list[tuple[int, int]]) -> bool:
+    """Whether two cuts of one loop give each device the same part of it: the
+    same pieces, or pieces that scale exactly (a reshape merging or
+    splitting dimensions)."""
+    if n0 == n1:
+        return b0 == b1
+    if n0 and n1 % n0 == 0:
+        f = n1 // n0
+        return [(a * f, b * f) for a, b in b0] == b1
+    if n1 and n0 % n1 == 0:
+        f = n0 // n1
+        return b0 == [(a * f, b * f) for a, b in b1]
+    return False
+
+
+def _fmt_cut(bounds: list[tuple[int, int]]) -> str:
+    return "[" + ", ".join(f"{a}:{b}" for a, b in bounds) + "]"
 
 
 def _fits(
