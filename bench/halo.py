@@ -25,20 +25,17 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import io
 import math
-import os
 import re
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 
 from mlir.passmanager import PassManager
+from plan_quality import simulate  # bench/plan_quality.py, beside this script
 from traffic import traffic  # bench/traffic.py, beside this script
 
 import mesh_dialect
-from mesh_dialect.driver.run import RunDriver, RunOptions
 from mesh_dialect.interfaces import registry
 from mesh_dialect.interfaces.rules import Iterator, ShardingRule
 from mesh_dialect.sharding.resharding import plan_resharding
@@ -305,19 +302,6 @@ def run(p: Program) -> tuple[str, float]:
     return mesh_dialect.print_ir(module), time.perf_counter() - start
 
 
-def simulate(original: str, partitioned: str, seed: int = 1) -> str:
-    with tempfile.TemporaryDirectory() as tmp:
-        ref, got = os.path.join(tmp, "ref.mlir"), os.path.join(tmp, "got.mlir")
-        for path, text in ((ref, original), (got, partitioned)):
-            with open(path, "w") as f:
-                f.write(text)
-        out, err = io.StringIO(), io.StringIO()
-        code = RunDriver(RunOptions(input=got, compare_with=ref, quiet=True, seed=seed), out, err).run()
-    if code == 0:
-        return "ok"
-    return "MISMATCH" if "MISMATCH" in out.getvalue() else "error: " + err.getvalue().strip()[:80]
-
-
 def fmt_kinds(kinds: dict[str, int]) -> str:
     return ", ".join(f"{k} {v}" for k, v in sorted(kinds.items())) or "none"
 
@@ -340,7 +324,7 @@ def measure(p: Program, sim: bool) -> dict:
         n, b, kinds = bytes_received(text, p.mesh)
         row[key] = {"collectives": n, "bytes": b, "kinds": fmt_kinds(kinds), "seconds": seconds}
         if sim:
-            row[key]["sim"] = simulate(p.text, text)
+            row[key]["sim"] = simulate(p.text, text, seed=1)
     return row
 
 

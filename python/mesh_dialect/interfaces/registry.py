@@ -26,7 +26,7 @@ from collections.abc import Callable
 
 from mlir import ir
 
-from ..ir.signature import attributes_key
+from ..ir.signature import attributes_key, op_signature
 from .rules import INVALID, DimExpr, Iterator, ShardingRule, TensorMap, Window
 
 RuleFn = Callable[[ir.Operation], ShardingRule | None]
@@ -121,12 +121,7 @@ would otherwise miss every signature propagation saw."""
 
 
 def _signature(op: ir.Operation, name: str) -> tuple:
-    key = (
-        name,
-        tuple(item for item in op.attributes.items() if item[0] != _IGNORED),
-        tuple(v.type for v in op.operands),
-        tuple(r.type for r in op.results),
-    )
+    key = op_signature(op, skip=_IGNORED)
     if (name in _OWN_BODY or not name.startswith("linalg.")) and len(op.regions):
         key += (_body(op),)
     return key

@@ -19,11 +19,14 @@ def attributes_key(op: ir.Operation) -> tuple:
     return tuple(op.attributes.items())
 
 
-def op_signature(op: ir.Operation) -> tuple:
-    """Name, attributes, operand types and result types (regions aside)."""
+def op_signature(op: ir.Operation, skip: str = "") -> tuple:
+    """Name, attributes, operand types and result types (regions aside);
+    `skip` names an attribute left out (one a pass writes and the reader
+    of the key never reads)."""
+    attributes = op.attributes.items()
     return (
         op.name,
-        tuple(op.attributes.items()),
+        tuple(item for item in attributes if item[0] != skip) if skip else tuple(attributes),
         tuple([v.type for v in op.operands]),
         tuple(op.results.types),
     )

@@ -781,7 +781,8 @@ class _Partition:
         mesh = self.mesh
         if mesh is None:
             return
-        found: dict[int, tuple[str, int, list[tuple[int, int]]]] = {}
+        by_loop: dict[int, list[tuple[str, int, int, Sharding, int]]] = {}
+        uneven: set[int] = set()
         sides = (
             ("operand", op.operands, rule.operand_maps, True),
             ("result", op.results, rule.result_maps, False),
@@ -803,15 +804,22 @@ class _Partition:
                     size = shape[d]
                     if ir.ShapedType.is_dynamic_size(size):
                         continue  # cut at run time by the same rule on every side
-                    bounds = s.bounds(d, size, mesh)
-                    seen = found.setdefault(loop, (f"{what} {i}", size, bounds))
-                    if seen[2] is not bounds and not _same_cut(seen[1], seen[2], size, bounds):
-                        raise _Unsupported(
-                            op.location,
-                            f"the pieces around '{op.name}' do not line up: {seen[0]} is cut as "
-                            f"{_fmt_cut(seen[2])} and {what} {i} as {_fmt_cut(bounds)} along loop {loop}; "
-                            "reshard one of them with an annotation for users",
-                        )
+                    by_loop.setdefault(loop, []).append((what, i, size, s, d))
+                    if s.sharded_dims_offsets or size % s.shard_count(d, mesh):
+                        uneven.add(loop)
+        for loop in uneven:  # even cuts of one loop are proportional: they always line up
+            entries = by_loop[loop]
+            what0, i0, size0, s0, d0 = entries[0]
+            first = s0.bounds(d0, size0, mesh)
+            for what, i, size, s, d in entries[1:]:
+                bounds = s.bounds(d, size, mesh)
+                if not _same_cut(size0, first, size, bounds):
+                    raise _Unsupported(
+                        op.location,
+                        f"the pieces around '{op.name}' do not line up: {what0} {i0} is cut as "
+                        f"{_fmt_cut(first)} and {what} {i} as {_fmt_cut(bounds)} along loop {loop}; "
+                        "reshard one of them with an annotation for users",
+                    )
 
     def fit_layouts(self, op: ir.Operation, rule: ShardingRule) -> None:
         """The layouts around an op must be the ones one loop sharding of it
