@@ -175,7 +175,11 @@ def to_upstream(text: str) -> str:
 UPSTREAM = r"""
 import json, sys, time
 from mlir import ir, passmanager
+def hwm():
+    # VmHWM is per address space (ru_maxrss would carry the parent's over fork and exec)
+    return int(next(l for l in open("/proc/self/status") if l.startswith("VmHWM")).split()[1]) * 1024
 src, dst = sys.argv[1], sys.argv[2]
+base = hwm()
 with ir.Context() as ctx:
     ctx.enable_multithreading(False)
     module = ir.Module.parse(open(src).read())
@@ -188,6 +192,8 @@ with ir.Context() as ctx:
         times[key] = time.perf_counter() - t0
     with open(dst, "w") as f:
         f.write(str(module))
+times["rss_base"] = base
+times["rss_peak"] = hwm()
 print(json.dumps(times))
 """
 
@@ -213,6 +219,39 @@ def run_upstream(text: str, timeout: float) -> dict:
             result["ir"] = f.read()
         result["ok"] = True
         return result
+
+
+def run_ours_child(text: str, timeout: float) -> dict:
+    """Our passes in a fresh process, for its peak resident memory (Linux
+    reports the high-water mark per process; the baseline is taken after the
+    bindings and the package are imported, as upstream's child does)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        src = os.path.join(tmp, "in.mlir")
+        with open(src, "w") as f:
+            f.write(text)
+        proc = subprocess.run(
+            [sys.executable, os.path.abspath(__file__), "--child", src], capture_output=True, text=True, timeout=timeout
+        )
+        if proc.returncode != 0:
+            return {"ok": False, "error": proc.stderr.strip().splitlines()[-1:]}
+        return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def high_water_mark() -> int:
+    """Peak resident bytes of this address space (Linux VmHWM; unlike
+    ru_maxrss it does not carry the parent's peak over fork and exec)."""
+    with open("/proc/self/status") as f:
+        return int(next(line for line in f if line.startswith("VmHWM")).split()[1]) * 1024
+
+
+def child(src: str) -> None:
+    base = high_water_mark()
+    with open(src) as f:
+        r = run_ours(f.read())
+    r.pop("ir", None)
+    r["rss_base"] = base
+    r["rss_peak"] = high_water_mark()
+    print(json.dumps(r))
 
 
 # -- the table ----------------------------------------------------------------------
@@ -245,7 +284,12 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=1, help="best of N runs per phase (each run parses anew)")
     ap.add_argument("--timeout", type=float, default=900.0, help="seconds allowed to upstream's child process")
     ap.add_argument("--profile", type=int, default=0, metavar="N", help="cProfile our passes at about N ops")
+    ap.add_argument("--memory", action="store_true", help="also run ours in a fresh process and report peak memory")
+    ap.add_argument("--child", metavar="FILE", help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.child:
+        child(args.child)
+        return
     sizes = [1000] if args.quick else [int(s) for s in args.sizes.split(",")]
 
     if args.profile:
@@ -263,6 +307,9 @@ def main() -> None:
             if args.no_upstream
             else best([run_upstream(to_upstream(text), args.timeout) for _ in range(args.repeat)])
         )
+        if args.memory:
+            mem = run_ours_child(text, args.timeout)
+            ours["rss_base"], ours["rss_peak"] = mem.get("rss_base"), mem.get("rss_peak")
         rows.append((layers, ours, up))
 
     print(
@@ -314,6 +361,25 @@ def main() -> None:
     print()
     for note in notes:
         print(note)
+    if args.memory:
+        mib = 1 << 20
+        print()
+        print("Peak resident memory of the whole process (MiB): after importing the bindings (and, for ours, the")
+        print("package), and at the end of parse + propagate + partition + print; growth is the difference.")
+        print()
+        print(
+            "| layers | ops | ours base | ours peak | ours growth | upstream base | upstream peak | upstream growth | peak ratio | growth ratio |"
+        )
+        print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+        for layers, ours, up in rows:
+            if not (ours.get("rss_peak") and up.get("ok")):
+                continue
+            og, ug = ours["rss_peak"] - ours["rss_base"], up["rss_peak"] - up["rss_base"]
+            print(
+                f"| {layers} | {ours.get('ops', '?')} | {ours['rss_base'] / mib:.0f} | {ours['rss_peak'] / mib:.0f} | {og / mib:.0f} |"
+                f" {up['rss_base'] / mib:.0f} | {up['rss_peak'] / mib:.0f} | {ug / mib:.0f} |"
+                f" {ours['rss_peak'] / up['rss_peak']:.1f}x | {f'{og / ug:.1f}x' if ug > 0 else '-'} |"
+            )
 
 
 if __name__ == "__main__":

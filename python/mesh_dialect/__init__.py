@@ -26,10 +26,21 @@ from .ir.verifier import verify as diagnose
 from .transforms import PASSES, register_pass
 
 if TYPE_CHECKING:
+    from .sharding.placements import Partial, Replicate, Shard
     from .transforms import MeshCanonicalize, Pass, ShardingPropagation
+    from .viz import visualize
 
-# Passes exported here, imported on first use (see transforms/__init__.py).
-_LAZY_PASSES = ("MeshCanonicalize", "Pass", "ShardingPropagation")
+# Names exported here but imported on first use, so that `import mesh_dialect`
+# stays quick: name -> the submodule that defines it.
+_LAZY = {
+    "MeshCanonicalize": "transforms",
+    "Pass": "transforms",
+    "ShardingPropagation": "transforms",
+    "Partial": "sharding.placements",
+    "Replicate": "sharding.placements",
+    "Shard": "sharding.placements",
+    "visualize": "viz",
+}
 
 
 def context(*, allow_unregistered_dialects: bool = False) -> _mlir.Context:
@@ -58,18 +69,27 @@ def verify(op: _mlir.Operation | _mlir.OpView) -> None:
         raise DiagnosticError(problems)
 
 
-def __getattr__(name: str):
-    if name in _LAZY_PASSES:
-        from . import transforms
+def pass_manager(pipeline: str = "builtin.module()", *, context: _mlir.Context | None = None, verify_each: bool = True):
+    """A PassManager for a textual pipeline mixing this project's passes and
+    upstream's; see `driver.pipeline.pass_manager`."""
+    from .driver.pipeline import pass_manager as build
 
-        value = getattr(transforms, name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return build(pipeline, context=context, verify_each=verify_each)
+
+
+def __getattr__(name: str):
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY_PASSES))
+    return sorted(set(globals()) | set(_LAZY))
 
 
 __all__ = [
@@ -77,14 +97,19 @@ __all__ = [
     "Diagnostic",
     "DiagnosticError",
     "MeshCanonicalize",
+    "Partial",
     "Pass",
+    "Replicate",
+    "Shard",
     "ShardingPropagation",
     "context",
     "diagnose",
     "is_loaded",
     "load_dialect",
     "parse",
+    "pass_manager",
     "print_ir",
     "register_pass",
     "verify",
+    "visualize",
 ]

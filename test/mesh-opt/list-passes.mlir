@@ -16,6 +16,16 @@
 // HELP:      --allow-unregistered-dialect
 // HELP:      --list-passes
 // CHECK:      passes of mesh-opt (usable as --NAME or inside --pass-pipeline):
+// CHECK-NEXT:   --export-shardings         Write argument and result layouts as sdy.sharding attributes and meshes as sdy.mesh
+// CHECK-NEXT:       strip                remove the annotations and meshes nothing uses [default: true]
+// CHECK-NEXT:       python               a remark with jax.make_mesh, in_shardings and out_shardings [default: false]
+// CHECK-NEXT:   --import-shardings         Turn JAX's Shardy or GSPMD shardings into mesh.mesh and mesh.shard annotations
+// CHECK-NEXT:       open-dims            open dimensions keep their axes (fix) or leave the value to propagation (free) (one of fix, free) [default: fix]
+// CHECK-NEXT:       inline               inline private functions called once [default: true]
+// CHECK-NEXT:   --mesh-analysis            Report per device the collectives, bytes received, peak memory and flops of a plan
+// CHECK-NEXT:       format               report format (one of table, json) [default: table]
+// CHECK-NEXT:       output               file to write the report to (default: stderr) [default: ]
+// CHECK-NEXT:       max-devices          the most devices a mesh may have [default: 4096]
 // CHECK-NEXT:   --mesh-canonicalize        Fold single-device collectives and static mesh queries; CSE and DCE pure mesh ops
 // CHECK-NEXT:       fold-collectives     fold single-device collectives [default: true]
 // CHECK-NEXT:       fold-queries         fold mesh_shape/process index queries [default: true]

@@ -632,3 +632,37 @@ def test_matmul_by_blas_is_close_to_loop_order_and_exact_for_integers():
             ref = (args[2].astype(np.int64) + args[0].astype(np.int64) @ args[1].astype(np.int64)).astype(np.int8)
             np.testing.assert_array_equal(fast, ref)
             np.testing.assert_array_equal(slow, ref)
+
+
+# -- empty pieces ------------------------------------------------------------------------
+
+
+EMPTY_REDUCE = """
+func.func @f(%x: tensor<6x0x4xf32>, %y: tensor<6x4x0xf32>) -> (tensor<6x0xf32>, tensor<6x4xf32>) {
+  %c = arith.constant 1.5 : f32
+  %e = tensor.empty() : tensor<6x0xf32>
+  %f = linalg.fill ins(%c : f32) outs(%e : tensor<6x0xf32>) -> tensor<6x0xf32>
+  %r = linalg.reduce ins(%x : tensor<6x0x4xf32>) outs(%f : tensor<6x0xf32>) dimensions = [2]
+    (%a: f32, %b: f32) {
+      %s = arith.addf %a, %b : f32
+      linalg.yield %s : f32
+    }
+  %e2 = tensor.empty() : tensor<6x4xf32>
+  %f2 = linalg.fill ins(%c : f32) outs(%e2 : tensor<6x4xf32>) -> tensor<6x4xf32>
+  %r2 = linalg.reduce ins(%y : tensor<6x4x0xf32>) outs(%f2 : tensor<6x4xf32>) dimensions = [2]
+    (%a: f32, %b: f32) {
+      %s = arith.addf %a, %b : f32
+      linalg.yield %s : f32
+    }
+  return %r, %r2 : tensor<6x0xf32>, tensor<6x4xf32>
+}
+"""
+
+
+def test_reductions_over_empty_pieces():
+    """A device whose piece of a parallel or reduced dimension is empty (a
+    dimension split finer than its size) still runs the reduction: an empty
+    result, or the init unchanged."""
+    r, r2 = run(EMPTY_REDUCE, np.zeros((6, 0, 4), F32), np.zeros((6, 4, 0), F32))
+    assert r.shape == (6, 0)
+    np.testing.assert_array_equal(r2, np.full((6, 4), 1.5, F32))

@@ -8,22 +8,29 @@ leaves no file and never clobbers an existing one.
 
 from __future__ import annotations
 
+import contextlib
 import errno
+import hashlib
 import io
 import os
 import stat
 import sys
 import tempfile
+import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TextIO
 
 from mlir import ir
 
 from ..ir import diagnostics as diag
-from ..ir.asm import parse, print_ir, remap_position
+from ..ir.asm import parse, print_ir, remap_position, to_custom
 from ..ir.dialect import load_dialect
 from . import expected
-from .pipeline import Element, PipelineError, build
+from .pipeline import Element, Pipeline, PipelineError, build, describe, expand
+
+BYTECODE_MAGIC = b"ML\xefR"
+"""How an MLIR bytecode file starts; mesh-opt reads such input as mlir-opt does."""
 
 
 @dataclass
@@ -39,6 +46,15 @@ class OptOptions:
     print_ir_after_all: bool = False
     verify_each: bool = True
     emit: str = "mesh"  # "mesh", "upstream" (upstream's shard dialect), "upstream-mpi" (and checked for MPI)
+    # mlir-opt's flags of the same names (see mesh_opt.py).
+    print_ir_before_all: bool = False
+    print_ir_after_change: bool = False  # only filters print_ir_after_all, as in mlir-opt
+    print_ir_after_failure: bool = False
+    elide_elementsattrs_if_larger: int | None = None
+    timing: bool = False
+    pass_statistics: bool = False
+    dump_pass_pipeline: bool = False
+    emit_bytecode: bool = False
 
 
 class Progress:
@@ -62,8 +78,9 @@ class Progress:
 
 @dataclass
 class ChunkResult:
-    output: str | None
+    output: str | bytes | None
     diagnostics: list[diag.Diagnostic]
+    trailer: str = ""  # stderr text after the diagnostics (the IR after a failed pass)
 
     @property
     def failed(self) -> bool:
@@ -83,16 +100,29 @@ class OptDriver:
         self.stderr = stderr or sys.stderr
         self.progress = progress or Progress()
         self._chunk = ""  # "chunk 2/5: " while a split input runs
+        self.timing = Timing() if options.timing else None
 
     # -- entry -------------------------------------------------------------
 
     def run(self) -> int:
+        if self.timing is None:
+            return self._run()
+        try:
+            return self._run()
+        finally:
+            self.stderr.write(self.timing.report())
+            self.stderr.flush()
+
+    def _run(self) -> int:
         if not self._check_pipeline():
             return 1
         path = self.options.input
         self.progress.phase(f"reading {'stdin' if path == '-' else path}")
         text, name = self._read()
         if text is None:
+            return 1
+        if isinstance(text, bytes) and self.options.split_input_file:
+            self.stderr.write(f"mesh-opt: input file '{name}' is bytecode, which --split-input-file cannot split\n")
             return 1
         chunks = expected.split_input(text) if self.options.split_input_file else [text]
         # Steps: parsing, each pipeline element and printing, per chunk.
@@ -103,39 +133,57 @@ class OptDriver:
             self._chunk = f"chunk {k + 1}/{len(chunks)}: " if len(chunks) > 1 else ""
             result = self.process(chunk, name)
             if self.options.verify_diagnostics:
-                ok &= self._check_expected(chunk, name, result)
+                ok &= self._check_expected(chunk if isinstance(chunk, str) else "", name, result)
             else:
                 for d in result.diagnostics:
-                    self._report(d, text)
+                    self._report(d, text if isinstance(text, str) else None)
                 ok &= not result.failed
+            if result.trailer:
+                self.stderr.write(result.trailer)
             if result.output is not None:
                 outputs.append(result.output)
-        body = expected.join_outputs(outputs) if self.options.split_input_file else "".join(outputs)
+        body: str | bytes
+        if self.options.emit_bytecode:
+            body = b"".join(o for o in outputs if isinstance(o, bytes))
+        else:
+            body = expected.join_outputs(outputs) if self.options.split_input_file else "".join(outputs)
         output = self.options.output
         self.progress.phase(f"writing {'stdout' if output == '-' else output}")
-        if not ok:
-            # Like mlir-opt, stdout still gets the chunks that succeeded; a
-            # file is never written by a failed run.
-            if self.options.output == "-" and outputs:
-                self._write(body)
-            return 1
-        return 0 if self._write(body) else 1
+        with self._timed("Output"):
+            if not ok:
+                # Like mlir-opt, stdout still gets the chunks that succeeded; a
+                # file is never written by a failed run.
+                if self.options.output == "-" and outputs:
+                    self._write(body)
+                return 1
+            return 0 if self._write(body) else 1
 
     def _check_pipeline(self) -> bool:
-        """Reject a bad pipeline once, before reading any input."""
+        """Reject a bad pipeline once, before reading any input. Our passes
+        written in upstream's nesting (`func.func(sharding-propagation)`)
+        are moved out of it here, so that labels and steps name what runs."""
         try:
+            self.options.elements = expand(self.options.elements)
             ctx = ir.Context()
             ctx.enable_multithreading(False)
             build(self.options.elements, ctx, verify_each=False)
+            if self.options.dump_pass_pipeline:
+                # mlir-opt prints it to stderr before reading the input.
+                self.stderr.write(describe(self.options.elements, ctx))
+                self.stderr.flush()
         except PipelineError as e:
             self.stderr.write(f"mesh-opt: {e.args[0]}\n")
             return False
         return True
 
+    def _timed(self, name: str) -> contextlib.AbstractContextManager:
+        return self.timing.measure(name) if self.timing is not None else contextlib.nullcontext()
+
     # -- one buffer --------------------------------------------------------
 
-    def process(self, text: str, filename: str) -> ChunkResult:
-        """Parse, verify, run the pipeline and print one buffer."""
+    def process(self, text: str | bytes, filename: str) -> ChunkResult:
+        """Parse, verify, run the pipeline and print one buffer (text, or
+        bytecode as bytes)."""
         ctx = ir.Context()
         # Diagnostics from MLIR's worker threads reach Python handlers
         # without the GIL (an abort in nanobind): stay on this thread.
@@ -143,69 +191,152 @@ class OptDriver:
         ctx.allow_unregistered_dialects = self.options.allow_unregistered_dialect
         load_dialect(ctx)
         progress = self.progress
+        options = self.options
         with ctx, ir.Location.unknown(ctx):
             progress.phase(f"{self._chunk}parsing {filename}")
             try:
-                module = parse(text, filename=filename, context=ctx)
+                with self._timed("Parser"):
+                    module = _parse_bytecode(text, filename, ctx) if isinstance(text, bytes) else None
+                    if module is None:
+                        module = parse(text, filename=filename, context=ctx)
             except diag.DiagnosticError as e:
                 # parse() always says where; a failed run must say so even if not.
                 found = e.diagnostics or [diag.Diagnostic("error", "the input could not be parsed", filename, 1, 1)]
                 return ChunkResult(None, found)
             progress.advance()
-            labels = [el.text for el in self.options.elements]
+            labels = [el.text for el in options.elements]
             done = 0
+            running = -1  # the element that runs now, for --mlir-print-ir-after-failure
+            fingerprint = [self._fingerprint(module)] if options.print_ir_after_change else []
+            clock: list[tuple[float, float]] = []
 
             def pass_phase() -> None:
                 progress.phase(f"{self._chunk}pass {done + 1}/{len(labels)}: {labels[done]}")
 
-            def after_each(label: str, op: ir.Operation) -> None:
-                nonlocal done
-                if self.options.print_ir_after_all:
-                    self.stderr.write(f"// -----// IR Dump After {label} //----- //\n")
-                    self.stderr.write(self._print(op) + "\n")
+            def observe(point: str, index: int, op: ir.Operation) -> None:
+                nonlocal done, running
+                label = labels[index]
+                if point == "before":
+                    running = index
+                    if options.print_ir_before_all:
+                        self._dump(f"IR Dump Before {label}", op)
+                    if self.timing is not None:
+                        clock[:] = [self.timing.now()]
+                    return
+                if point == "ran":
+                    if self.timing is not None:
+                        clock.append(self.timing.now())
+                    return
+                if self.timing is not None:
+                    start, ran = clock
+                    self.timing.add((index, label), start, ran, options.verify_each)
+                if options.print_ir_after_all and not options.print_ir_after_failure:
+                    changed = True
+                    if options.print_ir_after_change:
+                        now = self._fingerprint(op)
+                        changed, fingerprint[0] = now != fingerprint[0], now
+                    if changed:
+                        self._dump(f"IR Dump After {label}", op)
                 done += 1
                 progress.advance()
                 if done < len(labels):
                     pass_phase()
 
+            watched = (
+                options.print_ir_after_all
+                or options.print_ir_before_all
+                or options.print_ir_after_failure
+                or options.timing
+                or progress.wants_passes
+            )
             try:
                 pipeline = build(
-                    self.options.elements,
+                    options.elements,
                     ctx,
-                    verify_each=self.options.verify_each,
-                    after_each=after_each if self.options.print_ir_after_all or progress.wants_passes else None,
+                    verify_each=options.verify_each,
+                    observe=observe if watched else None,
                 )
             except PipelineError as e:
                 return ChunkResult(None, [diag.Diagnostic("error", e.args[0])])
             found: list[diag.Diagnostic] = []
             failed = False
-            if self.options.elements:
+            trailer = ""
+            if options.elements:
                 pass_phase()
                 try:
-                    pipeline.pm.run(module)
+                    self._run_pipeline(pipeline, module)
                 except ir.MLIRError as e:
                     failed = True
                     found.extend(diag.convert(d, remap_position, diag.not_op_dump) for d in e.error_diagnostics)
                     if not e.error_diagnostics:
                         found.append(diag.Diagnostic("error", "pass pipeline failed"))
+                    if options.print_ir_after_failure and running >= 0:
+                        header = f"// -----// IR Dump After {labels[running]} Failed //----- //\n"
+                        trailer = header + self._print(module, verified=False) + "\n"
             for p in pipeline.passes:
                 found.extend(p.diagnostics)
             found.sort(key=lambda d: (d.filename or "", d.line, d.col))
             if failed:
-                return ChunkResult(None, found)
+                return ChunkResult(None, found, trailer)
             progress.phase(f"{self._chunk}printing")
-            printed, problem = self._emit(module, filename)
+            with self._timed("Output"):
+                printed, problem = self._emit(module, filename)
             progress.advance()
             if problem is not None:
                 return ChunkResult(None, [*found, problem])
             return ChunkResult(printed, found)
 
-    def _print(self, op: ir.Operation) -> str:
-        return print_ir(op, generic=self.options.print_op_generic, debug_info=self.options.print_debuginfo)
+    def _run_pipeline(self, pipeline: Pipeline, module: ir.Operation) -> None:
+        """Run; with --mlir-pass-statistics, MLIR's report (written by C++ to
+        stderr at the end of the run) is caught and shown with the Python
+        passes' counters added."""
+        if not self.options.pass_statistics:
+            pipeline.pm.run(module)
+            return
+        pipeline.pm.enable_statistics()
+        captured: list[str] = []
+        try:
+            with _stderr_captured(captured):
+                pipeline.pm.run(module)
+        finally:
+            text = captured[0] if captured else ""
+            at = text.find(_STATISTICS_BANNER)
+            before, report = (text, "") if at < 0 else (text[:at], text[at:])
+            self.stderr.write(before)
+            if report:
+                self.stderr.write(statistics_report(report, pipeline))
+            self.stderr.flush()
 
-    def _emit(self, module: ir.Operation, filename: str) -> tuple[str | None, diag.Diagnostic | None]:
-        """The output text in the dialect `--emit` asks for, or the error
-        saying why upstream's `shard` dialect cannot hold it."""
+    def _dump(self, header: str, op: ir.Operation) -> None:
+        self.stderr.write(f"// -----// {header} //----- //\n")
+        self.stderr.write(self._print(op) + "\n")
+
+    def _fingerprint(self, op: ir.Operation) -> bytes:
+        """What `--mlir-print-ir-after-change` compares: the IR with its locations."""
+        asm = op.get_asm(binary=True, print_generic_op_form=True, enable_debug_info=True, assume_verified=True)
+        return hashlib.blake2b(asm, digest_size=16).digest()
+
+    def _print(self, op: ir.Operation, *, verified: bool = True) -> str:
+        """Our custom syntax. `verified=False` for IR a pass left broken:
+        MLIR then checks it and prints it generic if it is invalid."""
+        limit = self.options.elide_elementsattrs_if_larger
+        if limit is None and verified:
+            return print_ir(op, generic=self.options.print_op_generic, debug_info=self.options.print_debuginfo)
+        text = op.get_asm(
+            large_elements_limit=limit,
+            print_generic_op_form=self.options.print_op_generic,
+            enable_debug_info=self.options.print_debuginfo,
+            assume_verified=verified,
+        )
+        return to_custom(text, generic=self.options.print_op_generic)
+
+    def _emit(self, module: ir.Operation, filename: str) -> tuple[str | bytes | None, diag.Diagnostic | None]:
+        """The output text in the dialect `--emit` asks for (or bytecode), or
+        the error saying why upstream's `shard` dialect cannot hold it."""
+        if self.options.emit_bytecode:
+            buffer = io.BytesIO()
+            module.write_bytecode(buffer)
+            return buffer.getvalue(), None
         if self.options.emit == "mesh":
             return self._print(module), None
         from ..interop.upstream import NotExpressible, export_upstream
@@ -221,8 +352,9 @@ class OptDriver:
 
     # -- diagnostics -------------------------------------------------------
 
-    def _report(self, d: diag.Diagnostic, source: str) -> None:
-        self.stderr.write(d.format({d.filename or "": source} if d.filename else None) + "\n")
+    def _report(self, d: diag.Diagnostic, source: str | None) -> None:
+        """`d` on stderr, quoting `source` (None for bytecode: no lines to quote)."""
+        self.stderr.write(d.format({d.filename or "": source} if d.filename and source is not None else None) + "\n")
 
     def _check_expected(self, chunk: str, name: str, result: ChunkResult) -> bool:
         expectations = expected.parse_expectations(chunk, name)
@@ -233,21 +365,22 @@ class OptDriver:
 
     # -- files -------------------------------------------------------------
 
-    def _read(self) -> tuple[str | None, str]:
+    def _read(self) -> tuple[str | bytes | None, str]:
+        """The input: text, or bytes when it is MLIR bytecode."""
         path = self.options.input
         name = "<stdin>" if path == "-" else path
         try:
             if path == "-":
                 return _read_stdin(), name
-            with open(path, encoding="utf-8") as f:
-                return f.read(), path
+            with open(path, "rb") as f:
+                return _decoded(f.read()), path
         except OSError as e:
             self.stderr.write(f"mesh-opt: could not open input file '{path}': {e.strerror}\n")
         except UnicodeDecodeError as e:
             self.stderr.write(f"mesh-opt: input file '{name}' is not UTF-8 text: {e.reason} at byte {e.start}\n")
         return None, name
 
-    def _write(self, body: str) -> bool:
+    def _write(self, body: str | bytes) -> bool:
         path = self.options.output
         if path == "-":
             return self._write_stdout(body)
@@ -266,7 +399,7 @@ class OptDriver:
             # /dev/null, /dev/stdout, a FIFO: write in place; renaming a
             # temporary file over them would replace the device node.
             try:
-                with open(path, "w", encoding="utf-8") as f:
+                with _opened(path, body) as f:
                     f.write(body)
                 return True
             except OSError as e:
@@ -282,7 +415,7 @@ class OptDriver:
         try:
             # mkstemp creates the file 0600: give it the mode of the file it
             # replaces, or the one a plain open() would (0666 minus umask).
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
+            with _opened(fd, body) as f:
                 os.fchmod(f.fileno(), stat.S_IMODE(st.st_mode) if st is not None else 0o666 & ~_umask())
                 f.write(body)
             os.replace(tmp, target)
@@ -310,6 +443,15 @@ class OptDriver:
         try:
             if out is None:  # started with stdout closed
                 raise BrokenPipeError(errno.EBADF, os.strerror(errno.EBADF))
+            if isinstance(body, bytes):
+                out.flush()
+                binary = getattr(out, "buffer", None)
+                if binary is None:
+                    self.stderr.write("mesh-opt: cannot write bytecode to a text stream: give -o FILE\n")
+                    return False
+                binary.write(body)
+                binary.flush()
+                return True
             out.write(body)
             out.flush()
             return True
@@ -322,6 +464,163 @@ class OptDriver:
                 return False
             self.stderr.write(f"mesh-opt: cannot write output: {e.strerror}\n")
             return False
+
+
+def _opened(target: str | int, body: str | bytes):
+    """`target` (a path or a descriptor) opened for writing `body`."""
+    if isinstance(body, bytes):
+        return open(target, "wb")
+    return open(target, "w", encoding="utf-8")
+
+
+def _decoded(data: bytes) -> str | bytes:
+    """`data` as strict UTF-8 text with universal newlines (what opening the
+    file with encoding="utf-8" gives), or unchanged when it is bytecode."""
+    if data.startswith(BYTECODE_MAGIC):
+        return data
+    wrapper = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8", errors="strict", newline=None)
+    return wrapper.read()
+
+
+def _parse_bytecode(data: bytes, filename: str, ctx: ir.Context) -> ir.Operation:
+    """A module read from MLIR bytecode, verified as parsed text is."""
+    from ..ir.verifier import verify as semantic_errors
+
+    try:
+        module = ir.Module.parse(data, context=ctx).operation
+        module.verify()
+    except ir.MLIRError as e:
+        found = [diag.convert(d, remap_position, diag.not_op_dump) for d in e.error_diagnostics]
+        found = [d if d.filename and d.filename != "-" else _at_file_start(d, filename) for d in found]
+        raise diag.DiagnosticError(found or [diag.Diagnostic("error", "invalid bytecode", filename, 1, 1)]) from None
+    problems = semantic_errors(module)
+    if problems:
+        raise diag.DiagnosticError(problems)
+    return module
+
+
+def _at_file_start(d: diag.Diagnostic, filename: str) -> diag.Diagnostic:
+    """A bytecode reader's error, which has no position, at the file's start."""
+    notes = tuple(diag.Diagnostic(n.severity, n.message, filename, 1, 1) for n in d.notes)
+    return diag.Diagnostic(d.severity, f"invalid bytecode: {d.message}", filename, 1, 1, notes)
+
+
+@contextlib.contextmanager
+def _stderr_captured(into: list[str]) -> Iterator[None]:
+    """Send file descriptor 2 (where C++ writes) to a temporary file while
+    the body runs; its text is appended to `into` afterwards."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    try:
+        with tempfile.TemporaryFile() as tmp:
+            os.dup2(tmp.fileno(), 2)
+            try:
+                yield
+            finally:
+                sys.stderr.flush()
+                os.dup2(saved, 2)
+                tmp.seek(0)
+                into.append(tmp.read().decode("utf-8", errors="replace"))
+    finally:
+        os.close(saved)
+
+
+_RULE = "===" + "-" * 73 + "==="
+_STATISTICS_BANNER = f"{_RULE}\n                         ... Pass statistics report ...\n{_RULE}\n"
+_HELPERS = ("Observe", "PrintIR", "VerifyMesh")
+"""The driver's own passes in a pipeline (pass `name`s), left out of reports."""
+
+
+def statistics_report(report: str, pipeline: Pipeline) -> str:
+    """MLIR's statistics report for `pipeline` (pipeline display), without
+    the driver's helper passes, each Python pass followed by its counters as
+    MLIR shows a C++ pass's statistics."""
+    lines = report[len(_STATISTICS_BANNER) :].split("\n") if report.startswith(_STATISTICS_BANNER) else []
+    ours = list(pipeline.passes)
+    out = [_STATISTICS_BANNER.rstrip("\n")]
+    skipping = False
+    for line in lines:
+        top = bool(line) and not line[0].isspace()
+        if top:
+            skipping = line in _HELPERS
+        if skipping and line:
+            continue
+        out.append(line)
+        if top and ours and line == ours[0].name:
+            out.extend(ours.pop(0).statistics_lines("  "))
+    return "\n".join(out)
+
+
+class Timing:
+    """`--mlir-timing`: the time of parsing, of each pipeline element (our
+    verifier's share shown under it) and of output, summed over the chunks
+    of a split input, reported in mlir-opt's layout."""
+
+    def __init__(self) -> None:
+        self.start = self.now()
+        # name -> [user, wall, {child: [user, wall]}], in the order first seen
+        self.rows: dict[object, list] = {}
+
+    @staticmethod
+    def now() -> tuple[float, float]:
+        return time.process_time(), time.perf_counter()
+
+    def _row(self, key: object) -> list:
+        return self.rows.setdefault(key, [0.0, 0.0, {}])
+
+    @contextlib.contextmanager
+    def measure(self, name: str) -> Iterator[None]:
+        start = self.now()
+        try:
+            yield
+        finally:
+            end = self.now()
+            row = self._row(name)
+            row[0] += end[0] - start[0]
+            row[1] += end[1] - start[1]
+
+    def add(self, key: tuple[int, str], start: tuple[float, float], ran: tuple[float, float], verified: bool) -> None:
+        """Element `key` ran from `start` to `ran`, then our verifier until now."""
+        end = self.now()
+        row = self._row(key)
+        row[0] += end[0] - start[0]
+        row[1] += end[1] - start[1]
+        if verified:
+            check = row[2].setdefault("mesh-verify", [0.0, 0.0])
+            check[0] += end[0] - ran[0]
+            check[1] += end[1] - ran[1]
+
+    def report(self) -> str:
+        end = self.now()
+        user, wall = end[0] - self.start[0], end[1] - self.start[1]
+        rows = list(self.rows.items())
+        # Parser first, Output last, the pipeline's elements between, as mlir-opt lists them.
+        rows.sort(key=lambda kv: 0 if kv[0] == "Parser" else 2 if kv[0] == "Output" else 1)
+        rest = [max(0.0, user - sum(r[0] for _, r in rows)), max(0.0, wall - sum(r[1] for _, r in rows))]
+
+        def line(u: float, w: float, name: str) -> str:
+            return f"  {_cell(u, user)}  {_cell(w, wall)}  {name}"
+
+        out = [
+            _RULE,
+            "                         ... Execution time report ...",
+            _RULE,
+            f"  Total Execution Time: {wall:.4f} seconds",
+            "",
+            "  ----User Time----  ----Wall Time----  ----Name----",
+        ]
+        for key, (u, w, children) in rows:
+            out.append(line(u, w, key[1] if isinstance(key, tuple) else key))
+            for child, (cu, cw) in children.items():
+                out.append(line(cu, cw, f"  {child}"))
+        out.append(line(rest[0], rest[1], "Rest"))
+        out.append(line(user, wall, "Total"))
+        return "\n".join(out) + "\n"
+
+
+def _cell(seconds: float, total: float) -> str:
+    share = 100.0 * seconds / total if total > 0 else 0.0
+    return f"{seconds:8.4f} ({share:5.1f}%)"
 
 
 def _silence(stream: TextIO | None) -> None:
@@ -352,15 +651,11 @@ def _umask() -> int:
     return mask
 
 
-def _read_stdin() -> str:
+def _read_stdin() -> str | bytes:
     """stdin as strict UTF-8 with universal newlines, like a file opened with
     encoding="utf-8": sys.stdin itself may decode with surrogateescape and
     hand MLIR a str that cannot be encoded back."""
     buffer = getattr(sys.stdin, "buffer", None)
     if buffer is None:  # replaced by a text stream (in-process use)
         return sys.stdin.read()
-    wrapper = io.TextIOWrapper(buffer, encoding="utf-8", errors="strict", newline=None)
-    try:
-        return wrapper.read()
-    finally:
-        wrapper.detach()
+    return _decoded(buffer.read())

@@ -3,6 +3,14 @@
 Python passes are not in MLIR's registry, so `PassManager.parse` cannot name
 them. The pipeline text is split into its top-level elements here: ours are
 added as Python callables, everything else is handed to MLIR's own parser.
+Our names win over upstream passes of the same name (`sharding-propagation`).
+
+Our passes run on the whole `builtin.module`. Upstream runs its passes of
+the same names per function, written `func.func(sharding-propagation)`;
+that spelling is accepted and means our module-level pass, which treats each
+function on its own: the nested pipeline is split around it
+(`func.func(cse, sharding-propagation)` runs `func.func(cse)`, then
+`sharding-propagation`), which is the same for function-local passes.
 """
 
 from __future__ import annotations
@@ -38,11 +46,12 @@ class Element:
         return f"{self.name}{{{self.options}}}" if self.options else self.name
 
 
-def parse_pipeline(text: str) -> list[Element]:
+def parse_pipeline(text: str, *, anchored: bool = True) -> list[Element]:
     """Split `builtin.module(a, b{x=1}, func.func(c))` (the anchor is
-    optional) into elements."""
+    optional; `anchored=False` for a nested pipeline, never anchored) into
+    elements."""
     text = text.strip()
-    if text.startswith("builtin.module(") and text.endswith(")"):
+    if anchored and text.startswith("builtin.module(") and text.endswith(")"):
         text = text[len("builtin.module(") : -1]
     elements: list[Element] = []
     i, n = 0, len(text)
@@ -76,13 +85,36 @@ def parse_pipeline(text: str) -> list[Element]:
     return elements
 
 
+class MeshPassManager(PassManager):
+    """An `mlir.passmanager.PassManager` that also holds the Python passes
+    added to it, whose warnings and remarks (which the bindings cannot emit)
+    are in `diagnostics` after a run."""
+
+    def __init__(self, anchor: str = "builtin.module", context: ir.Context | None = None):
+        super().__init__(anchor, context=context)
+        self.passes: list[Pass] = []
+
+    @property
+    def diagnostics(self) -> list:
+        """The warnings and remarks of the Python passes' last runs, in file order."""
+        found = [d for p in self.passes for d in p.diagnostics]
+        found.sort(key=lambda d: (d.filename or "", d.line, d.col))
+        return found
+
+
 @dataclass
 class Pipeline:
     """A PassManager plus the Python passes in it (whose warnings and
-    remarks the driver collects)."""
+    remarks the driver collects), and the elements it runs."""
 
-    pm: PassManager
+    pm: MeshPassManager
     passes: list[Pass] = field(default_factory=list)
+    elements: list[Element] = field(default_factory=list)
+
+
+Observer = Callable[[str, int, ir.Operation], None]
+"""`observe(point, index, module)`: `point` is "before" element `index`
+runs, "ran" when it ended, "after" once the verifier after it ended too."""
 
 
 def build(
@@ -91,17 +123,20 @@ def build(
     *,
     verify_each: bool = True,
     after_each: Callable[[str, ir.Operation], None] | None = None,
+    observe: Observer | None = None,
 ) -> Pipeline:
     """A `builtin.module` PassManager for `elements`. Our semantic verifier
     runs after each element (MLIR's own verifier already does), and
     `after_each(label, module)` when given (for --mlir-print-ir-after-all).
     After a Python pass that records what it changed, and another check
     before it, the verifier checks only what changed (`VerifyMesh`)."""
-    with context:
-        pm = PassManager("builtin.module")
-    pipeline = Pipeline(pm)
+    elements = expand(elements)
+    pm = MeshPassManager("builtin.module", context=context)
+    pipeline = Pipeline(pm, pm.passes, elements)
     previous: VerifyMesh | None = None
-    for el in elements:
+    for index, el in enumerate(elements):
+        if observe is not None:
+            _add_callback(pm, observe, "before", index)
         cls = PASSES.get(el.name)
         p: Pass | None = None
         if cls is not None:
@@ -114,18 +149,11 @@ def build(
             p.add_to(pm)
             pipeline.passes.append(p)
         else:
-            if el.nested is not None:
-                _reject_nested_python_passes(el.nested)
-            try:
-                pm.add(el.text)
-            except (ValueError, RuntimeError) as e:
-                detail = str(e).strip().splitlines()
-                message = detail[0] if detail else "unknown pass"
-                unknown = re.search(r"'([^']*)' does not refer to a registered pass", str(e))
-                if unknown is not None:
-                    # The name MLIR could not find, which may be nested: func.func(bogus).
-                    message = f"'{unknown.group(1)}' is not a pass of mesh-opt or of upstream MLIR (see --list-passes)"
-                raise PipelineError(message) from None
+            if _INLINER.search(el.text):
+                pm.add(_refuse_opaque_regions, name="InlinerGuard", argument="inliner-guard")
+            _add_upstream(pm, el.text)
+        if observe is not None:
+            _add_callback(pm, observe, "ran", index)
         if verify_each:
             check = VerifyMesh()
             check.after, check.previous = p, previous
@@ -138,14 +166,184 @@ def build(
                 after_each(label, op.operation if hasattr(op, "operation") else op)
 
             pm.add(dump, name="PrintIR", argument="print-ir")
+        if observe is not None:
+            _add_callback(pm, observe, "after", index)
     return pipeline
 
 
-def _reject_nested_python_passes(nested: str) -> None:
-    for el in parse_pipeline(nested):
+_INLINER = re.compile(r"(?<![\w-])inline(?![\w-])")
+"""Upstream's `inline` pass, which asserts (taking the process down) on an op
+of an unregistered dialect that has regions, such as generic-form
+`stablehlo.reduce`: it cannot tell whether the op uses symbols."""
+
+
+def _refuse_opaque_regions(op, pass_) -> None:
+    """Stop before upstream's inliner when the module holds an op it would
+    abort on, with an error at that op."""
+    module = op.operation if hasattr(op, "operation") else op
+    context = module.context
+    found: list[ir.Operation] = []
+
+    def visit(inner: ir.Operation) -> ir.WalkResult:
+        if len(inner.regions) and not context.is_registered_operation(inner.name):
+            found.append(inner)
+            return ir.WalkResult.INTERRUPT
+        return ir.WalkResult.ADVANCE
+
+    module.walk(visit, ir.WalkOrder.PRE_ORDER)
+    if found:
+        culprit = found[0]
+        culprit.location.emit_error(
+            f"upstream's inline pass cannot run on '{culprit.name}' (an op of an unregistered dialect with regions,"
+            " on which MLIR's inliner aborts): import-shardings inlines private functions called once"
+        )
+        pass_.signal_pass_failure()
+
+
+def _add_callback(pm: PassManager, observe: Observer, point: str, index: int) -> None:
+    def call(op, pass_) -> None:
+        observe(point, index, op.operation if hasattr(op, "operation") else op)
+
+    pm.add(call, name="Observe", argument="observe")
+
+
+def _add_upstream(pm: PassManager, text: str) -> None:
+    """Add an upstream element, its errors said in mesh-opt's words."""
+    try:
+        pm.add(text)
+    except (ValueError, RuntimeError) as e:
+        detail = str(e).strip().splitlines()
+        message = detail[0] if detail else "unknown pass"
+        unknown = re.search(r"'([^']*)' does not refer to a registered pass", str(e))
+        if unknown is not None:
+            # The name MLIR could not find, which may be nested: func.func(bogus).
+            message = f"'{unknown.group(1)}' is not a pass of mesh-opt or of upstream MLIR (see --list-passes)"
+        raise PipelineError(message) from None
+
+
+UPSTREAM_FUNCTION_PASSES = ("sharding-propagation", "mesh-spmdization", "mesh-partition")
+"""Our passes whose names upstream MLIR runs per function, written
+`func.func(NAME{...})` in its pipelines (`mesh-partition` is our name for
+`mesh-spmdization`). Only these may be nested, and only in `func.func`."""
+
+
+def expand(elements: list[Element]) -> list[Element]:
+    """`elements` with our passes moved out of upstream's nesting:
+    `func.func(a, sharding-propagation{...}, b)` becomes `func.func(a)`,
+    `sharding-propagation{...}`, `func.func(b)`. These passes treat each
+    function on its own, so this runs as upstream's nesting would."""
+    out: list[Element] = []
+    for el in elements:
+        if el.nested is None or el.name in PASSES or _first_ours(el.nested) is None:
+            out.append(el)
+            continue
+        group: list[Element] = []
+        for inner in parse_pipeline(el.nested, anchored=False):
+            hoisted = inner.name in UPSTREAM_FUNCTION_PASSES and inner.nested is None and el.name == "func.func"
+            if not hoisted:
+                name = inner.name if inner.name in PASSES else _first_ours(inner.nested or "")
+                if name is not None:
+                    where = f"{el.name}(...)" if inner.nested is None else f"{el.name}({inner.name}(...))"
+                    raise PipelineError(_nesting_refused(name, where))
+                group.append(inner)
+                continue
+            if group:
+                out.append(Element(el.name, nested=", ".join(g.text for g in group)))
+                group = []
+            out.append(inner)
+        if group:
+            out.append(Element(el.name, nested=", ".join(g.text for g in group)))
+    return out
+
+
+def _nesting_refused(name: str, where: str) -> str:
+    if name in UPSTREAM_FUNCTION_PASSES:
+        return (
+            f"pass '{name}' runs on the whole module, not in '{where}'; "
+            "list it at the top level of the pipeline or directly in func.func(...)"
+        )
+    return f"pass '{name}' runs on builtin.module only; list it at the top level of the pipeline"
+
+
+def _first_ours(nested: str) -> str | None:
+    """The first of our passes named anywhere in a nested pipeline."""
+    for el in parse_pipeline(nested, anchored=False):
         if el.name in PASSES:
-            raise PipelineError(
-                f"pass '{el.name}' runs on builtin.module only; list it at the top level of the pipeline"
-            )
+            return el.name
         if el.nested is not None:
-            _reject_nested_python_passes(el.nested)
+            found = _first_ours(el.nested)
+            if found is not None:
+                return found
+    return None
+
+
+def pass_manager(
+    pipeline: str = "builtin.module()",
+    *,
+    context: ir.Context | None = None,
+    verify_each: bool = True,
+) -> MeshPassManager:
+    """A PassManager on `builtin.module` for a textual pipeline that may mix
+    this project's passes with upstream's (see the module docstring).
+    `verify_each` runs the dialect's verifier after each element, as
+    `mesh-opt` does (MLIR's own verifier runs unless `enable_verifier(False)`).
+    The context is `context` or the current one."""
+    ctx = context if context is not None else ir.Context.current
+    if ctx is None:
+        raise ValueError("pass_manager needs a context: give context= or call it inside `with ctx:`")
+    return build(parse_pipeline(pipeline), ctx, verify_each=verify_each).pm
+
+
+def describe(elements: list[Element], context: ir.Context) -> str:
+    """The pipeline as `mlir-opt --dump-pass-pipeline` shows it: every
+    option of every pass, nested pipelines indented."""
+    items: list[str] = []
+    for el in expand(elements):
+        cls = PASSES.get(el.name)
+        if cls is not None:
+            p = cls.from_options(el.options)
+            options = p.describe_options()
+            items.append(f"{el.name}{{{options}}}" if options else el.name)
+            continue
+        pm = PassManager("builtin.module", context=context)
+        pm.add(el.text)
+        text = str(pm)
+        inner = text[len("builtin.module(") : -1] if text.startswith("builtin.module(") else text
+        items.extend(_split_items(inner))
+    lines = [f"Pass Manager with {len(items)} passes:", "builtin.module("]
+    for k, item in enumerate(items):
+        lines.extend(_render(item, "  ", last=k == len(items) - 1))
+    lines.append(")")
+    return "\n".join(lines) + "\n\n"  # mlir-opt's blank line after it
+
+
+def _split_items(text: str) -> list[str]:
+    """The top-level, comma-separated items of a printed pipeline, as printed."""
+    items: list[str] = []
+    i, start, n = 0, 0, len(text)
+    while i < n:
+        if text[i] in "{(":
+            i = scan_group(text, i)
+            continue
+        if text[i] == ",":
+            items.append(text[start:i].strip())
+            start = i + 1
+        i += 1
+    if text[start:].strip():
+        items.append(text[start:].strip())
+    return items
+
+
+def _render(item: str, indent: str, *, last: bool) -> list[str]:
+    """One printed item, a nested pipeline opened over several lines."""
+    comma = "" if last else ","
+    paren = item.find("(")
+    brace = item.find("{")
+    if paren < 0 or (0 <= brace < paren) or not item.endswith(")"):
+        return [f"{indent}{item}{comma}"]
+    inner = _split_items(item[paren + 1 : -1])
+    lines = [f"{indent}{item[:paren]}("]
+    for k, sub in enumerate(inner):
+        lines.extend(_render(sub, indent + "  ", last=k == len(inner) - 1))
+    lines.append(f"{indent}){comma}")
+    return lines

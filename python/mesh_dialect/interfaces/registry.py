@@ -12,9 +12,12 @@ ranked tensors, `arith.constant`, `tensor.empty`, `tensor.splat`, tosa
 elementwise ops (with size-1 broadcasting), `tosa.matmul`, `tosa.reduce_*`,
 `tosa.transpose`, `tosa.const`, tosa's windowed ops (`conv2d`, `conv3d`,
 `depthwise_conv2d`, `max_pool2d`, `avg_pool2d`), `func.return` and
-`func.call` (which constrain nothing), and the `mhlo`/`stablehlo`
-ops `dot_general`, `dot`, elementwise ops, `constant`, `broadcast_in_dim`,
-`transpose` and `reduce`.  A rule function returns None for a form it does
+`func.call` (which constrain nothing), the `mhlo`/`stablehlo`
+ops `dot_general`, `dot`, elementwise ops (`compare`, `select`, `convert`,
+`clamp`, `reduce_precision` among them), `constant`, `iota`,
+`broadcast_in_dim`, `transpose`, `reshape`, `reduce`, `concatenate`,
+`slice`, `dynamic_slice`, `dynamic_update_slice` and `pad`, and chlo's
+elementwise ops.  A rule function returns None for a form it does
 not understand (an unranked tensor, a missing attribute), so `rule_for` never
 guesses.
 """
@@ -821,9 +824,15 @@ def _transpose(op: ir.Operation, attr_name: str) -> ShardingRule | None:
 _HLO_ELEMENTWISE = (
     "abs add and atan2 cbrt ceil clamp compare complex convert cosine count_leading_zeros divide exponential "
     "exponential_minus_one floor imag is_finite log log_plus_one logistic maximum minimum multiply negate not or "
-    "popcnt power real remainder round_nearest_afz round_nearest_even rsqrt select shift_left "
+    "popcnt power real reduce_precision remainder round_nearest_afz round_nearest_even rsqrt select shift_left "
     "shift_right_arithmetic shift_right_logical sign sine sqrt subtract tan tanh xor"
 ).split()
+
+_CHLO_ELEMENTWISE = (
+    "acos acosh asin asinh atan atanh cosh erf erfc is_inf is_neg_inf is_pos_inf sinh square tan"
+).split()
+"""The chlo ops JAX leaves in its exports (`chlo.square` in a variance,
+`chlo.erf` in an exact gelu): elementwise, with no broadcasting."""
 
 _HLO_COMBINERS = {
     "add": "sum",
@@ -940,8 +949,22 @@ def _hlo_reduce_kind(op: ir.Operation, n: int) -> str:
             return INVALID
         if {operands[0], operands[1]} != {args[j], args[n + j]} or operands[0] == operands[1]:
             return INVALID
-        kinds.add(_HLO_COMBINERS[base])
+        kind = _HLO_COMBINERS[base]
+        if _is_i1(args[j].type):
+            # On booleans HLO's add is a logical or and multiply a logical
+            # and, while a partial sum of i1 wraps (an exclusive or).
+            kind = _HLO_BOOLEAN.get(kind, kind)
+        kinds.add(kind)
     return kinds.pop() if len(kinds) == 1 else INVALID
+
+
+_HLO_BOOLEAN = {"sum": "bitwise_or", "product": "bitwise_and"}
+
+
+def _is_i1(t: ir.Type) -> bool:
+    """A boolean scalar or tensor (`i1`, `tensor<i1>`)."""
+    element = t.element_type if isinstance(t, ir.ShapedType) else t
+    return isinstance(element, ir.IntegerType) and element.width == 1
 
 
 def _hlo_reduce(op: ir.Operation) -> ShardingRule | None:
@@ -965,6 +988,90 @@ def _hlo_reduce(op: ir.Operation) -> ShardingRule | None:
         return None
     inits = tuple(_unshardable(v) for v in list(op.operands)[n:])
     return ShardingRule(iterators, (tuple(range(rank)),) * n + inits, (kept,) * n)
+
+
+def _hlo_iota(op: ir.Operation) -> ShardingRule | None:
+    """`iota`: every dimension a parallel loop; partition adds each device's
+    offset along `iota_dimension` (`transforms/partition/hlo.py`)."""
+    if op.operands or len(op.results) != 1 or _attr(op, "iota_dimension") is None:
+        return None
+    shape = _shape(op.results[0])
+    if shape is None or None in shape:
+        return None
+    return ShardingRule(_all_parallel(len(shape)), (), (tuple(range(len(shape))),))
+
+
+def _kept_loops(whole: list[bool]) -> tuple[int, TensorMap]:
+    """(loops, map): one loop per dimension flagged whole, None elsewhere."""
+    out: list[int | None] = []
+    loops = 0
+    for w in whole:
+        out.append(loops if w else None)
+        loops += w
+    return loops, tuple(out)
+
+
+def _hlo_slice(op: ir.Operation) -> ShardingRule | None:
+    """`slice`: only dimensions taken whole (start 0, the full size, stride 1)."""
+    starts, limits = _ints(_attr(op, "start_indices")), _ints(_attr(op, "limit_indices"))
+    strides = _ints(_attr(op, "strides")) or ([1] * len(starts) if starts is not None else None)
+    full = _shape(op.operands[0]) if len(op.operands) == 1 else None
+    if starts is None or limits is None or strides is None or full is None or len(op.results) != 1:
+        return None
+    if not len(starts) == len(limits) == len(strides) == len(full):
+        return None
+    whole = [a == 0 and b == n and t == 1 for a, b, t, n in zip(starts, limits, strides, full)]
+    loops, m = _kept_loops(whole)
+    return ShardingRule(_all_parallel(loops), (m,), (m,))
+
+
+def _hlo_dynamic_slice(op: ir.Operation) -> ShardingRule | None:
+    """`dynamic_slice`: only dimensions the window covers whole (their start
+    is clamped to 0); the start indices are scalars."""
+    sizes = _ints(_attr(op, "slice_sizes"))
+    full = _shape(op.operands[0]) if op.operands else None
+    if sizes is None or full is None or len(sizes) != len(full) or len(op.results) != 1:
+        return None
+    loops, m = _kept_loops([k == n for k, n in zip(sizes, full)])
+    starts = tuple(_unshardable(v) for v in list(op.operands)[1:])
+    return ShardingRule(_all_parallel(loops), (m, *starts), (m,))
+
+
+def _hlo_dynamic_update_slice(op: ir.Operation) -> ShardingRule | None:
+    """`dynamic_update_slice`: only dimensions the update fills whole."""
+    if len(op.operands) < 2 or len(op.results) != 1:
+        return None
+    full, update = _shape(op.operands[0]), _shape(op.operands[1])
+    if full is None or update is None or len(full) != len(update):
+        return None
+    loops, m = _kept_loops([u == n and n is not None for u, n in zip(update, full)])
+    starts = tuple(_unshardable(v) for v in list(op.operands)[2:])
+    return ShardingRule(_all_parallel(loops), (m, m, *starts), (m,))
+
+
+def _hlo_concatenate(op: ir.Operation) -> ShardingRule | None:
+    """`concatenate`: every dimension but the joined one."""
+    dim = _ints(_attr(op, "dimension"))
+    shape = _shape(op.results[0]) if len(op.results) == 1 else None
+    if dim is None or len(dim) != 1 or shape is None or not 0 <= dim[0] < len(shape):
+        return None
+    if any(_shape(v) is None or len(_shape(v)) != len(shape) for v in op.operands):
+        return None
+    loops, m = _kept_loops([d != dim[0] for d in range(len(shape))])
+    return ShardingRule(_all_parallel(loops), (m,) * len(op.operands), (m,))
+
+
+def _hlo_pad(op: ir.Operation) -> ShardingRule | None:
+    """`pad`: only dimensions with no padding; the padding value is a scalar."""
+    low, high = _ints(_attr(op, "edge_padding_low")), _ints(_attr(op, "edge_padding_high"))
+    interior = _ints(_attr(op, "interior_padding"))
+    if low is None or high is None or interior is None or len(op.operands) != 2 or len(op.results) != 1:
+        return None
+    shape = _shape(op.operands[0])
+    if shape is None or not len(low) == len(high) == len(interior) == len(shape):
+        return None
+    loops, m = _kept_loops([a == b == c == 0 for a, b, c in zip(low, high, interior)])
+    return ShardingRule(_all_parallel(loops), (m, _unshardable(op.operands[1])), (m,))
 
 
 # ---------------------------------------------------------------------------
@@ -1019,6 +1126,14 @@ def _register_builtins() -> None:
         register_rule(f"{dialect}.transpose", lambda op: _transpose(op, "permutation"))
         register_rule(f"{dialect}.reduce", _hlo_reduce)
         register_rule(f"{dialect}.reshape", _shape_reshape)
+        register_rule(f"{dialect}.iota", _hlo_iota)
+        register_rule(f"{dialect}.slice", _hlo_slice)
+        register_rule(f"{dialect}.dynamic_slice", _hlo_dynamic_slice)
+        register_rule(f"{dialect}.dynamic_update_slice", _hlo_dynamic_update_slice)
+        register_rule(f"{dialect}.concatenate", _hlo_concatenate)
+        register_rule(f"{dialect}.pad", _hlo_pad)
+    for base in _CHLO_ELEMENTWISE:
+        register_rule(f"chlo.{base}", _elementwise)
 
 
 _register_builtins()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import weakref
 
 from mlir import ir
 
@@ -339,6 +340,86 @@ def _check_printed_depth(module: ir.Operation, text: str, filename: str, where: 
             raise _too_deep(text, filename, depth, where, " once printed")
 
 
+KNOWN_DIALECTS = ("stablehlo", "mhlo", "chlo", "sdy")
+"""Dialects these bindings lack whose generic-form ops JAX exports: a text
+that names them is parsed with unregistered dialects allowed (no
+`--allow-unregistered-dialect` needed), and an op of any other unregistered
+dialect is still refused."""
+
+_MENTIONS_KNOWN = re.compile(r"(?:stablehlo|mhlo|chlo|sdy)[.<]")
+_GENERIC_NAME = re.compile(r'"([A-Za-z_][\w$]*)\.[\w$.]+"\s*\(')
+_AUTO_ALLOWED: weakref.WeakSet[ir.Context] = weakref.WeakSet()
+"""Contexts that `parse` let accept unregistered dialects for the known ones
+(they keep the setting: passes and the verifier need it for those ops)."""
+
+
+def _allow_known_dialects(ctx: ir.Context, text: str) -> bool:
+    """Let `ctx` parse the known dialects' ops when `text` names them; True
+    when unknown dialects must then be refused by `_refuse_unknown`."""
+    if ctx in _AUTO_ALLOWED:
+        return True
+    if ctx.allow_unregistered_dialects or not _mentions_known(text):
+        return False
+    ctx.allow_unregistered_dialects = True
+    _AUTO_ALLOWED.add(ctx)
+    return True
+
+
+def _mentions_known(text: str) -> bool:
+    """Whether `text` names an op or attribute of a known dialect (substring
+    tests first: a regex alone costs a tenth of a large module's parse)."""
+    if "hlo" not in text and "sdy" not in text:
+        return False
+    for m in _MENTIONS_KNOWN.finditer(text):
+        start = m.start()
+        if start == 0 or not (text[start - 1].isalnum() or text[start - 1] in "_$."):
+            return True
+    return False
+
+
+def _is_dialect(ctx: ir.Context, name: str) -> bool:
+    """Whether `name` is a dialect of `ctx` (MLIR itself refuses unknown ops
+    of a dialect it has)."""
+    try:
+        ctx.dialects[name]
+    except IndexError:
+        return False
+    return True
+
+
+def _refuse_unknown(module: ir.Operation, text: str, filename: str) -> None:
+    """MLIR's own error for the first op of a dialect neither registered nor
+    known, at the `(` after its name as mlir-opt places it."""
+    ctx = module.context
+    suspects = {d for d in _GENERIC_NAME.findall(text) if d not in KNOWN_DIALECTS}
+    if not suspects or all(_is_dialect(ctx, d) for d in suspects):
+        return  # the common case: no walk over the module
+    found: list[ir.Operation] = []
+
+    def visit(op: ir.Operation) -> ir.WalkResult:
+        dialect = op.name.split(".", 1)[0]
+        if dialect in KNOWN_DIALECTS or _is_dialect(ctx, dialect):
+            return ir.WalkResult.ADVANCE
+        found.append(op)
+        return ir.WalkResult.INTERRUPT
+
+    module.walk(visit, ir.WalkOrder.PRE_ORDER)
+    if not found:
+        return
+    op = found[0]
+    name, line, col = remap_position(*diag.file_position(op.location))
+    lines = LineIndex(text)
+    offset = lines.offset(line, col)
+    quoted = f'"{op.name}"'
+    if text.startswith(quoted, offset):
+        line, col = lines.position(_BLANKS.match(text, offset + len(quoted)).end())
+    message = (
+        "operation being parsed with an unregistered dialect. If this is intended, please use "
+        "-allow-unregistered-dialect with the MLIR tool used"
+    )
+    raise diag.DiagnosticError([diag.Diagnostic("error", message, name or filename, line, col)], {filename: text})
+
+
 def parse(
     text: str,
     *,
@@ -355,6 +436,7 @@ def parse(
     if ctx is None:
         raise ValueError("parse needs an MLIR context: pass context=, or parse inside `with mesh_dialect.context():`")
     load_dialect(ctx)
+    refuse_unknown = _allow_known_dialects(ctx, text)
     insertions = wrapper_insertions(text)
     depth, deepest_at = _depth(text, insertions)
     if depth > MAX_NESTING:
@@ -381,6 +463,8 @@ def parse(
         diags = [_place_stray_op(d, text, insertions) for d in diags]
         raise diag.DiagnosticError(diags, {filename: text}) from None
     module = _unwrap(outer.operation)
+    if refuse_unknown:
+        _refuse_unknown(module, text, filename)
     if verify:
         from .verifier import verify as verify_semantics
 

@@ -40,7 +40,24 @@ class _ArgumentParser(argparse.ArgumentParser):
         return super().format_help()
 
 
+_BOOL_VALUES = {"": True, "true": True, "True": True, "TRUE": True, "1": True}
+_BOOL_VALUES.update({"false": False, "False": False, "FALSE": False, "0": False})
+"""What mlir-opt (LLVM's command-line library) takes after `--flag=`."""
+
+
+def _bool_flag(p: argparse.ArgumentParser, flag: str, help: str, *, dest: str | None = None, default=False) -> None:
+    """An on/off flag that, as in mlir-opt, also takes `=true`, `=false`,
+    `=1`, `=0` (see `_bool_values`)."""
+    p.add_argument(flag, dest=dest, action="store_true", default=default, help=help)
+    _BOOL_FLAGS[flag] = (dest or flag[2:].replace("-", "_"), True)
+
+
+_BOOL_FLAGS: dict[str, tuple[str, bool]] = {}
+"""Flag -> (its destination, the value the bare flag sets)."""
+
+
 def _parser() -> argparse.ArgumentParser:
+    _BOOL_FLAGS.clear()
     p = _ArgumentParser(
         prog="mesh-opt",
         description="Parse, verify, transform and print MLIR that uses the mesh sharding dialect.",
@@ -54,16 +71,35 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--pass-pipeline", default=None, help="textual pipeline, e.g. 'builtin.module(mesh-canonicalize, cse)'"
     )
-    p.add_argument(
-        "--split-input-file", action="store_true", help="process chunks separated by '// -----' on their own"
+    _bool_flag(p, "--split-input-file", "process chunks separated by '// -----' on their own")
+    _bool_flag(p, "--verify-diagnostics", "check diagnostics against expected-* comments")
+    _bool_flag(p, "--mlir-print-op-generic", "print every op in the generic form")
+    _bool_flag(p, "--mlir-print-debuginfo", "print locations")
+    _bool_flag(p, "--mlir-print-ir-after-all", "print the IR to stderr after every pass")
+    _bool_flag(p, "--mlir-print-ir-before-all", "print the IR to stderr before every pass")
+    _bool_flag(
+        p,
+        "--mlir-print-ir-after-change",
+        "with --mlir-print-ir-after-all, print only after the passes that changed the IR",
     )
-    p.add_argument("--verify-diagnostics", action="store_true", help="check diagnostics against expected-* comments")
-    p.add_argument("--mlir-print-op-generic", action="store_true", help="print every op in the generic form")
-    p.add_argument("--mlir-print-debuginfo", action="store_true", help="print locations")
-    p.add_argument("--mlir-print-ir-after-all", action="store_true", help="print the IR to stderr after every pass")
-    p.add_argument("--allow-unregistered-dialect", action="store_true", help="accept ops of unknown dialects")
+    _bool_flag(p, "--mlir-print-ir-after-failure", "print the IR to stderr after a pass that failed, and only then")
+    p.add_argument(
+        "--mlir-elide-elementsattrs-if-larger",
+        type=_count,
+        default=None,
+        metavar="N",
+        help="print elements attributes of more than N elements as dense_resource<__elided__>",
+    )
+    _bool_flag(p, "--mlir-timing", "report the time of parsing, of every pass and of output on stderr")
+    _bool_flag(p, "--mlir-pass-statistics", "report the statistics of every pass (ours and upstream's) on stderr")
+    _bool_flag(p, "--dump-pass-pipeline", "print the pipeline that will run, every option shown, on stderr")
+    _bool_flag(p, "--emit-bytecode", "write MLIR bytecode instead of text (mesh-opt reads it back)")
+    _bool_flag(p, "--allow-unregistered-dialect", "accept ops of unknown dialects")
+    _bool_flag(p, "--verify-each", "verify after every pass (the default; =false turns it off)", default=True)
     p.add_argument("--no-verify-each", dest="verify_each", action="store_false", help="do not verify after every pass")
+    _BOOL_FLAGS["--no-verify-each"] = ("verify_each", False)
     p.add_argument("--list-passes", action="store_true", help="describe every pass and its options, then exit")
+    p.add_argument("--version", action="store_true", help="print the versions of mesh-opt and MLIR, then exit")
     p.add_argument(
         "--emit",
         choices=("mesh", "upstream", "upstream-mpi"),
@@ -78,6 +114,56 @@ def _parser() -> argparse.ArgumentParser:
         help="never show progress (shown on a terminal's stderr when a run takes over 2 s and rich is installed)",
     )
     return p
+
+
+def _count(text: str) -> int:
+    """A non-negative integer argument."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be a non-negative integer, got '{text}'")
+    return value
+
+
+def _bool_values(argv: list[str], parser: argparse.ArgumentParser) -> tuple[list[str], dict[str, bool]]:
+    """`argv` without its on/off flags, and the value each sets (the last
+    one given wins), so that `--verify-each=false` works as in mlir-opt."""
+    rest: list[str] = []
+    values: dict[str, bool] = {}
+    for arg in argv:
+        flag, eq, raw = arg.partition("=")
+        known = _BOOL_FLAGS.get(flag)
+        if known is None or arg == "--":
+            rest.append(arg)
+            continue
+        value = _BOOL_VALUES.get(raw) if eq else True
+        if value is None:
+            parser.error(f"option '{flag}' takes true, false, 1 or 0, got '{raw}'")
+        dest, bare = known
+        values[dest] = value if bare else not value
+    return rest, values
+
+
+def _version() -> str:
+    """mlir-opt's `--version` layout: who we are, then the LLVM we run on."""
+    import platform
+    from importlib import metadata
+
+    def installed(name: str) -> str:
+        try:
+            return metadata.version(name)
+        except metadata.PackageNotFoundError:
+            return "unknown"
+
+    bindings = installed("xtc-mlir-python-bindings")
+    llvm = ".".join(bindings.split(".")[:3])
+    return (
+        f"mesh-opt (mesh-dialect {installed('mesh-dialect')}):\n"
+        f"  LLVM version {llvm} (MLIR Python bindings: xtc-mlir-python-bindings {bindings})\n"
+        f"  Python {platform.python_version()}\n"
+    )
 
 
 def _pass_flags(unknown: list[str], parser: argparse.ArgumentParser) -> list[Element]:
@@ -106,13 +192,23 @@ def main(argv: list[str] | None = None) -> int:
 
 def _main(argv: list[str] | None) -> int:
     parser = _parser()
-    args, unknown = parser.parse_known_args(_long_flags(sys.argv[1:] if argv is None else argv))
+    words, values = _bool_values(_long_flags(sys.argv[1:] if argv is None else argv), parser)
+    args, unknown = parser.parse_known_args(words)
+    for dest, value in values.items():
+        setattr(args, dest, value)
+    if args.version:
+        sys.stdout.write(_version())
+        return 0
     if args.list_passes:
         print(_pass_listing())
         return 0
     flags = _pass_flags(unknown, parser)
     if args.emit != "mesh" and args.mlir_print_op_generic:
         parser.error(f"--emit={args.emit} prints upstream's custom syntax, not --mlir-print-op-generic")
+    if args.emit_bytecode and args.emit != "mesh":
+        parser.error(f"--emit-bytecode writes the mesh dialect, not --emit={args.emit}")
+    if args.emit_bytecode and args.split_input_file:
+        parser.error("--emit-bytecode writes one module, which --split-input-file cannot give")
     if args.pass_pipeline is not None and flags:
         parser.error("--pass-pipeline cannot be combined with pass flags")
     try:
@@ -132,8 +228,19 @@ def _main(argv: list[str] | None) -> int:
         print_ir_after_all=args.mlir_print_ir_after_all,
         verify_each=args.verify_each,
         emit=args.emit,
+        print_ir_before_all=args.mlir_print_ir_before_all,
+        print_ir_after_change=args.mlir_print_ir_after_change,
+        print_ir_after_failure=args.mlir_print_ir_after_failure,
+        elide_elementsattrs_if_larger=args.mlir_elide_elementsattrs_if_larger,
+        timing=args.mlir_timing,
+        pass_statistics=args.mlir_pass_statistics,
+        dump_pass_pipeline=args.dump_pass_pipeline,
+        emit_bytecode=args.emit_bytecode,
     )
-    with progress.shown(progress.allowed(args.progress, args.input)) as (stdout, stderr, reporter):
+    # The statistics report is caught from stderr's descriptor while the
+    # pipeline runs, where a progress display must not draw.
+    shown = progress.allowed(args.progress and not args.mlir_pass_statistics, args.input)
+    with progress.shown(shown) as (stdout, stderr, reporter):
         return OptDriver(options, stdout, stderr, reporter).run()
 
 

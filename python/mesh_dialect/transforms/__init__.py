@@ -18,8 +18,11 @@ from collections.abc import Iterator, MutableMapping
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from .analysis.mesh_analysis import MeshAnalysis
     from .base import OptionError, Pass, PassFailed, VerifyMesh
     from .cleanup.mesh_canonicalize import MeshCanonicalize
+    from .frontend.export_shardings import ExportShardings
+    from .frontend.import_shardings import ImportShardings
     from .lowering.mesh_lower_all_slice import MeshLowerAllSlice
     from .lowering.mesh_lower_process_multi_index import MeshLowerProcessMultiIndex
     from .optimize.mesh_optimize_collectives import MeshOptimizeCollectives
@@ -37,6 +40,9 @@ _BUILTIN_PASSES: dict[str, str] = {
     "mesh-lower-all-slice": "lowering.mesh_lower_all_slice:MeshLowerAllSlice",
     "test-mesh-resharding": "partition.test_mesh_resharding:TestMeshResharding",
     "mesh-verify": "base:VerifyMesh",
+    "mesh-analysis": "analysis.mesh_analysis:MeshAnalysis",
+    "import-shardings": "frontend.import_shardings:ImportShardings",
+    "export-shardings": "frontend.export_shardings:ExportShardings",
 }
 
 
@@ -107,6 +113,9 @@ def __dir__() -> list[str]:
 
 __all__ = [
     "PASSES",
+    "ExportShardings",
+    "ImportShardings",
+    "MeshAnalysis",
     "MeshCanonicalize",
     "MeshLowerAllSlice",
     "MeshLowerProcessMultiIndex",

@@ -9,6 +9,7 @@ which the Python API cannot emit, are kept in `diagnostics`.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import gc
 import traceback
@@ -54,6 +55,18 @@ def _ops_within(op: ir.Operation) -> list[ir.Operation]:
 
     op.walk(visit, ir.WalkOrder.PRE_ORDER)
     return found
+
+
+def _one_line(e: BaseException) -> str:
+    """`Type: message` of an exception, on one line. An exception raised
+    inside a callback the bindings called (a walk) comes back as a
+    RuntimeError carrying the whole traceback as text: keep its last line,
+    the original exception."""
+    detail = "".join(traceback.format_exception_only(type(e), e)).strip()
+    if isinstance(e, RuntimeError) and "Traceback (most recent call last)" in detail:
+        lines = [line for line in detail.splitlines() if line.strip()]
+        detail = lines[-1].strip() if lines else detail
+    return detail
 
 
 _SHARDINGS: ContextCache[tuple[str, Sharding, bool]] = ContextCache()
@@ -115,9 +128,13 @@ class Pass:
     ARGUMENT: ClassVar[str] = ""
     SUMMARY: ClassVar[str] = ""
     DESCRIPTION: ClassVar[str] = ""
+    STATISTICS: ClassVar[dict[str, str]] = {}
+    """Counters the pass keeps (`count`), name -> description, as MLIR's
+    pass statistics: `mesh-opt --mlir-pass-statistics` shows them."""
 
     def __post_init__(self) -> None:
         self.diagnostics: list[Diagnostic] = []
+        self.statistics: dict[str, int] = dict.fromkeys(self.STATISTICS, 0)
         # The ops this run created or changed, by address (see
         # `record_changes`); None: unknown, the whole module may have changed.
         self.changed: dict[int, ir.Operation] | None = None
@@ -144,6 +161,22 @@ class Pass:
 
     def _keep(self, severity: str, location: ir.Location, message: str) -> None:
         self.diagnostics.append(Diagnostic(severity, message, *remap_position(*file_position(location))))
+
+    # -- statistics -----------------------------------------------------------
+
+    def count(self, name: str, n: int = 1) -> None:
+        """Add `n` to counter `name` (one of STATISTICS); it adds up over runs."""
+        if name not in self.STATISTICS:
+            raise KeyError(f"pass '{self.ARGUMENT}' has no statistic '{name}'")
+        self.statistics[name] += n
+
+    def statistics_lines(self, indent: str) -> list[str]:
+        """The counters as MLIR prints a pass's statistics: `(S) value name -
+        description`, values aligned."""
+        width = max((len(str(v)) for v in self.statistics.values()), default=0)
+        return [
+            f"{indent}(S) {self.statistics[name]:>{width}} {name} - {text}" for name, text in self.STATISTICS.items()
+        ]
 
     # -- what a run changed -------------------------------------------------
     #
@@ -230,13 +263,14 @@ class Pass:
         collecting = gc.isenabled()
         gc.disable()
         try:
-            self.run(op)
+            with _entered(op.context):
+                self.run(op)
         except PassFailed:
             self.changed = None
             pass_.signal_pass_failure()
         except Exception as e:  # noqa: BLE001 - report instead of crashing the host
             self.changed = None
-            detail = "".join(traceback.format_exception_only(type(e), e)).strip()
+            detail = _one_line(e)
             op.location.emit_error(f"internal error in pass '{self.ARGUMENT}': {detail}")
             pass_.signal_pass_failure()
         finally:
@@ -268,6 +302,19 @@ class Pass:
 
     def describe_options(self) -> str:
         return " ".join(f"{f.name.replace('_', '-')}={_show(getattr(self, f.name))}" for f in self.options())
+
+
+def _entered(context: ir.Context) -> contextlib.AbstractContextManager:
+    """`context` and a location in it made current while a pass runs: a
+    caller's PassManager may run outside `with ctx:`, and the bindings'
+    builders need both. A location the caller made current in this context
+    is kept, so ops built without `loc=` get the same location either way."""
+    location = ir.Location.current
+    if location is not None and location.context == context:
+        if ir.Context.current == context:
+            return contextlib.nullcontext()
+        return location  # entering a location makes its context current too
+    return ir.Location.unknown(context)
 
 
 _OPTION_TYPES = {"bool": bool, "int": int, "str": str}

@@ -1,4 +1,4 @@
 """Op handlers of the simulator, one module per dialect; importing this
 package registers them all."""
 
-from . import core, linalg, mesh, tensor, tosa, tosa_window  # noqa: F401
+from . import core, linalg, mesh, stablehlo, tensor, tosa, tosa_window  # noqa: F401

@@ -8,6 +8,7 @@ does; signless integers are read as signed unless the op says unsigned.
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 from mlir import ir
@@ -144,17 +145,57 @@ def _negf(frame, step, a):
 def _prepare_constant(c: Compiler, op: ir.Operation) -> dict:
     attr = op.attributes["value"]
     t = op.results[0].type
-    dtype = dtype_of(t)
     if isinstance(t, ir.ShapedType):
-        dense = ir.DenseElementsAttr(attr)
-        shape = tuple(ir.ShapedType(t).shape)
-        if dense.is_splat:
-            splat = dense.get_splat_value()
-            value = np.full(shape, _scalar_attr(splat), dtype=dtype)
-        else:
-            value = np.array(dense, dtype=dtype).reshape(shape)
-        return {"value": value}
-    return {"value": dtype.type(_scalar_attr(attr))}
+        return {"value": tensor_constant(attr, t)}
+    return {"value": dtype_of(t).type(_scalar_attr(attr))}
+
+
+def tensor_constant(attr: ir.Attribute, t: ir.Type) -> np.ndarray:
+    """The array of a dense (or splat) elements attribute or of a
+    `dense_resource` blob, with the shape and element type of `t`."""
+    dtype = dtype_of(t)
+    shape = tuple(ir.ShapedType(t).shape)
+    resource = _resource(attr)
+    if resource is not None:
+        return _resource_array(attr, resource, dtype, shape)
+    dense = ir.DenseElementsAttr(attr)
+    if dense.is_splat:
+        return np.full(shape, _scalar_attr(dense.get_splat_value()), dtype=dtype)
+    return np.array(dense, dtype=dtype).reshape(shape)
+
+
+def _resource(attr: ir.Attribute) -> ir.DenseResourceElementsAttr | None:
+    try:
+        return ir.DenseResourceElementsAttr(attr)
+    except ValueError:
+        return None
+
+
+_BLOB = re.compile(rb'dialect_resources\s*:.*?:\s*"0x([0-9A-Fa-f]*)"', re.S)
+
+
+def _resource_array(attr: ir.Attribute, resource: ir.DenseResourceElementsAttr, dtype: np.dtype, shape) -> np.ndarray:
+    """The data of a `dense_resource` constant (torch-mlir's parameters).
+
+    The bindings give no access to a resource's bytes, but MLIR prints the
+    blobs an op refers to after it: print one constant holding `attr` alone
+    and read its hex string, 4 bytes of alignment then the raw
+    little-endian elements (a byte per i1)."""
+    with attr.context, ir.Location.unknown():
+        holder = ir.Module.create()
+        with ir.InsertionPoint(holder.body):
+            ir.Operation.create("arith.constant", results=[resource.type], attributes={"value": attr})
+    found = _BLOB.search(holder.operation.get_asm(binary=True))
+    if found is None:
+        raise ValueError(f"{attr} has no data (the file's {{-# dialect_resources #-}} section lacks its blob)")
+    raw = bytes.fromhex(found.group(1).decode())[4:]
+    count = math.prod(shape)
+    stored = np.dtype(np.uint8) if dtype == np.bool_ else dtype.newbyteorder("<")
+    if len(raw) != count * stored.itemsize:
+        raise ValueError(
+            f"{attr} holds {len(raw)} bytes of data, but {count} elements of {dtype} need {count * stored.itemsize}"
+        )
+    return np.frombuffer(raw, dtype=stored).astype(dtype).reshape(shape)
 
 
 def _scalar_attr(attr: ir.Attribute):

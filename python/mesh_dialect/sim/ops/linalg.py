@@ -539,8 +539,10 @@ def _run_accumulate(frame, step, plan, ins, sizes, pdims, rdims, combiners, acc)
         args += [cb.identity for cb in combiners]
         ys = _body(frame, step, args, grids)
         folded = []
+        # The slab's reduction points, counted: `-1` cannot be inferred when a parallel size is 0.
+        points = int(np.prod(vshape[len(pdims) :], dtype=np.int64))
         for y, dt, cb, a in zip(ys, plan.out_dtypes, combiners, acc):
-            e = _as_out(y, dt, vshape).reshape(pshape + [-1])
+            e = _as_out(y, dt, vshape).reshape(pshape + [points])
             work = np.dtype(f"u{dt.itemsize}") if cb.unsigned else dt
             seq = np.concatenate([a[..., None].astype(work, copy=False), e.astype(work, copy=False)], axis=-1)
             folded.append(cb.ufunc.accumulate(seq, axis=-1, dtype=work)[..., -1].astype(dt, copy=False))

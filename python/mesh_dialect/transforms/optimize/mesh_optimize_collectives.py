@@ -62,6 +62,20 @@ _COMBINERS = {
     "linalg.max": "max",
     "linalg.min": "min",
 }
+
+
+def _combiner_kind(op: ir.Operation) -> str:
+    """The reduction `op` computes; HLO's add and multiply are logical or
+    and and on booleans, where an `i1` sum wraps instead."""
+    kind = _COMBINERS[op.name]
+    if op.name.startswith(("stablehlo.", "mhlo.")) and len(op.results) == 1:
+        t = op.results[0].type
+        element = t.element_type if isinstance(t, ir.ShapedType) else t
+        if isinstance(element, ir.IntegerType) and element.width == 1:
+            return {"sum": "bitwise_or", "product": "bitwise_and"}.get(kind, kind)
+    return kind
+
+
 # How many rounds of every rewrite at most; each round that changes
 # something removes or shrinks a collective, so real programs settle in two.
 _MAX_ROUNDS = 16
@@ -217,7 +231,7 @@ class MeshOptimizeCollectives(Pass):
     def _reassociate(self, module: ir.Operation, meshes: Meshes) -> bool:
         changed = False
         for op in _ops(module, _COMBINERS):
-            kind = _COMBINERS[op.name]
+            kind = _combiner_kind(op)
             n_inputs = 2
             if len(op.results) != 1 or len(op.operands) < n_inputs:
                 continue

@@ -50,7 +50,7 @@ from ...ir.syntax import encode_sharding_attr
 from ...sharding.spec import IDEMPOTENT_KINDS, Mesh, Sharding, ShardingError
 from ..base import Pass, element_bytes, meshes_and_functions, sharding_of
 from ..propagation.sharding_propagation import OPTION_ATTR
-from . import halo
+from . import halo, hlo, rederive
 
 _CARRIED = ("scf.for", "scf.if", "scf.execute_region")
 """Region ops whose results are carried through their regions: each carried
@@ -61,8 +61,6 @@ _NOT_RULED = ("mesh.mesh", "mesh.sharding")
 other mesh op is a collective or a query that already speaks of one device's
 data."""
 _CONSTANTS = ("arith.constant", "tosa.const", "mhlo.constant", "stablehlo.constant")
-_REBUILT = ("tensor.empty", "linalg.fill")
-"""Ops `_rebuilt_in` makes again in a layout (with a splat constant)."""
 
 
 class _Unsupported(Exception):
@@ -334,10 +332,10 @@ class _Partition:
         for value in self.rebuilt:
             values[value] = None
             owner = value.owner
-            if owner.name == "linalg.fill":
-                values[owner.operands[1]] = None
+            if _filled(owner) is not None:
+                values[owner.operands[len(owner.operands) - 1]] = None
         ops = [v.owner.operation for v in values]
-        ops.sort(key=lambda op: op.name != "linalg.fill")  # users before what they use
+        ops.sort(key=lambda op: _filled(op) is None)  # users before what they use
         for op in ops:
             if not any(len(list(r.uses)) for r in op.results):
                 op.erase()
@@ -447,7 +445,9 @@ class _Partition:
         if name == "func.return":
             self.func_return(op)
             return
+        recorded = None
         if OPTION_ATTR in op.attributes:
+            recorded = op.attributes[OPTION_ATTR]  # read only if the layouts around the op do not fit
             del op.attributes[OPTION_ATTR]
         if name in _CONSTANTS:
             self.constant(op)
@@ -466,7 +466,7 @@ class _Partition:
         if rule is None:
             self.without_rule(op)
             return
-        self.check_fits(op, rule)
+        after = self.check_fits(op, rule, recorded)
         self.fix_init(op, rule)
         if name in ("tensor.empty", "tensor.splat") and self.sized_per_device(op):
             return
@@ -475,8 +475,12 @@ class _Partition:
             if s is not None:
                 self.global_type[r] = r.type
                 r.set_type(self.local_type(r.type, s, op.location))
+        if after:
+            self.reshard_results(op, after)
         if not self.localize_dynamic(op, name):
             _localize(op)
+        if name.startswith(("stablehlo.", "mhlo.")):
+            hlo.localize(self, op, name)
         if rule.windows:
             assert self.mesh is not None and self.mesh_name is not None
             layouts = [self.layout.get(v) for v in op.operands]
@@ -767,9 +771,14 @@ class _Partition:
                         f"'{op.name}' {what} {i} is annotated {s}",
                     )
 
-    def check_fits(self, op: ir.Operation, rule: ShardingRule) -> None:
-        self.fit_layouts(op, rule)
+    def check_fits(
+        self, op: ir.Operation, rule: ShardingRule, recorded: ir.Attribute | None = None
+    ) -> list[tuple[int, Sharding]]:
+        """Fit the layouts around `op` to one loop sharding; returns the
+        results to reshard after the op (index, the layout its users read)."""
+        after = self.fit_layouts(op, rule, recorded)
         self.check_pieces(op, rule)
+        return after
 
     def check_pieces(self, op: ir.Operation, rule: ShardingRule) -> None:
         """Values an op indexes by one split loop must be cut into the same
@@ -821,47 +830,104 @@ class _Partition:
                         "reshard one of them with an annotation for users",
                     )
 
-    def fit_layouts(self, op: ir.Operation, rule: ShardingRule) -> None:
+    def fit_layouts(
+        self, op: ir.Operation, rule: ShardingRule, recorded: ir.Attribute | None = None
+    ) -> list[tuple[int, Sharding]]:
         """The layouts around an op must be the ones one loop sharding of it
-        implies, or running it on local pieces computes garbage.  When the
-        operands do not fit (propagation never reached the op, or an upstream
-        pass rebuilt it), the loop sharding comes from the results alone and
-        the operands are resharded to it; results that conflict are refused."""
+        implies, or running it on local pieces computes garbage.  When they
+        are not (an upstream pass rebuilt the op, dropped or outdated its
+        `mesh.sharding_option`, gave it a fresh init; a sweep of propagation
+        reached it too early; annotations written by hand), the loop sharding
+        is re-derived (`rederive.py`): operands that do not fit are resharded
+        in front of the op, results it cannot produce as annotated after it."""
         replicated = _WHOLE
         operands = [
             None if m is None else self.layout.get(v, replicated) for v, m in zip(op.operands, rule.operand_maps)
         ]
         results = [None if m is None else self.layout.get(r, replicated) for r, m in zip(op.results, rule.result_maps)]
-        if self.fits(rule, operands, results):
-            return
-        option = option_from_shardings(rule, [None] * len(operands), results)
-        if isinstance(option, Conflict):
-            detail = str(option)
-        else:
-            need_operands, need_results = shardings_from_option(rule, option, self.mesh_shape())
-            bad = [
-                (i, have, need)
-                for i, (have, need) in enumerate(zip(results, need_results))
-                if have is not None and not same_placement(have, need)
-            ]
-            if not bad:
-                moved = []
-                for i, (have, need) in enumerate(zip(operands, need_operands)):
-                    if have is not None and not same_placement(have, need):
-                        self.reshard_operand(op, i, need, ir.InsertionPoint(op), op.location)
-                        moved.append(f"operand {i} from {have} to {need}")
-                self.pass_.remark(
-                    op.location,
-                    f"the operands of '{op.name}' do not fit the layouts of its results: {', '.join(moved)} resharded",
-                )
-                return
-            i, have, need = bad[0]
-            detail = f"result {i} is {have} but the op's loop sharding needs {need}"
-        raise _Unsupported(
-            op.location,
-            f"the layouts around '{op.name}' do not fit its sharding rule: {detail}; "
-            "run sharding-propagation first to complete the annotations",
-        )
+        try:
+            if self.fits(rule, operands, results):
+                return []
+        except ValueError as e:  # an annotation splitting more dimensions than its tensor has
+            raise _Unsupported(
+                op.location, f"the layouts around '{op.name}' do not fit its sharding rule: {e}"
+            ) from None
+        assert self.mesh is not None and self.mesh_name is not None
+        option, stale = None, ""
+        if recorded is not None:
+            option, stale = rederive.recorded_option(str(recorded), rule, self.mesh_name, self.mesh.shape)
+        annotated = [None if m is None else self.layout.get(r) for r, m in zip(op.results, rule.result_maps)]
+        known = [None if m is None else self.layout.get(v) for v, m in zip(op.operands, rule.operand_maps)]
+        try:
+            derived = rederive.derive(rule, self.mesh_name, known, annotated, option, self.mesh.shape, stale)
+        except ValueError as e:  # an annotation that does not fit its tensor
+            raise _Unsupported(
+                op.location, f"the layouts around '{op.name}' do not fit its sharding rule: {e}"
+            ) from None
+        if derived.stale:
+            self.pass_.remark(
+                op.location,
+                f"the {OPTION_ATTR} of '{op.name}' is stale ({derived.stale}): its loop sharding is re-derived "
+                f"from the annotations around it as {rederive.option_text(derived.option)}",
+            )
+        moved = []
+        for i, (have, need) in enumerate(zip(operands, derived.operands)):
+            if have is None or need is None or same_placement(have, need):
+                continue
+            free = _is_rebuildable(op.operands[i])  # a fresh init: made again in the layout, nothing moves
+            self.reshard_operand(op, i, need, ir.InsertionPoint(op), op.location)
+            if not free:
+                moved.append(f"operand {i} from {have} to {need}")
+        if moved:
+            self.pass_.remark(
+                op.location,
+                f"the operands of '{op.name}' do not fit the layouts of its results: {', '.join(moved)} resharded",
+            )
+        after: list[tuple[int, Sharding]] = []
+        for i, (r, have, need) in enumerate(zip(op.results, annotated, derived.results)):
+            if need is None:
+                continue
+            target = have
+            if target is None:
+                # Unannotated: whole, unless the recorded option says how it
+                # is produced (its annotation was lost, not its layout).
+                target = need if derived.source == "option" else replicated
+            if same_placement(target, need):
+                if have is None and not need.is_replicated:
+                    self.layout[r] = need
+                continue  # an annotated layout is kept as written (uneven offsets)
+            after.append((i, target))
+            if need.is_replicated:
+                self.layout.pop(r, None)
+            else:
+                self.layout[r] = need
+        if after:
+            why = f"its {OPTION_ATTR}" if derived.source == "option" else "re-derived from the annotations around it"
+            wanted = ", ".join(f"{_value_name(op.results[i])} as {have}" for i, have in after)
+            self.pass_.remark(
+                op.location,
+                f"'{op.name}' runs with its loops split as {rederive.option_text(derived.option)} ({why}), "
+                f"which cannot produce {wanted}: resharded after it",
+            )
+        return after
+
+    def reshard_results(self, op: ir.Operation, after: list[tuple[int, Sharding]]) -> None:
+        """Results produced in another layout than their users read: each is
+        resharded right after the op, and every user reads the reshard."""
+        ip = ir.InsertionPoint.after(op)
+        for i, target in after:
+            r = op.results[i]
+            uses = [(u.owner, u.operand_number) for u in r.uses]
+            source = self.layout.get(r, _WHOLE)
+            global_type = self.global_type.get(r, r.type)
+            new = self.reshard(r, global_type, source, target, ip, op.location)
+            for owner, k in uses:
+                owner.operands[k] = new
+            if target.is_replicated:
+                self.layout.pop(new, None)
+            else:
+                self.layout[new] = target
+            self.global_type[new] = global_type
 
     def fits(self, rule: ShardingRule, operands: list[Sharding | None], results: list[Sharding | None]) -> bool:
         """Whether one loop sharding gives exactly these layouts."""
@@ -1703,7 +1769,7 @@ def _fits(
 def _rebuilt_in(value: ir.Value, local: ir.Type, ip, loc: ir.Location, piece_sizes=None) -> ir.Value | None:
     """`value` made again in the local type `local`, when every piece of it
     is the same thing as the whole: a splat constant, a `tensor.empty`, or a
-    `linalg.fill` of one with a scalar.  Such a value (typically an init)
+    fill of one with a scalar (`_filled`).  Such a value (typically an init)
     then costs neither communication nor a whole copy on every device.
     `piece_sizes()` gives this device's sizes when `local` is dynamic (None
     if they cannot be known without communication)."""
@@ -1712,11 +1778,11 @@ def _rebuilt_in(value: ir.Value, local: ir.Type, ip, loc: ir.Location, piece_siz
     t = ir.RankedTensorType(local)
     sizes: list = list(t.shape)
     empty = owner
-    if isinstance(owner, ir.OpView | ir.Operation) and owner.name == "linalg.fill" and len(owner.operands) == 2:
-        empty = owner.operands[1].owner
+    fill = isinstance(owner, ir.OpView | ir.Operation) and _filled(owner) is not None
+    if fill:
+        empty = owner.operands[len(owner.operands) - 1].owner
     if splat is None and not (
-        isinstance(owner, ir.OpView | ir.Operation)
-        and owner.name in _REBUILT
+        (fill or (isinstance(owner, ir.OpView | ir.Operation) and owner.name == "tensor.empty"))
         and isinstance(empty, ir.OpView | ir.Operation)
         and empty.name == "tensor.empty"
     ):
@@ -1739,16 +1805,41 @@ def _rebuilt_in(value: ir.Value, local: ir.Type, ip, loc: ir.Location, piece_siz
             return None
         if owner.name == "tensor.empty":
             return tensor.EmptyOp(sizes, t.element_type).result
-        if owner.name == "linalg.fill" and len(owner.operands) == 2 and len(owner.results) == 1:
-            init = owner.operands[1].owner
-            if isinstance(init, ir.OpView | ir.Operation) and init.name == "tensor.empty":
-                empty = tensor.EmptyOp(sizes, t.element_type).result
-                # a clone keeps the fill's body; only its init and type change
-                fill = owner.operation.clone(ip)
-                fill.operands[1] = empty
-                fill.results[0].set_type(local)
-                return fill.results[0]
+        if fill:
+            new_empty = tensor.EmptyOp(sizes, t.element_type).result
+            # a clone keeps the fill's body; only its init and type change
+            clone = owner.operation.clone(ip)
+            clone.operands[len(clone.operands) - 1] = new_empty
+            clone.results[0].set_type(local)
+            return clone.results[0]
     return None
+
+
+def _filled(op) -> ir.Value | None:
+    """The scalar a fill writes: of a `linalg.fill`, or of a `linalg.generic`
+    that only yields a scalar (an `ins` scalar or a value from outside) into
+    its one tensor, its init: what `linalg-generalize-named-ops` and
+    elementwise fusion make of a fill.  None for anything else."""
+    if not isinstance(op, ir.OpView | ir.Operation) or len(op.results) != 1:
+        return None
+    name = op.name
+    if name == "linalg.fill":
+        return op.operands[0] if len(op.operands) == 2 else None
+    if name != "linalg.generic" or "reduction" in str(op.attributes["iterator_types"]):
+        return None
+    operands = list(op.operands)
+    if [v for v in operands if isinstance(v.type, ir.ShapedType)] != operands[-1:]:
+        return None  # tensor inputs, or no init
+    body = op.regions[0].blocks[0]
+    ops = list(body.operations)
+    if len(ops) != 1 or ops[0].name != "linalg.yield" or len(ops[0].operands) != 1:
+        return None
+    y = ops[0].operands[0]
+    if isinstance(y, ir.BlockArgument):
+        if y.owner != body or y.arg_number >= len(operands) - 1:
+            return None  # the init itself: a copy of what an empty tensor holds
+        return operands[y.arg_number]
+    return y
 
 
 def _splat_constant(value: ir.Value) -> tuple[str, str, ir.Attribute] | None:
@@ -1764,11 +1855,32 @@ def _splat_constant(value: ir.Value) -> tuple[str, str, ir.Attribute] | None:
     return None
 
 
-def _is_fill_of(value: ir.Value, neutral) -> bool:
+def _is_rebuildable(value: ir.Value) -> bool:
+    """Whether `value` is made again in any layout for free (`_rebuilt_in`)."""
+    if _splat_constant(value) is not None:
+        return True
     owner = value.owner
-    if not isinstance(owner, ir.OpView | ir.Operation) or owner.name != "linalg.fill":
+    if not isinstance(owner, ir.OpView | ir.Operation):
         return False
-    scalar = owner.operands[0].owner
+    if _filled(owner) is not None:
+        owner = owner.operands[len(owner.operands) - 1].owner
+    empty = owner
+    return isinstance(empty, ir.OpView | ir.Operation) and empty.name == "tensor.empty" and not len(empty.operands)
+
+
+def _value_name(value: ir.Value) -> str:
+    """A value as diagnostics name it: SSA names are not kept past parsing,
+    so by its place (the diagnostic's location is its op's)."""
+    if isinstance(value, ir.BlockArgument):
+        return f"argument {value.arg_number}"
+    return f"result {ir.OpResult(value).result_number}"
+
+
+def _is_fill_of(value: ir.Value, neutral) -> bool:
+    filled = _filled(value.owner)
+    if filled is None:
+        return False
+    scalar = filled.owner
     if not isinstance(scalar, ir.OpView | ir.Operation) or scalar.name != "arith.constant":
         return False
     attr = scalar.attributes["value"]

@@ -1,0 +1,108 @@
+"""What a sharding plan costs: per function and per device, the collectives
+by kind, the bytes received, the peak live tensor memory, the flops and the
+flops done again on replicas (`analyze`; the models are in `cost.py`, the
+report's formats in `report.py`).
+
+A per-device program (partition's output, or one written by hand) is
+analyzed as it is.  An annotated program (one with `mesh.shard` ops) is
+partitioned first, on a copy, so the report is of what `mesh-partition`
+would emit (after `sharding-propagation` when no op carries a loop sharding
+yet); the module given is never changed.
+"""
+
+from __future__ import annotations
+
+from mlir import ir
+
+from .cost import MAX_DEVICES, AnalysisError, cost_function
+from .report import AnalysisReport, DeviceCost, FunctionReport
+
+
+def _annotated(module: ir.Operation) -> tuple[bool, bool]:
+    """(has mesh.shard ops, some op carries a loop sharding)."""
+    from ..transforms.propagation.sharding_propagation import OPTION_ATTR
+
+    found = [False, False]
+
+    def visit(op: ir.Operation) -> ir.WalkResult:
+        if op.name == "mesh.shard":
+            found[0] = True
+        elif OPTION_ATTR in op.attributes:
+            found[1] = True
+        return ir.WalkResult.ADVANCE
+
+    module.walk(visit, ir.WalkOrder.PRE_ORDER)
+    return found[0], found[1]
+
+
+def partitioned_copy(module: ir.Operation) -> tuple[ir.Operation, tuple[str, ...]]:
+    """A partitioned copy of an annotated module and the passes run on it;
+    the module itself when it holds no `mesh.shard` op."""
+    annotated, propagated = _annotated(module)
+    if not annotated:
+        return module, ()
+    from ..transforms.base import PassFailed
+    from ..transforms.partition.mesh_partition import MeshPartition
+    from ..transforms.propagation.sharding_propagation import ShardingPropagation
+
+    copy = module.clone()
+    passes = ([] if propagated else [ShardingPropagation()]) + [MeshPartition()]
+    # The passes' errors become the analysis's own, at their positions.
+    errors: list[tuple[ir.Location, str]] = []
+
+    def keep(d: ir.Diagnostic) -> bool:
+        if d.severity == ir.DiagnosticSeverity.ERROR:
+            errors.append((d.location, d.message))
+        return True
+
+    handler = module.context.attach_diagnostic_handler(keep)
+    try:
+        with module.context, module.location:
+            for p in passes:
+                try:
+                    p.run(copy)
+                except PassFailed as e:
+                    where, message = errors[0] if errors else (None, str(e))
+                    raise AnalysisError(f"'{p.ARGUMENT}' failed on the annotated program: {message}", where) from None
+    finally:
+        handler.detach()
+    return copy, tuple(p.ARGUMENT for p in passes)
+
+
+def analyze(module: ir.Operation | ir.Module, *, max_devices: int = MAX_DEVICES) -> AnalysisReport:
+    """The report of every function with a body, in order (see the module
+    docstring); raises AnalysisError for a program it cannot cost."""
+    from ..transforms.base import meshes_and_functions
+
+    op = module.operation
+    program, pipeline = partitioned_copy(op)
+    meshes, functions = meshes_and_functions(program)
+    reports = []
+    with op.context:
+        for fn_op in functions:
+            fn, costs, notes = cost_function(fn_op, meshes, max_devices)
+            devices = [
+                DeviceCost(
+                    c.device,
+                    dict(sorted(c.costs.collectives.items())),
+                    c.costs.bytes_received,
+                    c.peak_memory,
+                    c.costs.flops,
+                    c.costs.redundant_flops,
+                )
+                for c in costs
+            ]
+            shape = fn.mesh_shape if fn.mesh is not None and fn.mesh_shape is not None else ()
+            reports.append(FunctionReport(fn.name, fn.mesh, tuple(shape), devices, notes))
+    return AnalysisReport(reports, pipeline)
+
+
+__all__ = [
+    "MAX_DEVICES",
+    "AnalysisError",
+    "AnalysisReport",
+    "DeviceCost",
+    "FunctionReport",
+    "analyze",
+    "partitioned_copy",
+]

@@ -1,0 +1,783 @@
+"""StableHLO (and mhlo, chlo) in generic form on numpy values.
+
+These bindings have no stablehlo dialect, so JAX's exports are read in
+generic form (`"stablehlo.add"(%a, %b) : ...`) as ops of an unregistered
+dialect; their attributes are then opaque (`#stablehlo<comparison_direction
+GT>`, `#stablehlo.dot<...>`) and read from their text. mhlo ops of the same
+name run the same way.
+
+Tensors are numpy arrays (rank 0 too), always fresh. Results follow the
+StableHLO specification where it defines them and XLA where it leaves them
+to the implementation: integer arithmetic wraps in the element type,
+integer division truncates toward zero (a zero divisor is an error, as in
+`arith`), float-to-integer `convert` truncates and saturates (NaN becomes
+0), `reduce_precision` flushes values below the narrow format's normal
+range to zero, `sign` keeps -0.0 and NaN. `dot_general` goes through
+numpy's einsum in the result type; `reduce` with a single `add`,
+`multiply`, `maximum`, `minimum`, `and`, `or` or `xor` body combines with
+numpy's reduction, any other body (JAX's argmax: compare and select over
+two inputs) runs element by element along the reduced dimensions in
+row-major order, starting from the init values.
+
+Not run (compiling names the op): gather, scatter, sort, while, case, if,
+reduce_window, select_and_scatter, convolution, fft, rng, complex numbers,
+and custom calls other than GSPMD's `@Sharding` (an identity).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+import numpy as np
+from mlir import ir
+
+from ..program import Block, Compiler, Step, dtype_of, fail, register, run_block_now
+from .core import tensor_constant
+
+DIALECTS = ("stablehlo", "mhlo")
+"""Dialects whose ops of one name mean the same here."""
+
+# ---------------------------------------------------------------------------
+# Reading attributes
+
+
+def _ints(attr: ir.Attribute) -> list[int]:
+    """An integer list in any spelling mhlo or stablehlo uses."""
+    if isinstance(attr, ir.IntegerAttr):
+        return [attr.value]
+    if isinstance(attr, ir.ArrayAttr):
+        return [ir.IntegerAttr(x).value for x in attr]
+    try:
+        return [int(x) for x in ir.DenseI64ArrayAttr(attr)]
+    except ValueError:
+        pass
+    return [int(x) for x in ir.DenseIntElementsAttr(attr)]
+
+
+def _int_attr(op: ir.Operation, name: str) -> int:
+    return ir.IntegerAttr(op.attributes[name]).value
+
+
+def _enum(op: ir.Operation, name: str, kind: str) -> str | None:
+    """`#stablehlo<comparison_direction GT>` (or mhlo's) as "GT"."""
+    if name not in op.attributes:
+        return None
+    found = re.search(kind + r"\s+(\w+)", str(op.attributes[name]))
+    if found is None:
+        raise ValueError(f"{name} = {op.attributes[name]} is not a {kind}")
+    return found.group(1)
+
+
+def _shape(t: ir.Type) -> list[int | None]:
+    st = ir.ShapedType(t)
+    return [None if st.is_dynamic_dim(d) else n for d, n in enumerate(st.shape)]
+
+
+def _result(c: Compiler, op: ir.Operation) -> dict:
+    return {"dtype": dtype_of(op.results[0].type), "shape": _shape(op.results[0].type)}
+
+
+def _out(value, dtype: np.dtype) -> np.ndarray:
+    """`value` as an array of `dtype` (integer conversions wrap); a copy
+    when it would share memory with an operand."""
+    with np.errstate(all="ignore"):
+        if isinstance(value, np.ndarray) and value.dtype == dtype and value.base is None:
+            return value
+        return np.array(value, dtype=dtype, copy=True)
+
+
+def _register(base: str, run, prepare=None, dialects: tuple[str, ...] = DIALECTS, generator: bool = False) -> None:
+    for dialect in dialects:
+        register(f"{dialect}.{base}", prepare=prepare, generator=generator)(run)
+
+
+def _unsigned(dtype: np.dtype) -> np.dtype:
+    return np.dtype(f"u{dtype.itemsize}") if dtype.kind == "i" else dtype
+
+
+# ---------------------------------------------------------------------------
+# Elementwise ops
+
+
+def elementwise(base: str, fn, *, kinds: str = "iufb", dialects: tuple[str, ...] = DIALECTS, prepare=_result) -> None:
+    """Register `<dialect>.<base>` computing `fn(step, *operands)` and
+    converting to the result type; `kinds` are the numpy kinds of the first
+    operand it accepts (others are refused naming the element type)."""
+
+    def run(frame, step: Step, *xs):
+        xs = tuple(np.asarray(x) for x in xs)
+        if xs[0].dtype.kind not in kinds:
+            raise fail(step, f"on {xs[0].dtype} elements is not supported")
+        with np.errstate(all="ignore"):
+            return [_out(fn(step, *xs), step.attrs["dtype"])]
+
+    _register(base, run, prepare=prepare, dialects=dialects)
+
+
+def _one(x: np.ndarray, v: float):
+    return x.dtype.type(v)
+
+
+def _int_divisor(step: Step, b: np.ndarray) -> None:
+    if np.any(b == 0):
+        raise fail(step, "divides by zero")
+
+
+def _divide(step: Step, a, b):
+    if a.dtype.kind == "f":
+        return a / b
+    _int_divisor(step, b)
+    if a.dtype.kind == "u":
+        return a // b
+    q = np.floor_divide(a, b)
+    return q + ((np.remainder(a, b) != 0) & ((a < 0) != (b < 0))).astype(q.dtype)  # toward zero
+
+
+def _remainder(step: Step, a, b):
+    if a.dtype.kind == "f":
+        return np.fmod(a, b)
+    _int_divisor(step, b)
+    return a - _divide(step, a, b) * b  # the sign of the dividend
+
+
+def _int_power(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Integer power by squaring, wrapping in the type; a negative exponent
+    gives 0 except for bases 1 and -1 (XLA's result)."""
+    a, b = np.broadcast_arrays(a, b)
+    result = np.ones_like(a)
+    base = a.copy()
+    e = np.where(b < 0, 0, b).astype(np.int64)
+    while np.any(e):
+        odd = (e & 1) == 1
+        result = np.where(odd, result * base, result)
+        base = base * base
+        e >>= 1
+    if a.dtype.kind == "i":
+        negative = b < 0
+        one = np.ones_like(a)
+        odd_exp = (np.abs(b.astype(np.int64)) & 1) == 1
+        minus_one = np.where(odd_exp, -one, one)
+        negative_result = np.where(a == 1, one, np.where(a == -1, minus_one, np.zeros_like(a)))
+        result = np.where(negative, negative_result, result)
+    return result
+
+
+def _power(step: Step, a, b):
+    if a.dtype.kind == "f":
+        return np.power(a, b)
+    return _int_power(a, b)
+
+
+def _bitwise(logical, bitwise):
+    def fn(step: Step, *xs):
+        return logical(*xs) if xs[0].dtype.kind == "b" else bitwise(*xs)
+
+    return fn
+
+
+def _shift(step: Step, a, b, kind: str):
+    width = a.dtype.itemsize * 8
+    u = _unsigned(a.dtype)
+    amount = b.astype(u)  # a negative amount is a huge one
+    big = amount >= width
+    safe = np.where(big, 0, amount).astype(u)
+    if kind == "left":
+        return np.where(big, 0, (a.astype(u) << safe)).astype(a.dtype)
+    if kind == "logical":
+        return np.where(big, 0, (a.astype(u) >> safe)).astype(a.dtype)
+    # Arithmetic: the bits shift as a signed integer of the same width, also
+    # for unsigned types (as XLA does), filling with the sign bit.
+    s = np.dtype(f"i{a.dtype.itemsize}")
+    signed = a.astype(s, copy=False) if a.dtype.kind == "u" else a
+    fill = np.where(signed < 0, -1, 0).astype(s)
+    out = np.where(big, fill, signed >> safe.astype(s))
+    return out.astype(a.dtype, copy=False)
+
+
+def _sign(step: Step, a):
+    if a.dtype.kind == "f":
+        return np.where(a == 0, a, np.sign(a))  # keeps -0.0 and NaN
+    return np.sign(a)
+
+
+def _round_afz(step: Step, a):
+    """Halves away from zero; `x - trunc(x)` is exact, so no double rounding."""
+    t = np.trunc(a)
+    return t + np.where(np.abs(a - t) >= _one(a, 0.5), np.sign(a), _one(a, 0))
+
+
+def _logistic(step: Step, a):
+    return _one(a, 1) / (_one(a, 1) + np.exp(-a))
+
+
+def _count_leading_zeros(step: Step, a):
+    width = a.dtype.itemsize * 8
+    u = a.astype(_unsigned(a.dtype))
+    lengths = np.vectorize(lambda v: int(v).bit_length(), otypes=[np.int64])(u) if u.size else u
+    return width - np.asarray(lengths, dtype=np.int64)
+
+
+_FLOAT_BITS = {2: (5, 10), 4: (8, 23), 8: (11, 52)}
+"""Exponent and mantissa bits of f16, f32 and f64."""
+
+
+def _prepare_reduce_precision(c: Compiler, op: ir.Operation) -> dict:
+    return {
+        **_result(c, op),
+        "exponent_bits": _int_attr(op, "exponent_bits"),
+        "mantissa_bits": _int_attr(op, "mantissa_bits"),
+    }
+
+
+def _reduce_precision(step: Step, x):
+    """Round to `mantissa_bits` (to nearest, ties to even), then send values
+    past the narrow exponent range to infinity and below it to zero."""
+    if x.dtype.itemsize not in _FLOAT_BITS or x.dtype.kind != "f":
+        raise fail(step, f"on {x.dtype} elements is not supported")
+    exp_bits, man_bits = _FLOAT_BITS[x.dtype.itemsize]
+    e, m = step.attrs["exponent_bits"], step.attrs["mantissa_bits"]
+    if e < 1 or m < 0:
+        raise fail(step, f"needs exponent_bits >= 1 and mantissa_bits >= 0, got {e} and {m}")
+    u = np.dtype(f"u{x.dtype.itemsize}")
+    bits = x.view(u).copy()
+    if m < man_bits:
+        drop = man_bits - m
+        last = u.type(1) << u.type(drop)
+        half = (last >> u.type(1)) - u.type(1)
+        bias = half + ((bits & last) >> u.type(drop))
+        bits = (bits + bias) & ~(last - u.type(1))
+    if e < exp_bits:
+        sign = u.type(1) << u.type(man_bits + exp_bits)
+        exp_mask = ((u.type(1) << u.type(exp_bits)) - u.type(1)) << u.type(man_bits)
+        full_bias = (1 << (exp_bits - 1)) - 1
+        narrow_bias = (1 << (e - 1)) - 1
+        exponent = bits & exp_mask
+        overflow = exponent > (u.type(full_bias + narrow_bias) << u.type(man_bits))
+        underflow = exponent <= (u.type(full_bias - narrow_bias) << u.type(man_bits))
+        signed_zero = bits & sign
+        bits = np.where(overflow, signed_zero | exp_mask, np.where(underflow, signed_zero, bits))
+    out = bits.astype(u).view(x.dtype)
+    return np.where(np.isnan(x), x, out)
+
+
+_COMPARISONS = {
+    "EQ": np.equal,
+    "NE": np.not_equal,
+    "LT": np.less,
+    "LE": np.less_equal,
+    "GT": np.greater,
+    "GE": np.greater_equal,
+}
+
+
+def _prepare_compare(c: Compiler, op: ir.Operation) -> dict:
+    direction = _enum(op, "comparison_direction", "comparison_direction")
+    if direction not in _COMPARISONS:
+        raise ValueError(f"comparison_direction {direction}")
+    kind = _enum(op, "compare_type", "comparison_type")
+    return {**_result(c, op), "direction": direction, "compare_type": kind}
+
+
+def _total_order(x: np.ndarray) -> np.ndarray:
+    """Signed integers ordered as IEEE's totalOrder orders the floats:
+    -NaN < -inf < ... < -0 < +0 < ... < inf < NaN."""
+    i = x.view(np.dtype(f"i{x.dtype.itemsize}"))
+    return np.where(i < 0, i ^ np.iinfo(i.dtype).max, i)
+
+
+def _compare(step: Step, a, b):
+    fn = _COMPARISONS[step.attrs["direction"]]
+    kind = step.attrs["compare_type"]
+    if kind == "TOTALORDER" and a.dtype.kind == "f":
+        return fn(_total_order(a), _total_order(b))
+    if kind == "UNSIGNED" and a.dtype.kind == "i":
+        u = _unsigned(a.dtype)
+        return fn(a.astype(u), b.astype(u))
+    if kind == "SIGNED" and a.dtype.kind == "u":
+        s = np.dtype(f"i{a.dtype.itemsize}")
+        return fn(a.astype(s), b.astype(s))
+    return fn(a, b)  # FLOAT: NaN compares unordered (only NE is true)
+
+
+def _convert(step: Step, x):
+    dtype = step.attrs["dtype"]
+    if dtype == np.bool_:
+        return x != 0
+    if x.dtype.kind == "f" and dtype.kind in "iu":
+        info = np.iinfo(dtype)
+        t = np.trunc(np.where(np.isnan(x), 0, x))
+        low, high = np.float64(info.min), np.float64(info.max)
+        clipped = np.clip(t.astype(np.float64), low, high)
+        out = np.where(clipped >= high, info.max, np.where(clipped <= low, info.min, 0)).astype(dtype)
+        inside = (clipped > low) & (clipped < high)
+        return np.where(inside, clipped.astype(dtype), out)
+    return x.astype(dtype)
+
+
+def _bitcast_convert(step: Step, x):
+    dtype = step.attrs["dtype"]
+    if dtype.itemsize != x.dtype.itemsize:
+        raise fail(step, f"between {x.dtype} and {dtype} (different widths) is not supported")
+    return x.view(dtype)
+
+
+def _select(step: Step, pred, a, b):
+    return np.where(pred, a, b)
+
+
+def _clamp(step: Step, low, x, high):
+    return np.minimum(np.maximum(x, low), high)
+
+
+_FLOAT_UNARY = {
+    "exponential": np.exp,
+    "exponential_minus_one": np.expm1,
+    "log": np.log,
+    "log_plus_one": np.log1p,
+    "sqrt": np.sqrt,
+    "cbrt": np.cbrt,
+    "tanh": np.tanh,
+    "sine": np.sin,
+    "cosine": np.cos,
+    "tan": np.tan,
+    "floor": np.floor,
+    "ceil": np.ceil,
+    "round_nearest_even": np.rint,
+}
+for _base, _fn in _FLOAT_UNARY.items():
+    elementwise(_base, lambda s, a, _fn=_fn: _fn(a), kinds="f")
+elementwise("rsqrt", lambda s, a: _one(a, 1) / np.sqrt(a), kinds="f")
+elementwise("logistic", _logistic, kinds="f")
+elementwise("round_nearest_afz", _round_afz, kinds="f")
+elementwise("is_finite", lambda s, a: np.isfinite(a), kinds="f")
+elementwise("abs", lambda s, a: np.abs(a), kinds="iuf")
+elementwise("negate", lambda s, a: np.negative(a), kinds="iuf")
+elementwise("sign", _sign, kinds="iuf")
+elementwise("not", _bitwise(np.logical_not, np.invert), kinds="iub")
+elementwise("popcnt", lambda s, a: np.bitwise_count(a.astype(_unsigned(a.dtype))), kinds="iu")
+elementwise("count_leading_zeros", _count_leading_zeros, kinds="iu")
+elementwise("add", _bitwise(np.logical_or, np.add))
+elementwise("subtract", lambda s, a, b: np.subtract(a, b), kinds="iuf")
+elementwise("multiply", _bitwise(np.logical_and, np.multiply))
+elementwise("divide", _divide, kinds="iuf")
+elementwise("remainder", _remainder, kinds="iuf")
+elementwise("maximum", lambda s, a, b: np.maximum(a, b))
+elementwise("minimum", lambda s, a, b: np.minimum(a, b))
+elementwise("power", _power, kinds="iuf")
+elementwise("atan2", lambda s, a, b: np.arctan2(a, b), kinds="f")
+elementwise("and", _bitwise(np.logical_and, np.bitwise_and), kinds="iub")
+elementwise("or", _bitwise(np.logical_or, np.bitwise_or), kinds="iub")
+elementwise("xor", _bitwise(np.logical_xor, np.bitwise_xor), kinds="iub")
+elementwise("shift_left", lambda s, a, b: _shift(s, a, b, "left"), kinds="iu")
+elementwise("shift_right_logical", lambda s, a, b: _shift(s, a, b, "logical"), kinds="iu")
+elementwise("shift_right_arithmetic", lambda s, a, b: _shift(s, a, b, "arithmetic"), kinds="iu")
+elementwise("convert", _convert)
+elementwise("bitcast_convert", _bitcast_convert)
+elementwise("select", _select, kinds="b")
+elementwise("clamp", _clamp, kinds="iuf")
+elementwise("compare", _compare, prepare=_prepare_compare)
+elementwise("reduce_precision", _reduce_precision, kinds="f", prepare=_prepare_reduce_precision)
+
+_erf = np.vectorize(math.erf, otypes=[np.float64])
+_erfc = np.vectorize(math.erfc, otypes=[np.float64])
+_CHLO_UNARY = {
+    "square": lambda a: a * a,
+    "erf": _erf,
+    "erfc": _erfc,
+    "tan": np.tan,
+    "sinh": np.sinh,
+    "cosh": np.cosh,
+    "asin": np.arcsin,
+    "acos": np.arccos,
+    "atan": np.arctan,
+    "asinh": np.arcsinh,
+    "acosh": np.arccosh,
+    "atanh": np.arctanh,
+}
+for _base, _fn in _CHLO_UNARY.items():
+    elementwise(_base, lambda s, a, _fn=_fn: _fn(a), kinds="f", dialects=("chlo",))
+elementwise("is_inf", lambda s, a: np.isinf(a), kinds="f", dialects=("chlo",))
+elementwise("is_pos_inf", lambda s, a: np.isposinf(a), kinds="f", dialects=("chlo",))
+elementwise("is_neg_inf", lambda s, a: np.isneginf(a), kinds="f", dialects=("chlo",))
+
+
+# ---------------------------------------------------------------------------
+# Constants, iota, identities
+
+
+def _prepare_constant(c: Compiler, op: ir.Operation) -> dict:
+    return {"value": tensor_constant(op.attributes["value"], op.results[0].type)}
+
+
+def _constant(frame, step: Step):
+    return [step.attrs["value"].copy()]
+
+
+_register("constant", _constant, prepare=_prepare_constant)
+
+
+def _static(step: Step, what: str = "result") -> list[int]:
+    shape = step.attrs["shape"]
+    if None in shape:
+        raise fail(step, f"needs a static {what} shape, got {shape}")
+    return shape
+
+
+def _prepare_iota(c: Compiler, op: ir.Operation) -> dict:
+    return {**_result(c, op), "dimension": _int_attr(op, "iota_dimension")}
+
+
+def _iota(frame, step: Step):
+    shape = _static(step)
+    d = step.attrs["dimension"]
+    if not 0 <= d < len(shape):
+        raise fail(step, f"iota_dimension {d} is out of range for rank {len(shape)}")
+    line = np.arange(shape[d], dtype=np.int64).reshape([-1 if k == d else 1 for k in range(len(shape))])
+    return [_out(np.broadcast_to(line, shape), step.attrs["dtype"])]
+
+
+_register("iota", _iota, prepare=_prepare_iota)
+
+
+def _identity(frame, step: Step, *xs):
+    return [np.array(x, copy=True) for x in xs]
+
+
+_register("optimization_barrier", _identity)
+register("sdy.sharding_constraint")(_identity)
+
+
+def _prepare_custom_call(c: Compiler, op: ir.Operation) -> dict:
+    target = ir.StringAttr(op.attributes["call_target_name"]).value
+    if target != "Sharding":
+        raise ValueError(f"custom_call @{target} is unknown to the simulator (only @Sharding is run)")
+    return {}
+
+
+_register("custom_call", _identity, prepare=_prepare_custom_call)
+
+
+def _no_run(frame, step: Step, *values):  # pragma: no cover - read as a terminator
+    raise fail(step, "outside a region the simulator runs")
+
+
+_register("return", _no_run)
+
+
+def _body(step: Step) -> Block:
+    """A region's block with its `stablehlo.return` as the terminator (the
+    compiler knows only the upstream terminators)."""
+    body = step.attrs.get("body")
+    if body is None:
+        if len(step.regions) != 1:
+            raise fail(step, "needs one single-block region")
+        block = step.regions[0]
+        if block.terminator is None:
+            if not block.steps or not block.steps[-1].name.endswith(".return"):
+                raise fail(step, "has a region that does not end in a return")
+            block = Block(block.args, block.steps[:-1], block.steps[-1])
+        body = step.attrs["body"] = block
+    return body
+
+
+# ---------------------------------------------------------------------------
+# Data movement
+
+
+def _prepare_broadcast(c: Compiler, op: ir.Operation) -> dict:
+    return {**_result(c, op), "dims": _ints(op.attributes["broadcast_dimensions"])}
+
+
+def _broadcast_in_dim(frame, step: Step, x):
+    x = np.asarray(x)
+    dims = step.attrs["dims"]
+    shape = list(step.attrs["shape"])
+    if len(dims) != x.ndim or len(set(dims)) != len(dims) or any(not 0 <= d < len(shape) for d in dims):
+        rank = len(shape)
+        raise fail(
+            step, f"broadcast_dimensions {dims} do not fit an operand of rank {x.ndim} and a result of rank {rank}"
+        )
+    for i, d in enumerate(dims):
+        if shape[d] is None:
+            shape[d] = x.shape[i]  # a dynamic size the operand gives
+    if None in shape:
+        raise fail(step, f"needs a static result shape, got {step.attrs['shape']}")
+    for i, d in enumerate(dims):
+        if x.shape[i] not in (1, shape[d]):
+            raise fail(step, f"cannot broadcast dimension {i} of size {x.shape[i]} to size {shape[d]}")
+    # The operand's dimensions in result order, with size-1 dimensions between.
+    order = sorted(range(x.ndim), key=lambda i: dims[i])
+    placed = [1] * len(shape)
+    for i, d in enumerate(dims):
+        placed[d] = x.shape[i]
+    expanded = np.transpose(x, order).reshape(placed)
+    return [_out(np.broadcast_to(expanded, shape), step.attrs["dtype"])]
+
+
+_register("broadcast_in_dim", _broadcast_in_dim, prepare=_prepare_broadcast)
+
+
+def _reshape(frame, step: Step, x, *rest):
+    shape = [-1 if n is None else n for n in step.attrs["shape"]]
+    if shape.count(-1) > 1:
+        raise fail(step, f"needs a result shape with at most one dynamic size, got {step.attrs['shape']}")
+    x = np.asarray(x)
+    if -1 not in shape and math.prod(shape) != x.size:
+        raise fail(step, f"cannot reshape {x.shape} to {shape}")
+    return [np.array(x.reshape(shape), dtype=step.attrs["dtype"], copy=True)]
+
+
+_register("reshape", _reshape, prepare=_result)
+
+
+def _prepare_transpose(c: Compiler, op: ir.Operation) -> dict:
+    return {**_result(c, op), "perm": _ints(op.attributes["permutation"])}
+
+
+def _transpose(frame, step: Step, x):
+    return [_out(np.transpose(np.asarray(x), step.attrs["perm"]).copy(), step.attrs["dtype"])]
+
+
+_register("transpose", _transpose, prepare=_prepare_transpose)
+
+
+def _prepare_concatenate(c: Compiler, op: ir.Operation) -> dict:
+    return {**_result(c, op), "dimension": _int_attr(op, "dimension")}
+
+
+def _concatenate(frame, step: Step, *xs):
+    return [_out(np.concatenate([np.asarray(x) for x in xs], axis=step.attrs["dimension"]), step.attrs["dtype"])]
+
+
+_register("concatenate", _concatenate, prepare=_prepare_concatenate)
+
+
+def _prepare_slice(c: Compiler, op: ir.Operation) -> dict:
+    starts = _ints(op.attributes["start_indices"])
+    limits = _ints(op.attributes["limit_indices"])
+    strides = _ints(op.attributes["strides"]) if "strides" in op.attributes else [1] * len(starts)
+    return {**_result(c, op), "slices": tuple(slice(a, b, s) for a, b, s in zip(starts, limits, strides))}
+
+
+def _slice(frame, step: Step, x):
+    x = np.asarray(x)
+    slices = step.attrs["slices"]
+    if len(slices) != x.ndim:
+        raise fail(step, f"has {len(slices)} start indices for an operand of rank {x.ndim}")
+    for d, (s, n) in enumerate(zip(slices, x.shape)):
+        if not (0 <= s.start <= s.stop <= n and s.step > 0):
+            raise fail(step, f"slice {s.start}:{s.stop}:{s.step} does not fit dimension {d} of size {n}")
+    return [_out(x[slices].copy(), step.attrs["dtype"])]
+
+
+_register("slice", _slice, prepare=_prepare_slice)
+
+
+def _clamped_starts(x: np.ndarray, sizes, starts) -> list[int]:
+    """Start indices clamped so that the window fits, as the spec says."""
+    return [min(max(int(np.asarray(s)), 0), n - k) for s, n, k in zip(starts, x.shape, sizes)]
+
+
+def _prepare_dynamic_slice(c: Compiler, op: ir.Operation) -> dict:
+    return {**_result(c, op), "sizes": _ints(op.attributes["slice_sizes"])}
+
+
+def _dynamic_slice(frame, step: Step, x, *starts):
+    x = np.asarray(x)
+    sizes = step.attrs["sizes"]
+    if len(sizes) != x.ndim or len(starts) != x.ndim or any(not 0 <= k <= n for k, n in zip(sizes, x.shape)):
+        raise fail(step, f"slice_sizes {sizes} do not fit an operand of shape {x.shape}")
+    begin = _clamped_starts(x, sizes, starts)
+    window = tuple(slice(b, b + k) for b, k in zip(begin, sizes))
+    return [_out(x[window].copy(), step.attrs["dtype"])]
+
+
+_register("dynamic_slice", _dynamic_slice, prepare=_prepare_dynamic_slice)
+
+
+def _dynamic_update_slice(frame, step: Step, x, update, *starts):
+    x, update = np.asarray(x), np.asarray(update)
+    if update.ndim != x.ndim or len(starts) != x.ndim or any(k > n for k, n in zip(update.shape, x.shape)):
+        raise fail(step, f"cannot place an update of shape {update.shape} in an operand of shape {x.shape}")
+    begin = _clamped_starts(x, update.shape, starts)
+    out = np.array(x, dtype=step.attrs["dtype"], copy=True)
+    out[tuple(slice(b, b + k) for b, k in zip(begin, update.shape))] = update
+    return [out]
+
+
+_register("dynamic_update_slice", _dynamic_update_slice, prepare=_result)
+
+
+def _prepare_pad(c: Compiler, op: ir.Operation) -> dict:
+    return {
+        **_result(c, op),
+        "low": _ints(op.attributes["edge_padding_low"]),
+        "high": _ints(op.attributes["edge_padding_high"]),
+        "interior": _ints(op.attributes["interior_padding"]),
+    }
+
+
+def _pad(frame, step: Step, x, value):
+    """Interior padding first, then the edges; a negative edge cuts."""
+    x = np.asarray(x)
+    low, high, interior = step.attrs["low"], step.attrs["high"], step.attrs["interior"]
+    if not len(low) == len(high) == len(interior) == x.ndim or any(i < 0 for i in interior):
+        raise fail(step, f"padding {low}, {high}, {interior} does not fit an operand of rank {x.ndim}")
+    dtype = step.attrs["dtype"]
+    spread = [n + max(n - 1, 0) * i for n, i in zip(x.shape, interior)]
+    inner = np.full(spread, np.asarray(value).reshape(()), dtype=dtype)
+    inner[tuple(slice(None, None, i + 1) for i in interior)] = x
+    sizes = [lo + n + hi for lo, n, hi in zip(low, spread, high)]
+    if any(n < 0 for n in sizes):
+        raise fail(step, f"padding {low}, {high} cuts more than the operand of shape {x.shape} holds")
+    out = np.full(sizes, np.asarray(value).reshape(()), dtype=dtype)
+    src = tuple(slice(max(-lo, 0), n - max(-hi, 0)) for lo, n, hi in zip(low, spread, high))
+    dst = tuple(slice(max(lo, 0), max(lo, 0) + (s.stop - s.start)) for lo, s in zip(low, src))
+    out[dst] = inner[src]
+    return [out]
+
+
+_register("pad", _pad, prepare=_prepare_pad)
+
+
+# ---------------------------------------------------------------------------
+# Contractions and reductions
+
+_DOT_FIELD = re.compile(r"(lhs|rhs)_(batching|contracting)_dimensions\s*=\s*\[([^\]]*)\]")
+
+
+def dot_dimensions(attr: ir.Attribute) -> dict[str, list[int]]:
+    """`#stablehlo.dot<lhs_batching_dimensions = [0], ...>`, omitted fields empty."""
+    text = str(attr)
+    if not re.match(r"#(stablehlo|mhlo)\.dot<", text):
+        raise ValueError(f"dot_dimension_numbers {text} is not a #stablehlo.dot")
+    fields = {f"{s}_{k}": [] for s in ("lhs", "rhs") for k in ("batching", "contracting")}
+    for side, kind, values in _DOT_FIELD.findall(text):
+        fields[f"{side}_{kind}"] = [int(v) for v in values.replace(" ", "").split(",") if v]
+    return fields
+
+
+def _subscripts(lhs_rank: int, rhs_rank: int, dims: dict[str, list[int]]) -> str:
+    """einsum subscripts: the result is batch, lhs free, rhs free dims."""
+    letters = iter("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    lhs: list[str | None] = [None] * lhs_rank
+    rhs: list[str | None] = [None] * rhs_rank
+    pairs = [*zip(dims["lhs_batching"], dims["rhs_batching"]), *zip(dims["lhs_contracting"], dims["rhs_contracting"])]
+    if len(dims["lhs_batching"]) != len(dims["rhs_batching"]) or len(dims["lhs_contracting"]) != len(
+        dims["rhs_contracting"]
+    ):
+        raise ValueError("lhs and rhs have different numbers of batching or contracting dimensions")
+    for ld, rd in pairs:
+        if not (0 <= ld < lhs_rank and 0 <= rd < rhs_rank) or lhs[ld] or rhs[rd]:
+            raise ValueError(f"dimension numbers {dims} do not fit ranks {lhs_rank} and {rhs_rank}")
+        lhs[ld] = rhs[rd] = next(letters)
+    batch = "".join(lhs[d] or "" for d in dims["lhs_batching"])
+    lhs_free = rhs_free = ""
+    for d in range(lhs_rank):
+        if lhs[d] is None:
+            lhs[d] = next(letters)
+            lhs_free += lhs[d]
+    for d in range(rhs_rank):
+        if rhs[d] is None:
+            rhs[d] = next(letters)
+            rhs_free += rhs[d]
+    return f"{''.join(lhs)},{''.join(rhs)}->{batch}{lhs_free}{rhs_free}"  # type: ignore[arg-type]
+
+
+def _prepare_dot_general(c: Compiler, op: ir.Operation) -> dict:
+    ranks = [ir.ShapedType(v.type).rank for v in op.operands]
+    if op.name.endswith(".dot"):
+        dims = {"lhs_batching": [], "rhs_batching": [], "lhs_contracting": [ranks[0] - 1], "rhs_contracting": [0]}
+    else:
+        dims = dot_dimensions(op.attributes["dot_dimension_numbers"])
+    return {**_result(c, op), "subscripts": _subscripts(ranks[0], ranks[1], dims)}
+
+
+def _dot_general(frame, step: Step, lhs, rhs):
+    dtype = step.attrs["dtype"]
+    with np.errstate(all="ignore"):
+        a, b = np.asarray(lhs).astype(dtype, copy=False), np.asarray(rhs).astype(dtype, copy=False)
+        return [_out(np.einsum(step.attrs["subscripts"], a, b, optimize=dtype.kind == "f"), dtype)]
+
+
+_register("dot_general", _dot_general, prepare=_prepare_dot_general)
+_register("dot", _dot_general, prepare=_prepare_dot_general)
+
+_COMBINERS = {
+    "add": (np.add, np.logical_or),
+    "multiply": (np.multiply, np.logical_and),
+    "maximum": (np.maximum, np.maximum),
+    "minimum": (np.minimum, np.minimum),
+    "and": (np.bitwise_and, np.logical_and),
+    "or": (np.bitwise_or, np.logical_or),
+    "xor": (np.bitwise_xor, np.logical_xor),
+}
+"""Bodies `return op(acc, x)` that numpy reduces: (for numbers, for i1)."""
+
+
+def _combiner(op: ir.Operation, n: int) -> str | None:
+    """The body's combiner when it is one `op(arg 0, arg 1)` returned."""
+    if n != 1 or len(op.regions) != 1 or len(op.regions[0].blocks) != 1:
+        return None
+    block = op.regions[0].blocks[0]
+    ops = list(block.operations)
+    if len(ops) != 2 or len(block.arguments) != 2:
+        return None
+    dialect, _, base = ops[0].name.partition(".")
+    if dialect not in DIALECTS or base not in _COMBINERS or list(ops[1].operands) != [ops[0].results[0]]:
+        return None
+    if set(ops[0].operands) != set(block.arguments) or len(ops[0].operands) != 2:
+        return None
+    return base
+
+
+def _prepare_reduce(c: Compiler, op: ir.Operation) -> dict:
+    n = len(op.results)
+    if len(op.operands) != 2 * n:
+        raise ValueError(f"has {len(op.operands)} operands for {n} results")
+    return {
+        "dims": tuple(_ints(op.attributes["dimensions"])),
+        "dtypes": [dtype_of(r.type) for r in op.results],
+        "combiner": _combiner(op, n),
+    }
+
+
+def _reduce(frame, step: Step, *operands):
+    n = len(operands) // 2
+    inputs = [np.asarray(x) for x in operands[:n]]
+    inits = [np.asarray(v).reshape(()) for v in operands[n:]]
+    dims = step.attrs["dims"]
+    rank = inputs[0].ndim
+    if any(not 0 <= d < rank for d in dims) or len(set(dims)) != len(dims):
+        raise fail(step, f"dimensions {list(dims)} do not fit inputs of rank {rank}")
+    if any(x.shape != inputs[0].shape for x in inputs):
+        raise fail(step, f"needs inputs of one shape, got {[x.shape for x in inputs]}")
+    dtypes = step.attrs["dtypes"]
+    combiner = step.attrs["combiner"]
+    with np.errstate(all="ignore"):
+        if combiner is not None:
+            numbers, logical = _COMBINERS[combiner]
+            x = inputs[0].astype(dtypes[0], copy=False)
+            fn = logical if x.dtype == np.bool_ else numbers
+            return [_out(fn.reduce(x, axis=dims, initial=inits[0].astype(dtypes[0])[()]), dtypes[0])]
+        return _fold(frame, step, inputs, inits, dims, dtypes)
+
+
+def _fold(frame, step: Step, inputs, inits, dims, dtypes) -> list[np.ndarray]:
+    """Any body, run on whole slices: the accumulators have the kept shape
+    and take the inputs' elements one reduced position at a time."""
+    body = _body(step)
+    rank = inputs[0].ndim
+    kept = [d for d in range(rank) if d not in dims]
+    kept_shape = [inputs[0].shape[d] for d in kept]
+    order = kept + list(dims)
+    flat = [np.transpose(x, order).reshape([*kept_shape, -1]) for x in inputs]
+    acc = [np.broadcast_to(v.astype(t), kept_shape).copy() for v, t in zip(inits, dtypes)]
+    for k in range(flat[0].shape[-1]):
+        out = run_block_now(frame, body, [*acc, *(f[..., k] for f in flat)])
+        acc = [_out(np.broadcast_to(np.asarray(v), kept_shape), t) for v, t in zip(out, dtypes)]
+    return acc
+
+
+_register("reduce", _reduce, prepare=_prepare_reduce)

@@ -1,0 +1,173 @@
+"""`mesh-viz`: draw the layouts of a program's values over its mesh.
+
+    mesh-viz model.mlir                          # every layout, in the terminal
+    mesh-viz model.mlir --value %x               # one value (or an argument index)
+    mesh-viz model.mlir --svg x.svg --value 0    # an SVG file
+    mesh-viz model.mlir --html plan.html         # a page: every value, every reshard
+    mesh-opt --sharding-propagation model.mlir | mesh-viz -
+
+Bad input is reported as `file:line:col: error: ...` with exit 1; output
+files are written as `mesh-opt -o` writes them (atomically).
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import sys
+from typing import TextIO
+
+from mlir import ir
+
+from ..driver.opt import OptDriver, OptOptions, _read_stdin
+from ..ir import diagnostics as diag
+from ..ir.asm import parse
+from ..ir.dialect import load_dialect
+from . import guarded
+
+PROG = "mesh-viz"
+
+
+class _ArgumentParser(argparse.ArgumentParser):
+    """Command-line errors exit 1, as every other error (argparse uses 2)."""
+
+    def error(self, message: str):  # type: ignore[override]
+        self.print_usage(sys.stderr)
+        self.exit(1, f"{self.prog}: error: {message}\n")
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = _ArgumentParser(
+        prog=PROG,
+        description="Draw how each value of a mesh program is laid out over its device mesh: which device holds "
+        "which tile, halos and partial values; in the terminal, as SVG or as an HTML page with every reshard.",
+        allow_abbrev=False,
+    )
+    p.add_argument("input", nargs="?", default="-", help="input file (default: stdin)")
+    p.add_argument("--function", "-f", metavar="NAME", help="only this function (default: every function)")
+    p.add_argument(
+        "--value", metavar="VALUE", help="only this value: %%name as written or printed, or an argument index"
+    )
+    p.add_argument("--svg", metavar="OUT", help="write an SVG of the layouts to OUT ('-': stdout)")
+    p.add_argument("--html", metavar="OUT", help="write a self-contained HTML page to OUT ('-': stdout)")
+    p.add_argument("--no-color", dest="color", action="store_false", default=None, help="never use colours")
+    p.add_argument("--width", type=int, default=None, metavar="N", help="characters across a terminal picture")
+    p.add_argument("--allow-unregistered-dialect", action="store_true", help="accept ops of unknown dialects")
+    return p
+
+
+class _Failure(Exception):
+    """A failure already worded for the user."""
+
+
+def main(argv: list[str] | None = None, stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
+    out = stdout or sys.stdout
+    err = stderr or sys.stderr
+    return guarded(PROG, lambda: _main(sys.argv[1:] if argv is None else argv, out, err))
+
+
+def _main(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
+    args = _parser().parse_args(argv)
+    if args.width is not None and args.width < 8:
+        stderr.write(f"{PROG}: error: --width must be at least 8, got {args.width}\n")
+        return 1
+    try:
+        return _run(args, stdout, stderr)
+    except _Failure as e:
+        stderr.write(f"{PROG}: error: {e}\n")
+    except diag.DiagnosticError as e:
+        stderr.write(str(e) + "\n")
+    return 1
+
+
+def _read(path: str) -> tuple[str, str]:
+    try:
+        if path == "-":
+            text = _read_stdin()
+            if isinstance(text, bytes):  # MLIR bytecode
+                raise _Failure("'<stdin>' is MLIR bytecode: mesh-viz reads text (`mesh-opt` prints it)")
+            return text, "<stdin>"
+        with open(path, encoding="utf-8") as f:
+            return f.read(), path
+    except OSError as e:
+        raise _Failure(f"could not open input file '{path}': {e.strerror}") from None
+    except UnicodeDecodeError as e:
+        shown = "<stdin>" if path == "-" else path
+        raise _Failure(f"input file '{shown}' is not UTF-8 text: {e.reason} at byte {e.start}") from None
+
+
+def _run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    from ..viz.html import to_html
+    from ..viz.program import function_layouts
+    from ..viz.svg import to_svg
+    from ..viz.terminal import write
+
+    text, name = _read(args.input)
+    ctx = ir.Context()
+    ctx.enable_multithreading(False)
+    ctx.allow_unregistered_dialects = args.allow_unregistered_dialect
+    load_dialect(ctx)
+    with ctx, ir.Location.unknown(ctx):
+        module = parse(text, filename=name, context=ctx)
+        functions = function_layouts(module, text)
+    if args.function is not None:
+        wanted = args.function.removeprefix("@")
+        chosen = [f for f in functions if f.name == wanted]
+        if not chosen:
+            known = ", ".join("@" + f.name for f in functions) or "none"
+            raise _Failure(f"no function @{wanted} in '{name}' (functions: {known})")
+        functions = chosen
+    values = [(f, v) for f in functions for v in (f.select(args.value) if args.value is not None else f.values)]
+    if args.value is not None and not values:
+        laid_out = sorted({v.name for f in functions for v in f.values})
+        known = ", ".join(laid_out) or "none"
+        raise _Failure(f"no layout of {args.value} in '{name}' (values with layouts: {known})")
+    ok = True
+    if args.svg is not None:
+        drawn = [(v.title, v.layout) for _, v in values if v.layout is not None]
+        if not drawn:
+            raise _Failure(f"nothing to draw in '{name}': no value with a static layout")
+        ok &= _write(args.svg, to_svg(drawn), stdout, stderr)
+    if args.html is not None:
+        ok &= _write(args.html, to_html(functions, name), stdout, stderr)
+    if args.svg is None and args.html is None:
+        _terminal(functions, values, args, stdout, write)
+    return 0 if ok else 1
+
+
+def _terminal(functions, values, args: argparse.Namespace, stdout: TextIO, write) -> None:
+    """Every chosen layout as a picture, then (for a whole function) its reshards."""
+    for f in functions:
+        mine = [v for g, v in values if g is f]
+        if args.value is not None and not mine:
+            continue
+        stdout.write(f"func @{f.name}" + (" (per-device program)" if f.per_device else "") + "\n")
+        if not mine:
+            stdout.write("  no layouts: no annotation and no laid-out argument\n")
+        for v in mine:
+            if v.layout is None:
+                stdout.write(f"{v.title}: not drawn: {v.problem}\n")
+                continue
+            write(v.layout, stdout, color=args.color, width=args.width, title=f"{v.title}: {v.layout.describe()}")
+        if args.value is None:
+            for r in f.reshards:
+                stdout.write(r.summary() + "\n")
+    stdout.flush()
+
+
+def _write(path: str, body: str, stdout: TextIO, stderr: TextIO) -> bool:
+    """Write `body` to `path` as `mesh-opt -o` does (atomically, through a
+    temporary file; `-` is stdout), its messages under this tool's name."""
+    errors = io.StringIO()
+    ok = OptDriver(OptOptions(output=path), stdout, errors)._write(body)
+    for line in errors.getvalue().splitlines():
+        stderr.write(line.replace("mesh-opt:", f"{PROG}:", 1) + "\n")
+    return ok
+
+
+def entry() -> None:
+    sys.exit(main())
+
+
+if __name__ == "__main__":
+    entry()

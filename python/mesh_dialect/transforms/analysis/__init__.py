@@ -1,0 +1,1 @@
+"""Passes that report on a program without changing it."""

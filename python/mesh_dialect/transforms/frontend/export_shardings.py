@@ -1,0 +1,284 @@
+"""`export-shardings`: this dialect's layouts as Shardy attributes for JAX.
+
+Each function's argument and result layouts are written as `sdy.sharding`
+attributes in its signature, and each mesh they use as an `sdy.mesh`, so a
+JAX user can read them off (or, with `python=true`, copy the
+`in_shardings`/`out_shardings` the pass prints as a remark) and pass them
+to `jax.jit`.
+
+Where a layout is read from, first found wins:
+
+- a per-device function (after `mesh-partition`): its `mesh.sharding`
+  signature attributes;
+- an argument: its `mesh.shard` annotation, else the annotations for users
+  its users agree on;
+- a result: the `mesh.shard` that defines the returned value.
+
+A value with none of these gets no attribute (JAX then chooses). Axis names
+are the ones `import-shardings` kept in `mesh.axis_names` (pieces of a
+split axis become Shardy sub-axes again, adjacent ones merged), else
+"axis0", "axis1", ... Partial layouts become `unreduced` axes. Halos and
+explicit piece offsets have no Shardy counterpart: such a value gets a
+warning and no attribute.
+
+With `strip` (the default) the annotations themselves go (`mesh.shard`,
+`mesh.sharding`, `mesh.sharding_option`, the signature's `mesh.sharding`)
+and so does every `mesh.mesh` nothing uses any more, which leaves the plain
+program with Shardy attributes, as JAX exports it. An `sdy.mesh` takes its
+mesh's name, or `<name>_sdy` while the `mesh.mesh` stays.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import ClassVar
+
+from mlir import ir
+
+from ...frontends import FrontendError, sdy
+from ...ir.syntax import Unprintable, decode_sharding_attr
+from ...sharding.spec import Sharding
+from ..base import Pass, sharding_of
+
+_MESH_ATTR = "mesh.sharding"
+
+
+@dataclasses.dataclass
+class ExportShardings(Pass):
+    ARGUMENT: ClassVar[str] = "export-shardings"
+    SUMMARY: ClassVar[str] = "Write argument and result layouts as sdy.sharding attributes and meshes as sdy.mesh"
+    DESCRIPTION: ClassVar[str] = (
+        "Each function's argument and result layouts (from its signature, its annotations, or the annotation "
+        "defining a returned value) become sdy.sharding attributes; each mesh used becomes an sdy.mesh. With "
+        "strip (default) the mesh annotations and unused meshes are removed; python=true prints the jit "
+        "shardings as a remark."
+    )
+
+    strip: bool = dataclasses.field(default=True, metadata={"help": "remove the annotations and meshes nothing uses"})
+    python: bool = dataclasses.field(
+        default=False, metadata={"help": "a remark with jax.make_mesh, in_shardings and out_shardings"}
+    )
+
+    def run(self, module: ir.Operation) -> None:
+        if not module.context.allow_unregistered_dialects:
+            # The sdy dialect is not loaded: its attributes and ops exist
+            # only as unregistered ones (the flag cannot change mid-run).
+            raise self.error(
+                module.location, "export-shardings writes sdy attributes, which need --allow-unregistered-dialect"
+            )
+        body = module.regions[0].blocks[0]
+        self.meshes: dict[str, ir.Operation] = {}
+        functions: list[ir.Operation] = []
+        for op in body.operations:
+            op = op.operation
+            if op.name == "mesh.mesh":
+                self.meshes[op.attributes["sym_name"].value] = op
+            elif op.name == "func.func" and len(op.regions[0].blocks):
+                functions.append(op)
+        self.used: dict[str, tuple[sdy.SdyMesh, list[sdy.AxisRef]]] = {}
+        found = [(func, self.signature(func)) for func in functions]
+        if self.strip:
+            for func in functions:
+                self.strip_annotations(func)
+        kept = self.meshes_in_use(module) if self.strip else set(self.meshes)
+        names = {mesh: (f"{mesh}_sdy" if mesh in kept else mesh) for mesh in self.used}
+        for func, (args, results) in found:
+            self.write(func, "arg_attrs", args, names)
+            self.write(func, "res_attrs", results, names)
+            if self.python:
+                self.snippet(func, args, results)
+        for mesh, (smesh, _) in self.used.items():
+            op = self.meshes[mesh]
+            text = f'"sdy.mesh"() <{{mesh = #sdy.mesh{smesh.text()}, sym_name = "{names[mesh]}"}}> : () -> ()'
+            with op.location:
+                made = ir.Operation.parse(text)
+            ir.InsertionPoint(op).insert(made)
+            self.mark_created(made)
+        for mesh, op in self.meshes.items():
+            if mesh not in kept:
+                self.erase(op)
+
+    # -- reading layouts ----------------------------------------------------------
+
+    def signature(self, func: ir.Operation) -> tuple[list, list]:
+        """(mesh, layout, rank) or None per argument and per result."""
+        entry = func.regions[0].blocks[0]
+        ftype = ir.FunctionType(ir.TypeAttr(func.attributes["function_type"]).value)
+        attrs_args = self.attr_layouts(func, "arg_attrs", len(entry.arguments))
+        attrs_results = self.attr_layouts(func, "res_attrs", len(ftype.results))
+        args = []
+        for arg, given in zip(entry.arguments, attrs_args):
+            args.append(self.checked(func, given or self.argument_layout(arg), arg.type))
+        returns = [op for op in entry.operations if op.operation.name == "func.return"]
+        results = []
+        for i, given in enumerate(attrs_results):
+            if given is None and len(returns) == 1:
+                given = self.defining_layout(returns[0].operation.operands[i])
+            results.append(self.checked(func, given, ftype.results[i]))
+        return args, results
+
+    def attr_layouts(self, func: ir.Operation, key: str, count: int) -> list[tuple[str, Sharding] | None]:
+        out: list[tuple[str, Sharding] | None] = [None] * count
+        if key not in func.attributes:
+            return out
+        for i, d in enumerate(ir.ArrayAttr(func.attributes[key])):
+            d = ir.DictAttr(d)
+            if _MESH_ATTR in d:
+                try:
+                    mesh, split, partial, kind, halos, offsets = decode_sharding_attr(str(d[_MESH_ATTR]))
+                except Unprintable:
+                    continue
+                out[i] = (
+                    mesh[1:],
+                    Sharding(tuple(map(tuple, split)), tuple(partial), kind, tuple(halos), tuple(offsets)),
+                )
+        return out
+
+    @staticmethod
+    def argument_layout(arg: ir.Value) -> tuple[str, Sharding] | None:
+        for_users: set[tuple[str, Sharding]] = set()
+        for use in arg.uses:
+            user = use.owner
+            user = user.operation if hasattr(user, "operation") else user
+            if user.name != "mesh.shard" or use.operand_number != 0:
+                continue
+            found = sharding_of(user.operands[1])
+            if found is None:
+                continue
+            if "annotate_for_users" not in user.attributes:
+                return found[0], found[1]
+            for_users.add((found[0], found[1]))
+        return next(iter(for_users)) if len(for_users) == 1 else None
+
+    @staticmethod
+    def defining_layout(value: ir.Value) -> tuple[str, Sharding] | None:
+        owner = value.owner
+        if isinstance(owner, ir.Block):
+            return ExportShardings.argument_layout(value)
+        owner = owner.operation if hasattr(owner, "operation") else owner
+        if owner.name != "mesh.shard":
+            return None
+        found = sharding_of(owner.operands[1])
+        return None if found is None else (found[0], found[1])
+
+    def checked(self, func: ir.Operation, found, t: ir.Type):
+        """(sdy mesh name, TensorSharding) for a layout Shardy can hold."""
+        if found is None or not isinstance(t, ir.RankedTensorType):
+            return None
+        mesh, layout = found
+        if layout.halo_sizes or layout.sharded_dims_offsets:
+            self.warning(func.location, f"halos and piece offsets have no shardy counterpart; left out: {layout}")
+            return None
+        if mesh not in self.meshes:
+            return None
+        smesh, refs = self.sdy_mesh(mesh)
+        try:
+            return mesh, sdy.from_layout(layout, mesh, smesh, refs, ir.RankedTensorType(t).rank)
+        except FrontendError as e:
+            self.warning(func.location, f"{e}; left out")
+            return None
+
+    def sdy_mesh(self, mesh: str) -> tuple[sdy.SdyMesh, list[sdy.AxisRef]]:
+        if mesh not in self.used:
+            op = self.meshes[mesh]
+            shape = [int(d) for d in op.attributes["shape"]]
+            names = None
+            if "mesh.axis_names" in op.attributes:
+                names = [ir.StringAttr(a).value for a in ir.ArrayAttr(op.attributes["mesh.axis_names"])]
+            smesh, refs = sdy.mesh_from_names(shape, names)
+            if "mesh.device_ids" in op.attributes:
+                ids = tuple(int(i) for i in ir.DenseI64ArrayAttr(op.attributes["mesh.device_ids"]))
+                smesh = sdy.SdyMesh(smesh.axes, ids)
+            self.used[mesh] = (smesh, refs)
+        return self.used[mesh]
+
+    # -- writing ------------------------------------------------------------------
+
+    def write(self, func: ir.Operation, key: str, found: list, names: dict[str, str]) -> None:
+        entries: list[dict[str, ir.Attribute]] = [{} for _ in found]
+        if key in func.attributes:
+            for i, d in enumerate(ir.ArrayAttr(func.attributes[key])):
+                entries[i] = {a.name: a.attr for a in ir.DictAttr(d) if not (self.strip and a.name == _MESH_ATTR)}
+        context = func.context
+        for entry, item in zip(entries, found):
+            if item is not None:
+                mesh, ts = item
+                ts = dataclasses.replace(ts, mesh=names[mesh])
+                entry["sdy.sharding"] = ir.Attribute.parse(ts.text(), context)
+        if any(entries):
+            func.attributes[key] = ir.ArrayAttr.get([ir.DictAttr.get(e, context) for e in entries])
+        elif key in func.attributes:
+            del func.attributes[key]
+
+    def snippet(self, func: ir.Operation, args: list, results: list) -> None:
+        """The jit shardings, for a remark: NamedSharding(mesh, P(...)) per
+        value, None where JAX may choose or where a sub-axis (which a
+        PartitionSpec cannot name) is used."""
+        notes: list[str] = []
+
+        def spec(item, what: str) -> str:
+            if item is None:
+                return "None"
+            ts = item[1]
+            if any(a.size is not None for a in ts.axis_refs()):
+                notes.append(f"# {what}: {ts.text()} uses sub-axes, which a PartitionSpec cannot name")
+                return "None"
+            return f"NamedSharding(mesh, {sdy.partition_spec(ts)})"
+
+        def tuple_of(items: list[str]) -> str:
+            return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
+
+        meshes = sorted({item[0] for item in args + results if item is not None})
+        lines = []
+        for mesh in meshes:
+            smesh, _ = self.used[mesh]
+            sizes = tuple_of([str(s) for _, s in smesh.axes])
+            axes = tuple_of([repr(n) for n, _ in smesh.axes])
+            lines.append(f"{'mesh' if len(meshes) == 1 else mesh} = jax.make_mesh({sizes}, {axes})")
+        lines.append("in_shardings = " + tuple_of([spec(a, f"argument {i}") for i, a in enumerate(args)]))
+        lines.append("out_shardings = " + tuple_of([spec(r, f"result {i}") for i, r in enumerate(results)]))
+        self.remark(
+            func.location, f"jit shardings of @{func.attributes['sym_name'].value}:\n" + "\n".join(lines + notes)
+        )
+
+    def strip_annotations(self, func: ir.Operation) -> None:
+        ops: list[ir.Operation] = []
+
+        def visit(op: ir.Operation) -> ir.WalkResult:
+            ops.append(op)
+            return ir.WalkResult.ADVANCE
+
+        func.walk(visit, ir.WalkOrder.POST_ORDER)
+        shardings: list[ir.Operation] = []
+        for op in ops:
+            if op.name == "mesh.shard":
+                op.results[0].replace_all_uses_with(op.operands[0])
+                self.erase(op)
+                continue
+            if op.name == "mesh.sharding":
+                shardings.append(op)
+            if "mesh.sharding_option" in op.attributes:
+                del op.attributes["mesh.sharding_option"]
+        for op in shardings:
+            if not len(list(op.results[0].uses)):
+                self.erase(op)
+
+    @staticmethod
+    def meshes_in_use(module: ir.Operation) -> set[str]:
+        used: set[str] = set()
+
+        def visit(op: ir.Operation) -> ir.WalkResult:
+            if op.name.startswith("mesh.") and op.name != "mesh.mesh" and "mesh" in op.attributes:
+                attr = op.attributes["mesh"]
+                used.add(
+                    ir.FlatSymbolRefAttr(attr).value
+                    if isinstance(attr, ir.FlatSymbolRefAttr)
+                    else str(attr).lstrip("@")
+                )
+            return ir.WalkResult.ADVANCE
+
+        module.walk(visit, ir.WalkOrder.PRE_ORDER)
+        return used
+
+
+__all__ = ["ExportShardings"]

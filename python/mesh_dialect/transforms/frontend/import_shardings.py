@@ -1,0 +1,527 @@
+"""`import-shardings`: JAX's shardings (Shardy or GSPMD) as mesh annotations.
+
+What a JAX export says, and what it becomes:
+
+- `sdy.mesh @m = <["data"=2, "model"=4]>` becomes `mesh.mesh @m(shape = 2x4)`
+  with the axis names kept in `mesh.axis_names` (for `export-shardings`).
+  An axis some sharding uses through sub-axes (`"x":(1)2`) is split into
+  the pieces they cut it into, so the mesh may be finer than JAX's. The
+  GSPMD flavour names no mesh: the pass infers the one mesh, `@mesh`, whose
+  axis order gives every tile assignment's device order (see
+  `frontends.gspmd`).
+- An argument's sharding is the layout it arrives in: `mesh.shard %arg to
+  %s`, which every use of the argument reads. A result's sharding is the
+  layout the caller receives: `mesh.shard %v to %s annotate_for_users` in
+  front of the return. A sharding on an op's result (`sdy.sharding` on an
+  op, `mhlo.sharding` on anything but a `Sharding` custom call) is the
+  layout it is produced in: `mesh.shard %r to %s` after it.
+- `sdy.sharding_constraint`, `sdy.reshard` and `custom_call @Sharding` are
+  the layout their users read: `mesh.shard %x to %s annotate_for_users`
+  replaces them. One whose result is unused constrains its input instead,
+  as Shardy defines it.
+- Open dimensions (`{"x", ?}`) keep the axes they list with the default
+  `open-dims=fix`; a sharding with no axis at all in its open dimensions
+  and nothing closed but `{}` is left out (it constrains nothing).
+  `open-dims=free` leaves out every sharding with an open dimension, so
+  propagation chooses it whole. Priorities and explicitly replicated axes
+  guide Shardy's own propagation and are dropped. `{maximal device=N}` (a
+  value on one device) reads as replicated, with a warning; `{unknown}`
+  is no annotation; `{manual}` (shard_map) is an error.
+- Afterwards no `sdy` op or sharding attribute is left, and private
+  functions called exactly once (JAX's `call @relu`) are inlined; the
+  shardings of their arguments and results become annotations for the
+  users inside and after the call.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from typing import ClassVar
+
+from mlir import ir
+
+from ...frontends import FrontendError, gspmd, sdy
+from ...ir import ops as mesh_ops
+from ...sharding.spec import Sharding
+from ..base import Pass
+
+_SDY_ATTR = "sdy.sharding"
+_HLO_ATTR = "mhlo.sharding"
+_SHARDING_ATTRS = (_SDY_ATTR, _HLO_ATTR)
+_CONSTRAINTS = ("sdy.sharding_constraint", "sdy.reshard")
+_DROPPED_OP_ATTRS = (_SDY_ATTR, _HLO_ATTR, "sdy.sharding_rule", "mhlo.sharding_rule")
+
+
+@dataclasses.dataclass
+class _Spec:
+    """One sharding read from the module, before the meshes are known."""
+
+    location: ir.Location
+    sdy: sdy.TensorSharding | None = None
+    hlo: gspmd.HloSharding | None = None
+    factors: list = dataclasses.field(default_factory=list)
+
+
+@dataclasses.dataclass
+class ImportShardings(Pass):
+    ARGUMENT: ClassVar[str] = "import-shardings"
+    SUMMARY: ClassVar[str] = "Turn JAX's Shardy or GSPMD shardings into mesh.mesh and mesh.shard annotations"
+    DESCRIPTION: ClassVar[str] = (
+        "sdy.mesh becomes mesh.mesh (sub-axes split an axis into pieces), a GSPMD module gets the mesh whose "
+        "axis order gives its device orders; argument shardings become mesh.shard on the arguments, result "
+        "shardings and constraints annotations for users; sdy ops and sharding attributes are removed and "
+        "private functions called once are inlined."
+    )
+
+    open_dims: str = dataclasses.field(
+        default="fix",
+        metadata={
+            "help": "open dimensions keep their axes (fix) or leave the value to propagation (free)",
+            "choices": ("fix", "free"),
+        },
+    )
+    inline: bool = dataclasses.field(default=True, metadata={"help": "inline private functions called once"})
+
+    def run(self, module: ir.Operation) -> None:
+        self.module = module
+        self.body = module.regions[0].blocks[0]
+        self.sdy_meshes: dict[str, tuple[sdy.SdyMesh, ir.Operation]] = {}
+        self.specs: list[_Spec] = []
+        self.hlo_mesh = gspmd.MeshBuilder()
+        self.mesh_shapes: dict[str, tuple[int, ...]] = {}
+        self.mappings: dict[str, sdy.MeshMapping] = {}
+        self.inline_meshes: dict[sdy.SdyMesh, str] = {}
+        self.saw_hlo = False
+        try:
+            functions = self.read()
+            self.make_meshes()
+            arg_shards: dict[str, list[ir.Operation | None]] = {}
+            for func in functions:
+                arg_shards[func.attributes["sym_name"].value] = self.annotate(func)
+            if self.inline:
+                self.inline_single_calls(functions, arg_shards)
+        except FrontendError as e:
+            raise self.error(getattr(e, "location", module.location), str(e)) from None
+
+    # -- reading --------------------------------------------------------------
+
+    def read(self) -> list[ir.Operation]:
+        """Parse every mesh and sharding (so the meshes can be built from all
+        of them); return the functions with bodies."""
+        functions: list[ir.Operation] = []
+        for op in self.body.operations:
+            op = op.operation
+            if op.name == "sdy.mesh":
+                if "mesh" not in op.attributes or "sym_name" not in op.attributes:
+                    raise self.located(op.location, "sdy.mesh needs a mesh and a sym_name")
+                name = ir.StringAttr(op.attributes["sym_name"]).value
+                self.sdy_meshes[name] = (self.parse(op.location, sdy.parse_mesh, op.attributes["mesh"]), op)
+            elif op.name == "func.func" and len(op.regions[0].blocks):
+                functions.append(op)
+        for func in functions:
+            for key in ("arg_attrs", "res_attrs"):
+                if key in func.attributes:
+                    for entry in ir.ArrayAttr(func.attributes[key]):
+                        self.spec_of(func.location, ir.DictAttr(entry))
+            self.walk_ops(func, self.read_op)
+        return functions
+
+    def read_op(self, op: ir.Operation) -> None:
+        for name in _SHARDING_ATTRS:
+            if name in op.attributes and not op.name.startswith("sdy."):
+                self.specs_of_op(op, op.attributes[name], name)
+        if op.name in _CONSTRAINTS:
+            if "sharding" not in op.attributes or len(op.operands) != 1 or len(op.results) != 1:
+                raise self.located(op.location, f"'{op.name}' needs one operand, one result and a sharding")
+            self.parse_spec(op.location, op.attributes["sharding"], _SDY_ATTR)
+
+    @staticmethod
+    def walk_ops(func: ir.Operation, visit: Callable[[ir.Operation], None]) -> None:
+        found: list[ir.Operation] = []
+
+        def collect(op: ir.Operation) -> ir.WalkResult:
+            if op != func:
+                found.append(op)
+            return ir.WalkResult.ADVANCE
+
+        func.walk(collect, ir.WalkOrder.PRE_ORDER)
+        for op in found:
+            visit(op)
+
+    def parse(self, location: ir.Location, reader, attr: ir.Attribute):
+        text = ir.StringAttr(attr).value if isinstance(attr, ir.StringAttr) else str(attr)
+        try:
+            return reader(text)
+        except FrontendError as e:
+            e.location = location  # type: ignore[attr-defined]
+            raise
+
+    def spec_of(self, location: ir.Location, attrs: ir.DictAttr) -> _Spec | None:
+        for name in _SHARDING_ATTRS:
+            if name in attrs:
+                return self.parse_spec(location, attrs[name], name)
+        return None
+
+    def parse_spec(self, location: ir.Location, attr: ir.Attribute, name: str) -> _Spec:
+        """A sharding attribute of one value, remembered for the meshes."""
+        if name == _SDY_ATTR:
+            spec = _Spec(location, sdy=self.parse(location, sdy.parse_sharding, attr))
+        else:
+            spec = _Spec(location, hlo=self.parse(location, gspmd.parse, attr))
+        self.remember(spec)
+        return spec
+
+    def specs_of_op(self, op: ir.Operation, attr: ir.Attribute, name: str) -> list[_Spec]:
+        """An op's shardings, one per result."""
+        if name == _SDY_ATTR:
+            per_value = self.parse(op.location, sdy.parse_sharding_per_value, attr)
+            specs = [_Spec(op.location, sdy=s) for s in per_value]
+        else:
+            hlo = self.parse(op.location, gspmd.parse, attr)
+            elements = hlo.elements if hlo.kind == "tuple" else (hlo,)
+            specs = [_Spec(op.location, hlo=h) for h in elements]
+        if len(specs) != len(op.results):
+            raise self.located(
+                op.location, f"sharding must give one sharding per result ({len(op.results)}), got {len(specs)}: {attr}"
+            )
+        for spec in specs:
+            self.remember(spec)
+        return specs
+
+    def remember(self, spec: _Spec) -> None:
+        if spec.hlo is not None:
+            self.saw_hlo = True
+            try:
+                spec.factors = self.hlo_mesh.add(spec.hlo)
+            except FrontendError as e:
+                e.location = spec.location  # type: ignore[attr-defined]
+                raise
+            return
+        self.specs.append(spec)
+
+    @staticmethod
+    def located(location: ir.Location, message: str) -> FrontendError:
+        e = FrontendError(message)
+        e.location = location  # type: ignore[attr-defined]
+        return e
+
+    # -- meshes ---------------------------------------------------------------
+
+    def make_meshes(self) -> None:
+        """A mesh.mesh for each sdy.mesh (in its place) and, for GSPMD
+        shardings, one inferred mesh at the top of the module."""
+        refs: dict[str, list[sdy.AxisRef]] = {name: [] for name in self.sdy_meshes}
+        for spec in self.specs:
+            ts = spec.sdy
+            if isinstance(ts.mesh, sdy.SdyMesh):
+                if ts.mesh not in self.inline_meshes:
+                    self.inline_meshes[ts.mesh] = self.fresh_name("sdy_mesh")
+                    refs[self.inline_meshes[ts.mesh]] = []
+                    self.sdy_meshes[self.inline_meshes[ts.mesh]] = (ts.mesh, None)
+                refs[self.inline_meshes[ts.mesh]].extend(ts.axis_refs())
+            elif ts.mesh not in self.sdy_meshes:
+                raise self.located(spec.location, f"sharding must name an sdy.mesh of the module, got @{ts.mesh}")
+            else:
+                refs[ts.mesh].extend(ts.axis_refs())
+            mesh = self.sdy_meshes[self.inline_meshes[ts.mesh] if isinstance(ts.mesh, sdy.SdyMesh) else ts.mesh][0]
+            for ref in ts.axis_refs():
+                if mesh.axes and all(name != ref.name for name, _ in mesh.axes):
+                    raise self.located(spec.location, f"axis is not in the mesh: {ref.text()} in {ts.text()}")
+        first = self.body.operations[0] if len(self.body.operations) else None
+        for name, (mesh, op) in self.sdy_meshes.items():
+            if not mesh.axes:  # empty or maximal: no mesh.mesh, its shardings read as replicated
+                continue
+            try:
+                mapping = sdy.refine_mesh(mesh, refs[name])
+            except FrontendError as e:
+                raise self.located(op.location if op is not None else self.module.location, str(e)) from None
+            self.mappings[name] = mapping
+            where = ir.InsertionPoint(op) if op is not None else ir.InsertionPoint(first)
+            with where, (op or self.module).location:
+                made = mesh_ops.mesh(name, mapping.shape)
+                self.mesh_shapes[name] = tuple(mapping.shape)
+                made.operation.attributes["mesh.axis_names"] = ir.ArrayAttr.get(
+                    [ir.StringAttr.get(n) for n in mapping.names]
+                )
+                if mapping.device_ids:
+                    made.operation.attributes["mesh.device_ids"] = ir.DenseI64ArrayAttr.get(list(mapping.device_ids))
+        for _, op in list(self.sdy_meshes.values()):
+            if op is not None:
+                op.erase()
+        self.hlo_mesh_name: str | None = None
+        if self.saw_hlo:
+            self.hlo_mesh_name = self.fresh_name("mesh")
+            default = 1
+            if "mhlo.num_partitions" in self.module.attributes:
+                default = ir.IntegerAttr(self.module.attributes["mhlo.num_partitions"]).value
+            with ir.InsertionPoint.at_block_begin(self.body), self.module.location:
+                mesh_ops.mesh(self.hlo_mesh_name, self.hlo_mesh.shape(default))
+            self.mesh_shapes[self.hlo_mesh_name] = tuple(self.hlo_mesh.shape(default))
+
+    def fresh_name(self, base: str) -> str:
+        taken = {
+            op.operation.attributes["sym_name"].value
+            for op in self.body.operations
+            if "sym_name" in op.operation.attributes
+        } | set(self.sdy_meshes)
+        name, i = base, 0
+        while name in taken:
+            i += 1
+            name = f"{base}_{i}"
+        return name
+
+    # -- annotating -------------------------------------------------------------
+
+    def layout(self, spec: _Spec, value: ir.Value) -> tuple[str, Sharding] | None:
+        """(mesh, layout) for `value`, or None when the sharding says nothing."""
+        if not isinstance(value.type, ir.RankedTensorType):
+            return None
+        rank = ir.RankedTensorType(value.type).rank
+        try:
+            if spec.hlo is not None:
+                if spec.hlo.kind == "maximal":
+                    self.warning(
+                        spec.location,
+                        f"maximal sharding holds a value on one device; imported as replicated: {spec.hlo.text}",
+                    )
+                layout = gspmd.to_layout(spec.hlo, spec.factors, self.hlo_mesh, rank)
+                mesh = self.hlo_mesh_name
+            else:
+                ts = spec.sdy
+                name = self.inline_meshes[ts.mesh] if isinstance(ts.mesh, sdy.SdyMesh) else ts.mesh
+                mesh_def = self.sdy_meshes[name][0]
+                if mesh_def.is_maximal:
+                    self.warning(
+                        spec.location,
+                        f"maximal sharding holds a value on one device; imported as replicated: {ts.text()}",
+                    )
+                if name not in self.mappings:
+                    return None
+                if ts.is_open and self.open_dims == "free":
+                    return None
+                if all(not d.closed and not d.axes for d in ts.dims) and ts.dims and not ts.unreduced:
+                    return None  # fully open: says nothing
+                layout = sdy.to_layout(ts, self.mappings[name], rank)
+                mesh = name
+        except FrontendError as e:
+            raise self.located(spec.location, str(e)) from None
+        if layout is None or mesh is None:
+            return None
+        if rank == 0 and not layout.partial_axes:
+            return None
+        shape = ir.RankedTensorType(value.type).shape
+        if mesh in self.mesh_shapes and not any(ir.ShapedType.is_dynamic_size(n) for n in shape):
+            layout = gspmd.xla_pieces(layout, self.mesh_shapes[mesh], shape)
+        return mesh, layout
+
+    def annotate(self, func: ir.Operation) -> list[ir.Operation | None]:
+        """Annotations for one function; returns the shard op made for each
+        argument (None where there is none)."""
+        entry = func.regions[0].blocks[0]
+        shardings: dict[tuple[str, Sharding], ir.Value] = {}
+        # Shardings, and annotations of the entry block's arguments, go at
+        # the top of the function in the order made: after the last one.
+        made_at_top: list[ir.Operation] = []
+
+        def at_top() -> ir.InsertionPoint:
+            return ir.InsertionPoint.after(made_at_top[-1]) if made_at_top else ir.InsertionPoint.at_block_begin(entry)
+
+        def sharding_value(mesh: str, layout: Sharding) -> ir.Value:
+            key = (mesh, layout)
+            if key not in shardings:
+                with at_top(), func.location:
+                    shardings[key] = mesh_ops.sharding(
+                        mesh,
+                        [list(a) for a in layout.split_axes] or [[]],
+                        partial_axes=list(layout.partial_axes),
+                        partial_type=layout.partial_type if layout.partial_axes else None,
+                        sharded_dims_offsets=list(layout.sharded_dims_offsets),
+                    )
+                made_at_top.append(shardings[key].owner.operation)
+            return shardings[key]
+
+        def shard(
+            value: ir.Value, found: tuple[str, Sharding], for_users: bool, where: ir.InsertionPoint | None
+        ) -> ir.Value:
+            """`where` None: at the top (for the entry block's arguments)."""
+            s = sharding_value(*found)
+            with where or at_top(), func.location:
+                made = mesh_ops.shard(value, s, annotate_for_users=for_users)
+            if where is None:
+                made_at_top.append(made.owner.operation)
+            return made
+
+        arg_specs = self.attr_specs(func, "arg_attrs", len(entry.arguments))
+        res_specs = self.attr_specs(
+            func, "res_attrs", len(ir.FunctionType(ir.TypeAttr(func.attributes["function_type"]).value).results)
+        )
+        # Arguments first, in order, right after the shardings.
+        arg_shards: list[ir.Operation | None] = []
+        for arg, spec in zip(entry.arguments, arg_specs):
+            found = self.layout(spec, arg) if spec is not None else None
+            if found is None:
+                arg_shards.append(None)
+                continue
+            new = shard(arg, found, False, None)
+            arg.replace_all_uses_except(new, new.owner.operation)
+            arg_shards.append(new.owner.operation)
+        # Then ops, in order.
+        ops: list[ir.Operation] = []
+        self.walk_ops(func, ops.append)
+        returns = [op for op in ops if op.name == "func.return" and op.parent == func]
+        for op in ops:
+            self.annotate_op(op, shard, entry)
+        # Results: in front of every return.
+        if any(spec is not None for spec in res_specs):
+            for op in returns:
+                for i, spec in enumerate(res_specs):
+                    found = self.layout(spec, op.operands[i]) if spec is not None else None
+                    if found is not None:
+                        op.operands[i] = shard(op.operands[i], found, True, ir.InsertionPoint(op))
+        self.strip_attrs(func)
+        return arg_shards
+
+    def attr_specs(self, func: ir.Operation, key: str, count: int) -> list[_Spec | None]:
+        if key not in func.attributes:
+            return [None] * count
+        return [self.spec_of(func.location, ir.DictAttr(d)) for d in ir.ArrayAttr(func.attributes[key])]
+
+    def annotate_op(self, op: ir.Operation, shard, entry: ir.Block) -> None:
+        name = op.name
+        if (
+            name in _CONSTRAINTS
+            or (name == "stablehlo.custom_call" and self.is_sharding_call(op))
+            or (name == "mhlo.custom_call" and self.is_sharding_call(op))
+        ):
+            if name in _CONSTRAINTS:
+                spec = self.parse_spec(op.location, op.attributes["sharding"], _SDY_ATTR)
+            elif _HLO_ATTR in op.attributes and len(op.operands) == 1 and len(op.results) == 1:
+                spec = self.parse_spec(op.location, op.attributes[_HLO_ATTR], _HLO_ATTR)
+            else:
+                spec = None
+            self.constrain(op, spec, shard, entry)
+            return
+        if name == "sdy.propagation_barrier":
+            op.results[0].replace_all_uses_with(op.operands[0])
+            self.erase(op)
+            return
+        if name == "sdy.sharding_group":
+            self.warning(op.location, "sharding groups have no counterpart; dropped: sdy.sharding_group")
+            self.erase(op)
+            return
+        if name.startswith("sdy."):
+            raise self.located(op.location, f"sdy op cannot be imported: '{name}'")
+        for attr_name in _SHARDING_ATTRS:
+            if attr_name in op.attributes:
+                specs = self.specs_of_op(op, op.attributes[attr_name], attr_name)
+                # Each right after the op: the last result's first, so they read in order.
+                for result, spec in reversed(list(zip(op.results, specs))):
+                    found = self.layout(spec, result)
+                    if found is None:
+                        continue
+                    new = shard(result, found, False, ir.InsertionPoint.after(op))
+                    result.replace_all_uses_except(new, new.owner.operation)
+        for attr_name in _DROPPED_OP_ATTRS:
+            if attr_name in op.attributes:
+                del op.attributes[attr_name]
+
+    @staticmethod
+    def is_sharding_call(op: ir.Operation) -> bool:
+        return (
+            "call_target_name" in op.attributes and ir.StringAttr(op.attributes["call_target_name"]).value == "Sharding"
+        )
+
+    def constrain(self, op: ir.Operation, spec: _Spec | None, shard, entry: ir.Block) -> None:
+        """A constraint: the layout its users read (or, unused, its input's)."""
+        source, result = op.operands[0], op.results[0]
+        found = self.layout(spec, source) if spec is not None else None
+        if found is None:
+            result.replace_all_uses_with(source)
+        elif len(list(result.uses)):
+            result.replace_all_uses_with(shard(source, found, True, ir.InsertionPoint(op)))
+        else:
+            # Unused: the layout of the input itself, for all its users.
+            owner = source.owner
+            if isinstance(owner, ir.Block):
+                where = None if owner == entry else ir.InsertionPoint.at_block_begin(owner)
+            else:
+                where = ir.InsertionPoint.after(owner)
+            new = shard(source, found, False, where)
+            source.replace_all_uses_except(new, [new.owner.operation, op])
+        self.erase(op)
+
+    def strip_attrs(self, func: ir.Operation) -> None:
+        """Sharding attributes off the signature (other entries stay)."""
+        for key in ("arg_attrs", "res_attrs"):
+            if key not in func.attributes:
+                continue
+            entries = []
+            for d in ir.ArrayAttr(func.attributes[key]):
+                d = ir.DictAttr(d)
+                entries.append(ir.DictAttr.get({a.name: a.attr for a in d if a.name not in _SHARDING_ATTRS}))
+            if all(len(e) == 0 for e in entries):
+                del func.attributes[key]
+            else:
+                func.attributes[key] = ir.ArrayAttr.get(entries)
+
+    # -- inlining ---------------------------------------------------------------
+
+    def inline_single_calls(
+        self, functions: list[ir.Operation], arg_shards: dict[str, list[ir.Operation | None]]
+    ) -> None:
+        """Private functions called exactly once, with one block, are moved
+        into their caller; their argument annotations become annotations for
+        the users inside."""
+        by_name = {f.attributes["sym_name"].value: f for f in functions}
+        calls: dict[str, list[ir.Operation]] = {}
+        other_uses: set[str] = set()
+
+        def visit(op: ir.Operation) -> ir.WalkResult:
+            if op.name == "func.call":
+                calls.setdefault(ir.FlatSymbolRefAttr(op.attributes["callee"]).value, []).append(op)
+            else:
+                for named in op.attributes:
+                    attr = op.attributes[named] if isinstance(named, str) else named.attr
+                    if isinstance(attr, ir.FlatSymbolRefAttr):
+                        other_uses.add(attr.value)
+            return ir.WalkResult.ADVANCE
+
+        self.module.walk(visit, ir.WalkOrder.PRE_ORDER)
+        for name, sites in calls.items():
+            func = by_name.get(name)
+            if func is None or len(sites) != 1 or name in other_uses:
+                continue
+            visibility = func.attributes["sym_visibility"].value if "sym_visibility" in func.attributes else "public"
+            call = sites[0]
+            if visibility != "private" or len(func.regions[0].blocks) != 1 or self.inside(call, func):
+                continue
+            self.inline_call(call, func, arg_shards.get(name, []))
+
+    @staticmethod
+    def inside(op: ir.Operation, func: ir.Operation) -> bool:
+        parent = op.parent
+        while parent is not None:
+            if parent == func:
+                return True
+            parent = parent.parent
+        return False
+
+    def inline_call(self, call: ir.Operation, func: ir.Operation, shards: list[ir.Operation | None]) -> None:
+        entry = func.regions[0].blocks[0]
+        ops = [op.operation for op in entry.operations]
+        ret = ops[-1]
+        for op in ops[:-1]:
+            op.move_before(call)
+        for shard_op in shards:
+            if shard_op is not None:
+                shard_op.attributes["annotate_for_users"] = ir.UnitAttr.get()
+        for arg, operand in zip(entry.arguments, call.operands):
+            arg.replace_all_uses_with(operand)
+        for result, value in zip(call.results, ret.operands):
+            result.replace_all_uses_with(value)
+        self.erase(call)
+        self.erase(func)
+
+
+__all__ = ["ImportShardings"]

@@ -1,0 +1,179 @@
+"""mesh-partition's rewrites of mhlo/stablehlo ops whose attributes or
+values depend on the piece a device holds.
+
+Partition gives every op with a rule its local types; most hlo ops then
+compute the right piece as they are (elementwise ops, `dot_general`,
+`broadcast_in_dim`, `transpose`, `reshape`, `concatenate`, `pad`, a
+`reduce` left partial). These do not:
+
+- `iota` split along its `iota_dimension` counts from 0 on every device:
+  each device's offset into the whole tensor is added to it.
+- `slice` and `dynamic_slice` spell out the sizes they take: a dimension
+  taken whole (the only kind the rules split) gets the piece's size.
+- A `reduce` split along a summed (or multiplied) dimension folds its init
+  in on every device: it is kept on each group's first device and becomes
+  the neutral value elsewhere, as partition does for linalg inits.
+
+Pieces of different sizes (uneven or dynamic) cannot be written in these
+ops' static attributes and types, so they are refused with a diagnostic.
+`_Partition.rewrite` calls `localize` once an op has its local types.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+from mlir import ir
+from mlir.dialects import arith, tensor
+
+from ...sharding.spec import IDEMPOTENT_KINDS
+
+if TYPE_CHECKING:
+    from .mesh_partition import _Partition
+
+_CONSTANTS = frozenset(("stablehlo.constant", "mhlo.constant", "arith.constant"))
+
+
+def localize(part: _Partition, op: ir.Operation, name: str) -> None:
+    """Rewrite `op` (an mhlo/stablehlo op whose results already have their
+    local types) so that it computes this device's piece."""
+    fn = _LOCALIZE.get(name.partition(".")[2])
+    if fn is not None:
+        fn(part, op)
+
+
+def _unsupported(op: ir.Operation, why: str) -> Exception:
+    from .mesh_partition import _Unsupported
+
+    return _Unsupported(op.location, f"'{op.name}' {why}")
+
+
+def _static_local(part: _Partition, op: ir.Operation) -> ir.RankedTensorType | None:
+    """The local result type when partition changed it, refusing one whose
+    pieces differ between devices; None when the result is not split."""
+    r = op.results[0]
+    if r not in part.global_type:
+        return None
+    local = ir.RankedTensorType(r.type)
+    if not local.has_static_shape:
+        raise _unsupported(op, f"of pieces of different or dynamic sizes is not supported yet (local type {local})")
+    return local
+
+
+def _ints(attr: ir.Attribute) -> list[int]:
+    if isinstance(attr, ir.DenseI64ArrayAttr):
+        return list(attr)
+    return [int(x) for x in ir.DenseIntElementsAttr(attr)]
+
+
+def _like(attr: ir.Attribute, values: list[int]) -> ir.Attribute:
+    """`values` in the spelling of `attr` (stablehlo's `array<i64: ...>`,
+    mhlo's `dense<...> : tensor<Nxi64>`)."""
+    if isinstance(attr, ir.DenseI64ArrayAttr):
+        return ir.DenseI64ArrayAttr.get(values, context=attr.context)
+    return ir.DenseElementsAttr.get(np.array(values, dtype=np.int64), type=ir.DenseElementsAttr(attr).type)
+
+
+def _resized(part: _Partition, op: ir.Operation, attr_name: str) -> None:
+    """Sizes (or limits) of the dimensions whose local size differs from the
+    global one become the local size: the rules split only dimensions a
+    slice takes whole, from 0."""
+    local = _static_local(part, op)
+    if local is None:
+        return
+    whole = ir.RankedTensorType(part.global_type[op.results[0]])
+    attr = op.attributes[attr_name]
+    values = _ints(attr)
+    for d, (n, g) in enumerate(zip(local.shape, whole.shape)):
+        if n != g:
+            values[d] = n
+    op.attributes[attr_name] = _like(attr, values)
+
+
+def _slice(part: _Partition, op: ir.Operation) -> None:
+    _resized(part, op, "limit_indices")
+
+
+def _dynamic_slice(part: _Partition, op: ir.Operation) -> None:
+    _resized(part, op, "slice_sizes")
+
+
+def _iota(part: _Partition, op: ir.Operation) -> None:
+    """Add this device's offset along the iota dimension, if it is split."""
+    from .mesh_partition import _Ix
+
+    local = _static_local(part, op)
+    r = op.results[0]
+    s = part.layout.get(r)
+    d = ir.IntegerAttr(op.attributes["iota_dimension"]).value
+    if local is None or s is None or not s.axes_of(d):
+        return
+    whole = ir.RankedTensorType(part.global_type[r])
+    ix = _Ix(part, ir.InsertionPoint(op), op.location)
+    offset = ix.start(s, d, whole.shape[d], ix.group_index(s.axes_of(d)))
+    if offset == 0:
+        return
+    element = local.element_type
+    if isinstance(element, ir.IntegerType) and not element.is_signless:
+        # arith has no ops on signed or unsigned integers to add the offset with.
+        raise _unsupported(op, f"split along its dimension needs a signless element type, not {element}")
+    uses = [(u.owner, u.operand_number) for u in r.uses]
+    with ir.InsertionPoint.after(op), op.location:
+        index = ix.value(offset)
+        if isinstance(element, ir.IndexType):
+            scalar = index
+        elif isinstance(element, ir.IntegerType):
+            scalar = arith.IndexCastOp(element, index).result
+        else:
+            wide = arith.IndexCastOp(ir.IntegerType.get_signless(64), index).result
+            scalar = arith.SIToFPOp(element, wide).result
+        shift = tensor.SplatOp(local, scalar, []).result
+        add = arith.AddFOp if isinstance(element, ir.FloatType) else arith.AddIOp
+        shifted = add(r, shift).result
+    for owner, i in uses:
+        owner.operands[i] = shifted
+    part.layout[shifted] = s
+    part.global_type[shifted] = whole
+
+
+def _neutral_init(init: ir.Value, neutral) -> bool:
+    """Whether `init` is a constant holding the reduction's neutral value."""
+    owner = init.owner
+    if not isinstance(owner, ir.Operation | ir.OpView) or owner.name not in _CONSTANTS:
+        return False
+    attr = owner.attributes["value"]
+    if not isinstance(attr, ir.DenseElementsAttr) or not attr.is_splat:
+        return False
+    value = attr.get_splat_value()
+    return isinstance(value, ir.FloatAttr | ir.IntegerAttr) and value.value == neutral
+
+
+def _reduce(part: _Partition, op: ir.Operation) -> None:
+    """Keep a split sum's (or product's) inits on the group's first device."""
+    from .mesh_partition import _WHOLE, _neutral
+
+    out = part.layout.get(op.results[0])
+    if out is None or not out.partial_axes or out.partial_type in IDEMPOTENT_KINDS:
+        return
+    n = len(op.results)
+    for k in range(n):
+        i = n + k
+        init = op.operands[i]
+        element = ir.RankedTensorType(init.type).element_type
+        neutral = _neutral(out.partial_type, element)
+        if neutral is None:
+            raise _unsupported(op, f"a split {out.partial_type} reduction has no neutral value")
+        if _neutral_init(init, neutral):
+            continue
+        kept = part.first_only(init, list(out.partial_axes), neutral, ir.InsertionPoint(op), op.location)
+        op.operands[i] = kept
+        part.layout[kept] = part.layout.get(init, _WHOLE)
+
+
+_LOCALIZE = {
+    "iota": _iota,
+    "slice": _slice,
+    "dynamic_slice": _dynamic_slice,
+    "reduce": _reduce,
+}

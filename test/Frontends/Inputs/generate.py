@@ -1,0 +1,173 @@
+"""Writes the JAX exports the frontend tests read, so that CI needs no JAX.
+
+For each program (a Megatron MLP, an attention block, a layer norm) on 8 CPU
+devices as the mesh ("data"=2, "model"=4), and each flavour (Shardy, GSPMD):
+
+- `NAME.FLAVOUR.mlir`: the lowered module in MLIR's generic form, as
+  `mesh_dialect.frontends.jax.export` writes it;
+- `NAME.FLAVOUR.xla-collectives.txt`: the collectives of XLA's partitioned
+  HLO (`compile().as_text()`), one a line (kind, per-device shape, groups,
+  gathered/scattered dimension), under a header with their count and the
+  bytes a device receives, priced as `bench/xla_plans.py` prices them;
+
+and once per program (the same for both flavours):
+
+- `NAME.argI.npy`: fixed global inputs (numpy's generator, seed 0), what
+  `mesh-run -i` reads;
+- `NAME.result0.npy`: JAX's own output for them, from the partitioned
+  program XLA compiled (the GSPMD flavour's output is checked to agree).
+
+Run from the project root with the jax extra installed:
+    XLA_FLAGS=--xla_force_host_platform_device_count=8 .venv/bin/python test/Frontends/Inputs/generate.py
+(the script sets that XLA_FLAGS itself when it is unset).  The output does
+not depend on the machine: rerunning it rewrites the same files.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+import sys
+from pathlib import Path
+
+os.environ.setdefault("XLA_FLAGS", "--xla_force_host_platform_device_count=8")
+
+import jax  # noqa: E402
+import jax.numpy as jnp  # noqa: E402
+import numpy as np  # noqa: E402
+from jax.sharding import AxisType, NamedSharding  # noqa: E402
+from jax.sharding import PartitionSpec as P  # noqa: E402
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[2]
+sys.path.insert(0, str(ROOT / "bench"))
+sys.path.insert(0, str(ROOT / "python"))
+
+import xla_plans  # noqa: E402  (bench/: XLA's collectives, priced with the planner's model)
+
+from mesh_dialect.frontends import jax as mj  # noqa: E402
+
+MESH_SHAPE = {"data": 2, "model": 4}
+
+
+def mesh() -> jax.sharding.Mesh:
+    """The 2x4 mesh, with Auto axes: JAX chooses the layouts of
+    intermediates, as in_shardings/out_shardings users expect."""
+    return jax.make_mesh(tuple(MESH_SHAPE.values()), tuple(MESH_SHAPE), axis_types=(AxisType.Auto,) * 2)
+
+
+def mlp(x: jax.Array, w1: jax.Array, b1: jax.Array, w2: jax.Array, b2: jax.Array) -> jax.Array:
+    """Two dense layers with a relu between (`jax.nn.relu` is a private
+    function `main` calls)."""
+    return jax.nn.relu(x @ w1 + b1) @ w2 + b2
+
+
+def attention(x: jax.Array, wq: jax.Array, wk: jax.Array, wv: jax.Array, wo: jax.Array) -> jax.Array:
+    """Multi-head self-attention, heads on "model"; the per-head output is
+    pinned with a sharding constraint, as Megatron-style code does."""
+    q = jnp.einsum("bsd,dhk->bhsk", x, wq)
+    k = jnp.einsum("bsd,dhk->bhsk", x, wk)
+    v = jnp.einsum("bsd,dhk->bhsk", x, wv)
+    scores = jnp.einsum("bhsk,bhtk->bhst", q, k) / math.sqrt(q.shape[-1])
+    o = jnp.einsum("bhst,bhtk->bhsk", jax.nn.softmax(scores, axis=-1), v)
+    o = jax.lax.with_sharding_constraint(o, NamedSharding(mesh(), P("data", "model", None, None)))
+    return jnp.einsum("bhsk,hkd->bsd", o, wo)
+
+
+def layernorm(x: jax.Array, gamma: jax.Array, beta: jax.Array) -> jax.Array:
+    """Layer norm over the hidden dimension, which is split over "model"."""
+    mean = jnp.mean(x, axis=-1, keepdims=True)
+    var = jnp.mean(jnp.square(x - mean), axis=-1, keepdims=True)
+    return (x - mean) * jax.lax.rsqrt(var + 1e-5) * gamma + beta
+
+
+# name: (function, argument shapes, argument specs, result spec); small sizes keep the files small
+PROGRAMS = {
+    "mlp": (
+        mlp,
+        [(8, 16), (16, 32), (32,), (32, 16), (16,)],
+        [P("data", None), P(None, "model"), P("model"), P("model", None), P()],
+        P("data", None),
+    ),
+    "attention": (
+        attention,
+        [(2, 8, 16), (16, 4, 4), (16, 4, 4), (16, 4, 4), (4, 4, 16)],
+        [P("data"), P(None, "model"), P(None, "model"), P(None, "model"), P("model")],
+        P("data"),
+    ),
+    "layernorm": (
+        layernorm,
+        [(8, 32), (32,), (32,)],
+        [P("data", "model"), P("model"), P("model")],
+        P("data", "model"),
+    ),
+}
+
+_DROP = re.compile(
+    r",?\s*(?:channel_id|use_global_device_ids|to_apply|metadata|backend_config|frontend_attributes)="
+    r"(?:\{[^{}]*\}|\"[^\"]*\"|[^,\s]+)"
+)
+
+
+def compact(line: str) -> str:
+    """An HLO collective as `kind shape, groups, dimensions`: names, layouts
+    and metadata dropped."""
+    m = xla_plans.INSTR.match(line.removeprefix("[+slice] "))
+    assert m, line
+    _, shape, opcode, rest = m.groups()
+    _, attrs = xla_plans.split_call(rest)
+    shape = re.sub(r"\{[\d,]*\}", "", shape)
+    return f"{opcode} {shape}{_DROP.sub('', attrs)}".rstrip(", ")
+
+
+def inputs(name: str, shapes: list[tuple[int, ...]]) -> list[np.ndarray]:
+    """Fixed inputs: weights scaled by 1/sqrt(fan-in) so activations stay O(1)."""
+    rng = np.random.default_rng(sum(map(ord, name)))
+    out = []
+    for shape in shapes:
+        scale = 1.0 if len(out) == 0 or len(shape) == 1 else 1 / math.sqrt(shape[0])
+        out.append((rng.standard_normal(shape) * scale).astype(np.float32))
+    return out
+
+
+def main() -> int:
+    if jax.device_count() < 8:
+        print(f"needs 8 devices, JAX has {jax.device_count()}: set XLA_FLAGS before running", file=sys.stderr)
+        return 1
+    devices = mesh()
+    for name, (fn, shapes, specs, out_spec) in PROGRAMS.items():
+        args = inputs(name, shapes)
+        for i, a in enumerate(args):
+            np.save(HERE / f"{name}.arg{i}.npy", a)
+        result = None
+        for flavour in mj.FLAVOURS:
+            lowered = mj.lower(
+                fn, *args, mesh=devices, in_shardings=tuple(specs), out_shardings=out_spec, flavour=flavour
+            )
+            (HERE / f"{name}.{flavour}.mlir").write_text(mj.module_text(lowered))
+            with mj.partitioner(flavour):
+                compiled = lowered.compile()
+                out = np.asarray(compiled(*(jax.device_put(a, NamedSharding(devices, s)) for a, s in zip(args, specs))))
+            if result is None:
+                result = out
+                np.save(HERE / f"{name}.result0.npy", out)
+            elif not np.allclose(out, result, rtol=1e-6, atol=1e-6):
+                print(f"{name}: the {flavour} output differs from Shardy's", file=sys.stderr)
+                return 1
+            found = xla_plans.collectives(compiled.as_text(), jax.device_count())
+            header = [
+                f"# XLA's collectives for {name} ({flavour}), JAX {jax.__version__}, mesh "
+                + ", ".join(f"{k}={v}" for k, v in MESH_SHAPE.items()),
+                f"# collectives: {found['collectives']}",
+                f"# bytes a device receives: {found['bytes']}",
+                f"# bytes if each sliced all-reduce were a reduce-scatter: {found['bytes_rs']}",
+            ]
+            body = [compact(line) for line in found["lines"]]
+            (HERE / f"{name}.{flavour}.xla-collectives.txt").write_text("\n".join(header + body) + "\n")
+            print(f"{name}.{flavour}: {found['collectives']} collectives, {found['bytes']} bytes")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

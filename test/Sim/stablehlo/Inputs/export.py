@@ -1,0 +1,181 @@
+"""Writes the JAX programs of test/Sim/stablehlo (run by hand; JAX is not
+needed by the tests): each function is exported by JAX 0.10 in generic form
+(`jax.jit(f).lower(...).compiler_ir("stablehlo")`), its private helpers
+(`relu`, `_var`, `_where`, ...) are inlined, and mesh annotations are added
+for the layouts given below: a `mesh.shard` per argument and one on the
+result, as a JAX user's in_shardings and out_shardings. Beside each program
+goes NAME.npz: the inputs (`arg0`, ...) and JAX's own result (`out`).
+
+    .venv/bin/python test/Sim/stablehlo/Inputs/export.py
+"""
+
+from __future__ import annotations
+
+import os
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from mlir import ir
+
+import mesh_dialect
+from mesh_dialect.ir import ops
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+RNG = np.random.default_rng(2026)
+
+
+def mlp(x, w1, w2):
+    return jax.nn.relu(x @ w1) @ w2
+
+
+def softmax(x):
+    return jax.nn.softmax(x, axis=-1)
+
+
+def layernorm(x, g, b):
+    mean = jnp.mean(x, axis=-1, keepdims=True)
+    var = jnp.var(x, axis=-1, keepdims=True)
+    return (x - mean) * jax.lax.rsqrt(var + 1e-5) * g + b
+
+
+def attention(q, k, v):
+    scores = jnp.einsum("bqd,bkd->bqk", q, k) / np.float32(np.sqrt(q.shape[-1]))
+    return jnp.einsum("bqk,bkd->bqd", jax.nn.softmax(scores, axis=-1), v)
+
+
+def masked(x):
+    """Ops around the reductions: iota (a causal mask), compare/select,
+    argmax (a two-input reduce), clamp, convert, an exact gelu."""
+    causal = jnp.tril(x)
+    best = jnp.argmax(x, axis=1).astype(jnp.float32)
+    clipped = jnp.clip(x, -1.0, 1.0)
+    return causal + jax.nn.gelu(clipped, approximate=False) + best[:, None] + jnp.arange(16, dtype=jnp.float32)
+
+
+def reshapes(x, y):
+    """Data movement: concatenate, slice, pad, transpose, reshape,
+    dynamic_slice."""
+    z = jnp.concatenate([x, y], axis=1)  # 8x32
+    p = jnp.pad(z[:, 4:28], ((0, 0), (1, 1)))  # 8x26
+    t = p.T.reshape(26, 2, 4)
+    return jax.lax.dynamic_slice(t, (3, 0, 1), (26, 2, 2)) * 2.0
+
+
+F32 = np.float32
+
+
+def normal(*shape):
+    return RNG.standard_normal(shape).astype(F32)
+
+
+CASES = {
+    # name: (function, arguments, mesh shape, argument layouts, result layout)
+    "mlp-1d": (mlp, (normal(8, 16), normal(16, 32), normal(32, 16)), [2], [[], [[], [0]], [[0]]], []),
+    "mlp-2d": (mlp, (normal(8, 16), normal(16, 32), normal(32, 16)), [2, 2], [[[0]], [[], [1]], [[1]]], [[0]]),
+    "softmax-1d": (softmax, (normal(8, 16),), [2], [[[], [0]]], [[], [0]]),
+    "softmax-2d": (softmax, (normal(8, 16),), [2, 2], [[[0], [1]]], [[0], [1]]),
+    "layernorm-2d": (
+        layernorm,
+        (normal(8, 16), normal(16), normal(16)),
+        [2, 2],
+        [[[0], [1]], [[1]], [[1]]],
+        [[0], [1]],
+    ),
+    "attention-1d": (
+        attention,
+        (normal(2, 8, 16), normal(2, 8, 16), normal(2, 8, 16)),
+        [2],
+        [[[0]], [[], [0]], [[], [0]]],
+        [[0]],
+    ),
+    "attention-2d": (
+        attention,
+        (normal(4, 8, 16), normal(4, 8, 16), normal(4, 8, 16)),
+        [2, 2],
+        [[[0], [], [1]], [[0], [], [1]], [[0], [], [1]]],
+        [[0]],
+    ),
+    "masked-2d": (masked, (normal(8, 16),), [2, 2], [[[0], [1]]], [[0], [1]]),
+    "reshapes-2d": (reshapes, (normal(8, 16), normal(8, 16)), [2, 2], [[[0]], [[0]]], [[0], [1]]),
+}
+
+
+def _calls(module: ir.Operation) -> list[ir.Operation]:
+    calls: list[ir.Operation] = []
+
+    def visit(op: ir.Operation) -> ir.WalkResult:
+        if op.name == "func.call":
+            calls.append(op)
+        return ir.WalkResult.ADVANCE
+
+    module.walk(visit, ir.WalkOrder.PRE_ORDER)
+    return calls
+
+
+def inline_private_calls(module: ir.Operation) -> None:
+    """Inline every call (upstream's inliner asserts on functions holding
+    unregistered ops with regions), then drop the private functions."""
+    body = module.regions[0].blocks[0]
+    funcs = {op.attributes["sym_name"].value: op for op in body.operations if op.operation.name == "func.func"}
+    while True:
+        calls = _calls(module)
+        if not calls:
+            break
+        for call in calls:
+            callee = funcs[ir.FlatSymbolRefAttr(call.attributes["callee"]).value].clone()
+            entry = callee.regions[0].blocks[0]
+            for arg, operand in zip(entry.arguments, call.operands):
+                arg.replace_all_uses_with(operand)
+            inner = list(entry.operations)
+            for op in inner[:-1]:
+                op.move_before(call)
+            for result, value in zip(call.results, inner[-1].operands):
+                result.replace_all_uses_with(value)
+            call.erase()
+            callee.erase()
+    for name, op in funcs.items():
+        if name != "main":
+            op.erase()
+
+
+def annotate(module: ir.Operation, mesh: list[int], args: list, result: list) -> None:
+    body = module.regions[0].blocks[0]
+    main = next(op for op in body.operations if op.operation.name == "func.func")
+    entry = main.regions[0].blocks[0]
+    ret = list(entry.operations)[-1]
+    with ir.Location.unknown(module.context):
+        ops.mesh("mesh", mesh, ip=ir.InsertionPoint.at_block_begin(body))
+        first = list(entry.operations)[0]
+        for arg, split in zip(entry.arguments, args):
+            uses = [(u.owner, u.operand_number) for u in arg.uses]
+            s = ops.sharding("mesh", split, ip=ir.InsertionPoint(first))
+            sharded = ops.shard(arg, s, ip=ir.InsertionPoint(first))
+            for owner, i in uses:
+                owner.operands[i] = sharded
+        s = ops.sharding("mesh", result, ip=ir.InsertionPoint(ret))
+        ret.operands[0] = ops.shard(ret.operands[0], s, ip=ir.InsertionPoint(ret))
+    for name in list(module.attributes):
+        del module.attributes[name]
+    if "res_attrs" in main.attributes:
+        del main.attributes["res_attrs"]  # jax.result_info
+
+
+def main() -> None:
+    ctx = mesh_dialect.context()
+    for name, (fn, args, mesh, arg_layouts, result_layout) in CASES.items():
+        lowered = jax.jit(fn).lower(*args).compiler_ir("stablehlo")
+        text = lowered.operation.get_asm(print_generic_op_form=True)
+        module = mesh_dialect.parse(text, context=ctx)
+        inline_private_calls(module)
+        annotate(module, mesh, arg_layouts, result_layout)
+        printed = mesh_dialect.print_ir(module)
+        header = f"// {name}: {fn.__name__} exported by JAX {jax.__version__} (Inputs/export.py); do not edit.\n"
+        with open(os.path.join(HERE, f"{name}.mlir"), "w") as f:
+            f.write(header + printed)
+        arrays = {f"arg{i}": a for i, a in enumerate(args)}
+        np.savez(os.path.join(HERE, f"{name}.npz"), out=np.asarray(jax.jit(fn)(*args)), **arrays)
+
+
+if __name__ == "__main__":
+    main()

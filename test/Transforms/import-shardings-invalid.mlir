@@ -1,0 +1,106 @@
+// What import-shardings cannot express is an error at the function or op
+// that carries it, naming the rule and the value seen.
+// RUN: mesh-opt --split-input-file --allow-unregistered-dialect --import-shardings --verify-diagnostics %s
+
+// expected-error @+1 {{manual sharding (shard_map) cannot be imported: {manual}}}
+func.func @manual(%a: tensor<8xf32> {mhlo.sharding = "{manual}"}) -> tensor<8xf32> {
+  return %a : tensor<8xf32>
+}
+
+// -----
+
+// expected-error @+1 {{device order must be one a mesh axis order gives; no order of mesh axes lists devices [0, 1, 3, 2] for tile dims [4]: {devices=[4]0,1,3,2}}}
+func.func @no_mesh_order(%a: tensor<8xf32> {mhlo.sharding = "{devices=[4]0,1,3,2}"}) -> tensor<8xf32> {
+  return %a : tensor<8xf32>
+}
+
+// -----
+
+// A 2x3 and a 3x2 cut of six devices need meshes of different axis orders.
+// expected-error @+1 {{shardings must fit one mesh; device orders need mesh axes of strides 2 and 3, which no mesh has together: {devices=[3,2]<=[6]} and {devices=[2,3]<=[6]}}}
+func.func @two_meshes(%a: tensor<6x6xf32> {mhlo.sharding = "{devices=[2,3]<=[6]}"}, %b: tensor<6x6xf32> {mhlo.sharding = "{devices=[3,2]<=[6]}"}) -> tensor<6x6xf32> {
+  return %a : tensor<6x6xf32>
+}
+
+// -----
+
+func.func @custom_call_rank(%a: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  // expected-error @+1 {{sharding must tile every tensor dimension (2), got 1 tile dims: {devices=[2]<=[2]}}}
+  %0 = "stablehlo.custom_call"(%a) <{call_target_name = "Sharding"}> {mhlo.sharding = "{devices=[2]<=[2]}"} : (tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+
+// -----
+
+// expected-error @+1 {{unknown field 'bogus' in mhlo.sharding: {devices=[2]<=[2] bogus}}}
+func.func @bad_string(%a: tensor<8xf32> {mhlo.sharding = "{devices=[2]<=[2] bogus}"}) -> tensor<8xf32> {
+  return %a : tensor<8xf32>
+}
+
+// -----
+
+"sdy.mesh"() <{mesh = #sdy.mesh<["x"=2]>, sym_name = "mesh"}> : () -> ()
+// expected-error @+1 {{sharding must have one dimension per tensor dimension (2), got 1: #sdy.sharding<@mesh, [{"x"}]>}}
+func.func @rank(%a: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>}) -> tensor<8x8xf32> {
+  return %a : tensor<8x8xf32>
+}
+
+// -----
+
+// expected-error @+1 {{sharding must name an sdy.mesh of the module, got @nowhere}}
+func.func @no_mesh(%a: tensor<8xf32> {sdy.sharding = #sdy.sharding<@nowhere, [{"x"}]>}) -> tensor<8xf32> {
+  return %a : tensor<8xf32>
+}
+
+// -----
+
+"sdy.mesh"() <{mesh = #sdy.mesh<["x"=2]>, sym_name = "mesh"}> : () -> ()
+// expected-error @+1 {{axis is not in the mesh: "y" in #sdy.sharding<@mesh, [{"y"}]>}}
+func.func @no_axis(%a: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"y"}]>}) -> tensor<8xf32> {
+  return %a : tensor<8xf32>
+}
+
+// -----
+
+// expected-error @+1 {{sub-axes of one axis must nest: "x":(2), "x":(3) of "x"=6}}
+"sdy.mesh"() <{mesh = #sdy.mesh<["x"=6]>, sym_name = "mesh"}> : () -> ()
+func.func @sub_axes(%a: tensor<6x6xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x":(1)2}, {"x":(1)3}]>}) -> tensor<6x6xf32> {
+  return %a : tensor<6x6xf32>
+}
+
+// -----
+
+"sdy.mesh"() <{mesh = #sdy.mesh<["x"=2]>, sym_name = "mesh"}> : () -> ()
+func.func @manual_computation(%a: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{sdy op cannot be imported: 'sdy.manual_computation'}}
+  %0 = "sdy.manual_computation"(%a) ({
+  ^bb0(%b: tensor<4xf32>):
+    "sdy.return"(%b) : (tensor<4xf32>) -> ()
+  }) : (tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+// expected-error @+1 {{expected string, found 'x' in sdy sharding: #sdy.sharding<@mesh, [{x}]>}}
+func.func @bad_attr(%a: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{x}]>}) -> tensor<8xf32> {
+  return %a : tensor<8xf32>
+}
+
+// -----
+
+// Warnings: a value on one device reads as replicated; sharding groups are dropped.
+// expected-warning @+1 {{maximal sharding holds a value on one device; imported as replicated: {maximal device=3}}}
+func.func @maximal(%a: tensor<8xf32> {mhlo.sharding = "{maximal device=3}"}) -> tensor<8xf32> {
+  // expected-warning @+1 {{sharding groups have no counterpart; dropped: sdy.sharding_group}}
+  "sdy.sharding_group"(%a) <{group_id = 0 : i64}> : (tensor<8xf32>) -> ()
+  return %a : tensor<8xf32>
+}
+
+// -----
+
+func.func @constraint_without_sharding(%a: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{'sdy.sharding_constraint' needs one operand, one result and a sharding}}
+  %0 = "sdy.sharding_constraint"(%a) : (tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}

@@ -1,0 +1,650 @@
+"""StableHLO (mhlo, chlo) in generic form: every op the simulator runs
+against numpy exactly, the cases it refuses, the programs JAX exported for
+test/Sim/stablehlo against JAX's own results, the sharding rules of the
+data-movement ops, and parsing without --allow-unregistered-dialect."""
+
+from __future__ import annotations
+
+import glob
+import math
+import os
+
+import numpy as np
+import pytest
+from mlir import ir
+from simhelpers import run, small_ints
+
+import mesh_dialect
+import mesh_dialect.sim.ops  # noqa: F401  (registers the handlers)
+from mesh_dialect.interfaces import Iterator, ShardingRule, rule_for
+from mesh_dialect.sim.interpreter import Runner
+from mesh_dialect.sim.program import SimError
+
+F32 = np.float32
+I32 = np.int32
+RNG = np.random.default_rng(2026)
+ints = small_ints(RNG)
+INPUTS = os.path.join(os.path.dirname(__file__), "..", "Sim", "stablehlo", "Inputs")
+
+
+def ttype(shape, elem: str = "f32") -> str:
+    return "tensor<" + "".join(f"{d}x" for d in shape) + elem + ">"
+
+
+def op_fn(op: str, args: list[tuple], result: tuple, attrs: str = "") -> str:
+    """@f applying one generic-form op to its arguments."""
+    params = ", ".join(f"%a{i}: {ttype(*a)}" for i, a in enumerate(args))
+    names = ", ".join(f"%a{i}" for i in range(len(args)))
+    types = ", ".join(ttype(*a) for a in args)
+    out = ttype(*result)
+    props = f" <{{{attrs}}}>" if attrs else ""
+    return f"""
+    func.func @f({params}) -> {out} {{
+      %0 = "{op}"({names}){props} : ({types}) -> {out}
+      return %0 : {out}
+    }}"""
+
+
+def run_op(op: str, *xs, result: tuple | None = None, attrs: str = ""):
+    """Run one op on arrays; the result type defaults to the first operand's."""
+    arrays = [np.asarray(x) for x in xs]
+    args = [(a.shape, _elem(a.dtype)) for a in arrays]
+    (out,) = run(op_fn(op, args, result or args[0], attrs), *arrays)
+    return out
+
+
+def _elem(dtype: np.dtype) -> str:
+    return {"float32": "f32", "float64": "f64", "float16": "f16", "int32": "i32", "int64": "i64", "int8": "i8"}.get(
+        dtype.name, {"bool": "i1", "uint8": "ui8", "uint32": "ui32"}.get(dtype.name, dtype.name)
+    )
+
+
+def same(got, want) -> None:
+    """Equal values, bit for bit, of the same dtype and shape (NaN = NaN)."""
+    want = np.asarray(want)
+    assert isinstance(got, np.ndarray)
+    assert got.dtype == want.dtype and got.shape == want.shape, (got.dtype, got.shape, want.dtype, want.shape)
+    np.testing.assert_array_equal(got, want)
+
+
+# -- elementwise ---------------------------------------------------------------------
+
+X = (RNG.standard_normal((3, 5)) * 3).astype(F32)
+POS = np.abs(X) + F32(0.5)
+
+
+@pytest.mark.parametrize(
+    ("op", "fn", "x"),
+    [
+        ("stablehlo.exponential", np.exp, X),
+        ("stablehlo.exponential_minus_one", np.expm1, X),
+        ("stablehlo.log", np.log, POS),
+        ("stablehlo.log_plus_one", np.log1p, POS),
+        ("stablehlo.sqrt", np.sqrt, POS),
+        ("stablehlo.rsqrt", lambda a: F32(1) / np.sqrt(a), POS),
+        ("stablehlo.cbrt", np.cbrt, X),
+        ("stablehlo.tanh", np.tanh, X),
+        ("stablehlo.sine", np.sin, X),
+        ("stablehlo.cosine", np.cos, X),
+        ("stablehlo.tan", np.tan, X),
+        ("stablehlo.floor", np.floor, X),
+        ("stablehlo.ceil", np.ceil, X),
+        ("stablehlo.abs", np.abs, X),
+        ("stablehlo.negate", np.negative, X),
+        ("stablehlo.logistic", lambda a: F32(1) / (F32(1) + np.exp(-a)), X),
+        ("stablehlo.round_nearest_even", np.rint, X),
+        ("mhlo.exponential", np.exp, X),
+        ("chlo.square", lambda a: a * a, X),
+        ("chlo.erf", lambda a: np.vectorize(math.erf)(a).astype(F32), X),
+        ("chlo.erfc", lambda a: np.vectorize(math.erfc)(a).astype(F32), X),
+        ("chlo.sinh", np.sinh, X),
+        ("chlo.cosh", np.cosh, X),
+        ("chlo.atan", np.arctan, X),
+        ("chlo.asinh", np.arcsinh, X),
+    ],
+)
+def test_float_unary(op, fn, x):
+    same(run_op(op, x), fn(x))
+
+
+def test_unary_on_a_rank_0_tensor_gives_a_rank_0_array():
+    same(run_op("stablehlo.exponential", np.array(1.5, F32)), np.array(np.exp(F32(1.5))))
+
+
+def test_round_half_away_from_zero_without_double_rounding():
+    x = np.array([0.5, -0.5, 1.5, -2.5, 0.49999997, -0.49999997, 2.4, np.nan, -0.0], F32)
+    same(run_op("stablehlo.round_nearest_afz", x), np.array([1, -1, 2, -3, 0, -0.0, 2, np.nan, -0.0], F32))
+    same(run_op("stablehlo.round_nearest_even", x), np.array([0, -0.0, 2, -2, 0, -0.0, 2, np.nan, -0.0], F32))
+
+
+def test_sign_keeps_negative_zero_and_nan():
+    x = np.array([-3.0, -0.0, 0.0, 2.0, np.nan, -np.inf], F32)
+    got = run_op("stablehlo.sign", x)
+    same(got, np.array([-1, -0.0, 0, 1, np.nan, -1], F32))
+    assert np.signbit(got[1]) and not np.signbit(got[2])
+    same(run_op("stablehlo.sign", np.array([-7, 0, 9], I32)), np.array([-1, 0, 1], I32))
+
+
+def test_is_finite_and_chlo_infinity_tests():
+    x = np.array([1.0, np.inf, -np.inf, np.nan], F32)
+    same(run_op("stablehlo.is_finite", x, result=((4,), "i1")), np.array([True, False, False, False]))
+    same(run_op("chlo.is_inf", x, result=((4,), "i1")), np.array([False, True, True, False]))
+    same(run_op("chlo.is_pos_inf", x, result=((4,), "i1")), np.array([False, True, False, False]))
+    same(run_op("chlo.is_neg_inf", x, result=((4,), "i1")), np.array([False, False, True, False]))
+
+
+def test_float_binary():
+    a, b = X, POS
+    same(run_op("stablehlo.add", a, b), a + b)
+    same(run_op("stablehlo.subtract", a, b), a - b)
+    same(run_op("stablehlo.multiply", a, b), a * b)
+    same(run_op("stablehlo.divide", a, b), a / b)
+    same(run_op("stablehlo.remainder", a, b), np.fmod(a, b))
+    same(run_op("stablehlo.power", b, a), np.power(b, a))
+    same(run_op("stablehlo.atan2", a, b), np.arctan2(a, b))
+    same(run_op("mhlo.subtract", a, b), a - b)
+
+
+def test_float_maximum_and_minimum_propagate_nan():
+    a = np.array([1.0, np.nan, -2.0], F32)
+    b = np.array([np.nan, 3.0, -1.0], F32)
+    same(run_op("stablehlo.maximum", a, b), np.array([np.nan, np.nan, -1.0], F32))
+    same(run_op("stablehlo.minimum", a, b), np.array([np.nan, np.nan, -2.0], F32))
+
+
+def test_float_division_by_zero_is_ieee():
+    a = np.array([1.0, -1.0, 0.0], F32)
+    same(run_op("stablehlo.divide", a, np.zeros(3, F32)), np.array([np.inf, -np.inf, np.nan], F32))
+
+
+def test_integer_arithmetic_wraps():
+    big = np.array([2**31 - 1, -(2**31), 7], I32)
+    one = np.array([1, 1, -3], I32)
+    same(run_op("stablehlo.add", big, one), np.array([-(2**31), -(2**31) + 1, 4], I32))
+    same(run_op("stablehlo.subtract", big, one), np.array([2**31 - 2, 2**31 - 1, 10], I32))
+    same(run_op("stablehlo.multiply", big, np.array([2, 2, 2], I32)), np.array([-2, 0, 14], I32))
+    same(run_op("stablehlo.negate", big), np.array([-(2**31) + 1, -(2**31), -7], I32))
+    same(run_op("stablehlo.abs", big), np.array([2**31 - 1, -(2**31), 7], I32))
+
+
+def test_integer_division_truncates_and_remainder_takes_the_dividends_sign():
+    a = np.array([7, -7, 7, -7, -(2**31)], I32)
+    b = np.array([2, 2, -2, -2, -1], I32)
+    same(run_op("stablehlo.divide", a, b), np.array([3, -3, -3, 3, -(2**31)], I32))
+    same(run_op("stablehlo.remainder", a, b), np.array([1, -1, 1, -1, 0], I32))
+
+
+def test_integer_division_by_zero_is_an_error():
+    with pytest.raises(SimError, match="'stablehlo.divide' divides by zero"):
+        run_op("stablehlo.divide", np.array([1, 2], I32), np.array([1, 0], I32))
+    with pytest.raises(SimError, match="'stablehlo.remainder' divides by zero"):
+        run_op("stablehlo.remainder", np.array([1, 2], I32), np.array([0, 1], I32))
+
+
+def test_integer_power_wraps_and_negative_exponents_follow_xla():
+    a = np.array([3, -2, 1, -1, -1, 5, 2], I32)
+    b = np.array([4, 3, -5, -3, -2, -1, 31], I32)
+    same(run_op("stablehlo.power", a, b), np.array([81, -8, 1, -1, 1, 0, -(2**31)], I32))
+
+
+def test_boolean_ops():
+    a = np.array([True, True, False, False])
+    b = np.array([True, False, True, False])
+    same(run_op("stablehlo.and", a, b), a & b)
+    same(run_op("stablehlo.or", a, b), a | b)
+    same(run_op("stablehlo.xor", a, b), a ^ b)
+    same(run_op("stablehlo.not", a), ~a)
+    same(run_op("stablehlo.add", a, b), a | b)  # i1 addition is or
+    same(run_op("stablehlo.multiply", a, b), a & b)
+    same(run_op("stablehlo.maximum", a, b), a | b)
+
+
+def test_bitwise_ops_and_bit_counts():
+    a = np.array([0b1100, -1, 0, 2**30], I32)
+    b = np.array([0b1010, 5, 7, 1], I32)
+    same(run_op("stablehlo.and", a, b), a & b)
+    same(run_op("stablehlo.or", a, b), a | b)
+    same(run_op("stablehlo.xor", a, b), a ^ b)
+    same(run_op("stablehlo.not", a), ~a)
+    same(run_op("stablehlo.popcnt", a), np.array([2, 32, 0, 1], I32))
+    same(run_op("stablehlo.count_leading_zeros", a), np.array([28, 0, 32, 1], I32))
+
+
+def test_shifts_past_the_width():
+    a = np.array([1, -8, -8, 3, 3], I32)
+    b = np.array([3, 1, 40, -1, 31], I32)
+    same(run_op("stablehlo.shift_left", a, b), np.array([8, -16, 0, 0, -(2**31)], I32))
+    same(run_op("stablehlo.shift_right_arithmetic", a, b), np.array([0, -4, -1, 0, 0], I32))
+    same(run_op("stablehlo.shift_right_logical", a, b), np.array([0, 2**31 - 4, 0, 0, 0], I32))
+
+
+def test_arithmetic_shift_of_unsigned_fills_with_the_top_bit():
+    """As XLA does: the bits shift as a signed integer of the same width."""
+    a = np.array([0xFFFFFFFF, 0x80000000, 8, 0x80000000], np.uint32)
+    b = np.array([1, 4, 1, 40], np.uint32)
+    expected = np.array([0xFFFFFFFF, 0xF8000000, 4, 0xFFFFFFFF], np.uint32)
+    same(run_op("stablehlo.shift_right_arithmetic", a, b), expected)
+
+
+COMPARE = "<comparison_direction {d}>, compare_type = #{dialect}<comparison_type {t}>"
+
+
+def compare(a, b, direction: str, kind: str, dialect: str = "stablehlo"):
+    attrs = f"comparison_direction = #{dialect}" + COMPARE.format(d=direction, t=kind, dialect=dialect)
+    return run_op(f"{dialect}.compare", a, b, result=(np.shape(a), "i1"), attrs=attrs)
+
+
+@pytest.mark.parametrize("direction", ["EQ", "NE", "LT", "LE", "GT", "GE"])
+def test_float_compare_is_unordered_on_nan(direction):
+    a = np.array([1.0, 2.0, np.nan, np.nan, -0.0], F32)
+    b = np.array([2.0, 2.0, 1.0, np.nan, 0.0], F32)
+    fn = {"EQ": np.equal, "NE": np.not_equal, "LT": np.less, "LE": np.less_equal, "GT": np.greater}
+    want = fn.get(direction, np.greater_equal)(a, b)
+    same(compare(a, b, direction, "FLOAT"), want)
+    same(compare(a, b, direction, "FLOAT", dialect="mhlo"), want)
+
+
+def test_total_order_compare_orders_nan_and_signed_zero():
+    a = np.array([-0.0, np.nan, -np.nan, 1.0], F32)
+    b = np.array([0.0, np.inf, -np.inf, np.nan], F32)
+    same(compare(a, b, "LT", "TOTALORDER"), np.array([True, False, True, True]))
+
+
+def test_signed_and_unsigned_integer_compare():
+    a = np.array([-1, 3], I32)
+    b = np.array([1, 3], I32)
+    same(compare(a, b, "LT", "SIGNED"), np.array([True, False]))
+    same(compare(a, b, "LT", "UNSIGNED"), np.array([False, False]))
+    same(compare(a, b, "GE", "UNSIGNED"), np.array([True, True]))
+
+
+def test_select_with_a_tensor_or_a_scalar_predicate():
+    a, b = ints((2, 3)), ints((2, 3))
+    pred = np.array([[True, False, True], [False, False, True]])
+    same(run_op("stablehlo.select", pred, a, b, result=((2, 3), "f32")), np.where(pred, a, b))
+    for p in (True, False):
+        same(run_op("stablehlo.select", np.array(p), a, b, result=((2, 3), "f32")), a if p else b)
+
+
+def test_clamp_takes_min_operand_max_and_scalar_bounds():
+    x = np.array([-3.0, -0.5, 0.5, 3.0], F32)
+    got = run_op("stablehlo.clamp", np.array(-1.0, F32), x, np.array(1.0, F32), result=((4,), "f32"))
+    same(got, np.array([-1.0, -0.5, 0.5, 1.0], F32))
+    lo, hi = np.full(4, -2.0, F32), np.array([0, 0, 0, 5], F32)
+    same(run_op("stablehlo.clamp", lo, x, hi, result=((4,), "f32")), np.minimum(np.maximum(x, lo), hi))
+
+
+def test_convert_float_to_int_truncates_and_saturates():
+    x = np.array([1.9, -1.9, 3e9, -3e9, np.nan, np.inf, -np.inf, 2147483520.0], F32)
+    want = np.array([1, -1, 2**31 - 1, -(2**31), 0, 2**31 - 1, -(2**31), 2147483520], I32)
+    same(run_op("stablehlo.convert", x, result=((8,), "i32")), want)
+    same(run_op("stablehlo.convert", np.array([300.7, -1.0], F32), result=((2,), "ui8")), np.array([255, 0], np.uint8))
+
+
+def test_convert_between_other_types():
+    same(run_op("stablehlo.convert", np.array([-1, 300], I32), result=((2,), "i8")), np.array([-1, 44], np.int8))
+    same(run_op("stablehlo.convert", np.array([3, -4], I32), result=((2,), "f32")), np.array([3, -4], F32))
+    x = np.array([0.0, -0.0, 2.0, np.nan], F32)
+    same(run_op("stablehlo.convert", x, result=((4,), "i1")), np.array([False, False, True, True]))
+    same(run_op("stablehlo.convert", np.array([True, False]), result=((2,), "f32")), np.array([1, 0], F32))
+    same(run_op("stablehlo.convert", X, result=((3, 5), "f64")), X.astype(np.float64))
+
+
+def test_bitcast_convert_keeps_the_bits():
+    x = np.array([1.0, -2.5], F32)
+    same(run_op("stablehlo.bitcast_convert", x, result=((2,), "i32")), x.view(I32))
+    with pytest.raises(SimError, match="different widths"):
+        run_op("stablehlo.bitcast_convert", x, result=((2,), "i64"))
+
+
+def reduce_precision(x, e: int, m: int):
+    return run_op("stablehlo.reduce_precision", x, attrs=f"exponent_bits = {e} : i32, mantissa_bits = {m} : i32")
+
+
+def test_reduce_precision_to_half_matches_float16_in_its_normal_range():
+    x = np.concatenate([RNG.standard_normal(200) * 100, [1 + 2**-11, 1 + 3 * 2**-11, 65504, -65519]]).astype(F32)
+    same(reduce_precision(x, 5, 10), x.astype(np.float16).astype(F32))
+
+
+def test_reduce_precision_overflows_to_infinity_and_flushes_below_the_normal_range():
+    x = np.array([65520.0, -1e6, 2.0**-14, 2.0**-15, -(2.0**-20), np.nan, np.inf], F32)
+    got = reduce_precision(x, 5, 10)
+    same(got, np.array([np.inf, -np.inf, 2.0**-14, 0.0, -0.0, np.nan, np.inf], F32))
+    assert np.signbit(got[4])
+
+
+def test_reduce_precision_to_bfloat16_rounds_half_to_even():
+    ulp = 2.0**-7  # bfloat16's spacing at 1.0
+    x = np.array([1 + ulp / 2, 1 + 3 * ulp / 2, 1 + ulp / 2 + 2**-20], F32)
+    same(reduce_precision(x, 8, 7), np.array([1.0, 1 + 2 * ulp, 1 + ulp], F32))
+
+
+# -- constants, iota, identities ------------------------------------------------------
+
+
+def test_constants_dense_and_splat():
+    text = """
+    func.func @f() -> (tensor<2x2xf32>, tensor<3xi32>, tensor<i1>) {
+      %0 = "stablehlo.constant"() <{value = dense<[[1.0, 2.0], [3.0, 4.5]]> : tensor<2x2xf32>}> : () -> tensor<2x2xf32>
+      %1 = "stablehlo.constant"() <{value = dense<7> : tensor<3xi32>}> : () -> tensor<3xi32>
+      %2 = "mhlo.constant"() <{value = dense<true> : tensor<i1>}> : () -> tensor<i1>
+      return %0, %1, %2 : tensor<2x2xf32>, tensor<3xi32>, tensor<i1>
+    }"""
+    a, b, c = run(text)
+    same(a, np.array([[1, 2], [3, 4.5]], F32))
+    same(b, np.full(3, 7, I32))
+    same(c, np.array(True))
+
+
+def test_iota_along_each_dimension():
+    for d in range(3):
+        got = run(op_fn("stablehlo.iota", [], ((2, 3, 4), "i32"), f"iota_dimension = {d} : i64").replace("()", "()"))
+        want = np.broadcast_to(np.arange((2, 3, 4)[d]).reshape([-1 if k == d else 1 for k in range(3)]), (2, 3, 4))
+        same(got[0], want.astype(I32))
+    (f,) = run(op_fn("stablehlo.iota", [], ((5,), "f32"), "iota_dimension = 0 : i64"))
+    same(f, np.arange(5, dtype=F32))
+
+
+def test_identities():
+    x = ints((2, 3))
+    same(run_op("stablehlo.optimization_barrier", x), x)
+    same(run_op("sdy.sharding_constraint", x, attrs="sharding = #sdy.sharding<@mesh, [{}, {}]>"), x)
+    same(run_op("stablehlo.custom_call", x, attrs='call_target_name = "Sharding"'), x)
+    with pytest.raises(SimError, match="custom_call @foo is unknown to the simulator"):
+        run_op("stablehlo.custom_call", x, attrs='call_target_name = "foo"')
+
+
+def test_ops_without_a_handler_are_named():
+    with pytest.raises(SimError, match="'stablehlo.sort' is not supported by the simulator"):
+        run_op("stablehlo.sort", ints((4,)))
+
+
+# -- data movement ---------------------------------------------------------------------
+
+
+def test_broadcast_in_dim_expands_permutes_and_stretches_size_1():
+    v = ints((3,))
+    got = run_op("stablehlo.broadcast_in_dim", v, result=((2, 3), "f32"), attrs="broadcast_dimensions = array<i64: 1>")
+    same(got, np.broadcast_to(v, (2, 3)))
+    m = ints((2, 3))
+    attrs = "broadcast_dimensions = array<i64: 2, 0>"
+    same(
+        run_op("stablehlo.broadcast_in_dim", m, result=((3, 4, 2), "f32"), attrs=attrs),
+        np.broadcast_to(m.T[:, None, :], (3, 4, 2)),
+    )
+    one = ints((1, 3))
+    attrs = "broadcast_dimensions = array<i64: 0, 1>"
+    same(run_op("stablehlo.broadcast_in_dim", one, result=((4, 3), "f32"), attrs=attrs), np.broadcast_to(one, (4, 3)))
+    attrs = "broadcast_dimensions = dense<[0, 1]> : tensor<2xi64>"  # mhlo's spelling
+    same(run_op("mhlo.broadcast_in_dim", one, result=((4, 3), "f32"), attrs=attrs), np.broadcast_to(one, (4, 3)))
+    scalar = np.array(2.5, F32)
+    attrs = "broadcast_dimensions = array<i64>"
+    same(run_op("stablehlo.broadcast_in_dim", scalar, result=((2, 2), "f32"), attrs=attrs), np.full((2, 2), 2.5, F32))
+
+
+def test_broadcast_in_dim_refuses_a_mismatched_size():
+    with pytest.raises(SimError, match="cannot broadcast dimension 0 of size 3 to size 4"):
+        run_op(
+            "stablehlo.broadcast_in_dim", ints((3,)), result=((4,), "f32"), attrs="broadcast_dimensions = array<i64: 0>"
+        )
+
+
+def test_reshape_transpose_concatenate():
+    x = ints((2, 3, 4))
+    same(run_op("stablehlo.reshape", x, result=((6, 4), "f32")), x.reshape(6, 4))
+    same(
+        run_op("stablehlo.transpose", x, result=((4, 2, 3), "f32"), attrs="permutation = array<i64: 2, 0, 1>"),
+        x.transpose(2, 0, 1),
+    )
+    y = ints((2, 5, 4))
+    got = run_op("stablehlo.concatenate", x, y, result=((2, 8, 4), "f32"), attrs="dimension = 1 : i64")
+    same(got, np.concatenate([x, y], axis=1))
+
+
+def test_slice_with_strides():
+    x = ints((6, 7))
+    attrs = "start_indices = array<i64: 1, 0>, limit_indices = array<i64: 6, 7>, strides = array<i64: 2, 3>"
+    same(run_op("stablehlo.slice", x, result=((3, 3), "f32"), attrs=attrs), x[1:6:2, 0:7:3])
+
+
+def test_dynamic_slice_clamps_its_start():
+    x = ints((5, 6))
+    for start, want in (((1, 2), (1, 2)), ((4, -3), (3, 0)), ((-1, 9), (0, 4))):
+        starts = [np.array(s, I32) for s in start]
+        got = run_op(
+            "stablehlo.dynamic_slice", x, *starts, result=((2, 2), "f32"), attrs="slice_sizes = array<i64: 2, 2>"
+        )
+        same(got, x[want[0] : want[0] + 2, want[1] : want[1] + 2])
+
+
+def test_dynamic_update_slice_clamps_its_start():
+    x, u = ints((4, 5)), ints((2, 3))
+    got = run_op("stablehlo.dynamic_update_slice", x, u, np.array(3, I32), np.array(1, I32), result=((4, 5), "f32"))
+    want = x.copy()
+    want[2:4, 1:4] = u
+    same(got, want)
+
+
+def test_pad_with_interior_and_negative_edges():
+    x = ints((2, 3))
+    attrs = (
+        "edge_padding_low = array<i64: 1, -1>, edge_padding_high = array<i64: 0, 2>, "
+        "interior_padding = array<i64: 1, 1>"
+    )
+    got = run_op("stablehlo.pad", x, np.array(9.0, F32), result=((4, 6), "f32"), attrs=attrs)
+    spread = np.full((3, 5), 9.0, F32)
+    spread[::2, ::2] = x
+    want = np.full((4, 7), 9.0, F32)
+    want[1:, :5] = spread
+    same(got, want[:, 1:])
+
+
+# -- contractions and reductions ----------------------------------------------------------
+
+DOT = "dot_dimension_numbers = #stablehlo.dot<{}>"
+
+
+def test_dot_general_matmul_batch_and_two_contracting_dims():
+    a, b = ints((4, 5)), ints((5, 3))
+    attrs = DOT.format("lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]")
+    same(run_op("stablehlo.dot_general", a, b, result=((4, 3), "f32"), attrs=attrs), a @ b)
+    q, k = ints((2, 3, 4)), ints((2, 5, 4))
+    attrs = DOT.format(
+        "lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], "
+        "lhs_contracting_dimensions = [2], rhs_contracting_dimensions = [2]"
+    )
+    same(run_op("stablehlo.dot_general", q, k, result=((2, 3, 5), "f32"), attrs=attrs), np.einsum("bqd,bkd->bqk", q, k))
+    x, y = ints((3, 2, 4)), ints((4, 6, 3))
+    attrs = DOT.format("lhs_contracting_dimensions = [0, 2], rhs_contracting_dimensions = [2, 0]")
+    same(run_op("stablehlo.dot_general", x, y, result=((2, 6), "f32"), attrs=attrs), np.einsum("aib,bja->ij", x, y))
+    attrs = "dot_dimension_numbers = #mhlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>"
+    same(run_op("mhlo.dot_general", a, b, result=((4, 3), "f32"), attrs=attrs), a @ b)
+
+
+def test_dot_general_on_integers_wraps_and_dot_is_a_matmul():
+    a = np.array([[2**30, 2**30]], I32)
+    b = np.array([[2], [2]], I32)
+    attrs = DOT.format("lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]")
+    same(run_op("stablehlo.dot_general", a, b, result=((1, 1), "i32"), attrs=attrs), np.array([[0]], I32))
+    m, v = ints((3, 4)), ints((4,))
+    same(run_op("stablehlo.dot", m, v, result=((3,), "f32")), m @ v)
+
+
+def reduce_text(body_op: str, dims: list[int], shape, elem: str = "f32", dialect: str = "stablehlo") -> str:
+    kept = [n for d, n in enumerate(shape) if d not in dims]
+    t, r, s = ttype(shape, elem), ttype(kept, elem), f"tensor<{elem}>"
+    return f"""
+    func.func @f(%x: {t}, %init: {s}) -> {r} {{
+      %0 = "{dialect}.reduce"(%x, %init) <{{dimensions = array<i64: {", ".join(map(str, dims))}>}}> ({{
+      ^bb0(%a: {s}, %b: {s}):
+        %c = "{dialect}.{body_op}"(%a, %b) : ({s}, {s}) -> {s}
+        "{dialect}.return"(%c) : ({s}) -> ()
+      }}) : ({t}, {s}) -> {r}
+      return %0 : {r}
+    }}"""
+
+
+@pytest.mark.parametrize(
+    ("body", "fn", "init"),
+    [
+        ("add", np.sum, 0.0),
+        ("add", np.sum, 10.0),
+        ("multiply", np.prod, 1.0),
+        ("maximum", np.max, -np.inf),
+        ("minimum", np.min, 100.0),
+    ],
+)
+def test_float_reductions_fold_their_init(body, fn, init):
+    x = ints((3, 4, 5))
+    for dims in ([1], [0, 2], [0, 1, 2]):
+        (got,) = run(reduce_text(body, dims, x.shape), x, np.array(init, F32))
+        combine = {"add": np.add, "multiply": np.multiply, "maximum": np.maximum, "minimum": np.minimum}[body]
+        same(got, combine(F32(init), fn(x, axis=tuple(dims))).astype(F32))
+
+
+def test_integer_and_boolean_reductions():
+    x = RNG.integers(-(2**30), 2**30, (4, 6)).astype(I32)
+    (got,) = run(reduce_text("add", [1], x.shape, "i32"), x, np.array(0, I32))
+    same(got, x.sum(axis=1, dtype=I32))  # wraps in i32
+    (got,) = run(reduce_text("xor", [0], x.shape, "i32"), x, np.array(5, I32))
+    same(got, np.bitwise_xor.reduce(x, axis=0) ^ I32(5))
+    b = RNG.random((3, 4)) > 0.3
+    for op, fn, init in (("and", np.all, True), ("or", np.any, False)):
+        (got,) = run(reduce_text(op, [1], b.shape, "i1", dialect="mhlo"), b, np.array(init))
+        same(got, fn(b, axis=1))
+
+
+def test_reduction_over_an_empty_dimension_is_the_init():
+    x = np.zeros((3, 0), F32)
+    (got,) = run(reduce_text("add", [1], (3, 0)), x, np.array(2.0, F32))
+    same(got, np.full(3, 2.0, F32))
+
+
+ARGMAX = """
+func.func @f(%x: tensor<3x5xf32>) -> (tensor<3xf32>, tensor<3xi32>) {
+  %iota = "stablehlo.iota"() <{iota_dimension = 1 : i64}> : () -> tensor<3x5xi32>
+  %ninf = "stablehlo.constant"() <{value = dense<0xFF800000> : tensor<f32>}> : () -> tensor<f32>
+  %zero = "stablehlo.constant"() <{value = dense<0> : tensor<i32>}> : () -> tensor<i32>
+  %r:2 = "stablehlo.reduce"(%x, %iota, %ninf, %zero) <{dimensions = array<i64: 1>}> ({
+  ^bb0(%a: tensor<f32>, %i: tensor<i32>, %b: tensor<f32>, %j: tensor<i32>):
+    %gt = "stablehlo.compare"(%a, %b) <{comparison_direction = #stablehlo<comparison_direction GT>}>
+        : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %eq = "stablehlo.compare"(%a, %b) <{comparison_direction = #stablehlo<comparison_direction EQ>}>
+        : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %lt = "stablehlo.compare"(%i, %j) <{comparison_direction = #stablehlo<comparison_direction LT>}>
+        : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    %tie = "stablehlo.and"(%eq, %lt) : (tensor<i1>, tensor<i1>) -> tensor<i1>
+    %take = "stablehlo.or"(%gt, %tie) : (tensor<i1>, tensor<i1>) -> tensor<i1>
+    %v = "stablehlo.select"(%take, %a, %b) : (tensor<i1>, tensor<f32>, tensor<f32>) -> tensor<f32>
+    %k = "stablehlo.select"(%take, %i, %j) : (tensor<i1>, tensor<i32>, tensor<i32>) -> tensor<i32>
+    "stablehlo.return"(%v, %k) : (tensor<f32>, tensor<i32>) -> ()
+  }) : (tensor<3x5xf32>, tensor<3x5xi32>, tensor<f32>, tensor<i32>) -> (tensor<3xf32>, tensor<3xi32>)
+  return %r#0, %r#1 : tensor<3xf32>, tensor<3xi32>
+}"""
+
+
+def test_a_reduce_of_two_inputs_runs_its_body():
+    x = np.array([[1, 5, 5, 2, 0], [-1, -2, -3, -4, -5], [0, 0, 0, 0, 7]], F32)
+    best, where = run(ARGMAX, x)
+    same(best, x.max(axis=1))
+    same(where, np.argmax(x, axis=1).astype(I32))
+
+
+# -- JAX's programs --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", sorted(glob.glob(os.path.join(INPUTS, "*.mlir"))), ids=os.path.basename)
+def test_jax_exports_give_jaxs_results(path):
+    """Each program of test/Sim/stablehlo/Inputs, run whole on JAX's inputs,
+    gives JAX's result up to float rounding (XLA fuses and reorders)."""
+    data = np.load(path[: -len(".mlir")] + ".npz")
+    args = [data[f"arg{i}"] for i in range(len(data.files) - 1)]
+    with open(path, encoding="utf-8") as f:
+        module = mesh_dialect.parse(f.read(), filename=path, context=mesh_dialect.context())
+    (out,) = Runner(module).run_global("main", args)
+    np.testing.assert_allclose(out, data["out"], rtol=2e-6, atol=2e-6)
+
+
+# -- sharding rules -------------------------------------------------------------------------
+
+P = Iterator.parallel()
+
+
+def rules_of(text: str) -> dict[str, ShardingRule | None]:
+    module = mesh_dialect.parse(text, context=mesh_dialect.context())
+    found: dict[str, ShardingRule | None] = {}
+
+    def visit(op: ir.Operation) -> ir.WalkResult:
+        if op.name.startswith(("stablehlo.", "chlo.")):
+            found[op.name] = rule_for(op)
+        return ir.WalkResult.ADVANCE
+
+    module.walk(visit, ir.WalkOrder.PRE_ORDER)
+    return found
+
+
+def test_rules_of_data_movement_split_only_whole_dimensions():
+    text = """
+    func.func @f(%x: tensor<4x6xf32>, %i: tensor<i32>, %u: tensor<4x2xf32>, %p: tensor<f32>) {
+      %0 = "stablehlo.iota"() <{iota_dimension = 1 : i64}> : () -> tensor<4x6xi32>
+      %1 = "stablehlo.slice"(%x) <{start_indices = array<i64: 0, 1>, limit_indices = array<i64: 4, 5>,
+          strides = array<i64: 1, 1>}> : (tensor<4x6xf32>) -> tensor<4x4xf32>
+      %2 = "stablehlo.dynamic_slice"(%x, %i, %i) <{slice_sizes = array<i64: 4, 3>}>
+          : (tensor<4x6xf32>, tensor<i32>, tensor<i32>) -> tensor<4x3xf32>
+      %3 = "stablehlo.dynamic_update_slice"(%x, %u, %i, %i)
+          : (tensor<4x6xf32>, tensor<4x2xf32>, tensor<i32>, tensor<i32>) -> tensor<4x6xf32>
+      %4 = "stablehlo.concatenate"(%x, %u) <{dimension = 1 : i64}>
+          : (tensor<4x6xf32>, tensor<4x2xf32>) -> tensor<4x8xf32>
+      %5 = "stablehlo.pad"(%x, %p) <{edge_padding_low = array<i64: 0, 1>, edge_padding_high = array<i64: 0, 0>,
+          interior_padding = array<i64: 0, 0>}> : (tensor<4x6xf32>, tensor<f32>) -> tensor<4x7xf32>
+      %6 = "chlo.square"(%x) : (tensor<4x6xf32>) -> tensor<4x6xf32>
+      %7 = "stablehlo.reduce_precision"(%x) <{exponent_bits = 5 : i32, mantissa_bits = 10 : i32}>
+          : (tensor<4x6xf32>) -> tensor<4x6xf32>
+      return
+    }"""
+    rules = rules_of(text)
+    assert rules["stablehlo.iota"] == ShardingRule([P, P], [], [(0, 1)])
+    assert rules["stablehlo.slice"] == ShardingRule([P], [(0, None)], [(0, None)])
+    assert rules["stablehlo.dynamic_slice"] == ShardingRule([P], [(0, None), (), ()], [(0, None)])
+    assert rules["stablehlo.dynamic_update_slice"] == ShardingRule([P], [(0, None), (0, None), (), ()], [(0, None)])
+    assert rules["stablehlo.concatenate"] == ShardingRule([P], [(0, None), (0, None)], [(0, None)])
+    assert rules["stablehlo.pad"] == ShardingRule([P], [(0, None), ()], [(0, None)])
+    assert rules["chlo.square"] == ShardingRule.elementwise(2)
+    assert rules["stablehlo.reduce_precision"] == ShardingRule.elementwise(2)
+
+
+def test_every_op_with_a_rule_runs_in_the_simulator():
+    """What propagation can split, the simulator can check (complex numbers
+    aside: the simulator has no complex element types)."""
+    from mesh_dialect.interfaces.registry import registered_names
+    from mesh_dialect.sim.program import HANDLERS
+
+    ruled = [n for n in registered_names() if n.startswith(("stablehlo.", "mhlo.", "chlo."))]
+    missing = [n for n in ruled if n not in HANDLERS and n.partition(".")[2] not in ("complex", "real", "imag")]
+    assert ruled and not missing
+
+
+# -- parsing without --allow-unregistered-dialect ----------------------------------------------
+
+
+def test_known_dialects_parse_in_a_plain_context_and_unknown_ones_stay_refused():
+    ctx = mesh_dialect.context()
+    assert not ctx.allow_unregistered_dialects
+    text = op_fn("stablehlo.negate", [((2,), "f32")], ((2,), "f32"))
+    mesh_dialect.parse(text, context=ctx)
+    assert ctx.allow_unregistered_dialects  # passes and the verifier need it for these ops
+    bad = op_fn("foo.bar", [((2,), "f32")], ((2,), "f32"))
+    for source in (bad, text + bad.replace("@f", "@g")):
+        with pytest.raises(mesh_dialect.DiagnosticError, match="unregistered dialect") as e:
+            mesh_dialect.parse(source, filename="in.mlir", context=ctx)
+        (d,) = e.value.diagnostics
+        line = source.split("\n")[d.line - 1]
+        assert (d.filename, line[d.col - 1 :].startswith("(%a0)")) == ("in.mlir", True)
+
+
+def test_a_context_that_allows_unregistered_dialects_still_accepts_everything():
+    ctx = mesh_dialect.context(allow_unregistered_dialects=True)
+    text = op_fn("stablehlo.negate", [((2,), "f32")], ((2,), "f32")) + op_fn(
+        "foo.bar", [((2,), "f32")], ((2,), "f32")
+    ).replace("@f", "@g")
+    mesh_dialect.parse(text, context=ctx)
