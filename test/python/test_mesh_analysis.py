@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import io
 import json
-import math
 import random
 import sys
 from pathlib import Path
@@ -18,6 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from mlir.passmanager import PassManager
+from strategies import draw_layout, draw_mesh
 
 import mesh_dialect
 from mesh_dialect.analysis import AnalysisError, AnalysisReport, FunctionReport, analyze, partitioned_copy
@@ -256,31 +256,15 @@ def test_bytes_agree_with_the_simulator_on_random_programs(seed: int):
 def reshards(draw, max_devices: int = 8):
     """(shape, mesh, source, target): sizes the mesh may not divide, offsets
     on some layouts, partial sources."""
-    mesh = tuple(draw(st.lists(st.integers(1, 4), min_size=1, max_size=3)))
-    while math.prod(mesh) > max_devices:
-        mesh = tuple(max(n - 1, 1) for n in mesh)
+    mesh = draw_mesh(draw, (1, 3), (1, 4), max_devices)
     rank = draw(st.integers(1, 3))
     shape = tuple(draw(st.integers(1, 9)) for _ in range(rank))
-
-    def layout(partial_ok: bool) -> Sharding:
-        split: list[list[int]] = [[] for _ in range(rank)]
-        partial = []
-        for a in draw(st.permutations(range(len(mesh)))):
-            where = draw(st.integers(-2 if partial_ok else -1, rank - 1))
-            if where >= 0:
-                split[where].append(a)
-            elif where == -2:
-                partial.append(a)
-        offsets: list[int] = []
-        if draw(st.integers(0, 2)) == 0:
-            for d, axes in enumerate(split):
-                if axes:
-                    n = math.prod(mesh[a] for a in axes)
-                    cuts = sorted(draw(st.lists(st.integers(0, shape[d]), min_size=n - 1, max_size=n - 1)))
-                    offsets += [0, *cuts, shape[d]]
-        return Sharding(tuple(map(tuple, split)), tuple(partial), "sum", (), tuple(offsets))
-
-    return shape, mesh, layout(True), layout(False)
+    return (
+        shape,
+        mesh,
+        draw_layout(draw, mesh, rank, True, ("sum",), shape),
+        draw_layout(draw, mesh, rank, False, ("sum",), shape),
+    )
 
 
 def _fields(s: Sharding) -> str:

@@ -11,7 +11,7 @@ import math
 import numpy as np
 import pytest
 from hypothesis import given, settings
-from hypothesis import strategies as st
+from strategies import problems
 
 from mesh_dialect.sharding import Mesh, Sharding
 from mesh_dialect.sharding.resharding import (
@@ -434,35 +434,6 @@ def test_invalid_element_bytes_and_steps():
 
 
 # -- properties over random pairs --------------------------------------------------
-
-KINDS = ("sum", "max")
-
-
-@st.composite
-def problems(draw, mesh_ranks=(1, 3), max_devices=12, axis_sizes=(1, 3), kinds=KINDS):
-    mesh = tuple(draw(st.lists(st.integers(*axis_sizes), min_size=mesh_ranks[0], max_size=mesh_ranks[1])))
-    while math.prod(mesh) > max_devices:
-        mesh = tuple(max(n - 1, 1) for n in mesh)
-    rank = draw(st.integers(1, 3))
-
-    def layout(partial_ok: bool) -> Sharding:
-        split: list[list[int]] = [[] for _ in range(rank)]
-        partial = []
-        for a in draw(st.permutations(range(len(mesh)))):
-            where = draw(st.integers(-2 if partial_ok else -1, rank - 1))
-            if where >= 0:
-                split[where].append(a)
-            elif where == -2:
-                partial.append(a)
-        return S(*split, partial=partial, kind=draw(st.sampled_from(kinds)))
-
-    source = layout(True)
-    target = layout(draw(st.booleans()))
-    shape = []
-    for d in range(rank):
-        n = math.lcm(*(math.prod(mesh[a] for a in s.axes_of(d)) for s in (source, target)))
-        shape.append(n * draw(st.integers(1, 2)))
-    return tuple(shape), mesh, source, target
 
 
 def whole_gathers(plan: Plan) -> list[int]:

@@ -17,6 +17,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from mlir.passmanager import PassManager
+from strategies import uneven_problems
 
 import mesh_dialect
 from mesh_dialect.sharding import Mesh, Sharding
@@ -25,40 +26,6 @@ from mesh_dialect.sim.api import Simulation
 from mesh_dialect.sim.collectives import count_traffic
 from mesh_dialect.sim.layout import assemble, shard
 from mesh_dialect.transforms import MeshPartition
-
-KINDS = ("sum", "max")
-
-
-@st.composite
-def uneven_problems(draw, max_devices: int = 12):
-    """(shape, mesh shape, source, target) with sizes drawn freely (0 to 13),
-    so most splits are uneven, and offsets on about a third of the layouts."""
-    mesh = tuple(draw(st.lists(st.integers(1, 4), min_size=1, max_size=3)))
-    while math.prod(mesh) > max_devices:
-        mesh = tuple(max(n - 1, 1) for n in mesh)
-    rank = draw(st.integers(1, 3))
-    shape = tuple(draw(st.integers(0, 13)) for _ in range(rank))
-
-    def layout(partial_ok: bool) -> Sharding:
-        split: list[list[int]] = [[] for _ in range(rank)]
-        partial = []
-        for a in draw(st.permutations(range(len(mesh)))):
-            where = draw(st.integers(-2 if partial_ok else -1, rank - 1))
-            if where >= 0:
-                split[where].append(a)
-            elif where == -2:
-                partial.append(a)
-        offsets: list[int] = []
-        if draw(st.integers(0, 2)) == 0:
-            for d, axes in enumerate(split):
-                if axes:
-                    n = math.prod(mesh[a] for a in axes)
-                    cuts = sorted(draw(st.lists(st.integers(0, shape[d]), min_size=n - 1, max_size=n - 1)))
-                    offsets += [0, *cuts, shape[d]]
-        kind = draw(st.sampled_from(KINDS))
-        return Sharding(tuple(map(tuple, split)), tuple(partial), kind, (), tuple(offsets))
-
-    return shape, mesh, layout(True), layout(draw(st.booleans()))
 
 
 def _tensor(shape: tuple[int, ...]) -> np.ndarray:

@@ -143,7 +143,7 @@ device's elements outside that dimension,
   shares its pieces, so nothing is padded);
 - permute: the device's new piece.
 
-`execute` runs such steps exactly so (`_execute_uneven_step`), and
+`execute` runs such steps exactly so (`_execute_step`), and
 `sim.collectives.count_traffic` counts what they move with the same
 model, so a plan's bytes can be checked against its execution.  Past the
 search budget, uneven plans reduce, gather every dimension whole and cut
@@ -402,36 +402,29 @@ def plan_resharding(
     source = _checked(source, "source", mesh, shape)
     target = _checked(target, "target", mesh, shape)
     if source == target:
-        return _plan(shape, mesh, source, target, [], element_bytes)
+        return _plan(_Problem(shape, mesh, element_bytes, target), source, target, [])
+    steps: list[Step] = []
     if dynamic_dims or dynamic_axes or not (source.is_even(shape, mesh) and target.is_even(shape, mesh)):
         p = _uneven_problem(shape, mesh, element_bytes, source, target, dynamic_dims, dynamic_axes)
-        start, goal = _ustate(p, source), _ustate(p, target)
-        try:
-            found = _search(p, start, goal)
-        except _SearchTooLarge:
-            found = _uneven_decompose(start, goal)
-        if found is None:  # pragma: no cover - gathering whole and cutting always works
-            raise AssertionError(f"no resharding path from {source} to {target}")
-        return _plan(shape, mesh, source, target, found, element_bytes, p)
-    src_core, tgt_core = _without_halos(source), _without_halos(target)
-    steps: list[Step] = []
-    if src_core == tgt_core:
-        steps.append(UpdateHalo(source.split_axes, source.halo_sizes, target.halo_sizes))
+        src_core, tgt_core = source, target  # halos on uneven pieces are refused
     else:
+        src_core, tgt_core = _without_halos(source), _without_halos(target)
+        p = _Problem(shape, mesh, element_bytes, tgt_core)
+        if src_core == tgt_core:
+            return _plan(p, source, target, [UpdateHalo(source.split_axes, source.halo_sizes, target.halo_sizes)])
         if source.halo_sizes:
             steps.append(UpdateHalo(source.split_axes, source.halo_sizes, ()))
-        problem = _Problem(shape, mesh, element_bytes, tgt_core)
-        start, goal = _state(src_core, shape), _state(tgt_core, shape)
-        try:
-            found = _search(problem, start, goal)
-        except _SearchTooLarge:
-            found = _decompose(problem, start, goal)
-        if found is None:  # pragma: no cover - every divisible layout is reachable
-            raise AssertionError(f"no resharding path from {src_core} to {tgt_core}")
-        steps += found
-        if target.halo_sizes:
-            steps.append(UpdateHalo(target.split_axes, (), target.halo_sizes))
-    return _plan(shape, mesh, source, target, steps, element_bytes)
+    start, goal = _state(p, src_core), _state(p, tgt_core)
+    try:
+        found = _search(p, start, goal)
+    except _SearchTooLarge:
+        found = _decompose(p, start, goal)
+    if found is None:  # pragma: no cover - gathering whole and cutting always works
+        raise AssertionError(f"no resharding path from {src_core} to {tgt_core}")
+    steps += found
+    if target.halo_sizes:
+        steps.append(UpdateHalo(target.split_axes, (), target.halo_sizes))
+    return _plan(p, source, target, steps)
 
 
 def apply_steps(
@@ -447,20 +440,20 @@ def apply_steps(
     when a step does not apply to the layout it meets."""
     mesh, shape = _check_common(shape, mesh_shape, element_bytes)
     source = _checked(source, "source", mesh, shape)
+    p = _Problem(shape, mesh, element_bytes, Sharding(()))
     layout, even = source, source.is_even(shape, mesh)
     for step in steps:
         if not even:
             break
-        layout = _apply(step, layout, mesh, shape)
+        layout = _apply(p, step, layout)
         even = layout.is_even(shape, mesh)
-    if even:
-        return _plan(shape, mesh, source, layout, list(steps), element_bytes)
-    # Uneven pieces: cuts from whole follow the default rule.
-    p = _uneven_problem(shape, mesh, element_bytes, source, None, (), ())
-    layout = source
-    for step in steps:
-        layout = _uneven_apply(p, step, layout)
-    return _plan(shape, mesh, source, layout, list(steps), element_bytes, p)
+    if not even:
+        # Uneven pieces: cuts from whole follow the default rule.
+        p = _uneven_problem(shape, mesh, element_bytes, source, None, (), ())
+        layout = source
+        for step in steps:
+            layout = _apply(p, step, layout)
+    return _plan(p, source, layout, list(steps))
 
 
 def all_split_layouts(mesh_rank: int, tensor_rank: int) -> list[tuple[tuple[int, ...], ...]]:
@@ -508,10 +501,10 @@ def _cheapest_without_whole_gathers(
     target = _checked(target, "target", mesh, dims)
     p = _Problem(dims, mesh, element_bytes, target, forbid_whole_gathers=True)
     try:
-        steps = _search(p, _state(source, dims), _state(target, dims))
+        steps = _search(p, _state(p, source), _state(p, target))
     except _SearchTooLarge:
         return None
-    return None if steps is None else _plan(dims, mesh, source, target, steps, element_bytes).bytes_received
+    return None if steps is None else _plan(p, source, target, steps).bytes_received
 
 
 def execute(
@@ -529,27 +522,26 @@ def execute(
     arrays = {d: np.asarray(local_arrays[d]) for d in mesh.devices()}
     before = plan.source
     for step, after in zip(plan.steps, plan.intermediate):
-        if before.is_even(plan.shape, mesh) and after.is_even(plan.shape, mesh):
-            arrays = _execute_step(step, arrays, mesh)
-        else:
-            arrays = _execute_uneven_step(step, arrays, mesh, before, after, plan.shape)
+        arrays = _execute_step(step, arrays, mesh, before, after, plan.shape)
         before = after
     return arrays
 
 
-def _execute_step(step: Step, arrays: dict[Device, np.ndarray], mesh: Mesh) -> dict[Device, np.ndarray]:
-    if isinstance(step, AllGather):
-        return coll.all_gather(arrays, mesh, step.axes, step.dim)
-    if isinstance(step, AllSlice):
-        return coll.all_slice(arrays, mesh, step.axes, step.dim)
-    if isinstance(step, AllToAll):
-        return coll.all_to_all(arrays, mesh, step.axes, step.split_dim, step.concat_dim)
-    if isinstance(step, AllReduce):
-        return coll.all_reduce(arrays, mesh, step.axes, step.kind)
-    if isinstance(step, ReduceScatter):
-        return coll.reduce_scatter(arrays, mesh, step.axes, step.kind, step.dim)
+def _execute_step(
+    step: Step,
+    arrays: dict[Device, np.ndarray],
+    mesh: Mesh,
+    before: Sharding,
+    after: Sharding,
+    shape: tuple[int, ...],
+) -> dict[Device, np.ndarray]:
+    """One step as mesh-partition emits it: its `sim.collectives` op, on
+    pieces padded to the largest one with the valid parts taken after it
+    when the pieces it joins or cuts differ in size (module docstring)."""
     if isinstance(step, UpdateHalo):
         return coll.update_halo(arrays, mesh, step.split_axes, step.source_halos, step.destination_halos)
+    if isinstance(step, AllReduce):
+        return coll.all_reduce(arrays, mesh, step.axes, step.kind)
     if isinstance(step, Permute):
         sends: dict[Device, tuple[Device, np.ndarray]] = {}
         recvs: dict[Device, Device] = {}
@@ -568,7 +560,90 @@ def _execute_step(step: Step, arrays: dict[Device, np.ndarray], mesh: Mesh) -> d
             else:
                 out[d] = a.copy()
         return out
-    raise TypeError(f"not a resharding step: {step!r}")
+    if not isinstance(step, AllGather | AllSlice | AllToAll | ReduceScatter):
+        raise TypeError(f"not a resharding step: {step!r}")
+    if before.is_even(shape, mesh) and after.is_even(shape, mesh):  # nothing to pad
+        if isinstance(step, AllGather):
+            return coll.all_gather(arrays, mesh, step.axes, step.dim)
+        if isinstance(step, AllSlice):
+            return coll.all_slice(arrays, mesh, step.axes, step.dim)
+        if isinstance(step, AllToAll):
+            return coll.all_to_all(arrays, mesh, step.axes, step.split_dim, step.concat_dim)
+        return coll.reduce_scatter(arrays, mesh, step.axes, step.kind, step.dim)
+    devices = mesh.devices()
+    old = {d: before.slice_of(shape, mesh, d) for d in devices}
+    new = {d: after.slice_of(shape, mesh, d) for d in devices}
+    if isinstance(step, AllSlice):
+        out = {}
+        for d in devices:
+            a, b = new[d][step.dim], old[d][step.dim]
+            out[d] = _cut(arrays[d], step.dim, a.start - b.start, a.stop - b.start).copy()
+        return out
+    axes = step.axes
+    g = mesh.group_size(axes)
+    if isinstance(step, AllGather):
+        dim = step.dim
+        m = _largest(before, dim, shape, mesh)
+        gathered = coll.all_gather({d: _padded(arrays[d], dim, m) for d in devices}, mesh, axes, dim)
+        out = {}
+        for d in devices:
+            parts = []
+            for j, member in enumerate(mesh.group_of(d, axes)):
+                size = old[member][dim].stop - old[member][dim].start
+                parts.append(_cut(gathered[d], dim, j * m, j * m + size))
+            out[d] = np.concatenate(parts, axis=dim)
+        return out
+    # all_to_all and reduce_scatter: chunk j (the part of the piece member j
+    # gets) at j times the largest new piece
+    dim = step.split_dim if isinstance(step, AllToAll) else step.dim
+    m = _largest(after, dim, shape, mesh)
+    buffers = {}
+    for d in devices:
+        a = arrays[d]
+        full = list(a.shape)
+        full[dim] = g * m
+        if isinstance(step, AllToAll):
+            full[step.concat_dim] = _largest(before, step.concat_dim, shape, mesh)
+        buf = poison(full, a.dtype)
+        start = old[d][dim].start
+        for j, member in enumerate(mesh.group_of(d, axes)):
+            piece = new[member][dim]
+            chunk = _cut(a, dim, piece.start - start, piece.stop - start)
+            index = [slice(0, n) for n in chunk.shape]
+            index[dim] = slice(j * m, j * m + chunk.shape[dim])
+            buf[tuple(index)] = chunk
+        buffers[d] = buf
+    if isinstance(step, ReduceScatter):
+        done = coll.reduce_scatter(buffers, mesh, axes, step.kind, dim)
+        return {d: _cut(done[d], dim, 0, new[d][dim].stop - new[d][dim].start).copy() for d in devices}
+    c = step.concat_dim
+    mc = _largest(before, c, shape, mesh)
+    moved = coll.all_to_all(buffers, mesh, axes, dim, c)
+    out = {}
+    for d in devices:
+        parts = []
+        for i, member in enumerate(mesh.group_of(d, axes)):
+            size = old[member][c].stop - old[member][c].start
+            part = _cut(moved[d], c, i * mc, i * mc + size)
+            parts.append(_cut(part, dim, 0, new[d][dim].stop - new[d][dim].start))
+        out[d] = np.concatenate(parts, axis=c)
+    return out
+
+
+def _padded(array: np.ndarray, dim: int, size: int) -> np.ndarray:
+    """`array` grown to `size` along `dim` with poison (what the IR's padding
+    holds: it is never read)."""
+    shape = list(array.shape)
+    shape[dim] = size
+    out = poison(shape, array.dtype)
+    out[tuple(slice(0, n) for n in array.shape)] = array
+    return out
+
+
+def _cut(array: np.ndarray, dim: int, start: int, stop: int) -> np.ndarray:
+    index = [slice(None)] * array.ndim
+    index[dim] = slice(start, stop)
+    return array[tuple(index)]
 
 
 # -- input checks ----------------------------------------------------------------
@@ -621,17 +696,31 @@ def _full_split(s: Sharding, rank: int) -> Split:
 
 # -- layouts as search states ----------------------------------------------------
 
-_State = tuple[Split, tuple[int, ...], str]
-"""(split axes per tensor dimension, sorted partial axes, partial kind)."""
+_State = tuple[Split, tuple[int, ...], str, tuple]
+"""(split axes per tensor dimension, sorted partial axes, partial kind,
+piece boundaries per tensor dimension: None for the default cut, always
+None when every piece has one size)."""
 
 
-def _state(s: Sharding, shape: tuple[int, ...]) -> _State:
-    return (_full_split(s, len(shape)), s.partial_axes, s.partial_type)
+def _state(p: _Problem, s: Sharding) -> _State:
+    """A layout as a search state."""
+    split = _full_split(s, len(p.shape))
+    bounds = []
+    for d, axes in enumerate(split):
+        given = s.offsets(d, p.mesh)
+        b = None if given is None else _normal(p, d, axes, tuple(given))
+        bounds.append(None if b is _INVALID else b)
+    return (split, s.partial_axes, s.partial_type, tuple(bounds))
 
 
-def _sharding(state: _State) -> Sharding:
-    split, partial, kind = state[:3]
-    return Sharding(split, partial, kind)
+def _sharding(p: _Problem, state: _State) -> Sharding:
+    split, partial, kind, bounds = state
+    offsets: list[int] = []
+    if any(b is not None for b in bounds):
+        for d, axes in enumerate(split):
+            if axes:
+                offsets += _actual(p, d, axes, bounds[d])
+    return Sharding(split, partial, kind, (), tuple(offsets))
 
 
 @dataclass
@@ -650,8 +739,9 @@ class _Problem:
     module's `EXACT_SEARCH_BUDGET`, read when the problem is made)."""
 
     uneven: bool = False
-    """Pieces may differ in size: states carry piece boundaries (module
-    docstring, "Uneven pieces")."""
+    """Pieces may differ in size: a cut fits where the new pieces tile the
+    old ones (module docstring, "Uneven pieces").  Otherwise every layout
+    visited has pieces of one size: a cut fits where the size divides."""
 
     dynamic_dims: frozenset[int] = frozenset()
     dynamic_axes: frozenset[int] = frozenset()
@@ -662,6 +752,7 @@ class _Problem:
         self.sizes = self.mesh.shape
         self.classes: dict[tuple, list[Split]] = {}
         self.defaults: dict[tuple[int, int], tuple[int, ...]] = {}
+        self.counts: dict[tuple[int, ...], int] = {}
         self.spent = 0
         if self.budget is None:
             self.budget = EXACT_SEARCH_BUDGET
@@ -673,19 +764,21 @@ class _Problem:
         if self.spent > self.budget:
             raise _SearchTooLarge
 
-    def count(self, axes: Sequence[int]) -> int:
-        return math.prod(self.sizes[a] for a in axes)
+    def count(self, axes: tuple[int, ...]) -> int:
+        """Devices along `axes` (memoized: the search asks about the same few
+        tuples of axes again and again)."""
+        n = self.counts.get(axes)
+        if n is None:
+            n = self.counts[axes] = math.prod(self.sizes[a] for a in axes)
+        return n
 
     def permute_table(self, *splits: Split) -> int:
         """Entries of the table `_permutation` walks between `splits`: the
         devices over every mesh axis they use."""
-        return self.count({a for split in splits for axes in split for a in axes})
+        return math.prod(self.sizes[a] for a in {a for split in splits for axes in split for a in axes})
 
     def local_elements(self, split: Split) -> int:
         return math.prod(n // self.count(axes) for n, axes in zip(self.shape, split))
-
-    def divides(self, dim: int, axes: Sequence[int]) -> bool:
-        return self.shape[dim] % self.count(axes) == 0
 
     def same_counts(self, counts: tuple[int, ...], partial: tuple[int, ...]) -> list[Split]:
         """Every split with `counts` pieces per dimension that leaves the
@@ -734,14 +827,21 @@ def _step_key(step: Step) -> tuple:
 
 def _moves(p: _Problem, state: _State) -> Iterator[tuple[Step, _State, int]]:
     """Every step that applies to `state`, with the layout it leads to and
-    its cost (the most bytes a device receives)."""
-    if p.uneven:
-        yield from _uneven_moves(p, state)
-        return
-    split, partial, kind = state
+    its cost (the most bytes a device receives, padding included).  A step
+    that cuts is kept only where its new pieces fit (`_refined`)."""
+    split, partial, kind, bounds = state
     rank = len(split)
     eb = p.element_bytes
-    elems = p.local_elements(split)
+    counts = tuple(p.count(axes) for axes in split)
+    widest = [_widest(n, k, b) for n, k, b in zip(p.shape, counts, bounds)]
+    elems = math.prod(widest)
+
+    def cut_cost(d: int, g: int, b) -> int:
+        """Bytes of a step that cuts dimension `d` `g` times finer into
+        pieces `b`: (g - 1) of the padded pieces, all but the device's own."""
+        outside = elems // widest[d] if widest[d] else 0  # a dimension of 0 moves nothing
+        return (g - 1) * _widest(p.shape[d], counts[d] * g, b) * outside * eb
+
     used = {a for axes in split for a in axes} | set(partial)
     free = [a for a in range(len(p.sizes)) if a not in used]
 
@@ -751,60 +851,60 @@ def _moves(p: _Problem, state: _State) -> Iterator[tuple[Step, _State, int]]:
             p.spend()
             if p.forbid_whole_gathers and k == len(axes) and p.target.axes_of(d):
                 continue
-            suffix = axes[-k:]
-            g = p.count(suffix)
-            new = split[:d] + (axes[:-k],) + split[d + 1 :]
-            yield AllGather(suffix, d), (new, partial, kind), (g - 1) * elems * eb
+            b = _coarsened(p, d, axes, bounds[d], k)
+            if b is _INVALID:
+                continue
+            g = p.count(axes[-k:])
+            new, nb = _with_dim(split, bounds, d, axes[:-k], b)
+            yield AllGather(axes[-k:], d), (new, partial, kind, nb), (g - 1) * elems * eb
     # slice over free axes
     for r in range(1, len(free) + 1):
         for seq in itertools.permutations(free, r):
             p.spend(rank)
             for d in range(rank):
-                grown = split[d] + seq
-                if p.divides(d, grown):
-                    new = split[:d] + (grown,) + split[d + 1 :]
-                    yield AllSlice(seq, d), (new, partial, kind), 0
+                b = _refined(p, d, split[d], bounds[d], seq)
+                if b is not _INVALID:
+                    new, nb = _with_dim(split, bounds, d, split[d] + seq, b)
+                    yield AllSlice(seq, d), (new, partial, kind, nb), 0
     # all_to_all: a suffix of concat_dim to the end of split_dim
     for c, axes in enumerate(split):
         for k in range(1, len(axes) + 1):
+            p.spend(rank)
+            bc = _coarsened(p, c, axes, bounds[c], k)
+            if bc is _INVALID:
+                continue
             suffix = axes[-k:]
             g = p.count(suffix)
-            p.spend(rank)
-            for s in range(rank):
-                if s == c:
+            joined, jb = _with_dim(split, bounds, c, axes[:-k], bc)
+            for t in range(rank):
+                if t == c:
                     continue
-                grown = split[s] + suffix
-                if not p.divides(s, grown):
+                grown = split[t] + suffix
+                bt = _refined(p, t, split[t], bounds[t], suffix)
+                if bt is _INVALID:
                     continue
-                new = list(split)
-                new[c] = axes[:-k]
-                new[s] = grown
-                yield AllToAll(suffix, s, c), (tuple(new), partial, kind), (g - 1) * (elems // g) * eb
+                new, nb = _with_dim(joined, jb, t, grown, bt)
+                yield AllToAll(suffix, t, c), (new, partial, kind, nb), cut_cost(t, g, bt)
     # reductions of partial axes (an average only over all of them at once:
     # integer averages truncate, so averaging in stages is not the average)
     for r in range(len(partial) if kind == "average" else 1, len(partial) + 1):
         for sub in itertools.combinations(partial, r):
             p.spend()
-            rest = tuple(a for a in partial if a not in sub)
+            left = tuple(a for a in partial if a not in sub)
             g = p.count(sub)
-            yield (
-                AllReduce(sub, kind),
-                (split, rest, kind if rest else "sum"),
-                2 * (g - 1) * (-(-elems // g)) * eb,
-            )
+            cost = 2 * (g - 1) * (-(-elems // g)) * eb
+            yield AllReduce(sub, kind), (split, left, kind if left else "sum", bounds), cost
         for seq in itertools.permutations(partial, r):
             p.spend(rank)
-            rest = tuple(a for a in partial if a not in seq)
+            left = tuple(a for a in partial if a not in seq)
             g = p.count(seq)
             for d in range(rank):
+                b = _refined(p, d, split[d], bounds[d], seq)
+                if b is _INVALID:
+                    continue
                 grown = split[d] + seq
-                if p.divides(d, grown):
-                    new = split[:d] + (grown,) + split[d + 1 :]
-                    yield (
-                        ReduceScatter(seq, kind, d),
-                        (new, rest, kind if rest else "sum"),
-                        (g - 1) * (elems // g) * eb,
-                    )
+                new, nb = _with_dim(split, bounds, d, grown, b)
+                yield ReduceScatter(seq, kind, d), (new, left, kind if left else "sum", nb), cut_cost(d, g, b)
     # make target partial axes partial
     tkind = p.target.partial_type
     if p.target.partial_axes and (not partial or kind == tkind):
@@ -812,16 +912,25 @@ def _moves(p: _Problem, state: _State) -> Iterator[tuple[Step, _State, int]]:
         for r in range(1, len(candidates) + 1):
             for sub in itertools.combinations(candidates, r):
                 p.spend()
-                yield Partialize(sub, tkind), (split, tuple(sorted(partial + sub)), tkind), 0
-    # permute to any layout with as many pieces per dimension
-    counts = tuple(p.count(axes) for axes in split)
+                yield Partialize(sub, tkind), (split, tuple(sorted(partial + sub)), tkind, bounds), 0
+    # permute to any layout with as many pieces per dimension: whole pieces
+    # change hands and the boundaries stay, so only on static mesh axes
     mine = _reduced(split, p.sizes)
     for other in p.same_counts(counts, partial):
         p.spend()
         if other == split or p.permute_table(split, other) > MAX_PERMUTE_DEVICES:
             continue
+        if p.dynamic_axes and any(a in p.dynamic_axes for axes in (*split, *other) for a in axes):
+            continue
         cost = 0 if _reduced(other, p.sizes) == mine else elems * eb
-        yield Permute((), (), other), (other, partial, kind), cost
+        yield Permute((), (), other), (other, partial, kind, bounds), cost
+
+
+def _with_dim(split: Split, bounds: tuple, d: int, axes: tuple[int, ...], b) -> tuple[Split, tuple]:
+    """`split` and `bounds` with dimension `d` replaced (the same `bounds`
+    when they do not change, as on pieces of one size)."""
+    nb = bounds if b == bounds[d] else bounds[:d] + (b,) + bounds[d + 1 :]
+    return split[:d] + (axes,) + split[d + 1 :], nb
 
 
 def _search(p: _Problem, start: _State, goal: _State) -> list[Step] | None:
@@ -854,7 +963,7 @@ def _search(p: _Problem, start: _State, goal: _State) -> list[Step] | None:
     for prev, step, new in reversed(path):
         if isinstance(step, Permute):
             axes, perm = _permutation(p.mesh, prev[0], new[0])
-            step = Permute(axes, perm, _sharding(new).split_axes)
+            step = Permute(axes, perm, _sharding(p, new).split_axes)
         steps.append(step)
     return steps
 
@@ -868,9 +977,10 @@ def _decompose(p: _Problem, start: _State, goal: _State) -> list[Step]:
     keep partial, then the cheapest of (a) `_move_axes`, (b) gather every
     dimension whole and slice, (c) one Permute when the pieces per dimension
     already match, (d) a Permute to `_toward`'s layout then `_move_axes`;
-    then make the target's partial axes partial."""
-    split, partial, kind = start
-    tsplit, tpartial, tkind = goal
+    then make the target's partial axes partial.  Pieces of different sizes
+    only surely fit when cut from whole, so for them (b) is the plan."""
+    split, partial, kind, _ = start
+    tsplit, tpartial, tkind, _ = goal
     steps: list[Step] = []
     if partial and not (kind == tkind and set(partial) <= set(tpartial)):
         # an average is only reduced over its whole group (see `_moves`)
@@ -879,27 +989,25 @@ def _decompose(p: _Problem, start: _State, goal: _State) -> list[Step]:
         steps.append(AllReduce(sub, kind))
         partial = tuple(a for a in partial if a not in sub)
         kind = kind if partial else "sum"
-    options: list[list[Step]] = [_move_axes(split, tsplit, partial)]
-    options.append(
-        [AllGather(axes, d) for d, axes in enumerate(split) if axes]
-        + [AllSlice(axes, d) for d, axes in enumerate(tsplit) if axes]
-    )
-    counts = tuple(p.count(axes) for axes in split)
-    if (
-        split != tsplit
-        and counts == tuple(p.count(axes) for axes in tsplit)
-        and p.permute_table(split, tsplit) <= MAX_PERMUTE_DEVICES
-    ):
-        axes, perm = _permutation(p.mesh, split, tsplit)
-        options.append([Permute(axes, perm, _sharding((tsplit, partial, kind)).split_axes)])
-    toward = _toward(p, split, tsplit, partial)
-    if toward is not None and toward != split and p.permute_table(split, toward) <= MAX_PERMUTE_DEVICES:
-        axes, perm = _permutation(p.mesh, split, toward)
-        first = Permute(axes, perm, _sharding((toward, partial, kind)).split_axes)
-        options.append([first, *_move_axes(toward, tsplit, partial)])
-    state = (split, partial, kind)
-    best = min(options, key=lambda o: (_path_cost(p, state, o), len(o)))
-    steps += best
+    whole = [AllGather(axes, d) for d, axes in enumerate(split) if axes]
+    whole += [AllSlice(axes, d) for d, axes in enumerate(tsplit) if axes]
+    if p.uneven:
+        steps += whole
+    else:
+        options: list[list[Step]] = [_move_axes(split, tsplit, partial), whole]
+        counts = tuple(p.count(axes) for axes in split)
+        if (
+            split != tsplit
+            and counts == tuple(p.count(axes) for axes in tsplit)
+            and p.permute_table(split, tsplit) <= MAX_PERMUTE_DEVICES
+        ):
+            axes, perm = _permutation(p.mesh, split, tsplit)
+            options.append([Permute(axes, perm, Sharding(tsplit).split_axes)])
+        toward = _toward(p, split, tsplit, partial)
+        if toward is not None and toward != split and p.permute_table(split, toward) <= MAX_PERMUTE_DEVICES:
+            axes, perm = _permutation(p.mesh, split, toward)
+            options.append([Permute(axes, perm, Sharding(toward).split_axes), *_move_axes(toward, tsplit, partial)])
+        steps += min(options, key=lambda o: (_path_cost(p, split, o), len(o)))
     extra = tuple(a for a in tpartial if a not in partial)
     if extra:
         steps.append(Partialize(extra, tkind))
@@ -914,13 +1022,13 @@ def _toward(p: _Problem, split: Split, tsplit: Split, partial: tuple[int, ...]) 
     left: list[int] = []
     taken = set(partial)
     for axes, want in zip(split, tsplit):
-        n, pre = p.count(axes), []
+        n, pre = p.count(axes), ()
         for a in want:
             if a in taken or n % (p.count(pre) * p.sizes[a]):
                 break
-            pre.append(a)
+            pre += (a,)
         taken |= set(pre)
-        out.append(tuple(pre))
+        out.append(pre)
         left.append(n // p.count(pre))
     # fill with the target's axes first (by position), then the source's, then the rest
     pool = [a for i in range(len(p.sizes)) for want in tsplit if i < len(want) for a in want[i : i + 1]]
@@ -987,10 +1095,9 @@ def _move_axes(split: Split, tsplit: Split, partial: tuple[int, ...]) -> list[St
     return steps
 
 
-def _path_cost(p: _Problem, state: _State, steps: Sequence[Step]) -> int:
+def _path_cost(p: _Problem, split: Split, steps: Sequence[Step]) -> int:
     """The sum of the steps' costs (the most elements a device receives in
-    each) from layout `state`, without listing devices."""
-    split, partial, kind = state
+    each) from a layout split as `split`, without listing devices."""
     total = 0
     for step in steps:
         elems = p.local_elements(split)
@@ -1077,8 +1184,16 @@ def _permutation(mesh: Mesh, before: Split, after: Split) -> tuple[tuple[int, ..
 # -- applying steps to layouts ---------------------------------------------------
 
 
-def _apply(step: Step, layout: Sharding, mesh: Mesh, shape: tuple[int, ...]) -> Sharding:
-    """The layout after `step`, or ValueError if the step does not fit."""
+def _apply(p: _Problem, step: Step, layout: Sharding) -> Sharding:
+    """The layout after `step`, or ValueError if the step does not fit; on
+    pieces of different sizes, with their boundaries (module docstring,
+    "Uneven pieces")."""
+    mesh, shape = p.mesh, p.shape
+    original = layout
+    if p.uneven:
+        if layout.halo_sizes or isinstance(step, UpdateHalo):
+            raise ValueError(f"{step} does not apply to {layout}: halos on uneven pieces are not supported yet")
+        layout = Sharding(layout.split_axes, layout.partial_axes, layout.partial_type)  # boundaries: below
     rank = len(shape)
     split = list(_full_split(layout, rank))
     partial, kind = layout.partial_axes, layout.partial_type
@@ -1180,10 +1295,29 @@ def _apply(step: Step, layout: Sharding, mesh: Mesh, shape: tuple[int, ...]) -> 
         new.validate(mesh, shape)
     except ShardingError as e:
         raise bad(str(e)) from None
-    return new
+    if not p.uneven:
+        return new
+    before, _, _, bounds = _state(p, original)
+    after = _full_split(new, rank)
+    out = list(bounds)
+    if not isinstance(step, Permute):
+        for d, (old, axes) in enumerate(zip(before, after)):
+            if old == axes:
+                continue
+            if axes == old[: len(axes)]:
+                b = _coarsened(p, d, old, bounds[d], len(old) - len(axes))
+            else:
+                b = _refined(p, d, old, bounds[d], axes[len(old) :])
+            if b is _INVALID:
+                raise ValueError(
+                    f"{step} does not apply to {original}: the pieces of tensor dimension {d} do not line up "
+                    "with the new ones"
+                )
+            out[d] = b
+    return _sharding(p, (after, new.partial_axes, new.partial_type, tuple(out)))
 
 
-# -- uneven pieces ---------------------------------------------------------------
+# -- piece boundaries (module docstring, "Uneven pieces") -----------------------
 
 _INVALID = object()
 """A move whose pieces would not line up (module docstring, "Uneven pieces")."""
@@ -1225,7 +1359,7 @@ def _uneven_problem(
             raise ValueError(f"sharded_dims_offsets with dynamic sizes are not supported: {s}")
     goal = target if target is not None else Sharding(())
     p = _Problem(shape, mesh, element_bytes, goal, uneven=True, dynamic_dims=dims, dynamic_axes=axes)
-    p.goal_bounds = _ustate(p, goal)[3] if target is not None else (None,) * len(shape)
+    p.goal_bounds = _state(p, goal)[3] if target is not None else (None,) * len(shape)
     return p
 
 
@@ -1235,7 +1369,7 @@ def _generic(p: _Problem, d: int, axes: Sequence[int]) -> bool:
     return bool(axes) and (d in p.dynamic_dims or any(a in p.dynamic_axes for a in axes))
 
 
-def _actual(p: _Problem, d: int, axes: Sequence[int], b) -> tuple[int, ...]:
+def _actual(p: _Problem, d: int, axes: tuple[int, ...], b) -> tuple[int, ...]:
     """The piece boundaries of dimension `d` over `axes` (`b`: explicit ones)."""
     if b is not None:
         return b
@@ -1246,7 +1380,7 @@ def _actual(p: _Problem, d: int, axes: Sequence[int], b) -> tuple[int, ...]:
     return found
 
 
-def _normal(p: _Problem, d: int, axes: Sequence[int], bounds: tuple[int, ...]):
+def _normal(p: _Problem, d: int, axes: tuple[int, ...], bounds: tuple[int, ...]):
     """`bounds` as a state keeps them: None for the default cut."""
     if not axes or _generic(p, d, axes) or bounds == _actual(p, d, axes, None):
         return None
@@ -1258,6 +1392,8 @@ def _normal(p: _Problem, d: int, axes: Sequence[int], bounds: tuple[int, ...]):
 def _coarsened(p: _Problem, d: int, axes: tuple[int, ...], b, k: int):
     """The boundaries of dimension `d` after dropping its last `k` axes: the
     group's pieces joined (always contiguous), or _INVALID."""
+    if not p.uneven:
+        return None  # equal pieces joined are equal
     kept = axes[:-k]
     if _generic(p, d, axes):
         return None if not kept else _INVALID
@@ -1269,6 +1405,8 @@ def _refined(p: _Problem, d: int, axes: tuple[int, ...], b, added: tuple[int, ..
     the target's own when the dimension then has the target's axes, else the
     default cut; _INVALID unless the new pieces tile the old ones."""
     grown = axes + added
+    if not p.uneven:
+        return _INVALID if p.shape[d] % p.count(grown) else None  # only ever pieces of one size
     if _generic(p, d, grown):
         return None if not axes else _INVALID
     want = p.goal_bounds[d] if tuple(p.target.axes_of(d)) == grown else None
@@ -1278,306 +1416,18 @@ def _refined(p: _Problem, d: int, axes: tuple[int, ...], b, added: tuple[int, ..
     return _normal(p, d, grown, new)
 
 
-def _ustate(p: _Problem, s: Sharding) -> tuple:
-    """A layout as an uneven search state: split, partial axes, kind, and
-    the boundaries per dimension (None: the default cut)."""
-    split = _full_split(s, len(p.shape))
-    bounds = []
-    for d, axes in enumerate(split):
-        given = s.offsets(d, p.mesh)
-        b = None if given is None else _normal(p, d, axes, tuple(given))
-        bounds.append(None if b is _INVALID else b)
-    return (split, s.partial_axes, s.partial_type, tuple(bounds))
-
-
-def _usharding(p: _Problem, state: tuple) -> Sharding:
-    split, partial, kind, bounds = state
-    offsets: list[int] = []
-    if any(b is not None for b in bounds):
-        for d, axes in enumerate(split):
-            if axes:
-                offsets += _actual(p, d, axes, bounds[d])
-    return Sharding(split, partial, kind, (), tuple(offsets))
-
-
-def _widest(p: _Problem, d: int, axes: Sequence[int], b) -> int:
-    """The largest piece of dimension `d`: what a collective pads it to."""
-    if not axes:
-        return p.shape[d]
-    bounds = _actual(p, d, axes, b)
+def _widest(size: int, pieces: int, bounds: tuple[int, ...] | None) -> int:
+    """The largest of the `pieces` pieces of a dimension of `size` elements
+    cut at `bounds` (None: the default cut, whose last piece is the
+    largest): what a collective pads them to."""
+    if bounds is None:
+        return -(-size // pieces)
     return max((y - x for x, y in zip(bounds, bounds[1:])), default=0)
 
 
-def _uneven_moves(p: _Problem, state: tuple) -> Iterator[tuple[Step, tuple, int]]:
-    """`_moves` for pieces of different sizes: the same steps, kept only
-    where the pieces line up, with the bytes of their padded collectives."""
-    split, partial, kind, bounds = state
-    rank = len(split)
-    eb = p.element_bytes
-    widest = [_widest(p, d, split[d], bounds[d]) for d in range(rank)]
-
-    def rest(*dims: int) -> int:
-        return math.prod(w for e, w in enumerate(widest) if e not in dims)
-
-    def with_dim(d: int, axes: tuple[int, ...], b) -> tuple[Split, tuple]:
-        return split[:d] + (axes,) + split[d + 1 :], bounds[:d] + (b,) + bounds[d + 1 :]
-
-    used = {a for axes in split for a in axes} | set(partial)
-    free = [a for a in range(len(p.sizes)) if a not in used]
-    for d, axes in enumerate(split):
-        for k in range(1, len(axes) + 1):
-            p.spend()
-            b = _coarsened(p, d, axes, bounds[d], k)
-            if b is _INVALID:
-                continue
-            g = p.count(axes[-k:])
-            new, nb = with_dim(d, axes[:-k], b)
-            yield AllGather(axes[-k:], d), (new, partial, kind, nb), (g - 1) * widest[d] * rest(d) * eb
-    for r in range(1, len(free) + 1):
-        for seq in itertools.permutations(free, r):
-            p.spend(rank)
-            for d in range(rank):
-                b = _refined(p, d, split[d], bounds[d], seq)
-                if b is not _INVALID:
-                    new, nb = with_dim(d, split[d] + seq, b)
-                    yield AllSlice(seq, d), (new, partial, kind, nb), 0
-    for c, axes in enumerate(split):
-        for k in range(1, len(axes) + 1):
-            p.spend(rank)
-            bc = _coarsened(p, c, axes, bounds[c], k)
-            if bc is _INVALID:
-                continue
-            suffix = axes[-k:]
-            g = p.count(suffix)
-            for t in range(rank):
-                if t == c:
-                    continue
-                bt = _refined(p, t, split[t], bounds[t], suffix)
-                if bt is _INVALID:
-                    continue
-                new, nb = with_dim(c, axes[:-k], bc)
-                new = new[:t] + (split[t] + suffix,) + new[t + 1 :]
-                nb = nb[:t] + (bt,) + nb[t + 1 :]
-                cost = (g - 1) * _widest(p, t, split[t] + suffix, bt) * widest[c] * rest(t, c) * eb
-                yield AllToAll(suffix, t, c), (new, partial, kind, nb), cost
-    elems = math.prod(widest)
-    for r in range(len(partial) if kind == "average" else 1, len(partial) + 1):
-        for sub in itertools.combinations(partial, r):
-            p.spend()
-            left = tuple(a for a in partial if a not in sub)
-            g = p.count(sub)
-            cost = 2 * (g - 1) * (-(-elems // g)) * eb
-            yield AllReduce(sub, kind), (split, left, kind if left else "sum", bounds), cost
-        for seq in itertools.permutations(partial, r):
-            p.spend(rank)
-            left = tuple(a for a in partial if a not in seq)
-            g = p.count(seq)
-            for d in range(rank):
-                b = _refined(p, d, split[d], bounds[d], seq)
-                if b is _INVALID:
-                    continue
-                new, nb = with_dim(d, split[d] + seq, b)
-                cost = (g - 1) * _widest(p, d, split[d] + seq, b) * rest(d) * eb
-                yield ReduceScatter(seq, kind, d), (new, left, kind if left else "sum", nb), cost
-    tkind = p.target.partial_type
-    if p.target.partial_axes and (not partial or kind == tkind):
-        candidates = [a for a in p.target.partial_axes if a in free]
-        for r in range(1, len(candidates) + 1):
-            for sub in itertools.combinations(candidates, r):
-                p.spend()
-                yield Partialize(sub, tkind), (split, tuple(sorted(partial + sub)), tkind, bounds), 0
-    # whole pieces change hands: the boundaries stay, so only static meshes
-    counts = tuple(p.count(axes) for axes in split)
-    mine = _reduced(split, p.sizes)
-    for other in p.same_counts(counts, partial):
-        p.spend()
-        if other == split or p.permute_table(split, other) > MAX_PERMUTE_DEVICES:
-            continue
-        if any(a in p.dynamic_axes for axes in (*split, *other) for a in axes):
-            continue
-        cost = 0 if _reduced(other, p.sizes) == mine else elems * eb
-        yield Permute((), (), other), (other, partial, kind, bounds), cost
-
-
-def _uneven_decompose(start: tuple, goal: tuple) -> list[Step]:
-    """Past the search budget: reduce what the target does not keep partial,
-    gather every dimension whole, cut the target's pieces, partialize."""
-    split, partial, kind, _ = start
-    tsplit, tpartial, tkind, _ = goal
-    steps: list[Step] = []
-    if partial and not (kind == tkind and set(partial) <= set(tpartial)):
-        keep = kind == tkind and kind != "average"
-        sub = tuple(a for a in partial if not (keep and a in tpartial))
-        steps.append(AllReduce(sub, kind))
-        partial = tuple(a for a in partial if a not in sub)
-    steps += [AllGather(axes, d) for d, axes in enumerate(split) if axes]
-    steps += [AllSlice(axes, d) for d, axes in enumerate(tsplit) if axes]
-    extra = tuple(a for a in tpartial if a not in partial)
-    if extra:
-        steps.append(Partialize(extra, tkind))
-    return steps
-
-
-def _uneven_apply(p: _Problem, step: Step, layout: Sharding) -> Sharding:
-    """`_apply` for pieces of different sizes: the split as `_apply` says,
-    the boundaries as the module docstring's "Uneven pieces" says."""
-    if layout.halo_sizes or isinstance(step, UpdateHalo):
-        raise ValueError(f"{step} does not apply to {layout}: halos on uneven pieces are not supported yet")
-    plain = Sharding(layout.split_axes, layout.partial_axes, layout.partial_type)
-    new = _apply(step, plain, p.mesh, p.shape)
-    split, _, _, bounds = _ustate(p, layout)
-    after = _full_split(new, len(p.shape))
-    out = list(bounds)
-    if not isinstance(step, Permute):
-        for d, (old, axes) in enumerate(zip(split, after)):
-            if old == axes:
-                continue
-            if axes == old[: len(axes)]:
-                b = _coarsened(p, d, old, bounds[d], len(old) - len(axes))
-            else:
-                b = _refined(p, d, old, bounds[d], axes[len(old) :])
-            if b is _INVALID:
-                raise ValueError(
-                    f"{step} does not apply to {layout}: the pieces of tensor dimension {d} do not line up "
-                    "with the new ones"
-                )
-            out[d] = b
-    return _usharding(p, (after, new.partial_axes, new.partial_type, tuple(out)))
-
-
-def _uneven_step_costs(
-    step: Step, before: Sharding, after: Sharding, shape: tuple[int, ...], mesh: Mesh
-) -> dict[Device, int]:
-    """Elements every device receives in `step` between layouts whose pieces
-    may differ in size, padding included (module docstring)."""
-    devices = mesh.devices()
-    if isinstance(step, AllSlice | Partialize):
-        return dict.fromkeys(devices, 0)
-    extents = {d: [s.stop - s.start for s in before.slice_of(shape, mesh, d)] for d in devices}
-
-    def widest(s: Sharding, dim: int) -> int:
-        if not s.axes_of(dim):
-            return shape[dim]
-        return max((b - a for a, b in s.bounds(dim, shape[dim], mesh)), default=0)
-
-    def rest(e: list[int], *dims: int) -> int:
-        return math.prod(n for i, n in enumerate(e) if i not in dims)
-
-    out = dict.fromkeys(devices, 0)
-    if isinstance(step, Permute):
-        for dev in devices:
-            dest = mesh.member(dev, step.axes, step.perm[mesh.in_group_index(dev, step.axes)])
-            if dest != dev:
-                out[dest] = math.prod(extents[dev])
-        return out
-    g = mesh.group_size(step.axes)
-    for dev in devices:
-        e = extents[dev]
-        if isinstance(step, AllReduce):
-            out[dev] = 2 * (g - 1) * (-(-math.prod(e) // g))
-        elif isinstance(step, AllGather):
-            out[dev] = (g - 1) * widest(before, step.dim) * rest(e, step.dim)
-        elif isinstance(step, AllToAll):
-            padded = widest(after, step.split_dim) * widest(before, step.concat_dim)
-            out[dev] = (g - 1) * padded * rest(e, step.split_dim, step.concat_dim)
-        elif isinstance(step, ReduceScatter):
-            out[dev] = (g - 1) * widest(after, step.dim) * rest(e, step.dim)
-        else:  # pragma: no cover - halos are refused before
-            raise TypeError(f"not an uneven resharding step: {step!r}")
-    return out
-
-
-def _padded(array: np.ndarray, dim: int, size: int) -> np.ndarray:
-    """`array` grown to `size` along `dim` with poison (what the IR's padding
-    holds: it is never read)."""
-    shape = list(array.shape)
-    shape[dim] = size
-    out = poison(shape, array.dtype)
-    out[tuple(slice(0, n) for n in array.shape)] = array
-    return out
-
-
-def _cut(array: np.ndarray, dim: int, start: int, stop: int) -> np.ndarray:
-    index = [slice(None)] * array.ndim
-    index[dim] = slice(start, stop)
-    return array[tuple(index)]
-
-
-def _execute_uneven_step(
-    step: Step,
-    arrays: dict[Device, np.ndarray],
-    mesh: Mesh,
-    before: Sharding,
-    after: Sharding,
-    shape: tuple[int, ...],
-) -> dict[Device, np.ndarray]:
-    """One step on pieces of different sizes, as mesh-partition emits it:
-    every piece padded to the largest, the even collective, the valid parts
-    taken (module docstring)."""
-    devices = mesh.devices()
-    old = {d: before.slice_of(shape, mesh, d) for d in devices}
-    new = {d: after.slice_of(shape, mesh, d) for d in devices}
-
-    def widest(s: dict, dim: int) -> int:
-        return max(s[d][dim].stop - s[d][dim].start for d in devices)
-
-    if isinstance(step, AllReduce | Partialize | Permute):
-        return _execute_step(step, arrays, mesh)
-    if isinstance(step, AllSlice):
-        out = {}
-        for d in devices:
-            a, b = new[d][step.dim], old[d][step.dim]
-            out[d] = _cut(arrays[d], step.dim, a.start - b.start, a.stop - b.start).copy()
-        return out
-    axes = step.axes
-    g = mesh.group_size(axes)
-    if isinstance(step, AllGather):
-        dim = step.dim
-        m = widest(old, dim)
-        gathered = coll.all_gather({d: _padded(arrays[d], dim, m) for d in devices}, mesh, axes, dim)
-        out = {}
-        for d in devices:
-            parts = []
-            for j, member in enumerate(mesh.group_of(d, axes)):
-                size = old[member][dim].stop - old[member][dim].start
-                parts.append(_cut(gathered[d], dim, j * m, j * m + size))
-            out[d] = np.concatenate(parts, axis=dim)
-        return out
-    # all_to_all and reduce_scatter: chunk j (the part of the piece member j
-    # gets) at j times the largest new piece
-    dim = step.split_dim if isinstance(step, AllToAll) else step.dim
-    m = widest(new, dim)
-    buffers = {}
-    for d in devices:
-        a = arrays[d]
-        full = list(a.shape)
-        full[dim] = g * m
-        if isinstance(step, AllToAll):
-            full[step.concat_dim] = widest(old, step.concat_dim)
-        buf = poison(full, a.dtype)
-        start = old[d][dim].start
-        for j, member in enumerate(mesh.group_of(d, axes)):
-            piece = new[member][dim]
-            chunk = _cut(a, dim, piece.start - start, piece.stop - start)
-            index = [slice(0, n) for n in chunk.shape]
-            index[dim] = slice(j * m, j * m + chunk.shape[dim])
-            buf[tuple(index)] = chunk
-        buffers[d] = buf
-    if isinstance(step, ReduceScatter):
-        done = coll.reduce_scatter(buffers, mesh, axes, step.kind, dim)
-        return {d: _cut(done[d], dim, 0, new[d][dim].stop - new[d][dim].start).copy() for d in devices}
-    c = step.concat_dim
-    mc = widest(old, c)
-    moved = coll.all_to_all(buffers, mesh, axes, dim, c)
-    out = {}
-    for d in devices:
-        parts = []
-        for i, member in enumerate(mesh.group_of(d, axes)):
-            size = old[member][c].stop - old[member][c].start
-            part = _cut(moved[d], c, i * mc, i * mc + size)
-            parts.append(_cut(part, dim, 0, new[d][dim].stop - new[d][dim].start))
-        out[d] = np.concatenate(parts, axis=c)
-    return out
+def _largest(s: Sharding, dim: int, shape: tuple[int, ...], mesh: Mesh) -> int:
+    """`_widest` of tensor dimension `dim` laid out by `s`."""
+    return _widest(shape[dim], s.shard_count(dim, mesh), s.offsets(dim, mesh))
 
 
 # -- costs -----------------------------------------------------------------------
@@ -1597,20 +1447,12 @@ def _volume(box: Sequence[tuple[int, int]]) -> int:
     return math.prod(max(b - a, 0) for a, b in box)
 
 
-def _step_costs(step: Step, before: Sharding, shape: tuple[int, ...], mesh: Mesh) -> dict[Device, int]:
-    """Elements every device receives in `step` (the module docstring's model)."""
+def _step_costs(p: _Problem, step: Step, before: Sharding, after: Sharding) -> dict[Device, int]:
+    """Elements every device receives in `step` (the module docstring's
+    model): what `uniform_cost` says of the array its collective runs on,
+    the device's piece padded as `_execute_step` pads it."""
+    shape, mesh = p.shape, p.mesh
     devices = mesh.devices()
-    first = devices[0]
-    elems = math.prod(before.local_shape(shape, mesh, first)) if devices else 0
-    if isinstance(step, AllSlice | Partialize | AllGather | AllToAll | ReduceScatter | AllReduce):
-        return dict.fromkeys(devices, uniform_cost(step, elems, mesh))
-    if isinstance(step, Permute):
-        out = dict.fromkeys(devices, 0)
-        for dev in devices:
-            dest = mesh.member(dev, step.axes, step.perm[mesh.in_group_index(dev, step.axes)])
-            if dest != dev:
-                out[dest] = elems
-        return out
     if isinstance(step, UpdateHalo):
         after = Sharding(before.split_axes, before.partial_axes, before.partial_type, step.destination_halos)
         out = {}
@@ -1618,7 +1460,41 @@ def _step_costs(step: Step, before: Sharding, shape: tuple[int, ...], mesh: Mesh
             core = [(s.start, s.stop) for s in after.slice_of(shape, mesh, dev)]
             out[dev] = _volume(_box(after, shape, mesh, dev)) - _volume(core)
         return out
-    raise TypeError(f"not a resharding step: {step!r}")  # pragma: no cover
+    if isinstance(step, AllSlice | Partialize):  # local
+        return dict.fromkeys(devices, 0)
+    one: Sequence[int] = ()  # the extents of every device's piece, when they have one shape
+    pieces: dict[Device, list[int]] = {}  # the extents per device, when they do not
+    if p.uneven:
+        pieces = {d: [s.stop - s.start for s in before.slice_of(shape, mesh, d)] for d in devices}
+    elif devices:
+        one = before.local_shape(shape, mesh, devices[0])
+    if isinstance(step, Permute):
+        out = dict.fromkeys(devices, 0)
+        for dev in devices:
+            dest = mesh.member(dev, step.axes, step.perm[mesh.in_group_index(dev, step.axes)])
+            if dest != dev:
+                out[dest] = math.prod(pieces.get(dev, one))
+        return out
+    if not p.uneven:
+        return dict.fromkeys(devices, uniform_cost(step, math.prod(one), mesh))
+    # padded: the dimension a gather joins, the one an all_to_all joins, and
+    # the one it or a reduce_scatter cuts (g times the largest new piece)
+    padded: dict[int, int] = {}
+    if isinstance(step, AllGather):
+        padded[step.dim] = _largest(before, step.dim, shape, mesh)
+    elif isinstance(step, AllToAll | ReduceScatter):
+        cut = step.split_dim if isinstance(step, AllToAll) else step.dim
+        padded[cut] = mesh.group_size(step.axes) * _largest(after, cut, shape, mesh)
+        if isinstance(step, AllToAll):
+            padded[step.concat_dim] = _largest(before, step.concat_dim, shape, mesh)
+    out = {}
+    costs: dict[int, int] = {}  # per padded size: pieces come in few sizes
+    for dev, piece in pieces.items():
+        elems = math.prod(padded.get(i, n) for i, n in enumerate(piece))
+        if elems not in costs:
+            costs[elems] = uniform_cost(step, elems, mesh)
+        out[dev] = costs[elems]
+    return out
 
 
 def _step_cost_max(step: Step, before: Sharding, shape: tuple[int, ...], mesh: Mesh) -> int:
@@ -1699,36 +1575,24 @@ def _devices_over(mesh: Mesh, axes: Sequence[int]) -> Iterator[Device]:
         yield mesh.device_at(origin, axes, [(i if k % 2 else n - 1 - i) % n for k, n in enumerate(sizes)])
 
 
-def _plan(
-    shape: tuple[int, ...],
-    mesh: Mesh,
-    source: Sharding,
-    target: Sharding,
-    steps: list[Step],
-    element_bytes: int,
-    uneven: _Problem | None = None,
-) -> Plan:
+def _plan(p: _Problem, source: Sharding, target: Sharding, steps: list[Step]) -> Plan:
+    shape, mesh = p.shape, p.mesh
     layouts: list[Sharding] = []
     per_step: list[int] = []
     small = mesh.size <= MAX_COUNTED_DEVICES
     totals = dict.fromkeys(mesh.devices() if small else [(0,) * mesh.rank], 0)
     layout = source
     for step in steps:
-        after = _apply(step, layout, mesh, shape) if uneven is None else _uneven_apply(uneven, step, layout)
-        if uneven is not None:
-            costs = _uneven_step_costs(step, layout, after, shape, mesh)
+        after = _apply(p, step, layout)
+        if small:
+            costs = _step_costs(p, step, layout, after)
             for d, c in costs.items():
                 totals[d] += c
             most = max(costs.values(), default=0)
-        elif small:
-            costs = _step_costs(step, layout, shape, mesh)
-            for d, c in costs.items():
-                totals[d] += c
-            most = max(costs.values(), default=0)
-        else:
+        else:  # only pieces of one size: uneven ones are refused on such meshes
             most = _step_cost_max(step, layout, shape, mesh)
             totals[(0,) * mesh.rank] += most
-        per_step.append(most * element_bytes)
+        per_step.append(most * p.element_bytes)
         layout = after
         layouts.append(layout)
     if layout != target:  # pragma: no cover - the search only ends at the target
@@ -1741,9 +1605,9 @@ def _plan(
         steps=tuple(steps),
         intermediate=tuple(layouts),
         step_bytes=tuple(per_step),
-        bytes_received=max(totals.values(), default=0) * element_bytes,
-        lower_bound=_lower_bound(shape, mesh, source, target) * element_bytes,
-        element_bytes=element_bytes,
+        bytes_received=max(totals.values(), default=0) * p.element_bytes,
+        lower_bound=_lower_bound(shape, mesh, source, target) * p.element_bytes,
+        element_bytes=p.element_bytes,
     )
 
 
