@@ -27,13 +27,14 @@ from .transforms import PASSES, register_pass
 
 if TYPE_CHECKING:
     from .sharding.placements import Partial, Replicate, Shard
-    from .transforms import MeshCanonicalize, Pass, ShardingPropagation
+    from .transforms import MeshCanonicalize, MeshPartition, Pass, ShardingPropagation
     from .viz import visualize
 
 # Names exported here but imported on first use, so that `import mesh_dialect`
 # stays quick: name -> the submodule that defines it.
 _LAZY = {
     "MeshCanonicalize": "transforms",
+    "MeshPartition": "transforms",
     "Pass": "transforms",
     "ShardingPropagation": "transforms",
     "Partial": "sharding.placements",
@@ -77,7 +78,16 @@ def pass_manager(pipeline: str = "builtin.module()", *, context: _mlir.Context |
     return build(pipeline, context=context, verify_each=verify_each)
 
 
+# Subpackages reachable as attributes (`mesh_dialect.analysis.analyze(...)`)
+# without importing them by hand; loaded on first use.
+_SUBPACKAGES = ("analysis", "driver", "frontends", "interfaces", "interop", "sharding", "sim", "transforms", "viz")
+
+
 def __getattr__(name: str):
+    if name in _SUBPACKAGES:
+        import importlib
+
+        return importlib.import_module(f"{__name__}.{name}")
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
@@ -89,7 +99,7 @@ def __getattr__(name: str):
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+    return sorted(set(globals()) | set(_LAZY) | set(_SUBPACKAGES))
 
 
 __all__ = [
@@ -97,6 +107,7 @@ __all__ = [
     "Diagnostic",
     "DiagnosticError",
     "MeshCanonicalize",
+    "MeshPartition",
     "Partial",
     "Pass",
     "Replicate",

@@ -140,7 +140,11 @@ class _Done:
     [
         (["--verify-each=off"], "option '--verify-each' takes true, false, 1 or 0, got 'off'"),
         (["--mlir-timing=yes"], "option '--mlir-timing' takes true, false, 1 or 0, got 'yes'"),
-        (["--mlir-elide-elementsattrs-if-larger=-1"], "must be a non-negative integer, got '-1'"),
+        (["--mlir-elide-elementsattrs-if-larger=-1"], "must be an integer from 0 to 4294967295, got '-1'"),
+        (
+            ["--mlir-elide-elementsattrs-if-larger=4294967296"],
+            "must be an integer from 0 to 4294967295, got '4294967296'",
+        ),
         (["--emit-bytecode", "--split-input-file"], "--emit-bytecode writes one module"),
         (["--emit-bytecode", "--emit=upstream"], "--emit-bytecode writes the mesh dialect, not --emit=upstream"),
     ],
@@ -180,6 +184,32 @@ def test_bad_bytecode_is_a_positioned_error(tmp_path: Path):
     p = run("cut.mlirbc", cwd=tmp_path)
     assert p.returncode == 1 and out(p) == ""
     assert err(p).startswith("cut.mlirbc:1:1: error: invalid bytecode: ") and "Traceback" not in err(p)
+
+
+def test_damaged_bytecode_never_stops_the_process(tmp_path: Path):
+    """Bytes changed at random: MLIR's bytecode reader may assert, and a
+    string that is not UTF-8 throws inside C++; mesh-opt refuses each
+    input with exit 1 instead of dying."""
+    import random
+
+    (tmp_path / "in.mlir").write_text(
+        "mesh.mesh @m(shape = 2)\n%s = mesh.sharding @m split_axes = [[0]] : !mesh.sharding\n"
+    )
+    data = run("--emit-bytecode", "in.mlir", cwd=tmp_path).stdout
+    assert b"0>]>" in data
+    damaged = [data.replace(b"0>]>", b"0>]\xf8", 1)]  # an invalid UTF-8 string
+    rng = random.Random(7)
+    for _ in range(24):
+        b = bytearray(data)
+        for _ in range(rng.randint(1, 4)):
+            b[rng.randrange(8, len(b))] = rng.randrange(256)
+        damaged.append(bytes(b))
+    for case in damaged:
+        p = run(stdin=case, cwd=tmp_path)
+        assert p.returncode in (0, 1), err(p)
+        assert "Traceback" not in err(p) and "internal error" not in err(p), err(p)
+    p = run(stdin=damaged[0], cwd=tmp_path)
+    assert p.returncode == 1 and "error: invalid bytecode" in err(p)
 
 
 def test_print_ir_after_failure_of_a_python_pass(tmp_path: Path):

@@ -114,7 +114,11 @@ class AnalysisReport:
     pipeline: tuple[str, ...] = ()
 
     def function(self, name: str) -> FunctionReport:
-        return next(f for f in self.functions if f.name == name)
+        """The report of function `name`; KeyError naming those there are."""
+        for f in self.functions:
+            if f.name == name:
+                return f
+        raise KeyError(f"no function @{name} in the report (functions: {', '.join(f.name for f in self.functions)})")
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -483,16 +483,59 @@ def _decoded(data: bytes) -> str | bytes:
 
 
 def _parse_bytecode(data: bytes, filename: str, ctx: ir.Context) -> ir.Operation:
-    """A module read from MLIR bytecode, verified as parsed text is."""
+    """A module read from MLIR bytecode, verified as parsed text is.
+
+    MLIR's bytecode reader trusts its input more than the text parser does:
+    damaged bytecode can fail an assertion, and a string that is not UTF-8
+    (used as a location's file name) throws from the bindings inside C++,
+    which terminates the process. So the bytes are first read once in a
+    forked child; if it dies, the input is refused without reading it here."""
+    import os
+    import signal
+
+    pid = os.fork()
+    if pid == 0:  # the child: read, verify, convert diagnostics; its exit code is all that counts
+        code = 0
+        try:
+            with open(os.devnull, "w") as null:
+                os.dup2(null.fileno(), 2)
+            _read_bytecode(data, filename, ctx)
+        except BaseException:  # noqa: BLE001 - any Python-level failure is reported by the parent's read
+            code = 1
+        os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    if os.WIFSIGNALED(status):
+        name = signal.Signals(os.WTERMSIG(status)).name
+        raise diag.DiagnosticError(
+            [
+                diag.Diagnostic(
+                    "error",
+                    f"invalid bytecode: MLIR's bytecode reader stops the process on it ({name})",
+                    filename,
+                    1,
+                    1,
+                )
+            ]
+        )
+    return _read_bytecode(data, filename, ctx)
+
+
+def _read_bytecode(data: bytes, filename: str, ctx: ir.Context) -> ir.Operation:
     from ..ir.verifier import verify as semantic_errors
 
     try:
         module = ir.Module.parse(data, context=ctx).operation
         module.verify()
     except ir.MLIRError as e:
-        found = [diag.convert(d, remap_position, diag.not_op_dump) for d in e.error_diagnostics]
+        try:
+            found = [diag.convert(d, remap_position, diag.not_op_dump) for d in e.error_diagnostics]
+        except (RuntimeError, UnicodeError):  # a location whose file name is not UTF-8
+            found = []
         found = [d if d.filename and d.filename != "-" else _at_file_start(d, filename) for d in found]
         raise diag.DiagnosticError(found or [diag.Diagnostic("error", "invalid bytecode", filename, 1, 1)]) from None
+    except (RuntimeError, UnicodeError) as e:
+        detail = str(e).strip().splitlines()[-1] if str(e).strip() else type(e).__name__
+        raise diag.DiagnosticError([diag.Diagnostic("error", f"invalid bytecode: {detail}", filename, 1, 1)]) from None
     problems = semantic_errors(module)
     if problems:
         raise diag.DiagnosticError(problems)

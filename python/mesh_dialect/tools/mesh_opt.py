@@ -117,13 +117,14 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _count(text: str) -> int:
-    """A non-negative integer argument."""
+    """A non-negative integer argument that fits 32 bits unsigned, as
+    mlir-opt's does (MLIR's printer takes it as such)."""
     try:
         value = int(text)
     except ValueError:
         value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be a non-negative integer, got '{text}'")
+    if not 0 <= value < 2**32:
+        raise argparse.ArgumentTypeError(f"must be an integer from 0 to 4294967295, got '{text}'")
     return value
 
 
