@@ -16,6 +16,7 @@ import math
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from mlir import ir
 from mlir.passmanager import PassManager
 from strategies import uneven_problems
 
@@ -70,15 +71,6 @@ def test_uneven_plans_execute_to_the_target_and_count_their_bytes(problem):
     assert plan.bytes_received <= sum(plan.step_bytes)
 
 
-def _attr(s: Sharding) -> str:
-    text = "split_axes = [" + ", ".join("[" + ", ".join(map(str, a)) + "]" for a in (s.split_axes or ((),))) + "]"
-    if s.partial_axes:
-        text += f" partial = {s.partial_type} [" + ", ".join(map(str, s.partial_axes)) + "]"
-    if s.sharded_dims_offsets:
-        text += " sharded_dims_offsets = [" + ", ".join(map(str, s.sharded_dims_offsets)) + "]"
-    return text
-
-
 def _program(shape, mesh_shape, source: Sharding, target: Sharding) -> str:
     """The reshard, then (for a target that is not partial) work on the pieces."""
     t = "tensor<" + "x".join(map(str, shape)) + "xi32>"
@@ -90,8 +82,8 @@ def _program(shape, mesh_shape, source: Sharding, target: Sharding) -> str:
     return f"""
 mesh.mesh @m(shape = {"x".join(map(str, mesh_shape))})
 func.func @f(%x: {t}) -> {t} {{
-  %s = mesh.sharding @m {_attr(source)} : !mesh.sharding
-  %t = mesh.sharding @m {_attr(target)} : !mesh.sharding
+  %s = mesh.sharding @m {source} : !mesh.sharding
+  %t = mesh.sharding @m {target} : !mesh.sharding
   %0 = mesh.shard %x to %s : {t}
   %1 = mesh.shard %0 to %t annotate_for_users : {t}
 {work}
@@ -99,18 +91,22 @@ func.func @f(%x: {t}) -> {t} {{
 """
 
 
+def _partitioned(text: str) -> ir.Operation:
+    """`text` parsed and partitioned, the result verified."""
+    module = mesh_dialect.parse(text, context=mesh_dialect.context())
+    pm = PassManager("builtin.module", context=module.context)
+    MeshPartition().add_to(pm)
+    pm.run(module)
+    mesh_dialect.verify(module)
+    return module
+
+
 @settings(max_examples=40, deadline=None)
 @given(uneven_problems(max_devices=8))
 def test_uneven_reshards_partition_and_simulate_with_the_plans_traffic(problem):
     shape, mesh_shape, source, target = problem
     text = _program(shape, mesh_shape, source, target)
-    ctx = mesh_dialect.context()
-    module = mesh_dialect.parse(text, context=ctx)
-    with ctx:
-        pm = PassManager("builtin.module")
-        MeshPartition().add_to(pm)
-        pm.run(module)
-    mesh_dialect.verify(module)
+    module = _partitioned(text)
     x = _tensor(shape)
     with count_traffic() as counted:
         got = Simulation(module).run("f", [x], seed=None)
@@ -140,13 +136,7 @@ def test_dynamic_sizes_partition_and_simulate(problem, data):
     dynamic = data.draw(st.sets(st.integers(0, len(shape) - 1), min_size=1))
     dynamic_axes = data.draw(st.sets(st.integers(0, len(mesh_shape) - 1)))
     text = _dynamic_program(shape, dynamic, mesh_shape, dynamic_axes, source, target)
-    ctx = mesh_dialect.context()
-    module = mesh_dialect.parse(text, context=ctx)
-    with ctx:
-        pm = PassManager("builtin.module")
-        MeshPartition().add_to(pm)
-        pm.run(module)
-    mesh_dialect.verify(module)
+    module = _partitioned(text)
     printed = mesh_dialect.print_ir(module)
     dynamic_mesh = "x".join("?" if a in dynamic_axes else str(n) for a, n in enumerate(mesh_shape))
     printed = printed.replace(f"shape = {dynamic_mesh})", "shape = " + "x".join(map(str, mesh_shape)) + ")")

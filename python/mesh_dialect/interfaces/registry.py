@@ -949,22 +949,18 @@ def _hlo_reduce_kind(op: ir.Operation, n: int) -> str:
             return INVALID
         if {operands[0], operands[1]} != {args[j], args[n + j]} or operands[0] == operands[1]:
             return INVALID
-        kind = _HLO_COMBINERS[base]
-        if _is_i1(args[j].type):
-            # On booleans HLO's add is a logical or and multiply a logical
-            # and, while a partial sum of i1 wraps (an exclusive or).
-            kind = _HLO_BOOLEAN.get(kind, kind)
-        kinds.add(kind)
+        kinds.add(hlo_combiner_kind(_HLO_COMBINERS[base], args[j].type))
     return kinds.pop() if len(kinds) == 1 else INVALID
 
 
-_HLO_BOOLEAN = {"sum": "bitwise_or", "product": "bitwise_and"}
-
-
-def _is_i1(t: ir.Type) -> bool:
-    """A boolean scalar or tensor (`i1`, `tensor<i1>`)."""
+def hlo_combiner_kind(kind: str, t: ir.Type) -> str:
+    """The reduction an HLO combiner of `kind` computes on values of type
+    `t`: on booleans (`i1`) HLO's add is a logical or and multiply a logical
+    and, while a sum of i1 wraps (an exclusive or)."""
     element = t.element_type if isinstance(t, ir.ShapedType) else t
-    return isinstance(element, ir.IntegerType) and element.width == 1
+    if isinstance(element, ir.IntegerType) and element.width == 1:
+        return {"sum": "bitwise_or", "product": "bitwise_and"}.get(kind, kind)
+    return kind
 
 
 def _hlo_reduce(op: ir.Operation) -> ShardingRule | None:

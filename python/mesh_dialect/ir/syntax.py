@@ -665,6 +665,19 @@ _EXACT = object()
 """A key whose ops are always translated by the exact code."""
 
 
+def _seen_twice(cache: dict, key) -> bool:
+    """Record a sighting of `key`: True the second time, when the caller
+    may build a template (the key is marked `_EXACT` until it does)."""
+    seen = cache.get(key)
+    if seen is None:
+        cache[key] = _SEEN
+        return False
+    if seen is _SEEN:
+        cache[key] = _EXACT
+        return True
+    return False
+
+
 def _continues(literals) -> re.Pattern:
     """What, after the end of a line, an op's optional trailing parts could
     start with: the literals of every format and the attr-dict's `{`
@@ -920,15 +933,9 @@ def to_generic(text: str, *, insertions: dict[int, str] | None = None, templates
             em = _Emitter(offsets, gen_len)
             _emit_generic(op, parsed, start, em)
             gen = "".join(em.parts)
-            if key is not None:
-                seen = cache.get(key)
-                if seen is None:
-                    cache[key] = _SEEN
-                elif seen is _SEEN:
-                    cache[key] = _EXACT
-                    if end <= eol:  # on one line
-                        anchors = list(zip(gens[first:], origs[first:]))
-                        cache[key] = _generic_template(parts, gen, em, anchors, end, cur.pos > eol) or _EXACT
+            if key is not None and _seen_twice(cache, key) and end <= eol:  # on one line
+                anchors = list(zip(gens[first:], origs[first:]))
+                cache[key] = _generic_template(parts, gen, em, anchors, end, cur.pos > eol) or _EXACT
         # Keep the line structure: as many newlines as the source span had.
         gen += "\n" * text.count("\n", start, end)
         out.append(gen)
@@ -1312,13 +1319,13 @@ def to_custom(text: str, *, generic: bool = False, templates: bool = True) -> st
             continue
         out.append(custom)
         pos = g.end
-        if key is not None:
-            seen = cache.get(key)
-            if seen is None:
-                cache[key] = _SEEN
-            elif seen is _SEEN:
-                cache[key] = _EXACT
-                if g.end == t.start("rest") + len(rest) and g.operands == names and "\x00" not in text[start : g.end]:
-                    cache[key] = _custom_template(full, g, names, custom) or _EXACT
+        if (
+            key is not None
+            and _seen_twice(cache, key)
+            and g.end == t.start("rest") + len(rest)
+            and g.operands == names
+            and "\x00" not in text[start : g.end]
+        ):
+            cache[key] = _custom_template(full, g, names, custom) or _EXACT
     out.append(text[pos:])
     return "".join(out)

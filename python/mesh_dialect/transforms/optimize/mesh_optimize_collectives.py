@@ -23,7 +23,7 @@ from typing import ClassVar
 
 from mlir import ir
 
-from ...interfaces.registry import rule_for
+from ...interfaces.registry import hlo_combiner_kind, rule_for
 from ...ir import ops as mesh_ops
 from ...ir.schema import DYNAMIC
 from ...sharding.resharding import AllGather, AllReduce, ReduceScatter, Step, uniform_cost
@@ -65,14 +65,10 @@ _COMBINERS = {
 
 
 def _combiner_kind(op: ir.Operation) -> str:
-    """The reduction `op` computes; HLO's add and multiply are logical or
-    and and on booleans, where an `i1` sum wraps instead."""
+    """The reduction `op` computes (HLO's add of booleans is an or)."""
     kind = _COMBINERS[op.name]
     if op.name.startswith(("stablehlo.", "mhlo.")) and len(op.results) == 1:
-        t = op.results[0].type
-        element = t.element_type if isinstance(t, ir.ShapedType) else t
-        if isinstance(element, ir.IntegerType) and element.width == 1:
-            return {"sum": "bitwise_or", "product": "bitwise_and"}.get(kind, kind)
+        return hlo_combiner_kind(kind, op.results[0].type)
     return kind
 
 
