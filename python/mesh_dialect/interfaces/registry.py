@@ -29,7 +29,7 @@ from collections.abc import Callable
 
 from mlir import ir
 
-from ..ir.signature import attributes_key, op_signature
+from ..ir.signature import op_signature
 from .rules import INVALID, DimExpr, Iterator, ShardingRule, TensorMap, Window
 
 RuleFn = Callable[[ir.Operation], ShardingRule | None]
@@ -94,8 +94,14 @@ class RuleCache:
             _SHARED = (context, cls())
         return _SHARED[1]
 
-    def rule_for(self, op: ir.Operation, name: str | None = None) -> ShardingRule | None:
-        """The op's rule; `name` is the op's name when the caller has it."""
+    def rule_for(
+        self,
+        op: ir.Operation,
+        name: str | None = None,
+        values: tuple[list[ir.Value], list[ir.Value]] | None = None,
+    ) -> ShardingRule | None:
+        """The op's rule; `name` is the op's name and `values` its
+        (operands, results) lists when the caller has them."""
         if name is None:
             name = op.name
         fn = _rule_fn(name)
@@ -103,7 +109,7 @@ class RuleCache:
             return None
         if fn not in _LOCAL:
             return fn(op)
-        key = _signature(op, name)
+        key = _signature(op, name, values)
         try:
             return self.rules[key]
         except KeyError:
@@ -123,8 +129,8 @@ _IGNORED = "mesh.sharding_option"
 would otherwise miss every signature propagation saw."""
 
 
-def _signature(op: ir.Operation, name: str) -> tuple:
-    key = op_signature(op, skip=_IGNORED)
+def _signature(op: ir.Operation, name: str, values: tuple | None = None) -> tuple:
+    key = op_signature(op, _IGNORED, *(values or ()))
     if (name in _OWN_BODY or not name.startswith("linalg.")) and len(op.regions):
         key += (_body(op),)
     return key
@@ -133,25 +139,38 @@ def _signature(op: ir.Operation, name: str) -> tuple:
 def _body(op: ir.Operation) -> tuple:
     """The ops of `op`'s regions as (name, attributes, operands), each
     operand named by its position among the body's block arguments and
-    results, or by its type when defined outside."""
+    results, or by its type when defined outside.  (Regions, blocks and
+    arguments are reached by index: iterating the bindings' lists costs
+    several times more.)"""
     ids: dict[ir.Value, int] = {}
     items: list[tuple] = []
 
     def number_arguments(inner: ir.Operation) -> None:
-        for region in inner.regions:
-            for block in region.blocks:
-                items.append(("^", len(block.arguments)))
-                for arg in block.arguments:
-                    ids[arg] = len(ids)
+        regions = inner.regions
+        for k in range(len(regions)):
+            blocks = regions[k].blocks
+            for b in range(len(blocks)):
+                args = blocks[b].arguments
+                n = len(args)
+                items.append(("^", n))
+                for a in range(n):
+                    ids[args[a]] = len(ids)
 
     number_arguments(op)
+    first = True
 
     def visit(inner: ir.Operation) -> ir.WalkResult:
-        if inner == op:
+        nonlocal first
+        if first:  # the walk starts at `op` itself
+            first = False
             return ir.WalkResult.ADVANCE
-        operands = tuple(ids.get(v, v.type) for v in inner.operands)
-        items.append((inner.name, attributes_key(inner), operands, len(inner.results)))
-        for r in inner.results:
+        operands = []
+        for v in inner.operands:
+            found = ids.get(v)
+            operands.append(v.type if found is None else found)
+        results = inner.results
+        items.append((inner.name, tuple(inner.attributes.items()), tuple(operands), len(results)))
+        for r in results:
             ids[r] = len(ids)
         if len(inner.regions):
             number_arguments(inner)

@@ -14,21 +14,22 @@ from mlir import ir
 V = TypeVar("V")
 
 
-def attributes_key(op: ir.Operation) -> tuple:
-    """The op's attributes as (name, attribute) pairs, in order."""
-    return tuple(op.attributes.items())
-
-
-def op_signature(op: ir.Operation, skip: str = "") -> tuple:
+def op_signature(
+    op: ir.Operation,
+    skip: str = "",
+    operands: list[ir.Value] | None = None,
+    results: list[ir.Value] | None = None,
+) -> tuple:
     """Name, attributes, operand types and result types (regions aside);
     `skip` names an attribute left out (one a pass writes and the reader
-    of the key never reads)."""
+    of the key never reads). A caller that has already listed the op's
+    `operands` and `results` passes them: the same key, fewer binding calls."""
     attributes = op.attributes.items()
     return (
         op.name,
         tuple(item for item in attributes if item[0] != skip) if skip else tuple(attributes),
-        tuple([v.type for v in op.operands]),
-        tuple(op.results.types),
+        tuple([v.type for v in (op.operands if operands is None else operands)]),
+        tuple(op.results.types) if results is None else tuple([r.type for r in results]),
     )
 
 
@@ -66,4 +67,4 @@ class ContextCache(Generic[V]):
         return value
 
 
-__all__ = ["ContextCache", "attributes_key", "op_address", "op_signature"]
+__all__ = ["ContextCache", "op_address", "op_signature"]

@@ -298,6 +298,21 @@ class Sharding:
     def __hash__(self) -> int:
         return self._hash
 
+    def __eq__(self, other: object) -> bool:
+        # the generated one compares field tuples; layouts are compared by
+        # the hundred thousand in propagation, and most unequal ones differ
+        # in their hash
+        if other.__class__ is not Sharding:
+            return NotImplemented
+        return self is other or (
+            self._hash == other._hash
+            and self.split_axes == other.split_axes
+            and self.partial_axes == other.partial_axes
+            and self.partial_type == other.partial_type
+            and self.halo_sizes == other.halo_sizes
+            and self.sharded_dims_offsets == other.sharded_dims_offsets
+        )
+
     def __reduce__(self):
         # rebuilt by the constructor, so another process computes its own hash
         fields = (self.split_axes, self.partial_axes, self.partial_type, self.halo_sizes, self.sharded_dims_offsets)

@@ -84,6 +84,8 @@ class _Builder:
 
     def weight(self, op: ir.Operation) -> int:
         """The trip counts of the static `scf.for` loops around `op`."""
+        if not self.fn.has_loops:
+            return 1
         parent = op.parent
         if parent is None or parent == self.fn.func:
             return 1
@@ -106,7 +108,7 @@ class _Builder:
                     self.fixed(item, lambda v: None, lambda v: None, [item.operands[0]])
                     continue
                 lay = (ann.mesh, ann.sharding)
-                self.fixed(item, lambda v, lay=lay: lay, lambda v, lay=lay: lay, [ann.src])
+                self.fixed(item, lambda v, lay=lay: lay, lambda v, lay=lay: lay, [ann.src], [ann.value])
             elif kind == "rule":
                 self.op(item)
             elif kind == "region":
@@ -120,9 +122,9 @@ class _Builder:
                 self.whole_values(item)
         return self.graph, self.refs
 
-    def whole_values(self, op: ir.Operation) -> None:
+    def whole_values(self, op: ir.Operation, operands=None, results=None) -> None:
         """An op that reads its tensors whole and produces them whole."""
-        self.fixed(op, lambda v: _WHOLE if v >= 0 else None, lambda v: _WHOLE)
+        self.fixed(op, _whole_if_tensor, _whole, operands, results)
 
     def op(self, index: int) -> None:
         fn = self.fn
@@ -130,18 +132,22 @@ class _Builder:
         name = op.name
         if name == "func.return":
             return  # a returned value keeps its layout: no constraint
-        whole = name in _SOURCES or (name == "linalg.fill" and self.is_whole(op.operands[1]))
+        whole = name in _SOURCES or (name == "linalg.fill" and self.is_whole(fn.io[index][0][1]))
         if whole and (index in fn.explicit_options or any(r in fn.def_ann for r in op.results)):
             whole = False  # annotated or given an option: an op like any other
-        if whole or name == "func.call":
-            # every device holds it whole (or a callee takes whole values)
-            self.whole_values(op)
-            if name != "func.call":
-                for r in op.results:
-                    self.whole.add(self.vid(r))
+        operands, results = fn.io[index]
+        if name == "func.call":  # a callee takes and gives whole values
+            self.whole_values(op, operands, results)
             return
-        ops = [self.vid(v) for v in op.operands]
-        res = [self.vid(v) for v in op.results]
+        if whole:
+            # Every device holds it whole, and it reads no tensor that is not:
+            # its results are values without a producer, which the solver
+            # treats as whole (free to slice), so it needs no node.
+            for r in results:
+                self.whole.add(self.vid(r))
+            return
+        ops = [self.vid(v) for v in operands]
+        res = [self.vid(v) for v in results]
         # one object per distinct rule: the solver memoizes by identity
         rule = self.rules.setdefault(rule, rule)
         node = Node(ops, res, rule=rule, weight=self.weight(op))
@@ -176,6 +182,14 @@ class _Builder:
             node = Node(ops, res, carry=True, weight=weight)
             carried.append(self.add(node, Ref("carry", index, k)))
         self.carries[op] = carried
+
+
+def _whole_if_tensor(v: int) -> tuple | None:
+    return _WHOLE if v >= 0 else None
+
+
+def _whole(v: int) -> tuple:
+    return _WHOLE
 
 
 def _state(mesh: str, operands, results, option) -> State:

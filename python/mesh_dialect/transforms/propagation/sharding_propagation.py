@@ -156,6 +156,10 @@ class _Function:
         # stable under attribute changes, so it cannot key a dict.
         self.ops: list[ir.Operation] = []
         self.rules: list[ShardingRule | None] = []  # None: a region op
+        # per op in `ops`, its (operands, results) as collected (None: a
+        # region op); results stay, operands change as annotations go in
+        self.io: list[tuple[list[ir.Value], list[ir.Value]] | None] = []
+        self.has_loops = False  # an scf.for: uses inside it weigh its trip count
         self.unknown: list[ir.Operation] = []
         self.explicit_options: dict[int, Choice] = {}
         self.recorded: dict[int, tuple[str, tuple]] = {}
@@ -171,6 +175,7 @@ class _Function:
         self.changed = False
         self.entry = func.regions[0].blocks[0]
         self.entry_ip = ir.InsertionPoint.at_block_begin(self.entry)
+        self.for_users_attrs = {"annotate_for_users": ir.UnitAttr.get(func.context)}
 
     # -- collecting --------------------------------------------------------
 
@@ -193,8 +198,12 @@ class _Function:
                 self.sequence.append(("region", len(self.ops)))
                 self.ops.append(op)
                 self.rules.append(None)
+                self.io.append(None)
+                self.has_loops = self.has_loops or name == "scf.for"
                 return ir.WalkResult.ADVANCE
-            rule = self.rule_cache.rule_for(op, name)
+            # listed once: the rule's signature, the graph and `apply` read them
+            io = (list(op.operands), list(op.results))
+            rule = self.rule_cache.rule_for(op, name, io)
             if rule is None:
                 self.unknown.append(op)
                 self.sequence.append(("other", op))
@@ -202,6 +211,7 @@ class _Function:
             self.sequence.append(("rule", len(self.ops)))
             self.ops.append(op)
             self.rules.append(rule)
+            self.io.append(io)
             if OPTION_ATTR in op.attributes:
                 self.read_option(len(self.ops) - 1, op, rule)
             if len(op.regions):
@@ -417,8 +427,8 @@ class _Function:
     def apply(self, index: int, choice: Choice, explicit: bool) -> None:
         """Record the op's option and give its values the layouts it implies."""
         op = self.ops[index]
-        operands = list(op.operands)
-        results = list(op.results)
+        operands = list(op.operands)  # not `io`: earlier annotations replaced some
+        results = self.io[index][1]
         self.record_option(index, choice)
         if not self.pass_.explain:
             origin: tuple[ir.Location, ...] = ()  # only remarks read origins
@@ -504,9 +514,16 @@ class _Function:
     def new_ann(
         self, src: ir.Value, mesh: str, s: Sharding, for_users: bool, origin, loc: ir.Location, ip: ir.InsertionPoint
     ) -> Ann:
-        shard = mesh_ops.ShardOp(
-            src, self.sharding_value(mesh, s, loc), annotate_for_users=for_users, loc=loc, ip=ip
-        ).operation
+        # the generic builder with prebuilt attributes: a third of the typed
+        # builder's cost, and a function gets one annotation per value
+        shard = ir.Operation.create(
+            "mesh.shard",
+            results=[src.type],
+            operands=[src, self.sharding_value(mesh, s, loc)],
+            attributes=self.for_users_attrs if for_users else None,
+            loc=loc,
+            ip=ip,
+        )
         ann = Ann(shard, src, shard.result, mesh, s, for_users, False, tuple(origin))
         self.register(ann)
         self.changed = True

@@ -58,6 +58,7 @@ same either way.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
@@ -198,6 +199,8 @@ class _Candidates:
         self.memo: dict[tuple, list[tuple[str, ShardingOption]]] = {}
         self.state_memo: dict[tuple, State] = {}
         self.divisible: dict[tuple, bool] = {}
+        self.expand_memo: dict[tuple, list[State]] = {}
+        self.unreduced_memo: dict[Layout, Layout] = {}
         self.whole = [_is_whole(graph, v) for v in range(len(graph.values))]
         self.seen: list[dict[Layout, None]] = [{} for _ in graph.values]
 
@@ -310,32 +313,70 @@ class _Candidates:
         node = self.g.nodes[index]
         if len(node.states) >= MAX_STATES:
             return []
-        have = {id(s) for s in node.states}  # states are memoized: one object each
+        rule = node.rule
+        if rule is not None:
+            # Repeated layers ask the same question: which states does this
+            # rule add, given the states it has, the layouts around it and
+            # its values' shapes.  States and rules are kept objects, so
+            # their identities can key the answer.
+            requests = self.requests(node)
+            key = (id(rule), tuple(map(id, node.states)), requests, self.shapes(node))
+            new = self.expand_memo.get(key)
+            if new is None:
+                suggested = (self.state(rule, mesh, option) for mesh, option in self.options(rule, requests))
+                new = self.expand_memo[key] = self.new_states(node, suggested)
+        else:
+            new = self.new_states(node, self.suggested(node))
         grew: list[int] = []
-        for st in self.suggested(node):
-            if id(st) not in have and self.divides(node, st):
-                node.states.append(st)
-                have.add(id(st))
-                grew += self.note(node, st)
-                if len(node.states) >= MAX_STATES:
-                    break
+        for st in new:
+            node.states.append(st)
+            grew += self.note(node, st)
         return grew
 
+    def new_states(self, node: Node, suggested: Iterator[State]) -> list[State]:
+        """The suggested states the node does not have and can run in, up to
+        `MAX_STATES` in all."""
+        have = {id(s) for s in node.states}  # states are memoized: one object each
+        room = MAX_STATES - len(node.states)
+        out: list[State] = []
+        for st in suggested:
+            if id(st) not in have and self.divides(node, st):
+                out.append(st)
+                have.add(id(st))
+                if len(out) >= room:
+                    break
+        return out
+
+    def shapes(self, node: Node) -> tuple:
+        """What `divides` reads of the node's values."""
+        values = self.g.values
+        return tuple(None if v < 0 else (values[v].shape, values[v].dynamic) for v in (*node.operands, *node.results))
+
+    def requests(self, node: Node) -> tuple[tuple[str, int, Layout], ...]:
+        """The layouts on an op's values, as requests to its rule."""
+        rule = node.rule
+        assert rule is not None
+        seen = self.seen
+        requests: list[tuple[str, int, Layout]] = []
+        for j, v in enumerate(node.results):
+            if v >= 0 and rule.result_maps[j] is not None:
+                requests += [("result", j, lay) for lay in seen[v]]
+        for i, v in enumerate(node.operands):
+            if v >= 0 and rule.operand_maps[i] is not None:
+                # an operand is never partial: a partial layout asks for its split only
+                requests += [("operand", i, self.unreduced(lay)) for lay in seen[v]]
+        return tuple(requests)
+
+    def unreduced(self, lay: Layout) -> Layout:
+        found = self.unreduced_memo.get(lay)
+        if found is None:
+            found = self.unreduced_memo[lay] = _unreduced(lay)
+        return found
+
     def suggested(self, node: Node) -> Iterator[State]:
-        """States built from the layouts on the node's values, best guesses first."""
-        if node.rule is not None:
-            rule = node.rule
-            requests: list[tuple[str, int, Layout]] = []
-            for j, v in enumerate(node.results):
-                if v >= 0 and rule.result_maps[j] is not None:
-                    requests += [("result", j, lay) for lay in self.seen[v]]
-            for i, v in enumerate(node.operands):
-                if v >= 0 and rule.operand_maps[i] is not None:
-                    # an operand is never partial: a partial layout asks for its split only
-                    requests += [("operand", i, _unreduced(lay)) for lay in self.seen[v]]
-            for mesh, option in self.options(rule, tuple(requests)):
-                yield self.state(rule, mesh, option)
-        elif node.carry:
+        """A carried value's states: the layouts on its values, then each
+        mesh's replicated layout."""
+        if node.carry:
             lays: dict[Layout, None] = {}
             for v in (*node.operands, *node.results):
                 if v >= 0:
@@ -353,17 +394,24 @@ class _Candidates:
                 for st in node.states:
                     self.note(node, st)
         is_choosing = set(choosing)
-        pending = dict.fromkeys(choosing)
-        while pending:
-            index = next(iter(pending))
-            del pending[index]
+        # A FIFO of distinct nodes. (Popping a dict's first key is not O(1):
+        # CPython skips the deleted slots at its front on every call.)
+        queue = deque(choosing)
+        queued = set(choosing)
+        while queue:
+            index = queue.popleft()
+            queued.discard(index)
             for v in self.expand(index):
                 value = g.values[v]
-                if value.producer is not None and value.producer[0] in is_choosing:
-                    pending.setdefault(value.producer[0])
+                if value.producer is not None:
+                    p = value.producer[0]
+                    if p in is_choosing and p not in queued:
+                        queued.add(p)
+                        queue.append(p)
                 for c, _ in value.consumers:
-                    if c in is_choosing:
-                        pending.setdefault(c)
+                    if c in is_choosing and c not in queued:
+                        queued.add(c)
+                        queue.append(c)
 
 
 def _unreduced(lay: Layout) -> Layout:
@@ -388,6 +436,7 @@ class Solver:
         self.g = graph
         self.cost = cost
         self.table_memo: dict[tuple, list[list[int]]] = {}
+        self.around: _Around | None = None
         self.cost_memo: dict[tuple, int] = {}
 
     def reshard(self, value: Value, have: Layout | None, need: Layout | None) -> int:
@@ -525,6 +574,36 @@ class Solver:
         return choice
 
 
+class _Around:
+    """What local improvement reads of the graph's shape, whatever the
+    states chosen: built once, shared by both starting points."""
+
+    def __init__(self, g: Graph) -> None:
+        nodes, values = g.nodes, g.values
+        self.counted = [v.producer is not None and bool(nodes[v.producer[0]].states) for v in values]
+        counted = self.counted
+        # per node, the values whose cost its state changes
+        self.touched = [
+            [v for v in dict.fromkeys((*node.operands, *node.results)) if v >= 0 and counted[v]] for node in nodes
+        ]
+        # ... split into values read once, priced as one edge (the common
+        # case: no shared reshard to count), and the others
+        self.edges: list[list[tuple[Value, int, int, int, int, int]]] = []
+        self.shared: list[list[int]] = []
+        for touched in self.touched:
+            edges, shared = [], []
+            for v in touched:
+                value = values[v]
+                if len(value.consumers) == 1:
+                    p, j = value.producer
+                    m, i = value.consumers[0]
+                    edges.append((value, p, j, m, i, nodes[m].weight_of(i)))
+                else:
+                    shared.append(v)
+            self.edges.append(edges)
+            self.shared.append(shared)
+
+
 class _Local:
     """Local improvement under the exact shared cost: per value, one reshard
     per layout its consumers need other than the one it is produced in,
@@ -535,35 +614,25 @@ class _Local:
         self.g = solver.g
         self.choice = list(choice)
         g = self.g
+        if solver.around is None:
+            solver.around = _Around(g)
+        self.counted, self.touched = solver.around.counted, solver.around.touched
+        self.edges, self.shared = solver.around.edges, solver.around.shared
         # per value: {needed layout: {weight: count}} over its consumers' current states
         self.needs: list[dict[Layout, dict[int, int]]] = [{} for _ in g.values]
-        self.counted = [v.producer is not None and bool(g.nodes[v.producer[0]].states) for v in g.values]
+        nodes, needs, chosen = g.nodes, self.needs, self.choice
         for v, value in enumerate(g.values):
             if not self.counted[v]:
                 continue
+            table = needs[v]
             for c, i in value.consumers:
-                self.add_need(v, c, i, self.choice[c], 1)
-        # per node, the values whose cost its state changes
-        self.touched = [
-            [v for v in dict.fromkeys((*node.operands, *node.results)) if v >= 0 and self.counted[v]]
-            for node in g.nodes
-        ]
-        # ... split into values read once, priced as one edge (the common
-        # case: no shared reshard to count), and the others
-        self.edges: list[list[tuple[Value, int, int, int, int, int]]] = []
-        self.shared: list[list[int]] = []
-        for touched in self.touched:
-            edges, shared = [], []
-            for v in touched:
-                value = g.values[v]
-                if len(value.consumers) == 1:
-                    p, j = value.producer
-                    m, i = value.consumers[0]
-                    edges.append((value, p, j, m, i, g.nodes[m].weight_of(i)))
-                else:
-                    shared.append(v)
-            self.edges.append(edges)
-            self.shared.append(shared)
+                node = nodes[c]
+                states = node.states
+                if not states:
+                    continue
+                st_needs = states[chosen[c]].needs
+                if i < len(st_needs) and st_needs[i] is not None:
+                    _count(table, st_needs[i], node.weight_of(i), 1)
 
     def need_of(self, c: int, i: int, state: int) -> Layout | None:
         st = self.g.nodes[c].states[state] if self.g.nodes[c].states else None
