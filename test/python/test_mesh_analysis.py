@@ -406,3 +406,17 @@ def test_a_terminal_gets_the_rich_table():
     plain = io.StringIO()
     _report(SPMD_REPLICATED).write(plain)
     assert "┏" not in plain.getvalue()
+
+
+@pytest.mark.parametrize("value", [0, -1])
+def test_max_devices_must_be_positive(value: int) -> None:
+    """A mesh can never have fewer than one device: such a bound is a typo,
+    refused from the CLI's option text and from Python alike."""
+    from mesh_dialect.transforms.base import OptionError
+
+    with pytest.raises(
+        OptionError, match=rf"option 'max-devices' of pass 'mesh-analysis' must be at least 1, got {value}"
+    ):
+        MeshAnalysis.from_options(f"max-devices={value}")
+    with pytest.raises(OptionError, match="must be at least 1"):
+        MeshAnalysis(max_devices=value)

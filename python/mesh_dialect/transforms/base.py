@@ -332,6 +332,11 @@ def _check_option_type(argument: str, field: dataclasses.Field, value) -> None:
         raise OptionError(
             f"option '{field.name.replace('_', '-')}' of pass '{argument}' must be a {kind}, got {value!r}"
         )
+    least = field.metadata.get("min")
+    if least is not None and value < least:
+        raise OptionError(
+            f"option '{field.name.replace('_', '-')}' of pass '{argument}' must be at least {least}, got {value!r}"
+        )
     choices = field.metadata.get("choices")
     if choices is not None and value not in choices:
         raise OptionError(

@@ -32,7 +32,7 @@ class MeshAnalysis(Pass):
 
     format: str = field(default="table", metadata={"help": "report format", "choices": ("table", "json")})
     output: str = field(default="", metadata={"help": "file to write the report to (default: stderr)"})
-    max_devices: int = field(default=MAX_DEVICES, metadata={"help": "the most devices a mesh may have"})
+    max_devices: int = field(default=MAX_DEVICES, metadata={"help": "the most devices a mesh may have", "min": 1})
 
     def run(self, module: ir.Operation) -> None:
         self.record_changes()  # nothing changes
