@@ -156,6 +156,8 @@ def test_mesh_run_shows_the_devices_it_simulates():
     for phase in (
         f"parsing {MLP}",
         "simulating @mlp on 4 devices of mesh @mesh (2x2)",
+        # one all_reduce over axis 1 of a 2x2 mesh: two groups
+        "simulating @mlp on 4 devices of mesh @mesh (2x2): 2 collectives done, 4/4 devices finished",
         "simulating the reference @mlp on one device",
         "comparing with the reference",
     ):
@@ -263,3 +265,36 @@ def test_driver_reports_every_pass_and_prints_the_same(small: Path, print_ir_aft
         ("advance", 1),
         ("phase", "writing stdout"),
     ]
+
+
+def test_simulator_counts_collectives_and_finished_devices():
+    """`Simulation.run`'s progress callback: exchanges completed (one per
+    group of a collective) and devices returned, ending with all of them."""
+    import numpy as np
+
+    from mesh_dialect.sim.api import Simulation
+
+    text = """
+mesh.mesh @m(shape = 2x4)
+func.func @f(%x: tensor<8x16xf32>) -> tensor<8x16xf32> {
+  %r = mesh.all_reduce %x on @m mesh_axes = [1] : tensor<8x16xf32> -> tensor<8x16xf32>
+  %g = mesh.all_gather %r on @m mesh_axes = [0] gather_axis = 0 : tensor<8x16xf32> -> tensor<16x16xf32>
+  %s = mesh.all_slice %g on @m mesh_axes = [0] slice_axis = 0 : tensor<16x16xf32> -> tensor<8x16xf32>
+  return %s : tensor<8x16xf32>
+}
+"""
+    from mlir import ir
+
+    import mesh_dialect
+
+    ctx = mesh_dialect.context()
+    with ctx, ir.Location.unknown():
+        sim = Simulation(mesh_dialect.parse(text, context=ctx), mesh="m")
+        calls: list[tuple[int, int, int]] = []
+        x = np.ones((8, 16), np.float32)  # no layout: every device gets it whole
+        sim.run("f", [x], spmd=True, on_progress=lambda *a: calls.append(a))
+    # the all_reduce runs in 2 groups of 4, the all_gather and the all_slice
+    # in 4 groups of 2 each; the last call has every device back
+    assert calls[-1] == (10, 8, 8)
+    assert [c[0] for c in calls] == sorted(c[0] for c in calls)
+    assert all(c[1] == 0 for c in calls[:-1])

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from dataclasses import dataclass, field
 from typing import TextIO
 
@@ -154,8 +155,11 @@ class RunDriver:
                 self.progress.phase(f"running @{function} as {self.o.mpi} MPI processes")
                 outputs = self._run_mpi(sim, sig, inputs)
             else:
-                self.progress.phase(f"simulating @{function} {_where(sim, sig, spmd)}")
-                outputs = sim.run(function, inputs, spmd=self.o.spmd, seed=self.o.seed)
+                where = f"simulating @{function} {_where(sim, sig, spmd)}"
+                self.progress.phase(where)
+                outputs = sim.run(
+                    function, inputs, spmd=self.o.spmd, seed=self.o.seed, on_progress=self._counting(where)
+                )
             reference = None
             if self.o.compare_with is not None:
                 ref_module = self._load(self.o.compare_with, ctx)
@@ -182,6 +186,24 @@ class RunDriver:
             return 0
         self.progress.phase("comparing with the reference")
         return self._compare(outputs, reference, length, inputs, layouts)
+
+    def _counting(self, where: str):
+        """The simulator's progress callback: the phase with the collectives
+        done and the devices finished so far, redrawn at most ten times a
+        second (a run may complete thousands of collectives)."""
+        last = [0.0]
+
+        def report(exchanges: int, finished: int, devices: int) -> None:
+            now = time.monotonic()
+            if now - last[0] < 0.1 and finished < devices:
+                return
+            last[0] = now
+            self.progress.phase(
+                f"{where}: {exchanges:,} collective{'s' if exchanges != 1 else ''} done, "
+                f"{finished}/{devices} devices finished"
+            )
+
+        return report
 
     def _run_mpi(self, sim, sig, inputs):
         try:

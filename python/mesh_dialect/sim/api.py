@@ -13,7 +13,7 @@ drawn from `seed`; `seed=None` feeds the fixed decomposition instead.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -169,12 +169,19 @@ class Simulation:
         return self._spmd[mesh]
 
     def run(
-        self, function: str, inputs: Sequence[np.ndarray], *, spmd: bool | None = None, seed: int | None = 0
+        self,
+        function: str,
+        inputs: Sequence[np.ndarray],
+        *,
+        spmd: bool | None = None,
+        seed: int | None = 0,
+        on_progress: Callable[[int, int, int], None] | None = None,
     ) -> list[np.ndarray]:
         """Global outputs for global inputs. A function with layouts (or any
         function when `spmd` is True) runs on every device of its mesh;
         `seed` draws the terms of partial arguments (see the module
-        docstring)."""
+        docstring). An SPMD run tells `on_progress(exchanges, finished,
+        devices)` how far it is (`Runner.run_spmd`)."""
         sig = self.signature(function)
         if spmd is None:
             spmd = sig.spmd
@@ -183,7 +190,7 @@ class Simulation:
         runner = self.runner(self._spmd_mesh(sig))
         mesh = runner.mesh
         per_device = self.device_inputs(function, inputs, seed=seed)
-        outs = runner.run_spmd(function, per_device)
+        outs = runner.run_spmd(function, per_device, on_progress)
         results = []
         for i, s in enumerate(sig.result_shardings):
             locals_ = {d: np.asarray(outs[d][i]) for d in outs}

@@ -10,7 +10,7 @@ process index) and still meet at their collectives.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -127,8 +127,16 @@ class Runner:
         self._check_arity(fn, args)
         return run_block(Frame([None] * fn.slots, tuple(device), self), fn.body, list(args))
 
-    def run_spmd(self, function: str, args: dict[Device, Sequence[Any]]) -> dict[Device, list[Any]]:
-        """Run `function` on every device of the mesh with its own arguments."""
+    def run_spmd(
+        self,
+        function: str,
+        args: dict[Device, Sequence[Any]],
+        on_progress: Callable[[int, int, int], None] | None = None,
+    ) -> dict[Device, list[Any]]:
+        """Run `function` on every device of the mesh with its own arguments.
+        `on_progress(exchanges, finished, devices)` is told after each round
+        how many collectives (one per group) and point-to-point transfers
+        have completed, and how many devices have returned."""
         if self.mesh is None:
             raise SimError("no mesh given for an SPMD run")
         devices = list(self.mesh.devices())
@@ -136,6 +144,7 @@ class Runner:
         reply: dict[Device, Any] = {d: None for d in devices}
         waiting: dict[Device, Request | PointToPoint] = {}
         done: dict[Device, list[Any]] = {}
+        exchanges = 0
         while len(done) < len(devices):
             for d in devices:
                 if d in done or d in waiting:
@@ -146,17 +155,23 @@ class Runner:
                     done[d] = stop.value
             if not waiting:
                 break
-            if not (self._run_collectives(waiting, reply) | self._run_point_to_point(waiting, reply)):
+            ran = self._run_collectives(waiting, reply) + self._run_point_to_point(waiting, reply)
+            if not ran:
                 raise SimError(self._deadlock(waiting, done))
+            exchanges += ran
+            if on_progress is not None:
+                on_progress(exchanges, len(done), len(devices))
+        if on_progress is not None:
+            on_progress(exchanges, len(done), len(devices))
         return done
 
-    def _run_collectives(self, waiting: dict, reply: dict) -> bool:
-        """Run every collective whose groups have all arrived; True if any."""
+    def _run_collectives(self, waiting: dict, reply: dict) -> int:
+        """Run every collective whose groups have all arrived; how many groups ran."""
         by_step: dict[int, list[Request]] = {}
         for r in waiting.values():
             if isinstance(r, Request):
                 by_step.setdefault(id(r.step), []).append(r)
-        progressed = False
+        ran = 0
         for requests in by_step.values():
             step = requests[0].step
             axes = step.attrs["mesh_axes"]
@@ -169,11 +184,12 @@ class Runner:
             for d in members:
                 reply[d] = outs[d]
                 del waiting[d]
-            progressed = True
-        return progressed
+            ran += len(ready)
+        return ran
 
-    def _run_point_to_point(self, waiting: dict, reply: dict) -> bool:
-        progressed = False
+    def _run_point_to_point(self, waiting: dict, reply: dict) -> int:
+        """Pair every waiting send with its receive; how many transfers ran."""
+        progressed = 0
         sends = [r for r in waiting.values() if isinstance(r, PointToPoint) and r.send]
         for s in sends:
             recv = waiting.get(s.peer)
@@ -187,7 +203,7 @@ class Runner:
             reply[s.device] = s.value
             reply[recv.device] = np.array(s.value, copy=True)
             del waiting[s.device], waiting[recv.device]
-            progressed = True
+            progressed += 1
         return progressed
 
     def _deadlock(self, waiting: dict, done: dict) -> str:
