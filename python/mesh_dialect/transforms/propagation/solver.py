@@ -654,15 +654,28 @@ class _Local:
         the most-repeated use wanting it; `changes` are counts to add first."""
         value = self.g.values[v]
         needs = self.needs[v]
-        if changes:
-            needs = {lay: dict(counts) for lay, counts in needs.items()}
-            for lay, counts in changes.items():
-                for w, delta in counts.items():
-                    _count(needs, lay, w, delta)
+        reshard = self.s.reshard
         total = 0
-        for need, counts in needs.items():
-            if need != have:
-                total += self.s.reshard(value, have, need) * max(counts)
+        if not changes:
+            for need, counts in needs.items():
+                if need != have:
+                    total += reshard(value, have, need) * max(counts)
+            return total
+        # as if `changes` were counted in, without copying the counts
+        for need in (*needs, *(lay for lay in changes if lay not in needs)):
+            if need == have:
+                continue
+            counts = needs.get(need)
+            delta = changes.get(need)
+            if delta:
+                merged = dict(counts) if counts else {}
+                for w, d in delta.items():
+                    merged[w] = merged.get(w, 0) + d
+                weights = [w for w, n in merged.items() if n]
+                if weights:
+                    total += reshard(value, have, need) * max(weights)
+            elif counts:
+                total += reshard(value, have, need) * max(counts)
         return total
 
     def node_cost(self, c: int, state: int) -> int:
