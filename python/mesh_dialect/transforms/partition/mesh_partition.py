@@ -61,6 +61,36 @@ _NOT_RULED = ("mesh.mesh", "mesh.sharding")
 other mesh op is a collective or a query that already speaks of one device's
 data."""
 _CONSTANTS = ("arith.constant", "tosa.const", "mhlo.constant", "stablehlo.constant")
+_SPECIAL = frozenset(
+    {
+        *_CARRIED,
+        *_CONSTANTS,
+        "func.return",
+        "func.call",
+        "scf.yield",
+        "tensor.dim",
+        "tensor.extract_slice",
+        "tensor.insert_slice",
+        "tensor.expand_shape",
+        "tosa.reshape",
+    }
+)
+"""Ops `_Partition.rewrite` treats by name (besides mesh and hlo ops):
+never skipped, whatever their layouts."""
+_SKIP = object()
+"""The rule slot of an op partition leaves as it is (`_Partition.rules`)."""
+
+
+def _skippable_name(name: str) -> bool | None:
+    """Whether the rewrite of an op named `name` changes nothing (but its
+    sharding option) when all its values are whole: a rule with no split
+    loop fits them, and an op without a rule gathers nothing.  False for
+    ops treated by name; None for an op that qualifies only without
+    regions, since partition visits them (their block arguments may be
+    annotated): linalg bodies are not visited."""
+    if name in _SPECIAL or name.startswith(("mesh.", "mhlo.", "stablehlo.")):
+        return False
+    return True if name.startswith("linalg.") else None
 
 
 class _Unsupported(Exception):
@@ -129,12 +159,18 @@ _STAND_IN_DIM = 1 << 12
 """The size the planner assumes for a dynamic tensor dimension (costs only)."""
 
 
+_RESHARDING = None
+
+
 def _planner():
     """The resharding planner, imported on first use: it pulls in the
     simulator's collectives, which mesh-opt's start-up does not need."""
-    from ...sharding import resharding
+    global _RESHARDING
+    if _RESHARDING is None:
+        from ...sharding import resharding
 
-    return resharding
+        _RESHARDING = resharding
+    return _RESHARDING
 
 
 def _read_sharding(value: ir.Value) -> tuple[str, Sharding] | None:
@@ -188,11 +224,23 @@ class _Partition:
         self.returned: list[Sharding | None] | None = None  # result layouts, from the first func.return
         self.reshards: dict[tuple[ir.Value, Sharding, ir.Block], ir.Value] = {}  # one reshard per block
         self.rebuilt: list[ir.Value] = []  # values rebuilt in a layout instead of resharded
+        self.outer_blocks: dict[ir.Block, ir.Block | None] = {}  # a block -> the block of its region op
         # Real programs repeat a few signatures: local types, plans and fit
         # checks are memoized for the run (types are uniqued by the context).
         self.local_types: dict[tuple[ir.Type, Sharding], ir.Type] = {}
         self.plans: dict[tuple, object] = {}
+        # per plan: (step, layout before, layout after, local type after, plain)
+        self.plan_steps: dict[tuple, list[tuple]] = {}
+        self.collectives: dict[object, tuple[str, dict[str, ir.Attribute]]] = {}  # step -> (op name, attributes)
         self.fitting: dict[tuple, bool] = {}
+        self.pieces_fit: set[tuple] = set()  # (rule, layouts, types) whose pieces line up
+        self.attrs: dict[object, ir.Attribute] = {}  # layout attributes, per layout or (type, layout)
+        # The op defining each result of a visited op: `Value.owner` builds
+        # an OpView, which costs tens of microseconds for a linalg op.  An
+        # entry is dropped when its op is erased (`forget`): MLIR may give
+        # the address to a value created later.
+        self.defs: dict[ir.Value, ir.Operation] = {}
+        self.annotations: dict[int, tuple[tuple[str, Sharding], bool]] = {}  # mesh.shard op index -> layout, for users
 
     # -- layouts ---------------------------------------------------------------
 
@@ -269,27 +317,30 @@ class _Partition:
         ops: list[ir.Operation] = []
         names: list[str] = []
         func = self.func
+        advance, skip = ir.WalkResult.ADVANCE, ir.WalkResult.SKIP
 
         def visit(op: ir.Operation) -> ir.WalkResult:
-            if op == func:
-                return ir.WalkResult.ADVANCE
             ops.append(op)
             name = op.name
             names.append(name)
             if name.startswith(("linalg.", "mhlo.", "stablehlo.")) and len(op.regions):
-                return ir.WalkResult.SKIP
-            return ir.WalkResult.ADVANCE
+                return skip
+            return advance
 
         func.walk(visit, ir.WalkOrder.PRE_ORDER)
+        del ops[0], names[0]  # the function itself, visited first
         # Layouts: each mesh.shard that annotates a value as produced.
-        for op, name in zip(ops, names):
+        for k, (op, name) in enumerate(zip(ops, names)):
             if name != "mesh.shard":
                 continue
             found = self.read_sharding(op.operands[1])
             if found is None:
                 raise _Unsupported(op.location, "mesh.shard with a sharding that is not a static mesh.sharding")
-            self.use_mesh(found[0], op.location)
-            if "annotate_for_users" not in op.attributes:
+            if found[0] != self.mesh_name:
+                self.use_mesh(found[0], op.location)
+            for_users = "annotate_for_users" in op.attributes
+            self.annotations[k] = (found, for_users)
+            if not for_users:
                 self.layout.setdefault(op.operands[0], found[1])
         if self.mesh is None:
             # Nothing annotated: every device runs the program as it is, but
@@ -306,74 +357,123 @@ class _Partition:
                 self.layout.pop(arg, None)
         shardings = [op for op, name in zip(ops, names) if name == "mesh.sharding"]
         returns = [op for op, name in zip(ops, names) if name == "func.return"]
-        # Rules read operand shapes, so they are taken before anything is retyped.
-        cache = RuleCache.shared(func.context)
-        rules = [None if name.startswith("mesh.") else cache.rule_for(op, name) for op, name in zip(ops, names)]
+        rules = self.rules(ops, names)
         self.arguments(entry)
-        for op, name, rule in zip(ops, names, rules):
-            self.rewrite(op, name, rule)
+        for k, (op, name, rule) in enumerate(zip(ops, names, rules)):
+            if rule is _SKIP:
+                if OPTION_ATTR in op.attributes:
+                    del op.attributes[OPTION_ATTR]
+            elif name == "mesh.shard":
+                self.shard(op, self.annotations[k])
+            else:
+                self.rewrite(op, name, rule)
         for local, arg in self.whole.items():  # slices of full arguments nobody read
             while local != arg and not len(list(local.uses)):
                 owner = local.owner
                 local = owner.operands[0]
                 owner.erase()
         self.erase_unused_inits()
+        self.defs.clear()
         for op in reversed(shardings):
             if all(len(list(r.uses)) == 0 for r in op.results):
                 op.erase()
         self.signature(entry, returns[0] if returns else None)
+
+    def rules(self, ops: list[ir.Operation], names: list[str]) -> list[ShardingRule | None | object]:
+        """Each op's sharding rule, taken before anything is retyped (rules
+        read operand shapes), or `_SKIP` for an op partition leaves as it
+        is: one whose operands come only from such ops (or whole constants)
+        and whose results nobody annotated runs on whole values, and its
+        rewrite would change nothing (see `_skippable`)."""
+        cache = RuleCache.shared(self.func.context)
+        layout, defs = self.layout, self.defs
+        whole: set[ir.Value] = set()  # results of skipped ops and of unannotated constants
+        by_name: dict[str, bool | None] = {}  # skippable by its name (None: unless it has regions)
+        rules: list = []
+        for op, name in zip(ops, names):
+            if name.startswith("mesh."):
+                rules.append(None)
+                continue
+            operands, results = list(op.operands), list(op.results)
+            annotated = False
+            for r in results:
+                defs[r] = op
+                if r in layout:
+                    annotated = True
+            if not annotated:
+                skippable = by_name.get(name, False)
+                if skippable is False and name not in by_name:
+                    skippable = by_name[name] = _skippable_name(name)
+                if skippable is None:
+                    skippable = not len(op.regions)
+                if skippable and all(v in whole for v in operands):
+                    whole.update(results)
+                    rules.append(_SKIP)
+                    continue
+            if not annotated and name in _CONSTANTS:
+                whole.update(results)
+            rules.append(cache.rule_for(op, name, (operands, results)))
+        return rules
 
     def erase_unused_inits(self) -> None:
         """Whole inits that every user rebuilt in its own layout are dead.
         The candidates (each fill, then the empty it fills) are listed
         before anything is erased, and each op is erased at most once: an
         erased op must never be touched again."""
-        values: dict[ir.Value, None] = {}  # by value: ops are compared only while alive
+        values: dict[ir.Value, bool] = {}  # by value (ops are compared only while alive): is it a fill's
+        owner_of = self.owner
         for value in self.rebuilt:
-            values[value] = None
-            owner = value.owner
-            if _filled(owner) is not None:
-                values[owner.operands[len(owner.operands) - 1]] = None
-        ops = [v.owner.operation for v in values]
-        ops.sort(key=lambda op: _filled(op) is None)  # users before what they use
+            if value in values:
+                continue
+            owner = owner_of(value)
+            filled = _filled(owner) is not None
+            values[value] = filled
+            if filled:
+                values.setdefault(owner.operands[len(owner.operands) - 1], False)
+        # users before what they use
+        ops = [owner_of(v).operation for v, filled in values.items() if filled]
+        ops += [owner_of(v).operation for v, filled in values.items() if not filled]
         for op in ops:
-            if not any(len(list(r.uses)) for r in op.results):
+            if all(next(iter(r.uses), None) is None for r in op.results):
                 op.erase()
 
     def arguments(self, entry: ir.Block) -> None:
         """An argument's layout: its own annotation, else the one its
         annotations for users agree on, else replicated."""
+        layout, local_types = self.layout, self.local_types
         for arg in entry.arguments:
-            if not isinstance(arg.type, ir.RankedTensorType):
+            t = arg.type
+            if not isinstance(t, ir.RankedTensorType):
                 continue
-            if arg not in self.layout:
+            s = layout.get(arg)
+            if s is None:
                 wanted = []
                 for use in arg.uses:
                     user = use.owner
                     if user.name == "mesh.shard" and "annotate_for_users" in user.attributes:
                         wanted.append(self.read_sharding(user.operands[1])[1])
                 if wanted and all(w == wanted[0] for w in wanted) and not wanted[0].partial_axes:
-                    self.layout[arg] = wanted[0]
-            s = self.layout.get(arg)
+                    s = layout[arg] = wanted[0]
             if s is None or s.is_replicated:
                 continue
             if self.pass_.full_arguments:
                 if s.partial_axes:
                     raise _Unsupported(self.func.location, "a whole argument cannot arrive as a partial value")
-                if self.local_type(arg.type, s, arg.location) == arg.type:
+                if self.local_type(t, s, arg.location) == t:
                     continue  # split only over axes of size 1: the piece is the whole
                 uses = [u for u in arg.uses]
                 first = entry.operations[0]
-                local = self.reshard(arg, arg.type, _WHOLE, s, ir.InsertionPoint(first), arg.location)
-                self.layout[local] = s
-                self.global_type[local] = arg.type
+                local = self.reshard(arg, t, _WHOLE, s, ir.InsertionPoint(first), arg.location)
+                layout[local] = s
+                self.global_type[local] = t
                 self.whole[local] = arg
-                self.layout[arg] = _WHOLE  # the argument itself is whole on every device
+                layout[arg] = _WHOLE  # the argument itself is whole on every device
                 for use in uses:
                     use.owner.operands[use.operand_number] = local
             else:
-                self.global_type[arg] = arg.type
-                arg.set_type(self.local_type(arg.type, s, self.annotation_location(arg)))
+                self.global_type[arg] = t
+                piece = local_types.get((t, s))  # the location is only for a diagnostic
+                arg.set_type(self.local_type(t, s, self.annotation_location(arg)) if piece is None else piece)
 
     def annotation_location(self, arg: ir.Value) -> ir.Location:
         """Where an argument's layout was written, for diagnostics."""
@@ -392,21 +492,30 @@ class _Partition:
         # ones too, so a function whose values all end up whole still reads
         # as a per-device program (the simulator runs it on every device).
         # With full-arguments, arguments arrive whole and carry nothing.
-        replicated = sharding_attr(self.mesh_name, _WHOLE)
+        replicated = self.sharding_attr(_WHOLE)
+        dicts: dict[ir.Attribute | None, ir.Attribute] = {}  # one DictAttr per layout attribute
+
+        def entry_of(attr: ir.Attribute | None) -> ir.Attribute:
+            found = dicts.get(attr)
+            if found is None:
+                found = dicts[attr] = ir.DictAttr.get({} if attr is None else {"mesh.sharding": attr})
+            return found
+
         arg_attrs = []
-        for arg in entry.arguments:
+        full = self.pass_.full_arguments
+        for arg, t in zip(entry.arguments, inputs):
             s = self.layout.get(arg)
-            entries = {}
-            if not self.pass_.full_arguments and isinstance(arg.type, ir.RankedTensorType):
-                entries["mesh.sharding"] = replicated if s is None else self.signature_attr(arg, s)
-            arg_attrs.append(ir.DictAttr.get(entries))
+            attr = None
+            if not full and isinstance(t, ir.RankedTensorType):
+                attr = replicated if s is None else self.signature_attr(arg, s)
+            arg_attrs.append(entry_of(attr))
         res_attrs = []
         for v in terminator.operands if terminator is not None else []:
             s = self.layout.get(v)
-            entries = {}
+            attr = None
             if isinstance(v.type, ir.RankedTensorType):
-                entries["mesh.sharding"] = replicated if s is None else self.signature_attr(v, s)
-            res_attrs.append(ir.DictAttr.get(entries))
+                attr = replicated if s is None else self.signature_attr(v, s)
+            res_attrs.append(entry_of(attr))
         self.func.attributes["arg_attrs"] = ir.ArrayAttr.get(arg_attrs)
         self.func.attributes["res_attrs"] = ir.ArrayAttr.get(res_attrs)
 
@@ -417,6 +526,10 @@ class _Partition:
         the offsets do."""
         assert self.mesh is not None and self.mesh_name is not None
         t = self.global_type.get(value)
+        key = (t, s)
+        found = self.attrs.get(key)
+        if found is not None:
+            return found
         if (
             s.sharded_dims_offsets
             or not isinstance(t, ir.RankedTensorType)
@@ -424,19 +537,30 @@ class _Partition:
             or self.dynamic_axes
             or s.is_even(t.shape, self.mesh)
         ):
-            return sharding_attr(self.mesh_name, s)
-        offsets = []
-        for d in s.sharded_dims():
-            bounds = s.bounds(d, t.shape[d], self.mesh)
-            offsets += [a for a, _ in bounds] + [bounds[-1][1]]
-        spelled = Sharding(s.split_axes, s.partial_axes, s.partial_type, s.halo_sizes, tuple(offsets))
-        return sharding_attr(self.mesh_name, spelled)
+            found = self.sharding_attr(s)
+        else:
+            offsets = []
+            for d in s.sharded_dims():
+                bounds = s.bounds(d, t.shape[d], self.mesh)
+                offsets += [a for a, _ in bounds] + [bounds[-1][1]]
+            spelled = Sharding(s.split_axes, s.partial_axes, s.partial_type, s.halo_sizes, tuple(offsets))
+            found = self.sharding_attr(spelled)
+        self.attrs[key] = found
+        return found
+
+    def sharding_attr(self, s: Sharding) -> ir.Attribute:
+        """`sharding_attr` on this run's mesh, once per layout."""
+        assert self.mesh_name is not None
+        found = self.attrs.get(s)
+        if found is None:
+            found = self.attrs[s] = sharding_attr(self.mesh_name, s)
+        return found
 
     # -- one op ------------------------------------------------------------------
 
     def rewrite(self, op: ir.Operation, name: str, rule: ShardingRule | None) -> None:
         if name == "mesh.shard":
-            self.shard(op)
+            self.shard(op, None)
             return
         if name.startswith("mesh."):
             if name not in _NOT_RULED:
@@ -466,19 +590,25 @@ class _Partition:
         if rule is None:
             self.without_rule(op)
             return
-        after = self.check_fits(op, rule, recorded)
-        self.fix_init(op, rule)
+        results = list(op.results)
+        layout, local_types = self.layout, self.local_types
+        outs = [layout.get(r) for r in results]
+        after, fitted = self.fit(op, rule, recorded, list(op.operands), results, outs)
+        if not fitted:  # fitting set layouts of results
+            outs = [layout.get(r) for r in results]
+        self.fix_init(op, rule, name, results, outs)
         if name in ("tensor.empty", "tensor.splat") and self.sized_per_device(op):
             return
-        for r in op.results:
-            s = self.layout.get(r)
+        for r, s in zip(results, outs):
             if s is not None:
-                self.global_type[r] = r.type
-                r.set_type(self.local_type(r.type, s, op.location))
+                t = r.type
+                self.global_type[r] = t
+                local = local_types.get((t, s))
+                r.set_type(self.local_type(t, s, op.location) if local is None else local)
         if after:
             self.reshard_results(op, after)
         if not self.localize_dynamic(op, name):
-            _localize(op)
+            _localize(op, self.forget)
         if name.startswith(("stablehlo.", "mhlo.")):
             hlo.localize(self, op, name)
         if rule.windows:
@@ -598,7 +728,9 @@ class _Partition:
         if not 0 <= d < t.rank:
             return False
         ix = _Ix(self, ir.InsertionPoint(op), op.location)
-        op.results[0].replace_all_uses_with(ix.value(ix.total(v, t, s, d)))
+        r = op.results[0]
+        r.replace_all_uses_with(ix.value(ix.total(v, t, s, d)))
+        self.forget(r)
         op.erase()
         return True
 
@@ -693,7 +825,7 @@ class _Partition:
         source = self.layout.get(v, _WHOLE)
         if source == target:
             return v
-        if v in self.whole:
+        if self.whole and v in self.whole:
             v, source = self.whole[v], _WHOLE
             if source == target:
                 return v
@@ -711,13 +843,19 @@ class _Partition:
         while new is None:
             # A reshard made in an enclosing block sits before the region op
             # holding this user (ops are visited in order), so it dominates.
-            parent = block.owner
-            if parent is None or parent.operation == self.func:
+            outer = self.outer_blocks.get(block, False)
+            if outer is False:
+                parent = block.owner
+                outer = None if parent is None or parent.operation == self.func else parent.operation.block
+                self.outer_blocks[block] = outer
+            if outer is None:
                 break
-            block = parent.operation.block
+            block = outer
             new = self.reshards.get((v, target, block))
         if new is None:
-            global_type = self.global_type.get(v, v.type)
+            global_type = self.global_type.get(v)
+            if global_type is None:
+                global_type = v.type
             if ip is None:  # made here, only when a reshard is needed
                 ip, loc = ir.InsertionPoint(user), user.location
             new = self.reshards[key] = self.reshard(v, global_type, source, target, ip, loc)
@@ -772,15 +910,53 @@ class _Partition:
                     )
 
     def check_fits(
-        self, op: ir.Operation, rule: ShardingRule, recorded: ir.Attribute | None = None
+        self,
+        op: ir.Operation,
+        rule: ShardingRule,
+        recorded: ir.Attribute | None = None,
+        operands: list[ir.Value] | None = None,
+        results: list[ir.Value] | None = None,
     ) -> list[tuple[int, Sharding]]:
         """Fit the layouts around `op` to one loop sharding; returns the
-        results to reshard after the op (index, the layout its users read)."""
-        after = self.fit_layouts(op, rule, recorded)
-        self.check_pieces(op, rule)
-        return after
+        results to reshard after the op (index, the layout its users read).
+        `operands` and `results` are the op's, when the caller has them."""
+        if operands is None:
+            operands = list(op.operands)
+        if results is None:
+            results = list(op.results)
+        return self.fit(op, rule, recorded, operands, results, [self.layout.get(r) for r in results])[0]
 
-    def check_pieces(self, op: ir.Operation, rule: ShardingRule) -> None:
+    def fit(
+        self,
+        op: ir.Operation,
+        rule: ShardingRule,
+        recorded: ir.Attribute | None,
+        operands: list[ir.Value],
+        results: list[ir.Value],
+        outs: list[Sharding | None],
+    ) -> tuple[list[tuple[int, Sharding]], bool]:
+        """`check_fits` given the layouts of the results (`outs`); also
+        says whether the layouts fitted as they were (nothing changed)."""
+        layout = self.layout
+        ins = [layout.get(v) for v in operands]
+        have_in = [None if m is None else _WHOLE if s is None else s for s, m in zip(ins, rule.operand_maps)]
+        have_out = [None if m is None else _WHOLE if s is None else s for s, m in zip(outs, rule.result_maps)]
+        if self.fits_at(op, rule, have_in, have_out):
+            self.check_pieces(op, rule, operands, results, ins, outs)
+            return [], True
+        after = self.fit_layouts(op, rule, recorded)
+        self.check_pieces(op, rule, list(op.operands), results)  # some operands may be resharded
+        return after, False
+
+    def check_pieces(
+        self,
+        op: ir.Operation,
+        rule: ShardingRule,
+        operands: list[ir.Value] | None = None,
+        results: list[ir.Value] | None = None,
+        ins: list[Sharding | None] | None = None,
+        outs: list[Sharding | None] | None = None,
+    ) -> None:
         """Values an op indexes by one split loop must be cut into the same
         pieces of that loop, or a device computes its result piece from
         another piece of its operands.  Even cuts always line up; uneven
@@ -790,11 +966,36 @@ class _Partition:
         mesh = self.mesh
         if mesh is None:
             return
+        if operands is None:
+            operands = list(op.operands)
+        if results is None:
+            results = list(op.results)
+        # What the check reads: the rule, and the layout and (global) type of
+        # every value some layout splits.  Real programs repeat a few of them.
+        layout, global_type = self.layout, self.global_type
+        if ins is None:
+            ins = [layout.get(v) for v in operands]
+        if outs is None:
+            outs = [layout.get(r) for r in results]
+        key: list = [id(rule)]  # rules live as long as the run: one id each
+        for values, layouts, maps, retyped in (
+            (operands, ins, rule.operand_maps, True),
+            (results, outs, rule.result_maps, False),
+        ):
+            for v, s, m in zip(values, layouts, maps):
+                if m is None or s is None or not any(s.split_axes):
+                    key.append(None)
+                    continue
+                t = global_type.get(v) if retyped else None
+                key.append((s, v.type if t is None else t))
+        known = tuple(key)
+        if known in self.pieces_fit:
+            return
         by_loop: dict[int, list[tuple[str, int, int, Sharding, int]]] = {}
         uneven: set[int] = set()
         sides = (
-            ("operand", op.operands, rule.operand_maps, True),
-            ("result", op.results, rule.result_maps, False),
+            ("operand", operands, rule.operand_maps, True),
+            ("result", results, rule.result_maps, False),
         )
         for what, values, maps, retyped in sides:
             for i, (v, m) in enumerate(zip(values, maps)):
@@ -829,6 +1030,7 @@ class _Partition:
                         f"{_fmt_cut(first)} and {what} {i} as {_fmt_cut(bounds)} along loop {loop}; "
                         "reshard one of them with an annotation for users",
                     )
+        self.pieces_fit.add(known)
 
     def fit_layouts(
         self, op: ir.Operation, rule: ShardingRule, recorded: ir.Attribute | None = None
@@ -845,13 +1047,8 @@ class _Partition:
             None if m is None else self.layout.get(v, replicated) for v, m in zip(op.operands, rule.operand_maps)
         ]
         results = [None if m is None else self.layout.get(r, replicated) for r, m in zip(op.results, rule.result_maps)]
-        try:
-            if self.fits(rule, operands, results):
-                return []
-        except ValueError as e:  # an annotation splitting more dimensions than its tensor has
-            raise _Unsupported(
-                op.location, f"the layouts around '{op.name}' do not fit its sharding rule: {e}"
-            ) from None
+        if self.fits_at(op, rule, operands, results):
+            return []
         assert self.mesh is not None and self.mesh_name is not None
         option, stale = None, ""
         if recorded is not None:
@@ -874,7 +1071,7 @@ class _Partition:
         for i, (have, need) in enumerate(zip(operands, derived.operands)):
             if have is None or need is None or same_placement(have, need):
                 continue
-            free = _is_rebuildable(op.operands[i])  # a fresh init: made again in the layout, nothing moves
+            free = _is_rebuildable(op.operands[i], self.owner)  # a fresh init: made again in the layout, nothing moves
             self.reshard_operand(op, i, need, ir.InsertionPoint(op), op.location)
             if not free:
                 moved.append(f"operand {i} from {have} to {need}")
@@ -929,6 +1126,17 @@ class _Partition:
                 self.layout[new] = target
             self.global_type[new] = global_type
 
+    def fits_at(
+        self, op: ir.Operation, rule: ShardingRule, operands: list[Sharding | None], results: list[Sharding | None]
+    ) -> bool:
+        """`fits`, an annotation that does not fit its tensor reported at `op`."""
+        try:
+            return self.fits(rule, operands, results)
+        except ValueError as e:  # an annotation splitting more dimensions than its tensor has
+            raise _Unsupported(
+                op.location, f"the layouts around '{op.name}' do not fit its sharding rule: {e}"
+            ) from None
+
     def fits(self, rule: ShardingRule, operands: list[Sharding | None], results: list[Sharding | None]) -> bool:
         """Whether one loop sharding gives exactly these layouts."""
         key = (id(rule), tuple(operands), tuple(results))  # rules come from one RuleCache: one object each
@@ -961,21 +1169,22 @@ class _Partition:
         for r in op.results:
             self.layout.pop(r, None)  # whole: an annotation on it reshards
 
-    def shard(self, op: ir.Operation) -> None:
+    def shard(self, op: ir.Operation, annotation: tuple[tuple[str, Sharding], bool] | None) -> None:
         """An annotation becomes the collectives from its value's layout to
         the one it names: for users, or a second result annotation that
         disagrees with the first (as `cse` makes by merging two annotated
-        values), or a result annotation on a value produced whole."""
-        operands = op.operands
-        src, result = operands[0], op.result
+        values), or a result annotation on a value produced whole.
+        `annotation` is what `run` read of it (None: read it here)."""
+        result = op.result
         if next(iter(result.uses), None) is None:
             self.forget(result)
             op.erase()  # nobody reads this layout: nothing to move
             return
-        found = self.read_sharding(operands[1])
+        operands = op.operands
+        found = self.read_sharding(operands[1]) if annotation is None else annotation[0]
         assert found is not None
-        result.replace_all_uses_with(self.in_layout(src, found[1], op, None, None))
-        self.forget(result)
+        result.replace_all_uses_with(self.in_layout(operands[0], found[1], op, None, None))
+        self.layout.pop(result, None)  # a mesh.shard result is in no other table (`forget`)
         op.erase()
 
     def forget(self, value: ir.Value) -> None:
@@ -983,6 +1192,12 @@ class _Partition:
         address to a value created later."""
         self.layout.pop(value, None)
         self.global_type.pop(value, None)
+        self.defs.pop(value, None)
+
+    def owner(self, value: ir.Value) -> ir.Operation | ir.OpView | ir.Block:
+        """`value.owner`, from `defs` when a visited op defines it."""
+        found = self.defs.get(value)
+        return value.owner if found is None else found
 
     def reshard(
         self, value: ir.Value, global_type: ir.Type, source: Sharding, target: Sharding, ip, loc: ir.Location
@@ -992,9 +1207,17 @@ class _Partition:
         t = ir.RankedTensorType(global_type)
         self.local_type(t, source, loc)  # the layouts fit the type
         local = self.local_type(t, target, loc)
-        ix = _Ix(self, ip, loc)
+        made: list[_Ix] = []  # one _Ix, made when first needed
+
+        def index() -> _Ix:
+            if not made:
+                made.append(_Ix(self, ip, loc))
+            return made[0]
+
         if not target.partial_axes:
-            rebuilt = _rebuilt_in(value, local, ip, loc, lambda given: self.piece_sizes(t, target, ix, given))
+            rebuilt = _rebuilt_in(
+                value, local, ip, loc, lambda given: self.piece_sizes(t, target, index(), given), self.owner
+            )
             if rebuilt is not None:
                 self.rebuilt.append(value)
                 return rebuilt
@@ -1020,15 +1243,19 @@ class _Partition:
             self.plans[key] = plan
         self.warn_whole_argument(value, t, source, target, plan.bytes_received, loc)
         current = value
-        before = plan.source
-        with loc:
+        steps = self.plan_steps.get(key)
+        if steps is None:
+            steps, before = [], plan.source
             for step, after in zip(plan.steps, plan.intermediate):
-                out = self.local_type(t, after, loc)
-                if self.plain(step, t, before, after):
+                steps.append((step, before, after, self.local_type(t, after, loc), self.plain(step, t, before, after)))
+                before = after
+            self.plan_steps[key] = steps
+        with loc:
+            for step, before, after, out, plain in steps:
+                if plain:
                     current = self.emit(step, current, out, ip, loc)
                 else:
-                    current = self.emit_uneven(step, current, out, t, before, after, ix)
-                before = after
+                    current = self.emit_uneven(step, current, out, t, before, after, index())
             if current == value:
                 # The layouts differ only in name (size-1 axes, an idempotent
                 # partial): the data is the same, but the value under its
@@ -1066,20 +1293,30 @@ class _Partition:
         assert self.mesh is not None
         if math.prod(self.mesh.shape[a] for a in axes) == 1 and value.type == out:
             return value  # a group of one device: nothing to do
+        made = self.collectives.get(step)
+        if made is not None:
+            # the op the builder below made for this step, without its cost
+            name, attributes = made
+            return ir.Operation.create(
+                name, results=[out], operands=[value], attributes=attributes, loc=loc, ip=ip
+            ).result
+        built = None
         if isinstance(step, rs.AllReduce):
-            return mesh_ops.AllReduceOp(out, value, m, mesh_axes=axes, reduction=step.kind, loc=loc, ip=ip).result
-        if isinstance(step, rs.ReduceScatter):
-            return mesh_ops.ReduceScatterOp(
+            built = mesh_ops.AllReduceOp(out, value, m, mesh_axes=axes, reduction=step.kind, loc=loc, ip=ip)
+        elif isinstance(step, rs.ReduceScatter):
+            built = mesh_ops.ReduceScatterOp(
                 out, value, m, step.dim, mesh_axes=axes, reduction=step.kind, loc=loc, ip=ip
-            ).result
-        if isinstance(step, rs.AllGather):
-            return mesh_ops.AllGatherOp(out, value, m, step.dim, mesh_axes=axes, loc=loc, ip=ip).result
-        if isinstance(step, rs.AllSlice):
-            return mesh_ops.AllSliceOp(out, value, m, step.dim, mesh_axes=axes, loc=loc, ip=ip).result
-        if isinstance(step, rs.AllToAll):
-            return mesh_ops.AllToAllOp(
-                out, value, m, step.split_dim, step.concat_dim, mesh_axes=axes, loc=loc, ip=ip
-            ).result
+            )
+        elif isinstance(step, rs.AllGather):
+            built = mesh_ops.AllGatherOp(out, value, m, step.dim, mesh_axes=axes, loc=loc, ip=ip)
+        elif isinstance(step, rs.AllSlice):
+            built = mesh_ops.AllSliceOp(out, value, m, step.dim, mesh_axes=axes, loc=loc, ip=ip)
+        elif isinstance(step, rs.AllToAll):
+            built = mesh_ops.AllToAllOp(out, value, m, step.split_dim, step.concat_dim, mesh_axes=axes, loc=loc, ip=ip)
+        if built is not None:
+            op = built.operation
+            self.collectives[step] = (op.name, dict(op.attributes.items()))
+            return op.result
         if isinstance(step, rs.Permute):
             return self.permute(step, value, ip, loc)
         if isinstance(step, rs.Partialize):
@@ -1371,11 +1608,24 @@ class _Partition:
                 scf.YieldOp([linalg.fill(scalar, outs=[empty])])
         return choice.results[0]
 
-    def fix_init(self, op: ir.Operation, rule: ShardingRule) -> None:
-        """Keep a split reduction's init on the group's first device only."""
-        if not op.name.startswith("linalg.") or not len(op.results):
+    def fix_init(
+        self,
+        op: ir.Operation,
+        rule: ShardingRule,
+        name: str | None = None,
+        results: list[ir.Value] | None = None,
+        outs: list[Sharding | None] | None = None,
+    ) -> None:
+        """Keep a split reduction's init on the group's first device only
+        (`name`, `results` and their layouts `outs`: the op's, when the
+        caller has them)."""
+        if not (op.name if name is None else name).startswith("linalg."):
             return
-        out = self.layout.get(op.results[0])
+        if results is None:
+            results = list(op.results)
+        if not results:
+            return
+        out = self.layout.get(results[0]) if outs is None else outs[0]
         if out is None or not out.partial_axes or out.partial_type in IDEMPOTENT_KINDS:
             return  # the init may be folded in on every device
         n_inits = len(op.results)
@@ -1386,7 +1636,7 @@ class _Partition:
             neutral = _neutral(out.partial_type, ir.RankedTensorType(init.type).element_type)
             if neutral is None:
                 raise _Unsupported(op.location, f"a split {out.partial_type} reduction has no neutral value")
-            if _is_fill_of(init, neutral):
+            if _is_fill_of(init, neutral, self.owner):
                 continue
             kept = self.first_only(init, list(out.partial_axes), neutral, ir.InsertionPoint(op), op.location)
             op.operands[i] = kept
@@ -1703,9 +1953,10 @@ def _dense_i64(values) -> ir.Attribute:
     return ir.DenseI64ArrayAttr.get([int(v) for v in values])
 
 
-def _localize(op: ir.Operation) -> None:
+def _localize(op: ir.Operation, forget) -> None:
     """Attributes and operands that spell out the global sizes of an op whose
-    types partition made local: slices' sizes, reshapes' target shapes."""
+    types partition made local: slices' sizes, reshapes' target shapes.
+    `forget(value)` is told of the value of an op it erases."""
     name = op.name
     if name in ("tensor.extract_slice", "tensor.insert_slice"):
         # The rule splits only dimensions the slice covers whole: a size
@@ -1728,6 +1979,7 @@ def _localize(op: ir.Operation) -> None:
         old = op.operands[1]
         op.operands[1] = const.results[0]
         if not len(list(old.uses)) and isinstance(old.owner, ir.Operation | ir.OpView):
+            forget(old)
             old.owner.erase()  # visited already: it comes before its use
 
 
@@ -1766,53 +2018,62 @@ def _fits(
     )
 
 
-def _rebuilt_in(value: ir.Value, local: ir.Type, ip, loc: ir.Location, piece_sizes=None) -> ir.Value | None:
+def _value_owner(value: ir.Value):
+    return value.owner
+
+
+def _rebuilt_in(
+    value: ir.Value, local: ir.Type, ip, loc: ir.Location, piece_sizes=None, owner_of=_value_owner
+) -> ir.Value | None:
     """`value` made again in the local type `local`, when every piece of it
     is the same thing as the whole: a splat constant, a `tensor.empty`, or a
     fill of one with a scalar (`_filled`).  Such a value (typically an init)
     then costs neither communication nor a whole copy on every device.
     `piece_sizes()` gives this device's sizes when `local` is dynamic (None
-    if they cannot be known without communication)."""
-    splat = _splat_constant(value)
-    owner = value.owner
-    t = ir.RankedTensorType(local)
-    sizes: list = list(t.shape)
-    empty = owner
-    fill = isinstance(owner, ir.OpView | ir.Operation) and _filled(owner) is not None
-    if fill:
-        empty = owner.operands[len(owner.operands) - 1].owner
+    if they cannot be known without communication); `owner_of(v)` is
+    `v.owner`."""
+    owner = owner_of(value)
+    is_op = isinstance(owner, ir.OpView | ir.Operation)
+    splat = _splat_of(owner) if is_op else None
+    fill = is_op and _filled(owner) is not None
+    empty = owner_of(owner.operands[len(owner.operands) - 1]) if fill else owner
     if splat is None and not (
-        (fill or (isinstance(owner, ir.OpView | ir.Operation) and owner.name == "tensor.empty"))
+        (fill or (is_op and owner.name == "tensor.empty"))
         and isinstance(empty, ir.OpView | ir.Operation)
         and empty.name == "tensor.empty"
     ):
         return None
-    if not t.has_static_shape or (splat is None and len(empty.operands)):
+    t = ir.RankedTensorType(local)
+    sizes: list = list(t.shape)
+    static = t.has_static_shape
+    if not static or (splat is None and len(empty.operands)):
         # The whole tensor's dynamic sizes are the empty's operands.
         found = None if piece_sizes is None else piece_sizes([] if splat is not None else list(empty.operands))
         if found is None:
             return None
-        sizes = found
-    with ip, loc:
-        if splat is not None:
-            name, attr_name, scalar = splat
+        sizes, static = found, False
+    if splat is not None:
+        name, attr_name, scalar = splat
+        with ip, loc:
             if not t.has_static_shape:
                 element = arith.ConstantOp(t.element_type, scalar).result
                 return tensor.SplatOp(t, element, [v for v in sizes if not isinstance(v, int)]).result
             attr = ir.DenseElementsAttr.get_splat(local, scalar)
             return ir.Operation.create(name, results=[local], attributes={attr_name: attr}).result
-        if not isinstance(owner, ir.OpView | ir.Operation):
-            return None
-        if owner.name == "tensor.empty":
-            return tensor.EmptyOp(sizes, t.element_type).result
-        if fill:
+    if static and t.encoding is None:
+        # what tensor.EmptyOp(sizes, element) builds, without its builder's cost
+        new_empty = ir.Operation.create("tensor.empty", results=[local], loc=loc, ip=ip).result
+    else:
+        with ip, loc:
             new_empty = tensor.EmptyOp(sizes, t.element_type).result
-            # a clone keeps the fill's body; only its init and type change
-            clone = owner.operation.clone(ip)
-            clone.operands[len(clone.operands) - 1] = new_empty
-            clone.results[0].set_type(local)
-            return clone.results[0]
-    return None
+    if owner.name == "tensor.empty":
+        return new_empty
+    # a clone keeps the fill's body; only its init and type change
+    clone = owner.operation.clone(ip)
+    clone.operands[len(clone.operands) - 1] = new_empty
+    result = clone.results[0]
+    result.set_type(local)
+    return result
 
 
 def _filled(op) -> ir.Value | None:
@@ -1842,10 +2103,17 @@ def _filled(op) -> ir.Value | None:
     return y
 
 
-def _splat_constant(value: ir.Value) -> tuple[str, str, ir.Attribute] | None:
+def _splat_constant(value: ir.Value, owner_of=_value_owner) -> tuple[str, str, ir.Attribute] | None:
     """(op name, attribute name, element) of a splat tensor constant."""
-    owner = value.owner
-    if not isinstance(owner, ir.OpView | ir.Operation) or owner.name not in _CONSTANTS:
+    owner = owner_of(value)
+    if not isinstance(owner, ir.OpView | ir.Operation):
+        return None
+    return _splat_of(owner)
+
+
+def _splat_of(owner: ir.Operation | ir.OpView) -> tuple[str, str, ir.Attribute] | None:
+    """`_splat_constant` of the value `owner` defines."""
+    if owner.name not in _CONSTANTS:
         return None
     for attr_name in ("value", "values"):
         if attr_name in owner.attributes:
@@ -1855,15 +2123,15 @@ def _splat_constant(value: ir.Value) -> tuple[str, str, ir.Attribute] | None:
     return None
 
 
-def _is_rebuildable(value: ir.Value) -> bool:
+def _is_rebuildable(value: ir.Value, owner_of=_value_owner) -> bool:
     """Whether `value` is made again in any layout for free (`_rebuilt_in`)."""
-    if _splat_constant(value) is not None:
+    if _splat_constant(value, owner_of) is not None:
         return True
-    owner = value.owner
+    owner = owner_of(value)
     if not isinstance(owner, ir.OpView | ir.Operation):
         return False
     if _filled(owner) is not None:
-        owner = owner.operands[len(owner.operands) - 1].owner
+        owner = owner_of(owner.operands[len(owner.operands) - 1])
     empty = owner
     return isinstance(empty, ir.OpView | ir.Operation) and empty.name == "tensor.empty" and not len(empty.operands)
 
@@ -1876,11 +2144,11 @@ def _value_name(value: ir.Value) -> str:
     return f"result {ir.OpResult(value).result_number}"
 
 
-def _is_fill_of(value: ir.Value, neutral) -> bool:
-    filled = _filled(value.owner)
+def _is_fill_of(value: ir.Value, neutral, owner_of=_value_owner) -> bool:
+    filled = _filled(owner_of(value))
     if filled is None:
         return False
-    scalar = filled.owner
+    scalar = owner_of(filled)
     if not isinstance(scalar, ir.OpView | ir.Operation) or scalar.name != "arith.constant":
         return False
     attr = scalar.attributes["value"]
