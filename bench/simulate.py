@@ -116,14 +116,14 @@ def main() -> None:
 
     print(f"N-layer MLP, {BATCH}x{WIDTH} activations, {WIDTH}x{WIDTH} weights, 2x4 mesh (8 devices)")
     print()
-    print("| layers | ops | numpy, 1 device (s) | simulator (s) | overhead | µs per op per device |"
-          " rel. error | mpi, 8 processes (s) | overhead | mpi vs simulator |")
+    print(
+        "| layers | ops | numpy, 1 device (s) | simulator (s) | overhead | µs per op per device |"
+        " rel. error | mpi, 8 processes (s) | overhead | mpi vs simulator |"
+    )
     print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for layers, ops, t_np, t_sim, err_sim, t_mpi, err_mpi in rows:
         per_op = (t_sim - t_np) / (ops * 8) * 1e6
-        mpi_cols = (
-            f"{t_mpi:.2f} | {t_mpi / t_np:.0f}x | max diff {err_mpi:g}" if t_mpi is not None else "n/a | | "
-        )
+        mpi_cols = f"{t_mpi:.2f} | {t_mpi / t_np:.0f}x | max diff {err_mpi:g}" if t_mpi is not None else "n/a | | "
         print(
             f"| {layers} | {ops} | {t_np:.3f} | {t_sim:.2f} | {t_sim / t_np:.0f}x | {per_op:.0f} |"
             f" {err_sim:.1e} | {mpi_cols} |"

@@ -105,10 +105,15 @@ def test_every_op_builds_verifies_and_has_its_class(env: Env) -> None:
 
 def test_all_reduce_generic_text_and_defaults(env: Env) -> None:
     op = ops.AllReduceOp(env.tensor.type, env.tensor, "mesh0")
-    assert env.generic() == PREFIX + (
-        '  %3 = "mesh.all_reduce"(%2) {mesh = @mesh0, mesh_axes = array<i16>,'
-        ' reduction = #mesh.partial<"sum">} : (tensor<4x8xf32>) -> tensor<4x8xf32>\n'
-    ) + SUFFIX
+    assert (
+        env.generic()
+        == PREFIX
+        + (
+            '  %3 = "mesh.all_reduce"(%2) {mesh = @mesh0, mesh_axes = array<i16>,'
+            ' reduction = #mesh.partial<"sum">} : (tensor<4x8xf32>) -> tensor<4x8xf32>\n'
+        )
+        + SUFFIX
+    )
     assert op.mesh == "mesh0"
     assert op.mesh_axes == ()
     assert op.reduction == "sum"
@@ -118,10 +123,15 @@ def test_all_reduce_generic_text_and_defaults(env: Env) -> None:
 
 def test_broadcast_dynamic_root_mixes_int_and_value(env: Env) -> None:
     value = ops.broadcast(env.tensor.type, env.tensor, "mesh0", mesh_axes=[0, 2], root=[1, env.index])
-    assert env.generic() == PREFIX + (
-        '  %3 = "mesh.broadcast"(%2, %0) {mesh = @mesh0, mesh_axes = array<i16: 0, 2>,'
-        " root = array<i64: 1, -9223372036854775808>} : (tensor<4x8xf32>, index) -> tensor<4x8xf32>\n"
-    ) + SUFFIX
+    assert (
+        env.generic()
+        == PREFIX
+        + (
+            '  %3 = "mesh.broadcast"(%2, %0) {mesh = @mesh0, mesh_axes = array<i16: 0, 2>,'
+            " root = array<i64: 1, -9223372036854775808>} : (tensor<4x8xf32>, index) -> tensor<4x8xf32>\n"
+        )
+        + SUFFIX
+    )
     op = value.owner.opview
     assert type(op) is ops.BroadcastOp
     assert op.root == [1, env.index]
@@ -138,13 +148,18 @@ def test_sharding_generic_text_and_properties(env: Env) -> None:
         partial_type="max",
         halo_sizes=[1, env.i64],
     )
-    assert env.generic() == PREFIX + (
-        '  %3 = "mesh.sharding"(%1) {mesh = @mesh0, operandSegmentSizes = array<i32: 0, 1>,'
-        ' partial_axes = array<i16: 3>, partial_type = #mesh.partial<"max">,'
-        " split_axes = #mesh.axisarray<[array<i16: 0>, array<i16>, array<i16: 1, 2>]>,"
-        " static_halo_sizes = array<i64: 1, -9223372036854775808>,"
-        " static_sharded_dims_offsets = array<i64>} : (i64) -> !mesh.sharding\n"
-    ) + SUFFIX
+    assert (
+        env.generic()
+        == PREFIX
+        + (
+            '  %3 = "mesh.sharding"(%1) {mesh = @mesh0, operandSegmentSizes = array<i32: 0, 1>,'
+            ' partial_axes = array<i16: 3>, partial_type = #mesh.partial<"max">,'
+            " split_axes = #mesh.axisarray<[array<i16: 0>, array<i16>, array<i16: 1, 2>]>,"
+            " static_halo_sizes = array<i64: 1, -9223372036854775808>,"
+            " static_sharded_dims_offsets = array<i64>} : (i64) -> !mesh.sharding\n"
+        )
+        + SUFFIX
+    )
     op = value.owner.opview
     assert type(op) is ops.ShardingOp
     assert op.split_axes == ((0,), (), (1, 2))
@@ -173,13 +188,18 @@ def test_mesh_and_index_ops_generic_text(env: Env) -> None:
     sizes = ops.mesh_shape("mesh0", num_results=3)
     indices = ops.process_multi_index("mesh0", axes=[2, 0])
     linear = ops.process_linear_index("mesh0")
-    assert env.generic() == PREFIX + (
-        '  "mesh.mesh"() {shape = array<i64: 2, -9223372036854775808, 4>, sym_name = "mesh0"} : () -> ()\n'
-        '  %3:3 = "mesh.mesh_shape"() {axes = array<i16>, mesh = @mesh0} : () -> (index, index, index)\n'
-        '  %4:2 = "mesh.process_multi_index"() {axes = array<i16: 2, 0>, mesh = @mesh0}'
-        " : () -> (index, index)\n"
-        '  %5 = "mesh.process_linear_index"() {mesh = @mesh0} : () -> index\n'
-    ) + SUFFIX
+    assert (
+        env.generic()
+        == PREFIX
+        + (
+            '  "mesh.mesh"() {shape = array<i64: 2, -9223372036854775808, 4>, sym_name = "mesh0"} : () -> ()\n'
+            '  %3:3 = "mesh.mesh_shape"() {axes = array<i16>, mesh = @mesh0} : () -> (index, index, index)\n'
+            '  %4:2 = "mesh.process_multi_index"() {axes = array<i16: 2, 0>, mesh = @mesh0}'
+            " : () -> (index, index)\n"
+            '  %5 = "mesh.process_linear_index"() {mesh = @mesh0} : () -> index\n'
+        )
+        + SUFFIX
+    )
     assert type(mesh_op) is ops.MeshOp
     assert mesh_op.sym_name == "mesh0"
     assert mesh_op.shape == (2, None, 4)
@@ -242,13 +262,18 @@ def test_update_halo_generic_text(env: Env) -> None:
     op = ops.UpdateHaloOp(
         env.tensor, env.tensor, "mesh0", [[0]], source_halo_sizes=[env.i64, 1], destination_halo_sizes=[2, 3]
     )
-    assert env.generic() == PREFIX + (
-        '  %3 = "mesh.update_halo"(%2, %2, %1) {mesh = @mesh0, operandSegmentSizes = array<i32: 1, 1, 1, 0>,'
-        " split_axes = #mesh.axisarray<[array<i16: 0>]>,"
-        " static_destination_halo_sizes = array<i64: 2, 3>,"
-        " static_source_halo_sizes = array<i64: -9223372036854775808, 1>}"
-        " : (tensor<4x8xf32>, tensor<4x8xf32>, i64) -> tensor<4x8xf32>\n"
-    ) + SUFFIX
+    assert (
+        env.generic()
+        == PREFIX
+        + (
+            '  %3 = "mesh.update_halo"(%2, %2, %1) {mesh = @mesh0, operandSegmentSizes = array<i32: 1, 1, 1, 0>,'
+            " split_axes = #mesh.axisarray<[array<i16: 0>]>,"
+            " static_destination_halo_sizes = array<i64: 2, 3>,"
+            " static_source_halo_sizes = array<i64: -9223372036854775808, 1>}"
+            " : (tensor<4x8xf32>, tensor<4x8xf32>, i64) -> tensor<4x8xf32>\n"
+        )
+        + SUFFIX
+    )
     assert op.source == env.tensor
     assert op.destination == env.tensor
     assert op.split_axes == ((0,),)
@@ -362,9 +387,7 @@ def test_unloaded_dialect_raises_instead_of_aborting() -> None:
         module = ir.Module.create()
         with ir.InsertionPoint(module.body), pytest.raises(ValueError) as info:
             ops.mesh("m", [2])
-    assert str(info.value) == (
-        "mesh.mesh: the mesh dialect is not loaded in this context: call load_dialect(ctx)"
-    )
+    assert str(info.value) == ("mesh.mesh: the mesh dialect is not loaded in this context: call load_dialect(ctx)")
 
 
 def test_loc_and_ip_are_keyword_only() -> None:

@@ -139,10 +139,7 @@ def test_parse_ignores_prose_and_plain_text() -> None:
         ),
         (
             "// expected-note@next {{a}}",
-            (
-                "malformed expected-note directive: unknown location '@next'"
-                " (use @+N, @-N, @above, @below or @unknown)"
-            ),
+            ("malformed expected-note directive: unknown location '@next' (use @+N, @-N, @above, @below or @unknown)"),
         ),
         (
             "// expected-error@-3 {{a}}",
@@ -150,17 +147,11 @@ def test_parse_ignores_prose_and_plain_text() -> None:
         ),
         (
             "// expected-eror {{a}}",
-            (
-                "malformed expected-eror directive:"
-                " use expected-error, -warning, -note or -remark, optionally with -re"
-            ),
+            ("malformed expected-eror directive: use expected-error, -warning, -note or -remark, optionally with -re"),
         ),
         (
             "// expected-error-re {{a {{[0-9}}}}",
-            (
-                "malformed expected-error-re directive:"
-                " invalid regex '[0-9': unterminated character set at position 0"
-            ),
+            ("malformed expected-error-re directive: invalid regex '[0-9': unterminated character set at position 0"),
         ),
         (
             "// expected-error-re {{a {{b}}",

@@ -237,9 +237,7 @@ def _augment(produced: int, candidates: list[list[int]], owner: list[int | None]
     return False
 
 
-def check(
-    expectations: Sequence[Expectation], diagnostics: Sequence[Diagnostic], filename: str
-) -> list[Diagnostic]:
+def check(expectations: Sequence[Expectation], diagnostics: Sequence[Diagnostic], filename: str) -> list[Diagnostic]:
     """Compare the diagnostics a run produced for `filename` with its expectations.
 
     A diagnostic (or any of its notes, taken as severity "note") satisfies an
@@ -257,9 +255,7 @@ def check(
 
     produced = list(_flatten(diagnostics))
     usable = [e for e in expectations if e.error is None]
-    candidates = [
-        [j for j, e in enumerate(usable) if _fits(e, sev, diag, filename)] for sev, diag in produced
-    ]
+    candidates = [[j for j, e in enumerate(usable) if _fits(e, sev, diag, filename)] for sev, diag in produced]
     owner: list[int | None] = [None] * len(usable)
     for index in range(len(produced)):
         _augment(index, candidates, owner, set())

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
+import tempfile
 import weakref
 
 from mlir import ir
+from mlir.passmanager import PassManager
 
 from . import diagnostics as diag
 from .dialect import load_dialect
@@ -14,7 +18,6 @@ from .text import LineIndex, MeshSyntaxError, scan_balanced, scan_group
 
 _ALIAS = re.compile(r"[#!][A-Za-z_][\w$.\-]*[ \t]*=")
 _BLANKS = re.compile(r"(?:\s+|//[^\n]*)*")
-_RESOURCES = re.compile(r"^\{-#", re.M)
 _ALIAS_LINE = re.compile(r"[ \t]*(?:$|//|[#!][A-Za-z_][\w$.\-]*[ \t]*=)", re.M)
 
 
@@ -53,6 +56,16 @@ def _alias_value_end(text: str, pos: int) -> int:
     return len(text[:pos].rstrip()) if pos <= n else n
 
 
+def _resources_start(text: str, pos: int) -> int:
+    """Where the first line from `pos` on that starts with `{-#` starts,
+    or the text's end: found by C-level `find` (a regex for a line start
+    steps through every character of a large module)."""
+    at = text.find("{-#", pos)
+    while at > 0 and text[at - 1] != "\n":
+        at = text.find("{-#", at + 1)
+    return len(text) if at < 0 else at
+
+
 def wrapper_insertions(text: str) -> dict[int, str]:
     """Where `module {` and its `}` go so that every top-level op sits in one
     module, as mlir-opt does: after the alias definitions that open the file
@@ -67,10 +80,7 @@ def wrapper_insertions(text: str) -> dict[int, str]:
         if not m:
             break
         header_end = pos = _alias_value_end(text, m.end())
-    trailer = len(text)
-    resources = _RESOURCES.search(text, header_end)
-    if resources:
-        trailer = resources.start()
+    trailer = _resources_start(text, header_end)
     # Walk back over blank, comment and alias lines at the end.
     while trailer > header_end:
         line_start = text.rfind("\n", 0, max(trailer - 1, 0)) + 1
@@ -161,7 +171,10 @@ def nesting(text: str, extra: int = 0, limit: int = MAX_NESTING) -> tuple[int, i
     (affine unary minus, recursive in MLIR too) adds one level per sign on
     top of the brackets. Strings and comments are skipped. `extra` counts
     levels added around the text (the `module {` that wraps it)."""
-    if sum(text.count(c) for c in "[{(<-") + extra <= limit // 4 or _shallow(text, extra, limit // 4):
+    bound = limit // 4
+    # The count over the first few lines alone is often past the bound.
+    over = sum(text.count(c, 0, 4096) for c in "[{(<-") + extra > bound
+    if (not over and sum(text.count(c) for c in "[{(<-") + extra <= bound) or _shallow(text, extra, bound):
         return extra, 0  # cheap and certain: not even a quarter of the limit
     return _walk(text, extra, limit)
 
@@ -441,7 +454,9 @@ def parse(
     depth, deepest_at = _depth(text, insertions)
     if depth > MAX_NESTING:
         raise _too_deep(text, filename, depth, deepest_at)
-    trap = _upstream_trap(text) or _flat_list_trap(text) or _element_type_trap(text) or _reassociation_trap(text)
+    trap = _reassociation_trap(text)
+    if "linalg." in text:  # the other traps are all in linalg ops: one scan of a large text
+        trap = _upstream_trap(text) or _flat_list_trap(text) or _element_type_trap(text) or trap
     if trap is not None:
         line, col = LineIndex(text).position(trap[0])
         raise diag.DiagnosticError([diag.Diagnostic("error", trap[1], filename, line, col)], {filename: text})
@@ -468,7 +483,7 @@ def parse(
     if verify:
         from .verifier import verify as verify_semantics
 
-        errors = verify_semantics(module)
+        errors = verify_semantics(module, op_order=translation.op_order())
         if errors:
             raise diag.DiagnosticError(errors, {filename: text})
     if depth > MAX_NESTING // 4:
@@ -537,9 +552,151 @@ def print_ir(
 ) -> str:
     """Print `op` with `mesh` ops in their custom syntax (or all generic)."""
     op = op.operation if hasattr(op, "operation") else op
-    text = op.get_asm(
-        print_generic_op_form=generic,
-        enable_debug_info=debug_info,
-        assume_verified=assume_verified,
-    )
+    text = _printed_to_file(op, generic, debug_info, assume_verified) if _large_module(op) else None
+    if text is None:
+        text = op.get_asm(
+            print_generic_op_form=generic,
+            enable_debug_info=debug_info,
+            assume_verified=assume_verified,
+        )
     return to_custom(text, generic=generic)
+
+
+_LARGE_MODULE = 256
+"""Ops from which a module is printed through a file (`_printed_to_file`):
+below, its fixed cost (about 0.6 ms) is more than `get_asm` takes."""
+_CAN_PRINT_TO_FILE = hasattr(os, "memfd_create") and os.path.isdir("/proc/self/fd")
+_SAFE_SYMBOL = re.compile(r"[A-Za-z0-9_.$-]{1,64}\Z")
+_DUMP_HEADER = "// -----// IR Dump After MeshPrint (mesh-print) //----- //\n"
+
+
+def _large_module(op: ir.Operation) -> bool:
+    """A detached `builtin.module` of at least `_LARGE_MODULE` ops."""
+    if op.name != "builtin.module" or op.attached or not _CAN_PRINT_TO_FILE:
+        return False
+    count = 0
+
+    def visit(_: ir.Operation) -> ir.WalkResult:
+        nonlocal count
+        count += 1
+        return ir.WalkResult.INTERRUPT if count >= _LARGE_MODULE else ir.WalkResult.ADVANCE
+
+    op.walk(visit, ir.WalkOrder.PRE_ORDER)
+    return count >= _LARGE_MODULE
+
+
+def _no_change(op: ir.Operation, pass_) -> None:
+    """The pass after which MLIR's IR printing prints the module."""
+
+
+def _printed_to_file(op: ir.Operation, generic: bool, debug_info: bool, assume_verified: bool) -> str | None:
+    """`op.get_asm(...)`, three times faster on a large module; None when it
+    cannot tell (then `get_asm` prints it).
+
+    `get_asm` hands every token of the text to Python (about 64 calls per
+    op, two thirds of the print). MLIR's IR printing into a file tree
+    (`--mlir-print-ir-tree-dir`) writes it in large blocks through its own
+    buffered stream, with the same printer and flags: the file it opens,
+    whose path follows the module's symbol name, is a link to an in-memory
+    file (never a full disk). It verifies before printing, as `get_asm`
+    with `assume_verified=False` does; when that fails it prints the whole
+    module generic, where `assume_verified=True` would not: that case
+    (a generic `builtin.module` at the start of a line) is left to
+    `get_asm`."""
+    if "sym_name" in op.attributes:
+        name_attr = op.attributes["sym_name"]
+        name = name_attr.value if isinstance(name_attr, ir.StringAttr) else ""
+        if not _SAFE_SYMBOL.match(name):
+            return None  # a name MLIR would not make a directory of
+    else:
+        name = "no-symbol-name"
+    actions = _signal_actions()
+    if actions is None:
+        return None
+    try:
+        fd = os.memfd_create("mesh-print", os.MFD_CLOEXEC)
+    except OSError:
+        return None
+    tree = None
+    try:
+        tree = tempfile.mkdtemp(prefix="mesh-print-")
+        folder = os.path.join(tree, "builtin_module_" + name)
+        os.mkdir(folder)
+        link = os.path.join(folder, "0_mesh-print.mlir")
+        os.symlink(f"/proc/self/fd/{fd}", link)
+        os.close(os.open(link, os.O_WRONLY | os.O_TRUNC))  # MLIR would say on stderr that it cannot
+        pm = PassManager("any", context=op.context)
+        pm.add(_no_change, name="MeshPrint", argument="mesh-print")
+        pm.enable_verifier(False)
+        pm.enable_ir_printing(
+            print_after_all=True,
+            enable_debug_info=debug_info,
+            print_generic_op_form=generic,
+            tree_printing_dir_path=tree,
+        )
+        try:
+            pm.run(op)
+        finally:
+            _restore_signal_actions(actions)
+        text = _read_all(fd).decode("utf-8")
+    except (OSError, ir.MLIRError, UnicodeDecodeError):
+        return None
+    finally:
+        os.close(fd)
+        if tree is not None:
+            shutil.rmtree(tree, ignore_errors=True)
+    if not (text.startswith(_DUMP_HEADER) and text.endswith("\n\n")):
+        return None
+    text = text[len(_DUMP_HEADER) : -2]
+    if assume_verified and not generic and (text.startswith('"builtin.module"(') or '\n"builtin.module"(' in text):
+        return None
+    return text
+
+
+def _read_all(fd: int) -> bytes:
+    """The whole file `fd` (a read may return less than asked)."""
+    size = os.fstat(fd).st_size
+    chunks: list[bytes] = []
+    while size > 0:
+        chunk = os.pread(fd, size, sum(map(len, chunks)))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size -= len(chunk)
+    return b"".join(chunks)
+
+
+_SIGACTION_SIZE = 512
+"""Bytes kept per signal: more than any libc's `struct sigaction`."""
+
+
+def _signal_actions() -> dict[int, bytes] | None:
+    """Every signal's action, as `sigaction` gives it (opaque bytes); None
+    when they cannot be read. The file MLIR opens is registered for removal
+    on a signal, which installs LLVM's handlers for a dozen signals in the
+    whole process, once: `_restore_signal_actions` puts the host's back."""
+    import ctypes
+    import signal
+
+    try:
+        sigaction = ctypes.CDLL(None, use_errno=True).sigaction
+    except (OSError, AttributeError):
+        return None
+    actions = {}
+    for sig in signal.valid_signals():
+        buffer = ctypes.create_string_buffer(_SIGACTION_SIZE)
+        if sigaction(int(sig), None, buffer) != 0:
+            return None
+        actions[int(sig)] = buffer.raw
+    return actions
+
+
+def _restore_signal_actions(actions: dict[int, bytes]) -> None:
+    """Set back the signals whose action changed since `_signal_actions`."""
+    import ctypes
+
+    sigaction = ctypes.CDLL(None, use_errno=True).sigaction
+    for sig, before in actions.items():
+        now = ctypes.create_string_buffer(_SIGACTION_SIZE)
+        if sigaction(sig, None, now) == 0 and now.raw != before:
+            sigaction(sig, ctypes.create_string_buffer(before, _SIGACTION_SIZE), None)

@@ -75,6 +75,7 @@ _OPVIEW_NAMES = frozenset(
     " parent parse print regions results successors verify walk write_bytecode".split()
 )
 
+
 def _support_names() -> frozenset[str]:
     """The private helpers `_builders` defines."""
     from . import _builders

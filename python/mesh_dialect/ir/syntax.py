@@ -607,6 +607,17 @@ class Translation:
     untranslated: list[int] = field(default_factory=list)
     """Offsets of `mesh.<op>` names left as written (not at an op's place):
     MLIR fails on such an op without a word, so the caller says where."""
+    op_names: list[str] = field(default_factory=list)
+    """The name of each `mesh` op in the generic text, in order: those
+    translated and those written generic (every string that starts with
+    `"mesh.`, in case it is an op name)."""
+    op_templates: list[object | None] = field(default_factory=list)
+    """The line template each of them was filled in from (None: translated
+    on its own or written generic). Ops of one template have the same
+    generic text but for their SSA names: the same attributes and types."""
+    escaped: bool = False
+    """A string with a backslash was seen: it may spell an op name that
+    `op_names` does not list, such as `"mesh\\2Eshard"`."""
 
     # Line indexes are built when a position is first asked for.
     @cached_property
@@ -616,6 +627,17 @@ class Translation:
     @cached_property
     def generic_lines(self) -> LineIndex:
         return LineIndex(self.generic)
+
+    def op_order(self) -> tuple[list[str], list[object | None]] | None:
+        """(`op_names`, `op_templates`), for checking the module MLIR parsed
+        from `generic` (`verifier.check`): a pre-order walk meets its `mesh`
+        ops in text order and every one is listed, so when the walk's names
+        are `op_names` the lists line up with its ops. None when a string
+        with an escape may spell an op name that is not listed, or when no
+        op was filled in from a template."""
+        if self.escaped or not any(t is not None for t in self.op_templates):
+            return None
+        return self.op_names, self.op_templates
 
     def original_position(self, line: int, col: int) -> tuple[int, int]:
         """Map a line:col of the generic text (MLIR counts columns in bytes)
@@ -701,7 +723,7 @@ _CONTINUES = _continues(lit for f in FORMATS.values() for lit in _literals(f))
 _LINE_BLANKS = re.compile(r"(?:\s+|//[^\n]*)*")
 
 
-@dataclass
+@dataclass(eq=False)  # hashed by identity: the verifier's key for its ops
 class _GenericTemplate:
     """The generic text and offset anchors of one key, with holes for names.
 
@@ -833,6 +855,9 @@ def to_generic(text: str, *, insertions: dict[int, str] | None = None, templates
     # Where the anchors inside templated ops go, computed when first needed
     # from the op's first anchor (its line gives the template and names).
     deferred: list[int] = []
+    op_names: list[str] = []
+    op_templates: list[object | None] = []
+    escaped = False
     n = len(text)
 
     def copy(upto: int) -> None:
@@ -860,8 +885,15 @@ def to_generic(text: str, *, insertions: dict[int, str] | None = None, templates
         kind = _SCAN_KIND[text[start]]
         if kind in ("str", "cmt"):
             copy(start)
-            out.append(m.group(0))
-            gen_len += len(m.group(0))
+            token = m.group(0)
+            if kind == "str":
+                if token.startswith('"mesh.'):
+                    op_names.append(token[1:-1])
+                    op_templates.append(None)
+                if "\\" in token:
+                    escaped = True
+            out.append(token)
+            gen_len += len(token)
             pos = m.end()
             continue
         if kind == "attr":
@@ -911,6 +943,8 @@ def to_generic(text: str, *, insertions: dict[int, str] | None = None, templates
                         origs.append(start)
                     if tpl.anchors:
                         deferred.append(len(gens))
+                    op_names.append(name)
+                    op_templates.append(tpl)
                     names = parts[1::2]
                     gen = tpl.fmt.format(*names)
                     end, k = tpl.end
@@ -933,6 +967,8 @@ def to_generic(text: str, *, insertions: dict[int, str] | None = None, templates
             em = _Emitter(offsets, gen_len)
             _emit_generic(op, parsed, start, em)
             gen = "".join(em.parts)
+            op_names.append(name)
+            op_templates.append(None)
             if key is not None and _seen_twice(cache, key) and end <= eol:  # on one line
                 anchors = list(zip(gens[first:], origs[first:]))
                 cache[key] = _generic_template(parts, gen, em, anchors, end, cur.pos > eol) or _EXACT
@@ -951,26 +987,24 @@ def to_generic(text: str, *, insertions: dict[int, str] | None = None, templates
             return cache[tuple(parts[::2])].offsets(parts[1::2], gen_base, start)
 
         offsets.defer(deferred, anchors)
-    return Translation(text, "".join(out), offsets, untranslated)
+    return Translation(text, "".join(out), offsets, untranslated, op_names, op_templates, escaped)
 
 
 # ---------------------------------------------------------------------------
 # Printing the custom syntax.
 
+_PRINTED_SSA = r"%(?:\d+|[A-Za-z_$.\-][\w$.\-]*)(?:#\d+)?"
 # An op (the `name` group matched), a string, a comment or an attribute (by
-# its first character); no group opens an alternative (see `_SCAN`).
+# its first character); no group opens an alternative (see `_SCAN`). An op
+# on one line as MLIR prints it also matches `operands` and the `rest` of
+# the line (up to ` loc(` when there is one): the key of a print template
+# is its text with the operands counted rather than named.
 _PRINT_SCAN = re.compile(
-    r'"mesh\.(?P<name>\w+)"\(|"(?:[^"\\\n]|\\.)*"|//[^\n]*'
+    r'"mesh\.(?P<name>\w+)"\('
+    rf"(?:(?a:(?P<operands>(?:{_PRINTED_SSA}(?:, {_PRINTED_SSA})*)?))\)(?P<rest>[^\n]*))?"
+    r'|"(?:[^"\\\n]|\\.)*"|//[^\n]*'
     r"|#mesh\.(?:partial|axisarray|sharding)<"
 )
-_PRINTED_SSA = r"%(?:\d+|[A-Za-z_$.\-][\w$.\-]*)(?:#\d+)?"
-_PRINTED_OP = re.compile(
-    rf'"mesh\.\w+"\((?P<operands>(?:{_PRINTED_SSA}(?:, {_PRINTED_SSA})*)?)\)(?P<rest>[^\n]*)',
-    re.ASCII,
-)
-"""A generic op on one line, as MLIR prints it (up to ` loc(` when there is
-one): the key of a print template is its text with the operands counted
-rather than named."""
 _PROBE = re.compile("\x00(\\d+)\x01")
 
 
@@ -1291,38 +1325,40 @@ def to_custom(text: str, *, generic: bool = False, templates: bool = True) -> st
             continue
         out.append(text[pos:start])
         full = "mesh." + name
+        paren = m.end("name") + 1  # the `(` of the operands
         if generic or full not in OPS_BY_NAME:
-            out.append(m.group(0)[:-1])
-            pos = m.end() - 1
+            out.append(text[start:paren])
+            pos = paren
             continue
-        key = names = t = None
-        if templates:
-            t = _PRINTED_OP.match(text, start)
-            if t is not None:
-                operands, rest = t.group("operands", "rest")
-                loc = rest.find(" loc(")
-                if loc >= 0:
-                    rest = rest[:loc]
-                names = operands.split(", ") if operands else []
-                key = (full, len(names), rest)
-                tpl = cache.get(key)
-                if tpl.__class__ is str:
-                    out.append(tpl.format(*names))
-                    pos = t.start("rest") + len(rest)
-                    continue
+        key = names = None
+        operands = m.group("operands") if templates else None
+        if operands is not None:
+            rest = m.group("rest")
+            op_end = m.start("rest")
+            loc = rest.find(" loc(")
+            if loc >= 0:
+                rest = rest[:loc]
+            op_end += len(rest)
+            names = operands.split(", ") if operands else []
+            key = (full, len(names), rest)
+            tpl = cache.get(key)
+            if tpl.__class__ is str:
+                out.append(tpl.format(*names))
+                pos = op_end
+                continue
         try:
-            g = _read_generic(text, m.end() - 1)
+            g = _read_generic(text, paren)
             custom = print_custom_op(full, g)
         except (Unprintable, MeshSyntaxError):
-            out.append(m.group(0)[:-1])
-            pos = m.end() - 1
+            out.append(text[start:paren])
+            pos = paren
             continue
         out.append(custom)
         pos = g.end
         if (
             key is not None
             and _seen_twice(cache, key)
-            and g.end == t.start("rest") + len(rest)
+            and g.end == op_end
             and g.operands == names
             and "\x00" not in text[start : g.end]
         ):

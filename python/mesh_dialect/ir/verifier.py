@@ -21,6 +21,7 @@ import gc
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
+from itertools import repeat
 
 from mlir import ir
 
@@ -176,7 +177,10 @@ text when they do not decode, by attribute: decoding reads the text."""
 
 
 class _Verifier:
-    def __init__(self) -> None:
+    def __init__(self, op_order: tuple[list[str], list[object | None]] | None = None) -> None:
+        self.op_order = op_order
+        # Lined up with the ops `_check_ops` is given, when known (see `check`).
+        self.templates: list[object | None] | None = None
         self.violations: list[Violation] = []
         self.meshes: dict[ir.Operation, dict[str, MeshInfo]] = {}
         self.valid_shardings: dict[ir.Operation, ShardingInfo | None] = {}  # None: invalid
@@ -204,11 +208,15 @@ class _Verifier:
         ops_by_name = OPS_BY_NAME
         advance = ir.WalkResult.ADVANCE
 
+        names: list[str] = []
+        seen = names.append
+
         def visit(op: ir.Operation) -> ir.WalkResult:
             nonlocal modules
             name = op.name
             if name in ops_by_name:
                 (mesh_ops if name == "mesh.mesh" else others).append(op)
+                seen(name)
             elif name == "builtin.module":
                 modules += 1
             elif name == "func.func" and ("arg_attrs" in op.attributes or "res_attrs" in op.attributes):
@@ -220,6 +228,8 @@ class _Verifier:
             self._guard(op, self.verify_mesh)
         one_scope = modules <= 1 and all(scope.name == "builtin.module" for scope in self.meshes)
         self.checked = Checked(root, self.meshes, one_scope)
+        if self.op_order is not None and names == self.op_order[0]:
+            self.templates = [t for name, t in zip(*self.op_order) if name != "mesh.mesh"]
         self._check_ops(others, functions, one_scope)
         return self.violations
 
@@ -271,18 +281,23 @@ class _Verifier:
         self.contents = {}
         token = self.token
         tokens = self.tokens
-        for op in others:
-            # op_signature, inlined: it is most of the cost of a hit.
+        for op, template in zip(others, self.templates or repeat(None)):
             name = op.name
-            attributes = tuple(op.attributes.items())
-            if name == "mesh.shard" or name == "mesh.shard_shape":
+            annotation = name == "mesh.shard" or name == "mesh.shard_shape"
+            if template is not None:
+                # Right after parsing, an op filled in from a line template
+                # (`templates`) has the name, attributes and types of every
+                # op of that template: the template stands for them.
+                key = (name, template)
+                operands = op.operands if annotation else ()
+            else:
+                # op_signature, inlined: it is most of the cost of a hit.
                 operands = tuple(op.operands)
-                key = (name, attributes, tuple([v.type for v in operands]), tuple(op.results.types))
+                key = (name, tuple(op.attributes.items()), tuple([v.type for v in operands]), tuple(op.results.types))
+            if annotation:
                 at = 1 if name == "mesh.shard" else 0
                 if len(operands) > at:
                     key += (token(operands[at]),)
-            else:
-                key = (name, attributes, tuple([v.type for v in op.operands]), tuple(op.results.types))
             if key not in passed and self._guard(op, getattr(self, "verify_" + name[5:])):
                 passed.add(key)
             if name == "mesh.sharding":
@@ -921,9 +936,13 @@ def _operation(root: ir.Operation | ir.OpView) -> ir.Operation:
     return root.operation if hasattr(root, "operation") else root
 
 
-def check(root: ir.Operation | ir.OpView) -> list[Violation]:
-    """All rule violations under `root`, in op order."""
-    return _Verifier().run(_operation(root))
+def check(
+    root: ir.Operation | ir.OpView, op_order: tuple[list[str], list[object | None]] | None = None
+) -> list[Violation]:
+    """All rule violations under `root`, in op order. `op_order` is
+    `Translation.op_order()` of the text `root` was just parsed from: ops
+    filled in from one line template are then checked once."""
+    return _Verifier(op_order).run(_operation(root))
 
 
 def check_module(root: ir.Operation | ir.OpView) -> tuple[list[Violation], Checked]:
@@ -943,13 +962,16 @@ def check_changed(ops: Iterable[ir.Operation | ir.OpView], checked: Checked) -> 
     return _Verifier().run_changed([_operation(op) for op in ops], checked)
 
 
-def verify(root: ir.Operation | ir.OpView, remap=None) -> list[Diagnostic]:
-    """The violations as `Diagnostic`s with positions in the user's text."""
+def verify(
+    root: ir.Operation | ir.OpView, remap=None, op_order: tuple[list[str], list[object | None]] | None = None
+) -> list[Diagnostic]:
+    """The violations as `Diagnostic`s with positions in the user's text
+    (`op_order` as in `check`)."""
     from .asm import remap_position
 
     remap = remap or remap_position
     out = []
-    for v in check(root):
+    for v in check(root, op_order):
         notes = tuple(Diagnostic("note", msg, *remap(*file_position(loc))) for loc, msg in v.notes)
         out.append(Diagnostic("error", v.message, *remap(*file_position(v.location)), notes=notes))
     return out

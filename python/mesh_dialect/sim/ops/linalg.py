@@ -326,8 +326,7 @@ def _prepare_structured(c: Compiler, op: ir.Operation) -> dict:
 
     body_ops = list(block.operations)
     vector_body = all(
-        (o.name.startswith(_VECTOR_OPS) or o.name in ("linalg.index", "linalg.yield"))
-        and not len(o.regions)
+        (o.name.startswith(_VECTOR_OPS) or o.name in ("linalg.index", "linalg.yield")) and not len(o.regions)
         for o in body_ops
     )
     parallel = {d for d in range(n_dims) if not reduction[d]}
@@ -347,7 +346,7 @@ def _prepare_structured(c: Compiler, op: ir.Operation) -> dict:
             n_args == n_ins + n_outs,
             vector_body and outputs_ok,
             n_results == 0,
-        )
+        ),
     }
 
 
