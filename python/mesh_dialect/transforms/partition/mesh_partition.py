@@ -81,6 +81,10 @@ _SKIP = object()
 """The rule slot of an op partition leaves as it is (`_Partition.rules`)."""
 
 
+_OWN_BODY = frozenset({"linalg.generic", "linalg.map", "linalg.reduce"})
+"""Linalg ops whose body the user writes (and may read outside tensors in)."""
+
+
 def _skippable_name(name: str) -> bool | None:
     """Whether the rewrite of an op named `name` changes nothing (but its
     sharding option) when all its values are whole: a rule with no split
@@ -90,6 +94,8 @@ def _skippable_name(name: str) -> bool | None:
     annotated): linalg bodies are not visited."""
     if name in _SPECIAL or name.startswith(("mesh.", "mhlo.", "stablehlo.")):
         return False
+    if name in _OWN_BODY:
+        return None  # its body may read outside tensors (`check_captures`)
     return True if name.startswith("linalg.") else None
 
 
@@ -590,6 +596,8 @@ class _Partition:
         if rule is None:
             self.without_rule(op)
             return
+        if (name in _OWN_BODY or not name.startswith("linalg.")) and len(op.regions):
+            self.check_captures(op, name)
         results = list(op.results)
         layout, local_types = self.layout, self.local_types
         outs = [layout.get(r) for r in results]
@@ -925,6 +933,38 @@ class _Partition:
         if results is None:
             results = list(op.results)
         return self.fit(op, rule, recorded, operands, results, [self.layout.get(r) for r in results])[0]
+
+    def check_captures(self, op: ir.Operation, name: str) -> None:
+        """Refuse a body that reads a tensor from outside the op which is not
+        whole on every device: the rule sees only the op's operands, so the
+        body would index a local piece with global indices."""
+        inside: set[ir.Value] = set()
+        layout = self.layout
+        found: list[tuple[ir.Operation, Sharding]] = []
+
+        def visit(inner: ir.Operation) -> ir.WalkResult:
+            for region in inner.regions:
+                for block in region.blocks:
+                    inside.update(block.arguments)
+            if inner == op:
+                return ir.WalkResult.ADVANCE
+            for v in inner.operands:
+                if v not in inside and isinstance(v.type, ir.RankedTensorType):
+                    s = layout.get(v)
+                    if s is not None and (s.split_axes or s.partial_axes):
+                        found.append((inner, s))  # raised after the walk: the bindings wrap what a callback raises
+                        return ir.WalkResult.INTERRUPT
+            inside.update(inner.results)
+            return ir.WalkResult.ADVANCE
+
+        op.walk(visit, ir.WalkOrder.PRE_ORDER)
+        if found:
+            inner, s = found[0]
+            raise _Unsupported(
+                inner.location,
+                f"'{inner.name}' in the body of '{name}' reads a tensor defined outside it that is not whole on "
+                f"every device ({s}); pass it to '{name}' as an operand",
+            )
 
     def fit(
         self,
