@@ -938,23 +938,22 @@ class _Partition:
         """Refuse a body that reads a tensor from outside the op which is not
         whole on every device: the rule sees only the op's operands, so the
         body would index a local piece with global indices."""
-        inside: set[ir.Value] = set()
+        # Only values this function's walk gave a layout can be split, and
+        # the walk does not enter linalg bodies: a body's own values never
+        # have one, so nothing needs to tell inside from outside.
         layout = self.layout
         found: list[tuple[ir.Operation, Sharding]] = []
+        first = [True]  # the walk starts at `op`, whose operands are its rule's
 
         def visit(inner: ir.Operation) -> ir.WalkResult:
-            for region in inner.regions:
-                for block in region.blocks:
-                    inside.update(block.arguments)
-            if inner == op:
+            if first[0]:
+                first[0] = False
                 return ir.WalkResult.ADVANCE
             for v in inner.operands:
-                if v not in inside and isinstance(v.type, ir.RankedTensorType):
-                    s = layout.get(v)
-                    if s is not None and (s.split_axes or s.partial_axes):
-                        found.append((inner, s))  # raised after the walk: the bindings wrap what a callback raises
-                        return ir.WalkResult.INTERRUPT
-            inside.update(inner.results)
+                s = layout.get(v)
+                if s is not None and (s.split_axes or s.partial_axes):
+                    found.append((inner, s))  # raised after the walk: the bindings wrap what a callback raises
+                    return ir.WalkResult.INTERRUPT
             return ir.WalkResult.ADVANCE
 
         op.walk(visit, ir.WalkOrder.PRE_ORDER)
