@@ -403,7 +403,7 @@ class _Function:
         op, rule = self.ops[index], self.rules[index]
         assert rule is not None
         operands = list(op.operands)
-        results = list(op.results)
+        results = self.io[index][1]
         explicit = index in self.explicit_options
         choice = self.explicit_options.get(index)
         if choice is None:
