@@ -123,19 +123,26 @@ def test_bad_layouts_are_layout_errors():
 # -- the terminal picture --------------------------------------------------------
 
 
+# A tensor split over axis 0 with partial sums over axis 1 of a 2x2 mesh,
+# 24 columns wide: the picture both the API and the CLI draw.
+_PARTIAL_2X2 = [
+    "┌──────────────────────┐",
+    "│         0+1          │",
+    "│                      │",
+    "├──────────────────────┤",
+    "│         2+3          │",
+    "│                      │",
+    "└──────────────────────┘",
+    "partial sum over mesh axis 1: devices joined by + hold terms",
+]
+
+
 def test_terminal_picture_exact():
     text = terminal.to_text(compute_layout([4, 8], [2, 2], Sharding(((0,),), (1,))), width=24)
     assert text == "\n".join(
         [
             "tensor<4x8xf32> on mesh 2x2: split_axes = [[0]] partial = sum [1]",
-            "┌──────────────────────┐",
-            "│         0+1          │",
-            "│                      │",
-            "├──────────────────────┤",
-            "│         2+3          │",
-            "│                      │",
-            "└──────────────────────┘",
-            "partial sum over mesh axis 1: devices joined by + hold terms",
+            *_PARTIAL_2X2,
         ]
     )
     uneven = terminal.to_text(compute_layout([7], [3], [[0]]), width=30).splitlines()
@@ -495,14 +502,7 @@ def test_cli_terminal(annotated: Path):
     assert code == 0
     assert out.splitlines()[1:] == [
         "%p#1 (annotation at 9:9, as %pa): tensor<8x16xf32> on @mesh 2x2: split_axes = [[0]] partial = sum [1]",
-        "┌──────────────────────┐",
-        "│         0+1          │",
-        "│                      │",
-        "├──────────────────────┤",
-        "│         2+3          │",
-        "│                      │",
-        "└──────────────────────┘",
-        "partial sum over mesh axis 1: devices joined by + hold terms",
+        *_PARTIAL_2X2,
     ]
 
 
