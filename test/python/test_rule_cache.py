@@ -121,3 +121,78 @@ def test_the_shared_cache_belongs_to_one_context() -> None:
     assert RuleCache.shared(first) is cache
     assert RuleCache.shared(second) is not cache
     assert RuleCache.shared(first) is not cache  # a context asked for again starts afresh
+
+
+_INDEXED = """
+  %r{i} = linalg.generic {{indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]}}
+      ins(%a : tensor<4x4xf32>) outs(%a : tensor<4x4xf32>) {{
+  ^bb0(%x: f32, %o: f32):
+    %k = linalg.index {dim} : index
+    %n = arith.index_cast %k : index to i32
+    %f = arith.sitofp %n : i32 to f32
+    %y = arith.addf %x, %f : f32
+    linalg.yield %y : f32
+  }} -> tensor<4x4xf32>"""
+
+
+def test_a_parallel_body_is_keyed_by_the_loops_it_indexes() -> None:
+    """Without reduction loops, the rule reads of the body only which loops
+    `linalg.index` reads: bodies that index different loops get different
+    rules, each the one `rule_for` builds."""
+    text = (
+        "#map = affine_map<(d0, d1) -> (d0, d1)>\n"
+        "func.func @f(%a: tensor<4x4xf32>) {"
+        + "".join(_INDEXED.format(i=i, dim=dim) for i, dim in enumerate((0, 1, 0)))
+        + "\n  return\n}\n"
+    )
+    ctx = mesh_dialect.context()
+    generics = [op for op in _ops(text, ctx) if op.name == "linalg.generic"]
+    cache = RuleCache()
+    rules = [cache.rule_for(op) for op in generics]
+    assert cache.misses == 2
+    assert rules[2] is rules[0] and rules[1] is not rules[0]
+    assert [r == rule_for(op) for r, op in zip(rules, generics)] == [True] * 3
+    assert [str(it) for it in rules[0].iterators] != [str(it) for it in rules[1].iterators]
+
+
+def test_lookup_reports_the_option_and_whether_a_body_may_read_an_outside_tensor() -> None:
+    text = """
+#map = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+mesh.mesh @m(shape = 2)
+func.func @f(%a: tensor<4x4xf32>, %t: tensor<4xf32>, %z: f32) {
+  %0 = linalg.generic {indexing_maps = [#map, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%a : tensor<4x4xf32>) outs(%t : tensor<4xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %s = arith.addf %x, %z : f32
+    %y = arith.addf %s, %o : f32
+    linalg.yield %y : f32
+  } -> tensor<4xf32>
+  %1 = linalg.generic {indexing_maps = [#map, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%a : tensor<4x4xf32>) outs(%t : tensor<4xf32>) attrs = {mesh.sharding_option = #mesh.sharding<@m, [[0]]>} {
+  ^bb0(%x: f32, %o: f32):
+    %c = arith.constant 0 : index
+    %e = tensor.extract %t[%c] : tensor<4xf32>
+    %s = arith.addf %x, %e : f32
+    %y = arith.addf %s, %o : f32
+    linalg.yield %y : f32
+  } -> tensor<4xf32>
+  %2 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]}
+      ins(%a : tensor<4x4xf32>) outs(%a : tensor<4x4xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = arith.maximumf %x, %z : f32
+    linalg.yield %y : f32
+  } -> tensor<4x4xf32>
+  return
+}
+"""
+    ctx = mesh_dialect.context()
+    generics = [op for op in _ops(text, ctx) if op.name == "linalg.generic"]
+    cache = RuleCache()
+    found = [cache.lookup(op, op.name) for op in generics]
+    assert [rule == rule_for(op) for (rule, _, _), op in zip(found, generics)] == [True] * 3
+    assert found[0][1] is None and found[2][1] is None
+    assert found[1][1] == generics[1].attributes["mesh.sharding_option"]
+    # a scalar from outside is fine; a tensor may be split; a parallel body is
+    # keyed without its operands, so it may read one
+    assert [captures for _, _, captures in found] == [False, True, True]

@@ -74,15 +74,18 @@ class RuleCache:
     a rule from IR costs about a hundred times more than recognizing its
     signature: the op's name, attributes, operand and result types, and for
     an op with a body of its own (`linalg.generic`, an hlo reduce), each
-    body op's name, attributes and which body values it reads.  A named
+    body op's name, attributes and which body values it reads (of a linalg
+    op without reduction loops, all its rule reads of the body is which
+    loops `linalg.index` reads: the body op names suffice).  A named
     linalg op's body is implied by its name, attributes and types, so it is
     not read.  Attributes and types are uniqued by MLIR and compared by
     identity, so a cache must not outlive the context of the ops it saw:
     make one per run, or take the context's shared one (`shared`)."""
 
     def __init__(self) -> None:
-        self.rules: dict[tuple, ShardingRule | None] = {}
+        self.rules: dict[tuple, tuple[ShardingRule | None, bool]] = {}  # key -> (rule, body reads a tensor)
         self.misses = 0
+        self.parallel: dict[ir.Attribute, bool] = {}  # per iterator_types: no reduction loop
 
     @classmethod
     def shared(cls, context: ir.Context) -> RuleCache:
@@ -102,20 +105,30 @@ class RuleCache:
     ) -> ShardingRule | None:
         """The op's rule; `name` is the op's name and `values` its
         (operands, results) lists when the caller has them."""
-        if name is None:
-            name = op.name
+        return self.lookup(op, op.name if name is None else name, values)[0]
+
+    def lookup(
+        self,
+        op: ir.Operation,
+        name: str,
+        values: tuple[list[ir.Value], list[ir.Value]] | None = None,
+    ) -> tuple[ShardingRule | None, ir.Attribute | None, bool]:
+        """The op's rule, and two facts its signature reads anyway (so the
+        passes need not ask the bindings again): the op's
+        `mesh.sharding_option` (None: it has none), and whether its body
+        may read a tensor defined outside the op (False only when every
+        value the body reads from outside is a scalar)."""
         fn = _rule_fn(name)
-        if fn is None:
-            return None
-        if fn not in _LOCAL:
-            return fn(op)
-        key = _signature(op, name, values)
-        try:
-            return self.rules[key]
-        except KeyError:
+        if fn is None or fn not in _LOCAL:
+            attributes = op.attributes
+            option = attributes[_IGNORED] if _IGNORED in attributes else None
+            return (None if fn is None else fn(op)), option, bool(len(op.regions))
+        key, option, body = _signature(op, name, values, self.parallel)
+        entry = self.rules.get(key)
+        if entry is None:
             self.misses += 1
-            rule = self.rules[key] = fn(op)
-            return rule
+            entry = self.rules[key] = (fn(op), body is not None and _reads_outside_tensor(body))
+        return entry[0], option, entry[1]
 
 
 _SHARED: tuple[ir.Context, RuleCache] | None = None
@@ -129,11 +142,72 @@ _IGNORED = "mesh.sharding_option"
 would otherwise miss every signature propagation saw."""
 
 
-def _signature(op: ir.Operation, name: str, values: tuple | None = None) -> tuple:
-    key = op_signature(op, _IGNORED, *(values or ()))
+def _signature(
+    op: ir.Operation, name: str, values: tuple | None, parallel: dict[ir.Attribute, bool]
+) -> tuple[tuple, ir.Attribute | None, tuple | None]:
+    """The op's cache key, the ignored attribute's value (None: absent), and
+    its body's part of the key: None when the body is not read (no body, or
+    one implied by the op's name), else `_body`'s or `_parallel_body`'s
+    reading. `parallel` memoizes `_all_parallel` per attribute."""
+    key, option = op_signature(op, _IGNORED, *(values or ()), report_skipped=True)
+    body = None
     if (name in _OWN_BODY or not name.startswith("linalg.")) and len(op.regions):
-        key += (_body(op),)
-    return key
+        body = _parallel_body(op) if name.startswith("linalg.") and _no_reduction_loop(key[1], parallel) else _body(op)
+        key += (body,)
+    return key, option, body
+
+
+def _no_reduction_loop(attributes: tuple, memo: dict[ir.Attribute, bool]) -> bool:
+    """Whether a linalg op's `iterator_types` (among its attributes) name no
+    reduction loop, the way `_linalg` reads them."""
+    for attr_name, attr in attributes:
+        if attr_name == "iterator_types":
+            found = memo.get(attr)
+            if found is None:
+                found = memo[attr] = isinstance(attr, ir.ArrayAttr) and all(
+                    "reduction" not in str(a) for a in ir.ArrayAttr(attr)
+                )
+            return found
+    return False
+
+
+_PARALLEL_BODY = "parallel body"
+"""The first item of `_parallel_body`'s reading (never an op name)."""
+
+
+def _parallel_body(op: ir.Operation) -> tuple:
+    """What the rule of a linalg op without reduction loops reads of its body
+    (`_linalg`): only the loops `linalg.index` reads; a combiner matters
+    only to reductions. The body's op names come along, a few times cheaper
+    than `_body`'s full reading of operands and attributes."""
+    items: list = [_PARALLEL_BODY]
+    first = True
+
+    def visit(inner: ir.Operation) -> ir.WalkResult:
+        nonlocal first
+        if first:  # the walk starts at `op` itself
+            first = False
+            return ir.WalkResult.ADVANCE
+        name = inner.name
+        items.append(name)
+        if name == "linalg.index":
+            items.append(ir.IntegerAttr(inner.attributes["dim"]).value)
+        return ir.WalkResult.ADVANCE
+
+    op.walk(visit, ir.WalkOrder.PRE_ORDER)
+    return tuple(items)
+
+
+_SCALARS = (ir.FloatType, ir.IntegerType, ir.IndexType)
+
+
+def _reads_outside_tensor(body: tuple) -> bool:
+    """Whether a body, as the key reads it, may read from outside the op a
+    value that is not a scalar: `_body` keys such values by their type;
+    `_parallel_body` does not tell, so it may."""
+    if body and body[0] == _PARALLEL_BODY:
+        return True
+    return any(not isinstance(v, (int, *_SCALARS)) for item in body if len(item) == 4 for v in item[2])
 
 
 def _body(op: ir.Operation) -> tuple:

@@ -19,18 +19,29 @@ def op_signature(
     skip: str = "",
     operands: list[ir.Value] | None = None,
     results: list[ir.Value] | None = None,
+    report_skipped: bool = False,
 ) -> tuple:
     """Name, attributes, operand types and result types (regions aside);
     `skip` names an attribute left out (one a pass writes and the reader
     of the key never reads). A caller that has already listed the op's
-    `operands` and `results` passes them: the same key, fewer binding calls."""
-    attributes = op.attributes.items()
-    return (
+    `operands` and `results` passes them: the same key, fewer binding calls.
+    With `report_skipped`, returns (key, the value of `skip` or None): the
+    caller need not ask the bindings for the attributes again."""
+    attributes = tuple(op.attributes.items())
+    skipped = None
+    if skip:
+        for item in attributes:
+            if item[0] == skip:
+                skipped = item[1]
+                attributes = tuple(item for item in attributes if item[0] != skip)
+                break
+    key = (
         op.name,
-        tuple(item for item in attributes if item[0] != skip) if skip else tuple(attributes),
+        attributes,
         tuple([v.type for v in (op.operands if operands is None else operands)]),
         tuple(op.results.types) if results is None else tuple([r.type for r in results]),
     )
+    return (key, skipped) if report_skipped else key
 
 
 _capsule_pointer = ctypes.pythonapi.PyCapsule_GetPointer

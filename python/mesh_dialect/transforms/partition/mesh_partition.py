@@ -247,6 +247,10 @@ class _Partition:
         # the address to a value created later.
         self.defs: dict[ir.Value, ir.Operation] = {}
         self.annotations: dict[int, tuple[tuple[str, Sharding], bool]] = {}  # mesh.shard op index -> layout, for users
+        # per op in program order, when `rules` looked its rule up: its
+        # sharding option (None: it has none) and whether its body may read
+        # an outside tensor
+        self.read: list[tuple[ir.Attribute | None, bool] | None] = []
 
     # -- layouts ---------------------------------------------------------------
 
@@ -372,7 +376,7 @@ class _Partition:
             elif name == "mesh.shard":
                 self.shard(op, self.annotations[k])
             else:
-                self.rewrite(op, name, rule)
+                self.rewrite(op, name, rule, self.read[k])
         for local, arg in self.whole.items():  # slices of full arguments nobody read
             while local != arg and not len(list(local.uses)):
                 owner = local.owner
@@ -393,6 +397,7 @@ class _Partition:
         rewrite would change nothing (see `_skippable`)."""
         cache = RuleCache.shared(self.func.context)
         layout, defs = self.layout, self.defs
+        read = self.read = [None] * len(ops)
         whole: set[ir.Value] = set()  # results of skipped ops and of unannotated constants
         by_name: dict[str, bool | None] = {}  # skippable by its name (None: unless it has regions)
         rules: list = []
@@ -418,7 +423,9 @@ class _Partition:
                     continue
             if not annotated and name in _CONSTANTS:
                 whole.update(results)
-            rules.append(cache.rule_for(op, name, (operands, results)))
+            rule, option, captures = cache.lookup(op, name, (operands, results))
+            rules.append(rule)
+            read[len(rules) - 1] = (option, captures)
         return rules
 
     def erase_unused_inits(self) -> None:
@@ -564,7 +571,15 @@ class _Partition:
 
     # -- one op ------------------------------------------------------------------
 
-    def rewrite(self, op: ir.Operation, name: str, rule: ShardingRule | None) -> None:
+    def rewrite(
+        self,
+        op: ir.Operation,
+        name: str,
+        rule: ShardingRule | None,
+        read: tuple[ir.Attribute | None, bool] | None = None,
+    ) -> None:
+        """`read`: what the rule's lookup saw of the op (its sharding option,
+        and whether its body may read an outside tensor); None: ask the IR."""
         if name == "mesh.shard":
             self.shard(op, None)
             return
@@ -575,9 +590,11 @@ class _Partition:
         if name == "func.return":
             self.func_return(op)
             return
-        recorded = None
-        if OPTION_ATTR in op.attributes:
-            recorded = op.attributes[OPTION_ATTR]  # read only if the layouts around the op do not fit
+        if read is None:
+            attributes = op.attributes
+            read = (attributes[OPTION_ATTR] if OPTION_ATTR in attributes else None, True)
+        recorded = read[0]  # read only if the layouts around the op do not fit
+        if recorded is not None:
             del op.attributes[OPTION_ATTR]
         if name in _CONSTANTS:
             self.constant(op)
@@ -596,7 +613,7 @@ class _Partition:
         if rule is None:
             self.without_rule(op)
             return
-        if (name in _OWN_BODY or not name.startswith("linalg.")) and len(op.regions):
+        if read[1] and (name in _OWN_BODY or not name.startswith("linalg.")) and len(op.regions):
             self.check_captures(op, name)
         results = list(op.results)
         layout, local_types = self.layout, self.local_types

@@ -132,22 +132,23 @@ class _Builder:
         name = op.name
         if name == "func.return":
             return  # a returned value keeps its layout: no constraint
-        whole = name in _SOURCES or (name == "linalg.fill" and self.is_whole(fn.io[index][0][1]))
-        if whole and (index in fn.explicit_options or any(r in fn.def_ann for r in op.results)):
-            whole = False  # annotated or given an option: an op like any other
         operands, results = fn.io[index]
+        if name in _SOURCES or (name == "linalg.fill" and self.is_whole(operands[1])):
+            # Every device holds it whole, and it reads no tensor that is
+            # not (unless annotated or given an option: an op like any
+            # other): its results are values without a producer, which the
+            # solver treats as whole (free to slice), so it needs no node.
+            def_ann = fn.def_ann
+            if index not in fn.explicit_options and not any(r in def_ann for r in results):
+                for r in results:
+                    self.whole.add(self.vid(r))
+                return
         if name == "func.call":  # a callee takes and gives whole values
             self.whole_values(op, operands, results)
             return
-        if whole:
-            # Every device holds it whole, and it reads no tensor that is not:
-            # its results are values without a producer, which the solver
-            # treats as whole (free to slice), so it needs no node.
-            for r in results:
-                self.whole.add(self.vid(r))
-            return
-        ops = [self.vid(v) for v in operands]
-        res = [self.vid(v) for v in results]
+        vid = self.vid
+        ops = [vid(v) for v in operands]
+        res = [vid(v) for v in results]
         # one object per distinct rule: the solver memoizes by identity
         rule = self.rules.setdefault(rule, rule)
         node = Node(ops, res, rule=rule, weight=self.weight(op))

@@ -181,49 +181,53 @@ class _Function:
 
     def collect(self) -> None:
         shard_ops: list[ir.Operation] = []
+        sequence, ops, rules, ios = self.sequence, self.ops, self.rules, self.io
+        lookup = self.rule_cache.lookup
+        advance, skip = ir.WalkResult.ADVANCE, ir.WalkResult.SKIP
+        started = False
 
         def visit(op: ir.Operation) -> ir.WalkResult:
+            nonlocal started
+            if not started:  # the walk starts at the function itself
+                started = True
+                return advance
             name = op.name
             if name.startswith("mesh."):
                 if name == "mesh.shard":
                     shard_ops.append(op)
-                    self.sequence.append(("shard", op))
+                    sequence.append(("shard", op))
                 elif name not in ("mesh.sharding", "mesh.mesh"):
-                    self.sequence.append(("other", op))
-                return ir.WalkResult.ADVANCE
+                    sequence.append(("other", op))
+                return advance
             if name in _SKIPPED_TERMINATORS:
-                self.sequence.append(("yield" if name == "scf.yield" else "other", op))
-                return ir.WalkResult.ADVANCE
+                sequence.append(("yield" if name == "scf.yield" else "other", op))
+                return advance
             if name in _REGION_OPS:
-                self.sequence.append(("region", len(self.ops)))
-                self.ops.append(op)
-                self.rules.append(None)
-                self.io.append(None)
+                sequence.append(("region", len(ops)))
+                ops.append(op)
+                rules.append(None)
+                ios.append(None)
                 self.has_loops = self.has_loops or name == "scf.for"
-                return ir.WalkResult.ADVANCE
+                return advance
             # listed once: the rule's signature, the graph and `apply` read them
             io = (list(op.operands), list(op.results))
-            rule = self.rule_cache.rule_for(op, name, io)
+            rule, option, _ = lookup(op, name, io)
             if rule is None:
                 self.unknown.append(op)
-                self.sequence.append(("other", op))
-                return ir.WalkResult.ADVANCE
-            self.sequence.append(("rule", len(self.ops)))
-            self.ops.append(op)
-            self.rules.append(rule)
-            self.io.append(io)
-            if OPTION_ATTR in op.attributes:
-                self.read_option(len(self.ops) - 1, op, rule)
-            if len(op.regions):
-                return ir.WalkResult.SKIP  # a linalg/hlo body: scalars, not tensors
-            return ir.WalkResult.ADVANCE
+                sequence.append(("other", op))
+                return advance
+            sequence.append(("rule", len(ops)))
+            ops.append(op)
+            rules.append(rule)
+            ios.append(io)
+            if option is not None:
+                self.read_option(len(ops) - 1, op, rule, option)
+            # A ruled op's body (linalg, hlo) computes on scalars, not
+            # tensors: never entered (skipping an op without one changes
+            # nothing, and costs less than asking whether it has one).
+            return skip
 
-        root = self.func
-
-        def outer(op: ir.Operation) -> ir.WalkResult:
-            return ir.WalkResult.ADVANCE if op == root else visit(op)
-
-        root.walk(outer, ir.WalkOrder.PRE_ORDER)
+        self.func.walk(visit, ir.WalkOrder.PRE_ORDER)
         for op in shard_ops:
             self.read_shard(op)
         if self.failed:
@@ -242,8 +246,8 @@ class _Function:
         )
         self.register(ann)
 
-    def read_option(self, index: int, op: ir.Operation, rule: ShardingRule) -> None:
-        raw = str(op.attributes[OPTION_ATTR])
+    def read_option(self, index: int, op: ir.Operation, rule: ShardingRule, attr: ir.Attribute) -> None:
+        raw = str(attr)
         try:
             mesh, split, partial, _kind, halos, offsets = decode_sharding_attr(raw)
             if partial or halos or offsets:
