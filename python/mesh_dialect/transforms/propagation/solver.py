@@ -203,6 +203,17 @@ class _Candidates:
         self.unreduced_memo: dict[Layout, Layout] = {}
         self.whole = [_is_whole(graph, v) for v in range(len(graph.values))]
         self.seen: list[dict[Layout, None]] = [{} for _ in graph.values]
+        # One object per distinct layout: equal layouts from different rules
+        # and annotations then compare (and match memo keys) by identity,
+        # which spares a Python-level `Sharding.__eq__` per comparison.
+        self.canon: dict[Layout, Layout] = {}
+
+    def canonical(self, lays: tuple[Layout | None, ...]) -> tuple[Layout | None, ...]:
+        canon = self.canon
+        return tuple(None if lay is None else canon.setdefault(lay, lay) for lay in lays)
+
+    def canonical_state(self, st: State) -> State:
+        return State(self.canonical(st.needs), self.canonical(st.produces), st.option, st.mesh, st.tie)
 
     def note(self, node: Node, st: State) -> list[int]:
         """Record the layouts a new state gives its values; the values whose
@@ -251,8 +262,8 @@ class _Candidates:
         if found is None:
             operands, results = shardings_from_option(rule, option, self.g.meshes.get(mesh))
             found = self.state_memo[key] = State(
-                tuple(None if s is None else (mesh, s) for s in operands),
-                tuple(None if s is None else (mesh, s) for s in results),
+                self.canonical(tuple(None if s is None else (mesh, s) for s in operands)),
+                self.canonical(tuple(None if s is None else (mesh, s) for s in results)),
                 option,
                 mesh,
                 self.tie(mesh, option),
@@ -370,7 +381,8 @@ class _Candidates:
     def unreduced(self, lay: Layout) -> Layout:
         found = self.unreduced_memo.get(lay)
         if found is None:
-            found = self.unreduced_memo[lay] = _unreduced(lay)
+            found = _unreduced(lay)
+            found = self.unreduced_memo[lay] = self.canon.setdefault(found, found)
         return found
 
     def suggested(self, node: Node) -> Iterator[State]:
@@ -390,6 +402,8 @@ class _Candidates:
     def run(self, choosing: list[int]) -> None:
         g = self.g
         for node in g.nodes:
+            if node.states:  # given states (fixed nodes, explicit options)
+                node.states = [self.canonical_state(st) for st in node.states]
             if node.rule is None and not node.carry:
                 for st in node.states:
                     self.note(node, st)
