@@ -659,7 +659,10 @@ def _single_use(value: ir.Value) -> bool:
 
 def _combiner_kinds(op: ir.Operation, num_inputs: int, num_inits: int) -> list[str]:
     """Per output, the reduction kind of its body when it yields
-    `combine(out, x)` with `out` used nowhere else, else `invalid`."""
+    `combine(out, x)` with `out` used nowhere else and `x` computed without
+    any output's running value, else `invalid`.  (An `x` that reads another
+    output, like a running total of running sums, is no reduction of the
+    inputs: pieces of it do not combine into the whole.)"""
     invalid = [INVALID] * num_inits
     if len(op.regions) != 1 or len(op.regions[0].blocks) != 1:
         return invalid
@@ -668,6 +671,7 @@ def _combiner_kinds(op: ir.Operation, num_inputs: int, num_inits: int) -> list[s
     ops = list(block.operations)
     if len(args) != num_inputs + num_inits or not ops or len(ops[-1].operands) != num_inits:
         return invalid
+    running = _reads_of(ops, set(args[num_inputs:]))
     kinds = []
     for j, y in enumerate(ops[-1].operands):
         out = args[num_inputs + j]
@@ -680,10 +684,30 @@ def _combiner_kinds(op: ir.Operation, num_inputs: int, num_inits: int) -> list[s
                 and len(operands) == 2
                 and operands.count(out) == 1
                 and _single_use(out)
+                and not any(v in running for v in operands if v != out)
             ):
                 kind = _ARITH_COMBINERS[producer.name]
         kinds.append(kind)
     return kinds
+
+
+def _reads_of(ops: list, sources: set[ir.Value]) -> set[ir.Value]:
+    """`sources` and every value of `ops` (a block's ops, in order) computed
+    from one of them, directly or through other values; an op with regions
+    counts as reading what any op inside it reads."""
+    found = set(sources)
+    read: list[ir.Value] = []
+
+    def visit(nested: ir.Operation) -> ir.WalkResult:
+        read.extend(nested.operands)
+        return ir.WalkResult.ADVANCE
+
+    for op in ops:
+        read.clear()
+        op.operation.walk(visit, ir.WalkOrder.PRE_ORDER)
+        if any(v in found for v in read):
+            found.update(op.results)
+    return found
 
 
 def _linalg(op: ir.Operation) -> ShardingRule | None:

@@ -1,0 +1,57 @@
+// Two accumulators where the second adds the first's running value (a sum
+// of prefix sums) are no reduction of the input: pieces of them do not add
+// up, so the reduced loop stays whole (its input is gathered).  Two
+// independent accumulators (the sums of the input and of its squares)
+// still split it and return partial sums.
+// RUN: mesh-opt --sharding-propagation --mesh-partition %s -o %t.mlir
+// RUN: FileCheck %s --check-prefix=IR < %t.mlir
+// RUN: mesh-run %t.mlir --function prefix_sums --compare-with %s -q --seed 1 | FileCheck %s
+// RUN: mesh-run %t.mlir --function prefix_sums --compare-with %s -q --seed 2 | FileCheck %s
+// RUN: mesh-run %t.mlir --function sums --compare-with %s -q --seed 1 | FileCheck %s
+// CHECK: match
+
+#in = affine_map<(i, k) -> (i, k)>
+#out = affine_map<(i, k) -> (i)>
+mesh.mesh @m(shape = 2)
+
+// IR-LABEL: func.func @prefix_sums
+// IR-SAME: -> (tensor<4xf32> {mesh.sharding = #mesh.sharding<@m, {{\[\[\]\]}}>})
+// IR: mesh.all_gather
+// IR-NOT: partial
+// IR: return
+func.func @prefix_sums(%x: tensor<4x8xf32>) -> tensor<4xf32> {
+  %s = mesh.sharding @m split_axes = [[], [0]] : !mesh.sharding
+  %xs = mesh.shard %x to %s : tensor<4x8xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %r:2 = linalg.generic {indexing_maps = [#in, #out, #out], iterator_types = ["parallel", "reduction"]}
+      ins(%xs : tensor<4x8xf32>) outs(%z, %z : tensor<4xf32>, tensor<4xf32>) {
+  ^bb0(%a: f32, %run: f32, %tot: f32):
+    %next = arith.addf %run, %a : f32
+    %total = arith.addf %tot, %next : f32
+    linalg.yield %next, %total : f32, f32
+  } -> (tensor<4xf32>, tensor<4xf32>)
+  return %r#1 : tensor<4xf32>
+}
+
+// IR-LABEL: func.func @sums
+// IR-SAME: -> (tensor<4xf32> {mesh.sharding = #mesh.sharding<@m, {{\[\[\]\]}}, partial = sum [0]>}, tensor<4xf32> {mesh.sharding = #mesh.sharding<@m, {{\[\[\]\]}}, partial = sum [0]>})
+// IR-NOT: mesh.all_gather
+// IR: return
+func.func @sums(%x: tensor<4x8xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %s = mesh.sharding @m split_axes = [[], [0]] : !mesh.sharding
+  %xs = mesh.shard %x to %s : tensor<4x8xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %r:2 = linalg.generic {indexing_maps = [#in, #out, #out], iterator_types = ["parallel", "reduction"]}
+      ins(%xs : tensor<4x8xf32>) outs(%z, %z : tensor<4xf32>, tensor<4xf32>) {
+  ^bb0(%a: f32, %acc: f32, %acc2: f32):
+    %sum = arith.addf %acc, %a : f32
+    %sq = arith.mulf %a, %a : f32
+    %sum2 = arith.addf %acc2, %sq : f32
+    linalg.yield %sum, %sum2 : f32, f32
+  } -> (tensor<4xf32>, tensor<4xf32>)
+  return %r#0, %r#1 : tensor<4xf32>, tensor<4xf32>
+}
