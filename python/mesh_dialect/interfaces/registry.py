@@ -181,21 +181,31 @@ def _parallel_body(op: ir.Operation) -> tuple:
     only to reductions. The body's op names come along, a few times cheaper
     than `_body`'s full reading of operands and attributes."""
     items: list = [_PARALLEL_BODY]
-    first = True
 
     def visit(inner: ir.Operation) -> ir.WalkResult:
-        nonlocal first
-        if first:  # the walk starts at `op` itself
-            first = False
-            return ir.WalkResult.ADVANCE
         name = inner.name
         items.append(name)
         if name == "linalg.index":
             items.append(ir.IntegerAttr(inner.attributes["dim"]).value)
         return ir.WalkResult.ADVANCE
 
-    op.walk(visit, ir.WalkOrder.PRE_ORDER)
+    _walk_inside(op, visit)
     return tuple(items)
+
+
+def _walk_inside(op: ir.Operation, visit: Callable[[ir.Operation], ir.WalkResult]) -> None:
+    """Walk the ops nested in `op`, in pre-order (a walk starts at `op`
+    itself, which is left out)."""
+    first = True
+
+    def skip_first(inner: ir.Operation) -> ir.WalkResult:
+        nonlocal first
+        if first:
+            first = False
+            return ir.WalkResult.ADVANCE
+        return visit(inner)
+
+    op.walk(skip_first, ir.WalkOrder.PRE_ORDER)
 
 
 _SCALARS = (ir.FloatType, ir.IntegerType, ir.IndexType)
@@ -231,13 +241,8 @@ def _body(op: ir.Operation) -> tuple:
                     ids[args[a]] = len(ids)
 
     number_arguments(op)
-    first = True
 
     def visit(inner: ir.Operation) -> ir.WalkResult:
-        nonlocal first
-        if first:  # the walk starts at `op` itself
-            first = False
-            return ir.WalkResult.ADVANCE
         operands = []
         for v in inner.operands:
             found = ids.get(v)
@@ -250,7 +255,7 @@ def _body(op: ir.Operation) -> tuple:
             number_arguments(inner)
         return ir.WalkResult.ADVANCE
 
-    op.walk(visit, ir.WalkOrder.PRE_ORDER)
+    _walk_inside(op, visit)
     return tuple(items)
 
 
