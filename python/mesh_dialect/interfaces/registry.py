@@ -122,7 +122,7 @@ class RuleCache:
         if fn is None or fn not in _LOCAL:
             attributes = op.attributes
             option = attributes[_IGNORED] if _IGNORED in attributes else None
-            return (None if fn is None else fn(op)), option, bool(len(op.regions))
+            return (None if fn is None else fn(op)), option, _keys_body(name) and bool(len(op.regions))
         key, option, body = _signature(op, name, values, self.parallel)
         entry = self.rules.get(key)
         if entry is None:
@@ -133,9 +133,17 @@ class RuleCache:
 
 _SHARED: tuple[ir.Context, RuleCache] | None = None
 
-_OWN_BODY = frozenset({"linalg.generic", "linalg.map", "linalg.reduce"})
+OWN_BODY = frozenset({"linalg.generic", "linalg.map", "linalg.reduce"})
 """Linalg ops whose body the user writes; every other linalg op's body is
 generated from its name, attributes and element types."""
+
+
+def _keys_body(name: str) -> bool:
+    """Whether the body of an op named `name` (if it has one) is the user's,
+    so that its key reads it and it may read outside values: not a named
+    linalg op's."""
+    return name in OWN_BODY or not name.startswith("linalg.")
+
 
 _IGNORED = "mesh.sharding_option"
 """An attribute no built-in rule reads: propagation writes it, so partition
@@ -148,10 +156,10 @@ def _signature(
     """The op's cache key, the ignored attribute's value (None: absent), and
     its body's part of the key: None when the body is not read (no body, or
     one implied by the op's name), else `_body`'s or `_parallel_body`'s
-    reading. `parallel` memoizes `_all_parallel` per attribute."""
+    reading. `parallel` memoizes `_no_reduction_loop` per attribute."""
     key, option = op_signature(op, _IGNORED, *(values or ()), report_skipped=True)
     body = None
-    if (name in _OWN_BODY or not name.startswith("linalg.")) and len(op.regions):
+    if _keys_body(name) and len(op.regions):
         body = _parallel_body(op) if name.startswith("linalg.") and _no_reduction_loop(key[1], parallel) else _body(op)
         key += (body,)
     return key, option, body

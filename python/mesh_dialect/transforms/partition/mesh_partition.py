@@ -43,7 +43,7 @@ from mlir import ir
 from mlir.dialects import arith, linalg, scf, tensor
 
 from ...interfaces.choice import same_placement
-from ...interfaces.registry import RuleCache
+from ...interfaces.registry import OWN_BODY, RuleCache
 from ...interfaces.rules import Conflict, ShardingRule, option_from_shardings, shardings_from_option
 from ...ir import ops as mesh_ops
 from ...ir.syntax import encode_sharding_attr
@@ -81,10 +81,6 @@ _SKIP = object()
 """The rule slot of an op partition leaves as it is (`_Partition.rules`)."""
 
 
-_OWN_BODY = frozenset({"linalg.generic", "linalg.map", "linalg.reduce"})
-"""Linalg ops whose body the user writes (and may read outside tensors in)."""
-
-
 def _skippable_name(name: str) -> bool | None:
     """Whether the rewrite of an op named `name` changes nothing (but its
     sharding option) when all its values are whole: a rule with no split
@@ -94,7 +90,7 @@ def _skippable_name(name: str) -> bool | None:
     annotated): linalg bodies are not visited."""
     if name in _SPECIAL or name.startswith(("mesh.", "mhlo.", "stablehlo.")):
         return False
-    if name in _OWN_BODY:
+    if name in OWN_BODY:
         return None  # its body may read outside tensors (`check_captures`)
     return True if name.startswith("linalg.") else None
 
@@ -576,23 +572,19 @@ class _Partition:
         op: ir.Operation,
         name: str,
         rule: ShardingRule | None,
-        read: tuple[ir.Attribute | None, bool] | None = None,
+        read: tuple[ir.Attribute | None, bool] | None,
     ) -> None:
         """`read`: what the rule's lookup saw of the op (its sharding option,
-        and whether its body may read an outside tensor); None: ask the IR."""
-        if name == "mesh.shard":
-            self.shard(op, None)
-            return
+        and whether its body may read an outside tensor); None for mesh ops,
+        which have no rule.  (`run` treats `mesh.shard` itself.)"""
         if name.startswith("mesh."):
             if name not in _NOT_RULED:
                 self.check_collective(op)
             return
+        assert read is not None
         if name == "func.return":
             self.func_return(op)
             return
-        if read is None:
-            attributes = op.attributes
-            read = (attributes[OPTION_ATTR] if OPTION_ATTR in attributes else None, True)
         recorded = read[0]  # read only if the layouts around the op do not fit
         if recorded is not None:
             del op.attributes[OPTION_ATTR]
@@ -613,7 +605,7 @@ class _Partition:
         if rule is None:
             self.without_rule(op)
             return
-        if read[1] and (name in _OWN_BODY or not name.startswith("linalg.")) and len(op.regions):
+        if read[1]:
             self.check_captures(op, name)
         results = list(op.results)
         layout, local_types = self.layout, self.local_types
@@ -1225,21 +1217,18 @@ class _Partition:
         for r in op.results:
             self.layout.pop(r, None)  # whole: an annotation on it reshards
 
-    def shard(self, op: ir.Operation, annotation: tuple[tuple[str, Sharding], bool] | None) -> None:
+    def shard(self, op: ir.Operation, annotation: tuple[tuple[str, Sharding], bool]) -> None:
         """An annotation becomes the collectives from its value's layout to
         the one it names: for users, or a second result annotation that
         disagrees with the first (as `cse` makes by merging two annotated
         values), or a result annotation on a value produced whole.
-        `annotation` is what `run` read of it (None: read it here)."""
+        `annotation` is what `run` read of it: (mesh and layout, for users)."""
         result = op.result
         if next(iter(result.uses), None) is None:
             self.forget(result)
             op.erase()  # nobody reads this layout: nothing to move
             return
-        operands = op.operands
-        found = self.read_sharding(operands[1]) if annotation is None else annotation[0]
-        assert found is not None
-        result.replace_all_uses_with(self.in_layout(operands[0], found[1], op, None, None))
+        result.replace_all_uses_with(self.in_layout(op.operands[0], annotation[0][1], op, None, None))
         self.layout.pop(result, None)  # a mesh.shard result is in no other table (`forget`)
         op.erase()
 
