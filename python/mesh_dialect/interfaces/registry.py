@@ -1083,13 +1083,17 @@ def _hlo_reduce_kind(op: ir.Operation, n: int) -> str:
     return kinds.pop() if len(kinds) == 1 else INVALID
 
 
+_HLO_BOOLEAN_KINDS = {"sum": "bitwise_or", "product": "bitwise_and", "max": "bitwise_or", "min": "bitwise_and"}
+
+
 def hlo_combiner_kind(kind: str, t: ir.Type) -> str:
     """The reduction an HLO combiner of `kind` computes on values of type
-    `t`: on booleans (`i1`) HLO's add is a logical or and multiply a logical
-    and, while a sum of i1 wraps (an exclusive or)."""
+    `t`: on booleans (`i1`) HLO's add and maximum are a logical or, multiply
+    and minimum a logical and, while a sum of i1 wraps (an exclusive or) and
+    max and min read i1 signed (true is -1), as `arith.maxsi`/`minsi` do."""
     element = t.element_type if isinstance(t, ir.ShapedType) else t
     if isinstance(element, ir.IntegerType) and element.width == 1:
-        return {"sum": "bitwise_or", "product": "bitwise_and"}.get(kind, kind)
+        return _HLO_BOOLEAN_KINDS.get(kind, kind)
     return kind
 
 

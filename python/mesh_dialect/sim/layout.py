@@ -125,8 +125,10 @@ def combine(arrays: Sequence[np.ndarray], kind: str, dtype: np.dtype | type | No
 
     Arithmetic happens in `dtype`, so integers wrap on overflow.  `average` is
     the sum divided by the number of arrays; for integers the quotient is
-    truncated toward zero.  A bool is a 1-bit unsigned integer: sum is xor,
-    product is and, average is the xor divided by the count.
+    truncated toward zero.  A bool is an i1: sum is xor, product is and,
+    average is the xor divided by the count; max and min read it signed
+    (true is -1), as `arith.maxsi`/`arith.minsi` (which partitioning splits
+    into them) do: max is and, min is or.
     """
     if not arrays:
         raise ValueError("nothing to reduce")
@@ -135,12 +137,13 @@ def combine(arrays: Sequence[np.ndarray], kind: str, dtype: np.dtype | type | No
     if problem:
         raise ValueError(problem)
     values = [convert(a, dt) for a in arrays]
+    boolean = dt.kind == "b"
     op = {
-        "sum": np.logical_xor if dt.kind == "b" else np.add,
-        "average": np.logical_xor if dt.kind == "b" else np.add,
+        "sum": np.logical_xor if boolean else np.add,
+        "average": np.logical_xor if boolean else np.add,
         "product": np.multiply,
-        "max": np.maximum,
-        "min": np.minimum,
+        "max": np.logical_and if boolean else np.maximum,
+        "min": np.logical_or if boolean else np.minimum,
         "bitwise_and": np.bitwise_and,
         "bitwise_or": np.bitwise_or,
         "bitwise_xor": np.bitwise_xor,
@@ -243,9 +246,9 @@ def _integer_terms(x: np.ndarray, kind: str, n: int, rng: np.random.Generator) -
     boolean = dt.kind == "b"
     if boolean and kind in ("sum", "average"):
         kind = "bitwise_xor" if kind == "sum" else kind
-    if boolean and kind in ("product", "min"):
-        kind = "bitwise_and"
-    if boolean and kind == "max":
+    if boolean and kind in ("product", "max"):
+        kind = "bitwise_and"  # signed i1: max is and (see `combine`)
+    if boolean and kind == "min":
         kind = "bitwise_or"
     terms = np.empty((n, *shape), dtype=dt)
     rest = terms[: n - 1]

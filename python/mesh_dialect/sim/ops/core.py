@@ -51,12 +51,16 @@ def _unsigned(dtype: np.dtype) -> np.dtype:
     return np.dtype(f"u{dtype.itemsize}") if dtype.kind == "i" else dtype
 
 
-def _binary(name: str, fn, *, unsigned: bool = False):
+def _binary(name: str, fn, *, unsigned: bool = False, on_bool=None):
+    """Register `fn` for `name`; `on_bool` replaces it on i1 (numpy bool)."""
+
     def run(frame, step, a, b):
         dtype = step.attrs["dtype"]
         if unsigned:
             u = _unsigned(dtype)
             return [_as(fn(_as(a, u), _as(b, u)), dtype)]
+        if on_bool is not None and dtype.kind == "b":
+            return [_as(on_bool(a, b), dtype)]
         return [_as(fn(a, b), dtype)]
 
     register(name, prepare=_result_dtype)(run)
@@ -94,8 +98,6 @@ for _name, _fn in {
     "andi": np.bitwise_and,
     "ori": np.bitwise_or,
     "xori": np.bitwise_xor,
-    "maxsi": np.maximum,
-    "minsi": np.minimum,
     "addf": np.add,
     "subf": np.subtract,
     "mulf": np.multiply,
@@ -107,6 +109,10 @@ for _name, _fn in {
     "minnumf": np.fmin,
 }.items():
     _binary("arith." + _name, _fn)
+# Read signed, an i1 true is -1: maxsi on i1 is a logical and, minsi an or
+# (maxui and minui read true as 1: or and and, as numpy's bool max and min).
+_binary("arith.maxsi", np.maximum, on_bool=np.logical_and)
+_binary("arith.minsi", np.minimum, on_bool=np.logical_or)
 _binary("arith.maxui", np.maximum, unsigned=True)
 _binary("arith.minui", np.minimum, unsigned=True)
 _int_div("arith.divsi", _div_trunc)

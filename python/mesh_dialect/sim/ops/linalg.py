@@ -172,6 +172,9 @@ def _find_combiners(block: Block, n_ins: int, n_outs: int, dtypes: list[np.dtype
         if uses[arg] != 1 or uses[y] != 1:
             return None
         dtype = dtypes[j]
+        # i1 (numpy bool) stays on the loop path, which runs the body's own
+        # ops: its signed max/min are and/or, and the identities below are
+        # for wider integers.
         if dtype.kind not in "iuf" or step.attrs.get("dtype") != dtype:
             return None
         if dtype.kind == "f" and step.operands[0] != arg and step.name not in _EXACTLY_COMMUTATIVE_FLOAT:
