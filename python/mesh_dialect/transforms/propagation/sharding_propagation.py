@@ -435,15 +435,17 @@ class _Function:
         results = self.io[index][1]
         self.record_option(index, choice)
         if not self.pass_.explain:
-            origin: tuple[ir.Location, ...] = ()  # only remarks read origins
+            origin: tuple[ir.Location, ...] = ()  # only remarks read origins (and causes, their words)
+            cause = ""
         else:
             origin = (op.location,) if explicit else self.origin_of(choice)
-        cause = self.cause(op, choice, explicit, origin)
+            cause = self.cause(op, choice, explicit, origin)
         anchor = op
         for i, r in enumerate(results):
             need = choice.results[i]
             if need is not None:
-                anchor = self.ensure_value(r, choice.mesh, need, origin, anchor, cause, f"result {i} of '{op.name}'")
+                what = f"result {i} of '{op.name}'" if cause else ""
+                anchor = self.ensure_value(r, choice.mesh, need, origin, anchor, cause, what)
         by_cost = self.pass_.solver == "cost"
         for i, v in enumerate(operands):
             need = choice.operands[i]

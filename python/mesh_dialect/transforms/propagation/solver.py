@@ -193,39 +193,69 @@ def _is_whole(graph: Graph, v: int) -> bool:
     return lay is None or not lay[0]
 
 
+_Cand = tuple[State, tuple[int, ...], tuple[int, ...]]
+"""A candidate state with its needed and produced layouts as layout ids
+(-1: None)."""
+
+
 class _Candidates:
+    """Step 1.  Layouts are interned to small ints (`lid`): the seen lists,
+    memo keys and every later table compare and hash ints, where a layout
+    tuple would call `Sharding.__hash__` (Python) each time it is hashed."""
+
     def __init__(self, graph: Graph) -> None:
         self.g = graph
         self.memo: dict[tuple, list[tuple[str, ShardingOption]]] = {}
-        self.state_memo: dict[tuple, State] = {}
+        self.state_memo: dict[tuple, _Cand] = {}
         self.divisible: dict[tuple, bool] = {}
-        self.expand_memo: dict[tuple, list[State]] = {}
-        self.unreduced_memo: dict[Layout, Layout] = {}
+        self.expand_memo: dict[tuple, list[_Cand]] = {}
+        self.unreduced_memo: dict[int, Layout] = {}
         self.whole = [_is_whole(graph, v) for v in range(len(graph.values))]
-        self.seen: list[dict[Layout, None]] = [{} for _ in graph.values]
-        # One object per distinct layout: equal layouts from different rules
-        # and annotations then compare (and match memo keys) by identity,
-        # which spares a Python-level `Sharding.__eq__` per comparison.
-        self.canon: dict[Layout, Layout] = {}
+        # the layout ids each value can give or want, in the order found
+        self.seen: list[tuple[int, ...]] = [() for _ in graph.values]
+        # one id per distinct layout, and its one object (equal layouts
+        # from different rules and annotations share it)
+        self.ids: dict[Layout, int] = {}
+        self.layouts: list[Layout] = []
+        self.named: list[bool] = []  # the layout names a mesh (else: whole, suggests nothing)
+        # per node, parallel to its states: their layout ids
+        self.needs_of: list[list[tuple[int, ...]]] = [[] for _ in graph.nodes]
+        self.produces_of: list[list[tuple[int, ...]]] = [[] for _ in graph.nodes]
+        # per op node: an id for its rule and its values' shapes, and the
+        # values whose layouts are requests to its rule (see `expand`)
+        self.static: list[int] = [-1] * len(graph.nodes)
+        self.asking: list[tuple[int, ...]] = [() for _ in graph.nodes]
 
-    def canonical(self, lays: tuple[Layout | None, ...]) -> tuple[Layout | None, ...]:
-        canon = self.canon
-        return tuple(None if lay is None else canon.setdefault(lay, lay) for lay in lays)
+    def lid(self, lay: Layout | None) -> int:
+        """The id of a layout (-1 for None)."""
+        if lay is None:
+            return -1
+        found = self.ids.get(lay)
+        if found is None:
+            found = self.ids[lay] = len(self.layouts)
+            self.layouts.append(lay)
+            self.named.append(bool(lay[0]))
+        return found
 
-    def canonical_state(self, st: State) -> State:
-        return State(self.canonical(st.needs), self.canonical(st.produces), st.option, st.mesh, st.tie)
+    def lids(self, lays: tuple[Layout | None, ...]) -> tuple[int, ...]:
+        return tuple(self.lid(lay) for lay in lays)
 
-    def note(self, node: Node, st: State) -> list[int]:
+    def canonical(self, lids: tuple[int, ...]) -> tuple[Layout | None, ...]:
+        layouts = self.layouts
+        return tuple(None if k < 0 else layouts[k] for k in lids)
+
+    def note(self, node: Node, needs: tuple[int, ...], produces: tuple[int, ...]) -> list[int]:
         """Record the layouts a new state gives its values; the values whose
         lists grew."""
         grew = []
-        for values, lays in ((node.operands, st.needs), (node.results, st.produces)):
+        seen, whole, named = self.seen, self.whole, self.named
+        for values, lays in ((node.operands, needs), (node.results, produces)):
             for v, lay in zip(values, lays):
-                if v < 0 or lay is None or not lay[0] or self.whole[v]:
+                if v < 0 or lay < 0 or not named[lay] or whole[v]:
                     continue
-                seen = self.seen[v]
-                if lay not in seen and len(seen) < MAX_LAYOUTS:
-                    seen[lay] = None
+                have = seen[v]
+                if lay not in have and len(have) < MAX_LAYOUTS:
+                    seen[v] = (*have, lay)
                     grew.append(v)
         return grew
 
@@ -256,26 +286,25 @@ class _Candidates:
         result = self.memo[key] = list(out)
         return result
 
-    def state(self, rule: ShardingRule, mesh: str, option: ShardingOption) -> State:
+    def state(self, rule: ShardingRule, mesh: str, option: ShardingOption) -> _Cand:
         key = (id(rule), mesh, option)
         found = self.state_memo.get(key)
         if found is None:
             operands, results = shardings_from_option(rule, option, self.g.meshes.get(mesh))
-            found = self.state_memo[key] = State(
-                self.canonical(tuple(None if s is None else (mesh, s) for s in operands)),
-                self.canonical(tuple(None if s is None else (mesh, s) for s in results)),
-                option,
-                mesh,
-                self.tie(mesh, option),
-            )
+            needs = self.lids(tuple(None if s is None else (mesh, s) for s in operands))
+            produces = self.lids(tuple(None if s is None else (mesh, s) for s in results))
+            st = State(self.canonical(needs), self.canonical(produces), option, mesh, self.tie(mesh, option))
+            found = self.state_memo[key] = (st, needs, produces)
         return found
 
-    def carried_state(self, n_operands: int, n_results: int, lay: Layout) -> State:
-        key = (n_operands, n_results, lay)
+    def carried_state(self, n_operands: int, n_results: int, lid: int) -> _Cand:
+        key = (n_operands, n_results, lid)
         found = self.state_memo.get(key)
         if found is None:
+            lay = self.layouts[lid]
             tie = self.tie(lay[0], lay[1].split_axes)
-            found = self.state_memo[key] = State((lay,) * n_operands, (lay,) * n_results, None, lay[0], tie)
+            st = State((lay,) * n_operands, (lay,) * n_results, None, lay[0], tie)
+            found = self.state_memo[key] = (st, (lid,) * n_operands, (lid,) * n_results)
         return found
 
     def tie(self, mesh: str, split: Sequence[Sequence[int]]) -> int:
@@ -322,91 +351,110 @@ class _Candidates:
         """Add the states the node's neighbourhood suggests; the values
         whose layout lists grew."""
         node = self.g.nodes[index]
-        if len(node.states) >= MAX_STATES:
+        states = node.states
+        if len(states) >= MAX_STATES:
             return []
         rule = node.rule
         if rule is not None:
             # Repeated layers ask the same question: which states does this
             # rule add, given the states it has, the layouts around it and
-            # its values' shapes.  States and rules are kept objects, so
-            # their identities can key the answer.
-            requests = self.requests(node)
-            key = (id(rule), tuple(map(id, node.states)), requests, self.shapes(node))
+            # its values' shapes.  States are kept objects, so their
+            # identities can key the answer; `static` stands for the rule
+            # and the shapes, which also fix which values `asking` lists.
+            seen = self.seen
+            key = (self.static[index], tuple(map(id, states)), tuple([seen[v] for v in self.asking[index]]))
             new = self.expand_memo.get(key)
             if new is None:
+                requests = self.requests(node)
                 suggested = (self.state(rule, mesh, option) for mesh, option in self.options(rule, requests))
                 new = self.expand_memo[key] = self.new_states(node, suggested)
         else:
             new = self.new_states(node, self.suggested(node))
         grew: list[int] = []
-        for st in new:
-            node.states.append(st)
-            grew += self.note(node, st)
+        needs_of, produces_of = self.needs_of[index], self.produces_of[index]
+        for st, needs, produces in new:
+            states.append(st)
+            needs_of.append(needs)
+            produces_of.append(produces)
+            grew += self.note(node, needs, produces)
         return grew
 
-    def new_states(self, node: Node, suggested: Iterator[State]) -> list[State]:
+    def new_states(self, node: Node, suggested: Iterator[_Cand]) -> list[_Cand]:
         """The suggested states the node does not have and can run in, up to
         `MAX_STATES` in all."""
         have = {id(s) for s in node.states}  # states are memoized: one object each
         room = MAX_STATES - len(node.states)
-        out: list[State] = []
-        for st in suggested:
+        out: list[_Cand] = []
+        for cand in suggested:
+            st = cand[0]
             if id(st) not in have and self.divides(node, st):
-                out.append(st)
+                out.append(cand)
                 have.add(id(st))
                 if len(out) >= room:
                     break
         return out
 
-    def shapes(self, node: Node) -> tuple:
-        """What `divides` reads of the node's values."""
+    def prepare(self, index: int, statics: dict[tuple, int]) -> None:
+        """An op node's `static` id and `asking` values: the results, then
+        the operands, that are tensors its rule maps."""
+        node = self.g.nodes[index]
+        rule = node.rule
+        assert rule is not None
         values = self.g.values
-        return tuple(None if v < 0 else (values[v].shape, values[v].dynamic) for v in (*node.operands, *node.results))
+        shapes = tuple(None if v < 0 else (values[v].shape, values[v].dynamic) for v in (*node.operands, *node.results))
+        self.static[index] = statics.setdefault((id(rule), shapes), len(statics))
+        asking = [v for j, v in enumerate(node.results) if v >= 0 and rule.result_maps[j] is not None]
+        asking += [v for i, v in enumerate(node.operands) if v >= 0 and rule.operand_maps[i] is not None]
+        self.asking[index] = tuple(asking)
 
     def requests(self, node: Node) -> tuple[tuple[str, int, Layout], ...]:
         """The layouts on an op's values, as requests to its rule."""
         rule = node.rule
         assert rule is not None
-        seen = self.seen
+        seen, layouts = self.seen, self.layouts
         requests: list[tuple[str, int, Layout]] = []
         for j, v in enumerate(node.results):
             if v >= 0 and rule.result_maps[j] is not None:
-                requests += [("result", j, lay) for lay in seen[v]]
+                requests += [("result", j, layouts[lay]) for lay in seen[v]]
         for i, v in enumerate(node.operands):
             if v >= 0 and rule.operand_maps[i] is not None:
                 # an operand is never partial: a partial layout asks for its split only
                 requests += [("operand", i, self.unreduced(lay)) for lay in seen[v]]
         return tuple(requests)
 
-    def unreduced(self, lay: Layout) -> Layout:
-        found = self.unreduced_memo.get(lay)
+    def unreduced(self, lid: int) -> Layout:
+        found = self.unreduced_memo.get(lid)
         if found is None:
-            found = _unreduced(lay)
-            found = self.unreduced_memo[lay] = self.canon.setdefault(found, found)
+            found = self.unreduced_memo[lid] = self.layouts[self.lid(_unreduced(self.layouts[lid]))]
         return found
 
-    def suggested(self, node: Node) -> Iterator[State]:
+    def suggested(self, node: Node) -> Iterator[_Cand]:
         """A carried value's states: the layouts on its values, then each
         mesh's replicated layout."""
         if node.carry:
-            lays: dict[Layout, None] = {}
+            lids: dict[int, None] = {}
             for v in (*node.operands, *node.results):
                 if v >= 0:
                     for lay in self.seen[v]:
-                        lays.setdefault(lay)
-            for mesh in dict.fromkeys(m for m, _ in lays):
-                lays.setdefault((mesh, REPLICATED))
-            for lay in lays:
-                yield self.carried_state(len(node.operands), len(node.results), lay)
+                        lids.setdefault(lay)
+            for mesh in dict.fromkeys(self.layouts[k][0] for k in lids):
+                lids.setdefault(self.lid((mesh, REPLICATED)))
+            for lid in lids:
+                yield self.carried_state(len(node.operands), len(node.results), lid)
 
     def run(self, choosing: list[int]) -> None:
         g = self.g
-        for node in g.nodes:
+        for index, node in enumerate(g.nodes):
             if node.states:  # given states (fixed nodes, explicit options)
-                node.states = [self.canonical_state(st) for st in node.states]
+                self.needs_of[index] = [self.lids(st.needs) for st in node.states]
+                self.produces_of[index] = [self.lids(st.produces) for st in node.states]
             if node.rule is None and not node.carry:
-                for st in node.states:
-                    self.note(node, st)
+                for needs, produces in zip(self.needs_of[index], self.produces_of[index]):
+                    self.note(node, needs, produces)
+        statics: dict[tuple, int] = {}
+        for index in choosing:
+            if g.nodes[index].rule is not None:
+                self.prepare(index, statics)
         is_choosing = set(choosing)
         # A FIFO of distinct nodes. (Popping a dict's first key is not O(1):
         # CPython skips the deleted slots at its front on every call.)
@@ -444,32 +492,53 @@ class _Edge:
 
 
 class Solver:
-    """Chooses one state per node (see the module docstring)."""
+    """Chooses one state per node (see the module docstring).  Works on the
+    layout ids step 1 gives (`_Candidates`), and on value kinds: one id per
+    distinct (shape, element type), all a reshard's cost reads of a value."""
 
     def __init__(self, graph: Graph, cost: Cost) -> None:
         self.g = graph
         self.cost = cost
         self.table_memo: dict[tuple, list[list[int]]] = {}
         self.around: _Around | None = None
-        self.cost_memo: dict[tuple, int] = {}
+        self.cost_memo: dict[tuple[int, int, int], int] = {}
+        self.layouts: list[Layout] = []
+        self.needs_of: list[list[tuple[int, ...]]] = []
+        self.produces_of: list[list[tuple[int, ...]]] = []
+        self.kind: list[int] = []  # per value
+        self.kinds: list[Value] = []  # per kind, its first value
 
-    def reshard(self, value: Value, have: Layout | None, need: Layout | None) -> int:
-        """Bytes (scaled by BYTE) to turn `value` from `have` into `need`."""
-        if need is None or have == need:
+    def reshard(self, kind: int, have: int, need: int) -> int:
+        """Bytes (scaled by BYTE) to turn a value of `kind` from layout id
+        `have` into `need` (-1: None)."""
+        if need < 0 or have == need:
             return 0
-        key = (value.shape, value.element_bytes, have, need)
+        key = (kind, have, need)
         found = self.cost_memo.get(key)
         if found is None:
-            found = self.cost_memo[key] = self.cost(value, have, need) * BYTE
+            layouts = self.layouts
+            found = self.cost_memo[key] = (
+                self.cost(self.kinds[kind], None if have < 0 else layouts[have], layouts[need]) * BYTE
+            )
         return found
 
     def solve(self) -> list[int]:
         g = self.g
         choosing = [i for i, n in enumerate(g.nodes) if n.rule is not None or n.carry]
-        _Candidates(g).run(choosing)
+        cands = _Candidates(g)
+        cands.run(choosing)
+        self.layouts, self.needs_of, self.produces_of = cands.layouts, cands.needs_of, cands.produces_of
         for i in choosing:
             if not g.nodes[i].states:  # nothing around it has a layout
                 g.nodes[i].states.append(State((), ()))
+                self.needs_of[i].append(())
+                self.produces_of[i].append(())
+        kinds: dict[tuple, int] = {}
+        for value in g.values:
+            k = kinds.setdefault((value.shape, value.element_bytes), len(kinds))
+            if k == len(self.kinds):
+                self.kinds.append(value)
+            self.kind.append(k)
         self.is_choosing = [len(n.states) > 1 for n in g.nodes]
         self.build_tables()
         starts = [self.downstream_first()]
@@ -490,11 +559,17 @@ class Solver:
 
     def build_tables(self) -> None:
         g = self.g
-        is_choosing = self.is_choosing
+        is_choosing, needs_of, produces_of, kind = self.is_choosing, self.needs_of, self.produces_of, self.kind
+        reshard, table_memo = self.reshard, self.table_memo
         self.unary = [[s.tie for s in n.states] for n in g.nodes]
         self.ins: list[list[_Edge]] = [[] for _ in g.nodes]
         self.outs: list[list[_Edge]] = [[] for _ in g.nodes]
-        for value in g.values:
+        # Nodes of one layer repeated share their state lists: a table is
+        # first looked up by the two lists' ids, then by the layouts in them.
+        lists: dict[tuple[int, ...], int] = {}
+        list_id = [lists.setdefault(tuple(map(id, n.states)), len(lists)) for n in g.nodes]
+        by_lists: dict[tuple[int, int, int, int, int, int], list[list[int]]] = {}
+        for v, value in enumerate(g.values):
             if value.producer is None:
                 continue  # whole on every device: slicing is free
             p, j = value.producer
@@ -506,19 +581,16 @@ class Solver:
                 if not cnode.states or not cnode.states[0].needs:
                     continue
                 weight = cnode.weight_of(i)
-                key = (
-                    value.shape,
-                    value.element_bytes,
-                    weight,
-                    tuple(s.produces[j] for s in pnode.states),
-                    tuple(s.needs[i] for s in cnode.states),
-                )
-                table = self.table_memo.get(key)
+                short = (kind[v], weight, list_id[p], j, list_id[c], i)
+                table = by_lists.get(short)
                 if table is None:
-                    table = self.table_memo[key] = [
-                        [self.reshard(value, sp.produces[j], sc.needs[i]) * weight for sc in cnode.states]
-                        for sp in pnode.states
-                    ]
+                    have = tuple(ps[j] for ps in produces_of[p])
+                    need = tuple(ns[i] for ns in needs_of[c])
+                    key = (kind[v], weight, have, need)
+                    table = table_memo.get(key)
+                    if table is None:
+                        table = table_memo[key] = [[reshard(kind[v], h, n) * weight for n in need] for h in have]
+                    by_lists[short] = table
                 if is_choosing[p] and is_choosing[c]:
                     if c == p:
                         continue  # a node reading its own result (a loop's carried value): no choice to weigh
@@ -592,7 +664,7 @@ class _Around:
     """What local improvement reads of the graph's shape, whatever the
     states chosen: built once, shared by both starting points."""
 
-    def __init__(self, g: Graph) -> None:
+    def __init__(self, g: Graph, kind: list[int]) -> None:
         nodes, values = g.nodes, g.values
         self.counted = [v.producer is not None and bool(nodes[v.producer[0]].states) for v in values]
         counted = self.counted
@@ -602,7 +674,7 @@ class _Around:
         ]
         # ... split into values read once, priced as one edge (the common
         # case: no shared reshard to count), and the others
-        self.edges: list[list[tuple[Value, int, int, int, int, int]]] = []
+        self.edges: list[list[tuple[int, int, int, int, int, int]]] = []
         self.shared: list[list[int]] = []
         for touched in self.touched:
             edges, shared = [], []
@@ -611,7 +683,7 @@ class _Around:
                 if len(value.consumers) == 1:
                     p, j = value.producer
                     m, i = value.consumers[0]
-                    edges.append((value, p, j, m, i, nodes[m].weight_of(i)))
+                    edges.append((kind[v], p, j, m, i, nodes[m].weight_of(i)))
                 else:
                     shared.append(v)
             self.edges.append(edges)
@@ -621,7 +693,8 @@ class _Around:
 class _Local:
     """Local improvement under the exact shared cost: per value, one reshard
     per layout its consumers need other than the one it is produced in,
-    weighted by the most-repeated use wanting it."""
+    weighted by the most-repeated use wanting it.  Layouts are the
+    solver's layout ids (-1: None)."""
 
     def __init__(self, solver: Solver, choice: list[int]) -> None:
         self.s = solver
@@ -629,51 +702,53 @@ class _Local:
         self.choice = list(choice)
         g = self.g
         if solver.around is None:
-            solver.around = _Around(g)
+            solver.around = _Around(g, solver.kind)
         self.counted, self.touched = solver.around.counted, solver.around.touched
         self.edges, self.shared = solver.around.edges, solver.around.shared
+        self.needs_of, self.produces_of = solver.needs_of, solver.produces_of
         # per value: {needed layout: {weight: count}} over its consumers' current states
-        self.needs: list[dict[Layout, dict[int, int]]] = [{} for _ in g.values]
-        nodes, needs, chosen = g.nodes, self.needs, self.choice
+        self.needs: list[dict[int, dict[int, int]]] = [{} for _ in g.values]
+        nodes, needs, chosen, needs_of = g.nodes, self.needs, self.choice, self.needs_of
         for v, value in enumerate(g.values):
             if not self.counted[v]:
                 continue
             table = needs[v]
             for c, i in value.consumers:
-                node = nodes[c]
-                states = node.states
-                if not states:
+                if not needs_of[c]:
                     continue
-                st_needs = states[chosen[c]].needs
-                if i < len(st_needs) and st_needs[i] is not None:
-                    _count(table, st_needs[i], node.weight_of(i), 1)
+                st_needs = needs_of[c][chosen[c]]
+                if i < len(st_needs) and st_needs[i] >= 0:
+                    _count(table, st_needs[i], nodes[c].weight_of(i), 1)
 
-    def need_of(self, c: int, i: int, state: int) -> Layout | None:
-        st = self.g.nodes[c].states[state] if self.g.nodes[c].states else None
-        return st.needs[i] if st is not None and i < len(st.needs) else None
+    def need_of(self, c: int, i: int, state: int) -> int:
+        states = self.needs_of[c]
+        if not states:
+            return -1
+        st_needs = states[state]
+        return st_needs[i] if i < len(st_needs) else -1
 
     def add_need(self, v: int, c: int, i: int, state: int, delta: int) -> None:
         need = self.need_of(c, i, state)
-        if need is not None:
+        if need >= 0:
             _count(self.needs[v], need, self.g.nodes[c].weight_of(i), delta)
 
-    def have(self, v: int, override: tuple[int, int] | None = None) -> Layout | None:
+    def have(self, v: int, override: tuple[int, int] | None = None) -> int:
         p, j = self.g.values[v].producer
         state = override[1] if override is not None and override[0] == p else self.choice[p]
-        st = self.g.nodes[p].states[state]
-        return st.produces[j] if st.produces else None
+        produces = self.produces_of[p][state]
+        return produces[j] if produces else -1
 
-    def value_cost(self, v: int, have: Layout | None, changes: dict[Layout, dict[int, int]] | None = None) -> int:
+    def value_cost(self, v: int, have: int, changes: dict[int, dict[int, int]] | None = None) -> int:
         """One reshard per layout needed of `v` other than `have`, weighted by
         the most-repeated use wanting it; `changes` are counts to add first."""
-        value = self.g.values[v]
+        kind = self.s.kind[v]
         needs = self.needs[v]
         reshard = self.s.reshard
         total = 0
         if not changes:
             for need, counts in needs.items():
                 if need != have:
-                    total += reshard(value, have, need) * max(counts)
+                    total += reshard(kind, have, need) * max(counts)
             return total
         # as if `changes` were counted in, without copying the counts
         for need in (*needs, *(lay for lay in changes if lay not in needs)):
@@ -687,31 +762,31 @@ class _Local:
                     merged[w] = merged.get(w, 0) + d
                 weights = [w for w, n in merged.items() if n]
                 if weights:
-                    total += reshard(value, have, need) * max(weights)
+                    total += reshard(kind, have, need) * max(weights)
             elif counts:
-                total += reshard(value, have, need) * max(counts)
+                total += reshard(kind, have, need) * max(counts)
         return total
 
     def node_cost(self, c: int, state: int) -> int:
         """The cost of everything around node `c` were it in `state`."""
-        nodes, choice, reshard = self.g.nodes, self.choice, self.s.reshard
+        nodes, choice, reshard, produces_of = self.g.nodes, self.choice, self.s.reshard, self.produces_of
         node = nodes[c]
         total = node.states[state].tie
         current = choice[c]
-        for value, p, j, m, i, w in self.edges[c]:
+        for kind, p, j, m, i, w in self.edges[c]:
             need = self.need_of(m, i, state if m == c else choice[m])
-            if need is not None:
-                produces = nodes[p].states[state if p == c else choice[p]].produces
-                total += reshard(value, produces[j] if produces else None, need) * w
+            if need >= 0:
+                produces = produces_of[p][state if p == c else choice[p]]
+                total += reshard(kind, produces[j] if produces else -1, need) * w
         for v in self.shared[c]:
             # the needs of `v` with this node's uses switched to `state`
-            changes: dict[Layout, dict[int, int]] = {}
+            changes: dict[int, dict[int, int]] = {}
             if state != current:
                 for i, u in enumerate(node.operands):
                     if u == v:
                         w = node.weight_of(i)
                         for lay, delta in ((self.need_of(c, i, current), -1), (self.need_of(c, i, state), 1)):
-                            if lay is not None:
+                            if lay >= 0:
                                 _count(changes, lay, w, delta)
             total += self.value_cost(v, self.have(v, (c, state)), changes)
         return total
@@ -754,8 +829,9 @@ class _Local:
         return total
 
 
-def _count(table: dict[Layout, dict[int, int]], lay: Layout, weight: int, delta: int) -> None:
-    """Add `delta` uses of weight `weight` wanting `lay`; entries at zero go."""
+def _count(table: dict[int, dict[int, int]], lay: int, weight: int, delta: int) -> None:
+    """Add `delta` uses of weight `weight` wanting layout id `lay`; entries
+    at zero go."""
     counts = table.setdefault(lay, {})
     counts[weight] = counts.get(weight, 0) + delta
     if not counts[weight]:
