@@ -539,10 +539,8 @@ _ARITH_COMBINERS = {
     "arith.mulf": "product",
     "arith.muli": "product",
     "arith.maximumf": "max",
-    "arith.maxnumf": "max",
     "arith.maxsi": "max",
     "arith.minimumf": "min",
-    "arith.minnumf": "min",
     "arith.minsi": "min",
     "arith.andi": "bitwise_and",
     "arith.ori": "bitwise_or",
@@ -550,7 +548,9 @@ _ARITH_COMBINERS = {
 }
 """Body ops that fold an output with a value as a mesh reduction kind would.
 Unsigned max/min are left out: the dialect's integer reductions carry no
-signedness, so a partial result could not say which one it needs."""
+signedness, so a partial result could not say which one it needs.  So are
+`maxnumf`/`minnumf`: they skip NaNs, while a float max or min reduction
+propagates them (a device whose piece is all NaN would poison the result)."""
 
 
 Linear = tuple[dict[int, int], int]
@@ -929,9 +929,21 @@ def _tosa_reduce(op: ir.Operation) -> ShardingRule | None:
     if shape is None or not 0 <= axis[0] < len(shape):
         return None
     rank = len(shape)
-    iterators = tuple(Iterator(_TOSA_REDUCTIONS[op.name]) if d == axis[0] else Iterator.parallel() for d in range(rank))
+    kind = _TOSA_REDUCTIONS[op.name]
+    if kind in ("max", "min") and ignores_nan(op):
+        # the mesh max and min propagate NaNs: a device whose piece is all
+        # NaN would poison a result the op computes from the other numbers
+        kind = INVALID
+    iterators = tuple(Iterator(kind) if d == axis[0] else Iterator.parallel() for d in range(rank))
     result = tuple(None if d == axis[0] else d for d in range(rank))
     return ShardingRule(iterators, (tuple(range(rank)),), (result,))
+
+
+def ignores_nan(op: ir.Operation) -> bool:
+    """Whether a tosa max or min skips NaNs (`nan_mode = IGNORE`; the
+    default propagates them)."""
+    mode = _attr(op, "nan_mode")
+    return mode is not None and "IGNORE" in str(mode)
 
 
 def _transpose(op: ir.Operation, attr_name: str) -> ShardingRule | None:

@@ -23,7 +23,7 @@ from typing import ClassVar
 
 from mlir import ir
 
-from ...interfaces.registry import hlo_combiner_kind, rule_for
+from ...interfaces.registry import hlo_combiner_kind, ignores_nan, rule_for
 from ...ir import ops as mesh_ops
 from ...ir.schema import DYNAMIC
 from ...sharding.resharding import AllGather, AllReduce, ReduceScatter, Step, uniform_cost
@@ -64,9 +64,13 @@ _COMBINERS = {
 }
 
 
-def _combiner_kind(op: ir.Operation) -> str:
-    """The reduction `op` computes (HLO's add of booleans is an or)."""
+def _combiner_kind(op: ir.Operation) -> str | None:
+    """The reduction `op` computes (HLO's add of booleans is an or), or None:
+    a tosa max or min that skips NaNs is no combiner of the mesh max or min,
+    which propagate them."""
     kind = _COMBINERS[op.name]
+    if op.name.startswith("tosa.") and kind in ("max", "min") and ignores_nan(op):
+        return None
     if op.name.startswith(("stablehlo.", "mhlo.")) and len(op.results) == 1:
         return hlo_combiner_kind(kind, op.results[0].type)
     return kind
@@ -229,7 +233,7 @@ class MeshOptimizeCollectives(Pass):
         for op in _ops(module, _COMBINERS):
             kind = _combiner_kind(op)
             n_inputs = 2
-            if len(op.results) != 1 or len(op.operands) < n_inputs:
+            if kind is None or len(op.results) != 1 or len(op.operands) < n_inputs:
                 continue
             if op.name.startswith("linalg.") and len(op.operands) != n_inputs + 1:
                 continue
