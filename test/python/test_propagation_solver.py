@@ -185,3 +185,22 @@ def test_a_value_two_users_want_in_one_layout_is_resharded_once() -> None:
     chosen = Solver(g, cost4).solve()
     assert g.nodes[mm].states[chosen[mm]].option == ((), (), (0,))
     assert bytes_moved(g, cost4, chosen) == 2 * 3 * 32 * 4
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_a_value_one_op_reads_twice_and_another_in_a_loop_gets_the_fewest_bytes(seed: int) -> None:
+    """A value read by several uses is priced by its shared reshards, with
+    one node's two uses of it switched together when that node changes."""
+    rng = np.random.default_rng(seed)
+    g = Graph({"m": MESH})
+    x = _fixed(g, LAYOUTS[rng.integers(len(LAYOUTS) - 1)])
+    y = g.add_value((8, 8), 4)
+    g.add_node(Node([x], [y], rule=ShardingRule.elementwise(2)))
+    s = g.add_value((8, 8), 4)
+    g.add_node(Node([y, y], [s], rule=ShardingRule.elementwise(2, 2)))
+    t = g.add_value((8, 8), 4)
+    g.add_node(Node([y], [t], rule=ShardingRule.transpose((1, 0)), weight=3))
+    for v in (s, t):
+        g.add_node(Node([v], [], [State((("m", LAYOUTS[rng.integers(len(LAYOUTS))]),), ())]))
+    chosen = Solver(g, cost).solve()
+    assert bytes_moved(g, cost, chosen) == _brute_force(g, chosen)

@@ -57,6 +57,7 @@ class _Builder:
         self.rules: dict = {}
         self.whole: set[int] = set()  # values every device holds whole (free to slice)
         self.types: dict[ir.Type, Value | None] = {}  # costed once per type; None: not a ranked tensor
+        self.whole_ids: dict[ir.Type, int] = {}  # per type, the one value standing for its whole values
 
     def vid(self, v: ir.Value) -> int:
         found = self.ids.get(v)
@@ -70,6 +71,22 @@ class _Builder:
             self.ids[v] = -1
             return -1
         found = self.ids[v] = self.graph.add_value(value.shape, value.element_bytes, value.dynamic)
+        return found
+
+    def whole_vid(self, v: ir.Value) -> int:
+        """The id of a value every device holds whole.  Such values have no
+        producer in the graph, so the solver reads nothing of them but their
+        shape: one value per type stands for all of them, which spares a
+        value per `tensor.empty` and fill."""
+        found = self.ids.get(v)
+        if found is not None:
+            return found
+        t = v.type
+        found = self.whole_ids.get(t)
+        if found is None:
+            found = self.whole_ids[t] = self.vid(v)
+        else:
+            self.ids[v] = found
         return found
 
     def add(self, node: Node, ref: Ref) -> int:
@@ -141,7 +158,7 @@ class _Builder:
             def_ann = fn.def_ann
             if index not in fn.explicit_options and not any(r in def_ann for r in results):
                 for r in results:
-                    self.whole.add(self.vid(r))
+                    self.whole.add(self.whole_vid(r))
                 return
         if name == "func.call":  # a callee takes and gives whole values
             self.whole_values(op, operands, results)

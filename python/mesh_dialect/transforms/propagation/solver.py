@@ -62,6 +62,7 @@ from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
+from operator import add
 
 from ...interfaces.rules import Conflict, ShardingOption, ShardingRule, option_from_requests, shardings_from_option
 from ...sharding.spec import Sharding
@@ -179,18 +180,23 @@ def _group(mesh_shape: tuple[int, ...], axes: Sequence[int]) -> int:
 # -- 1. candidates ---------------------------------------------------------------
 
 
-def _is_whole(graph: Graph, v: int) -> bool:
-    """Held whole by every device: an argument or value with no producer in
-    the graph, or one produced by a fixed node naming no mesh."""
-    value = graph.values[v]
-    if value.producer is None:
-        return True
-    p, j = value.producer
-    node = graph.nodes[p]
-    if node.rule is not None or node.carry or len(node.states) != 1:
-        return False
-    lay = node.states[0].produces[j] if node.states[0].produces else None
-    return lay is None or not lay[0]
+def _whole_values(graph: Graph) -> list[bool]:
+    """Per value, whether every device holds it whole: an argument or value
+    with no producer in the graph, or one produced by a fixed node naming
+    no mesh."""
+    nodes, out = graph.nodes, []
+    for value in graph.values:
+        if value.producer is None:
+            out.append(True)
+            continue
+        p, j = value.producer
+        node = nodes[p]
+        if node.rule is not None or node.carry or len(node.states) != 1:
+            out.append(False)
+            continue
+        lay = node.states[0].produces[j] if node.states[0].produces else None
+        out.append(lay is None or not lay[0])
+    return out
 
 
 _Cand = tuple[State, tuple[int, ...], tuple[int, ...]]
@@ -210,7 +216,7 @@ class _Candidates:
         self.divisible: dict[tuple, bool] = {}
         self.expand_memo: dict[tuple, list[_Cand]] = {}
         self.unreduced_memo: dict[int, Layout] = {}
-        self.whole = [_is_whole(graph, v) for v in range(len(graph.values))]
+        self.whole = _whole_values(graph)
         # the layout ids each value can give or want, in the order found
         self.seen: list[tuple[int, ...]] = [() for _ in graph.values]
         # one id per distinct layout, and its one object (equal layouts
@@ -245,8 +251,8 @@ class _Candidates:
         return tuple(None if k < 0 else layouts[k] for k in lids)
 
     def note(self, node: Node, needs: tuple[int, ...], produces: tuple[int, ...]) -> list[int]:
-        """Record the layouts a new state gives its values; the values whose
-        lists grew."""
+        """Record the layouts a new state gives the node's values; the values
+        whose lists grew."""
         grew = []
         seen, whole, named = self.seen, self.whole, self.named
         for values, lays in ((node.operands, needs), (node.results, produces)):
@@ -507,6 +513,7 @@ class Solver:
         self.produces_of: list[list[tuple[int, ...]]] = []
         self.kind: list[int] = []  # per value
         self.kinds: list[Value] = []  # per kind, its first value
+        self.transposed: dict[int, list[tuple[int, ...]]] = {}
 
     def reshard(self, kind: int, have: int, need: int) -> int:
         """Bytes (scaled by BYTE) to turn a value of `kind` from layout id
@@ -561,7 +568,9 @@ class Solver:
         g = self.g
         is_choosing, needs_of, produces_of, kind = self.is_choosing, self.needs_of, self.produces_of, self.kind
         reshard, table_memo = self.reshard, self.table_memo
-        self.unary = [[s.tie for s in n.states] for n in g.nodes]
+        self.ties = [[s.tie for s in n.states] for n in g.nodes]
+        self.unary = list(self.ties)  # plus the costs to fixed neighbours
+        self.only_use: list[list[list[int]] | None] = [None] * len(g.values)  # per value read once: its table
         self.ins: list[list[_Edge]] = [[] for _ in g.nodes]
         self.outs: list[list[_Edge]] = [[] for _ in g.nodes]
         # Nodes of one layer repeated share their state lists: a table is
@@ -591,6 +600,8 @@ class Solver:
                     if table is None:
                         table = table_memo[key] = [[reshard(kind[v], h, n) * weight for n in need] for h in have]
                     by_lists[short] = table
+                if len(value.consumers) == 1:
+                    self.only_use[v] = table
                 if is_choosing[p] and is_choosing[c]:
                     if c == p:
                         continue  # a node reading its own result (a loop's carried value): no choice to weigh
@@ -598,9 +609,16 @@ class Solver:
                     self.outs[p].append(e)
                     self.ins[c].append(e)
                 elif is_choosing[c]:
-                    self.unary[c] = [u + t for u, t in zip(self.unary[c], table[0])]
+                    self.unary[c] = list(map(add, self.unary[c], table[0]))
                 elif is_choosing[p]:
-                    self.unary[p] = [u + t[0] for u, t in zip(self.unary[p], table)]
+                    self.unary[p] = list(map(add, self.unary[p], self.columns(table)[0]))
+
+    def columns(self, table: list[list[int]]) -> list[tuple[int, ...]]:
+        """A table's columns (tables are memoized: each is transposed once)."""
+        found = self.transposed.get(id(table))
+        if found is None:
+            found = self.transposed[id(table)] = list(zip(*table))
+        return found
 
     def downstream_first(self) -> list[int]:
         """Start (a): cheapest cost downstream per state, then states fixed in
@@ -616,18 +634,17 @@ class Solver:
                 if e.consumer <= c:
                     continue
                 m = e.consumer
-                best_m = [u + d for u, d in zip(unary[m], down[m])]
+                best_m = list(map(add, unary[m], down[m]))
                 for sp, row in enumerate(e.table):
-                    dc[sp] += min(t + b for t, b in zip(row, best_m))
+                    dc[sp] += min(map(add, row, best_m))
         choice = [0] * n
         for c in range(n):
             if not is_choosing[c]:
                 continue
-            total = [u + d for u, d in zip(unary[c], down[c])]
+            total = list(map(add, unary[c], down[c]))
             for e in self.ins[c]:
                 if e.producer < c:
-                    row = e.table[choice[e.producer]]
-                    total = [t + r for t, r in zip(total, row)]
+                    total = list(map(add, total, e.table[choice[e.producer]]))
             choice[c] = _argmin(total)
         return choice
 
@@ -645,17 +662,16 @@ class Solver:
                 if e.producer >= c:
                     continue
                 best_p = up[e.producer]
-                for sc in range(len(uc)):
-                    uc[sc] += min(best_p[sp] + e.table[sp][sc] for sp in range(len(best_p)))
+                for sc, column in enumerate(self.columns(e.table)):
+                    uc[sc] += min(map(add, best_p, column))
         choice = [0] * n
         for p in range(n - 1, -1, -1):
             if not is_choosing[p]:
                 continue
-            total = list(up[p])
+            total = up[p]
             for e in self.outs[p]:
                 if e.consumer > p:
-                    sc = choice[e.consumer]
-                    total = [t + row[sc] for t, row in zip(total, e.table)]
+                    total = list(map(add, total, self.columns(e.table)[choice[e.consumer]]))
             choice[p] = _argmin(total)
         return choice
 
@@ -664,30 +680,37 @@ class _Around:
     """What local improvement reads of the graph's shape, whatever the
     states chosen: built once, shared by both starting points."""
 
-    def __init__(self, g: Graph, kind: list[int]) -> None:
+    def __init__(self, g: Graph, only_use: list[list[list[int]] | None]) -> None:
         nodes, values = g.nodes, g.values
-        self.counted = [v.producer is not None and bool(nodes[v.producer[0]].states) for v in values]
-        counted = self.counted
+        # a value costs something only if a node with states produces it
+        counted = [v.producer is not None and bool(nodes[v.producer[0]].states) for v in values]
         # per node, the values whose cost its state changes
         self.touched = [
             [v for v in dict.fromkeys((*node.operands, *node.results)) if v >= 0 and counted[v]] for node in nodes
         ]
-        # ... split into values read once, priced as one edge (the common
-        # case: no shared reshard to count), and the others
-        self.edges: list[list[tuple[int, int, int, int, int, int]]] = []
-        self.shared: list[list[int]] = []
-        for touched in self.touched:
+        # ... split into values read once, priced by their pairwise table
+        # (the common case: no shared reshard to count), and the others
+        self.edges: list[list[tuple[list[list[int]], int, int]]] = []
+        # (with, per value, the node's uses of it: operand index, weight)
+        self.shared: list[list[tuple[int, tuple[tuple[int, int], ...]]]] = []
+        for node, touched in zip(nodes, self.touched):
             edges, shared = [], []
             for v in touched:
-                value = values[v]
-                if len(value.consumers) == 1:
-                    p, j = value.producer
-                    m, i = value.consumers[0]
-                    edges.append((kind[v], p, j, m, i, nodes[m].weight_of(i)))
+                table = only_use[v]
+                if table is not None:
+                    edges.append((table, values[v].producer[0], values[v].consumers[0][0]))
                 else:
-                    shared.append(v)
+                    uses = tuple((i, node.weight_of(i)) for i, u in enumerate(node.operands) if u == v)
+                    shared.append((v, uses))
             self.edges.append(edges)
             self.shared.append(shared)
+        # the values priced by counting their needs (the others: by their table)
+        self.tracked = [counted[v] and only_use[v] is None for v in range(len(values))]
+        self.single = [
+            (table, values[v].producer[0], values[v].consumers[0][0])
+            for v, table in enumerate(only_use)
+            if table is not None
+        ]
 
 
 class _Local:
@@ -702,15 +725,17 @@ class _Local:
         self.choice = list(choice)
         g = self.g
         if solver.around is None:
-            solver.around = _Around(g, solver.kind)
-        self.counted, self.touched = solver.around.counted, solver.around.touched
+            solver.around = _Around(g, solver.only_use)
+        self.tracked, self.touched = solver.around.tracked, solver.around.touched
+        self.single = solver.around.single
         self.edges, self.shared = solver.around.edges, solver.around.shared
         self.needs_of, self.produces_of = solver.needs_of, solver.produces_of
-        # per value: {needed layout: {weight: count}} over its consumers' current states
+        # per value priced by its needs: {needed layout: {weight: count}}
+        # over its consumers' current states
         self.needs: list[dict[int, dict[int, int]]] = [{} for _ in g.values]
         nodes, needs, chosen, needs_of = g.nodes, self.needs, self.choice, self.needs_of
         for v, value in enumerate(g.values):
-            if not self.counted[v]:
+            if not self.tracked[v]:
                 continue
             table = needs[v]
             for c, i in value.consumers:
@@ -732,64 +757,82 @@ class _Local:
         if need >= 0:
             _count(self.needs[v], need, self.g.nodes[c].weight_of(i), delta)
 
-    def have(self, v: int, override: tuple[int, int] | None = None) -> int:
+    def have(self, v: int) -> int:
         p, j = self.g.values[v].producer
-        state = override[1] if override is not None and override[0] == p else self.choice[p]
-        produces = self.produces_of[p][state]
+        produces = self.produces_of[p][self.choice[p]]
         return produces[j] if produces else -1
 
-    def value_cost(self, v: int, have: int, changes: dict[int, dict[int, int]] | None = None) -> int:
+    def value_cost(self, v: int, have: int) -> int:
         """One reshard per layout needed of `v` other than `have`, weighted by
-        the most-repeated use wanting it; `changes` are counts to add first."""
-        kind = self.s.kind[v]
-        needs = self.needs[v]
-        reshard = self.s.reshard
+        the most-repeated use wanting it."""
+        kind, reshard = self.s.kind[v], self.s.reshard
         total = 0
-        if not changes:
-            for need, counts in needs.items():
-                if need != have:
-                    total += reshard(kind, have, need) * max(counts)
-            return total
-        # as if `changes` were counted in, without copying the counts
-        for need in (*needs, *(lay for lay in changes if lay not in needs)):
-            if need == have:
-                continue
-            counts = needs.get(need)
-            delta = changes.get(need)
-            if delta:
-                merged = dict(counts) if counts else {}
-                for w, d in delta.items():
-                    merged[w] = merged.get(w, 0) + d
-                weights = [w for w, n in merged.items() if n]
-                if weights:
-                    total += reshard(kind, have, need) * max(weights)
-            elif counts:
+        for need, counts in self.needs[v].items():
+            if need != have:
                 total += reshard(kind, have, need) * max(counts)
         return total
 
-    def node_cost(self, c: int, state: int) -> int:
-        """The cost of everything around node `c` were it in `state`."""
-        nodes, choice, reshard, produces_of = self.g.nodes, self.choice, self.s.reshard, self.produces_of
-        node = nodes[c]
-        total = node.states[state].tie
-        current = choice[c]
-        for kind, p, j, m, i, w in self.edges[c]:
-            need = self.need_of(m, i, state if m == c else choice[m])
-            if need >= 0:
-                produces = produces_of[p][state if p == c else choice[p]]
-                total += reshard(kind, produces[j] if produces else -1, need) * w
-        for v in self.shared[c]:
-            # the needs of `v` with this node's uses switched to `state`
-            changes: dict[int, dict[int, int]] = {}
-            if state != current:
-                for i, u in enumerate(node.operands):
-                    if u == v:
-                        w = node.weight_of(i)
-                        for lay, delta in ((self.need_of(c, i, current), -1), (self.need_of(c, i, state), 1)):
-                            if lay >= 0:
-                                _count(changes, lay, w, delta)
-            total += self.value_cost(v, self.have(v, (c, state)), changes)
-        return total
+    def node_costs(self, c: int) -> list[int]:
+        """The cost of everything around node `c`, per state of it."""
+        choice, columns = self.choice, self.s.columns
+        costs = self.s.ties[c]
+        for table, p, m in self.edges[c]:
+            if p != c:  # c reads the value
+                costs = list(map(add, costs, table[choice[p]]))
+            elif m != c:  # c produces it
+                costs = list(map(add, costs, columns(table)[choice[m]]))
+            else:  # c reads its own result
+                costs = [t + table[k][k] for k, t in enumerate(costs)]
+        shared = self.shared[c]
+        if shared:
+            costs = list(costs)
+            for v, uses in shared:
+                costs = list(map(add, costs, self.shared_costs(c, v, uses)))
+        return costs
+
+    def shared_costs(self, c: int, v: int, uses: tuple[tuple[int, int], ...]) -> list[int]:
+        """The cost of value `v` per state of node `c` (`value_cost` with
+        the node's `uses` of it switched to each state)."""
+        kind, reshard = self.s.kind[v], self.s.reshard
+        p, j = self.g.values[v].producer
+        produces = self.produces_of[p]
+        states_needs = self.needs_of[c]
+        if p != c:
+            have = self.have(v)
+        # the most-repeated use wanting each layout, but for the node's uses
+        wanted: dict[int, int] = {}
+        if uses:
+            current = states_needs[self.choice[c]]
+            mine: dict[int, dict[int, int]] = {}
+            for i, w in uses:
+                if i < len(current) and current[i] >= 0:
+                    _count(mine, current[i], w, 1)
+            for lay, counts in self.needs[v].items():
+                gone = mine.get(lay)
+                weights = [w for w, n in counts.items() if n != gone.get(w, 0)] if gone else counts
+                if weights:
+                    wanted[lay] = max(weights)
+        else:
+            for lay, counts in self.needs[v].items():
+                wanted[lay] = max(counts)
+        out = []
+        for k, st_needs in enumerate(states_needs):
+            if p == c:
+                have = produces[k][j] if produces[k] else -1
+            lays = wanted
+            if uses:
+                lays = dict(wanted)
+                for i, w in uses:
+                    if i < len(st_needs):
+                        lay = st_needs[i]
+                        if lay >= 0 and lays.get(lay, -1) < w:
+                            lays[lay] = w
+            total = 0
+            for lay, w in lays.items():
+                if lay != have:
+                    total += reshard(kind, have, lay) * w
+            out.append(total)
+        return out
 
     def improve(self) -> None:
         """Rounds over the nodes whose neighbourhood changed since they were
@@ -801,8 +844,7 @@ class _Local:
                 break
             woken: dict[int, None] = {}
             for c in pending:
-                node = g.nodes[c]
-                costs = [self.node_cost(c, k) for k in range(len(node.states))]
+                costs = self.node_costs(c)
                 best = _argmin(costs)
                 if costs[best] < costs[self.choice[c]]:
                     self.move(c, best)
@@ -816,15 +858,17 @@ class _Local:
     def move(self, c: int, state: int) -> None:
         node = self.g.nodes[c]
         for i, v in enumerate(node.operands):
-            if v >= 0 and self.counted[v]:
+            if v >= 0 and self.tracked[v]:
                 self.add_need(v, c, i, self.choice[c], -1)
                 self.add_need(v, c, i, state, 1)
         self.choice[c] = state
 
     def total(self) -> int:
-        total = sum(node.states[self.choice[c]].tie for c, node in enumerate(self.g.nodes) if node.states)
+        choice = self.choice
+        total = sum(node.states[choice[c]].tie for c, node in enumerate(self.g.nodes) if node.states)
+        total += sum(table[choice[p]][choice[m]] for table, p, m in self.single)
         for v in range(len(self.g.values)):
-            if self.counted[v]:
+            if self.tracked[v]:
                 total += self.value_cost(v, self.have(v))
         return total
 
