@@ -133,6 +133,15 @@ class RuleCache:
 
 _SHARED: tuple[ir.Context, RuleCache] | None = None
 
+
+def rule_always_exists(name: str) -> bool:
+    """Whether every op named `name` has a rule, whatever its attributes and
+    types: `tensor.empty` under the built-in rule (its result is always a
+    ranked tensor).  A pass that needs no rule for a whole value may then
+    skip the lookup and make it only when asked."""
+    return name == "tensor.empty" and _rule_fn(name) is _constant
+
+
 OWN_BODY = frozenset({"linalg.generic", "linalg.map", "linalg.reduce"})
 """Linalg ops whose body the user writes; every other linalg op's body is
 generated from its name, attributes and element types."""

@@ -145,7 +145,7 @@ class _Builder:
 
     def op(self, index: int) -> None:
         fn = self.fn
-        op, rule = fn.ops[index], fn.rules[index]
+        op = fn.ops[index]
         name = op.name
         if name == "func.return":
             return  # a returned value keeps its layout: no constraint
@@ -167,6 +167,7 @@ class _Builder:
         ops = [vid(v) for v in operands]
         res = [vid(v) for v in results]
         # one object per distinct rule: the solver memoizes by identity
+        rule = fn.rule(index)
         rule = self.rules.setdefault(rule, rule)
         node = Node(ops, res, rule=rule, weight=self.weight(op))
         choice = fn.explicit_options.get(index)

@@ -37,7 +37,7 @@ from typing import Any, ClassVar
 from mlir import ir
 
 from ...interfaces.choice import Choice, Request, choice_from_option, choose, same_placement
-from ...interfaces.registry import RuleCache
+from ...interfaces.registry import RuleCache, rule_always_exists
 from ...interfaces.rules import ShardingRule, option_from_lists, option_to_lists, validate_option
 from ...ir import ops as mesh_ops
 from ...ir.asm import remap_position
@@ -62,6 +62,10 @@ _SWEEPS = {
     "backward-forward": (True, False),
 }
 _MAX_ROUNDS = 64
+LATER = ShardingRule((), (), ())
+"""The rule of a `tensor.empty` not looked up yet (`_Function.rule`): the
+cost solver needs none for a value every device holds whole, which is what
+an unannotated empty makes."""
 _REGION_OPS = ("scf.for", "scf.if", "scf.execute_region")
 _SKIPPED_TERMINATORS = ("scf.yield", "scf.condition", "cf.br", "cf.cond_br")
 
@@ -185,6 +189,8 @@ class _Function:
         lookup = self.rule_cache.lookup
         advance, skip = ir.WalkResult.ADVANCE, ir.WalkResult.SKIP
         started = False
+        # the cost solver asks for an empty's rule only if it is annotated
+        later = "tensor.empty" if self.pass_.solver == "cost" and rule_always_exists("tensor.empty") else None
 
         def visit(op: ir.Operation) -> ir.WalkResult:
             nonlocal started
@@ -211,6 +217,12 @@ class _Function:
                 return advance
             # listed once: the rule's signature, the graph and `apply` read them
             io = (list(op.operands), list(op.results))
+            if name == later and OPTION_ATTR not in op.attributes:
+                sequence.append(("rule", len(ops)))
+                ops.append(op)
+                rules.append(LATER)
+                ios.append(io)
+                return skip
             rule, option, _ = lookup(op, name, io)
             if rule is None:
                 self.unknown.append(op)
@@ -232,6 +244,16 @@ class _Function:
             self.read_shard(op)
         if self.failed:
             raise PassFailed("invalid input")
+
+    def rule(self, index: int) -> ShardingRule | None:
+        """The rule of op `index`, looked up now if collecting left it for later."""
+        rule = self.rules[index]
+        if rule is LATER:
+            op = self.ops[index]
+            io = self.io[index]
+            assert io is not None
+            rule = self.rules[index] = self.rule_cache.lookup(op, op.name, io)[0]
+        return rule
 
     def read_shard(self, op: ir.Operation) -> None:
         sharding = op.operands[1]
