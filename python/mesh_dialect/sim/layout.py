@@ -34,6 +34,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from ..sharding.spec import REDUCTION_KINDS, Device, Mesh, Sharding, ShardingError
+from . import minmax
 
 REDUCIBLE_KINDS = tuple(k for k in REDUCTION_KINDS if k != "generic")
 """The reduction kinds with a defined meaning (all but `generic`)."""
@@ -128,7 +129,8 @@ def combine(arrays: Sequence[np.ndarray], kind: str, dtype: np.dtype | type | No
     truncated toward zero.  A bool is an i1: sum is xor, product is and,
     average is the xor divided by the count; max and min read it signed
     (true is -1), as `arith.maxsi`/`arith.minsi` (which partitioning splits
-    into them) do: max is and, min is or.
+    into them) do: max is and, min is or.  Float max and min order -0.0
+    below +0.0 and propagate NaN, as `arith.maximumf`/`arith.minimumf` do.
     """
     if not arrays:
         raise ValueError("nothing to reduce")
@@ -138,12 +140,13 @@ def combine(arrays: Sequence[np.ndarray], kind: str, dtype: np.dtype | type | No
         raise ValueError(problem)
     values = [convert(a, dt) for a in arrays]
     boolean = dt.kind == "b"
+    floating = dt.kind == "f"
     op = {
         "sum": np.logical_xor if boolean else np.add,
         "average": np.logical_xor if boolean else np.add,
         "product": np.multiply,
-        "max": np.logical_and if boolean else np.maximum,
-        "min": np.logical_or if boolean else np.minimum,
+        "max": np.logical_and if boolean else minmax.maximum if floating else np.maximum,
+        "min": np.logical_or if boolean else minmax.minimum if floating else np.minimum,
         "bitwise_and": np.bitwise_and,
         "bitwise_or": np.bitwise_or,
         "bitwise_xor": np.bitwise_xor,

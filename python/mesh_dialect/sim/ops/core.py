@@ -13,6 +13,7 @@ import re
 import numpy as np
 from mlir import ir
 
+from ..minmax import maximum, maximum_number, minimum, minimum_number
 from ..program import Compiler, SimError, dtype_of, fail, register, run_block
 
 # ---------------------------------------------------------------------------
@@ -103,10 +104,10 @@ for _name, _fn in {
     "mulf": np.multiply,
     "divf": np.divide,
     "remf": np.fmod,
-    "maximumf": np.maximum,
-    "minimumf": np.minimum,
-    "maxnumf": np.fmax,
-    "minnumf": np.fmin,
+    "maximumf": maximum,  # -0.0 < +0.0, as in every float max and min (sim.minmax)
+    "minimumf": minimum,
+    "maxnumf": maximum_number,
+    "minnumf": minimum_number,
 }.items():
     _binary("arith." + _name, _fn)
 # Read signed, an i1 true is -1: maxsi on i1 is a logical and, minsi an or

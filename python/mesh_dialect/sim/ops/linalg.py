@@ -40,6 +40,7 @@ from mlir import ir
 from mlir.dialects import _linalg_ops_gen
 from mlir.dialects import linalg as _linalg
 
+from .. import minmax
 from ..program import Block, Compiler, Step, dtype_of, fail, register, run_block_now
 
 # ---------------------------------------------------------------------------
@@ -114,19 +115,19 @@ def _compile_map(attr: ir.Attribute, n_dims: int) -> _Map:
 
 @dataclass
 class _Combiner:
-    ufunc: np.ufunc
+    ufunc: Any  # a numpy ufunc, or a float max/min of `sim.minmax`
     unsigned: bool
     identity: Any
 
 
-_COMBINERS: dict[str, tuple[np.ufunc, bool, str]] = {
+_COMBINERS: dict[str, tuple[Any, bool, str]] = {
     # name: (ufunc as core applies it, works on the unsigned view, identity)
     "arith.addf": (np.add, False, "-0"),
     "arith.mulf": (np.multiply, False, "1"),
-    "arith.maximumf": (np.maximum, False, "-inf"),
-    "arith.minimumf": (np.minimum, False, "inf"),
-    "arith.maxnumf": (np.fmax, False, "nan"),
-    "arith.minnumf": (np.fmin, False, "nan"),
+    "arith.maximumf": (minmax.maximum, False, "-inf"),
+    "arith.minimumf": (minmax.minimum, False, "inf"),
+    "arith.maxnumf": (minmax.maximum_number, False, "nan"),
+    "arith.minnumf": (minmax.minimum_number, False, "nan"),
     "arith.addi": (np.add, False, "0"),
     "arith.muli": (np.multiply, False, "1"),
     "arith.andi": (np.bitwise_and, False, "ones"),
@@ -137,9 +138,11 @@ _COMBINERS: dict[str, tuple[np.ufunc, bool, str]] = {
     "arith.maxui": (np.maximum, True, "0"),
     "arith.minui": (np.minimum, True, "ones"),
 }
-_EXACTLY_COMMUTATIVE_FLOAT = frozenset(("arith.addf", "arith.mulf"))
-"""Float combiners whose operand order never changes the result (max/min
-pick an operand on ±0 ties, so their order matters)."""
+_EXACTLY_COMMUTATIVE_FLOAT = frozenset(
+    ("arith.addf", "arith.mulf", "arith.maximumf", "arith.minimumf", "arith.maxnumf", "arith.minnumf")
+)
+"""Float combiners whose operand order never changes the result (max and
+min too: -0.0 < +0.0 settles their ties)."""
 
 
 def _identity(kind: str, dtype: np.dtype) -> Any:
@@ -547,7 +550,11 @@ def _run_accumulate(frame, step, plan, ins, sizes, pdims, rdims, combiners, acc)
             e = _as_out(y, dt, vshape).reshape(pshape + [points])
             work = np.dtype(f"u{dt.itemsize}") if cb.unsigned else dt
             seq = np.concatenate([a[..., None].astype(work, copy=False), e.astype(work, copy=False)], axis=-1)
-            folded.append(cb.ufunc.accumulate(seq, axis=-1, dtype=work)[..., -1].astype(dt, copy=False))
+            if isinstance(cb.ufunc, np.ufunc):
+                last = cb.ufunc.accumulate(seq, axis=-1, dtype=work)[..., -1]
+            else:  # max and min are associative: any order of folding gives the same bits
+                last = minmax.reduce(cb.ufunc, seq, -1)
+            folded.append(last.astype(dt, copy=False))
         acc = folded
     return acc
 

@@ -12,7 +12,8 @@ to the implementation: integer arithmetic wraps in the element type,
 integer division truncates toward zero (a zero divisor is an error, as in
 `arith`), float-to-integer `convert` truncates and saturates (NaN becomes
 0), `reduce_precision` flushes values below the narrow format's normal
-range to zero, `sign` keeps -0.0 and NaN. `dot_general` goes through
+range to zero, `sign` keeps -0.0 and NaN, float `maximum`, `minimum` and
+`clamp` order -0.0 below +0.0 (`sim.minmax`). `dot_general` goes through
 numpy's einsum in the result type; `reduce` with a single `add`,
 `multiply`, `maximum`, `minimum`, `and`, `or` or `xor` body combines with
 numpy's reduction, any other body (JAX's argmax: compare and select over
@@ -32,6 +33,7 @@ import re
 import numpy as np
 from mlir import ir
 
+from .. import minmax
 from ..program import Block, Compiler, Step, dtype_of, fail, register, run_block_now
 from .core import tensor_constant
 
@@ -327,7 +329,7 @@ def _select(step: Step, pred, a, b):
 
 
 def _clamp(step: Step, low, x, high):
-    return np.minimum(np.maximum(x, low), high)
+    return minmax.minimum(minmax.maximum(x, low), high)
 
 
 _FLOAT_UNARY = {
@@ -362,8 +364,8 @@ elementwise("subtract", lambda s, a, b: np.subtract(a, b), kinds="iuf")
 elementwise("multiply", _bitwise(np.logical_and, np.multiply))
 elementwise("divide", _divide, kinds="iuf")
 elementwise("remainder", _remainder, kinds="iuf")
-elementwise("maximum", lambda s, a, b: np.maximum(a, b))
-elementwise("minimum", lambda s, a, b: np.minimum(a, b))
+elementwise("maximum", lambda s, a, b: minmax.maximum(a, b))
+elementwise("minimum", lambda s, a, b: minmax.minimum(a, b))
 elementwise("power", _power, kinds="iuf")
 elementwise("atan2", lambda s, a, b: np.arctan2(a, b), kinds="f")
 elementwise("and", _bitwise(np.logical_and, np.bitwise_and), kinds="iub")
@@ -714,6 +716,8 @@ _COMBINERS = {
     "xor": (np.bitwise_xor, np.logical_xor),
 }
 """Bodies `return op(acc, x)` that numpy reduces: (for numbers, for i1)."""
+_FLOAT_EXTREMA = {"maximum": minmax.maximum, "minimum": minmax.minimum}
+"""Float `maximum`/`minimum` bodies: -0.0 < +0.0 (`sim.minmax`)."""
 
 
 def _combiner(op: ir.Operation, n: int) -> str | None:
@@ -760,7 +764,10 @@ def _reduce(frame, step: Step, *operands):
             numbers, logical = _COMBINERS[combiner]
             x = inputs[0].astype(dtypes[0], copy=False)
             fn = logical if x.dtype == np.bool_ else numbers
-            return [_out(fn.reduce(x, axis=dims, initial=inits[0].astype(dtypes[0])[()]), dtypes[0])]
+            initial = inits[0].astype(dtypes[0])[()]
+            if x.dtype.kind == "f" and combiner in _FLOAT_EXTREMA:
+                return [_out(minmax.reduce(_FLOAT_EXTREMA[combiner], x, dims, initial=initial), dtypes[0])]
+            return [_out(fn.reduce(x, axis=dims, initial=initial), dtypes[0])]
         return _fold(frame, step, inputs, inits, dims, dtypes)
 
 

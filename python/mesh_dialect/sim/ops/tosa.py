@@ -12,7 +12,8 @@ start, `cast` from float to int rounds half to even. Where the lowering and
 the TOSA specification give different answers for float-to-int casts (out
 of range, NaN) the op fails instead of picking one; `reduce_max`/`reduce_min`
 give the true extreme as the specification does (the lowering starts from
-the largest finite value, so it differs on rows of infinities).
+the largest finite value, so it differs on rows of infinities).  Float max
+and min, in either nan_mode, order -0.0 below +0.0 (`sim.minmax`).
 
 Convolutions and pooling (`conv2d`, `conv3d`, `depthwise_conv2d`,
 `max_pool2d`, `avg_pool2d`) are in `tosa_window.py`.  Not run (no handler,
@@ -29,6 +30,7 @@ from collections.abc import Callable
 import numpy as np
 from mlir import ir
 
+from .. import minmax
 from ..program import Compiler, Step, dtype_of, fail, register
 
 # ---------------------------------------------------------------------------
@@ -172,13 +174,13 @@ def _max_min(s: Step, a, b, propagate, ignore):
 
 _elementwise(
     "maximum",
-    lambda s, a, b: _max_min(s, a, b, np.maximum, np.fmax),
+    lambda s, a, b: _max_min(s, a, b, minmax.maximum, minmax.maximum_number),
     kinds="iuf",
     prepare=_with(_result_dtype, _nan_mode),
 )
 _elementwise(
     "minimum",
-    lambda s, a, b: _max_min(s, a, b, np.minimum, np.fmin),
+    lambda s, a, b: _max_min(s, a, b, minmax.minimum, minmax.minimum_number),
     kinds="iuf",
     prepare=_with(_result_dtype, _nan_mode),
 )
@@ -304,7 +306,7 @@ def _prepare_clamp(c: Compiler, op: ir.Operation) -> dict:
 def _clamp(frame, step: Step, x):
     dtype = step.attrs["dtype"]
     lo, hi = step.attrs["lo"], step.attrs["hi"]
-    out = np.minimum(hi, np.maximum(lo, x))  # as the lowering: min(hi, max(lo, x))
+    out = minmax.minimum(hi, minmax.maximum(lo, x))  # as the lowering: min(hi, max(lo, x))
     if dtype.kind == "f" and step.attrs["ignore_nan"]:
         out = np.where(np.isnan(x), lo, out)
     return [_out(out, dtype)]
@@ -410,20 +412,22 @@ def _prod(step: Step, x, axis):
     return np.multiply.reduce(x, axis=axis, dtype=x.dtype, keepdims=True)
 
 
-def _extreme(propagate: np.ufunc, ignore: np.ufunc):
+def _extreme(propagate, ignore):
+    """`propagate`/`ignore`: a pair from `sim.minmax` (-0.0 < +0.0)."""
+
     def run(step: Step, x, axis):
         if x.shape[axis] == 0:
             raise fail(step, "reduces an empty axis")
         fn = ignore if x.dtype.kind == "f" and step.attrs["ignore_nan"] else propagate
-        return fn.reduce(x, axis=axis, keepdims=True)
+        return minmax.reduce(fn, x, axis, keepdims=True)
 
     return run
 
 
 _reduce("reduce_sum", "iuf", _sum)
 _reduce("reduce_product", "iuf", _prod)
-_reduce("reduce_max", "iuf", _extreme(np.maximum, np.fmax))
-_reduce("reduce_min", "iuf", _extreme(np.minimum, np.fmin))
+_reduce("reduce_max", "iuf", _extreme(minmax.maximum, minmax.maximum_number))
+_reduce("reduce_min", "iuf", _extreme(minmax.minimum, minmax.minimum_number))
 _reduce("reduce_all", "b", lambda s, x, axis: np.logical_and.reduce(x, axis=axis, keepdims=True))
 _reduce("reduce_any", "b", lambda s, x, axis: np.logical_or.reduce(x, axis=axis, keepdims=True))
 

@@ -19,6 +19,7 @@ import itertools
 import numpy as np
 from mlir import ir
 
+from .. import minmax
 from ..program import Compiler, Step, dtype_of, fail, register
 
 
@@ -190,7 +191,7 @@ def _max_pool(frame, step: Step, x):
     ignore = step.attrs["ignore_nan"] and x.dtype.kind == "f"
     # padding never wins: the lowest value, or a NaN that IGNORE skips
     fill = np.nan if ignore else _lowest(x.dtype)
-    combine = np.fmax if ignore else np.maximum
+    combine = minmax.maximum_number if ignore else minmax.maximum
     best = np.full(out_shape, fill, dtype=x.dtype)
     for _, cells, _ in _windows(x, fill, kernel, pad, stride, dilation, out_shape[1:-1]):
         best = combine(best, cells)

@@ -7,7 +7,8 @@ compute the right piece as they are (elementwise ops, `dot_general`,
 `reduce` left partial). These do not:
 
 - `iota` split along its `iota_dimension` counts from 0 on every device:
-  each device's offset into the whole tensor is added to it.
+  each device's offset into the whole tensor is added to it (in i64 before
+  one conversion, for a float iota its type cannot count exactly).
 - `slice` and `dynamic_slice` spell out the sizes they take: a dimension
   taken whole (the only kind the rules split) gets the piece's size.
 - A `reduce` split along a summed (or multiplied) dimension folds its init
@@ -100,7 +101,12 @@ def _dynamic_slice(part: _Partition, op: ir.Operation) -> None:
 
 
 def _iota(part: _Partition, op: ir.Operation) -> None:
-    """Add this device's offset along the iota dimension, if it is split."""
+    """Add this device's offset along the iota dimension, if it is split.
+
+    A float iota too long for its type to hold every index exactly counts in
+    i64 and converts once (`sitofp`), so that each element is rounded once,
+    as the whole iota rounds it: the local float iota plus a float offset
+    would round twice.  A shorter one adds the offset in its type, exactly."""
     from .mesh_partition import _Ix
 
     local = _static_local(part, op)
@@ -119,22 +125,35 @@ def _iota(part: _Partition, op: ir.Operation) -> None:
         # arith has no ops on signed or unsigned integers to add the offset with.
         raise _unsupported(op, f"split along its dimension needs a signless element type, not {element}")
     uses = [(u.owner, u.operand_number) for u in r.uses]
+    counted = isinstance(element, ir.FloatType) and whole.shape[d] > _EXACT_INTEGERS.get(str(element), 0)
     with ir.InsertionPoint.after(op), op.location:
         index = ix.value(offset)
-        if isinstance(element, ir.IndexType):
-            scalar = index
-        elif isinstance(element, ir.IntegerType):
-            scalar = arith.IndexCastOp(element, index).result
+        if counted:
+            i64 = ir.IntegerType.get_signless(64)
+            r.set_type(ir.RankedTensorType.get(local.shape, i64, local.encoding))
+            part.global_type[r] = ir.RankedTensorType.get(whole.shape, i64, whole.encoding)
+            shift = tensor.SplatOp(r.type, arith.IndexCastOp(i64, index).result, []).result
+            shifted = arith.SIToFPOp(local, arith.AddIOp(r, shift).result).result
         else:
-            wide = arith.IndexCastOp(ir.IntegerType.get_signless(64), index).result
-            scalar = arith.SIToFPOp(element, wide).result
-        shift = tensor.SplatOp(local, scalar, []).result
-        add = arith.AddFOp if isinstance(element, ir.FloatType) else arith.AddIOp
-        shifted = add(r, shift).result
+            if isinstance(element, ir.IndexType):
+                scalar = index
+            elif isinstance(element, ir.IntegerType):
+                scalar = arith.IndexCastOp(element, index).result
+            else:
+                wide = arith.IndexCastOp(ir.IntegerType.get_signless(64), index).result
+                scalar = arith.SIToFPOp(element, wide).result
+            shift = tensor.SplatOp(local, scalar, []).result
+            add = arith.AddFOp if isinstance(element, ir.FloatType) else arith.AddIOp
+            shifted = add(r, shift).result
     for owner, i in uses:
         owner.operands[i] = shifted
     part.layout[shifted] = s
     part.global_type[shifted] = whole
+
+
+_EXACT_INTEGERS = {"f16": 2**11, "bf16": 2**8, "tf32": 2**11, "f32": 2**24, "f64": 2**53}
+"""Float types whose every integer up to this bound is exact: an iota no
+longer than that adds its offset in the float type without rounding."""
 
 
 def _neutral_init(init: ir.Value, neutral) -> bool:
