@@ -225,7 +225,11 @@ class _Partition:
         self.shardings: dict[ir.Value, tuple[str, Sharding] | None] = {}  # per run: values die with the IR
         self.returned: list[Sharding | None] | None = None  # result layouts, from the first func.return
         self.reshards: dict[tuple[ir.Value, Sharding, ir.Block], ir.Value] = {}  # one reshard per block
-        self.rebuilt: list[ir.Value] = []  # values rebuilt in a layout instead of resharded
+        # values rebuilt in a layout instead of resharded: (value, its op, and
+        # for a fill the empty it fills and that empty's op, else None, None)
+        self.rebuilt: list[tuple] = []
+        self.empty_facts: dict[ir.Type, tuple] = {}  # local type -> `_empty_facts`
+        self.reshard_types: dict[tuple, tuple[ir.RankedTensorType, ir.Type]] = {}  # -> (global, local type)
         self.outer_blocks: dict[ir.Block, ir.Block | None] = {}  # a block -> the block of its region op
         # Real programs repeat a few signatures: local types, plans and fit
         # checks are memoized for the run (types are uniqued by the context).
@@ -244,9 +248,9 @@ class _Partition:
         self.defs: dict[ir.Value, ir.Operation] = {}
         self.annotations: dict[int, tuple[tuple[str, Sharding], bool]] = {}  # mesh.shard op index -> layout, for users
         # per op in program order, when `rules` looked its rule up: its
-        # sharding option (None: it has none) and whether its body may read
-        # an outside tensor
-        self.read: list[tuple[ir.Attribute | None, bool] | None] = []
+        # sharding option (None: it has none), whether its body may read
+        # an outside tensor, and its results
+        self.read: list[tuple[ir.Attribute | None, bool, list[ir.Value]] | None] = []
 
     # -- layouts ---------------------------------------------------------------
 
@@ -336,10 +340,14 @@ class _Partition:
         func.walk(visit, ir.WalkOrder.PRE_ORDER)
         del ops[0], names[0]  # the function itself, visited first
         # Layouts: each mesh.shard that annotates a value as produced.
+        shardings_read = self.shardings
         for k, (op, name) in enumerate(zip(ops, names)):
             if name != "mesh.shard":
                 continue
-            found = self.read_sharding(op.operands[1])
+            sharding = op.operands[1]
+            found = shardings_read.get(sharding, False)  # `read_sharding`, one lookup when known
+            if found is False:
+                found = self.read_sharding(sharding)
             if found is None:
                 raise _Unsupported(op.location, "mesh.shard with a sharding that is not a static mesh.sharding")
             if found[0] != self.mesh_name:
@@ -421,7 +429,7 @@ class _Partition:
                 whole.update(results)
             rule, option, captures = cache.lookup(op, name, (operands, results))
             rules.append(rule)
-            read[len(rules) - 1] = (option, captures)
+            read[len(rules) - 1] = (option, captures, results)
         return rules
 
     def erase_unused_inits(self) -> None:
@@ -429,19 +437,17 @@ class _Partition:
         The candidates (each fill, then the empty it fills) are listed
         before anything is erased, and each op is erased at most once: an
         erased op must never be touched again."""
-        values: dict[ir.Value, bool] = {}  # by value (ops are compared only while alive): is it a fill's
-        owner_of = self.owner
-        for value in self.rebuilt:
+        # by value (ops are compared only while alive): is it a fill's, its op
+        values: dict[ir.Value, tuple[bool, ir.Operation | ir.OpView]] = {}
+        for value, owner, init, init_owner in self.rebuilt:
             if value in values:
                 continue
-            owner = owner_of(value)
-            filled = _filled(owner) is not None
-            values[value] = filled
-            if filled:
-                values.setdefault(owner.operands[len(owner.operands) - 1], False)
+            values[value] = (init is not None, owner)
+            if init is not None:
+                values.setdefault(init, (False, init_owner))
         # users before what they use
-        ops = [owner_of(v).operation for v, filled in values.items() if filled]
-        ops += [owner_of(v).operation for v, filled in values.items() if not filled]
+        ops = [owner.operation for filled, owner in values.values() if filled]
+        ops += [owner.operation for filled, owner in values.values() if not filled]
         for op in ops:
             if all(next(iter(r.uses), None) is None for r in op.results):
                 op.erase()
@@ -572,11 +578,11 @@ class _Partition:
         op: ir.Operation,
         name: str,
         rule: ShardingRule | None,
-        read: tuple[ir.Attribute | None, bool] | None,
+        read: tuple[ir.Attribute | None, bool, list[ir.Value]] | None,
     ) -> None:
         """`read`: what the rule's lookup saw of the op (its sharding option,
-        and whether its body may read an outside tensor); None for mesh ops,
-        which have no rule.  (`run` treats `mesh.shard` itself.)"""
+        whether its body may read an outside tensor, and its results); None
+        for mesh ops, which have no rule.  (`run` treats `mesh.shard` itself.)"""
         if name.startswith("mesh."):
             if name not in _NOT_RULED:
                 self.check_collective(op)
@@ -607,7 +613,7 @@ class _Partition:
             return
         if read[1]:
             self.check_captures(op, name)
-        results = list(op.results)
+        results = read[2]
         layout, local_types = self.layout, self.local_types
         outs = [layout.get(r) for r in results]
         after, fitted = self.fit(op, rule, recorded, list(op.operands), results, outs)
@@ -840,7 +846,7 @@ class _Partition:
         whole of a sliced full argument when that is what `target` asks,
         else a reshard (from the whole for a sliced full argument)."""
         source = self.layout.get(v, _WHOLE)
-        if source == target:
+        if source is target or source == target:
             return v
         if self.whole and v in self.whole:
             v, source = self.whole[v], _WHOLE
@@ -1249,9 +1255,12 @@ class _Partition:
     ) -> ir.Value:
         rs = _planner()
         assert self.mesh is not None and self.mesh_name is not None
-        t = ir.RankedTensorType(global_type)
-        self.local_type(t, source, loc)  # the layouts fit the type
-        local = self.local_type(t, target, loc)
+        types = self.reshard_types.get((global_type, source, target))
+        if types is None:
+            t = ir.RankedTensorType(global_type)
+            self.local_type(t, source, loc)  # the layouts fit the type
+            types = self.reshard_types[(global_type, source, target)] = (t, self.local_type(t, target, loc))
+        t, local = types
         made: list[_Ix] = []  # one _Ix, made when first needed
 
         def index() -> _Ix:
@@ -1261,10 +1270,16 @@ class _Partition:
 
         if not target.partial_axes:
             rebuilt = _rebuilt_in(
-                value, local, ip, loc, lambda given: self.piece_sizes(t, target, index(), given), self.owner
+                value,
+                local,
+                ip,
+                loc,
+                lambda given: self.piece_sizes(t, target, index(), given),
+                self.owner,
+                self.empty_facts,
+                self.rebuilt,
             )
             if rebuilt is not None:
-                self.rebuilt.append(value)
                 return rebuilt
             if source.is_replicated and target.halo_sizes:
                 return halo.slice_whole(value, t, target, self.mesh, self.mesh_name, ip, loc)
@@ -2068,7 +2083,14 @@ def _value_owner(value: ir.Value):
 
 
 def _rebuilt_in(
-    value: ir.Value, local: ir.Type, ip, loc: ir.Location, piece_sizes=None, owner_of=_value_owner
+    value: ir.Value,
+    local: ir.Type,
+    ip,
+    loc: ir.Location,
+    piece_sizes=None,
+    owner_of=_value_owner,
+    facts: dict | None = None,
+    made: list | None = None,
 ) -> ir.Value | None:
     """`value` made again in the local type `local`, when every piece of it
     is the same thing as the whole: a splat constant, a `tensor.empty`, or a
@@ -2076,42 +2098,52 @@ def _rebuilt_in(
     then costs neither communication nor a whole copy on every device.
     `piece_sizes()` gives this device's sizes when `local` is dynamic (None
     if they cannot be known without communication); `owner_of(v)` is
-    `v.owner`."""
+    `v.owner`; `facts` memoizes `_empty_facts` per local type;
+    `made` gets (value, its op, the init of a fill and the init's op) of
+    what is rebuilt, for `erase_unused_inits`."""
     owner = owner_of(value)
-    is_op = isinstance(owner, ir.OpView | ir.Operation)
-    splat = _splat_of(owner) if is_op else None
-    fill = is_op and _filled(owner) is not None
-    empty = owner_of(owner.operands[len(owner.operands) - 1]) if fill else owner
-    if splat is None and not (
-        (fill or (is_op and owner.name == "tensor.empty"))
-        and isinstance(empty, ir.OpView | ir.Operation)
-        and empty.name == "tensor.empty"
-    ):
+    if not isinstance(owner, ir.OpView | ir.Operation):
         return None
-    t = ir.RankedTensorType(local)
-    sizes: list = list(t.shape)
-    static = t.has_static_shape
+    name = owner.name
+    splat = _splat_of(owner) if name in _CONSTANTS else None
+    init = None if splat is not None else _fill_init(owner, name)
+    fill = init is not None
+    empty = owner_of(init) if fill else owner
+    if splat is None:
+        if not fill and name != "tensor.empty":
+            return None
+        if not isinstance(empty, ir.OpView | ir.Operation) or empty.name != "tensor.empty":
+            return None
+    known = None if facts is None else facts.get(local)
+    if known is None:
+        known = _empty_facts(local)
+        if facts is not None:
+            facts[local] = known
+    t, static, plain = known
+    sizes: list = [] if plain else list(t.shape)  # read only where the empty is not plain
     if not static or (splat is None and len(empty.operands)):
         # The whole tensor's dynamic sizes are the empty's operands.
         found = None if piece_sizes is None else piece_sizes([] if splat is not None else list(empty.operands))
         if found is None:
             return None
         sizes, static = found, False
+    if made is not None:
+        made.append((value, owner, init, empty if fill else None))
     if splat is not None:
-        name, attr_name, scalar = splat
+        constant, attr_name, scalar = splat
         with ip, loc:
             if not t.has_static_shape:
                 element = arith.ConstantOp(t.element_type, scalar).result
                 return tensor.SplatOp(t, element, [v for v in sizes if not isinstance(v, int)]).result
             attr = ir.DenseElementsAttr.get_splat(local, scalar)
-            return ir.Operation.create(name, results=[local], attributes={attr_name: attr}).result
-    if static and t.encoding is None:
+            return ir.Operation.create(constant, results=[local], attributes={attr_name: attr}).result
+    if static and plain:
         # what tensor.EmptyOp(sizes, element) builds, without its builder's cost
         new_empty = ir.Operation.create("tensor.empty", results=[local], loc=loc, ip=ip).result
     else:
         with ip, loc:
             new_empty = tensor.EmptyOp(sizes, t.element_type).result
-    if owner.name == "tensor.empty":
+    if name == "tensor.empty":
         return new_empty
     # a clone keeps the fill's body; only its init and type change
     clone = owner.operation.clone(ip)
@@ -2119,6 +2151,26 @@ def _rebuilt_in(
     result = clone.results[0]
     result.set_type(local)
     return result
+
+
+def _empty_facts(local: ir.Type) -> tuple[ir.RankedTensorType, bool, bool]:
+    """A local type as a ranked tensor type, whether it is static, and
+    whether it has no encoding (static without one: a plain `tensor.empty`)."""
+    t = ir.RankedTensorType(local)
+    return t, t.has_static_shape, t.encoding is None
+
+
+def _fill_init(op: ir.Operation | ir.OpView, name: str) -> ir.Value | None:
+    """The init of a fill (`_filled`) named `name`, or None for anything
+    else; a `linalg.fill`'s scalar is not read."""
+    if name == "linalg.fill":
+        if len(op.results) != 1:
+            return None
+        operands = op.operands
+        return operands[1] if len(operands) == 2 else None
+    if name != "linalg.generic" or _filled(op) is None:
+        return None
+    return op.operands[len(op.operands) - 1]
 
 
 def _filled(op) -> ir.Value | None:
