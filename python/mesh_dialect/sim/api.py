@@ -181,7 +181,13 @@ class Simulation:
         function when `spmd` is True) runs on every device of its mesh;
         `seed` draws the terms of partial arguments (see the module
         docstring). An SPMD run tells `on_progress(exchanges, finished,
-        devices)` how far it is (`Runner.run_spmd`)."""
+        devices)` how far it is (`Runner.run_spmd`).  Float arithmetic is
+        IEEE's, as MLIR's: a division by zero or an overflow gives inf or
+        NaN quietly, without numpy's warnings."""
+        with np.errstate(divide="ignore", over="ignore", invalid="ignore", under="ignore"):
+            return self._run(function, inputs, spmd, seed, on_progress)
+
+    def _run(self, function, inputs, spmd, seed, on_progress) -> list[np.ndarray]:
         sig = self.signature(function)
         if spmd is None:
             spmd = sig.spmd
