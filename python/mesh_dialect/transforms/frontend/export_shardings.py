@@ -17,9 +17,12 @@ Where a layout is read from, first found wins:
 A value with none of these gets no attribute (JAX then chooses). Axis names
 are the ones `import-shardings` kept in `mesh.axis_names` (pieces of a
 split axis become Shardy sub-axes again, adjacent ones merged), else
-"axis0", "axis1", ... Partial layouts become `unreduced` axes. Halos and
-explicit piece offsets have no Shardy counterpart: such a value gets a
-warning and no attribute.
+"axis0", "axis1", ... Partial layouts become `unreduced` axes. Halos have
+no Shardy counterpart, and neither do pieces cut other than Shardy cuts a
+dimension its devices do not divide (ceil(n / k) each, the last ones
+shorter; this dialect's default cut makes the last ones longer): such a
+value gets a warning and no attribute. Explicit offsets equal to Shardy's
+cut are written as the plain split they are.
 
 With `strip` (the default) the annotations themselves go (`mesh.shard`,
 `mesh.sharding`, `mesh.sharding_option`, the signature's `mesh.sharding`)
@@ -37,7 +40,7 @@ from mlir import ir
 
 from ...frontends import FrontendError, sdy
 from ...ir.syntax import Unprintable, decode_sharding_attr
-from ...sharding.spec import Sharding
+from ...sharding.spec import Sharding, split_piece
 from ..base import Pass, sharding_of
 
 _MESH_ATTR = "mesh.sharding"
@@ -108,13 +111,16 @@ class ExportShardings(Pass):
         attrs_results = self.attr_layouts(func, "res_attrs", len(ftype.results))
         args = []
         for arg, given in zip(entry.arguments, attrs_args):
-            args.append(self.checked(func, given or self.argument_layout(arg), arg.type))
+            # a layout in the signature is a per-device function's: its type is a piece
+            local = given is not None
+            args.append(self.checked(func, given or self.argument_layout(arg), arg.type, local))
         returns = [op for op in entry.operations if op.operation.name == "func.return"]
         results = []
         for i, given in enumerate(attrs_results):
+            local = given is not None
             if given is None and len(returns) == 1:
                 given = self.defining_layout(returns[0].operation.operands[i])
-            results.append(self.checked(func, given, ftype.results[i]))
+            results.append(self.checked(func, given, ftype.results[i], local))
         return args, results
 
     def attr_layouts(self, func: ir.Operation, key: str, count: int) -> list[tuple[str, Sharding] | None]:
@@ -161,17 +167,33 @@ class ExportShardings(Pass):
         found = sharding_of(owner.operands[1])
         return None if found is None else (found[0], found[1])
 
-    def checked(self, func: ir.Operation, found, t: ir.Type):
-        """(sdy mesh name, TensorSharding) for a layout Shardy can hold."""
+    def checked(self, func: ir.Operation, found, t: ir.Type, local: bool = False):
+        """(sdy mesh name, TensorSharding) for a layout Shardy can hold; `t`
+        is a piece's type when `local`."""
         if found is None or not isinstance(t, ir.RankedTensorType):
             return None
         mesh, layout = found
-        if layout.halo_sizes or layout.sharded_dims_offsets:
+        if layout.halo_sizes:
             self.warning(func.location, f"halos and piece offsets have no shardy counterpart; left out: {layout}")
             return None
         if mesh not in self.meshes:
             return None
         smesh, refs = self.sdy_mesh(mesh)
+        tensor = ir.RankedTensorType(t)
+        mesh_shape = [int(d) for d in self.meshes[mesh].attributes["shape"]]
+        ours, shardys = _cuts(layout, mesh_shape, tensor, local)
+        if ours != shardys:
+            # Shardy cuts a dimension its devices do not divide into pieces
+            # of ceil(n / k), the last ones shorter; another cut has no
+            # Shardy spelling, and writing the layout without it would
+            # hand JAX different pieces.
+            if ours is None:
+                rule = "explicit pieces of a dynamic dimension have no shardy counterpart"
+            else:
+                rule = f"shardy would cut the pieces at {list(shardys)}, this layout cuts them at {list(ours)}"
+            self.warning(func.location, f"{rule}; left out: {layout}")
+            return None
+        layout = dataclasses.replace(layout, sharded_dims_offsets=())
         try:
             return mesh, sdy.from_layout(layout, mesh, smesh, refs, ir.RankedTensorType(t).rank)
         except FrontendError as e:
@@ -282,3 +304,43 @@ class ExportShardings(Pass):
 
 
 __all__ = ["ExportShardings"]
+
+
+def _cuts(
+    layout: Sharding, mesh_shape: list[int], t: ir.RankedTensorType, local: bool
+) -> tuple[tuple | None, tuple | None]:
+    """Where each split dimension's pieces start (and the last ends), as
+    `layout` cuts them and as Shardy would; (None, None) when they agree.
+    `t` is the whole tensor's type, or with `local` a piece's: its pieces
+    are then even (a per-device signature states an uneven cut as offsets)."""
+    split = [(d, axes) for d, axes in enumerate(layout.split_axes) if axes]
+    given = layout.sharded_dims_offsets
+    dynamic = any(t.is_dynamic_dim(d) for d, _ in split if d < t.rank) or any(
+        mesh_shape[a] < 1 for _, axes in split for a in axes if a < len(mesh_shape)
+    )
+    if dynamic:
+        # an explicit cut of a dynamic size cannot be matched; a default one
+        # is exported as before
+        return (None, ()) if given else (None, None)
+    ours: list[int] = []
+    shardys: list[int] = []
+    at = 0  # where dimension d's offsets start in `given`
+    for d, axes in split:
+        k = 1
+        for a in axes:
+            k *= mesh_shape[a] if a < len(mesh_shape) else 1
+        n = t.shape[d] if d < t.rank else 1
+        if given:
+            n = given[at + k] if at + k < len(given) else n
+            at += k + 1
+        elif local:
+            n *= k
+        chunk = -(-n // k)
+        shardys += [min(i * chunk, n) for i in range(k)] + [n]
+        if not given:
+            ours += [split_piece(n, k, i)[0] for i in range(k)] + [n]
+    if given:
+        ours = list(given)
+    if ours == shardys:
+        return None, None
+    return tuple(ours), tuple(shardys)
