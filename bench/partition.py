@@ -338,7 +338,7 @@ def main() -> None:
             t_up = up["propagate"] + up["partition"]
             c_up, b_up, k_up = traffic(up["ir"], MESH, ELEMENT_BYTES)
             up_col = f"{t_up:.3f}"
-            ratio = f"{passes / t_up:.0f}x" if passes else "-"
+            ratio = f"{passes / t_up:.1f}x" if passes else "-"
             notes.append(f"upstream at {ops} ops: propagate {up['propagate']:.3f} s, partition {up['partition']:.3f} s")
         else:
             up_col, ratio = ("n/a", "-") if args.no_upstream else ("fails", "-")

@@ -233,7 +233,7 @@ def main() -> None:
     print("|---|---:|---:|---:|---:|---:|---|---:|")
     for kind, n, p_ours, ours, p_up, up, agree in rows:
         print(
-            f"| {kind} | {n} | {ours:.3f} | {n / ours:,.0f} | {up:.4f} | {ours / up:.0f}x | {agree} |"
+            f"| {kind} | {n} | {ours:.3f} | {n / ours:,.0f} | {up:.4f} | {ours / up:.1f}x | {agree} |"
             f" {p_ours:.2f} / {p_up:.3f} |"
         )
 
