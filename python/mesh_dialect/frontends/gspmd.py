@@ -27,7 +27,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from ..sharding.spec import Sharding
+from ..sharding.spec import MAX_LISTED_DEVICES, Sharding
 from . import FrontendError
 
 Factor = tuple[int, int]
@@ -142,6 +142,19 @@ def iota_devices(reshape: Sequence[int], perm: Sequence[int] | None = None) -> l
     return out
 
 
+def _check_tile_dims(r: _Reader, tile_dims: Sequence[int]) -> None:
+    """Tile dims cut tensors into pieces, so each is at least 1; their
+    product is a device count the tile assignment is listed for, so it is
+    bounded like every device list (an iota of 10**12 devices is text of a
+    few bytes)."""
+    for dim, size in enumerate(tile_dims):
+        if size < 1:
+            raise r.fail(f"tile dimension {dim} must be at least 1, got {size}")
+    n = math.prod(tile_dims)
+    if n > MAX_LISTED_DEVICES:
+        raise r.fail(f"tile assignment of {n} devices is more than the limit of {MAX_LISTED_DEVICES}")
+
+
 def _one(r: _Reader) -> HloSharding:
     start = r.i
     r.take("{")
@@ -170,6 +183,7 @@ def _one(r: _Reader) -> HloSharding:
             r.take("=")
             r.take("[")
             tile_dims = r.ints("]")
+            _check_tile_dims(r, tile_dims)
             if r.accept("<="):
                 r.take("[")
                 reshape = r.ints("]")
@@ -232,7 +246,7 @@ def parse(text: str) -> HloSharding:
     sharding = _one(r)
     if r.peek():
         raise r.fail(f"unexpected {r.peek()!r}")
-    return sharding if sharding.kind == "tuple" else _with_text(sharding, text)
+    return _with_text(sharding, text)
 
 
 def _with_text(s: HloSharding, text: str) -> HloSharding:
@@ -394,6 +408,12 @@ def xla_pieces(layout: Sharding, mesh_shape: Sequence[int], shape: Sequence[int]
     cuts = [(n, math.prod(mesh_shape[a] for a in axes)) for n, axes in zip(shape, layout.split_axes) if axes]
     if all(n % k == 0 for n, k in cuts):
         return layout
+    count = sum(k + 1 for _, k in cuts)
+    if count > MAX_LISTED_DEVICES:
+        # One offset per piece: a 10**12-device axis would need 10**12 of them.
+        raise FrontendError(
+            f"uneven cut needs {count} piece offsets, more than the limit of {MAX_LISTED_DEVICES}: {layout}"
+        )
     offsets: list[int] = []
     for n, k in cuts:
         chunk = -(-n // k)

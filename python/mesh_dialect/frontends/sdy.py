@@ -199,6 +199,10 @@ def _symbol(name: str) -> str:
     return name if re.fullmatch(r"[A-Za-z_$.][\w$.\-]*", name) else _quote(name)
 
 
+_MAX_SIZE = (1 << 63) - 1
+"""Mesh shapes are i64 in this dialect."""
+
+
 def _mesh_body(r: _Reader) -> SdyMesh:
     r.take("<")
     r.take("[")
@@ -209,6 +213,8 @@ def _mesh_body(r: _Reader) -> SdyMesh:
         size = r.integer()
         if size < 1:
             raise r.fail(f"mesh axis sizes must be at least 1, got {size}")
+        if size > _MAX_SIZE:
+            raise r.fail(f"mesh axis size {size} is too large (at most 2**63 - 1)")
         if any(n == name for n, _ in axes):
             raise r.fail(f"mesh axis names must be unique, got {_quote(name)} twice")
         axes.append((name, size))
@@ -226,15 +232,18 @@ def _mesh_body(r: _Reader) -> SdyMesh:
                 break
         r.take("]")
     r.take(">")
-    mesh = SdyMesh(tuple(axes), tuple(ids))
+    # The mesh's size is only arithmetic: a 10**6 x 10**6 mesh is a few bytes
+    # of text, so no list of its devices is made unless device_ids lists them.
     total = math.prod(s for _, s in axes)
-    if axes and ids and sorted(ids) != list(range(total)):
+    if total > _MAX_SIZE:
+        raise r.fail(f"mesh device count {total} is too large (at most 2**63 - 1)")
+    if axes and ids and (len(ids) != total or sorted(ids) != list(range(total))):
         raise r.fail(f"device_ids must be a permutation of 0..{total - 1}")
     if not axes and len(ids) > 1:
         raise r.fail("a mesh without axes has at most one device id")
-    if axes and list(ids) == list(range(total)):
-        mesh = SdyMesh(tuple(axes))
-    return mesh
+    if axes and ids == list(range(len(ids))):
+        ids = []  # iota, said by leaving device_ids out
+    return SdyMesh(tuple(axes), tuple(ids))
 
 
 def parse_mesh(text: str) -> SdyMesh:

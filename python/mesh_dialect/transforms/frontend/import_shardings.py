@@ -312,7 +312,10 @@ class ImportShardings(Pass):
             return None
         shape = ir.RankedTensorType(value.type).shape
         if mesh in self.mesh_shapes and not any(ir.ShapedType.is_dynamic_size(n) for n in shape):
-            layout = gspmd.xla_pieces(layout, self.mesh_shapes[mesh], shape)
+            try:
+                layout = gspmd.xla_pieces(layout, self.mesh_shapes[mesh], shape)
+            except FrontendError as e:
+                raise self.located(spec.location, str(e)) from None
         return mesh, layout
 
     def annotate(self, func: ir.Operation) -> list[ir.Operation | None]:
