@@ -416,6 +416,12 @@ def xla_pieces(layout: Sharding, mesh_shape: Sequence[int], shape: Sequence[int]
         )
     offsets: list[int] = []
     for n, k in cuts:
-        chunk = -(-n // k)
-        offsets += [min(i * chunk, n) for i in range(k)] + [n]
+        offsets += xla_cut(n, k)
     return replace(layout, sharded_dims_offsets=tuple(offsets))
+
+
+def xla_cut(n: int, k: int) -> list[int]:
+    """Where XLA's k pieces of a dimension of size n start, and the last
+    ends: ceil(n / k) each but the last ones, shorter or empty."""
+    chunk = -(-n // k)
+    return [min(i * chunk, n) for i in range(k)] + [n]

@@ -187,7 +187,14 @@ class Simulation:
         with np.errstate(divide="ignore", over="ignore", invalid="ignore", under="ignore"):
             return self._run(function, inputs, spmd, seed, on_progress)
 
-    def _run(self, function, inputs, spmd, seed, on_progress) -> list[np.ndarray]:
+    def _run(
+        self,
+        function: str,
+        inputs: Sequence[np.ndarray],
+        spmd: bool | None,
+        seed: int | None,
+        on_progress: Callable[[int, int, int], None] | None,
+    ) -> list[np.ndarray]:
         sig = self.signature(function)
         if spmd is None:
             spmd = sig.spmd

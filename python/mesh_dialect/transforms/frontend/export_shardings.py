@@ -38,7 +38,7 @@ from typing import ClassVar
 
 from mlir import ir
 
-from ...frontends import FrontendError, sdy
+from ...frontends import FrontendError, gspmd, sdy
 from ...ir.syntax import Unprintable, decode_sharding_attr
 from ...sharding.spec import Sharding, split_piece
 from ..base import Pass, sharding_of
@@ -195,7 +195,7 @@ class ExportShardings(Pass):
             return None
         layout = dataclasses.replace(layout, sharded_dims_offsets=())
         try:
-            return mesh, sdy.from_layout(layout, mesh, smesh, refs, ir.RankedTensorType(t).rank)
+            return mesh, sdy.from_layout(layout, mesh, smesh, refs, tensor.rank)
         except FrontendError as e:
             self.warning(func.location, f"{e}; left out")
             return None
@@ -303,9 +303,6 @@ class ExportShardings(Pass):
         return used
 
 
-__all__ = ["ExportShardings"]
-
-
 def _cuts(
     layout: Sharding, mesh_shape: list[int], t: ir.RankedTensorType, local: bool
 ) -> tuple[tuple | None, tuple | None]:
@@ -335,8 +332,7 @@ def _cuts(
             at += k + 1
         elif local:
             n *= k
-        chunk = -(-n // k)
-        shardys += [min(i * chunk, n) for i in range(k)] + [n]
+        shardys += gspmd.xla_cut(n, k)
         if not given:
             ours += [split_piece(n, k, i)[0] for i in range(k)] + [n]
     if given:
@@ -344,3 +340,6 @@ def _cuts(
     if ours == shardys:
         return None, None
     return tuple(ours), tuple(shardys)
+
+
+__all__ = ["ExportShardings"]

@@ -317,9 +317,10 @@ class _Partition:
         return len({b - a for a, b in s.bounds(d, t.shape[d], self.mesh)}) == 1
 
     def read_sharding(self, value: ir.Value) -> tuple[str, Sharding] | None:
-        if value not in self.shardings:
-            self.shardings[value] = _read_sharding(value)
-        return self.shardings[value]
+        found = self.shardings.get(value, False)  # one lookup when known: a Value's hash is a binding call
+        if found is False:
+            found = self.shardings[value] = _read_sharding(value)
+        return found
 
     # -- running ---------------------------------------------------------------
 
@@ -340,14 +341,10 @@ class _Partition:
         func.walk(visit, ir.WalkOrder.PRE_ORDER)
         del ops[0], names[0]  # the function itself, visited first
         # Layouts: each mesh.shard that annotates a value as produced.
-        shardings_read = self.shardings
         for k, (op, name) in enumerate(zip(ops, names)):
             if name != "mesh.shard":
                 continue
-            sharding = op.operands[1]
-            found = shardings_read.get(sharding, False)  # `read_sharding`, one lookup when known
-            if found is False:
-                found = self.read_sharding(sharding)
+            found = self.read_sharding(op.operands[1])
             if found is None:
                 raise _Unsupported(op.location, "mesh.shard with a sharding that is not a static mesh.sharding")
             if found[0] != self.mesh_name:
