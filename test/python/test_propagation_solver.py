@@ -90,6 +90,24 @@ def test_chains_get_the_fewest_bytes_of_all_assignments(seed: int) -> None:
     assert bytes_moved(g, cost, chosen) == _brute_force(g, chosen)
 
 
+@pytest.mark.parametrize("seed", range(40))
+def test_chains_take_the_backward_pass_plan_that_local_improvement_keeps(seed: int, monkeypatch) -> None:
+    """On a chain the backward pass is exact, so the solver skips local
+    improvement: the full search must pick the very same states."""
+    g = _chain(seed)
+    quick = Solver(g, cost)
+    chosen = quick.solve()
+    assert quick.out_forest
+    build = Solver.build_tables
+
+    def without_shortcut(self: Solver) -> None:
+        build(self)
+        self.out_forest = False
+
+    monkeypatch.setattr(Solver, "build_tables", without_shortcut)
+    assert Solver(_chain(seed), cost).solve() == chosen
+
+
 def test_megatron_pair_all_reduces_once_instead_of_gathering_the_weight() -> None:
     """x whole, W1 split on columns, W2 on rows, result whole: the second
     matmul splits its contraction and only its 8x64 output is reduced."""

@@ -135,11 +135,14 @@ _SHARED: tuple[ir.Context, RuleCache] | None = None
 
 
 def rule_always_exists(name: str) -> bool:
-    """Whether every op named `name` has a rule, whatever its attributes and
-    types: `tensor.empty` under the built-in rule (its result is always a
-    ranked tensor).  A pass that needs no rule for a whole value may then
-    skip the lookup and make it only when asked."""
-    return name == "tensor.empty" and _rule_fn(name) is _constant
+    """Whether every verified op named `name` has a rule, whatever its
+    attributes and types, under the built-in rules: `tensor.empty` (its
+    result is always a ranked tensor) and `linalg.fill` (the verifier holds
+    it to one scalar, one init and two indexing maps of equal loops).  A
+    pass that needs no rule for a whole value may then skip the lookup and
+    make it only when asked."""
+    fn = _rule_fn(name)
+    return (name == "tensor.empty" and fn is _constant) or (name == "linalg.fill" and fn is _linalg)
 
 
 OWN_BODY = frozenset({"linalg.generic", "linalg.map", "linalg.reduce"})

@@ -163,11 +163,15 @@ class _Builder:
         if name == "func.call":  # a callee takes and gives whole values
             self.whole_values(op, operands, results)
             return
+        rule = fn.rule(index)
+        if rule is None:  # looked up late (`LATER`), and there is none: as collecting does
+            fn.unknown.append(op)
+            self.whole_values(op, operands, results)
+            return
         vid = self.vid
         ops = [vid(v) for v in operands]
         res = [vid(v) for v in results]
         # one object per distinct rule: the solver memoizes by identity
-        rule = fn.rule(index)
         rule = self.rules.setdefault(rule, rule)
         node = Node(ops, res, rule=rule, weight=self.weight(op))
         choice = fn.explicit_options.get(index)

@@ -63,9 +63,10 @@ _SWEEPS = {
 }
 _MAX_ROUNDS = 64
 LATER = ShardingRule((), (), ())
-"""The rule of a `tensor.empty` not looked up yet (`_Function.rule`): the
-cost solver needs none for a value every device holds whole, which is what
-an unannotated empty makes."""
+"""The rule of an op not looked up yet (`_Function.rule`): the cost solver
+needs none for a value every device holds whole, which is what an
+unannotated `tensor.empty` makes, and a fill of one."""
+_LATER_NAMES = ("tensor.empty", "linalg.fill")
 _REGION_OPS = ("scf.for", "scf.if", "scf.execute_region")
 _SKIPPED_TERMINATORS = ("scf.yield", "scf.condition", "cf.br", "cf.cond_br")
 
@@ -189,8 +190,10 @@ class _Function:
         lookup = self.rule_cache.lookup
         advance, skip = ir.WalkResult.ADVANCE, ir.WalkResult.SKIP
         started = False
-        # the cost solver asks for an empty's rule only if it is annotated
-        later = "tensor.empty" if self.pass_.solver == "cost" and rule_always_exists("tensor.empty") else None
+        # the cost solver asks for the rule of an op making a whole value
+        # (an empty, a fill) only if the value turns out not to be whole
+        # (read per run: a rule registered since replaces the built-in one)
+        later = [n for n in _LATER_NAMES if rule_always_exists(n)] if self.pass_.solver == "cost" else []
 
         def visit(op: ir.Operation) -> ir.WalkResult:
             nonlocal started
@@ -217,7 +220,7 @@ class _Function:
                 return advance
             # listed once: the rule's signature, the graph and `apply` read them
             io = (list(op.operands), list(op.results))
-            if name == later and OPTION_ATTR not in op.attributes:
+            if name in later and OPTION_ATTR not in op.attributes:
                 sequence.append(("rule", len(ops)))
                 ops.append(op)
                 rules.append(LATER)

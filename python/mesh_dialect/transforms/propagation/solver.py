@@ -548,6 +548,10 @@ class Solver:
             self.kind.append(k)
         self.is_choosing = [len(n.states) > 1 for n in g.nodes]
         self.build_tables()
+        if self.out_forest:
+            # Start (a) is then the exact optimum: local improvement would move
+            # no node, and start (b) could at best tie with it.
+            return self.downstream_first()
         starts = [self.downstream_first()]
         other = self.upstream_first()
         if other != starts[0]:  # on chains of layers they agree: improve once
@@ -578,6 +582,12 @@ class Solver:
         lists: dict[tuple[int, ...], int] = {}
         list_id = [lists.setdefault(tuple(map(id, n.states)), len(lists)) for n in g.nodes]
         by_lists: dict[tuple[int, int, int, int, int, int], list[list[int]]] = {}
+        # Whether start (a) is exact: every costed value has one use (its
+        # pairwise table is its exact cost), and every choosing node hangs
+        # below at most one choosing producer, earlier in program order (the
+        # choosing nodes form an out-forest, whose subtrees the backward pass
+        # prices independently).
+        self.out_forest = True
         for v, value in enumerate(g.values):
             if value.producer is None:
                 continue  # whole on every device: slicing is free
@@ -585,6 +595,8 @@ class Solver:
             pnode = g.nodes[p]
             if not pnode.states or not pnode.states[0].produces:
                 continue
+            if len(value.consumers) > 1:
+                self.out_forest = False
             for c, i in value.consumers:
                 cnode = g.nodes[c]
                 if not cnode.states or not cnode.states[0].needs:
@@ -603,6 +615,8 @@ class Solver:
                 if len(value.consumers) == 1:
                     self.only_use[v] = table
                 if is_choosing[p] and is_choosing[c]:
+                    if c <= p or self.ins[c]:
+                        self.out_forest = False
                     if c == p:
                         continue  # a node reading its own result (a loop's carried value): no choice to weigh
                     e = _Edge(p, c, table)
