@@ -365,6 +365,40 @@ def parse_sharding_per_value(text: str) -> list[TensorSharding]:
     return out
 
 
+# -- checks -------------------------------------------------------------------
+
+
+def _span(ref: AxisRef, mesh: SdyMesh) -> tuple[int, int]:
+    """The part of its axis `ref` covers, as [pre-size, pre-size * size)."""
+    if ref.size is None:
+        return 1, mesh.size_of(ref.name)
+    return ref.pre_size, ref.pre_size * ref.size
+
+
+def check_axes(sharding: TensorSharding, mesh: SdyMesh) -> None:
+    """Each axis, or part of one, is used once: Shardy refuses an axis that
+    splits two dimensions (or one twice), or is split and also replicated or
+    unreduced, or is replicated and unreduced; a sub-axis counts with the
+    axis it overlaps. `mesh` is the one `sharding` names."""
+    seen: list[tuple[AxisRef, str]] = []
+    for ref, role in (
+        [(a, "split") for d in sharding.dims for a in d.axes]
+        + [(a, "replicated") for a in sharding.replicated]
+        + [(a, "unreduced") for a in sharding.unreduced]
+    ):
+        low, high = _span(ref, mesh)
+        for other, other_role in seen:
+            if other.name != ref.name:
+                continue
+            other_low, other_high = _span(other, mesh)
+            if other != ref and max(low, other_low) >= min(high, other_high):
+                continue  # (an axis of size 1 covers nothing, yet is used twice)
+            what = f"{role} twice" if role == other_role else f"both {other_role} and {role}"
+            overlap = "" if other == ref else f" (overlapping {other.text()})"
+            raise FrontendError(f"mesh axis {ref.text()} is {what}{overlap} in {sharding.text()}")
+        seen.append((ref, role))
+
+
 # -- onto a mesh of this dialect ---------------------------------------------
 
 
@@ -511,17 +545,29 @@ def _mesh_order(refs: Iterable[AxisRef], mesh: SdyMesh) -> list[AxisRef]:
     return sorted(refs, key=lambda r: (index[r.name], r.pre_size))
 
 
-def from_layout(layout: Sharding, mesh_name: str, mesh: SdyMesh, refs: Sequence[AxisRef], rank: int) -> TensorSharding:
+_BOOLEAN_UNREDUCED = {"bitwise_or": "sum", "min": "sum", "bitwise_and": "min", "max": "min"}
+"""Shardy's unreduced kind for a partial kind of i1: Shardy reduces with
+StableHLO's add, maximum or minimum, on booleans or, or, and; this dialect's
+max and min of i1 are signed (true is -1): and, or."""
+
+
+def from_layout(
+    layout: Sharding, mesh_name: str, mesh: SdyMesh, refs: Sequence[AxisRef], rank: int, boolean: bool = False
+) -> TensorSharding:
     """`layout` on a tensor of `rank` dimensions as a Shardy sharding
     (closed dimensions; halos and explicit offsets have no counterpart and
-    are the caller's to refuse)."""
+    are the caller's to refuse). `boolean`: the tensor holds i1."""
     dims = []
     for d in range(rank):
         axes = layout.split_axes[d] if d < len(layout.split_axes) else ()
         dims.append(DimSharding(_merged([refs[a] for a in axes], mesh)))
     unreduced = _merged(_mesh_order((refs[a] for a in layout.partial_axes), mesh), mesh)
     kind = layout.partial_type if unreduced else "sum"
-    if kind not in ("sum", "max", "min"):
+    if unreduced and boolean:
+        if kind not in _BOOLEAN_UNREDUCED:
+            raise FrontendError(f"shardy has no unreduced kind for partial {kind} of i1: {layout}")
+        kind = _BOOLEAN_UNREDUCED[kind]
+    elif kind not in ("sum", "max", "min"):
         raise FrontendError(f"shardy has no unreduced kind for partial {kind}: {layout}")
     return TensorSharding(mesh_name, tuple(dims), (), unreduced, kind)
 
@@ -547,6 +593,7 @@ __all__ = [
     "MeshMapping",
     "SdyMesh",
     "TensorSharding",
+    "check_axes",
     "from_layout",
     "mesh_from_names",
     "parse_mesh",

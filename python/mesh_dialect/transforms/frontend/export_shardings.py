@@ -195,7 +195,9 @@ class ExportShardings(Pass):
             return None
         layout = dataclasses.replace(layout, sharded_dims_offsets=())
         try:
-            return mesh, sdy.from_layout(layout, mesh, smesh, refs, tensor.rank)
+            element = tensor.element_type
+            boolean = isinstance(element, ir.IntegerType) and element.width == 1
+            return mesh, sdy.from_layout(layout, mesh, smesh, refs, tensor.rank, boolean=boolean)
         except FrontendError as e:
             self.warning(func.location, f"{e}; left out")
             return None

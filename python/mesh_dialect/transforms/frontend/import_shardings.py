@@ -27,16 +27,24 @@ What a JAX export says, and what it becomes:
   guide Shardy's own propagation and are dropped. `{maximal device=N}` (a
   value on one device) reads as replicated, with a warning; `{unknown}`
   is no annotation; `{manual}` (shard_map) is an error.
+- Unreduced axes (Shardy's `unreduced={"x"}`, GSPMD's
+  `last_tile_dims={unreduced}`) are partial axes of the same reduction;
+  on i1, whose pending all-reduce is StableHLO's `add` (a logical or),
+  `bitwise_or` (`bitwise_and` for `unreduced=min`). A Shardy sharding that
+  uses an axis twice (split and replicated, say) is an error, as in Shardy.
 - Afterwards no `sdy` op or sharding attribute is left, and private
-  functions called exactly once (JAX's `call @relu`) are inlined; the
+  functions called exactly once (JAX's `call @relu`) are inlined, unless
+  an attribute names them too (`called_computations = [@f]`); the
   shardings of their arguments and results become annotations for the
   users inside and after the call.
 """
 
 from __future__ import annotations
 
+import collections
 import dataclasses
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Iterable
 from typing import ClassVar
 
 from mlir import ir
@@ -212,6 +220,7 @@ class ImportShardings(Pass):
         """A mesh.mesh for each sdy.mesh (in its place) and, for GSPMD
         shardings, one inferred mesh at the top of the module."""
         refs: dict[str, list[sdy.AxisRef]] = {name: [] for name in self.sdy_meshes}
+        checked: list[tuple[_Spec, sdy.SdyMesh]] = []
         for spec in self.specs:
             ts = spec.sdy
             if isinstance(ts.mesh, sdy.SdyMesh):
@@ -228,6 +237,8 @@ class ImportShardings(Pass):
             for ref in ts.axis_refs():
                 if mesh.axes and all(name != ref.name for name, _ in mesh.axes):
                     raise self.located(spec.location, f"axis is not in the mesh: {ref.text()} in {ts.text()}")
+            if mesh.axes:
+                checked.append((spec, mesh))
         first = self.body.operations[0] if len(self.body.operations) else None
         for name, (mesh, op) in self.sdy_meshes.items():
             if not mesh.axes:  # empty or maximal: no mesh.mesh, its shardings read as replicated
@@ -246,6 +257,15 @@ class ImportShardings(Pass):
                 )
                 if mapping.device_ids:
                     made.operation.attributes["mesh.device_ids"] = ir.DenseI64ArrayAttr.get(list(mapping.device_ids))
+        # Once the sub-axes are known to nest: each axis is used once.
+        seen: set[tuple[sdy.TensorSharding, sdy.SdyMesh]] = set()
+        for spec, mesh in checked:
+            if (spec.sdy, mesh) not in seen:
+                seen.add((spec.sdy, mesh))
+                try:
+                    sdy.check_axes(spec.sdy, mesh)
+                except FrontendError as e:
+                    raise self.located(spec.location, str(e)) from None
         for _, op in list(self.sdy_meshes.values()):
             if op is not None:
                 op.erase()
@@ -310,6 +330,8 @@ class ImportShardings(Pass):
             return None
         if rank == 0 and not layout.partial_axes:
             return None
+        if layout.partial_axes and _is_boolean(value.type):
+            layout = dataclasses.replace(layout, partial_type=_boolean_kind(layout.partial_type, value.type))
         shape = ir.RankedTensorType(value.type).shape
         if mesh in self.mesh_shapes and not any(ir.ShapedType.is_dynamic_size(n) for n in shape):
             try:
@@ -475,30 +497,55 @@ class ImportShardings(Pass):
     ) -> None:
         """Private functions called exactly once, with one block, are moved
         into their caller; their argument annotations become annotations for
-        the users inside."""
+        the users inside. The call must be the function's one use: a symbol
+        anywhere in an attribute (`called_computations = [@f]`) keeps it."""
         by_name = {f.attributes["sym_name"].value: f for f in functions}
         calls: dict[str, list[ir.Operation]] = {}
-        other_uses: set[str] = set()
+        other_uses = _Symbols()
+        hidden: dict[str, tuple[str, ...] | None] = {}
+        unlisted = False  # an unregistered op whose properties no schema lists
+        context = self.module.context
 
         def visit(op: ir.Operation) -> ir.WalkResult:
-            if op.name == "func.call":
-                calls.setdefault(ir.FlatSymbolRefAttr(op.attributes["callee"]).value, []).append(op)
+            nonlocal unlisted
+            name = op.name
+            if name not in hidden:
+                hidden[name] = _hidden_symbol_properties(context, name)
+            attrs = op.attributes
+            for key, attr in attrs.items():
+                if key == "callee" and name == "func.call":
+                    calls.setdefault(ir.FlatSymbolRefAttr(attr).value, []).append(op)
+                else:
+                    other_uses.add(attr)
+            properties = hidden[name]
+            if properties is None:
+                unlisted = True
             else:
-                for named in op.attributes:
-                    attr = op.attributes[named] if isinstance(named, str) else named.attr
-                    if isinstance(attr, ir.FlatSymbolRefAttr):
-                        other_uses.add(attr.value)
+                for key in properties:
+                    if key in attrs:
+                        other_uses.add(attrs[key])
             return ir.WalkResult.ADVANCE
 
         self.module.walk(visit, ir.WalkOrder.PRE_ORDER)
+        candidates: dict[str, tuple[ir.Operation, ir.Operation]] = {}
         for name, sites in calls.items():
             func = by_name.get(name)
-            if func is None or len(sites) != 1 or name in other_uses:
+            if func is None or len(sites) != 1 or name in other_uses.found:
                 continue
             visibility = func.attributes["sym_visibility"].value if "sym_visibility" in func.attributes else "public"
             call = sites[0]
             if visibility != "private" or len(func.regions[0].blocks) != 1 or self.inside(call, func):
                 continue
+            candidates[name] = (call, func)
+        if candidates and unlisted:
+            # What no API lists, the text shows: the module is printed once
+            # (about 10 us per op), only for a module that has such an op.
+            text = self.module.get_asm(
+                binary=True, print_generic_op_form=True, assume_verified=True, large_elements_limit=16
+            )
+            for name in _named_more_than_once(text, candidates):
+                del candidates[name]
+        for name, (call, func) in candidates.items():
             self.inline_call(call, func, arg_shards.get(name, []))
 
     @staticmethod
@@ -525,6 +572,96 @@ class ImportShardings(Pass):
             result.replace_all_uses_with(value)
         self.erase(call)
         self.erase(func)
+
+
+def _is_boolean(t: ir.Type) -> bool:
+    element = ir.ShapedType(t).element_type
+    return isinstance(element, ir.IntegerType) and element.width == 1
+
+
+def _boolean_kind(kind: str, t: ir.Type) -> str:
+    """The partial kind of an i1 tensor unreduced with Shardy's (or GSPMD's)
+    `kind`. Unreduced is a pending all-reduce: StableHLO's `all_reduce` with
+    `add` (`maximum`, `minimum` for unreduced=max, min), on booleans or (or,
+    and); not this dialect's `sum` of i1, which wraps (exclusive or), nor
+    its `max`, `min` of i1, which are signed (and, or)."""
+    from ...interfaces.registry import hlo_combiner_kind  # only for i1: a large module
+
+    return hlo_combiner_kind(kind, t)
+
+
+_SYMBOL_PROPERTIES: dict[str, tuple[str, ...]] = {
+    "stablehlo.custom_call": ("called_computations", "backend_config"),
+    "stablehlo.composite": ("decomposition", "composite_attributes"),
+    "mhlo.custom_call": ("called_computations", "backend_config"),
+    "mhlo.composite": ("decomposition", "composite_attributes"),
+    "mhlo.async_start": ("called_computation",),
+}
+"""The properties of the JAX dialects' ops (unregistered here) that may name
+a function, from their op definitions; their other ops name none."""
+_SCHEMA_DIALECTS = ("stablehlo", "mhlo", "chlo", "sdy")
+
+
+def _hidden_symbol_properties(context: ir.Context, name: str) -> tuple[str, ...] | None:
+    """The properties of op `name` that its attributes leave out and may name
+    a symbol; None when they are unknown. An unregistered op's properties
+    (`<{called_computations = [@f]}>`) are not among its attributes, and no
+    API lists them (MLIR's own symbol uses miss them too)."""
+    if context.is_registered_operation(name):
+        return ()
+    if name in _SYMBOL_PROPERTIES:
+        return _SYMBOL_PROPERTIES[name]
+    return () if name.partition(".")[0] in _SCHEMA_DIALECTS else None
+
+
+class _Symbols:
+    """The symbols attributes name, at any depth of arrays and dictionaries
+    (a nested reference `@f::@g` names `f`). Attributes are unique in MLIR,
+    so an array or dictionary many ops share is read once."""
+
+    def __init__(self) -> None:
+        self.found: set[str] = set()
+        self.read: set[ir.Attribute] = set()
+
+    def add(self, attr: ir.Attribute) -> None:
+        kind = type(attr)
+        if kind is ir.FlatSymbolRefAttr:
+            self.found.add(attr.value)
+        elif kind is ir.SymbolRefAttr:
+            self.found.add(attr.value[0])
+        elif (kind is ir.ArrayAttr or kind is ir.DictAttr) and attr not in self.read:
+            self.read.add(attr)
+            for item in attr:
+                self.add(item if kind is ir.ArrayAttr else item.attr)
+
+
+_BARE_SYMBOL = re.compile(r"[A-Za-z_][\w$.]*\Z")
+
+
+def _symbol_token(name: str) -> bytes:
+    """`@name` as MLIR prints it: bare, or quoted with `\\\\`, `\\22` and
+    `\\XX` escapes for a backslash, a quote and any other byte."""
+    if _BARE_SYMBOL.match(name):
+        return b"@" + name.encode()
+    out = bytearray(b'@"')
+    for byte in name.encode():
+        if byte == 0x5C:
+            out += b"\\\\"
+        elif 0x20 <= byte < 0x7F and byte != 0x22:
+            out.append(byte)
+        else:
+            out += b"\\%02X" % byte
+    return bytes(out + b'"')
+
+
+def _named_more_than_once(text: bytes, names: Iterable[str]) -> list[str]:
+    """The `names` the generic text of a module names in more than one place
+    (a function's own name is a string there, so its one call is the one
+    place). A name inside a string counts too: the function is then kept."""
+    tokens = {name: _symbol_token(name) for name in names}
+    alternatives = b"|".join(re.escape(t[1:]) for t in set(tokens.values()))
+    counts = collections.Counter(re.findall(rb"@(" + alternatives + rb")(?![\w$.])", text))
+    return [name for name, token in tokens.items() if counts[token[1:]] > 1]
 
 
 __all__ = ["ImportShardings"]
