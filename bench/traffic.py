@@ -1,10 +1,15 @@
 """Bytes a device receives in a partitioned program, read from its text in
 either spelling (ours: `mesh.`/`mesh_axes`, upstream's: `shard.`/`grid_axes`),
-with the resharding planner's cost model (see `sharding/resharding.py`):
-all_gather (g-1)*S, all_reduce 2(g-1)*ceil(E/g) elements, reduce_scatter and
-all_to_all (g-1)/g*S, send and all_slice 0, any other communicating op S
-(S = the op's input, g = its device group).  Shared by the benchmarks that
-compare our output with upstream's."""
+with the resharding planner's cost model (see `sharding/resharding.py`), as
+the simulator's `count_traffic` counts a run: for each op the most any one
+device receives, summed over the ops.  S is the op's input, E its elements,
+g its device group: all_gather (g-1)*S, all_reduce 2(g-1)*ceil(E/g)
+elements, reduce_scatter and all_to_all (g-1)*floor(E/g) elements, gather
+and reduce (the root) (g-1)*S, scatter (off the root) its result, broadcast
+and recv S, shift S when some device has a source other than itself,
+update_halo the destination halo cells inside the tensor that other devices
+own (the middle piece's), send and all_slice 0; a one-device group moves
+nothing.  Shared by the benchmarks that compare our output with upstream's."""
 
 from __future__ import annotations
 
@@ -13,6 +18,9 @@ import re
 
 OP = re.compile(r"\b(?:mesh|shard)\.(\w+) .*?: \(?(tensor<[^>]*>)\)?(?: -> (tensor<[^>]*>))?")
 AXES = re.compile(r"(?:mesh|grid)_axes = \[([\d, ]*)\]")
+SPLIT = re.compile(r"split_axes = \[((?:\[[\d, ]*\],? ?)*)\]")
+HALOS = re.compile(r"\b(source_|destination_)?halo_sizes = \[([^\]]*)\]")
+SHIFT = re.compile(r"shift_axis = (\d+) offset = (-?\d+)( rotate)?")
 MODELLED = {"all_gather", "all_reduce", "reduce_scatter", "all_to_all"}
 COMMUNICATING = MODELLED | {"send", "recv", "shift", "broadcast", "gather", "scatter", "reduce", "update_halo"}
 
@@ -43,12 +51,86 @@ def traffic(
         g = math.prod(mesh[a] for a in axes)
         count += 1
         kinds[kind] = kinds.get(kind, 0) + 1
-        if kind == "all_gather":
+        if kind == "update_halo":
+            total += _halo_elements(line, m.group(2), mesh, e)
+            continue
+        if g == 1:
+            continue  # a group of one device: every device keeps its own data
+        if kind in ("all_gather", "gather", "reduce"):
             total += (g - 1) * e
         elif kind in ("all_to_all", "reduce_scatter"):
-            total += (g - 1) * e // g
+            total += (g - 1) * (e // g)
         elif kind == "all_reduce":
             total += 2 * (g - 1) * -(-e // g)
+        elif kind == "scatter":
+            total += elements(m.group(3)) if m.group(3) else e // g
+        elif kind == "shift":
+            total += e if _shift_moves(line, mesh) else 0
         elif kind != "send":
             total += e
     return count, total * element_bytes, kinds
+
+
+def _shift_moves(line: str, mesh: tuple[int, ...]) -> bool:
+    """Whether some device of a shift gets its data from another device."""
+    m = SHIFT.search(line)
+    if not m:
+        return True
+    n, offset = mesh[int(m.group(1))], int(m.group(2))
+    return offset % n != 0 if m.group(3) else 0 < abs(offset) < n
+
+
+def _halo_elements(line: str, source_type: str, mesh: tuple[int, ...], whole: int) -> int:
+    """The most destination halo cells inside the tensor that a device of an
+    `update_halo` takes from other devices: per split dimension, the widest
+    in-range window of any piece (the pieces' windows are independent across
+    dimensions), times the other dimensions, less the device's own core.
+    Ours gives source and destination halos, upstream's one `halo_sizes`
+    for both; halos only known at run time count as the whole input."""
+    split_m = SPLIT.search(line)
+    split = (
+        [[int(a) for a in g.split(",") if a.strip()] for g in re.findall(r"\[([\d, ]*)\]", split_m.group(1))]
+        if split_m
+        else []
+    )
+    halos: dict[str, list[int]] = {}
+    for prefix, values in HALOS.findall(line):
+        try:
+            halos[prefix] = [int(v) for v in values.split(",") if v.strip()]
+        except ValueError:
+            return whole  # a dynamic halo size
+    src = halos.get("source_", halos.get("", []))
+    dst = halos.get("destination_", halos.get("", []))
+    sharded = [d for d, axes in enumerate(split) if axes]
+    src = src or [0] * (2 * len(sharded))
+    dst = dst or [0] * (2 * len(sharded))
+    shape = [int(d) for d in source_type[len("tensor<") : -1].split("x")[:-1]]
+    inside = own = 1
+    for d, extent in enumerate(shape):
+        if d not in sharded:
+            inside *= extent
+            own *= extent
+            continue
+        i = sharded.index(d)
+        core = extent - src[2 * i] - src[2 * i + 1]
+        n = math.prod(mesh[a] for a in split[d])
+        low, high = dst[2 * i], dst[2 * i + 1]
+        inside *= max(_window(p, n, core, low, high) for p in _window_candidates(n, core, low, high))
+        own *= core
+    return inside - own
+
+
+def _window(p: int, n: int, core: int, low: int, high: int) -> int:
+    """Cells of piece `p`'s halo window inside a dimension of `n` pieces."""
+    return min((p + 1) * core + high, n * core) - max(p * core - low, 0)
+
+
+def _window_candidates(n: int, core: int, low: int, high: int) -> set[int]:
+    """Pieces among which the widest window is: `_window` is concave in `p`
+    (a clipped rise less a clipped rise), so its maximum is at an end or
+    next to where a clip starts."""
+    found = {0, n - 1}
+    if core > 0:
+        for edge in (low // core, (n * core - high) // core - 1):
+            found.update(p for p in (edge - 1, edge, edge + 1) if 0 <= p < n)
+    return found

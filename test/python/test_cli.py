@@ -246,7 +246,11 @@ def test_non_utf8_input_file(tmp_path):
     (tmp_path / "in.mlir").write_bytes(b"mesh.mesh @m(shape = 2)\n// caf\xe9\n")
     p = run("in.mlir", cwd=tmp_path)
     assert (p.returncode, out(p)) == (1, "")
-    assert err(p) == "mesh-opt: input file 'in.mlir' is not UTF-8 text: invalid continuation byte at byte 30\n"
+    assert err(p) == (
+        "in.mlir:2:7: error: input must be UTF-8 text: invalid continuation byte 0xe9 (byte 30 of the input)\n"
+        "// caf\ufffd\n"
+        "      ^\n"
+    )
 
 
 def test_non_utf8_stdin():
@@ -254,10 +258,16 @@ def test_non_utf8_stdin():
     (exit 2, "internal error: TypeError")."""
     p = run(stdin=b"mesh.mesh @m(shape = 2)\n// caf\xe9\n")
     assert (p.returncode, out(p)) == (1, "")
-    assert err(p) == "mesh-opt: input file '<stdin>' is not UTF-8 text: invalid continuation byte at byte 30\n"
+    assert err(p).startswith(
+        "<stdin>:2:7: error: input must be UTF-8 text: invalid continuation byte 0xe9 (byte 30 of the input)\n"
+    )
     p = run("-", stdin=b"\xff\xfe\x00")
     assert (p.returncode, out(p)) == (1, "")
-    assert err(p) == "mesh-opt: input file '<stdin>' is not UTF-8 text: invalid start byte at byte 0\n"
+    assert err(p) == (
+        "<stdin>:1:1: error: input must be UTF-8 text: invalid start byte 0xff (byte 0 of the input)\n"
+        "\ufffd\ufffd\x00\n"
+        "^\n"
+    )
 
 
 def test_crlf_input_from_file_and_stdin_alike(tmp_path):
@@ -820,7 +830,8 @@ def test_fuzz_malformed_inputs():
 
 
 def test_fuzz_random_bytes(tmp_path):
-    """Bytes that are not UTF-8, from a file and from stdin: one line, exit 1."""
+    """Bytes that are not UTF-8, from a file and from stdin: an error at the
+    first invalid byte, exit 1."""
     rng = random.Random(7)
     for i in range(6):
         data = bytes(rng.randrange(256) for _ in range(rng.randrange(1, 300))) + b"\xff"
@@ -828,9 +839,11 @@ def test_fuzz_random_bytes(tmp_path):
         try:
             data.decode("utf-8")
         except UnicodeDecodeError as e:
-            reason = f"{e.reason} at byte {e.start}"
+            reason = f"{e.reason} 0x{data[e.start]:02x}"
+            before = data[: e.start].decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+            line, col = before.count("\n") + 1, len(before) - before.rfind("\n")
         (tmp_path / "in.mlir").write_bytes(data)
         p = run("in.mlir", cwd=tmp_path) if i % 2 else run(stdin=data)
         name = "in.mlir" if i % 2 else "<stdin>"
         assert (p.returncode, out(p)) == (1, "")
-        assert err(p) == f"mesh-opt: input file '{name}' is not UTF-8 text: {reason}\n"
+        assert err(p).startswith(f"{name}:{line}:{col}: error: input must be UTF-8 text: {reason}")

@@ -191,6 +191,7 @@ class Function:
     types: dict[int, tuple[Shape, int]]  # tensor value -> (static shape, element bytes)
     live: dict[int, tuple[int, int]]  # tensor value -> (first, last) position
     empty: frozenset[int]  # values of tensor.empty: no data
+    widths: dict[int, int] = field(default_factory=dict)  # integer or index value -> its bit width
 
 
 def _where(loc: ir.Location) -> str:
@@ -252,14 +253,20 @@ class Compiler:
         self.mesh_names: list[str] = []
         self.empty: set[int] = set()
         self.def_pos: dict[int, int] = {}
+        self.widths: dict[int, int] = {}
 
     def vid(self, v: ir.Value) -> int:
         found = self.ids.get(v)
         if found is None:
             found = self.ids[v] = len(self.ids)
-            shaped = _shape_of(v.type)
+            t = v.type
+            shaped = _shape_of(t)
             if shaped is not None:
                 self.types[found] = shaped
+            elif isinstance(t, ir.IntegerType):
+                self.widths[found] = ir.IntegerType(t).width
+            elif isinstance(t, ir.IndexType):
+                self.widths[found] = _INDEX_WIDTH
         return found
 
     def function(self, op: ir.Operation) -> Function:
@@ -291,7 +298,7 @@ class Compiler:
                 continue  # a block argument of a region: an alias of another value
             last = max((chain[-1].end for chain in self.last_use.get(v, [])), default=first)
             live[v] = (first, max(first, last))
-        fn = Function(name, mesh, shape, body, args, layouts, self.types, live, frozenset(self.empty))
+        fn = Function(name, mesh, shape, body, args, layouts, self.types, live, frozenset(self.empty), self.widths)
         if shape is not None and DYNAMIC not in shape:
             _vary(fn, shape)
         return fn
@@ -406,7 +413,9 @@ class Compiler:
             return
         if name == "arith.constant":
             attr = op.attributes["value"]
-            if isinstance(attr, ir.IntegerAttr):
+            if isinstance(attr, ir.BoolAttr):  # an i1 constant: true is -1, as cmpi gives it
+                a["int"] = -1 if ir.BoolAttr(attr).value else 0
+            elif isinstance(attr, ir.IntegerAttr):
                 a["int"] = ir.IntegerAttr(attr).value
             elif isinstance(attr, ir.DenseIntElementsAttr):
                 dense = ir.DenseIntElementsAttr(attr)
@@ -584,25 +593,42 @@ def _vary(fn: Function, mesh_shape: tuple[int, ...]) -> None:
 # One device's run
 
 
-_UNSIGNED = (1 << 64) - 1
+_INDEX_WIDTH = 64
+"""The width `arith` folds `index` values at (MLIR's internal storage width)."""
 
 
-def _cmp(predicate: int, x: int, y: int) -> int:
+def _signed(x: int, width: int) -> int:
+    """`x` wrapped to `width` bits, read as signed: how the evaluator keeps
+    every integer (an i1 true is -1, as MLIR's own constants give it)."""
+    if width <= 0:
+        return 0  # i0 holds only 0
+    x &= (1 << width) - 1
+    return x - (1 << width) if x >> (width - 1) else x
+
+
+def _unsigned(x: int, width: int) -> int:
+    """`x`'s bits at `width`, read as unsigned (an i1 true is 1)."""
+    return x & ((1 << width) - 1)
+
+
+def _cmp(predicate: int, x: int, y: int, width: int) -> int:
+    """`arith.cmpi` as an i1: -1 (true) or 0."""
     if predicate >= 6:
-        x, y = x & _UNSIGNED, y & _UNSIGNED
+        x, y = _unsigned(x, width), _unsigned(y, width)
     match predicate:
         case 0:
-            return int(x == y)
+            holds = x == y
         case 1:
-            return int(x != y)
+            holds = x != y
         case 2 | 6:
-            return int(x < y)
+            holds = x < y
         case 3 | 7:
-            return int(x <= y)
+            holds = x <= y
         case 4 | 8:
-            return int(x > y)
+            holds = x > y
         case _:
-            return int(x >= y)
+            holds = x >= y
+    return -1 if holds else 0
 
 
 def _div(x: int, y: int) -> int:
@@ -610,29 +636,41 @@ def _div(x: int, y: int) -> int:
     return q if (x >= 0) == (y > 0) else -q
 
 
-_INT_OPS: dict[str, Callable[[int, int], int]] = {
-    "arith.addi": lambda x, y: x + y,
-    "arith.subi": lambda x, y: x - y,
-    "arith.muli": lambda x, y: x * y,
-    "arith.divui": lambda x, y: (x & _UNSIGNED) // (y & _UNSIGNED),
-    "arith.divsi": _div,
-    "arith.remui": lambda x, y: (x & _UNSIGNED) % (y & _UNSIGNED),
-    "arith.remsi": lambda x, y: x - y * _div(x, y),
-    "arith.floordivsi": lambda x, y: x // y,
-    "arith.ceildivsi": lambda x, y: -(-x // y),
-    "arith.ceildivui": lambda x, y: -(-(x & _UNSIGNED) // (y & _UNSIGNED)),
-    "arith.maxsi": max,
-    "arith.minsi": min,
-    "arith.maxui": max,
-    "arith.minui": min,
-    "arith.andi": lambda x, y: x & y,
-    "arith.ori": lambda x, y: x | y,
-    "arith.xori": lambda x, y: x ^ y,
-    "arith.shli": lambda x, y: x << y,
-    "arith.shrui": lambda x, y: x >> y,
-    "arith.shrsi": lambda x, y: x >> y,
+def _shift(x: int, y: int, width: int, right: Callable[[int, int], int] | None) -> int:
+    """A shift by `y`; ValueError for a shift of `width` bits or more (poison)."""
+    if not 0 <= y < width:
+        raise ValueError("shift out of range")
+    return x << y if right is None else right(x, y)
+
+
+_INT_OPS: dict[str, Callable[[int, int, int], int]] = {
+    # operands as the evaluator keeps them (signed at `w` bits); the result
+    # is wrapped to the result's width afterwards
+    "arith.addi": lambda x, y, w: x + y,
+    "arith.subi": lambda x, y, w: x - y,
+    "arith.muli": lambda x, y, w: x * y,
+    "arith.divui": lambda x, y, w: _unsigned(x, w) // _unsigned(y, w),
+    "arith.divsi": lambda x, y, w: _div(x, y),
+    "arith.remui": lambda x, y, w: _unsigned(x, w) % _unsigned(y, w),
+    "arith.remsi": lambda x, y, w: x - y * _div(x, y),
+    "arith.floordivsi": lambda x, y, w: x // y,
+    "arith.ceildivsi": lambda x, y, w: -(-x // y),
+    "arith.ceildivui": lambda x, y, w: -(-_unsigned(x, w) // _unsigned(y, w)),
+    "arith.maxsi": lambda x, y, w: max(x, y),
+    "arith.minsi": lambda x, y, w: min(x, y),
+    "arith.maxui": lambda x, y, w: max(_unsigned(x, w), _unsigned(y, w)),
+    "arith.minui": lambda x, y, w: min(_unsigned(x, w), _unsigned(y, w)),
+    "arith.andi": lambda x, y, w: x & y,
+    "arith.ori": lambda x, y, w: x | y,
+    "arith.xori": lambda x, y, w: x ^ y,
+    "arith.shli": lambda x, y, w: _shift(x, _unsigned(y, w), w, None),
+    "arith.shrui": lambda x, y, w: _shift(_unsigned(x, w), _unsigned(y, w), w, lambda a, b: a >> b),
+    "arith.shrsi": lambda x, y, w: _shift(x, _unsigned(y, w), w, lambda a, b: a >> b),
 }
-_PASS_THROUGH = frozenset(("arith.index_cast", "arith.index_castui", "arith.extsi", "arith.extui", "arith.trunci"))
+_PASS_THROUGH = frozenset(("arith.index_cast", "arith.extsi", "arith.trunci"))
+"""Casts that keep the signed value (wrapped to the result's width)."""
+_ZERO_EXTEND = frozenset(("arith.index_castui", "arith.extui"))
+"""Casts that keep the unsigned value of the operand's width."""
 
 
 class DeviceRun:
@@ -647,6 +685,10 @@ class DeviceRun:
         self.tables: dict[int, tuple[tuple[int, ...], list[int]]] = {}
         self.shapes: dict[int, Shape] = {}
         self.bytes: dict[int, int] = {}
+
+    def set_int(self, v: int, x: int) -> None:
+        """Keep integer `x` as value `v`'s type holds it (see `_signed`)."""
+        self.ints[v] = _signed(x, self.fn.widths.get(v, _INDEX_WIDTH))
 
     def note(self, where: str, text: str) -> None:
         self.notes.setdefault(f"{where}: {text}", None)
@@ -749,7 +791,7 @@ class DeviceRun:
         r = n.results[0]
         if name == "arith.constant":
             if "int" in a:
-                self.ints[r] = a["int"]
+                self.set_int(r, a["int"])
             elif "table" in a:
                 self.tables[r] = a["table"]
             elif "splat" in a:
@@ -758,15 +800,21 @@ class DeviceRun:
                     self.tables[r] = (shape, [a["splat"]] * math.prod(shape))
             return
         values = [self.ints.get(v) for v in n.operands]
+        widths = self.fn.widths
         if name in _INT_OPS and len(values) == 2 and None not in values:
             try:
-                self.ints[r] = _INT_OPS[name](values[0], values[1])  # type: ignore[arg-type]
+                found = _INT_OPS[name](values[0], values[1], widths.get(n.operands[0], _INDEX_WIDTH))  # type: ignore[arg-type]
             except (ZeroDivisionError, ValueError):
                 pass
+            else:
+                self.set_int(r, found)
         elif name in _PASS_THROUGH and values and values[0] is not None:
-            self.ints[r] = values[0]
+            self.set_int(r, values[0])
+        elif name in _ZERO_EXTEND and values and values[0] is not None:
+            self.set_int(r, _unsigned(values[0], widths.get(n.operands[0], _INDEX_WIDTH)))
         elif name == "arith.cmpi" and len(values) == 2 and None not in values:
-            self.ints[r] = _cmp(a["predicate"], values[0], values[1])  # type: ignore[arg-type]
+            width = widths.get(n.operands[0], _INDEX_WIDTH)
+            self.ints[r] = _cmp(a["predicate"], values[0], values[1], width)  # type: ignore[arg-type]
         elif name == "arith.select" and len(values) == 3 and values[0] is not None:
             chosen = n.operands[1] if values[0] else n.operands[2]
             if chosen in self.ints:
@@ -779,7 +827,7 @@ class DeviceRun:
                 for i, size in zip(index, table[0]):
                     flat = flat * size + i  # type: ignore[operator]
                 if 0 <= flat < len(table[1]):
-                    self.ints[r] = table[1][flat]
+                    self.set_int(r, table[1][flat])
         elif name == "tensor.dim" and len(values) == 2 and values[1] is not None:
             shape = self.shape(n.operands[0])
             if shape is not None and 0 <= values[1] < len(shape) and shape[values[1]] is not None:

@@ -371,13 +371,21 @@ class OptDriver:
         name = "<stdin>" if path == "-" else path
         try:
             if path == "-":
-                return _read_stdin(), name
-            with open(path, "rb") as f:
-                return _decoded(f.read()), path
+                data = _stdin_data()
+            else:
+                with open(path, "rb") as f:
+                    data = f.read()
         except OSError as e:
             self.stderr.write(f"mesh-opt: could not open input file '{path}': {e.strerror}\n")
-        except UnicodeDecodeError as e:
-            self.stderr.write(f"mesh-opt: input file '{name}' is not UTF-8 text: {e.reason} at byte {e.start}\n")
+            return None, name
+        if isinstance(data, str):
+            return data, name
+        try:
+            return _decoded(data), name
+        except UnicodeDecodeError:
+            found = diag.undecodable(data, name)
+            assert found is not None  # the strict decoder refused it, so does this one
+            self._report(*found)
         return None, name
 
     def _write(self, body: str | bytes) -> bool:
@@ -698,7 +706,12 @@ def _read_stdin() -> str | bytes:
     """stdin as strict UTF-8 with universal newlines, like a file opened with
     encoding="utf-8": sys.stdin itself may decode with surrogateescape and
     hand MLIR a str that cannot be encoded back."""
+    data = _stdin_data()
+    return data if isinstance(data, str) else _decoded(data)
+
+
+def _stdin_data() -> str | bytes:
+    """stdin's bytes, or its text when it was replaced by a text stream
+    (in-process use)."""
     buffer = getattr(sys.stdin, "buffer", None)
-    if buffer is None:  # replaced by a text stream (in-process use)
-        return sys.stdin.read()
-    return _decoded(buffer.read())
+    return sys.stdin.read() if buffer is None else buffer.read()

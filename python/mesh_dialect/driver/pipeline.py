@@ -53,6 +53,9 @@ def parse_pipeline(text: str, *, anchored: bool = True) -> list[Element]:
     text = text.strip()
     if anchored and text.startswith("builtin.module(") and text.endswith(")"):
         text = text[len("builtin.module(") : -1]
+    empty = _empty_pass(text, 0, len(text), top=True)
+    if empty is not None:
+        raise PipelineError(f"empty pass at column {empty + 1} of pass pipeline '{text}'")
     elements: list[Element] = []
     i, n = 0, len(text)
     while i < n:
@@ -83,6 +86,34 @@ def parse_pipeline(text: str, *, anchored: bool = True) -> list[Element]:
             raise PipelineError(f"expected ',' after '{name}' in pass pipeline '{text}'")
         elements.append(Element(name, options, nested))
     return elements
+
+
+def _empty_pass(text: str, start: int, end: int, *, top: bool) -> int | None:
+    """Where the list `text[start:end]` (and the pipelines nested in it)
+    has an empty element, as mlir-opt refuses (`cse,,canonicalize`, a
+    leading or trailing comma, `func.func()`), else None; only the top
+    level may be empty as a whole.  It points at the comma closing the
+    empty element, or at the `)` of an empty nested pipeline.  Other
+    malformations are left to `parse_pipeline`."""
+    if not text[start:end].strip():
+        return None if top else start
+    item = i = start
+    while i < end:
+        c = text[i]
+        if c in "({":
+            close = scan_group(text, i)
+            if c == "(" and close <= end and text[close - 1] == ")":
+                found = _empty_pass(text, i + 1, close - 1, top=False)
+                if found is not None:
+                    return found
+            i = max(close, i + 1)
+            continue
+        if c == ",":
+            if not text[item:i].strip():
+                return i
+            item = i + 1
+        i += 1
+    return item - 1 if not text[item:end].strip() else None
 
 
 class MeshPassManager(PassManager):

@@ -52,6 +52,26 @@ class DiagnosticError(Exception):
         super().__init__("\n".join(d.format(self.sources) for d in diagnostics))
 
 
+def undecodable(data: bytes, filename: str) -> tuple[Diagnostic, str] | None:
+    """The error for input that is not UTF-8, at its first invalid byte, and
+    the text to quote under it (invalid bytes shown as U+FFFD); None when
+    `data` decodes.  Lines end at LF, CRLF or CR, as the parser reads them
+    (universal newlines); the column counts the characters before the byte
+    on its line, as this project's other diagnostics do (mlir-opt counts
+    bytes)."""
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        before = data[: e.start].decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+        line = before.count("\n") + 1
+        col = len(before) - (before.rfind("\n") + 1) + 1
+        bad = " ".join(f"0x{b:02x}" for b in data[e.start : e.end])
+        message = f"input must be UTF-8 text: {e.reason} {bad} (byte {e.start} of the input)"
+        quoted = data.decode("utf-8", errors="replace").replace("\r\n", "\n").replace("\r", "\n")
+        return Diagnostic("error", message, filename, line, col), quoted
+    return None
+
+
 def file_position(loc: ir.Location) -> tuple[str | None, int, int]:
     """The first file:line:col inside a location (name, call-site and fused
     locations wrap one)."""

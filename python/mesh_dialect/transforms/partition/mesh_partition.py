@@ -51,6 +51,7 @@ from ...sharding.spec import IDEMPOTENT_KINDS, Mesh, Sharding, ShardingError
 from ..base import Pass, element_bytes, meshes_and_functions, sharding_of
 from ..propagation.sharding_propagation import OPTION_ATTR
 from . import halo, hlo, rederive
+from .limits import too_many_pieces
 
 _CARRIED = ("scf.for", "scf.if", "scf.execute_region")
 """Region ops whose results are carried through their regions: each carried
@@ -119,6 +120,8 @@ class MeshPartition(Pass):
 
     def run(self, module: ir.Operation) -> None:
         meshes, functions = meshes_and_functions(module)
+        if (refused := too_many_pieces(meshes, functions)) is not None:
+            raise self.error(*refused)
         annotated = {f.attributes["sym_name"].value for f in functions if _has_annotation(f)}
         for f in functions:
             try:
@@ -1106,8 +1109,15 @@ class _Partition:
             option, stale = rederive.recorded_option(str(recorded), rule, self.mesh_name, self.mesh.shape)
         annotated = [None if m is None else self.layout.get(r) for r, m in zip(op.results, rule.result_maps)]
         known = [None if m is None else self.layout.get(v) for v, m in zip(op.operands, rule.operand_maps)]
+        ins = [self.global_type.get(v, v.type) for v in op.operands]
+        shapes = (
+            [t.shape if isinstance(t, ir.RankedTensorType) else None for t in ins],
+            [r.type.shape if isinstance(r.type, ir.RankedTensorType) else None for r in op.results],
+        )
         try:
-            derived = rederive.derive(rule, self.mesh_name, known, annotated, option, self.mesh.shape, stale)
+            derived = rederive.derive(rule, self.mesh_name, known, annotated, option, self.mesh.shape, stale, shapes)
+        except rederive.Misaligned as e:  # no cut of partition's own reshard lines up
+            raise _Unsupported(op.location, f"the pieces around '{op.name}' do not line up: {e}") from None
         except ValueError as e:  # an annotation that does not fit its tensor
             raise _Unsupported(
                 op.location, f"the layouts around '{op.name}' do not fit its sharding rule: {e}"
