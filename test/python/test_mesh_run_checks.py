@@ -20,6 +20,7 @@ from mesh_dialect.sim.api import Simulation
 from mesh_dialect.sim.program import SimError
 
 MESH_RUN = os.environ.get("MESH_RUN") or os.path.join(os.path.dirname(sys.executable), "mesh-run")
+MESH_OPT = os.path.join(os.path.dirname(MESH_RUN), "mesh-opt")
 
 IDENTITY = """\
 func.func @f(%x: tensor<8x3x{t}>) -> tensor<8x3x{t}> {{
@@ -190,14 +191,30 @@ def test_nan_in_both_results_matches(tmp_path):
 # -- input checks and limits ---------------------------------------------------------
 
 
-def test_non_utf8_stdin_is_one_line(tmp_path):
+def test_bytecode_input_is_refused_in_one_line(tmp_path):
+    (tmp_path / "f.mlir").write_text(
+        "func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {\n  return %x : tensor<4xf32>\n}\n"
+    )
+    subprocess.run([MESH_OPT, "--emit-bytecode", "f.mlir", "-o", "f.mlirbc"], check=True, cwd=tmp_path, timeout=120)
+    p = subprocess.run([MESH_RUN, "f.mlirbc"], capture_output=True, cwd=tmp_path, timeout=120)
+    assert (p.returncode, p.stdout) == (1, b"")
+    assert p.stderr == b"mesh-run: input file 'f.mlirbc' is MLIR bytecode: mesh-run reads text (mesh-opt prints it)\n"
+
+
+def test_non_utf8_input_is_refused_at_its_first_invalid_byte(tmp_path):
     p = subprocess.run([MESH_RUN, "-"], input=b"\xff\xfe func", capture_output=True, cwd=tmp_path, timeout=120)
     assert (p.returncode, p.stdout) == (1, b"")
-    assert p.stderr == b"mesh-run: input file '<stdin>' is not UTF-8 text: invalid start byte at byte 0\n"
+    assert p.stderr.decode().startswith(
+        "<stdin>:1:1: error: input must be UTF-8 text: invalid start byte 0xff (byte 0 of the input)\n"
+    )
     (tmp_path / "bad.mlir").write_bytes(b"func.func @f() {\n  return\n}\n// \xc3\x28\n")
     p = subprocess.run([MESH_RUN, "bad.mlir"], capture_output=True, cwd=tmp_path, timeout=120)
     assert (p.returncode, p.stdout) == (1, b"")
-    assert p.stderr == b"mesh-run: input file 'bad.mlir' is not UTF-8 text: invalid continuation byte at byte 31\n"
+    assert p.stderr.decode() == (
+        "bad.mlir:4:4: error: input must be UTF-8 text: invalid continuation byte 0xc3 (byte 31 of the input)\n"
+        "// \ufffd(\n"
+        "   ^\n"
+    )
 
 
 def test_mpi_runs_check_the_input_types_first(tmp_path):

@@ -17,7 +17,7 @@ from ..ir import diagnostics as diag
 from ..ir.asm import parse
 from ..ir.dialect import load_dialect
 from ..sim.interpreter import MAX_DEVICES
-from .opt import Progress, _read_stdin
+from .opt import Progress, _decoded, _stdin_data
 
 TOLERANCE_DOC = """\
 Floats match when |got - ref| <= atol + rtol * |ref| at every element, NaN
@@ -88,14 +88,20 @@ class RunDriver:
         try:
             if path == "-":
                 path = "<stdin>"
-                text = _read_stdin()
+                data = _stdin_data()
             else:
-                with open(path, encoding="utf-8") as f:
-                    text = f.read()
+                with open(path, "rb") as f:
+                    data = f.read()
         except OSError as e:
             raise RunError(f"could not open input file '{path}': {e.strerror}") from None
-        except UnicodeDecodeError as e:
-            raise RunError(f"input file '{path}' is not UTF-8 text: {e.reason} at byte {e.start}") from None
+        try:
+            text = data if isinstance(data, str) else _decoded(data)
+        except UnicodeDecodeError:
+            found = diag.undecodable(data, path)
+            assert found is not None  # the strict decoder refused it, so does this one
+            raise diag.DiagnosticError([found[0]], {path: found[1]}) from None
+        if isinstance(text, bytes):
+            raise RunError(f"input file '{path}' is MLIR bytecode: mesh-run reads text (mesh-opt prints it)")
         self.progress.phase(f"parsing {path}")
         return parse(text, filename=path, context=ctx)
 
