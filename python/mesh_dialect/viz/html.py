@@ -65,13 +65,17 @@ _SCRIPT = """
       }
       var L = v.layout, grid = document.createElement("div");
       grid.className = "grid";
-      grid.style.gridTemplateColumns = fr(L.columns);
-      grid.style.gridTemplateRows = fr(L.rows);
-      var total = L.rows.reduce(function (a, b) { return a + b; }, 0);
-      var across = L.columns.reduce(function (a, b) { return a + b; }, 0);
+      // rows and columns of empty pieces are not drawn: the note names their devices
+      var rows = L.rows.filter(function (n, r) { return L.hidden_rows.indexOf(r) < 0; });
+      var columns = L.columns.filter(function (n, c) { return L.hidden_columns.indexOf(c) < 0; });
+      grid.style.gridTemplateColumns = fr(columns);
+      grid.style.gridTemplateRows = fr(rows);
+      var total = rows.reduce(function (a, b) { return a + b; }, 0);
+      var across = columns.reduce(function (a, b) { return a + b; }, 0);
       var height = L.shape.length < 2 ? 3 : Math.min(18, Math.max(3, 24 * total / Math.max(across, 1)));
       grid.style.height = height + "em";
       L.tiles.forEach(function (t) {
+        if (t.hidden) return;
         var cell = document.createElement("div");
         cell.className = "tile" + (t.halo_text ? " halo" : "");
         cell.dataset.devices = t.devices.join(" ");
@@ -93,7 +97,7 @@ _SCRIPT = """
         drawn += 1;
       });
       fig.appendChild(grid);
-      [L.partial, L.halo].forEach(function (note) {
+      [L.partial, L.halo, L.empty].forEach(function (note) {
         if (!note) return;
         var p = document.createElement("p");
         p.className = "note";

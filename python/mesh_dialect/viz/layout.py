@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 from ..sharding.spec import Mesh, MeshError, Sharding, ShardingError
 
@@ -69,7 +70,9 @@ class Layout:
     `tiles` are in grid order (row-major over piece indices); `rows` and
     `columns` give the grid: `rows[i]` is the [start, stop) of grid row i
     along the flattened leading dimensions' pieces, drawn as its element
-    count, likewise `columns` along the last dimension."""
+    count, likewise `columns` along the last dimension.  Rows and columns of
+    empty pieces (`hidden_rows`, `hidden_columns`) are not drawn: a tile
+    there would claim its devices hold data; `empty_note` names them."""
 
     shape: tuple[int, ...]
     mesh_shape: tuple[int, ...]
@@ -115,6 +118,51 @@ class Layout:
                 parts.append(f"dim {dim}: {low} before, {high} after")
         return "halos (" + "; ".join(parts) + ")"
 
+    @cached_property
+    def hidden_rows(self) -> frozenset[int]:
+        """Grid rows not drawn: their piece is empty along a leading
+        dimension that has elements (a 0-size dimension is drawn as is)."""
+        rank, columns = len(self.shape), self.grid[1]
+        if rank < 2:
+            return frozenset()
+        return frozenset(
+            r for r in range(self.grid[0]) if _empty_along(self.tiles[r * columns], self.shape, range(rank - 1))
+        )
+
+    @cached_property
+    def hidden_columns(self) -> frozenset[int]:
+        """Grid columns not drawn: their piece of the last dimension is
+        empty while the dimension has elements."""
+        if not self.shape:
+            return frozenset()
+        return frozenset(c for c in range(self.grid[1]) if _empty_along(self.tiles[c], self.shape, (-1,)))
+
+    def is_hidden(self, n: int) -> bool:
+        """Whether tile `n` is not drawn: an empty piece, so its row or its
+        column takes no room and its holders are named in `empty_note`."""
+        r, c = divmod(n, self.grid[1])
+        return r in self.hidden_rows or c in self.hidden_columns
+
+    @cached_property
+    def empty_devices(self) -> tuple[int, ...]:
+        """Every holder of a hidden tile, in linear order."""
+        return tuple(sorted(d for n, t in enumerate(self.tiles) if self.is_hidden(n) for d in t.devices))
+
+    @property
+    def empty_note(self) -> str:
+        """The legend line naming the devices that hold an empty piece ('' when none do)."""
+        ids = self.empty_devices
+        if not ids:
+            return ""
+        if len(ids) == 1:
+            return f"device {ids[0]} holds an empty piece"
+        return f"devices {_runs(ids)} hold empty pieces"
+
+    @property
+    def notes(self) -> tuple[str, ...]:
+        """The legend lines every renderer prints under the grid."""
+        return tuple(n for n in (self.partial_note, self.halo_note, self.empty_note) if n)
+
     def local_shape(self, tile: Tile) -> tuple[int, ...]:
         """The local array of a holder of `tile`: its core plus both halos
         (carried even at the tensor's edge)."""
@@ -145,6 +193,10 @@ class Layout:
             "columns": list(self.column_sizes),
             "partial": self.partial_note,
             "halo": self.halo_note,
+            "empty": self.empty_note,
+            "empty_devices": list(self.empty_devices),
+            "hidden_rows": sorted(self.hidden_rows),
+            "hidden_columns": sorted(self.hidden_columns),
             "tiles": [
                 {
                     "index": list(t.index),
@@ -153,8 +205,9 @@ class Layout:
                     "devices": list(t.devices),
                     "label": t.label(),
                     "local": list(self.local_shape(t)),
+                    "hidden": self.is_hidden(n),
                 }
-                for t in self.tiles
+                for n, t in enumerate(self.tiles)
             ],
         }
 
@@ -244,3 +297,21 @@ def _row_extent(leading: Sequence[Sequence[tuple[int, int]]], index: tuple[int, 
 def _clipped_halo(halo: tuple[int, int], box: tuple[int, int], size: int) -> tuple[int, int]:
     low, high = halo
     return (min(low, box[0]), min(high, size - box[1]))
+
+
+def _empty_along(tile: Tile, shape: Sequence[int], dims: Sequence[int]) -> bool:
+    """Whether `tile` holds nothing of one of `dims` that has elements."""
+    return any(shape[d] > 0 and tile.bounds[d][0] == tile.bounds[d][1] for d in dims)
+
+
+def _runs(ids: Sequence[int]) -> str:
+    """Sorted device ids listed with runs of three or more as `a-b`."""
+    parts: list[str] = []
+    i = 0
+    while i < len(ids):
+        j = i
+        while j + 1 < len(ids) and ids[j + 1] == ids[j] + 1:
+            j += 1
+        parts += [f"{ids[i]}-{ids[j]}"] if j - i >= 2 else [str(d) for d in ids[i : j + 1]]
+        i = j + 1
+    return ", ".join(parts)

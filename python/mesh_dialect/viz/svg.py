@@ -48,8 +48,11 @@ def _layout_group(layout: Layout, title: str, top: float) -> tuple[list[str], fl
         vscale = scale
     if len(layout.shape) < 2:
         vscale = min(vscale, 48.0)  # a 1-D tensor is a band
-    widths = _sizes(layout.column_sizes, scale, MIN_TILE)
-    heights = _sizes(layout.row_sizes, vscale, MIN_TILE)
+    # a row or column of empty pieces takes no room (the note names its devices)
+    widths = [
+        0.0 if c in layout.hidden_columns else w for c, w in enumerate(_sizes(layout.column_sizes, scale, MIN_TILE))
+    ]
+    heights = [0.0 if r in layout.hidden_rows else h for r, h in enumerate(_sizes(layout.row_sizes, vscale, MIN_TILE))]
     xs = [MARGIN + sum(widths[:c]) for c in range(columns)]
     grid_top = top + LINE + 4
     ys = [grid_top + sum(heights[:r]) for r in range(rows)]
@@ -57,6 +60,8 @@ def _layout_group(layout: Layout, title: str, top: float) -> tuple[list[str], fl
     out.append(f'<text class="title" x="{MARGIN}" y="{top + LINE - 4:g}" font-weight="bold">{escape(title)}</text>')
     halos = []
     for n, tile in enumerate(layout.tiles):
+        if layout.is_hidden(n):
+            continue
         r, c = divmod(n, columns)
         x, y, w, h = xs[c], ys[r], widths[c], heights[r]
         fill = colour(n)
@@ -79,10 +84,9 @@ def _layout_group(layout: Layout, title: str, top: float) -> tuple[list[str], fl
             halos.append(_halo_rect(layout, n, x, y, w, h))
     out += halos  # above every tile, so a neighbour does not hide them
     bottom = grid_top + sum(heights) + 4
-    for note in (layout.partial_note, layout.halo_note):
-        if note:
-            bottom += LINE
-            out.append(f'<text class="note" x="{MARGIN}" y="{bottom - 4:g}">{escape(note)}</text>')
+    for note in layout.notes:
+        bottom += LINE
+        out.append(f'<text class="note" x="{MARGIN}" y="{bottom - 4:g}">{escape(note)}</text>')
     out.append("</g>")
     return out, bottom - top
 

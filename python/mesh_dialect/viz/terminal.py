@@ -132,22 +132,26 @@ def _allocate(sizes: tuple[int, ...], scale: float, minimums: list[int]) -> list
 
 
 def picture(layout: Layout, width: int = DEFAULT_WIDTH, title: str | None = None) -> Picture:
-    """The layout's grid (with a title line and the legend), as characters."""
-    rows, columns = layout.grid
+    """The layout's grid (with a title line and the legend), as characters.
+    Rows and columns of empty pieces are left out (`Layout.empty_note`
+    names their devices), so no tile suggests a device holds data it lacks."""
+    rows_all, columns = layout.grid
+    rows = [r for r in range(rows_all) if r not in layout.hidden_rows]
+    cols = [c for c in range(columns) if c not in layout.hidden_columns]
     labels = [tile_lines(layout, t) for t in layout.tiles]
-    min_w = [
-        max(len(line) for c_row in range(rows) for line in labels[c_row * columns + c]) + 2 for c in range(columns)
-    ]
-    min_h = [max(len(labels[r * columns + c]) for c in range(columns)) for r in range(rows)]
-    total_cols = sum(layout.column_sizes) or 1
-    inner = max(width - columns - 1, columns)
+    min_w = [max(len(line) for r in rows for line in labels[r * columns + c]) + 2 for c in cols]
+    min_h = [max(len(labels[r * columns + c]) for c in cols) for r in rows]
+    col_sizes = tuple(layout.column_sizes[c] for c in cols)
+    row_sizes = tuple(layout.row_sizes[r] for r in rows)
+    total_cols = sum(col_sizes) or 1
+    inner = max(width - len(cols) - 1, len(cols))
     hscale = inner / total_cols
-    col_w = _allocate(layout.column_sizes, hscale, min_w)
-    total_rows = sum(layout.row_sizes) or 1
+    col_w = _allocate(col_sizes, hscale, min_w)
+    total_rows = sum(row_sizes) or 1
     vscale = min(hscale / ASPECT, MAX_HEIGHT / total_rows)
     if len(layout.shape) < 2:
         vscale = min(vscale, 3)  # one row: a band, not a square
-    row_h = _allocate(layout.row_sizes, vscale, min_h)
+    row_h = _allocate(row_sizes, vscale, min_h)
 
     lines: list[str] = []
     owners: list[list[int]] = []
@@ -162,25 +166,24 @@ def picture(layout: Layout, width: int = DEFAULT_WIDTH, title: str | None = None
         plain(left + mid.join("─" * w for w in col_w) + right)
 
     border("┌", "┬", "┐")
-    for r in range(rows):
-        tiles = [r * columns + c for c in range(columns)]
-        top = (row_h[r] - min_h[r]) // 2
-        for k in range(row_h[r]):
+    for i, r in enumerate(rows):
+        tiles = [r * columns + c for c in cols]
+        top = (row_h[i] - min_h[i]) // 2
+        for k in range(row_h[i]):
             text, own = "│", [-1]
-            for c, t in enumerate(tiles):
+            for j, t in enumerate(tiles):
                 label = labels[t]
-                j = k - top - (min_h[r] - len(label)) // 2
-                cell = label[j] if 0 <= j < len(label) else ""
-                text += cell.center(col_w[c]) + "│"
-                own += [t] * col_w[c] + [-1]
+                at = k - top - (min_h[i] - len(label)) // 2
+                cell = label[at] if 0 <= at < len(label) else ""
+                text += cell.center(col_w[j]) + "│"
+                own += [t] * col_w[j] + [-1]
             lines.append(text)
             owners.append(own)
-        if r + 1 < rows:
+        if i + 1 < len(rows):
             border("├", "┼", "┤")
     border("└", "┴", "┘")
-    for note in (layout.partial_note, layout.halo_note):
-        if note:
-            plain(note)
+    for note in layout.notes:
+        plain(note)
     return Picture(lines, owners)
 
 
