@@ -82,19 +82,36 @@ def _rem_trunc(a, b):
     return a - _div_trunc(a, b) * b
 
 
+def _bool_int(x, signed: bool):
+    """An i1 read as an integer: true is -1 read signed, 1 unsigned."""
+    v = np.asarray(x).astype(np.int8)
+    return -v if signed else v
+
+
+def _bool_bit(r, like: tuple) -> np.ndarray | np.bool_:
+    """The i1 an integer result truncates to (its low bit), a scalar when no
+    operand in `like` is an array."""
+    bit = (np.asarray(r) & 1).astype(np.bool_)
+    return bit if any(isinstance(x, np.ndarray) for x in like) else bit[()]
+
+
 def _int_div(name: str, fn, *, unsigned: bool = False):
     def run(frame, step, a, b):
         _check_divisor(step, b)
         dtype = step.attrs["dtype"]
+        if dtype.kind == "b":  # numpy's bool arithmetic is not i1's
+            return [_bool_bit(fn(_bool_int(a, not unsigned), _bool_int(b, not unsigned)), (a, b))]
         work = _unsigned(dtype) if unsigned else dtype
         return [_as(fn(_as(a, work), _as(b, work)), dtype)]
 
     register(name, prepare=_result_dtype)(run)
 
 
+# On i1, addition and subtraction wrap: both are an exclusive or (numpy's
+# bool add is an or, its bool subtract an error).
+_binary("arith.addi", np.add, on_bool=np.logical_xor)
+_binary("arith.subi", np.subtract, on_bool=np.logical_xor)
 for _name, _fn in {
-    "addi": np.add,
-    "subi": np.subtract,
     "muli": np.multiply,
     "andi": np.bitwise_and,
     "ori": np.bitwise_or,
@@ -128,10 +145,11 @@ _int_div("arith.ceildivui", lambda a, b: np.floor_divide(a + b - 1, b), unsigned
 def _shift(name: str, fn, *, unsigned: bool = False):
     def run(frame, step, a, b):
         dtype = step.attrs["dtype"]
-        work = _unsigned(dtype) if unsigned else dtype
+        boolean = dtype.kind == "b"  # i1: one bit wide, shifted as uint8
+        work = np.dtype(np.uint8) if boolean else _unsigned(dtype) if unsigned else dtype
         # A shift by a negative amount or by the bit width or more is poison
         # in MLIR; zero is one of its values. Only those elements get it.
-        bad = (np.asarray(b) < 0) | (np.asarray(b) >= dtype.itemsize * 8)
+        bad = (np.asarray(b) < 0) | (np.asarray(b) >= (1 if boolean else dtype.itemsize * 8))
         shifted = fn(np.asarray(a).astype(work), np.where(bad, 0, b).astype(work))
         result = np.where(bad, 0, shifted).astype(dtype)
         return [result if isinstance(a, np.ndarray) or isinstance(b, np.ndarray) else result[()]]

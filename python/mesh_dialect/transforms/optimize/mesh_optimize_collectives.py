@@ -65,15 +65,25 @@ _COMBINERS = {
 
 
 def _combiner_kind(op: ir.Operation) -> str | None:
-    """The reduction `op` computes (HLO's add of booleans is an or), or None:
-    a tosa max or min that skips NaNs is no combiner of the mesh max or min,
-    which propagate them."""
+    """The reduction `op` computes (HLO's and linalg's add of booleans is an
+    or, where the mesh sum of i1 wraps: an exclusive or), or None: a tosa
+    max or min that skips NaNs is no combiner of the mesh max or min, which
+    propagate them."""
     kind = _COMBINERS[op.name]
+    if op.name == "linalg.add" and len(op.results) == 1 and _is_boolean(op.results[0].type):
+        return "bitwise_or"  # its body is arith.ori on i1
     if op.name.startswith("tosa.") and kind in ("max", "min") and ignores_nan(op):
         return None
     if op.name.startswith(("stablehlo.", "mhlo.")) and len(op.results) == 1:
         return hlo_combiner_kind(kind, op.results[0].type)
     return kind
+
+
+def _is_boolean(t: ir.Type) -> bool:
+    if not isinstance(t, ir.ShapedType):
+        return False
+    element = ir.ShapedType(t).element_type
+    return isinstance(element, ir.IntegerType) and element.width == 1
 
 
 # How many rounds of every rewrite at most; each round that changes
