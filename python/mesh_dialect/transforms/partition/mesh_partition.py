@@ -2050,19 +2050,9 @@ def _localize(op: ir.Operation, forget) -> None:
             old.owner.erase()  # visited already: it comes before its use
 
 
-def _same_cut(n0: int, b0: list[tuple[int, int]], n1: int, b1: list[tuple[int, int]]) -> bool:
-    """Whether two cuts of one loop give each device the same part of it: the
-    same pieces, or pieces that scale exactly (a reshape merging or
-    splitting dimensions)."""
-    if n0 == n1:
-        return b0 == b1
-    if n0 and n1 % n0 == 0:
-        f = n1 // n0
-        return [(a * f, b * f) for a, b in b0] == b1
-    if n1 and n0 % n1 == 0:
-        f = n0 // n1
-        return b0 == [(a * f, b * f) for a, b in b1]
-    return False
+_same_cut = rederive.same_cut
+"""Whether two cuts of one loop give each device the same part of it (one
+test for the check here and for the reshards `rederive` lines up)."""
 
 
 def _fmt_cut(bounds: list[tuple[int, int]]) -> str:
