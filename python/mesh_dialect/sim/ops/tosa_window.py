@@ -138,8 +138,16 @@ def _conv(step: Step, x, w, bias, x_zp, w_zp, depthwise: bool):
 
 
 def _out_shape(step: Step, x: np.ndarray, channels: int) -> tuple[int, ...]:
-    """The result's shape (static in the IR; the channel count checked)."""
+    """The result's shape, the channel count checked.  A dynamic batch or
+    channel size (a partitioned program's uneven piece) is the one the
+    operands give; the spatial sizes stay static."""
     shape = step.attrs.get("out_shape")
+    if shape is not None:
+        shape = (
+            x.shape[0] if shape[0] is None else shape[0],
+            *shape[1:-1],
+            channels if shape[-1] is None else shape[-1],
+        )
     if shape is None or shape[-1] != channels or shape[0] != x.shape[0]:
         raise fail(step, f"has a result of shape {shape} for an input of shape {x.shape}")
     return tuple(shape)
@@ -148,9 +156,9 @@ def _out_shape(step: Step, x: np.ndarray, channels: int) -> tuple[int, ...]:
 def _prepare_conv(c: Compiler, op: ir.Operation) -> dict:
     attrs = _prepare(c, op)
     t = op.results[0].type
-    if not isinstance(t, ir.RankedTensorType) or not t.has_static_shape:
-        raise ValueError(f"'{op.name}' needs a static result type, got {t}")
-    attrs["out_shape"] = tuple(t.shape)
+    if not isinstance(t, ir.RankedTensorType) or any(t.is_dynamic_dim(d) for d in range(1, t.rank - 1)):
+        raise ValueError(f"'{op.name}' needs static spatial sizes in its result type, got {t}")
+    attrs["out_shape"] = tuple(None if t.is_dynamic_dim(d) else n for d, n in enumerate(t.shape))
     return attrs
 
 

@@ -32,6 +32,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
 from mlir import ir
 from mlir.dialects import arith, linalg, tensor
 
@@ -126,8 +127,16 @@ def windowed_dims(
     than one device (ValueError for pieces of uneven or unknown size)."""
     if not rule.windows or rule.windows[operand] is None or layout is None:
         return []
+    windows = rule.windows[operand]
+    for d in layout.sharded_dims() if any(layout.halo_sizes) else ():
+        if (d >= len(windows) or windows[d] is None) and any(a in dynamic_axes for a in layout.axes_of(d)):
+            # only `slice_whole` cuts a halo'd layout from a whole value, and only into static pieces
+            raise ValueError(
+                f"operand {operand} has halos and its dimension {d} is split over a mesh axis of dynamic size: "
+                "its pieces would have sizes only known at run time, which halos do not support yet"
+            )
     out = []
-    for d, w in enumerate(rule.windows[operand]):
+    for d, w in enumerate(windows):
         if w is None:
             continue
         axes = tuple(layout.axes_of(d))
@@ -190,7 +199,6 @@ def _window(
     shape = list(t.shape)
     idx = ir.IndexType.get()
     offsets: list[int | ir.Value] = [0] * t.rank
-    sizes: list[int | ir.Value] = list(shape)
     before: list[int | ir.Value] = [0] * t.rank
     window_shape = list(shape)
     padded = False
@@ -198,6 +206,7 @@ def _window(
     def const(v: int) -> ir.Value:
         return arith.ConstantOp(idx, v).result
 
+    sizes: list[int | ir.Value] = list(shape)
     for dim in dims:
         if shape[dim.dim] != dim.local:
             raise ValueError(
@@ -231,24 +240,40 @@ def _window(
         offsets[dim.dim] = arith.SubIOp(first, origin).result
         sizes[dim.dim] = count
         before[dim.dim] = arith.SubIOp(first, start).result
+    if all(isinstance(o, int) and o == 0 for o in offsets) and window_shape == shape and not padded:
+        return value
+    # a dimension the window does not cut keeps the device's whole piece,
+    # whose size is only known at run time when the pieces differ
+    for d in range(t.rank):
+        if t.is_dynamic_dim(d):
+            sizes[d] = tensor.DimOp(value, const(d)).result
     if not padded:
-        if all(isinstance(o, int) and o == 0 for o in offsets) and window_shape == shape:
-            return value
         return _slice(value, ir.RankedTensorType.get(window_shape, t.element_type), offsets, sizes)
     dynamic = ir.ShapedType.get_dynamic_size()
     piece_shape = [dynamic if isinstance(s, ir.Value) else s for s in sizes]
     rows = _slice(value, ir.RankedTensorType.get(piece_shape, t.element_type), offsets, sizes)
-    fill = linalg.fill(_pad_value(op, t.element_type), outs=[tensor.EmptyOp(window_shape, t.element_type).result])
+    filled = [s if t.is_dynamic_dim(d) else n for d, (n, s) in enumerate(zip(window_shape, sizes))]
+    fill = linalg.fill(_pad_value(op, t.element_type), outs=[tensor.EmptyOp(filled, t.element_type).result])
     return _insert(rows, fill, before, sizes)
 
 
 def slice_whole(
-    value: ir.Value, global_type: ir.Type, target: Sharding, mesh: Mesh, mesh_name: str, ip, loc: ir.Location
+    value: ir.Value,
+    global_type: ir.Type,
+    target: Sharding,
+    mesh: Mesh,
+    mesh_name: str,
+    ip,
+    loc: ir.Location,
+    dynamic_axes: Sequence[int] = (),
 ) -> ir.Value:
     """A value every device holds whole, cut to `target`'s local arrays
     (core and halos) without communication: each device slices the rows of
-    its piece and its halos.  Halo cells past the tensor's edge are left
-    undefined (a `tensor.empty`'s), as `update_halo` leaves them."""
+    its piece and its halos.  Each piece's rows are the layout's own cut
+    (`Sharding.bounds`: even, the default uneven cut or given offsets), so
+    an uneven dimension beside a halo'd one gets the pieces the local types
+    say.  Halo cells past the tensor's edge are left undefined (a
+    `tensor.empty`'s), as `update_halo` leaves them."""
     t = ir.RankedTensorType(global_type)
     shape = list(t.shape)
     idx = ir.IndexType.get()
@@ -258,37 +283,83 @@ def slice_whole(
             return arith.ConstantOp(idx, v).result
 
         indices: dict[tuple[int, ...], ir.Value] = {}
+        tables: dict[tuple, ir.Value] = {}
         offsets: list[int | ir.Value] = [0] * t.rank
         sizes: list[int | ir.Value] = list(shape)
         before: list[int | ir.Value] = [0] * t.rank
-        local = list(shape)
+        local: list[int | ir.Value] = list(shape)
         clipped = False
         for d, axes in enumerate(target.split_axes):
-            n = math.prod(mesh.shape[a] for a in axes)
-            if n <= 1:
+            if any(a in dynamic_axes for a in axes) or (t.is_dynamic_dim(d) and target.shard_count(d, mesh) > 1):
+                raise _refused(
+                    loc,
+                    f"a whole value cut to halos ({target}) needs static pieces, but dimension {d} of {t} has "
+                    "pieces of a size only known at run time",
+                )
+            if target.shard_count(d, mesh) <= 1:
                 continue
-            core = shape[d] // n
             low, high = target.halo(d)
-            local[d] = core + low + high
             p = _piece(tuple(axes), mesh, mesh_name, indices)
-            edges = [(q * core - low, (q + 1) * core + high) for q in range(n)]
-            if all(a >= 0 and b <= shape[d] for a, b in edges):
-                offsets[d] = arith.SubIOp(arith.MulIOp(p, const(core)).result, const(low)).result if n > 1 else 0
-                sizes[d] = local[d]
+            bounds = target.bounds(d, shape[d], mesh)
+            core = bounds[0][1] - bounds[0][0]
+            if all(b - a == core for a, b in bounds):
+                # pieces of one size: piece p starts at p * core
+                local[d] = core + low + high
+                edges = [(a - low, b + high) for a, b in bounds]
+                if all(a >= 0 and b <= shape[d] for a, b in edges):
+                    offsets[d] = arith.SubIOp(arith.MulIOp(p, const(core)).result, const(low)).result
+                    sizes[d] = local[d]
+                    continue
+                clipped = True
+                start = arith.SubIOp(arith.MulIOp(p, const(core)).result, const(low)).result
+                first = arith.MaxSIOp(start, const(0)).result
+                last = arith.MinSIOp(arith.AddIOp(start, const(local[d])).result, const(shape[d])).result
+                offsets[d] = first
+                sizes[d] = arith.SubIOp(last, first).result
+                before[d] = arith.SubIOp(first, start).result
                 continue
-            clipped = True
-            start = arith.SubIOp(arith.MulIOp(p, const(core)).result, const(low)).result
-            first = arith.MaxSIOp(start, const(0)).result
-            last = arith.MinSIOp(arith.AddIOp(start, const(local[d])).result, const(shape[d])).result
-            offsets[d] = first
-            sizes[d] = arith.SubIOp(last, first).result
-            before[d] = arith.SubIOp(first, start).result
-        if not clipped:
-            return _slice(value, ir.RankedTensorType.get(local, t.element_type), offsets, sizes)
+            # pieces of different sizes: each one's rows with halos, and the part inside the tensor, from tables
+            spans = [(a - low, b + high) for a, b in bounds]
+            firsts = [max(a, 0) for a, _ in spans]
+            counts = [max(min(b, shape[d]) - f, 0) for f, (_, b) in zip(firsts, spans)]
+            pads = [f - a for f, (a, _) in zip(firsts, spans)]
+            widths = [b - a for a, b in spans]
+            offsets[d] = _table(firsts, p, tables)
+            sizes[d] = _table(counts, p, tables)
+            local[d] = _table(widths, p, tables)
+            if counts != widths:
+                clipped = True
+                before[d] = _table(pads, p, tables)
         dynamic = ir.ShapedType.get_dynamic_size()
+        local_shape = [dynamic if isinstance(v, ir.Value) else v for v in local]
+        if not clipped:
+            return _slice(value, ir.RankedTensorType.get(local_shape, t.element_type), offsets, sizes)
         piece = [dynamic if isinstance(v, ir.Value) else v for v in sizes]
         rows = _slice(value, ir.RankedTensorType.get(piece, t.element_type), offsets, sizes)
         return _insert(rows, tensor.EmptyOp(local, t.element_type).result, before, sizes)
+
+
+def _table(values: list[int], index: ir.Value, made: dict[tuple, ir.Value]) -> int | ir.Value:
+    """`values[index]` at the insertion point: a constant when all agree,
+    else a read of a constant table (static pieces of different sizes),
+    made once per table and piece index."""
+    if len(set(values)) == 1:
+        return values[0]
+    key = (tuple(values), index)
+    found = made.get(key)
+    if found is None:
+        kind = ir.RankedTensorType.get([len(values)], ir.IndexType.get())
+        table = arith.ConstantOp(kind, ir.DenseElementsAttr.get(np.array(values, dtype=np.int64), type=kind))
+        found = made[key] = tensor.ExtractOp(table.result, [index]).result
+    return found
+
+
+def _refused(loc: ir.Location, message: str) -> Exception:
+    """Partition's located error (raised from a reshard, outside an op's
+    `localize`)."""
+    from .mesh_partition import _Unsupported
+
+    return _Unsupported(loc, message)
 
 
 def _piece(axes: tuple[int, ...], mesh: Mesh, mesh_name: str, cache: dict[tuple[int, ...], ir.Value]) -> ir.Value:

@@ -1289,7 +1289,7 @@ class _Partition:
             if rebuilt is not None:
                 return rebuilt
             if source.is_replicated and target.halo_sizes:
-                return halo.slice_whole(value, t, target, self.mesh, self.mesh_name, ip, loc)
+                return halo.slice_whole(value, t, target, self.mesh, self.mesh_name, ip, loc, self.dynamic_axes)
         key = (t, source, target)
         plan = self.plans.get(key)
         if plan is None:

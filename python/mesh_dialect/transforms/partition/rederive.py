@@ -260,14 +260,12 @@ def line_up(
                 if s.sharded_dims_offsets or size % s.shard_count(d, mesh):
                     uneven.add(loop)
     cuts: dict[tuple[str, int], dict[int, Cut]] = {}
-    reshaped = False  # some loop did not line up as it was
     for loop in sorted(uneven & free_loops):  # even cuts of one loop are proportional: they always line up
         found = pieces[loop]
         bounds = [p.layout.bounds(p.dim, p.size, mesh) for p in found]
         first = found[0]
         if all(same_cut(first.size, bounds[0], p.size, b) for p, b in zip(found, bounds)):
             continue  # lines up as partition checks it (`check_pieces`)
-        reshaped = True
         kept = [k for k, p in enumerate(found) if not p.free]
         r = kept[0] if kept else min(range(len(found)), key=lambda k: found[k].size)
         ref, ref_cut = found[r], bounds[r]
@@ -283,8 +281,6 @@ def line_up(
                 )
             if want != b:
                 cuts.setdefault((p.side, p.index), {})[p.dim] = want
-    if reshaped:
-        _refuse_uneven_halos(rule, derived, operands, shapes[0], mesh)
     if not cuts:
         return derived
     new_operands, new_results = list(derived.operands), list(derived.results)
@@ -298,33 +294,15 @@ def line_up(
     return Derived(derived.option, tuple(new_operands), tuple(new_results), derived.source, derived.stale)
 
 
-def _refuse_uneven_halos(
-    rule: ShardingRule, derived: Derived, operands: Sequence[Sharding | None], shapes: Shapes, mesh: Mesh
-) -> None:
-    """Misaligned when partition would reshard an operand to halos on one
-    dimension and uneven pieces on another: the halo exchange cuts the other
-    dimensions as if even (a device got 1 of its 2 channels)."""
-    for i, (have, need) in enumerate(zip(operands, derived.operands)):
-        shape = shapes[i] if i < len(shapes) else None
-        if need is None or not need.halo_sizes or shape is None:
-            continue
-        if have is not None and same_placement(have, need):
-            continue
-        for d in need.sharded_dims():
-            size = shape[d] if d < len(shape) else None
-            if rule.window(i, d) is None and size is not None and size >= 0 and size % need.shard_count(d, mesh):
-                n = need.shard_count(d, mesh)
-                raise Misaligned(
-                    f"operand {i}, resharded by partition, would need halos and the uneven pieces of "
-                    f"dimension {d} ({size} elements over {n}) at once, which it does not support yet"
-                )
-
-
 def _with_cuts(s: Sharding, dims: dict[int, Cut], shape: Sequence[int | None], mesh: Mesh, name: str) -> Sharding:
     """`s` with the pieces of `dims` as offsets (the other split dimensions
     keep their cuts, spelled out: offsets list every split dimension)."""
     if s.halo_sizes:
-        raise Misaligned(f"{name}, resharded by partition, would need halos and uneven pieces at once")
+        d, cut = next(iter(dims.items()))
+        raise Misaligned(
+            f"{name}, resharded by partition, would need halos and the pieces {_fmt_cut(cut)} of dimension {d} at "
+            "once; a layout with halos has no offsets"
+        )
     offsets: list[int] = []
     for d in s.sharded_dims():
         size = shape[d]

@@ -1,0 +1,75 @@
+// Halos beside pieces partition cannot give them: each is a located error
+// (no wrong pieces).  What partition does support, a whole input cut to
+// halos and uneven pieces, is simulated in uneven-beside.mlir.
+// RUN: mesh-opt --split-input-file --verify-diagnostics --mesh-partition %s
+
+// The input arrives cut unevenly: moving it to halos is the planner's
+// (update_halo on uneven pieces), which it does not do yet.
+mesh.mesh @m(shape = 2x2)
+func.func @split_input(%x: tensor<1x4x4x3xf32>) -> tensor<1x4x4x3xf32> {
+  %s = mesh.sharding @m split_axes = [[], [0], [], [1]] : !mesh.sharding
+  %xs = mesh.shard %x to %s : tensor<1x4x4x3xf32>
+  // expected-error@+1 {{cannot reshard from split_axes = [[], [0], [], [1]] to split_axes = [[], [0], [], [1]] halo_sizes = [1, 1, 0, 0]: halos on uneven pieces are not supported yet}}
+  %c = tosa.max_pool2d %xs {kernel = array<i64: 3, 3>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<1x4x4x3xf32>) -> tensor<1x4x4x3xf32>
+  %cs = mesh.shard %c to %s : tensor<1x4x4x3xf32>
+  return %cs : tensor<1x4x4x3xf32>
+}
+
+// -----
+
+// Channels cut 2, 1 by offsets: the input would need both halos and
+// offsets, which one layout cannot carry.
+mesh.mesh @m(shape = 2x2)
+func.func @offsets(%x: tensor<1x4x4x3xf32>) -> tensor<1x4x4x3xf32> {
+  %r = mesh.sharding @m split_axes = [[]] : !mesh.sharding
+  %xr = mesh.shard %x to %r : tensor<1x4x4x3xf32>
+  // expected-error@+1 {{the pieces around 'tosa.max_pool2d' do not line up: operand 0, resharded by partition, would need halos and the pieces [0:2, 2:3] of dimension 3 at once; a layout with halos has no offsets}}
+  %c = tosa.max_pool2d %xr {kernel = array<i64: 3, 3>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<1x4x4x3xf32>) -> tensor<1x4x4x3xf32>
+  %s = mesh.sharding @m split_axes = [[], [0], [], [1]] sharded_dims_offsets = [0, 2, 4, 0, 2, 3] : !mesh.sharding
+  %cs = mesh.shard %c to %s : tensor<1x4x4x3xf32>
+  return %cs : tensor<1x4x4x3xf32>
+}
+
+// -----
+
+// A 1-D mesh: the halo'd rows themselves cut unevenly (8 over 3).
+mesh.mesh @m3(shape = 3)
+func.func @uneven_rows(%x: tensor<1x8x4x2xf32>) -> tensor<1x8x4x2xf32> {
+  %r = mesh.sharding @m3 split_axes = [[]] : !mesh.sharding
+  %xr = mesh.shard %x to %r : tensor<1x8x4x2xf32>
+  // expected-remark@+2 {{do not fit the layouts of its results}}
+  // expected-error@+1 {{operand 0 dimension 1 of size 8 and its 8 outputs do not split evenly into 3 pieces; uneven pieces are not supported yet}}
+  %c = tosa.max_pool2d %xr {kernel = array<i64: 3, 3>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<1x8x4x2xf32>) -> tensor<1x8x4x2xf32>
+  %s = mesh.sharding @m3 split_axes = [[], [0]] : !mesh.sharding
+  %cs = mesh.shard %c to %s : tensor<1x8x4x2xf32>
+  return %cs : tensor<1x8x4x2xf32>
+}
+
+// -----
+
+// Channels over a mesh axis of dynamic size: pieces of a size only known
+// at run time.
+mesh.mesh @md(shape = 2x?)
+func.func @dynamic_axis(%x: tensor<1x4x4x3xf32>) -> tensor<1x4x4x3xf32> {
+  %r = mesh.sharding @md split_axes = [[]] : !mesh.sharding
+  %xr = mesh.shard %x to %r : tensor<1x4x4x3xf32>
+  // expected-error@+1 {{a whole value cut to halos (split_axes = [[], [0], [], [1]] halo_sizes = [1, 1, 0, 0]) needs static pieces, but dimension 3 of tensor<1x4x4x3xf32> has pieces of a size only known at run time}}
+  %c = tosa.max_pool2d %xr {kernel = array<i64: 3, 3>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<1x4x4x3xf32>) -> tensor<1x4x4x3xf32>
+  %s = mesh.sharding @md split_axes = [[], [0], [], [1]] : !mesh.sharding
+  %cs = mesh.shard %c to %s : tensor<1x4x4x3xf32>
+  return %cs : tensor<1x4x4x3xf32>
+}
+
+// -----
+
+// A whole value of dynamic size annotated with halos on its rows and its
+// channels split: the channels' pieces are only known at run time.
+mesh.mesh @m(shape = 2x2)
+func.func @dynamic_size(%x: tensor<1x4x4x?xf32>) -> tensor<1x4x4x?xf32> {
+  %r = mesh.sharding @m split_axes = [[]] : !mesh.sharding
+  %xr = mesh.shard %x to %r : tensor<1x4x4x?xf32>
+  %s = mesh.sharding @m split_axes = [[], [0], [], [1]] halo_sizes = [1, 1, 0, 0] : !mesh.sharding
+  // expected-error@+1 {{a whole value cut to halos (split_axes = [[], [0], [], [1]] halo_sizes = [1, 1, 0, 0]) needs static pieces, but dimension 3 of tensor<1x4x4x?xf32> has pieces of a size only known at run time}}
+  %xs = mesh.shard %xr to %s : tensor<1x4x4x?xf32>
+  return %xs : tensor<1x4x4x?xf32>
+}
