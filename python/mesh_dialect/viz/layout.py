@@ -156,7 +156,7 @@ class Layout:
             return ""
         if len(ids) == 1:
             return f"device {ids[0]} holds an empty piece"
-        return f"devices {_runs(ids)} hold empty pieces"
+        return f"devices {device_runs(ids)} hold empty pieces"
 
     @property
     def notes(self) -> tuple[str, ...]:
@@ -304,7 +304,7 @@ def _empty_along(tile: Tile, shape: Sequence[int], dims: Sequence[int]) -> bool:
     return any(shape[d] > 0 and tile.bounds[d][0] == tile.bounds[d][1] for d in dims)
 
 
-def _runs(ids: Sequence[int]) -> str:
+def device_runs(ids: Sequence[int]) -> str:
     """Sorted device ids listed with runs of three or more as `a-b`."""
     parts: list[str] = []
     i = 0

@@ -15,7 +15,7 @@ import sys
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from .layout import Layout, Tile
+from .layout import Layout, Tile, device_runs
 
 PALETTE = (
     "#4e79a7",
@@ -86,19 +86,7 @@ def _devices_text(tile: Tile) -> str:
     devices as `a-b`; partial groups as `0+1`."""
     if any(len(g) > 1 for g in tile.replicas):
         return tile.label()
-    ids = [g[0] for g in tile.replicas]
-    parts: list[str] = []
-    i = 0
-    while i < len(ids):
-        j = i
-        while j + 1 < len(ids) and ids[j + 1] == ids[j] + 1:
-            j += 1
-        if j - i >= 2:
-            parts.append(f"{ids[i]}-{ids[j]}")
-        else:
-            parts.extend(str(d) for d in ids[i : j + 1])
-        i = j + 1
-    return ", ".join(parts)
+    return device_runs([g[0] for g in tile.replicas])
 
 
 def _wrap(text: str, width: int) -> list[str]:
