@@ -30,6 +30,7 @@ from collections.abc import Callable
 from mlir import ir
 
 from ..ir.signature import op_signature
+from ..ir.types import is_boolean
 from .rules import INVALID, DimExpr, Iterator, ShardingRule, TensorMap, Window
 
 RuleFn = Callable[[ir.Operation], ShardingRule | None]
@@ -1115,8 +1116,7 @@ def hlo_combiner_kind(kind: str, t: ir.Type) -> str:
     `t`: on booleans (`i1`) HLO's add and maximum are a logical or, multiply
     and minimum a logical and, while a sum of i1 wraps (an exclusive or) and
     max and min read i1 signed (true is -1), as `arith.maxsi`/`minsi` do."""
-    element = t.element_type if isinstance(t, ir.ShapedType) else t
-    if isinstance(element, ir.IntegerType) and element.width == 1:
+    if is_boolean(t):
         return _HLO_BOOLEAN_KINDS.get(kind, kind)
     return kind
 

@@ -40,6 +40,7 @@ from mlir import ir
 
 from ...frontends import FrontendError, gspmd, sdy
 from ...ir.syntax import Unprintable, decode_sharding_attr
+from ...ir.types import is_boolean
 from ...sharding.spec import Sharding, split_piece
 from ..base import Pass, sharding_of
 
@@ -195,9 +196,7 @@ class ExportShardings(Pass):
             return None
         layout = dataclasses.replace(layout, sharded_dims_offsets=())
         try:
-            element = tensor.element_type
-            boolean = isinstance(element, ir.IntegerType) and element.width == 1
-            return mesh, sdy.from_layout(layout, mesh, smesh, refs, tensor.rank, boolean=boolean)
+            return mesh, sdy.from_layout(layout, mesh, smesh, refs, tensor.rank, boolean=is_boolean(tensor))
         except FrontendError as e:
             self.warning(func.location, f"{e}; left out")
             return None

@@ -51,6 +51,7 @@ from mlir import ir
 
 from ...frontends import FrontendError, gspmd, sdy
 from ...ir import ops as mesh_ops
+from ...ir.types import is_boolean
 from ...sharding.spec import Sharding
 from ..base import Pass
 
@@ -330,7 +331,7 @@ class ImportShardings(Pass):
             return None
         if rank == 0 and not layout.partial_axes:
             return None
-        if layout.partial_axes and _is_boolean(value.type):
+        if layout.partial_axes and is_boolean(value.type):
             layout = dataclasses.replace(layout, partial_type=_boolean_kind(layout.partial_type, value.type))
         shape = ir.RankedTensorType(value.type).shape
         if mesh in self.mesh_shapes and not any(ir.ShapedType.is_dynamic_size(n) for n in shape):
@@ -572,11 +573,6 @@ class ImportShardings(Pass):
             result.replace_all_uses_with(value)
         self.erase(call)
         self.erase(func)
-
-
-def _is_boolean(t: ir.Type) -> bool:
-    element = ir.ShapedType(t).element_type
-    return isinstance(element, ir.IntegerType) and element.width == 1
 
 
 def _boolean_kind(kind: str, t: ir.Type) -> str:

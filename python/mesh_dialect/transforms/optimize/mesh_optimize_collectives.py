@@ -26,6 +26,7 @@ from mlir import ir
 from ...interfaces.registry import hlo_combiner_kind, ignores_nan, rule_for
 from ...ir import ops as mesh_ops
 from ...ir.schema import DYNAMIC
+from ...ir.types import is_boolean
 from ...sharding.resharding import AllGather, AllReduce, ReduceScatter, Step, uniform_cost
 from ...sharding.spec import IDEMPOTENT_KINDS, Mesh
 from ..base import Pass, element_bytes
@@ -70,20 +71,13 @@ def _combiner_kind(op: ir.Operation) -> str | None:
     max or min that skips NaNs is no combiner of the mesh max or min, which
     propagate them."""
     kind = _COMBINERS[op.name]
-    if op.name == "linalg.add" and len(op.results) == 1 and _is_boolean(op.results[0].type):
+    if op.name == "linalg.add" and len(op.results) == 1 and is_boolean(op.results[0].type):
         return "bitwise_or"  # its body is arith.ori on i1
     if op.name.startswith("tosa.") and kind in ("max", "min") and ignores_nan(op):
         return None
     if op.name.startswith(("stablehlo.", "mhlo.")) and len(op.results) == 1:
         return hlo_combiner_kind(kind, op.results[0].type)
     return kind
-
-
-def _is_boolean(t: ir.Type) -> bool:
-    if not isinstance(t, ir.ShapedType):
-        return False
-    element = ir.ShapedType(t).element_type
-    return isinstance(element, ir.IntegerType) and element.width == 1
 
 
 # How many rounds of every rewrite at most; each round that changes
