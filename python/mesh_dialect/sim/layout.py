@@ -111,11 +111,20 @@ def reduction_problem(kind: str, dtype: np.dtype | type) -> str | None:
 
 
 def convert(array: np.ndarray, dtype: np.dtype | type) -> np.ndarray:
-    """`array` in element type `dtype` the way a cast in the IR would do it:
-    integers wrap, floats round; float-to-integer of NaN or out-of-range
-    values is undefined in MLIR and gives whatever numpy gives."""
+    """`array` in element type `dtype` the way a signed cast in the IR would
+    do it (`linalg.copy`'s extsi, trunci, sitofp, fptosi): integers wrap,
+    floats round, an i1 reads as -1 for true and an i1 result keeps the low
+    bit; float-to-integer of NaN or out-of-range values is undefined in MLIR
+    and gives whatever numpy gives."""
+    src = np.asarray(array)
+    dt = np.dtype(dtype)
     with np.errstate(all="ignore"):
-        return np.asarray(array).astype(np.dtype(dtype), copy=True)
+        if src.dtype.kind == "b" and dt.kind != "b":
+            src = -src.astype(np.int8)
+        if dt.kind == "b" and src.dtype.kind != "b":
+            whole = np.trunc(src) if src.dtype.kind == "f" else src
+            return (whole.astype(np.int64) & 1).astype(np.bool_)
+        return src.astype(dt, copy=True)
 
 
 def combine(arrays: Sequence[np.ndarray], kind: str, dtype: np.dtype | type | None = None) -> np.ndarray:

@@ -73,3 +73,18 @@ func.func @dynamic_size(%x: tensor<1x4x4x?xf32>) -> tensor<1x4x4x?xf32> {
   %xs = mesh.shard %xr to %s : tensor<1x4x4x?xf32>
   return %xs : tensor<1x4x4x?xf32>
 }
+
+// -----
+
+// A result with halos whose pieces differ in size (7 over 3): its signature
+// would need the offsets of the cut beside the halos, which one layout
+// cannot carry.  (Partition wrote both, and the output failed to verify.)
+mesh.mesh @m(shape = 3)
+// expected-error@+1 {{function result 0 of type tensor<7xi32> has halos and pieces of different sizes (split_axes = [[0]] halo_sizes = [2, 0]): its signature would need sharded_dims_offsets beside halo_sizes, which a mesh.sharding cannot hold}}
+func.func @uneven_result(%x: tensor<7xi32>) -> tensor<7xi32> {
+  %r = mesh.sharding @m split_axes = [[]] : !mesh.sharding
+  %xr = mesh.shard %x to %r : tensor<7xi32>
+  %h = mesh.sharding @m split_axes = [[0]] halo_sizes = [2, 0] : !mesh.sharding
+  %xh = mesh.shard %xr to %h annotate_for_users : tensor<7xi32>
+  return %xh : tensor<7xi32>
+}

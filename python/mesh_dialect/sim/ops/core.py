@@ -242,14 +242,23 @@ def _constant(frame, step):
 
 
 def _cast(name: str, *, unsigned_source: bool = False, float_to_int: bool = False):
+    """A cast as MLIR does it, not as numpy's bool does: an i1 source reads
+    as -1 when the cast is signed (extsi, sitofp, index_cast) and 1 when it
+    is unsigned; an i1 result keeps the low bit (trunci, fptosi of -1.0)."""
+
     def run(frame, step, a):
         dtype = step.attrs["dtype"]
         src = a
-        if unsigned_source:
+        if np.asarray(a).dtype.kind == "b":
+            src = _bool_int(a, signed=not unsigned_source)
+            src = src if isinstance(a, np.ndarray) else src[()]
+        elif unsigned_source:
             src = _as(a, _unsigned(np.asarray(a).dtype))
         if float_to_int:
             src = np.trunc(src)
         with np.errstate(all="ignore"):
+            if dtype.kind == "b":
+                return [_bool_bit(_as(src, np.dtype(np.int64)), (a,))]
             return [_as(src, dtype)]
 
     register(name, prepare=_result_dtype)(run)

@@ -290,13 +290,15 @@ def slice_whole(
         local: list[int | ir.Value] = list(shape)
         clipped = False
         for d, axes in enumerate(target.split_axes):
-            if any(a in dynamic_axes for a in axes) or (t.is_dynamic_dim(d) and target.shard_count(d, mesh) > 1):
+            # a dimension split over one device still gets its halos (all past the edges)
+            cut = target.shard_count(d, mesh) > 1 or any(target.halo(d))
+            if any(a in dynamic_axes for a in axes) or (t.is_dynamic_dim(d) and cut):
                 raise _refused(
                     loc,
                     f"a whole value cut to halos ({target}) needs static pieces, but dimension {d} of {t} has "
                     "pieces of a size only known at run time",
                 )
-            if target.shard_count(d, mesh) <= 1:
+            if not cut:
                 continue
             low, high = target.halo(d)
             p = _piece(tuple(axes), mesh, mesh_name, indices)

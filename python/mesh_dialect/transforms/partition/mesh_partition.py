@@ -198,13 +198,13 @@ def _neutral(kind: str, element: ir.Type) -> float | int | None:
         return 0.0 if is_float else 0
     if kind == "product":
         return 1.0 if is_float else 1
-    if kind == "bitwise_and":
-        return None if is_float else -1
-    if kind == "max":
-        return -math.inf if is_float else -(2 ** (ir.IntegerType(element).width - 1))
-    if kind == "min":
-        return math.inf if is_float else 2 ** (ir.IntegerType(element).width - 1) - 1
-    return None
+    if is_float:
+        return {"max": -math.inf, "min": math.inf}.get(kind)
+    integer = ir.IntegerType(element)
+    width = integer.width
+    if integer.is_unsigned:  # all ones is 2**width - 1, and max and min compare unsigned
+        return {"bitwise_and": 2**width - 1, "max": 0, "min": 2**width - 1}.get(kind)
+    return {"bitwise_and": -1, "max": -(2 ** (width - 1)), "min": 2 ** (width - 1) - 1}.get(kind)
 
 
 class _Partition:
@@ -518,23 +518,23 @@ class _Partition:
 
         arg_attrs = []
         full = self.pass_.full_arguments
-        for arg, t in zip(entry.arguments, inputs):
+        for k, (arg, t) in enumerate(zip(entry.arguments, inputs)):
             s = self.layout.get(arg)
             attr = None
             if not full and isinstance(t, ir.RankedTensorType):
-                attr = replicated if s is None else self.signature_attr(arg, s)
+                attr = replicated if s is None else self.signature_attr(arg, s, f"argument {k}")
             arg_attrs.append(entry_of(attr))
         res_attrs = []
-        for v in terminator.operands if terminator is not None else []:
+        for k, v in enumerate(terminator.operands if terminator is not None else []):
             s = self.layout.get(v)
             attr = None
             if isinstance(v.type, ir.RankedTensorType):
-                attr = replicated if s is None else self.signature_attr(v, s)
+                attr = replicated if s is None else self.signature_attr(v, s, f"result {k}")
             res_attrs.append(entry_of(attr))
         self.func.attributes["arg_attrs"] = ir.ArrayAttr.get(arg_attrs)
         self.func.attributes["res_attrs"] = ir.ArrayAttr.get(res_attrs)
 
-    def signature_attr(self, value: ir.Value, s: Sharding) -> ir.Attribute:
+    def signature_attr(self, value: ir.Value, s: Sharding, what: str) -> ir.Attribute:
         """The layout a signature records.  Pieces of different sizes spell
         out their offsets (the default cut's, when none were given): a local
         type of dynamic size does not say how large the whole tensor is, and
@@ -554,6 +554,12 @@ class _Partition:
         ):
             found = self.sharding_attr(s)
         else:
+            if any(s.halo_sizes):
+                raise _Unsupported(
+                    self.func.location,
+                    f"function {what} of type {t} has halos and pieces of different sizes ({s}): its signature "
+                    "would need sharded_dims_offsets beside halo_sizes, which a mesh.sharding cannot hold",
+                )
             offsets = []
             for d in s.sharded_dims():
                 bounds = s.bounds(d, t.shape[d], self.mesh)
@@ -1666,13 +1672,27 @@ class _Partition:
                 tensor.DimOp(value, arith.ConstantOp(ir.IndexType.get(), d).result).result if t.is_dynamic_dim(d) else n
                 for d, n in enumerate(t.shape)
             ]
+            element = t.element_type
+            # arith.constant makes scalars of signless integers only: a signed
+            # or unsigned element type takes a whole tensor constant
+            scalar_ok = not isinstance(element, ir.IntegerType) or ir.IntegerType(element).is_signless
+            if not scalar_ok and not t.has_static_shape:
+                raise _Unsupported(
+                    loc,
+                    f"a partial value of {t} needs a neutral tensor of a size known only at run time, and "
+                    f"arith.constant makes no scalar of {element} to fill it with",
+                )
             choice = scf.IfOp(first, [t], has_else=True)
             with ir.InsertionPoint(choice.then_block):
                 scf.YieldOp([value])
             with ir.InsertionPoint(choice.else_block):
-                scalar = arith.ConstantOp(t.element_type, neutral).result
-                empty = tensor.EmptyOp(sizes, t.element_type).result
-                scf.YieldOp([linalg.fill(scalar, outs=[empty])])
+                if scalar_ok:
+                    scalar = arith.ConstantOp(element, neutral).result
+                    empty = tensor.EmptyOp(sizes, element).result
+                    scf.YieldOp([linalg.fill(scalar, outs=[empty])])
+                else:
+                    splat = ir.DenseElementsAttr.get_splat(t, ir.IntegerAttr.get(element, neutral))
+                    scf.YieldOp([arith.ConstantOp(t, splat).result])
         return choice.results[0]
 
     def fix_init(
