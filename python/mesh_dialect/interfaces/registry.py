@@ -1291,9 +1291,21 @@ def _register_builtins() -> None:
 
 
 _register_builtins()
+_POINTWISE: frozenset[RuleFn] = frozenset({_elementwise, _tosa_elementwise, _family_arith_math, _static_cast})
+
+
+def is_pointwise(name: str) -> bool:
+    """Whether ops named `name` take a built-in elementwise rule, which reads
+    none of their attributes: the op cloned onto pieces (its result retyped)
+    is then the op on pieces.  An op whose rule is only elementwise in one
+    form (a full slice, a reshape to its own shape) keeps the whole shape
+    in its attributes, and is not."""
+    return _rule_fn(name) in _POINTWISE
+
+
 _LOCAL: frozenset[RuleFn] = frozenset({*_RULES.values(), *_FAMILIES.values()})
 """The built-in rule functions: each reads only the op itself (attributes,
 types, body), so `RuleCache` may memoize them by signature.  A rule
 registered by a user may read anything and is always called."""
 
-__all__ = ["RuleCache", "RuleFn", "register_rule", "registered_names", "rule_for"]
+__all__ = ["RuleCache", "RuleFn", "is_pointwise", "register_rule", "registered_names", "rule_for"]
