@@ -110,6 +110,23 @@ def test_matmul_integer_accumulate_wraps_in_the_output_type():
     assert not np.array_equal(exact, expected)  # it did wrap
 
 
+def test_matmul_whose_output_loop_no_input_reads_broadcasts():
+    # A's map (m, n, k) -> (k) leaves loop m to the output alone: every row
+    # of C gets the same sum (einsum cannot broadcast a loop like that)
+    a = np.array([1, -2, 3], np.int32)
+    b = np.array([[1, 2], [3, 4], [5, 6]], np.int32)
+    c = np.array([[10, 20], [30, 40], [50, 60], [70, 80]], np.int32)
+    text = """
+    func.func @f(%a: tensor<3xi32>, %b: tensor<3x2xi32>, %c: tensor<4x2xi32>) -> tensor<4x2xi32> {
+      %0 = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k)>, affine_map<(m, n, k) -> (k, n)>,
+                                          affine_map<(m, n, k) -> (m, n)>]
+          ins(%a, %b : tensor<3xi32>, tensor<3x2xi32>) outs(%c : tensor<4x2xi32>) -> tensor<4x2xi32>
+      return %0 : tensor<4x2xi32>
+    }"""
+    (out,) = run(text, a, b, c)
+    np.testing.assert_array_equal(out, c + (a @ b)[None, :])
+
+
 def test_matmul_widening_signed_and_unsigned_casts():
     a = np.array([[-1, 2], [3, -128]], np.int8)
     b = np.array([[5, -6], [-7, 8]], np.int8)

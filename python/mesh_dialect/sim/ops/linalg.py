@@ -280,10 +280,14 @@ order; set True to sum in loop order as the lowered loops would (slower)."""
 
 def _einsum_of(op: ir.Operation, maps: list, n_ins: int, n_outs: int) -> str | None:
     """`out += in0 * in1` of the named contractions, as einsum subscripts,
-    when every map permutes loop dims and the inputs convert plainly."""
+    when every map permutes loop dims, every output loop is an input's (a
+    loop only the output has broadcasts, which einsum does not) and the
+    inputs convert plainly."""
     if op.name not in _CONTRACTIONS or "cast" in op.attributes or (n_ins, n_outs) != (2, 1):
         return None
     if any(m.perm is None for m in maps):
+        return None
+    if not set(maps[2].perm) <= {*maps[0].perm, *maps[1].perm}:
         return None
     letters = "abcdefghijklmnopqrstuvwxyz"
     ins = ",".join("".join(letters[d] for d in m.perm) for m in maps[:2])

@@ -69,6 +69,10 @@ unannotated `tensor.empty` makes, and a fill of one."""
 _LATER_NAMES = ("tensor.empty", "linalg.fill")
 _REGION_OPS = ("scf.for", "scf.if", "scf.execute_region")
 _SKIPPED_TERMINATORS = ("scf.yield", "scf.condition", "cf.br", "cf.cond_br")
+_ANY_LAYOUT = frozenset({"tensor.dim"})
+"""Ops without a rule that partition handles whatever their operand's layout
+(a `tensor.dim` of a split value becomes the whole tensor's size): no error
+when that operand is sharded."""
 
 
 @dataclass(eq=False)
@@ -734,6 +738,8 @@ class _Function:
         if self.pass_.skip_unknown:
             return
         for op in self.unknown:
+            if op.name in _ANY_LAYOUT:
+                continue
             culprit = self.sharded_neighbour(op)
             if culprit is not None:
                 op.location.emit_error(
