@@ -142,3 +142,50 @@ func.func private @other(%a: tensor<4xf32>) -> tensor<4xf32> {
 // CHECK:         call @other(
 // CHECK:       func.func private @impl
 // CHECK:       func.func private @other
+
+// -----
+
+// Two private functions calling each other once each: inlining @g into @f
+// moves the call of @f into @f itself, which is then left alone (the pass
+// aborted the process replacing a value with itself).
+// CHECK-LABEL: func.func @mutual_main(
+// CHECK: func.func private @f(%[[X:.*]]: tensor<4xf32>)
+// CHECK-NEXT: %[[R:.*]] = call @f(%[[X]])
+// CHECK-NEXT: return %[[R]]
+// CHECK-NOT: func.func private @g
+func.func @mutual_main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  return %x : tensor<4xf32>
+}
+func.func private @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = call @g(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+func.func private @g(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = call @f(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// A call inside a nested module names that module's @f, not the outer one:
+// the outer @f's body (an add) was inlined in place of the inner one's (a
+// multiply).  Calls in nested modules are left alone.
+// CHECK-LABEL: module @inner
+// CHECK: func.func private @f(
+// CHECK-NEXT: arith.mulf
+// CHECK: func.func @inner_main(
+// CHECK-NEXT: call @f(
+func.func private @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = arith.addf %x, %x : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+module @inner {
+  func.func private @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+    %0 = arith.mulf %x, %x : tensor<4xf32>
+    return %0 : tensor<4xf32>
+  }
+  func.func @inner_main(%x: tensor<4xf32>) -> tensor<4xf32> {
+    %0 = call @f(%x) : (tensor<4xf32>) -> tensor<4xf32>
+    return %0 : tensor<4xf32>
+  }
+}

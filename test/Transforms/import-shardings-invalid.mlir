@@ -104,3 +104,21 @@ func.func @constraint_without_sharding(%a: tensor<8xf32>) -> tensor<8xf32> {
   %0 = "sdy.sharding_constraint"(%a) : (tensor<8xf32>) -> tensor<8xf32>
   return %0 : tensor<8xf32>
 }
+
+// -----
+
+// expected-error @+1 {{sdy.mesh sym_name must be a string, got 5 : i64}}
+"sdy.mesh"() <{mesh = #sdy.mesh<["x"=2]>, sym_name = 5}> : () -> ()
+func.func @main(%a: tensor<8xf32>) -> tensor<8xf32> {
+  return %a : tensor<8xf32>
+}
+
+// -----
+
+// Shardy's device_ids are kept, not applied: a warning says which device
+// gets which piece.
+// expected-warning @+1 {{device_ids [1, 0] of mesh @m are not applied: partition numbers devices in mesh order, so its device d holds the piece Shardy gives to device device_ids[d]}}
+"sdy.mesh"() <{mesh = #sdy.mesh<["x"=2], device_ids=[1, 0]>, sym_name = "m"}> : () -> ()
+func.func @main(%a: tensor<8xf32> {sdy.sharding = #sdy.sharding<@m, [{"x"}]>}) -> tensor<8xf32> {
+  return %a : tensor<8xf32>
+}

@@ -420,3 +420,19 @@ def test_max_devices_must_be_positive(value: int) -> None:
         MeshAnalysis.from_options(f"max-devices={value}")
     with pytest.raises(OptionError, match="must be at least 1"):
         MeshAnalysis(max_devices=value)
+
+
+def test_a_mesh_of_dynamic_size_reads_as_a_question_mark():
+    # the size's sentinel (-2**63) is no size: the table prints ?, the JSON null
+    report = _report(
+        """
+mesh.mesh @m(shape = 2x?)
+func.func @main(%arg0: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  %s = mesh.sharding @m split_axes = [[0]] : !mesh.sharding
+  %0 = mesh.shard %arg0 to %s : tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+"""
+    )
+    assert "@main on @m (shape 2x?, 0 devices)" in report.to_table()
+    assert json.loads(report.to_json())["functions"][0]["mesh_shape"] == [2, None]

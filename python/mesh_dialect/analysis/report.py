@@ -6,7 +6,7 @@ is stable)::
     {"version": 1,
      "pipeline": ["sharding-propagation", "mesh-partition"],  # run on a copy; [] if none
      "functions": [
-       {"name": "mlp", "mesh": "mesh0", "mesh_shape": [2],   # mesh null, shape [] without one
+       {"name": "mlp", "mesh": "mesh0", "mesh_shape": [2],   # mesh null, shape [] without one; a ? size is null
         "devices": [{"device": [0], "collectives": {"all_gather": 1},
                      "bytes_received": 64, "peak_memory": 1536,
                      "flops": 1024, "redundant_flops": 0}, ...],
@@ -97,7 +97,7 @@ class FunctionReport:
         return {
             "name": self.name,
             "mesh": self.mesh,
-            "mesh_shape": list(self.mesh_shape),
+            "mesh_shape": [None if n < 0 else n for n in self.mesh_shape],  # null: known at run time only
             "devices": [d.to_dict() for d in self.devices],
             "max": self.max,
             "total": self.total,
@@ -183,7 +183,7 @@ def _table(f: FunctionReport) -> _Table:
     if f.mesh is None:
         title = f"@{f.name} (no mesh: one device)"
     else:
-        shape = "x".join(map(str, f.mesh_shape))
+        shape = "x".join("?" if n < 0 else str(n) for n in f.mesh_shape)
         title = f"@{f.name} on @{f.mesh} (shape {shape}, {len(f.devices)} devices)"
     rows: list[list[str]] = []
     if len(f.devices) <= _ROW_EACH_DEVICE:

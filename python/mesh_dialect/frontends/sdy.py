@@ -461,6 +461,13 @@ def refine_mesh(mesh: SdyMesh, refs: Iterable[AxisRef]) -> MeshMapping:
             pieces[name].append((low, high // low, len(shape)))
             shape.append(high // low)
             names.append(piece_name(name, low, high // low, whole))
+    if not shape and mesh.axes:
+        # every axis has size 1 (`jax.make_mesh((1,), ("x",))`): a mesh has
+        # rank 1 at least, so the first axis stays, of size 1
+        name = mesh.axes[0][0]
+        pieces[name] = [(1, 1, 0)]
+        shape.append(1)
+        names.append(name)
     return MeshMapping(tuple(shape), tuple(names), pieces, mesh.device_ids)
 
 
@@ -486,8 +493,9 @@ def to_layout(sharding: TensorSharding, mapping: MeshMapping, rank: int) -> Shar
 def mesh_from_names(shape: Sequence[int], names: Sequence[str] | None) -> tuple[SdyMesh, list[AxisRef]]:
     """The Shardy mesh for a mesh of this dialect, and the axis (or
     sub-axis) each of its axes is. Pieces named `x:(m)k` that tile one axis
-    (as `refine_mesh` names them) become that axis again; without names the
-    axes are called "axis0", "axis1", ..."""
+    (as `refine_mesh` names them) become that axis again when they are
+    neighbours, major first (elsewhere the devices would be numbered in
+    another order); without names the axes are called "axis0", "axis1", ..."""
     if names is None or len(names) != len(shape) or len(set(names)) != len(names):
         names = [f"axis{i}" for i in range(len(shape))]
     groups: dict[str, list[tuple[int, int, int]]] = {}
@@ -499,28 +507,29 @@ def mesh_from_names(shape: Sequence[int], names: Sequence[str] | None) -> tuple[
             order.append(base)
             groups[base] = []
         groups[base].append((pre, size, i))
-    axes: list[tuple[str, int]] = []
+    placed: list[tuple[int, str, int]] = []  # (first mesh axis, Shardy axis, size): kept in mesh order
     refs: list[AxisRef | None] = [None] * len(shape)
     for base in order:
         group = groups[base]
         expected = 1
         tiled = True
-        for pre, size, _ in group:
-            tiled = tiled and pre == expected
+        for k, (pre, size, i) in enumerate(group):
+            tiled = tiled and pre == expected and i == group[0][2] + k
             expected *= size
         if len(group) == 1 and group[0][0] in (0, 1):
-            axes.append((base, group[0][1]))
+            placed.append((group[0][2], base, group[0][1]))
             refs[group[0][2]] = AxisRef(base)
         elif tiled:
-            axes.append((base, expected))
+            placed.append((group[0][2], base, expected))
             for pre, size, i in group:
                 refs[i] = AxisRef(base, pre, size)
         else:  # names that do not tile an axis: each is an axis of its own
             for _, size, i in group:
                 own = names[i]
-                axes.append((own, size))
+                placed.append((i, own, size))
                 refs[i] = AxisRef(own)
-    return SdyMesh(tuple(axes)), [r for r in refs if r is not None]
+    axes = tuple((name, size) for _, name, size in sorted(placed))
+    return SdyMesh(axes), [r for r in refs if r is not None]
 
 
 def _merged(refs: Sequence[AxisRef], mesh: SdyMesh) -> tuple[AxisRef, ...]:

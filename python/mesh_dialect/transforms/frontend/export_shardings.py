@@ -85,7 +85,21 @@ class ExportShardings(Pass):
             for func in functions:
                 self.strip_annotations(func)
         kept = self.meshes_in_use(module) if self.strip else set(self.meshes)
-        names = {mesh: (f"{mesh}_sdy" if mesh in kept else mesh) for mesh in self.used}
+        taken = {
+            op.operation.attributes["sym_name"].value
+            for op in body.operations
+            if "sym_name" in op.operation.attributes and isinstance(op.operation.attributes["sym_name"], ir.StringAttr)
+        }
+        names = {}
+        for mesh in self.used:
+            name, i = mesh, 0
+            if mesh in kept:  # the mesh.mesh stays: the sdy.mesh takes a free name beside it
+                name = f"{mesh}_sdy"
+                while name in taken:
+                    i += 1
+                    name = f"{mesh}_sdy_{i}"
+                taken.add(name)
+            names[mesh] = name
         for func, (args, results) in found:
             self.write(func, "arg_attrs", args, names)
             self.write(func, "res_attrs", results, names)
@@ -179,9 +193,16 @@ class ExportShardings(Pass):
             return None
         if mesh not in self.meshes:
             return None
+        mesh_shape = [int(d) for d in self.meshes[mesh].attributes["shape"]]
+        if any(d < 1 for d in mesh_shape):
+            shape = "x".join("?" if d < 1 else str(d) for d in mesh_shape)
+            self.warning(
+                func.location,
+                f"a mesh of dynamic size has no shardy counterpart (@{mesh}, shape {shape}); left out: {layout}",
+            )
+            return None
         smesh, refs = self.sdy_mesh(mesh)
         tensor = ir.RankedTensorType(t)
-        mesh_shape = [int(d) for d in self.meshes[mesh].attributes["shape"]]
         ours, shardys = _cuts(layout, mesh_shape, tensor, local)
         if ours != shardys:
             # Shardy cuts a dimension its devices do not divide into pieces

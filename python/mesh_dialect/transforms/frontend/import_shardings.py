@@ -124,6 +124,10 @@ class ImportShardings(Pass):
             if op.name == "sdy.mesh":
                 if "mesh" not in op.attributes or "sym_name" not in op.attributes:
                     raise self.located(op.location, "sdy.mesh needs a mesh and a sym_name")
+                if not isinstance(op.attributes["sym_name"], ir.StringAttr):
+                    raise self.located(
+                        op.location, f"sdy.mesh sym_name must be a string, got {op.attributes['sym_name']}"
+                    )
                 name = ir.StringAttr(op.attributes["sym_name"]).value
                 self.sdy_meshes[name] = (self.parse(op.location, sdy.parse_mesh, op.attributes["mesh"]), op)
             elif op.name == "func.func" and len(op.regions[0].blocks):
@@ -258,6 +262,13 @@ class ImportShardings(Pass):
                 )
                 if mapping.device_ids:
                     made.operation.attributes["mesh.device_ids"] = ir.DenseI64ArrayAttr.get(list(mapping.device_ids))
+                    if list(mapping.device_ids) != list(range(len(mapping.device_ids))):
+                        shown = list(mapping.device_ids[:8]) + (["..."] if len(mapping.device_ids) > 8 else [])
+                        self.warning(
+                            (op or self.module).location,
+                            f"device_ids {shown} of mesh @{name} are not applied: partition numbers devices in "
+                            "mesh order, so its device d holds the piece Shardy gives to device device_ids[d]",
+                        )
         # Once the sub-axes are known to nest: each axis is used once.
         seen: set[tuple[sdy.TensorSharding, sdy.SdyMesh]] = set()
         for spec, mesh in checked:
@@ -514,9 +525,9 @@ class ImportShardings(Pass):
                 hidden[name] = _hidden_symbol_properties(context, name)
             attrs = op.attributes
             for key, attr in attrs.items():
-                if key == "callee" and name == "func.call":
+                if key == "callee" and name == "func.call" and self.in_top_scope(op):
                     calls.setdefault(ir.FlatSymbolRefAttr(attr).value, []).append(op)
-                else:
+                else:  # a call inside a nested module names that module's function
                     other_uses.add(attr)
             properties = hidden[name]
             if properties is None:
@@ -547,7 +558,20 @@ class ImportShardings(Pass):
             for name in _named_more_than_once(text, candidates):
                 del candidates[name]
         for name, (call, func) in candidates.items():
-            self.inline_call(call, func, arg_shards.get(name, []))
+            # an earlier inlining may have moved the call into its own callee
+            # (two private functions calling each other)
+            if not self.inside(call, func):
+                self.inline_call(call, func, arg_shards.get(name, []))
+
+    def in_top_scope(self, op: ir.Operation) -> bool:
+        """Whether the nearest symbol table around `op` is the module itself
+        (not a nested module, whose symbols are its own)."""
+        parent = op.parent
+        while parent is not None and parent != self.module:
+            if parent.name.endswith(".module"):
+                return False
+            parent = parent.parent
+        return True
 
     @staticmethod
     def inside(op: ir.Operation, func: ir.Operation) -> bool:
