@@ -413,6 +413,19 @@ def test_partial_results_map_to_reduction_loops():
     assert isinstance(c, Conflict) and (c.index, c.loop, c.resolved) == (1, 0, ((0,), ()))
 
 
+def test_two_results_partial_over_different_axes_of_one_reduction_loop():
+    # a variadic reduce: both results come out of the one reduction loop, so
+    # result 1's partial [0, 1] cannot grow the loop result 0's partial [0]
+    # placed (it raised KeyError: a loop split by a partial has no setter)
+    rule = R([SUM, P], [(0, 1), (0, 1)], [(1,), (1,)])
+    c = option_from_shardings(rule, [None, None], [S([], [0]), S([], [0, 1])])
+    assert isinstance(c, Conflict)
+    assert (c.side, c.index, c.dim, c.loop, c.axes) == ("result", 1, None, 0, (0, 1))
+    assert c.resolved == ((0,), ())
+    # the same axes agree
+    assert option_from_shardings(rule, [None, None], [S([], [0]), S([], [0])]) == ((0,), ())
+
+
 def test_reduce_with_a_partial_result():
     rule = R([P, SUM, P], [(0, 1, 2)], [(0, None, 2)])  # tosa.reduce_sum over axis 1
     option = option_from_shardings(rule, [S([[1], [0]])], [None])

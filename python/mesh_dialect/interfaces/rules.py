@@ -655,6 +655,18 @@ class _Builder:
             held = [self.owner[a] for a in axes if a in self.owner and self.owner[a] in candidates]
             free = [loop for loop in candidates if not self.loops[loop]]
             loop = held[0] if held else (free or candidates)[0]
+            if self.loops[loop] and loop not in self.setter:
+                # An earlier result's partial axes split this loop: growing it
+                # would make that result partial over more axes than it says
+                # (the earlier partial wins; these axes stay unplaced).
+                why = (
+                    f"the partial axes {_fmt(axes)} of result {result} also split loop {loop}, already split by a "
+                    "partial"
+                )
+                self.lose("result", result, None, loop, axes, why)
+                for a in left:
+                    del self.reserved[a]
+                continue
             if self.loops[loop]:
                 # A request fixed this loop's axes exactly; growing it makes
                 # that request lose (the partial came first, so it wins).

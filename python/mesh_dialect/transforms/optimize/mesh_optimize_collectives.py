@@ -25,6 +25,7 @@ from mlir import ir
 
 from ...interfaces.registry import hlo_combiner_kind, ignores_nan, is_pointwise, rule_for
 from ...ir import ops as mesh_ops
+from ...ir.flags import drop_totals_only_flags
 from ...ir.schema import DYNAMIC
 from ...ir.types import is_boolean
 from ...sharding.resharding import AllGather, AllReduce, ReduceScatter, Step, uniform_cost
@@ -63,29 +64,6 @@ _COMBINERS = {
     "linalg.max": "max",
     "linalg.min": "min",
 }
-
-
-_FASTMATH_FLAGS = ("reassoc", "nnan", "ninf", "nsz", "arcp", "contract", "afn")
-"""What `#arith.fastmath<fast>` stands for."""
-
-
-def _drop_totals_only_flags(op: ir.Operation) -> None:
-    """A combiner moved onto each device's terms loses the promises that hold
-    of the totals only: terms may wrap (nsw, nuw) or overflow to an
-    infinity (ninf) where their totals do not, and the broken promise would
-    make the term poison.  A NaN among the terms makes the totals' result
-    NaN too, so nnan stays, as do the rest."""
-    attrs = op.attributes
-    if "overflowFlags" in attrs and str(attrs["overflowFlags"]) != "#arith.overflow<none>":
-        attrs["overflowFlags"] = ir.Attribute.parse("#arith.overflow<none>", op.context)
-    if "fastmath" in attrs:
-        text = str(attrs["fastmath"])
-        flags = [f.strip() for f in text[text.index("<") + 1 : text.rindex(">")].split(",")]
-        if "fast" in flags:
-            flags = list(_FASTMATH_FLAGS)
-        kept = [f for f in flags if f not in ("ninf", "none")]
-        if len(kept) != len([f for f in flags if f != "none"]):
-            attrs["fastmath"] = ir.Attribute.parse(f"#arith.fastmath<{','.join(kept) or 'none'}>", op.context)
 
 
 def _combiner_kind(op: ir.Operation) -> str | None:
@@ -286,7 +264,7 @@ class MeshOptimizeCollectives(Pass):
             before = _total(*(_op_cost(r, meshes) for r in distinct))
             for i, r in enumerate(reduces):
                 op.operands[i] = r.operands[0]
-            _drop_totals_only_flags(op)
+            drop_totals_only_flags(op)
             result = op.results[0]
             with ir.InsertionPoint.after(op):
                 new = mesh_ops.AllReduceOp(

@@ -46,6 +46,7 @@ from ...interfaces.choice import same_placement
 from ...interfaces.registry import OWN_BODY, RuleCache
 from ...interfaces.rules import Conflict, ShardingRule, option_from_shardings, shardings_from_option
 from ...ir import ops as mesh_ops
+from ...ir.flags import drop_totals_only_flags
 from ...ir.syntax import encode_sharding_attr
 from ...sharding.spec import IDEMPOTENT_KINDS, Mesh, Sharding, ShardingError
 from ..base import Pass, element_bytes, meshes_and_functions, sharding_of
@@ -1703,9 +1704,10 @@ class _Partition:
         results: list[ir.Value] | None = None,
         outs: list[Sharding | None] | None = None,
     ) -> None:
-        """Keep a split reduction's init on the group's first device only
-        (`name`, `results` and their layouts `outs`: the op's, when the
-        caller has them)."""
+        """Keep a split reduction's init on the group's first device only,
+        and take from its combiner the flags only the whole reduction keeps
+        (`_drop_split_combiner_flags`).  `name`, `results` and their layouts
+        `outs`: the op's, when the caller has them."""
         if not (op.name if name is None else name).startswith("linalg."):
             return
         if results is None:
@@ -1713,7 +1715,10 @@ class _Partition:
         if not results:
             return
         out = self.layout.get(results[0]) if outs is None else outs[0]
-        if out is None or not out.partial_axes or out.partial_type in IDEMPOTENT_KINDS:
+        if out is None or not out.partial_axes:
+            return
+        _drop_split_combiner_flags(op)
+        if out.partial_type in IDEMPOTENT_KINDS:
             return  # the init may be folded in on every device
         n_inits = len(op.results)
         operands = list(op.operands)
@@ -2073,6 +2078,29 @@ def _localize(op: ir.Operation, forget) -> None:
 _same_cut = rederive.same_cut
 """Whether two cuts of one loop give each device the same part of it (one
 test for the check here and for the reshards `rederive` lines up)."""
+
+
+def _drop_split_combiner_flags(op: ir.Operation) -> None:
+    """A linalg reduction split over devices folds, on each device, only its
+    piece, starting from the init or the neutral value: running values no
+    prefix of the whole fold reaches.  A piece's sum may wrap where the
+    whole one never does ([INT32_MIN | INT32_MAX, INT32_MAX]: the second
+    piece overflows), so the combiner of each output (the body op that
+    folds the output's running value, as the rule found it) loses nsw, nuw
+    and ninf, as a combiner `mesh-optimize-collectives` moves onto terms
+    does; the body's other ops see the values they saw before."""
+    if op.name not in OWN_BODY:
+        return  # a named op's body is made from its name: it has no flags
+    body = op.regions[0].blocks[0]
+    args = list(body.arguments)
+    n_inits = len(op.results)
+    n_inputs = len(args) - n_inits
+    if n_inputs < 0:
+        return
+    terminator = body.operations[len(body.operations) - 1]
+    for j, y in enumerate(terminator.operands):
+        if j < n_inits and isinstance(y, ir.OpResult) and args[n_inputs + j] in list(y.owner.operands):
+            drop_totals_only_flags(y.owner)
 
 
 def _fmt_cut(bounds: list[tuple[int, int]]) -> str:
