@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import os
 import random
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -169,6 +170,13 @@ def _elements_for(kind: str) -> tuple[str, ...]:
     if kind in ("max", "min"):
         return tuple(e for e in ELEMENTS if not e.startswith("complex"))
     return ELEMENTS
+
+
+def _kinds_for(tensor_type: str) -> tuple[str, ...]:
+    """Reduction kinds a collective accumulating in `tensor_type` may use
+    (the verifier holds a collective's reduction to the same rule as a partial)."""
+    element = re.sub(r"^tensor<(?:(?:\?|\d+)x)*", "", tensor_type)[:-1]
+    return tuple(k for k in REDUCTION_KINDS if element in _elements_for(k))
 
 
 def _dims_text(dims) -> str:
@@ -536,7 +544,7 @@ class Func:
         x = self.arg(src_t)
         tokens = [head[0], head[1], x, "on", self.ref(mesh), *mesh_axes]
         if name == "reduce_scatter" and self.bool():
-            tokens += ["reduction", "=", self.reduction()]
+            tokens += ["reduction", "=", self.reduction(_kinds_for(dst_t))]
         tokens += [key, "=", str(axis)]
         if root:
             root_tokens, dynamic = self.in_group_list("root", mesh, axes)
@@ -610,13 +618,13 @@ class Func:
     def op_all_reduce(self) -> None:
         _, _, tokens, src_t, dst_t = self._same_shape("all_reduce", rank_lo=0, same_elem=False)
         if self.bool():
-            tokens += ["reduction", "=", self.reduction()]
+            tokens += ["reduction", "=", self.reduction(_kinds_for(dst_t))]
         self.emit([*tokens, *self.unary_types(src_t, dst_t)])
 
     def op_reduce(self) -> None:
         mesh, axes, tokens, src_t, dst_t = self._same_shape("reduce", rank_lo=0, same_elem=False)
         if self.bool():
-            tokens += ["reduction", "=", self.reduction()]
+            tokens += ["reduction", "=", self.reduction(_kinds_for(dst_t))]
         root, dynamic = self.in_group_list("root", mesh, axes)
         self.emit([*tokens, *root, *self.functional_types(src_t, dynamic, dst_t)])
 

@@ -261,6 +261,25 @@ def _generic_attr_to_surface(raw: str) -> str:
         return raw
 
 
+_ATTR_OR_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"|#mesh\.(?:partial|axisarray|sharding)<')
+
+
+def _attrs_to_surface(text: str) -> str:
+    """`text` (attribute values) with every dialect attribute in it, at any
+    depth and outside strings, in its surface spelling."""
+    out: list[str] = []
+    pos = 0
+    for m in _ATTR_OR_STRING.finditer(text):
+        if m.start() < pos or text[m.start()] == '"':
+            continue
+        end = scan_balanced(text, m.start())
+        out.append(text[pos : m.start()])
+        out.append(_generic_attr_to_surface(text[m.start() : end]))
+        pos = end
+    out.append(text[pos:])
+    return "".join(out)
+
+
 def _fmt_axes_array(axes) -> str:
     return "[" + ", ".join(_fmt_list(a) for a in axes) + "]"
 
@@ -1193,7 +1212,10 @@ class _Printer:
                         self.tokens.append(text)
             elif isinstance(el, Dims):
                 self.used.add(el.attr)
-                self.tokens.append(_fmt_dims(decode_dense(self.g.attrs.get(el.attr, ""), "i64")))
+                dims = decode_dense(self.g.attrs.get(el.attr, ""), "i64")
+                if not dims or any(v < 0 and v != DYNAMIC for v in dims):
+                    raise Unprintable("dimension list")  # no `2x?x4` spells it: the op stays generic
+                self.tokens.append(_fmt_dims(dims))
             elif isinstance(el, DynList):
                 self.used.add(el.attr)
                 static = decode_dense(self.g.attrs.get(el.attr, ""), "i64")
@@ -1218,7 +1240,11 @@ class _Printer:
                 self.tokens.append("(" + ", ".join(self.g.operand_types) + ") -> " + res_text)
             elif isinstance(el, AttrDict):
                 known = self.used | {a.name for a in self.op.attrs}
-                rest = [k if v == "" else f"{k} = {v}" for k, v in self.g.attrs.items() if k not in known]
+                rest = [
+                    k if v == "" else f"{k} = {_attrs_to_surface(v) if '#mesh.' in v else v}"
+                    for k, v in self.g.attrs.items()
+                    if k not in known
+                ]
                 if rest:
                     self.tokens.append("{" + ", ".join(rest) + "}")
 

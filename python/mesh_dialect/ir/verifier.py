@@ -75,14 +75,15 @@ class MeshInfo:
         return size
 
 
-def _check_partial_element(kind: str, element: ir.Type) -> None:
-    """Partial terms of `kind` must be reducible in the tensor's element type:
-    a bitwise partial of floats, or a max of complex numbers, means nothing."""
+def _check_partial_element(kind: str, element: ir.Type, what: str = "partial") -> None:
+    """Terms of `kind` must be reducible in the element type (a partial
+    layout's, or a collective's accumulation type): a bitwise reduction of
+    floats, or a max of complex numbers, means nothing."""
     integer = isinstance(element, ir.IntegerType | ir.IndexType)
     if kind.startswith("bitwise_") and not integer:
-        raise _Invalid(f"partial = {kind} needs an integer element type, got {element}")
+        raise _Invalid(f"{what} = {kind} needs an integer element type, got {element}")
     if kind in ("max", "min") and isinstance(element, ir.ComplexType):
-        raise _Invalid(f"partial = {kind} needs an ordered element type, got {element}")
+        raise _Invalid(f"{what} = {kind} needs an ordered element type, got {element}")
 
 
 @dataclass(frozen=True)
@@ -458,6 +459,9 @@ class _Verifier:
 
     def verify_shard_shape(self, op: ir.Operation) -> None:
         shape = _i64_list_attr(op, "shape")
+        for d, size in enumerate(shape):
+            if size < 0 and size != DYNAMIC:
+                raise _Invalid(f"shape dimension {d} must have size >= 0 or ?, got {size}")
         if len(op.results) != len(shape):
             raise _Invalid(f"expected {len(shape)} results for shape {_fmt_shape(_dims(shape))}, got {len(op.results)}")
         info = self.sharding_info(op.operands[0])
@@ -545,6 +549,8 @@ class _Verifier:
                 partial_type = decode_reduction(raw)
             except Unprintable:
                 raise _Invalid(f"partial_type must be a #mesh.partial reduction kind, got {raw}") from None
+            if partial_type == "generic":  # even with no axes: `partial = generic []`
+                raise _Invalid("partial reduction kind 'generic' is not allowed in a sharding")
         halos = _i64_list_attr(op, "static_halo_sizes")
         offsets = _i64_list_attr(op, "static_sharded_dims_offsets")
         segments = self._segments(op, 2)
@@ -629,9 +635,11 @@ class _Verifier:
         if "reduction" in op.attributes:
             raw = str(op.attributes["reduction"])
             try:
-                decode_reduction(raw)
+                kind = decode_reduction(raw)
             except Unprintable:
                 raise _Invalid(f"reduction must be a #mesh.partial reduction kind, got {raw}") from None
+            # the reduction accumulates in the result's element type
+            _check_partial_element(kind, ir.ShapedType(op.results[0].type).element_type, "reduction")
         return mesh, axes
 
     def io(self, op: ir.Operation):

@@ -211,6 +211,18 @@ func.func @shard_shape_rank_too_small(%d: index) -> index {
   return %0#0 : index
 }
 
+// -----
+
+// Sizes below 0 other than ? spell no dimension list: the op verified and
+// printed `mesh.shard_shape -3 ...`, which did not parse back.
+mesh.mesh @mesh0(shape = 2x2)
+func.func @shard_shape_negative_size(%d: index) -> index {
+  %s = mesh.sharding @mesh0 split_axes = [[0]] : !mesh.sharding
+  // expected-error@+1 {{'mesh.shard_shape' op shape dimension 1 must have size >= 0 or ?, got -3}}
+  %0:2 = "mesh.shard_shape"(%s, %d) {shape = array<i64: 8, -3>} : (!mesh.sharding, index) -> (index, index)
+  return %0#0 : index
+}
+
 //===----------------------------------------------------------------------===//
 // mesh.sharding
 //===----------------------------------------------------------------------===//
@@ -275,6 +287,16 @@ mesh.mesh @mesh0(shape = 2x2)
 func.func @partial_generic() {
   // expected-error@+1 {{'mesh.sharding' op partial reduction kind 'generic' is not allowed in a sharding}}
   %s = mesh.sharding @mesh0 split_axes = [[0]] partial = generic [1] : !mesh.sharding
+  return
+}
+
+// -----
+
+// With no partial axes too.
+mesh.mesh @mesh0(shape = 2x2)
+func.func @partial_generic_no_axes() {
+  // expected-error@+1 {{'mesh.sharding' op partial reduction kind 'generic' is not allowed in a sharding}}
+  %s = mesh.sharding @mesh0 split_axes = [[0]] partial = generic [] : !mesh.sharding
   return
 }
 
@@ -1134,6 +1156,25 @@ func.func @bitwise_partial_of_floats(%arg0: tensor<4xf32>) -> tensor<4xf32> {
   %s = mesh.sharding @mesh0 split_axes = [[]] partial = bitwise_xor [0] : !mesh.sharding
   // expected-error@+1 {{'mesh.shard' op partial = bitwise_xor needs an integer element type, got f32}}
   %0 = mesh.shard %arg0 to %s annotate_for_users : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// A collective accumulates in its result type: the same rule.
+mesh.mesh @mesh0(shape = 2x2)
+func.func @bitwise_reduction_of_floats(%arg0: tensor<4xf32>, %arg1: tensor<4xi32>) -> tensor<4xf32> {
+  // expected-error@+1 {{'mesh.all_reduce' op reduction = bitwise_xor needs an integer element type, got f32}}
+  %0 = mesh.all_reduce %arg0 on @mesh0 mesh_axes = [0] reduction = <bitwise_xor> : tensor<4xf32> -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+mesh.mesh @mesh0(shape = 2x2)
+func.func @bitwise_reduction_into_floats(%arg1: tensor<4xi32>) -> tensor<4xf32> {
+  // expected-error@+1 {{'mesh.reduce' op reduction = bitwise_or needs an integer element type, got f32}}
+  %0 = mesh.reduce %arg1 on @mesh0 mesh_axes = [0] reduction = <bitwise_or> root = [0] : (tensor<4xi32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
 
