@@ -138,8 +138,19 @@ _int_div("arith.remsi", _rem_trunc)
 _int_div("arith.divui", np.floor_divide, unsigned=True)
 _int_div("arith.remui", np.remainder, unsigned=True)
 _int_div("arith.floordivsi", np.floor_divide)
-_int_div("arith.ceildivsi", lambda a, b: -np.floor_divide(-a, b))
-_int_div("arith.ceildivui", lambda a, b: np.floor_divide(a + b - 1, b), unsigned=True)
+
+
+def _ceil_div(a, b):
+    """The quotient rounded up, from the floor's (neither `-(-a // b)`,
+    which wraps for the type's minimum, nor `(a + b - 1) // b`, which wraps
+    near its maximum)."""
+    q = np.floor_divide(a, b)
+    up = np.remainder(a, b) != 0
+    return q + up.astype(q.dtype if isinstance(q, np.ndarray) else type(q))
+
+
+_int_div("arith.ceildivsi", _ceil_div)
+_int_div("arith.ceildivui", _ceil_div, unsigned=True)
 
 
 def _shift(name: str, fn, *, unsigned: bool = False):
@@ -241,7 +252,7 @@ def _constant(frame, step):
     return [v.copy() if isinstance(v, np.ndarray) else v]
 
 
-def _cast(name: str, *, unsigned_source: bool = False, float_to_int: bool = False):
+def _cast(name: str, *, unsigned_source: bool = False, float_to_int: bool = False, unsigned_target: bool = False):
     """A cast as MLIR does it, not as numpy's bool does: an i1 source reads
     as -1 when the cast is signed (extsi, sitofp, index_cast) and 1 when it
     is unsigned; an i1 result keeps the low bit (trunci, fptosi of -1.0)."""
@@ -259,18 +270,52 @@ def _cast(name: str, *, unsigned_source: bool = False, float_to_int: bool = Fals
         with np.errstate(all="ignore"):
             if dtype.kind == "b":
                 return [_bool_bit(_as(src, np.dtype(np.int64)), (a,))]
+            if unsigned_target and dtype.kind == "i":
+                # in range for the unsigned type, out of range for the signed
+                # one: convert unsigned, then read the bits signed
+                return [_as(_as(src, _unsigned(dtype)), dtype)]
             return [_as(src, dtype)]
 
     register(name, prepare=_result_dtype)(run)
 
 
-for _name in ("index_cast", "sitofp", "extf", "truncf", "extsi", "trunci"):
+for _name in ("index_cast", "sitofp", "extf", "extsi", "trunci"):
     _cast("arith." + _name)
 _cast("arith.index_castui", unsigned_source=True)
 _cast("arith.uitofp", unsigned_source=True)
 _cast("arith.extui", unsigned_source=True)
 _cast("arith.fptosi", float_to_int=True)
-_cast("arith.fptoui", float_to_int=True)
+_cast("arith.fptoui", float_to_int=True, unsigned_target=True)
+
+
+def _prepare_truncf(c: Compiler, op: ir.Operation) -> dict:
+    mode = ir.IntegerAttr(op.attributes["roundingmode"]).value if "roundingmode" in op.attributes else 0
+    return {"dtype": dtype_of(op.results[0].type), "mode": mode}
+
+
+@register("arith.truncf", prepare=_prepare_truncf)
+def _truncf(frame, step, a):
+    """Narrowing with arith's rounding modes (0 to nearest even, the
+    default, 1 downward, 2 upward, 3 toward zero, 4 to nearest away): numpy
+    rounds to nearest even, and a step to the neighbour mends the rest."""
+    dtype, mode = step.attrs["dtype"], step.attrs["mode"]
+    with np.errstate(all="ignore"):
+        x = np.asarray(a, np.float64)
+        r = x.astype(dtype)
+        if mode:
+            rf = r.astype(np.float64)
+            if mode == 1:
+                r = np.where(rf > x, np.nextafter(r, dtype.type(-np.inf)), r)
+            elif mode == 2:
+                r = np.where(rf < x, np.nextafter(r, dtype.type(np.inf)), r)
+            elif mode == 3:
+                r = np.where(np.abs(rf) > np.abs(x), np.nextafter(r, dtype.type(0)), r)
+            elif mode == 4:
+                other = np.nextafter(r, np.where(x > rf, dtype.type(np.inf), dtype.type(-np.inf)).astype(dtype))
+                tie = (rf != x) & (x - rf == other.astype(np.float64) - x)
+                r = np.where(tie & (np.abs(other) > np.abs(r)), other, r)
+        r = r.astype(dtype)
+    return [r if isinstance(a, np.ndarray) else r[()]]
 
 
 @register("arith.bitcast", prepare=_result_dtype)
@@ -300,6 +345,9 @@ def _prepare_predicate(c: Compiler, op: ir.Operation) -> dict:
 @register("arith.cmpi", prepare=_prepare_predicate)
 def _cmpi(frame, step, a, b):
     fn, unsigned = _CMPI[step.attrs["predicate"]]
+    if np.asarray(a).dtype.kind == "b":  # read signed, an i1 true is -1 (unsigned: 1)
+        a, b = _bool_int(a, not unsigned), _bool_int(b, not unsigned)
+        return [_bool(fn(a, b) if any(isinstance(x, np.ndarray) for x in (a, b)) else fn(a, b)[()])]
     if unsigned:
         u = _unsigned(np.asarray(a).dtype)
         a, b = _as(a, u), _as(b, u)
@@ -349,6 +397,16 @@ def _select(frame, step, cond, a, b):
 # ---------------------------------------------------------------------------
 # math
 
+
+def _round_half_away(x):
+    """math.round: halves away from zero, exactly (`floor(x + 0.5)` rounds
+    0.49999997 up and 2**23 + 1 to 2**23 + 2, since `x + 0.5` rounds), and
+    the sign of a zero kept."""
+    t = np.trunc(x)
+    frac = np.abs(x - t)
+    return np.copysign(np.where(frac >= 0.5, t + np.sign(x), t), x)
+
+
 _UNARY_MATH = {
     "sqrt": np.sqrt,
     "rsqrt": lambda x: 1 / np.sqrt(x),
@@ -373,7 +431,7 @@ _UNARY_MATH = {
     "floor": np.floor,
     "ceil": np.ceil,
     "trunc": np.trunc,
-    "round": lambda x: np.where(x >= 0, np.floor(x + 0.5), np.ceil(x - 0.5)),
+    "round": lambda x: _round_half_away(x),
     "roundeven": np.rint,
     "erf": np.vectorize(math.erf, otypes=[np.float64]),
     "cbrt": np.cbrt,
@@ -386,33 +444,116 @@ for _name, _fn in _UNARY_MATH.items():
 
     register("math." + _name, prepare=_result_dtype)(_unary)
 
-for _name, _fn in {"powf": np.power, "atan2": np.arctan2, "copysign": np.copysign}.items():
+
+def _powf(a, b):
+    # as arrays: numpy takes a square root for a scalar exponent of 0.5,
+    # which gives -0.0 for pow(-0.0, 0.5) and NaN for pow(-inf, 0.5)
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return np.power(a, b)
+    return np.power(np.asarray(a).reshape(1), np.asarray(b).reshape(1))[0]
+
+
+for _name, _fn in {"powf": _powf, "atan2": np.arctan2, "copysign": np.copysign}.items():
     _binary("math." + _name, _fn)
+
+
+def _fused(a, b, c):
+    """a * b + c rounded once, as llvm.fma (exactly, through fractions: two
+    roundings, even through f64 for f32, differ in rare cases)."""
+    from fractions import Fraction
+
+    def one(x: float, y: float, z: float) -> float:
+        if not all(math.isfinite(v) for v in (x, y, z)):
+            return x * y + z
+        exact = Fraction(float(x)) * Fraction(float(y)) + Fraction(float(z))
+        if exact != 0:
+            return float(exact)
+        # an exact zero is +0.0 unless a -0.0 product meets a -0.0 addend
+        negative_product = (x == 0 or y == 0) and math.copysign(1, x) * math.copysign(1, y) < 0
+        return -0.0 if negative_product and math.copysign(1, z) < 0 else 0.0
+
+    return np.vectorize(one, otypes=[np.float64])(a, b, c)
 
 
 @register("math.fma", prepare=_result_dtype)
 def _fma(frame, step, a, b, c):
-    return [_as(a * b + c, step.attrs["dtype"])]
+    dtype = step.attrs["dtype"]
+    with np.errstate(all="ignore"):
+        out = _as(_fused(a, b, c), dtype)
+    return [out if any(isinstance(x, np.ndarray) for x in (a, b, c)) else dtype.type(out)]
+
+
+def _bit_count(name: str, count):
+    """ctlz, cttz and ctpop: counted on the value's bits (unsigned)."""
+
+    def run(frame, step, a):
+        dtype = step.attrs["dtype"]
+        bits = 1 if dtype.kind == "b" else dtype.itemsize * 8
+        u = np.asarray(a).astype(np.uint64) & np.uint64((1 << bits) - 1) if bits < 64 else np.asarray(a).view(np.uint64)
+        out = np.vectorize(lambda v: count(int(v), bits), otypes=[np.int64])(u).astype(dtype)
+        return [out if isinstance(a, np.ndarray) else out[()]]
+
+    register(name, prepare=_result_dtype)(run)
+
+
+_bit_count("math.ctlz", lambda v, bits: bits - v.bit_length())
+_bit_count("math.cttz", lambda v, bits: bits if v == 0 else (v & -v).bit_length() - 1)
+_bit_count("math.ctpop", lambda v, bits: bin(v).count("1"))
+
+
+@register("math.fpowi", prepare=_result_dtype)
+def _fpowi(frame, step, a, b):
+    dtype = step.attrs["dtype"]
+    with np.errstate(all="ignore"):
+        out = _as(_powf(a, np.asarray(b).astype(np.float64) if isinstance(b, np.ndarray) else float(b)), dtype)
+    return [out]
 
 
 @register("math.ipowi", prepare=_result_dtype)
 def _ipowi(frame, step, a, b):
-    return [_as(np.power(a, b), step.attrs["dtype"])]
+    """Integer power, wrapping; a negative exponent gives 1/a**n truncated
+    toward zero: 1 for a = 1, ±1 for a = -1, 0 otherwise (upstream's fold)."""
+    dtype = step.attrs["dtype"]
+    a_arr, b_arr = np.asarray(a), np.asarray(b)
+    with np.errstate(all="ignore"):
+        power = np.power(a_arr, np.where(b_arr < 0, 0, b_arr))
+        negative = np.where(a_arr == 1, 1, np.where(a_arr == -1, np.where(b_arr % 2 == 0, 1, -1), 0))
+        out = np.where(b_arr < 0, negative, power).astype(dtype)
+    return [out if isinstance(a, np.ndarray) or isinstance(b, np.ndarray) else out[()]]
 
 
 # ---------------------------------------------------------------------------
 # scf
 
 
-@register("scf.for", generator=True)
+def _prepare_for(c: Compiler, op: ir.Operation) -> dict:
+    return {"unsigned": "unsignedCmp" in op.attributes}
+
+
+@register("scf.for", prepare=_prepare_for, generator=True)
 def _for(frame, step, lb, ub, st, *init):
-    if st <= 0:
-        raise fail(step, f"needs a positive step, got {st}")
     (body,) = step.regions
     carried = list(init)
+    kind = type(lb)
+    if step.attrs["unsigned"]:
+        # `scf.for unsigned` compares the bounds as unsigned: count in
+        # Python ints over the unsigned range, hand the body its bits
+        bits = np.dtype(kind).itemsize * 8
+        lb, ub, st = (int(v) % (1 << bits) for v in (lb, ub, st))
+
+        def value(i: int):
+            return np.array(i, dtype=f"u{bits // 8}").astype(kind)[()]
+
+    else:
+
+        def value(i):
+            return kind(i)
+
+    if st <= 0:
+        raise fail(step, f"needs a positive step, got {st}")
     i = lb
     while i < ub:
-        carried = yield from run_block(frame, body, [type(lb)(i), *carried])
+        carried = yield from run_block(frame, body, [value(i), *carried])
         i = i + st
     return carried
 

@@ -40,6 +40,7 @@ from mlir import ir
 from mlir.dialects import _linalg_ops_gen
 from mlir.dialects import linalg as _linalg
 
+from ...ir.types import is_boolean
 from .. import minmax
 from ..program import Block, Compiler, Step, dtype_of, fail, register, run_block_now
 
@@ -289,6 +290,8 @@ def _einsum_of(op: ir.Operation, maps: list, n_ins: int, n_outs: int) -> str | N
         return None
     if not set(maps[2].perm) <= {*maps[0].perm, *maps[1].perm}:
         return None
+    if any(is_boolean(v.type) for v in list(op.operands)[:3]):
+        return None  # i1 casts (true is -1 signed) and sums (xor) are the body's, not numpy's
     letters = "abcdefghijklmnopqrstuvwxyz"
     ins = ",".join("".join(letters[d] for d in m.perm) for m in maps[:2])
     return ins + "->" + "".join(letters[d] for d in maps[2].perm)

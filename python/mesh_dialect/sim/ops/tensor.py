@@ -119,12 +119,22 @@ def _extract_slice(frame, step, source, *dynamic):
     slices, sizes = _slices(step, dynamic, source.shape)
     result = np.ascontiguousarray(source[slices])
     want = ir.ShapedType(step.attrs["result_types"][0])
-    return [result.reshape([d for i, d in enumerate(result.shape) if _kept(want, sizes, i)] or ())]
+    return [result.reshape(_reduced_shape(want, list(result.shape)))]
 
 
-def _kept(want: ir.ShapedType, sizes, i: int) -> bool:
-    """extract_slice may drop unit dimensions (rank reduction)."""
-    return want.rank == len(sizes) or sizes[i] != 1
+def _reduced_shape(want: ir.ShapedType, sizes: list[int]) -> list[int]:
+    """The slice's sizes with the unit dimensions rank reduction drops, as
+    MLIR matches them: each size is kept when it fits the next result
+    dimension, else dropped (only a unit size may be).  Dropping every unit
+    size would turn tensor<1x3> into tensor<3>."""
+    if want.rank == len(sizes):
+        return sizes
+    out: list[int] = []
+    for size in sizes:
+        j = len(out)
+        if j < want.rank and (want.is_dynamic_dim(j) or want.shape[j] == size):
+            out.append(size)
+    return out
 
 
 @register("tensor.insert_slice", prepare=_slice_attrs)
