@@ -1,8 +1,12 @@
 """Helpers shared by the simulator's op tests."""
 
 import functools
+import subprocess
+from pathlib import Path
 
+import mlir
 import numpy as np
+import pytest
 
 import mesh_dialect
 from mesh_dialect.sim.interpreter import Runner
@@ -27,3 +31,16 @@ def small_ints(rng: np.random.Generator):
         return rng.integers(lo, hi, size=shape).astype(dtype)
 
     return ints
+
+
+MLIR_OPT = Path(mlir.__path__[0]) / "bin" / "mlir-opt"
+
+
+def upstream_folded(text: str) -> str:
+    """`text` after upstream `mlir-opt --canonicalize`: what upstream folds
+    each op of constants to (the test skips without upstream's tool)."""
+    if not MLIR_OPT.exists():
+        pytest.skip("upstream mlir-opt is not installed")
+    return subprocess.run(
+        [str(MLIR_OPT), "--canonicalize"], input=text, capture_output=True, text=True, check=True, timeout=120
+    ).stdout

@@ -9,17 +9,14 @@ overflowing signed division, a shift by the width)."""
 
 import itertools
 import re
-import subprocess
-from pathlib import Path
 
-import mlir
 import numpy as np
 import pytest
+from simhelpers import upstream_folded
 
 import mesh_dialect
 from mesh_dialect.sim.api import Simulation
 
-MLIR_OPT = Path(mlir.__path__[0]) / "bin" / "mlir-opt"
 OPS = ("addi subi muli divsi divui remsi remui floordivsi ceildivsi ceildivui shli shrsi shrui andi ori xori").split()
 PAIRS = list(itertools.product((False, True), repeat=2))
 
@@ -43,11 +40,7 @@ def _program() -> str:
 @pytest.fixture(scope="module")
 def folded() -> dict[str, bool]:
     """Per function, the constant upstream folds it to (left out: not folded)."""
-    if not MLIR_OPT.exists():
-        pytest.skip("upstream mlir-opt is not installed")
-    out = subprocess.run(
-        [str(MLIR_OPT), "--canonicalize"], input=_program(), capture_output=True, text=True, check=True, timeout=120
-    ).stdout
+    out = upstream_folded(_program())
     found = {}
     for name, body in re.findall(r"func.func @(\w+)\(\) -> i1 \{(.*?)\n  \}", out, re.S):
         constant = re.search(r"arith.constant (true|false)\n\s*return", body)

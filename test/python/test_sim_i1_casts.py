@@ -7,18 +7,14 @@ they widen signed (extsi, sitofp, index_cast).  Upstream `mlir-opt
 every fold.  The collectives' element conversion follows the signed casts."""
 
 import re
-import subprocess
-from pathlib import Path
 
-import mlir
 import numpy as np
 import pytest
+from simhelpers import upstream_folded
 
 import mesh_dialect
 from mesh_dialect.sim.api import Simulation
 from mesh_dialect.sim.layout import combine, convert
-
-MLIR_OPT = Path(mlir.__path__[0]) / "bin" / "mlir-opt"
 
 # (function name, source constant and type, cast, result type)
 CASES = [
@@ -61,11 +57,7 @@ def _program() -> str:
 @pytest.fixture(scope="module")
 def folded() -> dict[str, float]:
     """Per function, the number upstream folds it to (true is 1 here)."""
-    if not MLIR_OPT.exists():
-        pytest.skip("upstream mlir-opt is not installed")
-    out = subprocess.run(
-        [str(MLIR_OPT), "--canonicalize"], input=_program(), capture_output=True, text=True, check=True, timeout=120
-    ).stdout
+    out = upstream_folded(_program())
     found = {}
     for name, body in re.findall(r"func.func @(\w+)\(\) -> \S+ \{(.*?)\n  \}", out, re.S):
         constant = re.search(r"arith.constant (true|false|[-0-9.e+]+)", body)

@@ -8,17 +8,13 @@ partitioned run: an op it computes wrongly is wrong on both sides of a
 comparison, so no comparison finds it."""
 
 import re
-import subprocess
-from pathlib import Path
 
-import mlir
 import numpy as np
 import pytest
+from simhelpers import upstream_folded
 
 import mesh_dialect
 from mesh_dialect.sim.api import Simulation
-
-MLIR_OPT = Path(mlir.__path__[0]) / "bin" / "mlir-opt"
 
 # name: (result type, body computing %r from constants)
 CASES = {
@@ -77,11 +73,7 @@ def _program() -> str:
 
 @pytest.fixture(scope="module")
 def folded() -> Simulation:
-    if not MLIR_OPT.exists():
-        pytest.skip("upstream mlir-opt is not installed")
-    out = subprocess.run(
-        [str(MLIR_OPT), "--canonicalize"], input=_program(), capture_output=True, text=True, check=True, timeout=120
-    ).stdout
+    out = upstream_folded(_program())
     for name in CASES:  # every case folds to a constant: the comparison is with upstream
         body = re.search(rf"func.func @{name}\(\).*?\n  \}}", out, re.S).group(0)
         assert re.search(r"(arith\.cmpi|arith\.ceil|arith\.fpto|math\.)", body) is None, body
