@@ -36,7 +36,8 @@ from typing import Any, ClassVar
 
 from mlir import ir
 
-from ...interfaces.choice import Choice, Request, choice_from_option, choose, same_placement
+from ...interfaces.choice import Choice, Request, choice_from_option, choose
+from ...interfaces.choice import same_placement as _same_local_array
 from ...interfaces.registry import RuleCache, rule_always_exists
 from ...interfaces.rules import ShardingRule, option_from_lists, option_to_lists, validate_option
 from ...ir import ops as mesh_ops
@@ -134,6 +135,23 @@ class ShardingPropagation(Pass):
             raise PassFailed("sharding propagation failed")
 
 
+def same_placement(a: Sharding, b: Sharding) -> bool:
+    """Whether a value in layout `a` needs no annotation to be read in `b`:
+    the same local array (split, partial, halos) cut at the same places.
+    Choosing an option reads no offsets, but partition lines pieces up by
+    them: an operand cut by offsets where the op runs evenly needs its
+    reshard annotated (else partition refuses the pieces)."""
+    return _same_local_array(a, b) and a.sharded_dims_offsets == b.sharded_dims_offsets
+
+
+def _with_cut(need: Sharding, v: ir.Value, cut: dict) -> Sharding:
+    """`need` cut as `offsets_cut` says values of `v`'s type and split are."""
+    if need.sharded_dims_offsets:
+        return need
+    offsets = cut.get((v.type, need.split_axes))
+    return need if offsets is None else dataclasses.replace(need, sharded_dims_offsets=offsets)
+
+
 def _where(loc: ir.Location) -> str:
     name, line, col = remap_position(*file_position(loc))
     return f"{name}:{line}:{col}" if name else "an unknown location"
@@ -182,6 +200,7 @@ class _Function:
         self.arrivals: dict[ir.Value, Layout] = {}  # arguments whose layout their annotations for users give
         self.failed = False
         self.changed = False
+        self.any_offsets = False  # an annotation cut by sharded_dims_offsets was seen
         self.entry = func.regions[0].blocks[0]
         self.entry_ip = ir.InsertionPoint.at_block_begin(self.entry)
         self.for_users_attrs = {"annotate_for_users": ir.UnitAttr.get(func.context)}
@@ -300,6 +319,8 @@ class _Function:
 
     def register(self, ann: Ann) -> None:
         self.anns[ann.value] = ann
+        if ann.sharding.sharded_dims_offsets:
+            self.any_offsets = True  # `apply` looks for an explicit cut to follow
         if ann.for_users:
             self.user_anns.setdefault(ann.src, []).append(ann)
         elif ann.src not in self.def_ann:
@@ -470,9 +491,12 @@ class _Function:
             origin = (op.location,) if explicit else self.origin_of(choice)
             cause = self.cause(op, choice, explicit, origin)
         anchor = op
+        cut = self.offsets_cut(operands, results, choice) if self.any_offsets else None
         for i, r in enumerate(results):
             need = choice.results[i]
             if need is not None:
+                if cut:
+                    need = _with_cut(need, r, cut)
                 what = f"result {i} of '{op.name}'" if cause else ""
                 anchor = self.ensure_value(r, choice.mesh, need, origin, anchor, cause, what)
         by_cost = self.pass_.solver == "cost"
@@ -480,12 +504,39 @@ class _Function:
             need = choice.operands[i]
             if need is None:
                 continue
+            if cut:
+                need = _with_cut(need, v, cut)
             if by_cost and v not in self.anns and need.is_replicated and not self.is_argument(v):
                 # produced whole (or by an op without a rule): nothing to say.  An
                 # argument is annotated anyway: partition makes it arrive in the
                 # layout its annotations for users agree on, and this use wants it whole.
                 continue
             self.ensure_use(op, i, v, choice.mesh, need, origin, cause, by_cost)
+
+    def offsets_cut(self, operands: list[ir.Value], results: list[ir.Value], choice: Choice) -> dict:
+        """The explicit cut (`sharded_dims_offsets`) the op runs on, per
+        (tensor type, split axes): an option says nothing of offsets, so
+        where an operand or result is annotated with the split the op needs
+        but cut by offsets, the op's other values of that type and split
+        take the same cut (partition runs the op on those pieces, as it
+        would without propagation).  Empty when no annotation has offsets,
+        or when two disagree (partition then names the pieces that do not
+        line up)."""
+        found: dict[tuple, tuple | None] = {}
+        sides = (
+            (operands, [self.anns.get(v) for v in operands], choice.operands),
+            (results, [self.def_ann.get(r) for r in results], choice.results),
+        )
+        for values, anns, needs in sides:
+            for v, ann, need in zip(values, anns, needs):
+                if ann is None or need is None or not ann.sharding.sharded_dims_offsets:
+                    continue
+                if ann.mesh != choice.mesh or not _same_local_array(ann.sharding, need):
+                    continue
+                key = (v.type, need.split_axes)
+                offsets = ann.sharding.sharded_dims_offsets
+                found[key] = offsets if found.get(key, offsets) == offsets else None
+        return {k: o for k, o in found.items() if o is not None}
 
     def origin_of(self, choice: Choice) -> tuple[ir.Location, ...]:
         """The explicit annotations an inferred layout goes back to."""
@@ -540,6 +591,7 @@ class _Function:
                 partial_axes=s.partial_axes,
                 partial_type=s.partial_type if s.partial_axes else None,
                 halo_sizes=s.halo_sizes,
+                sharded_dims_offsets=s.sharded_dims_offsets,
                 loc=loc,
                 ip=self.entry_ip,
             )

@@ -1,0 +1,52 @@
+// An operand cut by explicit offsets: an option says nothing of offsets, so
+// propagation annotated the op's other values with the even cut of the same
+// split, and partition refused the pieces that no longer lined up.  The
+// op's other values of that type and split now take the operand's cut, and
+// the op runs on its pieces, as partition alone runs it.
+// RUN: mesh-opt --sharding-propagation %s | FileCheck %s
+// RUN: mesh-opt --sharding-propagation --mesh-partition %s -o %t.mlir
+// RUN: mesh-run %t.mlir --compare-with %s -f result -q --seed 1 | FileCheck %s --check-prefix=SIM
+// RUN: mesh-run %t.mlir --compare-with %s -f other_operand -q --seed 2 | FileCheck %s --check-prefix=SIM
+// RUN: mesh-run %t.mlir --compare-with %s -f two_cuts -q --seed 3 | FileCheck %s --check-prefix=SIM
+// RUN: mesh-opt --pass-pipeline='builtin.module(sharding-propagation{solver=sweep traversal=forward},mesh-partition)' %s -o %t.sweep.mlir
+// RUN: mesh-run %t.sweep.mlir --compare-with %s -f result -q --seed 4 | FileCheck %s --check-prefix=SIM
+// RUN: mesh-run %t.sweep.mlir --compare-with %s -f other_operand -q --seed 5 | FileCheck %s --check-prefix=SIM
+// SIM: match
+
+mesh.mesh @m(shape = 4)
+
+// The result is produced in the operand's cut.
+// CHECK-LABEL: func.func @result(
+// CHECK: %[[CUT:.*]] = mesh.sharding @m split_axes = {{\[\[}}0]] sharded_dims_offsets = [0, 1, 3, 6, 8]
+// CHECK: %[[A:.*]] = tosa.add
+// CHECK-NEXT: mesh.shard %[[A]] to %[[CUT]] : tensor<8xi32>
+func.func @result(%x: tensor<8xi32>) -> tensor<8xi32> {
+  %s = mesh.sharding @m split_axes = [[0]] sharded_dims_offsets = [0, 1, 3, 6, 8] : !mesh.sharding
+  %xs = mesh.shard %x to %s : tensor<8xi32>
+  %q = tosa.add %xs, %xs : (tensor<8xi32>, tensor<8xi32>) -> tensor<8xi32>
+  return %q : tensor<8xi32>
+}
+
+// The other operand arrives in that cut too.
+// CHECK-LABEL: func.func @other_operand(
+// CHECK: %[[CUT:.*]] = mesh.sharding @m split_axes = {{\[\[}}0]] sharded_dims_offsets = [0, 1, 3, 6, 8]
+// CHECK: mesh.shard %arg1 to %[[CUT]] annotate_for_users : tensor<8xi32>
+func.func @other_operand(%x: tensor<8xi32>, %y: tensor<8xi32>) -> tensor<8xi32> {
+  %s = mesh.sharding @m split_axes = [[0]] : !mesh.sharding
+  %o = mesh.sharding @m split_axes = [[0]] sharded_dims_offsets = [0, 1, 3, 6, 8] : !mesh.sharding
+  %xs = mesh.shard %x to %s : tensor<8xi32>
+  %xo = mesh.shard %xs to %o annotate_for_users : tensor<8xi32>
+  %q = tosa.sub %xo, %y : (tensor<8xi32>, tensor<8xi32>) -> tensor<8xi32>
+  return %q : tensor<8xi32>
+}
+
+// Two operands in different cuts: no one cut to follow, so the op runs
+// evenly and both are resharded.
+func.func @two_cuts(%x: tensor<8xi32>, %y: tensor<8xi32>) -> tensor<8xi32> {
+  %a = mesh.sharding @m split_axes = [[0]] sharded_dims_offsets = [0, 2, 3, 5, 8] : !mesh.sharding
+  %b = mesh.sharding @m split_axes = [[0]] sharded_dims_offsets = [0, 1, 3, 6, 8] : !mesh.sharding
+  %xs = mesh.shard %x to %a : tensor<8xi32>
+  %ys = mesh.shard %y to %b : tensor<8xi32>
+  %q = tosa.sub %xs, %ys : (tensor<8xi32>, tensor<8xi32>) -> tensor<8xi32>
+  return %q : tensor<8xi32>
+}
