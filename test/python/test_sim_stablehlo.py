@@ -60,11 +60,15 @@ def _elem(dtype: np.dtype) -> str:
 
 
 def same(got, want) -> None:
-    """Equal values, bit for bit, of the same dtype and shape (NaN = NaN)."""
+    """Equal values, bit for bit, of the same dtype and shape (NaN = NaN,
+    and the sign of a zero counts)."""
     want = np.asarray(want)
     assert isinstance(got, np.ndarray)
     assert got.dtype == want.dtype and got.shape == want.shape, (got.dtype, got.shape, want.dtype, want.shape)
     np.testing.assert_array_equal(got, want)
+    if want.dtype.kind == "f":
+        numbers = ~np.isnan(want)
+        np.testing.assert_array_equal(np.signbit(got)[numbers], np.signbit(want)[numbers])
 
 
 # -- elementwise ---------------------------------------------------------------------
@@ -112,9 +116,9 @@ def test_unary_on_a_rank_0_tensor_gives_a_rank_0_array():
 
 
 def test_round_half_away_from_zero_without_double_rounding():
-    x = np.array([0.5, -0.5, 1.5, -2.5, 0.49999997, -0.49999997, 2.4, np.nan, -0.0], F32)
-    same(run_op("stablehlo.round_nearest_afz", x), np.array([1, -1, 2, -3, 0, -0.0, 2, np.nan, -0.0], F32))
-    same(run_op("stablehlo.round_nearest_even", x), np.array([0, -0.0, 2, -2, 0, -0.0, 2, np.nan, -0.0], F32))
+    x = np.array([0.5, -0.5, 1.5, -2.5, 0.49999997, -0.49999997, 2.4, np.nan, -0.0, -0.3], F32)
+    same(run_op("stablehlo.round_nearest_afz", x), np.array([1, -1, 2, -3, 0, -0.0, 2, np.nan, -0.0, -0.0], F32))
+    same(run_op("stablehlo.round_nearest_even", x), np.array([0, -0.0, 2, -2, 0, -0.0, 2, np.nan, -0.0, -0.0], F32))
 
 
 def test_sign_keeps_negative_zero_and_nan():

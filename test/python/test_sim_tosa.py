@@ -544,3 +544,29 @@ def test_unsupported_tosa_ops_are_reported():
     }"""
     with pytest.raises(SimError, match="'tosa.rfft2d' is not supported"):
         run(text, np.ones((1, 4, 4), np.float32))
+
+
+def test_f16_convolution_and_average_pooling_sum_in_acc_type():
+    # 2048 + 1 + 1 is 2048 in f16 and 2050 in f32 (exact in f16 too); TOSA
+    # sums in acc_type and converts once, as upstream's lowering does
+    text = """
+func.func @f(%x: tensor<1x3x1x1xf16>) -> (tensor<1x1x1x1xf16>, tensor<1x1x1x1xf16>, tensor<1x1x1x1xf16>) {
+  %w = "tosa.const"() <{values = dense<1.0> : tensor<1x3x1x1xf16>}> : () -> tensor<1x3x1x1xf16>
+  %dw = "tosa.const"() <{values = dense<1.0> : tensor<3x1x1x1xf16>}> : () -> tensor<3x1x1x1xf16>
+  %b = "tosa.const"() <{values = dense<0.0> : tensor<1xf16>}> : () -> tensor<1xf16>
+  %z = "tosa.const"() <{values = dense<0.0> : tensor<1xf16>}> : () -> tensor<1xf16>
+  %c = tosa.conv2d %x, %w, %b, %z, %z {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>,
+      stride = array<i64: 1, 1>} : (tensor<1x3x1x1xf16>, tensor<1x3x1x1xf16>, tensor<1xf16>, tensor<1xf16>,
+      tensor<1xf16>) -> tensor<1x1x1x1xf16>
+  %d = tosa.depthwise_conv2d %x, %dw, %b, %z, %z {acc_type = f32, dilation = array<i64: 1, 1>,
+      pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x3x1x1xf16>, tensor<3x1x1x1xf16>,
+      tensor<1xf16>, tensor<1xf16>, tensor<1xf16>) -> tensor<1x1x1x1xf16>
+  %p = tosa.avg_pool2d %x, %z, %z {acc_type = f32, kernel = array<i64: 3, 1>, pad = array<i64: 0, 0, 0, 0>,
+      stride = array<i64: 1, 1>} : (tensor<1x3x1x1xf16>, tensor<1xf16>, tensor<1xf16>) -> tensor<1x1x1x1xf16>
+  return %c, %d, %p : tensor<1x1x1x1xf16>, tensor<1x1x1x1xf16>, tensor<1x1x1x1xf16>
+}
+"""
+    x = np.array([2048, 1, 1], np.float16).reshape(1, 3, 1, 1)
+    c, d, p = run(text, x)
+    assert c.ravel().tolist() == [2050.0] and d.ravel().tolist() == [2050.0]
+    assert p.ravel().tolist() == [float(np.float16(np.float32(2050) / np.float32(3)))]  # 683.5

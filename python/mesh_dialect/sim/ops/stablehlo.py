@@ -205,8 +205,8 @@ def _sign(step: Step, a):
 
 def _round_afz(step: Step, a):
     """Halves away from zero; `x - trunc(x)` is exact, so no double rounding."""
-    t = np.trunc(a)
-    return t + np.where(np.abs(a - t) >= _one(a, 0.5), np.sign(a), _one(a, 0))
+    t = np.trunc(a)  # keeps the sign of a zero, which adding +0.0 would not
+    return np.where(np.abs(a - t) >= _one(a, 0.5), t + np.sign(a), t)
 
 
 def _logistic(step: Step, a):

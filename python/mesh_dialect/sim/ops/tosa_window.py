@@ -88,10 +88,11 @@ def _windows(x: np.ndarray, fill, kernel, pad, stride, dilation, out_spatial):
 
 
 def _accumulate(step: Step, x: np.ndarray) -> np.dtype:
-    """The dtype convolution terms are summed in: the result's for floats,
-    int64 for integers (exact, then wrapped)."""
+    """The dtype convolution terms are summed in: `acc_type` (else the
+    result's) for floats, int64 for integers (exact, then wrapped)."""
     if x.dtype.kind == "f":
-        return step.attrs["dtype"]
+        acc = step.attrs.get("acc_dtype")
+        return acc if acc is not None and acc.kind == "f" else step.attrs["dtype"]
     if x.dtype.kind in "iu":
         return np.dtype(np.int64)
     raise fail(step, f"on {x.dtype} elements is not supported")
@@ -159,6 +160,9 @@ def _prepare_conv(c: Compiler, op: ir.Operation) -> dict:
     if not isinstance(t, ir.RankedTensorType) or any(t.is_dynamic_dim(d) for d in range(1, t.rank - 1)):
         raise ValueError(f"'{op.name}' needs static spatial sizes in its result type, got {t}")
     attrs["out_shape"] = tuple(None if t.is_dynamic_dim(d) else n for d, n in enumerate(t.shape))
+    # floats sum in `acc_type` (f16 data, f32 sums), then convert
+    acc = op.attributes["acc_type"] if "acc_type" in op.attributes else None
+    attrs["acc_dtype"] = dtype_of(ir.TypeAttr(acc).value) if isinstance(acc, ir.TypeAttr) else None
     return attrs
 
 
@@ -216,13 +220,14 @@ def _avg_pool(frame, step: Step, x, x_zp, out_zp):
         raise fail(step, "has non-zero zero points on floats")
     kernel = step.attrs["kernel"]
     dtype = step.attrs["dtype"]
+    acc_t = _accumulate(step, x)  # the sum and the division in acc_type, then the result's type
     out_shape = _out_shape(step, x, x.shape[-1])
     pad, stride, dilation = _geometry(step, x, kernel, out_shape)
-    total = np.zeros(out_shape, dtype=dtype)
+    total = np.zeros(out_shape, dtype=acc_t)
     count = np.zeros(out_shape[1:-1], dtype=np.int64)
     with np.errstate(all="ignore"):
-        for _, cells, inside in _windows(x.astype(dtype), 0, kernel, pad, stride, dilation, out_shape[1:-1]):
+        for _, cells, inside in _windows(x.astype(acc_t), 0, kernel, pad, stride, dilation, out_shape[1:-1]):
             total = total + cells
             count = count + inside
-        result = total / np.maximum(count, 1).astype(dtype)[None, ..., None]
+        result = total / np.maximum(count, 1).astype(acc_t)[None, ..., None]
     return [result.astype(dtype, copy=False)]
