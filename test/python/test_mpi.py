@@ -421,3 +421,41 @@ def test_partial_arguments_get_the_simulators_random_terms(tmp_path: Path) -> No
         got = run_mpi(path, "f", mesh="m", inputs=[x], seed=seed, timeout=TIMEOUT)[0]
         np.testing.assert_array_equal(got, want)
         assert not np.array_equal(got, x)
+
+
+# -- mesh-run --mpi takes the simulator's checks and inputs ------------------------
+
+SPLIT_ID = """\
+mesh.mesh @m(shape = 2)
+func.func @id(%x: tensor<2x3xi32> {mesh.sharding = #mesh.sharding<@m, [[0]]>})
+    -> (tensor<2x3xi32> {mesh.sharding = #mesh.sharding<@m, [[0]]>}) {
+  return %x : tensor<2x3xi32>
+}
+"""
+
+
+def _mesh_run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([MESH_RUN, *args], input=stdin, capture_output=True, text=True, timeout=TIMEOUT)
+
+
+def test_mpi_run_checks_each_devices_piece_against_the_argument(tmp_path: Path) -> None:
+    # a 6x5 input cuts into 3x5 pieces where the argument is 2x3: the
+    # simulator refused it, --mpi ran it and printed a 6x5 "result"
+    path = _write(tmp_path, "id.mlir", SPLIT_ID)
+    npy = tmp_path / "x.npy"
+    np.save(npy, np.arange(30, dtype=np.int32).reshape(6, 5))
+    out = _mesh_run(str(path), "-i", str(npy), "--mpi", "2")
+    assert out.returncode == 1 and "Traceback" not in out.stderr
+    assert "input 0 of @id has shape [3, 5] on device (0,)" in out.stderr
+    assert out.stdout == ""
+
+
+def test_mpi_run_refuses_global_and_reads_stdin(tmp_path: Path) -> None:
+    path = _write(tmp_path, "id.mlir", SPLIT_ID)
+    out = _mesh_run(str(path), "--global", "--mpi", "2")
+    assert out.returncode == 1 and "--mpi runs every device of the mesh" in out.stderr
+    # the program on stdin: read once, handed to the ranks (they opened '-')
+    from_stdin = _mesh_run("-", "--mpi", "2", "--seed", "4", stdin=SPLIT_ID)
+    simulated = _mesh_run(str(path), "--seed", "4")
+    assert from_stdin.returncode == 0, from_stdin.stderr
+    assert from_stdin.stdout == simulated.stdout and "result 0" in simulated.stdout

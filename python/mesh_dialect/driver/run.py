@@ -65,6 +65,7 @@ class RunDriver:
         self.stdout = stdout or sys.stdout
         self.stderr = stderr or sys.stderr
         self.progress = progress or Progress()
+        self.stdin_text: str | None = None
 
     def run(self) -> int:
         from ..sim.program import SimError
@@ -96,6 +97,8 @@ class RunDriver:
             raise RunError(f"could not open input file '{path}': {e.strerror}") from None
         try:
             text = data if isinstance(data, str) else _decoded(data)
+            if path == "<stdin>":
+                self.stdin_text = text  # read once: an --mpi run hands it to the ranks
         except UnicodeDecodeError:
             found = diag.undecodable(data, path)
             assert found is not None  # the strict decoder refused it, so does this one
@@ -157,6 +160,8 @@ class RunDriver:
             self.progress.phase("preparing the inputs")
             inputs = self._inputs(sim, sig)
             spmd = sig.spmd if self.o.spmd is None else self.o.spmd
+            if self.o.mpi is not None and self.o.spmd is False:
+                raise RunError("--mpi runs every device of the mesh: it cannot be combined with --global")
             if self.o.mpi is not None:
                 self.progress.phase(f"running @{function} as {self.o.mpi} MPI processes")
                 outputs = self._run_mpi(sim, sig, inputs)
@@ -220,10 +225,12 @@ class RunDriver:
         if name is None:
             raise RunError(f"@{sig.name} has no layout; name its mesh with --mesh")
         sim.runner(name)  # the mesh exists, is static and within --max-devices
-        # The simulator's checks of the inputs, before any process starts.
+        # The simulator's checks of the inputs, before any process starts:
+        # kinds of number, and each device's piece against the argument type.
         inputs = sim.checked_inputs(sig.name, inputs, spmd=True)
+        sim.device_inputs(sig.name, inputs, seed=self.o.seed)
         return mpi.run_mpi(
-            self.o.input,
+            "<stdin>" if self.o.input == "-" else self.o.input,
             sig.name,
             mesh=name,
             inputs=inputs,
@@ -233,6 +240,7 @@ class RunDriver:
             seed=self.o.seed,
             max_devices=self.o.max_devices,
             allow_unregistered_dialects=self.o.allow_unregistered_dialect,
+            text=self.stdin_text if self.o.input == "-" else None,
         )
 
     def _report(self, outputs, sig) -> None:

@@ -130,8 +130,10 @@ def run_mpi(
     allow_unregistered_dialects: bool = False,
     seed: int | None = 0,
     max_devices: int | None = MAX_DEVICES,
+    text: str | None = None,
 ) -> list[np.ndarray]:
-    """Run `function` of the module at `module_path` on mesh `mesh` as
+    """Run `function` of the module at `module_path` (or of `text`, when
+    given, `module_path` naming it in messages) on mesh `mesh` as
     `np_procs` processes (default: the mesh size) and return the global
     outputs, like `Simulation.run` does in one process.
 
@@ -149,10 +151,11 @@ def run_mpi(
     if problem:
         raise MpiUnavailable(f"cannot run on MPI: {problem}")
     path = os.fspath(module_path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as e:
-        raise MpiError(f"could not open input file '{path}': {e.strerror}") from None
+    if text is None:
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except OSError as e:
+            raise MpiError(f"could not open input file '{path}': {e.strerror}") from None
     if np_procs is None or arg_shardings is None or result_shardings is None:
         size, sig_args, sig_results = _signature(text, path, function, mesh, allow_unregistered_dialects, max_devices)
         np_procs = size if np_procs is None else np_procs
