@@ -283,3 +283,39 @@ def test_raising_the_limit_past_what_the_simulator_can_list_is_refused(tmp_path)
         "mesh-run: error: mesh @m (2000x1000) has 2000000 devices; the simulator runs every device and stops "
         "at 1048576, whatever --max-devices says\n",
     )
+
+
+@pytest.mark.parametrize(
+    ("arg", "values", "dtype", "shown"),
+    [
+        ("i8", [1000, 1], np.int64, "1000"),  # wrapped to -24 before
+        ("i8", [-129, 1], np.int64, "-129"),
+        ("ui8", [-1, 2], np.int64, "-1"),
+        ("f16", [1e10, 1.0], np.float64, "10000000000.0"),  # became inf before
+    ],
+)
+def test_input_values_the_argument_cannot_hold_are_refused(tmp_path, arg, values, dtype, shown):
+    program = f"""
+func.func @f(%x: tensor<2x{arg}>) -> tensor<2x{arg}> {{
+  return %x : tensor<2x{arg}>
+}}
+"""
+    npy = tmp_path / "x.npy"
+    np.save(npy, np.array(values, dtype))
+    (tmp_path / "p.mlir").write_text(program)
+    out, err = io.StringIO(), io.StringIO()
+    code = RunDriver(RunOptions(input=str(tmp_path / "p.mlir"), inputs=[str(npy)]), stdout=out, stderr=err).run()
+    assert code == 1 and out.getvalue() == ""
+    assert f"input 0 of @f holds {shown}, which tensor<2x{arg}> cannot hold" in err.getvalue()
+
+
+def test_input_values_in_range_of_a_signless_type_convert(tmp_path):
+    # numpy's default int64 for an i8 argument, and 255 read as i8's -1
+    program = "func.func @f(%x: tensor<3xi8>) -> tensor<3xi8> {\n  return %x : tensor<3xi8>\n}\n"
+    (tmp_path / "p.mlir").write_text(program)
+    npy = tmp_path / "x.npy"
+    np.save(npy, np.array([5, -128, 255], np.int64))
+    out, err = io.StringIO(), io.StringIO()
+    code = RunDriver(RunOptions(input=str(tmp_path / "p.mlir"), inputs=[str(npy)]), stdout=out, stderr=err).run()
+    assert code == 0, err.getvalue()
+    assert "[   5 -128   -1]" in out.getvalue()

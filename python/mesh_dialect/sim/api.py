@@ -269,6 +269,29 @@ def _check_shape(i: int, shape, t: ir.Type, function: str, where: str = "") -> N
         raise SimError(f"input {i} of @{function} has shape {list(shape)}{where} but the argument is {t}")
 
 
+def _check_range(i: int, array: np.ndarray, dtype: np.dtype, t: ir.Type, function: str) -> None:
+    """Values the argument's type cannot hold are a mistake in the input, not
+    something to wrap (1000 into i8) or overflow (1e10 into f16) silently.
+    An integer type holds both its signed and unsigned readings (MLIR's
+    signless integers)."""
+    if not array.size or array.dtype == dtype:
+        return
+    if dtype.kind in "iu" and array.dtype.kind in "iu":
+        bits = dtype.itemsize * 8
+        low, high = (0 if dtype.kind == "u" else -(1 << (bits - 1))), (1 << bits) - 1
+        least, most = int(array.min()), int(array.max())
+        if least < low or most > high:
+            bad = least if least < low else most
+            raise SimError(f"input {i} of @{function} holds {bad}, which {t} cannot hold")
+    elif dtype.kind == "f" and array.dtype.kind == "f" and dtype.itemsize < array.dtype.itemsize:
+        finite = np.isfinite(array)
+        with np.errstate(over="ignore"):
+            narrowed = array.astype(dtype)
+        overflow = finite & ~np.isfinite(narrowed)
+        if overflow.any():
+            raise SimError(f"input {i} of @{function} holds {float(array[overflow].flat[0])!r}, which {t} cannot hold")
+
+
 def _checked(i: int, x, t: ir.Type, function: str, *, local: bool = True):
     """An input as the argument's type: the same kind of number (an integer
     file for a float argument is a mistake, not a conversion) and, on one
@@ -278,6 +301,7 @@ def _checked(i: int, x, t: ir.Type, function: str, *, local: bool = True):
     kinds = {"b": "b", "i": "iu", "u": "iu", "f": "f"}
     if array.dtype.kind not in kinds.get(dtype.kind, dtype.kind):
         raise SimError(f"input {i} of @{function} holds {array.dtype} values but the argument is {t}")
+    _check_range(i, array, dtype, t, function)
     if not isinstance(t, ir.ShapedType):
         if array.ndim:
             raise SimError(f"input {i} of @{function} has shape {list(array.shape)} but the argument is {t}")
