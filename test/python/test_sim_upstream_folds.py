@@ -119,6 +119,24 @@ def test_fma_rounds_once():
     assert r == np.float32(2.0**-46)
 
 
+def test_fma_rounds_once_in_the_narrow_type_and_overflows_to_infinity():
+    # the exact value is 1 + 2^-24 + 2^-70: through f64 it lands on the f32
+    # tie and goes down to 1.0; rounded once it is 1 + 2^-23
+    (r, big) = _run("""func.func @f() -> (f32, f64) {
+  %x = arith.constant -0.99999988079071044921875 : f32
+  %y = arith.constant 5.9604651880817982601e-08 : f32
+  %z = arith.constant 1.00000011920928955078125 : f32
+  %r = math.fma %x, %y, %z : f32
+  %a = arith.constant 1.0e308 : f64
+  %b = arith.constant 10.0 : f64
+  %c = arith.constant 0.0 : f64
+  %big = math.fma %a, %b, %c : f64
+  return %r, %big : f32, f64
+}""")
+    assert r == np.float32(1 + 2.0**-23)
+    assert big == np.inf
+
+
 def test_truncf_rounding_modes():
     # 1 + 2^-11 lies halfway between two f16 neighbours, 1 and 1 + 2^-10
     text = """func.func @f() -> (f16, f16, f16, f16, f16) {

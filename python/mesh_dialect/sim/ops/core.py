@@ -457,29 +457,51 @@ for _name, _fn in {"powf": _powf, "atan2": np.arctan2, "copysign": np.copysign}.
     _binary("math." + _name, _fn)
 
 
-def _fused(a, b, c):
-    """a * b + c rounded once, as llvm.fma (exactly, through fractions: two
-    roundings, even through f64 for f32, differ in rare cases)."""
+def _fused(a, b, c, dtype: np.dtype):
+    """a * b + c rounded once to `dtype`, as llvm.fma: the exact value, as a
+    fraction, rounded to nearest even in the target format itself (a float
+    in between would round twice), infinity past the largest value."""
     from fractions import Fraction
 
-    def one(x: float, y: float, z: float) -> float:
+    def one(x: float, y: float, z: float):
         if not all(math.isfinite(v) for v in (x, y, z)):
-            return x * y + z
+            return dtype.type(x * y + z)
         exact = Fraction(float(x)) * Fraction(float(y)) + Fraction(float(z))
-        if exact != 0:
-            return float(exact)
-        # an exact zero is +0.0 unless a -0.0 product meets a -0.0 addend
-        negative_product = (x == 0 or y == 0) and math.copysign(1, x) * math.copysign(1, y) < 0
-        return -0.0 if negative_product and math.copysign(1, z) < 0 else 0.0
+        if exact == 0:  # +0.0 unless a -0.0 product meets a -0.0 addend
+            negative_product = (x == 0 or y == 0) and math.copysign(1, x) * math.copysign(1, y) < 0
+            return dtype.type(-0.0 if negative_product and math.copysign(1, z) < 0 else 0.0)
+        big = np.finfo(dtype).max
+        sign = 1.0 if exact > 0 else -1.0
+        try:
+            guess = dtype.type(float(exact))
+        except OverflowError:
+            guess = dtype.type(sign * math.inf)
+        if not np.isfinite(guess):
+            guess = dtype.type(sign * big)
+        # the nearest of the guess and its neighbours; ties go to the even one
+        best = None
+        for cand in (np.nextafter(guess, dtype.type(-np.inf)), guess, np.nextafter(guess, dtype.type(np.inf))):
+            if not np.isfinite(cand):
+                continue
+            key = (abs(Fraction(float(cand)) - exact), int(cand.view(f"u{dtype.itemsize}")) & 1)
+            if best is None or key < best[0]:
+                best = (key, cand)
+        cand = best[1]
+        if abs(cand) == big and abs(exact) > abs(Fraction(float(big))):
+            # past the largest value: infinity once half an ulp beyond it
+            ulp = Fraction(float(big)) - Fraction(float(np.nextafter(big, dtype.type(0))))
+            if abs(exact) - Fraction(float(big)) >= ulp / 2:
+                return dtype.type(sign * math.inf)
+        return cand
 
-    return np.vectorize(one, otypes=[np.float64])(a, b, c)
+    return np.vectorize(one, otypes=[dtype])(a, b, c)
 
 
 @register("math.fma", prepare=_result_dtype)
 def _fma(frame, step, a, b, c):
     dtype = step.attrs["dtype"]
     with np.errstate(all="ignore"):
-        out = _as(_fused(a, b, c), dtype)
+        out = _fused(a, b, c, dtype)
     return [out if any(isinstance(x, np.ndarray) for x in (a, b, c)) else dtype.type(out)]
 
 

@@ -201,9 +201,13 @@ def _neutral(kind: str, element: ir.Type) -> float | int | None:
         return 1.0 if is_float else 1
     if is_float:
         return {"max": -math.inf, "min": math.inf}.get(kind)
-    integer = ir.IntegerType(element)
-    width = integer.width
-    if integer.is_unsigned:  # all ones is 2**width - 1, and max and min compare unsigned
+    if isinstance(element, ir.IndexType):  # signless, 64 bits wide
+        width, unsigned = 64, False
+    elif not isinstance(element, ir.IntegerType):
+        return None  # complex numbers: no order, no bits
+    else:
+        width, unsigned = ir.IntegerType(element).width, ir.IntegerType(element).is_unsigned
+    if unsigned:  # all ones is 2**width - 1, and max and min compare unsigned
         return {"bitwise_and": 2**width - 1, "max": 0, "min": 2**width - 1}.get(kind)
     return {"bitwise_and": -1, "max": -(2 ** (width - 1)), "min": 2 ** (width - 1) - 1}.get(kind)
 
