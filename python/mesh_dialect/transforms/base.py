@@ -98,6 +98,25 @@ def sharding_of(value: ir.Value) -> tuple[str, Sharding, bool] | None:
     return _SHARDINGS.add(key, (view.mesh, layout, dynamic), view.context)
 
 
+def symbol_names(block: ir.Block) -> set[str]:
+    """The names the ops of `block` define (a symbol table's entries)."""
+    names = set()
+    for op in block.operations:
+        attrs = op.operation.attributes
+        if "sym_name" in attrs and isinstance(attrs["sym_name"], ir.StringAttr):
+            names.add(ir.StringAttr(attrs["sym_name"]).value)
+    return names
+
+
+def fresh_name(base: str, taken: set[str]) -> str:
+    """`base`, else the first of `base_1`, `base_2`, ... not in `taken`."""
+    name, i = base, 0
+    while name in taken:
+        i += 1
+        name = f"{base}_{i}"
+    return name
+
+
 def element_bytes(t: ir.Type) -> int:
     """Bytes of one element of a shaped type (complex: both parts; index: 64
     bits; anything without a width counts as 4 bytes)."""

@@ -346,8 +346,8 @@ def _prepare_predicate(c: Compiler, op: ir.Operation) -> dict:
 def _cmpi(frame, step, a, b):
     fn, unsigned = _CMPI[step.attrs["predicate"]]
     if np.asarray(a).dtype.kind == "b":  # read signed, an i1 true is -1 (unsigned: 1)
-        a, b = _bool_int(a, not unsigned), _bool_int(b, not unsigned)
-        return [_bool(fn(a, b) if any(isinstance(x, np.ndarray) for x in (a, b)) else fn(a, b)[()])]
+        r = fn(_bool_int(a, not unsigned), _bool_int(b, not unsigned))
+        return [r if isinstance(a, np.ndarray) or isinstance(b, np.ndarray) else r[()]]
     if unsigned:
         u = _unsigned(np.asarray(a).dtype)
         a, b = _as(a, u), _as(b, u)
@@ -398,7 +398,7 @@ def _select(frame, step, cond, a, b):
 # math
 
 
-def _round_half_away(x):
+def round_half_away(x):
     """math.round: halves away from zero, exactly (`floor(x + 0.5)` rounds
     0.49999997 up and 2**23 + 1 to 2**23 + 2, since `x + 0.5` rounds), and
     the sign of a zero kept."""
@@ -431,7 +431,7 @@ _UNARY_MATH = {
     "floor": np.floor,
     "ceil": np.ceil,
     "trunc": np.trunc,
-    "round": lambda x: _round_half_away(x),
+    "round": round_half_away,
     "roundeven": np.rint,
     "erf": np.vectorize(math.erf, otypes=[np.float64]),
     "cbrt": np.cbrt,

@@ -35,7 +35,7 @@ from mlir import ir
 
 from .. import minmax
 from ..program import Block, Compiler, Step, dtype_of, fail, register, run_block_now
-from .core import tensor_constant
+from .core import round_half_away, tensor_constant
 
 DIALECTS = ("stablehlo", "mhlo")
 """Dialects whose ops of one name mean the same here."""
@@ -204,9 +204,7 @@ def _sign(step: Step, a):
 
 
 def _round_afz(step: Step, a):
-    """Halves away from zero; `x - trunc(x)` is exact, so no double rounding."""
-    t = np.trunc(a)  # keeps the sign of a zero, which adding +0.0 would not
-    return np.where(np.abs(a - t) >= _one(a, 0.5), t + np.sign(a), t)
+    return round_half_away(a)  # math.round's rounding
 
 
 def _logistic(step: Step, a):

@@ -42,7 +42,7 @@ from ...frontends import FrontendError, gspmd, sdy
 from ...ir.syntax import Unprintable, decode_sharding_attr
 from ...ir.types import is_boolean
 from ...sharding.spec import Sharding, split_piece
-from ..base import Pass, sharding_of
+from ..base import Pass, fresh_name, sharding_of, symbol_names
 
 _MESH_ATTR = "mesh.sharding"
 
@@ -85,19 +85,12 @@ class ExportShardings(Pass):
             for func in functions:
                 self.strip_annotations(func)
         kept = self.meshes_in_use(module) if self.strip else set(self.meshes)
-        taken = {
-            op.operation.attributes["sym_name"].value
-            for op in body.operations
-            if "sym_name" in op.operation.attributes and isinstance(op.operation.attributes["sym_name"], ir.StringAttr)
-        }
+        taken = symbol_names(body)
         names = {}
         for mesh in self.used:
-            name, i = mesh, 0
+            name = mesh
             if mesh in kept:  # the mesh.mesh stays: the sdy.mesh takes a free name beside it
-                name = f"{mesh}_sdy"
-                while name in taken:
-                    i += 1
-                    name = f"{mesh}_sdy_{i}"
+                name = fresh_name(f"{mesh}_sdy", taken)
                 taken.add(name)
             names[mesh] = name
         for func, (args, results) in found:

@@ -53,7 +53,7 @@ from ...frontends import FrontendError, gspmd, sdy
 from ...ir import ops as mesh_ops
 from ...ir.types import is_boolean
 from ...sharding.spec import Sharding
-from ..base import Pass
+from ..base import Pass, fresh_name, symbol_names
 
 _SDY_ATTR = "sdy.sharding"
 _HLO_ATTR = "mhlo.sharding"
@@ -292,16 +292,7 @@ class ImportShardings(Pass):
             self.mesh_shapes[self.hlo_mesh_name] = tuple(self.hlo_mesh.shape(default))
 
     def fresh_name(self, base: str) -> str:
-        taken = {
-            op.operation.attributes["sym_name"].value
-            for op in self.body.operations
-            if "sym_name" in op.operation.attributes
-        } | set(self.sdy_meshes)
-        name, i = base, 0
-        while name in taken:
-            i += 1
-            name = f"{base}_{i}"
-        return name
+        return fresh_name(base, symbol_names(self.body) | set(self.sdy_meshes))
 
     # -- annotating -------------------------------------------------------------
 

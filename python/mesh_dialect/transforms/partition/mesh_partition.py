@@ -206,7 +206,8 @@ def _neutral(kind: str, element: ir.Type) -> float | int | None:
     elif not isinstance(element, ir.IntegerType):
         return None  # complex numbers: no order, no bits
     else:
-        width, unsigned = ir.IntegerType(element).width, ir.IntegerType(element).is_unsigned
+        integer = ir.IntegerType(element)
+        width, unsigned = integer.width, integer.is_unsigned
     if unsigned:  # all ones is 2**width - 1, and max and min compare unsigned
         return {"bitwise_and": 2**width - 1, "max": 0, "min": 2**width - 1}.get(kind)
     return {"bitwise_and": -1, "max": -(2 ** (width - 1)), "min": 2 ** (width - 1) - 1}.get(kind)

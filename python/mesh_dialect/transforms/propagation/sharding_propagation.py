@@ -36,8 +36,7 @@ from typing import Any, ClassVar
 
 from mlir import ir
 
-from ...interfaces.choice import Choice, Request, choice_from_option, choose
-from ...interfaces.choice import same_placement as _same_local_array
+from ...interfaces.choice import Choice, Request, choice_from_option, choose, same_placement
 from ...interfaces.registry import RuleCache, rule_always_exists
 from ...interfaces.rules import ShardingRule, option_from_lists, option_to_lists, validate_option
 from ...ir import ops as mesh_ops
@@ -135,13 +134,13 @@ class ShardingPropagation(Pass):
             raise PassFailed("sharding propagation failed")
 
 
-def same_placement(a: Sharding, b: Sharding) -> bool:
+def _same_arrival(a: Sharding, b: Sharding) -> bool:
     """Whether a value in layout `a` needs no annotation to be read in `b`:
     the same local array (split, partial, halos) cut at the same places.
     Choosing an option reads no offsets, but partition lines pieces up by
     them: an operand cut by offsets where the op runs evenly needs its
     reshard annotated (else partition refuses the pieces)."""
-    return _same_local_array(a, b) and a.sharded_dims_offsets == b.sharded_dims_offsets
+    return same_placement(a, b) and a.sharded_dims_offsets == b.sharded_dims_offsets
 
 
 def _with_cut(need: Sharding, v: ir.Value, cut: dict) -> Sharding:
@@ -531,7 +530,7 @@ class _Function:
             for v, ann, need in zip(values, anns, needs):
                 if ann is None or need is None or not ann.sharding.sharded_dims_offsets:
                     continue
-                if ann.mesh != choice.mesh or not _same_local_array(ann.sharding, need):
+                if ann.mesh != choice.mesh or not same_placement(ann.sharding, need):
                     continue
                 key = (v.type, need.split_axes)
                 offsets = ann.sharding.sharded_dims_offsets
@@ -622,7 +621,7 @@ class _Function:
         """Give `r` (a result, or a region's block argument) the layout it is
         produced in; returns the op after which the next one goes."""
         own = self.def_ann.get(r)
-        if own is not None and own.mesh == mesh and same_placement(own.sharding, need):
+        if own is not None and own.mesh == mesh and _same_arrival(own.sharding, need):
             return anchor
         loc = anchor.location
         ip = ir.InsertionPoint.after(anchor)
@@ -670,7 +669,7 @@ class _Function:
         earlier op of the same block serves this one too: one reshard per
         value and layout."""
         have = self.anns.get(v)
-        if have is not None and have.mesh == mesh and same_placement(have.sharding, need):
+        if have is not None and have.mesh == mesh and _same_arrival(have.sharding, need):
             return
         # A losing annotation for users that the pass made is bypassed: the
         # reshard starts from its source.  One the user wrote is a layout the
@@ -764,7 +763,7 @@ class _Function:
             if ann.explicit or not ann.for_users:
                 continue
             below = self.anns.get(ann.src)
-            if below is not None and below.mesh == ann.mesh and same_placement(below.sharding, ann.sharding):
+            if below is not None and below.mesh == ann.mesh and _same_arrival(below.sharding, ann.sharding):
                 ann.value.replace_all_uses_with(ann.src)
                 ann.op.erase()
                 del self.anns[ann.value]
