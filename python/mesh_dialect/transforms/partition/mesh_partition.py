@@ -195,8 +195,10 @@ def sharding_attr(mesh: str, s: Sharding) -> ir.Attribute:
 def _neutral(kind: str, element: ir.Type) -> float | int | None:
     """The value that leaves a reduction of `kind` unchanged, or None."""
     is_float = isinstance(element, ir.FloatType)
+    if kind == "sum" and is_float:
+        return -0.0  # -0.0 + x is x for every x; +0.0 turns a -0.0 term into +0.0
     if kind in ("sum", "bitwise_xor", "bitwise_or"):
-        return 0.0 if is_float else 0
+        return 0
     if kind == "product":
         return 1.0 if is_float else 1
     if is_float:
