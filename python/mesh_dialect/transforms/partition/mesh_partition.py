@@ -58,6 +58,10 @@ _CARRIED = ("scf.for", "scf.if", "scf.execute_region")
 """Region ops whose results are carried through their regions: each carried
 value has one layout across init, block argument, yielded values and result,
 and partition reshards the init and every yielded value to it."""
+_RUN_ONCE = frozenset({"func.func", "scf.for", "scf.if", "scf.while", "scf.execute_region", "scf.index_switch"})
+"""Ops whose regions run as control flow, once per entry on every device:
+a collective may sit inside.  Any other op's region (`tensor.generate`, an
+op without a rule) may run per element or any number of times."""
 _NOT_RULED = ("mesh.mesh", "mesh.sharding")
 """Mesh ops partition leaves alone (`mesh.shard` has its own rewrite); every
 other mesh op is a collective or a query that already speaks of one device's
@@ -242,6 +246,7 @@ class _Partition:
         self.empty_facts: dict[ir.Type, tuple] = {}  # local type -> `_empty_facts`
         self.reshard_types: dict[tuple, tuple[ir.RankedTensorType, ir.Type]] = {}  # -> (global, local type)
         self.outer_blocks: dict[ir.Block, ir.Block | None] = {}  # a block -> the block of its region op
+        self.per_element: dict[ir.Block, None] = {}  # blocks held by no per-element region (`outside_per_element`)
         # Real programs repeat a few signatures: local types, plans and fit
         # checks are memoized for the run (types are uniqued by the context).
         self.local_types: dict[tuple[ir.Type, Sharding], ir.Type] = {}
@@ -875,6 +880,10 @@ class _Partition:
         reshard (in front of an earlier op of the block) serves every later
         user in that block."""
         block = user.block
+        if self.per_element.get(block, False) is not None:
+            anchor = self.outside_per_element(user, v)
+            if anchor is not user:  # a collective must not run once per element
+                user, block, ip = anchor, anchor.block, ir.InsertionPoint(anchor)
         key = (v, target, block)
         new = self.reshards.get(key)
         while new is None:
@@ -900,6 +909,23 @@ class _Partition:
                 self.layout[new] = target
                 self.global_type[new] = global_type
         return new
+
+    def outside_per_element(self, user: ir.Operation, v: ir.Value) -> ir.Operation:
+        """The op a reshard of `v` for `user` goes in front of: `user`, or
+        the outermost op around it whose region is not control flow
+        (`_RUN_ONCE`) and does not define `v`.  Memoizes in `per_element`,
+        per block, None for a block no such op holds."""
+        block = user.block
+        defined_in = v.owner if isinstance(v, ir.BlockArgument) else v.owner.operation.block
+        anchor, inside = user, False
+        while block != defined_in:
+            owner = block.owner
+            if owner is None or owner.name in _RUN_ONCE:
+                break
+            anchor, inside, block = owner.operation, True, owner.operation.block
+        if not inside:
+            self.per_element[user.block] = None
+        return anchor
 
     def func_return(self, op: ir.Operation) -> None:
         """The first `func.return` sets the layouts of the results; any other
