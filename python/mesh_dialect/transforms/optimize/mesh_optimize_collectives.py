@@ -66,6 +66,54 @@ _COMBINERS = {
 }
 
 
+_SUBTRACTIONS = frozenset(("arith.subf", "arith.subi", "linalg.sub", "tosa.sub", "stablehlo.subtract", "mhlo.subtract"))
+"""Binary elementwise ops that reassociate with a sum: reduce(a) - reduce(b)
+== reduce(a - b) (integers wrap alike; floats regroup, as any sum does)."""
+_SUM_BODY = frozenset(("arith.addf", "arith.addi", "arith.subf", "arith.subi", "arith.negf"))
+"""Scalar ops of a `linalg.generic` body that keep it a sum's combination."""
+
+
+def _generic_combination(op: ir.Operation) -> tuple[str, int] | None:
+    """(kind, inputs) when `op` is an elementwise `linalg.generic` whose
+    result combines its inputs with the combiner of `kind` alone (a sum's
+    also with subtraction and negation), so that the combination of their
+    reductions is the reduction of their combination; else None."""
+    n = len(op.operands) - 1
+    if n < 2 or len(op.results) != 1 or len(op.regions) != 1:
+        return None
+    attrs = op.attributes
+    maps = list(ir.ArrayAttr(attrs["indexing_maps"]))
+    if len(maps) != n + 1 or any(m != maps[0] for m in maps):
+        return None
+    if any("parallel" not in str(t) for t in ir.ArrayAttr(attrs["iterator_types"])):
+        return None
+    blocks = op.regions[0].blocks
+    if len(blocks) != 1:
+        return None
+    block = blocks[0]
+    args = list(block.arguments)
+    if len(args) != n + 1 or next(iter(args[n].uses), None) is not None:
+        return None  # the body reads the init
+    known = set(args[:n])
+    kinds = set()
+    body = list(block.operations)
+    for inner in body[:-1]:
+        name = inner.name
+        if name in _SUM_BODY:
+            kinds.add("sum")
+        elif name.startswith("arith.") and name in _COMBINERS:
+            kinds.add(_COMBINERS[name])
+        else:
+            return None
+        if len(inner.results) != 1 or any(v not in known for v in inner.operands):
+            return None
+        known.add(inner.results[0])
+    yielded = body[-1]
+    if len(kinds) != 1 or len(yielded.operands) != 1 or yielded.operands[0] not in known - set(args):
+        return None
+    return kinds.pop(), n
+
+
 def _combiner_kind(op: ir.Operation) -> str | None:
     """The reduction `op` computes (HLO's and linalg's add of booleans is an
     or, where the mesh sum of i1 wraps: an exclusive or), or None: a tosa
@@ -80,6 +128,8 @@ def _combiner_kind(op: ir.Operation) -> str | None:
         return hlo_combiner_kind(kind, op.results[0].type)
     return kind
 
+
+_REASSOCIATED = frozenset((*_COMBINERS, *_SUBTRACTIONS, "linalg.generic"))
 
 # How many rounds of every rewrite at most; each round that changes
 # something removes or shrinks a collective, so real programs settle in two.
@@ -235,9 +285,18 @@ class MeshOptimizeCollectives(Pass):
 
     def _reassociate(self, module: ir.Operation, meshes: Meshes) -> bool:
         changed = False
-        for op in _ops(module, _COMBINERS):
-            kind = _combiner_kind(op)
+        for op in _ops(module, _REASSOCIATED):
             n_inputs = 2
+            if op.name == "linalg.generic":
+                found = _generic_combination(op)
+                if found is None:
+                    continue
+                kind, n_inputs = found
+            elif op.name in _SUBTRACTIONS:
+                boolean = len(op.results) == 1 and is_boolean(op.results[0].type)
+                kind = None if boolean else "sum"
+            else:
+                kind = _combiner_kind(op)
             if kind is None or len(op.results) != 1 or len(op.operands) < n_inputs:
                 continue
             if op.name.startswith("linalg.") and len(op.operands) != n_inputs + 1:
@@ -264,7 +323,11 @@ class MeshOptimizeCollectives(Pass):
             before = _total(*(_op_cost(r, meshes) for r in distinct))
             for i, r in enumerate(reduces):
                 op.operands[i] = r.operands[0]
-            drop_totals_only_flags(op)
+            if op.name == "linalg.generic":
+                for inner in op.regions[0].blocks[0].operations:
+                    drop_totals_only_flags(inner.operation)
+            else:
+                drop_totals_only_flags(op)
             result = op.results[0]
             with ir.InsertionPoint.after(op):
                 new = mesh_ops.AllReduceOp(
