@@ -87,6 +87,7 @@ class RuleCache:
         self.rules: dict[tuple, tuple[ShardingRule | None, bool]] = {}  # key -> (rule, body reads a tensor)
         self.misses = 0
         self.parallel: dict[ir.Attribute, bool] = {}  # per iterator_types: no reduction loop
+        self.unregistered: dict[str, bool] = {}  # per op name
 
     @classmethod
     def shared(cls, context: ir.Context) -> RuleCache:
@@ -124,7 +125,7 @@ class RuleCache:
             attributes = op.attributes
             option = attributes[_IGNORED] if _IGNORED in attributes else None
             return (None if fn is None else fn(op)), option, _keys_body(name) and bool(len(op.regions))
-        key, option, body = _signature(op, name, values, self.parallel)
+        key, option, body = _signature(op, name, values, self.parallel, self.unregistered)
         entry = self.rules.get(key)
         if entry is None:
             self.misses += 1
@@ -133,6 +134,20 @@ class RuleCache:
 
 
 _SHARED: tuple[ir.Context, RuleCache] | None = None
+
+
+def _properties_text(op: ir.Operation) -> str:
+    """The op printed alone, without regions: an op of an unregistered
+    dialect (stablehlo, mhlo in these bindings) keeps its `<{...}>`
+    properties (a transpose's permutation, a dot's dimension numbers) out of
+    `op.attributes`, which lists only its other attributes, so they enter
+    the key as text.  A detached clone prints its operands all alike, where
+    the op itself would print its function's names (and number them)."""
+    clone = op.clone(ip=False)
+    try:
+        return clone.get_asm(print_generic_op_form=True, skip_regions=True, assume_verified=True)
+    finally:
+        clone.erase()
 
 
 def rule_always_exists(name: str) -> bool:
@@ -164,18 +179,34 @@ would otherwise miss every signature propagation saw."""
 
 
 def _signature(
-    op: ir.Operation, name: str, values: tuple | None, parallel: dict[ir.Attribute, bool]
+    op: ir.Operation,
+    name: str,
+    values: tuple | None,
+    parallel: dict[ir.Attribute, bool],
+    unregistered: dict[str, bool],
 ) -> tuple[tuple, ir.Attribute | None, tuple | None]:
     """The op's cache key, the ignored attribute's value (None: absent), and
     its body's part of the key: None when the body is not read (no body, or
     one implied by the op's name), else `_body`'s or `_parallel_body`'s
     reading. `parallel` memoizes `_no_reduction_loop` per attribute."""
     key, option = op_signature(op, _IGNORED, *(values or ()), report_skipped=True)
+    if _is_unregistered(op, name, unregistered):
+        key += (_properties_text(op),)
     body = None
     if _keys_body(name) and len(op.regions):
-        body = _parallel_body(op) if name.startswith("linalg.") and _no_reduction_loop(key[1], parallel) else _body(op)
+        if name.startswith("linalg.") and _no_reduction_loop(key[1], parallel):
+            body = _parallel_body(op)
+        else:
+            body = _body(op, unregistered)
         key += (body,)
     return key, option, body
+
+
+def _is_unregistered(op: ir.Operation, name: str, memo: dict[str, bool]) -> bool:
+    found = memo.get(name)
+    if found is None:
+        found = memo[name] = not op.context.is_registered_operation(name)
+    return found
 
 
 def _no_reduction_loop(attributes: tuple, memo: dict[ir.Attribute, bool]) -> bool:
@@ -241,10 +272,12 @@ def _reads_outside_tensor(body: tuple) -> bool:
     return any(not isinstance(v, (int, *_SCALARS)) for item in body if len(item) == 4 for v in item[2])
 
 
-def _body(op: ir.Operation) -> tuple:
+def _body(op: ir.Operation, unregistered: dict[str, bool]) -> tuple:
     """The ops of `op`'s regions as (name, attributes, operands), each
     operand named by its position among the body's block arguments and
-    results, or by its type when defined outside.  (Regions, blocks and
+    results, or by its type when defined outside; an op of an unregistered
+    dialect (a `stablehlo.compare` in a reduce) also by its properties'
+    text (`_properties_text`).  (Regions, blocks and
     arguments are reached by index: iterating the bindings' lists costs
     several times more.)"""
     ids: dict[ir.Value, int] = {}
@@ -269,7 +302,11 @@ def _body(op: ir.Operation) -> tuple:
             found = ids.get(v)
             operands.append(v.type if found is None else found)
         results = inner.results
-        items.append((inner.name, tuple(inner.attributes.items()), tuple(operands), len(results)))
+        name = inner.name
+        attributes = tuple(inner.attributes.items())
+        if _is_unregistered(inner, name, unregistered):
+            attributes += (_properties_text(inner),)
+        items.append((name, attributes, tuple(operands), len(results)))
         for r in results:
             ids[r] = len(ids)
         if len(inner.regions):
