@@ -135,3 +135,34 @@ func.func @body_reads_a_split_tensor(%x: tensor<8x16xf32>) -> tensor<8x16xf32> {
   } -> tensor<8x16xf32>
   return %g : tensor<8x16xf32>
 }
+
+// -----
+
+// StableHLO has no boolean iota: a split one would add its offset in i1.
+mesh.mesh @m2(shape = 2)
+func.func @split_boolean_iota() -> tensor<4xi1> {
+  %s = mesh.sharding @m2 split_axes = [[0]] : !mesh.sharding
+  // expected-error@+1 {{'stablehlo.iota' split along its dimension needs an element type that holds its indices, not i1}}
+  %r = "stablehlo.iota"() <{iota_dimension = 0 : i64}> : () -> tensor<4xi1>
+  %o = mesh.shard %r to %s : tensor<4xi1>
+  return %o : tensor<4xi1>
+}
+
+// -----
+
+// A collective cannot run in a region that may run once per element: a value
+// split inside a tensor.generate body and read whole there is refused.
+mesh.mesh @m2(shape = 2)
+func.func @split_inside_generate(%y: tensor<4xf32>) -> tensor<4xf32> {
+  %rows = mesh.sharding @m2 split_axes = [[0]] : !mesh.sharding
+  %g = tensor.generate {
+  ^bb0(%i: index):
+    // expected-remark@+1 {{the operands of 'arith.addf' do not fit the layouts of its results}}
+    %t = arith.addf %y, %y : tensor<4xf32>
+    %t1 = mesh.shard %t to %rows : tensor<4xf32>
+    // expected-error@+1 {{a value defined in the region of 'tensor.generate', which may run once per element, would be resharded there from split_axes = [[0]] to split_axes = [[]] by collectives; annotate it outside that region}}
+    %w = tensor.extract %t1[%i] : tensor<4xf32>
+    tensor.yield %w : f32
+  } : tensor<4xf32>
+  return %g : tensor<4xf32>
+}

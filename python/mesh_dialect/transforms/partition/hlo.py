@@ -124,6 +124,9 @@ def _iota(part: _Partition, op: ir.Operation) -> None:
     if isinstance(element, ir.IntegerType) and not element.is_signless:
         # arith has no ops on signed or unsigned integers to add the offset with.
         raise _unsupported(op, f"split along its dimension needs a signless element type, not {element}")
+    if isinstance(element, ir.IntegerType) and element.width == 1:
+        # StableHLO has no boolean iota; adding the offset in i1 would wrap.
+        raise _unsupported(op, "split along its dimension needs an element type that holds its indices, not i1")
     uses = [(u.owner, u.operand_number) for u in r.uses]
     counted = isinstance(element, ir.FloatType) and whole.shape[d] > _EXACT_INTEGERS.get(str(element), 0)
     with ir.InsertionPoint.after(op), op.location:

@@ -246,6 +246,7 @@ class _Partition:
         self.empty_facts: dict[ir.Type, tuple] = {}  # local type -> `_empty_facts`
         self.reshard_types: dict[tuple, tuple[ir.RankedTensorType, ir.Type]] = {}  # -> (global, local type)
         self.outer_blocks: dict[ir.Block, ir.Block | None] = {}  # a block -> the block of its region op
+        self.trapped: str | None = None  # set by `outside_per_element` for the reshard being made
         self.per_element: dict[ir.Block, None] = {}  # blocks held by no per-element region (`outside_per_element`)
         # Real programs repeat a few signatures: local types, plans and fit
         # checks are memoized for the run (types are uniqued by the context).
@@ -880,6 +881,7 @@ class _Partition:
         reshard (in front of an earlier op of the block) serves every later
         user in that block."""
         block = user.block
+        self.trapped = None
         if self.per_element.get(block, False) is not None:
             anchor = self.outside_per_element(user, v)
             if anchor is not user:  # a collective must not run once per element
@@ -913,17 +915,29 @@ class _Partition:
     def outside_per_element(self, user: ir.Operation, v: ir.Value) -> ir.Operation:
         """The op a reshard of `v` for `user` goes in front of: `user`, or
         the outermost op around it whose region is not control flow
-        (`_RUN_ONCE`) and does not define `v`.  Memoizes in `per_element`,
-        per block, None for a block no such op holds."""
+        (`_RUN_ONCE`) and does not define `v`.  Memoizes in `per_element`
+        (None) the blocks that no such op holds, whatever the value."""
         block = user.block
         defined_in = v.owner if isinstance(v, ir.BlockArgument) else v.owner.operation.block
-        anchor, inside = user, False
-        while block != defined_in:
-            owner = block.owner
-            if owner is None or owner.name in _RUN_ONCE:
-                break
-            anchor, inside, block = owner.operation, True, owner.operation.block
-        if not inside:
+        anchor, per_element = user, False
+        below_def = block == defined_in  # v is visible only in and below its block
+        while True:
+            owner = block.owner  # an OpView's `name` may be its symbol: ask the operation
+            name = None if owner is None else owner.operation.name
+            if name is None or name in _RUN_ONCE:
+                if name is None or name == "func.func":
+                    break
+                block = owner.operation.block
+                below_def = below_def or block == defined_in
+                continue
+            per_element = True
+            if not below_def:
+                anchor = owner.operation
+            elif self.trapped is None:
+                self.trapped = name  # the reshard stays in a per-element region: `reshard` checks it moves nothing
+            block = owner.operation.block
+            below_def = below_def or block == defined_in
+        if not per_element:
             self.per_element[user.block] = None
         return anchor
 
@@ -1348,6 +1362,12 @@ class _Partition:
             except ValueError as e:
                 raise _Unsupported(loc, f"cannot reshard from {source} to {target}: {e}") from None
             self.plans[key] = plan
+        if self.trapped is not None and plan.bytes_received:
+            raise _Unsupported(
+                loc,
+                f"a value defined in the region of '{self.trapped}', which may run once per element, would be "
+                f"resharded there from {source} to {target} by collectives; annotate it outside that region",
+            )
         self.warn_whole_argument(value, t, source, target, plan.bytes_received, loc)
         current = value
         steps = self.plan_steps.get(key)
