@@ -233,7 +233,7 @@ class _Function:
             if name in _SKIPPED_TERMINATORS:
                 sequence.append(("yield" if name == "scf.yield" else "other", op))
                 return advance
-            if name in _REGION_OPS:
+            if name in _REGION_OPS and _single_blocks(op):
                 sequence.append(("region", len(ops)))
                 ops.append(op)
                 rules.append(None)
@@ -811,6 +811,14 @@ class _Function:
             if ann is not None and not ann.sharding.is_replicated:
                 return f"result {i} is sharded ({_fmt_layout(ann.mesh, ann.sharding)})"
         return None
+
+
+def _single_blocks(op: ir.Operation) -> bool:
+    """Whether each region of `op` has at most one block: a carried value
+    is then yielded by that block's terminator.  A region op with a branchy
+    region (`scf.execute_region` with `cf.br`) is an op without a rule."""
+    regions = op.regions
+    return all(len(regions[k].blocks) <= 1 for k in range(len(regions)))
 
 
 def _terminator(block: ir.Block) -> ir.Operation:
