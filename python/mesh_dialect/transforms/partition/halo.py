@@ -288,6 +288,9 @@ def slice_whole(
         sizes: list[int | ir.Value] = list(shape)
         before: list[int | ir.Value] = [0] * t.rank
         local: list[int | ir.Value] = list(shape)
+        for d in range(t.rank):
+            if t.is_dynamic_dim(d):  # not cut (refused below if it is): the whole size, read at run time
+                sizes[d] = local[d] = tensor.DimOp(value, const(d)).result
         clipped = False
         for d, axes in enumerate(target.split_axes):
             # a dimension split over one device still gets its halos (all past the edges)
