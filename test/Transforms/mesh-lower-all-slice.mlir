@@ -87,3 +87,18 @@ func.func @one_device(%x: tensor<8x3xf32>) -> (tensor<8x3xf32>, tensor<8x3xf32>,
   %2 = mesh.all_slice %x on @o mesh_axes = [0, 1, 2] slice_axis = 0 : tensor<8x3xf32> -> tensor<2x3xf32>
   return %0, %1, %2 : tensor<8x3xf32>, tensor<8x3xf32>, tensor<2x3xf32>
 }
+
+// -----
+
+// A piece with no elements reads nothing: an empty tensor, no index (a
+// static offset on a dimension of size 0 would not verify).
+mesh.mesh @m2(shape = 2)
+// CHECK-LABEL: func.func @empty
+// CHECK-NEXT:    %0 = tensor.empty() : tensor<0xf32>
+// CHECK-NEXT:    %1 = tensor.empty() : tensor<5x0xf64>
+// CHECK-NEXT:    return %0, %1
+func.func @empty(%x: tensor<0xf32>, %y: tensor<10x0xf64>) -> (tensor<0xf32>, tensor<5x0xf64>) {
+  %0 = mesh.all_slice %x on @m2 mesh_axes = [0] slice_axis = 0 : tensor<0xf32> -> tensor<0xf32>
+  %1 = mesh.all_slice %y on @m2 mesh_axes = [0] slice_axis = 0 : tensor<10x0xf64> -> tensor<5x0xf64>
+  return %0, %1 : tensor<0xf32>, tensor<5x0xf64>
+}

@@ -73,10 +73,14 @@ class MeshLowerAllSlice(Pass):
     ) -> ir.Value:
         math = IndexMath(name, shape)
         math.load_sizes(axes)
-        coordinates = mesh_ops.process_multi_index(name, axes=axes)
-        position: Index = coordinates[0]
-        for a, c in zip(axes[1:], coordinates[1:]):
-            position = math.add(math.mul(position, math.size(a)), c)
+        empty = any(not result_type.is_dynamic_dim(d) and result_type.shape[d] == 0 for d in range(result_type.rank))
+
+        position: Index = 0
+        if not empty:  # an empty result reads nothing: no index either
+            coordinates = mesh_ops.process_multi_index(name, axes=axes)
+            position = coordinates[0]
+            for a, c in zip(axes[1:], coordinates[1:]):
+                position = math.add(math.mul(position, math.size(a)), c)
 
         def extent(d: int) -> Index:
             if not source_type.is_dynamic_dim(d):
@@ -95,7 +99,7 @@ class MeshLowerAllSlice(Pass):
                     size = math.div(size, math.product(math.size(a) for a in axes))
             else:
                 size = result_type.shape[d]
-            offset: Index = math.mul(position, size) if d == axis else 0
+            offset: Index = math.mul(position, size) if d == axis and not empty else 0
             # extract_slice's result type follows its static sizes: a size
             # known here but `?` in the result type stays an operand.
             if isinstance(size, int) and result_type.is_dynamic_dim(d):
@@ -107,6 +111,12 @@ class MeshLowerAllSlice(Pass):
                     statics.append(dynamic)
                     values.append(x)
         rank = result_type.rank
+        if empty:
+            # no elements: extract_slice's verifier refuses any static offset
+            # on a dimension of size 0, and there is nothing to read
+            given = iter(sizes)
+            extents = [next(given) if n == dynamic else n for n in static_sizes]
+            return tensor.EmptyOp(extents, result_type.element_type).result
         return tensor.ExtractSliceOp(
             result_type, source, offsets, sizes, [], static_offsets, static_sizes, [1] * rank
         ).result
