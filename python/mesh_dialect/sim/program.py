@@ -38,6 +38,10 @@ class Step:
     generator: bool = False
     """True when `run` is a generator function (it contains a collective or
     a region that may)."""
+    shapes: tuple | None = None
+    """Per result, the static shape its type promises (-1: a dynamic size;
+    None: not a tensor), or None when no result is a ranked tensor: a value
+    of another shape is reported at the op that made it."""
 
 
 @dataclass
@@ -217,6 +221,12 @@ class Compiler:
             raise fail(op, "has a region with several blocks; the simulator runs single-block regions only")
         step = Step(name, handler.run, operands, results, {}, regions, where(op), handler.generator)
         step.attrs["result_types"] = [r.type for r in op.results]
+        shapes = tuple(
+            tuple(ir.RankedTensorType(t).shape) if isinstance(t, ir.RankedTensorType) else None
+            for t in step.attrs["result_types"]
+        )
+        if any(s is not None for s in shapes):
+            step.shapes = shapes
         if handler.prepare is not None:
             try:
                 step.attrs.update(handler.prepare(self, op))
@@ -263,9 +273,23 @@ class Frame:
 _NUMPY_FAILURES = (ArithmeticError, LookupError, TypeError, ValueError, MemoryError)
 
 
-def run_block(frame: Frame, block: Block, args) -> Iterator:
+def _check_shapes(step: Step, out) -> None:
+    """A result whose value has another shape than its type says is a wrong
+    program (or a wrong handler): said here, not where it is next read."""
+    for k, (value, want) in enumerate(zip(out, step.shapes)):
+        if want is None:
+            continue
+        got = np.shape(value)
+        if len(got) != len(want) or any(w >= 0 and g != w for g, w in zip(got, want)):
+            shown = "x".join("?" if w < 0 else str(w) for w in want)
+            raise fail(step, f"result {k} is {list(got)} where its type says {shown}")
+
+
+def run_block(frame: Frame, block: Block, args, check: bool = True) -> Iterator:
     """Run `block` on `frame`; a generator returning the terminator's operand
-    values (collectives inside yield their requests)."""
+    values (collectives inside yield their requests).  With `check`, each
+    result's shape is held to its type (`_check_shapes`); bodies run on
+    whole arrays of elements at once (`run_block_now`) are not."""
     slots = frame.slots
     for slot, value in zip(block.args, args):
         slots[slot] = value
@@ -280,6 +304,8 @@ def run_block(frame: Frame, block: Block, args) -> Iterator:
             # numpy's own complaint (shapes that do not broadcast, memory),
             # said at the op that caused it.
             raise fail(step, f"failed: {type(e).__name__}: {e}") from None
+        if check and step.shapes is not None:
+            _check_shapes(step, out)
         for slot, value in zip(step.results, out):
             slots[slot] = value
     term = block.terminator
@@ -288,7 +314,7 @@ def run_block(frame: Frame, block: Block, args) -> Iterator:
 
 def run_block_now(frame: Frame, block: Block, args) -> list:
     """Run a block that holds no collective (linalg bodies, tensor.generate)."""
-    gen = run_block(frame, block, args)
+    gen = run_block(frame, block, args, check=False)
     try:
         next(gen)
     except StopIteration as stop:
