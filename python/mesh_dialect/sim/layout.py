@@ -563,7 +563,31 @@ def assemble(
             terms = [cores[m] for m in mesh.group_of(d, sharding.partial_axes)]
             core = combine(terms, sharding.partial_type, dtype)
         out[sharding.slice_of(shape, mesh, d)] = core
+    if check_replicas and any(sharding.halo_sizes) and not sharding.is_partial:
+        _check_halos(arrays, out, sharding, mesh)
     return out
+
+
+def _check_halos(arrays: Mapping[Device, np.ndarray], whole: np.ndarray, sharding: Sharding, mesh: Mesh) -> None:
+    """Each device's halo cells inside the tensor must hold the cells they
+    copy (those past its edges are undefined): a program that returns stale
+    halos would otherwise pass, as only cores are assembled."""
+    for d, a in arrays.items():
+        local, outside = [], []
+        for dim, s in enumerate(sharding.slice_of(whole.shape, mesh, d)):
+            low, high = sharding.halo(dim)
+            first = s.start - low  # the global index of the local array's first cell
+            lo, hi = max(0, first), min(whole.shape[dim], s.stop + high)
+            local.append(slice(lo - first, hi - first))
+            outside.append(slice(lo, hi))
+        mine, theirs = a[tuple(local)], whole[tuple(outside)]
+        equal = _equal_cells(mine, theirs)
+        if not equal.all():
+            at = [int(i) + o.start for i, o in zip(np.argwhere(~equal)[0], outside)]
+            raise LayoutError(
+                f"device {list(d)} holds halo cells unlike the cells they copy: max difference "
+                f"{max_difference(mine, theirs)} (first at global index {at})"
+            )
 
 
 def _check_same(a_dev: Device, b_dev: Device, a: np.ndarray, b: np.ndarray) -> None:
