@@ -88,11 +88,19 @@ def register(name: str, *, prepare: Compile | None = None, generator: bool = Fal
 
 
 def where(op: ir.Operation) -> str:
-    filename, line, col = file_position(op.location)
+    """The op's file:line:col, else its nearest enclosing op's (the body
+    of a named linalg op is built without locations: its ops are said at
+    the op the user wrote)."""
     from ..ir.asm import remap_position
 
-    filename, line, col = remap_position(filename, line, col)
-    return f"{filename}:{line}:{col}" if filename else "<unknown location>"
+    found: ir.Operation | None = op
+    while found is not None:
+        filename, line, col = remap_position(*file_position(found.location))
+        if filename:
+            return f"{filename}:{line}:{col}"
+        parent = found.parent
+        found = None if parent is None else parent.operation
+    return "<unknown location>"
 
 
 def fail(step_or_op, message: str) -> SimError:
