@@ -66,6 +66,22 @@ func.func @unknown(%a: tensor<4x8xf32>) -> tensor<4x8xf32> {
 
 mesh.mesh @mesh(shape = 2)
 
+// An op whose kind has a rule that does not take this one (a reshape of
+// dynamic sizes) is not told to register a rule.
+// CHECK-LABEL: func.func @rule_does_not_cover
+// CHECK: tensor.expand_shape
+func.func @rule_does_not_cover(%a: tensor<?x8xf32>, %q: index) -> tensor<?x4x8xf32> {
+  %s = mesh.sharding @mesh split_axes = [[0]] : !mesh.sharding
+  %a1 = mesh.shard %a to %s : tensor<?x8xf32>
+  // expected-error@+1 {{no sharding rule covers this 'tensor.expand_shape' (the rule of its kind does not take its sizes, attributes or types) but its operand 0 is sharded (@mesh split_axes = [[0]]); annotate that value whole next to it, or use skip-unknown to treat it as a barrier}}
+  %r = tensor.expand_shape %a1 [[0, 1], [2]] output_shape [%q, 4, 8] : tensor<?x8xf32> into tensor<?x4x8xf32>
+  return %r : tensor<?x4x8xf32>
+}
+
+// -----
+
+mesh.mesh @mesh(shape = 2)
+
 // An op with no rule between replicated values is no obstacle.
 // CHECK-LABEL: func.func @unknown_replicated
 func.func @unknown_replicated(%a: tensor<4x8xf32>) -> tensor<4x8xf32> {

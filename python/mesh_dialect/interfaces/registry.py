@@ -55,6 +55,13 @@ def registered_names() -> list[str]:
     return sorted(_RULES)
 
 
+def knows(name: str) -> bool:
+    """Whether some rule (the op's own or its dialect's) is asked about ops
+    named `name`: when it still gives none, the op's form is what it does
+    not cover (a reshape of dynamic sizes, say), not its name."""
+    return _rule_fn(name) is not None
+
+
 def rule_for(op: ir.Operation | ir.OpView) -> ShardingRule | None:
     """The op's sharding rule, or None when no rule knows it."""
     operation = op.operation if isinstance(op, ir.OpView) else op
@@ -1345,4 +1352,4 @@ _LOCAL: frozenset[RuleFn] = frozenset({*_RULES.values(), *_FAMILIES.values()})
 types, body), so `RuleCache` may memoize them by signature.  A rule
 registered by a user may read anything and is always called."""
 
-__all__ = ["RuleCache", "RuleFn", "is_pointwise", "register_rule", "registered_names", "rule_for"]
+__all__ = ["RuleCache", "RuleFn", "is_pointwise", "knows", "register_rule", "registered_names", "rule_for"]

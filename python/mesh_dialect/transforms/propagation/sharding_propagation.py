@@ -37,7 +37,7 @@ from typing import Any, ClassVar
 from mlir import ir
 
 from ...interfaces.choice import Choice, Request, choice_from_option, choose, same_placement
-from ...interfaces.registry import RuleCache, rule_always_exists
+from ...interfaces.registry import RuleCache, knows, rule_always_exists
 from ...interfaces.rules import ShardingRule, option_from_lists, option_to_lists, validate_option
 from ...ir import ops as mesh_ops
 from ...ir.asm import remap_position
@@ -792,11 +792,18 @@ class _Function:
             if op.name in _ANY_LAYOUT:
                 continue
             culprit = self.sharded_neighbour(op)
-            if culprit is not None:
+            if culprit is not None and knows(op.name):
+                op.location.emit_error(
+                    f"no sharding rule covers this '{op.name}' (the rule of its kind does not take its sizes, "
+                    f"attributes or types) but its {culprit}; annotate that value whole next to it, or use "
+                    "skip-unknown to treat it as a barrier"
+                )
+            elif culprit is not None:
                 op.location.emit_error(
                     f"no sharding rule for '{op.name}' but its {culprit}; register a rule "
                     "(mesh_dialect.interfaces.register_rule) or use skip-unknown to treat it as a barrier"
                 )
+            if culprit is not None:
                 self.failed = True
 
     def sharded_neighbour(self, op: ir.Operation) -> str | None:
