@@ -25,6 +25,10 @@ from ..ir.diagnostics import Diagnostic, file_position
 from ..ir.signature import ContextCache, op_address
 from ..sharding.spec import Sharding
 
+LOCAL_MESH = "the passes read meshes defined at module level, not in a function body"
+"""Why a mesh the verifier resolves (one declared in a function) is unknown
+to a pass: `meshes_and_functions` reads the module's."""
+
 
 def meshes_and_functions(module: ir.Operation) -> tuple[dict[str, tuple[int, ...]], list[ir.Operation]]:
     """One walk: the shape of every `mesh.mesh` by name (schema.DYNAMIC for

@@ -49,7 +49,7 @@ from ...ir import ops as mesh_ops
 from ...ir.flags import drop_totals_only_flags
 from ...ir.syntax import encode_sharding_attr
 from ...sharding.spec import IDEMPOTENT_KINDS, Mesh, Sharding, ShardingError
-from ..base import Pass, element_bytes, meshes_and_functions, sharding_of
+from ..base import LOCAL_MESH, Pass, element_bytes, meshes_and_functions, sharding_of
 from ..propagation.sharding_propagation import OPTION_ATTR
 from . import halo, hlo, rederive
 from .limits import too_many_pieces
@@ -274,7 +274,7 @@ class _Partition:
     def use_mesh(self, name: str, loc: ir.Location) -> None:
         if self.mesh_name is None:
             if name not in self.meshes:
-                raise _Unsupported(loc, f"mesh @{name} does not exist")
+                raise _Unsupported(loc, f"mesh @{name} is not defined in the module: {LOCAL_MESH}")
             shape = self.meshes[name]
             # A dynamic mesh size is planned with a stand-in; the IR asks
             # mesh.mesh_shape for the real one.

@@ -44,7 +44,7 @@ from ...ir.asm import remap_position
 from ...ir.diagnostics import file_position
 from ...ir.syntax import Unprintable, decode_sharding_attr, encode_sharding_attr
 from ...sharding.spec import Sharding
-from ..base import Pass, PassFailed, meshes_and_functions, sharding_of
+from ..base import LOCAL_MESH, Pass, PassFailed, meshes_and_functions, sharding_of
 from .graph import ANY_MESH, costed_mesh, costed_value, extract
 from .solver import IMPOSSIBLE, Layout, Solver
 from .solver import Value as GraphValue
@@ -288,6 +288,10 @@ class _Function:
         if found is None:
             return  # a sharding computed elsewhere: opaque to propagation
         mesh, sharding, _ = found
+        if mesh not in self.mesh_shapes:
+            op.location.emit_error(f"mesh @{mesh} is not defined in the module: {LOCAL_MESH}")
+            self.failed = True
+            return
         ann = Ann(
             op, op.operands[0], op.result, mesh, sharding, "annotate_for_users" in op.attributes, True, (op.location,)
         )
