@@ -13,7 +13,8 @@ from typing import ClassVar
 
 from mlir import ir
 
-from ..base import Pass
+from ..base import Pass, meshes_and_functions
+from .limits import too_many_pieces
 from .mesh_partition import _Partition, _read_sharding, _Unsupported
 
 
@@ -50,6 +51,9 @@ class TestMeshResharding(Pass):
             return ir.WalkResult.ADVANCE
 
         module.walk(visit, ir.WalkOrder.PRE_ORDER)
+        # as mesh-partition: a dimension cut into more pieces than it lists is refused first
+        if (refused := too_many_pieces(meshes, meshes_and_functions(module)[1])) is not None:
+            raise self.error(*refused)
         # Rewrite every pair before erasing anything: in a chain
         # (`%b = shard %a`, `%c = shard %b annotate_for_users`) the op that
         # ends one pair starts the next, and an erased op must never be
