@@ -170,6 +170,21 @@ Cost = Callable[[Value, Layout | None, Layout | None], int]
 (None: produced whole / needed in any layout)."""
 
 
+def _outer_axes(req: tuple[str, int, Sharding]) -> list[tuple[str, int, Sharding]]:
+    """`req` with each dimension split over several mesh axes cut back to
+    its outer axes, one request per prefix (none for a layout with halos or
+    offsets, whose pieces the prefix would not keep)."""
+    side, i, s = req
+    if s.halo_sizes or s.sharded_dims_offsets:
+        return []
+    out = []
+    for d, axes in enumerate(s.split_axes):
+        for k in range(1, len(axes)):
+            split = (*s.split_axes[:d], tuple(axes[:k]), *s.split_axes[d + 1 :])
+            out.append((side, i, Sharding(split, s.partial_axes, s.partial_type)))
+    return out
+
+
 def _group(mesh_shape: tuple[int, ...], axes: Sequence[int]) -> int:
     n = 1
     for a in axes:
@@ -276,6 +291,11 @@ class _Candidates:
             by_mesh.setdefault(mesh, []).append((side, i, s))
         for mesh, reqs in by_mesh.items():
             out.setdefault((mesh, tuple(() for _ in rule.iterators)))
+            # a dimension split over several axes also offers its outer axes
+            # alone, which leave the inner ones to another request (rows over
+            # [0, 1] read by a matmul whose weight is split over 1 run on
+            # rows over [0]: Megatron's sequence parallelism)
+            reqs = reqs + [r for req in reqs for r in _outer_axes(req)]
             for r in reqs:
                 opt = option_from_requests(rule, [r])
                 if not isinstance(opt, Conflict):
