@@ -246,6 +246,7 @@ class _Partition:
         self.empty_facts: dict[ir.Type, tuple] = {}  # local type -> `_empty_facts`
         self.reshard_types: dict[tuple, tuple[ir.RankedTensorType, ir.Type]] = {}  # -> (global, local type)
         self.outer_blocks: dict[ir.Block, ir.Block | None] = {}  # a block -> the block of its region op
+        self.totals: dict[ir.Value, tuple] = {}  # an all_reduce made here -> (its terms, their layout, reshard key)
         self.trapped: str | None = None  # set by `outside_per_element` for the reshard being made
         self.per_element: dict[ir.Block, None] = {}  # blocks held by no per-element region (`outside_per_element`)
         # Real programs repeat a few signatures: local types, plans and fit
@@ -907,6 +908,8 @@ class _Partition:
             if ip is None:  # made here, only when a reshard is needed
                 ip, loc = ir.InsertionPoint(user), user.location
             new = self.reshards[key] = self.reshard(v, global_type, source, target, ip, loc)
+            if source.partial_axes and target == _without_partial(source) and _made_by(new, "mesh.all_reduce"):
+                self.totals[new] = (v, source, key)  # `terms_of_total` may read v instead
             if not target.is_replicated:
                 self.layout[new] = target
                 self.global_type[new] = global_type
@@ -1749,6 +1752,27 @@ class _Partition:
                     scf.YieldOp([arith.ConstantOp(t, splat).result])
         return choice.results[0]
 
+    def terms_of_total(self, op: ir.Operation, i: int, init: ir.Value, out: Sharding) -> bool:
+        """When `init` is an all_reduce partition made of terms reduced the
+        way the op's result is partial (kind and axes), the op reads those
+        terms instead: their total is the init's, so the all_reduce and the
+        init kept on one device are not needed (a gradient accumulated
+        through a matmul's init reduces once, at the end)."""
+        found = self.totals.get(init)
+        if found is None:
+            return False
+        terms, source, key = found
+        if source.partial_type != out.partial_type or set(source.partial_axes) != set(out.partial_axes):
+            return False
+        op.operands[i] = terms
+        if next(iter(init.uses), None) is None:
+            owner = init.owner.operation
+            del self.totals[init]
+            self.reshards.pop(key, None)
+            self.forget(init)
+            owner.erase()
+        return True
+
     def fix_init(
         self,
         op: ir.Operation,
@@ -1782,6 +1806,8 @@ class _Partition:
             if neutral is None:
                 raise _Unsupported(op.location, f"a split {out.partial_type} reduction has no neutral value")
             if _is_fill_of(init, neutral, self.owner):
+                continue
+            if self.terms_of_total(op, i, init, out):
                 continue
             kept = self.first_only(init, list(out.partial_axes), neutral, ir.InsertionPoint(op), op.location)
             op.operands[i] = kept
@@ -2337,6 +2363,14 @@ def _value_name(value: ir.Value) -> str:
     if isinstance(value, ir.BlockArgument):
         return f"argument {value.arg_number}"
     return f"result {ir.OpResult(value).result_number}"
+
+
+def _made_by(value: ir.Value, name: str) -> bool:
+    return isinstance(value, ir.OpResult) and value.owner.operation.name == name
+
+
+def _without_partial(s: Sharding) -> Sharding:
+    return Sharding(s.split_axes, (), s.partial_type, s.halo_sizes, s.sharded_dims_offsets)
 
 
 def _is_fill_of(value: ir.Value, neutral, owner_of=_value_owner) -> bool:
