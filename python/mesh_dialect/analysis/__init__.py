@@ -72,14 +72,13 @@ def partitioned_copy(module: ir.Operation) -> tuple[ir.Operation, tuple[str, ...
 def analyze(module: ir.Operation | ir.Module, *, max_devices: int = MAX_DEVICES) -> AnalysisReport:
     """The report of every function with a body, in order (see the module
     docstring); raises AnalysisError for a program it cannot cost."""
-    from ..transforms.base import meshes_and_functions
+    from ..transforms.base import mesh_scopes
 
     op = module.operation
     program, pipeline = partitioned_copy(op)
-    meshes, functions = meshes_and_functions(program)
     reports = []
     with op.context:
-        for fn_op in functions:
+        for meshes, fn_op in [(m, f) for m, fs in mesh_scopes(program) for f in fs]:
             fn, costs, notes = cost_function(fn_op, meshes, max_devices)
             devices = [
                 DeviceCost(

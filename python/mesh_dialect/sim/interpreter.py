@@ -82,6 +82,7 @@ class Runner:
         self.mesh_name = mesh
         self.mesh: Mesh | None = None
         if mesh is not None:
+            self.compiler.check_unambiguous(mesh, "mesh")
             shape = self.compiler.meshes.get(mesh)
             if shape is None:
                 raise SimError(f"no mesh @{mesh} in the module")

@@ -157,6 +157,9 @@ class Compiler:
         self.meshes: dict[str, tuple[int | None, ...]] = {}
         self._children: dict[ir.Block, list[ir.Operation]] = defaultdict(list)
         self._slots: dict[ir.Value, int] = {}
+        # names that nested modules define twice: the simulator's tables are
+        # flat, so it refuses to pick one (`check_unambiguous`)
+        self.ambiguous: set[str] = set()
 
         def visit(op: ir.Operation) -> ir.WalkResult:
             name = op.name
@@ -164,15 +167,27 @@ class Compiler:
                 return ir.WalkResult.ADVANCE
             self._children[op.block].append(op)
             if name == "func.func":
-                self._func_ops[op.attributes["sym_name"].value] = op
+                symbol = op.attributes["sym_name"].value
+                if symbol in self._func_ops:
+                    self.ambiguous.add("@" + symbol)
+                self._func_ops[symbol] = op
             elif name == "mesh.mesh":
                 from ..ir.schema import DYNAMIC
 
                 shape = tuple(None if d == DYNAMIC else d for d in op.attributes["shape"])
-                self.meshes[op.attributes["sym_name"].value] = shape
+                symbol = op.attributes["sym_name"].value
+                if self.meshes.get(symbol, shape) != shape:
+                    self.ambiguous.add("@" + symbol)
+                self.meshes[symbol] = shape
             return ir.WalkResult.ADVANCE
 
         self.module.walk(visit, ir.WalkOrder.PRE_ORDER)
+
+    def check_unambiguous(self, symbol: str, what: str) -> None:
+        if "@" + symbol in self.ambiguous:
+            raise SimError(
+                f"{what} @{symbol} is defined twice in nested modules (differently); simulate each module on its own"
+            )
 
     def function_names(self) -> list[str]:
         return list(self._func_ops)
@@ -181,6 +196,7 @@ class Compiler:
         found = self.functions.get(name)
         if found is not None:
             return found
+        self.check_unambiguous(name, "function")
         op = self._func_ops.get(name)
         if op is None:
             known = ", ".join("@" + n for n in self._func_ops) or "none"

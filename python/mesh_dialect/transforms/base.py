@@ -27,26 +27,29 @@ from ..sharding.spec import Sharding
 
 LOCAL_MESH = "the passes read meshes defined at module level, not in a function body"
 """Why a mesh the verifier resolves (one declared in a function) is unknown
-to a pass: `meshes_and_functions` reads the module's."""
+to a pass: `mesh_scopes` reads the modules'."""
 
 
-def meshes_and_functions(module: ir.Operation) -> tuple[dict[str, tuple[int, ...]], list[ir.Operation]]:
-    """One walk: the shape of every `mesh.mesh` by name (schema.DYNAMIC for
-    a dynamic size) and every `func.func` that has a body, in order."""
-    meshes: dict[str, tuple[int, ...]] = {}
-    functions: list[ir.Operation] = []
+def mesh_scopes(module: ir.Operation) -> list[tuple[dict[str, tuple[int, ...]], list[ir.Operation]]]:
+    """The functions with a body grouped by the op that holds them (a module,
+    nested ones too), each group with the meshes that op holds: a mesh
+    symbol is looked up in the nearest symbol table, so two nested modules
+    may each define their own `@mesh`.  Groups come in program order."""
+    meshes: dict[ir.Operation, dict[str, tuple[int, ...]]] = {}
+    groups: dict[ir.Operation, list[ir.Operation]] = {}
 
     def visit(op: ir.Operation) -> ir.WalkResult:
         if op.name == "func.func":
             if len(op.regions[0].blocks):
-                functions.append(op)
+                groups.setdefault(op.parent.operation, []).append(op)
             return ir.WalkResult.SKIP
         if op.name == "mesh.mesh":
-            meshes[op.attributes["sym_name"].value] = tuple(int(d) for d in op.attributes["shape"])
+            shape = tuple(int(d) for d in op.attributes["shape"])
+            meshes.setdefault(op.parent.operation, {})[op.attributes["sym_name"].value] = shape
         return ir.WalkResult.ADVANCE
 
     module.walk(visit, ir.WalkOrder.PRE_ORDER)
-    return meshes, functions
+    return [(meshes.get(holder, {}), functions) for holder, functions in groups.items()]
 
 
 def _ops_within(op: ir.Operation) -> list[ir.Operation]:

@@ -232,12 +232,14 @@ class _Reader:
 def function_layouts(module: ir.Operation, source: str | None = None) -> list[FunctionLayouts]:
     """The layouts and reshards of every function of `module` with a body;
     `source` is the text it was parsed from (for the values' own names)."""
-    from ..transforms.base import meshes_and_functions
+    from ..transforms.base import mesh_scopes
 
-    meshes, functions = meshes_and_functions(module)
     names = _Names(source)
-    reader = _Reader(meshes, names)
-    return [_function(fn, reader) for fn in functions]
+    out = []
+    for meshes, functions in mesh_scopes(module):
+        reader = _Reader(meshes, names)
+        out.extend(_function(fn, reader) for fn in functions)
+    return out
 
 
 def _function(fn: ir.Operation, reader: _Reader) -> FunctionLayouts:

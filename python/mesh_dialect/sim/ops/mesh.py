@@ -32,6 +32,7 @@ def _dynamic_list(static: list[int], values: list) -> list[int]:
 
 def _mesh_attrs(c: Compiler, op: ir.Operation) -> dict[str, Any]:
     name = op.attributes["mesh"].value
+    c.check_unambiguous(name, "mesh")
     return {"mesh_name": name, "mesh_shape": c.meshes.get(name)}
 
 

@@ -49,7 +49,7 @@ from ...ir import ops as mesh_ops
 from ...ir.flags import drop_totals_only_flags
 from ...ir.syntax import encode_sharding_attr
 from ...sharding.spec import IDEMPOTENT_KINDS, Mesh, Sharding, ShardingError
-from ..base import LOCAL_MESH, Pass, element_bytes, meshes_and_functions, sharding_of
+from ..base import LOCAL_MESH, Pass, element_bytes, mesh_scopes, sharding_of
 from ..propagation.sharding_propagation import OPTION_ATTR
 from . import halo, hlo, rederive
 from .limits import too_many_pieces
@@ -124,15 +124,17 @@ class MeshPartition(Pass):
     )
 
     def run(self, module: ir.Operation) -> None:
-        meshes, functions = meshes_and_functions(module)
-        if (refused := too_many_pieces(meshes, functions)) is not None:
-            raise self.error(*refused)
-        annotated = {f.attributes["sym_name"].value for f in functions if _has_annotation(f)}
-        for f in functions:
-            try:
-                _Partition(self, f, meshes, annotated).run()
-            except _Unsupported as e:
-                raise self.error(e.loc, str(e)) from None
+        scopes = mesh_scopes(module)
+        for meshes, functions in scopes:
+            if (refused := too_many_pieces(meshes, functions)) is not None:
+                raise self.error(*refused)
+        for meshes, functions in scopes:
+            annotated = {f.attributes["sym_name"].value for f in functions if _has_annotation(f)}
+            for f in functions:
+                try:
+                    _Partition(self, f, meshes, annotated).run()
+                except _Unsupported as e:
+                    raise self.error(e.loc, str(e)) from None
 
 
 def _has_annotation(func: ir.Operation) -> bool:

@@ -13,7 +13,7 @@ from typing import ClassVar
 
 from mlir import ir
 
-from ..base import Pass, meshes_and_functions
+from ..base import Pass, mesh_scopes
 from .limits import too_many_pieces
 from .mesh_partition import _Partition, _read_sharding, _Unsupported
 
@@ -52,8 +52,9 @@ class TestMeshResharding(Pass):
 
         module.walk(visit, ir.WalkOrder.PRE_ORDER)
         # as mesh-partition: a dimension cut into more pieces than it lists is refused first
-        if (refused := too_many_pieces(meshes, meshes_and_functions(module)[1])) is not None:
-            raise self.error(*refused)
+        for scope_meshes, functions in mesh_scopes(module):
+            if (refused := too_many_pieces(scope_meshes, functions)) is not None:
+                raise self.error(*refused)
         # Rewrite every pair before erasing anything: in a chain
         # (`%b = shard %a`, `%c = shard %b annotate_for_users`) the op that
         # ends one pair starts the next, and an erased op must never be

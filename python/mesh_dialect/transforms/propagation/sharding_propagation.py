@@ -44,7 +44,7 @@ from ...ir.asm import remap_position
 from ...ir.diagnostics import file_position
 from ...ir.syntax import Unprintable, decode_sharding_attr, encode_sharding_attr
 from ...sharding.spec import Sharding
-from ..base import LOCAL_MESH, Pass, PassFailed, meshes_and_functions, sharding_of
+from ..base import LOCAL_MESH, Pass, PassFailed, mesh_scopes, sharding_of
 from .graph import ANY_MESH, costed_mesh, costed_value, extract
 from .solver import IMPOSSIBLE, Layout, Solver
 from .solver import Value as GraphValue
@@ -122,14 +122,14 @@ class ShardingPropagation(Pass):
     )
 
     def run(self, module: ir.Operation) -> None:
-        shapes, functions = meshes_and_functions(module)
         failed = False
         rules = RuleCache.shared(module.context)
-        for f in functions:
-            try:
-                _Function(self, f, shapes, rules).run()
-            except PassFailed:
-                failed = True
+        for shapes, functions in mesh_scopes(module):
+            for f in functions:
+                try:
+                    _Function(self, f, shapes, rules).run()
+                except PassFailed:
+                    failed = True
         if failed:
             raise PassFailed("sharding propagation failed")
 
