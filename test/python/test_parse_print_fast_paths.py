@@ -199,8 +199,9 @@ def test_module_names_print_as_get_asm_does(name):
 
 
 def test_a_module_that_does_not_verify_prints_as_get_asm_does():
-    """MLIR's printer verifies first and prints all generic if that fails;
-    with assume_verified (the default) get_asm does not, and prints it."""
+    """MLIR's printer verifies first (print_ir's default) and prints all
+    generic if that fails; with assume_verified get_asm does not, and prints
+    it."""
     text = _valid_module(random.Random(8), 300, False)
     ctx = mesh_dialect.context()
     module = mesh_dialect.parse(text, context=ctx)
@@ -210,8 +211,8 @@ def test_a_module_that_does_not_verify_prints_as_get_asm_does():
         with pytest.raises(ir.MLIRError):
             module.verify()
         assert asm._printed_to_file(module, False, False, True) is None
-        assert mesh_dialect.print_ir(module) == _by_get_asm(module, False, False)
-        unverified = mesh_dialect.print_ir(module, assume_verified=False)
+        assert mesh_dialect.print_ir(module, assume_verified=True) == _by_get_asm(module, False, False)
+        unverified = mesh_dialect.print_ir(module)  # by default MLIR verifies first
         assert unverified == _by_get_asm(module, False, False, verified=False)
         assert unverified.startswith('"builtin.module"()')
 

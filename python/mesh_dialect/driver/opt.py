@@ -321,7 +321,9 @@ class OptDriver:
         MLIR then checks it and prints it generic if it is invalid."""
         limit = self.options.elide_elementsattrs_if_larger
         if limit is None and verified:
-            return print_ir(op, generic=self.options.print_op_generic, debug_info=self.options.print_debuginfo)
+            return print_ir(
+                op, generic=self.options.print_op_generic, debug_info=self.options.print_debuginfo, assume_verified=True
+            )
         text = op.get_asm(
             large_elements_limit=limit,
             print_generic_op_form=self.options.print_op_generic,

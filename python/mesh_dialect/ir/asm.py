@@ -347,7 +347,7 @@ def _check_printed_depth(module: ir.Operation, text: str, filename: str, where: 
     would be refused, so that whatever is accepted prints to text that is
     accepted again."""
     for generic in (True, False):
-        printed = print_ir(module, generic=generic, debug_info=True)  # MLIR verified it
+        printed = print_ir(module, generic=generic, debug_info=True, assume_verified=True)  # MLIR verified it
         depth, _ = _depth(printed)
         if depth > MAX_NESTING:
             raise _too_deep(text, filename, depth, where, " once printed")
@@ -548,9 +548,12 @@ def print_ir(
     *,
     generic: bool = False,
     debug_info: bool = False,
-    assume_verified: bool = True,
+    assume_verified: bool = False,
 ) -> str:
-    """Print `op` with `mesh` ops in their custom syntax (or all generic)."""
+    """Print `op` with `mesh` ops in their custom syntax (or all generic).
+    MLIR verifies it first and prints invalid IR generic, as `str(op)` does:
+    invalid IR printed unverified may abort the process.  A caller that has
+    just verified it passes `assume_verified=True` (faster)."""
     op = op.operation if hasattr(op, "operation") else op
     text = _printed_to_file(op, generic, debug_info, assume_verified) if _large_module(op) else None
     if text is None:
