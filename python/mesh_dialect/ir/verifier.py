@@ -414,6 +414,12 @@ class _Verifier:
                 break
             scope = scope.parent
         other = self._other_symbol(scope, name) if scope is not None else None
+        if other == "mesh.mesh":
+            # a mesh outside the op being verified (a function checked on its
+            # own): read it where the symbol table has it
+            mesh_op = ir.SymbolTable(scope)[name].operation
+            self.verify_mesh(mesh_op)
+            return self.mesh_named(op, name)
         if other is not None:
             raise _Invalid(f"symbol @{name} names a '{other}', not a mesh.mesh")
         raise _Invalid(f"mesh symbol @{name} is not defined")

@@ -49,6 +49,15 @@ def mesh_scopes(module: ir.Operation) -> list[tuple[dict[str, tuple[int, ...]], 
         return ir.WalkResult.ADVANCE
 
     module.walk(visit, ir.WalkOrder.PRE_ORDER)
+    for holder in groups:
+        if holder not in meshes and module.name != "builtin.module":
+            # a pass run on a function (as upstream's are): its module's meshes
+            found = meshes[holder] = {}
+            for k in range(len(holder.regions)):
+                for block in holder.regions[k].blocks:
+                    for op in block.operations:
+                        if op.operation.name == "mesh.mesh":
+                            found[op.attributes["sym_name"].value] = tuple(int(d) for d in op.attributes["shape"])
     return [(meshes.get(holder, {}), functions) for holder, functions in groups.items()]
 
 
