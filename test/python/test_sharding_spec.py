@@ -155,6 +155,23 @@ def test_non_integer_axes_are_refused():
         Sharding([[0]], [True])
 
 
+def test_flat_split_axes_are_refused_by_name():
+    # the common slip: one list of axes where a list per dimension is meant
+    with pytest.raises(ShardingError, match=r"split_axes must be a sequence of integers, got 0"):
+        Sharding([0])
+    with pytest.raises(ShardingError, match=r"split_axes must be a list of axis lists, got 3"):
+        Sharding(3)
+
+
+def test_a_tensor_shape_of_floats_bools_or_strings_is_refused():
+    from mesh_dialect.sharding.resharding import plan_resharding
+
+    for shape in ([4.7, 8], [True, 8], ["4", 8]):
+        with pytest.raises(ValueError, match="a tensor shape must hold integers"):
+            plan_resharding(shape, [2], Sharding([[0]]), Sharding([]))
+    assert plan_resharding([4, 8], [2], Sharding([[0]]), Sharding([])).bytes_received == 64
+
+
 # -- Sharding: per-device layout ------------------------------------------------
 
 

@@ -163,6 +163,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import math
+import operator
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -656,9 +657,11 @@ def _check_common(
     if isinstance(element_bytes, bool) or not isinstance(element_bytes, int) or element_bytes < 1:
         raise ValueError(f"element_bytes must be a positive integer, got {element_bytes!r}")
     try:
-        dims = tuple(int(n) for n in shape)
-    except (TypeError, ValueError):
+        dims = tuple(operator.index(n) for n in shape)  # not int(): 4.7 or "4" is a mistake, not 4
+    except TypeError:
         raise ValueError(f"a tensor shape must hold integers, got {shape!r}") from None
+    if any(isinstance(n, bool) for n in shape):
+        raise ValueError(f"a tensor shape must hold integers, got {shape!r}")
     if any(n < 0 for n in dims):
         raise ValueError(f"tensor sizes must be non-negative, got {_fmt(dims)}")
     return mesh, dims

@@ -52,6 +52,8 @@ def _ints(values: Iterable[object], what: str, error: type[ValueError]) -> tuple
     """`values` as a tuple of Python ints; bools and floats are refused so a
     typo cannot silently become axis 0 or 1."""
     out = []
+    if isinstance(values, str | bytes) or not isinstance(values, Iterable):
+        raise error(f"{what} must be a sequence of integers, got {values!r}")
     for v in values:
         if isinstance(v, bool):
             raise error(f"{what} must hold integers, got {v!r}")
@@ -275,6 +277,8 @@ class Sharding:
     sharded_dims_offsets: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
+        if isinstance(self.split_axes, str | bytes) or not isinstance(self.split_axes, Iterable):
+            raise ShardingError(f"split_axes must be a list of axis lists, got {self.split_axes!r}")
         split = [_ints(axes, "split_axes", ShardingError) for axes in self.split_axes]
         while split and not split[-1]:
             split.pop()
