@@ -1194,10 +1194,19 @@ def cost_function(
     fn_op: ir.Operation, meshes: dict[str, tuple[int, ...]], max_devices: int = MAX_DEVICES
 ) -> tuple[Function, list[DeviceCosts], list[str]]:
     """(compiled function, each device's costs, notes) of one per-device function."""
-    fn = Compiler(meshes).function(fn_op)
+    compiler = Compiler(meshes)
+    fn = compiler.function(fn_op)
     notes: dict[str, None] = {}
     if fn.mesh is not None and fn.mesh_shape is None:
         raise AnalysisError(f"@{fn.name} uses mesh @{fn.mesh}, which the module does not define", fn_op.location)
+    for other in compiler.mesh_names:
+        if other != fn.mesh and meshes.get(other) != fn.mesh_shape:
+            # each device runs the function on one mesh (as the simulator does)
+            raise AnalysisError(
+                f"@{fn.name} uses meshes @{fn.mesh} and @{other} of different shapes; the analysis runs a function "
+                "on one mesh",
+                fn_op.location,
+            )
     shape = fn.mesh_shape or ()
     if DYNAMIC in shape:
         return fn, [], [f"mesh @{fn.mesh} has sizes known only at run time: no device is analyzed"]
