@@ -411,6 +411,10 @@ class Compiler:
                 a["src_halos"] = _ints(op, "static_source_halo_sizes")
                 a["dst_halos"] = _ints(op, "static_destination_halo_sizes")
             return
+        if name == "scf.for" and "unsignedCmp" in op.attributes:
+            bound = op.operands[0].type  # its bounds compare unsigned, at this width
+            a["unsigned"] = ir.IntegerType(bound).width if isinstance(bound, ir.IntegerType) else 64
+            return
         if name == "arith.constant":
             attr = op.attributes["value"]
             if isinstance(attr, ir.BoolAttr):  # an i1 constant: true is -1, as cmpi gives it
@@ -1083,6 +1087,9 @@ class DeviceRun:
             return
         if name == "scf.for":
             lb, ub, step = (self.ints.get(v) for v in n.operands[:3])
+            width = n.attrs.get("unsigned")
+            if width and None not in (lb, ub, step):
+                lb, ub, step = (_unsigned(x, width) for x in (lb, ub, step))
             args = n.region_args[0]
             self.bind(args[1:], n.operands[3:])
             if lb is None or ub is None or step is None or step <= 0:
