@@ -1,8 +1,8 @@
 // A collective cannot run inside a region that runs per element: an op
 // without a rule (here tensor.generate, whose body reads a split tensor
 // through tensor.extract) gets the whole tensor gathered in front of it,
-// not in its body.  Inside scf.for (control flow) the gather stays in the
-// loop body, in front of the generate.
+// not in its body.  Inside scf.for the gather of a value from outside the
+// loop goes in front of the loop: it is the same every iteration.
 // RUN: mesh-opt --sharding-propagation=skip-unknown=true --mesh-partition %s -o %t.mlir 2>/dev/null
 // RUN: FileCheck %s < %t.mlir
 // RUN: mesh-run %t.mlir --function reversed --compare-with %s -q | FileCheck %s --check-prefix=MATCH
@@ -16,8 +16,8 @@
 // CHECK-NOT: mesh.all_gather
 // CHECK: tensor.extract %[[ALL]]
 // CHECK-LABEL: func.func @in_loop
-// CHECK: scf.for
-// CHECK-NEXT: %[[ALL:.*]] = mesh.all_gather %arg0 on @mesh mesh_axes = [0] gather_axis = 0
+// CHECK: %[[ALL:.*]] = mesh.all_gather %arg0 on @mesh mesh_axes = [0] gather_axis = 0
+// CHECK-NEXT: scf.for
 // CHECK-NEXT: tensor.generate
 // CHECK-NOT: mesh.all_gather
 // CHECK: tensor.extract %[[ALL]]

@@ -62,6 +62,9 @@ _RUN_ONCE = frozenset({"func.func", "scf.for", "scf.if", "scf.while", "scf.execu
 """Ops whose regions run as control flow, once per entry on every device:
 a collective may sit inside.  Any other op's region (`tensor.generate`, an
 op without a rule) may run per element or any number of times."""
+_LOOPS = frozenset({"scf.for", "scf.while"})
+"""Loops: a value defined outside one is resharded in front of it, once,
+not in its body on every iteration."""
 _NOT_RULED = ("mesh.mesh", "mesh.sharding")
 """Mesh ops partition leaves alone (`mesh.shard` has its own rewrite); every
 other mesh op is a collective or a query that already speaks of one device's
@@ -887,7 +890,9 @@ class _Partition:
         self.trapped = None
         if self.per_element.get(block, False) is not None:
             anchor = self.outside_per_element(user, v)
-            if anchor is not user:  # a collective must not run once per element
+            if anchor is not user:  # in front of a per-element region or a loop
+                if loc is None:
+                    loc = user.location  # said where the value is used
                 user, block, ip = anchor, anchor.block, ir.InsertionPoint(anchor)
         key = (v, target, block)
         new = self.reshards.get(key)
@@ -920,8 +925,9 @@ class _Partition:
     def outside_per_element(self, user: ir.Operation, v: ir.Value) -> ir.Operation:
         """The op a reshard of `v` for `user` goes in front of: `user`, or
         the outermost op around it whose region is not control flow
-        (`_RUN_ONCE`) and does not define `v`.  Memoizes in `per_element`
-        (None) the blocks that no such op holds, whatever the value."""
+        (`_RUN_ONCE`) or is a loop (`_LOOPS`: `v` is loop-invariant there)
+        and does not define `v`.  Memoizes in `per_element` (None) the
+        blocks that no such op holds, whatever the value."""
         block = user.block
         defined_in = v.owner if isinstance(v, ir.BlockArgument) else v.owner.operation.block
         anchor, per_element = user, False
@@ -929,6 +935,15 @@ class _Partition:
         while True:
             owner = block.owner  # an OpView's `name` may be its symbol: ask the operation
             name = None if owner is None else owner.operation.name
+            if name in _LOOPS:
+                # a value from outside the loop is the same every iteration:
+                # reshard it once, in front of the loop
+                per_element = True  # where it goes depends on the value: no memo
+                if not below_def:
+                    anchor = owner.operation
+                block = owner.operation.block
+                below_def = below_def or block == defined_in
+                continue
             if name is None or name in _RUN_ONCE:
                 if name is None or name == "func.func":
                     break
