@@ -97,7 +97,30 @@ class _Builder:
         ops = [self.vid(v) for v in (op.operands if operands is None else operands)]
         res = [self.vid(v) for v in (op.results if results is None else results)]
         state = State(tuple(needs(v) for v in ops), tuple(produces(v) for v in res))
-        self.add(Node(ops, res, [state], weight=self.weight(op)), Ref("fixed", op=op))
+        weight = self.weight(op)
+        node = Node(ops, res, [state], weight=weight)
+        node.operand_weights = self.use_weights(op.operands if operands is None else operands, weight)
+        self.add(node, Ref("fixed", op=op))
+
+    def use_weights(self, values, weight: int) -> list[int] | None:
+        """Per operand, how many times its reshard runs, when some differ
+        from the op's `weight`: partition reshards a value defined outside
+        a loop in front of the loop, once per run of the code around its
+        definition (`def_weight`)."""
+        if weight == 1:
+            return None
+        weights = [min(weight, self.def_weight(v)) for v in values]
+        return weights if any(w != weight for w in weights) else None
+
+    def def_weight(self, v: ir.Value) -> int:
+        """The trip counts of the static loops around `v`'s definition."""
+        owner = v.owner
+        if isinstance(owner, ir.Block):
+            holder = owner.owner
+            if holder is None or holder.operation == self.fn.func:
+                return 1
+            return self.weight(holder.operation) * _trip_count(holder.operation)
+        return self.weight(owner.operation)
 
     def weight(self, op: ir.Operation) -> int:
         """The trip counts of the static `scf.for` loops around `op`."""
@@ -173,7 +196,9 @@ class _Builder:
         res = [vid(v) for v in results]
         # one object per distinct rule: the solver memoizes by identity
         rule = self.rules.setdefault(rule, rule)
-        node = Node(ops, res, rule=rule, weight=self.weight(op))
+        weight = self.weight(op)
+        node = Node(ops, res, rule=rule, weight=weight)
+        node.operand_weights = self.use_weights(operands, weight)
         choice = fn.explicit_options.get(index)
         if choice is not None:
             node.rule = None
