@@ -196,6 +196,7 @@ class _Function:
         self.read: dict[ir.Value, tuple | None] = {}  # sharding value -> what `sharding_of` says of it
         self.option_attrs: dict[tuple, ir.Attribute] = {}
         self.shared: dict[tuple, Ann] = {}  # (source, mesh, layout, block): an annotation for users to share
+        self.plans: dict[tuple, tuple[int, int]] = {}  # `reshard_plan`, per value shape and layouts
         self.arrivals: dict[ir.Value, Layout] = {}  # arguments whose layout their annotations for users give
         self.failed = False
         self.changed = False
@@ -370,7 +371,7 @@ class _Function:
         """Choose every op's loop sharding at once, for the fewest bytes
         moved (`solver.py`), then write the choices as `visit` would."""
         graph, refs = extract(self)
-        chosen = Solver(graph, self.reshard_bytes).solve()
+        chosen = Solver(graph, self.reshard_bytes, self.reshard_collectives).solve()
         for arg in self.entry.arguments:
             lay = self.arrival(arg)
             if lay is not None and arg not in self.def_ann:
@@ -429,25 +430,42 @@ class _Function:
         """The planner's bytes per device for turning `value` from `have`
         into `need`: the solver's cost (which the solver memoizes) and the
         bytes `explain` gives."""
+        return self.reshard_plan(value, have, need)[0]
+
+    def reshard_collectives(self, value: GraphValue, have: Layout | None, need: Layout | None) -> int:
+        """How many collectives the planner's plan takes (the solver's
+        tie-breaker among plans of equal bytes)."""
+        return self.reshard_plan(value, have, need)[1]
+
+    def reshard_plan(self, value: GraphValue, have: Layout | None, need: Layout | None) -> tuple[int, int]:
+        """(bytes per device, collectives) of the planner's plan."""
+        key = (value.shape, value.element_bytes, have, need)
+        found = self.plans.get(key)
+        if found is None:
+            found = self.plans[key] = self._reshard_plan(value, have, need)
+        return found
+
+    def _reshard_plan(self, value: GraphValue, have: Layout | None, need: Layout | None) -> tuple[int, int]:
         if need is None:
-            return 0
+            return 0, 0
         hmesh, hs = have if have is not None else (ANY_MESH, Sharding(()))
         nmesh, ns = need
         if not hs.split_axes and not hs.partial_axes:
-            return 0  # a whole value slices for free
+            return 0, 0  # a whole value slices for free
         if nmesh == ANY_MESH:
             nmesh, ns = hmesh, Sharding(())
         if hmesh != nmesh:
-            return IMPOSSIBLE
-        from ...sharding.resharding import plan_resharding  # the planner loads numpy: on first use
+            return IMPOSSIBLE, 0
+        from ...sharding import resharding as rs  # the planner loads numpy: on first use
 
         try:
-            plan = plan_resharding(
+            plan = rs.plan_resharding(
                 value.shape, costed_mesh(self.mesh_shapes[hmesh]), hs, ns, element_bytes=value.element_bytes
             )
         except ValueError:
-            return IMPOSSIBLE
-        return plan.bytes_received
+            return IMPOSSIBLE, 0
+        local = (rs.AllSlice, rs.Partialize)  # each device on its own data
+        return plan.bytes_received, sum(1 for step in plan.steps if not isinstance(step, local))
 
     # -- one op ------------------------------------------------------------
 

@@ -81,9 +81,13 @@ IMPOSSIBLE = 1 << 40
 moving between meshes, an uneven split)."""
 TIE_RANGE = 1 << 10
 """A state's tie-breaker lies in [0, TIE_RANGE): less work per device, less."""
-BYTE = 1 << 40
-"""One byte of traffic outweighs the tie-breakers of any program of fewer
-than 2**30 nodes."""
+COLLECTIVE = 1 << 40
+"""One collective more outweighs the tie-breakers of any program of fewer
+than 2**30 nodes: among plans moving as many bytes, fewer collectives win
+(latency), then more pieces."""
+BYTE = 1 << 64
+"""One byte of traffic outweighs the collectives of any program of fewer
+than 2**24 reshards (and the tie-breakers)."""
 
 REPLICATED = Sharding(())
 
@@ -522,9 +526,10 @@ class Solver:
     layout ids step 1 gives (`_Candidates`), and on value kinds: one id per
     distinct (shape, element type), all a reshard's cost reads of a value."""
 
-    def __init__(self, graph: Graph, cost: Cost) -> None:
+    def __init__(self, graph: Graph, cost: Cost, collectives: Cost | None = None) -> None:
         self.g = graph
         self.cost = cost
+        self.collectives = collectives  # per reshard, how many collectives: fewer wins among equal bytes
         self.table_memo: dict[tuple, list[list[int]]] = {}
         self.around: _Around | None = None
         self.cost_memo: dict[tuple[int, int, int], int] = {}
@@ -544,9 +549,11 @@ class Solver:
         found = self.cost_memo.get(key)
         if found is None:
             layouts = self.layouts
-            found = self.cost_memo[key] = (
-                self.cost(self.kinds[kind], None if have < 0 else layouts[have], layouts[need]) * BYTE
-            )
+            value, source, target = self.kinds[kind], None if have < 0 else layouts[have], layouts[need]
+            found = self.cost(value, source, target) * BYTE
+            if self.collectives is not None:
+                found += self.collectives(value, source, target) * COLLECTIVE
+            self.cost_memo[key] = found
         return found
 
     def solve(self) -> list[int]:
