@@ -163,7 +163,6 @@ from __future__ import annotations
 import heapq
 import itertools
 import math
-import operator
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -171,7 +170,7 @@ import numpy as np
 
 from ..sim import collectives as coll
 from ..sim.layout import poison
-from .spec import Device, Mesh, Sharding, ShardingError, split_piece
+from .spec import Device, Mesh, Sharding, ShardingError, _ints, split_piece
 
 Split = tuple[tuple[int, ...], ...]
 """Split axes with one entry per tensor dimension (trailing empties kept)."""
@@ -656,12 +655,7 @@ def _check_common(
     mesh = mesh_shape if isinstance(mesh_shape, Mesh) else Mesh(tuple(mesh_shape))
     if isinstance(element_bytes, bool) or not isinstance(element_bytes, int) or element_bytes < 1:
         raise ValueError(f"element_bytes must be a positive integer, got {element_bytes!r}")
-    try:
-        dims = tuple(operator.index(n) for n in shape)  # not int(): 4.7 or "4" is a mistake, not 4
-    except TypeError:
-        raise ValueError(f"a tensor shape must hold integers, got {shape!r}") from None
-    if any(isinstance(n, bool) for n in shape):
-        raise ValueError(f"a tensor shape must hold integers, got {shape!r}")
+    dims = _ints(shape, "a tensor shape", ValueError)  # not int(): 4.7, True or "4" is a mistake
     if any(n < 0 for n in dims):
         raise ValueError(f"tensor sizes must be non-negative, got {_fmt(dims)}")
     return mesh, dims

@@ -48,11 +48,16 @@ class ShardingError(ValueError):
     """A sharding that does not describe a layout of the given tensor on the given mesh."""
 
 
+def _listlike(values: object) -> bool:
+    """An iterable that is not text (a string is iterable, but no list of axes)."""
+    return isinstance(values, Iterable) and not isinstance(values, str | bytes)
+
+
 def _ints(values: Iterable[object], what: str, error: type[ValueError]) -> tuple[int, ...]:
     """`values` as a tuple of Python ints; bools and floats are refused so a
     typo cannot silently become axis 0 or 1."""
     out = []
-    if isinstance(values, str | bytes) or not isinstance(values, Iterable):
+    if not _listlike(values):
         raise error(f"{what} must be a sequence of integers, got {values!r}")
     for v in values:
         if isinstance(v, bool):
@@ -277,7 +282,7 @@ class Sharding:
     sharded_dims_offsets: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
-        if isinstance(self.split_axes, str | bytes) or not isinstance(self.split_axes, Iterable):
+        if not _listlike(self.split_axes):
             raise ShardingError(f"split_axes must be a list of axis lists, got {self.split_axes!r}")
         split = [_ints(axes, "split_axes", ShardingError) for axes in self.split_axes]
         while split and not split[-1]:

@@ -44,8 +44,8 @@ def mesh_scopes(module: ir.Operation) -> list[tuple[dict[str, tuple[int, ...]], 
                 groups.setdefault(op.parent.operation, []).append(op)
             return ir.WalkResult.SKIP
         if op.name == "mesh.mesh":
-            shape = tuple(int(d) for d in op.attributes["shape"])
-            meshes.setdefault(op.parent.operation, {})[op.attributes["sym_name"].value] = shape
+            name, shape = _mesh_entry(op)
+            meshes.setdefault(op.parent.operation, {})[name] = shape
         return ir.WalkResult.ADVANCE
 
     module.walk(visit, ir.WalkOrder.PRE_ORDER)
@@ -57,8 +57,14 @@ def mesh_scopes(module: ir.Operation) -> list[tuple[dict[str, tuple[int, ...]], 
                 for block in holder.regions[k].blocks:
                     for op in block.operations:
                         if op.operation.name == "mesh.mesh":
-                            found[op.attributes["sym_name"].value] = tuple(int(d) for d in op.attributes["shape"])
+                            name, shape = _mesh_entry(op.operation)
+                            found[name] = shape
     return [(meshes.get(holder, {}), functions) for holder, functions in groups.items()]
+
+
+def _mesh_entry(op: ir.Operation) -> tuple[str, tuple[int, ...]]:
+    """A `mesh.mesh`'s name and shape (schema.DYNAMIC for a dynamic size)."""
+    return op.attributes["sym_name"].value, tuple(int(d) for d in op.attributes["shape"])
 
 
 def _ops_within(op: ir.Operation) -> list[ir.Operation]:

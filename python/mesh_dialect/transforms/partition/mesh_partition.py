@@ -252,8 +252,7 @@ class _Partition:
         self.reshard_types: dict[tuple, tuple[ir.RankedTensorType, ir.Type]] = {}  # -> (global, local type)
         self.outer_blocks: dict[ir.Block, ir.Block | None] = {}  # a block -> the block of its region op
         self.totals: dict[ir.Value, tuple] = {}  # an all_reduce made here -> (its terms, their layout, reshard key)
-        self.trapped: str | None = None  # set by `outside_per_element` for the reshard being made
-        self.per_element: dict[ir.Block, None] = {}  # blocks held by no per-element region (`outside_per_element`)
+        self.per_element: dict[ir.Block, None] = {}  # blocks held by no loop or per-element region (`reshard_anchor`)
         # Real programs repeat a few signatures: local types, plans and fit
         # checks are memoized for the run (types are uniqued by the context).
         self.local_types: dict[tuple[ir.Type, Sharding], ir.Type] = {}
@@ -887,9 +886,9 @@ class _Partition:
         reshard (in front of an earlier op of the block) serves every later
         user in that block."""
         block = user.block
-        self.trapped = None
+        trapped = None
         if self.per_element.get(block, False) is not None:
-            anchor = self.outside_per_element(user, v)
+            anchor, trapped = self.reshard_anchor(user, v)
             if anchor is not user:  # in front of a per-element region or a loop
                 if loc is None:
                     loc = user.location  # said where the value is used
@@ -914,7 +913,7 @@ class _Partition:
                 global_type = v.type
             if ip is None:  # made here, only when a reshard is needed
                 ip, loc = ir.InsertionPoint(user), user.location
-            new = self.reshards[key] = self.reshard(v, global_type, source, target, ip, loc)
+            new = self.reshards[key] = self.reshard(v, global_type, source, target, ip, loc, trapped)
             if source.partial_axes and target == _without_partial(source) and _made_by(new, "mesh.all_reduce"):
                 self.totals[new] = (v, source, key)  # `terms_of_total` may read v instead
             if not target.is_replicated:
@@ -922,44 +921,34 @@ class _Partition:
                 self.global_type[new] = global_type
         return new
 
-    def outside_per_element(self, user: ir.Operation, v: ir.Value) -> ir.Operation:
+    def reshard_anchor(self, user: ir.Operation, v: ir.Value) -> tuple[ir.Operation, str | None]:
         """The op a reshard of `v` for `user` goes in front of: `user`, or
-        the outermost op around it whose region is not control flow
-        (`_RUN_ONCE`) or is a loop (`_LOOPS`: `v` is loop-invariant there)
-        and does not define `v`.  Memoizes in `per_element` (None) the
+        the outermost op around it that does not define `v` and whose region
+        is a loop (`_LOOPS`: `v` is the same every iteration) or not control
+        flow at all (`_RUN_ONCE`: a collective must not run per element);
+        and the name of a per-element op the reshard stays inside (it
+        defines `v`), else None.  Memoizes in `per_element` (None) the
         blocks that no such op holds, whatever the value."""
         block = user.block
         defined_in = v.owner if isinstance(v, ir.BlockArgument) else v.owner.operation.block
-        anchor, per_element = user, False
+        anchor, trapped, depends = user, None, False
         below_def = block == defined_in  # v is visible only in and below its block
         while True:
             owner = block.owner  # an OpView's `name` may be its symbol: ask the operation
             name = None if owner is None else owner.operation.name
-            if name in _LOOPS:
-                # a value from outside the loop is the same every iteration:
-                # reshard it once, in front of the loop
-                per_element = True  # where it goes depends on the value: no memo
+            if name is None or name == "func.func":
+                break
+            if name in _LOOPS or name not in _RUN_ONCE:
+                depends = True  # where the reshard goes depends on the value: no memo
                 if not below_def:
                     anchor = owner.operation
-                block = owner.operation.block
-                below_def = below_def or block == defined_in
-                continue
-            if name is None or name in _RUN_ONCE:
-                if name is None or name == "func.func":
-                    break
-                block = owner.operation.block
-                below_def = below_def or block == defined_in
-                continue
-            per_element = True
-            if not below_def:
-                anchor = owner.operation
-            elif self.trapped is None:
-                self.trapped = name  # the reshard stays in a per-element region: `reshard` checks it moves nothing
+                elif name not in _LOOPS and trapped is None:
+                    trapped = name
             block = owner.operation.block
             below_def = below_def or block == defined_in
-        if not per_element:
+        if not depends:
             self.per_element[user.block] = None
-        return anchor
+        return anchor, trapped
 
     def func_return(self, op: ir.Operation) -> None:
         """The first `func.return` sets the layouts of the results; any other
@@ -1332,8 +1321,18 @@ class _Partition:
         return value.owner if found is None else found
 
     def reshard(
-        self, value: ir.Value, global_type: ir.Type, source: Sharding, target: Sharding, ip, loc: ir.Location
+        self,
+        value: ir.Value,
+        global_type: ir.Type,
+        source: Sharding,
+        target: Sharding,
+        ip,
+        loc: ir.Location,
+        trapped: str | None = None,
     ) -> ir.Value:
+        """`value` from `source` to `target` at `ip`; `trapped` names the
+        per-element op the reshard sits in (`reshard_anchor`), where only a
+        plan that moves nothing may go."""
         rs = _planner()
         assert self.mesh is not None and self.mesh_name is not None
         types = self.reshard_types.get((global_type, source, target))
@@ -1382,10 +1381,10 @@ class _Partition:
             except ValueError as e:
                 raise _Unsupported(loc, f"cannot reshard from {source} to {target}: {e}") from None
             self.plans[key] = plan
-        if self.trapped is not None and plan.bytes_received:
+        if trapped is not None and plan.bytes_received:
             raise _Unsupported(
                 loc,
-                f"a value defined in the region of '{self.trapped}', which may run once per element, would be "
+                f"a value defined in the region of '{trapped}', which may run once per element, would be "
                 f"resharded there from {source} to {target} by collectives; annotate it outside that region",
             )
         self.warn_whole_argument(value, t, source, target, plan.bytes_received, loc)
