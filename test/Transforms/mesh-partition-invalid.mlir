@@ -166,3 +166,23 @@ func.func @split_inside_generate(%y: tensor<4xf32>) -> tensor<4xf32> {
   } : tensor<4xf32>
   return %g : tensor<4xf32>
 }
+
+// -----
+
+// The same holds for a result made in another layout than its annotation
+// asks: the update_halo that would follow the op stays out of the body.
+mesh.mesh @m2(shape = 2)
+func.func @halo_result_inside_generate(%y: tensor<4xf32>) -> tensor<4xf32> {
+  %halo = mesh.sharding @m2 split_axes = [[0]] halo_sizes = [1, 1] : !mesh.sharding
+  %g = tensor.generate {
+  ^bb0(%i: index):
+    // expected-remark@+3 {{the operands of 'arith.addf' do not fit the layouts of its results}}
+    // expected-remark@+2 {{'arith.addf' runs with its loops split as [[0]] (re-derived from the annotations around it), which cannot produce result 0 as split_axes = [[0]] halo_sizes = [1, 1]: resharded after it}}
+    // expected-error@+1 {{a value defined in the region of 'tensor.generate', which may run once per element, would be resharded there from split_axes = [[0]] to split_axes = [[0]] halo_sizes = [1, 1] by collectives; annotate it outside that region}}
+    %t = arith.addf %y, %y : tensor<4xf32>
+    %t1 = mesh.shard %t to %halo : tensor<4xf32>
+    %w = tensor.extract %y[%i] : tensor<4xf32>
+    tensor.yield %w : f32
+  } : tensor<4xf32>
+  return %g : tensor<4xf32>
+}

@@ -1234,14 +1234,16 @@ class _Partition:
 
     def reshard_results(self, op: ir.Operation, after: list[tuple[int, Sharding]]) -> None:
         """Results produced in another layout than their users read: each is
-        resharded right after the op, and every user reads the reshard."""
+        resharded right after the op, and every user reads the reshard.
+        In a per-element region only a reshard that moves nothing may go."""
         ip = ir.InsertionPoint.after(op)
         for i, target in after:
             r = op.results[i]
             uses = [(u.owner, u.operand_number) for u in r.uses]
             source = self.layout.get(r, _WHOLE)
             global_type = self.global_type.get(r, r.type)
-            new = self.reshard(r, global_type, source, target, ip, op.location)
+            _, trapped = self.reshard_anchor(op, r)  # r is defined here: the anchor is op itself
+            new = self.reshard(r, global_type, source, target, ip, op.location, trapped)
             for owner, k in uses:
                 owner.operands[k] = new
             if target.is_replicated:
