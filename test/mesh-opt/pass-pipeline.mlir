@@ -23,6 +23,11 @@
 // RUN: mesh-opt %s --pass-pipeline='builtin.module(mesh-canonicalize)' | FileCheck %s --check-prefix=MESH
 // Options given explicitly, with their defaults.
 // RUN: mesh-opt %s --pass-pipeline='builtin.module(mesh-canonicalize{dce=true cse=true fold-collectives=true fold-queries=true})' | FileCheck %s --check-prefix=MESH
+// As a flag, options separated by spaces in one argument (as mlir-opt takes
+// them), the input file after it; the flag's name is never abbreviated.
+// RUN: mesh-opt '--mesh-canonicalize=dce=true cse=true' %s | FileCheck %s --check-prefix=MESH
+// RUN: not mesh-opt --mesh-canon %s 2>&1 | FileCheck %s --check-prefix=ABBREV
+// ABBREV: mesh-opt: 'mesh-canon' is not a pass of mesh-opt or of upstream MLIR (see --list-passes)
 
 // MESH-LABEL: func.func @f(
 // MESH-NEXT:    %c1 = arith.constant 1 : index

@@ -178,6 +178,25 @@ def _pass_flags(unknown: list[str], parser: argparse.ArgumentParser) -> list[Ele
     return elements
 
 
+def _unknown_flags(words: list[str], parser: argparse.ArgumentParser) -> tuple[list[str], list[str]]:
+    """`words` without the `--NAME...` words that name no option of ours
+    (pass flags), and those words in order.  argparse would take a flag
+    whose options hold a space (`--mesh-analysis=format=json output=x`,
+    which mlir-opt accepts) for the input file."""
+    known = parser._option_string_actions
+    rest: list[str] = []
+    flags: list[str] = []
+    for k, word in enumerate(words):
+        if word == "--":
+            rest.extend(words[k:])
+            break
+        if word.startswith("--") and word.partition("=")[0] not in known:
+            flags.append(word)
+        else:
+            rest.append(word)
+    return rest, flags
+
+
 def _long_flags(argv: list[str]) -> list[str]:
     """mlir-opt accepts `-flag` for `--flag`; so do we. Only `-o` and `-o=FILE`
     stay short: `-one-shot-bufferize` is a pass, not `-o ne-shot-bufferize`."""
@@ -194,7 +213,9 @@ def main(argv: list[str] | None = None) -> int:
 def _main(argv: list[str] | None) -> int:
     parser = _parser()
     words, values = _bool_values(_long_flags(sys.argv[1:] if argv is None else argv), parser)
+    words, unknown_first = _unknown_flags(words, parser)
     args, unknown = parser.parse_known_args(words)
+    unknown = unknown_first + unknown
     for dest, value in values.items():
         setattr(args, dest, value)
     if args.version:
