@@ -73,6 +73,37 @@ def test_a_repeated_signature_is_built_once_and_a_different_body_is_not_confused
     assert rules[5] is not rules[0]
 
 
+def test_hlo_ops_share_a_rule_by_their_properties_wherever_they_are() -> None:
+    """stablehlo ops keep their properties out of `op.attributes`: equal
+    reduces in different places (other operands, other SSA names) share one
+    rule, a transpose with another permutation does not."""
+    reduce = """
+  %r{i} = "stablehlo.reduce"(%{src}, %z) <{{dimensions = array<i64: 1>}}> ({{
+  ^bb0(%x{i}: tensor<f32>, %y{i}: tensor<f32>):
+    %s{i} = "stablehlo.add"(%x{i}, %y{i}) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    "stablehlo.return"(%s{i}) : (tensor<f32>) -> ()
+  }}) : (tensor<4x4xf32>, tensor<f32>) -> tensor<4xf32>"""
+    transpose = """
+  %t{i} = "stablehlo.transpose"(%a) <{{permutation = array<i64: {perm}>}}> : (tensor<4x4xf32>) -> tensor<4x4xf32>"""
+    text = (
+        "func.func @f(%a: tensor<4x4xf32>, %z: tensor<f32>) {"
+        + reduce.format(i=0, src="a")
+        + transpose.format(i=0, perm="0, 1")
+        + reduce.format(i=1, src="t0")
+        + transpose.format(i=1, perm="1, 0")
+        + "\n  return\n}\n"
+    )
+    ctx = mesh_dialect.context(allow_unregistered_dialects=True)
+    ops = {op.name: [] for op in _ops(text, ctx)}
+    for op in _ops(text, ctx):
+        ops[op.name].append(op)
+    cache = RuleCache()
+    reduces = [cache.rule_for(op) for op in ops["stablehlo.reduce"]]
+    assert cache.misses == 1 and reduces[0] is reduces[1]
+    transposes = [cache.rule_for(op) for op in ops["stablehlo.transpose"]]
+    assert cache.misses == 3 and transposes[0] != transposes[1]
+
+
 def test_a_users_rule_is_called_every_time() -> None:
     calls = []
 
