@@ -113,7 +113,12 @@ class _Builder:
         return weights if any(w != weight for w in weights) else None
 
     def def_weight(self, v: ir.Value) -> int:
-        """The trip counts of the static loops around `v`'s definition."""
+        """The trip counts of the static loops around `v`'s definition; an
+        annotation's value counts where its source is defined (partition
+        erases the annotation and reshards the source)."""
+        ann = self.fn.anns.get(v)
+        if ann is not None:
+            return self.def_weight(ann.src)
         owner = v.owner
         if isinstance(owner, ir.Block):
             holder = owner.owner
