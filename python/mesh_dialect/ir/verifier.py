@@ -33,6 +33,30 @@ from .syntax import Unprintable, decode_axes_array, decode_reduction, decode_sha
 Shape = tuple[int | None, ...]
 
 
+_REGIONS_IN_ORDER = frozenset(
+    (
+        "builtin.module",
+        "func.func",
+        "scf.for",
+        "scf.forall",
+        "scf.parallel",
+        "scf.if",
+        "scf.while",
+        "scf.execute_region",
+        "scf.reduce",
+        "affine.for",
+        "affine.if",
+        "tensor.generate",
+        "linalg.generic",
+    )
+)
+"""Ops (besides linalg's, of one region each) whose syntax prints their
+regions in the order they are numbered
+(the order of a pre-order walk).  Other ops with several regions may not
+(`scf.index_switch` prints its default region, region 0, last), so the
+line templates cannot then be lined up with the walk by op names alone."""
+
+
 @dataclass
 class Violation:
     location: ir.Location
@@ -211,10 +235,19 @@ class _Verifier:
 
         names: list[str] = []
         seen = names.append
+        has_regions: dict[str, bool] = {}  # per op name, from its first op
+        reordered = False  # an op whose syntax may print its regions out of order
 
         def visit(op: ir.Operation) -> ir.WalkResult:
-            nonlocal modules
+            nonlocal modules, reordered
             name = op.name
+            regions = has_regions.get(name)
+            if regions is None:
+                regions = has_regions[name] = (
+                    name not in _REGIONS_IN_ORDER and not name.startswith("linalg.") and len(op.regions) > 0
+                )
+            if regions and len(op.regions) > 1:
+                reordered = True
             if name in ops_by_name:
                 (mesh_ops if name == "mesh.mesh" else others).append(op)
                 seen(name)
@@ -229,7 +262,7 @@ class _Verifier:
             self._guard(op, self.verify_mesh)
         one_scope = modules <= 1 and all(scope.name == "builtin.module" for scope in self.meshes)
         self.checked = Checked(root, self.meshes, one_scope)
-        if self.op_order is not None and names == self.op_order[0]:
+        if self.op_order is not None and not reordered and names == self.op_order[0]:
             self.templates = [t for name, t in zip(*self.op_order) if name != "mesh.mesh"]
         self._check_ops(others, functions, one_scope)
         return self.violations
