@@ -1078,8 +1078,8 @@ def _read_generic_slow(text: str, pos: int) -> _GenericOp:
         start = cur.skip()
         end = scan_group(text, start)
         for entry in split_top_level(text[start + 1 : end - 1]):
-            key, eq, value = entry.partition("=")
-            attrs[key.strip()] = value.strip() if eq else ""
+            key, value = _attribute_entry(entry)
+            attrs[key] = value
         cur.advance(end)
     cur.expect(":")
     start = cur.skip()
@@ -1095,6 +1095,18 @@ def _read_generic_slow(text: str, pos: int) -> _GenericOp:
     else:
         result_types = [cur.type_()[1]]
     return _GenericOp(operands, attrs, operand_types, result_types, cur.pos)
+
+
+_QUOTED_KEY = re.compile(r'\s*"(?:[^"\\]|\\.)*"')
+
+
+def _attribute_entry(entry: str) -> tuple[str, str]:
+    """(name, value text) of one `name = value` entry of an attribute
+    dictionary; a quoted name may hold `=` itself (`"a=b" = 1`)."""
+    m = _QUOTED_KEY.match(entry)
+    cut = m.end() if m else 0
+    key, eq, value = entry[cut:].partition("=")
+    return (entry[:cut] + key).strip(), value.strip() if eq else ""
 
 
 def _segments(op: OpDef, g: _GenericOp) -> dict[str, list[str]]:

@@ -21,3 +21,12 @@ func.func @rank0_shard_shape(%d: index) {
   "mesh.shard_shape"(%s, %d) {shape = array<i64>} : (!mesh.sharding, index) -> ()
   return
 }
+
+// A quoted attribute name may hold `=` (and spaces): printed as written.
+// CHECK-LABEL: func.func @quoted_attribute_names(
+// CHECK: mesh.shard %arg0 to %{{.*}} {"a=b" = 1 : i64, "c =d" = "x=y", e = "=f"} : tensor<4xf32>
+func.func @quoted_attribute_names(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %s = mesh.sharding @m split_axes = [[0]] : !mesh.sharding
+  %d = mesh.shard %x to %s {"a=b" = 1 : i64, "c =d" = "x=y", e = "=f"} : tensor<4xf32>
+  return %d : tensor<4xf32>
+}
