@@ -122,3 +122,37 @@ func.func @main(%a: tensor<8xf32>) -> tensor<8xf32> {
 func.func @main(%a: tensor<8xf32> {sdy.sharding = #sdy.sharding<@m, [{"x"}]>}) -> tensor<8xf32> {
   return %a : tensor<8xf32>
 }
+
+// -----
+
+// XLA prints a sharding's kind (or its device list) once: a second one is
+// refused, not read as the last one given.
+// expected-error @+1 {{a sharding has one kind, got 'devices' after 'replicated' in mhlo.sharding: {replicated devices=[2,1]1,0}}}
+func.func @two_kinds(%a: tensor<4x4xf32> {mhlo.sharding = "{replicated devices=[2,1]1,0}"}) -> tensor<4x4xf32> {
+  return %a : tensor<4x4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{a sharding has one kind, got 'devices' after 'devices' in mhlo.sharding: {devices=[2,1]1,0 devices=[2,1]0,1}}}
+func.func @two_device_lists(%a: tensor<4x4xf32> {mhlo.sharding = "{devices=[2,1]1,0 devices=[2,1]0,1}"}) -> tensor<4x4xf32> {
+  return %a : tensor<4x4xf32>
+}
+
+// -----
+
+// A bare number is not a field (after shard_as or shard_like it is their group).
+// expected-error @+1 {{unknown field '3'}}
+func.func @bare_number(%a: tensor<4x4xf32> {mhlo.sharding = "{devices=[2,1]1,0 3}"}) -> tensor<4x4xf32> {
+  return %a : tensor<4x4xf32>
+}
+
+// -----
+
+"sdy.mesh"() <{mesh = #sdy.mesh<["x"=2, "y"=2]>, sym_name = "mesh"}> : () -> ()
+// Shardy refuses a second unreduced (or replicated) list; the first one's
+// pending sum would otherwise be dropped.
+// expected-error @+1 {{a sharding gives unreduced once, got it twice}}
+func.func @two_unreduced(%a: tensor<4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}], unreduced={"x"}, unreduced={"y"}>}) -> tensor<4xf32> {
+  return %a : tensor<4xf32>
+}

@@ -84,3 +84,31 @@ func.func @zero_tiles(%a: tensor<8x8xf32> {mhlo.sharding = "{devices=[0,0]<=[0]}
 func.func @tuple_on_tensor(%a: tensor<8x8xf32> {mhlo.sharding = "{{replicated}, {replicated}}"}) -> tensor<8x8xf32> {
   return %a : tensor<8x8xf32>
 }
+
+// -----
+
+// expected-error @+1 {{mhlo.num_partitions must be a positive integer, got 0 : i32}}
+module attributes {mhlo.num_partitions = 0 : i32} {
+  func.func @replicated(%a: tensor<8xf32> {mhlo.sharding = "{replicated}"}) -> tensor<8xf32> {
+    return %a : tensor<8xf32>
+  }
+}
+
+// -----
+
+// expected-error @+1 {{mhlo.num_partitions must be a positive integer, got "eight"}}
+module attributes {mhlo.num_partitions = "eight"} {
+  func.func @replicated(%a: tensor<8xf32> {mhlo.sharding = "{replicated}"}) -> tensor<8xf32> {
+    return %a : tensor<8xf32>
+  }
+}
+
+// -----
+
+// A custom call whose target is not a string is not a sharding constraint.
+// CHECK-LABEL: func.func @not_a_target
+// CHECK: "stablehlo.custom_call"
+func.func @not_a_target(%a: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = "stablehlo.custom_call"(%a) {call_target_name = 3 : i32} : (tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}

@@ -221,6 +221,19 @@ module attributes {mhlo.num_partitions = 4 : i32} {
 
 // -----
 
+// {unreduced} (XLA's spelling of an untiled value every device holds a term
+// of): a sum pending over every mesh axis.
+module attributes {mhlo.num_partitions = 4 : i32} {
+  func.func @unreduced(%a: tensor<8xf32> {mhlo.sharding = "{unreduced}"}) -> tensor<8xf32> {
+    return %a : tensor<8xf32>
+  }
+}
+
+// CHECK-LABEL: mesh.mesh @mesh(shape = 4){{$}}
+// CHECK:         mesh.sharding @mesh split_axes = {{\[\[}}]] partial = sum [0] :
+
+// -----
+
 // A private function called once is inlined; the shardings of its
 // signature become annotations for the users inside and after the call.
 "sdy.mesh"() <{mesh = #sdy.mesh<["x"=2]>, sym_name = "mesh"}> : () -> ()

@@ -155,6 +155,10 @@ def _check_tile_dims(r: _Reader, tile_dims: Sequence[int]) -> None:
         raise r.fail(f"tile assignment of {n} devices is more than the limit of {MAX_LISTED_DEVICES}")
 
 
+_KINDS = ("replicated", "manual", "unknown", "maximal", "unreduced")
+_ONCE = frozenset(("kind", "device", "last_tile_dim_replicate", "last_tile_dims"))
+
+
 def _one(r: _Reader) -> HloSharding:
     start = r.i
     r.take("{")
@@ -171,9 +175,17 @@ def _one(r: _Reader) -> HloSharding:
     devices: list[int] = []
     subgroups: list[str] = []
     device = None
+    seen: dict[str, str] = {}
     while r.peek() != "}":
         word = r.take()
-        if word in ("replicated", "manual", "unknown", "maximal"):
+        field = "kind" if word in _KINDS or word == "devices" else word
+        if field in _ONCE and field in seen:
+            # XLA prints each once: a second one would silently win
+            if field == "kind":
+                raise r.fail(f"a sharding has one kind, got {word!r} after {seen[field]!r}")
+            raise r.fail(f"a sharding gives {word} once, got it twice")
+        seen[field] = word
+        if word in _KINDS:
             kind = word
         elif word == "device":
             r.take("=")
@@ -212,8 +224,8 @@ def _one(r: _Reader) -> HloSharding:
             r.take("}")
         elif r.accept("="):  # metadata={...}, shard_as=..., anything else with a value
             r.skip_value()
-        elif word.isdigit() or word in ("shard_as", "shard_like"):
-            continue
+        elif word in ("shard_as", "shard_like"):
+            r.integer()
         elif word == ",":
             continue
         else:
@@ -378,6 +390,8 @@ def to_layout(sharding: HloSharding, factors: list[list[Factor]], mesh: MeshBuil
         return Sharding(())
     if sharding.kind == "unknown":
         return None
+    if sharding.kind == "unreduced":  # every device holds a term of the sum
+        return Sharding((), tuple(range(len(mesh.shape()))))
     if sharding.kind == "manual" or "manual" in sharding.subgroups:
         raise FrontendError(f"manual sharding (shard_map) cannot be imported: {sharding.text}")
     if sharding.kind != "tiled":

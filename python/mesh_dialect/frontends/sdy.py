@@ -320,8 +320,12 @@ def _sharding_body(r: _Reader) -> TensorSharding:
     replicated: tuple[AxisRef, ...] = ()
     unreduced: tuple[AxisRef, ...] = ()
     reduction = "sum"
+    given: set[str] = set()
     while r.accept(","):
         key = r.take(kind="word")
+        if key in given:  # Shardy refuses it; the last one would silently win
+            raise r.fail(f"a sharding gives {key} once, got it twice")
+        given.add(key)
         r.take("=")
         if key == "replicated":
             replicated = _axes(r)

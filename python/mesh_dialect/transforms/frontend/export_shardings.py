@@ -34,6 +34,7 @@ mesh's name, or `<name>_sdy` while the `mesh.mesh` stays.
 from __future__ import annotations
 
 import dataclasses
+import math
 from typing import ClassVar
 
 from mlir import ir
@@ -221,10 +222,20 @@ class ExportShardings(Pass):
             shape = [int(d) for d in op.attributes["shape"]]
             names = None
             if "mesh.axis_names" in op.attributes:
-                names = [ir.StringAttr(a).value for a in ir.ArrayAttr(op.attributes["mesh.axis_names"])]
+                given = op.attributes["mesh.axis_names"]
+                if not isinstance(given, ir.ArrayAttr) or not all(isinstance(a, ir.StringAttr) for a in given):
+                    raise self.error(op.location, f"mesh.axis_names must be an array of strings, got {given}")
+                names = [ir.StringAttr(a).value for a in given]
             smesh, refs = sdy.mesh_from_names(shape, names)
             if "mesh.device_ids" in op.attributes:
-                ids = tuple(int(i) for i in ir.DenseI64ArrayAttr(op.attributes["mesh.device_ids"]))
+                given = op.attributes["mesh.device_ids"]
+                ids = tuple(int(i) for i in given) if isinstance(given, ir.DenseI64ArrayAttr) else None
+                if ids is None or sorted(ids) != list(range(math.prod(shape))):
+                    raise self.error(
+                        op.location,
+                        f"mesh.device_ids must be an array<i64> listing devices 0 to {math.prod(shape) - 1} once "
+                        f"each, got {given}",
+                    )
                 smesh = sdy.SdyMesh(smesh.axes, ids)
             self.used[mesh] = (smesh, refs)
         return self.used[mesh]

@@ -286,7 +286,12 @@ class ImportShardings(Pass):
             self.hlo_mesh_name = self.fresh_name("mesh")
             default = 1
             if "mhlo.num_partitions" in self.module.attributes:
-                default = ir.IntegerAttr(self.module.attributes["mhlo.num_partitions"]).value
+                count = self.module.attributes["mhlo.num_partitions"]
+                if not isinstance(count, ir.IntegerAttr) or ir.IntegerAttr(count).value < 1:
+                    raise self.located(
+                        self.module.location, f"mhlo.num_partitions must be a positive integer, got {count}"
+                    )
+                default = ir.IntegerAttr(count).value
             with ir.InsertionPoint.at_block_begin(self.body), self.module.location:
                 mesh_ops.mesh(self.hlo_mesh_name, self.hlo_mesh.shape(default))
             self.mesh_shapes[self.hlo_mesh_name] = tuple(self.hlo_mesh.shape(default))
@@ -336,7 +341,9 @@ class ImportShardings(Pass):
         if layout.partial_axes and is_boolean(value.type):
             layout = dataclasses.replace(layout, partial_type=_boolean_kind(layout.partial_type, value.type))
         shape = ir.RankedTensorType(value.type).shape
-        if mesh in self.mesh_shapes and not any(ir.ShapedType.is_dynamic_size(n) for n in shape):
+        split_dynamic = any(ir.ShapedType.is_dynamic_size(n) for n, axes in zip(shape, layout.split_axes) if axes)
+        if mesh in self.mesh_shapes and not split_dynamic:
+            # XLA's cut of the split dimensions, whatever the others are
             try:
                 layout = gspmd.xla_pieces(layout, self.mesh_shapes[mesh], shape)
             except FrontendError as e:
@@ -456,9 +463,10 @@ class ImportShardings(Pass):
 
     @staticmethod
     def is_sharding_call(op: ir.Operation) -> bool:
-        return (
-            "call_target_name" in op.attributes and ir.StringAttr(op.attributes["call_target_name"]).value == "Sharding"
-        )
+        if "call_target_name" not in op.attributes:
+            return False
+        target = op.attributes["call_target_name"]
+        return isinstance(target, ir.StringAttr) and target.value == "Sharding"
 
     def constrain(self, op: ir.Operation, spec: _Spec | None, shard, entry: ir.Block) -> None:
         """A constraint: the layout its users read (or, unused, its input's)."""
