@@ -562,7 +562,20 @@ def print_ir(
             enable_debug_info=debug_info,
             assume_verified=assume_verified,
         )
+    if debug_info and _translations:
+        text = _FILE_POSITION.sub(_remapped, text)
     return to_custom(text, generic=generic)
+
+
+_FILE_POSITION = re.compile(r'"((?:[^"\\\n]|\\.)*)":(\d+):(\d+)')
+"""A file location's `"name":line:col` in printed IR."""
+
+
+def _remapped(m: re.Match) -> str:
+    """A printed location in the user's text: MLIR recorded where the op was
+    in the text it parsed, which the custom syntax was translated into."""
+    name, line, col = remap_position(m.group(1), int(m.group(2)), int(m.group(3)))
+    return f'"{m.group(1)}":{line}:{col}'
 
 
 _LARGE_MODULE = 256
