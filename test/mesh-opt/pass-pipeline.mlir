@@ -26,6 +26,11 @@
 // As a flag, options separated by spaces in one argument (as mlir-opt takes
 // them), the input file after it; the flag's name is never abbreviated.
 // RUN: mesh-opt '--mesh-canonicalize=dce=true cse=true' %s | FileCheck %s --check-prefix=MESH
+// A value in quotes or braces, as mlir-opt takes one that holds spaces.
+// RUN: mesh-opt %s --pass-pipeline='builtin.module(mesh-canonicalize{dce="true" cse={true}})' | FileCheck %s --check-prefix=MESH
+// RUN: mesh-opt %s '--mesh-analysis=output="%t report.json" format=json' -o /dev/null
+// RUN: FileCheck %s --check-prefix=JSON < '%t report.json'
+// JSON: "functions": [
 // RUN: not mesh-opt --mesh-canon %s 2>&1 | FileCheck %s --check-prefix=ABBREV
 // ABBREV: mesh-opt: 'mesh-canon' is not a pass of mesh-opt or of upstream MLIR (see --list-passes)
 

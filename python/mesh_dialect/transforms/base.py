@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import gc
+import re
 import traceback
 from typing import ClassVar
 
@@ -332,8 +333,10 @@ class Pass:
         """Build from `key=value key2=value` (MLIR's pass-option syntax)."""
         fields = {f.name.replace("_", "-"): f for f in cls.options()}
         values = {}
-        for item in text.split():
+        for item in _OPTION_ITEM.findall(text):
             key, eq, raw = item.partition("=")
+            if len(raw) >= 2 and raw[0] + raw[-1] in ('""', "''", "{}"):
+                raw = raw[1:-1]  # quoted (or braced) as mlir-opt takes a value holding spaces
             field = fields.get(key) or fields.get(key.replace("_", "-"))
             if field is None:
                 known = ", ".join(sorted(fields)) or "none"
@@ -343,6 +346,11 @@ class Pass:
 
     def describe_options(self) -> str:
         return " ".join(f"{f.name.replace('_', '-')}={_show(getattr(self, f.name))}" for f in self.options())
+
+
+_OPTION_ITEM = re.compile(r"""(?:"[^"]*"|'[^']*'|\{[^{}]*\}|[^\s"'{])+""")
+"""One `key=value` of a pass's options: a quoted or braced value may hold
+spaces."""
 
 
 def _entered(context: ir.Context) -> contextlib.AbstractContextManager:
