@@ -394,7 +394,7 @@ def _parse_elements(cur: Cursor, op: OpDef, elements, out: _Parsed) -> None:
                 results = [cur.type_()]
             out.functional = (inputs, results)
         elif isinstance(el, AttrDict):
-            if cur.peek("{"):
+            if cur.peek("{") and not cur.peek("{-#"):  # `{-#` opens the file's resources
                 start = cur.skip()
                 end = scan_group(cur.text, start)
                 if "//" in cur.text[start:end]:  # a comment may hide or fake a `}`

@@ -135,7 +135,7 @@ class Cursor:
 
 
 _OPENERS = {"<": ">", "(": ")", "[": "]", "{": "}"}
-_TYPE_HEAD = re.compile(r"!?[A-Za-z_][\w$.]*")
+_TYPE_HEAD = re.compile(r"![A-Za-z_][\w$.\-]*|[A-Za-z_][\w$.]*")  # an alias may hold `-`
 
 
 def scan_type(text: str, pos: int) -> int:
@@ -162,7 +162,8 @@ _BORING_IN_VALUE = re.compile(r'[^<>()\[\]{}"\-,]*')
 
 
 def scan_group(text: str, pos: int) -> int:
-    """End of the bracketed group opening at `pos`, skipping strings and `->`."""
+    """End of the bracketed group opening at `pos`, skipping strings, `->`
+    and `>=`."""
     stack = [_OPENERS[text[pos]]]
     i = pos + 1
     n = len(text)
@@ -178,6 +179,9 @@ def scan_group(text: str, pos: int) -> int:
             continue
         if c == "-":
             i += 2 if text.startswith("->", i) else 1
+            continue
+        if c == ">" and text.startswith(">=", i):
+            i += 2  # a comparison (an affine set's `d0 >= 0`), not a closing bracket
             continue
         if c in _OPENERS:
             stack.append(_OPENERS[c])
