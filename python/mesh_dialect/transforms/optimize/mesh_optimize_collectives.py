@@ -3,7 +3,8 @@
 
 Every rewrite is exact: each device computes the same values as before
 (bit for bit on integers; floats may round differently where a reduction
-is regrouped).  Rewrites only combine ops of one block, so every device that
+is regrouped, and a regrouped subtraction may give a zero the other sign:
+sum(a) - sum(b) is -0.0 where sum(a - b) is +0.0).  Rewrites only combine ops of one block, so every device that
 ran a collective before still runs the one that replaces it, and no
 collective moves into or out of a branch.
 
