@@ -81,6 +81,16 @@ class _Program:
             keep=keep,
         )
 
+    def reduce_scatter(self, v: str, shape, axes, kind, dim, keep=False) -> tuple[str, tuple[int, ...]]:
+        out = list(shape)
+        out[dim] //= self.group(axes)
+        out = tuple(out)
+        text = (
+            f"mesh.reduce_scatter {v} on @mesh mesh_axes = {_axes(axes)} reduction = <{kind}> scatter_axis = {dim} "
+            f": {_ty(shape)} -> {_ty(out)}"
+        )
+        return self.emit(text, out, collective=True, keep=keep), out
+
     def all_gather(self, v: str, shape, axes, dim, keep=False) -> tuple[str, tuple[int, ...]]:
         out = list(shape)
         out[dim] *= self.group(axes)
@@ -127,7 +137,11 @@ def programs(draw) -> str:
         return draw(st.sampled_from(dims)) if dims else None
 
     for _ in range(draw(st.integers(1, 6))):
-        pattern = draw(st.sampled_from(("slice", "dup", "fold", "gather", "reassoc", "decompose", "one", "extra")))
+        pattern = draw(
+            st.sampled_from(
+                ("slice", "dup", "fold", "gather", "reassoc", "decompose", "one", "extra", "chain", "scatter")
+            )
+        )
         if pattern == "slice":  # 1: all_reduce then all_slice
             v, shape = value()
             a = axes()
@@ -183,6 +197,42 @@ def programs(draw) -> str:
             rv = p.all_reduce(v, shape, a, kind, keep=draw(st.integers(0, 4)) == 0)
             rw = p.all_reduce(w, shape, b, kind)
             p.emit(f"{op} {rv}, {rw} : {_ty(shape)}", shape)
+        elif pattern == "scatter":  # op(R(a), R(b)) and f(f(x, R(a)), R(b)) for reduce_scatters R
+            v, shape = value()
+            w, _ = value(shape)
+            kind = draw(st.sampled_from(tuple(COMBINERS)))
+            a = axes()
+            b = a if draw(st.integers(0, 3)) else list(reversed(a)) if draw(st.booleans()) else axes()
+            d = divisible_dim(shape, p.group(a))
+            if d is None or p.group(a) != p.group(b):
+                continue
+            op = COMBINERS[kind] if draw(st.booleans()) else draw(st.sampled_from((*BINARY, *COMBINERS.values())))
+            rv, out = p.reduce_scatter(v, shape, a, kind, d, keep=draw(st.integers(0, 4)) == 0)
+            rw, _ = p.reduce_scatter(w, shape, b, kind, d)
+            if draw(st.booleans()) or not [x for x in p.values if x[1] == out]:
+                p.emit(f"{op} {rv}, {rw} : {_ty(out)}", out)
+                continue
+            x, _ = value(out)
+            first, second = (x, rv) if draw(st.booleans()) else (rv, x)
+            t = p.emit(f"{op} {first}, {second} : {_ty(out)}", out, keep=draw(st.integers(0, 4)) == 0)
+            op2 = op if draw(st.integers(0, 3)) else draw(st.sampled_from((*BINARY, *COMBINERS.values())))
+            first, second = (t, rw) if draw(st.booleans()) else (rw, t)
+            p.emit(f"{op2} {first}, {second} : {_ty(out)}", out)
+        elif pattern == "chain":  # f(f(x, all_reduce(a)), all_reduce(b))
+            v, shape = value()
+            w, _ = value(shape)
+            x, _ = value(shape)
+            kind = draw(st.sampled_from(tuple(COMBINERS)))
+            a = axes()
+            b = a if draw(st.integers(0, 3)) else axes()
+            op = COMBINERS[kind] if draw(st.booleans()) else draw(st.sampled_from((*BINARY, *COMBINERS.values())))
+            rv = p.all_reduce(v, shape, a, kind, keep=draw(st.integers(0, 4)) == 0)
+            first, second = (x, rv) if draw(st.booleans()) else (rv, x)
+            t = p.emit(f"{op} {first}, {second} : {_ty(shape)}", shape, keep=draw(st.integers(0, 4)) == 0)
+            rw = p.all_reduce(w, shape, b, kind)
+            op2 = op if draw(st.integers(0, 3)) else draw(st.sampled_from((*BINARY, *COMBINERS.values())))
+            first, second = (t, rw) if draw(st.booleans()) else (rw, t)
+            p.emit(f"{op2} {first}, {second} : {_ty(shape)}", shape)
         elif pattern == "decompose":  # 6: all_reduce then elementwise work
             v, shape = value()
             r = p.all_reduce(v, shape, axes(), draw(st.sampled_from(KINDS)))

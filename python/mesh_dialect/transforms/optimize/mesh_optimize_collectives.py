@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable
 from typing import ClassVar
 
 from mlir import ir
+from mlir.dialects import tensor
 
 from ...interfaces.registry import hlo_combiner_kind, ignores_nan, is_pointwise, rule_for
 from ...ir import ops as mesh_ops
@@ -188,6 +189,7 @@ class MeshOptimizeCollectives(Pass):
             rewrites.append(self._fold_all_reduce)
         if self.reassociate:
             rewrites.append(self._reassociate)
+            rewrites.append(self._reassociate_chain)
         if self.reduce_scatter:
             rewrites.append(self._reduce_scatter)
         if self.move_gather_down:
@@ -305,16 +307,8 @@ class MeshOptimizeCollectives(Pass):
             if not op.name.startswith("linalg.") and len(op.operands) != n_inputs:
                 continue
             inputs = [op.operands[i] for i in range(n_inputs)]
-            reduces = [_producer(v, "mesh.all_reduce") for v in inputs]
-            if any(r is None or r.block != op.block for r in reduces):
-                continue
-            views = [_collective(r) for r in reduces]
-            first = views[0]
-            if any(
-                v.reduction != kind or v.mesh != first.mesh or set(v.mesh_axes) != set(first.mesh_axes) for v in views
-            ):
-                continue
-            if any(r.operands[0].type != r.results[0].type for r in reduces):
+            reduces = _reductions(op, inputs, kind)
+            if reduces is None:
                 continue
             # Every use of the reductions is an input of this op, so they
             # die with the rewrite.
@@ -322,24 +316,147 @@ class MeshOptimizeCollectives(Pass):
                 continue
             distinct = _distinct(reduces)
             before = _total(*(_op_cost(r, meshes) for r in distinct))
+            first = _collective(reduces[0])
+            result = op.results[0]
+            total_type = result.type
             for i, r in enumerate(reduces):
                 op.operands[i] = r.operands[0]
+            old_init = None
+            if reduces[0].name == "mesh.reduce_scatter":
+                # It now runs on the whole terms: a result (and init) of their type.
+                terms = ir.RankedTensorType(reduces[0].operands[0].type)
+                if op.name.startswith("linalg."):
+                    old_init = op.operands[n_inputs]
+                    with ir.InsertionPoint(op), op.location:
+                        op.operands[n_inputs] = tensor.EmptyOp(terms.shape, terms.element_type).result
+                result.set_type(terms)
             if op.name == "linalg.generic":
                 for inner in op.regions[0].blocks[0].operations:
                     drop_totals_only_flags(inner.operation)
             else:
                 drop_totals_only_flags(op)
-            result = op.results[0]
             with ir.InsertionPoint.after(op):
-                new = mesh_ops.AllReduceOp(
-                    result.type, result, first.mesh, mesh_axes=list(first.mesh_axes), reduction=kind, loc=op.location
-                ).operation
+                if reduces[0].name == "mesh.all_reduce":
+                    new = mesh_ops.AllReduceOp(
+                        total_type, result, first.mesh, mesh_axes=list(first.mesh_axes), reduction=kind, loc=op.location
+                    ).operation
+                else:
+                    new = mesh_ops.ReduceScatterOp(
+                        total_type,
+                        result,
+                        first.mesh,
+                        first.scatter_axis,
+                        mesh_axes=list(first.mesh_axes),
+                        reduction=kind,
+                        loc=op.location,
+                    ).operation
             result.replace_all_uses_except(new.results[0], new)
             for r in distinct:
                 r.erase()
-            self._explain(new.location, f"{op.name} of all_reduces reassociated", before, _op_cost(new, meshes))
+            if old_init is not None and _producer(old_init, "tensor.empty") and next(iter(old_init.uses), None) is None:
+                old_init.owner.operation.erase()
+            what = f"{op.name} of {new.name[5:]}s reassociated"
+            self._explain(new.location, what, before, _op_cost(new, meshes))
             changed = True
         return changed
+
+    def _reassociate_chain(self, module: ir.Operation, meshes: Meshes) -> bool:
+        """f(f(x, R(a)), R(b)) -> f(x, R(f(a, b))) for a combiner f of the
+        kind of the reductions R (two all_reduces, or two reduce_scatters
+        along one axis): one reduction instead of two, the other term
+        joining after it (a parallel block's `x + y1 + y2`, as JAX writes
+        it).  The inner op moves to just in front of the outer one, where
+        both terms are defined, and runs on the terms' type."""
+        changed = False
+        for op in _ops(module, _COMBINERS):
+            found = self._chain(op)
+            if found is None:
+                continue
+            inner, j, k, r1, r2 = found
+            x = inner.operands[1 - j]
+            before = _total(_op_cost(r1, meshes), _op_cost(r2, meshes))
+            inner.operands[j] = r1.operands[0]
+            inner.operands[1 - j] = r2.operands[0]
+            inner.move_before(op)
+            inner.results[0].set_type(r1.operands[0].type)
+            drop_totals_only_flags(inner)  # it runs on each device's terms now
+            view = _collective(r1)
+            result = inner.results[0]
+            with ir.InsertionPoint(op):
+                if r1.name == "mesh.all_reduce":
+                    new = mesh_ops.AllReduceOp(
+                        x.type,
+                        result,
+                        view.mesh,
+                        mesh_axes=list(view.mesh_axes),
+                        reduction=view.reduction,
+                        loc=op.location,
+                    ).operation
+                else:
+                    new = mesh_ops.ReduceScatterOp(
+                        x.type,
+                        result,
+                        view.mesh,
+                        view.scatter_axis,
+                        mesh_axes=list(view.mesh_axes),
+                        reduction=view.reduction,
+                        loc=op.location,
+                    ).operation
+            op.operands[k] = x
+            op.operands[1 - k] = new.results[0]
+            r1.erase()
+            r2.erase()
+            what = f"{op.name} of two {new.name[5:]}s reassociated"
+            self._explain(new.location, what, before, _op_cost(new, meshes))
+            changed = True
+        return changed
+
+    @staticmethod
+    def _chain(op: ir.Operation) -> tuple[ir.Operation, int, int, ir.Operation, ir.Operation] | None:
+        """(inner op, its reduction operand's index, op's reduction
+        operand's index, the two reductions) when `op` is f(f(x, r1), r2)
+        (in any operand order) for all_reduces, or reduce_scatters along
+        one axis, of f's kind over the same mesh axes, each read only
+        there; the inner op's other operand, its result and the reductions'
+        results are of op's type, and the terms of one type."""
+        kind = _combiner_kind(op)
+        linalg = op.name.startswith("linalg.")
+        if kind is None or len(op.results) != 1 or len(op.operands) != 2 + (1 if linalg else 0):
+            return None
+        t = op.results[0].type
+        for k in (0, 1):
+            inner = _producer(op.operands[1 - k], op.name)
+            if inner is None or inner.block != op.block or len(inner.operands) != len(op.operands):
+                continue
+            if _combiner_kind(inner) != kind or not _uses_only_as(op.operands[1 - k], op, (1 - k,)):
+                continue
+            for name in ("mesh.all_reduce", "mesh.reduce_scatter"):
+                if linalg and name == "mesh.reduce_scatter":
+                    continue  # its init is of the scattered type
+                r2 = _producer(op.operands[k], name)
+                if r2 is None or r2.block != op.block or not _uses_only_as(op.operands[k], op, (k,)):
+                    continue
+                for j in (0, 1):
+                    r1 = _producer(inner.operands[j], name)
+                    if r1 is None or r1.block != op.block or r1 == r2:
+                        continue
+                    if not _uses_only_as(inner.operands[j], inner, (j,)):
+                        continue
+                    v1, v2 = _collective(r1), _collective(r2)
+                    if v1.reduction != kind or v2.reduction != kind or v1.mesh != v2.mesh:
+                        continue
+                    if name == "mesh.all_reduce" and set(v1.mesh_axes) != set(v2.mesh_axes):
+                        continue
+                    if name == "mesh.reduce_scatter" and (
+                        tuple(v1.mesh_axes) != tuple(v2.mesh_axes) or v1.scatter_axis != v2.scatter_axis
+                    ):
+                        continue
+                    if any(v.type != t for v in (inner.operands[1 - j], inner.results[0], r1.results[0])):
+                        continue  # no broadcast: the inner op reads the terms as it read the totals
+                    if r2.results[0].type != t or r1.operands[0].type != r2.operands[0].type:
+                        continue
+                    return inner, j, k, r1, r2
+        return None
 
     # -- 1. all_reduce then all_slice --------------------------------------------
 
@@ -541,6 +658,39 @@ def _ops(module: ir.Operation, names: Iterable[str] | None) -> list[ir.Operation
 
 def _collective(op: ir.Operation) -> ir.OpView:
     return op.opview
+
+
+def _reductions(op: ir.Operation, inputs: list[ir.Value], kind: str) -> list[ir.Operation] | None:
+    """The reductions of `kind` that make `inputs`, in `op`'s block: all
+    all_reduces over one set of mesh axes, or all reduce_scatters along one
+    axis over the same axes whose terms have one static type (the op is
+    then rebuilt at that size); None otherwise."""
+    for name in ("mesh.all_reduce", "mesh.reduce_scatter"):
+        reduces = [_producer(v, name) for v in inputs]
+        if any(r is None or r.block != op.block for r in reduces):
+            continue
+        views = [_collective(r) for r in reduces]
+        first = views[0]
+        if any(v.reduction != kind or v.mesh != first.mesh for v in views):
+            return None
+        if name == "mesh.all_reduce":
+            if any(set(v.mesh_axes) != set(first.mesh_axes) for v in views):
+                return None
+            if any(r.operands[0].type != r.results[0].type for r in reduces):
+                return None
+            return reduces
+        if any(tuple(v.mesh_axes) != tuple(first.mesh_axes) or v.scatter_axis != first.scatter_axis for v in views):
+            return None
+        terms = reduces[0].operands[0].type
+        if not isinstance(terms, ir.RankedTensorType) or not terms.has_static_shape:
+            return None
+        result = op.results[0].type
+        if any(r.operands[0].type != terms or r.results[0].type != result for r in reduces):
+            return None
+        if op.name.startswith("linalg.") and op.operands[len(inputs)].type != result:
+            return None
+        return reduces
+    return None
 
 
 def _producer(value: ir.Value, name: str) -> ir.Operation | None:
