@@ -1,12 +1,12 @@
 """Plan quality: how much a device receives in the partitioned program, ours
-against upstream MLIR's and XLA's, on 12 small programs where only the
+against upstream MLIR's and XLA's, on 13 small programs where only the
 arguments and results are annotated (as JAX's in/out shardings do).
 
 The programs (f32, linalg on tensors) are the shared spec of the plan-quality
 benchmarks: megatron_mlp, dp_tp_mlp, attention_heads, layer_norm_hidden,
 vocab_row_max, dp_linear_fwd_bwd, contraction_split_matmul,
-weight_stationary_2d, mlp_chain_4, shared_inits, residual_mlp, dp_mean_loss
-(see `PROGRAMS` below for each one's mesh and layouts).
+weight_stationary_2d, mlp_chain_4, shared_inits, residual_mlp, dp_mean_loss,
+parallel_block (see `PROGRAMS` below for each one's mesh and layouts).
 
 Measured in one run, per program:
   * ours      `mesh_dialect.parse`, then `ShardingPropagation`, `MeshPartition`
@@ -235,6 +235,15 @@ def mlp(layers: int, residual: bool = False) -> Callable[[Builder], None]:
     return build
 
 
+def parallel_block(b: Builder) -> None:
+    """GPT-J's parallel attention+MLP block, both branches Megatron layers:
+    x + y1 + y2, two partial sums added to the residual one at a time."""
+    x = b.arg("x", (8, 64), R)
+    y1 = megatron_layer(b, x, 0)
+    y2 = megatron_layer(b, x, 1)
+    b.result(b.generic("ij,ij->ij", [b.generic("ij,ij->ij", [x, y1], ADD2), y2], ADD2), R)
+
+
 def dp_tp_mlp(b: Builder) -> None:
     x = b.arg("x", (16, 64), ((0,), ()))
     w1 = b.arg("w1", (64, 128), ((), (1,)))
@@ -318,6 +327,7 @@ PROGRAMS = [
     Program("shared_inits", (4,), shared_inits),
     Program("residual_mlp", (4,), mlp(1, residual=True)),
     Program("dp_mean_loss", (4,), dp_mean_loss),
+    Program("parallel_block", (4,), parallel_block),
 ]
 
 # -- measuring --------------------------------------------------------------------

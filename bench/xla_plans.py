@@ -167,6 +167,13 @@ PROGRAMS = [
         R,
     ),
     Program("dp_mean_loss", (4,), jnp.mean, [((16, 64), ROWS)], R),
+    Program(
+        "parallel_block",
+        (4,),
+        lambda x, w1, w2, w3, w4: x + megatron(x, w1, w2) + megatron(x, w3, w4),
+        [((8, 64), R), ((64, 128), COLS), ((128, 64), ROWS), ((64, 128), COLS), ((128, 64), ROWS)],
+        R,
+    ),
 ]
 
 

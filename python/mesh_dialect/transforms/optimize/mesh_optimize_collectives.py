@@ -116,6 +116,21 @@ def _generic_combination(op: ir.Operation) -> tuple[str, int] | None:
     return kinds.pop(), n
 
 
+def _chain_kind(op: ir.Operation) -> str | None:
+    """The reduction a binary `op` computes, for `_chain`: a combiner's, or
+    an elementwise linalg.generic's whose body is one combiner of its two
+    inputs (commutative and associative, unlike a sum's subtraction)."""
+    if op.name != "linalg.generic":
+        return _combiner_kind(op)
+    found = _generic_combination(op)
+    if found is None or found[1] != 2:
+        return None
+    body = list(op.regions[0].blocks[0].operations)
+    if len(body) != 2 or body[0].name not in _COMBINERS or body[0].name.endswith(("subf", "subi")):
+        return None
+    return found[0]
+
+
 def _combiner_kind(op: ir.Operation) -> str | None:
     """The reduction `op` computes (HLO's and linalg's add of booleans is an
     or, where the mesh sum of i1 wraps: an exclusive or), or None: a tosa
@@ -368,7 +383,7 @@ class MeshOptimizeCollectives(Pass):
         it).  The inner op moves to just in front of the outer one, where
         both terms are defined, and runs on the terms' type."""
         changed = False
-        for op in _ops(module, _COMBINERS):
+        for op in _ops(module, (*_COMBINERS, "linalg.generic")):
             found = self._chain(op)
             if found is None:
                 continue
@@ -419,7 +434,7 @@ class MeshOptimizeCollectives(Pass):
         one axis, of f's kind over the same mesh axes, each read only
         there; the inner op's other operand, its result and the reductions'
         results are of op's type, and the terms of one type."""
-        kind = _combiner_kind(op)
+        kind = _chain_kind(op)
         linalg = op.name.startswith("linalg.")
         if kind is None or len(op.results) != 1 or len(op.operands) != 2 + (1 if linalg else 0):
             return None
@@ -428,7 +443,7 @@ class MeshOptimizeCollectives(Pass):
             inner = _producer(op.operands[1 - k], op.name)
             if inner is None or inner.block != op.block or len(inner.operands) != len(op.operands):
                 continue
-            if _combiner_kind(inner) != kind or not _uses_only_as(op.operands[1 - k], op, (1 - k,)):
+            if _chain_kind(inner) != kind or not _uses_only_as(op.operands[1 - k], op, (1 - k,)):
                 continue
             for name in ("mesh.all_reduce", "mesh.reduce_scatter"):
                 if linalg and name == "mesh.reduce_scatter":
