@@ -26,6 +26,9 @@
 // RUN: mesh-run %s -f chain_reduce_scatter --seed 7 > %t.chain_reduce_scatter7.before
 // RUN: mesh-run %t.mlir -f chain_reduce_scatter --seed 7 > %t.chain_reduce_scatter7.after
 // RUN: diff %t.chain_reduce_scatter7.before %t.chain_reduce_scatter7.after
+// RUN: mesh-run %s -f chain_generic --seed 3 > %t.g.before
+// RUN: mesh-run %t.mlir -f chain_generic --seed 3 > %t.g.after
+// RUN: diff %t.g.before %t.g.after
 // RUN: mesh-run %s -f left_alone --seed 1 > %t.left_alone1.before
 // RUN: mesh-run %t.mlir -f left_alone --seed 1 > %t.left_alone1.after
 // RUN: diff %t.left_alone1.before %t.left_alone1.after
@@ -44,10 +47,16 @@
 // CHECK-NEXT: %[[R:.*]] = mesh.reduce_scatter %[[S]] on @mesh mesh_axes = [1] reduction = <max> scatter_axis = 0 : tensor<8xi32> -> tensor<4xi32>
 // CHECK-NEXT: %[[T:.*]] = arith.maxsi %arg0, %[[R]] : tensor<4xi32>
 // CHECK-NEXT: return %[[T]]
+// CHECK-LABEL: func.func @chain_generic
+// CHECK: %[[S:.*]] = linalg.generic {{.*}} ins(%arg2, %arg1 : tensor<4xi32>, tensor<4xi32>)
+// CHECK: %[[R:.*]] = mesh.all_reduce %[[S]] on @mesh mesh_axes = [0, 1] : tensor<4xi32> -> tensor<4xi32>
+// CHECK-NEXT: linalg.generic {{.*}} ins(%[[R]], %arg0 : tensor<4xi32>, tensor<4xi32>)
+// CHECK-NOT: mesh.all_reduce
 // CHECK-LABEL: func.func @left_alone
 // CHECK-COUNT-4: mesh.all_reduce
 // CHECK-NOT: mesh.all_reduce
 
+#v = affine_map<(d0) -> (d0)>
 mesh.mesh @mesh(shape = 2x2)
 
 func.func @scatter_sum(%a: tensor<8x2xi32> {mesh.sharding = #mesh.sharding<@mesh, [[]], partial = sum [0]>},
@@ -76,6 +85,25 @@ func.func @chain_reduce_scatter(%x: tensor<4xi32>,
   %rb = mesh.reduce_scatter %b on @mesh mesh_axes = [1] reduction = max scatter_axis = 0 : tensor<8xi32> -> tensor<4xi32>
   %t = arith.maxsi %x, %ra : tensor<4xi32>
   %u = arith.maxsi %rb, %t : tensor<4xi32>
+  return %u : tensor<4xi32>
+}
+
+func.func @chain_generic(%x: tensor<4xi32>,
+                         %a: tensor<4xi32> {mesh.sharding = #mesh.sharding<@mesh, [[]], partial = sum [0, 1]>},
+                         %b: tensor<4xi32> {mesh.sharding = #mesh.sharding<@mesh, [[]], partial = sum [0, 1]>}) -> tensor<4xi32> {
+  %ra = mesh.all_reduce %a on @mesh mesh_axes = [0, 1] : tensor<4xi32> -> tensor<4xi32>
+  %rb = mesh.all_reduce %b on @mesh mesh_axes = [0, 1] : tensor<4xi32> -> tensor<4xi32>
+  %e = tensor.empty() : tensor<4xi32>
+  %t = linalg.generic {indexing_maps = [#v, #v, #v], iterator_types = ["parallel"]} ins(%x, %ra : tensor<4xi32>, tensor<4xi32>) outs(%e : tensor<4xi32>) {
+  ^bb0(%p: i32, %q: i32, %o: i32):
+    %s = arith.addi %p, %q : i32
+    linalg.yield %s : i32
+  } -> tensor<4xi32>
+  %u = linalg.generic {indexing_maps = [#v, #v, #v], iterator_types = ["parallel"]} ins(%t, %rb : tensor<4xi32>, tensor<4xi32>) outs(%e : tensor<4xi32>) {
+  ^bb0(%p: i32, %q: i32, %o: i32):
+    %s = arith.addi %p, %q : i32
+    linalg.yield %s : i32
+  } -> tensor<4xi32>
   return %u : tensor<4xi32>
 }
 
