@@ -587,6 +587,39 @@ def _insert_slice(op: ir.Operation) -> ShardingRule | None:
     return ShardingRule(_all_parallel(loops), (piece_map, full_map, *others), (full_map,))
 
 
+def _pad(op: ir.Operation) -> ShardingRule | None:
+    """`tensor.pad`: split only along dimensions it pads by nothing, where
+    each piece pads alike (by nothing); none when its padding value depends
+    on the position or reads a tensor (every device then pads whole)."""
+    source, result = _shape(op.operands[0]), _shape(op.results[0])
+    low, high = _ints(_attr(op, "static_low")), _ints(_attr(op, "static_high"))
+    if source is None or result is None or low is None or high is None or not len(op.regions):
+        return None
+    rank = len(result)
+    if len(source) != rank or len(low) != rank or len(high) != rank:
+        return None
+    blocks = op.regions[0].blocks
+    positional = any(next(iter(a.uses), None) is not None for a in blocks[0].arguments) if len(blocks) else True
+    reads_tensor = False
+
+    def visit(inner: ir.Operation) -> ir.WalkResult:
+        nonlocal reads_tensor
+        reads_tensor = reads_tensor or any(isinstance(v.type, ir.ShapedType) for v in inner.operands)
+        return ir.WalkResult.ADVANCE
+
+    _walk_inside(op, visit)
+    source_map: list[int | None] = [None] * rank
+    result_map: list[int | None] = [None] * rank
+    loops = 0
+    if not positional and not reads_tensor:
+        for d in range(rank):
+            if low[d] == 0 and high[d] == 0:
+                source_map[d] = result_map[d] = loops
+                loops += 1
+    others = tuple(None for _ in op.operands[1:])  # dynamic low and high sizes
+    return ShardingRule(_all_parallel(loops), (tuple(source_map), *others), (tuple(result_map),))
+
+
 # ---------------------------------------------------------------------------
 # linalg
 
@@ -1306,6 +1339,7 @@ def _register_builtins() -> None:
     register_rule("tensor.expand_shape", _tensor_reshape)
     register_rule("tensor.extract_slice", _extract_slice)
     register_rule("tensor.insert_slice", _insert_slice)
+    register_rule("tensor.pad", _pad)
     register_rule("tosa.reshape", _shape_reshape)
     register_rule("func.return", _passthrough)
     register_rule("func.call", _passthrough)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import shutil
@@ -494,7 +495,16 @@ def parse(
 def _place_stray_op(d: diag.Diagnostic, text: str, insertions: dict[int, str]) -> diag.Diagnostic:
     """MLIR reports a second top-level op (one left outside the wrapping
     module, after the file's `{-# ... #-}` resources) with no position:
-    point at that op."""
+    point at that op.  One MLIR reports where the wrapping module's `{`
+    ends (a stray token after comments at the top of the file) moves on to
+    that token, as mlir-opt, which wraps nothing, reports it."""
+    if d.line > 0 and d.message == "expected operation name in quotes" and d.filename:
+        index = LineIndex(text)
+        pos = _BLANKS.match(text, index.offset(d.line, d.col)).end()
+        if pos < len(text):
+            line, col = index.position(pos)
+            return dataclasses.replace(d, line=line, col=col)
+        return d
     if d.line > 0 or not d.message.startswith("source must contain a single top-level operation"):
         return d
     pos = max(insertions)  # where the wrapping module ends (or, empty, sits)
