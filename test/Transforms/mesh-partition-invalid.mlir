@@ -28,6 +28,23 @@ func.func @offsets_differ_across_an_op(%x: tensor<7xf32>) -> tensor<7xf32> {
 
 // -----
 
+// A side of dynamic size is cut at run time by the default rule: a side cut
+// by offsets along the same loop does not line up with it.
+mesh.mesh @m4(shape = 4)
+func.func @dynamic_beside_offsets(%a: tensor<?x5xi32>, %b: tensor<7x5xi32>) -> tensor<7x5xi32> {
+  %s = mesh.sharding @m4 split_axes = [[0]] : !mesh.sharding
+  %o = mesh.sharding @m4 split_axes = [[0]] sharded_dims_offsets = [0, 3, 3, 7, 7] : !mesh.sharding
+  %as = mesh.shard %a to %s : tensor<?x5xi32>
+  %bs = mesh.shard %b to %o : tensor<7x5xi32>
+  %e = tensor.empty() : tensor<7x5xi32>
+  // expected-error@+1 {{the pieces around 'linalg.add' do not line up: operand 0 is of dynamic size, cut at run time, and operand 1 as [0:3, 3:3, 3:7, 7:7] along loop 0; reshard one of them with an annotation for users}}
+  %r = linalg.add ins(%as, %bs : tensor<?x5xi32>, tensor<7x5xi32>) outs(%e : tensor<7x5xi32>) -> tensor<7x5xi32>
+  %rs = mesh.shard %r to %o : tensor<7x5xi32>
+  return %rs : tensor<7x5xi32>
+}
+
+// -----
+
 mesh.mesh @m4(shape = 4)
 func.func @uneven_collapse(%x: tensor<7x2xf32>) -> tensor<14xf32> {
   %s = mesh.sharding @m4 split_axes = [[0]] : !mesh.sharding
@@ -185,4 +202,33 @@ func.func @halo_result_inside_generate(%y: tensor<4xf32>) -> tensor<4xf32> {
     tensor.yield %w : f32
   } : tensor<4xf32>
   return %g : tensor<4xf32>
+}
+
+// -----
+
+// Halos give each device the rows its even share of a windowed op's outputs
+// reads: a result cut by offsets along the windowed loop is refused, not
+// computed from the wrong rows.
+#win = affine_map<(i, k) -> (i + k)>
+#w = affine_map<(i, k) -> (k)>
+#out = affine_map<(i, k) -> (i)>
+mesh.mesh @m4(shape = 4)
+func.func @windowed_result_with_offsets(%x: tensor<12xi32>, %k: tensor<3xi32>) -> tensor<8xi32> {
+  %s = mesh.sharding @m4 split_axes = [[0]] : !mesh.sharding
+  %o = mesh.sharding @m4 split_axes = [[0]] sharded_dims_offsets = [0, 1, 3, 5, 8] : !mesh.sharding
+  %xs = mesh.shard %x to %s : tensor<12xi32>
+  %zero = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<8xi32>
+  %z = linalg.fill ins(%zero : i32) outs(%e : tensor<8xi32>) -> tensor<8xi32>
+  // expected-remark@+2 {{the operands of 'linalg.generic' do not fit the layouts of its results}}
+  // expected-error@+1 {{result 0 of 'linalg.generic' is cut by sharded_dims_offsets along loop 0, which an operand reads through a window; uneven pieces are not supported yet there: split_axes = [[0]] sharded_dims_offsets = [0, 1, 3, 5, 8]}}
+  %r = linalg.generic {indexing_maps = [#win, #w, #out], iterator_types = ["parallel", "reduction"]}
+      ins(%xs, %k : tensor<12xi32>, tensor<3xi32>) outs(%z : tensor<8xi32>) {
+  ^bb0(%a: i32, %b: i32, %c: i32):
+    %m = arith.muli %a, %b : i32
+    %t = arith.addi %c, %m : i32
+    linalg.yield %t : i32
+  } -> tensor<8xi32>
+  %rs = mesh.shard %r to %o : tensor<8xi32>
+  return %rs : tensor<8xi32>
 }

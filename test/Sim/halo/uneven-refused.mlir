@@ -88,3 +88,19 @@ func.func @uneven_result(%x: tensor<7xi32>) -> tensor<7xi32> {
   %xh = mesh.shard %xr to %h annotate_for_users : tensor<7xi32>
   return %xh : tensor<7xi32>
 }
+
+// -----
+
+// An even halo'd layout resharded to one cut by offsets: the error names
+// the uneven side.
+mesh.mesh @m(shape = 4)
+func.func @halos_to_offsets(%x: tensor<8x6xf32>) -> tensor<8x6xf32> {
+  %h = mesh.sharding @m split_axes = [[0]] halo_sizes = [1, 2] : !mesh.sharding
+  %o = mesh.sharding @m split_axes = [[0]] sharded_dims_offsets = [0, 1, 1, 5, 8] : !mesh.sharding
+  %0 = mesh.shard %x to %h : tensor<8x6xf32>
+  // expected-error@+1 {{resharding between halos and uneven pieces is not supported yet: split_axes = [[0]] sharded_dims_offsets = [0, 1, 1, 5, 8] is uneven}}
+  %1 = mesh.shard %0 to %o annotate_for_users : tensor<8x6xf32>
+  %2 = arith.addf %1, %1 : tensor<8x6xf32>
+  %3 = mesh.shard %2 to %o : tensor<8x6xf32>
+  return %3 : tensor<8x6xf32>
+}

@@ -661,6 +661,7 @@ class _Partition:
             hlo.localize(self, op, name)
         if rule.windows:
             assert self.mesh is not None and self.mesh_name is not None
+            _check_windowed_results(op, rule, outs, self.mesh)
             layouts = [self.layout.get(v) for v in op.operands]
             types = [self.global_type.get(v, v.type) for v in op.operands]
             try:
@@ -1110,6 +1111,7 @@ class _Partition:
             return
         by_loop: dict[int, list[tuple[str, int, int, Sharding, int]]] = {}
         uneven: set[int] = set()
+        dynamic: dict[int, tuple[str, int]] = {}  # per loop, a side of dynamic size
         sides = (
             ("operand", operands, rule.operand_maps, True),
             ("result", results, rule.result_maps, False),
@@ -1130,10 +1132,21 @@ class _Partition:
                         continue  # read through a window: its halos bridge the cuts (halo.py)
                     size = shape[d]
                     if ir.ShapedType.is_dynamic_size(size):
-                        continue  # cut at run time by the same rule on every side
+                        # cut at run time by the default rule: so must every other side be
+                        dynamic.setdefault(loop, (what, i))
+                        continue
                     by_loop.setdefault(loop, []).append((what, i, size, s, d))
                     if s.sharded_dims_offsets or size % s.shard_count(d, mesh):
                         uneven.add(loop)
+        for loop, (what0, i0) in dynamic.items():
+            for what, i, size, s, d in by_loop.get(loop, ()):
+                if s.sharded_dims_offsets:
+                    raise _Unsupported(
+                        op.location,
+                        f"the pieces around '{op.name}' do not line up: {what0} {i0} is of dynamic size, cut at "
+                        f"run time, and {what} {i} as {_fmt_cut(s.bounds(d, size, mesh))} along loop {loop}; "
+                        "reshard one of them with an annotation for users",
+                    )
         for loop in uneven:  # even cuts of one loop are proportional: they always line up
             entries = by_loop[loop]
             what0, i0, size0, s0, d0 = entries[0]
@@ -2140,6 +2153,27 @@ def _times(a: int | ir.Value, b: int | ir.Value) -> int | None:
 
 def _dense_i64(values) -> ir.Attribute:
     return ir.DenseI64ArrayAttr.get([int(v) for v in values])
+
+
+def _check_windowed_results(op: ir.Operation, rule: ShardingRule, outs: list[Sharding | None], mesh: Mesh) -> None:
+    """Halos give each device the rows its even share of the outputs reads
+    (halo.py): a result cut unevenly by offsets along a loop an operand
+    reads through a window would be computed from the wrong rows."""
+    windowed = {w.loop for dims in rule.windows if dims for w in dims if w is not None}
+    for k, (m, s) in enumerate(zip(rule.result_maps, outs)):
+        if m is None or s is None or not s.sharded_dims_offsets:
+            continue
+        for d, loop in enumerate(m):
+            if loop not in windowed or d >= len(s.split_axes) or not s.split_axes[d]:
+                continue
+            cut = s.offsets(d, mesh)
+            if cut is None or all(c * (len(cut) - 1) == i * cut[-1] for i, c in enumerate(cut)):
+                continue  # the even cut, spelled out
+            raise _Unsupported(
+                op.location,
+                f"result {k} of '{op.name}' is cut by sharded_dims_offsets along loop {loop}, which an operand "
+                f"reads through a window; uneven pieces are not supported yet there: {s}",
+            )
 
 
 def _localize(op: ir.Operation, forget) -> None:
