@@ -43,3 +43,13 @@ func.func @other_offsets(%a: tensor<2x8xf32>) -> tensor<2x8xf32> {
 // BACK-NOT: warning
 // BACK: func.func @main(%arg0: tensor<5x6xf32> {sdy.sharding = #sdy.sharding<@m, [{"x"}, {"y"}]>}, %arg1: tensor<5x6xf32> {sdy.sharding = #sdy.sharding<@m, [{}, {"x"}]>}) -> (tensor<5xf32> {sdy.sharding = #sdy.sharding<@m, [{"x"}]>})
 // WARN-NOT: warning
+
+// -----
+
+// A partitioned signature: the pieces' types are dynamic, but the offsets
+// give the whole sizes (7x5), cut as Shardy cuts them.
+// CHECK-LABEL: func.func @per_device_signature(%arg0: tensor<?x?xf32> {sdy.sharding = #sdy.sharding<@m, [{"axis0"}, {"axis1"}]>}) -> (tensor<?x?xf32> {sdy.sharding = #sdy.sharding<@m, [{"axis0"}, {"axis1"}]>})
+mesh.mesh @m(shape = 4x2)
+func.func @per_device_signature(%a: tensor<?x?xf32> {mesh.sharding = #mesh.sharding<@m, [[0], [1]], sharded_dims_offsets = [0, 2, 4, 6, 7, 0, 3, 5]>}) -> (tensor<?x?xf32> {mesh.sharding = #mesh.sharding<@m, [[0], [1]], sharded_dims_offsets = [0, 2, 4, 6, 7, 0, 3, 5]>}) {
+  return %a : tensor<?x?xf32>
+}

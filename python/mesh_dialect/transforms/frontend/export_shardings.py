@@ -338,7 +338,9 @@ def _cuts(
     are then even (a per-device signature states an uneven cut as offsets)."""
     split = [(d, axes) for d, axes in enumerate(layout.split_axes) if axes]
     given = layout.sharded_dims_offsets
-    dynamic = any(t.is_dynamic_dim(d) for d, _ in split if d < t.rank) or any(
+    # a piece's dynamic size says nothing when the offsets give the whole one
+    sized_by_offsets = local and bool(given)
+    dynamic = (not sized_by_offsets and any(t.is_dynamic_dim(d) for d, _ in split if d < t.rank)) or any(
         mesh_shape[a] < 1 for _, axes in split for a in axes if a < len(mesh_shape)
     )
     if dynamic:
