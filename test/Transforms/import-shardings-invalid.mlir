@@ -156,3 +156,12 @@ func.func @bare_number(%a: tensor<4x4xf32> {mhlo.sharding = "{devices=[2,1]1,0 3
 func.func @two_unreduced(%a: tensor<4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}], unreduced={"x"}, unreduced={"y"}>}) -> tensor<4xf32> {
   return %a : tensor<4xf32>
 }
+
+// -----
+
+// An empty mesh has no axes for a sharding to name.
+"sdy.mesh"() <{mesh = #sdy.mesh<[]>, sym_name = "mesh"}> : () -> ()
+// expected-error @+1 {{axis is not in the mesh: "x" in #sdy.sharding<@mesh, [{"x"}]>}}
+func.func @empty_mesh_axis(%a: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>}) -> tensor<8xf32> {
+  return %a : tensor<8xf32>
+}

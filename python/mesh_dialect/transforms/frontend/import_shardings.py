@@ -240,7 +240,7 @@ class ImportShardings(Pass):
                 refs[ts.mesh].extend(ts.axis_refs())
             mesh = self.sdy_meshes[self.inline_meshes[ts.mesh] if isinstance(ts.mesh, sdy.SdyMesh) else ts.mesh][0]
             for ref in ts.axis_refs():
-                if mesh.axes and all(name != ref.name for name, _ in mesh.axes):
+                if all(name != ref.name for name, _ in mesh.axes):  # an empty or maximal mesh has none
                     raise self.located(spec.location, f"axis is not in the mesh: {ref.text()} in {ts.text()}")
             if mesh.axes:
                 checked.append((spec, mesh))
