@@ -64,3 +64,16 @@ def test_uneven_cut_into_too_many_pieces_is_refused() -> None:
         gspmd.xla_pieces(Sharding(((0,), ())), (1000000000000,), (8, 8))
     small = gspmd.xla_pieces(Sharding(((0,), ())), (3,), (8, 8))
     assert small.sharded_dims_offsets == (0, 3, 6, 8)
+
+
+def test_a_long_device_list_no_axis_order_gives_is_refused_with_a_short_message() -> None:
+    """720,720 devices in mesh order but for the last two: refused with the
+    first ids only (the whole list made a message of megabytes, and the
+    search took tens of seconds)."""
+    n = 720720
+    devices = list(range(n))
+    devices[-1], devices[-2] = devices[-2], devices[-1]
+    text = "{devices=[" + str(n) + "]" + ",".join(map(str, devices)) + "}"
+    with pytest.raises(FrontendError, match=r"no order of mesh axes lists devices \[0, 1, 2, .*, \.\.\.\]") as e:
+        gspmd.factor(gspmd.parse(text))
+    assert len(str(e.value)) < 600
