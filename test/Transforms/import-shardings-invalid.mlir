@@ -165,3 +165,13 @@ func.func @two_unreduced(%a: tensor<4xf32> {sdy.sharding = #sdy.sharding<@mesh, 
 func.func @empty_mesh_axis(%a: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>}) -> tensor<8xf32> {
   return %a : tensor<8xf32>
 }
+
+// -----
+
+// A sub-axis that does not divide its axis is reported at the sharding
+// that names it.
+"sdy.mesh"() <{mesh = #sdy.mesh<["x"=4]>, sym_name = "mesh"}> : () -> ()
+// expected-error @+1 {{sub-axis must divide its axis of 4 devices: "x":(3)2 in #sdy.sharding<@mesh, [{"x":(3)2}, {}]>}}
+func.func @sub_axis_not_dividing(%a: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x":(3)2}, {}]>}) -> tensor<8x8xf32> {
+  return %a : tensor<8x8xf32>
+}
