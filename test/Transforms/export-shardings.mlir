@@ -86,4 +86,21 @@ func.func @partial(%x: tensor<8xf32>) -> tensor<8xf32> {
 // CHECK-LABEL: func.func @partial(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@m, [{"data"}], unreduced=max{"model"}>}) -> (tensor<8xf32> {sdy.sharding = #sdy.sharding<@m, [{"data"}], unreduced=max{"model"}>})
 // PY:      remark: jit shardings of @partial:
 // PY-NEXT: mesh = jax.make_mesh((2, 4), ('data', 'model'))
-// PY-NEXT: in_shardings = (NamedSharding(mesh, P('data', unreduced={'model'})),)
+// A PartitionSpec's unreduced axes are a pending sum: a pending max is left to JAX, with a note.
+// PY-NEXT: in_shardings = (None,)
+// PY-NEXT: out_shardings = (None,)
+// PY-NEXT: # argument 0: #sdy.sharding<@m, [{"data"}], unreduced=max{"model"}> is unreduced by max, which a PartitionSpec cannot say
+
+// -----
+
+// A mesh whose devices are not in mesh order is built from that order.
+mesh.mesh @m(shape = 2x2) {mesh.axis_names = ["x", "y"], mesh.device_ids = array<i64: 0, 2, 1, 3>}
+func.func @device_order(%x: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  %s = mesh.sharding @m split_axes = [[0], [1]] : !mesh.sharding
+  %0 = mesh.shard %x to %s : tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+
+// PY:      remark: jit shardings of @device_order:
+// PY-NEXT: mesh = jax.sharding.Mesh(np.asarray(jax.devices()){{\[\[}}0, 2, 1, 3]].reshape((2, 2)), ('x', 'y'))
+// PY-NEXT: in_shardings = (NamedSharding(mesh, P('x', 'y')),)

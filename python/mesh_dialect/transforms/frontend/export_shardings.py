@@ -271,6 +271,9 @@ class ExportShardings(Pass):
             if any(a.size is not None for a in ts.axis_refs()):
                 notes.append(f"# {what}: {ts.text()} uses sub-axes, which a PartitionSpec cannot name")
                 return "None"
+            if ts.unreduced and ts.reduction != "sum":
+                notes.append(f"# {what}: {ts.text()} is unreduced by {ts.reduction}, which a PartitionSpec cannot say")
+                return "None"
             return f"NamedSharding(mesh, {sdy.partition_spec(ts)})"
 
         def tuple_of(items: list[str]) -> str:
@@ -282,7 +285,14 @@ class ExportShardings(Pass):
             smesh, _ = self.used[mesh]
             sizes = tuple_of([str(s) for _, s in smesh.axes])
             axes = tuple_of([repr(n) for n, _ in smesh.axes])
-            lines.append(f"{'mesh' if len(meshes) == 1 else mesh} = jax.make_mesh({sizes}, {axes})")
+            name = "mesh" if len(meshes) == 1 else mesh
+            ids = smesh.device_ids
+            if ids and list(ids) != list(range(len(ids))):
+                # make_mesh picks its own device order: this one is given
+                order = "[" + ", ".join(map(str, ids)) + "]"
+                lines.append(f"{name} = jax.sharding.Mesh(np.asarray(jax.devices())[{order}].reshape({sizes}), {axes})")
+            else:
+                lines.append(f"{name} = jax.make_mesh({sizes}, {axes})")
         lines.append("in_shardings = " + tuple_of([spec(a, f"argument {i}") for i, a in enumerate(args)]))
         lines.append("out_shardings = " + tuple_of([spec(r, f"result {i}") for i, r in enumerate(results)]))
         self.remark(
