@@ -6,6 +6,8 @@
 // The same as flags, in command-line order; mlir-opt's single-dash spelling too.
 // RUN: mesh-opt %s --mesh-canonicalize --canonicalize --cse | FileCheck %s --check-prefix=ALL
 // RUN: mesh-opt %s -mesh-canonicalize -canonicalize -cse | FileCheck %s --check-prefix=ALL
+// Blanks before a group, as mlir-opt allows them.
+// RUN: mesh-opt %s --pass-pipeline='builtin.module (mesh-canonicalize, canonicalize, func.func (cse))' | FileCheck %s --check-prefix=ALL
 // The anchor may be left out.
 // RUN: mesh-opt %s --pass-pipeline='mesh-canonicalize,canonicalize,func.func(cse)' | FileCheck %s --check-prefix=ALL
 

@@ -51,8 +51,9 @@ def parse_pipeline(text: str, *, anchored: bool = True) -> list[Element]:
     optional; `anchored=False` for a nested pipeline, never anchored) into
     elements."""
     text = text.strip()
-    if anchored and text.startswith("builtin.module(") and text.endswith(")"):
-        text = text[len("builtin.module(") : -1]
+    anchor = re.match(r"builtin\.module\s*\(", text) if anchored else None
+    if anchor and text.endswith(")"):
+        text = text[anchor.end() : -1]
     empty = _empty_pass(text, 0, len(text), top=True)
     if empty is not None:
         raise PipelineError(f"empty pass at column {empty + 1} of pass pipeline '{text}'")
@@ -70,6 +71,8 @@ def parse_pipeline(text: str, *, anchored: bool = True) -> list[Element]:
         if not name:
             raise PipelineError(f"expected a pass name at column {i + 1} of pass pipeline '{text}'")
         options, nested = "", None
+        while i < n and text[i] in " \t\n" and text[i + 1 : i + 2] in (" ", "\t", "\n", "{", "("):
+            i += 1  # `cse (...)`, `cse {...}`: mlir-opt allows blanks before the group
         if i < n and text[i] in "{(":
             end = scan_group(text, i)
             if end > n or text[end - 1] not in "})":
