@@ -140,12 +140,13 @@ func.func @option_on_fill(%x: tensor<8x16xf32>) -> tensor<8x16xf32> {
   return %a : tensor<8x16xf32>
 }
 
-// A dynamic dimension is never split: the annotated operand is gathered
-// instead and the op runs whole.
+// A dimension of dynamic size is split like a static one (cut at run time
+// by the default rule): the op runs on the annotated operand's pieces and
+// the other operand's, nothing gathered.
 // CHECK-LABEL: func.func @dynamic_rows(
 // CHECK-SAME: %arg1: tensor<?x16xf32>
-// CHECK: mesh.all_gather
-// CHECK: linalg.generic
+// CHECK-NOT: mesh.all_gather
+// CHECK: linalg.generic {{.*}} ins(%arg0, %arg1 : tensor<2x16xf32>, tensor<?x16xf32>)
 func.func @dynamic_rows(%a: tensor<8x16xf32>, %b: tensor<?x16xf32>) -> tensor<8x16xf32> {
   %rows = mesh.sharding @mesh split_axes = [[0]] : !mesh.sharding
   %aa = mesh.shard %a to %rows annotate_for_users : tensor<8x16xf32>

@@ -131,7 +131,7 @@ class Value:
     element_bytes: int
     producer: tuple[int, int] | None = None  # (node, result index); None: whole on every device
     consumers: list[tuple[int, int]] = field(default_factory=list)
-    dynamic: tuple[int, ...] = ()  # dimensions of dynamic size (costed at a nominal size, never split)
+    dynamic: tuple[int, ...] = ()  # dimensions of dynamic size (costed at a nominal size)
 
 
 @dataclass
@@ -347,9 +347,10 @@ class _Candidates:
 
     def divides(self, node: Node, st: State) -> bool:
         """Whether every value of the node splits evenly in the state's
-        layouts, and no dynamic dimension is split (uneven and dynamic
-        pieces are not partitioned yet), nor a loop read through a window
-        over a mesh axis of dynamic size (its halos depend on the size)."""
+        layouts (uneven pieces are not chosen; a dimension of dynamic size
+        is cut at run time by the default rule, as partition cuts it), and
+        no loop read through a window is split over a mesh axis or a
+        dimension of dynamic size (halos need static pieces)."""
         shape = self.g.meshes.get(st.mesh)
         if shape is None:
             return True
@@ -360,6 +361,13 @@ class _Candidates:
                 for w in dims or ():
                     if w is not None and dynamic.intersection(st.option[w.loop]):
                         return False
+        if rule is not None and rule.windows and st.option is not None:
+            for k, dims in enumerate(rule.windows):
+                v = node.operands[k] if dims and k < len(node.operands) else -1
+                if v >= 0 and self.g.values[v].dynamic:
+                    dynamic_dims = self.g.values[v].dynamic
+                    if any(w is not None and d in dynamic_dims and st.option[w.loop] for d, w in enumerate(dims)):
+                        return False  # halos need static pieces
         for values, lays in ((node.operands, st.needs), (node.results, st.produces)):
             for v, lay in zip(values, lays):
                 if v < 0 or lay is None:
@@ -369,7 +377,7 @@ class _Candidates:
                 ok = self.divisible.get(key)
                 if ok is None:
                     ok = self.divisible[key] = all(
-                        d < len(value.shape) and d not in value.dynamic and value.shape[d] % _group(shape, axes) == 0
+                        d < len(value.shape) and (d in value.dynamic or value.shape[d] % _group(shape, axes) == 0)
                         for d, axes in enumerate(lay[1].split_axes)
                         if axes
                     )
