@@ -36,7 +36,9 @@ func.func @stale_option(%x: tensor<8x16xf32>, %w: tensor<16x8xf32>) -> tensor<8x
   %x0 = mesh.shard %x to %rep annotate_for_users : tensor<8x16xf32>
   %w0 = mesh.shard %w to %col annotate_for_users : tensor<16x8xf32>
   %e = tensor.empty() : tensor<8x8xf32>
-  %y = linalg.generic {indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "parallel", "reduction"], mesh.sharding_option = #mesh.sharding<@mesh, [[], [], [], [0]]>} ins(%x0, %w0 : tensor<8x16xf32>, tensor<16x8xf32>) outs(%e : tensor<8x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %y = linalg.generic {indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "parallel", "reduction"], mesh.sharding_option = #mesh.sharding<@mesh, [[], [], [], [0]]>} ins(%x0, %w0 : tensor<8x16xf32>, tensor<16x8xf32>) outs(%f : tensor<8x8xf32>) {
   ^bb0(%a: f32, %b: f32, %c: f32):
     %p = arith.mulf %a, %b : f32
     %s = arith.addf %c, %p : f32

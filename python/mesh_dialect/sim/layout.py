@@ -29,6 +29,7 @@ a wrong answer.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -77,6 +78,37 @@ def poison_value(dtype: np.dtype | type) -> np.generic:
 def poison(shape: Sequence[int], dtype: np.dtype | type) -> np.ndarray:
     """An array of `shape` whose every element is undefined."""
     return np.full(tuple(shape), poison_value(dtype), dtype=np.dtype(dtype))
+
+
+_GARBAGE = itertools.count()
+
+
+def garbage(shape: Sequence[int], dtype: np.dtype | type) -> np.ndarray:
+    """Contents of storage the program never wrote (`tensor.empty`): values
+    that are no reduction's neutral element, different at every call (from a
+    counter, so runs repeat).  A fixed sentinel would be some reduction's
+    identity (the minimum integer for max, NaN for a NaN-skipping max), and
+    a program reading an init it forgot to fill would still compute the
+    right answer."""
+    return np.asarray(_garbage(tuple(shape), np.dtype(dtype)), dtype=dtype)
+
+
+def _garbage(shape: tuple[int, ...], dt: np.dtype) -> np.ndarray:
+    rng = np.random.default_rng(next(_GARBAGE))
+    if dt.kind == "b":
+        return rng.integers(0, 2, size=shape).astype(dt)
+    if dt.kind in "iu":
+        info = np.iinfo(dt)
+        high = min(int(info.max), 2**30)
+        values = rng.integers(2, max(high, 3), size=shape, dtype=np.int64)
+        if dt.kind == "i":
+            values = np.where(rng.integers(0, 2, size=shape) == 1, -values, values)
+        return values.astype(dt)
+    if dt.kind == "f":
+        return (rng.standard_normal(shape) * 1e3 + 17.5).astype(dt)
+    if dt.kind == "c":
+        return (rng.standard_normal(shape) * 1e3 + 1j * rng.standard_normal(shape) * 1e3).astype(dt)
+    return poison(shape, dt)
 
 
 def is_poison(array: np.ndarray) -> np.ndarray:
@@ -641,6 +673,7 @@ __all__ = [
     "convert",
     "fixed_terms",
     "global_shape",
+    "garbage",
     "is_poison",
     "max_difference",
     "partial_terms",

@@ -9,7 +9,7 @@ import numpy as np
 from mlir import ir
 
 from ...ir.schema import DYNAMIC
-from ..layout import poison
+from ..layout import garbage
 from ..program import Compiler, dtype_of, fail, register, run_block_now
 
 
@@ -25,8 +25,8 @@ def _fill_shape(static: list[int | None], dynamic) -> tuple[int, ...]:
 
 @register("tensor.empty", prepare=_type_attrs)
 def _empty(frame, step, *sizes):
-    # The contents of tensor.empty are undefined: poison makes uses visible.
-    return [poison(_fill_shape(step.attrs["shape"], sizes), step.attrs["dtype"])]
+    # The contents of tensor.empty are undefined: garbage, so that a use shows.
+    return [garbage(_fill_shape(step.attrs["shape"], sizes), step.attrs["dtype"])]
 
 
 @register("tensor.splat", prepare=_type_attrs)
