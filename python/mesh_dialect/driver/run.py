@@ -27,7 +27,12 @@ eps is the machine epsilon of the result's type, n the reduction length
 scale the largest magnitude among the reference result and the float
 inputs: summing n terms in another order (as a partitioned program does)
 moves a result by up to about n * eps times the magnitude of its terms.
---rtol / --atol replace either default. Integers must be equal."""
+n * eps is capped at 1/16 (f16 summed over a thousand terms would make it
+1: any result would match). --rtol / --atol replace either default.
+Integers must be equal."""
+
+MAX_RELATIVE = 1 / 16
+"""The largest default relative tolerance (TOLERANCE_DOC)."""
 
 
 @dataclass
@@ -331,10 +336,11 @@ def float_tolerance(
     TOLERANCE_DOC. A given value replaces the default."""
     eps = max(_epsilon(got.dtype), _epsilon(want.dtype))
     n = max(int(length), 2)
+    bound = min(n * eps, MAX_RELATIVE)  # f16 over 1024 terms would otherwise allow anything
     if rtol is None:
-        rtol = n * eps
+        rtol = bound
     if atol is None:
-        atol = n * eps * max(_largest_float([want]), input_scale)
+        atol = bound * max(_largest_float([want]), input_scale)
     return float(rtol), float(atol)
 
 
