@@ -39,9 +39,12 @@ class Step:
     """True when `run` is a generator function (it contains a collective or
     a region that may)."""
     shapes: tuple | None = None
-    """Per result, the static shape its type promises (-1: a dynamic size;
+    """Per result, the static shape its type promises (negative: a dynamic size;
     None: not a tensor), or None when no result is a ranked tensor: a value
     of another shape is reported at the op that made it."""
+    same_shape: tuple[int, ...] | None = None
+    """The tensor operands of an elementwise op of dynamic shape, which must
+    all have its result's shape at run time (None: nothing to check)."""
 
 
 @dataclass
@@ -251,6 +254,9 @@ class Compiler:
         )
         if any(s is not None for s in shapes):
             step.shapes = shapes
+            if name.startswith(_SAME_SHAPE_DIALECTS) and any(s is not None and min(s, default=0) < 0 for s in shapes):
+                # numpy would broadcast pieces of different sizes: these ops take one shape
+                step.same_shape = tuple(k for k, v in enumerate(op.operands) if isinstance(v.type, ir.RankedTensorType))
         if handler.prepare is not None:
             try:
                 step.attrs.update(handler.prepare(self, op))
@@ -297,6 +303,20 @@ class Frame:
 _NUMPY_FAILURES = (ArithmeticError, LookupError, TypeError, ValueError, MemoryError)
 
 
+_SAME_SHAPE_DIALECTS = ("arith.", "math.")
+"""Dialects whose ops on tensors are all elementwise, on operands of their
+result's shape (tosa's broadcast)."""
+
+
+def _check_same_shape(step: Step, values, out) -> None:
+    """An elementwise op's tensor operands all of its result's shape."""
+    want = np.shape(out[0]) if out else None
+    for k in step.same_shape or ():
+        got = np.shape(values[k])
+        if got != want:
+            raise fail(step, f"operand {k} is {list(got)} where its result is {list(want)}: one shape is required")
+
+
 def _check_shapes(step: Step, out) -> None:
     """A result whose value has another shape than its type says is a wrong
     program (or a wrong handler): said here, not where it is next read."""
@@ -330,6 +350,8 @@ def run_block(frame: Frame, block: Block, args, check: bool = True) -> Iterator:
             raise fail(step, f"failed: {type(e).__name__}: {e}") from None
         if check and step.shapes is not None:
             _check_shapes(step, out)
+            if step.same_shape:
+                _check_same_shape(step, values, out)
         for slot, value in zip(step.results, out):
             slots[slot] = value
     term = block.terminator
