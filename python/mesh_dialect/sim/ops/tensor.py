@@ -119,20 +119,22 @@ def _extract_slice(frame, step, source, *dynamic):
     slices, sizes = _slices(step, dynamic, source.shape)
     result = np.ascontiguousarray(source[slices])
     want = ir.ShapedType(step.attrs["result_types"][0])
-    return [result.reshape(_reduced_shape(want, list(result.shape)))]
+    return [result.reshape(_reduced_shape(want, step.attrs["sizes"], list(result.shape)))]
 
 
-def _reduced_shape(want: ir.ShapedType, sizes: list[int]) -> list[int]:
+def _reduced_shape(want: ir.ShapedType, static: list[int | None], sizes: list[int]) -> list[int]:
     """The slice's sizes with the unit dimensions rank reduction drops, as
-    MLIR matches them: each size is kept when it fits the next result
-    dimension, else dropped (only a unit size may be).  Dropping every unit
-    size would turn tensor<1x3> into tensor<3>."""
+    MLIR matches them: a size is kept when its static value (None: dynamic)
+    is the next result dimension's, dynamic meeting dynamic, else dropped
+    (only a static unit size may be).  Dropping every unit size would turn
+    tensor<1x3> into tensor<3>; matching a static 1 to a dynamic result
+    dimension would keep the wrong one."""
     if want.rank == len(sizes):
         return sizes
     out: list[int] = []
-    for size in sizes:
+    for given, size in zip(static, sizes):
         j = len(out)
-        if j < want.rank and (want.is_dynamic_dim(j) or want.shape[j] == size):
+        if j < want.rank and (None if want.is_dynamic_dim(j) else want.shape[j]) == given:
             out.append(size)
     return out
 
