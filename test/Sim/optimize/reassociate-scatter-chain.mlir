@@ -4,7 +4,9 @@
 // and a chain f(f(x, R(a)), R(b)) becomes f(x, R(f(a, b))) for two
 // all_reduces or two reduce_scatters of f's kind (x + y1 + y2 of a
 // parallel attention+MLP block, as JAX writes it).  A chain whose reductions
-// differ in axes, or a max chain over sums, is left alone.
+// differ in axes, or a max chain over sums, is left alone.  A generic that
+// only adds its inputs, some of them sums reduced alike, reduces those once:
+// g(x, R(a), R(b)) -> g(x, R(g(0, a, b)), 0); not when it subtracts one.
 // RUN: mesh-opt --mesh-optimize-collectives %s -o %t.mlir
 // RUN: FileCheck %s < %t.mlir
 // Bit for bit (integers) on random inputs and partial terms:
@@ -29,6 +31,9 @@
 // RUN: mesh-run %s -f chain_generic --seed 3 > %t.g.before
 // RUN: mesh-run %t.mlir -f chain_generic --seed 3 > %t.g.after
 // RUN: diff %t.g.before %t.g.after
+// RUN: mesh-run %s -f some_terms --seed 5 > %t.s.before
+// RUN: mesh-run %t.mlir -f some_terms --seed 5 > %t.s.after
+// RUN: diff %t.s.before %t.s.after
 // RUN: mesh-run %s -f left_alone --seed 1 > %t.left_alone1.before
 // RUN: mesh-run %t.mlir -f left_alone --seed 1 > %t.left_alone1.after
 // RUN: diff %t.left_alone1.before %t.left_alone1.after
@@ -52,6 +57,14 @@
 // CHECK: %[[R:.*]] = mesh.all_reduce %[[S]] on @mesh mesh_axes = [0, 1] : tensor<4xi32> -> tensor<4xi32>
 // CHECK-NEXT: linalg.generic {{.*}} ins(%[[R]], %arg0 : tensor<4xi32>, tensor<4xi32>)
 // CHECK-NOT: mesh.all_reduce
+// CHECK-LABEL: func.func @some_terms
+// CHECK: %[[Z:.*]] = linalg.fill ins(%c0_i32 : i32) outs(%{{.*}} : tensor<4xi32>)
+// CHECK-NEXT: %[[S:.*]] = linalg.generic {{.*}} ins(%[[Z]], %arg1, %arg2 : tensor<4xi32>, tensor<4xi32>, tensor<4xi32>)
+// CHECK: %[[R:.*]] = mesh.all_reduce %[[S]] on @mesh mesh_axes = [0, 1] : tensor<4xi32> -> tensor<4xi32>
+// CHECK-NEXT: linalg.generic {{.*}} ins(%arg0, %[[R]], %[[Z]] : tensor<4xi32>, tensor<4xi32>, tensor<4xi32>)
+// CHECK-NOT: mesh.all_reduce
+// CHECK-LABEL: func.func @some_terms_subtracted
+// CHECK-COUNT-2: mesh.all_reduce
 // CHECK-LABEL: func.func @left_alone
 // CHECK-COUNT-4: mesh.all_reduce
 // CHECK-NOT: mesh.all_reduce
@@ -103,6 +116,36 @@ func.func @chain_generic(%x: tensor<4xi32>,
   ^bb0(%p: i32, %q: i32, %o: i32):
     %s = arith.addi %p, %q : i32
     linalg.yield %s : i32
+  } -> tensor<4xi32>
+  return %u : tensor<4xi32>
+}
+
+func.func @some_terms(%x: tensor<4xi32>,
+                      %a: tensor<4xi32> {mesh.sharding = #mesh.sharding<@mesh, [[]], partial = sum [0, 1]>},
+                      %b: tensor<4xi32> {mesh.sharding = #mesh.sharding<@mesh, [[]], partial = sum [0, 1]>}) -> tensor<4xi32> {
+  %ra = mesh.all_reduce %a on @mesh mesh_axes = [0, 1] : tensor<4xi32> -> tensor<4xi32>
+  %rb = mesh.all_reduce %b on @mesh mesh_axes = [1, 0] : tensor<4xi32> -> tensor<4xi32>
+  %e = tensor.empty() : tensor<4xi32>
+  %u = linalg.generic {indexing_maps = [#v, #v, #v, #v], iterator_types = ["parallel"]} ins(%x, %ra, %rb : tensor<4xi32>, tensor<4xi32>, tensor<4xi32>) outs(%e : tensor<4xi32>) {
+  ^bb0(%p: i32, %q: i32, %r: i32, %o: i32):
+    %s = arith.addi %p, %q : i32
+    %t = arith.addi %s, %r : i32
+    linalg.yield %t : i32
+  } -> tensor<4xi32>
+  return %u : tensor<4xi32>
+}
+
+func.func @some_terms_subtracted(%x: tensor<4xi32>,
+                      %a: tensor<4xi32> {mesh.sharding = #mesh.sharding<@mesh, [[]], partial = sum [0, 1]>},
+                      %b: tensor<4xi32> {mesh.sharding = #mesh.sharding<@mesh, [[]], partial = sum [0, 1]>}) -> tensor<4xi32> {
+  %ra = mesh.all_reduce %a on @mesh mesh_axes = [0, 1] : tensor<4xi32> -> tensor<4xi32>
+  %rb = mesh.all_reduce %b on @mesh mesh_axes = [0, 1] : tensor<4xi32> -> tensor<4xi32>
+  %e = tensor.empty() : tensor<4xi32>
+  %u = linalg.generic {indexing_maps = [#v, #v, #v, #v], iterator_types = ["parallel"]} ins(%x, %ra, %rb : tensor<4xi32>, tensor<4xi32>, tensor<4xi32>) outs(%e : tensor<4xi32>) {
+  ^bb0(%p: i32, %q: i32, %r: i32, %o: i32):
+    %s = arith.addi %p, %q : i32
+    %t = arith.subi %s, %r : i32
+    linalg.yield %t : i32
   } -> tensor<4xi32>
   return %u : tensor<4xi32>
 }

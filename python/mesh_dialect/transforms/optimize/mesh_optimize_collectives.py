@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable
 from typing import ClassVar
 
 from mlir import ir
-from mlir.dialects import tensor
+from mlir.dialects import arith, linalg, tensor
 
 from ...interfaces.registry import hlo_combiner_kind, ignores_nan, is_pointwise, rule_for
 from ...ir import ops as mesh_ops
@@ -116,6 +116,31 @@ def _generic_combination(op: ir.Operation) -> tuple[str, int] | None:
     return kinds.pop(), n
 
 
+def _sum_of_inputs(op: ir.Operation) -> int | None:
+    """How many inputs an elementwise linalg.generic has when its body only
+    adds them, each once (no subtraction: a zero in place of a term must
+    leave the others' signs), and never reads its init; else None."""
+    found = _generic_combination(op)
+    if found is None or found[0] != "sum":
+        return None
+    block = op.regions[0].blocks[0]
+    body = list(block.operations)
+    if any(inner.name not in ("arith.addf", "arith.addi") for inner in body[:-1]):
+        return None
+    args = list(block.arguments)[: found[1]]
+    if any(len(list(a.uses)) != 1 for a in args):
+        return None
+    if any(len(list(inner.results[0].uses)) != 1 for inner in body[:-1]):
+        return None
+    return found[1]
+
+
+def _zero_attr(element: ir.Type) -> ir.Attribute:
+    if isinstance(element, ir.FloatType):
+        return ir.FloatAttr.get(element, 0.0)
+    return ir.IntegerAttr.get(element, 0)
+
+
 def _chain_kind(op: ir.Operation) -> str | None:
     """The reduction a binary `op` computes, for `_chain`: a combiner's, or
     an elementwise linalg.generic's whose body is one combiner of its two
@@ -205,6 +230,7 @@ class MeshOptimizeCollectives(Pass):
         if self.reassociate:
             rewrites.append(self._reassociate)
             rewrites.append(self._reassociate_chain)
+            rewrites.append(self._reassociate_some_terms)
         if self.reduce_scatter:
             rewrites.append(self._reduce_scatter)
         if self.move_gather_down:
@@ -423,6 +449,68 @@ class MeshOptimizeCollectives(Pass):
             r2.erase()
             what = f"{op.name} of two {new.name[5:]}s reassociated"
             self._explain(new.location, what, before, _op_cost(new, meshes))
+            changed = True
+        return changed
+
+    def _reassociate_some_terms(self, module: ir.Operation, meshes: Meshes) -> bool:
+        """An elementwise linalg.generic that only adds its inputs, some of
+        them sums reduced alike: g(x, all_reduce(a), all_reduce(b)) ->
+        g(x, all_reduce(g(0, a, b)), 0).  One reduction for all of them,
+        the other inputs joining after it (a parallel block's fused
+        `x + y1 + y2`).  The zeros are a fill of the inputs' static type."""
+        changed = False
+        for op in _ops(module, ("linalg.generic",)):
+            found = _sum_of_inputs(op)
+            if found is None:
+                continue
+            n = found
+            inputs = [op.operands[i] for i in range(n)]
+            reduces = [_producer(v, "mesh.all_reduce") for v in inputs]
+            picked = [i for i, r in enumerate(reduces) if r is not None and r.block == op.block]
+            if len(picked) < 2 or len(picked) == n:
+                continue  # all of them: `_reassociate`'s
+            views = {i: _collective(reduces[i]) for i in picked}
+            first = views[picked[0]]
+            picked = [
+                i
+                for i in picked
+                if views[i].reduction == "sum"
+                and views[i].mesh == first.mesh
+                and set(views[i].mesh_axes) == set(first.mesh_axes)
+                and reduces[i].operands[0].type == inputs[i].type
+                and _uses_only_as(inputs[i], op, (i,))
+            ]
+            t = op.results[0].type
+            if len(picked) < 2 or not isinstance(t, ir.RankedTensorType) or not t.has_static_shape:
+                continue
+            if any(inputs[i].type != t for i in range(n)):
+                continue
+            distinct = _distinct([reduces[i] for i in picked])
+            if len(distinct) != len(picked):
+                continue  # one reduction read twice: its term counted twice
+            before = _total(*(_op_cost(r, meshes) for r in distinct))
+            t = ir.RankedTensorType(t)
+            with ir.InsertionPoint(op), op.location:
+                zero = arith.ConstantOp(t.element_type, _zero_attr(t.element_type)).result
+                zeros = linalg.fill(zero, outs=[tensor.EmptyOp(t.shape, t.element_type).result])
+                terms = op.clone(ip=ir.InsertionPoint(op))
+                for i in range(n):
+                    terms.operands[i] = reduces[i].operands[0] if i in picked else zeros
+                for inner in terms.regions[0].blocks[0].operations:
+                    drop_totals_only_flags(inner.operation)
+                new = mesh_ops.AllReduceOp(
+                    t, terms.results[0], first.mesh, mesh_axes=list(first.mesh_axes), loc=op.location
+                ).operation
+            for k, i in enumerate(picked):
+                op.operands[i] = new.results[0] if k == 0 else zeros
+            for r in distinct:
+                r.erase()
+            self._explain(
+                new.location,
+                f"{len(picked)} all_reduces added by {op.name} reassociated",
+                before,
+                _op_cost(new, meshes),
+            )
             changed = True
         return changed
 
