@@ -116,6 +116,25 @@ def _generic_combination(op: ir.Operation) -> tuple[str, int] | None:
     return kinds.pop(), n
 
 
+def _reduction_like(template: ir.Operation, result_type: ir.Type, value: ir.Value, loc: ir.Location) -> ir.Operation:
+    """A reduction of `value` as `template` (an all_reduce or a
+    reduce_scatter) reduces its own, at the insertion point."""
+    view = _collective(template)
+    if template.name == "mesh.all_reduce":
+        return mesh_ops.AllReduceOp(
+            result_type, value, view.mesh, mesh_axes=list(view.mesh_axes), reduction=view.reduction, loc=loc
+        ).operation
+    return mesh_ops.ReduceScatterOp(
+        result_type,
+        value,
+        view.mesh,
+        view.scatter_axis,
+        mesh_axes=list(view.mesh_axes),
+        reduction=view.reduction,
+        loc=loc,
+    ).operation
+
+
 def _sum_of_inputs(op: ir.Operation) -> int | None:
     """How many inputs an elementwise linalg.generic has when its body only
     adds them, each once (no subtraction: a zero in place of a term must
@@ -357,7 +376,6 @@ class MeshOptimizeCollectives(Pass):
                 continue
             distinct = _distinct(reduces)
             before = _total(*(_op_cost(r, meshes) for r in distinct))
-            first = _collective(reduces[0])
             result = op.results[0]
             total_type = result.type
             for i, r in enumerate(reduces):
@@ -377,20 +395,7 @@ class MeshOptimizeCollectives(Pass):
             else:
                 drop_totals_only_flags(op)
             with ir.InsertionPoint.after(op):
-                if reduces[0].name == "mesh.all_reduce":
-                    new = mesh_ops.AllReduceOp(
-                        total_type, result, first.mesh, mesh_axes=list(first.mesh_axes), reduction=kind, loc=op.location
-                    ).operation
-                else:
-                    new = mesh_ops.ReduceScatterOp(
-                        total_type,
-                        result,
-                        first.mesh,
-                        first.scatter_axis,
-                        mesh_axes=list(first.mesh_axes),
-                        reduction=kind,
-                        loc=op.location,
-                    ).operation
+                new = _reduction_like(reduces[0], total_type, result, op.location)
             result.replace_all_uses_except(new.results[0], new)
             for r in distinct:
                 r.erase()
@@ -421,28 +426,8 @@ class MeshOptimizeCollectives(Pass):
             inner.move_before(op)
             inner.results[0].set_type(r1.operands[0].type)
             drop_totals_only_flags(inner)  # it runs on each device's terms now
-            view = _collective(r1)
-            result = inner.results[0]
             with ir.InsertionPoint(op):
-                if r1.name == "mesh.all_reduce":
-                    new = mesh_ops.AllReduceOp(
-                        x.type,
-                        result,
-                        view.mesh,
-                        mesh_axes=list(view.mesh_axes),
-                        reduction=view.reduction,
-                        loc=op.location,
-                    ).operation
-                else:
-                    new = mesh_ops.ReduceScatterOp(
-                        x.type,
-                        result,
-                        view.mesh,
-                        view.scatter_axis,
-                        mesh_axes=list(view.mesh_axes),
-                        reduction=view.reduction,
-                        loc=op.location,
-                    ).operation
+                new = _reduction_like(r1, x.type, inner.results[0], op.location)
             op.operands[k] = x
             op.operands[1 - k] = new.results[0]
             r1.erase()
