@@ -116,6 +116,19 @@ def _generic_combination(op: ir.Operation) -> tuple[str, int] | None:
     return kinds.pop(), n
 
 
+def _element(t: ir.Type) -> ir.Type | None:
+    return ir.ShapedType(t).element_type if isinstance(t, ir.ShapedType) else None
+
+
+def _drop_flags(op: ir.Operation) -> None:
+    """`drop_totals_only_flags` on `op`, or on a linalg.generic's body ops."""
+    if op.name == "linalg.generic":
+        for inner in op.regions[0].blocks[0].operations:
+            drop_totals_only_flags(inner.operation)
+    else:
+        drop_totals_only_flags(op)
+
+
 def _reduction_like(template: ir.Operation, result_type: ir.Type, value: ir.Value, loc: ir.Location) -> ir.Operation:
     """A reduction of `value` as `template` (an all_reduce or a
     reduce_scatter) reduces its own, at the insertion point."""
@@ -169,9 +182,13 @@ def _chain_kind(op: ir.Operation) -> str | None:
     found = _generic_combination(op)
     if found is None or found[1] != 2:
         return None
-    body = list(op.regions[0].blocks[0].operations)
+    block = op.regions[0].blocks[0]
+    body = list(block.operations)
     if len(body) != 2 or body[0].name not in _COMBINERS or body[0].name.endswith(("subf", "subi")):
         return None
+    args = list(block.arguments)
+    if set(body[0].operands) != {args[0], args[1]} or len(body[0].operands) != 2:
+        return None  # `addi %q, %q` reads one input twice
     return found[0]
 
 
@@ -389,11 +406,7 @@ class MeshOptimizeCollectives(Pass):
                     with ir.InsertionPoint(op), op.location:
                         op.operands[n_inputs] = tensor.EmptyOp(terms.shape, terms.element_type).result
                 result.set_type(terms)
-            if op.name == "linalg.generic":
-                for inner in op.regions[0].blocks[0].operations:
-                    drop_totals_only_flags(inner.operation)
-            else:
-                drop_totals_only_flags(op)
+            _drop_flags(op)
             with ir.InsertionPoint.after(op):
                 new = _reduction_like(reduces[0], total_type, result, op.location)
             result.replace_all_uses_except(new.results[0], new)
@@ -425,7 +438,8 @@ class MeshOptimizeCollectives(Pass):
             inner.operands[1 - j] = r2.operands[0]
             inner.move_before(op)
             inner.results[0].set_type(r1.operands[0].type)
-            drop_totals_only_flags(inner)  # it runs on each device's terms now
+            _drop_flags(inner)  # it runs on each device's terms now
+            _drop_flags(op)  # and this one on a total that differs from what it was given
             with ir.InsertionPoint(op):
                 new = _reduction_like(r1, x.type, inner.results[0], op.location)
             op.operands[k] = x
@@ -481,13 +495,13 @@ class MeshOptimizeCollectives(Pass):
                 terms = op.clone(ip=ir.InsertionPoint(op))
                 for i in range(n):
                     terms.operands[i] = reduces[i].operands[0] if i in picked else zeros
-                for inner in terms.regions[0].blocks[0].operations:
-                    drop_totals_only_flags(inner.operation)
+                _drop_flags(terms)  # it runs on each device's terms
                 new = mesh_ops.AllReduceOp(
                     t, terms.results[0], first.mesh, mesh_axes=list(first.mesh_axes), loc=op.location
                 ).operation
             for k, i in enumerate(picked):
                 op.operands[i] = new.results[0] if k == 0 else zeros
+            _drop_flags(op)  # its sums are grouped otherwise
             for r in distinct:
                 r.erase()
             self._explain(
@@ -543,6 +557,8 @@ class MeshOptimizeCollectives(Pass):
                         continue  # no broadcast: the inner op reads the terms as it read the totals
                     if r2.results[0].type != t or r1.operands[0].type != r2.operands[0].type:
                         continue
+                    if _element(r1.operands[0].type) != _element(t):
+                        continue  # a reduction that converts: the inner op would run in the terms' type
                     return inner, j, k, r1, r2
         return None
 
@@ -775,6 +791,8 @@ def _reductions(op: ir.Operation, inputs: list[ir.Value], kind: str) -> list[ir.
         result = op.results[0].type
         if any(r.operands[0].type != terms or r.results[0].type != result for r in reduces):
             return None
+        if _element(terms) != _element(result):
+            return None  # a reduction that converts: the op would run in the terms' type
         if op.name.startswith("linalg.") and op.operands[len(inputs)].type != result:
             return None
         return reduces
