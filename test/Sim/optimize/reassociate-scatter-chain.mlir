@@ -34,6 +34,9 @@
 // RUN: mesh-run %s -f some_terms --seed 5 > %t.s.before
 // RUN: mesh-run %t.mlir -f some_terms --seed 5 > %t.s.after
 // RUN: diff %t.s.before %t.s.after
+// RUN: mesh-run %s -f some_terms_scattered --seed 6 > %t.ss.before
+// RUN: mesh-run %t.mlir -f some_terms_scattered --seed 6 > %t.ss.after
+// RUN: diff %t.ss.before %t.ss.after
 // RUN: mesh-run %s -f left_alone --seed 1 > %t.left_alone1.before
 // RUN: mesh-run %t.mlir -f left_alone --seed 1 > %t.left_alone1.after
 // RUN: diff %t.left_alone1.before %t.left_alone1.after
@@ -63,6 +66,13 @@
 // CHECK: %[[R:.*]] = mesh.all_reduce %[[S]] on @mesh mesh_axes = [0, 1] : tensor<4xi32> -> tensor<4xi32>
 // CHECK-NEXT: linalg.generic {{.*}} ins(%arg0, %[[R]], %[[Z]] : tensor<4xi32>, tensor<4xi32>, tensor<4xi32>)
 // CHECK-NOT: mesh.all_reduce
+// CHECK-LABEL: func.func @some_terms_scattered
+// CHECK: %[[Z:.*]] = linalg.fill ins(%c0_i32 : i32) outs(%{{.*}} : tensor<4xi32>)
+// CHECK: %[[W:.*]] = linalg.fill ins(%c0_i32 : i32) outs(%{{.*}} : tensor<8xi32>)
+// CHECK: %[[S:.*]] = linalg.generic {{.*}} ins(%[[W]], %arg1, %arg2 : tensor<8xi32>, tensor<8xi32>, tensor<8xi32>)
+// CHECK: %[[R:.*]] = mesh.reduce_scatter %[[S]] on @mesh mesh_axes = [1] scatter_axis = 0 : tensor<8xi32> -> tensor<4xi32>
+// CHECK-NEXT: linalg.generic {{.*}} ins(%arg0, %[[R]], %[[Z]] : tensor<4xi32>, tensor<4xi32>, tensor<4xi32>)
+// CHECK-NOT: mesh.reduce_scatter
 // CHECK-LABEL: func.func @some_terms_subtracted
 // CHECK-COUNT-2: mesh.all_reduce
 // CHECK-LABEL: func.func @left_alone
@@ -125,6 +135,21 @@ func.func @some_terms(%x: tensor<4xi32>,
                       %b: tensor<4xi32> {mesh.sharding = #mesh.sharding<@mesh, [[]], partial = sum [0, 1]>}) -> tensor<4xi32> {
   %ra = mesh.all_reduce %a on @mesh mesh_axes = [0, 1] : tensor<4xi32> -> tensor<4xi32>
   %rb = mesh.all_reduce %b on @mesh mesh_axes = [1, 0] : tensor<4xi32> -> tensor<4xi32>
+  %e = tensor.empty() : tensor<4xi32>
+  %u = linalg.generic {indexing_maps = [#v, #v, #v, #v], iterator_types = ["parallel"]} ins(%x, %ra, %rb : tensor<4xi32>, tensor<4xi32>, tensor<4xi32>) outs(%e : tensor<4xi32>) {
+  ^bb0(%p: i32, %q: i32, %r: i32, %o: i32):
+    %s = arith.addi %p, %q : i32
+    %t = arith.addi %s, %r : i32
+    linalg.yield %t : i32
+  } -> tensor<4xi32>
+  return %u : tensor<4xi32>
+}
+
+func.func @some_terms_scattered(%x: tensor<4xi32> {mesh.sharding = #mesh.sharding<@mesh, [[1]]>},
+                      %a: tensor<8xi32> {mesh.sharding = #mesh.sharding<@mesh, [[]], partial = sum [1]>},
+                      %b: tensor<8xi32> {mesh.sharding = #mesh.sharding<@mesh, [[]], partial = sum [1]>}) -> (tensor<4xi32> {mesh.sharding = #mesh.sharding<@mesh, [[1]]>}) {
+  %ra = mesh.reduce_scatter %a on @mesh mesh_axes = [1] scatter_axis = 0 : tensor<8xi32> -> tensor<4xi32>
+  %rb = mesh.reduce_scatter %b on @mesh mesh_axes = [1] scatter_axis = 0 : tensor<8xi32> -> tensor<4xi32>
   %e = tensor.empty() : tensor<4xi32>
   %u = linalg.generic {indexing_maps = [#v, #v, #v, #v], iterator_types = ["parallel"]} ins(%x, %ra, %rb : tensor<4xi32>, tensor<4xi32>, tensor<4xi32>) outs(%e : tensor<4xi32>) {
   ^bb0(%p: i32, %q: i32, %r: i32, %o: i32):

@@ -129,6 +129,44 @@ def _drop_flags(op: ir.Operation) -> None:
         drop_totals_only_flags(op)
 
 
+def _some_reduced_terms(op: ir.Operation, n: int) -> tuple[list[int], list[ir.Operation]] | None:
+    """(input indices, their reductions) for `_reassociate_some_terms`: at
+    least two but not all of `op`'s `n` inputs (all of them are
+    `_reassociate`'s) made by sum all_reduces over one set of axes, or by sum
+    reduce_scatters along one axis over the same axes, of terms of one
+    static type and the op's element type, each read only there once."""
+    t = op.results[0].type
+    for name in ("mesh.all_reduce", "mesh.reduce_scatter"):
+        found = {i: _producer(op.operands[i], name) for i in range(n)}
+        candidates = [i for i, r in found.items() if r is not None and r.block == op.block]
+        if len(candidates) < 2 or len(candidates) == n:
+            continue
+        terms = found[candidates[0]].operands[0].type
+
+        picked = [
+            i
+            for i in candidates
+            if _alike(found[i], found[candidates[0]], t) and _uses_only_as(op.operands[i], op, (i,))
+        ]
+        if len(picked) < 2 or len(_distinct([found[i] for i in picked])) != len(picked):
+            continue
+        if not isinstance(terms, ir.RankedTensorType) or not terms.has_static_shape or _element(terms) != _element(t):
+            continue
+        return picked, [found[i] for i in picked]
+    return None
+
+
+def _alike(r: ir.Operation, first: ir.Operation, t: ir.Type) -> bool:
+    """Whether reduction `r` sums as `first` does, over terms of its type
+    (an all_reduce's of `t`, the type of the op that reads it)."""
+    v, f = _collective(r), _collective(first)
+    if v.reduction != "sum" or v.mesh != f.mesh or r.operands[0].type != first.operands[0].type:
+        return False
+    if r.name == "mesh.all_reduce":
+        return set(v.mesh_axes) == set(f.mesh_axes) and r.operands[0].type == t
+    return tuple(v.mesh_axes) == tuple(f.mesh_axes) and v.scatter_axis == f.scatter_axis
+
+
 def _reduction_like(template: ir.Operation, result_type: ir.Type, value: ir.Value, loc: ir.Location) -> ir.Operation:
     """A reduction of `value` as `template` (an all_reduce or a
     reduce_scatter) reduces its own, at the insertion point."""
@@ -453,63 +491,48 @@ class MeshOptimizeCollectives(Pass):
 
     def _reassociate_some_terms(self, module: ir.Operation, meshes: Meshes) -> bool:
         """An elementwise linalg.generic that only adds its inputs, some of
-        them sums reduced alike: g(x, all_reduce(a), all_reduce(b)) ->
-        g(x, all_reduce(g(0, a, b)), 0).  One reduction for all of them,
-        the other inputs joining after it (a parallel block's fused
-        `x + y1 + y2`).  The zeros are a fill of the inputs' static type."""
+        them sums reduced alike: g(x, R(a), R(b)) -> g(x, R(g(0, a, b)), 0)
+        for all_reduces, or reduce_scatters along one axis (the inner g then
+        runs at the terms' size).  One reduction for all of them, the other
+        inputs joining after it (a parallel block's fused `x + y1 + y2`).
+        The zeros are fills of static types."""
         changed = False
         for op in _ops(module, ("linalg.generic",)):
-            found = _sum_of_inputs(op)
+            n = _sum_of_inputs(op)
+            t = op.results[0].type if n is not None else None
+            if n is None or not isinstance(t, ir.RankedTensorType) or not t.has_static_shape:
+                continue
+            if any(op.operands[i].type != t for i in range(n)):
+                continue
+            found = _some_reduced_terms(op, n)
             if found is None:
                 continue
-            n = found
-            inputs = [op.operands[i] for i in range(n)]
-            reduces = [_producer(v, "mesh.all_reduce") for v in inputs]
-            picked = [i for i, r in enumerate(reduces) if r is not None and r.block == op.block]
-            if len(picked) < 2 or len(picked) == n:
-                continue  # all of them: `_reassociate`'s
-            views = {i: _collective(reduces[i]) for i in picked}
-            first = views[picked[0]]
-            picked = [
-                i
-                for i in picked
-                if views[i].reduction == "sum"
-                and views[i].mesh == first.mesh
-                and set(views[i].mesh_axes) == set(first.mesh_axes)
-                and reduces[i].operands[0].type == inputs[i].type
-                and _uses_only_as(inputs[i], op, (i,))
-            ]
-            t = op.results[0].type
-            if len(picked) < 2 or not isinstance(t, ir.RankedTensorType) or not t.has_static_shape:
-                continue
-            if any(inputs[i].type != t for i in range(n)):
-                continue
-            distinct = _distinct([reduces[i] for i in picked])
-            if len(distinct) != len(picked):
-                continue  # one reduction read twice: its term counted twice
-            before = _total(*(_op_cost(r, meshes) for r in distinct))
+            picked, reduces = found
+            before = _total(*(_op_cost(r, meshes) for r in reduces))
             t = ir.RankedTensorType(t)
+            terms_type = ir.RankedTensorType(reduces[0].operands[0].type)
             with ir.InsertionPoint(op), op.location:
                 zero = arith.ConstantOp(t.element_type, _zero_attr(t.element_type)).result
                 zeros = linalg.fill(zero, outs=[tensor.EmptyOp(t.shape, t.element_type).result])
-                terms = op.clone(ip=ir.InsertionPoint(op))
+                whole_zeros, init = zeros, None
+                if terms_type != t:  # reduce_scatters: the terms are whole
+                    whole_zeros = linalg.fill(zero, outs=[tensor.EmptyOp(terms_type.shape, t.element_type).result])
+                    init = tensor.EmptyOp(terms_type.shape, t.element_type).result
+                terms = op.clone(ip=ir.InsertionPoint(op))  # after what it reads
+                if init is not None:
+                    terms.operands[n] = init
+                    terms.results[0].set_type(terms_type)
                 for i in range(n):
-                    terms.operands[i] = reduces[i].operands[0] if i in picked else zeros
+                    terms.operands[i] = reduces[picked.index(i)].operands[0] if i in picked else whole_zeros
                 _drop_flags(terms)  # it runs on each device's terms
-                new = mesh_ops.AllReduceOp(
-                    t, terms.results[0], first.mesh, mesh_axes=list(first.mesh_axes), loc=op.location
-                ).operation
+                new = _reduction_like(reduces[0], t, terms.results[0], op.location)
             for k, i in enumerate(picked):
                 op.operands[i] = new.results[0] if k == 0 else zeros
             _drop_flags(op)  # its sums are grouped otherwise
-            for r in distinct:
+            for r in reduces:
                 r.erase()
-            self._explain(
-                new.location,
-                f"{len(picked)} all_reduces added by {op.name} reassociated",
-                before,
-                _op_cost(new, meshes),
-            )
+            what = f"{len(picked)} {new.name[5:]}s added by {op.name} reassociated"
+            self._explain(new.location, what, before, _op_cost(new, meshes))
             changed = True
         return changed
 
