@@ -136,6 +136,17 @@ def programs(draw) -> str:
         dims = [d for d, n in enumerate(shape) if n % g == 0]
         return draw(st.sampled_from(dims)) if dims else None
 
+    def chain_inner(x: str, rv: str, op: str, shape) -> str:
+        """f(x, rv) in either operand order, sometimes with another use."""
+        first, second = (x, rv) if draw(st.booleans()) else (rv, x)
+        return p.emit(f"{op} {first}, {second} : {_ty(shape)}", shape, keep=draw(st.integers(0, 4)) == 0)
+
+    def chain_outer(t: str, rw: str, op: str, shape) -> None:
+        """f(t, rw) in either operand order, sometimes another op than f."""
+        op2 = op if draw(st.integers(0, 3)) else draw(st.sampled_from((*BINARY, *COMBINERS.values())))
+        first, second = (t, rw) if draw(st.booleans()) else (rw, t)
+        p.emit(f"{op2} {first}, {second} : {_ty(shape)}", shape)
+
     for _ in range(draw(st.integers(1, 6))):
         pattern = draw(
             st.sampled_from(
@@ -212,12 +223,7 @@ def programs(draw) -> str:
             if draw(st.booleans()) or not [x for x in p.values if x[1] == out]:
                 p.emit(f"{op} {rv}, {rw} : {_ty(out)}", out)
                 continue
-            x, _ = value(out)
-            first, second = (x, rv) if draw(st.booleans()) else (rv, x)
-            t = p.emit(f"{op} {first}, {second} : {_ty(out)}", out, keep=draw(st.integers(0, 4)) == 0)
-            op2 = op if draw(st.integers(0, 3)) else draw(st.sampled_from((*BINARY, *COMBINERS.values())))
-            first, second = (t, rw) if draw(st.booleans()) else (rw, t)
-            p.emit(f"{op2} {first}, {second} : {_ty(out)}", out)
+            chain_outer(chain_inner(value(out)[0], rv, op, out), rw, op, out)
         elif pattern == "chain":  # f(f(x, all_reduce(a)), all_reduce(b))
             v, shape = value()
             w, _ = value(shape)
@@ -227,12 +233,8 @@ def programs(draw) -> str:
             b = a if draw(st.integers(0, 3)) else axes()
             op = COMBINERS[kind] if draw(st.booleans()) else draw(st.sampled_from((*BINARY, *COMBINERS.values())))
             rv = p.all_reduce(v, shape, a, kind, keep=draw(st.integers(0, 4)) == 0)
-            first, second = (x, rv) if draw(st.booleans()) else (rv, x)
-            t = p.emit(f"{op} {first}, {second} : {_ty(shape)}", shape, keep=draw(st.integers(0, 4)) == 0)
-            rw = p.all_reduce(w, shape, b, kind)
-            op2 = op if draw(st.integers(0, 3)) else draw(st.sampled_from((*BINARY, *COMBINERS.values())))
-            first, second = (t, rw) if draw(st.booleans()) else (rw, t)
-            p.emit(f"{op2} {first}, {second} : {_ty(shape)}", shape)
+            t = chain_inner(x, rv, op, shape)
+            chain_outer(t, p.all_reduce(w, shape, b, kind), op, shape)
         elif pattern == "decompose":  # 6: all_reduce then elementwise work
             v, shape = value()
             r = p.all_reduce(v, shape, axes(), draw(st.sampled_from(KINDS)))

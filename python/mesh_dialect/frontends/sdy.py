@@ -439,18 +439,24 @@ class MeshMapping:
         return tuple(inside)
 
 
+def check_sub_axis(ref: AxisRef, mesh: SdyMesh) -> None:
+    """`ref` names an axis of `mesh` (FrontendError otherwise) and, as a
+    sub-axis, covers a whole part of it: its pre-size times its size
+    divides the axis's size."""
+    whole = mesh.size_of(ref.name)
+    if ref.size is not None and whole % (ref.pre_size * ref.size):
+        raise FrontendError(f"sub-axis must divide its axis of {whole} devices: {ref.text()}")
+
+
 def refine_mesh(mesh: SdyMesh, refs: Iterable[AxisRef]) -> MeshMapping:
     """The mesh of this dialect that has a piece for every sub-axis in
     `refs`: each Shardy axis is cut at the boundaries its sub-axes use."""
     cuts: dict[str, set[int]] = {name: {1, size} for name, size in mesh.axes}
     for ref in refs:
-        whole = mesh.size_of(ref.name)
+        check_sub_axis(ref, mesh)  # an axis not in the mesh is refused too
         if ref.size is None:
             continue
-        end = ref.pre_size * ref.size
-        if whole % end:
-            raise FrontendError(f"sub-axis must divide its axis {_quote(ref.name)}={whole}: {ref.text()}")
-        cuts[ref.name].update((ref.pre_size, end))
+        cuts[ref.name].update((ref.pre_size, ref.pre_size * ref.size))
     shape: list[int] = []
     names: list[str] = []
     pieces: dict[str, list[tuple[int, int, int]]] = {}
@@ -607,6 +613,7 @@ __all__ = [
     "SdyMesh",
     "TensorSharding",
     "check_axes",
+    "check_sub_axis",
     "from_layout",
     "mesh_from_names",
     "parse_mesh",

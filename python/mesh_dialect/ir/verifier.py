@@ -51,10 +51,10 @@ _REGIONS_IN_ORDER = frozenset(
     )
 )
 """Ops (besides linalg's, of one region each) whose syntax prints their
-regions in the order they are numbered
-(the order of a pre-order walk).  Other ops with several regions may not
-(`scf.index_switch` prints its default region, region 0, last), so the
-line templates cannot then be lined up with the walk by op names alone."""
+regions in the order they are numbered (the order of a pre-order walk).
+Other ops with several regions may not (`scf.index_switch` prints its
+default region, region 0, last), so the line templates cannot then be
+lined up with the walk by op names alone."""
 
 
 @dataclass

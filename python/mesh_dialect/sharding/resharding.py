@@ -1351,11 +1351,8 @@ def _uneven_problem(
     layouts = [source] if target is None else [source, target]
     for s in layouts:
         if s.halo_sizes:
-            even = not s.sharded_dims_offsets and all(
-                d not in dims and not any(a in axes for a in s.axes_of(d)) and shape[d] % s.shard_count(d, mesh) == 0
-                for d in s.sharded_dims()
-            )
-            if even and target is not None:  # the other layout is the uneven one
+            known = not any(d in dims or any(a in axes for a in s.axes_of(d)) for d in s.sharded_dims())
+            if known and s.is_even(shape, mesh) and target is not None:  # the other layout is the uneven one
                 other = target if s is source else source
                 raise ValueError(f"resharding between halos and uneven pieces is not supported yet: {other} is uneven")
             raise ValueError(f"halos on uneven pieces are not supported yet: {s}")

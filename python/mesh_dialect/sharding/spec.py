@@ -409,14 +409,15 @@ class Sharding:
     def is_even(self, shape: Sequence[int], mesh: Mesh) -> bool:
         """Whether every split dimension of a tensor of `shape` is cut into
         pieces of one size, so that every device holds the same local shape."""
-        for dim in self.sharded_dims():
-            given = self.offsets(dim, mesh)
-            if given is None:
-                if shape[dim] % self.shard_count(dim, mesh):
-                    return False
-            elif len({b - a for a, b in zip(given, given[1:])}) > 1:
-                return False
-        return True
+        return all(self.is_even_dim(dim, shape[dim], mesh) for dim in self.sharded_dims())
+
+    def is_even_dim(self, dim: int, size: int, mesh: Mesh) -> bool:
+        """Whether dimension `dim` (of `size` elements) is cut into pieces of
+        one size, by its offsets or by the default cut."""
+        given = self.offsets(dim, mesh)
+        if given is None:
+            return size % self.shard_count(dim, mesh) == 0
+        return len({b - a for a, b in zip(given, given[1:])}) <= 1
 
     # -- validation --------------------------------------------------------
 

@@ -242,13 +242,10 @@ class ImportShardings(Pass):
             for ref in ts.axis_refs():
                 if all(name != ref.name for name, _ in mesh.axes):  # an empty or maximal mesh has none
                     raise self.located(spec.location, f"axis is not in the mesh: {ref.text()} in {ts.text()}")
-                whole = mesh.size_of(ref.name)
-                if ref.size is not None and whole % (ref.pre_size * ref.size):
-                    # said here, at the sharding that names it, not at the mesh
-                    raise self.located(
-                        spec.location,
-                        f"sub-axis must divide its axis of {whole} devices: {ref.text()} in {ts.text()}",
-                    )
+                try:  # said here, at the sharding that names it, not at the mesh (`refine_mesh`)
+                    sdy.check_sub_axis(ref, mesh)
+                except FrontendError as e:
+                    raise self.located(spec.location, f"{e} in {ts.text()}") from None
             if mesh.axes:
                 checked.append((spec, mesh))
         first = self.body.operations[0] if len(self.body.operations) else None

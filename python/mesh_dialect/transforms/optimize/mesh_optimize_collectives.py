@@ -4,9 +4,9 @@
 Every rewrite is exact: each device computes the same values as before
 (bit for bit on integers; floats may round differently where a reduction
 is regrouped, and a regrouped subtraction may give a zero the other sign:
-sum(a) - sum(b) is -0.0 where sum(a - b) is +0.0).  Rewrites only combine ops of one block, so every device that
-ran a collective before still runs the one that replaces it, and no
-collective moves into or out of a branch.
+sum(a) - sum(b) is -0.0 where sum(a - b) is +0.0).  Rewrites only combine
+ops of one block, so every device that ran a collective before still runs
+the one that replaces it, and no collective moves into or out of a branch.
 
 The pass runs its rewrites in rounds until one changes nothing.  Each
 rewrite collects its candidate ops in one walk, then visits them in program
@@ -159,12 +159,23 @@ def _some_reduced_terms(op: ir.Operation, n: int) -> tuple[list[int], list[ir.Op
 def _alike(r: ir.Operation, first: ir.Operation, t: ir.Type) -> bool:
     """Whether reduction `r` sums as `first` does, over terms of its type
     (an all_reduce's of `t`, the type of the op that reads it)."""
-    v, f = _collective(r), _collective(first)
-    if v.reduction != "sum" or v.mesh != f.mesh or r.operands[0].type != first.operands[0].type:
+    if _collective(r).reduction != "sum" or not _same_group(r, first):
         return False
-    if r.name == "mesh.all_reduce":
-        return set(v.mesh_axes) == set(f.mesh_axes) and r.operands[0].type == t
-    return tuple(v.mesh_axes) == tuple(f.mesh_axes) and v.scatter_axis == f.scatter_axis
+    if r.operands[0].type != first.operands[0].type:
+        return False
+    return r.name != "mesh.all_reduce" or r.operands[0].type == t
+
+
+def _same_group(a: ir.Operation, b: ir.Operation) -> bool:
+    """Whether two reductions reduce over one group alike: all_reduces over
+    one set of mesh axes, reduce_scatters over the same axes in order and
+    along one tensor axis, on one mesh (whatever their kinds)."""
+    va, vb = _collective(a), _collective(b)
+    if a.name != b.name or va.mesh != vb.mesh:
+        return False
+    if a.name == "mesh.all_reduce":
+        return set(va.mesh_axes) == set(vb.mesh_axes)
+    return tuple(va.mesh_axes) == tuple(vb.mesh_axes) and va.scatter_axis == vb.scatter_axis
 
 
 def _reduction_like(template: ir.Operation, result_type: ir.Type, value: ir.Value, loc: ir.Location) -> ir.Operation:
@@ -567,14 +578,9 @@ class MeshOptimizeCollectives(Pass):
                         continue
                     if not _uses_only_as(inner.operands[j], inner, (j,)):
                         continue
-                    v1, v2 = _collective(r1), _collective(r2)
-                    if v1.reduction != kind or v2.reduction != kind or v1.mesh != v2.mesh:
+                    if _collective(r1).reduction != kind or _collective(r2).reduction != kind:
                         continue
-                    if name == "mesh.all_reduce" and set(v1.mesh_axes) != set(v2.mesh_axes):
-                        continue
-                    if name == "mesh.reduce_scatter" and (
-                        tuple(v1.mesh_axes) != tuple(v2.mesh_axes) or v1.scatter_axis != v2.scatter_axis
-                    ):
+                    if not _same_group(r1, r2):
                         continue
                     if any(v.type != t for v in (inner.operands[1 - j], inner.results[0], r1.results[0])):
                         continue  # no broadcast: the inner op reads the terms as it read the totals
@@ -796,18 +802,12 @@ def _reductions(op: ir.Operation, inputs: list[ir.Value], kind: str) -> list[ir.
         reduces = [_producer(v, name) for v in inputs]
         if any(r is None or r.block != op.block for r in reduces):
             continue
-        views = [_collective(r) for r in reduces]
-        first = views[0]
-        if any(v.reduction != kind or v.mesh != first.mesh for v in views):
+        if any(_collective(r).reduction != kind or not _same_group(r, reduces[0]) for r in reduces):
             return None
         if name == "mesh.all_reduce":
-            if any(set(v.mesh_axes) != set(first.mesh_axes) for v in views):
-                return None
             if any(r.operands[0].type != r.results[0].type for r in reduces):
                 return None
             return reduces
-        if any(tuple(v.mesh_axes) != tuple(first.mesh_axes) or v.scatter_axis != first.scatter_axis for v in views):
-            return None
         terms = reduces[0].operands[0].type
         if not isinstance(terms, ir.RankedTensorType) or not terms.has_static_shape:
             return None

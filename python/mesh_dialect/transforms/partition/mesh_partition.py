@@ -2167,7 +2167,7 @@ def _check_windowed_results(op: ir.Operation, rule: ShardingRule, outs: list[Sha
             if loop not in windowed or d >= len(s.split_axes) or not s.split_axes[d]:
                 continue
             cut = s.offsets(d, mesh)
-            if cut is None or all(c * (len(cut) - 1) == i * cut[-1] for i, c in enumerate(cut)):
+            if cut is None or s.is_even_dim(d, cut[-1], mesh):
                 continue  # the even cut, spelled out
             raise _Unsupported(
                 op.location,

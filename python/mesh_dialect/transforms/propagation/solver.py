@@ -355,18 +355,15 @@ class _Candidates:
         if shape is None:
             return True
         rule = node.rule
-        if rule is not None and rule.windows and st.option is not None and self.g.dynamic_axes.get(st.mesh):
-            dynamic = self.g.dynamic_axes[st.mesh]
-            for dims in rule.windows:
-                for w in dims or ():
-                    if w is not None and dynamic.intersection(st.option[w.loop]):
-                        return False
         if rule is not None and rule.windows and st.option is not None:
+            dynamic_axes = self.g.dynamic_axes.get(st.mesh, frozenset())
             for k, dims in enumerate(rule.windows):
                 v = node.operands[k] if dims and k < len(node.operands) else -1
-                if v >= 0 and self.g.values[v].dynamic:
-                    dynamic_dims = self.g.values[v].dynamic
-                    if any(w is not None and d in dynamic_dims and st.option[w.loop] for d, w in enumerate(dims)):
+                dynamic_dims = self.g.values[v].dynamic if v >= 0 else ()
+                for d, w in enumerate(dims or ()):
+                    if w is None or not st.option[w.loop]:
+                        continue
+                    if d in dynamic_dims or dynamic_axes.intersection(st.option[w.loop]):
                         return False  # halos need static pieces
         for values, lays in ((node.operands, st.needs), (node.results, st.produces)):
             for v, lay in zip(values, lays):
