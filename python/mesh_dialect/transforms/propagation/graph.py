@@ -39,7 +39,9 @@ class Ref:
     kind: str
     index: int = -1
     k: int = -1
-    op: Any = None
+
+
+_FIXED = Ref("fixed")
 
 
 class _Builder:
@@ -58,6 +60,16 @@ class _Builder:
         self.whole: set[int] = set()  # values every device holds whole (free to slice)
         self.types: dict[ir.Type, Value | None] = {}  # costed once per type; None: not a ranked tensor
         self.whole_ids: dict[ir.Type, int] = {}  # per type, the one value standing for its whole values
+        # one object per distinct given state: the solver memoizes by identity,
+        # so annotations alike share their layout ids and reshard tables
+        self.states: dict[tuple, State] = {}
+
+    def state(self, needs: tuple, produces: tuple) -> State:
+        key = (needs, produces)
+        found = self.states.get(key)
+        if found is None:
+            found = self.states[key] = State(needs, produces)
+        return found
 
     def vid(self, v: ir.Value) -> int:
         found = self.ids.get(v)
@@ -96,11 +108,22 @@ class _Builder:
     def fixed(self, op: ir.Operation, needs, produces, operands=None, results=None) -> None:
         ops = [self.vid(v) for v in (op.operands if operands is None else operands)]
         res = [self.vid(v) for v in (op.results if results is None else results)]
-        state = State(tuple(needs(v) for v in ops), tuple(produces(v) for v in res))
+        state = self.state(tuple([needs(v) for v in ops]), tuple([produces(v) for v in res]))
         weight = self.weight(op)
         node = Node(ops, res, [state], weight=weight)
         node.operand_weights = self.use_weights(op.operands if operands is None else operands, weight)
-        self.add(node, Ref("fixed", op=op))
+        self.add(node, _FIXED)
+
+    def annotation(self, ann: Any) -> None:
+        """An annotation's node: its layout in and out (`fixed`, unrolled:
+        a function has one per value)."""
+        vid = self.vid
+        lay = (ann.mesh, ann.sharding)
+        weight = self.weight(ann.op)
+        node = Node([vid(ann.src)], [vid(ann.value)], [self.state((lay,), (lay,))], weight=weight)
+        if weight != 1:
+            node.operand_weights = self.use_weights([ann.src], weight)
+        self.add(node, _FIXED)
 
     def use_weights(self, values, weight: int) -> list[int] | None:
         """Per operand, how many times its reshard runs, when some differ
@@ -145,15 +168,14 @@ class _Builder:
             v = self.vid(arg)
             if v >= 0:
                 lay = fn.arrival(arg)
-                self.add(Node([], [v], [State((), (lay or _WHOLE,))]), Ref("fixed"))
+                self.add(Node([], [v], [self.state((), (lay or _WHOLE,))]), _FIXED)
         for kind, item in fn.sequence:
             if kind == "shard":
                 ann = fn.anns.get(item.result)
                 if ann is None:  # an opaque sharding: whatever it is, it is not ours to choose
                     self.fixed(item, lambda v: None, lambda v: None, [item.operands[0]])
                     continue
-                lay = (ann.mesh, ann.sharding)
-                self.fixed(item, lambda v, lay=lay: lay, lambda v, lay=lay: lay, [ann.src], [ann.value])
+                self.annotation(ann)
             elif kind == "rule":
                 self.op(item)
             elif kind == "region":

@@ -75,7 +75,7 @@ _ANY_LAYOUT = frozenset({"tensor.dim"})
 when that operand is sharded."""
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Ann:
     """A `mesh.shard` op as propagation sees it."""
 
@@ -376,6 +376,7 @@ class _Function:
             lay = self.arrival(arg)
             if lay is not None and arg not in self.def_ann:
                 self.arrivals[arg] = lay
+        choices: dict[int, Choice] = {}  # per state: states are memoized, so repeated layers share one
         for n, (node, ref) in enumerate(zip(graph.nodes, refs)):
             if ref.kind == "fixed":
                 continue
@@ -384,14 +385,15 @@ class _Function:
                 continue  # nothing around it has a layout: left alone
             if ref.kind == "op":
                 assert state.option is not None
-                explicit = ref.index in self.explicit_options
-                choice = Choice(
-                    state.mesh,
-                    state.option,
-                    tuple(None if lay is None else lay[1] for lay in state.needs),
-                    tuple(None if lay is None else lay[1] for lay in state.produces),
-                )
-                self.apply(ref.index, choice, explicit)
+                choice = choices.get(id(state))
+                if choice is None:
+                    choice = choices[id(state)] = Choice(
+                        state.mesh,
+                        state.option,
+                        tuple(None if lay is None else lay[1] for lay in state.needs),
+                        tuple(None if lay is None else lay[1] for lay in state.produces),
+                    )
+                self.apply(ref.index, choice, ref.index in self.explicit_options)
             else:
                 mesh, layout = state.produces[0]
                 self.apply_carried(self.ops[ref.index], ref.k, mesh, layout, ())

@@ -92,7 +92,7 @@ than 2**24 reshards (and the tie-breakers)."""
 REPLICATED = Sharding(())
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class State:
     """One way a node can run: the layouts it needs of its operands (None:
     any), the layouts it produces, and its loop sharding (ops only)."""
@@ -104,7 +104,7 @@ class State:
     tie: int = 0
 
 
-@dataclass
+@dataclass(slots=True)
 class Node:
     """A node of the graph.  `operands`/`results` hold value ids (-1: not a
     tensor).  A node with a `rule` chooses a loop sharding; a node with
@@ -125,7 +125,7 @@ class Node:
         return self.operand_weights[i] if self.operand_weights is not None else self.weight
 
 
-@dataclass
+@dataclass(slots=True)
 class Value:
     shape: tuple[int, ...]
     element_bytes: int
@@ -479,10 +479,17 @@ class _Candidates:
 
     def run(self, choosing: list[int]) -> None:
         g = self.g
+        given: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}  # per state object: its layout ids
         for index, node in enumerate(g.nodes):
             if node.states:  # given states (fixed nodes, explicit options)
-                self.needs_of[index] = [self.lids(st.needs) for st in node.states]
-                self.produces_of[index] = [self.lids(st.produces) for st in node.states]
+                ids = []
+                for st in node.states:
+                    found = given.get(id(st))
+                    if found is None:
+                        found = given[id(st)] = (self.lids(st.needs), self.lids(st.produces))
+                    ids.append(found)
+                self.needs_of[index] = [needs for needs, _ in ids]
+                self.produces_of[index] = [produces for _, produces in ids]
             if node.rule is None and not node.carry:
                 for needs, produces in zip(self.needs_of[index], self.produces_of[index]):
                     self.note(node, needs, produces)
