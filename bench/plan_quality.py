@@ -1,12 +1,12 @@
 """Plan quality: how much a device receives in the partitioned program, ours
-against upstream MLIR's and XLA's, on 13 small programs where only the
+against upstream MLIR's and XLA's, on 14 small programs where only the
 arguments and results are annotated (as JAX's in/out shardings do).
 
 The programs (f32, linalg on tensors) are the shared spec of the plan-quality
 benchmarks: megatron_mlp, dp_tp_mlp, attention_heads, layer_norm_hidden,
 vocab_row_max, dp_linear_fwd_bwd, contraction_split_matmul,
 weight_stationary_2d, mlp_chain_4, shared_inits, residual_mlp, dp_mean_loss,
-parallel_block (see `PROGRAMS` below for each one's mesh and layouts).
+parallel_block, uneven_hidden_mlp (see `PROGRAMS` below for each one's mesh and layouts).
 
 Measured in one run, per program:
   * ours      `mesh_dialect.parse`, then `ShardingPropagation`, `MeshPartition`
@@ -218,10 +218,15 @@ def relu(b: Builder, h: str) -> str:
     return b.generic("ij,ij->ij", [h, b.zeros(b.shapes[h])], MAX2)
 
 
-def megatron_layer(b: Builder, x: str, i: int = 0) -> str:
-    w1 = b.arg(f"w1_{i}", (64, 128), COLS)
-    w2 = b.arg(f"w2_{i}", (128, 64), ROWS)
+def megatron_layer(b: Builder, x: str, i: int = 0, hidden: int = 128) -> str:
+    w1 = b.arg(f"w1_{i}", (64, hidden), COLS)
+    w2 = b.arg(f"w2_{i}", (hidden, 64), ROWS)
     return b.matmul(relu(b, b.matmul(x, w1)), w2)
+
+
+def uneven_hidden_mlp(b: Builder) -> None:
+    """A Megatron layer whose hidden size (126) the 4 devices do not divide."""
+    b.result(megatron_layer(b, b.arg("x", (8, 64), R), hidden=126), R)
 
 
 def mlp(layers: int, residual: bool = False) -> Callable[[Builder], None]:
@@ -328,6 +333,7 @@ PROGRAMS = [
     Program("residual_mlp", (4,), mlp(1, residual=True)),
     Program("dp_mean_loss", (4,), dp_mean_loss),
     Program("parallel_block", (4,), parallel_block),
+    Program("uneven_hidden_mlp", (4,), uneven_hidden_mlp),
 ]
 
 # -- measuring --------------------------------------------------------------------
@@ -365,8 +371,10 @@ class Plan:
 
 
 def local_type(shape: tuple[int, ...], split: Split, mesh: tuple[int, ...]) -> str:
+    """A device's type: pieces of unequal sizes are of dynamic size (`?`)."""
     axes = list(split) + [()] * (len(shape) - len(split))
-    return tensor(tuple(d // math.prod(mesh[a] for a in ax) for d, ax in zip(shape, axes)))
+    pieces = [math.prod(mesh[a] for a in ax) for ax in axes]
+    return "tensor<" + "".join(f"{d // k}x" if d % k == 0 else "?x" for d, k in zip(shape, pieces)) + "f32>"
 
 
 def signature_change(text: str, b: Builder, name: str) -> str | None:

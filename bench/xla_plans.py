@@ -81,10 +81,27 @@ class Program:
         def sharding(spec: tuple[Any, ...]) -> NamedSharding:
             return NamedSharding(mesh, P(*spec))
 
-        in_sh = tuple(sharding(spec) for _, spec in self.args)
+        def divides(shape: tuple[int, ...], spec: tuple[Any, ...]) -> bool:
+            sizes = dict(zip(mesh.axis_names, self.mesh_shape))
+            return all(a is None or d % sizes[a] == 0 for d, a in zip(shape, spec))
+
+        # JAX takes no argument its layout cuts unevenly: such an argument
+        # arrives whole (slicing it is free, as for ours, which arrives in
+        # pieces) and is constrained to its layout first thing, which XLA
+        # pads and splits.
+        uneven = [not divides(shape, spec) for shape, spec in self.args]
+
+        def fn(*args: jax.Array) -> Any:
+            args = tuple(
+                jax.lax.with_sharding_constraint(a, sharding(spec)) if cut else a
+                for a, cut, (_, spec) in zip(args, uneven, self.args)
+            )
+            return self.fn(*args)
+
+        in_sh = tuple(sharding(R if cut else spec) for cut, (_, spec) in zip(uneven, self.args))
         out_sh = [sharding(s) for s in self.outs] if isinstance(self.outs, list) else sharding(self.outs)
         out_sh = tuple(out_sh) if isinstance(out_sh, list) else out_sh
-        jitted = jax.jit(self.fn, in_shardings=in_sh, out_shardings=out_sh)
+        jitted = jax.jit(fn, in_shardings=in_sh, out_shardings=out_sh)
         return jitted.lower(*(jax.ShapeDtypeStruct(shape, F32) for shape, _ in self.args)).compile()
 
 
@@ -174,6 +191,7 @@ PROGRAMS = [
         [((8, 64), R), ((64, 128), COLS), ((128, 64), ROWS), ((64, 128), COLS), ((128, 64), ROWS)],
         R,
     ),
+    Program("uneven_hidden_mlp", (4,), megatron, [((8, 64), R), ((64, 126), COLS), ((126, 64), ROWS)], R),
 ]
 
 

@@ -13,7 +13,7 @@ import pytest
 from mesh_dialect.interfaces.rules import ShardingRule
 from mesh_dialect.sharding.resharding import plan_resharding
 from mesh_dialect.sharding.spec import Sharding
-from mesh_dialect.transforms.propagation.solver import Graph, Node, Solver, State, Value, bytes_moved
+from mesh_dialect.transforms.propagation.solver import Graph, Node, Solver, State, Value, _Candidates, bytes_moved
 
 MESH = (2, 2)
 LAYOUTS = [
@@ -134,6 +134,68 @@ def test_megatron_pair_all_reduces_once_instead_of_gathering_the_weight() -> Non
     assert g.nodes[mm2].states[chosen[mm2]].option == ((), (), (0,))
     # the all_reduce of the 8x64 partial sum: 2 (g - 1) ceil(512 / g) floats
     assert bytes_moved(g, cost4, chosen) == 2 * 3 * 128 * 4
+
+
+def _megatron_pair(hidden: int, uneven: bool) -> tuple[Graph, list[int], list[int]]:
+    """The Megatron pair above with a hidden size of `hidden`; the ops'
+    nodes marked `uneven` or not.  Returns the graph, the chosen states and
+    the ops' node ids."""
+    g = Graph({"m": (4,)})
+    x = _fixed(g, Sharding(()), (8, 64))
+    w1 = _fixed(g, Sharding(((), (0,))), (64, hidden))
+    w2 = _fixed(g, Sharding(((0,),)), (hidden, 64))
+    h = g.add_value((8, hidden), 4)
+    mm1 = g.add_node(Node([x, w1], [h], rule=ShardingRule.matmul(), uneven=uneven))
+    r = g.add_value((8, hidden), 4)
+    relu = g.add_node(Node([h], [r], rule=ShardingRule.elementwise(2), uneven=uneven))
+    y = g.add_value((8, 64), 4)
+    mm2 = g.add_node(Node([r, w2], [y], rule=ShardingRule.matmul(), uneven=uneven))
+    g.add_node(Node([y], [], [State((("m", Sharding(())),), ())]))
+
+    def cost4(value, have, need):
+        if need is None or have is None:
+            return 0
+        return plan_resharding(value.shape, (4,), have[1], need[1], element_bytes=4).bytes_received
+
+    return g, Solver(g, cost4).solve(), [mm1, relu, mm2]
+
+
+def test_a_hidden_size_the_mesh_does_not_divide_is_split_unevenly_by_ops_that_can_run_so() -> None:
+    """130 over 4 devices: ops marked `uneven` run on the weights' pieces
+    (33, 33, 32, 32 in the default cut); unmarked ones keep the hidden
+    dimension whole, which gathers the weights."""
+    g, chosen, (mm1, relu, mm2) = _megatron_pair(130, uneven=True)
+    assert g.nodes[mm1].states[chosen[mm1]].option == ((), (0,), ())
+    assert g.nodes[relu].states[chosen[relu]].option == ((), (0,))
+    assert g.nodes[mm2].states[chosen[mm2]].option == ((), (), (0,))
+    g, chosen, (mm1, relu, mm2) = _megatron_pair(130, uneven=False)
+    # the hidden loop: columns of the first matmul and the relu, the second's contraction
+    assert g.nodes[mm1].states[chosen[mm1]].option[1] == ()
+    assert g.nodes[relu].states[chosen[relu]].option[1] == ()
+    assert g.nodes[mm2].states[chosen[mm2]].option[2] == ()
+
+
+def test_uneven_pieces_must_be_non_empty_and_line_up_across_the_op() -> None:
+    """A loop indexing dimensions of different sizes the mesh does not
+    divide (a reshape-like rule) is not split unevenly, nor is a size
+    smaller than the number of pieces; an even split of either stays."""
+    g = Graph({"m": (4,)})
+    a, b = g.add_value((6,), 4), g.add_value((10,), 4)
+    node = Node([a], [b], rule=ShardingRule(("parallel",), ((0,),), ((0,),)), uneven=True)
+    g.add_node(node)
+    cands = _Candidates(g)
+    split = Sharding(((0,),))
+    state = State((("m", split),), (("m", split),), ((0,),), "m")
+    assert not cands.divides(node, state)
+    short = Node([g.add_value((3,), 4)], [g.add_value((3,), 4)], rule=ShardingRule.elementwise(1), uneven=True)
+    g.add_node(short)
+    assert not cands.divides(short, state)
+    fits = Node([g.add_value((7,), 4)], [g.add_value((7,), 4)], rule=ShardingRule.elementwise(1), uneven=True)
+    g.add_node(fits)
+    assert cands.divides(fits, state)
+    even = Node([g.add_value((8,), 4)], [g.add_value((12,), 4)], rule=ShardingRule(("parallel",), ((0,),), ((0,),)))
+    g.add_node(even)
+    assert cands.divides(even, state)
 
 
 def test_loops_weigh_what_they_move_by_their_trip_count() -> None:

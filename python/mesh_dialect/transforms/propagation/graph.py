@@ -28,6 +28,10 @@ ANY_MESH = ""
 _WHOLE = (ANY_MESH, REPLICATED)
 _SOURCES = ("arith.constant", "tensor.empty", "tensor.splat", "tosa.const", "mhlo.constant", "stablehlo.constant")
 _CARRIED = ("scf.for", "scf.if", "scf.execute_region")
+_UNEVEN_OPS = ("linalg.", "arith.", "math.", "tensor.empty")
+"""Ops the solver may run on pieces of unequal sizes: partition gives each
+device its own sizes (slices, reshapes, pads, tosa and hlo ops keep to
+even pieces)."""
 
 
 @dataclass
@@ -224,7 +228,7 @@ class _Builder:
         # one object per distinct rule: the solver memoizes by identity
         rule = self.rules.setdefault(rule, rule)
         weight = self.weight(op)
-        node = Node(ops, res, rule=rule, weight=weight)
+        node = Node(ops, res, rule=rule, weight=weight, uneven=name.startswith(_UNEVEN_OPS))
         node.operand_weights = self.use_weights(operands, weight)
         choice = fn.explicit_options.get(index)
         if choice is not None:
@@ -254,7 +258,7 @@ class _Builder:
             res = [self.vid(r)] + ([self.vid(block_args[k])] if block_args[k] is not None else [])
             # the init is read once, in front of the loop; the yields once per
             # iteration (their weights come with them)
-            node = Node(ops, res, carry=True, weight=weight)
+            node = Node(ops, res, carry=True, weight=weight, uneven=True)
             carried.append(self.add(node, Ref("carry", index, k)))
         self.carries[op] = carried
 

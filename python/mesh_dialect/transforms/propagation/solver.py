@@ -119,6 +119,7 @@ class Node:
     carry: bool = False
     weight: int = 1
     operand_weights: list[int] | None = None  # per operand, when they differ (a loop's init and yields)
+    uneven: bool = False  # may run on pieces of unequal sizes (see `_Candidates.divides`)
 
     def weight_of(self, i: int) -> int:
         """How many times operand `i` is read: the trip counts around the use."""
@@ -189,6 +190,10 @@ def _outer_axes(req: tuple[str, int, Sharding]) -> list[tuple[str, int, Sharding
     return out
 
 
+_EVEN, _UNEVEN, _REFUSED = "even", "uneven", "refused"
+"""How a value splits in a layout (`_Candidates.cut_of`)."""
+
+
 def _group(mesh_shape: tuple[int, ...], axes: Sequence[int]) -> int:
     n = 1
     for a in axes:
@@ -232,7 +237,7 @@ class _Candidates:
         self.g = graph
         self.memo: dict[tuple, list[tuple[str, ShardingOption]]] = {}
         self.state_memo: dict[tuple, _Cand] = {}
-        self.divisible: dict[tuple, bool] = {}
+        self.divisible: dict[tuple, str] = {}
         self.expand_memo: dict[tuple, list[_Cand]] = {}
         self.unreduced_memo: dict[int, Layout] = {}
         self.whole = _whole_values(graph)
@@ -346,11 +351,15 @@ class _Candidates:
         return TIE_RANGE // pieces - 1 if pieces < TIE_RANGE else 0
 
     def divides(self, node: Node, st: State) -> bool:
-        """Whether every value of the node splits evenly in the state's
-        layouts (uneven pieces are not chosen; a dimension of dynamic size
-        is cut at run time by the default rule, as partition cuts it), and
-        no loop read through a window is split over a mesh axis or a
-        dimension of dynamic size (halos need static pieces)."""
+        """Whether the node can run in the state's layouts.  A dimension of
+        dynamic size is cut at run time by the default rule, as partition
+        cuts it; a static one the mesh does not divide is cut unevenly (the
+        default rule's pieces, as XLA pads and splits a size its devices do
+        not divide) only by a node marked `uneven` (ops partition runs on
+        any pieces) when every piece is non-empty and the pieces line up
+        across the node (`_lines_up`).  No loop read through a window is
+        split over a mesh axis or a dimension of dynamic size (halos need
+        static pieces)."""
         shape = self.g.meshes.get(st.mesh)
         if shape is None:
             return True
@@ -365,21 +374,68 @@ class _Candidates:
                         continue
                     if d in dynamic_dims or dynamic_axes.intersection(st.option[w.loop]):
                         return False  # halos need static pieces
+        uneven = False
         for values, lays in ((node.operands, st.needs), (node.results, st.produces)):
             for v, lay in zip(values, lays):
                 if v < 0 or lay is None:
                     continue
                 value = self.g.values[v]
-                key = (value.shape, value.dynamic, shape, lay[1].split_axes)
-                ok = self.divisible.get(key)
-                if ok is None:
-                    ok = self.divisible[key] = all(
-                        d < len(value.shape) and (d in value.dynamic or value.shape[d] % _group(shape, axes) == 0)
-                        for d, axes in enumerate(lay[1].split_axes)
-                        if axes
-                    )
-                if not ok:
+                key = (value.shape, value.dynamic, st.mesh, lay[1])
+                cut = self.divisible.get(key)
+                if cut is None:
+                    cut = self.divisible[key] = self.cut_of(value, st.mesh, lay[1])
+                if cut is _REFUSED:
                     return False
+                uneven = uneven or cut is _UNEVEN
+        return not uneven or (node.uneven and (rule is None or self.lines_up(node, st)))
+
+    def cut_of(self, value: Value, mesh: str, s: Sharding) -> str:
+        """How `value` splits in layout `s`: `_EVEN`, `_UNEVEN` (a static size
+        the mesh does not divide, cut by the default rule into non-empty
+        pieces over mesh axes of static size) or `_REFUSED`."""
+        shape = self.g.meshes[mesh]
+        dynamic_axes = self.g.dynamic_axes.get(mesh, frozenset())
+        cut = _EVEN
+        for d, axes in enumerate(s.split_axes):
+            if not axes:
+                continue
+            if d >= len(value.shape):
+                return _REFUSED
+            if d in value.dynamic:
+                continue
+            pieces = _group(shape, axes)
+            if value.shape[d] % pieces == 0:
+                continue
+            if s.halo_sizes or s.sharded_dims_offsets or value.shape[d] < pieces or dynamic_axes.intersection(axes):
+                return _REFUSED
+            cut = _UNEVEN
+        return cut
+
+    def lines_up(self, node: Node, st: State) -> bool:
+        """Whether the default rule cuts every dimension a split loop indexes
+        alike: they are all of one size (or all divisible), and no loop is
+        read through a window (halos need equal pieces)."""
+        rule = node.rule
+        assert rule is not None and st.option is not None
+        if rule.windows:
+            return False
+        shape = self.g.meshes[st.mesh]
+        values = self.g.values
+        for loop, axes in enumerate(st.option):
+            if not axes:
+                continue
+            sizes = set()
+            for ids, maps in ((node.operands, rule.operand_maps), (node.results, rule.result_maps)):
+                for v, m in zip(ids, maps):
+                    if v < 0 or m is None:
+                        continue
+                    value = values[v]
+                    for d, indexed in enumerate(m):
+                        if indexed == loop and d < len(value.shape):
+                            sizes.add(-1 if d in value.dynamic else value.shape[d])
+            pieces = _group(shape, axes)
+            if len(sizes) > 1 and any(n < 0 or n % pieces for n in sizes):
+                return False
         return True
 
     def expand(self, index: int) -> list[int]:
