@@ -57,14 +57,17 @@ def context(*, allow_unregistered_dialects: bool = False) -> _mlir.Context:
 def verify(op: _mlir.Operation | _mlir.OpView) -> None:
     """Run MLIR's verifier and the dialect's semantic rules on `op`; raise
     `DiagnosticError` listing every violation."""
-    operation = op.operation if hasattr(op, "operation") else op
+    from .ir.asm import operation_of
+
+    operation = operation_of("verify", op)
     try:
         operation.verify()
     except _mlir.MLIRError as e:
-        from .ir.asm import remap_position
+        from .ir.asm import remapper
         from .ir.diagnostics import convert, not_op_dump
 
-        raise DiagnosticError([convert(d, remap_position, not_op_dump) for d in e.error_diagnostics]) from None
+        remap = remapper(operation.context)
+        raise DiagnosticError([convert(d, remap, not_op_dump) for d in e.error_diagnostics]) from None
     problems = diagnose(operation)
     if problems:
         raise DiagnosticError(problems)

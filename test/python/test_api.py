@@ -216,3 +216,89 @@ func.func @f(%x: tensor<3xf32>) -> tensor<3xf32> {
     messages = [(d.line, d.message) for d in info.value.diagnostics]
     rule = "'mesh.shard' op sharding splits 2 tensor dimensions but the tensor has rank 1"
     assert messages == [(7, rule), (8, rule), (9, rule)]
+
+
+def test_positions_of_a_module_do_not_move_when_another_context_parses_the_same_name():
+    """Printed locations and verifier positions of a parsed module stay in
+    its own text after another module of the same (default) file name is
+    parsed in another context, with a line the translation rewrites."""
+    text = (
+        "mesh.mesh @m(shape = 2x4)\n"
+        "func.func @f(%a: tensor<8x16xf32>) -> tensor<8x16xf32> {\n"
+        "  %s = mesh.sharding @m split_axes = [[7]] : !mesh.sharding\n"
+        "  %b = mesh.shard %a to %s : tensor<8x16xf32>\n"
+        "  return %b : tensor<8x16xf32>\n"
+        "}\n"
+    )
+    other = "module {\n  mesh.mesh @x(shape = 4) mesh.mesh @y(shape = 2)\n}\n"
+    module = mesh_dialect.parse(text, context=mesh_dialect.context(), verify=False)
+    printed = mesh_dialect.print_ir(module, debug_info=True)
+    assert 'loc("<string>":3:8)' in printed
+    mesh_dialect.parse(other, context=mesh_dialect.context())
+    assert mesh_dialect.print_ir(module, debug_info=True) == printed
+    with pytest.raises(mesh_dialect.DiagnosticError) as info:
+        mesh_dialect.verify(module)
+    first = info.value.diagnostics[0]
+    assert (first.line, first.col) == (3, 8)
+    assert first.message == "'mesh.sharding' op mesh axis 7 is out of range for mesh @m of rank 2"
+
+
+def test_a_known_dialect_named_only_in_a_string_or_comment_leaves_the_context_as_it_was():
+    """`parse` lets the caller's context accept unregistered dialects only
+    for text holding stablehlo/mhlo/chlo/sdy ops or attributes, not for a
+    string or comment that names one."""
+    ctx = mesh_dialect.context()
+    mesh_dialect.parse('func.func @f() attributes {note = "stablehlo.add"} {\n  return  // sdy.mesh\n}\n', context=ctx)
+    assert not ctx.allow_unregistered_dialects
+    with pytest.raises(ir.MLIRError):
+        ir.Module.parse('"bogus.op"() : () -> ()', ctx)
+    mesh_dialect.parse(
+        "func.func @g(%a: tensor<2xf32>) -> tensor<2xf32> {\n"
+        '  %b = "stablehlo.add"(%a, %a) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>\n'
+        "  return %b : tensor<2xf32>\n}\n",
+        context=ctx,
+    )
+    assert ctx.allow_unregistered_dialects
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (
+            lambda c: mesh_dialect.parse(b"module {}", context=c),
+            "parse takes the module's text as a str (decode bytes first), got bytes",
+        ),
+        (lambda c: mesh_dialect.parse(None, context=c), "parse takes the module's text as a str, got NoneType"),
+        (lambda c: mesh_dialect.parse("module {}", context="c"), "parse's context must be an ir.Context, got str"),
+        (
+            lambda c: mesh_dialect.parse("module {}", filename=None, context=c),
+            "parse's filename must be a str, got NoneType",
+        ),
+        (
+            lambda c: mesh_dialect.print_ir("module {}"),
+            "print_ir takes an ir.Operation, an op view or an ir.Module, got str",
+        ),
+        (lambda c: mesh_dialect.verify(None), "verify takes an ir.Operation, an op view or an ir.Module, got NoneType"),
+        (lambda c: mesh_dialect.load_dialect("c"), "load_dialect takes an ir.Context, got str"),
+        (
+            lambda c: mesh_dialect.pass_manager(None, context=c),
+            "pass_manager takes the pipeline as a str, got NoneType",
+        ),
+        (
+            lambda c: mesh_dialect.register_pass(int),
+            "register_pass takes a subclass of mesh_dialect.transforms.Pass, got <class 'int'>",
+        ),
+    ],
+)
+def test_public_calls_name_an_argument_of_the_wrong_kind(call, message):
+    with pytest.raises(TypeError) as info:
+        call(mesh_dialect.context())
+    assert str(info.value) == message
+
+
+def test_parse_of_text_with_a_lone_surrogate_is_a_located_diagnostic():
+    with pytest.raises(mesh_dialect.DiagnosticError) as info:
+        mesh_dialect.parse('func.func @f() attributes {a = "\udc80"} {\n  return\n}\n', context=mesh_dialect.context())
+    (d,) = info.value.diagnostics
+    assert (d.line, d.col) == (1, 33)
+    assert d.message == "text is not valid Unicode: lone surrogate '\\udc80' has no UTF-8 encoding"

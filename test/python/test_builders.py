@@ -437,3 +437,35 @@ def test_check_fails_on_a_stale_file(tmp_path: Path, monkeypatch: pytest.MonkeyP
     assert gen_ops.main([]) == 0
     assert gen_ops.main(["--check"]) == 0
     assert stale.read_text() == gen_ops.generate()
+
+
+def test_operands_and_result_types_of_another_context_raise() -> None:
+    """An operand or result type from another context than the op's is
+    refused before anything is built: the op would use a value across
+    contexts, which aborts the process once the value's module goes."""
+    a, b = ir.Context(), ir.Context()
+    load_dialect(a)
+    load_dialect(b)
+    with b, ir.Location.unknown():
+        other = ir.Module.create()
+        with ir.InsertionPoint(other.body):
+            x = tensor.EmptyOp([4, 8], ir.F32Type.get()).result
+        foreign_type = ir.RankedTensorType.get([8, 8], ir.F32Type.get())
+    with a, ir.Location.unknown():
+        module = ir.Module.create()
+        with ir.InsertionPoint(module.body):
+            ops.mesh("m", [2])
+            s = ops.sharding("m", [[0]])
+            with pytest.raises(ValueError) as info:
+                ops.shard(x, s)
+            assert str(info.value) == "mesh.shard: src is a value of another context than the op's"
+            y = tensor.EmptyOp([4, 8], ir.F32Type.get()).result
+            with pytest.raises(ValueError) as info:
+                ops.all_gather(foreign_type, y, "m", 0, mesh_axes=[0])
+            assert str(info.value) == "mesh.all_gather: result_type is a type of another context than the op's"
+            with pytest.raises(ValueError) as info:
+                ops.broadcast(y.type, y, "m", root=[x], mesh_axes=[0])
+            assert str(info.value) == "mesh.broadcast: root[0] is a value of another context than the op's"
+    assert [o.operation.name for o in module.body.operations] == ["mesh.mesh", "mesh.sharding", "tensor.empty"]
+    module.operation.verify()
+    del other, x

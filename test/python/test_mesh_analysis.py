@@ -21,6 +21,7 @@ from strategies import draw_layout, draw_mesh
 
 import mesh_dialect
 from mesh_dialect.analysis import AnalysisError, AnalysisReport, FunctionReport, analyze, partitioned_copy
+from mesh_dialect.interfaces import register_rule
 from mesh_dialect.sharding.resharding import plan_resharding
 from mesh_dialect.sim.api import Simulation, random_inputs
 from mesh_dialect.sim.collectives import count_traffic
@@ -436,3 +437,27 @@ func.func @main(%arg0: tensor<8x8xf32>) -> tensor<8x8xf32> {
     )
     assert "@main on @m (shape 2x?, 0 devices)" in report.to_table()
     assert json.loads(report.to_json())["functions"][0]["mesh_shape"] == [2, None]
+
+
+def test_a_registered_rule_that_raises_is_an_analysis_error_at_its_op() -> None:
+    """A user's rule that raises inside a pass the analysis runs is an
+    AnalysisError at the op, naming the rule, not the exception itself."""
+    previous = register_rule("arith.addf", lambda op: 1 // 0)
+    try:
+        module = mesh_dialect.parse(
+            "mesh.mesh @m(shape = 2)\n"
+            "func.func @f(%a: tensor<8xf32>) -> tensor<8xf32> {\n"
+            "  %s = mesh.sharding @m split_axes = [[0]] : !mesh.sharding\n"
+            "  %b = mesh.shard %a to %s : tensor<8xf32>\n"
+            "  %c = arith.addf %b, %b : tensor<8xf32>\n"
+            "  return %c : tensor<8xf32>\n}\n",
+            context=mesh_dialect.context(),
+        )
+        with pytest.raises(AnalysisError) as info:
+            analyze(module)
+        assert str(info.value) == (
+            "the sharding rule registered for 'arith.addf' raised ZeroDivisionError: integer division or modulo by zero"
+        )
+        assert str(info.value.location) == 'loc("<string>":5:8)'
+    finally:
+        register_rule("arith.addf", previous)

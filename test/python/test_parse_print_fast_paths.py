@@ -158,7 +158,7 @@ def test_generic_ops_among_templated_ones_line_up(monkeypatch):
 def _by_get_asm(module: ir.Operation, generic: bool, debug: bool, verified: bool = True) -> str:
     text = module.get_asm(print_generic_op_form=generic, enable_debug_info=debug, assume_verified=verified)
     if debug:  # locations in the user's text, as print_ir gives them
-        text = asm._FILE_POSITION.sub(asm._remapped, text)
+        text = asm.remap_printed(text, module.context)
     return syntax.to_custom(text, generic=generic)
 
 

@@ -496,6 +496,29 @@ func.func @f(%mesh.shard: tensor<8x8xf32>) -> tensor<8x8xf32> attributes {note =
     ir.Module.parse(out, ir.Context())
 
 
+def test_to_upstream_keeps_other_ops_attributes_and_types_shardings_before_strings_and_locations() -> None:
+    """Mesh keywords are renamed on mesh ops only: an attribute a user named
+    `mesh_axes` or `partial` on another op stays as it is.  A sharding
+    without its type gets it before a trailing location or comment, not in
+    a string holding `//`."""
+    text = """\
+mesh.mesh @mesh(shape = 2x4)
+func.func @f(%a: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  %z = arith.constant {mesh_axes = array<i16: 1>, partial = true} 0 : index
+  %s = mesh.sharding @mesh split_axes = [[0]] {note = "http://x"} // rows
+  %t = mesh.sharding @mesh split_axes = [[1]] loc("x.mlir":1:2)
+  %b = mesh.shard %a to %s : tensor<8x8xf32>
+  %c = mesh.shard %b to %t annotate_for_users : tensor<8x8xf32>
+  return %c : tensor<8x8xf32>
+}
+"""
+    out = to_upstream(text)
+    assert "%z = arith.constant {mesh_axes = array<i16: 1>, partial = true} 0 : index" in out
+    assert '%s = shard.sharding @mesh split_axes = [[0]] {note = "http://x"} : !shard.sharding // rows' in out
+    assert '%t = shard.sharding @mesh split_axes = [[1]] : !shard.sharding loc("x.mlir":1:2)' in out
+    ir.Module.parse(out, ir.Context())
+
+
 def test_to_upstream_takes_what_our_printer_prints() -> None:
     text = (CORPUS / "softmax-rows-2d.mlir").read_text()  # no partial results
     printed = mesh_dialect.print_ir(run_ours(text, "backward-forward"))
@@ -512,8 +535,9 @@ def test_to_upstream_takes_what_our_printer_prints() -> None:
         "%s = mesh.sharding @mesh split_axes = [[]] partial = sum [0] : !mesh.sharding",
         '%s = "mesh.sharding"() {mesh = @mesh} : () -> !mesh.sharding',
         "%x = foo.bar {k = #mesh.partial<sum>}",
+        "%z:2 = mesh.shard_shape 8x16 %s %d : index, index",
     ],
-    ids=["partial", "generic", "attribute"],
+    ids=["partial", "generic", "attribute", "shard_shape"],
 )
 def test_to_upstream_refuses_what_upstream_cannot_spell(text: str) -> None:
     with pytest.raises(NotExpressible):

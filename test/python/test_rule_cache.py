@@ -155,8 +155,8 @@ def test_the_shared_cache_belongs_to_one_context() -> None:
 
 
 _INDEXED = """
-  %r{i} = linalg.generic {{indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]}}
-      ins(%a : tensor<4x4xf32>) outs(%a : tensor<4x4xf32>) {{
+  %r{i} = linalg.generic {{indexing_maps = [#shift, #map], iterator_types = ["parallel", "parallel"]}}
+      ins(%b : tensor<4x5xf32>) outs(%a : tensor<4x4xf32>) {{
   ^bb0(%x: f32, %o: f32):
     %k = linalg.index {dim} : index
     %n = arith.index_cast %k : index to i32
@@ -169,10 +169,12 @@ _INDEXED = """
 def test_a_parallel_body_is_keyed_by_the_loops_it_indexes() -> None:
     """Without reduction loops, the rule reads of the body only which loops
     `linalg.index` reads: bodies that index different loops get different
-    rules, each the one `rule_for` builds."""
+    rules, each the one `rule_for` builds (a loop whose index the body reads
+    stays whole when a map is not plain loops: here a shifted input)."""
     text = (
         "#map = affine_map<(d0, d1) -> (d0, d1)>\n"
-        "func.func @f(%a: tensor<4x4xf32>) {"
+        "#shift = affine_map<(d0, d1) -> (d0, d1 + 1)>\n"
+        "func.func @f(%a: tensor<4x4xf32>, %b: tensor<4x5xf32>) {"
         + "".join(_INDEXED.format(i=i, dim=dim) for i, dim in enumerate((0, 1, 0)))
         + "\n  return\n}\n"
     )

@@ -117,6 +117,28 @@ def test_a_registered_rule_lets_propagation_through():
     assert "tosa.tanh %4 {mesh.sharding_option = #mesh.sharding<@mesh, [[0]]>}" in text
 
 
+@pytest.mark.parametrize(
+    ("rule", "message"),
+    [
+        (lambda op: 1 // 0, "raised ZeroDivisionError: integer division or modulo by zero"),
+        (lambda op: "rule", "returned a str, not a ShardingRule or None"),
+        (lambda op: ShardingRule.elementwise(2, num_operands=2), "maps 2 operands, the op has 1"),
+        (lambda op: ShardingRule(("parallel",), ((0,),), ((0,),)), "maps 1 dimensions of operand 0, which has rank 2"),
+    ],
+    ids=["raises", "not-a-rule", "operands", "rank"],
+)
+def test_a_registered_rule_that_fails_or_does_not_fit_its_op_is_an_error_at_the_op(rule, message):
+    previous = register_rule("my.op", rule)
+    try:
+        with pytest.raises(ir.MLIRError) as info:
+            _run(SOURCE)
+    finally:
+        register_rule("my.op", previous)
+    (d,) = info.value.error_diagnostics
+    assert d.message == f"the sharding rule registered for 'my.op' {message}"
+    assert str(d.location) == 'loc("<string>":6:8)'
+
+
 def test_skip_unknown_makes_the_op_a_barrier():
     text = _run(SOURCE, skip_unknown=True)
     assert '"my.op"(%1) : ' in text and "tosa.tanh %2 :" in text and "sharding_option" not in text
@@ -274,3 +296,21 @@ def test_random_programs_propagate_consistently_idempotently_and_keep_their_mean
     before = Simulation(mesh_dialect.parse(text, context=_context())).run("f", args)
     after = Simulation(module).run("f", args)
     np.testing.assert_array_equal(before[0], after[0])
+
+
+def test_an_annotation_naming_an_axis_the_mesh_lacks_is_an_error_even_unverified():
+    """A module parsed without verification reaches the pass as it is: an
+    axis out of the mesh's range is reported at the annotation instead of
+    spreading to every value."""
+    text = SOURCE.replace('  %0 = "my.op"(%a0) : (tensor<4x8xf32>) -> tensor<4x8xf32>\n', "").replace(
+        "tosa.tanh %0", "tosa.tanh %a0"
+    )
+    ctx = mesh_dialect.context()
+    module = mesh_dialect.parse(text.replace("[[0]]", "[[3]]"), context=ctx, verify=False)
+    with ctx, pytest.raises(ir.MLIRError) as info:
+        pm = PassManager("builtin.module")
+        ShardingPropagation().add_to(pm)
+        pm.run(module)
+    (d,) = info.value.error_diagnostics
+    assert d.message == "mesh axis 3 is out of range for mesh @mesh of rank 1"
+    assert str(d.location) == 'loc("<string>":5:9)'

@@ -41,7 +41,8 @@ def partitioned_copy(module: ir.Operation) -> tuple[ir.Operation, tuple[str, ...
     annotated, propagated = _annotated(module)
     if not annotated:
         return module, ()
-    from ..transforms.base import PassFailed
+    from ..interfaces.registry import RuleError
+    from ..transforms.base import PassFailed, one_line
     from ..transforms.partition.mesh_partition import MeshPartition
     from ..transforms.propagation.sharding_propagation import ShardingPropagation
 
@@ -62,8 +63,17 @@ def partitioned_copy(module: ir.Operation) -> tuple[ir.Operation, tuple[str, ...
                 try:
                     p.run(copy)
                 except PassFailed as e:
+                    copy.erase()
                     where, message = errors[0] if errors else (None, str(e))
                     raise AnalysisError(f"'{p.ARGUMENT}' failed on the annotated program: {message}", where) from None
+                except RuleError as e:
+                    copy.erase()
+                    raise AnalysisError(str(e), e.location) from None
+                except Exception as e:  # noqa: BLE001 - a bug in a pass: reported, not raised raw
+                    copy.erase()
+                    raise AnalysisError(
+                        f"internal error in pass '{p.ARGUMENT}' on the annotated program: {one_line(e)}"
+                    ) from None
     finally:
         handler.detach()
     return copy, tuple(p.ARGUMENT for p in passes)

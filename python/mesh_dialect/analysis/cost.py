@@ -66,8 +66,7 @@ from dataclasses import dataclass, field
 
 from mlir import ir
 
-from ..ir.asm import remap_position
-from ..ir.diagnostics import file_position
+from ..ir.asm import remap_location
 from ..ir.schema import DYNAMIC
 from ..ir.syntax import Unprintable, decode_axes_array, decode_sharding_attr
 from ..sharding.spec import Mesh, Sharding, ShardingError
@@ -195,7 +194,7 @@ class Function:
 
 
 def _where(loc: ir.Location) -> str:
-    name, line, col = remap_position(*file_position(loc))
+    name, line, col = remap_location(loc)
     return f"{name}:{line}:{col}" if name else "an unknown location"
 
 

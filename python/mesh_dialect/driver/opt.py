@@ -24,7 +24,7 @@ from typing import TextIO
 from mlir import ir
 
 from ..ir import diagnostics as diag
-from ..ir.asm import parse, print_ir, remap_position, to_custom
+from ..ir.asm import parse, print_ir, remap_location, remapper, to_custom
 from ..ir.dialect import load_dialect
 from . import expected
 from .pipeline import Element, Pipeline, PipelineError, build, describe, expand
@@ -267,7 +267,8 @@ class OptDriver:
                     self._run_pipeline(pipeline, module)
                 except ir.MLIRError as e:
                     failed = True
-                    found.extend(diag.convert(d, remap_position, diag.not_op_dump) for d in e.error_diagnostics)
+                    remap = remapper(module.context)
+                    found.extend(diag.convert(d, remap, diag.not_op_dump) for d in e.error_diagnostics)
                     if not e.error_diagnostics:
                         found.append(diag.Diagnostic("error", "pass pipeline failed"))
                     if options.print_ir_after_failure and running >= 0:
@@ -347,7 +348,7 @@ class OptDriver:
             return export_upstream(module, mpi=self.options.emit == "upstream-mpi"), None
         except NotExpressible as e:
             location = getattr(e, "location", None)
-            name, line, col = remap_position(*diag.file_position(location)) if location is not None else (None, 0, 0)
+            name, line, col = remap_location(location) if location is not None else (None, 0, 0)
             if not name:
                 name, line, col = filename, 1, 1
             return None, diag.Diagnostic("error", f"cannot emit upstream's shard dialect: {e}", name, line, col)
@@ -538,7 +539,7 @@ def _read_bytecode(data: bytes, filename: str, ctx: ir.Context) -> ir.Operation:
         module.verify()
     except ir.MLIRError as e:
         try:
-            found = [diag.convert(d, remap_position, diag.not_op_dump) for d in e.error_diagnostics]
+            found = [diag.convert(d, remapper(ctx), diag.not_op_dump) for d in e.error_diagnostics]
         except (RuntimeError, UnicodeError):  # a location whose file name is not UTF-8
             found = []
         found = [d if d.filename and d.filename != "-" else _at_file_start(d, filename) for d in found]

@@ -322,6 +322,10 @@ def pass_manager(
     `verify_each` runs the dialect's verifier after each element, as
     `mesh-opt` does (MLIR's own verifier runs unless `enable_verifier(False)`).
     The context is `context` or the current one."""
+    if not isinstance(pipeline, str):
+        raise TypeError(f"pass_manager takes the pipeline as a str, got {type(pipeline).__name__}")
+    if context is not None and not isinstance(context, ir.Context):
+        raise TypeError(f"pass_manager's context must be an ir.Context, got {type(context).__name__}")
     ctx = context if context is not None else ir.Context.current
     if ctx is None:
         raise ValueError("pass_manager needs a context: give context= or call it inside `with ctx:`")

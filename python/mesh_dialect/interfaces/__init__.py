@@ -4,7 +4,7 @@ the rules of upstream and HLO ops (`registry`), and the choice of one op's
 loop sharding from the annotations around it (`choice`)."""
 
 from .choice import Choice, Request, choose
-from .registry import RuleCache, RuleFn, register_rule, registered_names, rule_for
+from .registry import RuleCache, RuleError, RuleFn, register_rule, registered_names, rule_for
 from .rules import (
     INVALID,
     LOOP_REDUCTION_KINDS,
@@ -31,6 +31,7 @@ __all__ = [
     "PARALLEL",
     "Conflict",
     "Iterator",
+    "RuleError",
     "RuleFn",
     "ShardingOption",
     "ShardingRule",

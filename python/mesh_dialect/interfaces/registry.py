@@ -66,8 +66,11 @@ def knows(name: str) -> bool:
 def rule_for(op: ir.Operation | ir.OpView) -> ShardingRule | None:
     """The op's sharding rule, or None when no rule knows it."""
     operation = op.operation if isinstance(op, ir.OpView) else op
-    fn = _rule_fn(operation.name)
-    return None if fn is None else fn(operation)
+    name = operation.name
+    fn = _rule_fn(name)
+    if fn is None:
+        return None
+    return fn(operation) if fn in _LOCAL else _registered_rule(fn, operation, name)
 
 
 def _rule_fn(name: str) -> RuleFn | None:
@@ -132,7 +135,8 @@ class RuleCache:
         if fn is None or fn not in _LOCAL:
             attributes = op.attributes
             option = attributes[_IGNORED] if _IGNORED in attributes else None
-            return (None if fn is None else fn(op)), option, _keys_body(name) and bool(len(op.regions))
+            rule = None if fn is None else _registered_rule(fn, op, name)
+            return rule, option, _keys_body(name) and bool(len(op.regions))
         key, option, body = _signature(op, name, values, self.parallel, self.unregistered)
         entry = self.rules.get(key)
         if entry is None:
@@ -142,6 +146,39 @@ class RuleCache:
 
 
 _SHARED: tuple[ir.Context, RuleCache] | None = None
+
+
+class RuleError(Exception):
+    """A rule registered with `register_rule` that raised, or returned
+    what does not describe its op; `location` is the op's."""
+
+    def __init__(self, location: ir.Location, message: str) -> None:
+        super().__init__(message)
+        self.location = location
+
+
+def _registered_rule(fn: RuleFn, op: ir.Operation, name: str) -> ShardingRule | None:
+    """A registered rule's answer for `op`, checked against the op's
+    operands and results (the passes index its maps by them)."""
+    where = f"the sharding rule registered for '{name}'"
+    try:
+        rule = fn(op)
+    except Exception as e:  # noqa: BLE001 - the user's code: reported at the op
+        raise RuleError(op.location, f"{where} raised {type(e).__name__}: {e}") from None
+    if rule is None:
+        return None
+    if not isinstance(rule, ShardingRule):
+        raise RuleError(op.location, f"{where} returned a {type(rule).__name__}, not a ShardingRule or None")
+    for side, maps, values in (("operand", rule.operand_maps, op.operands), ("result", rule.result_maps, op.results)):
+        if len(maps) != len(values):
+            raise RuleError(op.location, f"{where} maps {len(maps)} {side}s, the op has {len(values)}")
+        for i, (m, v) in enumerate(zip(maps, values)):
+            t = v.type
+            rank = ir.RankedTensorType(t).rank if isinstance(t, ir.RankedTensorType) else None
+            if m is not None and len(m) != rank:
+                has = "is not a ranked tensor" if rank is None else f"has rank {rank}"
+                raise RuleError(op.location, f"{where} maps {len(m)} dimensions of {side} {i}, which {has}")
+    return rule
 
 
 def _properties_text(op: ir.Operation) -> str:
@@ -168,6 +205,10 @@ def rule_always_exists(name: str) -> bool:
     fn = _rule_fn(name)
     return (name == "tensor.empty" and fn is _constant) or (name == "linalg.fill" and fn is _linalg)
 
+
+INDEX_OFFSET_OPS = frozenset({"linalg.generic", "linalg.map"})
+"""Linalg ops whose body may read a split loop's index (`linalg.index`):
+partition offsets it by the device's first index."""
 
 OWN_BODY = frozenset({"linalg.generic", "linalg.map", "linalg.reduce"})
 """Linalg ops whose body the user writes; every other linalg op's body is
@@ -845,11 +886,16 @@ def _linalg(op: ir.Operation) -> ShardingRule | None:
     kinds = set(_combiner_kinds(op, n_inputs, n_inits)) if any(reduced) else set()
     reduction = kinds.pop() if len(kinds) == 1 else INVALID
     iterators = [Iterator(reduction) if r else Iterator.parallel() for r in reduced]
-    # A body that reads a loop's index computes with global positions: split,
-    # every device would count from 0.
-    for loop in _indexed_loops(op):
-        if 0 <= loop < n_loops:
-            iterators[loop] = Iterator.invalid()
+    # A body that reads a loop's index computes with global positions.
+    # Partition adds the device's first index to it (`offset_indices`) where
+    # every map is plain loops and constants, so that an operand indexes
+    # each split loop directly; elsewhere, split, every device would count
+    # from 0: the loop is not split.
+    plain = all(isinstance(d, int) or not d for dims in exprs for d in dims)
+    if not (plain and op.name in INDEX_OFFSET_OPS):
+        for loop in _indexed_loops(op):
+            if 0 <= loop < n_loops:
+                iterators[loop] = Iterator.invalid()
 
     operands = list(op.operands)
     shapes = [_shape(v) for v in operands]
@@ -876,19 +922,24 @@ def _linalg(op: ir.Operation) -> ShardingRule | None:
     return ShardingRule.from_exprs(iterators, operand_dims, result_dims)
 
 
-def _indexed_loops(op: ir.Operation) -> set[int]:
-    """The loops whose index a linalg body reads with `linalg.index`."""
-    found: set[int] = set()
+def index_reads(op: ir.Operation) -> list[ir.Operation]:
+    """The `linalg.index` ops in a linalg op's body."""
+    found: list[ir.Operation] = []
     if not len(op.regions):
         return found
 
     def visit(inner: ir.Operation) -> ir.WalkResult:
         if inner.name == "linalg.index":
-            found.add(ir.IntegerAttr(inner.attributes["dim"]).value)
+            found.append(inner)
         return ir.WalkResult.ADVANCE
 
     op.walk(visit, ir.WalkOrder.PRE_ORDER)
     return found
+
+
+def _indexed_loops(op: ir.Operation) -> set[int]:
+    """The loops whose index a linalg body reads with `linalg.index`."""
+    return {ir.IntegerAttr(read.attributes["dim"]).value for read in index_reads(op)}
 
 
 # ---------------------------------------------------------------------------

@@ -43,8 +43,8 @@ from .. import parse as mesh_parse
 from .. import print_ir
 from .. import verify as mesh_verify
 from ..ir._builders import _read_axes_array
-from ..ir.asm import remap_position
-from ..ir.diagnostics import DiagnosticError, file_position
+from ..ir.asm import remap_location
+from ..ir.diagnostics import DiagnosticError
 from ..ir.schema import DYNAMIC
 from ..transforms.base import PassFailed
 from ..transforms.propagation.sharding_propagation import TRAVERSALS, ShardingPropagation
@@ -92,9 +92,15 @@ _RENAMES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(_START + r"mesh\.mesh_shape\b"), "shard.grid_shape"),
     (re.compile(_START + r"mesh\.mesh\b"), "shard.grid"),
     (re.compile(_START + r"mesh\.(?=[a-z_]+\b)"), "shard."),
+)
+_MESH_KEYWORDS: tuple[tuple[re.Pattern[str], str], ...] = (
+    # keywords of mesh ops: renamed on lines holding one (`_MESH_CODE`), so
+    # that a user's own attribute of that name on another op stays
     (re.compile(r"\bmesh_axes(?=\s*=)"), "grid_axes"),
     (re.compile(r"\breduction\s*=\s*<\s*(\w+)\s*>"), r"reduction = \1"),
 )
+_MESH_CODE = re.compile(_START + r"(?:mesh\.[a-z_]+\b|#mesh\.)")
+"""A mesh op or attribute in a line's code."""
 _SHARDING_LINE = re.compile(r"=\s*shard\.sharding\s+@")
 
 
@@ -106,27 +112,41 @@ def to_upstream(text: str) -> str:
     are dropped and the optional `: !mesh.sharding` is written out (upstream
     requires it).  Symbol names (`@mesh`) stay.
 
+    Mesh ops are read one per line, as `print_ir` prints them: their
+    keywords (`mesh_axes`, `reduction`, `partial`) are renamed on lines
+    holding a mesh op or attribute only, and a `mesh.sharding` without its
+    type gets it at the end of its line.
+
     Raises `NotExpressible` for what upstream cannot spell: a partial
-    sharding, a mesh op in generic form, any other `#mesh.` attribute."""
+    sharding, a mesh op in generic form, `mesh.shard_shape`, any other
+    `#mesh.` attribute."""
+    if re.search(_START + r"mesh\.shard_shape\b", _SEGMENTS.sub(" ", text)):
+        # upstream's operands differ (`dims = [..] sharding = %s device = [..]`)
+        raise NotExpressible("mesh.shard_shape has no upstream spelling here")
     generic = re.search(r'"mesh\.\w+"\s*\(', text)
     if generic:
         raise NotExpressible(
             f"generic-form mesh op {generic.group(0)[:-1].strip()}: print the module with mesh_dialect.print_ir first"
         )
-    out: list[str] = []
-    pos = 0
-    for m in _SEGMENTS.finditer(text):
-        out.append(_rename_code(text[pos : m.start()]))
-        out.append(m.group(0))
-        pos = m.end()
-    out.append(_rename_code(text[pos:]))
-    return "\n".join(_with_sharding_type(line) for line in "".join(out).split("\n"))
+    lines = []
+    for line in text.split("\n"):  # strings and comments end at a line's end
+        mesh = _MESH_CODE.search(_SEGMENTS.sub(" ", line)) is not None
+        out: list[str] = []
+        pos = 0
+        for m in _SEGMENTS.finditer(line):
+            out.append(_rename_code(line[pos : m.start()], mesh))
+            out.append(m.group(0))
+            pos = m.end()
+        out.append(_rename_code(line[pos:], mesh))
+        lines.append(_with_sharding_type("".join(out)))
+    return "\n".join(lines)
 
 
-def _rename_code(code: str) -> str:
-    if re.search(r"\bpartial\s*=", code):
+def _rename_code(code: str, mesh: bool) -> str:
+    """Rename a piece of code; `mesh`: its line holds a mesh op or attribute."""
+    if mesh and re.search(r"\bpartial\s*=", code):
         raise NotExpressible("upstream's shard.sharding has no partial axes")
-    for pattern, replacement in _RENAMES:
+    for pattern, replacement in _RENAMES + (_MESH_KEYWORDS if mesh else ()):
         code = pattern.sub(replacement, code)
     leftover = re.search(r"#mesh\.\w+", code)
     if leftover:
@@ -135,13 +155,22 @@ def _rename_code(code: str) -> str:
 
 
 def _with_sharding_type(line: str) -> str:
-    """Our `mesh.sharding` may omit its result type; upstream's may not."""
+    """Our `mesh.sharding` may omit its result type; upstream's may not.
+    The type goes before a trailing comment or location (one op per line,
+    as `print_ir` prints them)."""
     if not _SHARDING_LINE.search(line):
         return line
-    code, sep, comment = line.partition("//")
-    if "!shard.sharding" in code:
+    end = len(line)
+    for m in _SEGMENTS.finditer(line):
+        if m.group(0).startswith("//"):
+            end = m.start()
+            break
+    code = line[:end]
+    if "!shard.sharding" in _SEGMENTS.sub("", code):
         return line
-    return code.rstrip() + " : !shard.sharding" + (" " + sep + comment if sep else "")
+    at = re.search(r"\s+loc\(", _SEGMENTS.sub(lambda m: "x" * len(m.group(0)), code))
+    cut = at.start() if at is not None else len(code.rstrip())
+    return line[:cut] + " : !shard.sharding" + line[cut:]
 
 
 # ---------------------------------------------------------------------------
@@ -733,7 +762,7 @@ def main(argv: list[str] | None = None) -> int:
         where = ""
         location = getattr(e, "location", None)
         if location is not None:
-            filename, line, col = remap_position(*file_position(location))
+            filename, line, col = remap_location(location)
             if filename:
                 where = f"{filename}:{line}:{col}: "
         sys.stderr.write(f"{where}error: cannot export to upstream's shard dialect: {e}\n")

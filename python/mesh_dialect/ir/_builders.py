@@ -75,15 +75,22 @@ def _sequence(what: str, items: object) -> list:
     return list(items)
 
 
-def _value(what: str, value: object) -> ir.Value:
+def _value(what: str, value: object, ctx: ir.Context) -> ir.Value:
+    """An operand of the op being built in `ctx`: a value of another context
+    would be used across contexts, which aborts the process once its own
+    module goes."""
     if not isinstance(value, ir.Value):
         raise TypeError(f"{what} must be an ir.Value, got {type(value).__name__}")
+    if value.context is not ctx:
+        raise ValueError(f"{what} is a value of another context than the op's")
     return value
 
 
-def _type(what: str, value: object) -> ir.Type:
+def _type(what: str, value: object, ctx: ir.Context) -> ir.Type:
     if not isinstance(value, ir.Type):
         raise TypeError(f"{what} must be an ir.Type, got {type(value).__name__}")
+    if value.context is not ctx:
+        raise ValueError(f"{what} is a type of another context than the op's")
     return value
 
 
@@ -126,7 +133,7 @@ def _i64_list_attr(what: str, values: Sequence[int], ctx: ir.Context) -> ir.Attr
     return ir.DenseI64ArrayAttr.get(list(values), context=ctx)
 
 
-def _split_dynamic(what: str, items: object) -> tuple[list[int], list[ir.Value]]:
+def _split_dynamic(what: str, items: object, ctx: ir.Context) -> tuple[list[int], list[ir.Value]]:
     """Ints become static entries; each Value becomes an operand and a
     DYNAMIC entry, which is why an int may not be DYNAMIC itself."""
     static: list[int] = []
@@ -134,7 +141,7 @@ def _split_dynamic(what: str, items: object) -> tuple[list[int], list[ir.Value]]
     for i, item in enumerate(_sequence(what, items)):
         if isinstance(item, ir.Value):
             static.append(DYNAMIC)
-            dynamic.append(item)
+            dynamic.append(_value(f"{what}[{i}]", item, ctx))
         elif isinstance(item, int) and not isinstance(item, bool) and item == DYNAMIC:
             raise ValueError(f"{what}[{i}] is the dynamic marker: pass the ir.Value instead")
         else:

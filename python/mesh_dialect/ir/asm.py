@@ -94,25 +94,59 @@ def wrapper_insertions(text: str) -> dict[int, str]:
     return {header_end: " module {" if header_end else "module {", trailer: close}
 
 
-_translations: dict[str, Translation] = {}
-"""The latest translation per source name, so that diagnostics emitted after
-parsing (verifier, passes) map back to what the user wrote."""
+_translations: dict[tuple[int, str], tuple[weakref.ref, Translation]] = {}
+"""The latest translation per context and source name, so that diagnostics
+emitted after parsing (verifier, passes) and printed locations map back to
+what the user wrote.  Keyed by context: a parse in another context must not
+move the positions of this one's modules.  (Two modules parsed in one
+context under one name share the latest translation.)"""
+_latest: dict[str, Translation] = {}
+"""The latest translation per source name, whatever its context: for a
+position whose context is not known."""
 _MAX_REMEMBERED = 64
 
 
-def remap_position(filename: str | None, line: int, col: int) -> tuple[str | None, int, int]:
-    """Map a position in generated text to the user's text."""
-    t = _translations.get(filename or "")
+def remap_position(
+    filename: str | None, line: int, col: int, context: ir.Context | None = None
+) -> tuple[str | None, int, int]:
+    """Map a position in generated text to the user's text; `context` is
+    the one the position's op lives in (None: the latest parse under that
+    name, in any context)."""
+    name = filename or ""
+    if context is None:
+        t = _latest.get(name)
+    else:
+        entry = _translations.get((id(context), name))
+        t = entry[1] if entry is not None and entry[0]() is context else None
     if t is None or line <= 0:
         return filename, line, col
     return (filename, *t.original_position(line, col))
 
 
-def _remember(filename: str, translation: Translation) -> None:
-    _translations.pop(filename, None)
-    _translations[filename] = translation
-    while len(_translations) > _MAX_REMEMBERED:
-        _translations.pop(next(iter(_translations)))
+def remap_location(loc: ir.Location) -> tuple[str | None, int, int]:
+    """The user's (file, line, column) of a location (`remap_position` in
+    the location's context)."""
+    return remap_position(*diag.file_position(loc), context=loc.context)
+
+
+def remapper(context: ir.Context) -> diag.Remap:
+    """`remap_position` for positions of `context` (for `diag.convert`)."""
+
+    def remap(filename: str | None, line: int, col: int) -> tuple[str | None, int, int]:
+        return remap_position(filename, line, col, context)
+
+    return remap
+
+
+def _remember(filename: str, translation: Translation, context: ir.Context) -> None:
+    key = (id(context), filename)
+    _translations.pop(key, None)
+    _translations[key] = (weakref.ref(context), translation)
+    _latest.pop(filename, None)
+    _latest[filename] = translation
+    for table in (_translations, _latest):
+        while len(table) > _MAX_REMEMBERED:
+            table.pop(next(iter(table)))
 
 
 MAX_NESTING = 1000
@@ -386,9 +420,26 @@ def _mentions_known(text: str) -> bool:
         return False
     for m in _MENTIONS_KNOWN.finditer(text):
         start = m.start()
-        if start == 0 or not (text[start - 1].isalnum() or text[start - 1] in "_$."):
+        if (start == 0 or not (text[start - 1].isalnum() or text[start - 1] in "_$.")) and _names_known(text, start):
             return True
     return False
+
+
+_OPENS_OPERANDS = re.compile(r"\s*\(")
+
+
+def _names_known(text: str, at: int) -> bool:
+    """Whether the mention at `at` is code or a generic op's quoted name,
+    not words in another string or a comment (which must not make the
+    caller's context accept unregistered dialects)."""
+    line_start = text.rfind("\n", 0, at) + 1
+    line_end = text.find("\n", at)
+    for s in _STRING_OR_COMMENT.finditer(text, line_start, len(text) if line_end < 0 else line_end):
+        if s.start() > at:
+            break
+        if at < s.end():
+            return s.group(0)[0] == '"' and s.start() == at - 1 and _OPENS_OPERANDS.match(text, s.end()) is not None
+    return True
 
 
 def _is_dialect(ctx: ir.Context, name: str) -> bool:
@@ -421,7 +472,7 @@ def _refuse_unknown(module: ir.Operation, text: str, filename: str) -> None:
     if not found:
         return
     op = found[0]
-    name, line, col = remap_position(*diag.file_position(op.location))
+    name, line, col = remap_location(op.location)
     lines = LineIndex(text)
     offset = lines.offset(line, col)
     quoted = f'"{op.name}"'
@@ -432,6 +483,31 @@ def _refuse_unknown(module: ir.Operation, text: str, filename: str) -> None:
         "-allow-unregistered-dialect with the MLIR tool used"
     )
     raise diag.DiagnosticError([diag.Diagnostic("error", message, name or filename, line, col)], {filename: text})
+
+
+def operation_of(what: str, op: object) -> ir.Operation:
+    """`op` as an `ir.Operation` (from an op view or a module too); a
+    TypeError naming `what` for anything else."""
+    op = getattr(op, "operation", op)
+    if not isinstance(op, ir.Operation):
+        raise TypeError(f"{what} takes an ir.Operation, an op view or an ir.Module, got {type(op).__name__}")
+    return op
+
+
+def _check_parse_arguments(text: object, filename: object, context: object) -> None:
+    if not isinstance(text, str):
+        hint = " (decode bytes first)" if isinstance(text, (bytes, bytearray)) else ""
+        raise TypeError(f"parse takes the module's text as a str{hint}, got {type(text).__name__}")
+    if not isinstance(filename, str):
+        raise TypeError(f"parse's filename must be a str, got {type(filename).__name__}")
+    if context is not None and not isinstance(context, ir.Context):
+        raise TypeError(f"parse's context must be an ir.Context, got {type(context).__name__}")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as e:
+        line, col = LineIndex(text).position(e.start)
+        message = f"text is not valid Unicode: lone surrogate {text[e.start]!r} has no UTF-8 encoding"
+        raise diag.DiagnosticError([diag.Diagnostic("error", message, filename, line, col)]) from None
 
 
 def parse(
@@ -446,6 +522,7 @@ def parse(
     Top-level ops other than a single module are wrapped in one, as
     `mlir-opt` does. Raises `DiagnosticError` with positions in `text`.
     """
+    _check_parse_arguments(text, filename, context)
     ctx = context or ir.Context.current
     if ctx is None:
         raise ValueError("parse needs an MLIR context: pass context=, or parse inside `with mesh_dialect.context():`")
@@ -468,12 +545,12 @@ def parse(
         raise diag.DiagnosticError(
             [diag.Diagnostic("error", e.message, filename, line, col)], {filename: text}
         ) from None
-    _remember(filename, translation)
+    _remember(filename, translation, ctx)
     generic = translation.generic
     try:
         outer = ir.Operation.parse(generic, source_name=filename, context=ctx)
     except ir.MLIRError as e:
-        diags = [diag.convert(d, remap_position, diag.not_op_dump) for d in e.error_diagnostics]
+        diags = [diag.convert(d, remapper(ctx), diag.not_op_dump) for d in e.error_diagnostics]
         if not diags:
             diags = [_silent_failure(translation, filename)]
         diags = [_place_stray_op(d, text, insertions) for d in diags]
@@ -564,7 +641,7 @@ def print_ir(
     MLIR verifies it first and prints invalid IR generic, as `str(op)` does:
     invalid IR printed unverified may abort the process.  A caller that has
     just verified it passes `assume_verified=True` (faster)."""
-    op = op.operation if hasattr(op, "operation") else op
+    op = operation_of("print_ir", op)
     text = _printed_to_file(op, generic, debug_info, assume_verified) if _large_module(op) else None
     if text is None:
         text = op.get_asm(
@@ -572,20 +649,28 @@ def print_ir(
             enable_debug_info=debug_info,
             assume_verified=assume_verified,
         )
-    if debug_info and _translations:
-        text = _FILE_POSITION.sub(_remapped, text)
+    if debug_info:
+        text = remap_printed(text, op.context)
     return to_custom(text, generic=generic)
+
+
+def remap_printed(text: str, context: ir.Context) -> str:
+    """Printed IR with its file locations in the user's text: MLIR recorded
+    where each op was in the text it parsed, which the custom syntax was
+    translated into."""
+    if not _translations:
+        return text
+    remap = remapper(context)
+
+    def remapped(m: re.Match) -> str:
+        name, line, col = remap(m.group(1), int(m.group(2)), int(m.group(3)))
+        return f'"{m.group(1)}":{line}:{col}'
+
+    return _FILE_POSITION.sub(remapped, text)
 
 
 _FILE_POSITION = re.compile(r'"((?:[^"\\\n]|\\.)*)":(\d+):(\d+)')
 """A file location's `"name":line:col` in printed IR."""
-
-
-def _remapped(m: re.Match) -> str:
-    """A printed location in the user's text: MLIR recorded where the op was
-    in the text it parsed, which the custom syntax was translated into."""
-    name, line, col = remap_position(m.group(1), int(m.group(2)), int(m.group(3)))
-    return f'"{m.group(1)}":{line}:{col}'
 
 
 _LARGE_MODULE = 256

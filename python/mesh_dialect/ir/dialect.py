@@ -106,6 +106,8 @@ def load_dialect(context: ir.Context | None = None) -> ir.Context:
 
     Idempotent: a context that already has it is left alone.
     """
+    if context is not None and not isinstance(context, ir.Context):
+        raise TypeError(f"load_dialect takes an ir.Context, got {type(context).__name__}")
     ctx = context or ir.Context.current
     if ctx is None:
         raise ValueError("load_dialect needs an MLIR context: pass one, or call it inside `with ctx:`")

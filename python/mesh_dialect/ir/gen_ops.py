@@ -217,7 +217,7 @@ def _plan(op: OpDef) -> _OpPlan:
         else:
             params.append(_Param(f"{r.name}_type", "ir.Type"))
             what = json.dumps(f"{op.full_name}: {r.name}_type")
-            result_types[r.name] = f"_type({what}, {r.name}_type)"
+            result_types[r.name] = f"_type({what}, {r.name}_type, ctx)"
 
     for o in op.operands:
         if o.name not in folded:
@@ -304,7 +304,7 @@ def _emit_init(plan: _OpPlan) -> list[str]:
     # Dynamic lists first: their Values are operands.
     for attr, group in plan.dynlists.items():
         pname = plan.list_name(attr)
-        out += _wrap(8, f"{attr}, {group} = _split_dynamic(", [q(f"{name}: {pname}"), pname], ")")
+        out += _wrap(8, f"{attr}, {group} = _split_dynamic(", [q(f"{name}: {pname}"), pname, "ctx"], ")")
     for group in plan.together:
         given = " + ".join(f"({g} is not None)" if op.attr(g).default is None else f"bool({g})" for g in group)
         msg = f"{name}: {', '.join(group)} must be given together"
@@ -329,11 +329,11 @@ def _emit_init(plan: _OpPlan) -> list[str]:
     for o in op.operands:
         what = q(f"{name}: {o.name}")
         if not o.variadic:
-            operands.append(f"_value({what}, {o.name})")
+            operands.append(f"_value({what}, {o.name}, ctx)")
             continue
         item = o.name
         if o.name not in plan.dynlists.values():
-            item = f"[_value({what}, v) for v in _sequence({what}, {o.name})]"
+            item = f"[_value({what}, v, ctx) for v in _sequence({what}, {o.name})]"
         operands.append(item if segmented else f"*{item}")
     out += _wrap(8, "operands = [", operands, "]")
 

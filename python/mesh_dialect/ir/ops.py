@@ -304,10 +304,11 @@ class ShardingOp(ir.OpView):
         ip: ir.InsertionPoint | None = None,
     ) -> None:
         ctx = _context("mesh.sharding", loc, ip)
-        static_halo_sizes, dynamic_halo_sizes = _split_dynamic("mesh.sharding: halo_sizes", halo_sizes)
+        static_halo_sizes, dynamic_halo_sizes = _split_dynamic("mesh.sharding: halo_sizes", halo_sizes, ctx)
         static_sharded_dims_offsets, dynamic_sharded_dims_offsets = _split_dynamic(
             "mesh.sharding: sharded_dims_offsets",
             sharded_dims_offsets,
+            ctx,
         )
         if bool(partial_axes) + (partial_type is not None) not in (0, 2):
             raise ValueError("mesh.sharding: partial_axes, partial_type must be given together")
@@ -431,7 +432,7 @@ class ShardOp(ir.OpView):
                 annotate_for_users,
                 ctx,
             )
-        operands = [_value("mesh.shard: src", src), _value("mesh.shard: sharding", sharding)]
+        operands = [_value("mesh.shard: src", src, ctx), _value("mesh.shard: sharding", sharding, ctx)]
         results = [src.type]
         super().__init__(
             self.OPERATION_NAME, self._ODS_REGIONS, None, None,
@@ -488,8 +489,8 @@ class ShardShapeOp(ir.OpView):
         attributes: dict[str, ir.Attribute] = {}
         attributes["shape"] = _shape_attr("mesh.shard_shape: shape", shape, ctx)
         operands = [
-            _value("mesh.shard_shape: sharding", sharding),
-            _value("mesh.shard_shape: device", device),
+            _value("mesh.shard_shape: sharding", sharding, ctx),
+            _value("mesh.shard_shape: device", device, ctx),
         ]
         count = len(shape)
         results = [ir.IndexType.get(ctx)] * count
@@ -552,8 +553,8 @@ class AllGatherOp(ir.OpView):
         attributes["mesh"] = _symbol_attr("mesh.all_gather: mesh", mesh, ctx)
         attributes["mesh_axes"] = _axes_attr("mesh.all_gather: mesh_axes", mesh_axes, ctx)
         attributes["gather_axis"] = _index_attr("mesh.all_gather: gather_axis", gather_axis, ctx)
-        operands = [_value("mesh.all_gather: input", input)]
-        results = [_type("mesh.all_gather: result_type", result_type)]
+        operands = [_value("mesh.all_gather: input", input, ctx)]
+        results = [_type("mesh.all_gather: result_type", result_type, ctx)]
         super().__init__(
             self.OPERATION_NAME, self._ODS_REGIONS, None, None,
             results=results, operands=operands, attributes=attributes,
@@ -626,8 +627,8 @@ class AllReduceOp(ir.OpView):
         attributes["mesh"] = _symbol_attr("mesh.all_reduce: mesh", mesh, ctx)
         attributes["mesh_axes"] = _axes_attr("mesh.all_reduce: mesh_axes", mesh_axes, ctx)
         attributes["reduction"] = _reduction_attr("mesh.all_reduce: reduction", reduction, ctx)
-        operands = [_value("mesh.all_reduce: input", input)]
-        results = [_type("mesh.all_reduce: result_type", result_type)]
+        operands = [_value("mesh.all_reduce: input", input, ctx)]
+        results = [_type("mesh.all_reduce: result_type", result_type, ctx)]
         super().__init__(
             self.OPERATION_NAME, self._ODS_REGIONS, None, None,
             results=results, operands=operands, attributes=attributes,
@@ -700,8 +701,8 @@ class AllSliceOp(ir.OpView):
         attributes["mesh"] = _symbol_attr("mesh.all_slice: mesh", mesh, ctx)
         attributes["mesh_axes"] = _axes_attr("mesh.all_slice: mesh_axes", mesh_axes, ctx)
         attributes["slice_axis"] = _index_attr("mesh.all_slice: slice_axis", slice_axis, ctx)
-        operands = [_value("mesh.all_slice: input", input)]
-        results = [_type("mesh.all_slice: result_type", result_type)]
+        operands = [_value("mesh.all_slice: input", input, ctx)]
+        results = [_type("mesh.all_slice: result_type", result_type, ctx)]
         super().__init__(
             self.OPERATION_NAME, self._ODS_REGIONS, None, None,
             results=results, operands=operands, attributes=attributes,
@@ -776,8 +777,8 @@ class AllToAllOp(ir.OpView):
         attributes["mesh_axes"] = _axes_attr("mesh.all_to_all: mesh_axes", mesh_axes, ctx)
         attributes["split_axis"] = _index_attr("mesh.all_to_all: split_axis", split_axis, ctx)
         attributes["concat_axis"] = _index_attr("mesh.all_to_all: concat_axis", concat_axis, ctx)
-        operands = [_value("mesh.all_to_all: input", input)]
-        results = [_type("mesh.all_to_all: result_type", result_type)]
+        operands = [_value("mesh.all_to_all: input", input, ctx)]
+        results = [_type("mesh.all_to_all: result_type", result_type, ctx)]
         super().__init__(
             self.OPERATION_NAME, self._ODS_REGIONS, None, None,
             results=results, operands=operands, attributes=attributes,
@@ -852,13 +853,13 @@ class BroadcastOp(ir.OpView):
         ip: ir.InsertionPoint | None = None,
     ) -> None:
         ctx = _context("mesh.broadcast", loc, ip)
-        root, root_dynamic = _split_dynamic("mesh.broadcast: root", root)
+        root, root_dynamic = _split_dynamic("mesh.broadcast: root", root, ctx)
         attributes: dict[str, ir.Attribute] = {}
         attributes["mesh"] = _symbol_attr("mesh.broadcast: mesh", mesh, ctx)
         attributes["mesh_axes"] = _axes_attr("mesh.broadcast: mesh_axes", mesh_axes, ctx)
         attributes["root"] = _i64_list_attr("mesh.broadcast: root", root, ctx)
-        operands = [_value("mesh.broadcast: input", input), *root_dynamic]
-        results = [_type("mesh.broadcast: result_type", result_type)]
+        operands = [_value("mesh.broadcast: input", input, ctx), *root_dynamic]
+        results = [_type("mesh.broadcast: result_type", result_type, ctx)]
         super().__init__(
             self.OPERATION_NAME, self._ODS_REGIONS, None, None,
             results=results, operands=operands, attributes=attributes,
@@ -937,14 +938,14 @@ class GatherOp(ir.OpView):
         ip: ir.InsertionPoint | None = None,
     ) -> None:
         ctx = _context("mesh.gather", loc, ip)
-        root, root_dynamic = _split_dynamic("mesh.gather: root", root)
+        root, root_dynamic = _split_dynamic("mesh.gather: root", root, ctx)
         attributes: dict[str, ir.Attribute] = {}
         attributes["mesh"] = _symbol_attr("mesh.gather: mesh", mesh, ctx)
         attributes["mesh_axes"] = _axes_attr("mesh.gather: mesh_axes", mesh_axes, ctx)
         attributes["gather_axis"] = _index_attr("mesh.gather: gather_axis", gather_axis, ctx)
         attributes["root"] = _i64_list_attr("mesh.gather: root", root, ctx)
-        operands = [_value("mesh.gather: input", input), *root_dynamic]
-        results = [_type("mesh.gather: result_type", result_type)]
+        operands = [_value("mesh.gather: input", input, ctx), *root_dynamic]
+        results = [_type("mesh.gather: result_type", result_type, ctx)]
         super().__init__(
             self.OPERATION_NAME, self._ODS_REGIONS, None, None,
             results=results, operands=operands, attributes=attributes,
@@ -1028,14 +1029,14 @@ class RecvOp(ir.OpView):
         ip: ir.InsertionPoint | None = None,
     ) -> None:
         ctx = _context("mesh.recv", loc, ip)
-        source, source_dynamic = _split_dynamic("mesh.recv: source", source)
+        source, source_dynamic = _split_dynamic("mesh.recv: source", source, ctx)
         attributes: dict[str, ir.Attribute] = {}
         attributes["mesh"] = _symbol_attr("mesh.recv: mesh", mesh, ctx)
         attributes["mesh_axes"] = _axes_attr("mesh.recv: mesh_axes", mesh_axes, ctx)
         if source:
             attributes["source"] = _i64_list_attr("mesh.recv: source", source, ctx)
-        operands = [_value("mesh.recv: input", input), *source_dynamic]
-        results = [_type("mesh.recv: result_type", result_type)]
+        operands = [_value("mesh.recv: input", input, ctx), *source_dynamic]
+        results = [_type("mesh.recv: result_type", result_type, ctx)]
         super().__init__(
             self.OPERATION_NAME, self._ODS_REGIONS, None, None,
             results=results, operands=operands, attributes=attributes,
@@ -1114,14 +1115,14 @@ class ReduceOp(ir.OpView):
         ip: ir.InsertionPoint | None = None,
     ) -> None:
         ctx = _context("mesh.reduce", loc, ip)
-        root, root_dynamic = _split_dynamic("mesh.reduce: root", root)
+        root, root_dynamic = _split_dynamic("mesh.reduce: root", root, ctx)
         attributes: dict[str, ir.Attribute] = {}
         attributes["mesh"] = _symbol_attr("mesh.reduce: mesh", mesh, ctx)
         attributes["mesh_axes"] = _axes_attr("mesh.reduce: mesh_axes", mesh_axes, ctx)
         attributes["reduction"] = _reduction_attr("mesh.reduce: reduction", reduction, ctx)
         attributes["root"] = _i64_list_attr("mesh.reduce: root", root, ctx)
-        operands = [_value("mesh.reduce: input", input), *root_dynamic]
-        results = [_type("mesh.reduce: result_type", result_type)]
+        operands = [_value("mesh.reduce: input", input, ctx), *root_dynamic]
+        results = [_type("mesh.reduce: result_type", result_type, ctx)]
         super().__init__(
             self.OPERATION_NAME, self._ODS_REGIONS, None, None,
             results=results, operands=operands, attributes=attributes,
@@ -1211,8 +1212,8 @@ class ReduceScatterOp(ir.OpView):
         attributes["mesh_axes"] = _axes_attr("mesh.reduce_scatter: mesh_axes", mesh_axes, ctx)
         attributes["reduction"] = _reduction_attr("mesh.reduce_scatter: reduction", reduction, ctx)
         attributes["scatter_axis"] = _index_attr("mesh.reduce_scatter: scatter_axis", scatter_axis, ctx)
-        operands = [_value("mesh.reduce_scatter: input", input)]
-        results = [_type("mesh.reduce_scatter: result_type", result_type)]
+        operands = [_value("mesh.reduce_scatter: input", input, ctx)]
+        results = [_type("mesh.reduce_scatter: result_type", result_type, ctx)]
         super().__init__(
             self.OPERATION_NAME, self._ODS_REGIONS, None, None,
             results=results, operands=operands, attributes=attributes,
@@ -1288,14 +1289,14 @@ class ScatterOp(ir.OpView):
         ip: ir.InsertionPoint | None = None,
     ) -> None:
         ctx = _context("mesh.scatter", loc, ip)
-        root, root_dynamic = _split_dynamic("mesh.scatter: root", root)
+        root, root_dynamic = _split_dynamic("mesh.scatter: root", root, ctx)
         attributes: dict[str, ir.Attribute] = {}
         attributes["mesh"] = _symbol_attr("mesh.scatter: mesh", mesh, ctx)
         attributes["mesh_axes"] = _axes_attr("mesh.scatter: mesh_axes", mesh_axes, ctx)
         attributes["scatter_axis"] = _index_attr("mesh.scatter: scatter_axis", scatter_axis, ctx)
         attributes["root"] = _i64_list_attr("mesh.scatter: root", root, ctx)
-        operands = [_value("mesh.scatter: input", input), *root_dynamic]
-        results = [_type("mesh.scatter: result_type", result_type)]
+        operands = [_value("mesh.scatter: input", input, ctx), *root_dynamic]
+        results = [_type("mesh.scatter: result_type", result_type, ctx)]
         super().__init__(
             self.OPERATION_NAME, self._ODS_REGIONS, None, None,
             results=results, operands=operands, attributes=attributes,
@@ -1379,13 +1380,13 @@ class SendOp(ir.OpView):
         ip: ir.InsertionPoint | None = None,
     ) -> None:
         ctx = _context("mesh.send", loc, ip)
-        destination, destination_dynamic = _split_dynamic("mesh.send: destination", destination)
+        destination, destination_dynamic = _split_dynamic("mesh.send: destination", destination, ctx)
         attributes: dict[str, ir.Attribute] = {}
         attributes["mesh"] = _symbol_attr("mesh.send: mesh", mesh, ctx)
         attributes["mesh_axes"] = _axes_attr("mesh.send: mesh_axes", mesh_axes, ctx)
         attributes["destination"] = _i64_list_attr("mesh.send: destination", destination, ctx)
-        operands = [_value("mesh.send: input", input), *destination_dynamic]
-        results = [_type("mesh.send: result_type", result_type)]
+        operands = [_value("mesh.send: input", input, ctx), *destination_dynamic]
+        results = [_type("mesh.send: result_type", result_type, ctx)]
         super().__init__(
             self.OPERATION_NAME, self._ODS_REGIONS, None, None,
             results=results, operands=operands, attributes=attributes,
@@ -1472,8 +1473,8 @@ class ShiftOp(ir.OpView):
         attributes["offset"] = _i64_attr("mesh.shift: offset", offset, ctx)
         if rotate:
             attributes["rotate"] = _unit_attr("mesh.shift: rotate", rotate, ctx)
-        operands = [_value("mesh.shift: input", input)]
-        results = [_type("mesh.shift: result_type", result_type)]
+        operands = [_value("mesh.shift: input", input, ctx)]
+        results = [_type("mesh.shift: result_type", result_type, ctx)]
         super().__init__(
             self.OPERATION_NAME, self._ODS_REGIONS, None, None,
             results=results, operands=operands, attributes=attributes,
@@ -1559,10 +1560,12 @@ class UpdateHaloOp(ir.OpView):
         static_source_halo_sizes, source_halo_sizes = _split_dynamic(
             "mesh.update_halo: source_halo_sizes",
             source_halo_sizes,
+            ctx,
         )
         static_destination_halo_sizes, destination_halo_sizes = _split_dynamic(
             "mesh.update_halo: destination_halo_sizes",
             destination_halo_sizes,
+            ctx,
         )
         attributes: dict[str, ir.Attribute] = {}
         attributes["mesh"] = _symbol_attr("mesh.update_halo: mesh", mesh, ctx)
@@ -1578,8 +1581,8 @@ class UpdateHaloOp(ir.OpView):
             ctx,
         )
         operands = [
-            _value("mesh.update_halo: source", source),
-            _value("mesh.update_halo: destination", destination),
+            _value("mesh.update_halo: source", source, ctx),
+            _value("mesh.update_halo: destination", destination, ctx),
             source_halo_sizes,
             destination_halo_sizes,
         ]

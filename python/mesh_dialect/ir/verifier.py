@@ -1014,9 +1014,9 @@ def verify(
 ) -> list[Diagnostic]:
     """The violations as `Diagnostic`s with positions in the user's text
     (`op_order` as in `check`)."""
-    from .asm import remap_position
+    from .asm import remapper
 
-    remap = remap or remap_position
+    remap = remap or remapper(root.context)
     out = []
     for v in check(root, op_order):
         notes = tuple(Diagnostic("note", msg, *remap(*file_position(loc))) for loc, msg in v.notes)

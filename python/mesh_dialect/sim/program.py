@@ -18,8 +18,6 @@ from typing import Any
 import numpy as np
 from mlir import ir
 
-from ..ir.diagnostics import file_position
-
 
 class SimError(Exception):
     """An op the simulator cannot run, or a run that cannot go on; the
@@ -94,11 +92,11 @@ def where(op: ir.Operation) -> str:
     """The op's file:line:col, else its nearest enclosing op's (the body
     of a named linalg op is built without locations: its ops are said at
     the op the user wrote)."""
-    from ..ir.asm import remap_position
+    from ..ir.asm import remap_location
 
     found: ir.Operation | None = op
     while found is not None:
-        filename, line, col = remap_position(*file_position(found.location))
+        filename, line, col = remap_location(found.location)
         if filename:
             return f"{filename}:{line}:{col}"
         parent = found.parent

@@ -92,6 +92,8 @@ _LAZY.update({name: f"base:{name}" for name in ("OptionError", "Pass", "PassFail
 
 
 def register_pass(cls: type[Pass]) -> type[Pass]:
+    if not (isinstance(cls, type) and issubclass(cls, Pass)):
+        raise TypeError(f"register_pass takes a subclass of mesh_dialect.transforms.Pass, got {cls!r}")
     if not cls.ARGUMENT:
         raise ValueError(f"pass {cls.__name__} has no ARGUMENT")
     PASSES[cls.ARGUMENT] = cls

@@ -21,8 +21,8 @@ from mlir.passmanager import PassManager
 
 from ..ir import ops as mesh_ops
 from ..ir import verifier
-from ..ir.asm import remap_position
-from ..ir.diagnostics import Diagnostic, file_position
+from ..ir.asm import remap_location
+from ..ir.diagnostics import Diagnostic
 from ..ir.signature import ContextCache, op_address
 from ..sharding.spec import Sharding
 
@@ -80,7 +80,7 @@ def _ops_within(op: ir.Operation) -> list[ir.Operation]:
     return found
 
 
-def _one_line(e: BaseException) -> str:
+def one_line(e: BaseException) -> str:
     """`Type: message` of an exception, on one line. An exception raised
     inside a callback the bindings called (a walk) comes back as a
     RuntimeError carrying the whole traceback as text: keep its last line,
@@ -202,7 +202,7 @@ class Pass:
         self._keep("warning", location, message)
 
     def _keep(self, severity: str, location: ir.Location, message: str) -> None:
-        self.diagnostics.append(Diagnostic(severity, message, *remap_position(*file_position(location))))
+        self.diagnostics.append(Diagnostic(severity, message, *remap_location(location)))
 
     # -- statistics -----------------------------------------------------------
 
@@ -312,8 +312,13 @@ class Pass:
             pass_.signal_pass_failure()
         except Exception as e:  # noqa: BLE001 - report instead of crashing the host
             self.changed = None
-            detail = _one_line(e)
-            op.location.emit_error(f"internal error in pass '{self.ARGUMENT}': {detail}")
+            # (the registry is imported here: a pass that asks no rule never loads it)
+            from ..interfaces.registry import RuleError
+
+            if isinstance(e, RuleError):  # a user's rule, reported at its op
+                e.location.emit_error(str(e))
+            else:
+                op.location.emit_error(f"internal error in pass '{self.ARGUMENT}': {one_line(e)}")
             pass_.signal_pass_failure()
         finally:
             if collecting:

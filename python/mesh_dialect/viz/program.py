@@ -22,8 +22,7 @@ from dataclasses import dataclass, field
 from mlir import ir
 
 from ..ir import schema
-from ..ir.asm import remap_position
-from ..ir.diagnostics import file_position
+from ..ir.asm import remap_location
 from ..ir.syntax import Unprintable, decode_sharding_attr
 from ..sharding.spec import Mesh, Sharding
 from .layout import Layout, LayoutError, compute_layout
@@ -120,7 +119,7 @@ class _Names:
         self.state: ir.AsmState | None = None
 
     def position_of(self, loc: ir.Location) -> tuple[int, int]:
-        name, line, col = remap_position(*file_position(loc))
+        name, line, col = remap_location(loc)
         return (line, col) if name is not None else (0, 0)
 
     def printed(self, value: ir.Value) -> str:

@@ -9,10 +9,12 @@
 // RUN: mesh-run %t.mlir -f vocab_softmax --compare-with %s -q | FileCheck %s
 // RUN: mesh-run %t.mlir -f vocab_softmax --compare-with %s --seed 9 -q | FileCheck %s
 // RUN: mesh-run %t.mlir -f collapse --compare-with %s -q | FileCheck %s
+// RUN: mesh-run %t.mlir -f beside_offsets --compare-with %s -q | FileCheck %s
 // CHECK: result 0: max error {{[0-9.e-]+}}
 // CHECK-NEXT: match
 
 mesh.mesh @mesh(shape = 4)
+mesh.mesh @m3(shape = 3)
 
 // A Megatron MLP whose hidden size (10) the 4 devices do not divide: both
 // matmuls and the relu run on the weights' uneven pieces, and the only
@@ -115,4 +117,26 @@ func.func @collapse(%x: tensor<6x4xi32>) -> tensor<24xi32> {
   %c = tensor.collapse_shape %d [[0, 1]] : tensor<6x4xi32> into tensor<24xi32>
   %cs = mesh.shard %c to %rows : tensor<24xi32>
   return %cs : tensor<24xi32>
+}
+
+// Beside an annotation cut by offsets, propagation gives values of that type
+// and split the annotation's cut, not the default one: a broadcast operand
+// of another type would be cut otherwise (0:2, 2:4, 4:7 against 0:3, 3:5,
+// 5:7), which partition refuses. No uneven choice is made in such a
+// function: the op runs whole.
+// PROP-LABEL: func.func @beside_offsets(
+// PROP: linalg.generic {{.*}}mesh.sharding_option = #mesh.sharding<@m3, []>
+func.func @beside_offsets(%x: tensor<7x4xf32>, %b: tensor<7xf32>) -> tensor<7x4xf32> {
+  %cut = mesh.sharding @m3 split_axes = [[0]] sharded_dims_offsets = [0, 3, 5, 7] : !mesh.sharding
+  %rows = mesh.sharding @m3 split_axes = [[0]] : !mesh.sharding
+  %x0 = mesh.shard %x to %cut : tensor<7x4xf32>
+  %b0 = mesh.shard %b to %rows : tensor<7xf32>
+  %e = tensor.empty() : tensor<7x4xf32>
+  %g = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%x0, %b0 : tensor<7x4xf32>, tensor<7xf32>) outs(%e : tensor<7x4xf32>) {
+  ^bb0(%p: f32, %q: f32, %o: f32):
+    %z = arith.addf %p, %q : f32
+    linalg.yield %z : f32
+  } -> tensor<7x4xf32>
+  %r = mesh.shard %g to %rows : tensor<7x4xf32>
+  return %r : tensor<7x4xf32>
 }

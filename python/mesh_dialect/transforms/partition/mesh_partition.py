@@ -43,7 +43,7 @@ from mlir import ir
 from mlir.dialects import arith, linalg, scf, tensor
 
 from ...interfaces.choice import same_placement
-from ...interfaces.registry import OWN_BODY, RuleCache
+from ...interfaces.registry import INDEX_OFFSET_OPS, OWN_BODY, RuleCache, index_reads
 from ...interfaces.rules import Conflict, ShardingRule, option_from_shardings, shardings_from_option
 from ...ir import ops as mesh_ops
 from ...ir.flags import drop_totals_only_flags
@@ -451,6 +451,43 @@ class _Partition:
             read[len(rules) - 1] = (option, captures, results)
         return rules
 
+    def offset_indices(self, op: ir.Operation) -> None:
+        """A body reading the index of a split loop (`linalg.index`) counts
+        from this device's first index along it: each read gets the start of
+        the device's piece of an operand dimension the loop indexes plainly
+        added (the rule splits such loops only when one does)."""
+        reads = index_reads(op)
+        if not reads:
+            return
+        maps = [ir.AffineMapAttr(a).value for a in ir.ArrayAttr(linalg.get_indexing_maps(op))]
+        operands = list(op.operands)
+        ix: _Ix | None = None
+        starts: dict[int, ir.Value | None] = {}
+        for read in reads:
+            loop = ir.IntegerAttr(read.attributes["dim"]).value
+            if loop not in starts:
+                starts[loop] = None
+                for v, m in zip(operands, maps):
+                    s = self.layout.get(v)
+                    plain = [k for k, e in enumerate(m.results) if _is_dim(e, loop)]
+                    k = next((k for k in plain if s is not None and s.axes_of(k)), None)
+                    if k is None:
+                        continue
+                    if s.halo_sizes:
+                        raise _Unsupported(op.location, "a body reads the index of a loop split with halos")
+                    ix = ix or _Ix(self, ir.InsertionPoint(op), op.location)
+                    t = ir.RankedTensorType(self.global_type.get(v, v.type))
+                    start = ix.start(s, k, ix.total(v, t, s, k), ix.group_index(s.axes_of(k)))
+                    starts[loop] = None if isinstance(start, int) and start == 0 else ix.value(start)
+                    break
+            start = starts[loop]
+            if start is None:
+                continue
+            index = read.result
+            with ir.InsertionPoint.after(read), read.location:
+                moved = arith.AddIOp(index, start)
+            index.replace_all_uses_except(moved.result, moved.operation)
+
     def erase_unused_inits(self) -> None:
         """Whole inits that every user rebuilt in its own layout are dead.
         The candidates (each fill, then the empty it fills) are listed
@@ -645,6 +682,8 @@ class _Partition:
         if not fitted:  # fitting set layouts of results
             outs = [layout.get(r) for r in results]
         self.fix_init(op, rule, name, results, outs)
+        if name in INDEX_OFFSET_OPS:
+            self.offset_indices(op)
         if name in ("tensor.empty", "tensor.splat") and self.sized_per_device(op):
             return
         for r, s in zip(results, outs):
@@ -1843,6 +1882,11 @@ class _Partition:
             kept = self.first_only(init, list(out.partial_axes), neutral, ir.InsertionPoint(op), op.location)
             op.operands[i] = kept
             self.layout[kept] = self.layout.get(init, _WHOLE)
+
+
+def _is_dim(e: ir.AffineExpr, loop: int) -> bool:
+    """Whether an indexing map's result is loop `loop` itself."""
+    return isinstance(e, ir.AffineDimExpr) and e.position == loop
 
 
 class _Ix:

@@ -228,7 +228,10 @@ class _Builder:
         # one object per distinct rule: the solver memoizes by identity
         rule = self.rules.setdefault(rule, rule)
         weight = self.weight(op)
-        node = Node(ops, res, rule=rule, weight=weight, uneven=name.startswith(_UNEVEN_OPS))
+        # (where an annotation is cut by offsets, `apply` gives its cut to other
+        # values of its type and split, not the default one the solver assumes)
+        uneven = not fn.any_offsets and name.startswith(_UNEVEN_OPS)
+        node = Node(ops, res, rule=rule, weight=weight, uneven=uneven)
         node.operand_weights = self.use_weights(operands, weight)
         choice = fn.explicit_options.get(index)
         if choice is not None:
@@ -258,7 +261,7 @@ class _Builder:
             res = [self.vid(r)] + ([self.vid(block_args[k])] if block_args[k] is not None else [])
             # the init is read once, in front of the loop; the yields once per
             # iteration (their weights come with them)
-            node = Node(ops, res, carry=True, weight=weight, uneven=True)
+            node = Node(ops, res, carry=True, weight=weight, uneven=not self.fn.any_offsets)
             carried.append(self.add(node, Ref("carry", index, k)))
         self.carries[op] = carried
 

@@ -37,11 +37,10 @@ from typing import Any, ClassVar
 from mlir import ir
 
 from ...interfaces.choice import Choice, Request, choice_from_option, choose, same_placement
-from ...interfaces.registry import RuleCache, knows, rule_always_exists
+from ...interfaces.registry import RuleCache, RuleError, knows, rule_always_exists
 from ...interfaces.rules import ShardingRule, option_from_lists, option_to_lists, validate_option
 from ...ir import ops as mesh_ops
-from ...ir.asm import remap_position
-from ...ir.diagnostics import file_position
+from ...ir.asm import remap_location
 from ...ir.syntax import Unprintable, decode_sharding_attr, encode_sharding_attr
 from ...sharding.spec import Sharding
 from ..base import LOCAL_MESH, Pass, PassFailed, mesh_scopes, sharding_of
@@ -152,7 +151,7 @@ def _with_cut(need: Sharding, v: ir.Value, cut: dict) -> Sharding:
 
 
 def _where(loc: ir.Location) -> str:
-    name, line, col = remap_position(*file_position(loc))
+    name, line, col = remap_location(loc)
     return f"{name}:{line}:{col}" if name else "an unknown location"
 
 
@@ -209,6 +208,7 @@ class _Function:
 
     def collect(self) -> None:
         shard_ops: list[ir.Operation] = []
+        raised: list[RuleError] = []
         sequence, ops, rules, ios = self.sequence, self.ops, self.rules, self.io
         lookup = self.rule_cache.lookup
         advance, skip = ir.WalkResult.ADVANCE, ir.WalkResult.SKIP
@@ -249,7 +249,11 @@ class _Function:
                 rules.append(LATER)
                 ios.append(io)
                 return skip
-            rule, option, _ = lookup(op, name, io)
+            try:
+                rule, option, _ = lookup(op, name, io)
+            except RuleError as e:  # raised again after the walk (the bindings would wrap it)
+                raised.append(e)
+                return ir.WalkResult.INTERRUPT
             if rule is None:
                 self.unknown.append(op)
                 sequence.append(("other", op))
@@ -266,6 +270,8 @@ class _Function:
             return skip
 
         self.func.walk(visit, ir.WalkOrder.PRE_ORDER)
+        if raised:
+            raise raised[0]
         for op in shard_ops:
             self.read_shard(op)
         if self.failed:
@@ -291,6 +297,13 @@ class _Function:
         mesh, sharding, _ = found
         if mesh not in self.mesh_shapes:
             op.location.emit_error(f"mesh @{mesh} is not defined in the module: {LOCAL_MESH}")
+            self.failed = True
+            return
+        rank = self.meshes[mesh]
+        axes = (a for group in (*sharding.split_axes, sharding.partial_axes) for a in group)
+        bad = next((a for a in axes if not 0 <= a < rank), None)
+        if bad is not None:  # a module the verifier has not seen (mesh-opt verifies first)
+            op.location.emit_error(f"mesh axis {bad} is out of range for mesh @{mesh} of rank {rank}")
             self.failed = True
             return
         ann = Ann(
