@@ -330,6 +330,18 @@ def test_changing_only_halos_is_one_update_halo():
     run(plan, table(8, 8))
 
 
+def test_narrowing_halos_is_free():
+    """Every new halo within the old one on its side: the new local array is
+    a slice of the old, which moves nothing (partition emits the slice)."""
+    plan = plan_resharding((8, 8), (2, 2), S([0], [1], halos=(2, 1, 1, 1)), S([0], [1], halos=(1, 1, 0, 1)))
+    assert plan.steps == (UpdateHalo(((0,), (1,)), (2, 1, 1, 1), (1, 1, 0, 1)),)
+    assert plan.bytes_received == 0
+    run(plan, table(8, 8))
+    # one side wider than before: the neighbours send the halos again
+    wider = plan_resharding((8, 8), (2, 2), S([0], [1], halos=(1, 1, 1, 1)), S([0], [1], halos=(2, 1, 0, 1)))
+    assert wider.bytes_received > 0
+
+
 def test_halos_are_dropped_then_added_around_a_layout_change():
     plan = plan_resharding((8, 8), (2, 2), S([0], partial=[1], halos=(1, 1)), S([1], [0], halos=(2, 0, 1, 1)))
     assert kinds(plan) == [UpdateHalo, ReduceScatter, Permute, UpdateHalo]

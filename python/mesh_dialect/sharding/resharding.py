@@ -46,7 +46,8 @@ bytes, g the size of the device group of the step's `axes`):
 - permute: S for a device whose piece comes from another device (even if
   it holds part of it already), 0 for a fixed point;
 - update_halo: the destination halo cells inside the tensor (cells past the
-  tensor's edge are poison and not sent); 0 when it only drops halos.
+  tensor's edge are poison and not sent); 0 when every destination halo is
+  within the source's (it drops or narrows halos: a local slice).
 
 A plan's `bytes_received` is the maximum over devices of the sum of its
 steps' bytes for that device.  The search minimizes the sum over steps of
@@ -316,6 +317,12 @@ class UpdateHalo:
             f"update_halo split_axes = {_fmt_split(self.split_axes)} "
             f"halo_sizes = {_fmt(self.source_halos)} -> {_fmt(self.destination_halos)}"
         )
+
+
+def halos_within(destination: Sequence[int], source: Sequence[int]) -> bool:
+    """Whether every destination halo is at most the source's on its side:
+    the new local array is a slice of the old one (no halo: 0)."""
+    return all(d <= (source[k] if k < len(source) else 0) for k, d in enumerate(destination))
 
 
 Step = AllGather | AllSlice | AllToAll | AllReduce | ReduceScatter | Permute | Partialize | UpdateHalo
@@ -1455,6 +1462,8 @@ def _step_costs(p: _Problem, step: Step, before: Sharding, after: Sharding) -> d
     shape, mesh = p.shape, p.mesh
     devices = mesh.devices()
     if isinstance(step, UpdateHalo):
+        if halos_within(step.destination_halos, step.source_halos):
+            return dict.fromkeys(devices, 0)
         after = Sharding(before.split_axes, before.partial_axes, before.partial_type, step.destination_halos)
         out = {}
         for dev in devices:
@@ -1506,6 +1515,8 @@ def _step_cost_max(step: Step, before: Sharding, shape: tuple[int, ...], mesh: M
         moved = any(i != j for i, j in enumerate(step.perm))
         return math.prod(before.local_shape(shape, mesh, first)) if moved else 0
     if isinstance(step, UpdateHalo):
+        if halos_within(step.destination_halos, step.source_halos):
+            return 0
         # Tensor dimensions are cut over disjoint mesh axes, so every
         # combination of pieces is some device's: the largest box is the
         # product of the largest extents per dimension.

@@ -38,6 +38,7 @@ from mlir.dialects import arith, linalg, tensor
 
 from ...interfaces.rules import ShardingRule, Window
 from ...ir import ops as mesh_ops
+from ...sharding.resharding import halos_within
 from ...sharding.spec import Mesh, Sharding
 
 _TOSA_ZERO_POINT = {"tosa.conv2d": 3, "tosa.conv3d": 3, "tosa.depthwise_conv2d": 3}
@@ -49,19 +50,19 @@ _TOSA_LOWEST = ("tosa.max_pool2d",)
 def emit_update_halo(step, value: ir.Value, out: ir.Type, mesh_name: str, ip, loc: ir.Location) -> ir.Value:
     """The planner's `UpdateHalo` step on one device's local array `value`:
     a `mesh.update_halo` into a fresh tensor of the local type `out`.  A
-    step that only drops halos moves nothing: it is a local slice of the
-    core."""
+    step that drops or narrows halos moves nothing: it is a local slice of
+    the core and the halos it keeps."""
     t = ir.RankedTensorType(out)
     split = [list(axes) for axes in step.split_axes] or [[]]
     with ip, loc:
-        if not any(step.destination_halos):
+        if halos_within(step.destination_halos, step.source_halos):
             src = ir.RankedTensorType(value.type)
             offsets = [0] * src.rank
             sharded = [d for d, axes in enumerate(step.split_axes) if axes]
-            halos = list(step.source_halos)
+            source, destination = list(step.source_halos), list(step.destination_halos)
             for k, d in enumerate(sharded):
-                if 2 * k < len(halos):
-                    offsets[d] = halos[2 * k]
+                low = source[2 * k] if 2 * k < len(source) else 0
+                offsets[d] = low - (destination[2 * k] if 2 * k < len(destination) else 0)
             return _slice(value, t, offsets, list(t.shape))
         dest = tensor.EmptyOp(list(t.shape), t.element_type).result
         return mesh_ops.UpdateHaloOp(
