@@ -923,14 +923,23 @@ def _linalg(op: ir.Operation) -> ShardingRule | None:
 
 
 def index_reads(op: ir.Operation) -> list[ir.Operation]:
-    """The `linalg.index` ops in a linalg op's body."""
+    """The `linalg.index` ops that read `op`'s loops: in its body, not in
+    the body of a linalg op nested in it (whose own loops they read)."""
     found: list[ir.Operation] = []
     if not len(op.regions):
         return found
+    top = True
 
     def visit(inner: ir.Operation) -> ir.WalkResult:
-        if inner.name == "linalg.index":
+        nonlocal top
+        if top:  # the walk starts at `op` itself
+            top = False
+            return ir.WalkResult.ADVANCE
+        name = inner.name
+        if name == "linalg.index":
             found.append(inner)
+        elif name.startswith("linalg.") and len(inner.regions):
+            return ir.WalkResult.SKIP
         return ir.WalkResult.ADVANCE
 
     op.walk(visit, ir.WalkOrder.PRE_ORDER)

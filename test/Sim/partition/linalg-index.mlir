@@ -11,12 +11,16 @@
 // RUN: mesh-run %t.mlir -f weighted_row_sum --compare-with %s -q --seed 2 | FileCheck %s
 // RUN: mesh-run %t.mlir -f two_axes --compare-with %s -q | FileCheck %s
 // RUN: mesh-run %t.mlir -f mapped --compare-with %s -q | FileCheck %s
+// RUN: mesh-run %t.mlir -f inner_index --compare-with %s -q | FileCheck %s
+// RUN: mesh-run %t.mlir -f into_argument --compare-with %s -q | FileCheck %s
+// RUN: mesh-run %t.mlir -f into_argument --compare-with %s -q --seed 3 | FileCheck %s
 // CHECK: result 0: max error {{[0-9.e-]+}}
 // CHECK-NEXT: match
 
 mesh.mesh @mesh(shape = 2)
 mesh.mesh @quad(shape = 4)
 mesh.mesh @grid(shape = 2x3)
+mesh.mesh @square(shape = 2x2)
 
 // IR-LABEL: func.func @iota(
 // IR-SAME: tensor<4xf32> {mesh.sharding = #mesh.sharding<@mesh, {{\[\[}}0]]>}
@@ -124,4 +128,55 @@ func.func @mapped(%x: tensor<8xi32>) -> tensor<8xi32> {
     }
   %rs = mesh.shard %r to %rows : tensor<8xi32>
   return %rs : tensor<8xi32>
+}
+
+// A linalg op nested in the body reads its own loop's index, not the outer
+// op's: only the outer op's reads are offset.
+// IR-LABEL: func.func @inner_index(
+// IR: linalg.index 0 : index
+// IR-NEXT: arith.index_cast
+func.func @inner_index(%x: tensor<8xi32>) -> tensor<8xi32> {
+  %rows = mesh.sharding @quad split_axes = [[0]] : !mesh.sharding
+  %x0 = mesh.shard %x to %rows annotate_for_users : tensor<8xi32>
+  %e = tensor.empty() : tensor<8xi32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]} ins(%x0 : tensor<8xi32>) outs(%e : tensor<8xi32>) {
+  ^bb0(%a: i32, %o: i32):
+    %t = tensor.empty() : tensor<3xi32>
+    %iota = linalg.generic {indexing_maps = [affine_map<(k) -> (k)>], iterator_types = ["parallel"]} outs(%t : tensor<3xi32>) {
+    ^bb1(%q: i32):
+      %k = linalg.index 0 : index
+      %kk = arith.index_cast %k : index to i32
+      linalg.yield %kk : i32
+    } -> tensor<3xi32>
+    %c1 = arith.constant 1 : index
+    %v = tensor.extract %iota[%c1] : tensor<3xi32>
+    %y = arith.addi %a, %v : i32
+    linalg.yield %y : i32
+  } -> tensor<8xi32>
+  %rs = mesh.shard %r to %rows : tensor<8xi32>
+  return %rs : tensor<8xi32>
+}
+
+// A sum accumulated into an argument split along the indexed loop, the
+// reduction split over the other axis: partition keeps the argument on one
+// device of each group and gives the others zeros, and the offset still
+// comes from the argument's whole size (6 rows, pieces of 3).
+// IR-LABEL: func.func @into_argument(
+// IR: linalg.index 0 : index
+// IR-NEXT: arith.addi
+func.func @into_argument(%x: tensor<4xi32>, %acc: tensor<6xi32>) -> tensor<6xi32> {
+  %cols = mesh.sharding @square split_axes = [[1]] : !mesh.sharding
+  %rows = mesh.sharding @square split_axes = [[0]] : !mesh.sharding
+  %x0 = mesh.shard %x to %cols annotate_for_users : tensor<4xi32>
+  %a0 = mesh.shard %acc to %rows annotate_for_users : tensor<6xi32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"], mesh.sharding_option = #mesh.sharding<@square, [[0], [1]]>} ins(%x0 : tensor<4xi32>) outs(%a0 : tensor<6xi32>) {
+  ^bb0(%a: i32, %o: i32):
+    %i = linalg.index 0 : index
+    %ii = arith.index_cast %i : index to i32
+    %p = arith.muli %a, %ii : i32
+    %z = arith.addi %o, %p : i32
+    linalg.yield %z : i32
+  } -> tensor<6xi32>
+  %rs = mesh.shard %r to %rows : tensor<6xi32>
+  return %rs : tensor<6xi32>
 }

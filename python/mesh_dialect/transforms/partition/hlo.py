@@ -191,6 +191,7 @@ def _reduce(part: _Partition, op: ir.Operation) -> None:
         kept = part.first_only(init, list(out.partial_axes), neutral, ir.InsertionPoint(op), op.location)
         op.operands[i] = kept
         part.layout[kept] = part.layout.get(init, _WHOLE)
+        part.global_type[kept] = part.global_type.get(init, init.type)
 
 
 _LOCALIZE = {

@@ -475,8 +475,10 @@ class _Partition:
                         continue
                     if s.halo_sizes:
                         raise _Unsupported(op.location, "a body reads the index of a loop split with halos")
+                    if v not in self.global_type:  # a piece whose whole type was not recorded
+                        raise _Unsupported(op.location, f"the whole size of operand {operands.index(v)} is unknown")
                     ix = ix or _Ix(self, ir.InsertionPoint(op), op.location)
-                    t = ir.RankedTensorType(self.global_type.get(v, v.type))
+                    t = ir.RankedTensorType(self.global_type[v])
                     start = ix.start(s, k, ix.total(v, t, s, k), ix.group_index(s.axes_of(k)))
                     starts[loop] = None if isinstance(start, int) and start == 0 else ix.value(start)
                     break
@@ -1882,6 +1884,7 @@ class _Partition:
             kept = self.first_only(init, list(out.partial_axes), neutral, ir.InsertionPoint(op), op.location)
             op.operands[i] = kept
             self.layout[kept] = self.layout.get(init, _WHOLE)
+            self.global_type[kept] = self.global_type.get(init, init.type)
 
 
 def _is_dim(e: ir.AffineExpr, loop: int) -> bool:
