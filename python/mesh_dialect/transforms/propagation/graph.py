@@ -17,7 +17,7 @@ from mlir import ir
 
 from ...ir.schema import DYNAMIC
 from ..base import element_bytes
-from .solver import REPLICATED, Graph, Node, State, Value
+from .solver import CAPTURED, REPLICATED, Graph, Node, State, Value
 
 DYNAMIC_SIZE = 128
 """The size a dynamic tensor dimension is costed as."""
@@ -239,6 +239,32 @@ class _Builder:
             # the choice's layouts, halos included
             node.states = [_state(choice.mesh, choice.operands, choice.results, choice.option)]
         self.add(node, Ref("op", index))
+        if index in fn.reads_outside:
+            self.captures(op, weight)
+
+    def captures(self, op: ir.Operation, weight: int) -> None:
+        """A body that reads tensors from outside its op (a `tensor.extract`
+        of a table) reads them whole on every device, and partition cannot
+        reshard them there (they are no operands): a node that needs each
+        whole as only a value produced whole gives it (`CAPTURED`)."""
+        found: dict[int, None] = {}
+        first = True
+
+        def visit(inner: ir.Operation) -> ir.WalkResult:
+            nonlocal first
+            if first:  # the walk starts at the op, whose operands its rule maps
+                first = False
+                return ir.WalkResult.ADVANCE
+            for v in inner.operands:
+                k = self.ids.get(v)  # a body's own values are never in the graph
+                if k is not None and k >= 0:
+                    found.setdefault(k)
+            return ir.WalkResult.ADVANCE
+
+        op.walk(visit, ir.WalkOrder.PRE_ORDER)
+        if found:
+            need = (CAPTURED, REPLICATED)
+            self.add(Node(list(found), [], [self.state((need,) * len(found), ())], weight=weight), _FIXED)
 
     def is_whole(self, v: ir.Value) -> bool:
         return self.ids.get(v, -1) in self.whole

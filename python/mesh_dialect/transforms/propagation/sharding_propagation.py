@@ -45,7 +45,7 @@ from ...ir.syntax import Unprintable, decode_sharding_attr, encode_sharding_attr
 from ...sharding.spec import Sharding
 from ..base import LOCAL_MESH, Pass, PassFailed, mesh_scopes, sharding_of
 from .graph import ANY_MESH, costed_mesh, costed_value, extract
-from .solver import IMPOSSIBLE, Layout, Solver
+from .solver import CAPTURED, IMPOSSIBLE, Layout, Solver
 from .solver import Value as GraphValue
 
 OPTION_ATTR = "mesh.sharding_option"
@@ -186,6 +186,7 @@ class _Function:
         self.io: list[tuple[list[ir.Value], list[ir.Value]] | None] = []
         self.has_loops = False  # an scf.for: uses inside it weigh its trip count
         self.unknown: list[ir.Operation] = []
+        self.reads_outside: set[int] = set()  # ops whose body may read a tensor from outside them
         self.explicit_options: dict[int, Choice] = {}
         self.recorded: dict[int, tuple[str, tuple]] = {}
         self.anns: dict[ir.Value, Ann] = {}  # by the mesh.shard result
@@ -250,7 +251,7 @@ class _Function:
                 ios.append(io)
                 return skip
             try:
-                rule, option, _ = lookup(op, name, io)
+                rule, option, reads_outside = lookup(op, name, io)
             except RuleError as e:  # raised again after the walk (the bindings would wrap it)
                 raised.append(e)
                 return ir.WalkResult.INTERRUPT
@@ -258,6 +259,8 @@ class _Function:
                 self.unknown.append(op)
                 sequence.append(("other", op))
                 return advance
+            if reads_outside:
+                self.reads_outside.add(len(ops))
             sequence.append(("rule", len(ops)))
             ops.append(op)
             rules.append(rule)
@@ -467,6 +470,8 @@ class _Function:
         nmesh, ns = need
         if not hs.split_axes and not hs.partial_axes:
             return 0, 0  # a whole value slices for free
+        if nmesh == CAPTURED:
+            return IMPOSSIBLE, 0  # read from inside another op's body: no reshard reaches it
         if nmesh == ANY_MESH:
             nmesh, ns = hmesh, Sharding(())
         if hmesh != nmesh:

@@ -91,6 +91,11 @@ than 2**24 reshards (and the tie-breakers)."""
 
 REPLICATED = Sharding(())
 
+CAPTURED = "\x00captured"
+"""The mesh of a layout no reshard gives: a value a body reads from outside
+its op (not an operand, so nothing can reshard it for the read) needs it;
+only a value produced whole has it for free (the cost function's part)."""
+
 
 @dataclass(frozen=True, slots=True)
 class State:
@@ -264,7 +269,7 @@ class _Candidates:
         if found is None:
             found = self.ids[lay] = len(self.layouts)
             self.layouts.append(lay)
-            self.named.append(bool(lay[0]))
+            self.named.append(bool(lay[0]) and lay[0] != CAPTURED)
         return found
 
     def lids(self, lays: tuple[Layout | None, ...]) -> tuple[int, ...]:
@@ -1028,6 +1033,7 @@ def _argmin(values: list[int]) -> int:
 
 __all__ = [
     "BYTE",
+    "CAPTURED",
     "IMPOSSIBLE",
     "REPLICATED",
     "Graph",
