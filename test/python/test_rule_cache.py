@@ -216,6 +216,14 @@ func.func @f(%a: tensor<4x4xf32>, %t: tensor<4xf32>, %z: f32) {
     %y = arith.maximumf %x, %z : f32
     linalg.yield %y : f32
   } -> tensor<4x4xf32>
+  %3 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]}
+      ins(%a : tensor<4x4xf32>) outs(%a : tensor<4x4xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %i = linalg.index 0 : index
+    %e = tensor.extract %t[%i] : tensor<4xf32>
+    %y = arith.maximumf %x, %e : f32
+    linalg.yield %y : f32
+  } -> tensor<4x4xf32>
   return
 }
 """
@@ -223,9 +231,10 @@ func.func @f(%a: tensor<4x4xf32>, %t: tensor<4xf32>, %z: f32) {
     generics = [op for op in _ops(text, ctx) if op.name == "linalg.generic"]
     cache = RuleCache()
     found = [cache.lookup(op, op.name) for op in generics]
-    assert [rule == rule_for(op) for (rule, _, _), op in zip(found, generics)] == [True] * 3
+    assert [rule == rule_for(op) for (rule, _, _), op in zip(found, generics)] == [True] * 4
     assert found[0][1] is None and found[2][1] is None
     assert found[1][1] == generics[1].attributes["mesh.sharding_option"]
     # a scalar from outside is fine; a tensor may be split; a parallel body is
-    # keyed without its operands, so it may read one
-    assert [captures for _, _, captures in found] == [False, True, True]
+    # keyed by its op names: arith and math alone bring in no outside tensor,
+    # a tensor.extract may
+    assert [captures for _, _, captures in found] == [False, True, False, True]

@@ -315,10 +315,16 @@ _SCALARS = (ir.FloatType, ir.IntegerType, ir.IndexType)
 def _reads_outside_tensor(body: tuple) -> bool:
     """Whether a body, as the key reads it, may read from outside the op a
     value that is not a scalar: `_body` keys such values by their type;
-    `_parallel_body` does not tell, so it may."""
+    `_parallel_body` names its ops, and only one outside arith and math
+    (a `tensor.extract`, a nested linalg op) turns a tensor into the scalars
+    a body yields (arith and math keep a tensor a tensor)."""
     if body and body[0] == _PARALLEL_BODY:
-        return True
+        return any(isinstance(name, str) and not _SCALAR_BODY_OP.match(name) for name in body[1:])
     return any(not isinstance(v, (int, *_SCALARS)) for item in body if len(item) == 4 for v in item[2])
+
+
+_SCALAR_BODY_OP = re.compile(r"(?:arith|math)\.|linalg\.(?:yield|index)\Z")
+"""Ops of a parallel body that cannot bring an outside tensor into it."""
 
 
 def _body(op: ir.Operation, unregistered: dict[str, bool]) -> tuple:
