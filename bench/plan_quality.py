@@ -93,7 +93,7 @@ NORMALIZE = "%v = arith.addf %a1, %eps : f32\n%s = math.rsqrt %v : f32\n%r = ari
 Split = tuple[tuple[int, ...], ...]
 
 
-def tensor(shape: tuple[int, ...]) -> str:
+def tensor(shape: tuple[int | str, ...]) -> str:
     return "tensor<" + "".join(f"{d}x" for d in shape) + "f32>"
 
 
@@ -374,7 +374,7 @@ def local_type(shape: tuple[int, ...], split: Split, mesh: tuple[int, ...]) -> s
     """A device's type: pieces of unequal sizes are of dynamic size (`?`)."""
     axes = list(split) + [()] * (len(shape) - len(split))
     pieces = [math.prod(mesh[a] for a in ax) for ax in axes]
-    return "tensor<" + "".join(f"{d // k}x" if d % k == 0 else "?x" for d, k in zip(shape, pieces)) + "f32>"
+    return tensor(tuple(d // k if d % k == 0 else "?" for d, k in zip(shape, pieces)))
 
 
 def signature_change(text: str, b: Builder, name: str) -> str | None:

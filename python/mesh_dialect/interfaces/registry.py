@@ -290,11 +290,11 @@ def _parallel_body(op: ir.Operation) -> tuple:
             items.append(ir.IntegerAttr(inner.attributes["dim"]).value)
         return ir.WalkResult.ADVANCE
 
-    _walk_inside(op, visit)
+    walk_inside(op, visit)
     return tuple(items)
 
 
-def _walk_inside(op: ir.Operation, visit: Callable[[ir.Operation], ir.WalkResult]) -> None:
+def walk_inside(op: ir.Operation, visit: Callable[[ir.Operation], ir.WalkResult]) -> None:
     """Walk the ops nested in `op`, in pre-order (a walk starts at `op`
     itself, which is left out)."""
     first = True
@@ -368,7 +368,7 @@ def _body(op: ir.Operation, unregistered: dict[str, bool]) -> tuple:
             number_arguments(inner)
         return ir.WalkResult.ADVANCE
 
-    _walk_inside(op, visit)
+    walk_inside(op, visit)
     return tuple(items)
 
 
@@ -654,7 +654,7 @@ def _pad(op: ir.Operation) -> ShardingRule | None:
         reads_tensor = reads_tensor or any(isinstance(v.type, ir.ShapedType) for v in inner.operands)
         return ir.WalkResult.ADVANCE
 
-    _walk_inside(op, visit)
+    walk_inside(op, visit)
     source_map: list[int | None] = [None] * rank
     result_map: list[int | None] = [None] * rank
     loops = 0
@@ -934,13 +934,8 @@ def index_reads(op: ir.Operation) -> list[ir.Operation]:
     found: list[ir.Operation] = []
     if not len(op.regions):
         return found
-    top = True
 
     def visit(inner: ir.Operation) -> ir.WalkResult:
-        nonlocal top
-        if top:  # the walk starts at `op` itself
-            top = False
-            return ir.WalkResult.ADVANCE
         name = inner.name
         if name == "linalg.index":
             found.append(inner)
@@ -948,7 +943,7 @@ def index_reads(op: ir.Operation) -> list[ir.Operation]:
             return ir.WalkResult.SKIP
         return ir.WalkResult.ADVANCE
 
-    op.walk(visit, ir.WalkOrder.PRE_ORDER)
+    walk_inside(op, visit)
     return found
 
 

@@ -100,24 +100,14 @@ emitted after parsing (verifier, passes) and printed locations map back to
 what the user wrote.  Keyed by context: a parse in another context must not
 move the positions of this one's modules.  (Two modules parsed in one
 context under one name share the latest translation.)"""
-_latest: dict[str, Translation] = {}
-"""The latest translation per source name, whatever its context: for a
-position whose context is not known."""
 _MAX_REMEMBERED = 64
 
 
-def remap_position(
-    filename: str | None, line: int, col: int, context: ir.Context | None = None
-) -> tuple[str | None, int, int]:
+def remap_position(filename: str | None, line: int, col: int, context: ir.Context) -> tuple[str | None, int, int]:
     """Map a position in generated text to the user's text; `context` is
-    the one the position's op lives in (None: the latest parse under that
-    name, in any context)."""
-    name = filename or ""
-    if context is None:
-        t = _latest.get(name)
-    else:
-        entry = _translations.get((id(context), name))
-        t = entry[1] if entry is not None and entry[0]() is context else None
+    the one the position's op lives in."""
+    entry = _translations.get((id(context), filename or ""))
+    t = entry[1] if entry is not None and entry[0]() is context else None
     if t is None or line <= 0:
         return filename, line, col
     return (filename, *t.original_position(line, col))
@@ -142,11 +132,8 @@ def _remember(filename: str, translation: Translation, context: ir.Context) -> N
     key = (id(context), filename)
     _translations.pop(key, None)
     _translations[key] = (weakref.ref(context), translation)
-    _latest.pop(filename, None)
-    _latest[filename] = translation
-    for table in (_translations, _latest):
-        while len(table) > _MAX_REMEMBERED:
-            table.pop(next(iter(table)))
+    while len(_translations) > _MAX_REMEMBERED:
+        _translations.pop(next(iter(_translations)))
 
 
 MAX_NESTING = 1000

@@ -43,7 +43,7 @@ from mlir import ir
 from mlir.dialects import arith, linalg, scf, tensor
 
 from ...interfaces.choice import same_placement
-from ...interfaces.registry import INDEX_OFFSET_OPS, OWN_BODY, RuleCache, index_reads
+from ...interfaces.registry import INDEX_OFFSET_OPS, OWN_BODY, RuleCache, index_reads, walk_inside
 from ...interfaces.rules import Conflict, ShardingRule, option_from_shardings, shardings_from_option
 from ...ir import ops as mesh_ops
 from ...ir.flags import drop_totals_only_flags
@@ -1063,12 +1063,8 @@ class _Partition:
         # have one, so nothing needs to tell inside from outside.
         layout = self.layout
         found: list[tuple[ir.Operation, Sharding]] = []
-        first = [True]  # the walk starts at `op`, whose operands are its rule's
 
         def visit(inner: ir.Operation) -> ir.WalkResult:
-            if first[0]:
-                first[0] = False
-                return ir.WalkResult.ADVANCE
             for v in inner.operands:
                 s = layout.get(v)
                 if s is not None and (s.split_axes or s.partial_axes):
@@ -1076,7 +1072,7 @@ class _Partition:
                     return ir.WalkResult.INTERRUPT
             return ir.WalkResult.ADVANCE
 
-        op.walk(visit, ir.WalkOrder.PRE_ORDER)
+        walk_inside(op, visit)  # the op's own operands are its rule's
         if found:
             inner, s = found[0]
             raise _Unsupported(

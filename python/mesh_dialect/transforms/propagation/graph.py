@@ -15,6 +15,7 @@ from typing import Any
 
 from mlir import ir
 
+from ...interfaces.registry import walk_inside
 from ...ir.schema import DYNAMIC
 from ..base import element_bytes
 from .solver import CAPTURED, REPLICATED, Graph, Node, State, Value
@@ -248,20 +249,15 @@ class _Builder:
         reshard them there (they are no operands): a node that needs each
         whole as only a value produced whole gives it (`CAPTURED`)."""
         found: dict[int, None] = {}
-        first = True
 
         def visit(inner: ir.Operation) -> ir.WalkResult:
-            nonlocal first
-            if first:  # the walk starts at the op, whose operands its rule maps
-                first = False
-                return ir.WalkResult.ADVANCE
             for v in inner.operands:
                 k = self.ids.get(v)  # a body's own values are never in the graph
                 if k is not None and k >= 0:
                     found.setdefault(k)
             return ir.WalkResult.ADVANCE
 
-        op.walk(visit, ir.WalkOrder.PRE_ORDER)
+        walk_inside(op, visit)  # the op's own operands are its rule's
         if found:
             need = (CAPTURED, REPLICATED)
             self.add(Node(list(found), [], [self.state((need,) * len(found), ())], weight=weight), _FIXED)

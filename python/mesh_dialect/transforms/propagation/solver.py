@@ -362,7 +362,7 @@ class _Candidates:
         default rule's pieces, as XLA pads and splits a size its devices do
         not divide) only by a node marked `uneven` (ops partition runs on
         any pieces) when every piece is non-empty and the pieces line up
-        across the node (`_lines_up`).  No loop read through a window is
+        across the node (`lines_up`).  No loop read through a window is
         split over a mesh axis or a dimension of dynamic size (halos need
         static pieces)."""
         shape = self.g.meshes.get(st.mesh)
