@@ -1,12 +1,12 @@
 """Plan quality: how much a device receives in the partitioned program, ours
-against upstream MLIR's and XLA's, on 14 small programs where only the
+against upstream MLIR's and XLA's, on 16 small programs where only the
 arguments and results are annotated (as JAX's in/out shardings do).
 
 The programs (f32, linalg on tensors) are the shared spec of the plan-quality
 benchmarks: megatron_mlp, dp_tp_mlp, attention_heads, layer_norm_hidden,
 vocab_row_max, dp_linear_fwd_bwd, contraction_split_matmul,
 weight_stationary_2d, mlp_chain_4, shared_inits, residual_mlp, dp_mean_loss,
-parallel_block, uneven_hidden_mlp (see `PROGRAMS` below for each one's mesh and layouts).
+parallel_block, uneven_hidden_mlp, fsdp_mlp, vocab_parallel_xent (see `PROGRAMS` below for each one's mesh and layouts).
 
 Measured in one run, per program:
   * ours      `mesh_dialect.parse`, then `ShardingPropagation`, `MeshPartition`
@@ -73,6 +73,7 @@ CONSTANTS = {
     "n64": "6.400000e+01",
     "n1024": "1.024000e+03",
     "eps": "9.99999974e-06",
+    "neg8": "-8.000000e+00",
 }
 
 # Bodies of linalg.generic: block arguments %a0, %a1, ... then %acc (the init).
@@ -89,6 +90,8 @@ EXP_SUB = "%d = arith.subf %a0, %a1 : f32\n%r = math.exp %d : f32"
 DIV_64 = "%r = arith.divf %a0, %n64 : f32"
 DIV_1024 = "%r = arith.divf %a0, %n1024 : f32"
 NORMALIZE = "%v = arith.addf %a1, %eps : f32\n%s = math.rsqrt %v : f32\n%r = arith.mulf %a0, %s : f32"
+LOG_SUB = "%l = math.log %a2 : f32\n%d = arith.subf %a0, %a1 : f32\n%r = arith.subf %d, %l : f32"
+DIV_NEG8 = "%r = arith.divf %a0, %neg8 : f32"
 
 Split = tuple[tuple[int, ...], ...]
 
@@ -307,6 +310,26 @@ def dp_mean_loss(b: Builder) -> None:
     b.result(b.generic("->", [total], DIV_1024), R)
 
 
+def fsdp_mlp(b: Builder) -> None:
+    """FSDP / ZeRO-3: the batch and every weight's first dimension split
+    over the one (data) axis; each weight must meet its batch somewhere."""
+    x = b.arg("x", (32, 64), ROWS)
+    w1, w2 = b.arg("w1", (64, 128), ROWS), b.arg("w2", (128, 64), ROWS)
+    b.result(b.matmul(relu(b, b.matmul(x, w1)), w2), ROWS)
+
+
+def vocab_parallel_xent(b: Builder) -> None:
+    """Megatron's vocabulary-parallel cross-entropy: logits split over the
+    vocabulary, the labels one-hot and split alike; the mean loss whole."""
+    logits = b.matmul(b.arg("x", (8, 64), R), b.arg("w", (64, 192), COLS))
+    onehot = b.arg("labels", (8, 192), COLS)
+    m = b.generic("ij->i", [logits], MAX_ACC, fill="ninf")
+    total = b.generic("ij->i", [b.generic("ij,i->ij", [logits, m], EXP_SUB)], SUM_ACC, fill="zero")
+    logp = b.generic("ij,i,i->ij", [logits, m, total], LOG_SUB)
+    picked = b.generic("ij,ij->", [onehot, logp], MAC, fill="zero")
+    b.result(b.generic("->", [picked], DIV_NEG8), R)
+
+
 @dataclass
 class Program:
     name: str
@@ -334,6 +357,8 @@ PROGRAMS = [
     Program("dp_mean_loss", (4,), dp_mean_loss),
     Program("parallel_block", (4,), parallel_block),
     Program("uneven_hidden_mlp", (4,), uneven_hidden_mlp),
+    Program("fsdp_mlp", (4,), fsdp_mlp),
+    Program("vocab_parallel_xent", (4,), vocab_parallel_xent),
 ]
 
 # -- measuring --------------------------------------------------------------------

@@ -144,6 +144,14 @@ def shared_inits(x: jax.Array, w1: jax.Array, w2: jax.Array) -> jax.Array:
     return relu(x @ w1) @ w2
 
 
+def vocab_parallel_xent(x: jax.Array, w: jax.Array, onehot: jax.Array) -> jax.Array:
+    logits = x @ w
+    m = jnp.max(logits, axis=1)
+    total = jnp.sum(jnp.exp(logits - m[:, None]), axis=1)
+    logp = logits - m[:, None] - jnp.log(total)[:, None]
+    return jnp.sum(onehot * logp) / -8.0
+
+
 R = ()  # replicated
 COLS, ROWS = (None, "a0"), ("a0", None)
 
@@ -192,6 +200,10 @@ PROGRAMS = [
         R,
     ),
     Program("uneven_hidden_mlp", (4,), megatron, [((8, 64), R), ((64, 126), COLS), ((126, 64), ROWS)], R),
+    Program("fsdp_mlp", (4,), megatron, [((32, 64), ROWS), ((64, 128), ROWS), ((128, 64), ROWS)], ROWS),
+    Program(
+        "vocab_parallel_xent", (4,), vocab_parallel_xent, [((8, 64), R), ((64, 192), COLS), ((8, 192), COLS)], R
+    ),
 ]
 
 
