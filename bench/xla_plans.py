@@ -201,9 +201,7 @@ PROGRAMS = [
     ),
     Program("uneven_hidden_mlp", (4,), megatron, [((8, 64), R), ((64, 126), COLS), ((126, 64), ROWS)], R),
     Program("fsdp_mlp", (4,), megatron, [((32, 64), ROWS), ((64, 128), ROWS), ((128, 64), ROWS)], ROWS),
-    Program(
-        "vocab_parallel_xent", (4,), vocab_parallel_xent, [((8, 64), R), ((64, 192), COLS), ((8, 192), COLS)], R
-    ),
+    Program("vocab_parallel_xent", (4,), vocab_parallel_xent, [((8, 64), R), ((64, 192), COLS), ((8, 192), COLS)], R),
 ]
 
 
