@@ -96,6 +96,26 @@ func.func @empty_group(%a: tensor<6x4xf32>) -> tensor<2x3x4xf32> {
 
 // -----
 
+// So does a negative reassociation index, in either reshape (found by the
+// fuzzer; mlir-opt aborts too).
+func.func @negative_index(%a: tensor<4x2xf32>) -> tensor<2x2x2xf32> {
+  // POS: parse-limits.mlir:[[@LINE+2]]:36: error: 'tensor.expand_shape' reassociation indices must not be negative, got -1
+  // expected-error@+1 {{'tensor.expand_shape' reassociation indices must not be negative, got -1}}
+  %e = tensor.expand_shape %a [[0, -1], [2]] output_shape [2, 2, 2] : tensor<4x2xf32> into tensor<2x2x2xf32>
+  return %e : tensor<2x2x2xf32>
+}
+
+// -----
+
+func.func @negative_collapse(%a: tensor<2x2x2xf32>) -> tensor<4x2xf32> {
+  // POS: parse-limits.mlir:[[@LINE+2]]:43: error: 'tensor.collapse_shape' reassociation indices must not be negative, got -2
+  // expected-error@+1 {{'tensor.collapse_shape' reassociation indices must not be negative, got -2}}
+  %c = tensor.collapse_shape %a [[0, 1], [- 2]] : tensor<2x2x2xf32> into tensor<4x2xf32>
+  return %c : tensor<4x2xf32>
+}
+
+// -----
+
 // A permutation with no list at all is a null attribute to MLIR's parser.
 func.func @no_list(%a: tensor<4x6xf32>, %b: tensor<6x4xf32>) -> tensor<6x4xf32> {
   // POS: parse-limits.mlir:[[@LINE+2]]:91: error: 'linalg.transpose' permutation must be a list of integers such as [0, 1]

@@ -327,12 +327,13 @@ def _element_type_trap(text: str) -> tuple[int, str] | None:
 
 _RESHAPE_OPS = re.compile(_SKIPPED + r'(?<![\w$.])(?:tensor|memref)\.(?:expand_shape|collapse_shape)\b(?!")')
 _EMPTY_GROUP = re.compile(r"\[\s*\]")
+_NEGATIVE_ITEM = re.compile(r"-\s*\d+")
 
 
 def _reassociation_trap(text: str) -> tuple[int, str] | None:
-    """An empty reassociation group in `expand_shape`/`collapse_shape`
-    custom syntax: MLIR's parser builds an empty affine map from it and
-    asserts (mlir-opt aborts too)."""
+    """An empty reassociation group, or a negative index in one, in
+    `expand_shape`/`collapse_shape` custom syntax: MLIR's parser builds an
+    invalid affine map from it and asserts (mlir-opt aborts too)."""
     if "_shape" not in text:
         return None
     for m in _ops_in_code(_RESHAPE_OPS, text):
@@ -345,6 +346,10 @@ def _reassociation_trap(text: str) -> tuple[int, str] | None:
         empty = _EMPTY_GROUP.search(groups, 1)
         if empty is not None and empty.end() < len(groups):
             return open_at + empty.start(), f"'{m.group(0)}' reassociation groups must not be empty, got {groups[:60]}"
+        negative = _NEGATIVE_ITEM.search(groups, 1)
+        if negative is not None:
+            index = negative.group(0).replace(" ", "")
+            return open_at + negative.start(), f"'{m.group(0)}' reassociation indices must not be negative, got {index}"
     return None
 
 
