@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import random
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -362,10 +363,30 @@ def mutate_annotations(text: str, rng: random.Random) -> str:
             break
         i = rng.choice(idx)
         fn = rng.choice([mut_list, mut_list, mut_outer_list, mut_kind, mut_kind])
-        lines[i] = fn(lines[i], rng)
+        lines[i] = _mutate_layouts(lines[i], fn, rng)
     if rng.random() < 0.3:
         return mut_annotate("\n".join(lines) + "\n", rng)
     return "\n".join(lines) + "\n"
+
+
+def _mutate_layouts(line: str, fn: Callable[[str, random.Random], str], rng: random.Random) -> str:
+    """`fn` applied to the layouts on `line` only: a `mesh.sharding` op's
+    line is all layout, but on any other line only a `#mesh.sharding<...>`
+    attribute is (the op's own lists, a slice's strides say, are not)."""
+    if "mesh.sharding @" in line:
+        return fn(line, rng)
+    spans = []
+    for m in re.finditer(r"#mesh\.sharding<", line):
+        depth, end = 0, m.end() - 1
+        for end in range(m.end() - 1, len(line)):
+            depth += {"<": 1, ">": -1}.get(line[end], 0)
+            if depth == 0:
+                break
+        spans.append((m.start(), end + 1))
+    if not spans:
+        return line
+    start, stop = rng.choice(spans)
+    return line[:start] + fn(line[start:stop], rng) + line[stop:]
 
 
 # --------------------------------------------------------------------------

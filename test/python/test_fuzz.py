@@ -99,3 +99,23 @@ def test_generated_programs_partition(checker):
     ]
     failures = _run(checker, inputs)
     _report(failures)
+
+
+def test_relayout_changes_layouts_only():
+    """`mutate_annotations` must change layouts and nothing else: the relaid
+    program is checked against the original, so a changed slice stride (a
+    list on the same line as an op's `#mesh.sharding<...>`) made a program
+    the simulator refuses and a false report."""
+    program = (
+        "  %s = mesh.sharding @mesh split_axes = [[1], [0]] : !mesh.sharding\n"
+        "  %a = mesh.shard %x to %s annotate_for_users : tensor<4x8xi32>\n"
+        "  %i = tensor.insert_slice %a into %x[0, 0] [4, 8] [1, 1] "
+        "{mesh.sharding_option = #mesh.sharding<@mesh, [[1], [0]]>} : tensor<4x8xi32> into tensor<4x8xi32>\n"
+    )
+    stripped = generate.re.compile(r"#mesh\.sharding<[^>]*>|split_axes = .*| ?annotate_for_users")
+    changed = 0
+    for seed in range(300):
+        relaid = generate.mutate_annotations(program, random.Random(seed))
+        assert stripped.sub("", relaid) == stripped.sub("", program), relaid
+        changed += relaid != program
+    assert changed > 200
