@@ -319,3 +319,51 @@ def test_input_values_in_range_of_a_signless_type_convert(tmp_path):
     code = RunDriver(RunOptions(input=str(tmp_path / "p.mlir"), inputs=[str(npy)]), stdout=out, stderr=err).run()
     assert code == 0, err.getvalue()
     assert "[   5 -128   -1]" in out.getvalue()
+
+
+@pytest.mark.parametrize("kind", ["sum", "average"])
+@pytest.mark.parametrize("seed", [None, 0, 3])
+def test_a_partial_negative_zero_keeps_its_sign(kind, seed):
+    """Terms of a -0.0 reduce to -0.0 (+0.0 terms, or random ones that
+    cancel, made it +0.0, and a correct program 1/x mismatched)."""
+    module = mesh_dialect.parse(REDUCED.format(kind=kind, t="f32"), context=mesh_dialect.context())
+    x = np.array([[-0.0, 0.0, -0.0]] * 8, dtype=np.float32)
+    got = Simulation(module).run("f", [x], seed=seed)[0]
+    np.testing.assert_array_equal(np.signbit(got), np.signbit(x))
+
+
+# x + R(a) + R(b) with every value -0.0: one all_reduce of a + b after
+# mesh-optimize-collectives, whose stand-in zeros must be -0.0.
+SOME_TERMS = """\
+mesh.mesh @mesh(shape = 2)
+func.func @f(%x: tensor<4xf32> {mesh.sharding = #mesh.sharding<@mesh, [[]]>},
+             %a: tensor<4xf32> {mesh.sharding = #mesh.sharding<@mesh, [[]], partial = sum [0]>},
+             %b: tensor<4xf32> {mesh.sharding = #mesh.sharding<@mesh, [[]], partial = sum [0]>})
+    -> (tensor<4xf32> {mesh.sharding = #mesh.sharding<@mesh, [[]]>}) {
+  %ra = mesh.all_reduce %a on @mesh mesh_axes = [0] : tensor<4xf32> -> tensor<4xf32>
+  %rb = mesh.all_reduce %b on @mesh mesh_axes = [0] : tensor<4xf32> -> tensor<4xf32>
+  %e = tensor.empty() : tensor<4xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>,
+                                        affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>],
+                       iterator_types = ["parallel"]}
+      ins(%x, %ra, %rb : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) {
+  ^bb0(%p: f32, %q: f32, %r: f32, %o: f32):
+    %s = arith.addf %p, %q : f32
+    %t = arith.addf %s, %r : f32
+    linalg.yield %t : f32
+  } -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+"""
+
+
+def test_reassociated_sums_keep_a_negative_zero():
+    ctx = mesh_dialect.context()
+    module = mesh_dialect.parse(SOME_TERMS, context=ctx)
+    pm = mesh_dialect.pass_manager("mesh-optimize-collectives", context=ctx)
+    pm.run(module)
+    assert mesh_dialect.print_ir(module).count("mesh.all_reduce") == 1
+    x = np.full(4, -0.0, dtype=np.float32)
+    for seed in (None, 1):
+        got = Simulation(module).run("f", [x, x, x], seed=seed)[0]
+        assert np.signbit(got).all(), got

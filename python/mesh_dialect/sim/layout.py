@@ -20,7 +20,7 @@ Partial values.  For a sharding with partial axes, `shard` returns terms
 whose reduction over the partial axes (`combine`, in in-group order) gives
 back the value.  Without `rng` the decomposition is fixed: for sum and
 bitwise_xor the device at position 0 along the partial axes holds the value
-and the others 0; for product the others hold 1; for max, min, average,
+and the others 0 (-0.0 for floats: adding it keeps a -0.0); for product the others hold 1; for max, min, average,
 bitwise_and and bitwise_or every device holds the value.  With `rng` the
 terms are random (`partial_terms`), so that a program which reads one
 device's term instead of reducing, or ignores a partial argument, computes
@@ -219,6 +219,10 @@ def _divide(total: np.ndarray, n: int) -> np.ndarray:
 def _identity(kind: str, dtype: np.dtype) -> np.generic | None:
     """The value non-leading devices of a partial layout hold, or None when
     they hold the value itself."""
+    if kind == "sum" and dtype.kind == "f":
+        return dtype.type(-0.0)  # x + -0.0 is x for every x, -0.0 included
+    if kind == "sum" and dtype.kind == "c":
+        return dtype.type(complex(-0.0, -0.0))
     if kind in ("sum", "bitwise_xor"):
         return dtype.type(0)
     if kind == "product":
@@ -266,6 +270,13 @@ def partial_terms(value: np.ndarray, kind: str, n: int, rng: np.random.Generator
         terms = _float_terms(x, kind, n, rng)
         fixed = fixed_terms(x, kind, n)
         got = combine(list(terms), kind, dt)
+        if kind in ("sum", "average"):
+            # random terms that cancel reduce to +0.0: a -0.0 keeps the fixed ones
+            signed = np.signbit(x.real) | np.signbit(x.imag) if dt.kind == "c" else np.signbit(x)
+            negative_zero = (x == 0) & signed
+            if negative_zero.any():
+                terms = np.where(negative_zero[None], fixed, terms)
+                got = combine(list(terms), kind, dt)
         if not _equal_cells(got, x).all():
             want = x.astype(np.complex128 if dt.kind == "c" else np.float64)
             err_random = np.abs(got.astype(want.dtype) - want)

@@ -216,9 +216,11 @@ def _sum_of_inputs(op: ir.Operation) -> int | None:
     return found[1]
 
 
-def _zero_attr(element: ir.Type) -> ir.Attribute:
+def _sum_neutral(element: ir.Type) -> ir.Attribute:
+    """0 for a sum: -0.0 for floats, as x + -0.0 is x for every x (+0.0
+    would turn a -0.0 term into +0.0)."""
     if isinstance(element, ir.FloatType):
-        return ir.FloatAttr.get(element, 0.0)
+        return ir.FloatAttr.get(element, -0.0)
     return ir.IntegerAttr.get(element, 0)
 
 
@@ -523,7 +525,7 @@ class MeshOptimizeCollectives(Pass):
             t = ir.RankedTensorType(t)
             terms_type = ir.RankedTensorType(reduces[0].operands[0].type)
             with ir.InsertionPoint(op), op.location:
-                zero = arith.ConstantOp(t.element_type, _zero_attr(t.element_type)).result
+                zero = arith.ConstantOp(t.element_type, _sum_neutral(t.element_type)).result
                 zeros = linalg.fill(zero, outs=[tensor.EmptyOp(t.shape, t.element_type).result])
                 whole_zeros, init = zeros, None
                 if terms_type != t:  # reduce_scatters: the terms are whole
