@@ -406,7 +406,11 @@ class MeshOptimizeCollectives(Pass):
             ):
                 continue
             before = _total(_op_cost(inner_op, meshes), _op_cost(op, meshes))
-            new = _rebuild_all_reduce(op, inner_op.operands[0], sorted(set(axes) | set(inner.mesh_axes)))
+            folded = sorted(set(axes) | set(inner.mesh_axes))
+            after = _all_reduce_cost(op, folded, kind, meshes)
+            if before is not None and after is not None and after > before:
+                continue  # fewer elements than devices: the ring moves more as one group
+            new = _rebuild_all_reduce(op, inner_op.operands[0], folded)
             inner_op.erase()
             self._explain(new.location, "all_reduce of an all_reduce folded", before, _op_cost(new, meshes))
             changed = True
@@ -956,6 +960,15 @@ def _op_cost(op: ir.Operation, meshes: Meshes) -> int | None:
     else:
         return None
     return _bytes(step, elems, op.operands[0].type, mesh)
+
+
+def _all_reduce_cost(op: ir.Operation, axes: list[int], kind: str, meshes: Meshes) -> int | None:
+    """What `_op_cost` would say of an all_reduce like `op` over `axes`."""
+    mesh = _static_mesh(op, meshes)
+    shape = _static_shape(op.operands[0].type)
+    if mesh is None or shape is None:
+        return None
+    return _bytes(AllReduce(tuple(axes), kind), math.prod(shape), op.operands[0].type, mesh)
 
 
 def _total(*costs: int | None) -> int | None:
