@@ -229,8 +229,9 @@ class _Builder:
         # one object per distinct rule: the solver memoizes by identity
         rule = self.rules.setdefault(rule, rule)
         weight = self.weight(op)
-        # (where an annotation is cut by offsets, `apply` gives its cut to other
-        # values of its type and split, not the default one the solver assumes)
+        # (where an annotation is cut by offsets, `apply` gives its cut to the
+        # op's other dimensions of its size and split, not the default one the
+        # solver assumes)
         uneven = not fn.any_offsets and name.startswith(_UNEVEN_OPS)
         node = Node(ops, res, rule=rule, weight=weight, uneven=uneven)
         node.operand_weights = self.use_weights(operands, weight)

@@ -42,7 +42,7 @@ from ...interfaces.rules import ShardingRule, option_from_lists, option_to_lists
 from ...ir import ops as mesh_ops
 from ...ir.asm import remap_location
 from ...ir.syntax import Unprintable, decode_sharding_attr, encode_sharding_attr
-from ...sharding.spec import Sharding
+from ...sharding.spec import Mesh, Sharding
 from ..base import LOCAL_MESH, Pass, PassFailed, mesh_scopes, sharding_of
 from .graph import ANY_MESH, costed_mesh, costed_value, extract
 from .solver import CAPTURED, IMPOSSIBLE, Layout, Solver
@@ -142,12 +142,36 @@ def _same_arrival(a: Sharding, b: Sharding) -> bool:
     return same_placement(a, b) and a.sharded_dims_offsets == b.sharded_dims_offsets
 
 
-def _with_cut(need: Sharding, v: ir.Value, cut: dict) -> Sharding:
-    """`need` cut as `offsets_cut` says values of `v`'s type and split are."""
-    if need.sharded_dims_offsets:
+def _with_cut(need: Sharding, v: ir.Value, cut: dict, mesh: Mesh | None) -> Sharding:
+    """`need` cut where `offsets_cut` says: each split dimension of `v` as
+    the op's other values of its size and mesh axes are cut (by default
+    where none is), unchanged when no dimension has such a cut."""
+    if need.sharded_dims_offsets or mesh is None:
         return need
-    offsets = cut.get((v.type, need.split_axes))
-    return need if offsets is None else dataclasses.replace(need, sharded_dims_offsets=offsets)
+    t = v.type
+    if not isinstance(t, ir.RankedTensorType):
+        return need
+    shape = t.shape
+    offsets: list[int] = []
+    found = False
+    for d in need.sharded_dims():
+        if d >= len(shape) or ir.ShapedType.is_dynamic_size(shape[d]):
+            return need
+        given = cut.get((shape[d], need.split_axes[d]))
+        found = found or given is not None
+        offsets += given if given is not None else _cut_of(need, d, shape[d], mesh)
+    return dataclasses.replace(need, sharded_dims_offsets=tuple(offsets)) if found else need
+
+
+def _cut_of(s: Sharding, d: int, size: int, mesh: Mesh) -> tuple[int, ...]:
+    """Dimension `d`'s piece starts and end in layout `s`."""
+    bounds = s.bounds(d, size, mesh)
+    return tuple(a for a, _ in bounds) + (bounds[-1][1],)
+
+
+def _static_mesh(shape: tuple[int, ...] | None) -> Mesh | None:
+    """The mesh of `shape`, None when a size is dynamic (offsets need static ones)."""
+    return Mesh(shape) if shape and all(n >= 1 for n in shape) else None
 
 
 def _where(loc: ir.Location) -> str:
@@ -532,12 +556,13 @@ class _Function:
             origin = (op.location,) if explicit else self.origin_of(choice)
             cause = self.cause(op, choice, explicit, origin)
         anchor = op
-        cut = self.offsets_cut(operands, results, choice) if self.any_offsets else None
+        mesh = _static_mesh(self.mesh_shapes.get(choice.mesh)) if self.any_offsets else None
+        cut = self.offsets_cut(operands, results, choice, mesh) if mesh is not None else None
         for i, r in enumerate(results):
             need = choice.results[i]
             if need is not None:
                 if cut:
-                    need = _with_cut(need, r, cut)
+                    need = _with_cut(need, r, cut, mesh)
                 what = f"result {i} of '{op.name}'" if cause else ""
                 anchor = self.ensure_value(r, choice.mesh, need, origin, anchor, cause, what)
         by_cost = self.pass_.solver == "cost"
@@ -546,7 +571,7 @@ class _Function:
             if need is None:
                 continue
             if cut:
-                need = _with_cut(need, v, cut)
+                need = _with_cut(need, v, cut, mesh)
             if by_cost and v not in self.anns and need.is_replicated and not self.is_argument(v):
                 # produced whole (or by an op without a rule): nothing to say.  An
                 # argument is annotated anyway: partition makes it arrive in the
@@ -554,16 +579,21 @@ class _Function:
                 continue
             self.ensure_use(op, i, v, choice.mesh, need, origin, cause, by_cost)
 
-    def offsets_cut(self, operands: list[ir.Value], results: list[ir.Value], choice: Choice) -> dict:
+    def offsets_cut(
+        self, operands: list[ir.Value], results: list[ir.Value], choice: Choice, mesh: Mesh | None
+    ) -> dict:
         """The explicit cut (`sharded_dims_offsets`) the op runs on, per
-        (tensor type, split axes): an option says nothing of offsets, so
+        dimension size and mesh axes: an option says nothing of offsets, so
         where an operand or result is annotated with the split the op needs
-        but cut by offsets, the op's other values of that type and split
-        take the same cut (partition runs the op on those pieces, as it
-        would without propagation).  Empty when no annotation has offsets,
-        or when two disagree (partition then names the pieces that do not
-        line up)."""
+        but cut by offsets, the op's other values take the same cut along
+        dimensions of that size split over those axes (the same loop: a
+        mesh axis splits one loop of an op), whatever their types (a pad, a
+        transpose), as partition runs the op on those pieces.  Empty when
+        no annotation has offsets; a dimension whose annotations disagree
+        is left out (partition then names the pieces that do not line up)."""
         found: dict[tuple, tuple | None] = {}
+        if mesh is None:
+            return {}
         sides = (
             (operands, [self.anns.get(v) for v in operands], choice.operands),
             (results, [self.def_ann.get(r) for r in results], choice.results),
@@ -574,9 +604,11 @@ class _Function:
                     continue
                 if ann.mesh != choice.mesh or not same_placement(ann.sharding, need):
                     continue
-                key = (v.type, need.split_axes)
-                offsets = ann.sharding.sharded_dims_offsets
-                found[key] = offsets if found.get(key, offsets) == offsets else None
+                shape = ir.RankedTensorType(v.type).shape
+                for d in ann.sharding.sharded_dims():
+                    key = (shape[d], ann.sharding.split_axes[d])
+                    offsets = _cut_of(ann.sharding, d, shape[d], mesh)
+                    found[key] = offsets if found.get(key, offsets) == offsets else None
         return {k: o for k, o in found.items() if o is not None}
 
     def origin_of(self, choice: Choice) -> tuple[ir.Location, ...]:
