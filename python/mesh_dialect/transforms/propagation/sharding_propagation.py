@@ -579,9 +579,7 @@ class _Function:
                 continue
             self.ensure_use(op, i, v, choice.mesh, need, origin, cause, by_cost)
 
-    def offsets_cut(
-        self, operands: list[ir.Value], results: list[ir.Value], choice: Choice, mesh: Mesh | None
-    ) -> dict:
+    def offsets_cut(self, operands: list[ir.Value], results: list[ir.Value], choice: Choice, mesh: Mesh | None) -> dict:
         """The explicit cut (`sharded_dims_offsets`) the op runs on, per
         dimension size and mesh axes: an option says nothing of offsets, so
         where an operand or result is annotated with the split the op needs
