@@ -1,5 +1,7 @@
-// Pieces of different sizes cannot be written in an iota's or a slice's
-// static type and sizes: partition refuses them where they stand.
+// Pieces of different sizes cannot be written in an iota's, a slice's, a
+// reshape's or a broadcast_in_dim's static type and sizes: partition
+// refuses them where they stand (a reshape and a broadcast_in_dim used to
+// get a dynamic result type that nothing sizes).
 // RUN: mesh-opt --split-input-file --verify-diagnostics --mesh-partition %s
 
 mesh.mesh @mesh(shape = 2)
@@ -22,4 +24,27 @@ func.func @slice(%arg0: tensor<5x4xf32>) -> tensor<5x2xf32> {
   %0 = "stablehlo.slice"(%y) <{start_indices = array<i64: 0, 1>, limit_indices = array<i64: 5, 3>, strides = array<i64: 1, 1>}> : (tensor<5x4xf32>) -> tensor<5x2xf32>
   %1 = mesh.shard %0 to %s : tensor<5x2xf32>
   return %1 : tensor<5x2xf32>
+}
+
+// -----
+
+mesh.mesh @mesh(shape = 2)
+func.func @broadcast_new_dim(%arg0: tensor<4xf32>) -> tensor<3x4xf32> {
+  // expected-error @+1 {{'stablehlo.broadcast_in_dim' of pieces of different or dynamic sizes is not supported yet (local type tensor<?x4xf32>)}}
+  %0 = "stablehlo.broadcast_in_dim"(%arg0) <{broadcast_dimensions = array<i64: 1>}> : (tensor<4xf32>) -> tensor<3x4xf32>
+  %s = mesh.sharding @mesh split_axes = [[0]] : !mesh.sharding
+  %1 = mesh.shard %0 to %s : tensor<3x4xf32>
+  return %1 : tensor<3x4xf32>
+}
+
+// -----
+
+mesh.mesh @mesh(shape = 2x2)
+func.func @reshape_two_groups(%arg0: tensor<5x7xf32>) -> tensor<5x7x1xf32> {
+  %s = mesh.sharding @mesh split_axes = [[0], [1]] : !mesh.sharding
+  %x = mesh.shard %arg0 to %s : tensor<5x7xf32>
+  // expected-error @+1 {{'stablehlo.reshape' of pieces of different or dynamic sizes is not supported yet (local type tensor<?x?x1xf32>)}}
+  %0 = "stablehlo.reshape"(%x) : (tensor<5x7xf32>) -> tensor<5x7x1xf32>
+  %1 = mesh.shard %0 to %s : tensor<5x7x1xf32>
+  return %1 : tensor<5x7x1xf32>
 }

@@ -194,7 +194,16 @@ def _reduce(part: _Partition, op: ir.Operation) -> None:
         part.global_type[kept] = part.global_type.get(init, init.type)
 
 
+def _sized_by_type(part: _Partition, op: ir.Operation) -> None:
+    """An op whose result size only its type gives (a reshape, a
+    broadcast_in_dim): a local type of dynamic size says nothing, so pieces
+    of different sizes are refused (hlo spells those as other ops)."""
+    _static_local(part, op)
+
+
 _LOCALIZE = {
+    "broadcast_in_dim": _sized_by_type,
+    "reshape": _sized_by_type,
     "iota": _iota,
     "slice": _slice,
     "dynamic_slice": _dynamic_slice,
