@@ -75,6 +75,10 @@ from ..transforms.base import element_bytes
 MAX_DEVICES = 4096
 """Devices analyzed by default; each is run symbolically."""
 _TABLE_LIMIT = 1 << 16
+_ITERATED_TRIPS = 64
+"""An `scf.for` of at most this many trips is run trip by trip, its
+induction variable and carried values bound each time; a longer one is run
+once and its costs multiplied."""
 """Integer constants of at most this many elements are kept as tables (the
 per-device offsets and sizes partition writes)."""
 
@@ -792,6 +796,7 @@ class DeviceRun:
         if not n.results:
             return
         r = n.results[0]
+        self.ints.pop(r, None)  # a loop run trip by trip evaluates it again
         if name == "arith.constant":
             if "int" in a:
                 self.set_int(r, a["int"])
@@ -911,8 +916,9 @@ class DeviceRun:
         if kind == "update_halo":
             return self.halo_bytes(n)
         root = self.is_root(n)
-        if root is None:
-            self.note(n.where, f"'{n.name}' with a root known only at run time: counted as the root")
+        if root is None:  # counted in the costlier role: the root receives in a reduce or gather only
+            role = "the root" if kind in ("reduce", "gather") else "a device other than the root"
+            self.note(n.where, f"'{n.name}' with a root known only at run time: counted as {role}")
         if kind in ("reduce", "gather"):
             if root is False:
                 return 0
@@ -1058,9 +1064,12 @@ class DeviceRun:
 
     def bind(self, targets: Sequence[int], sources: Sequence[int]) -> None:
         """Block arguments or results take the values flowing into them."""
-        for t, s in zip(targets, sources):
-            if s in self.ints:
-                self.ints[t] = self.ints[s]
+        known = [self.ints.get(s) for s in sources]  # read all first: a loop's yield may swap them
+        for t, s, x in zip(targets, sources, known):
+            if x is not None:
+                self.ints[t] = x
+            else:
+                self.ints.pop(t, None)
             shape = self.shape(s)
             if shape is not None and t in self.fn.types:
                 self.set_shape(t, shape)
@@ -1091,13 +1100,30 @@ class DeviceRun:
                 lb, ub, step = (_unsigned(x, width) for x in (lb, ub, step))
             args = n.region_args[0]
             self.bind(args[1:], n.operands[3:])
-            if lb is None or ub is None or step is None or step <= 0:
+            known = not (lb is None or ub is None or step is None or step <= 0)
+            if not known:
                 self.note(n.where, "'scf.for' with bounds known only at run time: its body is counted once")
                 trips = 1
             else:
                 trips = max(0, -(-(ub - lb) // step))
-            if trips:
+            if known and 1 < trips <= _ITERATED_TRIPS:
+                # trip by trip: a branch on the induction variable or on a
+                # value the loop carries is decided each time
+                for k in range(trips):
+                    self.set_int(args[0], lb + k * step)  # type: ignore[operator]
+                    costs.add(self.block(n.regions[0]))
+                    self.bind(args[1:], n.yields[0])
+                self.ints.pop(args[0], None)
+                self.bind(n.results, args[1:])
+            elif trips:
+                first = [self.ints.get(a) for a in args[1:]]
                 costs.add(self.block(n.regions[0]), trips)
+                if trips > 1 and first != [self.ints.get(v) for v in n.yields[0]]:
+                    self.note(
+                        n.where,
+                        f"'scf.for' of {trips} trips carries integers that change: its body is counted "
+                        f"{trips} times as its first trip runs",
+                    )
                 self.bind(n.results, n.yields[0])
             else:
                 self.bind(n.results, n.operands[3:])
