@@ -30,6 +30,7 @@ from collections.abc import Callable
 
 from mlir import ir
 
+from ..ir.hlo import gather_dimensions
 from ..ir.signature import op_signature
 from ..ir.types import is_boolean
 from .rules import INVALID, DimExpr, Iterator, ShardingRule, TensorMap, Window
@@ -1367,6 +1368,41 @@ def _hlo_pad(op: ir.Operation) -> ShardingRule | None:
     return ShardingRule(_all_parallel(loops), (m, _unshardable(op.operands[1])), (m,))
 
 
+def _hlo_gather(op: ir.Operation) -> ShardingRule | None:
+    """`gather`: one loop per result dimension.  The start indices' batch
+    dimensions (all but `index_vector_dim`) are the result's batch loops;
+    an operand dimension the slice takes whole from 0 (not indexed, not
+    collapsed) is its offset loop; an operand batching dimension shares its
+    indices dimension's loop.  A dimension the indices pick from is not
+    split (an embedding's vocabulary: a device would need rows it lacks)."""
+    dims = gather_dimensions(str(_attr(op, "dimension_numbers") or ""))
+    sizes = _ints(_attr(op, "slice_sizes"))
+    if dims is None or sizes is None or len(op.operands) != 2 or len(op.results) != 1:
+        return None
+    operand, indices, result = _shape(op.operands[0]), _shape(op.operands[1]), _shape(op.results[0])
+    if operand is None or indices is None or result is None or len(sizes) != len(operand):
+        return None
+    ivd = dims.index_vector_dim
+    batch_at = [p for p in range(len(result)) if p not in dims.offset_dims]
+    index_batch = [k for k in range(len(indices)) if k != ivd]
+    offset_of = [k for k in range(len(operand)) if k not in dims.collapsed_slice_dims + dims.operand_batching_dims]
+    if len(index_batch) != len(batch_at) or len(offset_of) != len(dims.offset_dims):
+        return None
+    indices_map: list[int | None] = [None] * len(indices)
+    for k, p in zip(index_batch, batch_at):
+        indices_map[k] = p
+    operand_map: list[int | None] = [None] * len(operand)
+    for k, p in zip(offset_of, dims.offset_dims):
+        whole = operand[k] is not None and sizes[k] == operand[k] and 0 <= p < len(result) and result[p] == operand[k]
+        if whole and k not in dims.start_index_map:
+            operand_map[k] = p
+    for ob, ib in zip(dims.operand_batching_dims, dims.start_indices_batching_dims):
+        if 0 <= ob < len(operand) and 0 <= ib < len(indices) and ib != ivd:
+            operand_map[ob] = indices_map[ib]
+    loops = len(result)
+    return ShardingRule(_all_parallel(loops), (tuple(operand_map), tuple(indices_map)), (tuple(range(loops)),))
+
+
 # ---------------------------------------------------------------------------
 # Registration
 
@@ -1426,6 +1462,7 @@ def _register_builtins() -> None:
         register_rule(f"{dialect}.dynamic_update_slice", _hlo_dynamic_update_slice)
         register_rule(f"{dialect}.concatenate", _hlo_concatenate)
         register_rule(f"{dialect}.pad", _hlo_pad)
+        register_rule(f"{dialect}.gather", _hlo_gather)
     for base in _CHLO_ELEMENTWISE:
         register_rule(f"chlo.{base}", _elementwise)
 

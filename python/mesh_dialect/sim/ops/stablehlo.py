@@ -33,6 +33,7 @@ import re
 import numpy as np
 from mlir import ir
 
+from ...ir.hlo import gather_dimensions
 from .. import minmax
 from ..program import Block, Compiler, Step, dtype_of, fail, register, run_block_now
 from .core import round_half_away, tensor_constant
@@ -607,6 +608,61 @@ def _dynamic_update_slice(frame, step: Step, x, update, *starts):
 
 
 _register("dynamic_update_slice", _dynamic_update_slice, prepare=_result)
+
+
+def _prepare_gather(c: Compiler, op: ir.Operation) -> dict:
+    attr = op.attributes["dimension_numbers"]
+    dims = gather_dimensions(str(attr))
+    if dims is None:
+        raise fail(op, f"dimension_numbers {attr} is not a #stablehlo.gather this simulator reads")
+    return {**_result(c, op), "dims": dims, "sizes": _ints(op.attributes["slice_sizes"])}
+
+
+def _gather(frame, step: Step, operand, start_indices):
+    """StableHLO's gather: each result element reads the operand at its
+    batch's (clamped) start, plus its batching index, plus its offset."""
+    x, idx = np.asarray(operand), np.asarray(start_indices)
+    d, sizes = step.attrs["dims"], step.attrs["sizes"]
+    ivd = d.index_vector_dim
+    if idx.dtype.kind not in "iu" or not 0 <= ivd <= idx.ndim:
+        raise fail(step, f"index_vector_dim {ivd} does not fit start indices of shape {list(idx.shape)}")
+    if ivd == idx.ndim:
+        idx = idx[..., None]
+    starts = np.moveaxis(idx, ivd, -1).astype(np.int64)
+    batch_shape = starts.shape[:-1]
+    offset_of = [k for k in range(x.ndim) if k not in d.collapsed_slice_dims and k not in d.operand_batching_dims]
+    if (
+        len(sizes) != x.ndim
+        or any(not 0 <= k <= n for k, n in zip(sizes, x.shape))
+        or starts.shape[-1] != len(d.start_index_map)
+        or len(offset_of) != len(d.offset_dims)
+        or any(sizes[k] > 1 for k in (*d.collapsed_slice_dims, *d.operand_batching_dims))
+    ):
+        raise fail(step, f"dimension numbers and slice_sizes {sizes} do not fit an operand of shape {list(x.shape)}")
+    rank = len(batch_shape) + len(d.offset_dims)
+    batch_at = [p for p in range(rank) if p not in d.offset_dims]
+    shape = [0] * rank
+    for p, n in zip(batch_at, batch_shape):
+        shape[p] = n
+    for p, k in zip(d.offset_dims, offset_of):
+        shape[p] = sizes[k]
+    expected = step.attrs["shape"]
+    if len(expected) != rank or any(e is not None and e != n for e, n in zip(expected, shape)):
+        raise fail(step, f"result shape {expected} is not the gathered shape {shape}")
+    grid = np.indices(shape, dtype=np.int64)
+    batch = tuple(grid[p] for p in batch_at)
+    start = starts[batch] if batch_shape else np.broadcast_to(starts, (*shape, starts.shape[-1]))
+    index = [np.zeros(shape, dtype=np.int64) for _ in range(x.ndim)]
+    for k, od in enumerate(d.start_index_map):
+        index[od] = index[od] + np.clip(start[..., k], 0, x.shape[od] - sizes[od])
+    for ob, ib in zip(d.operand_batching_dims, d.start_indices_batching_dims):
+        index[ob] = index[ob] + batch[ib if ib < ivd else ib - 1]
+    for p, k in zip(d.offset_dims, offset_of):
+        index[k] = index[k] + grid[p]
+    return [_out(x[tuple(index)], step.attrs["dtype"])]
+
+
+_register("gather", _gather, prepare=_prepare_gather)
 
 
 def _prepare_pad(c: Compiler, op: ir.Operation) -> dict:

@@ -201,7 +201,28 @@ def _sized_by_type(part: _Partition, op: ir.Operation) -> None:
     _static_local(part, op)
 
 
+def _gather(part: _Partition, op: ir.Operation) -> None:
+    """A gather runs on its pieces once each slice size that took a whole
+    operand dimension takes that dimension's local piece (the rule splits
+    only such offset dimensions); pieces of different sizes cannot be
+    written in `slice_sizes`."""
+    _static_local(part, op)
+    operand = ir.RankedTensorType(op.operands[0].type)
+    attr = op.attributes["slice_sizes"]
+    sizes = _ints(attr)
+    changed = False
+    for d, (n, k) in enumerate(zip(operand.shape, sizes)):
+        if operand.is_dynamic_dim(d):
+            raise _unsupported(op, f"on operand pieces of different or dynamic sizes is not supported yet ({operand})")
+        if k > n:  # a whole dimension, now a piece
+            sizes[d] = n
+            changed = True
+    if changed:
+        op.attributes["slice_sizes"] = _like(attr, sizes)
+
+
 _LOCALIZE = {
+    "gather": _gather,
     "broadcast_in_dim": _sized_by_type,
     "reshape": _sized_by_type,
     "iota": _iota,

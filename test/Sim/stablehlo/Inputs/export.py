@@ -6,12 +6,15 @@ for the layouts given below: a `mesh.shard` per argument and one on the
 result, as a JAX user's in_shardings and out_shardings. Beside each program
 goes NAME.npz: the inputs (`arg0`, ...) and JAX's own result (`out`).
 
-    .venv/bin/python test/Sim/stablehlo/Inputs/export.py
+    .venv/bin/python test/Sim/stablehlo/Inputs/export.py [NAME ...]
+
+(only the programs named, when some are).
 """
 
 from __future__ import annotations
 
 import os
+import sys
 
 import jax
 import jax.numpy as jnp
@@ -62,6 +65,32 @@ def reshapes(x, y):
     return jax.lax.dynamic_slice(t, (3, 0, 1), (26, 2, 2)) * 2.0
 
 
+def embedding(ids, table):
+    """An embedding lookup (`jnp.take`, clipped like JAX's default mode): a
+    gather and the select of its bounds check."""
+    return jnp.take(table, ids, axis=0)
+
+
+def batched_gather(x, idx):
+    """One row per (batch, query) from each batch's own matrix: a gather
+    with operand and start-indices batching dimensions."""
+    dims = jax.lax.GatherDimensionNumbers(
+        offset_dims=(2,),
+        collapsed_slice_dims=(1,),
+        start_index_map=(1,),
+        operand_batching_dims=(0,),
+        start_indices_batching_dims=(0,),
+    )
+    return jax.lax.gather(x, idx, dims, (1, 1, 8), mode=jax.lax.GatherScatterMode.CLIP)
+
+
+def windows(x, idx):
+    """2x3 windows at two-dimensional starts, clamped into the operand: no
+    operand dimension is taken whole, so none is split."""
+    dims = jax.lax.GatherDimensionNumbers(offset_dims=(1, 2), collapsed_slice_dims=(), start_index_map=(0, 1))
+    return jax.lax.gather(x, idx, dims, (2, 3), mode=jax.lax.GatherScatterMode.CLIP)
+
+
 F32 = np.float32
 
 
@@ -98,6 +127,27 @@ CASES = {
     ),
     "masked-2d": (masked, (normal(8, 16),), [2, 2], [[[0], [1]]], [[0], [1]]),
     "reshapes-2d": (reshapes, (normal(8, 16), normal(8, 16)), [2, 2], [[[0]], [[0]]], [[0], [1]]),
+    "embedding-2d": (
+        embedding,
+        (RNG.integers(0, 16, (4, 3)).astype(np.int32), normal(16, 8)),
+        [2, 2],
+        [[[0]], [[], [1]]],
+        [[0], [], [1]],
+    ),
+    "gather-batched-2d": (
+        batched_gather,
+        (normal(4, 6, 8), RNG.integers(-2, 8, (4, 3, 1)).astype(np.int32)),
+        [2, 2],
+        [[[0], [], [1]], [[0]]],
+        [[0], [], [1]],
+    ),
+    "gather-windows-1d": (
+        windows,
+        (normal(6, 7), RNG.integers(-1, 7, (4, 2)).astype(np.int32)),
+        [2],
+        [[[], [0]], [[0]]],
+        [[0]],
+    ),
 }
 
 
@@ -164,6 +214,8 @@ def annotate(module: ir.Operation, mesh: list[int], args: list, result: list) ->
 def main() -> None:
     ctx = mesh_dialect.context()
     for name, (fn, args, mesh, arg_layouts, result_layout) in CASES.items():
+        if sys.argv[1:] and name not in sys.argv[1:]:
+            continue
         lowered = jax.jit(fn).lower(*args).compiler_ir("stablehlo")
         text = lowered.operation.get_asm(print_generic_op_form=True)
         module = mesh_dialect.parse(text, context=ctx)

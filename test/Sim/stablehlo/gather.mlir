@@ -1,0 +1,35 @@
+// stablehlo.gather as JAX exports it (Inputs/export.py): an embedding lookup
+// (jnp.take), a gather with batching dimensions and clamped 2-D windows.
+// The result's batch loops come from the start indices, an offset loop from
+// an operand dimension the slice takes whole (its slice_sizes entry becomes
+// the piece's size), and an operand batching dimension shares its indices
+// dimension's loop; a dimension the indices pick from is never split.
+// RUN: mesh-opt --sharding-propagation --mesh-partition %S/Inputs/embedding-2d.mlir -o %t.embedding.mlir
+// RUN: FileCheck %s --check-prefix=EMBEDDING < %t.embedding.mlir
+// RUN: mesh-run %t.embedding.mlir --compare-with %S/Inputs/embedding-2d.mlir -q --seed 1 | FileCheck %s
+// RUN: mesh-opt --sharding-propagation --mesh-partition %S/Inputs/gather-batched-2d.mlir -o %t.batched.mlir
+// RUN: FileCheck %s --check-prefix=BATCHED < %t.batched.mlir
+// RUN: mesh-run %t.batched.mlir --compare-with %S/Inputs/gather-batched-2d.mlir -q --seed 2 | FileCheck %s
+// RUN: mesh-opt --sharding-propagation --mesh-partition %S/Inputs/gather-windows-1d.mlir -o %t.windows.mlir 2>/dev/null
+// RUN: FileCheck %s --check-prefix=WINDOWS < %t.windows.mlir
+// RUN: mesh-run %t.windows.mlir --compare-with %S/Inputs/gather-windows-1d.mlir -q --seed 3 | FileCheck %s
+// CHECK: match
+
+// Each device looks up its batch of ids in its columns of the table: no
+// collective at all.
+// EMBEDDING-LABEL: func.func public @main(
+// EMBEDDING-SAME: %arg1: tensor<16x4xf32> {mesh.sharding = #mesh.sharding<@mesh, {{\[\[}}], [1]]>}
+// EMBEDDING-NOT: mesh.all_
+// EMBEDDING: "stablehlo.gather"(%arg1, %{{.*}}) <{{{.*}}slice_sizes = array<i64: 1, 4>}> : (tensor<16x4xf32>, tensor<2x3x1xi32>) -> tensor<2x3x4xf32>
+// EMBEDDING-NOT: mesh.all_
+
+// BATCHED-LABEL: func.func public @main(
+// BATCHED-NOT: mesh.all_
+// BATCHED: "stablehlo.gather"(%arg0, %arg1) <{{{.*}}slice_sizes = array<i64: 1, 1, 4>}> : (tensor<2x6x4xf32>, tensor<2x3x1xi32>) -> tensor<2x3x4xf32>
+// BATCHED-NOT: mesh.all_
+
+// A window starts anywhere along both dimensions: the column-split operand
+// is gathered whole first.
+// WINDOWS-LABEL: func.func public @main(
+// WINDOWS: mesh.all_gather
+// WINDOWS: "stablehlo.gather"({{.*}}slice_sizes = array<i64: 2, 3>}> : (tensor<6x7xf32>, tensor<2x2xi32>) -> tensor<2x2x3xf32>
