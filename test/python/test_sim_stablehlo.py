@@ -642,10 +642,12 @@ def test_rules_of_gather_split_batch_offset_and_batching_dimensions():
 
     module.walk(visit, ir.WalkOrder.PRE_ORDER)
     embedding, batched, windows = found
-    # indices dims 0 and 1 are the batch loops, the table's columns the offset loop
-    assert embedding == ShardingRule([P, P, P], [(None, 2), (0, 1, None)], [(0, 1, 2)])
+    # indices dims 0 and 1 are the batch loops, the table's columns the offset
+    # loop, its rows (the vocabulary) a sum loop
+    vocabulary = Iterator.reduction("sum")
+    assert embedding == ShardingRule([P, P, P, vocabulary], [(3, 2), (0, 1, None)], [(0, 1, 2)])
     # the operand batching dimension shares the indices' dimension 0
-    assert batched == ShardingRule([P, P, P], [(0, None, 2), (0, 1, None)], [(0, 1, 2)])
+    assert batched == ShardingRule([P, P, P, vocabulary], [(0, 3, 2), (0, 1, None)], [(0, 1, 2)])
     # windows start anywhere: no operand dimension is split
     assert windows == ShardingRule([P, P, P], [(None, None), (0, None)], [(0, 1, 2)])
 

@@ -1373,8 +1373,12 @@ def _hlo_gather(op: ir.Operation) -> ShardingRule | None:
     dimensions (all but `index_vector_dim`) are the result's batch loops;
     an operand dimension the slice takes whole from 0 (not indexed, not
     collapsed) is its offset loop; an operand batching dimension shares its
-    indices dimension's loop.  A dimension the indices pick from is not
-    split (an embedding's vocabulary: a device would need rows it lacks)."""
+    indices dimension's loop.  The one dimension a single start index picks
+    one row from (an embedding's vocabulary) is a sum loop: exactly one
+    device holds each row, and the others give 0 for it (Megatron's
+    vocabulary-parallel embedding; partition masks the ids it does not hold,
+    `transforms/partition/hlo.py`).  Booleans have no such sum; other
+    dimensions the indices pick from stay whole."""
     dims = gather_dimensions(str(_attr(op, "dimension_numbers") or ""))
     sizes = _ints(_attr(op, "slice_sizes"))
     if dims is None or sizes is None or len(op.operands) != 2 or len(op.results) != 1:
@@ -1400,7 +1404,20 @@ def _hlo_gather(op: ir.Operation) -> ShardingRule | None:
         if 0 <= ob < len(operand) and 0 <= ib < len(indices) and ib != ivd:
             operand_map[ob] = indices_map[ib]
     loops = len(result)
-    return ShardingRule(_all_parallel(loops), (tuple(operand_map), tuple(indices_map)), (tuple(range(loops)),))
+    iterators = _all_parallel(loops)
+    (row,) = dims.start_index_map if len(dims.start_index_map) == 1 else (None,)
+    element = ir.RankedTensorType(op.results[0].type).element_type
+    if (
+        row is not None
+        and 0 <= row < len(operand)
+        and row in dims.collapsed_slice_dims
+        and sizes[row] == 1
+        and operand[row] is not None
+        and not is_boolean(element)
+    ):
+        operand_map[row] = loops
+        iterators += (Iterator.reduction("sum"),)
+    return ShardingRule(iterators, (tuple(operand_map), tuple(indices_map)), (tuple(range(loops)),))
 
 
 # ---------------------------------------------------------------------------

@@ -3,7 +3,11 @@
 // The result's batch loops come from the start indices, an offset loop from
 // an operand dimension the slice takes whole (its slice_sizes entry becomes
 // the piece's size), and an operand batching dimension shares its indices
-// dimension's loop; a dimension the indices pick from is never split.
+// dimension's loop.  The one dimension a single id picks a row from (an
+// embedding's vocabulary) is a sum loop: each device looks up the ids whose
+// row it holds and gives 0 for the others, and the partial sums meet in one
+// all_reduce (Megatron's vocabulary-parallel embedding), which moves less
+// than gathering the table here.
 // RUN: mesh-opt --sharding-propagation --mesh-partition %S/Inputs/embedding-2d.mlir -o %t.embedding.mlir
 // RUN: FileCheck %s --check-prefix=EMBEDDING < %t.embedding.mlir
 // RUN: mesh-run %t.embedding.mlir --compare-with %S/Inputs/embedding-2d.mlir -q --seed 1 | FileCheck %s
@@ -13,6 +17,9 @@
 // RUN: mesh-opt --sharding-propagation --mesh-partition %S/Inputs/gather-windows-1d.mlir -o %t.windows.mlir 2>/dev/null
 // RUN: FileCheck %s --check-prefix=WINDOWS < %t.windows.mlir
 // RUN: mesh-run %t.windows.mlir --compare-with %S/Inputs/gather-windows-1d.mlir -q --seed 3 | FileCheck %s
+// RUN: mesh-opt --sharding-propagation --mesh-partition %S/Inputs/embedding-vocab-2d.mlir -o %t.vocab.mlir
+// RUN: FileCheck %s --check-prefix=VOCAB < %t.vocab.mlir
+// RUN: mesh-run %t.vocab.mlir --compare-with %S/Inputs/embedding-vocab-2d.mlir -q --seed 4 | FileCheck %s
 // CHECK: match
 
 // Each device looks up its batch of ids in its columns of the table: no
@@ -33,3 +40,15 @@
 // WINDOWS-LABEL: func.func public @main(
 // WINDOWS: mesh.all_gather
 // WINDOWS: "stablehlo.gather"({{.*}}slice_sizes = array<i64: 2, 3>}> : (tensor<6x7xf32>, tensor<2x2xi32>) -> tensor<2x2x3xf32>
+
+// VOCAB-LABEL: func.func public @main(
+// VOCAB-SAME: %arg1: tensor<8x8xf32> {mesh.sharding = #mesh.sharding<@mesh, {{\[\[}}1]]>}
+// VOCAB-NOT: mesh.all_gather
+// VOCAB: %[[MINE:.*]] = arith.andi
+// VOCAB: %[[G:.*]] = "stablehlo.gather"(%arg1, {{.*}}slice_sizes = array<i64: 1, 8>}> : (tensor<8x8xf32>, tensor<2x3x1xi32>) -> tensor<2x3x8xf32>
+// VOCAB: %[[M:.*]] = tensor.collapse_shape %[[MINE]] {{\[\[}}0], [1, 2]] : tensor<2x3x1xi1> into tensor<2x3xi1>
+// VOCAB: %[[B:.*]] = linalg.broadcast ins(%[[M]] : tensor<2x3xi1>) outs(%{{.*}} : tensor<2x3x8xi1>) dimensions = [2]
+// VOCAB: %[[Z:.*]] = arith.constant dense<-0.000000e+00> : tensor<2x3x8xf32>
+// VOCAB: %[[S:.*]] = arith.select %[[B]], %[[G]], %[[Z]]
+// VOCAB: mesh.all_reduce {{.*}} on @mesh mesh_axes = [1] : tensor<2x3x8xf32> -> tensor<2x3x8xf32>
+// VOCAB-NOT: mesh.all_

@@ -26,8 +26,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 from mlir import ir
-from mlir.dialects import arith, tensor
+from mlir.dialects import arith, linalg, tensor
 
+from ...ir.hlo import GatherDimensions, gather_dimensions
 from ...sharding.spec import IDEMPOTENT_KINDS
 
 if TYPE_CHECKING:
@@ -219,6 +220,68 @@ def _gather(part: _Partition, op: ir.Operation) -> None:
             changed = True
     if changed:
         op.attributes["slice_sizes"] = _like(attr, sizes)
+    dims = gather_dimensions(str(op.attributes["dimension_numbers"]))
+    layout = part.layout.get(op.operands[0])
+    if dims is not None and layout is not None and len(dims.start_index_map) == 1:
+        row = dims.start_index_map[0]
+        if layout.axes_of(row):
+            _gather_held_rows(part, op, dims, row, layout)
+
+
+def _gather_held_rows(part: _Partition, op: ir.Operation, dims: GatherDimensions, row: int, layout) -> None:
+    """A gather from rows split over the devices (the rule's sum loop): each
+    device looks up the ids whose (clamped) row it holds, at the row's local
+    position, and gives 0 for the others (-0.0 for floats: x + -0.0 is x),
+    so that the sum over the devices is the gather."""
+    from .mesh_partition import _Ix
+
+    whole = ir.RankedTensorType(part.global_type[op.operands[0]])
+    rows, held = whole.shape[row], ir.RankedTensorType(op.operands[0].type).shape[row]
+    ids = op.operands[1]
+    ids_type = ir.RankedTensorType(ids.type)
+    element = ids_type.element_type
+    if not isinstance(element, ir.IntegerType) or not element.is_signless:
+        raise _unsupported(op, f"split along the rows it picks needs signless integer ids, not {element}")
+    result = op.results[0]
+    local = ir.RankedTensorType(result.type)
+    ip, loc = ir.InsertionPoint(op), op.location
+    ix = _Ix(part, ip, loc)
+    start = ix.value(ix.start(layout, row, rows, ix.group_index(layout.axes_of(row))))
+    with ip, loc:
+
+        def splat(x: ir.Value | int) -> ir.Value:
+            scalar = arith.ConstantOp(element, x).result if isinstance(x, int) else x
+            return tensor.SplatOp(ids_type, scalar, []).result
+
+        clamped = arith.MinSIOp(arith.MaxSIOp(ids, splat(0)).result, splat(rows - 1)).result
+        moved = arith.SubIOp(clamped, splat(arith.IndexCastOp(element, start).result)).result
+        predicate = arith.CmpIPredicate
+        low = arith.CmpIOp(predicate.sge, moved, splat(0)).result
+        high = arith.CmpIOp(predicate.slt, moved, splat(held)).result
+        mine = arith.AndIOp(low, high).result
+    op.operands[1] = moved
+    with ir.InsertionPoint.after(op), loc:
+        ivd = dims.index_vector_dim
+        if ivd < ids_type.rank:  # the index vector (one id) goes: the mask is per batch element
+            kept = [n for k, n in enumerate(ids_type.shape) if k != ivd]
+            groups = [[k] for k in range(ids_type.rank) if k != ivd]
+            if groups:
+                groups[max(ivd - 1, 0)].append(ivd)
+                groups[max(ivd - 1, 0)].sort()
+            mine = tensor.CollapseShapeOp(
+                ir.RankedTensorType.get(kept, mine.type.element_type), mine, ir.Attribute.parse(str(groups))
+            ).result
+        boolean = ir.IntegerType.get_signless(1)
+        if dims.offset_dims:
+            empty = tensor.EmptyOp(local.shape, boolean).result
+            mine = linalg.broadcast(mine, outs=[empty], dimensions=list(dims.offset_dims))
+        value = local.element_type
+        zero = ir.FloatAttr.get(value, -0.0) if isinstance(value, ir.FloatType) else ir.IntegerAttr.get(value, 0)
+        zeros = arith.ConstantOp(local, ir.DenseElementsAttr.get_splat(local, zero)).result
+        select = arith.SelectOp(mine, result, zeros)
+    result.replace_all_uses_except(select.result, select.operation)
+    part.layout[select.result] = part.layout[result]
+    part.global_type[select.result] = part.global_type[result]
 
 
 _LOCALIZE = {

@@ -148,6 +148,13 @@ CASES = {
         [[[], [0]], [[0]]],
         [[0]],
     ),
+    "embedding-vocab-2d": (
+        embedding,
+        (RNG.integers(0, 16, (4, 3)).astype(np.int32), normal(16, 8)),
+        [2, 2],
+        [[[0]], [[1]]],
+        [[0]],
+    ),
 }
 
 
