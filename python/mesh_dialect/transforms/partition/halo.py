@@ -55,6 +55,12 @@ def emit_update_halo(step, value: ir.Value, out: ir.Type, mesh_name: str, ip, lo
     t = ir.RankedTensorType(out)
     split = [list(axes) for axes in step.split_axes] or [[]]
     with ip, loc:
+        # a dimension of dynamic size is not split (halos need static
+        # pieces): the same on both sides, read from the value
+        sizes: list[int | ir.Value] = [
+            tensor.DimOp(value, arith.ConstantOp(ir.IndexType.get(), d).result).result if t.is_dynamic_dim(d) else n
+            for d, n in enumerate(t.shape)
+        ]
         if halos_within(step.destination_halos, step.source_halos):
             src = ir.RankedTensorType(value.type)
             offsets = [0] * src.rank
@@ -63,8 +69,8 @@ def emit_update_halo(step, value: ir.Value, out: ir.Type, mesh_name: str, ip, lo
             for k, d in enumerate(sharded):
                 low = source[2 * k] if 2 * k < len(source) else 0
                 offsets[d] = low - (destination[2 * k] if 2 * k < len(destination) else 0)
-            return _slice(value, t, offsets, list(t.shape))
-        dest = tensor.EmptyOp(list(t.shape), t.element_type).result
+            return _slice(value, t, offsets, sizes)
+        dest = tensor.EmptyOp(sizes, t.element_type).result
         return mesh_ops.UpdateHaloOp(
             value,
             dest,
