@@ -415,8 +415,10 @@ def plan_resharding(
     # the same on every device, as a static one is)
     cut_dynamic = any(source.axes_of(d) or target.axes_of(d) for d in dynamic_dims)
     used_axes = {a for s in (source, target) for a in s.used_axes()}
-    if cut_dynamic or used_axes.intersection(dynamic_axes) or not (
-        source.is_even(shape, mesh) and target.is_even(shape, mesh)
+    if (
+        cut_dynamic
+        or used_axes.intersection(dynamic_axes)
+        or not (source.is_even(shape, mesh) and target.is_even(shape, mesh))
     ):
         p = _uneven_problem(shape, mesh, element_bytes, source, target, dynamic_dims, dynamic_axes)
         src_core, tgt_core = source, target  # halos on uneven pieces are refused
