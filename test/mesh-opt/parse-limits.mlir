@@ -123,3 +123,17 @@ func.func @no_list(%a: tensor<4x6xf32>, %b: tensor<6x4xf32>) -> tensor<6x4xf32> 
   %t = linalg.transpose ins(%a : tensor<4x6xf32>) outs(%b : tensor<6x4xf32>) permutation =]
   return %t : tensor<6x4xf32>
 }
+
+// -----
+
+// Valid input the reassociation check must not refuse: a comment inside the
+// groups, and an SSA value named like the op whose index list holds a value
+// named %c-1 (as MLIR names a constant -1).
+func.func @not_negative(%a: tensor<8xf32>) -> (f32, tensor<2x4xf32>) {
+  %c-1 = arith.constant 1 : index
+  %e = tensor.expand_shape %a [[0, 1]  // was [-1] once, and [] before that
+                              ] output_shape [2, 4] : tensor<8xf32> into tensor<2x4xf32>
+  %tensor.collapse_shape = tensor.expand_shape %a [[0, 1]] output_shape [2, 4] : tensor<8xf32> into tensor<2x4xf32>
+  %x = tensor.extract %tensor.collapse_shape[%c-1, %c-1] : tensor<2x4xf32>
+  return %x, %e : f32, tensor<2x4xf32>
+}

@@ -648,8 +648,10 @@ def test_rules_of_gather_split_batch_offset_and_batching_dimensions():
     assert embedding == ShardingRule([P, P, P, vocabulary], [(3, 2), (0, 1, None)], [(0, 1, 2)])
     # the operand batching dimension shares the indices' dimension 0
     assert batched == ShardingRule([P, P, P, vocabulary], [(0, 3, 2), (0, 1, None)], [(0, 1, 2)])
-    # windows start anywhere: no operand dimension is split
-    assert windows == ShardingRule([P, P, P], [(None, None), (0, None)], [(0, 1, 2)])
+    # windows start anywhere: no operand dimension is split, nor the result's
+    # window dimensions (no operand dimension follows them)
+    never = Iterator.invalid()
+    assert windows == ShardingRule([P, never, never], [(None, None), (0, None)], [(0, 1, 2)])
 
 
 def _gather_by_the_spec(x, idx, offset_dims, collapsed, start_map, ivd, sizes, operand_batching=(), index_batching=()):
@@ -754,3 +756,19 @@ def test_a_context_that_allows_unregistered_dialects_still_accepts_everything():
         "foo.bar", [((2,), "f32")], ((2,), "f32")
     ).replace("@f", "@g")
     mesh_dialect.parse(text, context=ctx)
+
+
+def test_gather_clamps_the_largest_unsigned_ids_to_the_last_row():
+    """A ui64 id past int64's range is a large start, clamped to the last row
+    (it wrapped negative and read row 0)."""
+    text = """
+    func.func @f(%t: tensor<4x2xf32>, %i: tensor<2x1xui64>) -> tensor<2x2xf32> {
+      %0 = "stablehlo.gather"(%t, %i) <{dimension_numbers = #stablehlo.gather<offset_dims = [1],
+          collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, indices_are_sorted = false,
+          slice_sizes = array<i64: 1, 2>}> : (tensor<4x2xf32>, tensor<2x1xui64>) -> tensor<2x2xf32>
+      return %0 : tensor<2x2xf32>
+    }"""
+    table = np.arange(8, dtype=F32).reshape(4, 2)
+    ids = np.array([[2**64 - 1], [1]], dtype=np.uint64)
+    (got,) = Runner(mesh_dialect.parse(text, context=mesh_dialect.context())).run_global("f", [table, ids])
+    np.testing.assert_array_equal(got, [[6, 7], [2, 3]])

@@ -75,12 +75,16 @@ from ..transforms.base import element_bytes
 MAX_DEVICES = 4096
 """Devices analyzed by default; each is run symbolically."""
 _TABLE_LIMIT = 1 << 16
+"""Integer constants of at most this many elements are kept as tables (the
+per-device offsets and sizes partition writes)."""
 _ITERATED_TRIPS = 64
 """An `scf.for` of at most this many trips is run trip by trip, its
 induction variable and carried values bound each time; a longer one is run
 once and its costs multiplied."""
-"""Integer constants of at most this many elements are kept as tables (the
-per-device offsets and sizes partition writes)."""
+_ITERATED_BODIES = 256
+"""At most this many trips of nested loops run trip by trip (the product of
+their trip counts): an inner loop past it runs once per outer trip and
+multiplies, so nesting does not multiply the analysis time without bound."""
 
 Device = tuple[int, ...]
 Shape = tuple[int | None, ...]
@@ -691,6 +695,7 @@ class DeviceRun:
         self.ints: dict[int, int] = {}
         self.tables: dict[int, tuple[tuple[int, ...], list[int]]] = {}
         self.shapes: dict[int, Shape] = {}
+        self.iterated = 1  # trips of the enclosing loops run trip by trip
         self.bytes: dict[int, int] = {}
 
     def set_int(self, v: int, x: int) -> None:
@@ -1073,6 +1078,8 @@ class DeviceRun:
             shape = self.shape(s)
             if shape is not None and t in self.fn.types:
                 self.set_shape(t, shape)
+            else:
+                self.shapes.pop(t, None)  # an earlier trip's shape no longer holds
 
     def control(self, n: Node, costs: Costs) -> None:
         name = n.name
@@ -1106,13 +1113,17 @@ class DeviceRun:
                 trips = 1
             else:
                 trips = max(0, -(-(ub - lb) // step))
-            if known and 1 < trips <= _ITERATED_TRIPS:
+            if known and 0 < trips <= _ITERATED_TRIPS and self.iterated * trips <= _ITERATED_BODIES:
                 # trip by trip: a branch on the induction variable or on a
                 # value the loop carries is decided each time
-                for k in range(trips):
-                    self.set_int(args[0], lb + k * step)  # type: ignore[operator]
-                    costs.add(self.block(n.regions[0]))
-                    self.bind(args[1:], n.yields[0])
+                self.iterated *= trips
+                try:
+                    for k in range(trips):
+                        self.set_int(args[0], lb + k * step)  # type: ignore[operator]
+                        costs.add(self.block(n.regions[0]))
+                        self.bind(args[1:], n.yields[0])
+                finally:
+                    self.iterated //= trips
                 self.ints.pop(args[0], None)
                 self.bind(n.results, args[1:])
             elif trips:

@@ -1404,9 +1404,14 @@ def _hlo_gather(op: ir.Operation) -> ShardingRule | None:
         if 0 <= ob < len(operand) and 0 <= ib < len(indices) and ib != ivd:
             operand_map[ob] = indices_map[ib]
     loops = len(result)
-    iterators = _all_parallel(loops)
+    # a result dimension no operand dimension follows (a slice narrower than
+    # its dimension) is never split
+    followed = {loop for loop in (*operand_map, *indices_map) if loop is not None}
+    iterators = tuple(Iterator.parallel() if p in followed else Iterator.invalid() for p in range(loops))
+    result_map = tuple(range(loops))
     (row,) = dims.start_index_map if len(dims.start_index_map) == 1 else (None,)
     element = ir.RankedTensorType(op.results[0].type).element_type
+    ids = ir.RankedTensorType(op.operands[1].type).element_type
     if (
         row is not None
         and 0 <= row < len(operand)
@@ -1414,10 +1419,12 @@ def _hlo_gather(op: ir.Operation) -> ShardingRule | None:
         and sizes[row] == 1
         and operand[row] is not None
         and not is_boolean(element)
+        and isinstance(ids, ir.IntegerType)
+        and ids.is_signless  # partition shifts them with arith
     ):
         operand_map[row] = loops
         iterators += (Iterator.reduction("sum"),)
-    return ShardingRule(iterators, (tuple(operand_map), tuple(indices_map)), (tuple(range(loops)),))
+    return ShardingRule(iterators, (tuple(operand_map), tuple(indices_map)), (result_map,))
 
 
 # ---------------------------------------------------------------------------

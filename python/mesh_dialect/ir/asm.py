@@ -242,7 +242,7 @@ def _ops_in_code(pattern: re.Pattern, text: str):
             yield m
 
 
-_TRAP_SCAN = re.compile(_SKIPPED + r"(?<![\w$.])linalg\.generic(?=\s*\{)")
+_TRAP_SCAN = re.compile(_SKIPPED + r"(?<![\w$.%@#^!])linalg\.generic(?=\s*\{)")
 _ITERATOR_TYPES = re.compile(r"\biterator_types\s*=\s*\[")
 _STRING_ITEM = re.compile(r'"(?:[^"\\\n]|\\.)*"\Z')
 
@@ -273,7 +273,7 @@ def _upstream_trap(text: str) -> tuple[int, str] | None:
     return None
 
 
-_LIST_OPS = re.compile(_SKIPPED + r"(?<![\w$.])linalg\.(?:reduce|transpose|broadcast)\b")
+_LIST_OPS = re.compile(_SKIPPED + r"(?<![\w$.%@#^!])linalg\.(?:reduce|transpose|broadcast)\b")
 _LIST_KEYWORD = re.compile(r"\b(dimensions|permutation)\s*=\s*(\[?)")
 _NEXT_OP = re.compile(r"\n\s*(?:%|\^|\}|\"|[A-Za-z_][\w$]*\.[\w$.]+|return\b)")
 _INTEGER_ITEM = re.compile(r"\s*-?\d+\s*\Z")
@@ -303,7 +303,7 @@ def _flat_list_trap(text: str) -> tuple[int, str] | None:
     return None
 
 
-_TYPED_OPS = re.compile(_SKIPPED + r"(?<![\w$.])linalg\.(max|min|powf)\b(?=\s*ins\s*\()")
+_TYPED_OPS = re.compile(_SKIPPED + r"(?<![\w$.%@#^!])linalg\.(max|min|powf)\b(?=\s*ins\s*\()")
 _NOT_FLOAT = re.compile(r"(?:^|[\sx<,(])(?:[su]?i\d+|index)\b|complex<")
 
 
@@ -325,9 +325,16 @@ def _element_type_trap(text: str) -> tuple[int, str] | None:
     return None
 
 
-_RESHAPE_OPS = re.compile(_SKIPPED + r'(?<![\w$.])(?:tensor|memref)\.(?:expand_shape|collapse_shape)\b(?!")')
+_RESHAPE_OPS = re.compile(_SKIPPED + r'(?<![\w$.%@#^!])(?:tensor|memref)\.(?:expand_shape|collapse_shape)\b(?!")')
 _EMPTY_GROUP = re.compile(r"\[\s*\]")
-_NEGATIVE_ITEM = re.compile(r"-\s*\d+")
+_NEGATIVE_ITEM = re.compile(r"(?<=[\[,])\s*-\s*\d+")
+_COMMENT_OR_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"|//[^\n]*')
+
+
+def _blank_comments(text: str) -> str:
+    """`text` with its comments blanked (offsets kept): brackets and numbers
+    in a comment are not code."""
+    return _COMMENT_OR_STRING.sub(lambda m: m.group(0) if m.group(0)[0] == '"' else " " * len(m.group(0)), text)
 
 
 def _reassociation_trap(text: str) -> tuple[int, str] | None:
@@ -341,15 +348,16 @@ def _reassociation_trap(text: str) -> tuple[int, str] | None:
         stop_at = _NEXT_OP.search(text, m.end())
         if open_at < 0 or (stop_at and open_at > stop_at.start()):
             continue
-        close_at = scan_group(text, open_at)
-        groups = text[open_at:close_at]
+        code = _blank_comments(text[open_at:])
+        groups = code[: scan_group(code, 0)]
         empty = _EMPTY_GROUP.search(groups, 1)
         if empty is not None and empty.end() < len(groups):
             return open_at + empty.start(), f"'{m.group(0)}' reassociation groups must not be empty, got {groups[:60]}"
         negative = _NEGATIVE_ITEM.search(groups, 1)
         if negative is not None:
-            index = negative.group(0).replace(" ", "")
-            return open_at + negative.start(), f"'{m.group(0)}' reassociation indices must not be negative, got {index}"
+            index = "".join(negative.group(0).split())
+            where = open_at + negative.start() + len(negative.group(0)) - len(negative.group(0).lstrip())
+            return where, f"'{m.group(0)}' reassociation indices must not be negative, got {index}"
     return None
 
 

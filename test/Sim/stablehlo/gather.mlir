@@ -44,8 +44,9 @@
 // VOCAB-LABEL: func.func public @main(
 // VOCAB-SAME: %arg1: tensor<8x8xf32> {mesh.sharding = #mesh.sharding<@mesh, {{\[\[}}1]]>}
 // VOCAB-NOT: mesh.all_gather
+// VOCAB: arith.extsi %{{.*}} : tensor<2x3x1xi32> to tensor<2x3x1xi64>
 // VOCAB: %[[MINE:.*]] = arith.andi
-// VOCAB: %[[G:.*]] = "stablehlo.gather"(%arg1, {{.*}}slice_sizes = array<i64: 1, 8>}> : (tensor<8x8xf32>, tensor<2x3x1xi32>) -> tensor<2x3x8xf32>
+// VOCAB: %[[G:.*]] = "stablehlo.gather"(%arg1, {{.*}}slice_sizes = array<i64: 1, 8>}> : (tensor<8x8xf32>, tensor<2x3x1xi64>) -> tensor<2x3x8xf32>
 // VOCAB: %[[M:.*]] = tensor.collapse_shape %[[MINE]] {{\[\[}}0], [1, 2]] : tensor<2x3x1xi1> into tensor<2x3xi1>
 // VOCAB: %[[B:.*]] = linalg.broadcast ins(%[[M]] : tensor<2x3xi1>) outs(%{{.*}} : tensor<2x3x8xi1>) dimensions = [2]
 // VOCAB: %[[Z:.*]] = arith.constant dense<-0.000000e+00> : tensor<2x3x8xf32>

@@ -628,6 +628,8 @@ def _gather(frame, step: Step, operand, start_indices):
         raise fail(step, f"index_vector_dim {ivd} does not fit start indices of shape {list(idx.shape)}")
     if ivd == idx.ndim:
         idx = idx[..., None]
+    if idx.dtype == np.uint64:  # clamped below anyway: capped first, so no start wraps negative
+        idx = np.minimum(idx, np.uint64(np.iinfo(np.int64).max))
     starts = np.moveaxis(idx, ivd, -1).astype(np.int64)
     batch_shape = starts.shape[:-1]
     offset_of = [k for k in range(x.ndim) if k not in d.collapsed_slice_dims and k not in d.operand_batching_dims]

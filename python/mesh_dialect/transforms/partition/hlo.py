@@ -238,16 +238,21 @@ def _gather_held_rows(part: _Partition, op: ir.Operation, dims: GatherDimensions
     whole = ir.RankedTensorType(part.global_type[op.operands[0]])
     rows, held = whole.shape[row], ir.RankedTensorType(op.operands[0].type).shape[row]
     ids = op.operands[1]
-    ids_type = ir.RankedTensorType(ids.type)
-    element = ids_type.element_type
-    if not isinstance(element, ir.IntegerType) or not element.is_signless:
-        raise _unsupported(op, f"split along the rows it picks needs signless integer ids, not {element}")
+    given = ir.RankedTensorType(ids.type)
+    if not isinstance(given.element_type, ir.IntegerType) or not given.element_type.is_signless:
+        raise _unsupported(op, f"split along the rows it picks needs signless integer ids, not {given.element_type}")
     result = op.results[0]
     local = ir.RankedTensorType(result.type)
     ip, loc = ir.InsertionPoint(op), op.location
     ix = _Ix(part, ip, loc)
     start = ix.value(ix.start(layout, row, rows, ix.group_index(layout.axes_of(row))))
     with ip, loc:
+        # in i64, whatever the ids' width: a row count or a device's first
+        # row need not fit an i8 id (StableHLO clamps in the ids' own values)
+        element = ir.IntegerType.get_signless(64)
+        ids_type = ir.RankedTensorType.get(given.shape, element, given.encoding)
+        if given.element_type.width < 64:
+            ids = arith.ExtSIOp(ids_type, ids).result
 
         def splat(x: ir.Value | int) -> ir.Value:
             scalar = arith.ConstantOp(element, x).result if isinstance(x, int) else x

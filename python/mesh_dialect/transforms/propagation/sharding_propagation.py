@@ -556,7 +556,10 @@ class _Function:
             origin = (op.location,) if explicit else self.origin_of(choice)
             cause = self.cause(op, choice, explicit, origin)
         anchor = op
-        mesh = _static_mesh(self.mesh_shapes.get(choice.mesh)) if self.any_offsets else None
+        # hlo ops run on even pieces only (their static types give their sizes):
+        # values there keep the default cut, and an explicit one is resharded
+        runs_uneven = self.any_offsets and not op.name.startswith(("stablehlo.", "mhlo."))
+        mesh = _static_mesh(self.mesh_shapes.get(choice.mesh)) if runs_uneven else None
         cut = self.offsets_cut(operands, results, choice, mesh) if mesh is not None else None
         for i, r in enumerate(results):
             need = choice.results[i]
