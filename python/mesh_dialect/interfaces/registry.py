@@ -1418,9 +1418,11 @@ def _hlo_gather(op: ir.Operation) -> ShardingRule | None:
         and row in dims.collapsed_slice_dims
         and sizes[row] == 1
         and operand[row] is not None
+        and isinstance(element, ir.FloatType | ir.IntegerType | ir.IndexType)  # a 0 to give (not complex)
         and not is_boolean(element)
         and isinstance(ids, ir.IntegerType)
-        and ids.is_signless  # partition shifts them with arith
+        and ids.is_signless  # partition shifts them with arith, in i64
+        and ids.width <= 64
     ):
         operand_map[row] = loops
         iterators += (Iterator.reduction("sum"),)

@@ -202,7 +202,10 @@ def sharding_attr(mesh: str, s: Sharding) -> ir.Attribute:
 
 
 def _neutral(kind: str, element: ir.Type) -> float | int | None:
-    """The value that leaves a reduction of `kind` unchanged, or None."""
+    """The value that leaves a reduction of `kind` unchanged, or None (also
+    for complex numbers: arith makes no complex constant to hold it)."""
+    if isinstance(element, ir.ComplexType):
+        return None
     is_float = isinstance(element, ir.FloatType)
     if kind == "sum" and is_float:
         return -0.0  # -0.0 + x is x for every x; +0.0 turns a -0.0 term into +0.0
@@ -1533,7 +1536,7 @@ class _Partition:
                 )
             neutral = _neutral(step.kind, element)
             if neutral is None:
-                raise _Unsupported(loc, f"a {step.kind} partial value cannot be made from a whole one")
+                raise _Unsupported(loc, f"a {step.kind} partial value of {element} cannot be made from a whole one")
             return self.first_only(value, list(step.axes), neutral, ip, loc)
         raise _Unsupported(loc, f"the planner returned a step mesh-partition cannot emit: {step}")
 
