@@ -397,6 +397,7 @@ def _mutate_layouts(line: str, fn: Callable[[str, random.Random], str], rng: ran
 class Val:
     name: str
     shape: tuple[int, ...]
+    elt: str | None = None  # an argument of another element type than the program's (gather ids)
 
 
 class Program:
@@ -432,8 +433,8 @@ class Program:
         self.n += 1
         return f"%{prefix}{self.n}"
 
-    def ty(self, shape: tuple[int, ...]) -> str:
-        return "tensor<" + "".join(f"{d}x" for d in shape) + self.elt + ">"
+    def ty(self, shape: tuple[int, ...], elt: str | None = None) -> str:
+        return "tensor<" + "".join(f"{d}x" for d in shape) + (elt or self.elt) + ">"
 
     def emit(self, line: str) -> None:
         self.lines.append(self.indent + line)
@@ -692,6 +693,32 @@ class Program:
         )
         return Val(r2, a.shape)
 
+    def gather(self) -> Val:
+        """An embedding lookup as JAX exports it: `stablehlo.gather` of rows of
+        a 2-D table at i32 ids (an `and` keeps most in range; the rest are
+        clamped), with an explicit or implicit index vector dimension."""
+        rng = self.rng
+        table = self.operand(self.pick(rank=2))
+        width = table.shape[1]
+        n = self.dim()
+        explicit = rng.random() < 0.5
+        ids_shape = (n, 1) if explicit else (n,)
+        ids_type = self.ty(ids_shape, "i32")
+        ids = self.new_arg(ids_shape)
+        ids.elt = "i32"
+        mask, kept = self.fresh("m"), self.fresh("k")
+        self.emit(f'{mask} = "stablehlo.constant"() <{{value = dense<15> : {ids_type}}}> : () -> {ids_type}')
+        self.emit(f'{kept} = "stablehlo.and"({ids.name}, {mask}) : ({ids_type}, {ids_type}) -> {ids_type}')
+        shape = (n, width)
+        r = self.fresh()
+        dims = "offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1"
+        self.emit(
+            f'{r} = "stablehlo.gather"({table.name}, {kept}) <{{dimension_numbers = #stablehlo.gather<{dims}>, '
+            f"indices_are_sorted = false, slice_sizes = array<i64: 1, {width}>}}> : "
+            f"({self.ty(table.shape)}, {ids_type}) -> {self.ty(shape)}"
+        )
+        return Val(r, shape)
+
     def while_loop(self, depth: int) -> Val:
         a = self.maybe_annotate(self.pick(), 0.4)
         t = self.ty(a.shape)
@@ -786,7 +813,7 @@ class Program:
     def step(self, depth: int) -> Val:
         choices = [self.elementwise, self.elementwise, self.matmul, self.matmul, self.reduce, self.transpose]
         if self.extended:
-            choices += [self.reshape, self.slice]
+            choices += [self.reshape, self.slice, self.gather]
             if self.rng.random() < 0.1:
                 choices.append(self.collective)
             if depth == 0 and self.rng.random() < 0.2:
@@ -836,7 +863,7 @@ class Program:
                 v = self.annotate(v, users=True)
             final.append(v)
         self.emit(f"return {', '.join(v.name for v in final)} : {', '.join(self.ty(v.shape) for v in final)}")
-        args = ", ".join(f"{a.name}: {self.ty(a.shape)}" for a in self.args)
+        args = ", ".join(f"{a.name}: {self.ty(a.shape, a.elt)}" for a in self.args)
         rets = ", ".join(self.ty(v.shape) for v in final)
         head = [
             f"mesh.mesh @mesh(shape = {'x'.join(map(str, self.mesh))})",
