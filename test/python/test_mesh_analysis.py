@@ -184,11 +184,11 @@ def test_redundant_flops_are_the_work_repeated_along_replica_axes():
 def _simulated(program, name: str, seed: int = 1) -> dict[tuple[int, ...], int] | None:
     """Bytes each device receives when the simulator runs @name on random
     inputs; None when it cannot run it (dynamic sizes, a dynamic mesh)."""
-    sim = Simulation(program)
-    sig = sim.signature(name)
-    if not sig.spmd:
-        return None
     try:
+        sim = Simulation(program)
+        sig = sim.signature(name)
+        if not sig.spmd:
+            return None
         mesh = sim.runner(sig.mesh).mesh
         inputs = random_inputs(sig, mesh, seed)
         with count_traffic() as counted:
