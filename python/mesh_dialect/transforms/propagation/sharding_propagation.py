@@ -41,6 +41,7 @@ from ...interfaces.registry import RuleCache, RuleError, knows, rule_always_exis
 from ...interfaces.rules import ShardingRule, option_from_lists, option_to_lists, validate_option
 from ...ir import ops as mesh_ops
 from ...ir.asm import remap_location
+from ...ir.signature import op_address
 from ...ir.syntax import Unprintable, decode_sharding_attr, encode_sharding_attr
 from ...sharding.spec import Mesh, Sharding
 from ..base import LOCAL_MESH, Pass, PassFailed, mesh_scopes, sharding_of
@@ -863,9 +864,12 @@ class _Function:
     def check_unknown(self) -> None:
         if self.pass_.skip_unknown:
             return
+        reported: set[int] = set()  # by address: an op inside a reported one is not reported again
         for op in self.unknown:
             if op.name in _ANY_LAYOUT:
                 continue
+            if reported and _inside(op, reported, self.func):
+                continue  # (a stablehlo.return in a stablehlo.case already named)
             culprit = self.sharded_neighbour(op)
             if culprit is not None and knows(op.name):
                 op.location.emit_error(
@@ -880,6 +884,7 @@ class _Function:
                 )
             if culprit is not None:
                 self.failed = True
+                reported.add(op_address(op))
 
     def sharded_neighbour(self, op: ir.Operation) -> str | None:
         for i, v in enumerate(op.operands):
@@ -893,6 +898,16 @@ class _Function:
             if ann is not None and not ann.sharding.is_replicated:
                 return f"result {i} is sharded ({_fmt_layout(ann.mesh, ann.sharding)})"
         return None
+
+
+def _inside(op: ir.Operation, ops: set[int], func: ir.Operation) -> bool:
+    """Whether an op around `op` (below `func`) has its address in `ops`."""
+    parent = op.parent
+    while parent is not None and parent.operation != func:
+        if op_address(parent) in ops:
+            return True
+        parent = parent.parent
+    return False
 
 
 def _single_blocks(op: ir.Operation) -> bool:
