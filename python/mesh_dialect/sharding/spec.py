@@ -398,6 +398,12 @@ class Sharding:
         n = self.shard_count(dim, mesh)
         return [split_piece(size, n, i) for i in range(n)]
 
+    def cut(self, dim: int, size: int, mesh: Mesh) -> tuple[int, ...]:
+        """Every piece's start along dimension `dim` and the last one's end:
+        the dimension's `sharded_dims_offsets`, given or by the default cut."""
+        bounds = self.bounds(dim, size, mesh)
+        return tuple(a for a, _ in bounds) + (bounds[-1][1],)
+
     def piece_bounds(self, dim: int, size: int, mesh: Mesh, index: int) -> tuple[int, int]:
         """`bounds(dim, size, mesh)[index]` without listing every piece (a
         dimension of a huge mesh may have billions)."""

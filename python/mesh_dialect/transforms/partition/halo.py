@@ -57,10 +57,7 @@ def emit_update_halo(step, value: ir.Value, out: ir.Type, mesh_name: str, ip, lo
     with ip, loc:
         # a dimension of dynamic size is not split (halos need static
         # pieces): the same on both sides, read from the value
-        sizes: list[int | ir.Value] = [
-            tensor.DimOp(value, arith.ConstantOp(ir.IndexType.get(), d).result).result if t.is_dynamic_dim(d) else n
-            for d, n in enumerate(t.shape)
-        ]
+        sizes = sizes_of(value, t)
         if halos_within(step.destination_halos, step.source_halos):
             src = ir.RankedTensorType(value.type)
             offsets = [0] * src.rank
@@ -79,6 +76,15 @@ def emit_update_halo(step, value: ir.Value, out: ir.Type, mesh_name: str, ip, lo
             source_halo_sizes=[int(h) for h in step.source_halos],
             destination_halo_sizes=[int(h) for h in step.destination_halos],
         ).result
+
+
+def sizes_of(value: ir.Value, t: ir.RankedTensorType) -> list[int | ir.Value]:
+    """The sizes of `t` (`value`'s type, or a type of its shape), a dynamic
+    one read from `value` at the current insertion point."""
+    return [
+        tensor.DimOp(value, arith.ConstantOp(ir.IndexType.get(), d).result).result if t.is_dynamic_dim(d) else n
+        for d, n in enumerate(t.shape)
+    ]
 
 
 @dataclass

@@ -621,10 +621,7 @@ class _Partition:
                     f"function {what} of type {t} has halos and pieces of different sizes ({s}): its signature "
                     "would need sharded_dims_offsets beside halo_sizes, which a mesh.sharding cannot hold",
                 )
-            offsets = []
-            for d in s.sharded_dims():
-                bounds = s.bounds(d, t.shape[d], self.mesh)
-                offsets += [a for a, _ in bounds] + [bounds[-1][1]]
+            offsets = [x for d in s.sharded_dims() for x in s.cut(d, t.shape[d], self.mesh)]
             spelled = Sharding(s.split_axes, s.partial_axes, s.partial_type, s.halo_sizes, tuple(offsets))
             found = self.sharding_attr(spelled)
         self.attrs[key] = found
@@ -1796,10 +1793,7 @@ class _Partition:
             for v in index:
                 eq = arith.CmpIOp(arith.CmpIPredicate.eq, v, zero).result
                 first = eq if first is None else arith.AndIOp(first, eq).result
-            sizes = [
-                tensor.DimOp(value, arith.ConstantOp(ir.IndexType.get(), d).result).result if t.is_dynamic_dim(d) else n
-                for d, n in enumerate(t.shape)
-            ]
+            sizes = halo.sizes_of(value, t)
             element = t.element_type
             # arith.constant makes scalars of signless integers only: a signed
             # or unsigned element type takes a whole tensor constant

@@ -143,11 +143,11 @@ def _same_arrival(a: Sharding, b: Sharding) -> bool:
     return same_placement(a, b) and a.sharded_dims_offsets == b.sharded_dims_offsets
 
 
-def _with_cut(need: Sharding, v: ir.Value, cut: dict, mesh: Mesh | None) -> Sharding:
+def _with_cut(need: Sharding, v: ir.Value, cut: dict, mesh: Mesh) -> Sharding:
     """`need` cut where `offsets_cut` says: each split dimension of `v` as
     the op's other values of its size and mesh axes are cut (by default
     where none is), unchanged when no dimension has such a cut."""
-    if need.sharded_dims_offsets or mesh is None:
+    if need.sharded_dims_offsets:
         return need
     t = v.type
     if not isinstance(t, ir.RankedTensorType):
@@ -160,14 +160,8 @@ def _with_cut(need: Sharding, v: ir.Value, cut: dict, mesh: Mesh | None) -> Shar
             return need
         given = cut.get((shape[d], need.split_axes[d]))
         found = found or given is not None
-        offsets += given if given is not None else _cut_of(need, d, shape[d], mesh)
+        offsets += given if given is not None else need.cut(d, shape[d], mesh)
     return dataclasses.replace(need, sharded_dims_offsets=tuple(offsets)) if found else need
-
-
-def _cut_of(s: Sharding, d: int, size: int, mesh: Mesh) -> tuple[int, ...]:
-    """Dimension `d`'s piece starts and end in layout `s`."""
-    bounds = s.bounds(d, size, mesh)
-    return tuple(a for a, _ in bounds) + (bounds[-1][1],)
 
 
 def _static_mesh(shape: tuple[int, ...] | None) -> Mesh | None:
@@ -583,7 +577,7 @@ class _Function:
                 continue
             self.ensure_use(op, i, v, choice.mesh, need, origin, cause, by_cost)
 
-    def offsets_cut(self, operands: list[ir.Value], results: list[ir.Value], choice: Choice, mesh: Mesh | None) -> dict:
+    def offsets_cut(self, operands: list[ir.Value], results: list[ir.Value], choice: Choice, mesh: Mesh) -> dict:
         """The explicit cut (`sharded_dims_offsets`) the op runs on, per
         dimension size and mesh axes: an option says nothing of offsets, so
         where an operand or result is annotated with the split the op needs
@@ -594,8 +588,6 @@ class _Function:
         no annotation has offsets; a dimension whose annotations disagree
         is left out (partition then names the pieces that do not line up)."""
         found: dict[tuple, tuple | None] = {}
-        if mesh is None:
-            return {}
         sides = (
             (operands, [self.anns.get(v) for v in operands], choice.operands),
             (results, [self.def_ann.get(r) for r in results], choice.results),
@@ -609,7 +601,7 @@ class _Function:
                 shape = ir.RankedTensorType(v.type).shape
                 for d in ann.sharding.sharded_dims():
                     key = (shape[d], ann.sharding.split_axes[d])
-                    offsets = _cut_of(ann.sharding, d, shape[d], mesh)
+                    offsets = ann.sharding.cut(d, shape[d], mesh)
                     found[key] = offsets if found.get(key, offsets) == offsets else None
         return {k: o for k, o in found.items() if o is not None}
 
