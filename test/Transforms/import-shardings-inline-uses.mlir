@@ -1,5 +1,5 @@
-// import-shardings inlines a private function called once only when the call
-// is its one use: a symbol reference anywhere else (an unregistered op's
+// import-shardings inlines a private function only when its calls are its
+// only uses: a symbol reference anywhere else (an unregistered op's
 // properties, arrays and dictionaries at any depth, the root of a nested
 // reference, a string) keeps the function and the call.
 // RUN: mesh-opt --split-input-file --allow-unregistered-dialect --import-shardings %s | FileCheck %s
@@ -145,14 +145,15 @@ func.func private @other(%a: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
-// Two private functions calling each other once each: inlining @g into @f
-// moves the call of @f into @f itself, which is then left alone (the pass
-// aborted the process replacing a value with itself).
+// Two private functions calling each other: each body holds the other's
+// call, so neither is inlined (inlining one into the other would move a
+// call into its own callee; an earlier version aborted the process
+// replacing a value with itself).
 // CHECK-LABEL: func.func @mutual_main(
 // CHECK: func.func private @f(%[[X:.*]]: tensor<4xf32>)
-// CHECK-NEXT: %[[R:.*]] = call @f(%[[X]])
-// CHECK-NEXT: return %[[R]]
-// CHECK-NOT: func.func private @g
+// CHECK-NEXT: call @g(%[[X]])
+// CHECK: func.func private @g(%[[Y:.*]]: tensor<4xf32>)
+// CHECK-NEXT: call @f(%[[Y]])
 func.func @mutual_main(%x: tensor<4xf32>) -> tensor<4xf32> {
   return %x : tensor<4xf32>
 }

@@ -137,7 +137,7 @@ func.func @sub_axes(%a: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@m, [{"x":
 
 // Shardings on ops (one per result), a constraint whose result is unused
 // (it constrains its input), a mesh with a device order, and a
-// private function called twice (kept).
+// private function called twice (inlined at both calls).
 "sdy.mesh"() <{mesh = #sdy.mesh<["a"=2, "b"=2], device_ids=[0, 2, 1, 3]>, sym_name = "mesh"}> : () -> ()
 func.func @ops(%x: tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>) {
   %0:2 = "test.two"(%x) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a"}, {}]>, <@mesh, [{}, {"b"}]>]>} : (tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>)
@@ -160,10 +160,8 @@ func.func private @twice(%a: tensor<4x4xf32>) -> tensor<4x4xf32> {
 // CHECK-NEXT:    %[[T:.*]]:2 = "test.two"(%[[X]]) : (tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>)
 // CHECK-NEXT:    %[[T0:.*]] = mesh.shard %[[T]]#0 to %[[S0]] : tensor<4x4xf32>
 // CHECK-NEXT:    %[[T1:.*]] = mesh.shard %[[T]]#1 to %[[S1]] : tensor<4x4xf32>
-// CHECK-NEXT:    call @twice(%[[T0]])
-// CHECK-NEXT:    call @twice(%[[T1]])
-// CHECK:       func.func private @twice(%arg0: tensor<4x4xf32>) -> tensor<4x4xf32> {
-// CHECK-NEXT:    return %arg0
+// CHECK-NEXT:    return %[[T0]], %[[T1]]
+// CHECK-NOT:     @twice
 
 // -----
 
@@ -255,3 +253,41 @@ func.func private @callee(%b: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh,
 // CHECK-NEXT:    %[[OUT:.*]] = mesh.shard %[[ABS]] to %[[R]] annotate_for_users : tensor<8xf32>
 // CHECK-NEXT:    "stablehlo.negate"(%[[OUT]])
 // CHECK-NOT:   @callee
+
+// -----
+
+// A private function called twice (JAX's helpers used twice with the same
+// types) is inlined at both calls, each copy with its own annotations, and
+// so is the function its body calls; a function that calls itself is kept.
+"sdy.mesh"() <{mesh = #sdy.mesh<["x"=2]>, sym_name = "mesh"}> : () -> ()
+func.func @twice(%a: tensor<8xf32>, %b: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
+  %0 = func.call @relu(%a) : (tensor<8xf32>) -> tensor<8xf32>
+  %1 = func.call @relu(%b) : (tensor<8xf32>) -> tensor<8xf32>
+  %2 = func.call @again(%1) : (tensor<8xf32>) -> tensor<8xf32>
+  return %0, %2 : tensor<8xf32>, tensor<8xf32>
+}
+func.func private @relu(%x: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>}) -> tensor<8xf32> {
+  %0 = func.call @max0(%x) : (tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+func.func private @max0(%x: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = "stablehlo.abs"(%x) : (tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+func.func private @again(%x: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = func.call @again(%x) : (tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// CHECK-LABEL: func.func @twice(%arg0: tensor<8xf32>, %arg1: tensor<8xf32>)
+// CHECK:         %[[S:.*]] = mesh.sharding @mesh split_axes = {{\[\[}}0]] :
+// CHECK-NEXT:    %[[A:.*]] = mesh.shard %arg0 to %[[S]] annotate_for_users : tensor<8xf32>
+// CHECK-NEXT:    %[[ABS_A:.*]] = "stablehlo.abs"(%[[A]])
+// CHECK:         %[[B:.*]] = mesh.shard %arg1 to %{{.*}} annotate_for_users : tensor<8xf32>
+// CHECK-NEXT:    %[[ABS_B:.*]] = "stablehlo.abs"(%[[B]])
+// CHECK-NEXT:    %[[AGAIN:.*]] = call @again(%[[ABS_B]])
+// CHECK-NEXT:    return %[[ABS_A]], %[[AGAIN]]
+// CHECK-NOT:     @relu
+// CHECK-NOT:     @max0
+// CHECK:       func.func private @again(
+// CHECK-NEXT:    call @again(

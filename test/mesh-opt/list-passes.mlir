@@ -21,7 +21,7 @@
 // CHECK-NEXT:       python               a remark with jax.make_mesh, in_shardings and out_shardings [default: false]
 // CHECK-NEXT:   --import-shardings         Turn JAX's Shardy or GSPMD shardings into mesh.mesh and mesh.shard annotations
 // CHECK-NEXT:       open-dims            open dimensions keep their axes (fix) or leave the value to propagation (free) (one of fix, free) [default: fix]
-// CHECK-NEXT:       inline               inline private functions called once [default: true]
+// CHECK-NEXT:       inline               inline private functions, a copy per call [default: true]
 // CHECK-NEXT:   --mesh-analysis            Report per device the collectives, bytes received, peak memory and flops of a plan
 // CHECK-NEXT:       format               report format (one of table, json) [default: table]
 // CHECK-NEXT:       output               file to write the report to (default: stderr) [default: ]

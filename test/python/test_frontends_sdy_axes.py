@@ -8,7 +8,7 @@ from mlir import ir
 import mesh_dialect
 from mesh_dialect.frontends import FrontendError, sdy
 from mesh_dialect.sharding.spec import Sharding
-from mesh_dialect.transforms.frontend.import_shardings import _named_more_than_once, _symbol_token
+from mesh_dialect.transforms.frontend.import_shardings import _named_elsewhere, _symbol_token
 
 MESH = sdy.parse_mesh('<["x"=8, "y"=2]>')
 
@@ -90,4 +90,6 @@ def test_names_count_only_as_whole_tokens():
     # f: the call, the root of @f::@h and "x@f" (a string counts: the
     # function is kept); @"f" is not how MLIR spells f, @f.g and @f_2 are
     # other names.
-    assert _named_more_than_once(text, ["f", "f.g", "f_2", "a b"]) == ["f"]
+    assert _named_elsewhere(text, {"f": 1, "f.g": 1, "f_2": 1, "a b": 1}) == ["f"]
+    # three calls of f account for its three names
+    assert _named_elsewhere(text, {"f": 3, "a b": 0}) == ["a b"]

@@ -45,6 +45,7 @@ PIPELINE = "import-shardings, sharding-propagation, mesh-partition"
 # The PartitionSpecs generate.py gave JAX: (arguments, result), one name or None per tensor dimension.
 SPECS = {
     "mlp": ([("data", None), (None, "model"), ("model",), ("model", None), ()], ("data", None)),
+    "mlp2": ([("data", None), (None, "model"), ("model", None), (None, "model"), ("model", None)], ("data", None)),
     "attention": (
         [("data",), (None, "model"), (None, "model"), (None, "model"), ("model",)],
         ("data",),

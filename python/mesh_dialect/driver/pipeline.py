@@ -229,7 +229,7 @@ def _refuse_opaque_regions(op, pass_) -> None:
         culprit = found[0]
         culprit.location.emit_error(
             f"upstream's inline pass cannot run on '{culprit.name}' (an op of an unregistered dialect with regions,"
-            " on which MLIR's inliner aborts): import-shardings inlines private functions called once"
+            " on which MLIR's inliner aborts): import-shardings inlines private functions"
         )
         pass_.signal_pass_failure()
 

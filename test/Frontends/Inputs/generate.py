@@ -1,6 +1,7 @@
 """Writes the JAX exports the frontend tests read, so that CI needs no JAX.
 
-For each program (a Megatron MLP, an attention block, a layer norm) on 8 CPU
+For each program (a Megatron MLP, two Megatron layers calling one relu, an
+attention block, a layer norm) on 8 CPU
 devices as the mesh ("data"=2, "model"=4), and each flavour (Shardy, GSPMD):
 
 - `NAME.FLAVOUR.mlir`: the lowered module in MLIR's generic form, as
@@ -63,6 +64,13 @@ def mlp(x: jax.Array, w1: jax.Array, b1: jax.Array, w2: jax.Array, b2: jax.Array
     return jax.nn.relu(x @ w1 + b1) @ w2 + b2
 
 
+def mlp2(x: jax.Array, w1: jax.Array, w2: jax.Array, w3: jax.Array, w4: jax.Array) -> jax.Array:
+    """Two Megatron layers: `jax.nn.relu`, used twice with the same types,
+    is one private function and two calls."""
+    h = jax.nn.relu(x @ w1) @ w2
+    return jax.nn.relu(h @ w3) @ w4
+
+
 def attention(x: jax.Array, wq: jax.Array, wk: jax.Array, wv: jax.Array, wo: jax.Array) -> jax.Array:
     """Multi-head self-attention, heads on "model"; the per-head output is
     pinned with a sharding constraint, as Megatron-style code does."""
@@ -88,6 +96,12 @@ PROGRAMS = {
         mlp,
         [(8, 16), (16, 32), (32,), (32, 16), (16,)],
         [P("data", None), P(None, "model"), P("model"), P("model", None), P()],
+        P("data", None),
+    ),
+    "mlp2": (
+        mlp2,
+        [(8, 16), (16, 32), (32, 16), (16, 32), (32, 16)],
+        [P("data", None), P(None, "model"), P("model", None), P(None, "model"), P("model", None)],
         P("data", None),
     ),
     "attention": (

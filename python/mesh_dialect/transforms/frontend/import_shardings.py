@@ -33,10 +33,10 @@ What a JAX export says, and what it becomes:
   `bitwise_or` (`bitwise_and` for `unreduced=min`). A Shardy sharding that
   uses an axis twice (split and replicated, say) is an error, as in Shardy.
 - Afterwards no `sdy` op or sharding attribute is left, and private
-  functions called exactly once (JAX's `call @relu`) are inlined, unless
-  an attribute names them too (`called_computations = [@f]`); the
-  shardings of their arguments and results become annotations for the
-  users inside and after the call.
+  functions (JAX's `call @relu`) are inlined, a copy per call, unless an
+  attribute names them too (`called_computations = [@f]`); the shardings
+  of their arguments and results become annotations for the users inside
+  and after each call.
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ from __future__ import annotations
 import collections
 import dataclasses
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import ClassVar
 
 from mlir import ir
@@ -80,7 +80,7 @@ class ImportShardings(Pass):
         "sdy.mesh becomes mesh.mesh (sub-axes split an axis into pieces), a GSPMD module gets the mesh whose "
         "axis order gives its device orders; argument shardings become mesh.shard on the arguments, result "
         "shardings and constraints annotations for users; sdy ops and sharding attributes are removed and "
-        "private functions called once are inlined."
+        "private functions are inlined, a copy per call."
     )
 
     open_dims: str = dataclasses.field(
@@ -90,7 +90,7 @@ class ImportShardings(Pass):
             "choices": ("fix", "free"),
         },
     )
-    inline: bool = dataclasses.field(default=True, metadata={"help": "inline private functions called once"})
+    inline: bool = dataclasses.field(default=True, metadata={"help": "inline private functions, a copy per call"})
 
     def run(self, module: ir.Operation) -> None:
         self.module = module
@@ -109,7 +109,7 @@ class ImportShardings(Pass):
             for func in functions:
                 arg_shards[func.attributes["sym_name"].value] = self.annotate(func)
             if self.inline:
-                self.inline_single_calls(functions, arg_shards)
+                self.inline_calls(functions, arg_shards)
         except FrontendError as e:
             raise self.error(getattr(e, "location", module.location), str(e)) from None
 
@@ -507,14 +507,28 @@ class ImportShardings(Pass):
 
     # -- inlining ---------------------------------------------------------------
 
-    def inline_single_calls(
-        self, functions: list[ir.Operation], arg_shards: dict[str, list[ir.Operation | None]]
-    ) -> None:
-        """Private functions called exactly once, with one block, are moved
-        into their caller; their argument annotations become annotations for
-        the users inside. The call must be the function's one use: a symbol
-        anywhere in an attribute (`called_computations = [@f]`) keeps it."""
+    def inline_calls(self, functions: list[ir.Operation], arg_shards: dict[str, list[ir.Operation | None]]) -> None:
+        """Private functions with one block are moved into their callers, a
+        copy per call, as XLA inlines them: JAX writes a helper called twice
+        with the same types (`relu`, `_where`, `clip`) as one function and
+        two calls, and a call passes whole values.  Their argument
+        annotations become annotations for the users inside.  A function
+        named anywhere else (`called_computations = [@f]`) is kept, and so is
+        one that calls itself.  Calls the inlined bodies bring along are
+        inlined in later rounds."""
         by_name = {f.attributes["sym_name"].value: f for f in functions}
+        for _ in range(_INLINE_ROUNDS):
+            candidates = self.inline_candidates(by_name)
+            if not candidates:
+                return
+            for name, (calls, func) in candidates.items():
+                self.inline_everywhere(calls, func, arg_shards.get(name, []))
+                del by_name[name]
+
+    def inline_candidates(self, by_name: dict[str, ir.Operation]) -> dict[str, tuple[list[ir.Operation], ir.Operation]]:
+        """The private functions to inline, with their calls in the module's
+        own symbol scope: functions no other attribute names, whose body
+        does not call them."""
         calls: dict[str, list[ir.Operation]] = {}
         other_uses = _Symbols()
         hidden: dict[str, tuple[str, ...] | None] = {}
@@ -542,29 +556,34 @@ class ImportShardings(Pass):
             return ir.WalkResult.ADVANCE
 
         self.module.walk(visit, ir.WalkOrder.PRE_ORDER)
-        candidates: dict[str, tuple[ir.Operation, ir.Operation]] = {}
+        candidates: dict[str, tuple[list[ir.Operation], ir.Operation]] = {}
         for name, sites in calls.items():
             func = by_name.get(name)
-            if func is None or len(sites) != 1 or name in other_uses.found:
+            if func is None or name in other_uses.found:
                 continue
             visibility = func.attributes["sym_visibility"].value if "sym_visibility" in func.attributes else "public"
-            call = sites[0]
-            if visibility != "private" or len(func.regions[0].blocks) != 1 or self.inside(call, func):
+            if visibility != "private" or len(func.regions[0].blocks) != 1:
                 continue
-            candidates[name] = (call, func)
+            if any(self.inside(call, func) for call in sites):
+                continue
+            candidates[name] = (sites, func)
         if candidates and unlisted:
             # What no API lists, the text shows: the module is printed once
             # (about 10 us per op), only for a module that has such an op.
             text = self.module.get_asm(
                 binary=True, print_generic_op_form=True, assume_verified=True, large_elements_limit=16
             )
-            for name in _named_more_than_once(text, candidates):
+            uses = {name: len(sites) for name, (sites, _) in candidates.items()}
+            for name in _named_elsewhere(text, uses):
                 del candidates[name]
-        for name, (call, func) in candidates.items():
-            # an earlier inlining may have moved the call into its own callee
-            # (two private functions calling each other)
-            if not self.inside(call, func):
-                self.inline_call(call, func, arg_shards.get(name, []))
+        # A function one candidate calls and another's body holds would be
+        # inlined into a body that moves meanwhile: one round inlines the
+        # functions no other candidate's body calls; the rest wait.
+        return {
+            name: (sites, func)
+            for name, (sites, func) in candidates.items()
+            if not any(self.inside(call, other) for call in sites for _, other in candidates.values())
+        }
 
     def in_top_scope(self, op: ir.Operation) -> bool:
         """Whether the nearest symbol table around `op` is the module itself
@@ -585,21 +604,40 @@ class ImportShardings(Pass):
             parent = parent.parent
         return False
 
-    def inline_call(self, call: ir.Operation, func: ir.Operation, shards: list[ir.Operation | None]) -> None:
+    def inline_everywhere(
+        self, calls: list[ir.Operation], func: ir.Operation, shards: list[ir.Operation | None]
+    ) -> None:
+        """Inline `func` at each of `calls`: a copy at every call but the
+        last, which takes the function itself."""
+        entry = func.regions[0].blocks[0]
+        ops = [op.operation for op in entry.operations]
+        at = [k for k, op in enumerate(ops) if any(op == s for s in shards if s is not None)]
+        for call in calls[:-1]:
+            copy = func.clone()
+            copy_ops = [op.operation for op in copy.regions[0].blocks[0].operations]
+            self.inline_call(call, copy, [copy_ops[k] for k in at])
+        self.inline_call(calls[-1], func, [ops[k] for k in at])
+
+    def inline_call(self, call: ir.Operation, func: ir.Operation, shards: list[ir.Operation]) -> None:
         entry = func.regions[0].blocks[0]
         ops = [op.operation for op in entry.operations]
         ret = ops[-1]
         for op in ops[:-1]:
             op.move_before(call)
         for shard_op in shards:
-            if shard_op is not None:
-                shard_op.attributes["annotate_for_users"] = ir.UnitAttr.get()
+            shard_op.attributes["annotate_for_users"] = ir.UnitAttr.get()
         for arg, operand in zip(entry.arguments, call.operands):
             arg.replace_all_uses_with(operand)
         for result, value in zip(call.results, ret.operands):
             result.replace_all_uses_with(value)
         self.erase(call)
         self.erase(func)
+
+
+_INLINE_ROUNDS = 64
+"""Rounds of inlining at most: each round inlines the functions no other
+inlined function calls, so a chain of calls deeper than this keeps its
+deepest calls."""
 
 
 def _boolean_kind(kind: str, t: ir.Type) -> str:
@@ -677,14 +715,14 @@ def _symbol_token(name: str) -> bytes:
     return bytes(out + b'"')
 
 
-def _named_more_than_once(text: bytes, names: Iterable[str]) -> list[str]:
-    """The `names` the generic text of a module names in more than one place
-    (a function's own name is a string there, so its one call is the one
-    place). A name inside a string counts too: the function is then kept."""
-    tokens = {name: _symbol_token(name) for name in names}
+def _named_elsewhere(text: bytes, uses: dict[str, int]) -> list[str]:
+    """The names the generic text of a module names in more places than
+    their `uses` calls (a function's own name is a string there). A name
+    inside a string counts too: the function is then kept."""
+    tokens = {name: _symbol_token(name) for name in uses}
     alternatives = b"|".join(re.escape(t[1:]) for t in set(tokens.values()))
     counts = collections.Counter(re.findall(rb"@(" + alternatives + rb")(?![\w$.])", text))
-    return [name for name, token in tokens.items() if counts[token[1:]] > 1]
+    return [name for name, token in tokens.items() if counts[token[1:]] > uses[name]]
 
 
 __all__ = ["ImportShardings"]
