@@ -17,6 +17,7 @@ from simhelpers import run, small_ints
 import mesh_dialect
 import mesh_dialect.sim.ops  # noqa: F401  (registers the handlers)
 from mesh_dialect.interfaces import Iterator, ShardingRule, rule_for
+from mesh_dialect.ir.hlo import ConvDimensions, conv_dimensions
 from mesh_dialect.sim.interpreter import Runner
 from mesh_dialect.sim.program import SimError
 
@@ -772,3 +773,199 @@ def test_gather_clamps_the_largest_unsigned_ids_to_the_last_row():
     ids = np.array([[2**64 - 1], [1]], dtype=np.uint64)
     (got,) = Runner(mesh_dialect.parse(text, context=mesh_dialect.context())).run_global("f", [table, ids])
     np.testing.assert_array_equal(got, [[6, 7], [2, 3]])
+
+
+# -- convolution ----------------------------------------------------------------------
+
+
+def _conv_by_the_spec(x, k, dims, strides, low, high, lhs_dil, rhs_dil, reversal, fgc, bgc, dtype):
+    """StableHLO's convolution element by element, as its specification
+    words it: output element (batch, feature, spatial...) sums, over the
+    window and the input features of its group, the dilated and padded
+    input times the dilated (and reversed) kernel; cells the padding or the
+    dilation adds are 0."""
+    (ib, if_, isp), (ki, ko, ksp), (ob, of, osp) = dims
+    n = len(isp)
+    ci, o = k.shape[ki], k.shape[ko]
+    spread = [(x.shape[d] - 1) * lhs_dil[j] + 1 for j, d in enumerate(isp)]
+    padded = [low[j] + spread[j] + high[j] for j in range(n)]
+    reach = [(k.shape[d] - 1) * rhs_dil[j] + 1 for j, d in enumerate(ksp)]
+    sizes = [(padded[j] - reach[j]) // strides[j] + 1 for j in range(n)]
+    out_shape = [0] * (n + 2)
+    out_shape[ob], out_shape[of] = x.shape[ib] // bgc, o
+    for j, d in enumerate(osp):
+        out_shape[d] = sizes[j]
+    out = np.zeros(out_shape, dtype)
+    per_fg, per_bg = o // fgc, o // bgc
+    for index in np.ndindex(*out_shape):
+        b, f = index[ob], index[of]
+        total = dtype.type(0)
+        for c in range(ci):
+            for w in np.ndindex(*[k.shape[d] for d in ksp]):
+                at = [0] * (n + 2)
+                at[ib] = b + (f // per_bg) * (x.shape[ib] // bgc)
+                at[if_] = c + (f // per_fg) * ci
+                inside = True
+                for j, d in enumerate(isp):
+                    p = index[osp[j]] * strides[j] + w[j] * rhs_dil[j] - low[j]  # position in the dilated input
+                    inside &= 0 <= p < spread[j] and p % lhs_dil[j] == 0
+                    at[d] = p // lhs_dil[j]
+                if not inside:
+                    continue
+                kat = [0] * (n + 2)
+                kat[ki], kat[ko] = c, f
+                for j, d in enumerate(ksp):
+                    kat[d] = k.shape[d] - 1 - w[j] if reversal[j] else w[j]
+                total = dtype.type(total + x[tuple(at)] * k[tuple(kat)])
+        out[index] = total
+    return out
+
+
+CONVS = [
+    # input shape, kernel shape, compact dimension numbers, strides, low, high, lhs and rhs dilation,
+    # reversal, feature and batch groups
+    (
+        (2, 5, 4, 3),
+        (3, 2, 3, 4),
+        "[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]",
+        [1, 1],
+        [1, 0],
+        [1, 1],
+        [1, 1],
+        [1, 1],
+        [False, False],
+        1,
+        1,
+    ),
+    (
+        (2, 4, 7, 6),
+        (6, 2, 3, 3),
+        "[b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1]",
+        [2, 1],
+        [0, 2],
+        [1, -1],
+        [1, 1],
+        [1, 1],
+        [True, False],
+        2,
+        1,
+    ),
+    ((3, 6, 2), (3, 2, 4), "[b, 0, f]x[0, i, o]->[b, 0, f]", [2], [1], [2], [2], [2], [True], 1, 1),
+    (
+        (4, 4, 4, 2),
+        (2, 2, 2, 6),
+        "[b, 0, 1, f]x[0, 1, i, o]->[f, 0, 1, b]",
+        [1, 1],
+        [0, 0],
+        [0, 0],
+        [1, 1],
+        [1, 1],
+        [False, False],
+        1,
+        2,
+    ),
+    (
+        (3, 2, 5, 4),
+        (3, 2, 2, 2),
+        "[f, b, 0, 1]x[i, o, 0, 1]->[0, 1, b, f]",
+        [1, 2],
+        [0, 1],
+        [0, 0],
+        [1, 2],
+        [2, 1],
+        [False, True],
+        1,
+        1,
+    ),
+]
+
+
+@pytest.mark.parametrize("case", CONVS, ids=[str(k) for k in range(len(CONVS))])
+@pytest.mark.parametrize("elem", ["f32", "i32", "i1"])
+def test_convolution_computes_what_the_specification_says(case, elem):
+    xshape, kshape, compact, strides, low, high, lhs_dil, rhs_dil, reversal, fgc, bgc = case
+    dtype = np.dtype({"f32": F32, "i32": I32, "i1": np.bool_}[elem])
+    rng = np.random.default_rng(len(xshape) + fgc * 3 + bgc)
+    # small integers: exact in any order; booleans: sums are ors, products ands
+    x = (rng.integers(-3, 4, xshape) if elem != "i1" else rng.random(xshape) < 0.3).astype(dtype)
+    k = (rng.integers(-3, 4, kshape) if elem != "i1" else rng.random(kshape) < 0.3).astype(dtype)
+    dims = conv_dimensions(f"#stablehlo.conv<{compact}>")
+    assert dims is not None
+    layouts = (
+        (dims.input_batch, dims.input_feature, dims.input_spatial),
+        (dims.kernel_input_feature, dims.kernel_output_feature, dims.kernel_spatial),
+        (dims.output_batch, dims.output_feature, dims.output_spatial),
+    )
+    want = _conv_by_the_spec(x, k, layouts, strides, low, high, lhs_dil, rhs_dil, reversal, fgc, bgc, dtype)
+
+    def ints(values):
+        return f"array<i64: {', '.join(map(str, values))}>"
+
+    padding = ", ".join(f"[{lo}, {hi}]" for lo, hi in zip(low, high))
+    flags = ", ".join("true" if r else "false" for r in reversal)
+    attrs = (
+        f"batch_group_count = {bgc} : i64, dimension_numbers = #stablehlo.conv<{compact}>, "
+        f"feature_group_count = {fgc} : i64, lhs_dilation = {ints(lhs_dil)}, "
+        f"padding = dense<[{padding}]> : tensor<{len(low)}x2xi64>, rhs_dilation = {ints(rhs_dil)}, "
+        f"window_reversal = array<i1: {flags}>, window_strides = {ints(strides)}"
+    )
+    xt, kt, ot = ttype(xshape, elem), ttype(kshape, elem), ttype(want.shape, elem)
+    text = f"""
+    func.func @f(%x: {xt}, %k: {kt}) -> {ot} {{
+      %0 = "stablehlo.convolution"(%x, %k) <{{{attrs}}}> : ({xt}, {kt}) -> {ot}
+      return %0 : {ot}
+    }}"""
+    module = mesh_dialect.parse(text, context=mesh_dialect.context())
+    (got,) = Runner(module).run_global("f", [x, k])
+    np.testing.assert_array_equal(got, want)
+
+
+def test_convolution_dimension_numbers_read_in_both_spellings():
+    compact = conv_dimensions("#stablehlo.conv<[b, f, 0, 1]x[o, i, 0, 1]->[0, 1, b, f]>")
+    raw = conv_dimensions(
+        "#mhlo.conv<raw input_batch_dimension = 0, input_feature_dimension = 1, input_spatial_dimensions = [2, 3], "
+        "kernel_input_feature_dimension = 1, kernel_output_feature_dimension = 0, kernel_spatial_dimensions = [2, 3], "
+        "output_batch_dimension = 2, output_feature_dimension = 3, output_spatial_dimensions = [0, 1]>"
+    )
+    assert compact == raw == ConvDimensions(0, 1, (2, 3), 1, 0, (2, 3), 2, 3, (0, 1))
+    # a spatial dimension twice, a letter twice, a dimension missing, ranks that differ, another attribute
+    for bad in (
+        "#stablehlo.conv<[b, 0, 0, f]x[0, 1, i, o]->[b, 0, 1, f]>",
+        "#stablehlo.conv<[b, 0, b, f]x[0, 1, i, o]->[b, 0, 1, f]>",
+        "#stablehlo.conv<raw input_batch_dimension = 0>",
+        "#stablehlo.conv<[b, 0, f]x[0, 1, i, o]->[b, 0, f]>",
+        "#stablehlo.dot<lhs_contracting_dimensions = [1]>",
+    ):
+        assert conv_dimensions(bad) is None, bad
+
+
+def test_rules_of_convolution_split_batch_and_features_never_space():
+    found = []
+    for bgc, fgc, c, i, n, t in (
+        (1, 1, 4, 4, 4, "f32"),
+        (1, 2, 4, 2, 4, "f32"),
+        (2, 1, 4, 4, 2, "f32"),
+        (1, 1, 4, 4, 4, "i1"),
+    ):
+        xt, kt, ot = f"tensor<4x6x6x{c}x{t}>", f"tensor<3x3x{i}x8x{t}>", f"tensor<{n}x6x6x8x{t}>"
+        text = f"""
+        func.func @f(%x: {xt}, %k: {kt}) {{
+          %0 = "stablehlo.convolution"(%x, %k) <{{batch_group_count = {bgc} : i64,
+              dimension_numbers = #stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>,
+              feature_group_count = {fgc} : i64, padding = dense<1> : tensor<2x2xi64>,
+              window_strides = array<i64: 1, 1>}}> : ({xt}, {kt}) -> {ot}
+          return
+        }}"""
+        found.append(rules_of(text)["stablehlo.convolution"])
+    never, summed = Iterator.invalid(), Iterator.reduction("sum")
+    plain, grouped, batch_grouped, boolean = found
+    # batch and output features follow the input's and the kernel's; the
+    # input features the kernel contracts are a sum loop
+    assert plain == ShardingRule([P, never, never, P, summed], [(0, None, None, 4), (None, None, 4, 3)], [(0, 1, 2, 3)])
+    # feature groups tie the features: only the batch splits
+    assert grouped == ShardingRule([P, never, never, never], [(0, None, None, None), (None,) * 4], [(0, 1, 2, 3)])
+    # batch groups tie the batch to the output features: nothing splits
+    assert batch_grouped == ShardingRule([never] * 4, [(None,) * 4, (None,) * 4], [(0, 1, 2, 3)])
+    # on booleans, HLO's sum is a logical or
+    ored = Iterator.reduction("bitwise_or")
+    assert boolean == ShardingRule([P, never, never, P, ored], [(0, None, None, 4), (None, None, 4, 3)], [(0, 1, 2, 3)])

@@ -35,7 +35,7 @@ The models, per device:
   multiply and add give 2 M N K and a fill, copy or transpose 0; elementwise
   ops on tensors (`arith`, `math`, `tosa`, `stablehlo`/`mhlo`) 1 per result
   element (casts 0); `tosa.matmul` and `dot`/`dot_general` 2 per multiply
-  and add; `tosa` convolutions 2 per kernel tap and output element
+  and add; `tosa` and hlo convolutions 2 per kernel tap and output element
   (channels in included), pooling 1 per kernel tap and output element;
   reductions (`tosa.reduce_*`, `reduce`) 1 per input element.  Every other
   op (data movement, slices, reshapes, collectives, index arithmetic) 0.
@@ -67,6 +67,7 @@ from dataclasses import dataclass, field
 from mlir import ir
 
 from ..ir.asm import remap_location
+from ..ir.hlo import conv_dimensions
 from ..ir.schema import DYNAMIC
 from ..ir.syntax import Unprintable, decode_axes_array, decode_sharding_attr
 from ..sharding.spec import Mesh, Sharding, ShardingError
@@ -496,6 +497,11 @@ class Compiler:
             elif base == "reduce":
                 a["flops"] = "reduce"
                 a["inputs"] = len(op.results)
+            elif base == "convolution" and "dimension_numbers" in op.attributes:
+                dims = conv_dimensions(str(op.attributes["dimension_numbers"]))
+                if dims is not None:
+                    a["flops"] = "conv"
+                    a["kernel_dims"] = (dims.kernel_input_feature, *dims.kernel_spatial)
 
 
 def _payload_ops(op: ir.Operation) -> int:

@@ -30,7 +30,7 @@ from collections.abc import Callable
 
 from mlir import ir
 
-from ..ir.hlo import gather_dimensions
+from ..ir.hlo import conv_dimensions, dot_dimensions, gather_dimensions
 from ..ir.signature import op_signature
 from ..ir.types import is_boolean
 from .rules import INVALID, DimExpr, Iterator, ShardingRule, TensorMap, Window
@@ -1139,24 +1139,22 @@ _HLO_COMBINERS = {
     "xor": "bitwise_xor",
 }
 
-_DOT_FIELD = re.compile(r"(lhs|rhs)_(batching|contracting)_dimensions\s*=\s*\[([^\]]*)\]")
-
 
 def _dot_dimension_numbers(attr: ir.Attribute) -> dict[str, list[int]] | None:
     """`#stablehlo.dot<lhs_batching_dimensions = [0], ...>` (an opaque
     attribute when the dialect is not registered); omitted fields are empty."""
-    text = str(attr)
-    if not re.match(r"#(stablehlo|mhlo)\.dot<", text):
+    dims = dot_dimensions(str(attr))
+    if dims is None:
         return None
-    fields = {f"{s}_{k}": [] for s in ("lhs", "rhs") for k in ("batching", "contracting")}
-    for side, kind, values in _DOT_FIELD.findall(text):
-        fields[f"{side}_{kind}"] = [int(v) for v in values.replace(" ", "").split(",") if v]
-    return fields
+    return dims.lists()
 
 
-def _dot_rule(lhs_rank: int, rhs_rank: int, out_rank: int, dims: dict[str, list[int]]) -> ShardingRule | None:
+def _dot_rule(
+    lhs_rank: int, rhs_rank: int, out_rank: int, dims: dict[str, list[int]], result: ir.Type
+) -> ShardingRule | None:
     """Loops: the result's dimensions (batch, lhs free, rhs free), then one
-    sum loop per contracting pair."""
+    sum loop per contracting pair (on a boolean result, HLO's sum is a
+    logical or)."""
     lb, rb = dims["lhs_batching"], dims["rhs_batching"]
     lc, rc = dims["lhs_contracting"], dims["rhs_contracting"]
     if len(lb) != len(rb) or len(lc) != len(rc):
@@ -1178,7 +1176,8 @@ def _dot_rule(lhs_rank: int, rhs_rank: int, out_rank: int, dims: dict[str, list[
         rhs[d] = len(lb) + len(lhs_free) + i
     for i, (ld, rd) in enumerate(zip(lc, rc)):
         lhs[ld], rhs[rd] = n_out + i, n_out + i
-    iterators = _all_parallel(n_out) + (Iterator.reduction("sum"),) * len(lc)
+    kind = hlo_combiner_kind("sum", ir.ShapedType(result).element_type)
+    iterators = _all_parallel(n_out) + (Iterator.reduction(kind),) * len(lc)
     return ShardingRule(iterators, (tuple(lhs), tuple(rhs)), (tuple(range(n_out)),))
 
 
@@ -1190,7 +1189,7 @@ def _hlo_dot_general(op: ir.Operation) -> ShardingRule | None:
     shapes = [_shape(op.operands[0]), _shape(op.operands[1]), _shape(op.results[0])]
     if dims is None or any(s is None for s in shapes):
         return None
-    return _dot_rule(len(shapes[0]), len(shapes[1]), len(shapes[2]), dims)
+    return _dot_rule(len(shapes[0]), len(shapes[1]), len(shapes[2]), dims, op.results[0].type)
 
 
 def _hlo_dot(op: ir.Operation) -> ShardingRule | None:
@@ -1207,7 +1206,7 @@ def _hlo_dot(op: ir.Operation) -> ShardingRule | None:
         "lhs_contracting": [len(shapes[0]) - 1],
         "rhs_contracting": [0],
     }
-    return _dot_rule(len(shapes[0]), len(shapes[1]), len(shapes[2]), dims)
+    return _dot_rule(len(shapes[0]), len(shapes[1]), len(shapes[2]), dims, op.results[0].type)
 
 
 def _hlo_broadcast_in_dim(op: ir.Operation) -> ShardingRule | None:
@@ -1410,7 +1409,6 @@ def _hlo_gather(op: ir.Operation) -> ShardingRule | None:
     iterators = tuple(Iterator.parallel() if p in followed else Iterator.invalid() for p in range(loops))
     result_map = tuple(range(loops))
     (row,) = dims.start_index_map if len(dims.start_index_map) == 1 else (None,)
-    element = ir.RankedTensorType(op.results[0].type).element_type
     ids = ir.RankedTensorType(op.operands[1].type).element_type
     if (
         row is not None
@@ -1418,8 +1416,7 @@ def _hlo_gather(op: ir.Operation) -> ShardingRule | None:
         and row in dims.collapsed_slice_dims
         and sizes[row] == 1
         and operand[row] is not None
-        and isinstance(element, ir.FloatType | ir.IntegerType | ir.IndexType)  # a 0 to give (not complex)
-        and not is_boolean(element)
+        and _summable(op.results[0])
         and isinstance(ids, ir.IntegerType)
         and ids.is_signless  # partition shifts them with arith, in i64
         and ids.width <= 64
@@ -1427,6 +1424,46 @@ def _hlo_gather(op: ir.Operation) -> ShardingRule | None:
         operand_map[row] = loops
         iterators += (Iterator.reduction("sum"),)
     return ShardingRule(iterators, (tuple(operand_map), tuple(indices_map)), (result_map,))
+
+
+def _summable(v: ir.Value) -> bool:
+    """Whether pieces of `v` can be partial sums partition knows how to
+    make: a real or integer element with a 0 to give (not boolean, whose
+    sum is an exclusive or, nor complex)."""
+    element = ir.RankedTensorType(v.type).element_type
+    return isinstance(element, ir.FloatType | ir.IntegerType | ir.IndexType) and not is_boolean(element)
+
+
+def _hlo_convolution(op: ir.Operation) -> ShardingRule | None:
+    """`convolution`: one loop per result dimension, and a sum loop over the
+    input features the kernel contracts (a logical or on booleans).  The batch loop follows the
+    input's batch and the feature loop the kernel's output features; the
+    spatial loops read through windows and never split.  Feature groups
+    tie a group's input and output features together, and batch groups the
+    batch to the output features, so those loops stay whole then."""
+    dims = conv_dimensions(str(_attr(op, "dimension_numbers") or ""))
+    if dims is None or len(op.operands) != 2 or len(op.results) != 1:
+        return None
+    shapes = [_shape(v) for v in (*op.operands, op.results[0])]
+    if any(s is None or len(s) != len(dims.input_spatial) + 2 for s in shapes):
+        return None
+    groups = [_ints(_attr(op, f"{k}_group_count")) or [1] for k in ("feature", "batch")]
+    grouped = groups != [[1], [1]]
+    rank = len(shapes[2])  # type: ignore[arg-type]
+    inputs: list[int | None] = [None] * rank
+    kernel: list[int | None] = [None] * rank
+    iterators = [Iterator.invalid()] * rank
+    if groups[1] == [1]:
+        inputs[dims.input_batch] = dims.output_batch
+        iterators[dims.output_batch] = Iterator.parallel()
+    if not grouped:
+        kernel[dims.kernel_output_feature] = dims.output_feature
+        iterators[dims.output_feature] = Iterator.parallel()
+        element = ir.RankedTensorType(op.results[0].type).element_type
+        if isinstance(element, ir.FloatType | ir.IntegerType | ir.IndexType):  # not complex
+            inputs[dims.input_feature] = kernel[dims.kernel_input_feature] = rank
+            iterators.append(Iterator.reduction(hlo_combiner_kind("sum", element)))
+    return ShardingRule(tuple(iterators), (tuple(inputs), tuple(kernel)), (tuple(range(rank)),))
 
 
 # ---------------------------------------------------------------------------
@@ -1489,6 +1526,7 @@ def _register_builtins() -> None:
         register_rule(f"{dialect}.concatenate", _hlo_concatenate)
         register_rule(f"{dialect}.pad", _hlo_pad)
         register_rule(f"{dialect}.gather", _hlo_gather)
+        register_rule(f"{dialect}.convolution", _hlo_convolution)
     for base in _CHLO_ELEMENTWISE:
         register_rule(f"chlo.{base}", _elementwise)
 

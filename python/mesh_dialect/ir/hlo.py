@@ -9,8 +9,24 @@ import re
 from dataclasses import dataclass
 
 _GATHER = re.compile(r"#(?:stablehlo|mhlo)\.gather<(.*)>\s*\Z", re.S)
+_DOT = re.compile(r"#(?:stablehlo|mhlo)\.dot<(.*)>\s*\Z", re.S)
+_CONV = re.compile(r"#(?:stablehlo|mhlo)\.conv<(.*)>\s*\Z", re.S)
+_CONV_COMPACT = re.compile(r"\[([^\]]*)\]\s*x\s*\[([^\]]*)\]\s*->\s*\[([^\]]*)\]")
 _LIST_FIELD = re.compile(r"(\w+)\s*=\s*\[([^\]]*)\]")
 _INT_FIELD = re.compile(r"(\w+)\s*=\s*(-?\d+)\b")
+
+
+def _fields(body: str) -> dict[str, object] | None:
+    """`name = [1, 2]` and `name = 3` fields of an attribute's body."""
+    fields: dict[str, object] = {}
+    for name, values in _LIST_FIELD.findall(body):
+        try:
+            fields[name] = tuple(int(v) for v in values.replace(" ", "").split(",") if v)
+        except ValueError:
+            return None
+    for name, value in _INT_FIELD.findall(_LIST_FIELD.sub("", body)):
+        fields[name] = int(value)
+    return fields
 
 
 @dataclass(frozen=True)
@@ -31,19 +47,118 @@ def gather_dimensions(text: str) -> GatherDimensions | None:
     m = _GATHER.match(text.strip())
     if m is None:
         return None
-    body = m.group(1)
-    fields: dict[str, object] = {}
-    for name, values in _LIST_FIELD.findall(body):
-        try:
-            fields[name] = tuple(int(v) for v in values.replace(" ", "").split(",") if v)
-        except ValueError:
-            return None
-    for name, value in _INT_FIELD.findall(_LIST_FIELD.sub("", body)):
-        fields[name] = int(value)
+    fields = _fields(m.group(1))
     known = set(GatherDimensions.__dataclass_fields__)
-    if not set(fields) <= known or "index_vector_dim" not in fields:
+    if fields is None or not set(fields) <= known or "index_vector_dim" not in fields:
         return None
     return GatherDimensions(**fields)  # type: ignore[arg-type]
 
 
-__all__ = ["GatherDimensions", "gather_dimensions"]
+@dataclass(frozen=True)
+class DotDimensions:
+    """`#stablehlo.dot<...>`: omitted lists are empty."""
+
+    lhs_batching_dimensions: tuple[int, ...] = ()
+    rhs_batching_dimensions: tuple[int, ...] = ()
+    lhs_contracting_dimensions: tuple[int, ...] = ()
+    rhs_contracting_dimensions: tuple[int, ...] = ()
+
+    def lists(self) -> dict[str, list[int]]:
+        """As `{"lhs_batching": [...], ...}`, the rules' and simulator's key."""
+        return {
+            f"{s}_{k}": list(getattr(self, f"{s}_{k}_dimensions"))
+            for s in ("lhs", "rhs")
+            for k in ("batching", "contracting")
+        }
+
+
+def dot_dimensions(text: str) -> DotDimensions | None:
+    """The fields of a `dot_dimension_numbers` printed as `text`; None when
+    it is not one (or has a field this reading does not know)."""
+    m = _DOT.match(text.strip())
+    fields = None if m is None else _fields(m.group(1))
+    if fields is None or not set(fields) <= set(DotDimensions.__dataclass_fields__):
+        return None
+    if any(not isinstance(v, tuple) for v in fields.values()):
+        return None
+    return DotDimensions(**fields)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class ConvDimensions:
+    """`#stablehlo.conv<...>`: which dimension of the input, the kernel and
+    the output is the batch, the feature and each spatial dimension (the
+    spatial lists in the window's order)."""
+
+    input_batch: int
+    input_feature: int
+    input_spatial: tuple[int, ...]
+    kernel_input_feature: int
+    kernel_output_feature: int
+    kernel_spatial: tuple[int, ...]
+    output_batch: int
+    output_feature: int
+    output_spatial: tuple[int, ...]
+
+
+def _compact_layout(items: str, letters: tuple[str, str]) -> tuple[int, int, tuple[int, ...]] | None:
+    """`b, 0, 1, f` as (where `b` is, where `f` is, where spatial 0, 1, ... are)."""
+    names = [t.strip() for t in items.split(",")]
+    spatial = sorted((int(t), d) for d, t in enumerate(names) if t.isdigit())
+    if (
+        any(names.count(c) != 1 for c in letters)
+        or len(spatial) + 2 != len(names)
+        or [k for k, _ in spatial] != list(range(len(spatial)))
+    ):
+        return None
+    return names.index(letters[0]), names.index(letters[1]), tuple(d for _, d in spatial)
+
+
+_RAW_FIELDS = {
+    f"{name}_dimension{'s' if name.endswith('spatial') else ''}": name for name in ConvDimensions.__dataclass_fields__
+}
+"""The raw spelling's field names, to ConvDimensions' own."""
+
+
+def conv_dimensions(text: str) -> ConvDimensions | None:
+    """A convolution's `dimension_numbers` printed as `text`, in the compact
+    (`[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]`) or the raw spelling; None
+    when it is neither, or its three ranks disagree."""
+    m = _CONV.match(text.strip())
+    if m is None:
+        return None
+    body = m.group(1).strip()
+    compact = _CONV_COMPACT.fullmatch(body)
+    if compact is not None:
+        parts = [_compact_layout(compact.group(k), letters) for k, letters in ((1, "bf"), (2, "io"), (3, "bf"))]
+        if any(p is None for p in parts):
+            return None
+        (ib, if_, isp), (ki, ko, ksp), (ob, of, osp) = parts  # type: ignore[misc]
+        dims = ConvDimensions(ib, if_, isp, ki, ko, ksp, ob, of, osp)
+    elif body.startswith("raw"):
+        fields = _fields(body[3:])
+        if fields is None or set(fields) != set(_RAW_FIELDS):
+            return None
+        values = {_RAW_FIELDS[k]: v for k, v in fields.items()}
+        if any(isinstance(v, tuple) != k.endswith("spatial") for k, v in values.items()):
+            return None
+        dims = ConvDimensions(**values)  # type: ignore[arg-type]
+    else:
+        return None
+    layouts = (
+        (dims.input_batch, dims.input_feature, *dims.input_spatial),
+        (dims.kernel_input_feature, dims.kernel_output_feature, *dims.kernel_spatial),
+        (dims.output_batch, dims.output_feature, *dims.output_spatial),
+    )
+    rank = len(layouts[0])
+    return dims if all(sorted(d) == list(range(rank)) for d in layouts) else None
+
+
+__all__ = [
+    "ConvDimensions",
+    "DotDimensions",
+    "GatherDimensions",
+    "conv_dimensions",
+    "dot_dimensions",
+    "gather_dimensions",
+]

@@ -20,8 +20,8 @@ numpy's reduction, any other body (JAX's argmax: compare and select over
 two inputs) runs element by element along the reduced dimensions in
 row-major order, starting from the init values.
 
-Not run (compiling names the op): gather, scatter, sort, while, case, if,
-reduce_window, select_and_scatter, convolution, fft, rng, complex numbers,
+Not run (compiling names the op): scatter, sort, while, case, if,
+reduce_window, select_and_scatter, fft, rng, complex numbers,
 and custom calls other than GSPMD's `@Sharding` (an identity).
 """
 
@@ -33,7 +33,7 @@ import re
 import numpy as np
 from mlir import ir
 
-from ...ir.hlo import gather_dimensions
+from ...ir.hlo import conv_dimensions, dot_dimensions, gather_dimensions
 from .. import minmax
 from ..program import Block, Compiler, Step, dtype_of, fail, register, run_block_now
 from .core import round_half_away, tensor_constant
@@ -702,18 +702,13 @@ _register("pad", _pad, prepare=_prepare_pad)
 # ---------------------------------------------------------------------------
 # Contractions and reductions
 
-_DOT_FIELD = re.compile(r"(lhs|rhs)_(batching|contracting)_dimensions\s*=\s*\[([^\]]*)\]")
 
-
-def dot_dimensions(attr: ir.Attribute) -> dict[str, list[int]]:
+def _dot_dimensions(attr: ir.Attribute) -> dict[str, list[int]]:
     """`#stablehlo.dot<lhs_batching_dimensions = [0], ...>`, omitted fields empty."""
-    text = str(attr)
-    if not re.match(r"#(stablehlo|mhlo)\.dot<", text):
-        raise ValueError(f"dot_dimension_numbers {text} is not a #stablehlo.dot")
-    fields = {f"{s}_{k}": [] for s in ("lhs", "rhs") for k in ("batching", "contracting")}
-    for side, kind, values in _DOT_FIELD.findall(text):
-        fields[f"{side}_{kind}"] = [int(v) for v in values.replace(" ", "").split(",") if v]
-    return fields
+    dims = dot_dimensions(str(attr))
+    if dims is None:
+        raise ValueError(f"dot_dimension_numbers {attr} is not a #stablehlo.dot")
+    return dims.lists()
 
 
 def _subscripts(lhs_rank: int, rhs_rank: int, dims: dict[str, list[int]]) -> str:
@@ -748,7 +743,7 @@ def _prepare_dot_general(c: Compiler, op: ir.Operation) -> dict:
     if op.name.endswith(".dot"):
         dims = {"lhs_batching": [], "rhs_batching": [], "lhs_contracting": [ranks[0] - 1], "rhs_contracting": [0]}
     else:
-        dims = dot_dimensions(op.attributes["dot_dimension_numbers"])
+        dims = _dot_dimensions(op.attributes["dot_dimension_numbers"])
     return {**_result(c, op), "subscripts": _subscripts(ranks[0], ranks[1], dims)}
 
 
@@ -761,6 +756,99 @@ def _dot_general(frame, step: Step, lhs, rhs):
 
 _register("dot_general", _dot_general, prepare=_prepare_dot_general)
 _register("dot", _dot_general, prepare=_prepare_dot_general)
+
+
+def _window_attr(op: ir.Operation, name: str, rank: int, default: int) -> list[int]:
+    return _ints(op.attributes[name]) if name in op.attributes else [default] * rank
+
+
+def _prepare_convolution(c: Compiler, op: ir.Operation) -> dict:
+    attr = op.attributes["dimension_numbers"] if "dimension_numbers" in op.attributes else None
+    dims = conv_dimensions(str(attr))
+    if dims is None:
+        raise fail(op, f"dimension_numbers {attr} is not a #stablehlo.conv this simulator reads")
+    n = len(dims.input_spatial)
+    padding = _window_attr(op, "padding", 2 * n, 0)
+    reversal = (
+        [bool(x) for x in ir.DenseBoolArrayAttr(op.attributes["window_reversal"])]
+        if "window_reversal" in op.attributes
+        else [False] * n
+    )
+    groups = [_int_attr(op, k) if k in op.attributes else 1 for k in ("feature_group_count", "batch_group_count")]
+    window = {
+        "strides": _window_attr(op, "window_strides", n, 1),
+        "low": padding[0::2],
+        "high": padding[1::2],
+        "lhs_dilation": _window_attr(op, "lhs_dilation", n, 1),
+        "rhs_dilation": _window_attr(op, "rhs_dilation", n, 1),
+    }
+    if any(len(v) != n for v in (*window.values(), reversal)):
+        raise fail(op, f"window attributes do not fit {n} spatial dimensions")
+    if min(groups) < 1 or min(groups) > 1:
+        raise fail(
+            op,
+            f"group counts must be positive with one of them 1: feature_group_count {groups[0]}, "
+            f"batch_group_count {groups[1]}",
+        )
+    if any(v < 1 for k in ("strides", "lhs_dilation", "rhs_dilation") for v in window[k]):
+        raise fail(op, f"strides and dilations {window} must be positive")
+    return {**_result(c, op), "dims": dims, "window": window, "reversal": reversal, "groups": groups}
+
+
+def _convolution(frame, step: Step, lhs, rhs):
+    """StableHLO's convolution: the input dilated and padded (a negative pad
+    cuts), the kernel dilated and reversed where asked, and each output
+    element the sum over the window and the input features of its group,
+    summed one kernel position at a time in the result type."""
+    d, w, (fgc, bgc) = step.attrs["dims"], step.attrs["window"], step.attrs["groups"]
+    dtype = step.attrs["dtype"]
+    x = np.transpose(np.asarray(lhs), (d.input_batch, d.input_feature, *d.input_spatial)).astype(dtype, copy=False)
+    k = np.transpose(np.asarray(rhs), (d.kernel_output_feature, d.kernel_input_feature, *d.kernel_spatial))
+    k = k.astype(dtype, copy=False)
+    (n, c), (o, ci) = x.shape[:2], k.shape[:2]
+    if c != ci * fgc or n % bgc or o % (fgc * bgc):
+        raise fail(
+            step,
+            f"input of shape {list(np.shape(lhs))} and kernel of shape {list(np.shape(rhs))} do not fit the groups",
+        )
+    for j, rev in enumerate(step.attrs["reversal"]):
+        if rev:
+            k = np.flip(k, axis=2 + j)
+    spread = [m + max(m - 1, 0) * (dl - 1) for m, dl in zip(x.shape[2:], w["lhs_dilation"])]
+    dilated = np.zeros((n, c, *spread), dtype=dtype)
+    dilated[(slice(None), slice(None), *(slice(None, None, dl) for dl in w["lhs_dilation"]))] = x
+    padded_shape = [lo + m + hi for lo, m, hi in zip(w["low"], spread, w["high"])]
+    reach = [(kk - 1) * dr + 1 for kk, dr in zip(k.shape[2:], w["rhs_dilation"])]
+    if any(m < 0 for m in padded_shape):
+        raise fail(step, f"padding {w['low']}, {w['high']} cuts more than the input holds")
+    padded = np.zeros((n, c, *padded_shape), dtype=dtype)
+    src = tuple(slice(max(-lo, 0), m - max(-hi, 0)) for lo, m, hi in zip(w["low"], spread, w["high"]))
+    dst = tuple(slice(max(lo, 0), max(lo, 0) + (s.stop - s.start)) for lo, s in zip(w["low"], src))
+    padded[(slice(None), slice(None), *dst)] = dilated[(slice(None), slice(None), *src)]
+    out_sizes = [(m - r) // s + 1 if m >= r else 0 for m, r, s in zip(padded_shape, reach, w["strides"])]
+    # groups: input (batch groups, batch, feature groups, features), kernel
+    # (batch groups, feature groups, outputs, features)
+    x = padded.reshape(bgc, n // bgc, fgc, ci, *padded_shape)
+    k = k.reshape(bgc, fgc, o // (bgc * fgc), ci, *k.shape[2:])
+    out = np.zeros((n // bgc, bgc, fgc, o // (bgc * fgc), *out_sizes), dtype=dtype)
+    with np.errstate(all="ignore"):
+        for at in np.ndindex(*k.shape[4:]):
+            window = tuple(
+                slice(a * dr, a * dr + (y - 1) * s + 1, s) if y else slice(0, 0)
+                for a, dr, y, s in zip(at, w["rhs_dilation"], out_sizes, w["strides"])
+            )
+            piece = x[(slice(None),) * 4 + window]
+            out += np.einsum("bngc...,bgoc->nbgo...", piece, k[(Ellipsis, *at)]).astype(dtype, copy=False)
+    out = out.reshape(n // bgc, o, *out_sizes)
+    order = (d.output_batch, d.output_feature, *d.output_spatial)
+    result = np.transpose(out, np.argsort(order))
+    expected = step.attrs["shape"]
+    if len(expected) != result.ndim or any(e is not None and e != m for e, m in zip(expected, result.shape)):
+        raise fail(step, f"result shape {expected} is not the convolved shape {list(result.shape)}")
+    return [_out(result, dtype)]
+
+
+_register("convolution", _convolution, prepare=_prepare_convolution)
 
 _COMBINERS = {
     "add": (np.add, np.logical_or),

@@ -91,7 +91,40 @@ def windows(x, idx):
     return jax.lax.gather(x, idx, dims, (2, 3), mode=jax.lax.GatherScatterMode.CLIP)
 
 
+def conv_block(x, w1, b1, w2):
+    """A ResNet-style block in NHWC: a 3x3 convolution with "same" padding,
+    a bias and relu, then a 1x1 convolution."""
+    dn = ("NHWC", "HWIO", "NHWC")
+    y = jax.lax.conv_general_dilated(x, w1, (1, 1), "SAME", dimension_numbers=dn)
+    y = jax.nn.relu(y + b1)
+    return jax.lax.conv_general_dilated(y, w2, (1, 1), "VALID", dimension_numbers=dn)
+
+
+def conv_weight_grad(x, w):
+    """Data-parallel training's kernel gradient of a strided NCHW
+    convolution: JAX writes it as a convolution that sums over the batch."""
+
+    def loss(w):
+        y = jax.lax.conv_general_dilated(x, w, (2, 2), ((1, 0), (1, 0)), dimension_numbers=("NCHW", "OIHW", "NCHW"))
+        return jnp.sum(y * y)
+
+    return jax.grad(loss)(w)
+
+
+def depthwise(x, w):
+    """A depthwise convolution (one feature group per channel), dilated."""
+    dn = ("NHWC", "HWIO", "NHWC")
+    return jax.lax.conv_general_dilated(
+        x, w, (1, 1), "SAME", rhs_dilation=(2, 1), dimension_numbers=dn, feature_group_count=4
+    )
+
+
 F32 = np.float32
+
+
+def small(*shape):
+    """Small integers as floats: every sum is exact, in any order."""
+    return RNG.integers(-2, 3, shape).astype(F32)
 
 
 def normal(*shape):
@@ -155,6 +188,15 @@ CASES = {
         [[[0]], [[1]]],
         [[0]],
     ),
+    "conv-block-2d": (
+        conv_block,
+        (small(4, 6, 6, 3), small(3, 3, 3, 8), small(8), small(1, 1, 8, 5)),
+        [2, 2],
+        [[[0]], [[], [], [], [1]], [[1]], [[], [], [1]]],
+        [[0]],
+    ),
+    "conv-weight-grad-1d": (conv_weight_grad, (small(4, 3, 7, 7), small(6, 3, 3, 3)), [2], [[[0]], []], []),
+    "conv-depthwise-1d": (depthwise, (small(4, 5, 5, 4), small(3, 3, 1, 4)), [2], [[[0]], []], [[0]]),
 }
 
 
