@@ -316,6 +316,20 @@ def test_update_halo_fills_corners_from_diagonal_neighbours():
     np.testing.assert_array_equal(out[(0, 1)][1:3, 0], [2, 6])
 
 
+def test_update_halo_rows_of_groups_that_differ_in_another_dimension():
+    """Rows split unevenly over axis 0 (3 rows: 1 and 2), columns over axis 1
+    with halos: each group along axis 1 holds its own rows, and halos come
+    from the neighbours holding the same ones."""
+    mesh = Mesh((2, 2))
+    x = np.arange(1.0, 13.0).reshape(3, 4)
+    out = update_halo(shard(x, Sharding([[0], [1]]), mesh), mesh, [[0], [1]], [], [0, 0, 1, 1])
+    np.testing.assert_array_equal(out[(0, 1)], [[2, 3, 4, np.nan]])
+    np.testing.assert_array_equal(out[(1, 0)], [[np.nan, 5, 6, 7], [np.nan, 9, 10, 11]])
+    # pieces of different sizes along the halo dimension itself are refused
+    with pytest.raises(CollectiveError, match="every device must hold the same type"):
+        update_halo(shard(x.T, Sharding([[1], [0]]), mesh), mesh, [[1], [0]], [], [0, 0, 1, 1])
+
+
 def test_update_halo_errors():
     cores = {(i,): np.zeros(2) for i in range(2)}
     with pytest.raises(CollectiveError, match=r"destination_halos needs 2 entries per sharded tensor dimension \(2\)"):

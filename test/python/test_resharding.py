@@ -430,6 +430,23 @@ def test_invalid_inputs_raise_value_error(args, message):
         plan_resharding(*args)
 
 
+def test_halos_beside_a_dynamic_piece_are_one_update_halo():
+    """Halos on an even static dimension while another split dimension's
+    size is dynamic: the neighbours along the halo axis hold the same piece
+    of it, so one update_halo moves what is needed; a static uneven piece
+    beside halos is still refused."""
+    halo = S([0], [1], halos=(0, 0, 1, 1))
+    plan = plan_resharding((64, 10), (2, 2), S([0], [1]), halo, dynamic_dims=[0])
+    assert plan.steps == (UpdateHalo(((0,), (1,)), (), (0, 0, 1, 1)),)
+    back = plan_resharding((64, 10), (2, 2), halo, S([0], [1]), dynamic_dims=[0])
+    assert back.steps == (UpdateHalo(((0,), (1,)), (0, 0, 1, 1), ()),)
+    with pytest.raises(ValueError, match="halos on uneven pieces"):
+        plan_resharding((7, 10), (2, 2), S([0], [1]), halo)
+    # the halo dimension itself dynamic: refused
+    with pytest.raises(ValueError, match="halos on uneven pieces"):
+        plan_resharding((64, 10), (2, 2), S([0], [1]), halo, dynamic_dims=[1])
+
+
 def test_invalid_element_bytes_and_steps():
     with pytest.raises(ValueError, match="element_bytes"):
         plan_resharding((4,), (2,), S(), S(), element_bytes=0)

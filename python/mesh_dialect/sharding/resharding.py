@@ -411,6 +411,13 @@ def plan_resharding(
     if source == target:
         return _plan(_Problem(shape, mesh, element_bytes, target), source, target, [])
     steps: list[Step] = []
+    if _halos_beside_dynamic(shape, mesh, source, target, dynamic_dims, dynamic_axes):
+        return _plan(
+            _Problem(shape, mesh, element_bytes, _without_halos(target)),
+            source,
+            target,
+            [UpdateHalo(source.split_axes, source.halo_sizes, target.halo_sizes)],
+        )
     # a dynamic size counts only where a layout cuts it (an unsplit one is
     # the same on every device, as a static one is)
     cut_dynamic = any(source.axes_of(d) or target.axes_of(d) for d in dynamic_dims)
@@ -440,6 +447,38 @@ def plan_resharding(
     if target.halo_sizes:
         steps.append(UpdateHalo(target.split_axes, (), target.halo_sizes))
     return _plan(p, source, target, steps)
+
+
+def _halos_beside_dynamic(
+    shape: Sequence[int],
+    mesh: Mesh,
+    source: Sharding,
+    target: Sharding,
+    dynamic_dims: Sequence[int],
+    dynamic_axes: Sequence[int],
+) -> bool:
+    """Whether `source` and `target` differ only in halos, on dimensions of
+    static sizes the mesh divides, while another split dimension is dynamic
+    (a convolution's batch of any size): one update_halo then moves what is
+    needed.  Its exchanges run along the halo dimensions' axes, between
+    devices that hold the same piece of every other dimension, so pieces
+    whose size only the run knows still line up."""
+    if source.halo_sizes == target.halo_sizes or _without_halos(source) != _without_halos(target):
+        return False
+    if source.sharded_dims_offsets or target.sharded_dims_offsets:
+        return False
+    dynamic = frozenset(dynamic_dims)
+    if not any(source.axes_of(d) for d in dynamic):
+        return False  # no dynamic piece: the plans below apply
+    for d in range(len(shape)):
+        if not any(source.halo(d)) and not any(target.halo(d)):
+            if source.axes_of(d) and d not in dynamic and not source.is_even_dim(d, shape[d], mesh):
+                return False  # an uneven static piece: refused below
+            continue
+        axes = source.axes_of(d)
+        if d in dynamic or any(a in dynamic_axes for a in axes) or not source.is_even_dim(d, shape[d], mesh):
+            return False
+    return not any(a in dynamic_axes for a in source.used_axes())
 
 
 def apply_steps(

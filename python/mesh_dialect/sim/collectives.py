@@ -509,10 +509,10 @@ def update_halo(
 
     `split_axes` is laid out as in a sharding; halos list (low, high) for
     each tensor dimension with split axes, in order (empty means none).
-    Every device holds the same core size, as the op requires.
+    Every device holds the same core size along the halo dimensions, as the
+    op requires; the devices of a group along the split axes hold one shape,
+    while groups may differ in the other dimensions.
     """
-    arrays, _ = _prepare(inputs, mesh, (), one_shape=True)
-    first = arrays[mesh.devices()[0]]
     split = [_axes(mesh, axes, "split_axes") for axes in split_axes]
     seen: set[int] = set()
     for axes in split:
@@ -520,26 +520,38 @@ def update_halo(
             if a in seen:
                 raise CollectiveError(f"mesh axis {a} appears more than once in split_axes")
             seen.add(a)
-    if len(split) > first.ndim:
-        raise CollectiveError(f"split_axes has {len(split)} tensor dimensions but the source has rank {first.ndim}")
     sharded = [dim for dim, axes in enumerate(split) if axes]
     src_h = _halo_pairs(source_halos, sharded, "source_halos")
     dst_h = _halo_pairs(destination_halos, sharded, "destination_halos")
-    core = []
-    for dim in range(first.ndim):
-        c = first.shape[dim] - sum(src_h.get(dim, (0, 0)))
-        if c < 0:
+    # A split dimension without halos on either side keeps each device's own
+    # piece.  Devices that exchange halos differ only along the other split
+    # dimensions' axes: they hold one shape, while the pieces of a dimension
+    # without halos may differ between such groups (a dynamic size cut).
+    for dim in sharded:
+        if not any(src_h[dim]) and not any(dst_h[dim]):
+            del src_h[dim], dst_h[dim]
+    arrays, _ = _prepare(inputs, mesh, sorted(a for dim in src_h for a in split[dim]))
+    devices = mesh.devices()
+    first = arrays[devices[0]]
+    if len(split) > first.ndim:
+        raise CollectiveError(f"split_axes has {len(split)} tensor dimensions but the source has rank {first.ndim}")
+    for dim in src_h:  # the halo dimensions' pieces are one size everywhere
+        for d in devices:
+            if arrays[d].shape[dim] != first.shape[dim]:
+                _different(d, arrays[d], devices[0], first)
+        if first.shape[dim] < sum(src_h[dim]):
             raise CollectiveError(
                 f"dimension {dim} of the source has {first.shape[dim]} elements, fewer than its halos "
                 f"{_fmt(src_h[dim])}"
             )
-        core.append(c)
-    dst_shape = tuple(core[dim] + sum(dst_h.get(dim, (0, 0))) for dim in range(first.ndim))
     out: dict[Device, np.ndarray] = {}
-    for d in mesh.devices():
-        result = poison(dst_shape, first.dtype)
+    for d in devices:
+        mine = arrays[d]
+        core = [n - sum(src_h.get(dim, (0, 0))) for dim, n in enumerate(mine.shape)]
+        dst_shape = tuple(core[dim] + sum(dst_h.get(dim, (0, 0))) for dim in range(mine.ndim))
+        result = poison(dst_shape, mine.dtype)
         per_dim = []
-        for dim in range(first.ndim):
+        for dim in range(mine.ndim):
             if dim not in src_h:
                 per_dim.append([(None, slice(0, core[dim]), slice(0, core[dim]))])
                 continue

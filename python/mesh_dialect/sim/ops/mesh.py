@@ -252,9 +252,18 @@ def _halo_attrs(c: Compiler, op: ir.Operation) -> dict[str, Any]:
     attrs = _mesh_attrs(c, op)
     split = decode_axes_array(str(op.attributes["split_axes"]))
     attrs["split_axes"] = split
-    attrs["mesh_axes"] = tuple(sorted({a for axes in split for a in axes}))
     attrs["source_halos"] = list(op.attributes["static_source_halo_sizes"])
     attrs["destination_halos"] = list(op.attributes["static_destination_halo_sizes"])
+    # The group is the axes of the dimensions whose halos move (when the
+    # sizes are static): devices along the others may hold pieces of other
+    # sizes (a dynamic batch), and exchange nothing.
+    halos = (attrs["source_halos"], attrs["destination_halos"])
+    sharded = [axes for axes in split if axes]
+    if DYNAMIC in (*halos[0], *halos[1]):
+        moved = sharded
+    else:
+        moved = [axes for i, axes in enumerate(sharded) if any(any(h[2 * i : 2 * i + 2]) for h in halos)]
+    attrs["mesh_axes"] = tuple(sorted({a for axes in moved for a in axes}))
     attrs["segments"] = list(op.attributes["operandSegmentSizes"])
     if not isinstance(op.results[0].type, ir.RankedTensorType):
         raise SimError(f"{where_of(op)}: 'mesh.update_halo' on memrefs is not supported by the simulator")

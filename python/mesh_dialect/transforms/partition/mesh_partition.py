@@ -535,8 +535,10 @@ class _Partition:
             if self.pass_.full_arguments:
                 if s.partial_axes:
                     raise _Unsupported(self.func.location, "a whole argument cannot arrive as a partial value")
-                if self.local_type(t, s, arg.location) == t:
-                    continue  # split only over axes of size 1: the piece is the whole
+                self.local_type(t, s, arg.location)  # the layout fits the type
+                if not s.halo_sizes and all(self.mesh.shape[a] == 1 for axes in s.split_axes for a in axes):
+                    continue  # split only over axes of one device: the piece is the whole
+                # (comparing types would not do: a split dynamic size is `?` in both)
                 uses = [u for u in arg.uses]
                 first = entry.operations[0]
                 local = self.reshard(arg, t, _WHOLE, s, ir.InsertionPoint(first), arg.location)
@@ -817,7 +819,19 @@ class _Partition:
         t = ir.RankedTensorType(self.global_type.get(v, v.type))
         if not 0 <= d < t.rank:
             return False
-        ix = _Ix(self, ir.InsertionPoint(op), op.location)
+        at = op
+        if t.is_dynamic_dim(d) and self.per_element.get(op.block, False) is not None:
+            # the pieces' sizes are summed by a collective, which must not run
+            # per element: in front of the region, as a reshard would be
+            at, trapped = self.reshard_anchor(op, v)
+            if trapped is not None:
+                raise _Unsupported(
+                    op.location,
+                    f"the size of a value split along its dynamic dimension {d} is read in the region of "
+                    f"'{trapped}', which may run once per element, where the pieces' sizes cannot be summed; "
+                    "annotate the value outside that region",
+                )
+        ix = _Ix(self, ir.InsertionPoint(at), at.location)
         r = op.results[0]
         r.replace_all_uses_with(ix.value(ix.total(v, t, s, d)))
         self.forget(r)
@@ -1410,6 +1424,7 @@ class _Partition:
                 self.owner,
                 self.empty_facts,
                 self.rebuilt,
+                not any(source.axes_of(d) for d in range(t.rank) if t.is_dynamic_dim(d)),
             )
             if rebuilt is not None:
                 return rebuilt
@@ -2307,6 +2322,7 @@ def _rebuilt_in(
     owner_of=_value_owner,
     facts: dict | None = None,
     made: list | None = None,
+    sizes_whole: bool = True,
 ) -> ir.Value | None:
     """`value` made again in the local type `local`, when every piece of it
     is the same thing as the whole: a splat constant, a `tensor.empty`, or a
@@ -2316,7 +2332,10 @@ def _rebuilt_in(
     if they cannot be known without communication); `owner_of(v)` is
     `v.owner`; `facts` memoizes `_empty_facts` per local type;
     `made` gets (value, its op, the init of a fill and the init's op) of
-    what is rebuilt, for `erase_unused_inits`."""
+    what is rebuilt, for `erase_unused_inits`.  `sizes_whole` says whether
+    the empty's dynamic sizes are the whole tensor's: not when `value` is a
+    piece split along a dynamic dimension (partition made its empty with the
+    piece's sizes), and then an empty with sizes is not rebuilt."""
     owner = owner_of(value)
     if not isinstance(owner, ir.OpView | ir.Operation):
         return None
@@ -2337,6 +2356,8 @@ def _rebuilt_in(
             facts[local] = known
     t, static, plain = known
     sizes: list = [] if plain else list(t.shape)  # read only where the empty is not plain
+    if splat is None and len(empty.operands) and not sizes_whole:
+        return None
     if not static or (splat is None and len(empty.operands)):
         # The whole tensor's dynamic sizes are the empty's operands.
         found = None if piece_sizes is None else piece_sizes([] if splat is not None else list(empty.operands))

@@ -150,13 +150,13 @@ def _with_cut(need: Sharding, v: ir.Value, cut: dict, mesh: Mesh) -> Sharding:
     if need.sharded_dims_offsets:
         return need
     t = v.type
-    if not isinstance(t, ir.RankedTensorType):
-        return need
+    if not isinstance(t, ir.RankedTensorType) or not t.has_static_shape:
+        return need  # partition takes offsets on static tensors only
     shape = t.shape
     offsets: list[int] = []
     found = False
     for d in need.sharded_dims():
-        if d >= len(shape) or ir.ShapedType.is_dynamic_size(shape[d]):
+        if d >= len(shape):
             return need
         given = cut.get((shape[d], need.split_axes[d]))
         found = found or given is not None
