@@ -618,6 +618,21 @@ def test_rules_of_data_movement_split_only_whole_dimensions():
     assert rules["stablehlo.reduce_precision"] == ShardingRule.elementwise(2)
 
 
+def test_reverse_flips_the_listed_dimensions_and_splits_the_others():
+    x = np.arange(24, dtype=I32).reshape(2, 3, 4)
+    t = ttype((2, 3, 4), "i32")
+    text = f"""
+    func.func @f(%x: {t}) -> {t} {{
+      %0 = "stablehlo.reverse"(%x) <{{dimensions = array<i64: 0, 2>}}> : ({t}) -> {t}
+      return %0 : {t}
+    }}"""
+    module = mesh_dialect.parse(text, context=mesh_dialect.context())
+    (got,) = Runner(module).run_global("f", [x])
+    np.testing.assert_array_equal(got, x[::-1, :, ::-1])
+    # the reversed dimensions would need each piece sent to its mirror: whole
+    assert rules_of(text)["stablehlo.reverse"] == ShardingRule([P], [(None, 0, None)], [(None, 0, None)])
+
+
 def test_rules_of_gather_split_batch_offset_and_batching_dimensions():
     text = """
     func.func @f(%t: tensor<16x8xf32>, %i: tensor<4x3x1xi32>, %b: tensor<4x6x8xf32>, %j: tensor<5x2xi32>) {

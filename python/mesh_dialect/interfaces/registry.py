@@ -1318,6 +1318,18 @@ def _hlo_slice(op: ir.Operation) -> ShardingRule | None:
     return ShardingRule(_all_parallel(loops), (m,), (m,))
 
 
+def _hlo_reverse(op: ir.Operation) -> ShardingRule | None:
+    """`reverse` (`jnp.flip`, a convolution's input gradient): dimensions it
+    does not reverse split; a reversed one would need every piece sent to
+    its mirror device, and stays whole."""
+    dims = _ints(_attr(op, "dimensions"))
+    shape = _shape(op.operands[0]) if len(op.operands) == 1 else None
+    if dims is None or shape is None or len(op.results) != 1 or any(not 0 <= d < len(shape) for d in dims):
+        return None
+    loops, m = _kept_loops([d not in dims for d in range(len(shape))])
+    return ShardingRule(_all_parallel(loops), (m,), (m,))
+
+
 def _hlo_dynamic_slice(op: ir.Operation) -> ShardingRule | None:
     """`dynamic_slice`: only dimensions the window covers whole (their start
     is clamped to 0); the start indices are scalars."""
@@ -1527,6 +1539,7 @@ def _register_builtins() -> None:
         register_rule(f"{dialect}.pad", _hlo_pad)
         register_rule(f"{dialect}.gather", _hlo_gather)
         register_rule(f"{dialect}.convolution", _hlo_convolution)
+        register_rule(f"{dialect}.reverse", _hlo_reverse)
     for base in _CHLO_ELEMENTWISE:
         register_rule(f"chlo.{base}", _elementwise)
 

@@ -1,7 +1,8 @@
 // stablehlo.convolution as JAX exports it (Inputs/export.py): a ResNet-style
 // block (3x3 "same" convolution, bias, relu, 1x1 convolution) on a 2x2 mesh,
 // the kernel gradient of a strided convolution in data-parallel training,
-// and a dilated depthwise convolution.  A convolution's batch follows its
+// an input gradient (the kernel flipped by stablehlo.reverse), and a
+// dilated depthwise convolution.  A convolution's batch follows its
 // input's batch, its output features the kernel's, and the input features
 // it contracts are a sum loop; spatial dimensions and grouped features stay
 // whole.
@@ -11,6 +12,9 @@
 // RUN: mesh-opt --sharding-propagation --mesh-partition %S/Inputs/conv-weight-grad-1d.mlir -o %t.grad.mlir
 // RUN: FileCheck %s --check-prefix=GRAD < %t.grad.mlir
 // RUN: mesh-run %t.grad.mlir --compare-with %S/Inputs/conv-weight-grad-1d.mlir -q --seed 2 | FileCheck %s
+// RUN: mesh-opt --sharding-propagation --mesh-partition %S/Inputs/conv-input-grad-2d.mlir -o %t.input-grad.mlir 2>/dev/null
+// RUN: FileCheck %s --check-prefix=INPUT-GRAD < %t.input-grad.mlir
+// RUN: mesh-run %t.input-grad.mlir --compare-with %S/Inputs/conv-input-grad-2d.mlir -q --seed 4 | FileCheck %s
 // RUN: mesh-opt --sharding-propagation --mesh-partition %S/Inputs/conv-depthwise-1d.mlir -o %t.depthwise.mlir
 // RUN: FileCheck %s --check-prefix=DEPTHWISE < %t.depthwise.mlir
 // RUN: mesh-run %t.depthwise.mlir --compare-with %S/Inputs/conv-depthwise-1d.mlir -q --seed 3 | FileCheck %s
@@ -45,6 +49,13 @@
 // GRAD: %[[G:.*]] = "stablehlo.convolution"(%arg0, %{{.*}}) <{{{.*}}#stablehlo.conv<[f, b, 0, 1]x[i, o, 0, 1]->[f, b, 0, 1]>{{.*}} : (tensor<2x3x7x7xf32>, tensor<2x6x3x3xf32>) -> tensor<6x3x3x3xf32>
 // GRAD: mesh.all_reduce %[[G]] on @mesh mesh_axes = [0] : tensor<6x3x3x3xf32> -> tensor<6x3x3x3xf32>
 // GRAD-NOT: mesh.all_
+
+// The flipped kernel keeps its reversed (spatial) dimensions whole; each
+// device computes its batch's input gradient with the whole kernel.
+// INPUT-GRAD-LABEL: func.func public @main(
+// INPUT-GRAD: mesh.all_gather %arg1 on @mesh mesh_axes = [1] gather_axis = 3 : tensor<3x3x3x4xf32> -> tensor<3x3x3x8xf32>
+// INPUT-GRAD: "stablehlo.reverse"({{.*}} : (tensor<3x3x3x8xf32>) -> tensor<3x3x3x8xf32>
+// INPUT-GRAD-NOT: mesh.all_
 
 // Feature groups keep the channels whole; the batch still splits.
 // DEPTHWISE-LABEL: func.func public @main(

@@ -543,6 +543,21 @@ def _transpose(frame, step: Step, x):
 _register("transpose", _transpose, prepare=_prepare_transpose)
 
 
+def _prepare_reverse(c: Compiler, op: ir.Operation) -> dict:
+    return {**_result(c, op), "dims": _ints(op.attributes["dimensions"])}
+
+
+def _reverse(frame, step: Step, x):
+    x = np.asarray(x)
+    dims = step.attrs["dims"]
+    if any(not 0 <= d < x.ndim for d in dims) or len(set(dims)) != len(dims):
+        raise fail(step, f"dimensions {dims} do not fit an operand of rank {x.ndim}")
+    return [_out(np.flip(x, dims).copy() if dims else x.copy(), step.attrs["dtype"])]
+
+
+_register("reverse", _reverse, prepare=_prepare_reverse)
+
+
 def _prepare_concatenate(c: Compiler, op: ir.Operation) -> dict:
     return {**_result(c, op), "dimension": _int_attr(op, "dimension")}
 

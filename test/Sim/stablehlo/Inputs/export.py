@@ -111,6 +111,18 @@ def conv_weight_grad(x, w):
     return jax.grad(loss)(w)
 
 
+def conv_input_grad(x, w):
+    """The input gradient of a convolution, as backpropagation computes it
+    for the layer below: JAX flips the kernel (`reverse`) and convolves the
+    output gradient with it, contracting the output features."""
+
+    def loss(x):
+        y = jax.lax.conv_general_dilated(x, w, (1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC"))
+        return jnp.sum(y * y)
+
+    return jax.grad(loss)(x)
+
+
 def depthwise(x, w):
     """A depthwise convolution (one feature group per channel), dilated."""
     dn = ("NHWC", "HWIO", "NHWC")
@@ -196,6 +208,13 @@ CASES = {
         [[0]],
     ),
     "conv-weight-grad-1d": (conv_weight_grad, (small(4, 3, 7, 7), small(6, 3, 3, 3)), [2], [[[0]], []], []),
+    "conv-input-grad-2d": (
+        conv_input_grad,
+        (small(4, 5, 5, 3), small(3, 3, 3, 8)),
+        [2, 2],
+        [[[0]], [[], [], [], [1]]],
+        [[0]],
+    ),
     "conv-depthwise-1d": (depthwise, (small(4, 5, 5, 4), small(3, 3, 1, 4)), [2], [[[0]], []], [[0]]),
 }
 
