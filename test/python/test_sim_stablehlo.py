@@ -17,6 +17,7 @@ from simhelpers import run, small_ints
 import mesh_dialect
 import mesh_dialect.sim.ops  # noqa: F401  (registers the handlers)
 from mesh_dialect.interfaces import Iterator, ShardingRule, rule_for
+from mesh_dialect.interfaces.rules import Window
 from mesh_dialect.ir.hlo import ConvDimensions, conv_dimensions
 from mesh_dialect.sim.interpreter import Runner
 from mesh_dialect.sim.program import SimError
@@ -954,33 +955,60 @@ def test_convolution_dimension_numbers_read_in_both_spellings():
         assert conv_dimensions(bad) is None, bad
 
 
-def test_rules_of_convolution_split_batch_and_features_never_space():
+def test_rules_of_convolution_split_batch_features_and_space():
     found = []
-    for bgc, fgc, c, i, n, t in (
-        (1, 1, 4, 4, 4, "f32"),
-        (1, 2, 4, 2, 4, "f32"),
-        (2, 1, 4, 4, 2, "f32"),
-        (1, 1, 4, 4, 4, "i1"),
+    for bgc, fgc, c, i, n, t, lhs in (
+        (1, 1, 4, 4, 4, "f32", 1),
+        (1, 2, 4, 2, 4, "f32", 1),
+        (2, 1, 4, 4, 2, "f32", 1),
+        (1, 1, 4, 4, 4, "i1", 1),
+        (1, 8, 8, 1, 4, "f32", 1),
+        (1, 1, 4, 4, 4, "f32", 2),
     ):
-        xt, kt, ot = f"tensor<4x6x6x{c}x{t}>", f"tensor<3x3x{i}x8x{t}>", f"tensor<{n}x6x6x8x{t}>"
+        out = 6 if lhs == 1 else 11  # an input dilated by 2: 11 rows, padded to 13
+        xt, kt, ot = f"tensor<4x6x6x{c}x{t}>", f"tensor<3x3x{i}x8x{t}>", f"tensor<{n}x{out}x{out}x8x{t}>"
         text = f"""
         func.func @f(%x: {xt}, %k: {kt}) {{
           %0 = "stablehlo.convolution"(%x, %k) <{{batch_group_count = {bgc} : i64,
               dimension_numbers = #stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>,
-              feature_group_count = {fgc} : i64, padding = dense<1> : tensor<2x2xi64>,
-              window_strides = array<i64: 1, 1>}}> : ({xt}, {kt}) -> {ot}
+              feature_group_count = {fgc} : i64, lhs_dilation = array<i64: {lhs}, {lhs}>,
+              padding = dense<1> : tensor<2x2xi64>, window_strides = array<i64: 1, 1>}}> : ({xt}, {kt}) -> {ot}
           return
         }}"""
         found.append(rules_of(text)["stablehlo.convolution"])
-    never, summed = Iterator.invalid(), Iterator.reduction("sum")
-    plain, grouped, batch_grouped, boolean = found
-    # batch and output features follow the input's and the kernel's; the
-    # input features the kernel contracts are a sum loop
-    assert plain == ShardingRule([P, never, never, P, summed], [(0, None, None, 4), (None, None, 4, 3)], [(0, 1, 2, 3)])
-    # feature groups tie the features: only the batch splits
-    assert grouped == ShardingRule([P, never, never, never], [(0, None, None, None), (None,) * 4], [(0, 1, 2, 3)])
-    # batch groups tie the batch to the output features: nothing splits
-    assert batch_grouped == ShardingRule([never] * 4, [(None,) * 4, (None,) * 4], [(0, 1, 2, 3)])
+    never, summed, ored = Iterator.invalid(), Iterator.reduction("sum"), Iterator.reduction("bitwise_or")
+    plain, grouped, batch_grouped, boolean, depthwise, dilated = found
+    whole = frozenset()
+
+    def window(loop: int, kernel_loop: int) -> Window:
+        # "same" padding: row i reads rows i - 1 .. i + 1 of 6
+        return Window(loop=loop, stride=1, dilation=1, size=3, offset=-1, extent=6, out=6, window_loop=kernel_loop)
+
+    # loops: the result's dimensions (batch, rows, columns, features), then
+    # the input features the kernel contracts, then the kernel's rows and
+    # columns; the spatial loops read the input through windows
+    assert plain == ShardingRule.from_exprs(
+        [P, P, P, P, summed, never, never], [[0, window(1, 5), window(2, 6), 4], [5, 6, 4, 3]], [[0, 1, 2, 3]]
+    )
+    # feature groups tie the features: the batch and the space split
+    assert grouped == ShardingRule.from_exprs(
+        [P, P, P, never, never, never], [[0, window(1, 4), window(2, 5), whole], [4, 5, whole, whole]], [[0, 1, 2, 3]]
+    )
+    # batch groups tie the batch to the output features
+    assert batch_grouped == ShardingRule.from_exprs(
+        [never, P, P, never, never, never],
+        [[whole, window(1, 4), window(2, 5), whole], [4, 5, whole, whole]],
+        [[0, 1, 2, 3]],
+    )
     # on booleans, HLO's sum is a logical or
-    ored = Iterator.reduction("bitwise_or")
-    assert boolean == ShardingRule([P, never, never, P, ored], [(0, None, None, 4), (None, None, 4, 3)], [(0, 1, 2, 3)])
+    assert boolean == ShardingRule.from_exprs(
+        [P, P, P, P, ored, never, never], [[0, window(1, 5), window(2, 6), 4], [5, 6, 4, 3]], [[0, 1, 2, 3]]
+    )
+    # one channel per group (depthwise): the channels split as a batch would
+    assert depthwise == ShardingRule.from_exprs(
+        [P, P, P, P, never, never], [[0, window(1, 4), window(2, 5), 3], [4, 5, whole, 3]], [[0, 1, 2, 3]]
+    )
+    # an input dilated (a transposed convolution) keeps its space whole
+    assert dilated == ShardingRule.from_exprs(
+        [P, never, never, P, summed], [[0, whole, whole, 4], [whole, whole, 4, 3]], [[0, 1, 2, 3]]
+    )

@@ -1447,35 +1447,82 @@ def _summable(v: ir.Value) -> bool:
 
 
 def _hlo_convolution(op: ir.Operation) -> ShardingRule | None:
-    """`convolution`: one loop per result dimension, and a sum loop over the
-    input features the kernel contracts (a logical or on booleans).  The batch loop follows the
-    input's batch and the feature loop the kernel's output features; the
-    spatial loops read through windows and never split.  Feature groups
-    tie a group's input and output features together, and batch groups the
-    batch to the output features, so those loops stay whole then."""
+    """`convolution`: one loop per result dimension, a sum loop over the
+    input features the kernel contracts (a logical or on booleans), then a
+    loop per kernel spatial dimension, never split.  The batch loop follows
+    the input's batch and the feature loop the kernel's output features;
+    an output spatial loop reads its input dimension through a window
+    (`window_strides`, `rhs_dilation`, the kernel's size, the low padding as
+    a negative offset), so it splits with halos, unless the input is
+    dilated (`lhs_dilation`: a transposed convolution).  Feature groups tie
+    a group's input and output features together, and batch groups the
+    batch to the output features, so those loops stay whole then, except
+    in a depthwise convolution (one channel per group), whose channels
+    split like a batch."""
     dims = conv_dimensions(str(_attr(op, "dimension_numbers") or ""))
     if dims is None or len(op.operands) != 2 or len(op.results) != 1:
         return None
     shapes = [_shape(v) for v in (*op.operands, op.results[0])]
-    if any(s is None or len(s) != len(dims.input_spatial) + 2 for s in shapes):
+    n = len(dims.input_spatial)
+    if any(s is None or len(s) != n + 2 for s in shapes):
         return None
-    groups = [_ints(_attr(op, f"{k}_group_count")) or [1] for k in ("feature", "batch")]
+    x, k, out = shapes
+    assert x is not None and k is not None and out is not None
+    groups = [_ints(_attr(op, f"{g}_group_count")) or [1] for g in ("feature", "batch")]
     grouped = groups != [[1], [1]]
-    rank = len(shapes[2])  # type: ignore[arg-type]
-    inputs: list[int | None] = [None] * rank
-    kernel: list[int | None] = [None] * rank
+    window_attrs = [
+        _ints(_attr(op, name)) or [default] * n
+        for name, default in (("window_strides", 1), ("rhs_dilation", 1), ("lhs_dilation", 1))
+    ]
+    padding = _ints(_attr(op, "padding")) or [0] * (2 * n)
+    if any(len(a) != n for a in window_attrs) or len(padding) != 2 * n:
+        return None
+    strides, rhs_dilation, lhs_dilation = window_attrs
+    rank = n + 2
     iterators = [Iterator.invalid()] * rank
+    inputs: list[DimExpr] = [frozenset()] * rank
+    kernel: list[DimExpr] = [frozenset()] * rank
     if groups[1] == [1]:
         inputs[dims.input_batch] = dims.output_batch
         iterators[dims.output_batch] = Iterator.parallel()
+    depthwise = (
+        groups[1] == [1]
+        and groups[0][0] > 1
+        and x[dims.input_feature] == k[dims.kernel_output_feature] == out[dims.output_feature] == groups[0][0]
+        and k[dims.kernel_input_feature] == 1
+    )
+    if depthwise:
+        # one channel per group: a device's channels are whole groups, and
+        # partition sets its feature_group_count to its channel count
+        inputs[dims.input_feature] = kernel[dims.kernel_output_feature] = dims.output_feature
+        iterators[dims.output_feature] = Iterator.parallel()
     if not grouped:
         kernel[dims.kernel_output_feature] = dims.output_feature
         iterators[dims.output_feature] = Iterator.parallel()
         element = ir.RankedTensorType(op.results[0].type).element_type
         if isinstance(element, ir.FloatType | ir.IntegerType | ir.IndexType):  # not complex
-            inputs[dims.input_feature] = kernel[dims.kernel_input_feature] = rank
+            inputs[dims.input_feature] = kernel[dims.kernel_input_feature] = len(iterators)
             iterators.append(Iterator.reduction(hlo_combiner_kind("sum", element)))
-    return ShardingRule(tuple(iterators), (tuple(inputs), tuple(kernel)), (tuple(range(rank)),))
+    for j in range(n):
+        xd, kd, od = dims.input_spatial[j], dims.kernel_spatial[j], dims.output_spatial[j]
+        size, extent, length = k[kd], x[xd], out[od]
+        if lhs_dilation[j] != 1 or None in (size, extent, length) or strides[j] < 1 or rhs_dilation[j] < 1:
+            continue
+        window_loop = len(iterators)
+        iterators.append(Iterator.invalid())
+        kernel[kd] = window_loop
+        iterators[od] = Iterator.parallel()
+        inputs[xd] = Window(
+            loop=od,
+            stride=strides[j],
+            dilation=rhs_dilation[j],
+            size=size,  # type: ignore[arg-type]
+            offset=-padding[2 * j],
+            extent=extent,  # type: ignore[arg-type]
+            out=length,  # type: ignore[arg-type]
+            window_loop=window_loop,
+        )
+    return ShardingRule.from_exprs(tuple(iterators), [inputs, kernel], [list(range(rank))])
 
 
 # ---------------------------------------------------------------------------

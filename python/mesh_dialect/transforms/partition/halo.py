@@ -38,6 +38,7 @@ from mlir.dialects import arith, linalg, tensor
 
 from ...interfaces.rules import ShardingRule, Window
 from ...ir import ops as mesh_ops
+from ...ir.hlo import conv_dimensions
 from ...sharding.resharding import halos_within
 from ...sharding.spec import Mesh, Sharding
 
@@ -434,6 +435,9 @@ def _pad_value(op: ir.Operation, element: ir.Type) -> ir.Value:
             return arith.ConstantOp(element, -math.inf).result
         width = ir.IntegerType(element).width
         return arith.ConstantOp(element, -(2 ** (width - 1))).result
+    if name.endswith(".convolution") and name.partition(".")[0] in ("stablehlo", "mhlo"):
+        zero = 0.0 if isinstance(element, ir.FloatType) else 0
+        return arith.ConstantOp(element, zero).result  # an hlo convolution pads with zeros
     raise ValueError(f"'{name}' reads outside its input, which it does not pad")
 
 
@@ -449,6 +453,20 @@ def _unpad(op: ir.Operation, dims: list[tuple[int, _Dim]]) -> None:
             j = dim.dim - 1  # input dimension 1 + j is spatial dimension j (NHWC)
             pad[2 * j] = pad[2 * j + 1] = 0
         op.attributes["pad"] = _i64(pad)
+        return
+    if name.endswith(".convolution") and "padding" in op.attributes:
+        # an hlo convolution's input dimension `d` is spatial dimension j of its
+        # `padding` (one (low, high) row each)
+        spatial = conv_dimensions(str(op.attributes["dimension_numbers"]))
+        assert spatial is not None  # its rule read them
+        attr = ir.DenseIntElementsAttr(op.attributes["padding"])
+        pad = [int(v) for v in attr]  # a splat lists every entry too
+        for _, dim in dims:
+            j = spatial.input_spatial.index(dim.dim)
+            pad[2 * j] = pad[2 * j + 1] = 0
+        op.attributes["padding"] = ir.DenseElementsAttr.get(
+            np.array(pad, dtype=np.int64).reshape(len(pad) // 2, 2), type=ir.IntegerType.get_signless(64)
+        )
         return
     shifted = [(i, dim) for i, dim in dims if dim.window.offset]
     if not shifted:

@@ -28,7 +28,7 @@ import numpy as np
 from mlir import ir
 from mlir.dialects import arith, linalg, tensor
 
-from ...ir.hlo import GatherDimensions, gather_dimensions
+from ...ir.hlo import GatherDimensions, conv_dimensions, gather_dimensions
 from ...sharding.spec import IDEMPOTENT_KINDS
 
 if TYPE_CHECKING:
@@ -289,6 +289,27 @@ def _gather_held_rows(part: _Partition, op: ir.Operation, dims: GatherDimensions
     part.global_type[select.result] = part.global_type[result]
 
 
+def _convolution(part: _Partition, op: ir.Operation) -> None:
+    """A depthwise convolution split over its channels (one per group)
+    holds fewer groups on each device: its feature_group_count becomes the
+    device's channel count."""
+    if "feature_group_count" not in op.attributes:
+        return
+    groups = ir.IntegerAttr(op.attributes["feature_group_count"]).value
+    dims = conv_dimensions(str(op.attributes["dimension_numbers"]))
+    x = op.operands[0]
+    if groups == 1 or dims is None or x not in part.global_type:
+        return
+    whole = ir.RankedTensorType(part.global_type[x]).shape[dims.input_feature]
+    local = ir.RankedTensorType(x.type)
+    mine = local.shape[dims.input_feature]
+    if whole != groups or mine == groups:
+        return
+    if local.is_dynamic_dim(dims.input_feature):
+        raise _unsupported(op, f"split over channels into pieces of different sizes is not supported yet ({local})")
+    op.attributes["feature_group_count"] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), mine)
+
+
 _LOCALIZE = {
     "gather": _gather,
     "broadcast_in_dim": _sized_by_type,
@@ -297,4 +318,5 @@ _LOCALIZE = {
     "slice": _slice,
     "dynamic_slice": _dynamic_slice,
     "reduce": _reduce,
+    "convolution": _convolution,
 }
