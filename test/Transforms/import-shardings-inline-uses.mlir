@@ -190,3 +190,12 @@ module @inner {
     return %0 : tensor<4xf32>
   }
 }
+
+// Each function calls the next twice, 14 deep: inlining all would copy the
+// innermost 8,191 times.  At most 4,096 copies are made; the calls past
+// that are kept, with a warning at the function they call.
+// RUN: %python -c "import sys; d = 14; out = ['func.func @main(%%x: tensor<4xf32>) -> tensor<4xf32> {', '  %%0 = func.call @f0(%%x) : (tensor<4xf32>) -> tensor<4xf32>', '  return %%0 : tensor<4xf32>', '}']; [out.extend([f'func.func private @f{i}(%%x: tensor<4xf32>) -> tensor<4xf32> {{'] + ([f'  %%0 = func.call @f{i + 1}(%%x) : (tensor<4xf32>) -> tensor<4xf32>', f'  %%1 = func.call @f{i + 1}(%%0) : (tensor<4xf32>) -> tensor<4xf32>'] if i + 1 < d else ['  %%1 = arith.addf %%x, %%x : tensor<4xf32>']) + ['  return %%1 : tensor<4xf32>', '}']) for i in range(d)]; print(chr(10).join(out))" > %t.deep.mlir
+// RUN: mesh-opt --import-shardings %t.deep.mlir -o %t.deep.out.mlir 2>&1 | FileCheck %s --check-prefix=DEEP
+// RUN: grep -c "call @f12(" %t.deep.out.mlir | FileCheck %s --check-prefix=CALLS
+// DEEP: warning: import-shardings keeps the 4096 calls of @f12: inlining them would make more than 4096 copies of private functions (a call passes whole values)
+// CALLS: 4096

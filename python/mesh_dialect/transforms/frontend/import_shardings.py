@@ -515,15 +515,26 @@ class ImportShardings(Pass):
         annotations become annotations for the users inside.  A function
         named anywhere else (`called_computations = [@f]`) is kept, and so is
         one that calls itself.  Calls the inlined bodies bring along are
-        inlined in later rounds."""
+        inlined in later rounds, up to `_INLINE_COPIES` copies in all (a
+        chain of functions each calling the next twice doubles them at every
+        level); the calls past that are kept, with a warning."""
         by_name = {f.attributes["sym_name"].value: f for f in functions}
+        copies = 0
         for _ in range(_INLINE_ROUNDS):
             candidates = self.inline_candidates(by_name)
             if not candidates:
                 return
             for name, (calls, func) in candidates.items():
-                self.inline_everywhere(calls, func, arg_shards.get(name, []))
                 del by_name[name]
+                if copies + len(calls) - 1 > _INLINE_COPIES:
+                    self.warning(
+                        func.location,
+                        f"import-shardings keeps the {len(calls)} calls of @{name}: inlining them would make "
+                        f"more than {_INLINE_COPIES} copies of private functions (a call passes whole values)",
+                    )
+                    continue
+                copies += len(calls) - 1
+                self.inline_everywhere(calls, func, arg_shards.get(name, []))
 
     def inline_candidates(self, by_name: dict[str, ir.Operation]) -> dict[str, tuple[list[ir.Operation], ir.Operation]]:
         """The private functions to inline, with their calls in the module's
@@ -633,6 +644,9 @@ class ImportShardings(Pass):
         self.erase(call)
         self.erase(func)
 
+
+_INLINE_COPIES = 4096
+"""Copies of private functions inlining may make in one module."""
 
 _INLINE_ROUNDS = 64
 """Rounds of inlining at most: each round inlines the functions no other
