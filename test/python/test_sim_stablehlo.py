@@ -1012,3 +1012,88 @@ def test_rules_of_convolution_split_batch_features_and_space():
     assert dilated == ShardingRule.from_exprs(
         [P, never, never, P, summed], [[0, whole, whole, 4], [whole, whole, 4, 3]], [[0, 1, 2, 3]]
     )
+
+
+# -- reduce_window ----------------------------------------------------------------------
+
+
+def _reduce_window_by_the_spec(x, init, fn, size, strides, base, dilation, low, high):
+    """StableHLO's reduce_window element by element: each output folds, from
+    the init value, the cells of its window in the input dilated by `base`
+    and padded, where a cell the dilation or the padding adds holds init."""
+    rank = x.ndim
+    spread = [(n - 1) * b + 1 for n, b in zip(x.shape, base)]
+    padded = [lo + n + hi for lo, n, hi in zip(low, spread, high)]
+    reach = [(k - 1) * d + 1 for k, d in zip(size, dilation)]
+    shape = [(p - r) // s + 1 for p, r, s in zip(padded, reach, strides)]
+    out = np.empty(shape, x.dtype)
+    for index in np.ndindex(*shape):
+        acc = init
+        for at in np.ndindex(*size):
+            cell = init
+            spot = [index[d] * strides[d] + at[d] * dilation[d] - low[d] for d in range(rank)]
+            if all(0 <= p < spread[d] and p % base[d] == 0 for d, p in enumerate(spot)):
+                cell = x[tuple(p // base[d] for d, p in enumerate(spot))]
+            acc = fn(acc, cell)
+        out[index] = acc
+    return out
+
+
+WINDOWS = [
+    # shape, size, strides, base dilation, window dilation, low, high, body
+    ((5, 6), (2, 3), (1, 2), (1, 1), (1, 1), (0, 1), (1, 1), "maximum"),
+    ((4, 5), (3, 2), (2, 1), (2, 1), (1, 2), (1, 0), (0, 2), "add"),
+    ((3, 4, 2), (1, 2, 2), (1, 1, 1), (1, 1, 2), (1, 1, 1), (0, 0, 1), (0, -1, 0), "minimum"),
+    ((6,), (3,), (2,), (1,), (2,), (2,), (2,), "add then halve"),
+]
+
+
+@pytest.mark.parametrize("case", WINDOWS, ids=[str(k) for k in range(len(WINDOWS))])
+def test_reduce_window_computes_what_the_specification_says(case):
+    shape, size, strides, base, dilation, low, high, body = case
+    x = np.random.default_rng(len(shape) * 5 + sum(size)).integers(-9, 10, shape).astype(I32)
+    assert (x < 0).any()  # stablehlo.divide truncates toward zero: the halving must see odd negative sums
+    fns = {"maximum": max, "add": lambda a, b: a + b, "minimum": min, "add then halve": lambda a, b: int((a + b) / 2)}
+    init = {"maximum": -100, "add": 0, "minimum": 100, "add then halve": 0}[body]
+    want = _reduce_window_by_the_spec(x, init, fns[body], size, strides, base, dilation, low, high)
+    if body == "add then halve":  # not one combiner: the simulator runs the body
+        ops = """%s = "stablehlo.add"(%a, %b) : (tensor<i32>, tensor<i32>) -> tensor<i32>
+        %two = "stablehlo.constant"() <{value = dense<2> : tensor<i32>}> : () -> tensor<i32>
+        %r = "stablehlo.divide"(%s, %two) : (tensor<i32>, tensor<i32>) -> tensor<i32>"""
+    else:
+        ops = f'%r = "stablehlo.{body}"(%a, %b) : (tensor<i32>, tensor<i32>) -> tensor<i32>'
+
+    def ints(values):
+        return f"array<i64: {', '.join(map(str, values))}>"
+
+    padding = ", ".join(f"[{lo}, {hi}]" for lo, hi in zip(low, high))
+    xt, ot = ttype(shape, "i32"), ttype(want.shape, "i32")
+    text = f"""
+    func.func @f(%x: {xt}) -> {ot} {{
+      %init = "stablehlo.constant"() <{{value = dense<{init}> : tensor<i32>}}> : () -> tensor<i32>
+      %0 = "stablehlo.reduce_window"(%x, %init) <{{base_dilations = {ints(base)},
+          padding = dense<[{padding}]> : tensor<{len(shape)}x2xi64>, window_dilations = {ints(dilation)},
+          window_dimensions = {ints(size)}, window_strides = {ints(strides)}}}> ({{
+      ^bb0(%a: tensor<i32>, %b: tensor<i32>):
+        {ops}
+        "stablehlo.return"(%r) : (tensor<i32>) -> ()
+      }}) : ({xt}, tensor<i32>) -> {ot}
+      return %0 : {ot}
+    }}"""
+    module = mesh_dialect.parse(text, context=mesh_dialect.context())
+    (got,) = Runner(module).run_global("f", [x])
+    np.testing.assert_array_equal(got, want)
+    if body == "maximum":
+        # rows: a 2-wide window moved by 1 over 5 rows padded (0, 1); columns:
+        # 3 wide by 2 over 6 padded (1, 1)
+        windows = [
+            Window(loop=0, stride=1, dilation=1, size=2, offset=0, extent=5, out=5),
+            Window(loop=1, stride=2, dilation=1, size=3, offset=-1, extent=6, out=3),
+        ]
+        rule = rules_of(text)["stablehlo.reduce_window"]
+        assert rule == ShardingRule.from_exprs([P, P], [windows, []], [[0, 1]])
+    if body == "add":
+        # the rows are dilated: whole; the columns read a dilated window
+        column = Window(loop=1, stride=1, dilation=2, size=2, offset=0, extent=5, out=5)
+        rule = rules_of(text)["stablehlo.reduce_window"]
+        assert rule == ShardingRule.from_exprs([Iterator.invalid(), P], [[frozenset(), column], []], [[0, 1]])

@@ -36,7 +36,8 @@ The models, per device:
   ops on tensors (`arith`, `math`, `tosa`, `stablehlo`/`mhlo`) 1 per result
   element (casts 0); `tosa.matmul` and `dot`/`dot_general` 2 per multiply
   and add; `tosa` and hlo convolutions 2 per kernel tap and output element
-  (channels in included), pooling 1 per kernel tap and output element;
+  (channels in included), pooling (and `reduce_window`) 1 per kernel tap
+  and output element;
   reductions (`tosa.reduce_*`, `reduce`) 1 per input element.  Every other
   op (data movement, slices, reshapes, collectives, index arithmetic) 0.
 - Redundant flops: the flops of an op whose results a device computes
@@ -497,6 +498,9 @@ class Compiler:
             elif base == "reduce":
                 a["flops"] = "reduce"
                 a["inputs"] = len(op.results)
+            elif base == "reduce_window" and "window_dimensions" in op.attributes:
+                a["flops"] = "pool"
+                a["kernel"] = _ints(op, "window_dimensions")
             elif base == "convolution" and "dimension_numbers" in op.attributes:
                 dims = conv_dimensions(str(op.attributes["dimension_numbers"]))
                 if dims is not None:

@@ -1525,6 +1525,55 @@ def _hlo_convolution(op: ir.Operation) -> ShardingRule | None:
     return ShardingRule.from_exprs(tuple(iterators), [inputs, kernel], [list(range(rank))])
 
 
+def _hlo_reduce_window(op: ir.Operation) -> ShardingRule | None:
+    """`reduce_window` of one input (max or average pooling): one loop per
+    result dimension.  A dimension whose window is one cell wide, moved one
+    by one, unpadded and undilated (a batch, the channels) follows its
+    loop; one read through a wider window (`window_dimensions`,
+    `window_strides`, `window_dilations`, the low padding as a negative
+    offset) splits with halos, unless the input is dilated
+    (`base_dilations`)."""
+    if len(op.operands) != 2 or len(op.results) != 1:
+        return None
+    x, out = _shape(op.operands[0]), _shape(op.results[0])
+    if x is None or out is None or len(x) != len(out):
+        return None
+    rank = len(x)
+    attrs = [
+        _ints(_attr(op, name)) or [1] * rank
+        for name in ("window_dimensions", "window_strides", "window_dilations", "base_dilations")
+    ]
+    padding = _ints(_attr(op, "padding")) or [0] * (2 * rank)
+    if any(len(a) != rank for a in attrs) or len(padding) != 2 * rank:
+        return None
+    size, strides, dilation, base = attrs
+    iterators: list[Iterator] = []
+    inputs: list[DimExpr] = []
+    for d in range(rank):
+        plain = size[d] == strides[d] == dilation[d] == base[d] == 1 and padding[2 * d] == padding[2 * d + 1] == 0
+        if plain:
+            iterators.append(Iterator.parallel())
+            inputs.append(d)
+        elif base[d] == 1 and x[d] is not None and out[d] is not None and min(size[d], strides[d], dilation[d]) >= 1:
+            iterators.append(Iterator.parallel())
+            inputs.append(
+                Window(
+                    loop=d,
+                    stride=strides[d],
+                    dilation=dilation[d],
+                    size=size[d],
+                    offset=-padding[2 * d],
+                    extent=x[d],
+                    out=out[d],
+                )
+            )
+        else:
+            iterators.append(Iterator.invalid())
+            inputs.append(frozenset())
+    init = _whole_dims(op.operands[1])
+    return ShardingRule.from_exprs(tuple(iterators), [inputs, init], [list(range(rank))])
+
+
 # ---------------------------------------------------------------------------
 # Registration
 
@@ -1587,6 +1636,7 @@ def _register_builtins() -> None:
         register_rule(f"{dialect}.gather", _hlo_gather)
         register_rule(f"{dialect}.convolution", _hlo_convolution)
         register_rule(f"{dialect}.reverse", _hlo_reverse)
+        register_rule(f"{dialect}.reduce_window", _hlo_reduce_window)
     for base in _CHLO_ELEMENTWISE:
         register_rule(f"chlo.{base}", _elementwise)
 

@@ -21,7 +21,7 @@ two inputs) runs element by element along the reduced dimensions in
 row-major order, starting from the init values.
 
 Not run (compiling names the op): scatter, sort, while, case, if,
-reduce_window, select_and_scatter, fft, rng, complex numbers,
+a reduce_window of several inputs, select_and_scatter, fft, rng, complex numbers,
 and custom calls other than GSPMD's `@Sharding` (an identity).
 """
 
@@ -947,3 +947,75 @@ def _fold(frame, step: Step, inputs, inits, dims, dtypes) -> list[np.ndarray]:
 
 
 _register("reduce", _reduce, prepare=_prepare_reduce)
+
+
+def _prepare_reduce_window(c: Compiler, op: ir.Operation) -> dict:
+    if len(op.operands) != 2 or len(op.results) != 1:
+        raise ValueError("with several inputs is not supported by the simulator")
+    rank = ir.ShapedType(op.operands[0].type).rank
+
+    def ints(name: str, default: int) -> list[int]:
+        return _ints(op.attributes[name]) if name in op.attributes else [default] * rank
+
+    padding = ints("padding", 0) if "padding" in op.attributes else [0] * (2 * rank)
+    window = {
+        "size": ints("window_dimensions", 1),
+        "strides": ints("window_strides", 1),
+        "base": ints("base_dilations", 1),
+        "dilation": ints("window_dilations", 1),
+        "low": padding[0::2],
+        "high": padding[1::2],
+    }
+    if any(len(v) != rank for v in window.values()) or any(
+        v < 1 for k in ("size", "strides", "base", "dilation") for v in window[k]
+    ):
+        raise fail(op, f"window attributes {window} do not fit an input of rank {rank}")
+    return {**_result(c, op), "window": window, "combiner": _combiner(op, 1)}
+
+
+def _reduce_window(frame, step: Step, x, init):
+    """StableHLO's reduce_window: the input dilated (`base_dilations`) and
+    padded, every new cell holding the init value; each output element
+    folds its window's cells into the init value, one window position at a
+    time (a single-combiner body with numpy, any other body by running it)."""
+    w, dtype = step.attrs["window"], step.attrs["dtype"]
+    x = np.asarray(x).astype(dtype, copy=False)
+    init = np.asarray(init).astype(dtype).reshape(())
+    spread = [(n - 1) * b + 1 if n else 0 for n, b in zip(x.shape, w["base"])]
+    dilated = np.full(spread, init, dtype=dtype)
+    dilated[tuple(slice(None, None, b) for b in w["base"])] = x
+    padded_shape = [lo + n + hi for lo, n, hi in zip(w["low"], spread, w["high"])]
+    if any(n < 0 for n in padded_shape):
+        raise fail(step, f"padding {w['low']}, {w['high']} cuts more than the input holds")
+    padded = np.full(padded_shape, init, dtype=dtype)
+    src = tuple(slice(max(-lo, 0), n - max(-hi, 0)) for lo, n, hi in zip(w["low"], spread, w["high"]))
+    dst = tuple(slice(max(lo, 0), max(lo, 0) + (s.stop - s.start)) for lo, s in zip(w["low"], src))
+    padded[dst] = dilated[src]
+    reach = [(k - 1) * d + 1 for k, d in zip(w["size"], w["dilation"])]
+    sizes = [(n - r) // s + 1 if n >= r else 0 for n, r, s in zip(padded_shape, reach, w["strides"])]
+    expected = step.attrs["shape"]
+    if len(expected) != len(sizes) or any(e is not None and e != n for e, n in zip(expected, sizes)):
+        raise fail(step, f"result shape {expected} is not the windows' shape {sizes}")
+    combiner = step.attrs["combiner"]
+    acc = np.full(sizes, init, dtype=dtype)
+    body = None if combiner is not None else _body(step)
+    with np.errstate(all="ignore"):
+        for at in np.ndindex(*w["size"]):
+            cells = padded[
+                tuple(
+                    slice(a * d, a * d + (n - 1) * s + 1, s) if n else slice(0, 0)
+                    for a, d, n, s in zip(at, w["dilation"], sizes, w["strides"])
+                )
+            ]
+            if combiner is None:
+                (acc,) = run_block_now(frame, body, [acc, cells])
+                acc = _out(np.broadcast_to(np.asarray(acc), sizes), dtype)
+            elif dtype.kind == "f" and combiner in _FLOAT_EXTREMA:
+                acc = _FLOAT_EXTREMA[combiner](acc, cells)
+            else:
+                numbers, logical = _COMBINERS[combiner]
+                acc = (logical if dtype == np.bool_ else numbers)(acc, cells)
+    return [_out(acc, dtype)]
+
+
+_register("reduce_window", _reduce_window, prepare=_prepare_reduce_window)

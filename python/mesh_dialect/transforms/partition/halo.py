@@ -435,9 +435,12 @@ def _pad_value(op: ir.Operation, element: ir.Type) -> ir.Value:
             return arith.ConstantOp(element, -math.inf).result
         width = ir.IntegerType(element).width
         return arith.ConstantOp(element, -(2 ** (width - 1))).result
-    if name.endswith(".convolution") and name.partition(".")[0] in ("stablehlo", "mhlo"):
+    hlo = name.partition(".")[0] in ("stablehlo", "mhlo")
+    if hlo and name.endswith(".convolution"):
         zero = 0.0 if isinstance(element, ir.FloatType) else 0
         return arith.ConstantOp(element, zero).result  # an hlo convolution pads with zeros
+    if hlo and name.endswith(".reduce_window"):
+        return tensor.ExtractOp(op.operands[1], []).result  # padding cells hold the init value
     raise ValueError(f"'{name}' reads outside its input, which it does not pad")
 
 
@@ -454,15 +457,20 @@ def _unpad(op: ir.Operation, dims: list[tuple[int, _Dim]]) -> None:
             pad[2 * j] = pad[2 * j + 1] = 0
         op.attributes["pad"] = _i64(pad)
         return
-    if name.endswith(".convolution") and "padding" in op.attributes:
-        # an hlo convolution's input dimension `d` is spatial dimension j of its
-        # `padding` (one (low, high) row each)
-        spatial = conv_dimensions(str(op.attributes["dimension_numbers"]))
-        assert spatial is not None  # its rule read them
+    if name.endswith((".convolution", ".reduce_window")) and "padding" in op.attributes:
+        # `padding` has one (low, high) row per spatial dimension of a
+        # convolution (input dimension `d` is spatial dimension j), per
+        # dimension of a reduce_window
+        if name.endswith(".convolution"):
+            spatial = conv_dimensions(str(op.attributes["dimension_numbers"]))
+            assert spatial is not None  # its rule read them
+            row = spatial.input_spatial.index
+        else:
+            row = int
         attr = ir.DenseIntElementsAttr(op.attributes["padding"])
         pad = [int(v) for v in attr]  # a splat lists every entry too
         for _, dim in dims:
-            j = spatial.input_spatial.index(dim.dim)
+            j = row(dim.dim)
             pad[2 * j] = pad[2 * j + 1] = 0
         op.attributes["padding"] = ir.DenseElementsAttr.get(
             np.array(pad, dtype=np.int64).reshape(len(pad) // 2, 2), type=ir.IntegerType.get_signless(64)

@@ -123,6 +123,16 @@ def conv_input_grad(x, w):
     return jax.grad(loss)(x)
 
 
+def conv_pool(x, w):
+    """A CNN stem: 3x3 convolution, relu, 3x3 max pooling with stride 2
+    ("same"), then 2x2 average pooling (`reduce_window` with max, and with
+    add before a division)."""
+    dn = ("NHWC", "HWIO", "NHWC")
+    y = jax.nn.relu(jax.lax.conv_general_dilated(x, w, (1, 1), "SAME", dimension_numbers=dn))
+    y = jax.lax.reduce_window(y, -jnp.inf, jax.lax.max, (1, 3, 3, 1), (1, 2, 2, 1), "SAME")
+    return jax.lax.reduce_window(y, 0.0, jax.lax.add, (1, 2, 2, 1), (1, 2, 2, 1), "VALID") / 4
+
+
 def depthwise(x, w):
     """A depthwise convolution (one feature group per channel), dilated."""
     dn = ("NHWC", "HWIO", "NHWC")
@@ -215,6 +225,7 @@ CASES = {
         [[[0]], [[], [], [], [1]]],
         [[0]],
     ),
+    "conv-pool-2d": (conv_pool, (small(4, 8, 8, 3), small(3, 3, 3, 4)), [2, 2], [[[0], [1]], []], [[0], [1]]),
     "conv-depthwise-1d": (depthwise, (small(4, 5, 5, 4), small(3, 3, 1, 4)), [2], [[[0]], []], [[0]]),
 }
 
