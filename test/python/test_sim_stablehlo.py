@@ -1097,3 +1097,43 @@ def test_reduce_window_computes_what_the_specification_says(case):
         column = Window(loop=1, stride=1, dilation=2, size=2, offset=0, extent=5, out=5)
         rule = rules_of(text)["stablehlo.reduce_window"]
         assert rule == ShardingRule.from_exprs([Iterator.invalid(), P], [[frozenset(), column], []], [[0, 1]])
+
+
+def test_padding_that_cuts_more_than_the_input_leaves_the_pad_value():
+    """A negative low edge past the input's end: the padded extent is still
+    positive (-4 + 3 + 6) and holds only padding (JAX gives zeros)."""
+    x = np.array([[[1.0], [2.0], [3.0]]], F32)
+    conv = op_fn(
+        "stablehlo.convolution",
+        [((1, 3, 1), "f32"), ((1, 1, 1), "f32")],
+        ((1, 5, 1), "f32"),
+        "dimension_numbers = #stablehlo.conv<[b, 0, f]x[0, i, o]->[b, 0, f]>, "
+        "padding = dense<[[-4, 6]]> : tensor<1x2xi64>, window_strides = array<i64: 1>",
+    )
+    (got,) = Runner(mesh_dialect.parse(conv, context=mesh_dialect.context())).run_global(
+        "f", [x, np.ones((1, 1, 1), F32)]
+    )
+    np.testing.assert_array_equal(got, np.zeros((1, 5, 1), F32))
+    pad = op_fn(
+        "stablehlo.pad",
+        [((3,), "f32"), ((), "f32")],
+        ((5,), "f32"),
+        "edge_padding_low = array<i64: -4>, edge_padding_high = array<i64: 6>, interior_padding = array<i64: 0>",
+    )
+    (got,) = Runner(mesh_dialect.parse(pad, context=mesh_dialect.context())).run_global(
+        "f", [np.array([1, 2, 3], F32), np.array(7, F32)]
+    )
+    np.testing.assert_array_equal(got, [7, 7, 7, 7, 7])
+
+
+def test_mhlo_spells_window_reversal_as_a_dense_tensor():
+    x = np.arange(6, dtype=F32).reshape(1, 6, 1)
+    w = np.array([1, 2, 3], F32).reshape(3, 1, 1)
+    attrs = (
+        "dimension_numbers = #mhlo.conv<[b, 0, f]x[0, i, o]->[b, 0, f]>, window_strides = dense<1> : tensor<1xi64>, "
+        "window_reversal = dense<true> : tensor<1xi1>"
+    )
+    text = op_fn("mhlo.convolution", [((1, 6, 1), "f32"), ((3, 1, 1), "f32")], ((1, 4, 1), "f32"), attrs)
+    (got,) = Runner(mesh_dialect.parse(text, context=mesh_dialect.context())).run_global("f", [x, w])
+    # the kernel reversed: each output is 3*x[i] + 2*x[i+1] + x[i+2]
+    np.testing.assert_array_equal(got.ravel(), [3 * i + 2 * (i + 1) + (i + 2) for i in range(4)])

@@ -1454,7 +1454,9 @@ def _hlo_convolution(op: ir.Operation) -> ShardingRule | None:
     an output spatial loop reads its input dimension through a window
     (`window_strides`, `rhs_dilation`, the kernel's size, the low padding as
     a negative offset), so it splits with halos, unless the input is
-    dilated (`lhs_dilation`: a transposed convolution).  Feature groups tie
+    dilated (`lhs_dilation`: a transposed convolution) or its elements have
+    no arith zero (complex, quantized, signed or unsigned integers).
+    Feature groups tie
     a group's input and output features together, and batch groups the
     batch to the output features, so those loops stay whole then, except
     in a depthwise convolution (one channel per group), whose channels
@@ -1503,7 +1505,13 @@ def _hlo_convolution(op: ir.Operation) -> ShardingRule | None:
         if isinstance(element, ir.FloatType | ir.IntegerType | ir.IndexType):  # not complex
             inputs[dims.input_feature] = kernel[dims.kernel_input_feature] = len(iterators)
             iterators.append(Iterator.reduction(hlo_combiner_kind("sum", element)))
-    for j in range(n):
+    # halo cells past the edges get an arith zero of the input's type:
+    # real, signless integer or index elements only
+    zero = ir.RankedTensorType(op.operands[0].type).element_type
+    fillable = isinstance(zero, ir.FloatType | ir.IndexType) or (
+        isinstance(zero, ir.IntegerType) and ir.IntegerType(zero).is_signless
+    )
+    for j in range(n if fillable else 0):
         xd, kd, od = dims.input_spatial[j], dims.kernel_spatial[j], dims.output_spatial[j]
         size, extent, length = k[kd], x[xd], out[od]
         if lhs_dilation[j] != 1 or None in (size, extent, length) or strides[j] < 1 or rhs_dilation[j] < 1:

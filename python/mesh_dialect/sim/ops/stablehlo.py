@@ -682,6 +682,19 @@ def _gather(frame, step: Step, operand, start_indices):
 _register("gather", _gather, prepare=_prepare_gather)
 
 
+def _edges(low: list[int], sizes: list[int], high: list[int]) -> tuple[tuple[slice, ...], tuple[slice, ...]]:
+    """(source, destination) slices that place an array of `sizes` into
+    its padded extent: a negative edge cuts, and cuts more than the array
+    holds leave nothing of it (the padded extent may still be positive)."""
+    src, dst = [], []
+    for lo, n, hi in zip(low, sizes, high):
+        start = max(-lo, 0)
+        stop = max(n - max(-hi, 0), start)
+        src.append(slice(start, stop))
+        dst.append(slice(max(lo, 0), max(lo, 0) + stop - start))
+    return tuple(src), tuple(dst)
+
+
 def _prepare_pad(c: Compiler, op: ir.Operation) -> dict:
     return {
         **_result(c, op),
@@ -705,8 +718,7 @@ def _pad(frame, step: Step, x, value):
     if any(n < 0 for n in sizes):
         raise fail(step, f"padding {low}, {high} cuts more than the operand of shape {x.shape} holds")
     out = np.full(sizes, np.asarray(value).reshape(()), dtype=dtype)
-    src = tuple(slice(max(-lo, 0), n - max(-hi, 0)) for lo, n, hi in zip(low, spread, high))
-    dst = tuple(slice(max(lo, 0), max(lo, 0) + (s.stop - s.start)) for lo, s in zip(low, src))
+    src, dst = _edges(low, spread, high)
     out[dst] = inner[src]
     return [out]
 
@@ -773,6 +785,14 @@ _register("dot_general", _dot_general, prepare=_prepare_dot_general)
 _register("dot", _dot_general, prepare=_prepare_dot_general)
 
 
+def _bools(attr: ir.Attribute) -> list[bool]:
+    """A boolean list as stablehlo (`array<i1: ...>`) or mhlo (`dense<...> :
+    tensor<Nxi1>`) spells it."""
+    if isinstance(attr, ir.DenseBoolArrayAttr):
+        return [bool(x) for x in attr]
+    return [bool(x) for x in ir.DenseIntElementsAttr(attr)]
+
+
 def _window_attr(op: ir.Operation, name: str, rank: int, default: int) -> list[int]:
     return _ints(op.attributes[name]) if name in op.attributes else [default] * rank
 
@@ -784,11 +804,7 @@ def _prepare_convolution(c: Compiler, op: ir.Operation) -> dict:
         raise fail(op, f"dimension_numbers {attr} is not a #stablehlo.conv this simulator reads")
     n = len(dims.input_spatial)
     padding = _window_attr(op, "padding", 2 * n, 0)
-    reversal = (
-        [bool(x) for x in ir.DenseBoolArrayAttr(op.attributes["window_reversal"])]
-        if "window_reversal" in op.attributes
-        else [False] * n
-    )
+    reversal = _bools(op.attributes["window_reversal"]) if "window_reversal" in op.attributes else [False] * n
     groups = [_int_attr(op, k) if k in op.attributes else 1 for k in ("feature_group_count", "batch_group_count")]
     window = {
         "strides": _window_attr(op, "window_strides", n, 1),
@@ -837,8 +853,7 @@ def _convolution(frame, step: Step, lhs, rhs):
     if any(m < 0 for m in padded_shape):
         raise fail(step, f"padding {w['low']}, {w['high']} cuts more than the input holds")
     padded = np.zeros((n, c, *padded_shape), dtype=dtype)
-    src = tuple(slice(max(-lo, 0), m - max(-hi, 0)) for lo, m, hi in zip(w["low"], spread, w["high"]))
-    dst = tuple(slice(max(lo, 0), max(lo, 0) + (s.stop - s.start)) for lo, s in zip(w["low"], src))
+    src, dst = _edges(w["low"], spread, w["high"])
     padded[(slice(None), slice(None), *dst)] = dilated[(slice(None), slice(None), *src)]
     out_sizes = [(m - r) // s + 1 if m >= r else 0 for m, r, s in zip(padded_shape, reach, w["strides"])]
     # groups: input (batch groups, batch, feature groups, features), kernel
@@ -988,8 +1003,7 @@ def _reduce_window(frame, step: Step, x, init):
     if any(n < 0 for n in padded_shape):
         raise fail(step, f"padding {w['low']}, {w['high']} cuts more than the input holds")
     padded = np.full(padded_shape, init, dtype=dtype)
-    src = tuple(slice(max(-lo, 0), n - max(-hi, 0)) for lo, n, hi in zip(w["low"], spread, w["high"]))
-    dst = tuple(slice(max(lo, 0), max(lo, 0) + (s.stop - s.start)) for lo, s in zip(w["low"], src))
+    src, dst = _edges(w["low"], spread, w["high"])
     padded[dst] = dilated[src]
     reach = [(k - 1) * d + 1 for k, d in zip(w["size"], w["dilation"])]
     sizes = [(n - r) // s + 1 if n >= r else 0 for n, r, s in zip(padded_shape, reach, w["strides"])]
