@@ -25,6 +25,7 @@ guesses.
 from __future__ import annotations
 
 import io
+import math
 import re
 from collections.abc import Callable
 
@@ -242,6 +243,8 @@ def _signature(
     key, option = op_signature(op, _IGNORED, *(values or ()), report_skipped=True)
     if _is_unregistered(op, name, unregistered):
         key += (_properties_text(op),)
+    if name.endswith(".reduce_window"):
+        key += (_neutral_init(op),)  # its rule reads the init's defining op
     body = None
     if _keys_body(name) and len(op.regions):
         if name.startswith("linalg.") and _no_reduction_loop(key[1], parallel):
@@ -1540,7 +1543,10 @@ def _hlo_reduce_window(op: ir.Operation) -> ShardingRule | None:
     loop; one read through a wider window (`window_dimensions`,
     `window_strides`, `window_dilations`, the low padding as a negative
     offset) splits with halos, unless the input is dilated
-    (`base_dilations`)."""
+    (`base_dilations`), or it is padded and the init value is not the
+    body's identity: the specification folds init in for every padding
+    cell, while XLA skips them, so only an identity makes the halo cells
+    partition fills with it mean the same to both."""
     if len(op.operands) != 2 or len(op.results) != 1:
         return None
     x, out = _shape(op.operands[0]), _shape(op.results[0])
@@ -1555,14 +1561,22 @@ def _hlo_reduce_window(op: ir.Operation) -> ShardingRule | None:
     if any(len(a) != rank for a in attrs) or len(padding) != 2 * rank:
         return None
     size, strides, dilation, base = attrs
+    neutral = _neutral_init(op)
     iterators: list[Iterator] = []
     inputs: list[DimExpr] = []
     for d in range(rank):
-        plain = size[d] == strides[d] == dilation[d] == base[d] == 1 and padding[2 * d] == padding[2 * d + 1] == 0
+        padded = padding[2 * d] != 0 or padding[2 * d + 1] != 0
+        plain = size[d] == strides[d] == dilation[d] == base[d] == 1 and not padded
         if plain:
             iterators.append(Iterator.parallel())
             inputs.append(d)
-        elif base[d] == 1 and x[d] is not None and out[d] is not None and min(size[d], strides[d], dilation[d]) >= 1:
+        elif (
+            base[d] == 1
+            and (neutral or not padded)
+            and x[d] is not None
+            and out[d] is not None
+            and min(size[d], strides[d], dilation[d]) >= 1
+        ):
             iterators.append(Iterator.parallel())
             inputs.append(
                 Window(
@@ -1580,6 +1594,58 @@ def _hlo_reduce_window(op: ir.Operation) -> ShardingRule | None:
             inputs.append(frozenset())
     init = _whole_dims(op.operands[1])
     return ShardingRule.from_exprs(tuple(iterators), [inputs, init], [list(range(rank))])
+
+
+_IDENTITIES = {
+    "sum": (0,),
+    "product": (1,),
+    "max": (-math.inf,),
+    "min": (math.inf,),
+    "bitwise_or": (0,),
+    "bitwise_xor": (0,),
+    "bitwise_and": (-1, 1),
+}
+"""Each body kind's identity (`bitwise_and`: all ones, -1 or an i1 true;
+an integer max or min: the type's lowest or highest, checked below)."""
+
+
+def _neutral_init(op: ir.Operation) -> bool:
+    """Whether a one-input reduce_window's init is a constant its body's
+    combiner leaves every value unchanged with."""
+    kind = _hlo_reduce_kind(op, 1)
+    owner = op.operands[1].owner
+    # JAX passes the constant through a rank-0 broadcast_in_dim (or
+    # convert), and propagation may have annotated it
+    while isinstance(owner, ir.OpView | ir.Operation) and (
+        owner.name == "mesh.shard"
+        or (
+            owner.name.partition(".")[2] in ("broadcast_in_dim", "convert", "reshape")
+            and len(owner.operands) == 1
+            and owner.operands[0].type == owner.results[0].type
+        )
+    ):
+        owner = owner.operands[0].owner
+    if kind not in _IDENTITIES or not isinstance(owner, ir.OpView | ir.Operation):
+        return False
+    if owner.name not in ("stablehlo.constant", "mhlo.constant") or "value" not in owner.attributes:
+        return False
+    attr = owner.attributes["value"]
+    if not isinstance(attr, ir.DenseElementsAttr) or not attr.is_splat:
+        return False
+    element = ir.ShapedType(attr.type).element_type
+    value = attr.get_splat_value()
+    if isinstance(element, ir.FloatType):
+        return float(ir.FloatAttr(value).value) in _IDENTITIES[kind]
+    if not isinstance(element, ir.IntegerType):
+        return False
+    n = ir.IntegerAttr(value).value
+    width = ir.IntegerType(element).width
+    signed = not ir.IntegerType(element).is_unsigned
+    if kind == "max":
+        return n == (-(2 ** (width - 1)) if signed else 0)
+    if kind == "min":
+        return n == (2 ** (width - 1) - 1 if signed else 2**width - 1) or (n == -1 and not signed)
+    return n in _IDENTITIES[kind] and (n != 1 or kind != "bitwise_and" or width == 1)
 
 
 # ---------------------------------------------------------------------------

@@ -12,6 +12,7 @@
 // RUN: FileCheck %s --check-prefix=IR < %t.mlir
 // RUN: mesh-run %t.mlir --compare-with %s -f max_pool -q --seed 2 | FileCheck %s
 // RUN: mesh-run %t.mlir --compare-with %s -f dilated -q --seed 3 | FileCheck %s
+// RUN: mesh-run %t.mlir --compare-with %s -f offset_init -q --seed 4 | FileCheck %s
 // RUN: mesh-opt --mesh-analysis %S/Inputs/conv-pool-2d.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=ANALYSIS
 // CHECK: match
 
@@ -69,4 +70,28 @@ func.func @dilated(%x: tensor<8x8xi32>) -> tensor<15x8xi32> {
   %t = mesh.sharding @mesh split_axes = [[], [1]] : !mesh.sharding
   %y0 = mesh.shard %y to %t : tensor<15x8xi32>
   return %y0 : tensor<15x8xi32>
+}
+
+// An init that is not the body's identity (a sum from 5): the specification
+// folds it in once more for every padding cell a window covers, where XLA
+// skips those cells, so halo cells filled with it would not mean the same
+// to both.  The padded rows stay whole; the columns, unpadded, keep their
+// split.
+// IR-LABEL: func.func @offset_init(
+// IR: mesh.all_gather %arg0 on @mesh mesh_axes = [0] gather_axis = 0 : tensor<4x4xi32> -> tensor<8x4xi32>
+// IR-NOT: mesh.update_halo
+// IR: "stablehlo.reduce_window"({{.*}}padding = dense<{{\[}}[1, 1], [0, 0]]>
+// IR: : (tensor<8x4xi32>, tensor<i32>) -> tensor<8x4xi32>
+// IR: mesh.all_slice %{{.*}} on @mesh mesh_axes = [0] slice_axis = 0 : tensor<8x4xi32> -> tensor<4x4xi32>
+func.func @offset_init(%x: tensor<8x8xi32>) -> tensor<8x8xi32> {
+  %s = mesh.sharding @mesh split_axes = [[0], [1]] : !mesh.sharding
+  %x0 = mesh.shard %x to %s : tensor<8x8xi32>
+  %init = "stablehlo.constant"() <{value = dense<5> : tensor<i32>}> : () -> tensor<i32>
+  %y = "stablehlo.reduce_window"(%x0, %init) <{padding = dense<[[1, 1], [0, 0]]> : tensor<2x2xi64>, window_dimensions = array<i64: 3, 1>, window_strides = array<i64: 1, 1>}> ({
+  ^bb0(%a: tensor<i32>, %b: tensor<i32>):
+    %m = "stablehlo.add"(%a, %b) : (tensor<i32>, tensor<i32>) -> tensor<i32>
+    "stablehlo.return"(%m) : (tensor<i32>) -> ()
+  }) : (tensor<8x8xi32>, tensor<i32>) -> tensor<8x8xi32>
+  %y0 = mesh.shard %y to %s : tensor<8x8xi32>
+  return %y0 : tensor<8x8xi32>
 }
