@@ -46,6 +46,7 @@ PIPELINE = "import-shardings, sharding-propagation, mesh-partition"
 SPECS = {
     "mlp": ([("data", None), (None, "model"), ("model",), ("model", None), ()], ("data", None)),
     "mlp2": ([("data", None), (None, "model"), ("model", None), (None, "model"), ("model", None)], ("data", None)),
+    "cnn": ([("data", "model"), (), ()], ("data", "model")),
     "attention": (
         [("data",), (None, "model"), (None, "model"), (None, "model"), ("model",)],
         ("data",),

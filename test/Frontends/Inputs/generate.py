@@ -1,7 +1,7 @@
 """Writes the JAX exports the frontend tests read, so that CI needs no JAX.
 
-For each program (a Megatron MLP, two Megatron layers calling one relu, an
-attention block, a layer norm) on 8 CPU
+For each program (a Megatron MLP, two Megatron layers calling one relu, a
+CNN stem split over batch and rows, an attention block, a layer norm) on 8 CPU
 devices as the mesh ("data"=2, "model"=4), and each flavour (Shardy, GSPMD):
 
 - `NAME.FLAVOUR.mlir`: the lowered module in MLIR's generic form, as
@@ -71,6 +71,15 @@ def mlp2(x: jax.Array, w1: jax.Array, w2: jax.Array, w3: jax.Array, w4: jax.Arra
     return jax.nn.relu(h @ w3) @ w4
 
 
+def cnn(x: jax.Array, w1: jax.Array, w2: jax.Array) -> jax.Array:
+    """A CNN stem on images split over batch ("data") and rows ("model"):
+    3x3 convolution, relu, 3x3 max pooling with stride 2, 3x3 convolution."""
+    dn = ("NHWC", "HWIO", "NHWC")
+    y = jax.nn.relu(jax.lax.conv_general_dilated(x, w1, (1, 1), "SAME", dimension_numbers=dn))
+    y = jax.lax.reduce_window(y, -jnp.inf, jax.lax.max, (1, 3, 3, 1), (1, 2, 2, 1), "SAME")
+    return jax.lax.conv_general_dilated(y, w2, (1, 1), "SAME", dimension_numbers=dn)
+
+
 def attention(x: jax.Array, wq: jax.Array, wk: jax.Array, wv: jax.Array, wo: jax.Array) -> jax.Array:
     """Multi-head self-attention, heads on "model"; the per-head output is
     pinned with a sharding constraint, as Megatron-style code does."""
@@ -103,6 +112,12 @@ PROGRAMS = {
         [(8, 16), (16, 32), (32, 16), (16, 32), (32, 16)],
         [P("data", None), P(None, "model"), P("model", None), P(None, "model"), P("model", None)],
         P("data", None),
+    ),
+    "cnn": (
+        cnn,
+        [(4, 16, 16, 3), (3, 3, 3, 8), (3, 3, 8, 8)],
+        [P("data", "model"), P(), P()],
+        P("data", "model"),
     ),
     "attention": (
         attention,
