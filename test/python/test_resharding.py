@@ -447,6 +447,20 @@ def test_halos_beside_a_dynamic_piece_are_one_update_halo():
         plan_resharding((64, 10), (2, 2), S([0], [1]), halo, dynamic_dims=[1])
 
 
+def test_halos_around_a_core_reshard_beside_a_dynamic_piece():
+    """Splits that differ as well as halos, a dynamic dimension beside
+    them: the source's halos are dropped, the cores resharded, the target's
+    halos added; run on a stand-in size, the plan lands on the target."""
+    source, target = S([0], [1, 2]), S([0], [1], halos=(0, 0, 1, 1))
+    plan = plan_resharding((4, 16, 10), (2, 2, 2), source, target, dynamic_dims=[0])
+    assert kinds(plan) == [AllGather, UpdateHalo]
+    assert plan.bytes_received == sum(plan.step_bytes)
+    run(plan, np.arange(4 * 16 * 10).reshape(4, 16, 10))
+    back = plan_resharding((4, 16, 10), (2, 2, 2), target, source, dynamic_dims=[0])
+    assert kinds(back) == [UpdateHalo, AllSlice]
+    run(back, np.arange(4 * 16 * 10).reshape(4, 16, 10))
+
+
 def test_invalid_element_bytes_and_steps():
     with pytest.raises(ValueError, match="element_bytes"):
         plan_resharding((4,), (2,), S(), S(), element_bytes=0)

@@ -418,6 +418,8 @@ def plan_resharding(
             target,
             [UpdateHalo(source.split_axes, source.halo_sizes, target.halo_sizes)],
         )
+    if _halos_around_dynamic(shape, mesh, source, target, dynamic_dims, dynamic_axes):
+        return _plan_around_halos(shape, mesh, element_bytes, source, target, dynamic_dims, dynamic_axes)
     # a dynamic size counts only where a layout cuts it (an unsplit one is
     # the same on every device, as a static one is)
     cut_dynamic = any(source.axes_of(d) or target.axes_of(d) for d in dynamic_dims)
@@ -479,6 +481,84 @@ def _halos_beside_dynamic(
         if d in dynamic or any(a in dynamic_axes for a in axes) or not source.is_even_dim(d, shape[d], mesh):
             return False
     return not any(a in dynamic_axes for a in source.used_axes())
+
+
+def _halos_around_dynamic(
+    shape: Sequence[int],
+    mesh: Mesh,
+    source: Sharding,
+    target: Sharding,
+    dynamic_dims: Sequence[int],
+    dynamic_axes: Sequence[int],
+) -> bool:
+    """Whether a reshard between layouts with halos whose splits also differ
+    can drop the source's halos, reshard the cores (a dynamic dimension
+    among them) and add the target's halos: every halo dimension static,
+    cut evenly over static axes, and no other static dimension cut
+    unevenly (halos beside uneven static pieces are refused)."""
+    if not (source.halo_sizes or target.halo_sizes) or _without_halos(source) == _without_halos(target):
+        return False
+    if source.sharded_dims_offsets or target.sharded_dims_offsets:
+        return False
+    dynamic = frozenset(dynamic_dims)
+    if not any(s.axes_of(d) for s in (source, target) for d in dynamic):
+        return False  # no dynamic piece: the plans below apply
+    for s in (source, target):
+        for d in range(len(shape)):
+            axes = s.axes_of(d)
+            if not axes:
+                continue
+            if any(s.halo(d)):
+                if d in dynamic or any(a in dynamic_axes for a in axes) or not s.is_even_dim(d, shape[d], mesh):
+                    return False
+            elif d not in dynamic and not any(a in dynamic_axes for a in axes) and not s.is_even_dim(d, shape[d], mesh):
+                return False
+    return True
+
+
+def _plan_around_halos(
+    shape: tuple[int, ...],
+    mesh: Mesh,
+    element_bytes: int,
+    source: Sharding,
+    target: Sharding,
+    dynamic_dims: Sequence[int],
+    dynamic_axes: Sequence[int],
+) -> Plan:
+    """Drop the source's halos (no data moves), reshard the cores, add the
+    target's halos (one update_halo, between devices that hold the same
+    piece of every other dimension); the bytes are the parts' sum."""
+    core_src, core_tgt = _without_halos(source), _without_halos(target)
+    parts: list[Plan] = []
+    if source.halo_sizes:
+        drop = UpdateHalo(source.split_axes, source.halo_sizes, ())
+        parts.append(_plan(_Problem(shape, mesh, element_bytes, core_src), source, core_src, [drop]))
+    parts.append(
+        plan_resharding(
+            shape,
+            mesh,
+            core_src,
+            core_tgt,
+            element_bytes=element_bytes,
+            dynamic_dims=dynamic_dims,
+            dynamic_axes=dynamic_axes,
+        )
+    )
+    if target.halo_sizes:
+        add = UpdateHalo(target.split_axes, (), target.halo_sizes)
+        parts.append(_plan(_Problem(shape, mesh, element_bytes, core_tgt), core_tgt, target, [add]))
+    return Plan(
+        shape=shape,
+        mesh_shape=mesh.shape,
+        source=source,
+        target=target,
+        steps=tuple(step for part in parts for step in part.steps),
+        intermediate=tuple(layout for part in parts for layout in part.intermediate),
+        step_bytes=tuple(b for part in parts for b in part.step_bytes),
+        bytes_received=sum(part.bytes_received for part in parts),
+        lower_bound=parts[1 if source.halo_sizes else 0].lower_bound,
+        element_bytes=element_bytes,
+    )
 
 
 def apply_steps(
