@@ -47,6 +47,7 @@ SPECS = {
     "mlp": ([("data", None), (None, "model"), ("model",), ("model", None), ()], ("data", None)),
     "mlp2": ([("data", None), (None, "model"), ("model", None), (None, "model"), ("model", None)], ("data", None)),
     "cnn": ([("data", "model"), (), ()], ("data", "model")),
+    "loss": ([("data", None), (None, "model"), ("data", "model")], ()),
     "attention": (
         [("data",), (None, "model"), (None, "model"), (None, "model"), ("model",)],
         ("data",),

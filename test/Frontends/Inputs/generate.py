@@ -1,7 +1,8 @@
 """Writes the JAX exports the frontend tests read, so that CI needs no JAX.
 
 For each program (a Megatron MLP, two Megatron layers calling one relu, a
-CNN stem split over batch and rows, an attention block, a layer norm) on 8 CPU
+CNN stem split over batch and rows, a scalar loss, an attention block, a
+layer norm) on 8 CPU
 devices as the mesh ("data"=2, "model"=4), and each flavour (Shardy, GSPMD):
 
 - `NAME.FLAVOUR.mlir`: the lowered module in MLIR's generic form, as
@@ -80,6 +81,13 @@ def cnn(x: jax.Array, w1: jax.Array, w2: jax.Array) -> jax.Array:
     return jax.lax.conv_general_dilated(y, w2, (1, 1), "SAME", dimension_numbers=dn)
 
 
+def loss(x: jax.Array, w: jax.Array, y: jax.Array) -> jax.Array:
+    """A training step's loss: a scalar JAX returns replicated, the sum of
+    squared errors over a batch split over "data" and features over
+    "model" (each device's sum is partial until reduced)."""
+    return jnp.sum(jnp.square(x @ w - y))
+
+
 def attention(x: jax.Array, wq: jax.Array, wk: jax.Array, wv: jax.Array, wo: jax.Array) -> jax.Array:
     """Multi-head self-attention, heads on "model"; the per-head output is
     pinned with a sharding constraint, as Megatron-style code does."""
@@ -118,6 +126,12 @@ PROGRAMS = {
         [(4, 16, 16, 3), (3, 3, 3, 8), (3, 3, 8, 8)],
         [P("data", "model"), P(), P()],
         P("data", "model"),
+    ),
+    "loss": (
+        loss,
+        [(8, 16), (16, 32), (8, 32)],
+        [P("data", None), P(None, "model"), P("data", "model")],
+        P(),
     ),
     "attention": (
         attention,

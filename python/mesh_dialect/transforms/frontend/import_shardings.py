@@ -305,8 +305,11 @@ class ImportShardings(Pass):
 
     # -- annotating -------------------------------------------------------------
 
-    def layout(self, spec: _Spec, value: ir.Value) -> tuple[str, Sharding] | None:
-        """(mesh, layout) for `value`, or None when the sharding says nothing."""
+    def layout(self, spec: _Spec, value: ir.Value, result: bool = False) -> tuple[str, Sharding] | None:
+        """(mesh, layout) for `value`, or None when the sharding says nothing.
+        A replicated scalar says nothing, except as a function's `result`:
+        there it asks for a partial sum to be reduced (a training step's
+        loss)."""
         if not isinstance(value.type, ir.RankedTensorType):
             return None
         rank = ir.RankedTensorType(value.type).rank
@@ -340,7 +343,7 @@ class ImportShardings(Pass):
             raise self.located(spec.location, str(e)) from None
         if layout is None or mesh is None:
             return None
-        if rank == 0 and not layout.partial_axes:
+        if rank == 0 and not layout.partial_axes and not result:
             return None
         if layout.partial_axes and is_boolean(value.type):
             layout = dataclasses.replace(layout, partial_type=_boolean_kind(layout.partial_type, value.type))
@@ -415,7 +418,7 @@ class ImportShardings(Pass):
         if any(spec is not None for spec in res_specs):
             for op in returns:
                 for i, spec in enumerate(res_specs):
-                    found = self.layout(spec, op.operands[i]) if spec is not None else None
+                    found = self.layout(spec, op.operands[i], result=True) if spec is not None else None
                     if found is not None:
                         op.operands[i] = shard(op.operands[i], found, True, ir.InsertionPoint(op))
         self.strip_attrs(func)
