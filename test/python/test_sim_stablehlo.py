@@ -994,10 +994,11 @@ def test_rules_of_convolution_split_batch_features_and_space():
     assert grouped == ShardingRule.from_exprs(
         [P, P, P, never, never, never], [[0, window(1, 4), window(2, 5), whole], [4, 5, whole, whole]], [[0, 1, 2, 3]]
     )
-    # batch groups tie the batch to the output features
+    # batch groups tie the batch to the output features; every group sums
+    # over all the input features
     assert batch_grouped == ShardingRule.from_exprs(
-        [never, P, P, never, never, never],
-        [[whole, window(1, 4), window(2, 5), whole], [4, 5, whole, whole]],
+        [never, P, P, never, summed, never, never],
+        [[whole, window(1, 5), window(2, 6), 4], [5, 6, 4, whole]],
         [[0, 1, 2, 3]],
     )
     # on booleans, HLO's sum is a logical or

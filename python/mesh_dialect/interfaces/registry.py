@@ -1463,7 +1463,7 @@ def _hlo_convolution(op: ir.Operation) -> ShardingRule | None:
     a group's input and output features together, and batch groups the
     batch to the output features, so those loops stay whole then, except
     in a depthwise convolution (one channel per group), whose channels
-    split like a batch."""
+    split like a batch; batch groups still sum over every input feature."""
     dims = conv_dimensions(str(_attr(op, "dimension_numbers") or ""))
     if dims is None or len(op.operands) != 2 or len(op.results) != 1:
         return None
@@ -1504,10 +1504,13 @@ def _hlo_convolution(op: ir.Operation) -> ShardingRule | None:
     if not grouped:
         kernel[dims.kernel_output_feature] = dims.output_feature
         iterators[dims.output_feature] = Iterator.parallel()
-        element = ir.RankedTensorType(op.results[0].type).element_type
-        if isinstance(element, ir.FloatType | ir.IntegerType | ir.IndexType):  # not complex
-            inputs[dims.input_feature] = kernel[dims.kernel_input_feature] = len(iterators)
-            iterators.append(Iterator.reduction(hlo_combiner_kind("sum", element)))
+    element = ir.RankedTensorType(op.results[0].type).element_type
+    if groups[0] == [1] and isinstance(element, ir.FloatType | ir.IntegerType | ir.IndexType):  # not complex
+        # every batch group sums over all the input features (a depthwise
+        # kernel's gradient: JAX's batch groups are the channels, and the
+        # features it contracts the examples, split by data parallelism)
+        inputs[dims.input_feature] = kernel[dims.kernel_input_feature] = len(iterators)
+        iterators.append(Iterator.reduction(hlo_combiner_kind("sum", element)))
     # halo cells past the edges get an arith zero of the input's type:
     # real, signless integer or index elements only
     zero = ir.RankedTensorType(op.operands[0].type).element_type

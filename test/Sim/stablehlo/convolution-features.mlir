@@ -6,7 +6,8 @@
 // Integers: the partitioned program gives the same bits.
 // RUN: mesh-opt --sharding-propagation --mesh-partition %s -o %t.mlir
 // RUN: FileCheck %s < %t.mlir
-// RUN: mesh-run %t.mlir --compare-with %s -q --seed 5 | FileCheck %s --check-prefix=SIM
+// RUN: mesh-run %t.mlir --compare-with %s -f block -q --seed 5 | FileCheck %s --check-prefix=SIM
+// RUN: mesh-run %t.mlir --compare-with %s -f batch_groups -q --seed 6 | FileCheck %s --check-prefix=SIM
 // SIM: match
 
 mesh.mesh @mesh(shape = 2)
@@ -30,4 +31,22 @@ func.func @block(%x: tensor<2x5x5x4xi32>, %k1: tensor<3x3x4x16xi32>, %k2: tensor
   %z = "stablehlo.convolution"(%y, %k20) <{batch_group_count = 1 : i64, dimension_numbers = #stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>, feature_group_count = 1 : i64, lhs_dilation = array<i64: 1, 1>, padding = dense<0> : tensor<2x2xi64>, rhs_dilation = array<i64: 1, 1>, window_reversal = array<i1: false, false>, window_strides = array<i64: 1, 1>}> : (tensor<2x5x5x16xi32>, tensor<1x1x16x4xi32>) -> tensor<2x5x5x4xi32>
   %z0 = mesh.shard %z to %s0 : tensor<2x5x5x4xi32>
   return %z0 : tensor<2x5x5x4xi32>
+}
+
+// Batch groups (JAX's depthwise kernel gradient: the groups are the
+// channels, the features it contracts the examples): every group sums over
+// all the input features, so features split by data parallelism leave a
+// partial sum that one all_reduce adds.
+// CHECK-LABEL: func.func @batch_groups(
+// CHECK: %[[G:.*]] = "stablehlo.convolution"({{.*}}batch_group_count = 2 : i64{{.*}} : (tensor<4x5x3xi32>, tensor<3x3x4xi32>) -> tensor<2x3x4xi32>
+// CHECK: mesh.all_reduce %[[G]] on @mesh mesh_axes = [0] : tensor<2x3x4xi32> -> tensor<2x3x4xi32>
+func.func @batch_groups(%x: tensor<4x5x6xi32>, %k: tensor<3x6x4xi32>) -> tensor<2x3x4xi32> {
+  %s0 = mesh.sharding @mesh split_axes = [] : !mesh.sharding
+  %s = mesh.sharding @mesh split_axes = [[], [], [0]] : !mesh.sharding
+  %ks = mesh.sharding @mesh split_axes = [[], [0]] : !mesh.sharding
+  %x0 = mesh.shard %x to %s : tensor<4x5x6xi32>
+  %k0 = mesh.shard %k to %ks : tensor<3x6x4xi32>
+  %y = "stablehlo.convolution"(%x0, %k0) <{batch_group_count = 2 : i64, dimension_numbers = #stablehlo.conv<[b, 0, f]x[0, i, o]->[b, 0, f]>, feature_group_count = 1 : i64, window_strides = array<i64: 1>}> : (tensor<4x5x6xi32>, tensor<3x6x4xi32>) -> tensor<2x3x4xi32>
+  %y0 = mesh.shard %y to %s0 : tensor<2x3x4xi32>
+  return %y0 : tensor<2x3x4xi32>
 }
