@@ -412,13 +412,13 @@ def plan_resharding(
         return _plan(_Problem(shape, mesh, element_bytes, target), source, target, [])
     steps: list[Step] = []
     if _halos_beside_dynamic(shape, mesh, source, target, dynamic_dims, dynamic_axes):
-        return _plan(
-            _Problem(shape, mesh, element_bytes, _without_halos(target)),
-            source,
-            target,
-            [UpdateHalo(source.split_axes, source.halo_sizes, target.halo_sizes)],
-        )
-    if _halos_around_dynamic(shape, mesh, source, target, dynamic_dims, dynamic_axes):
+        if _without_halos(source) == _without_halos(target):
+            return _plan(
+                _Problem(shape, mesh, element_bytes, _without_halos(target)),
+                source,
+                target,
+                [UpdateHalo(source.split_axes, source.halo_sizes, target.halo_sizes)],
+            )
         return _plan_around_halos(shape, mesh, element_bytes, source, target, dynamic_dims, dynamic_axes)
     # a dynamic size counts only where a layout cuts it (an unsplit one is
     # the same on every device, as a static one is)
@@ -459,59 +459,32 @@ def _halos_beside_dynamic(
     dynamic_dims: Sequence[int],
     dynamic_axes: Sequence[int],
 ) -> bool:
-    """Whether `source` and `target` differ only in halos, on dimensions of
-    static sizes the mesh divides, while another split dimension is dynamic
-    (a convolution's batch of any size): one update_halo then moves what is
-    needed.  Its exchanges run along the halo dimensions' axes, between
-    devices that hold the same piece of every other dimension, so pieces
-    whose size only the run knows still line up."""
-    if source.halo_sizes == target.halo_sizes or _without_halos(source) != _without_halos(target):
+    """Whether a reshard with halos beside a dynamic split dimension (a
+    convolution's batch of any size) can be planned around them: every halo
+    dimension static and cut evenly, no other static dimension cut
+    unevenly (halos beside uneven static pieces are refused), no offsets
+    and no mesh axis of dynamic size.  The halos' exchanges then run along
+    the halo dimensions' axes, between devices that hold the same piece of
+    every other dimension, so pieces whose size only the run knows still
+    line up."""
+    if not (source.halo_sizes or target.halo_sizes):
         return False
     if source.sharded_dims_offsets or target.sharded_dims_offsets:
         return False
     dynamic = frozenset(dynamic_dims)
-    if not any(source.axes_of(d) for d in dynamic):
+    layouts = (source, target)
+    if not any(s.axes_of(d) for s in layouts for d in dynamic):
         return False  # no dynamic piece: the plans below apply
-    for d in range(len(shape)):
-        if not any(source.halo(d)) and not any(target.halo(d)):
-            if source.axes_of(d) and d not in dynamic and not source.is_even_dim(d, shape[d], mesh):
-                return False  # an uneven static piece: refused below
-            continue
-        axes = source.axes_of(d)
-        if d in dynamic or any(a in dynamic_axes for a in axes) or not source.is_even_dim(d, shape[d], mesh):
-            return False
-    return not any(a in dynamic_axes for a in source.used_axes())
-
-
-def _halos_around_dynamic(
-    shape: Sequence[int],
-    mesh: Mesh,
-    source: Sharding,
-    target: Sharding,
-    dynamic_dims: Sequence[int],
-    dynamic_axes: Sequence[int],
-) -> bool:
-    """Whether a reshard between layouts with halos whose splits also differ
-    can drop the source's halos, reshard the cores (a dynamic dimension
-    among them) and add the target's halos: every halo dimension static,
-    cut evenly over static axes, and no other static dimension cut
-    unevenly (halos beside uneven static pieces are refused)."""
-    if not (source.halo_sizes or target.halo_sizes) or _without_halos(source) == _without_halos(target):
+    if any(a in dynamic_axes for s in layouts for a in s.used_axes()):
         return False
-    if source.sharded_dims_offsets or target.sharded_dims_offsets:
-        return False
-    dynamic = frozenset(dynamic_dims)
-    if not any(s.axes_of(d) for s in (source, target) for d in dynamic):
-        return False  # no dynamic piece: the plans below apply
-    for s in (source, target):
+    for s in layouts:
         for d in range(len(shape)):
-            axes = s.axes_of(d)
-            if not axes:
+            if not s.axes_of(d):
                 continue
             if any(s.halo(d)):
-                if d in dynamic or any(a in dynamic_axes for a in axes) or not s.is_even_dim(d, shape[d], mesh):
+                if d in dynamic or not s.is_even_dim(d, shape[d], mesh):
                     return False
-            elif d not in dynamic and not any(a in dynamic_axes for a in axes) and not s.is_even_dim(d, shape[d], mesh):
+            elif d not in dynamic and not s.is_even_dim(d, shape[d], mesh):
                 return False
     return True
 
