@@ -6,6 +6,7 @@ data-movement ops, and parsing without --allow-unregistered-dialect."""
 from __future__ import annotations
 
 import glob
+import itertools
 import math
 import os
 
@@ -1147,3 +1148,60 @@ def test_mhlo_spells_window_reversal_as_a_dense_tensor():
     (got,) = Runner(mesh_dialect.parse(text, context=mesh_dialect.context())).run_global("f", [x, w])
     # the kernel reversed: each output is 3*x[i] + 2*x[i+1] + x[i+2]
     np.testing.assert_array_equal(got.ravel(), [3 * i + 2 * (i + 1) + (i + 2) for i in range(4)])
+
+
+def _select_and_scatter_by_the_spec(x, source, init, size, strides, keep):
+    """Each window picks its first cell, then any later one `keep` does not
+    keep the picked one over; the result starts at init and each window's
+    source value is added to its picked cell."""
+    out = np.full(x.shape, init, x.dtype)
+    for w in np.ndindex(*source.shape):
+        picked = None
+        for at in np.ndindex(*size):
+            cell = tuple(i * s + a for i, s, a in zip(w, strides, at))
+            if picked is None or not keep(x[picked], x[cell]):
+                picked = cell
+        out[picked] += source[w]
+    return out
+
+
+@pytest.mark.parametrize(
+    ("shape", "size", "strides", "direction"),
+    [((2, 7, 6), (1, 3, 2), (1, 2, 2), "GE"), ((5, 4), (2, 2), (1, 1), "GT"), ((6, 3), (3, 1), (3, 1), "LE")],
+)
+def test_select_and_scatter_computes_what_the_specification_says(shape, size, strides, direction):
+    rng = np.random.default_rng(sum(shape))
+    x = rng.integers(-2, 3, shape).astype(I32)  # many ties: the select body decides them
+    out_shape = tuple((n - k) // s + 1 for n, k, s in zip(shape, size, strides))
+    source = rng.integers(-5, 6, out_shape).astype(I32)
+    keep = {"GE": np.greater_equal, "GT": np.greater, "LE": np.less_equal}[direction]
+    want = _select_and_scatter_by_the_spec(x, source, 7, size, strides, keep)
+
+    def ints(values):
+        return f"array<i64: {', '.join(map(str, values))}>"
+
+    xt, st = ttype(shape, "i32"), ttype(out_shape, "i32")
+    text = f"""
+    func.func @f(%x: {xt}, %s: {st}) -> {xt} {{
+      %init = "stablehlo.constant"() <{{value = dense<7> : tensor<i32>}}> : () -> tensor<i32>
+      %0 = "stablehlo.select_and_scatter"(%x, %s, %init) <{{window_dimensions = {ints(size)},
+          window_strides = {ints(strides)}}}> ({{
+      ^bb0(%a: tensor<i32>, %b: tensor<i32>):
+        %c = "stablehlo.compare"(%a, %b) <{{comparison_direction = #stablehlo<comparison_direction {direction}>}}>
+            : (tensor<i32>, tensor<i32>) -> tensor<i1>
+        "stablehlo.return"(%c) : (tensor<i1>) -> ()
+      }}, {{
+      ^bb0(%a: tensor<i32>, %b: tensor<i32>):
+        %t = "stablehlo.add"(%a, %b) : (tensor<i32>, tensor<i32>) -> tensor<i32>
+        "stablehlo.return"(%t) : (tensor<i32>) -> ()
+      }}) : ({xt}, {st}, tensor<i32>) -> {xt}
+      return %0 : {xt}
+    }}"""
+    module = mesh_dialect.parse(text, context=mesh_dialect.context())
+    (got,) = Runner(module).run_global("f", [x, source])
+    np.testing.assert_array_equal(got, want)
+    # one-cell windows moved one by one split; the others stay whole
+    plain = [k == s == 1 for k, s in zip(size, strides)]
+    loops = list(itertools.accumulate(plain, initial=0))
+    m = tuple(loops[d] if p else None for d, p in enumerate(plain))
+    assert rules_of(text)["stablehlo.select_and_scatter"] == ShardingRule([P] * sum(plain), [m, m, ()], [m])

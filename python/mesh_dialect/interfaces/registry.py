@@ -1599,6 +1599,27 @@ def _hlo_reduce_window(op: ir.Operation) -> ShardingRule | None:
     return ShardingRule.from_exprs(tuple(iterators), [inputs, init], [list(range(rank))])
 
 
+def _hlo_select_and_scatter(op: ir.Operation) -> ShardingRule | None:
+    """`select_and_scatter` (the max-pooling gradient): a dimension whose
+    window is one cell wide, moved one by one and unpadded (a batch, the
+    channels) splits the operand, the source and the result alike; a wider
+    window stays whole (a window near a piece's edge would scatter into its
+    neighbour's cells)."""
+    if len(op.operands) != 3 or len(op.results) != 1:
+        return None
+    x, src, out = (_shape(v) for v in (op.operands[0], op.operands[1], op.results[0]))
+    if x is None or src is None or out is None or not len(x) == len(src) == len(out):
+        return None
+    rank = len(x)
+    size, strides = (_ints(_attr(op, name)) or [1] * rank for name in ("window_dimensions", "window_strides"))
+    padding = _ints(_attr(op, "padding")) or [0] * (2 * rank)
+    if len(size) != rank or len(strides) != rank or len(padding) != 2 * rank:
+        return None
+    plain = [size[d] == strides[d] == 1 and padding[2 * d] == padding[2 * d + 1] == 0 for d in range(rank)]
+    loops, m = _kept_loops(plain)
+    return ShardingRule(_all_parallel(loops), (m, m, _unshardable(op.operands[2])), (m,))
+
+
 _IDENTITIES = {
     "sum": (0,),
     "product": (1,),
@@ -1714,6 +1735,7 @@ def _register_builtins() -> None:
         register_rule(f"{dialect}.convolution", _hlo_convolution)
         register_rule(f"{dialect}.reverse", _hlo_reverse)
         register_rule(f"{dialect}.reduce_window", _hlo_reduce_window)
+        register_rule(f"{dialect}.select_and_scatter", _hlo_select_and_scatter)
     for base in _CHLO_ELEMENTWISE:
         register_rule(f"chlo.{base}", _elementwise)
 

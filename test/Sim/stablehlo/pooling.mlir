@@ -1,4 +1,5 @@
-// stablehlo.reduce_window (JAX's max and average pooling): a dimension with
+// stablehlo.reduce_window (JAX's max and average pooling) and
+// select_and_scatter (max pooling's gradient): a dimension with
 // a one-cell window (batch, channels) splits as is, and a spatial one reads
 // through its window, so it splits with halos whose cells past the edges
 // hold the init value (-inf for max pooling).  Inputs/conv-pool-2d.mlir is a
@@ -13,6 +14,9 @@
 // RUN: mesh-run %t.mlir --compare-with %s -f max_pool -q --seed 2 | FileCheck %s
 // RUN: mesh-run %t.mlir --compare-with %s -f dilated -q --seed 3 | FileCheck %s
 // RUN: mesh-run %t.mlir --compare-with %s -f offset_init -q --seed 4 | FileCheck %s
+// RUN: mesh-opt --sharding-propagation --mesh-partition %S/Inputs/maxpool-grad-2d.mlir -o %t.grad.mlir
+// RUN: FileCheck %s --check-prefix=GRAD < %t.grad.mlir
+// RUN: mesh-run %t.grad.mlir --compare-with %S/Inputs/maxpool-grad-2d.mlir -q --seed 5 | FileCheck %s
 // RUN: mesh-opt --mesh-analysis %S/Inputs/conv-pool-2d.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=ANALYSIS
 // CHECK: match
 
@@ -30,6 +34,17 @@
 // STEM: "stablehlo.reduce_window"({{.*}}padding = dense<[{{\[}}0, 0], [0, 0], [0, 1], [0, 0]]>
 // STEM: "stablehlo.reduce_window"
 // STEM-NOT: mesh.all_
+
+// Max pooling's gradient (select_and_scatter) split over batch and channels,
+// whose windows are one cell wide: each device scatters its own images'
+// gradients, with no collective.  Its rows and columns, read through
+// windows that overlap, stay whole (a window by a piece's edge would
+// scatter into the neighbour's cells).
+// GRAD-LABEL: func.func public @main(
+// GRAD-NOT: mesh.all_
+// GRAD: "stablehlo.select_and_scatter"
+// GRAD: }) : (tensor<2x9x9x2xf32>, tensor<2x4x4x2xf32>, tensor<f32>) -> tensor<2x9x9x2xf32>
+// GRAD-NOT: mesh.all_
 
 mesh.mesh @mesh(shape = 2x2)
 

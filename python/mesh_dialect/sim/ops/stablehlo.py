@@ -21,7 +21,7 @@ two inputs) runs element by element along the reduced dimensions in
 row-major order, starting from the init values.
 
 Not run (compiling names the op): scatter, sort, while, case, if,
-a reduce_window of several inputs, select_and_scatter, fft, rng, complex numbers,
+a reduce_window of several inputs, a padded select_and_scatter, fft, rng, complex numbers,
 and custom calls other than GSPMD's `@Sharding` (an identity).
 """
 
@@ -466,19 +466,20 @@ def _no_run(frame, step: Step, *values):  # pragma: no cover - read as a termina
 _register("return", _no_run)
 
 
-def _body(step: Step) -> Block:
-    """A region's block with its `stablehlo.return` as the terminator (the
-    compiler knows only the upstream terminators)."""
-    body = step.attrs.get("body")
+def _body(step: Step, index: int = 0, regions: int = 1) -> Block:
+    """Region `index` of `regions` as a block with its `stablehlo.return` as
+    the terminator (the compiler knows only the upstream terminators)."""
+    key = "body" if index == 0 else f"body{index}"
+    body = step.attrs.get(key)
     if body is None:
-        if len(step.regions) != 1:
-            raise fail(step, "needs one single-block region")
-        block = step.regions[0]
+        if len(step.regions) != regions:
+            raise fail(step, f"needs {regions} single-block region{'s' if regions > 1 else ''}")
+        block = step.regions[index]
         if block.terminator is None:
             if not block.steps or not block.steps[-1].name.endswith(".return"):
                 raise fail(step, "has a region that does not end in a return")
             block = Block(block.args, block.steps[:-1], block.steps[-1])
-        body = step.attrs["body"] = block
+        body = step.attrs[key] = block
     return body
 
 
@@ -1033,3 +1034,55 @@ def _reduce_window(frame, step: Step, x, init):
 
 
 _register("reduce_window", _reduce_window, prepare=_prepare_reduce_window)
+
+
+def _prepare_select_and_scatter(c: Compiler, op: ir.Operation) -> dict:
+    rank = ir.ShapedType(op.operands[0].type).rank
+
+    def ints(name: str, default: int) -> list[int]:
+        return _ints(op.attributes[name]) if name in op.attributes else [default] * rank
+
+    padding = ints("padding", 0) if "padding" in op.attributes else [0] * (2 * rank)
+    window = {"size": ints("window_dimensions", 1), "strides": ints("window_strides", 1)}
+    if len(padding) != 2 * rank or any(len(v) != rank or min(v, default=1) < 1 for v in window.values()):
+        raise fail(op, f"window attributes {window} do not fit an operand of rank {rank}")
+    if any(padding):
+        raise ValueError(f"with padding {padding} is not supported by the simulator (JAX pads the operand itself)")
+    return {**_result(c, op), "window": window}
+
+
+def _select_and_scatter(frame, step: Step, operand, source, init):
+    """StableHLO's select_and_scatter: in each window of the operand, the
+    select body picks one cell (the first, then each later one unless the
+    body keeps the one it holds); the result starts at the init value and
+    each window's source value is folded into its picked cell by the
+    scatter body, windows in row-major order."""
+    w, dtype = step.attrs["window"], step.attrs["dtype"]
+    x, src = np.asarray(operand), np.asarray(source)
+    sizes = [(n - k) // s + 1 if n >= k else 0 for n, k, s in zip(x.shape, w["size"], w["strides"])]
+    if list(src.shape) != sizes:
+        raise fail(step, f"source of shape {list(src.shape)} is not the windows' shape {sizes}")
+    select, scatter = _body(step, 0, 2), _body(step, 1, 2)
+    grid = np.indices(sizes, dtype=np.int64)
+    best = picked = None
+    for at in np.ndindex(*w["size"]):
+        where = tuple(g * s + a for g, s, a in zip(grid, w["strides"], at))
+        cells = x[where]
+        if best is None:
+            best, picked = cells, [c.copy() for c in where]
+            continue
+        (keep,) = run_block_now(frame, select, [best, cells])
+        move = ~np.broadcast_to(np.asarray(keep, dtype=bool), best.shape)
+        best = np.where(move, cells, best)
+        picked = [np.where(move, c, p) for c, p in zip(where, picked)]
+    out = np.full(x.shape, np.asarray(init).astype(dtype).reshape(()), dtype=dtype)
+    if best is None or not src.size:
+        return [out]
+    targets = np.ravel_multi_index(tuple(p.ravel() for p in picked), x.shape)
+    flat, values = out.reshape(-1), src.astype(dtype, copy=False).ravel()
+    for t, v in zip(targets, values):  # row-major windows: repeated cells fold in order
+        (flat[t],) = (_out(np.asarray(r).reshape(()), dtype) for r in run_block_now(frame, scatter, [flat[t], v]))
+    return [out]
+
+
+_register("select_and_scatter", _select_and_scatter, prepare=_prepare_select_and_scatter)

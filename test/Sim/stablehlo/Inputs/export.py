@@ -133,6 +133,14 @@ def conv_pool(x, w):
     return jax.lax.reduce_window(y, 0.0, jax.lax.add, (1, 2, 2, 1), (1, 2, 2, 1), "VALID") / 4
 
 
+def maxpool_grad(x, g):
+    """The gradient of 3x3 max pooling with stride 2 ("same"): JAX pads
+    the input with -inf and scatters each window's gradient to its
+    maximum (`select_and_scatter`)."""
+    _, vjp = jax.vjp(lambda x: jax.lax.reduce_window(x, -jnp.inf, jax.lax.max, (1, 3, 3, 1), (1, 2, 2, 1), "SAME"), x)
+    return vjp(g)[0]
+
+
 def depthwise(x, w):
     """A depthwise convolution (one feature group per channel), dilated."""
     dn = ("NHWC", "HWIO", "NHWC")
@@ -226,6 +234,13 @@ CASES = {
         [[0]],
     ),
     "conv-pool-2d": (conv_pool, (small(4, 8, 8, 3), small(3, 3, 3, 4)), [2, 2], [[[0], [1]], []], [[0], [1]]),
+    "maxpool-grad-2d": (
+        maxpool_grad,
+        (small(4, 8, 8, 4), small(4, 4, 4, 4)),
+        [2, 2],
+        [[[0], [], [], [1]], [[0], [], [], [1]]],
+        [[0], [], [], [1]],
+    ),
     "conv-depthwise-1d": (depthwise, (small(4, 5, 5, 4), small(3, 3, 1, 4)), [2], [[[0]], []], [[0]]),
 }
 
