@@ -696,6 +696,41 @@ def _edges(low: list[int], sizes: list[int], high: list[int]) -> tuple[tuple[sli
     return tuple(src), tuple(dst)
 
 
+def _dilated_padded(step: Step, x: np.ndarray, lead: int, dilation, low, high, fill, dtype) -> np.ndarray:
+    """`x` with its dimensions from `lead` on dilated (`dilation - 1` new
+    cells between neighbours) and edge-padded (a negative edge cuts), every
+    new cell holding `fill`: pad's interior and edges, a convolution's
+    lhs_dilation and padding, a reduce_window's base_dilations and padding."""
+    keep = (slice(None),) * lead
+    outer = x.shape[:lead]
+    spread = [(n - 1) * k + 1 if n else 0 for n, k in zip(x.shape[lead:], dilation)]
+    sizes = [lo + n + hi for lo, n, hi in zip(low, spread, high)]
+    if any(n < 0 for n in sizes):
+        raise fail(step, f"padding {low}, {high} cuts more than the operand of shape {list(x.shape)} holds")
+    dilated = np.full((*outer, *spread), fill, dtype=dtype)
+    dilated[keep + tuple(slice(None, None, k) for k in dilation)] = x
+    out = np.full((*outer, *sizes), fill, dtype=dtype)
+    src, dst = _edges(low, spread, high)
+    out[keep + dst] = dilated[keep + src]
+    return out
+
+
+def _window_counts(sizes, window, dilation, strides) -> list[int]:
+    """How many windows (`window` cells, `dilation` apart, moved by
+    `strides`) fit along each dimension of `sizes`."""
+    reach = [(k - 1) * d + 1 for k, d in zip(window, dilation)]
+    return [(n - r) // s + 1 if n >= r else 0 for n, r, s in zip(sizes, reach, strides)]
+
+
+def _window_cells(at, dilation, counts, strides) -> tuple[slice, ...]:
+    """The cells window position `at` reads in every window, window by
+    window (strided slices, one per dimension)."""
+    return tuple(
+        slice(a * d, a * d + (n - 1) * s + 1, s) if n else slice(0, 0)
+        for a, d, n, s in zip(at, dilation, counts, strides)
+    )
+
+
 def _prepare_pad(c: Compiler, op: ir.Operation) -> dict:
     return {
         **_result(c, op),
@@ -711,17 +746,8 @@ def _pad(frame, step: Step, x, value):
     low, high, interior = step.attrs["low"], step.attrs["high"], step.attrs["interior"]
     if not len(low) == len(high) == len(interior) == x.ndim or any(i < 0 for i in interior):
         raise fail(step, f"padding {low}, {high}, {interior} does not fit an operand of rank {x.ndim}")
-    dtype = step.attrs["dtype"]
-    spread = [n + max(n - 1, 0) * i for n, i in zip(x.shape, interior)]
-    inner = np.full(spread, np.asarray(value).reshape(()), dtype=dtype)
-    inner[tuple(slice(None, None, i + 1) for i in interior)] = x
-    sizes = [lo + n + hi for lo, n, hi in zip(low, spread, high)]
-    if any(n < 0 for n in sizes):
-        raise fail(step, f"padding {low}, {high} cuts more than the operand of shape {x.shape} holds")
-    out = np.full(sizes, np.asarray(value).reshape(()), dtype=dtype)
-    src, dst = _edges(low, spread, high)
-    out[dst] = inner[src]
-    return [out]
+    fill = np.asarray(value).reshape(())
+    return [_dilated_padded(step, x, 0, [i + 1 for i in interior], low, high, fill, step.attrs["dtype"])]
 
 
 _register("pad", _pad, prepare=_prepare_pad)
@@ -846,17 +872,9 @@ def _convolution(frame, step: Step, lhs, rhs):
     for j, rev in enumerate(step.attrs["reversal"]):
         if rev:
             k = np.flip(k, axis=2 + j)
-    spread = [m + max(m - 1, 0) * (dl - 1) for m, dl in zip(x.shape[2:], w["lhs_dilation"])]
-    dilated = np.zeros((n, c, *spread), dtype=dtype)
-    dilated[(slice(None), slice(None), *(slice(None, None, dl) for dl in w["lhs_dilation"]))] = x
-    padded_shape = [lo + m + hi for lo, m, hi in zip(w["low"], spread, w["high"])]
-    reach = [(kk - 1) * dr + 1 for kk, dr in zip(k.shape[2:], w["rhs_dilation"])]
-    if any(m < 0 for m in padded_shape):
-        raise fail(step, f"padding {w['low']}, {w['high']} cuts more than the input holds")
-    padded = np.zeros((n, c, *padded_shape), dtype=dtype)
-    src, dst = _edges(w["low"], spread, w["high"])
-    padded[(slice(None), slice(None), *dst)] = dilated[(slice(None), slice(None), *src)]
-    out_sizes = [(m - r) // s + 1 if m >= r else 0 for m, r, s in zip(padded_shape, reach, w["strides"])]
+    padded = _dilated_padded(step, x, 2, w["lhs_dilation"], w["low"], w["high"], 0, dtype)
+    padded_shape = padded.shape[2:]
+    out_sizes = _window_counts(padded_shape, k.shape[2:], w["rhs_dilation"], w["strides"])
     # groups: input (batch groups, batch, feature groups, features), kernel
     # (batch groups, feature groups, outputs, features)
     x = padded.reshape(bgc, n // bgc, fgc, ci, *padded_shape)
@@ -864,11 +882,7 @@ def _convolution(frame, step: Step, lhs, rhs):
     out = np.zeros((n // bgc, bgc, fgc, o // (bgc * fgc), *out_sizes), dtype=dtype)
     with np.errstate(all="ignore"):
         for at in np.ndindex(*k.shape[4:]):
-            window = tuple(
-                slice(a * dr, a * dr + (y - 1) * s + 1, s) if y else slice(0, 0)
-                for a, dr, y, s in zip(at, w["rhs_dilation"], out_sizes, w["strides"])
-            )
-            piece = x[(slice(None),) * 4 + window]
+            piece = x[(slice(None),) * 4 + _window_cells(at, w["rhs_dilation"], out_sizes, w["strides"])]
             out += np.einsum("bngc...,bgoc->nbgo...", piece, k[(Ellipsis, *at)]).astype(dtype, copy=False)
     out = out.reshape(n // bgc, o, *out_sizes)
     order = (d.output_batch, d.output_feature, *d.output_spatial)
@@ -969,16 +983,12 @@ def _prepare_reduce_window(c: Compiler, op: ir.Operation) -> dict:
     if len(op.operands) != 2 or len(op.results) != 1:
         raise ValueError("with several inputs is not supported by the simulator")
     rank = ir.ShapedType(op.operands[0].type).rank
-
-    def ints(name: str, default: int) -> list[int]:
-        return _ints(op.attributes[name]) if name in op.attributes else [default] * rank
-
-    padding = ints("padding", 0) if "padding" in op.attributes else [0] * (2 * rank)
+    padding = _window_attr(op, "padding", 2 * rank, 0)
     window = {
-        "size": ints("window_dimensions", 1),
-        "strides": ints("window_strides", 1),
-        "base": ints("base_dilations", 1),
-        "dilation": ints("window_dilations", 1),
+        "size": _window_attr(op, "window_dimensions", rank, 1),
+        "strides": _window_attr(op, "window_strides", rank, 1),
+        "base": _window_attr(op, "base_dilations", rank, 1),
+        "dilation": _window_attr(op, "window_dilations", rank, 1),
         "low": padding[0::2],
         "high": padding[1::2],
     }
@@ -997,17 +1007,8 @@ def _reduce_window(frame, step: Step, x, init):
     w, dtype = step.attrs["window"], step.attrs["dtype"]
     x = np.asarray(x).astype(dtype, copy=False)
     init = np.asarray(init).astype(dtype).reshape(())
-    spread = [(n - 1) * b + 1 if n else 0 for n, b in zip(x.shape, w["base"])]
-    dilated = np.full(spread, init, dtype=dtype)
-    dilated[tuple(slice(None, None, b) for b in w["base"])] = x
-    padded_shape = [lo + n + hi for lo, n, hi in zip(w["low"], spread, w["high"])]
-    if any(n < 0 for n in padded_shape):
-        raise fail(step, f"padding {w['low']}, {w['high']} cuts more than the input holds")
-    padded = np.full(padded_shape, init, dtype=dtype)
-    src, dst = _edges(w["low"], spread, w["high"])
-    padded[dst] = dilated[src]
-    reach = [(k - 1) * d + 1 for k, d in zip(w["size"], w["dilation"])]
-    sizes = [(n - r) // s + 1 if n >= r else 0 for n, r, s in zip(padded_shape, reach, w["strides"])]
+    padded = _dilated_padded(step, x, 0, w["base"], w["low"], w["high"], init, dtype)
+    sizes = _window_counts(padded.shape, w["size"], w["dilation"], w["strides"])
     expected = step.attrs["shape"]
     if len(expected) != len(sizes) or any(e is not None and e != n for e, n in zip(expected, sizes)):
         raise fail(step, f"result shape {expected} is not the windows' shape {sizes}")
@@ -1016,12 +1017,7 @@ def _reduce_window(frame, step: Step, x, init):
     body = None if combiner is not None else _body(step)
     with np.errstate(all="ignore"):
         for at in np.ndindex(*w["size"]):
-            cells = padded[
-                tuple(
-                    slice(a * d, a * d + (n - 1) * s + 1, s) if n else slice(0, 0)
-                    for a, d, n, s in zip(at, w["dilation"], sizes, w["strides"])
-                )
-            ]
+            cells = padded[_window_cells(at, w["dilation"], sizes, w["strides"])]
             if combiner is None:
                 (acc,) = run_block_now(frame, body, [acc, cells])
                 acc = _out(np.broadcast_to(np.asarray(acc), sizes), dtype)
@@ -1038,12 +1034,11 @@ _register("reduce_window", _reduce_window, prepare=_prepare_reduce_window)
 
 def _prepare_select_and_scatter(c: Compiler, op: ir.Operation) -> dict:
     rank = ir.ShapedType(op.operands[0].type).rank
-
-    def ints(name: str, default: int) -> list[int]:
-        return _ints(op.attributes[name]) if name in op.attributes else [default] * rank
-
-    padding = ints("padding", 0) if "padding" in op.attributes else [0] * (2 * rank)
-    window = {"size": ints("window_dimensions", 1), "strides": ints("window_strides", 1)}
+    padding = _window_attr(op, "padding", 2 * rank, 0)
+    window = {
+        "size": _window_attr(op, "window_dimensions", rank, 1),
+        "strides": _window_attr(op, "window_strides", rank, 1),
+    }
     if len(padding) != 2 * rank or any(len(v) != rank or min(v, default=1) < 1 for v in window.values()):
         raise fail(op, f"window attributes {window} do not fit an operand of rank {rank}")
     if any(padding):
@@ -1059,7 +1054,7 @@ def _select_and_scatter(frame, step: Step, operand, source, init):
     scatter body, windows in row-major order."""
     w, dtype = step.attrs["window"], step.attrs["dtype"]
     x, src = np.asarray(operand), np.asarray(source)
-    sizes = [(n - k) // s + 1 if n >= k else 0 for n, k, s in zip(x.shape, w["size"], w["strides"])]
+    sizes = _window_counts(x.shape, w["size"], [1] * x.ndim, w["strides"])
     if list(src.shape) != sizes:
         raise fail(step, f"source of shape {list(src.shape)} is not the windows' shape {sizes}")
     select, scatter = _body(step, 0, 2), _body(step, 1, 2)
