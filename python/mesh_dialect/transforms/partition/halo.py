@@ -41,6 +41,7 @@ from ...ir import ops as mesh_ops
 from ...ir.hlo import conv_dimensions
 from ...sharding.resharding import halos_within
 from ...sharding.spec import Mesh, Sharding
+from .hlo import ints_like
 
 _TOSA_ZERO_POINT = {"tosa.conv2d": 3, "tosa.conv3d": 3, "tosa.depthwise_conv2d": 3}
 """tosa convolutions pad with their input zero point: its operand index."""
@@ -467,14 +468,12 @@ def _unpad(op: ir.Operation, dims: list[tuple[int, _Dim]]) -> None:
             row = spatial.input_spatial.index
         else:
             row = int
-        attr = ir.DenseIntElementsAttr(op.attributes["padding"])
-        pad = [int(v) for v in attr]  # a splat lists every entry too
+        attr = op.attributes["padding"]
+        pad = [int(v) for v in ir.DenseIntElementsAttr(attr)]  # a splat lists every entry too
         for _, dim in dims:
             j = row(dim.dim)
             pad[2 * j] = pad[2 * j + 1] = 0
-        op.attributes["padding"] = ir.DenseElementsAttr.get(
-            np.array(pad, dtype=np.int64).reshape(len(pad) // 2, 2), type=ir.IntegerType.get_signless(64)
-        )
+        op.attributes["padding"] = ints_like(attr, pad)
         return
     shifted = [(i, dim) for i, dim in dims if dim.window.offset]
     if not shifted:

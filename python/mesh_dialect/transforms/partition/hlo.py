@@ -69,7 +69,7 @@ def _ints(attr: ir.Attribute) -> list[int]:
     return [int(x) for x in ir.DenseIntElementsAttr(attr)]
 
 
-def _like(attr: ir.Attribute, values: list[int]) -> ir.Attribute:
+def ints_like(attr: ir.Attribute, values: list[int]) -> ir.Attribute:
     """`values` in the spelling of `attr` (stablehlo's `array<i64: ...>`,
     mhlo's `dense<...> : tensor<Nxi64>`)."""
     if isinstance(attr, ir.DenseI64ArrayAttr):
@@ -90,7 +90,7 @@ def _resized(part: _Partition, op: ir.Operation, attr_name: str) -> None:
     for d, (n, g) in enumerate(zip(local.shape, whole.shape)):
         if n != g:
             values[d] = n
-    op.attributes[attr_name] = _like(attr, values)
+    op.attributes[attr_name] = ints_like(attr, values)
 
 
 def _slice(part: _Partition, op: ir.Operation) -> None:
@@ -219,7 +219,7 @@ def _gather(part: _Partition, op: ir.Operation) -> None:
             sizes[d] = n
             changed = True
     if changed:
-        op.attributes["slice_sizes"] = _like(attr, sizes)
+        op.attributes["slice_sizes"] = ints_like(attr, sizes)
     dims = gather_dimensions(str(op.attributes["dimension_numbers"]))
     layout = part.layout.get(op.operands[0])
     if dims is not None and layout is not None and len(dims.start_index_map) == 1:
