@@ -1449,6 +1449,17 @@ def _summable(v: ir.Value) -> bool:
     return isinstance(element, ir.FloatType | ir.IntegerType | ir.IndexType) and not is_boolean(element)
 
 
+def _window_lists(op: ir.Operation, names: tuple[str, ...], count: int) -> tuple[list[int], ...] | None:
+    """An hlo window's attributes `names` (1s where absent), then its
+    `padding` (0s where absent, a (low, high) pair per dimension); None
+    when one does not have an entry per dimension (`count` of them)."""
+    lists = [_ints(_attr(op, name)) or [1] * count for name in names]
+    padding = _ints(_attr(op, "padding")) or [0] * (2 * count)
+    if any(len(a) != count for a in lists) or len(padding) != 2 * count:
+        return None
+    return (*lists, padding)
+
+
 def _hlo_convolution(op: ir.Operation) -> ShardingRule | None:
     """`convolution`: one loop per result dimension, a sum loop over the
     input features the kernel contracts (a logical or on booleans), then a
@@ -1475,14 +1486,10 @@ def _hlo_convolution(op: ir.Operation) -> ShardingRule | None:
     assert x is not None and k is not None and out is not None
     groups = [_ints(_attr(op, f"{g}_group_count")) or [1] for g in ("feature", "batch")]
     grouped = groups != [[1], [1]]
-    window_attrs = [
-        _ints(_attr(op, name)) or [default] * n
-        for name, default in (("window_strides", 1), ("rhs_dilation", 1), ("lhs_dilation", 1))
-    ]
-    padding = _ints(_attr(op, "padding")) or [0] * (2 * n)
-    if any(len(a) != n for a in window_attrs) or len(padding) != 2 * n:
+    window = _window_lists(op, ("window_strides", "rhs_dilation", "lhs_dilation"), n)
+    if window is None:
         return None
-    strides, rhs_dilation, lhs_dilation = window_attrs
+    strides, rhs_dilation, lhs_dilation, padding = window
     rank = n + 2
     iterators = [Iterator.invalid()] * rank
     inputs: list[DimExpr] = [frozenset()] * rank
@@ -1556,14 +1563,10 @@ def _hlo_reduce_window(op: ir.Operation) -> ShardingRule | None:
     if x is None or out is None or len(x) != len(out):
         return None
     rank = len(x)
-    attrs = [
-        _ints(_attr(op, name)) or [1] * rank
-        for name in ("window_dimensions", "window_strides", "window_dilations", "base_dilations")
-    ]
-    padding = _ints(_attr(op, "padding")) or [0] * (2 * rank)
-    if any(len(a) != rank for a in attrs) or len(padding) != 2 * rank:
+    window = _window_lists(op, ("window_dimensions", "window_strides", "window_dilations", "base_dilations"), rank)
+    if window is None:
         return None
-    size, strides, dilation, base = attrs
+    size, strides, dilation, base, padding = window
     neutral = _neutral_init(op)
     iterators: list[Iterator] = []
     inputs: list[DimExpr] = []
@@ -1611,10 +1614,10 @@ def _hlo_select_and_scatter(op: ir.Operation) -> ShardingRule | None:
     if x is None or src is None or out is None or not len(x) == len(src) == len(out):
         return None
     rank = len(x)
-    size, strides = (_ints(_attr(op, name)) or [1] * rank for name in ("window_dimensions", "window_strides"))
-    padding = _ints(_attr(op, "padding")) or [0] * (2 * rank)
-    if len(size) != rank or len(strides) != rank or len(padding) != 2 * rank:
+    window = _window_lists(op, ("window_dimensions", "window_strides"), rank)
+    if window is None:
         return None
+    size, strides, padding = window
     plain = [size[d] == strides[d] == 1 and padding[2 * d] == padding[2 * d + 1] == 0 for d in range(rank)]
     loops, m = _kept_loops(plain)
     return ShardingRule(_all_parallel(loops), (m, m, _unshardable(op.operands[2])), (m,))
