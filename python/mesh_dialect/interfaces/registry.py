@@ -1671,7 +1671,7 @@ def _neutral_init(op: ir.Operation) -> bool:
     if kind == "max":
         return n == (-(2 ** (width - 1)) if signed else 0)
     if kind == "min":
-        return n == (2 ** (width - 1) - 1 if signed else 2**width - 1) or (n == -1 and not signed)
+        return n == (2 ** (width - 1) - 1 if signed else 2**width - 1)
     return n in _IDENTITIES[kind] and (n != 1 or kind != "bitwise_and" or width == 1)
 
 
