@@ -48,6 +48,7 @@ SPECS = {
     "mlp2": ([("data", None), (None, "model"), ("model", None), (None, "model"), ("model", None)], ("data", None)),
     "cnn": ([("data", "model"), (), ()], ("data", "model")),
     "loss": ([("data", None), (None, "model"), ("data", "model")], ()),
+    "scan": ([("data", None), (None, None, "model"), (None, "model", None)], ("data", None)),
     "attention": (
         [("data",), (None, "model"), (None, "model"), (None, "model"), ("model",)],
         ("data",),

@@ -68,6 +68,7 @@ from dataclasses import dataclass, field
 from mlir import ir
 
 from ..ir.asm import remap_location
+from ..ir.control import HLO_WHILE, trip_count
 from ..ir.hlo import conv_dimensions
 from ..ir.schema import DYNAMIC
 from ..ir.syntax import Unprintable, decode_axes_array, decode_sharding_attr
@@ -147,7 +148,7 @@ COLLECTIVES = frozenset(
     "all_gather all_reduce all_slice all_to_all broadcast gather recv reduce reduce_scatter scatter send shift "
     "update_halo".split()
 )
-_CONTROL = frozenset(("scf.if", "scf.for", "scf.while", "scf.execute_region"))
+_CONTROL = frozenset(("scf.if", "scf.for", "scf.while", "scf.execute_region", *HLO_WHILE))
 _CASTS = frozenset(
     "arith.extf arith.truncf arith.extsi arith.extui arith.trunci arith.sitofp arith.uitofp arith.fptosi "
     "arith.fptoui arith.index_cast arith.index_castui arith.bitcast arith.constant".split()
@@ -419,6 +420,9 @@ class Compiler:
                 a["split_axes"] = decode_axes_array(str(op.attributes["split_axes"]))
                 a["src_halos"] = _ints(op, "static_source_halo_sizes")
                 a["dst_halos"] = _ints(op, "static_destination_halo_sizes")
+            return
+        if name in HLO_WHILE:
+            a["trips"] = trip_count(op)
             return
         if name == "scf.for" and "unsignedCmp" in op.attributes:
             bound = op.operands[0].type  # its bounds compare unsigned, at this width
@@ -1158,11 +1162,38 @@ class DeviceRun:
                 costs.add(self.block(n.regions[1]))
             self.bind(n.results, n.yields[0][1:])
             return
+        if name in HLO_WHILE:
+            self.hlo_while(n, costs)
+            return
         # scf.execute_region
         for region in n.regions:
             costs.add(self.block(region))
         if n.yields:
             self.bind(n.results, n.yields[0])
+
+    def hlo_while(self, n: Node, costs: Costs) -> None:
+        """The body as many times as the loop's counter says (once, with a
+        note, when its IR does not say), the condition once more."""
+        trips = n.attrs.get("trips")
+        if trips is None:
+            self.note(n.where, f"'{n.name}' of a trip count known only at run time: its body is counted once")
+            trips = 1
+        self.bind(n.region_args[0], n.operands)
+        costs.add(self.block(n.regions[0]), trips + 1)
+        if not trips:
+            self.bind(n.results, n.operands)
+            return
+        self.bind(n.region_args[1], n.operands)
+        first = [self.ints.get(a) for a in n.region_args[1]]
+        costs.add(self.block(n.regions[1]), trips)
+        self.bind(n.results, n.yields[1])
+        changed = [i for i, (a, y) in enumerate(zip(first, n.yields[1])) if a != self.ints.get(y)]
+        if trips > 1 and any(first[i] is not None for i in changed):
+            self.note(
+                n.where,
+                f"'{n.name}' of {trips} trips carries integers that change: its body is counted "
+                f"{trips} times as its first trip runs",
+            )
 
     # -- flops ---------------------------------------------------------------
 

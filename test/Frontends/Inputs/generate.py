@@ -88,6 +88,17 @@ def loss(x: jax.Array, w: jax.Array, y: jax.Array) -> jax.Array:
     return jnp.sum(jnp.square(x @ w - y))
 
 
+def scan(x: jax.Array, w1: jax.Array, w2: jax.Array) -> jax.Array:
+    """Three residual Megatron layers with stacked weights, applied by
+    `lax.scan` (a `stablehlo.while` counting to 3)."""
+
+    def layer(h: jax.Array, ws: tuple[jax.Array, jax.Array]) -> tuple[jax.Array, None]:
+        a, b = ws
+        return h + jax.nn.relu(h @ a) @ b, None
+
+    return jax.lax.scan(layer, x, (w1, w2))[0]
+
+
 def attention(x: jax.Array, wq: jax.Array, wk: jax.Array, wv: jax.Array, wo: jax.Array) -> jax.Array:
     """Multi-head self-attention, heads on "model"; the per-head output is
     pinned with a sharding constraint, as Megatron-style code does."""
@@ -132,6 +143,12 @@ PROGRAMS = {
         [(8, 16), (16, 32), (8, 32)],
         [P("data", None), P(None, "model"), P("data", "model")],
         P(),
+    ),
+    "scan": (
+        scan,
+        [(8, 16), (3, 16, 32), (3, 32, 16)],
+        [P("data", None), P(None, None, "model"), P(None, "model", None)],
+        P("data", None),
     ),
     "attention": (
         attention,

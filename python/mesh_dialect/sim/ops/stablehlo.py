@@ -35,7 +35,7 @@ from mlir import ir
 
 from ...ir.hlo import conv_dimensions, dot_dimensions, gather_dimensions
 from .. import minmax
-from ..program import Block, Compiler, Step, dtype_of, fail, register, run_block_now
+from ..program import Block, Compiler, Step, dtype_of, fail, register, run_block, run_block_now
 from .core import round_half_away, tensor_constant
 
 DIALECTS = ("stablehlo", "mhlo")
@@ -481,6 +481,20 @@ def _body(step: Step, index: int = 0, regions: int = 1) -> Block:
             block = Block(block.args, block.steps[:-1], block.steps[-1])
         body = step.attrs[key] = block
     return body
+
+
+def _while(frame, step: Step, *init):
+    """Run the body while the condition holds; collectives may sit in both."""
+    cond, body = _body(step, 0, 2), _body(step, 1, 2)
+    values = list(init)
+    while True:
+        (flag,) = yield from run_block(frame, cond, values)
+        if not bool(np.asarray(flag)):
+            return values
+        values = yield from run_block(frame, body, values)
+
+
+_register("while", _while, generator=True)
 
 
 # ---------------------------------------------------------------------------

@@ -46,6 +46,7 @@ from ...interfaces.choice import same_placement
 from ...interfaces.registry import INDEX_OFFSET_OPS, OWN_BODY, RuleCache, index_reads, walk_inside
 from ...interfaces.rules import Conflict, ShardingRule, option_from_shardings, shardings_from_option
 from ...ir import ops as mesh_ops
+from ...ir.control import CARRIED_OPS, HLO_WHILE, LOOP_OPS, carried, is_loop_yield
 from ...ir.flags import drop_totals_only_flags
 from ...ir.syntax import encode_sharding_attr
 from ...sharding.spec import IDEMPOTENT_KINDS, Mesh, Sharding, ShardingError
@@ -54,15 +55,18 @@ from ..propagation.sharding_propagation import OPTION_ATTR
 from . import halo, hlo, rederive
 from .limits import too_many_pieces
 
-_CARRIED = ("scf.for", "scf.if", "scf.execute_region")
+_CARRIED = CARRIED_OPS
 """Region ops whose results are carried through their regions: each carried
-value has one layout across init, block argument, yielded values and result,
-and partition reshards the init and every yielded value to it."""
-_RUN_ONCE = frozenset({"func.func", "scf.for", "scf.if", "scf.while", "scf.execute_region", "scf.index_switch"})
+value has one layout across init, block arguments, yielded values and
+result, and partition reshards the init and every yielded value to it."""
+_RUN_ONCE = frozenset(
+    {"func.func", "scf.for", "scf.if", "scf.while", "scf.execute_region", "scf.index_switch", *HLO_WHILE}
+)
 """Ops whose regions run as control flow, once per entry on every device:
 a collective may sit inside.  Any other op's region (`tensor.generate`, an
 op without a rule) may run per element or any number of times."""
-_LOOPS = frozenset({"scf.for", "scf.while"})
+_YIELDS = ("scf.yield", "stablehlo.return", "mhlo.return")
+_LOOPS = frozenset(LOOP_OPS)
 """Loops: a value defined outside one is resharded in front of it, once,
 not in its body on every iteration."""
 _NOT_RULED = ("mesh.mesh", "mesh.sharding")
@@ -77,6 +81,8 @@ _SPECIAL = frozenset(
         "func.return",
         "func.call",
         "scf.yield",
+        "stablehlo.return",
+        "mhlo.return",
         "tensor.dim",
         "tensor.extract_slice",
         "tensor.insert_slice",
@@ -359,7 +365,7 @@ class _Partition:
             ops.append(op)
             name = op.name
             names.append(name)
-            if name.startswith(("linalg.", "mhlo.", "stablehlo.")) and len(op.regions):
+            if name.startswith(("linalg.", "mhlo.", "stablehlo.")) and len(op.regions) and name not in HLO_WHILE:
                 return skip
             return advance
 
@@ -669,7 +675,7 @@ class _Partition:
         if name in _CARRIED:
             self.carried(op)
             return
-        if name == "scf.yield" and op.parent.name in _CARRIED:
+        if name in _YIELDS and op.parent.name in _CARRIED and is_loop_yield(op, op.parent):
             self.carried_yield(op)
             return
         if name == "tensor.dim" and self.dim_of_piece(op):
@@ -873,35 +879,32 @@ class _Partition:
     # -- values carried through regions --------------------------------------
 
     def carried(self, op: ir.Operation) -> None:
-        """One layout per carried value: the result's annotation, else the
+        """One layout per carried value: the result's annotation, else a
         block argument's, else whole.  The init is resharded to it here, the
-        yielded values at their `scf.yield` (`carried_yield`)."""
-        results = list(op.results)
-        block_args: list[ir.Value | None] = [None] * len(results)
-        if op.name == "scf.for":
-            block_args = list(op.regions[0].blocks[0].arguments)[1:]
+        yielded values at their terminator (`carried_yield`)."""
         for region in op.regions:
             if len(region.blocks) > 1:
                 raise _Unsupported(
                     op.location,
                     f"partition needs single-block regions: '{op.name}' has a region of {len(region.blocks)} blocks",
                 )
-        for k, r in enumerate(results):
-            arg = block_args[k]
+        parts = carried(op)
+        first_init = len(op.operands) - len(parts.inits)
+        for k, r in enumerate(op.results):
+            args = parts.block_args[k]
             s = self.layout.get(r)
-            if s is None and arg is not None:
-                s = self.layout.get(arg)
-            for v in (r, arg):
-                if v is None:
-                    continue
+            for arg in args:
+                if s is None:
+                    s = self.layout.get(arg)
+            for v in (r, *args):
                 if s is None:
                     self.layout.pop(v, None)
                 else:
                     self.layout[v] = s
                     self.global_type[v] = v.type
                     v.set_type(self.local_type(v.type, s, op.location))
-            if op.name == "scf.for":
-                self.reshard_operand(op, 3 + k, s, ir.InsertionPoint(op), op.location)
+            if parts.inits[k] is not None:
+                self.reshard_operand(op, first_init + k, s, ir.InsertionPoint(op), op.location)
 
     def carried_yield(self, op: ir.Operation) -> None:
         parent = op.parent

@@ -9,13 +9,13 @@ here, once per op; the solver then works on tuples and dicts only.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Any
 
 from mlir import ir
 
 from ...interfaces.registry import walk_inside
+from ...ir.control import carried, trip_count
 from ...ir.schema import DYNAMIC
 from ..base import element_bytes
 from .solver import CAPTURED, REPLICATED, Graph, Node, State, Value
@@ -28,7 +28,6 @@ ANY_MESH = ""
 
 _WHOLE = (ANY_MESH, REPLICATED)
 _SOURCES = ("arith.constant", "tensor.empty", "tensor.splat", "tosa.const", "mhlo.constant", "stablehlo.constant")
-_CARRIED = ("scf.for", "scf.if", "scf.execute_region")
 _UNEVEN_OPS = ("linalg.", "arith.", "math.", "tensor.empty")
 """Ops the solver may run on pieces of unequal sizes: partition gives each
 device its own sizes (slices, reshapes, pads, tosa and hlo ops keep to
@@ -156,7 +155,7 @@ class _Builder:
         return self.weight(owner.operation)
 
     def weight(self, op: ir.Operation) -> int:
-        """The trip counts of the static `scf.for` loops around `op`."""
+        """The trip counts of the loops around `op` whose IR gives them."""
         if not self.fn.has_loops:
             return 1
         parent = op.parent
@@ -268,25 +267,21 @@ class _Builder:
 
     def region(self, index: int) -> None:
         op = self.fn.ops[index]
-        results = list(op.results)
-        block_args: list[ir.Value | None] = [None] * len(results)
-        inits: list[ir.Value | None] = [None] * len(results)
-        if op.name == "scf.for":
-            block_args = list(op.regions[0].blocks[0].arguments)[1:]
-            inits = list(op.operands)[3:]
-        carried = []
+        parts = carried(op)
+        carries = []
         weight = self.weight(op)
-        for k, r in enumerate(results):
+        for k, r in enumerate(op.results):
             if not isinstance(r.type, ir.RankedTensorType):
-                carried.append(-1)
+                carries.append(-1)
                 continue
-            ops = [self.vid(inits[k])] if inits[k] is not None else []
-            res = [self.vid(r)] + ([self.vid(block_args[k])] if block_args[k] is not None else [])
+            init = parts.inits[k]
+            ops = [self.vid(init)] if init is not None else []
+            res = [self.vid(r)] + [self.vid(a) for a in parts.block_args[k]]
             # the init is read once, in front of the loop; the yields once per
             # iteration (their weights come with them)
             node = Node(ops, res, carry=True, weight=weight, uneven=not self.fn.any_offsets)
-            carried.append(self.add(node, Ref("carry", index, k)))
-        self.carries[op] = carried
+            carries.append(self.add(node, Ref("carry", index, k)))
+        self.carries[op] = carries
 
 
 def _whole_if_tensor(v: int) -> tuple | None:
@@ -320,22 +315,10 @@ def costed_value(t: ir.RankedTensorType) -> Value:
     return Value(shape, element_bytes(t), dynamic=dynamic)
 
 
-def _constant_int(v: ir.Value) -> int | None:
-    owner = v.owner
-    if isinstance(owner, ir.Block) or owner.name != "arith.constant":
-        return None
-    attr = owner.attributes["value"]
-    return attr.value if isinstance(attr, ir.IntegerAttr) else None
-
-
 def _trip_count(op: ir.Operation) -> int:
-    """Iterations of a static `scf.for` (1 for anything else or unknown bounds)."""
-    if op.name != "scf.for":
-        return 1
-    lb, ub, step = (_constant_int(op.operands[i]) for i in range(3))
-    if lb is None or ub is None or step is None or step <= 0:
-        return 1
-    return max(1, math.ceil((ub - lb) / step))
+    """Iterations of a loop whose IR gives them, at least 1 (1 for anything
+    else: an unknown count is costed as one trip)."""
+    return max(1, trip_count(op) or 1)
 
 
 def extract(fn: Any) -> tuple[Graph, list[Ref]]:

@@ -18,9 +18,9 @@ reverse (`backward`) or both, as upstream's `traversal` option says; with
 `fixed-point` (default) the sweeps repeat until one changes nothing.
 Annotations only ever get added, so a second run changes nothing.
 
-Values carried through `scf.for`, `scf.if` and `scf.execute_region` share
-one layout across the init, the block argument, the yielded values and the
-result.
+Values carried through `scf.for`, `scf.if`, `scf.execute_region` and an
+hlo `while` share one layout across the init, the block arguments, the
+yielded values and the result.
 
 An annotation present before the pass is explicit: it is never replaced;
 where the chosen layouts differ from it, the difference is resharded.  With
@@ -41,6 +41,7 @@ from ...interfaces.registry import RuleCache, RuleError, knows, rule_always_exis
 from ...interfaces.rules import ShardingRule, option_from_lists, option_to_lists, validate_option
 from ...ir import ops as mesh_ops
 from ...ir.asm import remap_location
+from ...ir.control import CARRIED_OPS, HLO_WHILE, LOOP_OPS, carried, is_loop_yield
 from ...ir.signature import op_address
 from ...ir.syntax import Unprintable, decode_sharding_attr, encode_sharding_attr
 from ...sharding.spec import Mesh, Sharding
@@ -67,8 +68,8 @@ LATER = ShardingRule((), (), ())
 needs none for a value every device holds whole, which is what an
 unannotated `tensor.empty` makes, and a fill of one."""
 _LATER_NAMES = ("tensor.empty", "linalg.fill")
-_REGION_OPS = ("scf.for", "scf.if", "scf.execute_region")
 _SKIPPED_TERMINATORS = ("scf.yield", "scf.condition", "cf.br", "cf.cond_br")
+_HLO_RETURNS = ("stablehlo.return", "mhlo.return")
 _ANY_LAYOUT = frozenset({"tensor.dim"})
 """Ops without a rule that partition handles whatever their operand's layout
 (a `tensor.dim` of a split value becomes the whole tensor's size): no error
@@ -203,7 +204,7 @@ class _Function:
         # per op in `ops`, its (operands, results) as collected (None: a
         # region op); results stay, operands change as annotations go in
         self.io: list[tuple[list[ir.Value], list[ir.Value]] | None] = []
-        self.has_loops = False  # an scf.for: uses inside it weigh its trip count
+        self.has_loops = False  # a loop: uses inside it weigh its trip count
         self.unknown: list[ir.Operation] = []
         self.reads_outside: set[int] = set()  # ops whose body may read a tensor from outside them
         self.explicit_options: dict[int, Choice] = {}
@@ -254,12 +255,15 @@ class _Function:
             if name in _SKIPPED_TERMINATORS:
                 sequence.append(("yield" if name == "scf.yield" else "other", op))
                 return advance
-            if name in _REGION_OPS and _single_blocks(op):
+            if name in _HLO_RETURNS and op.parent.name in HLO_WHILE:
+                sequence.append(("yield" if is_loop_yield(op, op.parent) else "other", op))
+                return advance
+            if name in CARRIED_OPS and _single_blocks(op):
                 sequence.append(("region", len(ops)))
                 ops.append(op)
                 rules.append(None)
                 ios.append(None)
-                self.has_loops = self.has_loops or name == "scf.for"
+                self.has_loops = self.has_loops or name in LOOP_OPS
                 return advance
             # listed once: the rule's signature, the graph and `apply` read them
             io = (list(op.operands), list(op.results))
@@ -771,28 +775,20 @@ class _Function:
     # -- regions -----------------------------------------------------------
 
     def visit_region_op(self, op: ir.Operation) -> None:
-        """One layout per value carried through `scf.for` / `scf.if`."""
-        if op.name == "scf.for":
-            body = op.regions[0].blocks[0]
-            inits = list(op.operands)[3:]
-            block_args = list(body.arguments)[1:]
-            yields = [_terminator(body)]
-            groups = [(k, inits[k], block_args[k]) for k in range(len(inits))]
-        else:
-            yields = [_terminator(region.blocks[0]) for region in op.regions if len(region.blocks)]
-            groups = [(k, None, None) for k in range(len(op.results))]
+        """One layout per carried value (`ir.control.carried`)."""
+        parts = carried(op)
         results = list(op.results)
-        for k, init, block_arg in groups:
+        for k in range(len(results)):
             if not isinstance(results[k].type, ir.RankedTensorType):
                 continue
-            yielded = [y.operands[k] for y in yields]
             found: Ann | None = self.def_ann.get(results[k])
+            init = parts.inits[k]
             if found is None and init is not None:
                 found = self.anns.get(init)
-            if found is None and block_arg is not None:
-                found = self.def_ann.get(block_arg)
-            for v in yielded:
-                found = found or self.anns.get(v)
+            for arg in parts.block_args[k]:
+                found = found or self.def_ann.get(arg)
+            for y in parts.yields:
+                found = found or self.anns.get(y.operands[k])
             if found is None:
                 continue
             need = Sharding(found.sharding.split_axes, found.sharding.partial_axes, found.sharding.partial_type)
@@ -800,19 +796,15 @@ class _Function:
 
     def apply_carried(self, op: ir.Operation, k: int, mesh: str, need: Sharding, origin) -> None:
         """Value `k` carried by `op` gets layout `need` at its result, its
-        init, its block argument and every yield."""
-        result = op.results[k]
-        init = block_arg = None
-        if op.name == "scf.for":
-            init = op.operands[3 + k]
-            block_arg = op.regions[0].blocks[0].arguments[1 + k]
-        yields = [_terminator(region.blocks[0]) for region in op.regions if len(region.blocks)]
-        self.ensure_value(result, mesh, need, origin, op, "", f"result {k} of '{op.name}'")
-        if init is not None:
-            self.ensure_use(op, 3 + k, init, mesh, need, origin, "")
-        if block_arg is not None:
-            self.ensure_block_arg(block_arg, mesh, need, origin)
-        for y in yields:
+        init, its block arguments and every yield."""
+        parts = carried(op)
+        self.ensure_value(op.results[k], mesh, need, origin, op, "", f"result {k} of '{op.name}'")
+        if parts.inits[k] is not None:
+            i = k + len(op.operands) - len(parts.inits)
+            self.ensure_use(op, i, parts.inits[k], mesh, need, origin, "")
+        for arg in parts.block_args[k]:
+            self.ensure_block_arg(arg, mesh, need, origin)
+        for y in parts.yields:
             self.ensure_use(y, k, y.operands[k], mesh, need, origin, "")
 
     def ensure_block_arg(self, arg: ir.Value, mesh: str, need: Sharding, origin) -> None:
@@ -908,11 +900,6 @@ def _single_blocks(op: ir.Operation) -> bool:
     region (`scf.execute_region` with `cf.br`) is an op without a rule."""
     regions = op.regions
     return all(len(regions[k].blocks) <= 1 for k in range(len(regions)))
-
-
-def _terminator(block: ir.Block) -> ir.Operation:
-    ops = block.operations
-    return ops[len(ops) - 1].operation
 
 
 __all__ = ["OPTION_ATTR", "TRAVERSALS", "ShardingPropagation"]

@@ -1,0 +1,142 @@
+"""Structured control flow whose results are carried through regions.
+
+Propagation, partition and the cost model agree here on which values of a
+region op are one carried value (it has one layout everywhere it appears)
+and on how many times a loop runs when its IR says so.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+from mlir import ir
+
+HLO_WHILE = ("stablehlo.while", "mhlo.while")
+CARRIED_OPS = ("scf.for", "scf.if", "scf.execute_region", *HLO_WHILE)
+"""Region ops each of whose results is a value carried through its regions."""
+LOOP_OPS = ("scf.for", "scf.while", *HLO_WHILE)
+"""Loops: what is defined outside one is the same on every iteration."""
+
+_STEPS = ("stablehlo.add", "mhlo.add", "stablehlo.subtract", "mhlo.subtract")
+_DIRECTION = re.compile(r"comparison_direction\s+(EQ|NE|LT|LE|GT|GE)")
+
+
+@dataclass
+class Carried:
+    """Where each carried value `k` of a region op appears: its init operand
+    (None for `scf.if`), its block arguments, and the terminators that
+    yield it (operand `k` of each)."""
+
+    inits: list[ir.Value | None]
+    block_args: list[list[ir.Value]]
+    yields: list[ir.Operation]
+
+
+def carried(op: ir.Operation) -> Carried:
+    """The carried values of `op`, one of `CARRIED_OPS`."""
+    name = op.name
+    n = len(op.results)
+    if name == "scf.for":
+        body = op.regions[0].blocks[0]
+        args = list(body.arguments)[1:]
+        return Carried(list(op.operands)[3:], [[a] for a in args], [terminator(body)])
+    if name in HLO_WHILE:
+        cond, body = (op.regions[i].blocks[0] for i in range(2))
+        pairs = zip(cond.arguments, body.arguments)
+        return Carried(list(op.operands), [[c, b] for c, b in pairs], [terminator(body)])
+    yields = [terminator(region.blocks[0]) for region in op.regions if len(region.blocks)]
+    return Carried([None] * n, [[] for _ in range(n)], yields)
+
+
+def is_loop_yield(op: ir.Operation, parent: ir.Operation) -> bool:
+    """Whether terminator `op` yields the values `parent` carries (the
+    condition region of a `stablehlo.while` yields only its flag)."""
+    if parent.name not in HLO_WHILE:
+        return True
+    return op.block == parent.regions[1].blocks[0]
+
+
+def terminator(block: ir.Block) -> ir.Operation:
+    ops = block.operations
+    return ops[len(ops) - 1].operation
+
+
+def _int_constant(v: ir.Value) -> int | None:
+    """The integer a scalar constant holds (arith or hlo), else None."""
+    owner = v.owner
+    if isinstance(owner, ir.Block) or owner.name not in ("arith.constant", "stablehlo.constant", "mhlo.constant"):
+        return None
+    attr = owner.attributes["value"]
+    if isinstance(attr, ir.IntegerAttr):
+        return ir.IntegerAttr(attr).value
+    if isinstance(attr, ir.DenseIntElementsAttr) and ir.DenseIntElementsAttr(attr).is_splat:
+        splat = ir.DenseIntElementsAttr(attr).get_splat_value()
+        return ir.IntegerAttr(splat).value if isinstance(splat, ir.IntegerAttr) else None
+    return None
+
+
+def trip_count(op: ir.Operation) -> int | None:
+    """Iterations of a loop whose count its IR gives, else None: an `scf.for`
+    of constant bounds, or an hlo while counting a carried integer from a
+    constant by a constant step up to (or down to) a constant bound, as
+    JAX's `fori_loop` and `scan` do."""
+    name = op.name
+    if name == "scf.for":
+        lb, ub, step = (_int_constant(op.operands[i]) for i in range(3))
+        if lb is None or ub is None or step is None or step <= 0:
+            return None
+        return max(0, math.ceil((ub - lb) / step))
+    if name not in HLO_WHILE or len(op.regions) != 2:
+        return None
+    try:
+        cond, body = (op.regions[i].blocks[0] for i in range(2))
+    except IndexError:
+        return None
+    check = terminator(cond)
+    if len(check.operands) != 1 or isinstance(check.operands[0].owner, ir.Block):
+        return None
+    compare = check.operands[0].owner
+    if not compare.name.endswith(".compare") or len(compare.operands) != 2:
+        return None
+    found = _DIRECTION.search(str(compare.attributes["comparison_direction"]))
+    if found is None:
+        return None
+    direction = found.group(1)
+    counter, bound = compare.operands
+    if not isinstance(counter, ir.BlockArgument) or counter.owner != cond:
+        counter, bound = bound, counter
+        direction = {"LT": "GT", "LE": "GE", "GT": "LT", "GE": "LE"}.get(direction, direction)
+    if not isinstance(counter, ir.BlockArgument) or counter.owner != cond:
+        return None
+    k = ir.BlockArgument(counter).arg_number
+    start, limit = _int_constant(op.operands[k]), _int_constant(bound)
+    step = _step(terminator(body).operands[k], body.arguments[k])
+    if start is None or limit is None or step is None or step == 0:
+        return None
+    if direction in ("LT", "LE", "NE") and step > 0:
+        end = limit + (1 if direction == "LE" else 0)
+        if direction == "NE" and (limit - start) % step:
+            return None  # never equal: the loop does not end where it says
+        return max(0, math.ceil((end - start) / step))
+    if direction in ("GT", "GE", "NE") and step < 0:
+        end = limit - (1 if direction == "GE" else 0)
+        if direction == "NE" and (start - limit) % -step:
+            return None
+        return max(0, math.ceil((start - end) / -step))
+    return None
+
+
+def _step(new: ir.Value, arg: ir.Value) -> int | None:
+    """`c` when `new` is `arg + c` (or `arg - c`) for a constant `c`."""
+    owner = new.owner
+    if isinstance(owner, ir.Block) or owner.name not in _STEPS:
+        return None
+    a, b = owner.operands
+    if owner.name.endswith("add"):
+        if a == arg:
+            return _int_constant(b)
+        return _int_constant(a) if b == arg else None
+    c = _int_constant(b) if a == arg else None
+    return None if c is None else -c

@@ -1,0 +1,74 @@
+"""`ir.control.trip_count` reads a loop's trip count from its counter only
+when the IR says it, and says None otherwise: the solver and mesh-analysis
+weigh a loop's body by it."""
+
+from __future__ import annotations
+
+import pytest
+from mlir import ir
+
+import mesh_dialect
+from mesh_dialect.ir.control import carried, trip_count
+
+_WHILE = """
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {{
+  %c0 = "stablehlo.constant"() <{{value = dense<{start}> : tensor<i32>}}> : () -> tensor<i32>
+  %r:2 = "stablehlo.while"(%c0, %x) ({{
+  ^bb0(%i: tensor<i32>, %a: tensor<4xf32>):
+    %n = "stablehlo.constant"() <{{value = dense<{bound}> : tensor<i32>}}> : () -> tensor<i32>
+    %t = "stablehlo.compare"({lhs}, {rhs}) <{{comparison_direction = #stablehlo<comparison_direction {direction}>}}>
+      : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    "stablehlo.return"(%t) : (tensor<i1>) -> ()
+  }}, {{
+  ^bb0(%i: tensor<i32>, %a: tensor<4xf32>):
+    %s = "stablehlo.constant"() <{{value = dense<{step}> : tensor<i32>}}> : () -> tensor<i32>
+    %j = "stablehlo.{op}"(%i, %s) : (tensor<i32>, tensor<i32>) -> tensor<i32>
+    "stablehlo.return"(%j, %a) : (tensor<i32>, tensor<4xf32>) -> ()
+  }}) : (tensor<i32>, tensor<4xf32>) -> (tensor<i32>, tensor<4xf32>)
+  return %r#1 : tensor<4xf32>
+}}
+"""
+
+
+def _loop(**fields) -> tuple[ir.Operation, object]:
+    values = {"start": 0, "bound": 3, "step": 1, "op": "add", "direction": "LT", "lhs": "%i", "rhs": "%n"}
+    values.update(fields)
+    ctx = mesh_dialect.context(allow_unregistered_dialects=True)
+    module = mesh_dialect.parse(_WHILE.format(**values), context=ctx, verify=False)
+    found = []
+    module.operation.walk(lambda op: found.append(op) or ir.WalkResult.ADVANCE)
+    (loop,) = [op for op in found if op.name == "stablehlo.while"]
+    return loop, module  # the module owns the op: keep it alive
+
+
+@pytest.mark.parametrize(
+    ("fields", "trips"),
+    [
+        ({}, 3),
+        ({"start": 1, "bound": 10, "step": 4}, 3),
+        ({"direction": "LE"}, 4),
+        ({"direction": "NE", "bound": 6, "step": 2}, 3),
+        ({"direction": "NE", "bound": 5, "step": 2}, None),  # never equal: runs until it wraps
+        ({"start": 7, "bound": 1, "step": 2, "op": "subtract", "direction": "GT"}, 3),
+        ({"start": 7, "bound": 1, "step": 2, "op": "subtract", "direction": "GE"}, 4),
+        ({"start": 5, "bound": 3}, 0),
+        ({"lhs": "%n", "rhs": "%i", "direction": "GT"}, 3),  # bound > counter
+        ({"direction": "GT"}, None),  # counting up while above a bound: not read
+        ({"step": 0}, None),
+        ({"op": "multiply"}, None),
+        ({"lhs": "%n", "rhs": "%n"}, None),
+    ],
+)
+def test_trip_count(fields: dict, trips: int | None) -> None:
+    loop, _module = _loop(**fields)
+    assert trip_count(loop) == trips
+
+
+def test_carried_values_of_a_while() -> None:
+    loop, _module = _loop()
+    parts = carried(loop)
+    assert parts.inits == list(loop.operands)
+    cond, body = (loop.regions[i].blocks[0] for i in range(2))
+    assert parts.block_args == [[cond.arguments[k], body.arguments[k]] for k in range(2)]
+    (returned,) = parts.yields
+    assert returned.block == body
