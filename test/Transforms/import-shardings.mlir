@@ -52,7 +52,7 @@
 // CHECK-NEXT:  }
 // CHECK-NOT:   sdy
 // CHECK-NOT:   @relu
-// SPMD-LABEL: func.func public @main(%arg0: tensor<4x16xf32> {mesh.sharding = #mesh.sharding<@mesh, {{\[\[}}0]]>}, %arg1: tensor<16x8xf32> {mesh.sharding = #mesh.sharding<@mesh, {{\[\[}}], [1]]>}) -> (tensor<4xf32> {mesh.sharding = #mesh.sharding<@mesh, {{\[\[}}0]]>})
+// SPMD-LABEL: func.func public @main(%arg0: tensor<4x16xf32> {mesh.sharding = #mesh.sharding<@mesh, {{\[\[}}0]]>}, %arg1: tensor<16x8xf32> {mesh.sharding = #mesh.sharding<@mesh, {{\[\[}}], [1]]>}) -> (tensor<4xf32> {jax.result_info = "result", mesh.sharding = #mesh.sharding<@mesh, {{\[\[}}0]]>})
 // SPMD:          mesh.all_gather %{{.*}} on @mesh mesh_axes = [1] gather_axis = 1 : tensor<4x8xf32> -> tensor<4x32xf32>
 
 // -----
@@ -99,7 +99,7 @@
 // CHECK-NEXT:      return %[[OUT]] : tensor<8xf32>
 // CHECK-NOT:   mhlo.sharding
 // CHECK-NOT:   custom_call
-// SPMD-LABEL: func.func public @main(%arg0: tensor<4x16xf32> {mesh.sharding = #mesh.sharding<@mesh, {{\[\[}}0]]>}, %arg1: tensor<16x8xf32> {mesh.sharding = #mesh.sharding<@mesh, {{\[\[}}], [1]]>}) -> (tensor<4xf32> {mesh.sharding = #mesh.sharding<@mesh, {{\[\[}}0]]>})
+// SPMD-LABEL: func.func public @main(%arg0: tensor<4x16xf32> {mesh.sharding = #mesh.sharding<@mesh, {{\[\[}}0]]>}, %arg1: tensor<16x8xf32> {mesh.sharding = #mesh.sharding<@mesh, {{\[\[}}], [1]]>}) -> (tensor<4xf32> {jax.result_info = "result", mesh.sharding = #mesh.sharding<@mesh, {{\[\[}}0]]>})
 // SPMD:          mesh.all_gather %{{.*}} on @mesh mesh_axes = [1] gather_axis = 1 : tensor<4x8xf32> -> tensor<4x32xf32>
 
 // -----
@@ -172,7 +172,7 @@ func.func @inline_mesh(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
 }
 
 // CHECK-LABEL: mesh.mesh @sdy_mesh(shape = 4) {mesh.axis_names = ["c"]}
-// CHECK-NEXT:  func.func @inline_mesh(%arg0: tensor<4x4xf32>) -> tensor<4x4xf32> {
+// CHECK-NEXT:  func.func @inline_mesh(%arg0: tensor<4x4xf32>) -> (tensor<4x4xf32> {mesh.reduced}) {
 // CHECK-NEXT:    %[[C:.*]] = mesh.sharding @sdy_mesh split_axes = {{\[\[}}0]] :
 // CHECK-NEXT:    %[[X:.*]] = mesh.shard %arg0 to %[[C]] annotate_for_users : tensor<4x4xf32>
 // CHECK-NEXT:    return %[[X]]
@@ -191,7 +191,7 @@ func.func @gspmd(%a: tensor<8x8xf32> {mhlo.sharding = "{devices=[2,2,2]0,4,2,6,1
 }
 
 // CHECK-LABEL: mesh.mesh @mesh(shape = 2x2x2){{$}}
-// CHECK-NEXT:  func.func @gspmd(%arg0: tensor<8x8xf32>, %arg1: tensor<8x8xf32>, %arg2: tensor<8x8xf32>) -> tensor<8x8xf32> {
+// CHECK-NEXT:  func.func @gspmd(%arg0: tensor<8x8xf32>, %arg1: tensor<8x8xf32>, %arg2: tensor<8x8xf32>) -> (tensor<8x8xf32> {mesh.reduced}) {
 // Devices 0,4,2,6,... : dim 0 moves the id by 1 (the minor axis), dim 1 by 2.
 // CHECK-NEXT:    %[[A:.*]] = mesh.sharding @mesh split_axes = {{\[\[}}2], [1]] :
 // CHECK-NEXT:    %[[AS:.*]] = mesh.shard %arg0 to %[[A]] : tensor<8x8xf32>
@@ -245,7 +245,7 @@ func.func private @callee(%b: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh,
   return %0 : tensor<8xf32>
 }
 
-// CHECK-LABEL: func.func @caller(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+// CHECK-LABEL: func.func @caller(%arg0: tensor<8xf32>) -> (tensor<8xf32> {mesh.reduced}) {
 // CHECK-NEXT:    %[[S:.*]] = mesh.sharding @mesh split_axes = {{\[\[}}0]] :
 // CHECK-NEXT:    %[[A:.*]] = mesh.shard %arg0 to %[[S]] annotate_for_users : tensor<8xf32>
 // CHECK-NEXT:    %[[R:.*]] = mesh.sharding @mesh split_axes = {{\[\[}}]] :

@@ -8,6 +8,7 @@ import json
 import subprocess
 import sys
 import textwrap
+import warnings
 from pathlib import Path
 
 import pytest
@@ -31,6 +32,26 @@ def test_unknown_flavour():
     with pytest.raises(ValueError, match="unknown flavour 'xla'; expected one of shardy, gspmd"):
         with mj.partitioner("xla"):
             pass
+
+
+def test_a_mesh_out_of_device_order_is_warned_about():
+    """The export does not say which device sits at which mesh position:
+    `lower` warns when the order is not the ids' (as `jax.make_mesh` builds
+    it on some TPU topologies), and stays quiet for an iota mesh."""
+    import types
+
+    import numpy as np
+
+    from mesh_dialect.frontends import jax as mj
+
+    def mesh(ids: list[int]) -> object:
+        return types.SimpleNamespace(devices=np.array([types.SimpleNamespace(id=i) for i in ids]).reshape(2, 2))
+
+    with pytest.warns(UserWarning, match=r"ids by mesh position: \[0, 2, 1, 3\]"):
+        mj._warn_device_order([mesh([0, 2, 1, 3])])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        mj._warn_device_order([mesh([0, 1, 2, 3]), None])
 
 
 def test_partition_spec_needs_a_mesh():

@@ -20,6 +20,7 @@ when a function here is called, never by `import mesh_dialect`.
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -86,8 +87,30 @@ def lower(
         kwargs["in_shardings"] = _named(in_shardings, mesh)
     if out_shardings is not None:
         kwargs["out_shardings"] = _named(out_shardings, mesh)
+    _warn_device_order([mesh, *jax.tree.leaves(list(kwargs.values()))])
     with partitioner(flavour):
         return jax.jit(f, **kwargs).lower(*args)
+
+
+def _warn_device_order(candidates: list[Any]) -> None:
+    """Warn about a mesh whose devices are not in id order: the export keeps
+    its axes but not which device sits where (JAX holds that outside the
+    module), and the partitioned program's device d is mesh position d."""
+    seen: set[int] = set()
+    for m in candidates:
+        m = getattr(m, "mesh", m)
+        devices = getattr(m, "devices", None)
+        if devices is None or not hasattr(devices, "flat") or id(m) in seen:
+            continue
+        seen.add(id(m))
+        ids = [d.id for d in devices.flat]
+        if ids != sorted(ids):
+            warnings.warn(
+                f"mesh devices are not in id order (ids by mesh position: {ids}); the export does not record "
+                "the order, so device d of the partitioned program is mesh position d, which JAX places on "
+                f"device id ids[d]",
+                stacklevel=3,
+            )
 
 
 def module_text(lowered: Any) -> str:

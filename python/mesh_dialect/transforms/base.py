@@ -26,6 +26,10 @@ from ..ir.diagnostics import Diagnostic
 from ..ir.signature import ContextCache, op_address
 from ..sharding.spec import Sharding
 
+REDUCED_ATTR = "mesh.reduced"
+"""A function result attribute: the caller takes this result reduced, so
+partition all-reduces it in front of the return when the plan leaves it
+partial (`import-shardings` marks JAX results that name no sharding)."""
 LOCAL_MESH = "the passes read meshes defined at module level, not in a function body"
 """Why a mesh the verifier resolves (one declared in a function) is unknown
 to a pass: `mesh_scopes` reads the modules'."""

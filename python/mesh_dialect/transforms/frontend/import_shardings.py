@@ -32,6 +32,10 @@ What a JAX export says, and what it becomes:
   on i1, whose pending all-reduce is StableHLO's `add` (a logical or),
   `bitwise_or` (`bitwise_and` for `unreduced=min`). A Shardy sharding that
   uses an axis twice (split and replicated, say) is an error, as in Shardy.
+- A public function's result JAX gave no sharding (or only open
+  dimensions) is marked `mesh.reduced`: XLA chooses its layout, but the
+  caller never receives it unreduced, so partition reduces it if the
+  plan leaves it partial.
 - Afterwards no `sdy` op or sharding attribute is left, and private
   functions (JAX's `call @relu`) are inlined, a copy per call, unless an
   attribute names them too (`called_computations = [@f]`); the shardings
@@ -53,7 +57,7 @@ from ...frontends import FrontendError, gspmd, sdy
 from ...ir import ops as mesh_ops
 from ...ir.types import is_boolean
 from ...sharding.spec import Sharding
-from ..base import Pass, fresh_name, symbol_names
+from ..base import REDUCED_ATTR, Pass, fresh_name, symbol_names
 
 _SDY_ATTR = "sdy.sharding"
 _HLO_ATTR = "mhlo.sharding"
@@ -415,13 +419,20 @@ class ImportShardings(Pass):
         for op in ops:
             self.annotate_op(op, shard, entry)
         # Results: in front of every return.
+        annotated: set[int] = set()
         if any(spec is not None for spec in res_specs):
             for op in returns:
                 for i, spec in enumerate(res_specs):
                     found = self.layout(spec, op.operands[i], result=True) if spec is not None else None
                     if found is not None:
                         op.operands[i] = shard(op.operands[i], found, True, ir.InsertionPoint(op))
-        self.strip_attrs(func)
+                        annotated.add(i)
+        # JAX hands a caller every result reduced, whatever layout XLA
+        # chose for one it gave no sharding: such a result of a public
+        # function must not come back partial.
+        public = "sym_visibility" not in func.attributes or func.attributes["sym_visibility"].value == "public"
+        reduced = {i for i in range(len(res_specs)) if i not in annotated} if public else set()
+        self.strip_attrs(func, reduced)
         return arg_shards
 
     def attr_specs(self, func: ir.Operation, key: str, count: int) -> list[_Spec | None]:
@@ -494,15 +505,24 @@ class ImportShardings(Pass):
             source.replace_all_uses_except(new, [new.owner.operation, op])
         self.erase(op)
 
-    def strip_attrs(self, func: ir.Operation) -> None:
-        """Sharding attributes off the signature (other entries stay)."""
+    def strip_attrs(self, func: ir.Operation, reduced: set[int]) -> None:
+        """Sharding attributes off the signature (other entries stay); the
+        results in `reduced` get `mesh.reduced` (see `REDUCED_ATTR`)."""
+        ftype = ir.FunctionType(ir.TypeAttr(func.attributes["function_type"]).value)
         for key in ("arg_attrs", "res_attrs"):
-            if key not in func.attributes:
+            marked = reduced if key == "res_attrs" else set()
+            if key not in func.attributes and not marked:
                 continue
+            if key in func.attributes:
+                dicts = [ir.DictAttr(d) for d in ir.ArrayAttr(func.attributes[key])]
+            else:
+                dicts = [ir.DictAttr.get({}) for _ in ftype.results]
             entries = []
-            for d in ir.ArrayAttr(func.attributes[key]):
-                d = ir.DictAttr(d)
-                entries.append(ir.DictAttr.get({a.name: a.attr for a in d if a.name not in _SHARDING_ATTRS}))
+            for i, d in enumerate(dicts):
+                kept = {a.name: a.attr for a in d if a.name not in _SHARDING_ATTRS}
+                if i in marked and isinstance(ftype.results[i], ir.RankedTensorType):
+                    kept[REDUCED_ATTR] = ir.UnitAttr.get()
+                entries.append(ir.DictAttr.get(kept))
             if all(len(e) == 0 for e in entries):
                 del func.attributes[key]
             else:

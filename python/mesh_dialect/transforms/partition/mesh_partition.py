@@ -50,7 +50,7 @@ from ...ir.control import CARRIED_OPS, HLO_WHILE, LOOP_OPS, carried, is_loop_yie
 from ...ir.flags import drop_totals_only_flags
 from ...ir.syntax import encode_sharding_attr
 from ...sharding.spec import IDEMPOTENT_KINDS, Mesh, Sharding, ShardingError
-from ..base import LOCAL_MESH, Pass, element_bytes, mesh_scopes, sharding_of
+from ..base import LOCAL_MESH, REDUCED_ATTR, Pass, element_bytes, mesh_scopes, sharding_of
 from ..propagation.sharding_propagation import OPTION_ATTR
 from . import halo, hlo, rederive
 from .limits import too_many_pieces
@@ -578,8 +578,17 @@ class _Partition:
         # With full-arguments, arguments arrive whole and carry nothing.
         replicated = self.sharding_attr(_WHOLE)
         dicts: dict[ir.Attribute | None, ir.Attribute] = {}  # one DictAttr per layout attribute
+        # Other entries of the signature (JAX's donations, result names, a
+        # `mesh.reduced`) stay beside the layout.
+        kept = {key: self.other_entries(key) for key in ("arg_attrs", "res_attrs")}
 
-        def entry_of(attr: ir.Attribute | None) -> ir.Attribute:
+        def entry_of(attr: ir.Attribute | None, key: str = "", k: int = 0) -> ir.Attribute:
+            others = kept[key][k] if key and k < len(kept[key]) else None
+            if others:
+                entries = dict(others)
+                if attr is not None:
+                    entries["mesh.sharding"] = attr
+                return ir.DictAttr.get(entries)
             found = dicts.get(attr)
             if found is None:
                 found = dicts[attr] = ir.DictAttr.get({} if attr is None else {"mesh.sharding": attr})
@@ -592,16 +601,25 @@ class _Partition:
             attr = None
             if not full and isinstance(t, ir.RankedTensorType):
                 attr = replicated if s is None else self.signature_attr(arg, s, f"argument {k}")
-            arg_attrs.append(entry_of(attr))
+            arg_attrs.append(entry_of(attr, "arg_attrs", k))
         res_attrs = []
         for k, v in enumerate(terminator.operands if terminator is not None else []):
             s = self.layout.get(v)
             attr = None
             if isinstance(v.type, ir.RankedTensorType):
                 attr = replicated if s is None else self.signature_attr(v, s, f"result {k}")
-            res_attrs.append(entry_of(attr))
+            res_attrs.append(entry_of(attr, "res_attrs", k))
         self.func.attributes["arg_attrs"] = ir.ArrayAttr.get(arg_attrs)
         self.func.attributes["res_attrs"] = ir.ArrayAttr.get(res_attrs)
+
+    def other_entries(self, key: str) -> list[dict[str, ir.Attribute]]:
+        """Per argument or result, its signature entries besides its layout."""
+        if key not in self.func.attributes:
+            return []
+        return [
+            {a.name: a.attr for a in ir.DictAttr(d) if a.name != "mesh.sharding"}
+            for d in ir.ArrayAttr(self.func.attributes[key])
+        ]
 
     def signature_attr(self, value: ir.Value, s: Sharding, what: str) -> ir.Attribute:
         """The layout a signature records.  Pieces of different sizes spell
@@ -1014,9 +1032,21 @@ class _Partition:
         one (in another block) is resharded to them."""
         if self.returned is None:
             self.returned = [self.layout.get(v) for v in op.operands]
+            for i in self.reduced_results():
+                s = self.returned[i]
+                if s is not None and s.partial_axes:
+                    self.returned[i] = _without_partial(s)
+                    self.reshard_operand(op, i, self.returned[i], ir.InsertionPoint(op), op.location)
             return
         for i, s in enumerate(self.returned):
             self.reshard_operand(op, i, s, ir.InsertionPoint(op), op.location)
+
+    def reduced_results(self) -> list[int]:
+        """The results marked `mesh.reduced`."""
+        if "res_attrs" not in self.func.attributes:
+            return []
+        entries = ir.ArrayAttr(self.func.attributes["res_attrs"])
+        return [i for i, d in enumerate(entries) if REDUCED_ATTR in ir.DictAttr(d)]
 
     # -- ops without a rule ---------------------------------------------------
 
