@@ -788,6 +788,44 @@ class Program:
         self.pool, self.consts, self.shardings = saved_pool, saved_consts, saved_sh
         return Val(r, acc0.shape)
 
+    def hlo_loop(self, depth: int) -> Val:
+        """A `stablehlo.while` as JAX's fori_loop writes it: an i32 counter
+        carried beside a tensor, the body reading values from outside too."""
+        acc0 = self.maybe_annotate(self.pick(), 0.4)
+        t = self.ty(acc0.shape)
+        start, trips = self.rng.choice([0, 0, 2]), self.rng.choice([0, 1, 2, 3])
+        r, k0, i, a, c, n = (self.fresh(p) for p in ("h", "hk", "hi", "ha", "hc", "hn"))
+        i32 = "tensor<i32>"
+        self.emit(f'{k0} = "stablehlo.constant"() <{{value = dense<{start}> : {i32}}}> : () -> {i32}')
+        self.emit(f'{r}:2 = "stablehlo.while"({k0}, {acc0.name}) ({{')
+        self.emit(f"^bb0({i}: {i32}, {a}: {t}):")
+        self.emit(f'  {n} = "stablehlo.constant"() <{{value = dense<{start + trips}> : {i32}}}> : () -> {i32}')
+        direction = "#stablehlo<comparison_direction LT>"
+        compare = f'"stablehlo.compare"({i}, {n}) <{{comparison_direction = {direction}}}>'
+        self.emit(f"  {c} = {compare} : ({i32}, {i32}) -> tensor<i1>")
+        self.emit('  "stablehlo.return"(' + c + ") : (tensor<i1>) -> ()")
+        self.emit("}, {")
+        j, y = self.fresh("hj"), self.fresh("hy")
+        self.emit(f"^bb0({j}: {i32}, {y}: {t}):")
+        saved_pool, saved_consts, saved_sh = self.pool, self.consts, self.shardings
+        self.pool = [Val(y, acc0.shape), *saved_pool]
+        self.consts, self.shardings = dict(saved_consts), dict(saved_sh)
+        self.indent += "  "
+        carried = Val(y, acc0.shape)
+        if self.rng.random() < 0.3:
+            carried = self.annotate(carried, users=False)
+            self.pool.append(carried)
+        body = self.chain(self.rng.randrange(1, 3), depth + 1, want=acc0.shape, start=carried)
+        body = self.maybe_annotate(body, 0.4)
+        one, j1 = self.fresh("h1"), self.fresh("hj")
+        self.emit(f'{one} = "stablehlo.constant"() <{{value = dense<1> : {i32}}}> : () -> {i32}')
+        self.emit(f'{j1} = "stablehlo.add"({j}, {one}) : ({i32}, {i32}) -> {i32}')
+        self.emit(f'"stablehlo.return"({j1}, {body.name}) : ({i32}, {t}) -> ()')
+        self.indent = self.indent[:-2]
+        self.emit(f"}}) : ({i32}, {t}) -> ({i32}, {t})")
+        self.pool, self.consts, self.shardings = saved_pool, saved_consts, saved_sh
+        return Val(f"{r}#1", acc0.shape)
+
     def branch(self, depth: int) -> Val:
         a = self.pick()
         x, y = self.index_const(self.rng.randrange(3)), self.index_const(1)
@@ -822,6 +860,8 @@ class Program:
             choices += [lambda: self.loop(depth), lambda: self.branch(depth)]
             if self.extended and self.rng.random() < 0.3:
                 choices.append(lambda: self.while_loop(depth))
+            if self.extended and self.rng.random() < 0.3:
+                choices.append(lambda: self.hlo_loop(depth))
         v = self.rng.choice(choices)()
         self.pool.append(v)
         v2 = self.maybe_annotate(v)
