@@ -12,19 +12,20 @@ from mesh_dialect.ir.control import carried, trip_count
 
 _WHILE = """
 func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {{
-  %c0 = "stablehlo.constant"() <{{value = dense<{start}> : tensor<i32>}}> : () -> tensor<i32>
+  %c0 = "stablehlo.constant"() <{{value = dense<{start}> : tensor<{ity}>}}> : () -> tensor<{ity}>
   %r:2 = "stablehlo.while"(%c0, %x) ({{
-  ^bb0(%i: tensor<i32>, %a: tensor<4xf32>):
-    %n = "stablehlo.constant"() <{{value = dense<{bound}> : tensor<i32>}}> : () -> tensor<i32>
-    %t = "stablehlo.compare"({lhs}, {rhs}) <{{comparison_direction = #stablehlo<comparison_direction {direction}>}}>
-      : (tensor<i32>, tensor<i32>) -> tensor<i1>
+  ^bb0(%i: tensor<{ity}>, %a: tensor<4xf32>):
+    %n = "stablehlo.constant"() <{{value = dense<{bound}> : tensor<{ity}>}}> : () -> tensor<{ity}>
+    %t = "stablehlo.compare"({lhs}, {rhs})
+      <{{{compare_type}comparison_direction = #stablehlo<comparison_direction {direction}>}}>
+      : (tensor<{ity}>, tensor<{ity}>) -> tensor<i1>
     "stablehlo.return"(%t) : (tensor<i1>) -> ()
   }}, {{
-  ^bb0(%i: tensor<i32>, %a: tensor<4xf32>):
-    %s = "stablehlo.constant"() <{{value = dense<{step}> : tensor<i32>}}> : () -> tensor<i32>
-    %j = "stablehlo.{op}"(%i, %s) : (tensor<i32>, tensor<i32>) -> tensor<i32>
-    "stablehlo.return"(%j, %a) : (tensor<i32>, tensor<4xf32>) -> ()
-  }}) : (tensor<i32>, tensor<4xf32>) -> (tensor<i32>, tensor<4xf32>)
+  ^bb0(%i: tensor<{ity}>, %a: tensor<4xf32>):
+    %s = "stablehlo.constant"() <{{value = dense<{step}> : tensor<{ity}>}}> : () -> tensor<{ity}>
+    %j = "stablehlo.{op}"(%i, %s) : (tensor<{ity}>, tensor<{ity}>) -> tensor<{ity}>
+    "stablehlo.return"(%j, %a) : (tensor<{ity}>, tensor<4xf32>) -> ()
+  }}) : (tensor<{ity}>, tensor<4xf32>) -> (tensor<{ity}>, tensor<4xf32>)
   return %r#1 : tensor<4xf32>
 }}
 """
@@ -32,6 +33,7 @@ func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {{
 
 def _loop(**fields) -> tuple[ir.Operation, object]:
     values = {"start": 0, "bound": 3, "step": 1, "op": "add", "direction": "LT", "lhs": "%i", "rhs": "%n"}
+    values |= {"ity": "i32", "compare_type": ""}
     values.update(fields)
     ctx = mesh_dialect.context(allow_unregistered_dialects=True)
     module = mesh_dialect.parse(_WHILE.format(**values), context=ctx, verify=False)
@@ -53,7 +55,14 @@ def _loop(**fields) -> tuple[ir.Operation, object]:
         ({"start": 7, "bound": 1, "step": 2, "op": "subtract", "direction": "GE"}, 4),
         ({"start": 5, "bound": 3}, 0),
         ({"lhs": "%n", "rhs": "%i", "direction": "GT"}, 3),  # bound > counter
-        ({"direction": "GT"}, None),  # counting up while above a bound: not read
+        ({"direction": "GT"}, 0),  # counting up while above a bound it starts below: no trip
+        ({"direction": "GT", "start": 5}, None),  # ... or one it starts above: it never ends
+        # what a counter of a narrow or unsigned type does is not read:
+        ({"ity": "i8", "start": 5, "bound": 3, "direction": "NE"}, None),  # wraps round to 3
+        ({"ity": "i8", "start": 120, "bound": 127, "step": 3}, None),  # 129 wraps below 127
+        ({"ity": "i8", "start": 120, "bound": 127, "direction": "LE"}, None),  # never above 127
+        ({"ity": "i8", "start": 120, "bound": 126, "step": 3}, 2),
+        ({"start": -1, "compare_type": "compare_type = #stablehlo<comparison_type UNSIGNED>, "}, None),
         ({"step": 0}, None),
         ({"op": "multiply"}, None),
         ({"lhs": "%n", "rhs": "%n"}, None),

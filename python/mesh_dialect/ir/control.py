@@ -111,21 +111,52 @@ def trip_count(op: ir.Operation) -> int | None:
     if not isinstance(counter, ir.BlockArgument) or counter.owner != cond:
         return None
     k = ir.BlockArgument(counter).arg_number
+    width = _signed_width(counter.type)
+    if width is None or "UNSIGNED" in _compare_type(compare):
+        return None  # unsigned order: the counter's bits would need reading as such
     start, limit = _int_constant(op.operands[k]), _int_constant(bound)
     step = _step(terminator(body).operands[k], body.arguments[k])
     if start is None or limit is None or step is None or step == 0:
         return None
-    if direction in ("LT", "LE", "NE") and step > 0:
+    trips = _counted(direction, start, limit, step)
+    if trips is None:
+        return None
+    low, high = -(1 << (width - 1)), (1 << (width - 1)) - 1
+    if not low <= start + trips * step <= high:
+        return None  # the counter wraps before the test fails
+    return trips
+
+
+def _counted(direction: str, start: int, limit: int, step: int) -> int | None:
+    """Trips of `counter <direction> limit` from `start` by `step`, in
+    unbounded integers; None when the test never fails without wrapping."""
+    if direction == "NE":
+        if (limit - start) % step or (limit - start) * step < 0:
+            return None  # never equal before the counter wraps
+        return (limit - start) // step
+    if step > 0 and direction in ("LT", "LE"):
         end = limit + (1 if direction == "LE" else 0)
-        if direction == "NE" and (limit - start) % step:
-            return None  # never equal: the loop does not end where it says
         return max(0, math.ceil((end - start) / step))
-    if direction in ("GT", "GE", "NE") and step < 0:
+    if step < 0 and direction in ("GT", "GE"):
         end = limit - (1 if direction == "GE" else 0)
-        if direction == "NE" and (start - limit) % -step:
-            return None
         return max(0, math.ceil((start - end) / -step))
-    return None
+    holds = {"LT": start < limit, "LE": start <= limit, "GT": start > limit, "GE": start >= limit}
+    return 0 if direction in holds and not holds[direction] else None
+
+
+def _signed_width(t: ir.Type) -> int | None:
+    """The width of a signless or signed integer scalar tensor (or integer)."""
+    if isinstance(t, ir.RankedTensorType):
+        t = ir.RankedTensorType(t).element_type
+    if isinstance(t, ir.IndexType):
+        return 64
+    if not isinstance(t, ir.IntegerType) or ir.IntegerType(t).is_unsigned:
+        return None
+    return ir.IntegerType(t).width
+
+
+def _compare_type(compare: ir.Operation) -> str:
+    return str(compare.attributes["compare_type"]) if "compare_type" in compare.attributes else ""
 
 
 def _step(new: ir.Value, arg: ir.Value) -> int | None:
