@@ -2275,7 +2275,7 @@ def _localize(op: ir.Operation, forget) -> None:
         full = ir.RankedTensorType(op.operands[0].type if name == "tensor.extract_slice" else op.operands[1].type)
         sizes = list(op.attributes["static_sizes"])
         for d, size in enumerate(sizes):
-            if size >= 0 and d < full.rank and full.shape[d] < size:
+            if size >= 0 and d < full.rank and not full.is_dynamic_dim(d) and full.shape[d] < size:
                 sizes[d] = full.shape[d]
         op.attributes["static_sizes"] = _dense_i64(sizes)
     elif name == "tensor.expand_shape":
