@@ -524,7 +524,8 @@ class ImportShardings(Pass):
                     kept[REDUCED_ATTR] = ir.UnitAttr.get()
                 entries.append(ir.DictAttr.get(kept))
             if all(len(e) == 0 for e in entries):
-                del func.attributes[key]
+                if key in func.attributes:
+                    del func.attributes[key]
             else:
                 func.attributes[key] = ir.ArrayAttr.get(entries)
 
