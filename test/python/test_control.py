@@ -75,9 +75,44 @@ def test_trip_count(fields: dict, trips: int | None) -> None:
 
 def test_carried_values_of_a_while() -> None:
     loop, _module = _loop()
-    parts = carried(loop)
-    assert parts.inits == list(loop.operands)
     cond, body = (loop.regions[i].blocks[0] for i in range(2))
-    assert parts.block_args == [[cond.arguments[k], body.arguments[k]] for k in range(2)]
-    (returned,) = parts.yields
+    (returned,) = {y for value in carried(loop) for y, _ in value.yields}
     assert returned.block == body
+    assert [(v.result, v.init, v.args, [i for _, i in v.yields]) for v in carried(loop)] == [
+        (loop.results[k], k, [cond.arguments[k], body.arguments[k]], [k]) for k in range(2)
+    ]
+
+
+_SCF_WHILE = """
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %c0 = arith.constant 0 : index
+  %r:2 = scf.while (%a = %x, %i = %c0) : (tensor<4xf32>, index) -> (index, tensor<4xf32>) {
+    %t = arith.cmpi slt, %i, %i : index
+    scf.condition(%t) %i, %a : index, tensor<4xf32>
+  } do {
+  ^bb0(%j: index, %b: tensor<4xf32>):
+    scf.yield %b, %j : tensor<4xf32>, index
+  }
+  return %r#1 : tensor<4xf32>
+}
+"""
+
+
+def test_an_scf_while_carries_into_its_condition_and_out_of_it() -> None:
+    """Its inits go round through the condition's arguments and the body's
+    yield; what scf.condition hands on goes to the body's arguments and the
+    results, in the order it hands them (here swapped)."""
+    ctx = mesh_dialect.context()
+    module = mesh_dialect.parse(_SCF_WHILE, context=ctx)
+    found = []
+    module.operation.walk(lambda op: found.append(op) or ir.WalkResult.ADVANCE)
+    (loop,) = [op for op in found if op.name == "scf.while"]
+    before, after = (loop.regions[i].blocks[0] for i in range(2))
+    values = carried(loop)
+    assert [(v.result, v.init, v.args, [i for _, i in v.yields]) for v in values] == [
+        (None, 0, [before.arguments[0]], [0]),
+        (None, 1, [before.arguments[1]], [1]),
+        (loop.results[0], None, [after.arguments[0]], [1]),
+        (loop.results[1], None, [after.arguments[1]], [2]),
+    ]
+    assert [y.name for v in values for y, _ in v.yields] == ["scf.yield"] * 2 + ["scf.condition"] * 2

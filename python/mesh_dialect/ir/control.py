@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from mlir import ir
 
 HLO_WHILE = ("stablehlo.while", "mhlo.while")
-CARRIED_OPS = ("scf.for", "scf.if", "scf.execute_region", *HLO_WHILE)
+CARRIED_OPS = ("scf.for", "scf.if", "scf.execute_region", "scf.while", *HLO_WHILE)
 """Region ops each of whose results is a value carried through its regions."""
 LOOP_OPS = ("scf.for", "scf.while", *HLO_WHILE)
 """Loops: what is defined outside one is the same on every iteration."""
@@ -25,37 +25,55 @@ _DIRECTION = re.compile(r"comparison_direction\s+(EQ|NE|LT|LE|GT|GE)")
 
 @dataclass
 class Carried:
-    """Where each carried value `k` of a region op appears: its init operand
-    (None for `scf.if`), its block arguments, and the terminators that
-    yield it (operand `k` of each)."""
+    """One value carried through a region op: the result it ends as (None
+    for what an `scf.while` carries into its condition), the index of its
+    init operand (None for `scf.if`), the block arguments it enters as,
+    and the (terminator, operand index) pairs that hand it on."""
 
-    inits: list[ir.Value | None]
-    block_args: list[list[ir.Value]]
-    yields: list[ir.Operation]
+    result: ir.Value | None
+    init: int | None
+    args: list[ir.Value]
+    yields: list[tuple[ir.Operation, int]]
 
 
-def carried(op: ir.Operation) -> Carried:
-    """The carried values of `op`, one of `CARRIED_OPS`."""
+def carried(op: ir.Operation) -> list[Carried]:
+    """The values `op` (one of `CARRIED_OPS`) carries, each with one layout.
+    An `scf.while` carries two sets: its inits into the condition (and
+    back from the body), and what the condition hands the body (and the
+    results)."""
     name = op.name
-    n = len(op.results)
+    results = list(op.results)
     if name == "scf.for":
         body = op.regions[0].blocks[0]
         args = list(body.arguments)[1:]
-        return Carried(list(op.operands)[3:], [[a] for a in args], [terminator(body)])
+        end = terminator(body)
+        return [Carried(r, 3 + k, [args[k]], [(end, k)]) for k, r in enumerate(results)]
     if name in HLO_WHILE:
         cond, body = (op.regions[i].blocks[0] for i in range(2))
-        pairs = zip(cond.arguments, body.arguments)
-        return Carried(list(op.operands), [[c, b] for c, b in pairs], [terminator(body)])
-    yields = [terminator(region.blocks[0]) for region in op.regions if len(region.blocks)]
-    return Carried([None] * n, [[] for _ in range(n)], yields)
+        end = terminator(body)
+        pairs = zip(results, cond.arguments, body.arguments)
+        return [Carried(r, k, [c, b], [(end, k)]) for k, (r, c, b) in enumerate(pairs)]
+    if name == "scf.while":
+        before, after = (op.regions[i].blocks[0] for i in range(2))
+        check, end = terminator(before), terminator(after)
+        into = [Carried(None, k, [a], [(end, k)]) for k, a in enumerate(before.arguments)]
+        out = [Carried(r, None, [a], [(check, k + 1)]) for k, (r, a) in enumerate(zip(results, after.arguments))]
+        return into + out
+    ends = [terminator(region.blocks[0]) for region in op.regions if len(region.blocks)]
+    return [Carried(r, None, [], [(end, k) for end in ends]) for k, r in enumerate(results)]
 
 
 def is_loop_yield(op: ir.Operation, parent: ir.Operation) -> bool:
-    """Whether terminator `op` yields the values `parent` carries (the
+    """Whether terminator `op` hands on values `parent` carries (the
     condition region of a `stablehlo.while` yields only its flag)."""
     if parent.name not in HLO_WHILE:
         return True
     return op.block == parent.regions[1].blocks[0]
+
+
+def layout_holder(value: Carried) -> ir.Value:
+    """The value whose layout is the carried value's."""
+    return value.result if value.result is not None else value.args[0]
 
 
 def terminator(block: ir.Block) -> ir.Operation:

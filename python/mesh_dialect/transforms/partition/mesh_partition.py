@@ -46,7 +46,7 @@ from ...interfaces.choice import same_placement
 from ...interfaces.registry import INDEX_OFFSET_OPS, OWN_BODY, RuleCache, index_reads, walk_inside
 from ...interfaces.rules import Conflict, ShardingRule, option_from_shardings, shardings_from_option
 from ...ir import ops as mesh_ops
-from ...ir.control import CARRIED_OPS, HLO_WHILE, LOOP_OPS, carried, is_loop_yield
+from ...ir.control import CARRIED_OPS, HLO_WHILE, LOOP_OPS, carried, is_loop_yield, layout_holder
 from ...ir.flags import drop_totals_only_flags
 from ...ir.syntax import encode_sharding_attr
 from ...sharding.spec import IDEMPOTENT_KINDS, Mesh, Sharding, ShardingError
@@ -65,7 +65,7 @@ _RUN_ONCE = frozenset(
 """Ops whose regions run as control flow, once per entry on every device:
 a collective may sit inside.  Any other op's region (`tensor.generate`, an
 op without a rule) may run per element or any number of times."""
-_YIELDS = ("scf.yield", "stablehlo.return", "mhlo.return")
+_YIELDS = ("scf.yield", "scf.condition", "stablehlo.return", "mhlo.return")
 _LOOPS = frozenset(LOOP_OPS)
 """Loops: a value defined outside one is resharded in front of it, once,
 not in its body on every iteration."""
@@ -81,6 +81,7 @@ _SPECIAL = frozenset(
         "func.return",
         "func.call",
         "scf.yield",
+        "scf.condition",
         "stablehlo.return",
         "mhlo.return",
         "tensor.dim",
@@ -899,35 +900,36 @@ class _Partition:
     def carried(self, op: ir.Operation) -> None:
         """One layout per carried value: the result's annotation, else a
         block argument's, else whole.  The init is resharded to it here, the
-        yielded values at their terminator (`carried_yield`)."""
+        values handed on at their terminator (`carried_yield`)."""
         for region in op.regions:
             if len(region.blocks) > 1:
                 raise _Unsupported(
                     op.location,
                     f"partition needs single-block regions: '{op.name}' has a region of {len(region.blocks)} blocks",
                 )
-        parts = carried(op)
-        first_init = len(op.operands) - len(parts.inits)
-        for k, r in enumerate(op.results):
-            args = parts.block_args[k]
-            s = self.layout.get(r)
-            for arg in args:
+        for value in carried(op):
+            s = None if value.result is None else self.layout.get(value.result)
+            for arg in value.args:
                 if s is None:
                     s = self.layout.get(arg)
-            for v in (r, *args):
+            for v in (value.result, *value.args):
+                if v is None:
+                    continue
                 if s is None:
                     self.layout.pop(v, None)
                 else:
                     self.layout[v] = s
                     self.global_type[v] = v.type
                     v.set_type(self.local_type(v.type, s, op.location))
-            if parts.inits[k] is not None:
-                self.reshard_operand(op, first_init + k, s, ir.InsertionPoint(op), op.location)
+            if value.init is not None:
+                self.reshard_operand(op, value.init, s, ir.InsertionPoint(op), op.location)
 
     def carried_yield(self, op: ir.Operation) -> None:
-        parent = op.parent
-        for k, r in enumerate(parent.results):
-            self.reshard_operand(op, k, self.layout.get(r), ir.InsertionPoint(op), op.location)
+        for value in carried(op.parent):
+            for y, i in value.yields:
+                if y == op:
+                    s = self.layout.get(layout_holder(value))
+                    self.reshard_operand(op, i, s, ir.InsertionPoint(op), op.location)
 
     def reshard_operand(
         self, op: ir.Operation, i: int, target: Sharding | None, ip: ir.InsertionPoint, loc: ir.Location

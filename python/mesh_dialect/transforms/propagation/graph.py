@@ -15,7 +15,7 @@ from typing import Any
 from mlir import ir
 
 from ...interfaces.registry import walk_inside
-from ...ir.control import carried, trip_count
+from ...ir.control import carried, layout_holder, trip_count
 from ...ir.schema import DYNAMIC
 from ..base import element_bytes
 from .solver import CAPTURED, REPLICATED, Graph, Node, State, Value
@@ -58,7 +58,7 @@ class _Builder:
         }
         self.ids: dict[ir.Value, int] = {}
         self.refs: list[Ref] = []
-        self.carries: dict[ir.Operation, list[int]] = {}
+        self.carries: dict[ir.Operation, list[tuple[int, list[tuple[ir.Operation, int]]]]] = {}
         self.weights: dict[ir.Operation, int] = {}
         self.rules: dict = {}
         self.whole: set[int] = set()  # values every device holds whole (free to slice)
@@ -186,9 +186,10 @@ class _Builder:
                 self.region(item)
             elif kind == "yield" and item.parent in self.carries:
                 inner = self.weight(item)  # a yield runs once per iteration
-                for k, node in enumerate(self.carries[item.parent]):
-                    if node >= 0:
-                        self.graph.add_operand(node, self.vid(item.operands[k]), inner)
+                for node, yields in self.carries[item.parent]:
+                    for y, i in yields:
+                        if y == item:
+                            self.graph.add_operand(node, self.vid(item.operands[i]), inner)
             else:  # ops without a rule, collectives, calls, branches: whole values
                 self.whole_values(item)
         return self.graph, self.refs
@@ -267,20 +268,17 @@ class _Builder:
 
     def region(self, index: int) -> None:
         op = self.fn.ops[index]
-        parts = carried(op)
         carries = []
         weight = self.weight(op)
-        for k, r in enumerate(op.results):
-            if not isinstance(r.type, ir.RankedTensorType):
-                carries.append(-1)
+        for k, value in enumerate(carried(op)):
+            if not isinstance(layout_holder(value).type, ir.RankedTensorType):
                 continue
-            init = parts.inits[k]
-            ops = [self.vid(init)] if init is not None else []
-            res = [self.vid(r)] + [self.vid(a) for a in parts.block_args[k]]
+            ops = [self.vid(op.operands[value.init])] if value.init is not None else []
+            res = ([] if value.result is None else [self.vid(value.result)]) + [self.vid(a) for a in value.args]
             # the init is read once, in front of the loop; the yields once per
             # iteration (their weights come with them)
             node = Node(ops, res, carry=True, weight=weight, uneven=not self.fn.any_offsets)
-            carries.append(self.add(node, Ref("carry", index, k)))
+            carries.append((self.add(node, Ref("carry", index, k)), value.yields))
         self.carries[op] = carries
 
 

@@ -18,9 +18,9 @@ reverse (`backward`) or both, as upstream's `traversal` option says; with
 `fixed-point` (default) the sweeps repeat until one changes nothing.
 Annotations only ever get added, so a second run changes nothing.
 
-Values carried through `scf.for`, `scf.if`, `scf.execute_region` and an
-hlo `while` share one layout across the init, the block arguments, the
-yielded values and the result.
+Values carried through `scf.for`, `scf.if`, `scf.execute_region`,
+`scf.while` and an hlo `while` share one layout across the init, the block
+arguments, the yielded values and the result (`ir.control.carried`).
 
 An annotation present before the pass is explicit: it is never replaced;
 where the chosen layouts differ from it, the difference is resharded.  With
@@ -41,7 +41,7 @@ from ...interfaces.registry import RuleCache, RuleError, knows, rule_always_exis
 from ...interfaces.rules import ShardingRule, option_from_lists, option_to_lists, validate_option
 from ...ir import ops as mesh_ops
 from ...ir.asm import remap_location
-from ...ir.control import CARRIED_OPS, HLO_WHILE, LOOP_OPS, carried, is_loop_yield
+from ...ir.control import CARRIED_OPS, HLO_WHILE, LOOP_OPS, carried, is_loop_yield, layout_holder
 from ...ir.signature import op_address
 from ...ir.syntax import Unprintable, decode_sharding_attr, encode_sharding_attr
 from ...sharding.spec import Mesh, Sharding
@@ -70,10 +70,11 @@ unannotated `tensor.empty` makes, and a fill of one."""
 _LATER_NAMES = ("tensor.empty", "linalg.fill")
 _SKIPPED_TERMINATORS = ("scf.yield", "scf.condition", "cf.br", "cf.cond_br")
 _HLO_RETURNS = ("stablehlo.return", "mhlo.return")
-_ANY_LAYOUT = frozenset({"tensor.dim"})
+_ANY_LAYOUT = frozenset({"tensor.dim", "tensor.extract"})
 """Ops without a rule that partition handles whatever their operand's layout
-(a `tensor.dim` of a split value becomes the whole tensor's size): no error
-when that operand is sharded."""
+(a `tensor.dim` of a split value becomes the whole tensor's size; a
+`tensor.extract` reads its tensor gathered whole, a cost the solver
+prices): no error when that operand is sharded."""
 
 
 @dataclass(eq=False, slots=True)
@@ -253,7 +254,8 @@ class _Function:
                     sequence.append(("other", op))
                 return advance
             if name in _SKIPPED_TERMINATORS:
-                sequence.append(("yield" if name == "scf.yield" else "other", op))
+                hands_on = name == "scf.yield" or (name == "scf.condition" and op.parent.name == "scf.while")
+                sequence.append(("yield" if hands_on else "other", op))
                 return advance
             if name in _HLO_RETURNS and op.parent.name in HLO_WHILE:
                 sequence.append(("yield" if is_loop_yield(op, op.parent) else "other", op))
@@ -776,36 +778,33 @@ class _Function:
 
     def visit_region_op(self, op: ir.Operation) -> None:
         """One layout per carried value (`ir.control.carried`)."""
-        parts = carried(op)
-        results = list(op.results)
-        for k in range(len(results)):
-            if not isinstance(results[k].type, ir.RankedTensorType):
+        for k, value in enumerate(carried(op)):
+            if not isinstance(layout_holder(value).type, ir.RankedTensorType):
                 continue
-            found: Ann | None = self.def_ann.get(results[k])
-            init = parts.inits[k]
-            if found is None and init is not None:
-                found = self.anns.get(init)
-            for arg in parts.block_args[k]:
+            found: Ann | None = None if value.result is None else self.def_ann.get(value.result)
+            if found is None and value.init is not None:
+                found = self.anns.get(op.operands[value.init])
+            for arg in value.args:
                 found = found or self.def_ann.get(arg)
-            for y in parts.yields:
-                found = found or self.anns.get(y.operands[k])
+            for y, i in value.yields:
+                found = found or self.anns.get(y.operands[i])
             if found is None:
                 continue
             need = Sharding(found.sharding.split_axes, found.sharding.partial_axes, found.sharding.partial_type)
             self.apply_carried(op, k, found.mesh, need, found.origin)
 
     def apply_carried(self, op: ir.Operation, k: int, mesh: str, need: Sharding, origin) -> None:
-        """Value `k` carried by `op` gets layout `need` at its result, its
-        init, its block arguments and every yield."""
-        parts = carried(op)
-        self.ensure_value(op.results[k], mesh, need, origin, op, "", f"result {k} of '{op.name}'")
-        if parts.inits[k] is not None:
-            i = k + len(op.operands) - len(parts.inits)
-            self.ensure_use(op, i, parts.inits[k], mesh, need, origin, "")
-        for arg in parts.block_args[k]:
+        """Carried value `k` of `op` gets layout `need` at its result, its
+        init, its block arguments and every terminator handing it on."""
+        value = carried(op)[k]
+        if value.result is not None:
+            self.ensure_value(value.result, mesh, need, origin, op, "", f"result {k} of '{op.name}'")
+        if value.init is not None:
+            self.ensure_use(op, value.init, op.operands[value.init], mesh, need, origin, "")
+        for arg in value.args:
             self.ensure_block_arg(arg, mesh, need, origin)
-        for y in parts.yields:
-            self.ensure_use(y, k, y.operands[k], mesh, need, origin, "")
+        for y, i in value.yields:
+            self.ensure_use(y, i, y.operands[i], mesh, need, origin, "")
 
     def ensure_block_arg(self, arg: ir.Value, mesh: str, need: Sharding, origin) -> None:
         own = self.def_ann.get(arg)
