@@ -53,3 +53,18 @@ mesh.mesh @m(shape = 4x2)
 func.func @per_device_signature(%a: tensor<?x?xf32> {mesh.sharding = #mesh.sharding<@m, [[0], [1]], sharded_dims_offsets = [0, 2, 4, 6, 7, 0, 3, 5]>}) -> (tensor<?x?xf32> {mesh.sharding = #mesh.sharding<@m, [[0], [1]], sharded_dims_offsets = [0, 2, 4, 6, 7, 0, 3, 5]>}) {
   return %a : tensor<?x?xf32>
 }
+
+// -----
+
+// 2^32 devices: the even pieces of a partitioned signature are exported
+// without listing them, and an uneven default cut is left out with a
+// warning that does not list them either (export listed every piece and
+// ran out of memory).
+// WARN: warning: shardy would cut the pieces at ['8 over 4294967296 pieces of 1'], this layout cuts them at ['8 over 4294967296 pieces, the last 8 one larger']; left out: split_axes = {{\[\[}}0, 1]]
+// CHECK-LABEL: func.func @huge_mesh(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@m, [{"axis0", "axis1"}]>}, %arg1: tensor<8xf32>) -> tensor<8xf32>
+mesh.mesh @m(shape = 65536x65536)
+func.func @huge_mesh(%x: tensor<8xf32> {mesh.sharding = #mesh.sharding<@m, [[0, 1]]>}, %y: tensor<8xf32>) -> tensor<8xf32> {
+  %s = mesh.sharding @m split_axes = [[0, 1]] : !mesh.sharding
+  %0 = mesh.shard %y to %s : tensor<8xf32>
+  return %x : tensor<8xf32>
+}

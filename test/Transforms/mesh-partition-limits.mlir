@@ -40,3 +40,26 @@ func.func @few_pieces_of_a_huge_mesh(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %w = mesh.shard %e to %r : tensor<4x8xf32>
   return %w : tensor<4x8xf32>
 }
+
+// -----
+
+// A piece with its halos, or the pieces padded to the largest (as the
+// collectives move uneven ones), must have a 64-bit size: partition failed
+// with an internal error building such a type.
+mesh.mesh @m(shape = 2)
+func.func @halo_past_int64(%x: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  %s = mesh.sharding @m split_axes = [[0]] halo_sizes = [9223372036854775807, 0] : !mesh.sharding
+  // expected-error@+1 {{pieces of tensor dimension 0 reach 9223372036854775811 elements (with halos, or padded to the largest), more than a 64-bit size holds}}
+  %y = mesh.shard %x to %s : tensor<8x8xf32>
+  return %y : tensor<8x8xf32>
+}
+
+// -----
+
+mesh.mesh @m(shape = 2)
+func.func @padded_past_int64(%x: tensor<9223372036854775807x8xf32>) -> tensor<9223372036854775807x8xf32> {
+  %s = mesh.sharding @m split_axes = [[0]] sharded_dims_offsets = [0, 1, 9223372036854775807] : !mesh.sharding
+  // expected-error@+1 {{pieces of tensor dimension 0 reach 18446744073709551612 elements}}
+  %y = mesh.shard %x to %s : tensor<9223372036854775807x8xf32>
+  return %y : tensor<9223372036854775807x8xf32>
+}

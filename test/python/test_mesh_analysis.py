@@ -463,3 +463,21 @@ def test_a_registered_rule_that_raises_is_an_analysis_error_at_its_op() -> None:
         assert str(info.value.location) == 'loc("<string>":5:8)'
     finally:
         register_rule("arith.addf", previous)
+
+
+def test_regions_nested_as_deep_as_the_parser_takes():
+    """450 nested scf.if (the parser takes about 500): the cost model, which
+    follows regions recursively, ran out of Python's recursion limit."""
+    depth = 450
+    lines = ["mesh.mesh @mesh(shape = 2)", "func.func @deep(%c: i1, %x: tensor<4xf32>) -> tensor<4xf32> {"]
+    lines += [f"%r{i} = scf.if %c -> tensor<4xf32> {{" for i in range(depth)]
+    lines.append("scf.yield %x : tensor<4xf32>")
+    for i in reversed(range(depth)):
+        lines += ["} else {", "scf.yield %x : tensor<4xf32>", "}"]
+        if i:
+            lines.append(f"scf.yield %r{i} : tensor<4xf32>")
+    lines += ["return %r0 : tensor<4xf32>", "}"]
+    report = analyze(_parse("\n".join(lines)))
+    (function,) = report.functions
+    assert function.name == "deep"
+    assert len(function.notes) == depth  # one per scf.if on a value known only at run time

@@ -12,6 +12,10 @@ yet); the module given is never changed.
 
 from __future__ import annotations
 
+import contextlib
+import sys
+from collections.abc import Iterator
+
 from mlir import ir
 
 from .cost import MAX_DEVICES, AnalysisError, cost_function
@@ -79,6 +83,23 @@ def partitioned_copy(module: ir.Operation) -> tuple[ir.Operation, tuple[str, ...
     return copy, tuple(p.ARGUMENT for p in passes)
 
 
+_NESTING = 2000
+"""Regions nested this deep (a frame or two of Python each level) are
+costed; deeper ones are refused."""
+
+
+@contextlib.contextmanager
+def _deep_recursion() -> Iterator[None]:
+    """The cost model follows nested regions recursively: room for `_NESTING`
+    levels (the parser accepts about 500)."""
+    before = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(before, 4 * _NESTING))
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(before)
+
+
 def analyze(module: ir.Operation | ir.Module, *, max_devices: int = MAX_DEVICES) -> AnalysisReport:
     """The report of every function with a body, in order (see the module
     docstring); raises AnalysisError for a program it cannot cost."""
@@ -87,9 +108,15 @@ def analyze(module: ir.Operation | ir.Module, *, max_devices: int = MAX_DEVICES)
     op = module.operation
     program, pipeline = partitioned_copy(op)
     reports = []
-    with op.context:
+    with op.context, _deep_recursion():
         for meshes, fn_op in [(m, f) for m, fs in mesh_scopes(program) for f in fs]:
-            fn, costs, notes = cost_function(fn_op, meshes, max_devices)
+            try:
+                fn, costs, notes = cost_function(fn_op, meshes, max_devices)
+            except RecursionError:
+                raise AnalysisError(
+                    f"regions nest more deeply than mesh-analysis follows ({_NESTING} levels) in "
+                    f"{fn_op.attributes['sym_name']}"
+                ) from None
             devices = [
                 DeviceCost(
                     c.device,

@@ -30,6 +30,8 @@ from dataclasses import dataclass
 
 from ..ir.schema import REDUCTION_KINDS  # one list for the dialect and the algebra
 
+_INT64_MAX = (1 << 63) - 1
+
 Device = tuple[int, ...]
 """A device's multi-index on its mesh."""
 
@@ -506,6 +508,16 @@ class Sharding:
                         f"sharded_dims_offsets of tensor dimension {dim} must end at its size {shape[dim]}, "
                         f"got {given[-1]}"
                     )
+            # a piece with its halos, and the pieces padded to the largest
+            # (as collectives move them), must have a 64-bit size
+            k = self.shard_count(dim, mesh)
+            largest = max(b - a for a, b in zip(given, given[1:])) if given else -(-shape[dim] // max(k, 1))
+            widest = max(largest + sum(self.halo(dim)), k * largest)
+            if widest > _INT64_MAX:
+                raise ShardingError(
+                    f"pieces of tensor dimension {dim} reach {widest} elements (with halos, or padded to the "
+                    f"largest), more than a 64-bit size holds"
+                )
 
     # -- per-device layout -------------------------------------------------
 

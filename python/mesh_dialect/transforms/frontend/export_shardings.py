@@ -339,6 +339,10 @@ class ExportShardings(Pass):
         return used
 
 
+_LISTED_PIECES = 1 << 12
+"""The most pieces of one dimension `_cuts` lists to compare."""
+
+
 def _cuts(
     layout: Sharding, mesh_shape: list[int], t: ir.RankedTensorType, local: bool
 ) -> tuple[tuple | None, tuple | None]:
@@ -357,8 +361,8 @@ def _cuts(
         # an explicit cut of a dynamic size cannot be matched; a default one
         # is exported as before
         return (None, ()) if given else (None, None)
-    ours: list[int] = []
-    shardys: list[int] = []
+    ours: list[int | str] = []
+    shardys: list[int | str] = []
     at = 0  # where dimension d's offsets start in `given`
     for d, axes in split:
         k = 1
@@ -370,6 +374,10 @@ def _cuts(
             at += k + 1
         elif local:
             n *= k
+        if not given and n % k == 0:
+            continue  # even pieces: both cuts are the same
+        if not given and k > _LISTED_PIECES:  # too many to list: the two cuts differ (n % k > 0)
+            return (f"{n} over {k} pieces, the last {n % k} one larger",), (f"{n} over {k} pieces of {-(-n // k)}",)
         shardys += gspmd.xla_cut(n, k)
         if not given:
             ours += [split_piece(n, k, i)[0] for i in range(k)] + [n]
