@@ -791,8 +791,8 @@ def _window(
         out=extents[i],
         window_loop=k,
     )
-    if (k is None and w.stride == 1 and offset == 0) or w.out < 1 or w.pads():
-        return None  # a plain loop, an empty one, or reads outside the tensor
+    if (k is None and w.stride == 1 and offset == 0) or w.out < 1 or w.size < 1 or w.pads():
+        return None  # a plain loop, an empty one or window, or reads outside the tensor
     return w
 
 
