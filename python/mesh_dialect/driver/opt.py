@@ -379,7 +379,7 @@ class OptDriver:
                 with open(path, "rb") as f:
                     data = f.read()
         except OSError as e:
-            self.stderr.write(f"mesh-opt: could not open input file '{path}': {e.strerror}\n")
+            self.stderr.write(f"mesh-opt: {cannot_read(path, e)}\n")
             return None, name
         if isinstance(data, str):
             return data, name
@@ -705,6 +705,13 @@ def _umask() -> int:
     return mask
 
 
+def cannot_read(path: str, e: OSError) -> str:
+    """Why input `path` ('-': stdin) could not be read, for a tool's message."""
+    if path == "-":
+        return f"error: cannot read standard input: {e.strerror}"
+    return f"could not open input file '{path}': {e.strerror}"
+
+
 def _read_stdin() -> str | bytes:
     """stdin as strict UTF-8 with universal newlines, like a file opened with
     encoding="utf-8": sys.stdin itself may decode with surrogateescape and
@@ -716,5 +723,7 @@ def _read_stdin() -> str | bytes:
 def _stdin_data() -> str | bytes:
     """stdin's bytes, or its text when it was replaced by a text stream
     (in-process use)."""
+    if sys.stdin is None:  # started with stdin closed (`<&-`)
+        raise OSError(errno.EBADF, os.strerror(errno.EBADF))
     buffer = getattr(sys.stdin, "buffer", None)
     return sys.stdin.read() if buffer is None else buffer.read()

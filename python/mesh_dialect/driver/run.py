@@ -17,7 +17,7 @@ from ..ir import diagnostics as diag
 from ..ir.asm import parse
 from ..ir.dialect import load_dialect
 from ..sim.interpreter import MAX_DEVICES
-from .opt import Progress, _decoded, _stdin_data
+from .opt import Progress, _decoded, _stdin_data, cannot_read
 
 TOLERANCE_DOC = """\
 Floats match when |got - ref| <= atol + rtol * |ref| at every element, NaN
@@ -71,6 +71,7 @@ class RunDriver:
         self.stderr = stderr or sys.stderr
         self.progress = progress or Progress()
         self.stdin_text: str | None = None
+        self.function: str | None = None  # the function being simulated
 
     def run(self) -> int:
         from ..sim.program import SimError
@@ -85,6 +86,8 @@ class RunDriver:
             self.stderr.write(str(e) + "\n")
         except MemoryError:
             self.stderr.write("mesh-run: error: out of memory (are the tensors or the mesh this large?)\n")
+        except RecursionError as e:
+            self.stderr.write(f"mesh-run: error: {_too_deep(e, self.function)}\n")
         return 1
 
     # ------------------------------------------------------------------
@@ -93,13 +96,13 @@ class RunDriver:
         self.progress.phase(f"reading {'stdin' if path == '-' else path}")
         try:
             if path == "-":
-                path = "<stdin>"
                 data = _stdin_data()
             else:
                 with open(path, "rb") as f:
                     data = f.read()
         except OSError as e:
-            raise RunError(f"could not open input file '{path}': {e.strerror}") from None
+            raise RunError(cannot_read(path, e)) from None
+        path = "<stdin>" if path == "-" else path
         try:
             text = data if isinstance(data, str) else _decoded(data)
             if path == "<stdin>":
@@ -112,6 +115,20 @@ class RunDriver:
             raise RunError(f"input file '{path}' is MLIR bytecode: mesh-run reads text (mesh-opt prints it)")
         self.progress.phase(f"parsing {path}")
         return parse(text, filename=path, context=ctx)
+
+    def _mesh(self, module: ir.Operation) -> str | None:
+        """--mesh, without its `@`: a mesh of the module."""
+        from ..sim.program import Compiler
+
+        if self.o.mesh is None:
+            return None
+        name = self.o.mesh.removeprefix("@")
+        meshes = Compiler(module).meshes
+        if name not in meshes:
+            known = ", ".join("@" + n for n in meshes) or "none"
+            path = "<stdin>" if self.o.input == "-" else self.o.input
+            raise RunError(f"error: no mesh @{name} in '{path}' (meshes: {known})")
+        return name
 
     @staticmethod
     def _pick(sim, requested: str | None, path: str) -> str:
@@ -148,7 +165,12 @@ class RunDriver:
             if name is None:
                 raise RunError(f"@{sig.name} has no layout; name its mesh with --mesh")
             mesh = Mesh(sim.runner(name).mesh.shape, name)
-        return random_inputs(sig, mesh, self.o.seed)
+        try:
+            return random_inputs(sig, mesh, self.o.seed)
+        except ValueError as e:
+            if "too big" in str(e):  # numpy's refusal to allocate more than it can address
+                raise MemoryError(str(e)) from None
+            raise RunError(f"error: cannot make random inputs for @{sig.name}: {e}") from None
 
     def _run(self) -> int:
         from ..sim.api import Simulation
@@ -159,8 +181,8 @@ class RunDriver:
         load_dialect(ctx)
         with ctx, ir.Location.unknown(ctx):
             module = self._load(self.o.input, ctx)
-            sim = Simulation(module, mesh=self.o.mesh, max_devices=self.o.max_devices)
-            function = self._pick(sim, self.o.function, self.o.input)
+            sim = Simulation(module, mesh=self._mesh(module), max_devices=self.o.max_devices)
+            function = self.function = self._pick(sim, self.o.function, self.o.input)
             sig = sim.signature(function)
             self.progress.phase("preparing the inputs")
             inputs = self._inputs(sim, sig)
@@ -180,7 +202,7 @@ class RunDriver:
             if self.o.compare_with is not None:
                 ref_module = self._load(self.o.compare_with, ctx)
                 ref_sim = Simulation(ref_module)
-                ref_fn = self._pick(ref_sim, self.o.ref_function or function, self.o.compare_with)
+                ref_fn = self.function = self._pick(ref_sim, self.o.ref_function or function, self.o.compare_with)
                 ref_sig = ref_sim.signature(ref_fn)
                 self.progress.phase(f"simulating the reference @{ref_fn} {_where(ref_sim, ref_sig, ref_sig.spmd)}")
                 # A per-device reference runs on its mesh, from the same global inputs.
@@ -312,6 +334,22 @@ class RunDriver:
                 ok = False
         self.stdout.write("match\n" if ok else "MISMATCH\n")
         return 0 if ok else 1
+
+
+def _too_deep(e: RecursionError, function: str | None) -> str:
+    """The message for a simulated program that nests calls or regions
+    deeper than Python's stack allows: how deep (the simulator runs a block
+    per call or region) and in which function (the last one called)."""
+    levels = 0
+    tb = e.__traceback__
+    while tb is not None:
+        code, names = tb.tb_frame.f_code.co_name, tb.tb_frame.f_locals
+        levels += code == "run_block"
+        if code == "_call" and "step" in names:
+            function = getattr(names["step"], "attrs", {}).get("callee", function)
+        tb = tb.tb_next
+    depth = f"deeper than {levels} levels" if levels else "too deeply"
+    return f"calls or regions nest {depth}" + (f" (in @{function})" if function else "")
 
 
 def _where(sim, sig, spmd: bool) -> str:

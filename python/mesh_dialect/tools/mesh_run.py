@@ -4,7 +4,10 @@ or on every device of its mesh, and compare with a reference program."""
 from __future__ import annotations
 
 import argparse
+import ctypes
 import sys
+import threading
+from collections.abc import Callable
 
 from ..driver.run import TOLERANCE_DOC, RunDriver, RunOptions
 from ..sim.interpreter import MAX_DEVICES
@@ -96,8 +99,60 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+RECURSION_LIMIT = 12_000
+"""Python frames a run may nest: each call or region (`func.call`, `scf.if`,
+...) of a simulated program takes two, so about 6000 levels of them run;
+deeper, the run stops with one line (`RunDriver`). Not more: a level costs
+the simulator time in proportion to the depth."""
+
+STACK_SIZE = 256 * 1024 * 1024
+"""The stack of the thread a run uses: RECURSION_LIMIT frames take about
+8 MB of it (generators nest on the C stack too), all of a default main
+thread's stack."""
+
+
 def main(argv: list[str] | None = None) -> int:
     return guarded("mesh-run", lambda: _main(argv))
+
+
+def _deep(body: Callable[[], int]) -> int:
+    """`body()` in a thread whose stack holds RECURSION_LIMIT frames (in
+    this thread if none can be started); its exceptions are raised here."""
+    result: list[int] = []
+    failure: list[BaseException] = []
+    done = threading.Event()  # not Thread.join: interrupted, it may return before the thread ends
+
+    def run() -> None:
+        try:
+            result.append(body())
+        except BaseException as e:  # noqa: BLE001 - raised again in the calling thread
+            failure.append(e)
+        finally:
+            done.set()
+
+    thread = threading.Thread(target=run, name="mesh-run", daemon=True)
+    old_limit, old_size = sys.getrecursionlimit(), threading.stack_size()
+    try:
+        threading.stack_size(STACK_SIZE)
+        sys.setrecursionlimit(max(old_limit, RECURSION_LIMIT))
+        thread.start()
+    except (RuntimeError, ValueError, MemoryError):  # no such stack here: as deep as this one allows
+        sys.setrecursionlimit(old_limit)
+        return body()
+    finally:
+        threading.stack_size(old_size)
+    try:
+        while not done.is_set():
+            try:
+                done.wait()
+            except KeyboardInterrupt:  # Ctrl-C reaches this thread only: stop the run where it is
+                exception = ctypes.py_object(KeyboardInterrupt)
+                ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread.ident or 0), exception)
+    finally:
+        sys.setrecursionlimit(old_limit)
+    if failure:
+        raise failure[0]
+    return result[0]
 
 
 def _main(argv: list[str] | None) -> int:
@@ -105,7 +160,9 @@ def _main(argv: list[str] | None) -> int:
     try:
         args = parser.parse_args(argv)
     except SystemExit as e:  # argparse: usage errors exit 1, like every other error here
-        return 0 if e.code == 0 else 1
+        if e.code:
+            return 1
+        raise  # --help: `guarded` checks that it was written
     options = RunOptions(
         input=args.input,
         function=args.function,
@@ -124,7 +181,9 @@ def _main(argv: list[str] | None) -> int:
         allow_unregistered_dialect=args.allow_unregistered_dialect,
     )
     with progress.shown(progress.allowed(args.progress, args.input, args.compare_with)) as (stdout, stderr, reporter):
-        return RunDriver(options, stdout, stderr, reporter).run()
+        driver = RunDriver(options, stdout, stderr, reporter)
+        # An MPI run simulates nothing here, and forwards signals from the main thread.
+        return driver.run() if args.mpi is not None else _deep(driver.run)
 
 
 def entry() -> None:

@@ -19,13 +19,15 @@ from typing import TextIO
 
 from mlir import ir
 
-from ..driver.opt import OptDriver, OptOptions, _read_stdin
+from ..driver.opt import OptDriver, OptOptions, _decoded, _stdin_data, cannot_read
 from ..ir import diagnostics as diag
 from ..ir.asm import parse
 from ..ir.dialect import load_dialect
 from . import guarded
 
 PROG = "mesh-viz"
+MAX_WIDTH = 10000
+"""The widest terminal picture --width asks for (a picture is drawn in memory)."""
 
 
 class _ArgumentParser(argparse.ArgumentParser):
@@ -61,15 +63,17 @@ class _Failure(Exception):
 
 
 def main(argv: list[str] | None = None, stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
-    out = stdout or sys.stdout
-    err = stderr or sys.stderr
-    return guarded(PROG, lambda: _main(sys.argv[1:] if argv is None else argv, out, err))
+    # The streams are looked up inside `guarded`, which stands in for closed ones.
+    return guarded(
+        PROG, lambda: _main(sys.argv[1:] if argv is None else argv, stdout or sys.stdout, stderr or sys.stderr)
+    )
 
 
 def _main(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
     args = _parser().parse_args(argv)
-    if args.width is not None and args.width < 8:
-        stderr.write(f"{PROG}: error: --width must be at least 8, got {args.width}\n")
+    if args.width is not None and not 8 <= args.width <= MAX_WIDTH:
+        bound = "at least 8" if args.width < 8 else f"at most {MAX_WIDTH}"
+        stderr.write(f"{PROG}: error: --width must be {bound}, got {args.width}\n")
         return 1
     try:
         return _run(args, stdout, stderr)
@@ -81,19 +85,26 @@ def _main(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
 
 
 def _read(path: str) -> tuple[str, str]:
+    """The input's text, refused as `mesh-opt` refuses it (not UTF-8: at
+    its first invalid byte, with the source line and a caret)."""
+    name = "<stdin>" if path == "-" else path
     try:
         if path == "-":
-            text = _read_stdin()
-            if isinstance(text, bytes):  # MLIR bytecode
-                raise _Failure("'<stdin>' is MLIR bytecode: mesh-viz reads text (`mesh-opt` prints it)")
-            return text, "<stdin>"
-        with open(path, encoding="utf-8") as f:
-            return f.read(), path
+            data = _stdin_data()
+        else:
+            with open(path, "rb") as f:
+                data = f.read()
     except OSError as e:
-        raise _Failure(f"could not open input file '{path}': {e.strerror}") from None
-    except UnicodeDecodeError as e:
-        shown = "<stdin>" if path == "-" else path
-        raise _Failure(f"input file '{shown}' is not UTF-8 text: {e.reason} at byte {e.start}") from None
+        raise _Failure(cannot_read(path, e).removeprefix("error: ")) from None
+    try:
+        text = data if isinstance(data, str) else _decoded(data)
+    except UnicodeDecodeError:
+        found = diag.undecodable(data, name)
+        assert found is not None  # the strict decoder refused it, so does this one
+        raise diag.DiagnosticError([found[0]], {name: found[1]}) from None
+    if isinstance(text, bytes):  # MLIR bytecode
+        raise _Failure(f"input file '{name}' is MLIR bytecode: mesh-viz reads text (mesh-opt prints it)")
+    return text, name
 
 
 def _run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:

@@ -14,7 +14,7 @@ import numpy as np
 from mlir import ir
 
 from ..minmax import maximum, maximum_number, minimum, minimum_number
-from ..program import Compiler, SimError, dtype_of, fail, register, run_block
+from ..program import Compiler, Frame, SimError, dtype_of, fail, register, run_block
 
 # ---------------------------------------------------------------------------
 # func
@@ -26,8 +26,6 @@ def _prepare_call(c: Compiler, op: ir.Operation) -> dict:
 
 @register("func.call", prepare=_prepare_call, generator=True)
 def _call(frame, step, *args):
-    from ..program import Frame
-
     fn = frame.runner.compiler.function(step.attrs["callee"])
     callee = Frame([None] * fn.slots, frame.device, frame.runner)
     return (yield from run_block(callee, fn.body, list(args)))
