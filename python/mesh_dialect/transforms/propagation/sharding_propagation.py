@@ -798,7 +798,8 @@ class _Function:
         init, its block arguments and every terminator handing it on."""
         value = carried(op)[k]
         if value.result is not None:
-            self.ensure_value(value.result, mesh, need, origin, op, "", f"result {k} of '{op.name}'")
+            number = ir.OpResult(value.result).result_number
+            self.ensure_value(value.result, mesh, need, origin, op, "", f"result {number} of '{op.name}'")
         if value.init is not None:
             self.ensure_use(op, value.init, op.operands[value.init], mesh, need, origin, "")
         for arg in value.args:
