@@ -63,14 +63,6 @@ def carried(op: ir.Operation) -> list[Carried]:
     return [Carried(r, None, [], [(end, k) for end in ends]) for k, r in enumerate(results)]
 
 
-def is_loop_yield(op: ir.Operation, parent: ir.Operation) -> bool:
-    """Whether terminator `op` hands on values `parent` carries (the
-    condition region of a `stablehlo.while` yields only its flag)."""
-    if parent.name not in HLO_WHILE:
-        return True
-    return op.block == parent.regions[1].blocks[0]
-
-
 def layout_holder(value: Carried) -> ir.Value:
     """The value whose layout is the carried value's."""
     return value.result if value.result is not None else value.args[0]

@@ -46,7 +46,7 @@ from ...interfaces.choice import same_placement
 from ...interfaces.registry import INDEX_OFFSET_OPS, OWN_BODY, RuleCache, index_reads, walk_inside
 from ...interfaces.rules import Conflict, ShardingRule, option_from_shardings, shardings_from_option
 from ...ir import ops as mesh_ops
-from ...ir.control import CARRIED_OPS, HLO_WHILE, LOOP_OPS, carried, is_loop_yield, layout_holder
+from ...ir.control import CARRIED_OPS, HLO_WHILE, LOOP_OPS, carried, layout_holder
 from ...ir.flags import drop_totals_only_flags
 from ...ir.syntax import encode_sharding_attr
 from ...sharding.spec import IDEMPOTENT_KINDS, Mesh, Sharding, ShardingError
@@ -694,8 +694,7 @@ class _Partition:
         if name in _CARRIED:
             self.carried(op)
             return
-        if name in _YIELDS and op.parent.name in _CARRIED and is_loop_yield(op, op.parent):
-            self.carried_yield(op)
+        if name in _YIELDS and op.parent.name in _CARRIED and self.carried_yield(op):
             return
         if name == "tensor.dim" and self.dim_of_piece(op):
             return
@@ -924,12 +923,18 @@ class _Partition:
             if value.init is not None:
                 self.reshard_operand(op, value.init, s, ir.InsertionPoint(op), op.location)
 
-    def carried_yield(self, op: ir.Operation) -> None:
+    def carried_yield(self, op: ir.Operation) -> bool:
+        """Reshard what terminator `op` hands on to its carried values'
+        layouts; False when it hands on none (a `stablehlo.while`
+        condition's flag: an op without a rule)."""
+        found = False
         for value in carried(op.parent):
             for y, i in value.yields:
                 if y == op:
                     s = self.layout.get(layout_holder(value))
                     self.reshard_operand(op, i, s, ir.InsertionPoint(op), op.location)
+                    found = True
+        return found
 
     def reshard_operand(
         self, op: ir.Operation, i: int, target: Sharding | None, ip: ir.InsertionPoint, loc: ir.Location

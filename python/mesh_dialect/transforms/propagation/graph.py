@@ -185,14 +185,24 @@ class _Builder:
             elif kind == "region":
                 self.region(item)
             elif kind == "yield" and item.parent in self.carries:
-                inner = self.weight(item)  # a yield runs once per iteration
-                for node, yields in self.carries[item.parent]:
-                    for y, i in yields:
-                        if y == item:
-                            self.graph.add_operand(node, self.vid(item.operands[i]), inner)
+                if not self.hand_on(item):
+                    self.whole_values(item)  # a while condition's flag
             else:  # ops without a rule, collectives, calls, branches: whole values
                 self.whole_values(item)
         return self.graph, self.refs
+
+    def hand_on(self, terminator: ir.Operation) -> bool:
+        """Add what `terminator` hands on to its carried values' nodes (once
+        per iteration of the loops around it); False when it hands on none
+        (a `stablehlo.while` condition's flag)."""
+        inner = self.weight(terminator)
+        found = False
+        for node, yields in self.carries[terminator.parent]:
+            for y, i in yields:
+                if y == terminator:
+                    self.graph.add_operand(node, self.vid(terminator.operands[i]), inner)
+                    found = True
+        return found
 
     def whole_values(self, op: ir.Operation, operands=None, results=None) -> None:
         """An op that reads its tensors whole and produces them whole."""

@@ -41,7 +41,7 @@ from ...interfaces.registry import RuleCache, RuleError, knows, rule_always_exis
 from ...interfaces.rules import ShardingRule, option_from_lists, option_to_lists, validate_option
 from ...ir import ops as mesh_ops
 from ...ir.asm import remap_location
-from ...ir.control import CARRIED_OPS, HLO_WHILE, LOOP_OPS, carried, is_loop_yield, layout_holder
+from ...ir.control import CARRIED_OPS, HLO_WHILE, LOOP_OPS, carried, layout_holder
 from ...ir.signature import op_address
 from ...ir.syntax import Unprintable, decode_sharding_attr, encode_sharding_attr
 from ...sharding.spec import Mesh, Sharding
@@ -68,7 +68,8 @@ LATER = ShardingRule((), (), ())
 needs none for a value every device holds whole, which is what an
 unannotated `tensor.empty` makes, and a fill of one."""
 _LATER_NAMES = ("tensor.empty", "linalg.fill")
-_SKIPPED_TERMINATORS = ("scf.yield", "scf.condition", "cf.br", "cf.cond_br")
+_BRANCHES = ("cf.br", "cf.cond_br")
+_SKIPPED_TERMINATORS = ("scf.yield", "scf.condition", *_BRANCHES)
 _HLO_RETURNS = ("stablehlo.return", "mhlo.return")
 _ANY_LAYOUT = frozenset({"tensor.dim", "tensor.extract"})
 """Ops without a rule that partition handles whatever their operand's layout
@@ -253,12 +254,10 @@ class _Function:
                 elif name not in ("mesh.sharding", "mesh.mesh"):
                     sequence.append(("other", op))
                 return advance
-            if name in _SKIPPED_TERMINATORS:
-                hands_on = name == "scf.yield" or (name == "scf.condition" and op.parent.name == "scf.while")
+            if name in _SKIPPED_TERMINATORS or (name in _HLO_RETURNS and op.parent.name in HLO_WHILE):
+                # which carried values it hands on, if any, `carried` says (graph.py)
+                hands_on = name not in _BRANCHES and op.parent.name in CARRIED_OPS
                 sequence.append(("yield" if hands_on else "other", op))
-                return advance
-            if name in _HLO_RETURNS and op.parent.name in HLO_WHILE:
-                sequence.append(("yield" if is_loop_yield(op, op.parent) else "other", op))
                 return advance
             if name in CARRIED_OPS and _single_blocks(op):
                 sequence.append(("region", len(ops)))
