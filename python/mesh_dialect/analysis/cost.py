@@ -68,7 +68,7 @@ from dataclasses import dataclass, field
 from mlir import ir
 
 from ..ir.asm import remap_location
-from ..ir.control import HLO_WHILE, trip_count
+from ..ir.control import HLO_WHILE, malformed, trip_count
 from ..ir.hlo import conv_dimensions
 from ..ir.schema import DYNAMIC
 from ..ir.syntax import Unprintable, decode_axes_array, decode_sharding_attr
@@ -422,6 +422,9 @@ class Compiler:
                 a["dst_halos"] = _ints(op, "static_destination_halo_sizes")
             return
         if name in HLO_WHILE:
+            why = malformed(op)
+            if why is not None:
+                raise AnalysisError(f"'{name}' {why}", op.location)
             a["trips"] = trip_count(op)
             return
         if name == "scf.for" and "unsignedCmp" in op.attributes:

@@ -63,6 +63,24 @@ def carried(op: ir.Operation) -> list[Carried]:
     return [Carried(r, None, [], [(end, k) for end in ends]) for k, r in enumerate(results)]
 
 
+def malformed(op: ir.Operation) -> str | None:
+    """Why an hlo while does not have the shape `carried` reads (its dialect
+    is unregistered, so MLIR never verified it), else None."""
+    if op.name not in HLO_WHILE:
+        return None
+    if len(op.regions) != 2 or any(len(r.blocks) != 1 or not len(r.blocks[0].operations) for r in op.regions):
+        return "needs 2 regions of one block ending in a return"
+    cond, body = (op.regions[i].blocks[0] for i in range(2))
+    n = len(op.operands)
+    counts = (len(op.results), len(cond.arguments), len(body.arguments), len(terminator(body).operands))
+    if any(c != n for c in counts):
+        return (
+            f"carries {n} values but has {counts[0]} results, {counts[1]} condition arguments, "
+            f"{counts[2]} body arguments and a body returning {counts[3]} values"
+        )
+    return None
+
+
 def layout_holder(value: Carried) -> ir.Value:
     """The value whose layout is the carried value's."""
     return value.result if value.result is not None else value.args[0]

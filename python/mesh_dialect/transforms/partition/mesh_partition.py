@@ -46,7 +46,7 @@ from ...interfaces.choice import same_placement
 from ...interfaces.registry import INDEX_OFFSET_OPS, OWN_BODY, RuleCache, index_reads, walk_inside
 from ...interfaces.rules import Conflict, ShardingRule, option_from_shardings, shardings_from_option
 from ...ir import ops as mesh_ops
-from ...ir.control import CARRIED_OPS, HLO_WHILE, LOOP_OPS, carried, layout_holder
+from ...ir.control import CARRIED_OPS, HLO_WHILE, LOOP_OPS, carried, layout_holder, malformed
 from ...ir.flags import drop_totals_only_flags
 from ...ir.syntax import encode_sharding_attr
 from ...sharding.spec import IDEMPOTENT_KINDS, Mesh, Sharding, ShardingError
@@ -906,6 +906,9 @@ class _Partition:
                     op.location,
                     f"partition needs single-block regions: '{op.name}' has a region of {len(region.blocks)} blocks",
                 )
+        why = malformed(op)
+        if why is not None:
+            raise _Unsupported(op.location, f"'{op.name}' {why}")
         for value in carried(op):
             s = None if value.result is None else self.layout.get(value.result)
             for arg in value.args:
