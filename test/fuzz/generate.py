@@ -607,6 +607,55 @@ class Program:
         self.emit("  }")
         return Val(r, out_shape)
 
+    def argmax(self) -> Val:
+        """`jnp.argmax`/`argmin` as JAX exports it: a two-input stablehlo
+        reduce whose body compares and selects; the pick's value, or its
+        index converted to the element type."""
+        a = self.pick(rank=2)
+        dim = self.rng.randrange(2)
+        a = self.operand(a)
+        out_shape = (a.shape[1 - dim],)
+        elt, kind = self.elt, "SIGNED" if self.is_int else "FLOAT"
+        wins = self.rng.choice(["GT", "LT"])
+        bits = 32 if elt.endswith("32") else 64
+        if self.is_int:
+            lowest = str(-(2 ** (bits - 1)) if wins == "GT" else 2 ** (bits - 1) - 1)
+        else:
+            lowest = "0xFF800000" if wins == "GT" else "0x7F800000"
+            if bits == 64:
+                lowest = "0xFFF0000000000000" if wins == "GT" else "0x7FF0000000000000"
+        ta, tr, tn = self.ty(a.shape), self.ty(out_shape), self.ty(a.shape, "i32")
+        s, si = f"tensor<{elt}>", "tensor<i32>"
+        r, iota, v0, i0 = self.fresh("am"), self.fresh("ai"), self.fresh("av"), self.fresh("ak")
+
+        def compare(x: str, y: str, direction: str, k: str, t: str) -> str:
+            return (
+                f'"stablehlo.compare"({x}, {y}) <{{compare_type = #stablehlo<comparison_type {k}>, '
+                f"comparison_direction = #stablehlo<comparison_direction {direction}>}}> : ({t}, {t}) -> tensor<i1>"
+            )
+
+        self.emit(f'{iota} = "stablehlo.iota"() <{{iota_dimension = {dim} : i64}}> : () -> {tn}')
+        self.emit(f'{v0} = "stablehlo.constant"() <{{value = dense<{lowest}> : {s}}}> : () -> {s}')
+        self.emit(f'{i0} = "stablehlo.constant"() <{{value = dense<0> : {si}}}> : () -> {si}')
+        self.emit(f'{r}:2 = "stablehlo.reduce"({a.name}, {iota}, {v0}, {i0}) <{{dimensions = array<i64: {dim}>}}> ({{')
+        self.emit(f"^bb0(%x: {s}, %xi: {si}, %y: {s}, %yi: {si}):")
+        self.emit(f"  %w = {compare('%x', '%y', wins, kind, s)}")
+        self.emit(f"  %n = {compare('%x', '%x', 'NE', kind, s)}")
+        self.emit('  %p = "stablehlo.or"(%w, %n) : (tensor<i1>, tensor<i1>) -> tensor<i1>')
+        self.emit(f"  %e = {compare('%x', '%y', 'EQ', kind, s)}")
+        self.emit(f"  %l = {compare('%xi', '%yi', 'LT', 'SIGNED', si)}")
+        self.emit('  %t = "stablehlo.and"(%e, %l) : (tensor<i1>, tensor<i1>) -> tensor<i1>')
+        self.emit('  %q = "stablehlo.or"(%p, %t) : (tensor<i1>, tensor<i1>) -> tensor<i1>')
+        self.emit(f'  %v = "stablehlo.select"(%p, %x, %y) : (tensor<i1>, {s}, {s}) -> {s}')
+        self.emit(f'  %j = "stablehlo.select"(%q, %xi, %yi) : (tensor<i1>, {si}, {si}) -> {si}')
+        self.emit(f'  "stablehlo.return"(%v, %j) : ({s}, {si}) -> ()')
+        self.emit(f"}}) : ({ta}, {tn}, {s}, {si}) -> ({tr}, {self.ty(out_shape, 'i32')})")
+        if self.rng.random() < 0.5:
+            return Val(f"{r}#0", out_shape)
+        c = self.fresh("ac")
+        self.emit(f'{c} = "stablehlo.convert"({r}#1) : ({self.ty(out_shape, "i32")}) -> {tr}')
+        return Val(c, out_shape)
+
     def transpose(self) -> Val:
         a = self.pick(rank=self.rng.choice([2, 3]))
         perm = list(range(len(a.shape)))
@@ -851,7 +900,7 @@ class Program:
     def step(self, depth: int) -> Val:
         choices = [self.elementwise, self.elementwise, self.matmul, self.matmul, self.reduce, self.transpose]
         if self.extended:
-            choices += [self.reshape, self.slice, self.gather]
+            choices += [self.reshape, self.slice, self.gather, self.argmax]
             if self.rng.random() < 0.1:
                 choices.append(self.collective)
             if depth == 0 and self.rng.random() < 0.2:

@@ -34,7 +34,7 @@ from mlir import ir
 from ..ir.hlo import conv_dimensions, dot_dimensions, gather_dimensions
 from ..ir.signature import op_signature
 from ..ir.types import is_boolean
-from .rules import INVALID, DimExpr, Iterator, ShardingRule, TensorMap, Window
+from .rules import INVALID, SELECT, DimExpr, Iterator, ShardingRule, TensorMap, Window
 
 RuleFn = Callable[[ir.Operation], ShardingRule | None]
 
@@ -171,6 +171,9 @@ def _registered_rule(fn: RuleFn, op: ir.Operation, name: str) -> ShardingRule | 
         return None
     if not isinstance(rule, ShardingRule):
         raise RuleError(op.location, f"{where} returned a {type(rule).__name__}, not a ShardingRule or None")
+    if any(it.is_select for it in rule.iterators):
+        # partition completes a split select loop only inside an hlo reduce
+        raise RuleError(op.location, f"{where} has a '{SELECT}' loop, which only the built-in reduce rule may have")
     for side, maps, values in (("operand", rule.operand_maps, op.operands), ("result", rule.result_maps, op.results)):
         if len(maps) != len(values):
             raise RuleError(op.location, f"{where} maps {len(maps)} {side}s, the op has {len(values)}")
@@ -541,11 +544,12 @@ def _shape_groups(a: tuple[int, ...], b: tuple[int, ...]) -> list[tuple[list[int
 
 
 def _static_cast(op: ir.Operation) -> ShardingRule | None:
-    """`tensor.cast` between static shapes: elementwise.  A cast to or from
-    a dynamic size is left without a rule (partition needs static pieces)."""
+    """`tensor.cast` between ranked shapes: elementwise.  A dimension of
+    dynamic size on one side and static on the other (what `canonicalize`
+    writes once it knows a size) splits too: both sides hold the same
+    piece, which the local types say as precisely as they can."""
     for v in (op.operands[0], op.results[0]):
-        shape = _shape(v)
-        if shape is None or None in shape:
+        if _shape(v) is None:
             return None
     return _elementwise(op)
 
@@ -1263,9 +1267,93 @@ def hlo_combiner_kind(kind: str, t: ir.Type) -> str:
     return kind
 
 
+_DIRECTION = re.compile(r"comparison_direction\s+(EQ|NE|LT|LE|GT|GE)")
+_FLIPPED = {"LT": "GT", "GT": "LT", "EQ": "EQ", "NE": "NE"}
+
+
+def _body_op(v: ir.Value, base: str, n: int) -> list[ir.Value] | None:
+    """The operands of the hlo op `base` with `n` operands making `v`, else None."""
+    if not isinstance(v, ir.OpResult):
+        return None
+    owner = v.owner
+    dialect, _, name = owner.name.partition(".")
+    if dialect not in ("mhlo", "stablehlo") or name != base or len(owner.operands) != n:
+        return None
+    return list(owner.operands)
+
+
+def _comparison(v: ir.Value) -> tuple[ir.Value, ir.Value, str] | None:
+    """(lhs, rhs, direction) of the compare making `v`."""
+    operands = _body_op(v, "compare", 2)
+    if operands is None:
+        return None
+    found = _DIRECTION.search(str(_attr(v.owner, "comparison_direction")))
+    return None if found is None else (operands[0], operands[1], found.group(1))
+
+
+def _compares(v: ir.Value, a: ir.Value, b: ir.Value, directions: tuple[str, ...]) -> str | None:
+    """The direction of `v = compare(a, b)` (either operand order, the
+    direction read as a's) when it is one of `directions`."""
+    found = _comparison(v)
+    if found is None:
+        return None
+    lhs, rhs, direction = found
+    if (lhs, rhs) == (b, a):
+        direction = _FLIPPED.get(direction, "")
+    elif (lhs, rhs) != (a, b):
+        return None
+    return direction if direction in directions else None
+
+
+def _either(v: ir.Value, base: str) -> list[tuple[ir.Value, ir.Value]]:
+    """Both orders of the two operands of the `base` op making `v`."""
+    operands = _body_op(v, base, 2)
+    return [] if operands is None else [(operands[0], operands[1]), (operands[1], operands[0])]
+
+
+def is_selection(op: ir.Operation) -> bool:
+    """Whether a two-input reduce's body is an argmax or argmin as JAX writes
+    it: with (value, index) pairs a (the accumulator) and b, it returns
+    `select(p, a, b)` for both, p = a beats b on value (`GT` or `LT`, or a
+    NaN: `a != a`), and on the index also when the values are equal and a's
+    index is on the winning side.  Such a body picks one whole pair by an
+    order fixed by value, index and, among NaNs, position, so folding it
+    over pieces in order and then over the pieces' picks in the same order
+    gives the pair the whole fold gives (inits are picked again harmlessly:
+    a pick among copies of one pair is that pair)."""
+    block = op.regions[0].blocks[0]
+    args = list(block.arguments)
+    ops = list(block.operations)
+    if len(args) != 4 or not ops or len(ops[-1].operands) != 2:
+        return False
+    av, ai, bv, bi = args
+    value, index = ops[-1].operands
+    picked = _body_op(value, "select", 3)
+    if picked is None or picked[1:] != [av, bv]:
+        return False
+    p = picked[0]
+    direction = _compares(p, av, bv, ("GT", "LT"))
+    if direction is None:
+        nan = [c for c, x in _either(p, "or") if _compares(x, av, av, ("NE",)) == "NE"]
+        if not nan or _compares(nan[0], av, bv, ("GT", "LT")) is None:
+            return False
+    chosen = _body_op(index, "select", 3)
+    if chosen is None or chosen[1:] != [ai, bi]:
+        return False
+    for first, tie in _either(chosen[0], "or"):
+        if first != p:
+            continue
+        for equal, lower in _either(tie, "and"):
+            if _compares(equal, av, bv, ("EQ",)) and _compares(lower, ai, bi, ("LT", "GT")):
+                return True
+    return False
+
+
 def _hlo_reduce(op: ir.Operation) -> ShardingRule | None:
     """`reduce`: n inputs of one shape, n rank-0 inits, n results without the
-    reduced `dimensions`."""
+    reduced `dimensions`.  An argmax or argmin over one dimension is a
+    `select` reduction when its results have static shapes (partition
+    gathers each device's pick along a new last dimension)."""
     n = len(op.results)
     dims = _ints(_attr(op, "dimensions"))
     if dims is None or n == 0 or len(op.operands) != 2 * n:
@@ -1278,10 +1366,12 @@ def _hlo_reduce(op: ir.Operation) -> ShardingRule | None:
     if any(not 0 <= d < rank for d in dims):
         return None
     kind = _hlo_reduce_kind(op, n)
-    iterators = tuple(Iterator(kind) if d in dims else Iterator.parallel() for d in range(rank))
     kept = tuple(d for d in range(rank) if d not in dims)
     if any(_shape(r) is None or len(_shape(r)) != len(kept) for r in op.results):
         return None
+    if kind == INVALID and n == 2 and len(dims) == 1 and all(None not in _shape(r) for r in op.results):
+        kind = SELECT if is_selection(op) else INVALID
+    iterators = tuple(Iterator(kind) if d in dims else Iterator.parallel() for d in range(rank))
     inits = tuple(_unshardable(v) for v in list(op.operands)[n:])
     return ShardingRule(iterators, (tuple(range(rank)),) * n + inits, (kept,) * n)
 

@@ -13,8 +13,13 @@ functions on that description, so they need no MLIR and are tested alone;
 Vocabulary:
 
 - A *loop* is parallel, a reduction of one of the dialect's reduction kinds
-  (`sum`, `max`, ...), or `invalid`: the op cannot be split along it (an
-  unknown combiner, a scan, a dimension the results need whole).
+  (`sum`, `max`, ...), a `select` reduction, or `invalid`: the op cannot be
+  split along it (an unknown combiner, a scan, a dimension the results need
+  whole).  A `select` reduction's body picks one of its two inputs (an
+  argmax: the larger value, the smaller index on ties): it has no partial
+  form, but a split one ends whole once each device's pick is gathered and
+  picked from again (partition does it inside the op, and the solver prices
+  the gather as the op's own cost).
 - A *map* gives, for each dimension of one tensor, the loop that indexes it,
   or None when no single loop does (a constant index, a sum of loops, a
   broadcast dimension of size 1).  Such dimensions are never split.  An
@@ -56,7 +61,8 @@ Conventions of `shardings_from_option`:
 - Every tensor dimension indexed by loop l is split over `option[l]`;
   dimensions with no loop are not split.
 - Results are partial over the axes of every split reduction loop, with the
-  loops' kind (the option may split reduction loops of only one kind).
+  loops' kind (the option may split reduction loops of only one kind);
+  a split `select` loop leaves them whole (`select_axes` lists its axes).
   Operands are never partial: an operand indexed by a split reduction loop
   holds the slice of its reduced dimension that the device folds.
 - Invalid loops hold no axes, so they contribute nothing to any tensor.
@@ -78,6 +84,7 @@ from ..sharding.spec import Sharding
 
 PARALLEL = "parallel"
 INVALID = "invalid"
+SELECT = "select"
 
 LOOP_REDUCTION_KINDS: tuple[str, ...] = tuple(k for k in REDUCTION_KINDS if k != "generic")
 """Reduction kinds a loop may have: those a sharding's partial type may take
@@ -180,7 +187,7 @@ class Iterator:
     kind: str = PARALLEL
 
     def __post_init__(self) -> None:
-        if self.kind not in (PARALLEL, INVALID, *LOOP_REDUCTION_KINDS):
+        if self.kind not in (PARALLEL, INVALID, SELECT, *LOOP_REDUCTION_KINDS):
             hint = " (a loop with no partial form is 'invalid')" if self.kind == "generic" else ""
             raise ValueError(f"unknown iterator kind {self.kind!r}{hint}")
 
@@ -210,6 +217,12 @@ class Iterator:
     def is_invalid(self) -> bool:
         return self.kind == INVALID
 
+    @property
+    def is_select(self) -> bool:
+        """A reduction that picks one of its inputs: split, it needs no
+        partial type (see the module docstring)."""
+        return self.kind == SELECT
+
     def __str__(self) -> str:
         return f"reduction<{self.kind}>" if self.is_reduction else self.kind
 
@@ -236,6 +249,7 @@ class ShardingRule:
     operand_maps: tuple[TensorMap | None, ...]
     result_maps: tuple[TensorMap | None, ...]
     windows: Windows = ()
+    selects: bool = field(default=False, init=False, compare=False, repr=False)  # a `select` loop among them
 
     def __post_init__(self) -> None:
         iterators = tuple(_iterator(it) for it in self.iterators)
@@ -270,6 +284,7 @@ class ShardingRule:
                     raise ValueError(f"parallel loop {loop} indexes no dimension of result {r}; make it invalid")
         windows = _normalized_windows(self.windows, operand_maps, iterators)
         object.__setattr__(self, "iterators", iterators)
+        object.__setattr__(self, "selects", any(it.is_select for it in iterators))
         object.__setattr__(self, "operand_maps", operand_maps)
         object.__setattr__(self, "result_maps", result_maps)
         object.__setattr__(self, "windows", windows)
@@ -495,7 +510,8 @@ def shardings_from_option(
     With `mesh_shape`, windowed operand dimensions carry their halos."""
     option = tuple(tuple(_index(a, "a mesh axis") for a in axes) for axes in option)
     validate_option(rule, option)
-    reduced = [loop for loop, axes in enumerate(option) if axes and rule.iterators[loop].is_reduction]
+    its = rule.iterators
+    reduced = [loop for loop, axes in enumerate(option) if axes and its[loop].is_reduction and not its[loop].is_select]
     partial = tuple(a for loop in reduced for a in option[loop])
     kind = rule.iterators[reduced[0]].kind if reduced else "sum"
 
@@ -508,6 +524,14 @@ def shardings_from_option(
     )
     results = tuple(None if m is None else Sharding(split(m), partial, kind) for m in rule.result_maps)
     return operands, results
+
+
+def select_axes(rule: ShardingRule, option: ShardingOption) -> tuple[int, ...]:
+    """The mesh axes splitting the rule's `select` loops, in loop order: the
+    group over which each device's picks are gathered and picked again."""
+    if not rule.selects:
+        return ()
+    return tuple(a for loop, axes in enumerate(option) if rule.iterators[loop].is_select for a in axes)
 
 
 def _halos(

@@ -2,7 +2,7 @@
 
 For each program (a Megatron MLP, two Megatron layers calling one relu, a
 CNN stem split over batch and rows, a scalar loss, an attention block, a
-layer norm) on 8 CPU
+layer norm, a greedy decoding head) on 8 CPU
 devices as the mesh ("data"=2, "model"=4), and each flavour (Shardy, GSPMD):
 
 - `NAME.FLAVOUR.mlir`: the lowered module in MLIR's generic form, as
@@ -21,8 +21,9 @@ and once per program (the same for both flavours):
 
 Run from the project root with the jax extra installed:
     XLA_FLAGS=--xla_force_host_platform_device_count=8 .venv/bin/python test/Frontends/Inputs/generate.py
-(the script sets that XLA_FLAGS itself when it is unset).  The output does
-not depend on the machine: rerunning it rewrites the same files.
+(the script sets that XLA_FLAGS itself when it is unset; names given as
+arguments write only those programs).  The output does not depend on the
+machine: rerunning it rewrites the same files.
 """
 
 from __future__ import annotations
@@ -118,6 +119,13 @@ def layernorm(x: jax.Array, gamma: jax.Array, beta: jax.Array) -> jax.Array:
     return (x - mean) * jax.lax.rsqrt(var + 1e-5) * gamma + beta
 
 
+def decode(h: jax.Array, w: jax.Array) -> jax.Array:
+    """Greedy decoding: the next token is the argmax of the logits over a
+    vocabulary split over "model" (each device picks among its own columns,
+    then among the devices' picks)."""
+    return jnp.argmax(h @ w, axis=-1)
+
+
 # name: (function, argument shapes, argument specs, result spec); small sizes keep the files small
 PROGRAMS = {
     "mlp": (
@@ -162,6 +170,12 @@ PROGRAMS = {
         [P("data", "model"), P("model"), P("model")],
         P("data", "model"),
     ),
+    "decode": (
+        decode,
+        [(8, 16), (16, 64)],
+        [P("data", None), P(None, "model")],
+        P("data"),
+    ),
 }
 
 _DROP = re.compile(
@@ -191,12 +205,14 @@ def inputs(name: str, shapes: list[tuple[int, ...]]) -> list[np.ndarray]:
     return out
 
 
-def main() -> int:
+def main(names: list[str]) -> int:
     if jax.device_count() < 8:
         print(f"needs 8 devices, JAX has {jax.device_count()}: set XLA_FLAGS before running", file=sys.stderr)
         return 1
     devices = mesh()
     for name, (fn, shapes, specs, out_spec) in PROGRAMS.items():
+        if names and name not in names:
+            continue
         args = inputs(name, shapes)
         for i, a in enumerate(args):
             np.save(HERE / f"{name}.arg{i}.npy", a)
@@ -230,4 +246,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

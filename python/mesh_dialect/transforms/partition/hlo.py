@@ -28,6 +28,8 @@ import numpy as np
 from mlir import ir
 from mlir.dialects import arith, linalg, tensor
 
+from ...interfaces.registry import is_selection
+from ...ir import ops as mesh_ops
 from ...ir.hlo import GatherDimensions, conv_dimensions, gather_dimensions
 from ...sharding.spec import IDEMPOTENT_KINDS
 
@@ -173,11 +175,15 @@ def _neutral_init(init: ir.Value, neutral) -> bool:
 
 
 def _reduce(part: _Partition, op: ir.Operation) -> None:
-    """Keep a split sum's (or product's) inits on the group's first device."""
+    """Keep a split sum's (or product's) inits on the group's first device;
+    finish a split argmax (`_select`)."""
     from .mesh_partition import _WHOLE, _neutral
 
     out = part.layout.get(op.results[0])
-    if out is None or not out.partial_axes or out.partial_type in IDEMPOTENT_KINDS:
+    if out is None or not out.partial_axes:
+        _select(part, op)
+        return
+    if out.partial_type in IDEMPOTENT_KINDS:
         return
     n = len(op.results)
     for k in range(n):
@@ -193,6 +199,53 @@ def _reduce(part: _Partition, op: ir.Operation) -> None:
         op.operands[i] = kept
         part.layout[kept] = part.layout.get(init, _WHOLE)
         part.global_type[kept] = part.global_type.get(init, init.type)
+
+
+def _select(part: _Partition, op: ir.Operation) -> None:
+    """A reduce split along its reduced dimension whose results are not
+    partial: an argmax (a `select` loop, `interfaces.rules`).  Each device
+    has picked from its piece; its picks are reshaped to a new last
+    dimension of size 1, gathered along it over the dimension's mesh axes
+    (in the pieces' order), and picked from again by a copy of the reduce,
+    whose results every device then holds whole along those axes."""
+    s = part.layout.get(op.operands[0])
+    dims = _ints(op.attributes["dimensions"]) if "dimensions" in op.attributes else []
+    axes = [a for d in dims for a in (s.axes_of(d) if s is not None else ())]
+    if not axes:
+        return
+    if len(dims) != 1 or len(op.results) != 2 or not is_selection(op):
+        raise _unsupported(op, f"split along reduced dimensions {dims} has no partial form to leave its results in")
+    assert part.mesh is not None and part.mesh_name is not None
+    k = 1
+    for a in axes:
+        k *= part.mesh.shape[a]
+    dialect = op.name.partition(".")[0]
+    n = len(op.results)
+    picks = list(op.results)
+    users = [[(use.owner, use.operand_number) for use in r.uses] for r in picks]
+    gathered = []
+    with op.location:
+        ip = ir.InsertionPoint.after(op)
+        for r in picks:
+            t = ir.RankedTensorType(r.type)
+            if not t.has_static_shape:
+                raise _unsupported(op, f"of pieces of dynamic sizes is not supported yet (local type {t})")
+            column = ir.RankedTensorType.get([*t.shape, 1], t.element_type)
+            reshaped = ir.Operation.create(f"{dialect}.reshape", results=[column], operands=[r], ip=ip).result
+            wide = ir.RankedTensorType.get([*t.shape, k], t.element_type)
+            gathered.append(mesh_ops.AllGatherOp(wide, reshaped, part.mesh_name, t.rank, mesh_axes=axes, ip=ip).result)
+        again = op.clone(ip=ip)
+        for j in range(n):
+            again.operands[j] = gathered[j]
+        rank = ir.RankedTensorType(picks[0].type).rank
+        again.attributes["dimensions"] = ints_like(op.attributes["dimensions"], [rank])
+    for r, fresh, uses in zip(picks, again.results, users):
+        for owner, i in uses:
+            owner.operands[i] = fresh
+        if r in part.layout:
+            part.layout[fresh] = part.layout[r]
+        if r in part.global_type:
+            part.global_type[fresh] = part.global_type[r]
 
 
 def _sized_by_type(part: _Partition, op: ir.Operation) -> None:

@@ -64,7 +64,14 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from operator import add
 
-from ...interfaces.rules import Conflict, ShardingOption, ShardingRule, option_from_requests, shardings_from_option
+from ...interfaces.rules import (
+    Conflict,
+    ShardingOption,
+    ShardingRule,
+    option_from_requests,
+    select_axes,
+    shardings_from_option,
+)
 from ...sharding.spec import Sharding
 
 Layout = tuple[str, Sharding]
@@ -369,6 +376,9 @@ class _Candidates:
         if shape is None:
             return True
         rule = node.rule
+        if rule is not None and rule.selects and st.option is not None:
+            if self.g.dynamic_axes.get(st.mesh, frozenset()).intersection(select_axes(rule, st.option)):
+                return False  # the picks are gathered along a dimension of static size
         if rule is not None and rule.windows and st.option is not None:
             dynamic_axes = self.g.dynamic_axes.get(st.mesh, frozenset())
             for k, dims in enumerate(rule.windows):
@@ -673,6 +683,9 @@ class Solver:
         is_choosing, needs_of, produces_of, kind = self.is_choosing, self.needs_of, self.produces_of, self.kind
         reshard, table_memo = self.reshard, self.table_memo
         self.ties = [[s.tie for s in n.states] for n in g.nodes]
+        for c, node in enumerate(g.nodes):
+            if node.rule is not None and node.rule.selects:
+                self.ties[c] = [t + own_cost(g, node, st, True) for t, st in zip(self.ties[c], node.states)]
         self.unary = list(self.ties)  # plus the costs to fixed neighbours
         self.only_use: list[list[list[int]] | None] = [None] * len(g.values)  # per value read once: its table
         self.ins: list[list[_Edge]] = [[] for _ in g.nodes]
@@ -979,7 +992,8 @@ class _Local:
 
     def total(self) -> int:
         choice = self.choice
-        total = sum(node.states[choice[c]].tie for c, node in enumerate(self.g.nodes) if node.states)
+        ties = self.s.ties
+        total = sum(ties[c][choice[c]] for c, node in enumerate(self.g.nodes) if node.states)
         total += sum(table[choice[p]][choice[m]] for table, p, m in self.single)
         for v in range(len(self.g.values)):
             if self.tracked[v]:
@@ -998,11 +1012,39 @@ def _count(table: dict[int, dict[int, int]], lay: int, weight: int, delta: int) 
             del table[lay]
 
 
+def own_cost(graph: Graph, node: Node, st: State, scaled: bool = False) -> int:
+    """What an op moves inside itself in state `st`: a split `select` loop
+    (an argmax) gathers each device's pick of every result over the loop's
+    mesh axes, one all_gather per result, each device receiving the other
+    members' pieces; times the node's trip count.  In bytes, or (`scaled`)
+    in the solver's units, where each collective counts too."""
+    if st.option is None or node.rule is None:
+        return 0
+    axes = select_axes(node.rule, st.option)
+    shape = graph.meshes.get(st.mesh)
+    if not axes or shape is None:
+        return 0
+    others = _group(shape, axes) - 1
+    total = 0
+    for v, lay in zip(node.results, st.produces):
+        if v < 0 or lay is None:
+            continue
+        value = graph.values[v]
+        elements = 1
+        for d, n in enumerate(value.shape):
+            pieces = _group(shape, lay[1].axes_of(d))
+            elements *= -(-n // pieces)
+        piece = others * elements * value.element_bytes
+        total += piece * BYTE + COLLECTIVE if scaled else piece
+    return total * node.weight
+
+
 def bytes_moved(graph: Graph, cost: Cost, choice: Sequence[int]) -> int:
     """The bytes a solution moves (its objective without tie-breakers): per
     value, one reshard per other layout its consumers need, weighted by
-    the most-repeated use wanting it."""
-    total = 0
+    the most-repeated use wanting it, plus what ops move inside themselves
+    (`own_cost`)."""
+    total = sum(own_cost(graph, node, node.states[choice[c]]) for c, node in enumerate(graph.nodes) if node.states)
     for value in graph.values:
         if value.producer is None:
             continue
