@@ -620,12 +620,13 @@ def _mpi_problem(op: ir.Operation, meshes: dict[str, tuple[int, ...]]) -> str | 
     shape = meshes.get(op.attributes["mesh"].value, ())
     dynamic = any(s == DYNAMIC for s in shape)
     if name == "mesh.all_reduce":
-        if "reduction" in op.attributes and "average" in str(op.attributes["reduction"]):
+        if _reduction(op) == "average":
             return "upstream's MPI conversion aborts on an all_reduce with reduction <average>"
         if not len(op.attributes["mesh_axes"]):
             return "upstream's MPI conversion aborts on an all_reduce over no mesh axes; mesh-canonicalize folds it"
         if dynamic:
             return "upstream's MPI conversion refuses an all_reduce on a mesh with a dynamic size"
+        return _all_reduce_problem(op)
     elif name == "mesh.process_multi_index" and dynamic:
         return (
             "upstream's MPI conversion refuses mesh.process_multi_index on a mesh with a dynamic size "
@@ -636,23 +637,111 @@ def _mpi_problem(op: ir.Operation, meshes: dict[str, tuple[int, ...]]) -> str | 
         if any(shape[a] == DYNAMIC for a in axes):
             return "upstream's MPI conversion leaves mesh.mesh_shape of a dynamic mesh size unlowered"
     elif name == "mesh.update_halo":
-        return _halo_problem(op)
+        return _halo_problem(op, dynamic)
     return None
 
 
-def _halo_problem(op: ir.Operation) -> str | None:
+def _reduction(op: ir.Operation) -> str:
+    """The kind of `op`'s `reduction` (`#mesh.partial<"max">`); sum when absent."""
+    if "reduction" not in op.attributes:
+        return "sum"
+    m = re.search(r'"(\w+)"', str(op.attributes["reduction"]))
+    return m.group(1) if m else "sum"
+
+
+def _int(t: ir.Type) -> ir.IntegerType | None:
+    t = t.maybe_downcast()
+    return t if isinstance(t, ir.IntegerType) else None
+
+
+def _mpi_datatype(t: ir.Type) -> bool:
+    """Whether MPI-to-LLVM has an MPI datatype for `t`: it maps f32, f64
+    and 8-, 16-, 32- and 64-bit integers of any signedness, and asserts on
+    every other type (f16, bf16, complex, index, i1)."""
+    i = _int(t)
+    return isinstance(t.maybe_downcast(), (ir.F32Type, ir.F64Type)) or (i is not None and i.width in (8, 16, 32, 64))
+
+
+def _castable(have: ir.Type, want: ir.Type) -> bool:
+    """Whether the `linalg.copy` upstream puts in front of a converting
+    all_reduce casts `have` to `want`: its casts (extsi, trunci, sitofp,
+    index_cast, ...) take signless integers only and index only to
+    integers, and the LLVM lowering of its loads and stores asserts on i1,
+    i2, i7; odd widths are refused, as are floats it cannot lower (tf32, f8)."""
+
+    def plain(t: ir.Type) -> bool:
+        i = _int(t)
+        if i is not None:
+            return i.is_signless and i.width in (8, 16, 32, 64)
+        return isinstance(t.maybe_downcast(), (ir.F16Type, ir.BF16Type, ir.F32Type, ir.F64Type))
+
+    if isinstance(have.maybe_downcast(), ir.IndexType):
+        return _int(want) is not None and plain(want)
+    return plain(have) and plain(want)
+
+
+def _static(t: ir.Type) -> bool:
+    shaped = ir.ShapedType(t)
+    return shaped.has_rank and shaped.has_static_shape
+
+
+_MPI_TYPES = "f32, f64 and 8-, 16-, 32- and 64-bit integers"
+
+
+def _all_reduce_problem(op: ir.Operation) -> str | None:
+    """Upstream copies the operand into a buffer of the result's type and
+    reduces it in place with MPI_Allreduce: the buffer is sized by a
+    `memref.dim` of index kDynamic when a dimension is `?`, the copy casts
+    signless types only, MPI needs a datatype for the result's elements,
+    and MPI_MAX/MPI_MIN are not the dialect's float max/min."""
+    source, result = op.operands[0].type, op.results[0].type
+    for t in (source, result):
+        if not _static(t):
+            return f"upstream's MPI conversion sizes an all_reduce's buffer wrongly when its shape is dynamic: {t}"
+    have = ir.ShapedType(source).element_type
+    want = ir.ShapedType(result).element_type
+    if not _mpi_datatype(want):
+        return f"upstream's MPI lowering aborts on an all_reduce of elements other than {_MPI_TYPES}: {want}"
+    if have != want and not _castable(have, want):
+        return (
+            "upstream's MPI conversion converts the elements of an all_reduce with signless casts only, "
+            f"between f16, bf16, f32, f64, i8, i16, i32 and i64 (and from index to those integers): {have} to {want}"
+        )
+    kind = _reduction(op)
+    if kind in ("max", "min") and isinstance(want.maybe_downcast(), ir.FloatType):
+        return (
+            f"upstream's MPI conversion reduces float max and min with MPI_MAX and MPI_MIN, which drop NaNs and "
+            f"order -0.0 and +0.0 by arrival, unlike the dialect's: reduction <{kind}> on {want}"
+        )
+    return None
+
+
+def _halo_problem(op: ir.Operation, dynamic_mesh: bool) -> str | None:
     """Upstream sends each halo slab as a buffer whose MPI element count is
     its first dimension's size (MPI-to-LLVM), so a slab with more than one
-    element per row arrives truncated; dynamic halo sizes fail its checks."""
+    element per row arrives truncated; dynamic halo sizes fail its checks;
+    its neighbour computation takes one mesh axis per dimension on a static
+    mesh, and MPI needs a datatype for the elements."""
     a = op.attributes
     halos = list(a["static_source_halo_sizes"])
     if any(h == DYNAMIC for h in halos):
         return "upstream's MPI conversion fails on dynamic halo sizes (mixed integer types in its checks)"
+    if dynamic_mesh:
+        return "upstream's MPI conversion leaves mesh.update_halo on a mesh with a dynamic size unlowered"
     local = ir.ShapedType(op.operands[0].type)
     if not local.has_static_shape:
         return "upstream's MPI conversion needs a static shape for mesh.update_halo"
-    shape = list(local.shape)
     split = _read_axes_array(a["split_axes"])
+    for d, axes in enumerate(split):
+        if len(axes) > 1:
+            return (
+                "upstream's MPI conversion leaves mesh.update_halo unlowered when a dimension is split over more "
+                f"than one mesh axis: dimension {d} over mesh axes [{', '.join(map(str, axes))}]"
+            )
+    if not _mpi_datatype(local.element_type):
+        element = local.element_type
+        return f"upstream's MPI lowering aborts on an update_halo of elements other than {_MPI_TYPES}: {element}"
+    shape = list(local.shape)
     pairs = iter(zip(halos[0::2], halos[1::2]))
     for d, axes in enumerate(split):
         if not axes:
