@@ -71,12 +71,14 @@ class _Reader:
     def __init__(self, text: str):
         self.text = text
         self.tokens: list[str] = []
+        self.starts: list[int] = []  # where each token starts, to show a tuple's element as written
         pos, end = 0, len(text.rstrip())
         while pos < end:
             m = _TOKEN.match(text, pos)
             if m is None or m.end() == pos:
                 raise self.fail(f"unexpected character {text[pos:].lstrip()[:1]!r}")
             self.tokens.append(m.group(m.lastgroup or ""))
+            self.starts.append(m.start(m.lastgroup or 0))
             pos = m.end()
         self.i = 0
 
@@ -157,6 +159,17 @@ def _check_tile_dims(r: _Reader, tile_dims: Sequence[int]) -> None:
         raise r.fail(f"tile assignment of {n} devices is more than the limit of {MAX_LISTED_DEVICES}")
 
 
+def _check_iota_form(r: _Reader, reshape: Sequence[int], perm: Sequence[int] | None) -> None:
+    """XLA's parser reads `<=[n]` alone and `<=[a,b,...]T(...)` with its
+    transpose, and refuses the other two forms; read alike, they would be
+    imported where XLA never runs the module."""
+    shown = f"<=[{','.join(map(str, reshape))}]" + ("" if perm is None else f"T({','.join(map(str, perm))})")
+    if len(reshape) > 1 and perm is None:
+        raise r.fail(f"an iota reshape of several dimensions needs a transpose T(...), got {shown}")
+    if len(reshape) == 1 and perm is not None:
+        raise r.fail(f"an iota reshape of one dimension takes no transpose, got {shown}")
+
+
 _KINDS = ("replicated", "manual", "unknown", "maximal", "unreduced")
 _ONCE = frozenset(("kind", "device", "last_tile_dim_replicate", "last_tile_dims"))
 
@@ -205,6 +218,7 @@ def _one(r: _Reader) -> HloSharding:
                 if r.accept("T"):
                     r.take("(")
                     perm = r.ints(")")
+                _check_iota_form(r, reshape, perm)
                 if math.prod(reshape) != math.prod(tile_dims):
                     raise r.fail(f"iota reshape {reshape} must hold {math.prod(tile_dims)} devices")
                 if perm is not None and sorted(perm) != list(range(len(reshape))):
@@ -233,7 +247,7 @@ def _one(r: _Reader) -> HloSharding:
         else:
             raise r.fail(f"unknown field {word!r}")
     r.take("}")
-    text = " ".join(r.tokens[start : r.i])
+    text = r.text[r.starts[start] : r.starts[r.i - 1] + len(r.tokens[r.i - 1])]
     if kind == "maximal":
         if device is None:
             raise r.fail("maximal sharding needs device=N")

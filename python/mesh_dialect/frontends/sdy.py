@@ -338,7 +338,21 @@ def _sharding_body(r: _Reader) -> TensorSharding:
         else:
             raise r.fail(f"unknown field {key!r}")
     r.take(">")
+    _check_verifier_rules(r, dims, replicated, unreduced)
     return TensorSharding(mesh, tuple(dims), replicated, unreduced, reduction)
+
+
+def _check_verifier_rules(
+    r: _Reader, dims: Sequence[DimSharding], replicated: Sequence[AxisRef], unreduced: Sequence[AxisRef]
+) -> None:
+    """Two rules of Shardy's verifier that need no mesh: a sharding JAX
+    would refuse to compile is not imported either."""
+    for i, refs in enumerate([d.axes for d in dims] + [replicated, unreduced]):
+        for a, b in zip(refs, refs[1:]):
+            if a.name == b.name and a.size is not None and b.size is not None and a.pre_size * a.size == b.pre_size:
+                raise r.fail(f"two consecutive sub-axes can be merged: {a.text()}, {b.text()}")
+        if i < len(dims) and dims[i].closed and not refs and dims[i].priority is not None:
+            raise r.fail(f"dim {i} is empty and closed but has a priority")
 
 
 def parse_sharding(text: str) -> TensorSharding:

@@ -36,7 +36,8 @@ What a JAX export says, and what it becomes:
   dimensions) is marked `mesh.reduced`: XLA chooses its layout, but the
   caller never receives it unreduced, so partition reduces it if the
   plan leaves it partial.
-- Afterwards no `sdy` op or sharding attribute is left, and private
+- Afterwards no `sdy` op or sharding attribute is left (one inside a
+  nested module, which is not read, is an error), and private
   functions (JAX's `call @relu`) are inlined, a copy per call, unless an
   attribute names them too (`called_computations = [@f]`); the shardings
   of their arguments and results become annotations for the users inside
@@ -136,6 +137,8 @@ class ImportShardings(Pass):
                 self.sdy_meshes[name] = (self.parse(op.location, sdy.parse_mesh, op.attributes["mesh"]), op)
             elif op.name == "func.func" and len(op.regions[0].blocks):
                 functions.append(op)
+            elif op.name == "builtin.module":
+                self.refuse_nested(op)
         for func in functions:
             for key in ("arg_attrs", "res_attrs"):
                 if key in func.attributes:
@@ -145,6 +148,16 @@ class ImportShardings(Pass):
         return functions
 
     def read_op(self, op: ir.Operation) -> None:
+        if op.name == "builtin.module":
+            self.refuse_nested(op)
+        if self.is_sharding_call(op) and (len(op.operands) != 1 or len(op.results) != 1):
+            # XLA's sharding annotation is of one value: any other would be dropped
+            operands, results = len(op.operands), len(op.results)
+            raise self.located(
+                op.location,
+                f"custom_call @Sharding must have one operand and one result, got {operands} "
+                f"operand{'' if operands == 1 else 's'} and {results} result{'' if results == 1 else 's'}",
+            )
         for name in _SHARDING_ATTRS:
             if name in op.attributes and not op.name.startswith("sdy."):
                 self.specs_of_op(op, op.attributes[name], name)
@@ -165,6 +178,33 @@ class ImportShardings(Pass):
         func.walk(collect, ir.WalkOrder.PRE_ORDER)
         for op in found:
             visit(op)
+
+    def refuse_nested(self, module: ir.Operation) -> None:
+        """A nested module has symbols of its own and is not read: a
+        sharding in it would be left behind, so it is an error at that op."""
+        found: list[tuple[ir.Operation, str]] = []
+
+        def visit(op: ir.Operation) -> ir.WalkResult:
+            what = f"'{op.name}'" if op.name.startswith("sdy.") else None
+            for name in _SHARDING_ATTRS:
+                if what is None and name in op.attributes:
+                    what = f"{name} on '{op.name}'"
+            for key in ("arg_attrs", "res_attrs"):
+                if what is None and op.name == "func.func" and key in op.attributes:
+                    if any(n in ir.DictAttr(d) for d in ir.ArrayAttr(op.attributes[key]) for n in _SHARDING_ATTRS):
+                        what = f"a sharding in {key} of '{op.name}'"
+            if what is None:
+                return ir.WalkResult.ADVANCE
+            found.append((op, what))
+            return ir.WalkResult.INTERRUPT
+
+        module.walk(visit, ir.WalkOrder.PRE_ORDER)
+        if found:
+            op, what = found[0]
+            name = module.attributes["sym_name"].value if "sym_name" in module.attributes else "(unnamed)"
+            raise self.located(
+                op.location, f"shardings must be in the top-level module, got {what} in nested module @{name}"
+            )
 
     def parse(self, location: ir.Location, reader, attr: ir.Attribute):
         text = ir.StringAttr(attr).value if isinstance(attr, ir.StringAttr) else str(attr)
@@ -209,6 +249,7 @@ class ImportShardings(Pass):
     def remember(self, spec: _Spec) -> None:
         if spec.hlo is not None:
             self.saw_hlo = True
+            self.check_devices(spec.location, spec.hlo)
             try:
                 spec.factors = self.hlo_mesh.add(spec.hlo)
             except FrontendError as e:
@@ -216,6 +257,34 @@ class ImportShardings(Pass):
                 raise
             return
         self.specs.append(spec)
+
+    def num_partitions(self) -> int | None:
+        """The module's `mhlo.num_partitions` (None when it has none)."""
+        if "mhlo.num_partitions" not in self.module.attributes:
+            return None
+        count = self.module.attributes["mhlo.num_partitions"]
+        if not isinstance(count, ir.IntegerAttr) or ir.IntegerAttr(count).value < 1:
+            raise self.located(self.module.location, f"mhlo.num_partitions must be a positive integer, got {count}")
+        return ir.IntegerAttr(count).value
+
+    def check_devices(self, location: ir.Location, hlo: gspmd.HloSharding) -> None:
+        """XLA's verifier holds every sharding to the module's device count:
+        a tile assignment on another number of devices, or a maximal device
+        past it, is refused there, so it is here too."""
+        count = self.num_partitions()
+        if count is None:
+            return
+        for element in hlo.elements:
+            self.check_devices(location, element)
+        if hlo.kind == "tiled" and hlo.num_devices != count:
+            raise self.located(
+                location,
+                f"tile assignment must have mhlo.num_partitions = {count} devices, got {hlo.num_devices}: {hlo.text}",
+            )
+        if hlo.kind == "maximal" and hlo.device is not None and hlo.device >= count:
+            raise self.located(
+                location, f"maximal device must be below mhlo.num_partitions = {count}, got {hlo.device}: {hlo.text}"
+            )
 
     @staticmethod
     def located(location: ir.Location, message: str) -> FrontendError:
@@ -292,14 +361,7 @@ class ImportShardings(Pass):
         self.hlo_mesh_name: str | None = None
         if self.saw_hlo:
             self.hlo_mesh_name = self.fresh_name("mesh")
-            default = 1
-            if "mhlo.num_partitions" in self.module.attributes:
-                count = self.module.attributes["mhlo.num_partitions"]
-                if not isinstance(count, ir.IntegerAttr) or ir.IntegerAttr(count).value < 1:
-                    raise self.located(
-                        self.module.location, f"mhlo.num_partitions must be a positive integer, got {count}"
-                    )
-                default = ir.IntegerAttr(count).value
+            default = self.num_partitions() or 1
             with ir.InsertionPoint.at_block_begin(self.body), self.module.location:
                 mesh_ops.mesh(self.hlo_mesh_name, self.hlo_mesh.shape(default))
             self.mesh_shapes[self.hlo_mesh_name] = tuple(self.hlo_mesh.shape(default))
@@ -442,17 +504,14 @@ class ImportShardings(Pass):
 
     def annotate_op(self, op: ir.Operation, shard, entry: ir.Block) -> None:
         name = op.name
-        if (
-            name in _CONSTRAINTS
-            or (name == "stablehlo.custom_call" and self.is_sharding_call(op))
-            or (name == "mhlo.custom_call" and self.is_sharding_call(op))
-        ):
+        if name in _CONSTRAINTS or self.is_sharding_call(op):
             if name in _CONSTRAINTS:
                 spec = self.parse_spec(op.location, op.attributes["sharding"], _SDY_ATTR)
-            elif _HLO_ATTR in op.attributes and len(op.operands) == 1 and len(op.results) == 1:
-                spec = self.parse_spec(op.location, op.attributes[_HLO_ATTR], _HLO_ATTR)
             else:
-                spec = None
+                # Shardy's export keeps the call with `sdy.sharding`, GSPMD's with
+                # `mhlo.sharding`: either is the layout its users read.
+                attr_name = next((n for n in _SHARDING_ATTRS if n in op.attributes), None)
+                spec = self.specs_of_op(op, op.attributes[attr_name], attr_name)[0] if attr_name else None
             self.constrain(op, spec, shard, entry)
             return
         if name == "sdy.propagation_barrier":
@@ -481,7 +540,7 @@ class ImportShardings(Pass):
 
     @staticmethod
     def is_sharding_call(op: ir.Operation) -> bool:
-        if "call_target_name" not in op.attributes:
+        if op.name not in ("stablehlo.custom_call", "mhlo.custom_call") or "call_target_name" not in op.attributes:
             return False
         target = op.attributes["call_target_name"]
         return isinstance(target, ir.StringAttr) and target.value == "Sharding"
