@@ -128,6 +128,13 @@ class MeshPassManager(PassManager):
         super().__init__(anchor, context=context)
         self.passes: list[Pass] = []
 
+    def run(self, operation: ir._OperationBase) -> None:
+        """Run, forgetting the Python passes' diagnostics of earlier runs
+        first: a pass the failing run never reached keeps none."""
+        for p in self.passes:
+            p.diagnostics = []
+        super().run(operation)
+
     @property
     def diagnostics(self) -> list:
         """The warnings and remarks of the Python passes' last runs, in file order."""

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
+import functools
 import os
 import re
 import shutil
@@ -92,6 +94,123 @@ def wrapper_insertions(text: str) -> dict[int, str]:
         return {header_end: " module {}"} if header_end else {0: "module {}"}
     close = "}" if trailer < len(text) else "\n}"
     return {header_end: " module {" if header_end else "module {", trailer: close}
+
+
+_LINE_ALIAS = re.compile(r"\n[ \t]*([#!][A-Za-z_][\w$.\-]*[ \t]*=)")
+_NOT_NEWLINE = re.compile(r"[^\n]")
+
+
+def _aliases_between_ops(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """(start, end) of each alias definition in `text[start:end]` that opens
+    a line outside every bracket: one written between two top-level ops,
+    which mlir-opt takes but which would land inside the wrapping module.
+    Brackets are counted only when such a line exists (a large module
+    usually has none)."""
+    spans: list[tuple[int, int]] = []
+    depth = 0
+    counted = start
+    for m in _LINE_ALIAS.finditer(text, start, end):
+        at = m.start(1)
+        if at < counted:
+            continue  # inside the value of the alias before it
+        code = _STRING_OR_COMMENT.sub(" ", text[counted:at])
+        depth += sum(code.count(c) for c in "([{") - sum(code.count(c) for c in ")]}")
+        counted = at
+        if depth == 0:
+            counted = _alias_value_end(text, m.end(1))
+            spans.append((at, counted))
+    return spans
+
+
+@dataclasses.dataclass
+class _HoistedTranslation(Translation):
+    """A translation whose wrapping `module {` comes after copies of the
+    aliases written between top-level ops (`_hoist_aliases`): positions in
+    a copy map back to where the user wrote the alias."""
+
+    at: int = 0
+    """The offset of the user's text where the insertion that holds the copies goes."""
+    inserted: str = ""
+    moved: list[tuple[int, int, Translation]] = dataclasses.field(default_factory=list)
+    """(offset in `inserted`, offset of the alias in the user's text, the
+    alias's own translation) per copy."""
+
+    @functools.cached_property
+    def _inserted_at(self) -> int:
+        """Where `inserted` starts in the generic text (-1: not found)."""
+        gen, orig = self.offsets.gen, self.offsets.orig
+        for i in range(bisect.bisect_left(orig, self.at), len(orig) - 1):
+            if orig[i] != self.at:
+                break
+            if gen[i + 1] - gen[i] == len(self.inserted) and self.generic.startswith(self.inserted, gen[i]):
+                return gen[i]
+        return self.generic.find(self.inserted)
+
+    def original_position(self, line: int, col: int) -> tuple[int, int]:
+        start = self.generic_lines.offset(line, 1)
+        end = self.generic.find("\n", start)
+        raw = self.generic[start : len(self.generic) if end < 0 else end].encode("utf-8")
+        off = self.generic_lines.offset(line, len(raw[: max(col - 1, 0)].decode("utf-8", errors="ignore")) + 1)
+        inside = off - self._inserted_at
+        if self._inserted_at >= 0 and 0 <= inside < len(self.inserted):
+            for rel, source_at, alias in self.moved:
+                if rel <= inside < rel + len(alias.generic):
+                    return self.source_lines.position(source_at + alias.offsets.to_original(inside - rel))
+        return super().original_position(line, col)
+
+
+def _refuse_early_uses(text: str, start: int, spans: list[tuple[int, int]]) -> None:
+    """MLIR reads an alias only after its definition: a use of a moved
+    alias before the place it was written is the error mlir-opt gives
+    there, not an alias the copy defines in time."""
+    leading = {m.group(0).rstrip(" \t=") for m in _ALIAS.finditer(text, 0, start)}
+    defined = {_ALIAS.match(text, s).group(0).rstrip(" \t="): s for s, _ in reversed(spans)}
+    defined = {name: s for name, s in defined.items() if name not in leading}  # a redefinition, left to MLIR
+    if not defined:
+        return
+    code = _STRING_OR_COMMENT.sub(lambda m: " " * len(m.group(0)), text[start : spans[-1][0]])
+    names = "|".join(re.escape(name) for name in sorted(defined, key=len, reverse=True))
+    for m in re.finditer(rf"(?:{names})(?![\w$.\-])", code):
+        if start + m.start() < defined[m.group(0)]:
+            # (where MLIR reports it: just after the name)
+            raise MeshSyntaxError(start + m.end(), f"undefined symbol alias id '{m.group(0)[1:]}'")
+
+
+def _hoist_aliases(
+    text: str, insertions: dict[int, str]
+) -> tuple[str, dict[int, str], list[tuple[int, int, Translation]]]:
+    """Aliases between top-level ops moved out of the wrapping module, as
+    MLIR takes them only at the top level: each is blanked where it is
+    (lines and columns stay) and its generic form, on one line, goes into
+    the insertion that opens the module. Returns the text to translate,
+    the insertions and the copies (see `_HoistedTranslation.moved`)."""
+    if len(insertions) < 2:
+        return text, insertions, []
+    at, trailer = min(insertions), max(insertions)
+    spans = _aliases_between_ops(text, at, trailer)
+    if not spans:
+        return text, insertions, []
+    _refuse_early_uses(text, at, spans)
+    pieces: list[str] = []
+    copies: list[str] = []
+    moved: list[tuple[int, int, Translation]] = []
+    length = 0
+    prev = 0
+    for start, end in spans:
+        # comments blanked and lines joined: the copy is as long as the alias
+        flat = _blank_comments(text[start:end]).replace("\n", " ").replace("\r", " ")
+        try:
+            alias = to_generic(flat)
+        except MeshSyntaxError as e:
+            raise MeshSyntaxError(start + e.offset, e.message) from None
+        copies.append(" " + alias.generic.replace("\n", " "))
+        moved.append((length + 1, start, alias))
+        length += len(copies[-1])
+        pieces += [text[prev:start], _NOT_NEWLINE.sub(" ", text[start:end])]
+        prev = end
+    pieces.append(text[prev:])
+    inserted = "".join(copies) + " " + insertions[at].lstrip()
+    return "".join(pieces), {**insertions, at: inserted}, moved
 
 
 _translations: dict[tuple[int, str], tuple[weakref.ref, Translation]] = {}
@@ -539,12 +658,19 @@ def parse(
         line, col = LineIndex(text).position(trap[0])
         raise diag.DiagnosticError([diag.Diagnostic("error", trap[1], filename, line, col)], {filename: text})
     try:
-        translation = to_generic(text, insertions=insertions)
+        source, insertions, moved = _hoist_aliases(text, insertions)
+        translation = to_generic(source, insertions=insertions)
     except MeshSyntaxError as e:
         line, col = LineIndex(text).position(e.offset)
         raise diag.DiagnosticError(
             [diag.Diagnostic("error", e.message, filename, line, col)], {filename: text}
         ) from None
+    if moved:
+        fields = {f.name: getattr(translation, f.name) for f in dataclasses.fields(translation)}
+        translation = _HoistedTranslation(
+            **fields, at=min(insertions), inserted=insertions[min(insertions)], moved=moved
+        )
+        translation.escaped |= any(alias.escaped for _, _, alias in moved)
     _remember(filename, translation, ctx)
     generic = translation.generic
     try:

@@ -13,6 +13,8 @@ drawn from `seed`; `seed=None` feeds the fixed decomposition instead.
 
 from __future__ import annotations
 
+import hashlib
+import io
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -145,25 +147,47 @@ def shard_input(
 
 class Simulation:
     """A module ready to run; functions compile on first use. An SPMD run
-    refuses a mesh of more than `max_devices` devices (None: no limit)."""
+    refuses a mesh of more than `max_devices` devices (None: no limit).
+
+    The module may change in place between calls (a pass manager run on
+    it): each call compares a digest of the module with the one its
+    functions were compiled from, and compiles again when they differ."""
 
     def __init__(self, module: ir.Operation, *, mesh: str | None = None, max_devices: int | None = MAX_DEVICES):
         self.module = module
-        self._global = Runner(module)
         self._mesh_name = mesh
         self._max_devices = max_devices
+        self._compile()
+
+    def _compile(self) -> None:
+        self._global = Runner(self.module)
         self._spmd: dict[str, Runner] = {}
+        self._compiled_from = _fingerprint(self.module)
+
+    def _current(self) -> None:
+        """Compile again if the module changed since the last compilation."""
+        if _fingerprint(self.module) != self._compiled_from:
+            self._compile()
 
     def signature(self, function: str) -> Signature:
+        self._current()
+        return self._signature(function)
+
+    def _signature(self, function: str) -> Signature:
         return signature(self._global.compiler.function(function))
 
     def function_names(self) -> list[str]:
+        self._current()
         return self._global.compiler.function_names()
 
     def mesh_for(self, sig: Signature) -> str | None:
         return sig.mesh or self._mesh_name
 
     def runner(self, mesh: str) -> Runner:
+        self._current()
+        return self._runner(mesh)
+
+    def _runner(self, mesh: str) -> Runner:
         if mesh not in self._spmd:
             self._spmd[mesh] = Runner(self.module, mesh=mesh, max_devices=self._max_devices)
         return self._spmd[mesh]
@@ -184,6 +208,7 @@ class Simulation:
         devices)` how far it is (`Runner.run_spmd`).  Float arithmetic is
         IEEE's, as MLIR's: a division by zero or an overflow gives inf or
         NaN quietly, without numpy's warnings."""
+        self._current()
         with np.errstate(divide="ignore", over="ignore", invalid="ignore", under="ignore"):
             return self._run(function, inputs, spmd, seed, on_progress)
 
@@ -195,14 +220,14 @@ class Simulation:
         seed: int | None,
         on_progress: Callable[[int, int, int], None] | None,
     ) -> list[np.ndarray]:
-        sig = self.signature(function)
+        sig = self._signature(function)
         if spmd is None:
             spmd = sig.spmd
         if not spmd:
-            return self._global.run_global(function, self.checked_inputs(function, inputs, spmd=False))
-        runner = self.runner(self._spmd_mesh(sig))
+            return self._global.run_global(function, self._checked_inputs(function, inputs, spmd=False))
+        runner = self._runner(self._spmd_mesh(sig))
         mesh = runner.mesh
-        per_device = self.device_inputs(function, inputs, seed=seed)
+        per_device = self._device_inputs(function, inputs, seed=seed)
         outs = runner.run_spmd(function, per_device, on_progress)
         results = []
         for i, s in enumerate(sig.result_shardings):
@@ -223,7 +248,11 @@ class Simulation:
         """The inputs as the arguments' types, after the checks a run makes
         (count, kind of number, shape: global for an SPMD run), e.g. before
         handing them to another backend."""
-        sig = self.signature(function)
+        self._current()
+        return self._checked_inputs(function, inputs, spmd=spmd)
+
+    def _checked_inputs(self, function: str, inputs: Sequence[np.ndarray], *, spmd: bool | None) -> list:
+        sig = self._signature(function)
         if spmd is None:
             spmd = sig.spmd
         if len(inputs) != len(sig.arg_types):
@@ -240,10 +269,16 @@ class Simulation:
         self, function: str, inputs: Sequence[np.ndarray], *, seed: int | None = 0
     ) -> dict[tuple[int, ...], list]:
         """Every device's arguments for an SPMD run of `function`."""
-        sig = self.signature(function)
-        runner = self.runner(self._spmd_mesh(sig))
+        self._current()
+        return self._device_inputs(function, inputs, seed=seed)
+
+    def _device_inputs(
+        self, function: str, inputs: Sequence[np.ndarray], *, seed: int | None
+    ) -> dict[tuple[int, ...], list]:
+        sig = self._signature(function)
+        runner = self._runner(self._spmd_mesh(sig))
         mesh = runner.mesh
-        values = self.checked_inputs(function, inputs, spmd=True)
+        values = self._checked_inputs(function, inputs, spmd=True)
         per_device: dict[tuple, list] = {d: [] for d in mesh.devices()}
         for i, (value, t, s) in enumerate(zip(values, sig.arg_types, sig.arg_shardings)):
             if not isinstance(t, ir.ShapedType):
@@ -258,6 +293,29 @@ class Simulation:
                 _check_shape(i, pieces[d].shape, t, function, f" on device {d} (after cutting the global input)")
                 per_device[d].append(pieces[d])
         return per_device
+
+
+def _fingerprint(module: ir.Operation) -> bytes:
+    """A digest of the module's bytecode, which holds everything a pass
+    may change: every op, attribute and type, large constants and
+    resources in full. Writing it costs less than printing the text
+    (whose printer calls back into Python for every token) and reads no
+    op's custom printer, so an invalid module (left by a failed pass) is
+    safe too; the generic text is the fallback should it fail."""
+    op = module.operation if hasattr(module, "operation") else module
+    out = io.BytesIO()
+    try:
+        op.write_bytecode(out)
+        data = out.getvalue()
+    except Exception:  # noqa: BLE001 - any failure: the printed form says as much
+        data = op.get_asm(
+            binary=True,
+            large_elements_limit=None,
+            large_resource_limit=None,
+            print_generic_op_form=True,
+            assume_verified=True,
+        )
+    return hashlib.blake2b(data, digest_size=16).digest()
 
 
 def _check_shape(i: int, shape, t: ir.Type, function: str, where: str = "") -> None:

@@ -14,6 +14,8 @@ import dataclasses
 import gc
 import re
 import traceback
+import types
+import typing
 from typing import ClassVar
 
 from mlir import ir
@@ -304,6 +306,7 @@ class Pass:
         they become an error at the module's location."""
         op = op.operation if hasattr(op, "operation") else op
         self.changed = None  # until `run` records
+        self.diagnostics = []  # this run's only: a pass manager may run it on many modules
         # A pass allocates many small objects that all live until it ends:
         # the collector's passes over them cost about a fifth of the time.
         collecting = gc.isenabled()
@@ -375,20 +378,44 @@ def _entered(context: ir.Context) -> contextlib.AbstractContextManager:
     return ir.Location.unknown(context)
 
 
-_OPTION_TYPES = {"bool": bool, "int": int, "str": str}
+_OPTION_TYPES = {"bool": bool, "int": int, "float": float, "str": str}
+_NONE_NAMES = ("None", "NoneType", "type(None)")
+
+
+def _option_kind(field: dataclasses.Field) -> tuple[str, bool]:
+    """The option's type as a name (`bool`, `int`, `float`, `str`, or
+    whatever else it is spelled) and whether it may be None: `int | None`,
+    `Optional[int]`, written as a type or as a string (`from __future__
+    import annotations`)."""
+    kind = field.type
+    if not isinstance(kind, str):
+        members = typing.get_args(kind) if typing.get_origin(kind) in (typing.Union, types.UnionType) else ()
+        if members:
+            names = [getattr(m, "__name__", str(m)) for m in members]
+        else:
+            names = [getattr(kind, "__name__", str(kind))]
+    else:
+        text = kind.strip()
+        optional = re.fullmatch(r"(?:typing\.)?Optional\[(.*)\]", text)
+        names = [optional.group(1).strip(), "None"] if optional else [t.strip() for t in text.split("|")]
+    rest = [n for n in names if n not in _NONE_NAMES]
+    return (rest[0] if len(rest) == 1 else " | ".join(rest)), len(rest) < len(names)
 
 
 def _check_option_type(argument: str, field: dataclasses.Field, value) -> None:
     """Options built from Python get the checks the CLI's parsing gives:
     `dce="no"` would otherwise be truthy and silently keep dce on."""
-    kind = field.type if isinstance(field.type, str) else getattr(field.type, "__name__", "")
+    kind, optional = _option_kind(field)
     expected = _OPTION_TYPES.get(kind)
-    if expected is None:
+    if expected is None or (optional and value is None):
         return
-    ok = isinstance(value, expected) and not (expected is int and isinstance(value, bool))
+    # an int is a float, as in Python's typing; a bool is neither
+    allowed = (int, float) if expected is float else expected
+    ok = isinstance(value, allowed) and not (expected in (int, float) and isinstance(value, bool))
     if not ok:
+        wanted = f"{'an' if kind == 'int' else 'a'} {kind}" + (" or None" if optional else "")
         raise OptionError(
-            f"option '{field.name.replace('_', '-')}' of pass '{argument}' must be a {kind}, got {value!r}"
+            f"option '{field.name.replace('_', '-')}' of pass '{argument}' must be {wanted}, got {value!r}"
         )
     least = field.metadata.get("min")
     if least is not None and value < least:
@@ -408,8 +435,11 @@ def _show(value) -> str:
 
 
 def _convert(argument: str, field: dataclasses.Field, raw: str):
+    """The value of an option written `raw` in pipeline text. For an
+    optional option (`int | None`), `none` or nothing is None, except for
+    a `str | None`, whose text is always the string."""
     option = field.name.replace("_", "-")
-    kind = field.type if isinstance(field.type, str) else getattr(field.type, "__name__", str(field.type))
+    kind, optional = _option_kind(field)
     choices = field.metadata.get("choices")
     if choices is not None:
         if raw not in choices:
@@ -417,6 +447,8 @@ def _convert(argument: str, field: dataclasses.Field, raw: str):
                 f"option '{option}' of pass '{argument}' must be one of {', '.join(choices)}, got '{raw}'"
             )
         return raw
+    if optional and kind != "str" and raw.strip().lower() in ("", "none"):
+        return None
     if kind == "bool":
         if raw.lower() in ("true", "1", "on"):
             return True
@@ -428,6 +460,11 @@ def _convert(argument: str, field: dataclasses.Field, raw: str):
             return int(raw)
         except ValueError:
             raise OptionError(f"option '{option}' of pass '{argument}' must be an integer, got '{raw}'") from None
+    if kind == "float":
+        try:
+            return float(raw)
+        except ValueError:
+            raise OptionError(f"option '{option}' of pass '{argument}' must be a number, got '{raw}'") from None
     return raw
 
 
