@@ -68,7 +68,7 @@ from dataclasses import dataclass, field
 from mlir import ir
 
 from ..ir.asm import remap_location
-from ..ir.control import HLO_WHILE, malformed, trip_count
+from ..ir.control import HLO_BRANCHES, HLO_REGION_OPS, HLO_WHILE, malformed, trip_count
 from ..ir.hlo import conv_dimensions
 from ..ir.schema import DYNAMIC
 from ..ir.syntax import Unprintable, decode_axes_array, decode_sharding_attr
@@ -148,7 +148,7 @@ COLLECTIVES = frozenset(
     "all_gather all_reduce all_slice all_to_all broadcast gather recv reduce reduce_scatter scatter send shift "
     "update_halo".split()
 )
-_CONTROL = frozenset(("scf.if", "scf.for", "scf.while", "scf.execute_region", *HLO_WHILE))
+_CONTROL = frozenset(("scf.if", "scf.for", "scf.while", "scf.execute_region", *HLO_REGION_OPS))
 _CASTS = frozenset(
     "arith.extf arith.truncf arith.extsi arith.extui arith.trunci arith.sitofp arith.uitofp arith.fptosi "
     "arith.fptoui arith.index_cast arith.index_castui arith.bitcast arith.constant".split()
@@ -421,11 +421,12 @@ class Compiler:
                 a["src_halos"] = _ints(op, "static_source_halo_sizes")
                 a["dst_halos"] = _ints(op, "static_destination_halo_sizes")
             return
-        if name in HLO_WHILE:
+        if name in HLO_REGION_OPS:
             why = malformed(op)
             if why is not None:
                 raise AnalysisError(f"'{name}' {why}", op.location)
-            a["trips"] = trip_count(op)
+            if name in HLO_WHILE:
+                a["trips"] = trip_count(op)
             return
         if name == "scf.for" and "unsignedCmp" in op.attributes:
             bound = op.operands[0].type  # its bounds compare unsigned, at this width
@@ -1100,15 +1101,18 @@ class DeviceRun:
 
     def control(self, n: Node, costs: Costs) -> None:
         name = n.name
-        if name == "scf.if":
+        if name == "scf.if" or name in HLO_BRANCHES:
             cond = self.ints.get(n.operands[0])
             if cond is not None:
-                taken = 0 if cond else 1
+                if name.endswith(".case"):  # an index out of range takes the last branch
+                    taken = cond if 0 <= cond < len(n.regions) else len(n.regions) - 1
+                else:
+                    taken = 0 if cond else 1
                 if taken < len(n.regions):
                     costs.add(self.block(n.regions[taken]))
                     self.bind(n.results, n.yields[taken])
                 return
-            self.note(n.where, "'scf.if' on a value known only at run time: the costlier branch is counted")
+            self.note(n.where, f"'{name}' on a value known only at run time: the costlier branch is counted")
             branches = [self.block(region) for region in n.regions]
             if branches:
                 most = branches[0]

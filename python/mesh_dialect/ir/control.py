@@ -14,7 +14,12 @@ from dataclasses import dataclass
 from mlir import ir
 
 HLO_WHILE = ("stablehlo.while", "mhlo.while")
-CARRIED_OPS = ("scf.for", "scf.if", "scf.execute_region", "scf.while", *HLO_WHILE)
+HLO_BRANCHES = ("stablehlo.if", "stablehlo.case", "mhlo.if", "mhlo.case")
+"""JAX's `lax.cond` and `lax.switch`: regions that read values from outside,
+one of which runs, chosen by a rank-0 operand every device must agree on."""
+HLO_REGION_OPS = (*HLO_WHILE, *HLO_BRANCHES)
+"""The hlo ops whose regions are control flow (not a scalar body)."""
+CARRIED_OPS = ("scf.for", "scf.if", "scf.execute_region", "scf.while", *HLO_REGION_OPS)
 """Region ops each of whose results is a value carried through its regions."""
 LOOP_OPS = ("scf.for", "scf.while", *HLO_WHILE)
 """Loops: what is defined outside one is the same on every iteration."""
@@ -63,9 +68,33 @@ def carried(op: ir.Operation) -> list[Carried]:
     return [Carried(r, None, [], [(end, k) for end in ends]) for k, r in enumerate(results)]
 
 
+def selector(op: ir.Operation) -> int | None:
+    """The operand that picks an hlo branch op's region (its predicate or
+    index), which every device must hold whole; None for other ops."""
+    return 0 if op.name in HLO_BRANCHES else None
+
+
 def malformed(op: ir.Operation) -> str | None:
-    """Why an hlo while does not have the shape `carried` reads (its dialect
-    is unregistered, so MLIR never verified it), else None."""
+    """Why an hlo while, if or case does not have the shape `carried` reads
+    (its dialect is unregistered, so MLIR never verified it), else None."""
+    if op.name in HLO_BRANCHES:
+        wanted = 2 if op.name.endswith(".if") else None
+        if len(op.operands) != 1:
+            return f"needs one operand (the {'predicate' if wanted else 'branch index'}), got {len(op.operands)}"
+        t = op.operands[0].type
+        if not isinstance(t, ir.RankedTensorType) or t.rank != 0:
+            return f"needs a rank-0 tensor to choose its branch, got {t}"
+        count = len(op.regions)
+        if count == 0 or (wanted is not None and count != wanted):
+            return f"needs {wanted or 'at least 1'} regions, got {count}"
+        if any(len(r.blocks) != 1 or not len(r.blocks[0].operations) for r in op.regions):
+            return "needs regions of one block ending in a return"
+        n = len(op.results)
+        for k, region in enumerate(op.regions):
+            returned = len(terminator(region.blocks[0]).operands)
+            if returned != n:
+                return f"has {n} results but region {k} returns {returned} values"
+        return None
     if op.name not in HLO_WHILE:
         return None
     if len(op.regions) != 2 or any(len(r.blocks) != 1 or not len(r.blocks[0].operations) for r in op.regions):

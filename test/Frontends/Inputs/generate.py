@@ -2,7 +2,8 @@
 
 For each program (a Megatron MLP, two Megatron layers calling one relu, a
 CNN stem split over batch and rows, a scalar loss, an attention block, a
-layer norm, a greedy decoding head) on 8 CPU
+layer norm, a greedy decoding head, an update clipped by the gradient's
+norm under `lax.cond`) on 8 CPU
 devices as the mesh ("data"=2, "model"=4), and each flavour (Shardy, GSPMD):
 
 - `NAME.FLAVOUR.mlir`: the lowered module in MLIR's generic form, as
@@ -126,6 +127,13 @@ def decode(h: jax.Array, w: jax.Array) -> jax.Array:
     return jnp.argmax(h @ w, axis=-1)
 
 
+def clip(g: jax.Array, w: jax.Array) -> jax.Array:
+    """An SGD step clipped by the gradient's global norm: `lax.cond` (a
+    `stablehlo.case`) on a norm summed over both mesh axes."""
+    norm = jnp.sqrt(jnp.sum(g * g))
+    return jax.lax.cond(norm > 1.0, lambda: w - 0.1 * g / norm, lambda: w - 0.1 * g)
+
+
 # name: (function, argument shapes, argument specs, result spec); small sizes keep the files small
 PROGRAMS = {
     "mlp": (
@@ -175,6 +183,12 @@ PROGRAMS = {
         [(8, 16), (16, 64)],
         [P("data", None), P(None, "model")],
         P("data"),
+    ),
+    "clip": (
+        clip,
+        [(16, 32), (16, 32)],
+        [P("data", "model"), P("data", "model")],
+        P("data", "model"),
     ),
 }
 

@@ -497,6 +497,26 @@ def _while(frame, step: Step, *init):
 _register("while", _while, generator=True)
 
 
+def _if(frame, step: Step, pred):
+    """The first region when the predicate holds, else the second."""
+    taken = 0 if bool(np.asarray(pred)) else 1
+    return (yield from run_block(frame, _body(step, taken, 2), []))
+
+
+def _case(frame, step: Step, index):
+    """Region `index`; an index out of range runs the last region, as the
+    StableHLO specification says."""
+    n = len(step.regions)
+    k = int(np.asarray(index))
+    if not 0 <= k < n:
+        k = n - 1
+    return (yield from run_block(frame, _body(step, k, n), []))
+
+
+_register("if", _if, generator=True)
+_register("case", _case, generator=True)
+
+
 # ---------------------------------------------------------------------------
 # Data movement
 

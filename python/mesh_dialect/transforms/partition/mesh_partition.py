@@ -46,7 +46,7 @@ from ...interfaces.choice import same_placement
 from ...interfaces.registry import INDEX_OFFSET_OPS, OWN_BODY, RuleCache, index_reads, walk_inside
 from ...interfaces.rules import Conflict, ShardingRule, option_from_shardings, shardings_from_option
 from ...ir import ops as mesh_ops
-from ...ir.control import CARRIED_OPS, HLO_WHILE, LOOP_OPS, carried, layout_holder, malformed
+from ...ir.control import CARRIED_OPS, HLO_REGION_OPS, LOOP_OPS, carried, layout_holder, malformed, selector
 from ...ir.flags import drop_totals_only_flags
 from ...ir.syntax import encode_sharding_attr
 from ...sharding.spec import IDEMPOTENT_KINDS, Mesh, Sharding, ShardingError
@@ -60,7 +60,7 @@ _CARRIED = CARRIED_OPS
 value has one layout across init, block arguments, yielded values and
 result, and partition reshards the init and every yielded value to it."""
 _RUN_ONCE = frozenset(
-    {"func.func", "scf.for", "scf.if", "scf.while", "scf.execute_region", "scf.index_switch", *HLO_WHILE}
+    {"func.func", "scf.for", "scf.if", "scf.while", "scf.execute_region", "scf.index_switch", *HLO_REGION_OPS}
 )
 """Ops whose regions run as control flow, once per entry on every device:
 a collective may sit inside.  Any other op's region (`tensor.generate`, an
@@ -366,7 +366,7 @@ class _Partition:
             ops.append(op)
             name = op.name
             names.append(name)
-            if name.startswith(("linalg.", "mhlo.", "stablehlo.")) and len(op.regions) and name not in HLO_WHILE:
+            if name.startswith(("linalg.", "mhlo.", "stablehlo.")) and len(op.regions) and name not in HLO_REGION_OPS:
                 return skip
             return advance
 
@@ -909,6 +909,9 @@ class _Partition:
         why = malformed(op)
         if why is not None:
             raise _Unsupported(op.location, f"'{op.name}' {why}")
+        k = selector(op)
+        if k is not None:  # every device takes the same branch
+            self.reshard_operand(op, k, None, ir.InsertionPoint(op), op.location)
         for value in carried(op):
             s = None if value.result is None else self.layout.get(value.result)
             for arg in value.args:

@@ -15,7 +15,7 @@ from typing import Any
 from mlir import ir
 
 from ...interfaces.registry import walk_inside
-from ...ir.control import carried, layout_holder, trip_count
+from ...ir.control import carried, layout_holder, selector, trip_count
 from ...ir.schema import DYNAMIC
 from ..base import element_bytes
 from .solver import CAPTURED, REPLICATED, Graph, Node, State, Value
@@ -280,6 +280,9 @@ class _Builder:
         op = self.fn.ops[index]
         carries = []
         weight = self.weight(op)
+        k = selector(op)
+        if k is not None:  # the branch every device takes: read whole
+            self.whole_values(op, [op.operands[k]], [])
         for k, value in enumerate(carried(op)):
             if not isinstance(layout_holder(value).type, ir.RankedTensorType):
                 continue
