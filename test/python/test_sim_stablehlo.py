@@ -181,11 +181,16 @@ def test_integer_division_truncates_and_remainder_takes_the_dividends_sign():
     same(run_op("stablehlo.remainder", a, b), np.array([1, -1, 1, -1, 0], I32))
 
 
-def test_integer_division_by_zero_is_an_error():
-    with pytest.raises(SimError, match="'stablehlo.divide' divides by zero"):
-        run_op("stablehlo.divide", np.array([1, 2], I32), np.array([1, 0], I32))
-    with pytest.raises(SimError, match="'stablehlo.remainder' divides by zero"):
-        run_op("stablehlo.remainder", np.array([1, 2], I32), np.array([0, 1], I32))
+def test_integer_division_by_zero_gives_xlas_results():
+    # XLA (measured through JAX 0.10.2): x / 0 has every bit set, x % 0 is x,
+    # so jnp.where(d != 0, n // d, 0) runs and discards them
+    a = np.array([7, -7, 5, -(2**31)], I32)
+    b = np.array([0, 0, -3, -1], I32)
+    same(run_op("stablehlo.divide", a, b), np.array([-1, -1, -1, -(2**31)], I32))
+    same(run_op("stablehlo.remainder", a, b), np.array([7, -7, 2, 0], I32))
+    ua, ub = np.array([7, 249, 5], np.uint8), np.array([0, 0, 253], np.uint8)
+    same(run_op("stablehlo.divide", ua, ub), np.array([255, 255, 0], np.uint8))
+    same(run_op("stablehlo.remainder", ua, ub), np.array([7, 249, 5], np.uint8))
 
 
 def test_integer_power_wraps_and_negative_exponents_follow_xla():

@@ -122,26 +122,32 @@ def _one(x: np.ndarray, v: float):
     return x.dtype.type(v)
 
 
-def _int_divisor(step: Step, b: np.ndarray) -> None:
-    if np.any(b == 0):
-        raise fail(step, "divides by zero")
-
-
 def _divide(step: Step, a, b):
+    """Integer division toward zero.  A zero divisor is implementation-
+    defined in StableHLO; XLA gives every bit set (-1, or the unsigned
+    maximum), which `jnp.where(d != 0, n // d, 0)` computes and discards,
+    so the simulator gives it too."""
     if a.dtype.kind == "f":
         return a / b
-    _int_divisor(step, b)
+    a, b = np.broadcast_arrays(a, b)
+    zero = b == 0
+    safe = np.where(zero, np.ones_like(b), b)
     if a.dtype.kind == "u":
-        return a // b
-    q = np.floor_divide(a, b)
-    return q + ((np.remainder(a, b) != 0) & ((a < 0) != (b < 0))).astype(q.dtype)  # toward zero
+        q = a // safe
+    else:
+        q = np.floor_divide(a, safe)
+        q = q + ((np.remainder(a, safe) != 0) & ((a < 0) != (safe < 0))).astype(q.dtype)  # toward zero
+    return np.where(zero, np.array(-1).astype(q.dtype) if q.dtype.kind == "i" else np.iinfo(q.dtype).max, q)
 
 
 def _remainder(step: Step, a, b):
+    """The sign of the dividend; by zero, the dividend (XLA's result)."""
     if a.dtype.kind == "f":
         return np.fmod(a, b)
-    _int_divisor(step, b)
-    return a - _divide(step, a, b) * b  # the sign of the dividend
+    a, b = np.broadcast_arrays(a, b)
+    zero = b == 0
+    safe = np.where(zero, np.ones_like(b), b)
+    return np.where(zero, a, a - _divide(step, a, safe) * safe)
 
 
 def _int_power(a: np.ndarray, b: np.ndarray) -> np.ndarray:
