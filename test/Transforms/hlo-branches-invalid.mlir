@@ -62,3 +62,34 @@ func.func @two_operands(%x: tensor<8xf32>, %p: tensor<i1>) -> tensor<8xf32> {
   }) : (tensor<i1>, tensor<i1>) -> tensor<8xf32>
   return %r : tensor<8xf32>
 }
+
+// -----
+
+// CHECK: :[[#@LINE+6]]:8: error: cannot analyze the program: 'stablehlo.case' needs branches without arguments, got 1 in region 0
+mesh.mesh @m(shape = 2)
+func.func @branch_argument(%x: tensor<8xf32>, %k: tensor<i32>) -> tensor<8xf32> {
+  %s = mesh.sharding @m split_axes = [[0]] : !mesh.sharding
+  %0 = mesh.shard %x to %s : tensor<8xf32>
+  // expected-error@+1 {{'stablehlo.case' needs branches without arguments, got 1 in region 0}}
+  %r = "stablehlo.case"(%k) ({
+  ^bb0(%a: tensor<8xf32>):
+    "stablehlo.return"(%a) : (tensor<8xf32>) -> ()
+  }) : (tensor<i32>) -> tensor<8xf32>
+  return %r : tensor<8xf32>
+}
+
+// -----
+
+// CHECK: :[[#@LINE+6]]:8: error: cannot analyze the program: 'stablehlo.if' needs an i1 predicate, got tensor<i32>
+mesh.mesh @m(shape = 2)
+func.func @integer_predicate(%x: tensor<8xf32>, %p: tensor<i32>) -> tensor<8xf32> {
+  %s = mesh.sharding @m split_axes = [[0]] : !mesh.sharding
+  %0 = mesh.shard %x to %s : tensor<8xf32>
+  // expected-error@+1 {{'stablehlo.if' needs an i1 predicate, got tensor<i32>}}
+  %r = "stablehlo.if"(%p) ({
+    "stablehlo.return"(%0) : (tensor<8xf32>) -> ()
+  }, {
+    "stablehlo.return"(%0) : (tensor<8xf32>) -> ()
+  }) : (tensor<i32>) -> tensor<8xf32>
+  return %r : tensor<8xf32>
+}

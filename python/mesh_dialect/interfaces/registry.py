@@ -1269,6 +1269,7 @@ def hlo_combiner_kind(kind: str, t: ir.Type) -> str:
 
 _DIRECTION = re.compile(r"comparison_direction\s+(EQ|NE|LT|LE|GT|GE)")
 _FLIPPED = {"LT": "GT", "GT": "LT", "EQ": "EQ", "NE": "NE"}
+_COMPARE_TYPE = re.compile(r"comparison_type\s+(\w+)")
 
 
 def _body_op(v: ir.Value, base: str, n: int) -> list[ir.Value] | None:
@@ -1289,6 +1290,13 @@ def _comparison(v: ir.Value) -> tuple[ir.Value, ir.Value, str] | None:
         return None
     found = _DIRECTION.search(str(_attr(v.owner, "comparison_direction")))
     return None if found is None else (operands[0], operands[1], found.group(1))
+
+
+def _compare_type(v: ir.Value) -> str | None:
+    """The `compare_type` of the compare making `v` (None: not written)."""
+    attr = _attr(v.owner, "compare_type")
+    found = None if attr is None else _COMPARE_TYPE.search(str(attr))
+    return None if found is None else found.group(1)
 
 
 def _compares(v: ir.Value, a: ir.Value, b: ir.Value, directions: tuple[str, ...]) -> str | None:
@@ -1320,23 +1328,41 @@ def is_selection(op: ir.Operation) -> bool:
     order fixed by value, index and, among NaNs, position, so folding it
     over pieces in order and then over the pieces' picks in the same order
     gives the pair the whole fold gives (inits are picked again harmlessly:
-    a pick among copies of one pair is that pair)."""
+    a pick among copies of one pair is that pair).  That needs an order:
+    integer indices, and float values compared as IEEE floats with the NaN
+    test (without it `a > b ? a : b` drops a NaN the next element follows,
+    so where the pieces are cut changes the answer; a total-order compare
+    beside an IEEE one orders zeros two ways)."""
     block = op.regions[0].blocks[0]
     args = list(block.arguments)
     ops = list(block.operations)
     if len(args) != 4 or not ops or len(ops[-1].operands) != 2:
         return False
     av, ai, bv, bi = args
+    elements = [
+        ir.RankedTensorType(a.type).element_type if isinstance(a.type, ir.RankedTensorType) else None for a in args
+    ]
+    if any(not isinstance(t, ir.IntegerType) for t in (elements[1], elements[3])):
+        return False
+    floats = isinstance(elements[0], ir.FloatType)
+    if not floats and not isinstance(elements[0], ir.IntegerType):
+        return False
+    allowed = ("FLOAT", None) if floats else ("SIGNED", "UNSIGNED", None)
     value, index = ops[-1].operands
     picked = _body_op(value, "select", 3)
     if picked is None or picked[1:] != [av, bv]:
         return False
     p = picked[0]
-    direction = _compares(p, av, bv, ("GT", "LT"))
-    if direction is None:
-        nan = [c for c, x in _either(p, "or") if _compares(x, av, av, ("NE",)) == "NE"]
-        if not nan or _compares(nan[0], av, bv, ("GT", "LT")) is None:
+    beats = p if not floats else None
+    if _compares(p, av, bv, ("GT", "LT")) is None:
+        nan = [(c, x) for c, x in _either(p, "or") if _compares(x, av, av, ("NE",)) == "NE"]
+        if not nan or _compares(nan[0][0], av, bv, ("GT", "LT")) is None:
             return False
+        beats = nan[0][0]
+        if _compare_type(nan[0][1]) not in allowed:
+            return False
+    if beats is None or _compare_type(beats) not in allowed:
+        return False  # a float compare without the NaN test
     chosen = _body_op(index, "select", 3)
     if chosen is None or chosen[1:] != [ai, bi]:
         return False
@@ -1345,7 +1371,7 @@ def is_selection(op: ir.Operation) -> bool:
             continue
         for equal, lower in _either(tie, "and"):
             if _compares(equal, av, bv, ("EQ",)) and _compares(lower, ai, bi, ("LT", "GT")):
-                return True
+                return _compare_type(equal) in allowed and _compare_type(lower) in ("SIGNED", "UNSIGNED", None)
     return False
 
 

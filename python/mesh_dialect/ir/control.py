@@ -84,11 +84,19 @@ def malformed(op: ir.Operation) -> str | None:
         t = op.operands[0].type
         if not isinstance(t, ir.RankedTensorType) or t.rank != 0:
             return f"needs a rank-0 tensor to choose its branch, got {t}"
+        element = t.element_type
+        if wanted and not (isinstance(element, ir.IntegerType) and element.width == 1):
+            return f"needs an i1 predicate, got {t}"
+        if not wanted and not (isinstance(element, ir.IntegerType) and element.width > 1):
+            return f"needs an integer branch index, got {t}"
         count = len(op.regions)
         if count == 0 or (wanted is not None and count != wanted):
             return f"needs {wanted or 'at least 1'} regions, got {count}"
         if any(len(r.blocks) != 1 or not len(r.blocks[0].operations) for r in op.regions):
             return "needs regions of one block ending in a return"
+        for k, region in enumerate(op.regions):
+            if len(region.blocks[0].arguments):
+                return f"needs branches without arguments, got {len(region.blocks[0].arguments)} in region {k}"
         n = len(op.results)
         for k, region in enumerate(op.regions):
             returned = len(terminator(region.blocks[0]).operands)
