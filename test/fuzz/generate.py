@@ -875,6 +875,46 @@ class Program:
         self.pool, self.consts, self.shardings = saved_pool, saved_consts, saved_sh
         return Val(f"{r}#1", acc0.shape)
 
+    def hlo_case(self, depth: int) -> Val:
+        """`lax.cond`/`lax.switch` as JAX exports them: a `stablehlo.case`
+        on an index computed from a tensor (a sum compared with 0, so it
+        may be partial), its branches reading values from outside."""
+        a = self.pick()
+        t = self.ty(a.shape)
+        s, i32 = f"tensor<{self.elt}>", "tensor<i32>"
+        zero, total, flag, index = self.fresh("cz"), self.fresh("cs"), self.fresh("cf"), self.fresh("ck")
+        kind = "SIGNED" if self.is_int else "FLOAT"
+        dims = ", ".join(map(str, range(len(a.shape))))
+        literal = "0" if self.is_int else "0.0"
+        self.emit(f'{zero} = "stablehlo.constant"() <{{value = dense<{literal}> : {s}}}> : () -> {s}')
+        self.emit(f'{total} = "stablehlo.reduce"({a.name}, {zero}) <{{dimensions = array<i64: {dims}>}}> ({{')
+        self.emit(f"^bb0(%p: {s}, %q: {s}):")
+        self.emit(f'  %r = "stablehlo.add"(%p, %q) : ({s}, {s}) -> {s}')
+        self.emit(f'  "stablehlo.return"(%r) : ({s}) -> ()')
+        self.emit(f"}}) : ({t}, {s}) -> {s}")
+        direction = self.rng.choice(["GT", "LT", "EQ"])
+        self.emit(
+            f'{flag} = "stablehlo.compare"({total}, {zero}) <{{compare_type = #stablehlo<comparison_type {kind}>, '
+            f"comparison_direction = #stablehlo<comparison_direction {direction}>}}> : ({s}, {s}) -> tensor<i1>"
+        )
+        self.emit(f'{index} = "stablehlo.convert"({flag}) : (tensor<i1>) -> {i32}')
+        branches = self.rng.choice([1, 2, 2, 3])
+        r = self.fresh("c")
+        self.emit(f'{r} = "stablehlo.case"({index}) ({{')
+        saved_pool, saved_consts, saved_sh = self.pool, self.consts, self.shardings
+        for k in range(branches):
+            if k:
+                self.emit("}, {")
+            self.pool, self.consts, self.shardings = list(saved_pool), dict(saved_consts), dict(saved_sh)
+            self.indent += "  "
+            v = self.chain(self.rng.randrange(0, 2), depth + 1, want=a.shape, start=a)
+            v = self.maybe_annotate(v, 0.3)
+            self.emit(f'"stablehlo.return"({v.name}) : ({t}) -> ()')
+            self.indent = self.indent[:-2]
+        self.emit(f"}}) : ({i32}) -> {t}")
+        self.pool, self.consts, self.shardings = saved_pool, saved_consts, saved_sh
+        return Val(r, a.shape)
+
     def branch(self, depth: int) -> Val:
         a = self.pick()
         x, y = self.index_const(self.rng.randrange(3)), self.index_const(1)
@@ -911,6 +951,8 @@ class Program:
                 choices.append(lambda: self.while_loop(depth))
             if self.extended and self.rng.random() < 0.3:
                 choices.append(lambda: self.hlo_loop(depth))
+            if self.extended and self.rng.random() < 0.3:
+                choices.append(lambda: self.hlo_case(depth))
         v = self.rng.choice(choices)()
         self.pool.append(v)
         v2 = self.maybe_annotate(v)
