@@ -148,7 +148,7 @@ COLLECTIVES = frozenset(
     "all_gather all_reduce all_slice all_to_all broadcast gather recv reduce reduce_scatter scatter send shift "
     "update_halo".split()
 )
-_CONTROL = frozenset(("scf.if", "scf.for", "scf.while", "scf.execute_region", *HLO_REGION_OPS))
+_CONTROL = frozenset(("scf.if", "scf.index_switch", "scf.for", "scf.while", "scf.execute_region", *HLO_REGION_OPS))
 _CASTS = frozenset(
     "arith.extf arith.truncf arith.extsi arith.extui arith.trunci arith.sitofp arith.uitofp arith.fptosi "
     "arith.fptoui arith.index_cast arith.index_castui arith.bitcast arith.constant".split()
@@ -420,6 +420,9 @@ class Compiler:
                 a["split_axes"] = decode_axes_array(str(op.attributes["split_axes"]))
                 a["src_halos"] = _ints(op, "static_source_halo_sizes")
                 a["dst_halos"] = _ints(op, "static_destination_halo_sizes")
+            return
+        if name == "scf.index_switch":
+            a["cases"] = list(ir.DenseI64ArrayAttr(op.attributes["cases"]))
             return
         if name in HLO_REGION_OPS:
             why = malformed(op)
@@ -1101,11 +1104,14 @@ class DeviceRun:
 
     def control(self, n: Node, costs: Costs) -> None:
         name = n.name
-        if name == "scf.if" or name in HLO_BRANCHES:
+        if name in ("scf.if", "scf.index_switch") or name in HLO_BRANCHES:
             cond = self.ints.get(n.operands[0])
             if cond is not None:
                 if name.endswith(".case"):  # an index out of range takes the last branch
                     taken = cond if 0 <= cond < len(n.regions) else len(n.regions) - 1
+                elif name == "scf.index_switch":  # the default region comes first
+                    cases = n.attrs.get("cases", [])
+                    taken = 1 + cases.index(cond) if cond in cases else 0
                 else:
                     taken = 0 if cond else 1
                 if taken < len(n.regions):

@@ -19,7 +19,7 @@ HLO_BRANCHES = ("stablehlo.if", "stablehlo.case", "mhlo.if", "mhlo.case")
 one of which runs, chosen by a rank-0 operand every device must agree on."""
 HLO_REGION_OPS = (*HLO_WHILE, *HLO_BRANCHES)
 """The hlo ops whose regions are control flow (not a scalar body)."""
-CARRIED_OPS = ("scf.for", "scf.if", "scf.execute_region", "scf.while", *HLO_REGION_OPS)
+CARRIED_OPS = ("scf.for", "scf.if", "scf.index_switch", "scf.execute_region", "scf.while", *HLO_REGION_OPS)
 """Region ops each of whose results is a value carried through its regions."""
 LOOP_OPS = ("scf.for", "scf.while", *HLO_WHILE)
 """Loops: what is defined outside one is the same on every iteration."""

@@ -588,6 +588,20 @@ def _if(frame, step, cond):
     return []
 
 
+def _prepare_index_switch(c: Compiler, op: ir.Operation) -> dict:
+    return {"cases": list(ir.DenseI64ArrayAttr(op.attributes["cases"]))}
+
+
+@register("scf.index_switch", prepare=_prepare_index_switch, generator=True)
+def _index_switch(frame, step, index):
+    """The region of the case equal to the index, else the default (the
+    first region)."""
+    cases = step.attrs["cases"]
+    k = int(index)
+    region = step.regions[1 + cases.index(k)] if k in cases else step.regions[0]
+    return (yield from run_block(frame, region, []))
+
+
 def _prepare_while(c: Compiler, op: ir.Operation) -> dict:
     return {}
 
