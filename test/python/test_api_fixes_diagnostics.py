@@ -9,21 +9,10 @@ from typing import ClassVar
 import pytest
 from mlir import ir
 from mlir.passmanager import PassManager
+from test_pass_manager import POOL  # a program whose propagation remarks once
 
 import mesh_dialect
 from mesh_dialect.transforms import PASSES, Pass
-
-POOL = """\
-mesh.mesh @m(shape = 4)
-func.func @aligned_pool(%x: tensor<1x8x4x2xf32>) -> tensor<1x8x4x2xf32> {
-  %s = mesh.sharding @m split_axes = [[], [0]] : !mesh.sharding
-  %xs = mesh.shard %x to %s : tensor<1x8x4x2xf32>
-  %p = tosa.max_pool2d %xs {kernel = array<i64: 3, 1>, pad = array<i64: 0, 2, 0, 0>, stride = array<i64: 1, 1>}
-      : (tensor<1x8x4x2xf32>) -> tensor<1x8x4x2xf32>
-  %ps = mesh.shard %p to %s : tensor<1x8x4x2xf32>
-  return %ps : tensor<1x8x4x2xf32>
-}
-"""
 
 
 def test_pass_manager_reports_the_last_run_only():

@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 import test_lowering
 from test_lowering import (
+    _LOWER_TO_LLVM,
     MLIR_OPT,
     _device_args,
     _per_device,
@@ -30,16 +31,7 @@ from test_lowering import (
 import mesh_dialect
 from mesh_dialect.interop.upstream import NotExportable, export_upstream
 
-_TO_LLVM = [
-    "--one-shot-bufferize=bufferize-function-boundaries",
-    "--convert-linalg-to-loops",
-    "--expand-strided-metadata",
-    "--lower-affine",
-    "--finalize-memref-to-llvm",
-    "--convert-scf-to-cf",
-    "--convert-to-llvm",
-    "--reconcile-unrealized-casts",
-]
+_TO_LLVM = _LOWER_TO_LLVM[1:]  # after --convert-shard-to-mpi
 _MPICH = 'module attributes {dlti.map = #dlti.map<"MPI:Implementation" = "MPICH">} {'
 
 
