@@ -149,6 +149,7 @@ COLLECTIVES = frozenset(
     "update_halo".split()
 )
 _CONTROL = frozenset(("scf.if", "scf.index_switch", "scf.for", "scf.while", "scf.execute_region", *HLO_REGION_OPS))
+_HLO_CONSTANTS = frozenset(("stablehlo.constant", "mhlo.constant"))
 _CASTS = frozenset(
     "arith.extf arith.truncf arith.extsi arith.extui arith.trunci arith.sitofp arith.uitofp arith.fptosi "
     "arith.fptoui arith.index_cast arith.index_castui arith.bitcast arith.constant".split()
@@ -423,6 +424,12 @@ class Compiler:
             return
         if name == "scf.index_switch":
             a["cases"] = list(ir.DenseI64ArrayAttr(op.attributes["cases"]))
+            return
+        if name in _HLO_CONSTANTS:
+            # a rank-0 integer constant: an hlo case's index or if's predicate
+            attr = op.attributes["value"] if "value" in op.attributes else None
+            if isinstance(attr, ir.DenseIntElementsAttr) and ir.ShapedType(attr.type).rank == 0:
+                a["int"] = ir.IntegerAttr(ir.DenseIntElementsAttr(attr).get_splat_value()).value
             return
         if name in HLO_REGION_OPS:
             why = malformed(op)
@@ -807,6 +814,8 @@ class DeviceRun:
             self.mesh_op(n, costs)
         elif name.startswith("arith.") or name == "tensor.extract" or name == "tensor.dim":
             self.scalar(n)
+        elif "int" in n.attrs and name in _HLO_CONSTANTS:
+            self.set_int(n.results[0], n.attrs["int"])
         elif name == "func.call":
             self.note(n.where, "calls are not followed: the callee's costs are not counted")
         self.result_shapes(n)
