@@ -264,6 +264,17 @@ def test_hlo_rules():
     assert rules["stablehlo.return"] == [None] * 2
 
 
+def test_hlo_bitcast_convert_is_elementwise_only_between_equal_widths():
+    body = """
+  %0 = "stablehlo.bitcast_convert"(%a) : (tensor<4x8xui32>) -> tensor<4x8xf32>
+  %1 = "stablehlo.bitcast_convert"(%b) : (tensor<4x8xi64>) -> tensor<4x8x2xi32>
+  %2 = "stablehlo.bitcast_convert"(%c) : (tensor<4x8xf16>) -> tensor<4x8xbf16>"""
+    rules = rules_of(body, "%a: tensor<4x8xui32>, %b: tensor<4x8xi64>, %c: tensor<4x8xf16>")
+    same, wider, halves = rules["stablehlo.bitcast_convert"]
+    assert same == R([P, P], [(0, 1)], [(0, 1)]) and halves == same
+    assert wider is None  # a dimension appears: no rule says how it splits
+
+
 def test_unknown_ops_and_user_rules():
     text = '%0 = "my.op"(%a) : (tensor<4xf32>) -> tensor<4xf32>'
     assert rules_of(text, "%a: tensor<4xf32>")["my.op"] == [None]

@@ -14,7 +14,8 @@ elementwise ops (with size-1 broadcasting), `tosa.matmul`, `tosa.reduce_*`,
 `depthwise_conv2d`, `max_pool2d`, `avg_pool2d`), `func.return` and
 `func.call` (which constrain nothing), the `mhlo`/`stablehlo`
 ops `dot_general`, `dot`, elementwise ops (`compare`, `select`, `convert`,
-`clamp`, `reduce_precision` among them), `constant`, `iota`,
+`clamp`, `reduce_precision` among them; `bitcast_convert` between
+element types of one width), `constant`, `iota`,
 `broadcast_in_dim`, `transpose`, `reshape`, `reduce`, `concatenate`,
 `slice`, `dynamic_slice`, `dynamic_update_slice` and `pad`, and chlo's
 elementwise ops.  A rule function returns None for a form it does
@@ -466,6 +467,23 @@ def _elementwise(op: ir.Operation, *, broadcast: bool = False) -> ShardingRule |
             operand_maps.append(tuple(range(rank)))
     identity = tuple(range(rank))
     return ShardingRule(_all_parallel(rank), tuple(operand_maps), (identity,) * len(op.results))
+
+
+def _hlo_bitcast_convert(op: ir.Operation) -> ShardingRule | None:
+    """`bitcast_convert` between element types of one width (JAX's random
+    bits to floats) is elementwise; between widths it adds or drops a
+    dimension, which no rule here describes."""
+    if len(op.operands) != 1 or len(op.results) != 1 or _shape(op.operands[0]) != _shape(op.results[0]):
+        return None
+    widths = []
+    for v in (op.operands[0], op.results[0]):
+        t = v.type
+        element = ir.RankedTensorType(t).element_type if isinstance(t, ir.RankedTensorType) else None
+        width = getattr(element, "width", None)
+        if width is None:
+            return None
+        widths.append(width)
+    return _elementwise(op) if widths[0] == widths[1] else None
 
 
 def _tosa_elementwise(op: ir.Operation) -> ShardingRule | None:
@@ -1838,6 +1856,7 @@ def _register_builtins() -> None:
         for base in _HLO_ELEMENTWISE:
             register_rule(f"{dialect}.{base}", _elementwise)
         register_rule(f"{dialect}.constant", _constant)
+        register_rule(f"{dialect}.bitcast_convert", _hlo_bitcast_convert)
         register_rule(f"{dialect}.dot_general", _hlo_dot_general)
         register_rule(f"{dialect}.dot", _hlo_dot)
         register_rule(f"{dialect}.broadcast_in_dim", _hlo_broadcast_in_dim)
