@@ -32,7 +32,7 @@ from collections.abc import Callable
 
 from mlir import ir
 
-from ..ir.hlo import conv_dimensions, dot_dimensions, gather_dimensions
+from ..ir.hlo import FLIPPED, comparison_direction, comparison_type, conv_dimensions, dot_dimensions, gather_dimensions
 from ..ir.signature import op_signature
 from ..ir.types import is_boolean
 from .rules import INVALID, SELECT, DimExpr, Iterator, ShardingRule, TensorMap, Window
@@ -1285,11 +1285,6 @@ def hlo_combiner_kind(kind: str, t: ir.Type) -> str:
     return kind
 
 
-_DIRECTION = re.compile(r"comparison_direction\s+(EQ|NE|LT|LE|GT|GE)")
-_FLIPPED = {"LT": "GT", "GT": "LT", "EQ": "EQ", "NE": "NE"}
-_COMPARE_TYPE = re.compile(r"comparison_type\s+(\w+)")
-
-
 def _body_op(v: ir.Value, base: str, n: int) -> list[ir.Value] | None:
     """The operands of the hlo op `base` with `n` operands making `v`, else None."""
     if not isinstance(v, ir.OpResult):
@@ -1306,15 +1301,14 @@ def _comparison(v: ir.Value) -> tuple[ir.Value, ir.Value, str] | None:
     operands = _body_op(v, "compare", 2)
     if operands is None:
         return None
-    found = _DIRECTION.search(str(_attr(v.owner, "comparison_direction")))
-    return None if found is None else (operands[0], operands[1], found.group(1))
+    direction = comparison_direction(str(_attr(v.owner, "comparison_direction")))
+    return None if direction is None else (operands[0], operands[1], direction)
 
 
 def _compare_type(v: ir.Value) -> str | None:
     """The `compare_type` of the compare making `v` (None: not written)."""
     attr = _attr(v.owner, "compare_type")
-    found = None if attr is None else _COMPARE_TYPE.search(str(attr))
-    return None if found is None else found.group(1)
+    return None if attr is None else comparison_type(str(attr))
 
 
 def _compares(v: ir.Value, a: ir.Value, b: ir.Value, directions: tuple[str, ...]) -> str | None:
@@ -1325,7 +1319,7 @@ def _compares(v: ir.Value, a: ir.Value, b: ir.Value, directions: tuple[str, ...]
         return None
     lhs, rhs, direction = found
     if (lhs, rhs) == (b, a):
-        direction = _FLIPPED.get(direction, "")
+        direction = FLIPPED[direction]
     elif (lhs, rhs) != (a, b):
         return None
     return direction if direction in directions else None

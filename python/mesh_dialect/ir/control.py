@@ -8,10 +8,11 @@ and on how many times a loop runs when its IR says so.
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass
 
 from mlir import ir
+
+from .hlo import FLIPPED, comparison_direction
 
 HLO_WHILE = ("stablehlo.while", "mhlo.while")
 HLO_BRANCHES = ("stablehlo.if", "stablehlo.case", "mhlo.if", "mhlo.case")
@@ -25,7 +26,6 @@ LOOP_OPS = ("scf.for", "scf.while", *HLO_WHILE)
 """Loops: what is defined outside one is the same on every iteration."""
 
 _STEPS = ("stablehlo.add", "mhlo.add", "stablehlo.subtract", "mhlo.subtract")
-_DIRECTION = re.compile(r"comparison_direction\s+(EQ|NE|LT|LE|GT|GE)")
 
 
 @dataclass
@@ -94,12 +94,12 @@ def malformed(op: ir.Operation) -> str | None:
             return f"needs {wanted or 'at least 1'} regions, got {count}"
         if any(len(r.blocks) != 1 or not len(r.blocks[0].operations) for r in op.regions):
             return "needs regions of one block ending in a return"
-        for k, region in enumerate(op.regions):
-            if len(region.blocks[0].arguments):
-                return f"needs branches without arguments, got {len(region.blocks[0].arguments)} in region {k}"
         n = len(op.results)
         for k, region in enumerate(op.regions):
-            returned = len(terminator(region.blocks[0]).operands)
+            block = region.blocks[0]
+            if len(block.arguments):
+                return f"needs branches without arguments, got {len(block.arguments)} in region {k}"
+            returned = len(terminator(block).operands)
             if returned != n:
                 return f"has {n} results but region {k} returns {returned} values"
         return None
@@ -165,14 +165,13 @@ def trip_count(op: ir.Operation) -> int | None:
     compare = check.operands[0].owner
     if not compare.name.endswith(".compare") or len(compare.operands) != 2:
         return None
-    found = _DIRECTION.search(str(compare.attributes["comparison_direction"]))
-    if found is None:
+    direction = comparison_direction(str(compare.attributes["comparison_direction"]))
+    if direction is None:
         return None
-    direction = found.group(1)
     counter, bound = compare.operands
     if not isinstance(counter, ir.BlockArgument) or counter.owner != cond:
         counter, bound = bound, counter
-        direction = {"LT": "GT", "LE": "GE", "GT": "LT", "GE": "LE"}.get(direction, direction)
+        direction = FLIPPED[direction]
     if not isinstance(counter, ir.BlockArgument) or counter.owner != cond:
         return None
     k = ir.BlockArgument(counter).arg_number

@@ -14,6 +14,23 @@ _CONV = re.compile(r"#(?:stablehlo|mhlo)\.conv<(.*)>\s*\Z", re.S)
 _CONV_COMPACT = re.compile(r"\[([^\]]*)\]\s*x\s*\[([^\]]*)\]\s*->\s*\[([^\]]*)\]")
 _LIST_FIELD = re.compile(r"(\w+)\s*=\s*\[([^\]]*)\]")
 _INT_FIELD = re.compile(r"(\w+)\s*=\s*(-?\d+)\b")
+_DIRECTION = re.compile(r"comparison_direction\s+(EQ|NE|LT|LE|GT|GE)")
+_COMPARE_TYPE = re.compile(r"comparison_type\s+(\w+)")
+
+FLIPPED = {"LT": "GT", "LE": "GE", "GT": "LT", "GE": "LE", "EQ": "EQ", "NE": "NE"}
+"""A compare's direction with its operands swapped."""
+
+
+def comparison_direction(text: str) -> str | None:
+    """`#stablehlo<comparison_direction GT>` (or mhlo's) as "GT"."""
+    found = _DIRECTION.search(text)
+    return None if found is None else found.group(1)
+
+
+def comparison_type(text: str) -> str | None:
+    """`#stablehlo<comparison_type FLOAT>` (or mhlo's) as "FLOAT"."""
+    found = _COMPARE_TYPE.search(text)
+    return None if found is None else found.group(1)
 
 
 def _fields(body: str) -> dict[str, object] | None:

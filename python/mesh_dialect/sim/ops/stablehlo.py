@@ -36,7 +36,7 @@ from mlir import ir
 from ...ir.hlo import conv_dimensions, dot_dimensions, gather_dimensions
 from .. import minmax
 from ..program import Block, Compiler, Step, dtype_of, fail, register, run_block, run_block_now
-from .core import round_half_away, tensor_constant
+from .core import _div_trunc, _rem_trunc, round_half_away, tensor_constant
 
 DIALECTS = ("stablehlo", "mhlo")
 """Dialects whose ops of one name mean the same here."""
@@ -122,6 +122,13 @@ def _one(x: np.ndarray, v: float):
     return x.dtype.type(v)
 
 
+def _by_nonzero(a, b):
+    """`a`, `b` with every zero replaced by 1, and where the zeros were."""
+    a, b = np.broadcast_arrays(a, b)
+    zero = b == 0
+    return a, np.where(zero, np.ones_like(b), b), zero
+
+
 def _divide(step: Step, a, b):
     """Integer division toward zero.  A zero divisor is implementation-
     defined in StableHLO; XLA gives every bit set (-1, or the unsigned
@@ -129,14 +136,8 @@ def _divide(step: Step, a, b):
     so the simulator gives it too."""
     if a.dtype.kind == "f":
         return a / b
-    a, b = np.broadcast_arrays(a, b)
-    zero = b == 0
-    safe = np.where(zero, np.ones_like(b), b)
-    if a.dtype.kind == "u":
-        q = a // safe
-    else:
-        q = np.floor_divide(a, safe)
-        q = q + ((np.remainder(a, safe) != 0) & ((a < 0) != (safe < 0))).astype(q.dtype)  # toward zero
+    a, safe, zero = _by_nonzero(a, b)
+    q = _div_trunc(a, safe)
     return np.where(zero, np.array(-1).astype(q.dtype) if q.dtype.kind == "i" else np.iinfo(q.dtype).max, q)
 
 
@@ -144,10 +145,8 @@ def _remainder(step: Step, a, b):
     """The sign of the dividend; by zero, the dividend (XLA's result)."""
     if a.dtype.kind == "f":
         return np.fmod(a, b)
-    a, b = np.broadcast_arrays(a, b)
-    zero = b == 0
-    safe = np.where(zero, np.ones_like(b), b)
-    return np.where(zero, a, a - _divide(step, a, safe) * safe)
+    a, safe, zero = _by_nonzero(a, b)
+    return np.where(zero, a, _rem_trunc(a, safe))
 
 
 def _int_power(a: np.ndarray, b: np.ndarray) -> np.ndarray:

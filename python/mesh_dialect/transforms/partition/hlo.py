@@ -22,6 +22,7 @@ ops' static attributes and types, so they are refused with a diagnostic.
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -216,11 +217,8 @@ def _select(part: _Partition, op: ir.Operation) -> None:
     if len(dims) != 1 or len(op.results) != 2 or not is_selection(op):
         raise _unsupported(op, f"split along reduced dimensions {dims} has no partial form to leave its results in")
     assert part.mesh is not None and part.mesh_name is not None
-    k = 1
-    for a in axes:
-        k *= part.mesh.shape[a]
+    k = math.prod(part.mesh.shape[a] for a in axes)
     dialect = op.name.partition(".")[0]
-    n = len(op.results)
     picks = list(op.results)
     users = [[(use.owner, use.operand_number) for use in r.uses] for r in picks]
     gathered = []
@@ -235,10 +233,10 @@ def _select(part: _Partition, op: ir.Operation) -> None:
             wide = ir.RankedTensorType.get([*t.shape, k], t.element_type)
             gathered.append(mesh_ops.AllGatherOp(wide, reshaped, part.mesh_name, t.rank, mesh_axes=axes, ip=ip).result)
         again = op.clone(ip=ip)
-        for j in range(n):
-            again.operands[j] = gathered[j]
-        rank = ir.RankedTensorType(picks[0].type).rank
-        again.attributes["dimensions"] = ints_like(op.attributes["dimensions"], [rank])
+        for j, g in enumerate(gathered):
+            again.operands[j] = g
+        last = ir.RankedTensorType(picks[0].type).rank  # the picks' new dimension
+        again.attributes["dimensions"] = ints_like(op.attributes["dimensions"], [last])
     for r, fresh, uses in zip(picks, again.results, users):
         for owner, i in uses:
             owner.operands[i] = fresh

@@ -280,9 +280,9 @@ class _Builder:
         op = self.fn.ops[index]
         carries = []
         weight = self.weight(op)
-        k = selector(op)
-        if k is not None:  # the branch every device takes: read whole
-            self.whole_values(op, [op.operands[k]], [])
+        chooser = selector(op)
+        if chooser is not None:  # the branch every device takes: read whole
+            self.whole_values(op, [op.operands[chooser]], [])
         for k, value in enumerate(carried(op)):
             if not isinstance(layout_holder(value).type, ir.RankedTensorType):
                 continue
