@@ -56,6 +56,7 @@ SPECS = {
     "layernorm": ([("data", "model"), ("model",), ("model",)], ("data", "model")),
     "decode": ([("data", None), (None, "model")], ("data",)),
     "clip": ([("data", "model"), ("data", "model")], ("data", "model")),
+    "topk": ([("data", "model")], ("data", None)),
 }
 
 

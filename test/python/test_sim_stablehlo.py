@@ -744,6 +744,139 @@ def test_gather_reads_what_the_specification_says(case):
     np.testing.assert_array_equal(got, want)
 
 
+def _scatter_by_the_spec(x, idx, u, window_dims, inserted, to_operand, ivd, batching=(), index_batching=(), body=None):
+    """StableHLO's scatter element by element, as its specification words it,
+    with XLA's choice where it leaves one: an update window that does not
+    fit the input is dropped whole; updates apply in row-major order."""
+    out = x.copy()
+    if ivd == idx.ndim:
+        idx = idx[..., None]
+    scattered = [d for d in range(u.ndim) if d not in window_dims]
+    window_of = [k for k in range(x.ndim) if k not in inserted and k not in batching]
+    width = [1] * x.ndim
+    for d, k in zip(window_dims, window_of):
+        width[k] = u.shape[d]
+    for update_index in np.ndindex(*u.shape):
+        batch = [update_index[d] for d in scattered]
+        start = list(batch)
+        start.insert(ivd, slice(None))
+        vector = idx[tuple(start)]
+        corner = [0] * x.ndim
+        for k, od in enumerate(to_operand):
+            corner[od] += int(vector[k])
+        for ob, ib in zip(batching, index_batching):
+            corner[ob] += batch[ib if ib < ivd else ib - 1]
+        if any(not 0 <= c <= n - w for c, n, w in zip(corner, x.shape, width)):
+            continue
+        target = list(corner)
+        for d, k in zip(window_dims, window_of):
+            target[k] += update_index[d]
+        out[tuple(target)] = u[update_index] if body is None else body(out[tuple(target)], u[update_index])
+    return out
+
+
+SCATTERS = [
+    # input, indices, updates, update_window_dims, inserted, to operand, index_vector_dim, batching pairs
+    ((6, 4), (5, 1), (5, 4), [1], [0], [0], 1, (), ()),
+    ((6, 4), (5,), (5, 4), [1], [0], [0], 1, (), ()),
+    ((6, 7), (2, 3), (3, 2, 3), [1, 2], [], [0, 1], 0, (), ()),
+    ((6, 7), (4, 2), (4,), [], [0, 1], [1, 0], 1, (), ()),
+    ((3, 5, 4), (3, 2, 1), (3, 2, 4), [2], [1], [1], 2, (0,), (0,)),
+    ((3, 5, 4), (1, 3, 2), (3, 2, 4), [2], [1], [1], 0, (0,), (1,)),
+    ((8,), (), (3,), [0], [], [0], 0, (), ()),
+]
+
+
+@pytest.mark.parametrize("body", ["set", "add", "twice-plus"])
+@pytest.mark.parametrize("case", SCATTERS, ids=[str(k) for k in range(len(SCATTERS))])
+def test_scatter_does_what_the_specification_says(case, body):
+    xshape, ishape, ushape, window_dims, inserted, to_operand, ivd, ob, ib = case
+    rng = np.random.default_rng(len(xshape) * 7 + ivd + len(body))
+    ints = small_ints(rng)
+    x, u = ints(xshape), ints(ushape)
+    idx = rng.integers(-2, max(xshape) + 1, ishape).astype(I32)  # some windows do not fit
+    fields = [f"update_window_dims = {window_dims}", f"inserted_window_dims = {inserted}"]
+    if ob:
+        fields += [f"input_batching_dims = {list(ob)}", f"scatter_indices_batching_dims = {list(ib)}"]
+    fields += [f"scatter_dims_to_operand_dims = {to_operand}", f"index_vector_dim = {ivd}"]
+    combine = {
+        "set": ("", "%b", None),
+        "add": ('%s = "stablehlo.add"(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>', "%s", np.add),
+        # not commutative: the order the updates apply in shows
+        "twice-plus": (
+            '%t = "stablehlo.add"(%a, %a) : (tensor<f32>, tensor<f32>) -> tensor<f32>\n'
+            '%s = "stablehlo.add"(%t, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>',
+            "%s",
+            lambda a, b: 2 * a + b,
+        ),
+    }[body]
+    want = _scatter_by_the_spec(x, idx, u, window_dims, inserted, to_operand, ivd, ob, ib, combine[2])
+    types = f"({ttype(xshape)}, {ttype(ishape, 'i32')}, {ttype(ushape)}) -> {ttype(xshape)}"
+    text = f"""
+    func.func @f(%x: {ttype(xshape)}, %i: {ttype(ishape, "i32")}, %u: {ttype(ushape)}) -> {ttype(xshape)} {{
+      %0 = "stablehlo.scatter"(%x, %i, %u) <{{scatter_dimension_numbers = #stablehlo.scatter<{", ".join(fields)}>,
+          indices_are_sorted = false, unique_indices = false}}> ({{
+      ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+        {combine[0]}
+        "stablehlo.return"({combine[1]}) : (tensor<f32>) -> ()
+      }}) : {types}
+      return %0 : {ttype(xshape)}
+    }}"""
+    module = mesh_dialect.parse(text, context=mesh_dialect.context())
+    (got,) = Runner(module).run_global("f", [x, idx, u])
+    np.testing.assert_array_equal(got, want)
+
+
+def test_rules_of_scatter_split_whole_windows_and_batching_dimensions():
+    text = """
+    func.func @f(%c: tensor<4x16x8xf32>, %p: tensor<1xi32>, %n: tensor<4x8xf32>, %t: tensor<16x8xf32>,
+                 %ids: tensor<6x1xi32>, %g: tensor<6x8xf32>, %b: tensor<3x5x4xf32>, %bi: tensor<3x2x1xi32>,
+                 %bu: tensor<3x2x4xf32>, %w: tensor<6x3xf32>) {
+      %0 = "stablehlo.scatter"(%c, %p, %n) <{scatter_dimension_numbers = #stablehlo.scatter<update_window_dims
+          = [0, 1], inserted_window_dims = [1], scatter_dims_to_operand_dims = [1]>}> ({
+      ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+        "stablehlo.return"(%y) : (tensor<f32>) -> ()
+      }) : (tensor<4x16x8xf32>, tensor<1xi32>, tensor<4x8xf32>) -> tensor<4x16x8xf32>
+      %1 = "mhlo.scatter"(%t, %ids, %g) <{scatter_dimension_numbers = #mhlo.scatter<update_window_dims = [1],
+          inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>}> ({
+      ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+        %s = "mhlo.add"(%x, %y) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+        "mhlo.return"(%s) : (tensor<f32>) -> ()
+      }) : (tensor<16x8xf32>, tensor<6x1xi32>, tensor<6x8xf32>) -> tensor<16x8xf32>
+      %2 = "stablehlo.scatter"(%b, %bi, %bu) <{scatter_dimension_numbers = #stablehlo.scatter<update_window_dims
+          = [2], inserted_window_dims = [1], input_batching_dims = [0], scatter_indices_batching_dims = [0],
+          scatter_dims_to_operand_dims = [1], index_vector_dim = 2>}> ({
+      ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+        "stablehlo.return"(%y) : (tensor<f32>) -> ()
+      }) : (tensor<3x5x4xf32>, tensor<3x2x1xi32>, tensor<3x2x4xf32>) -> tensor<3x5x4xf32>
+      %3 = "stablehlo.scatter"(%t, %ids, %w) <{scatter_dimension_numbers = #stablehlo.scatter<update_window_dims
+          = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>}> ({
+      ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+        "stablehlo.return"(%y) : (tensor<f32>) -> ()
+      }) : (tensor<16x8xf32>, tensor<6x1xi32>, tensor<6x3xf32>) -> tensor<16x8xf32>
+      return
+    }"""
+    module = mesh_dialect.parse(text, context=mesh_dialect.context(allow_unregistered_dialects=True))
+    found = []
+
+    def visit(op: ir.Operation) -> ir.WalkResult:
+        if op.name.endswith(".scatter"):
+            found.append(rule_for(op))
+        return ir.WalkResult.ADVANCE
+
+    module.walk(visit, ir.WalkOrder.PRE_ORDER)
+    rows, table, batched, narrow = found
+    never = Iterator.invalid()
+    # the cache's batch and features follow the row's; the position stays whole
+    assert rows == ShardingRule([P, never, P], [(0, 1, 2), (None,), (0, 2)], [(0, 1, 2)])
+    # the ids pick rows: only the features split, the ids' batch stays whole
+    assert table == ShardingRule([never, P], [(0, 1), (None, None), (None, 1)], [(0, 1)])
+    # the batching dimension splits the input, the indices and the updates alike
+    assert batched == ShardingRule([P, never, P], [(0, 1, 2), (0, None, None), (0, None, 2)], [(0, 1, 2)])
+    # a window narrower than its dimension starts at 0 but never splits
+    assert narrow == ShardingRule([never, never], [(0, 1), (None, None), (None, None)], [(0, 1)])
+
+
 def test_every_op_with_a_rule_runs_in_the_simulator():
     """What propagation can split, the simulator can check (complex numbers
     aside: the simulator has no complex element types)."""

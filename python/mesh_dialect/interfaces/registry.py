@@ -32,7 +32,15 @@ from collections.abc import Callable
 
 from mlir import ir
 
-from ..ir.hlo import FLIPPED, comparison_direction, comparison_type, conv_dimensions, dot_dimensions, gather_dimensions
+from ..ir.hlo import (
+    FLIPPED,
+    comparison_direction,
+    comparison_type,
+    conv_dimensions,
+    dot_dimensions,
+    gather_dimensions,
+    scatter_dimensions,
+)
 from ..ir.signature import op_signature
 from ..ir.types import is_boolean
 from .rules import INVALID, SELECT, DimExpr, Iterator, ShardingRule, TensorMap, Window
@@ -1569,6 +1577,50 @@ def _hlo_gather(op: ir.Operation) -> ShardingRule | None:
     return ShardingRule(iterators, (tuple(operand_map), tuple(indices_map)), (result_map,))
 
 
+def _hlo_scatter(op: ir.Operation) -> ShardingRule | None:
+    """`scatter`: one loop per input dimension, shared by every input and
+    result.  An input dimension an update window covers whole and no index
+    moves (the rows of `x.at[:, i].set(...)`, the features of
+    `table.at[ids].add(grads)`) splits with the updates' window dimension; an
+    input batching dimension splits with the indices' and the updates'
+    dimensions of that batch.  Each device then scatters its own updates
+    into its own piece, the indices untouched.  A dimension an index moves
+    along stays whole: an update may land on any device's piece."""
+    n = len(op.results)
+    dims = scatter_dimensions(str(_attr(op, "scatter_dimension_numbers") or ""))
+    if dims is None or n < 1 or len(op.operands) != 2 * n + 1:
+        return None
+    inputs, indices, updates = op.operands[:n], op.operands[n], op.operands[n + 1 :]
+    shape, index_shape = _shape(inputs[0]), _shape(indices)
+    update_shapes = {_shape(u) for u in updates}
+    if shape is None or index_shape is None or len(update_shapes) != 1 or None in update_shapes:
+        return None
+    (update_shape,) = update_shapes
+    if any(_shape(v) != shape for v in (*inputs, *op.results)):
+        return None
+    rank, ivd = len(shape), dims.index_vector_dim
+    window_of = dims.window_of(rank)
+    scattered = [u for u in range(len(update_shape)) if u not in dims.update_window_dims]
+    index_batch = [q for q in range(len(index_shape)) if q != ivd]
+    if len(window_of) != len(dims.update_window_dims) or len(scattered) != len(index_batch):
+        return None
+    indices_map: list[int | None] = [None] * len(index_shape)
+    update_map: list[int | None] = [None] * len(update_shape)
+    for ob, ib in zip(dims.input_batching_dims, dims.scatter_indices_batching_dims):
+        if 0 <= ob < rank and ib in index_batch:
+            indices_map[ib] = ob
+            update_map[scattered[index_batch.index(ib)]] = ob
+    for u, k in zip(dims.update_window_dims, window_of):
+        whole = shape[k] is not None and 0 <= u < len(update_shape) and update_shape[u] == shape[k]
+        if whole and k not in dims.scatter_dims_to_operand_dims:
+            update_map[u] = k
+    followed = {k for k in update_map if k is not None}
+    iterators = tuple(Iterator.parallel() if k in followed else Iterator.invalid() for k in range(rank))
+    same = tuple(range(rank))
+    operand_maps = ((same,) * n) + (tuple(indices_map),) + ((tuple(update_map),) * n)
+    return ShardingRule(iterators, operand_maps, (same,) * n)
+
+
 def _summable(v: ir.Value) -> bool:
     """Whether pieces of `v` can be partial sums partition knows how to
     make: a real or integer element with a 0 to give (not boolean, whose
@@ -1864,6 +1916,7 @@ def _register_builtins() -> None:
         register_rule(f"{dialect}.concatenate", _hlo_concatenate)
         register_rule(f"{dialect}.pad", _hlo_pad)
         register_rule(f"{dialect}.gather", _hlo_gather)
+        register_rule(f"{dialect}.scatter", _hlo_scatter)
         register_rule(f"{dialect}.convolution", _hlo_convolution)
         register_rule(f"{dialect}.reverse", _hlo_reverse)
         register_rule(f"{dialect}.reduce_window", _hlo_reduce_window)

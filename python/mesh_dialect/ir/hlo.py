@@ -9,6 +9,7 @@ import re
 from dataclasses import dataclass
 
 _GATHER = re.compile(r"#(?:stablehlo|mhlo)\.gather<(.*)>\s*\Z", re.S)
+_SCATTER = re.compile(r"#(?:stablehlo|mhlo)\.scatter<(.*)>\s*\Z", re.S)
 _DOT = re.compile(r"#(?:stablehlo|mhlo)\.dot<(.*)>\s*\Z", re.S)
 _CONV = re.compile(r"#(?:stablehlo|mhlo)\.conv<(.*)>\s*\Z", re.S)
 _CONV_COMPACT = re.compile(r"\[([^\]]*)\]\s*x\s*\[([^\]]*)\]\s*->\s*\[([^\]]*)\]")
@@ -69,6 +70,38 @@ def gather_dimensions(text: str) -> GatherDimensions | None:
     if fields is None or not set(fields) <= known or "index_vector_dim" not in fields:
         return None
     return GatherDimensions(**fields)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class ScatterDimensions:
+    """`#stablehlo.scatter<...>`: omitted lists are empty and an omitted
+    `index_vector_dim` is 0 (the printer leaves defaults out)."""
+
+    update_window_dims: tuple[int, ...] = ()
+    inserted_window_dims: tuple[int, ...] = ()
+    input_batching_dims: tuple[int, ...] = ()
+    scatter_indices_batching_dims: tuple[int, ...] = ()
+    scatter_dims_to_operand_dims: tuple[int, ...] = ()
+    index_vector_dim: int = 0
+
+    def window_of(self, rank: int) -> list[int]:
+        """The input dimensions an update's window dimensions cover, in
+        order: those neither inserted nor batching."""
+        skipped = set(self.inserted_window_dims) | set(self.input_batching_dims)
+        return [d for d in range(rank) if d not in skipped]
+
+
+def scatter_dimensions(text: str) -> ScatterDimensions | None:
+    """The fields of a scatter's `scatter_dimension_numbers` printed as
+    `text`; None when it is not one (or names a field this reading does
+    not know)."""
+    m = _SCATTER.match(text.strip())
+    if m is None:
+        return None
+    fields = _fields(m.group(1))
+    if fields is None or not set(fields) <= set(ScatterDimensions.__dataclass_fields__):
+        return None
+    return ScatterDimensions(**fields)  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True)
@@ -175,7 +208,9 @@ __all__ = [
     "ConvDimensions",
     "DotDimensions",
     "GatherDimensions",
+    "ScatterDimensions",
     "conv_dimensions",
     "dot_dimensions",
     "gather_dimensions",
+    "scatter_dimensions",
 ]

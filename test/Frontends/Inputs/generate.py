@@ -134,6 +134,21 @@ def clip(g: jax.Array, w: jax.Array) -> jax.Array:
     return jax.lax.cond(norm > 1.0, lambda: w - 0.1 * g / norm, lambda: w - 0.1 * g)
 
 
+def topk(x: jax.Array) -> jax.Array:
+    """The indices of the 3 largest logits of each row, one argmax at a time
+    in a `fori_loop`, each written into its column with `.at[:, i].set` (a
+    `stablehlo.scatter`) and masked out with -inf; the vocabulary is split
+    over "model"."""
+
+    def pick(i: jax.Array, carry: tuple[jax.Array, jax.Array]) -> tuple[jax.Array, jax.Array]:
+        x, picked = carry
+        best = jnp.argmax(x, axis=-1)
+        x = jnp.where(jnp.arange(x.shape[-1])[None, :] == best[:, None], -jnp.inf, x)
+        return x, picked.at[:, i].set(best)
+
+    return jax.lax.fori_loop(0, 3, pick, (x, jnp.zeros((x.shape[0], 3), jnp.int32)))[1]
+
+
 # name: (function, argument shapes, argument specs, result spec); small sizes keep the files small
 PROGRAMS = {
     "mlp": (
@@ -190,6 +205,7 @@ PROGRAMS = {
         [P("data", "model"), P("data", "model")],
         P("data", "model"),
     ),
+    "topk": (topk, [(8, 64)], [P("data", "model")], P("data", None)),
 }
 
 _DROP = re.compile(

@@ -20,9 +20,13 @@ numpy's reduction, any other body (JAX's argmax: compare and select over
 two inputs) runs element by element along the reduced dimensions in
 row-major order, starting from the init values.
 
-Not run (compiling names the op): scatter, sort, while, case, if,
-a reduce_window of several inputs, a padded select_and_scatter, fft, rng, complex numbers,
-and custom calls other than GSPMD's `@Sharding` (an identity).
+`scatter` drops a whole update window that does not fit the input (XLA's
+choice; the specification leaves it open) and applies the rest in the
+updates' row-major order.
+
+Not run (compiling names the op): sort, a reduce_window of several inputs,
+a padded select_and_scatter, fft, rng, complex numbers, and custom calls
+other than GSPMD's `@Sharding` (an identity).
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ import re
 import numpy as np
 from mlir import ir
 
-from ...ir.hlo import conv_dimensions, dot_dimensions, gather_dimensions
+from ...ir.hlo import conv_dimensions, dot_dimensions, gather_dimensions, scatter_dimensions
 from .. import minmax
 from ..program import Block, Compiler, Step, dtype_of, fail, register, run_block, run_block_now
 from .core import _div_trunc, _rem_trunc, round_half_away, tensor_constant
@@ -1120,3 +1124,116 @@ def _select_and_scatter(frame, step: Step, operand, source, init):
 
 
 _register("select_and_scatter", _select_and_scatter, prepare=_prepare_select_and_scatter)
+
+
+def _replaces(op: ir.Operation, n: int) -> bool:
+    """Whether a scatter's body returns its update arguments unchanged
+    (`.at[].set`): the new values replace the old ones."""
+    if len(op.regions) != 1 or len(op.regions[0].blocks) != 1:
+        return False
+    block = op.regions[0].blocks[0]
+    ops = list(block.operations)
+    return len(ops) == 1 and len(block.arguments) == 2 * n and list(ops[0].operands) == list(block.arguments)[n:]
+
+
+def _prepare_scatter(c: Compiler, op: ir.Operation) -> dict:
+    n = len(op.results)
+    if len(op.operands) != 2 * n + 1:
+        raise ValueError(f"has {len(op.operands)} operands for {n} results")
+    attr = op.attributes["scatter_dimension_numbers"]
+    dims = scatter_dimensions(str(attr))
+    if dims is None:
+        raise fail(op, f"scatter_dimension_numbers {attr} is not a #stablehlo.scatter this simulator reads")
+    return {
+        "dims": dims,
+        "dtypes": [dtype_of(r.type) for r in op.results],
+        "replaces": _replaces(op, n),
+        "combiner": _combiner(op, n),
+    }
+
+
+def _scatter_targets(step: Step, shape: tuple[int, ...], indices, update_shape: tuple[int, ...]):
+    """Per update element in row-major order, the flat input position it
+    lands on, and a mask of the elements whose window fits the input."""
+    d = step.attrs["dims"]
+    rank = len(shape)
+    idx = np.asarray(indices)
+    ivd = d.index_vector_dim
+    if idx.dtype.kind not in "iu" or not 0 <= ivd <= idx.ndim:
+        raise fail(step, f"index_vector_dim {ivd} does not fit scatter indices of shape {list(idx.shape)}")
+    if ivd == idx.ndim:
+        idx = idx[..., None]
+    if idx.dtype == np.uint64:  # past every input size anyway: capped so no start wraps negative
+        idx = np.minimum(idx, np.uint64(np.iinfo(np.int64).max))
+    starts = np.moveaxis(idx, ivd, -1).astype(np.int64)
+    window_of = d.window_of(rank)
+    scattered = [u for u in range(len(update_shape)) if u not in d.update_window_dims]
+    if (
+        starts.shape[-1] != len(d.scatter_dims_to_operand_dims)
+        or len(window_of) != len(d.update_window_dims)
+        or [update_shape[u] for u in scattered] != list(starts.shape[:-1])
+        or any(not 0 <= k < rank for k in (*d.scatter_dims_to_operand_dims, *d.input_batching_dims))
+        or any(update_shape[u] > shape[k] for u, k in zip(d.update_window_dims, window_of))
+    ):
+        raise fail(
+            step,
+            f"scatter dimension numbers do not fit an input of shape {list(shape)}, indices of shape "
+            f"{list(idx.shape)} and updates of shape {list(update_shape)}",
+        )
+    grid = np.indices(update_shape, dtype=np.int64)
+    batch = tuple(grid[u] for u in scattered)
+    start = starts[batch] if scattered else np.broadcast_to(starts, (*update_shape, starts.shape[-1]))
+    corner = [np.zeros(update_shape, dtype=np.int64) for _ in range(rank)]
+    for j, k in enumerate(d.scatter_dims_to_operand_dims):
+        corner[k] = corner[k] + start[..., j]
+    for ob, ib in zip(d.input_batching_dims, d.scatter_indices_batching_dims):
+        corner[ob] = corner[ob] + batch[ib if ib < ivd else ib - 1]
+    width = [1] * rank
+    for u, k in zip(d.update_window_dims, window_of):
+        width[k] = update_shape[u]
+    fits = np.ones(update_shape, dtype=bool)
+    for k in range(rank):
+        fits &= (corner[k] >= 0) & (corner[k] <= shape[k] - width[k])
+    for u, k in zip(d.update_window_dims, window_of):
+        corner[k] = corner[k] + grid[u]
+    index = tuple(np.where(fits, c, 0) for c in corner)
+    return np.ravel_multi_index(index, shape).ravel(), fits.ravel()
+
+
+def _scatter(frame, step: Step, *operands):
+    """StableHLO's scatter: each update element lands on its window's start
+    (from the indices, plus its batching index) plus its place in the window,
+    folded into the input by the body; `.at[].set` bodies replace, a single
+    numpy combiner folds repeats in one call, any other body runs element
+    by element in the updates' row-major order."""
+    n = len(step.attrs["dtypes"])
+    inputs = [np.asarray(x) for x in operands[:n]]
+    updates = [np.asarray(u) for u in operands[n + 1 :]]
+    dtypes = step.attrs["dtypes"]
+    if any(x.shape != inputs[0].shape for x in inputs) or any(u.shape != updates[0].shape for u in updates):
+        raise fail(step, "needs inputs of one shape and updates of one shape")
+    targets, fits = _scatter_targets(step, inputs[0].shape, operands[n], updates[0].shape)
+    targets = targets[fits]
+    outs = [np.array(x, dtype=t, copy=True) for x, t in zip(inputs, dtypes)]
+    flats = [o.reshape(-1) for o in outs]
+    values = [u.astype(t, copy=False).ravel()[fits] for u, t in zip(updates, dtypes)]
+    combiner = step.attrs["combiner"]
+    with np.errstate(all="ignore"):
+        if step.attrs["replaces"]:
+            # the last update to a position wins, as in row-major order
+            last = len(targets) - 1 - np.unique(targets[::-1], return_index=True)[1]
+            for flat, v in zip(flats, values):
+                flat[targets[last]] = v[last]
+        elif combiner is not None and not (dtypes[0].kind == "f" and combiner in _FLOAT_EXTREMA):
+            numbers, logical = _COMBINERS[combiner]
+            (logical if dtypes[0] == np.bool_ else numbers).at(flats[0], targets, values[0])
+        else:
+            body = _body(step)
+            for k, t in enumerate(targets):
+                out = run_block_now(frame, body, [*(f[t] for f in flats), *(v[k] for v in values)])
+                for f, r, dtype in zip(flats, out, dtypes):
+                    f[t] = _out(np.asarray(r).reshape(()), dtype)
+    return outs
+
+
+_register("scatter", _scatter, prepare=_prepare_scatter)

@@ -149,6 +149,43 @@ def depthwise(x, w):
     )
 
 
+def kv_update(cache, new, pos):
+    """A decoder's cache write at one position (`.at[:, pos].set`): a
+    scatter whose window covers the batch and the features whole."""
+    return cache.at[:, pos].set(new)
+
+
+def embedding_grad(table, ids, h):
+    """The gradient of an embedding lookup: a scatter-add of the rows'
+    gradients into zeros, repeated ids summed."""
+    return jax.grad(lambda t: jnp.sum(jnp.take(t, ids, axis=0) ** 2 * h))(table)
+
+
+SCATTER_IDS = np.array([3, 1, 3, 0, 3], np.int32)
+_BATCHED = jax.lax.ScatterDimensionNumbers(
+    update_window_dims=(2,),
+    inserted_window_dims=(1,),
+    scatter_dims_to_operand_dims=(1,),
+    operand_batching_dims=(0,),
+    scatter_indices_batching_dims=(0,),
+)
+
+
+def scatters(t, u, far, x, idx, v):
+    """Scatter's corner cases in one program (flattened and concatenated):
+    repeated indices set (the last wins), added, and maxed with a NaN;
+    indices past either end dropped; a scatter with batching dimensions."""
+    t_nan = t.at[2, 1].set(jnp.nan)
+    parts = [
+        t.at[SCATTER_IDS].set(u),
+        t.at[SCATTER_IDS].add(u),
+        t_nan.at[SCATTER_IDS].max(u),
+        t.at[far].add(u[:3], mode="drop"),
+        jax.lax.scatter_add(x, idx, v, _BATCHED, mode=jax.lax.GatherScatterMode.FILL_OR_DROP),
+    ]
+    return jnp.concatenate([p.ravel() for p in parts])
+
+
 F32 = np.float32
 
 
@@ -242,6 +279,34 @@ CASES = {
         [[0], [], [], [1]],
     ),
     "conv-depthwise-1d": (depthwise, (small(4, 5, 5, 4), small(3, 3, 1, 4)), [2], [[[0]], []], [[0]]),
+    "scatter-rows-2d": (
+        kv_update,
+        (normal(4, 16, 8), normal(4, 8), np.int32(5)),
+        [2, 2],
+        [[[0], [], [1]], [[0], [1]], []],
+        [[0], [], [1]],
+    ),
+    "scatter-add-2d": (
+        embedding_grad,
+        (normal(16, 8), np.array([1, 5, 5, 0, 15, 3, 7, 1], np.int32), normal(8, 8)),
+        [2, 2],
+        [[[], [1]], [[0]], [[0], [1]]],
+        [[], [1]],
+    ),
+    "scatter-cases-1d": (
+        scatters,
+        (
+            normal(5, 4),
+            normal(5, 4),
+            np.array([7, -9, 2], np.int32),
+            normal(4, 6, 8),
+            RNG.integers(-2, 8, (4, 3, 1)).astype(np.int32),
+            normal(4, 3, 8),
+        ),
+        [2],
+        [[[], [0]], [[], [0]], [], [[0]], [[0]], [[0]]],
+        [],
+    ),
 }
 
 
