@@ -367,8 +367,8 @@ def test_identities():
 
 
 def test_ops_without_a_handler_are_named():
-    with pytest.raises(SimError, match="'stablehlo.sort' is not supported by the simulator"):
-        run_op("stablehlo.sort", ints((4,)))
+    with pytest.raises(SimError, match="'stablehlo.fft' is not supported by the simulator"):
+        run_op("stablehlo.fft", ints((4,)))
 
 
 # -- data movement ---------------------------------------------------------------------
@@ -729,7 +729,9 @@ def test_gather_reads_what_the_specification_says(case):
     fields = [f"offset_dims = {offset_dims}", f"collapsed_slice_dims = {collapsed}"]
     if ob:
         fields += [f"operand_batching_dims = {list(ob)}", f"start_indices_batching_dims = {list(ib)}"]
-    fields += [f"start_index_map = {start_map}", f"index_vector_dim = {ivd}"]
+    fields += [f"start_index_map = {start_map}"]
+    if ivd:  # the printer leaves out a 0, as in JAX's `x[:, i]`
+        fields += [f"index_vector_dim = {ivd}"]
     attrs = (
         f"dimension_numbers = #stablehlo.gather<{', '.join(fields)}>, indices_are_sorted = false, "
         f"slice_sizes = array<i64: {', '.join(map(str, sizes))}>"
@@ -875,6 +877,100 @@ def test_rules_of_scatter_split_whole_windows_and_batching_dimensions():
     assert batched == ShardingRule([P, never, P], [(0, 1, 2), (0, None, None), (0, None, 2)], [(0, 1, 2)])
     # a window narrower than its dimension starts at 0 but never splits
     assert narrow == ShardingRule([never, never], [(0, 1), (None, None), (None, None)], [(0, 1)])
+
+
+def _sort_op(xs: list[np.ndarray], dimension: int, body: str) -> str:
+    types = ", ".join(ttype(x.shape, _elem(x.dtype)) for x in xs)
+    scalars = ", ".join(f"%a{k}: tensor<{_elem(x.dtype)}>, %b{k}: tensor<{_elem(x.dtype)}>" for k, x in enumerate(xs))
+    args = ", ".join(f"%x{k}: {ttype(x.shape, _elem(x.dtype))}" for k, x in enumerate(xs))
+    names = ", ".join(f"%x{k}" for k in range(len(xs)))
+    results = ", ".join(f"%0#{k}" for k in range(len(xs))) if len(xs) > 1 else "%0"
+    count = f":{len(xs)}" if len(xs) > 1 else ""
+    return f"""
+    func.func @f({args}) -> ({types}) {{
+      %0{count} = "stablehlo.sort"({names}) <{{dimension = {dimension} : i64, is_stable = true}}> ({{
+      ^bb0({scalars}):
+        {body}
+      }}) : ({types}) -> ({types})
+      return {results} : {types}
+    }}"""
+
+
+def test_sort_orders_by_any_comparator_and_keeps_ties_in_order():
+    # descending on the first operand only: the second rides along, and ties
+    # keep their order (a stable sort)
+    keys = np.array([[3, 1, 3, 7, 1, 3], [0, 0, 0, 0, 0, 0]], I32)
+    payload = np.arange(12, dtype=F32).reshape(2, 6)
+    body = """%c = "stablehlo.compare"(%a0, %b0) <{comparison_direction = #stablehlo<comparison_direction GT>}>
+            : (tensor<i32>, tensor<i32>) -> tensor<i1>
+        "stablehlo.return"(%c) : (tensor<i1>) -> ()"""
+    module = mesh_dialect.parse(_sort_op([keys, payload], 1, body), context=mesh_dialect.context())
+    got_keys, got_payload = Runner(module).run_global("f", [keys, payload])
+    order = np.argsort(-keys, axis=1, kind="stable")
+    same(got_keys, np.take_along_axis(keys, order, axis=1))
+    same(got_payload, np.take_along_axis(payload, order, axis=1))
+    same(got_payload[0], np.array([3, 0, 2, 5, 1, 4], F32))
+
+
+def test_sort_refuses_a_comparator_that_is_not_a_strict_weak_order():
+    # an IEEE less-than leaves NaN unordered against both 1 and 0, which are ordered
+    x = np.array([1.0, np.nan, 0.0], F32)
+    body = """%c = "stablehlo.compare"(%a0, %b0) <{comparison_direction = #stablehlo<comparison_direction LT>,
+            compare_type = #stablehlo<comparison_type FLOAT>}> : (tensor<f32>, tensor<f32>) -> tensor<i1>
+        "stablehlo.return"(%c) : (tensor<i1>) -> ()"""
+    module = mesh_dialect.parse(_sort_op([x], 0, body), context=mesh_dialect.context())
+    with pytest.raises(SimError, match="not a strict weak order"):
+        Runner(module).run_global("f", [x])
+
+
+def _top_k(x: np.ndarray, k: int):
+    n = x.shape[-1]
+    t, i = ttype(x.shape, _elem(x.dtype)), ttype((*x.shape[:-1], k), _elem(x.dtype))
+    j = ttype((*x.shape[:-1], k), "i32")
+    text = f"""
+    func.func @f(%x: {t}) -> ({i}, {j}) {{
+      %0:2 = "chlo.top_k"(%x) <{{k = {k} : i64}}> : ({t}) -> ({i}, {j})
+      return %0#0, %0#1 : {i}, {j}
+    }}"""
+    assert n >= k
+    return Runner(mesh_dialect.parse(text, context=mesh_dialect.context())).run_global("f", [x])
+
+
+def test_top_k_orders_as_xla_nan_first_and_positive_zero_before_negative():
+    # XLA's own answer (jax.lax.top_k on CPU) for this row
+    x = np.array([[1.0, np.nan, -0.0, 0.0, 3.0, -np.inf, 3.0, -np.nan]], F32)
+    values, indices = _top_k(x, 8)
+    same(indices, np.array([[1, 4, 6, 0, 3, 2, 5, 7]], I32))
+    assert np.array_equal(values.view(np.uint32), x[:, [1, 4, 6, 0, 3, 2, 5, 7]].view(np.uint32))
+    lowest, highest = np.iinfo(np.int32).min, np.iinfo(np.int32).max
+    values, indices = _top_k(np.array([[lowest, 5, highest, -1, 5]], I32), 3)
+    same(values, np.array([[highest, 5, 5]], I32))
+    same(indices, np.array([[2, 1, 4]], I32))
+
+
+def test_rules_of_sort_and_top_k_keep_their_dimension_whole():
+    text = """
+    func.func @f(%x: tensor<4x8xf32>, %i: tensor<4x8xi32>) {
+      %0:2 = "stablehlo.sort"(%x, %i) <{dimension = 0 : i64, is_stable = true}> ({
+      ^bb0(%a: tensor<f32>, %b: tensor<f32>, %c: tensor<i32>, %d: tensor<i32>):
+        %lt = "stablehlo.compare"(%a, %b) <{comparison_direction = #stablehlo<comparison_direction LT>}>
+            : (tensor<f32>, tensor<f32>) -> tensor<i1>
+        "stablehlo.return"(%lt) : (tensor<i1>) -> ()
+      }) : (tensor<4x8xf32>, tensor<4x8xi32>) -> (tensor<4x8xf32>, tensor<4x8xi32>)
+      %1:2 = "chlo.top_k"(%x) <{k = 3 : i64}> : (tensor<4x8xf32>) -> (tensor<4x3xf32>, tensor<4x3xi32>)
+      return
+    }"""
+    module = mesh_dialect.parse(text, context=mesh_dialect.context(allow_unregistered_dialects=True))
+    found = {}
+
+    def visit(op: ir.Operation) -> ir.WalkResult:
+        if op.name in ("stablehlo.sort", "chlo.top_k"):
+            found[op.name] = rule_for(op)
+        return ir.WalkResult.ADVANCE
+
+    module.walk(visit, ir.WalkOrder.PRE_ORDER)
+    assert found["stablehlo.sort"] == ShardingRule([P], [(None, 0), (None, 0)], [(None, 0), (None, 0)])
+    assert found["chlo.top_k"] == ShardingRule([P], [(0, None)], [(0, None), (0, None)])
 
 
 def test_every_op_with_a_rule_runs_in_the_simulator():

@@ -1469,6 +1469,33 @@ def _hlo_reverse(op: ir.Operation) -> ShardingRule | None:
     return ShardingRule(_all_parallel(loops), (m,), (m,))
 
 
+def _hlo_sort(op: ir.Operation) -> ShardingRule | None:
+    """`sort` (`jnp.sort`, `argsort`, a median): every operand and result
+    splits alike along the dimensions it does not sort; the sorted one
+    stays whole (an element's place depends on the whole row)."""
+    dim = _attr(op, "dimension")
+    shapes = {_shape(v) for v in (*op.operands, *op.results)}
+    if dim is None or len(shapes) != 1 or None in shapes or len(op.operands) != len(op.results):
+        return None
+    (shape,) = shapes
+    d = ir.IntegerAttr(dim).value
+    if not 0 <= d < len(shape):
+        return None
+    loops, m = _kept_loops([k != d for k in range(len(shape))])
+    return ShardingRule(_all_parallel(loops), (m,) * len(op.operands), (m,) * len(op.results))
+
+
+def _chlo_top_k(op: ir.Operation) -> ShardingRule | None:
+    """chlo `top_k` (`lax.top_k`: a mixture of experts' routing, top-k
+    sampling): the leading dimensions split; the last, which it picks from,
+    stays whole."""
+    shape = _shape(op.operands[0]) if len(op.operands) == 1 else None
+    if shape is None or not shape or len(op.results) != 2 or any(_shape(r) is None for r in op.results):
+        return None
+    loops, m = _kept_loops([k != len(shape) - 1 for k in range(len(shape))])
+    return ShardingRule(_all_parallel(loops), (m,), (m, m))
+
+
 def _hlo_dynamic_slice(op: ir.Operation) -> ShardingRule | None:
     """`dynamic_slice`: only dimensions the window covers whole (their start
     is clamped to 0); the start indices are scalars."""
@@ -1919,10 +1946,12 @@ def _register_builtins() -> None:
         register_rule(f"{dialect}.scatter", _hlo_scatter)
         register_rule(f"{dialect}.convolution", _hlo_convolution)
         register_rule(f"{dialect}.reverse", _hlo_reverse)
+        register_rule(f"{dialect}.sort", _hlo_sort)
         register_rule(f"{dialect}.reduce_window", _hlo_reduce_window)
         register_rule(f"{dialect}.select_and_scatter", _hlo_select_and_scatter)
     for base in _CHLO_ELEMENTWISE:
         register_rule(f"chlo.{base}", _elementwise)
+    register_rule("chlo.top_k", _chlo_top_k)
 
 
 _register_builtins()

@@ -49,7 +49,9 @@ def _fields(body: str) -> dict[str, object] | None:
 
 @dataclass(frozen=True)
 class GatherDimensions:
-    """`#stablehlo.gather<...>`: omitted lists are empty."""
+    """`#stablehlo.gather<...>`: omitted lists are empty and an omitted
+    `index_vector_dim` is 0 (the printer leaves defaults out: JAX's
+    `x[:, i]` with a scalar `i` prints none)."""
 
     offset_dims: tuple[int, ...] = ()
     collapsed_slice_dims: tuple[int, ...] = ()
@@ -67,7 +69,7 @@ def gather_dimensions(text: str) -> GatherDimensions | None:
         return None
     fields = _fields(m.group(1))
     known = set(GatherDimensions.__dataclass_fields__)
-    if fields is None or not set(fields) <= known or "index_vector_dim" not in fields:
+    if fields is None or not set(fields) <= known:
         return None
     return GatherDimensions(**fields)  # type: ignore[arg-type]
 

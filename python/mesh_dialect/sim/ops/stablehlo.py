@@ -24,7 +24,13 @@ row-major order, starting from the init values.
 choice; the specification leaves it open) and applies the rest in the
 updates' row-major order.
 
-Not run (compiling names the op): sort, a reduce_window of several inputs,
+`sort` runs its comparator on every pair of a row at once (any body,
+vectorized) and places each element after those that compare below it and
+the equal ones before it: a stable sort, a valid order where `is_stable`
+is false. chlo's `top_k` is a stable sort by IEEE total order, descending,
+cut at k, as XLA gives it (NaN first, +0.0 before -0.0).
+
+Not run (compiling names the op): a reduce_window of several inputs,
 a padded select_and_scatter, fft, rng, complex numbers, and custom calls
 other than GSPMD's `@Sharding` (an identity).
 """
@@ -1237,3 +1243,78 @@ def _scatter(frame, step: Step, *operands):
 
 
 _register("scatter", _scatter, prepare=_prepare_scatter)
+
+
+def _prepare_sort(c: Compiler, op: ir.Operation) -> dict:
+    if len(op.operands) != len(op.results) or not op.operands:
+        raise ValueError(f"has {len(op.operands)} operands for {len(op.results)} results")
+    return {"dimension": _int_attr(op, "dimension"), "dtypes": [dtype_of(r.type) for r in op.results]}
+
+
+_PAIRS_AT_ONCE = 1 << 22
+"""How many comparator calls `_sort` runs in one go (memory, not results)."""
+
+
+def _sort(frame, step: Step, *operands):
+    """StableHLO's sort: an element's place along the dimension is the count
+    of elements the comparator puts before it, plus the equal ones (neither
+    before the other) that come before it: a stable sort when the
+    comparator is a strict weak order, as the specification requires."""
+    xs = [np.asarray(x) for x in operands]
+    dim = step.attrs["dimension"]
+    if any(x.shape != xs[0].shape for x in xs) or not 0 <= dim < xs[0].ndim:
+        raise fail(step, f"dimension {dim} does not fit operands of shapes {[list(x.shape) for x in xs]}")
+    body = _body(step)
+    rows = [np.moveaxis(x, dim, -1) for x in xs]
+    n = rows[0].shape[-1]
+    place = np.zeros(rows[0].shape, dtype=np.int64)
+    block = max(1, _PAIRS_AT_ONCE // max(1, rows[0].size * 2))
+    with np.errstate(all="ignore"):
+        for start in range(0, n, block):
+            mine = slice(start, min(n, start + block))
+            # [..., j, i]: element j against element i of the block
+            others = [np.broadcast_to(r[..., :, None], (*r.shape, len(range(n)[mine]))) for r in rows]
+            these = [np.broadcast_to(r[..., None, mine], others[0].shape) for r in rows]
+            pairs = [v for o, t in zip(others, these) for v in (o, t)]
+            (before,) = run_block_now(frame, body, pairs)
+            pairs = [v for o, t in zip(others, these) for v in (t, o)]
+            (after,) = run_block_now(frame, body, pairs)
+            before = np.broadcast_to(np.asarray(before, dtype=bool), others[0].shape)
+            after = np.broadcast_to(np.asarray(after, dtype=bool), others[0].shape)
+            j = np.arange(n)[:, None]
+            i = np.arange(n)[mine][None, :]
+            equal_before = ~before & ~after & (j < i)
+            place[..., mine] = (before | equal_before).sum(axis=-2)
+    if any(sorted(p) != list(range(n)) for p in place.reshape(-1, n).tolist()):
+        raise fail(step, "has a comparator that is not a strict weak order (elements tie with a different ordering)")
+    outs = []
+    for r, dtype in zip(rows, step.attrs["dtypes"]):
+        out = np.empty_like(r)
+        np.put_along_axis(out, place, r, axis=-1)
+        outs.append(_out(np.moveaxis(out, -1, dim), dtype))
+    return outs
+
+
+_register("sort", _sort, prepare=_prepare_sort)
+
+
+def _prepare_top_k(c: Compiler, op: ir.Operation) -> dict:
+    return {"k": _int_attr(op, "k"), "dtypes": [dtype_of(r.type) for r in op.results]}
+
+
+def _top_k(frame, step: Step, x):
+    x = np.asarray(x)
+    k = step.attrs["k"]
+    if x.ndim < 1 or not 0 <= k <= x.shape[-1]:
+        raise fail(step, f"k = {k} does not fit an operand of shape {list(x.shape)}")
+    key = _total_order(x) if x.dtype.kind == "f" else x
+    # descending, ties in index order: a stable ascending sort of the
+    # reversed row, read backwards
+    n = x.shape[-1]
+    order = (n - 1) - np.argsort(key[..., ::-1], axis=-1, kind="stable")[..., ::-1]
+    order = order[..., :k].astype(np.int64)
+    values, indices = step.attrs["dtypes"]
+    return [_out(np.take_along_axis(x, order, axis=-1), values), _out(order, indices)]
+
+
+_register("top_k", _top_k, prepare=_prepare_top_k, dialects=("chlo",))

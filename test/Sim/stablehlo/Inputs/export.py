@@ -186,6 +186,24 @@ def scatters(t, u, far, x, idx, v):
     return jnp.concatenate([p.ravel() for p in parts])
 
 
+def sorts(x):
+    """`jnp.sort` along the rows, `argsort` along the columns (its indices
+    as floats) and a median: `stablehlo.sort` with JAX's total-order
+    comparators, one and two operands, and a gather of its middle."""
+    by_row = jnp.sort(x, axis=-1)
+    by_column = jnp.argsort(x, axis=0).astype(x.dtype)
+    return jnp.concatenate([by_row.ravel(), by_column.ravel(), jnp.median(x, axis=-1)])
+
+
+def moe_routing(x, wg, w1):
+    """A mixture of experts' top-2 routing (`lax.top_k`: chlo's `top_k`) of
+    tokens split over "data" to experts split over "model"."""
+    vals, idx = jax.lax.top_k(x @ wg, 2)
+    onehot = jax.nn.one_hot(idx, wg.shape[1], dtype=x.dtype)
+    weight = jnp.einsum("tk,tke->te", jax.nn.softmax(vals, axis=-1), onehot)
+    return jnp.einsum("te,tef->tf", weight, jnp.einsum("td,edf->tef", x, w1))
+
+
 F32 = np.float32
 
 
@@ -306,6 +324,14 @@ CASES = {
         [2],
         [[[], [0]], [[], [0]], [], [[0]], [[0]], [[0]]],
         [],
+    ),
+    "sort-2d": (sorts, (small(8, 16),), [2, 2], [[[0], [1]]], []),
+    "top-k-2d": (
+        moe_routing,
+        (normal(16, 8), normal(8, 4), normal(4, 8, 16)),
+        [2, 2],
+        [[[0]], [], [[1]]],
+        [[0]],
     ),
 }
 
