@@ -768,6 +768,74 @@ class Program:
         )
         return Val(r, shape)
 
+    def scatter(self) -> Val:
+        """`.at[ids].set/add(u)` as JAX exports it: `stablehlo.scatter` of
+        rows into a 2-D value at i32 ids (an `and` keeps most in range; the
+        rest are dropped), or `.at[:, i].set(u)` of one column."""
+        rng = self.rng
+        x = self.operand(self.pick(rank=2))
+        rows, width = x.shape
+        add = rng.random() < 0.5
+        if rng.random() < 0.6:
+            n = self.dim()
+            ids = self.new_arg((n, 1))
+            ids.elt = "i32"
+            ids_type = self.ty((n, 1), "i32")
+            mask, kept = self.fresh("m"), self.fresh("k")
+            self.emit(f'{mask} = "stablehlo.constant"() <{{value = dense<15> : {ids_type}}}> : () -> {ids_type}')
+            self.emit(f'{kept} = "stablehlo.and"({ids.name}, {mask}) : ({ids_type}, {ids_type}) -> {ids_type}')
+            u = self.operand(self.pick(shape=(n, width)))
+            dims = "update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], "
+            dims += "index_vector_dim = 1"
+        else:
+            ids_type = self.ty((1,), "i32")
+            kept = self.fresh("k")
+            column = rng.randrange(width + 1)  # now and then one past the end: dropped
+            self.emit(f'{kept} = "stablehlo.constant"() <{{value = dense<{column}> : {ids_type}}}> : () -> {ids_type}')
+            u = self.operand(self.pick(shape=(rows,)))
+            dims = "update_window_dims = [0], inserted_window_dims = [1], scatter_dims_to_operand_dims = [1]"
+        scalar = f"tensor<{self.elt}>"
+        r, a, b, c = self.fresh(), self.fresh("a"), self.fresh("b"), self.fresh("c")
+        self.emit(
+            f'{r} = "stablehlo.scatter"({x.name}, {kept}, {u.name}) <{{scatter_dimension_numbers = '
+            f"#stablehlo.scatter<{dims}>, indices_are_sorted = false, unique_indices = false}}> ({{"
+        )
+        self.emit(f"^bb0({a}: {scalar}, {b}: {scalar}):")
+        if add:
+            self.emit(f'  {c} = "stablehlo.add"({a}, {b}) : ({scalar}, {scalar}) -> {scalar}')
+        self.emit(f'  "stablehlo.return"({c if add else b}) : ({scalar}) -> ()')
+        self.emit(f"}}) : ({self.ty(x.shape)}, {ids_type}, {self.ty(u.shape)}) -> {self.ty(x.shape)}")
+        return Val(r, x.shape)
+
+    def sort(self) -> Val:
+        """`jnp.sort`/`argsort` as JAX exports it: `stablehlo.sort` along one
+        dimension, ascending by the first operand (total order for floats),
+        a second operand carried along now and then."""
+        rng = self.rng
+        x = self.operand(self.pick())
+        dim = rng.randrange(len(x.shape))
+        xs = [x] + ([self.operand(self.pick(shape=x.shape))] if rng.random() < 0.4 else [])
+        scalar = f"tensor<{self.elt}>"
+        kind = "SIGNED" if self.is_int else "TOTALORDER"
+        names = [self.fresh("s") for _ in xs]
+        r = self.fresh()
+        count = f":{len(xs)}" if len(xs) > 1 else ""
+        types = ", ".join(self.ty(v.shape) for v in xs)
+        self.emit(
+            f'{r}{count} = "stablehlo.sort"({", ".join(v.name for v in xs)}) '
+            f"<{{dimension = {dim} : i64, is_stable = true}}> ({{"
+        )
+        self.emit("^bb0(" + ", ".join(f"{n}a: {scalar}, {n}b: {scalar}" for n in names) + "):")
+        c = self.fresh("c")
+        self.emit(
+            f'  {c} = "stablehlo.compare"({names[0]}a, {names[0]}b) <{{comparison_direction = '
+            f"#stablehlo<comparison_direction LT>, compare_type = #stablehlo<comparison_type {kind}>}}> : "
+            f"({scalar}, {scalar}) -> tensor<i1>"
+        )
+        self.emit(f'  "stablehlo.return"({c}) : (tensor<i1>) -> ()')
+        self.emit(f"}}) : ({types}) -> ({types})")
+        return Val(f"{r}#{rng.randrange(len(xs))}" if len(xs) > 1 else r, x.shape)
+
     def while_loop(self, depth: int) -> Val:
         a = self.maybe_annotate(self.pick(), 0.4)
         t = self.ty(a.shape)
@@ -940,7 +1008,7 @@ class Program:
     def step(self, depth: int) -> Val:
         choices = [self.elementwise, self.elementwise, self.matmul, self.matmul, self.reduce, self.transpose]
         if self.extended:
-            choices += [self.reshape, self.slice, self.gather, self.argmax]
+            choices += [self.reshape, self.slice, self.gather, self.argmax, self.scatter, self.sort]
             if self.rng.random() < 0.1:
                 choices.append(self.collective)
             if depth == 0 and self.rng.random() < 0.2:
