@@ -238,3 +238,34 @@ func.func @f(%a: tensor<4x4xf32>, %t: tensor<4xf32>, %z: f32) {
     # keyed by its op names: arith and math alone bring in no outside tensor,
     # a tensor.extract may
     assert [captures for _, _, captures in found] == [False, True, False, True]
+
+
+def test_a_scatter_add_into_zeros_is_not_confused_with_one_into_a_value() -> None:
+    """The rule of a scatter-add reads its input's defining op (a splat of
+    0 lets each device add a part of the updates): the key must too."""
+    scatter = """
+  %r{i} = "stablehlo.scatter"({x}, %ids, %u) <{{scatter_dimension_numbers = #stablehlo.scatter<update_window_dims
+      = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>}}> ({{
+  ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+    %s = "stablehlo.add"(%p, %q) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    "stablehlo.return"(%s) : (tensor<f32>) -> ()
+  }}) : (tensor<4x8xf32>, tensor<6x1xi32>, tensor<6x8xf32>) -> tensor<4x8xf32>"""
+    text = (
+        "func.func @f(%t: tensor<4x8xf32>, %ids: tensor<6x1xi32>, %u: tensor<6x8xf32>) {\n"
+        '  %c = "stablehlo.constant"() <{value = dense<0.0> : tensor<f32>}> : () -> tensor<f32>\n'
+        '  %zeros = "stablehlo.broadcast_in_dim"(%c) <{broadcast_dimensions = array<i64>}>'
+        " : (tensor<f32>) -> tensor<4x8xf32>"
+        + scatter.format(i=0, x="%zeros")
+        + scatter.format(i=1, x="%t")
+        + scatter.format(i=2, x="%zeros")
+        + "\n  return\n}\n"
+    )
+    ctx = mesh_dialect.context(allow_unregistered_dialects=True)
+    scatters = [op for op in _ops(text, ctx) if op.name == "stablehlo.scatter"]
+    cache = RuleCache()
+    into_zeros, into_t, again = (cache.rule_for(op) for op in scatters)
+    assert [rule_for(op) for op in scatters] == [into_zeros, into_t, again]
+    assert cache.misses == 2 and again is into_zeros
+    # the ids' and updates' tokens are a sum loop only into zeros
+    assert into_zeros.num_loops == 3 and into_zeros.operand_maps[1] == (2, None)
+    assert into_t.num_loops == 2 and into_t.operand_maps[1] == (None, None)

@@ -257,6 +257,8 @@ def _signature(
         key += (_properties_text(op),)
     if name.endswith(".reduce_window"):
         key += (_neutral_init(op),)  # its rule reads the init's defining op
+    elif name.endswith(".scatter") and len(op.operands) == 3:
+        key += (_neutral(op.operands[0], "sum"),)  # its rule reads the input's defining op
     body = None
     if _keys_body(name) and len(op.regions):
         if name.startswith("linalg.") and _no_reduction_loop(key[1], parallel):
@@ -1612,7 +1614,10 @@ def _hlo_scatter(op: ir.Operation) -> ShardingRule | None:
     input batching dimension splits with the indices' and the updates'
     dimensions of that batch.  Each device then scatters its own updates
     into its own piece, the indices untouched.  A dimension an index moves
-    along stays whole: an update may land on any device's piece."""
+    along stays whole: an update may land on any device's piece.  A
+    scatter-add into zeros also has a sum loop per batch dimension of its
+    updates (XLA's embedding gradient: each device scatters its own tokens'
+    rows, then one all_reduce adds the pieces)."""
     n = len(op.results)
     dims = scatter_dimensions(str(_attr(op, "scatter_dimension_numbers") or ""))
     if dims is None or n < 1 or len(op.operands) != 2 * n + 1:
@@ -1642,10 +1647,17 @@ def _hlo_scatter(op: ir.Operation) -> ShardingRule | None:
         if whole and k not in dims.scatter_dims_to_operand_dims:
             update_map[u] = k
     followed = {k for k in update_map if k is not None}
-    iterators = tuple(Iterator.parallel() if k in followed else Iterator.invalid() for k in range(rank))
+    iterators = [Iterator.parallel() if k in followed else Iterator.invalid() for k in range(rank)]
+    if n == 1 and _hlo_reduce_kind(op, 1) == "sum" and _summable(op.results[0]) and _neutral(inputs[0], "sum"):
+        # added into zeros (an embedding's gradient): each device may scatter
+        # a part of the updates, and the pieces' sum is the scatter
+        for u, q in zip(scattered, index_batch):
+            if update_map[u] is None:
+                update_map[u] = indices_map[q] = len(iterators)
+                iterators.append(Iterator.reduction("sum"))
     same = tuple(range(rank))
     operand_maps = ((same,) * n) + (tuple(indices_map),) + ((tuple(update_map),) * n)
-    return ShardingRule(iterators, operand_maps, (same,) * n)
+    return ShardingRule(tuple(iterators), operand_maps, (same,) * n)
 
 
 def _summable(v: ir.Value) -> bool:
@@ -1846,19 +1858,39 @@ an integer max or min: the type's lowest or highest, checked below)."""
 def _neutral_init(op: ir.Operation) -> bool:
     """Whether a one-input reduce_window's init is a constant its body's
     combiner leaves every value unchanged with."""
-    kind = _hlo_reduce_kind(op, 1)
-    owner = op.operands[1].owner
-    # JAX passes the constant through a rank-0 broadcast_in_dim (or
-    # convert), and propagation may have annotated it
-    while isinstance(owner, ir.OpView | ir.Operation) and (
-        owner.name == "mesh.shard"
-        or (
-            owner.name.partition(".")[2] in ("broadcast_in_dim", "convert", "reshape")
-            and len(owner.operands) == 1
-            and owner.operands[0].type == owner.results[0].type
-        )
-    ):
-        owner = owner.operands[0].owner
+    return _neutral(op.operands[1], _hlo_reduce_kind(op, 1))
+
+
+_SPLAT_KEEPING = frozenset(("broadcast_in_dim", "reshape", "transpose"))
+"""hlo ops whose result is a splat when their one operand is (of its element type)."""
+
+
+def _neutral(v: ir.Value, kind: str) -> bool:
+    """Whether `v` is a splat of the identity of combiner `kind`: a constant,
+    through the ops JAX passes it through (a broadcast, a same-type convert)
+    and the annotations and layout changes propagation and partition put
+    in front of it (a piece or a gather of a splat is that splat)."""
+    owner = v.owner
+    while isinstance(owner, ir.OpView | ir.Operation) and len(owner.operands) >= 1:
+        name = owner.name
+        if name in ("mesh.shard", "mesh.all_slice", "mesh.all_gather"):
+            owner = owner.operands[0].owner
+            continue
+        if not name.startswith(("stablehlo.", "mhlo.")) or len(owner.operands) != 1 or len(owner.results) != 1:
+            break
+        t, r = owner.operands[0].type, owner.results[0].type
+        base = name.partition(".")[2]
+        if base == "convert" and t == r:
+            owner = owner.operands[0].owner
+        elif (
+            base in _SPLAT_KEEPING
+            and isinstance(t, ir.ShapedType)
+            and isinstance(r, ir.ShapedType)
+            and ir.ShapedType(t).element_type == ir.ShapedType(r).element_type
+        ):
+            owner = owner.operands[0].owner
+        else:
+            break
     if kind not in _IDENTITIES or not isinstance(owner, ir.OpView | ir.Operation):
         return False
     if owner.name not in ("stablehlo.constant", "mhlo.constant") or "value" not in owner.attributes:

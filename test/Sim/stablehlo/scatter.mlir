@@ -6,13 +6,17 @@
 // the updates' window dimension, a batching dimension with its indices'
 // and updates' batch: each device scatters its own updates into its own
 // piece, the indices untouched.  A dimension an index moves along stays
-// whole.
+// whole.  A scatter-add into zeros may also split the updates' tokens, and
+// add the pieces with one all_reduce.
 // RUN: mesh-opt --sharding-propagation --mesh-partition %S/Inputs/scatter-rows-2d.mlir -o %t.rows.mlir
 // RUN: FileCheck %s --check-prefix=ROWS < %t.rows.mlir
 // RUN: mesh-run %t.rows.mlir --compare-with %S/Inputs/scatter-rows-2d.mlir -q --seed 1 | FileCheck %s
 // RUN: mesh-opt --sharding-propagation --mesh-partition %S/Inputs/scatter-add-2d.mlir -o %t.add.mlir
 // RUN: FileCheck %s --check-prefix=ADD < %t.add.mlir
 // RUN: mesh-run %t.add.mlir --compare-with %S/Inputs/scatter-add-2d.mlir -q --seed 2 | FileCheck %s
+// RUN: mesh-opt --sharding-propagation --mesh-partition %S/Inputs/scatter-sum-2d.mlir -o %t.sum.mlir
+// RUN: FileCheck %s --check-prefix=SUM < %t.sum.mlir
+// RUN: mesh-run %t.sum.mlir --compare-with %S/Inputs/scatter-sum-2d.mlir -q --seed 4 | FileCheck %s
 // RUN: mesh-opt --sharding-propagation --mesh-partition %S/Inputs/scatter-cases-1d.mlir -o %t.cases.mlir 2>/dev/null
 // RUN: FileCheck %s --check-prefix=CASES < %t.cases.mlir
 // RUN: mesh-run %t.cases.mlir --compare-with %S/Inputs/scatter-cases-1d.mlir -q --seed 3 | FileCheck %s
@@ -35,6 +39,15 @@
 // ADD: "stablehlo.scatter"
 // ADD: }) : (tensor<16x4xf32>, tensor<8x1xi32>, tensor<8x4xf32>) -> tensor<16x4xf32>
 // ADD-NOT: mesh.all_
+
+// The same gradient of a table of 4 rows looked up by 32 tokens: each device
+// scatters its own tokens' rows into zeros, and one all_reduce of the
+// table's piece adds them, less than gathering the tokens' gradients.
+// SUM-LABEL: func.func public @main(
+// SUM-NOT: mesh.all_
+// SUM: }) : (tensor<4x4xf32>, tensor<16x1xi32>, tensor<16x4xf32>) -> tensor<4x4xf32>
+// SUM-NEXT: mesh.all_reduce %{{.*}} on @mesh mesh_axes = [0] : tensor<4x4xf32> -> tensor<4x4xf32>
+// SUM-NOT: mesh.all_
 
 // The repeated ids land on split features; the batched scatter splits its
 // batch.

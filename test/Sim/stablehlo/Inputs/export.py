@@ -333,6 +333,13 @@ CASES = {
         [[[0]], [], [[1]]],
         [[0]],
     ),
+    "scatter-sum-2d": (
+        embedding_grad,
+        (normal(4, 8), (np.arange(32) * 7 % 4).astype(np.int32), normal(32, 8)),
+        [2, 2],
+        [[[], [1]], [[0]], [[0], [1]]],
+        [[], [1]],
+    ),
 }
 
 
