@@ -59,6 +59,9 @@ class _Builder:
         self.ids: dict[ir.Value, int] = {}
         self.refs: list[Ref] = []
         self.carries: dict[ir.Operation, list[tuple[int, list[tuple[ir.Operation, int]]]]] = {}
+        # per branch op until its last branch's terminator: (its index, its
+        # carried values, its terminators, those met so far)
+        self.joins: dict[ir.Operation, tuple[int, list, list[ir.Operation], list[ir.Operation]]] = {}
         self.weights: dict[ir.Operation, int] = {}
         self.rules: dict = {}
         self.whole: set[int] = set()  # values every device holds whole (free to slice)
@@ -184,6 +187,8 @@ class _Builder:
                 self.op(item)
             elif kind == "region":
                 self.region(item)
+            elif kind == "yield" and item.parent in self.joins:
+                self.join(item)
             elif kind == "yield" and item.parent in self.carries:
                 if not self.hand_on(item):
                     self.whole_values(item)  # a while condition's flag
@@ -278,14 +283,36 @@ class _Builder:
 
     def region(self, index: int) -> None:
         op = self.fn.ops[index]
-        carries = []
-        weight = self.weight(op)
         chooser = selector(op)
         if chooser is not None:  # the branch every device takes: read whole
             self.whole_values(op, [op.operands[chooser]], [])
-        for k, value in enumerate(carried(op)):
-            if not isinstance(layout_holder(value).type, ir.RankedTensorType):
-                continue
+        values = [(k, v) for k, v in enumerate(carried(op)) if isinstance(layout_holder(v).type, ir.RankedTensorType)]
+        if values and all(v.init is None and not v.args for _, v in values):
+            # A branch op (an if, a case) joins what its branches yield, and
+            # nothing flows back: its nodes come after the branches, so that
+            # the starting passes, which follow edges in program order, read
+            # the yields as inputs rather than as a loop's back edges.
+            ends = {end: None for _, v in values for end, _ in v.yields}
+            self.joins[op] = (index, values, list(ends), [])
+            return
+        self.carried_nodes(index, values)
+
+    def join(self, terminator: ir.Operation) -> None:
+        """Note a branch's terminator; after the last, add the branch op's
+        nodes and hand them every branch's yields."""
+        index, values, ends, seen = self.joins[terminator.parent]
+        seen.append(terminator)
+        if len(seen) < len(ends):
+            return
+        self.carried_nodes(index, values)
+        for end in seen:
+            self.hand_on(end)
+
+    def carried_nodes(self, index: int, values: list[tuple[int, Any]]) -> None:
+        op = self.fn.ops[index]
+        carries = []
+        weight = self.weight(op)
+        for k, value in values:
             ops = [self.vid(op.operands[value.init])] if value.init is not None else []
             res = ([] if value.result is None else [self.vid(value.result)]) + [self.vid(a) for a in value.args]
             # the init is read once, in front of the loop; the yields once per
