@@ -57,6 +57,7 @@ SPECS = {
     "decode": ([("data", None), (None, "model")], ("data",)),
     "clip": ([("data", "model"), ("data", "model")], ("data", "model")),
     "topk": ([("data", "model")], ("data", None)),
+    "dropout": ([("data", None), (None, "model"), ("model", None)], ("data", None)),
 }
 
 

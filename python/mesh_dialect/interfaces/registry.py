@@ -1159,10 +1159,11 @@ _HLO_ELEMENTWISE = (
 ).split()
 
 _CHLO_ELEMENTWISE = (
-    "acos acosh asin asinh atan atanh cosh erf erfc is_inf is_neg_inf is_pos_inf sinh square tan"
+    "acos acosh asin asinh atan atanh cosh digamma erf erf_inv erfc is_inf is_neg_inf is_pos_inf lgamma sinh square tan"
 ).split()
 """The chlo ops JAX leaves in its exports (`chlo.square` in a variance,
-`chlo.erf` in an exact gelu): elementwise, with no broadcasting."""
+`chlo.erf` in an exact gelu, `chlo.erf_inv` in `jax.random.normal`):
+elementwise, with no broadcasting."""
 
 _HLO_COMBINERS = {
     "add": "sum",

@@ -20,8 +20,20 @@ HLO_BRANCHES = ("stablehlo.if", "stablehlo.case", "mhlo.if", "mhlo.case")
 one of which runs, chosen by a rank-0 operand every device must agree on."""
 HLO_REGION_OPS = (*HLO_WHILE, *HLO_BRANCHES)
 """The hlo ops whose regions are control flow (not a scalar body)."""
-CARRIED_OPS = ("scf.for", "scf.if", "scf.index_switch", "scf.execute_region", "scf.while", *HLO_REGION_OPS)
-"""Region ops each of whose results is a value carried through its regions."""
+HLO_BARRIERS = ("stablehlo.optimization_barrier", "mhlo.optimization_barrier")
+"""`jax.checkpoint`'s fence: each result is its operand, as a loop that
+never runs hands on its init."""
+CARRIED_OPS = (
+    "scf.for",
+    "scf.if",
+    "scf.index_switch",
+    "scf.execute_region",
+    "scf.while",
+    *HLO_REGION_OPS,
+    *HLO_BARRIERS,
+)
+"""Ops each of whose results is a value carried through them (their
+regions, or a barrier)."""
 LOOP_OPS = ("scf.for", "scf.while", *HLO_WHILE)
 """Loops: what is defined outside one is the same on every iteration."""
 
@@ -58,6 +70,8 @@ def carried(op: ir.Operation) -> list[Carried]:
         end = terminator(body)
         pairs = zip(results, cond.arguments, body.arguments)
         return [Carried(r, k, [c, b], [(end, k)]) for k, (r, c, b) in enumerate(pairs)]
+    if name in HLO_BARRIERS:
+        return [Carried(r, k, [], []) for k, r in enumerate(results)]
     if name == "scf.while":
         before, after = (op.regions[i].blocks[0] for i in range(2))
         check, end = terminator(before), terminator(after)
@@ -68,6 +82,13 @@ def carried(op: ir.Operation) -> list[Carried]:
     return [Carried(r, None, [], [(end, k) for end in ends]) for k, r in enumerate(results)]
 
 
+def _kind(t: ir.Type) -> object:
+    """A type up to its shape: a tensor's element type and rank."""
+    if isinstance(t, ir.RankedTensorType):
+        return (t.element_type, t.rank)
+    return t
+
+
 def selector(op: ir.Operation) -> int | None:
     """The operand that picks an hlo branch op's region (its predicate or
     index), which every device must hold whole; None for other ops."""
@@ -75,7 +96,7 @@ def selector(op: ir.Operation) -> int | None:
 
 
 def malformed(op: ir.Operation) -> str | None:
-    """Why an hlo while, if or case does not have the shape `carried` reads
+    """Why an hlo while, if, case or barrier does not have the shape `carried` reads
     (its dialect is unregistered, so MLIR never verified it), else None."""
     if op.name in HLO_BRANCHES:
         wanted = 2 if op.name.endswith(".if") else None
@@ -102,6 +123,13 @@ def malformed(op: ir.Operation) -> str | None:
             returned = len(terminator(block).operands)
             if returned != n:
                 return f"has {n} results but region {k} returns {returned} values"
+        return None
+    if op.name in HLO_BARRIERS:
+        # element types and ranks: partition may have retyped a result to its piece already
+        if len(op.operands) != len(op.results) or any(
+            _kind(v.type) != _kind(r.type) for v, r in zip(op.operands, op.results)
+        ):
+            return "needs results of its operands' types, one per operand"
         return None
     if op.name not in HLO_WHILE:
         return None

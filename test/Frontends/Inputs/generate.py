@@ -149,6 +149,16 @@ def topk(x: jax.Array) -> jax.Array:
     return jax.lax.fori_loop(0, 3, pick, (x, jnp.zeros((x.shape[0], 3), jnp.int32)))[1]
 
 
+def dropout(x: jax.Array, w1: jax.Array, w2: jax.Array) -> jax.Array:
+    """A Megatron MLP with dropout and Gaussian noise on its hidden layer:
+    jax.random's counters (a ui32 iota along split dimensions), bit mixing,
+    and `chlo.erf_inv` for the normal samples."""
+    h = x @ w1
+    keep = jax.random.bernoulli(jax.random.key(0), 0.75, h.shape)
+    h = jnp.where(keep, h / 0.75, 0.0) + 0.01 * jax.random.normal(jax.random.key(1), h.shape)
+    return h @ w2
+
+
 # name: (function, argument shapes, argument specs, result spec); small sizes keep the files small
 PROGRAMS = {
     "mlp": (
@@ -206,6 +216,12 @@ PROGRAMS = {
         P("data", "model"),
     ),
     "topk": (topk, [(8, 64)], [P("data", "model")], P("data", None)),
+    "dropout": (
+        dropout,
+        [(8, 16), (16, 32), (32, 16)],
+        [P("data", None), P(None, "model"), P("model", None)],
+        P("data", None),
+    ),
 }
 
 _DROP = re.compile(

@@ -397,6 +397,53 @@ elementwise("reduce_precision", _reduce_precision, kinds="f", prepare=_prepare_r
 
 _erf = np.vectorize(math.erf, otypes=[np.float64])
 _erfc = np.vectorize(math.erfc, otypes=[np.float64])
+
+
+def _lgamma_one(x: float) -> float:
+    try:
+        return math.lgamma(x)
+    except ValueError:  # a pole (0, a negative integer): XLA gives +inf
+        return math.inf
+
+
+_lgamma = np.vectorize(_lgamma_one, otypes=[np.float64])
+
+
+def _digamma(a: np.ndarray) -> np.ndarray:
+    """The digamma function in f64: the reflection formula below 1/2, the
+    recurrence up to 8, then the asymptotic series. Poles (0, the negative
+    integers) and -inf give NaN, +inf gives +inf, as XLA's do."""
+    x = np.asarray(a, dtype=np.float64)
+    pole = (x <= 0) & (np.floor(x) == x)
+    flip = x < 0.5
+    y = np.where(flip, 1.0 - x, x)
+    shift = np.zeros_like(y)
+    for _ in range(8):
+        small = y < 8
+        shift = shift - np.where(small, 1.0 / np.where(small, y, 1.0), 0.0)
+        y = np.where(small, y + 1, y)
+    inv2 = 1.0 / (y * y)
+    series = inv2 * (1 / 12 - inv2 * (1 / 120 - inv2 * (1 / 252 - inv2 * (1 / 240 - inv2 / 132))))
+    out = shift + np.log(y) - 0.5 / y - series
+    out = np.where(flip, out - math.pi / np.tan(math.pi * np.where(flip, x, 0.5)), out)
+    return np.where(pole | np.isneginf(x), np.nan, np.where(np.isposinf(x), np.inf, out))
+
+
+def _erf_inv(a: np.ndarray) -> np.ndarray:
+    """The inverse error function in f64: Newton's method on erf from a
+    logarithmic first guess; +-1 give +-inf, beyond them NaN."""
+    x = np.asarray(a, dtype=np.float64)
+    inside = np.abs(x) < 1
+    z = np.where(inside, x, 0.0)
+    w = -np.log((1.0 - z) * (1.0 + z))  # -ln(1 - x^2)
+    t = 2.0 / (math.pi * 0.147) - w / 2  # Winitzki's approximation, to 2e-3
+    y = np.sign(z) * np.sqrt(np.sqrt(t * t + w / 0.147) - t)
+    for _ in range(4):
+        y = y - (_erf(y) - z) / (2.0 / math.sqrt(math.pi) * np.exp(-y * y))
+    edge = np.where(x == 1, np.inf, np.where(x == -1, -np.inf, np.nan))
+    return np.where(inside, np.where(z == 0, z, y), edge)  # -0.0 stays -0.0
+
+
 _CHLO_UNARY = {
     "square": lambda a: a * a,
     "erf": _erf,
@@ -410,6 +457,9 @@ _CHLO_UNARY = {
     "asinh": np.arcsinh,
     "acosh": np.arccosh,
     "atanh": np.arctanh,
+    "lgamma": _lgamma,
+    "digamma": _digamma,
+    "erf_inv": _erf_inv,
 }
 for _base, _fn in _CHLO_UNARY.items():
     elementwise(_base, lambda s, a, _fn=_fn: _fn(a), kinds="f", dialects=("chlo",))

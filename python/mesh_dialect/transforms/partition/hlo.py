@@ -125,9 +125,6 @@ def _iota(part: _Partition, op: ir.Operation) -> None:
     if offset == 0:
         return
     element = local.element_type
-    if isinstance(element, ir.IntegerType) and not element.is_signless:
-        # arith has no ops on signed or unsigned integers to add the offset with.
-        raise _unsupported(op, f"split along its dimension needs a signless element type, not {element}")
     if isinstance(element, ir.IntegerType) and element.width == 1:
         # StableHLO has no boolean iota; adding the offset in i1 would wrap.
         raise _unsupported(op, "split along its dimension needs an element type that holds its indices, not i1")
@@ -141,6 +138,18 @@ def _iota(part: _Partition, op: ir.Operation) -> None:
             part.global_type[r] = ir.RankedTensorType.get(whole.shape, i64, whole.encoding)
             shift = tensor.SplatOp(r.type, arith.IndexCastOp(i64, index).result, []).result
             shifted = arith.SIToFPOp(local, arith.AddIOp(r, shift).result).result
+        elif isinstance(element, ir.IntegerType) and not element.is_signless:
+            # arith has no ops on signed or unsigned integers (jax.random's
+            # ui32 counters): the offset is converted and added in hlo
+            dialect = op.name.partition(".")[0]
+            signless = ir.IntegerType.get_signless(element.width)
+            splat = tensor.SplatOp(
+                ir.RankedTensorType.get(local.shape, signless, local.encoding),
+                arith.IndexCastOp(signless, index).result,
+                [],
+            ).result
+            shift = ir.Operation.create(f"{dialect}.convert", results=[local], operands=[splat]).result
+            shifted = ir.Operation.create(f"{dialect}.add", results=[local], operands=[r, shift]).result
         else:
             if isinstance(element, ir.IndexType):
                 scalar = index

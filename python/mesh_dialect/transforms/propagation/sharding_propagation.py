@@ -41,7 +41,7 @@ from ...interfaces.registry import RuleCache, RuleError, knows, rule_always_exis
 from ...interfaces.rules import ShardingRule, option_from_lists, option_to_lists, validate_option
 from ...ir import ops as mesh_ops
 from ...ir.asm import remap_location
-from ...ir.control import CARRIED_OPS, HLO_REGION_OPS, LOOP_OPS, carried, layout_holder, malformed
+from ...ir.control import CARRIED_OPS, HLO_BARRIERS, HLO_REGION_OPS, LOOP_OPS, carried, layout_holder, malformed
 from ...ir.signature import op_address
 from ...ir.syntax import Unprintable, decode_sharding_attr, encode_sharding_attr
 from ...sharding.spec import Mesh, Sharding
@@ -259,7 +259,7 @@ class _Function:
                 hands_on = name not in _BRANCHES and op.parent.name in CARRIED_OPS
                 sequence.append(("yield" if hands_on else "other", op))
                 return advance
-            if name in HLO_REGION_OPS and (why := malformed(op)) is not None:
+            if (name in HLO_REGION_OPS or name in HLO_BARRIERS) and (why := malformed(op)) is not None:
                 raised.append(RuleError(op.location, f"'{name}' {why}"))
                 return ir.WalkResult.INTERRUPT
             if name in CARRIED_OPS and _single_blocks(op):

@@ -204,6 +204,17 @@ def moe_routing(x, wg, w1):
     return jnp.einsum("te,tef->tf", weight, jnp.einsum("td,edf->tef", x, w1))
 
 
+def remat_grad(x, w1, w2):
+    """The weights' gradient of two Megatron layers under `jax.checkpoint`:
+    the recomputed forward pass sits behind `optimization_barrier`s."""
+
+    @jax.checkpoint
+    def layer(x, w1, w2):
+        return jnp.tanh(jax.nn.relu(x @ w1) @ w2)
+
+    return jax.grad(lambda w1: jnp.sum(layer(layer(x, w1, w2), w1, w2) ** 2))(w1)
+
+
 F32 = np.float32
 
 
@@ -338,6 +349,13 @@ CASES = {
         (normal(4, 8), (np.arange(32) * 7 % 4).astype(np.int32), normal(32, 8)),
         [2, 2],
         [[[], [1]], [[0]], [[0], [1]]],
+        [[], [1]],
+    ),
+    "remat-2d": (
+        remat_grad,
+        (normal(8, 16), normal(16, 32) / 4, normal(32, 16) / 4),
+        [2, 2],
+        [[[0]], [[], [1]], [[1]]],
         [[], [1]],
     ),
 }
