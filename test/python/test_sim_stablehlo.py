@@ -613,6 +613,20 @@ def rules_of(text: str) -> dict[str, ShardingRule | None]:
     return found
 
 
+def rules_in_order(text: str, *names: str) -> list[ShardingRule | None]:
+    """The rules of the ops whose names end with one of `names`, in order."""
+    module = mesh_dialect.parse(text, context=mesh_dialect.context(allow_unregistered_dialects=True))
+    found: list[ShardingRule | None] = []
+
+    def visit(op: ir.Operation) -> ir.WalkResult:
+        if op.name.endswith(names):
+            found.append(rule_for(op))
+        return ir.WalkResult.ADVANCE
+
+    module.walk(visit, ir.WalkOrder.PRE_ORDER)
+    return found
+
+
 def test_rules_of_data_movement_split_only_whole_dimensions():
     text = """
     func.func @f(%x: tensor<4x6xf32>, %i: tensor<i32>, %u: tensor<4x2xf32>, %p: tensor<f32>) {
@@ -673,16 +687,7 @@ def test_rules_of_gather_split_batch_offset_and_batching_dimensions():
           slice_sizes = array<i64: 2, 3>}> : (tensor<16x8xf32>, tensor<5x2xi32>) -> tensor<5x2x3xf32>
       return
     }"""
-    module = mesh_dialect.parse(text, context=mesh_dialect.context(allow_unregistered_dialects=True))
-    found = []
-
-    def visit(op: ir.Operation) -> ir.WalkResult:
-        if op.name.endswith(".gather"):
-            found.append(rule_for(op))
-        return ir.WalkResult.ADVANCE
-
-    module.walk(visit, ir.WalkOrder.PRE_ORDER)
-    embedding, batched, windows = found
+    embedding, batched, windows = rules_in_order(text, ".gather")
     # indices dims 0 and 1 are the batch loops, the table's columns the offset
     # loop, its rows (the vocabulary) a sum loop
     vocabulary = Iterator.reduction("sum")
@@ -876,16 +881,7 @@ def test_rules_of_scatter_split_whole_windows_and_batching_dimensions():
       }) : (tensor<16x8xf32>, tensor<6x1xi32>, tensor<6x3xf32>) -> tensor<16x8xf32>
       return
     }"""
-    module = mesh_dialect.parse(text, context=mesh_dialect.context(allow_unregistered_dialects=True))
-    found = []
-
-    def visit(op: ir.Operation) -> ir.WalkResult:
-        if op.name.endswith(".scatter"):
-            found.append(rule_for(op))
-        return ir.WalkResult.ADVANCE
-
-    module.walk(visit, ir.WalkOrder.PRE_ORDER)
-    rows, table, batched, narrow = found
+    rows, table, batched, narrow = rules_in_order(text, ".scatter")
     never = Iterator.invalid()
     # the cache's batch and features follow the row's; the position stays whole
     assert rows == ShardingRule([P, never, P], [(0, 1, 2), (None,), (0, 2)], [(0, 1, 2)])
@@ -978,17 +974,9 @@ def test_rules_of_sort_and_top_k_keep_their_dimension_whole():
       %1:2 = "chlo.top_k"(%x) <{k = 3 : i64}> : (tensor<4x8xf32>) -> (tensor<4x3xf32>, tensor<4x3xi32>)
       return
     }"""
-    module = mesh_dialect.parse(text, context=mesh_dialect.context(allow_unregistered_dialects=True))
-    found = {}
-
-    def visit(op: ir.Operation) -> ir.WalkResult:
-        if op.name in ("stablehlo.sort", "chlo.top_k"):
-            found[op.name] = rule_for(op)
-        return ir.WalkResult.ADVANCE
-
-    module.walk(visit, ir.WalkOrder.PRE_ORDER)
-    assert found["stablehlo.sort"] == ShardingRule([P], [(None, 0), (None, 0)], [(None, 0), (None, 0)])
-    assert found["chlo.top_k"] == ShardingRule([P], [(0, None)], [(0, None), (0, None)])
+    sort, top_k = rules_in_order(text, "stablehlo.sort", "chlo.top_k")
+    assert sort == ShardingRule([P], [(None, 0), (None, 0)], [(None, 0), (None, 0)])
+    assert top_k == ShardingRule([P], [(0, None)], [(0, None), (0, None)])
 
 
 def test_every_op_with_a_rule_runs_in_the_simulator():

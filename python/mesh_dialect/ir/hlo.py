@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TypeVar
 
 _GATHER = re.compile(r"#(?:stablehlo|mhlo)\.gather<(.*)>\s*\Z", re.S)
 _SCATTER = re.compile(r"#(?:stablehlo|mhlo)\.scatter<(.*)>\s*\Z", re.S)
@@ -17,6 +18,8 @@ _LIST_FIELD = re.compile(r"(\w+)\s*=\s*\[([^\]]*)\]")
 _INT_FIELD = re.compile(r"(\w+)\s*=\s*(-?\d+)\b")
 _DIRECTION = re.compile(r"comparison_direction\s+(EQ|NE|LT|LE|GT|GE)")
 _COMPARE_TYPE = re.compile(r"comparison_type\s+(\w+)")
+
+T = TypeVar("T")
 
 FLIPPED = {"LT": "GT", "LE": "GE", "GT": "LT", "GE": "LE", "EQ": "EQ", "NE": "NE"}
 """A compare's direction with its operands swapped."""
@@ -61,17 +64,21 @@ class GatherDimensions:
     index_vector_dim: int = 0
 
 
+def _read(pattern: re.Pattern[str], cls: type[T], text: str) -> T | None:
+    """`cls` from the fields of an attribute printed as `text` that
+    `pattern` matches; None when it does not, or names a field `cls` does
+    not have."""
+    m = pattern.match(text.strip())
+    fields = None if m is None else _fields(m.group(1))
+    if fields is None or not set(fields) <= set(cls.__dataclass_fields__):  # type: ignore[attr-defined]
+        return None
+    return cls(**fields)
+
+
 def gather_dimensions(text: str) -> GatherDimensions | None:
     """The fields of a gather's `dimension_numbers` printed as `text`; None
     when it is not one (or names a field this reading does not know)."""
-    m = _GATHER.match(text.strip())
-    if m is None:
-        return None
-    fields = _fields(m.group(1))
-    known = set(GatherDimensions.__dataclass_fields__)
-    if fields is None or not set(fields) <= known:
-        return None
-    return GatherDimensions(**fields)  # type: ignore[arg-type]
+    return _read(_GATHER, GatherDimensions, text)
 
 
 @dataclass(frozen=True)
@@ -97,13 +104,7 @@ def scatter_dimensions(text: str) -> ScatterDimensions | None:
     """The fields of a scatter's `scatter_dimension_numbers` printed as
     `text`; None when it is not one (or names a field this reading does
     not know)."""
-    m = _SCATTER.match(text.strip())
-    if m is None:
-        return None
-    fields = _fields(m.group(1))
-    if fields is None or not set(fields) <= set(ScatterDimensions.__dataclass_fields__):
-        return None
-    return ScatterDimensions(**fields)  # type: ignore[arg-type]
+    return _read(_SCATTER, ScatterDimensions, text)
 
 
 @dataclass(frozen=True)
@@ -127,13 +128,10 @@ class DotDimensions:
 def dot_dimensions(text: str) -> DotDimensions | None:
     """The fields of a `dot_dimension_numbers` printed as `text`; None when
     it is not one (or has a field this reading does not know)."""
-    m = _DOT.match(text.strip())
-    fields = None if m is None else _fields(m.group(1))
-    if fields is None or not set(fields) <= set(DotDimensions.__dataclass_fields__):
+    dims = _read(_DOT, DotDimensions, text)
+    if dims is None or any(not isinstance(v, tuple) for v in vars(dims).values()):
         return None
-    if any(not isinstance(v, tuple) for v in fields.values()):
-        return None
-    return DotDimensions(**fields)  # type: ignore[arg-type]
+    return dims
 
 
 @dataclass(frozen=True)
