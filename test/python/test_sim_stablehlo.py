@@ -657,6 +657,221 @@ def test_rules_of_data_movement_split_only_whole_dimensions():
     assert rules["stablehlo.reduce_precision"] == ShardingRule.elementwise(2)
 
 
+def test_rules_of_slices_sum_over_a_dimension_they_take_one_element_of():
+    text = """
+    func.func @f(%x: tensor<4x6xf32>, %i: tensor<i32>, %b: tensor<4x6xi1>, %u: tensor<4x6xf32>, %j: tensor<ui32>) {
+      %0 = "stablehlo.slice"(%x) <{start_indices = array<i64: 0, 3>, limit_indices = array<i64: 4, 6>,
+          strides = array<i64: 1, 3>}> : (tensor<4x6xf32>) -> tensor<4x1xf32>
+      %1 = "stablehlo.dynamic_slice"(%x, %i, %i) <{slice_sizes = array<i64: 1, 1>}>
+          : (tensor<4x6xf32>, tensor<i32>, tensor<i32>) -> tensor<1x1xf32>
+      %2 = "mhlo.slice"(%b) <{start_indices = dense<[2, 0]> : tensor<2xi64>,
+          limit_indices = dense<[3, 6]> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}>
+          : (tensor<4x6xi1>) -> tensor<1x6xi1>
+      %3 = "mhlo.dynamic_slice"(%u, %j, %j) <{slice_sizes = dense<[1, 6]> : tensor<2xi64>}>
+          : (tensor<4x6xf32>, tensor<ui32>, tensor<ui32>) -> tensor<1x6xf32>
+      return
+    }"""
+    module = mesh_dialect.parse(text, context=mesh_dialect.context(allow_unregistered_dialects=True))
+    found = []
+
+    def visit(op: ir.Operation) -> ir.WalkResult:
+        if op.name.endswith("slice"):
+            found.append(rule_for(op))
+        return ir.WalkResult.ADVANCE
+
+    module.walk(visit, ir.WalkOrder.PRE_ORDER)
+    column, element, boolean, unsigned = found
+    total = Iterator.reduction("sum")
+    # x[:, 3]: the rows split, the column's dimension is summed over (exactly
+    # one device holds column 3)
+    assert column == ShardingRule([P, total], [(0, 1)], [(0, None)])
+    assert element == ShardingRule([total, total], [(0, 1), (), ()], [(None, None)])
+    # booleans have no sum, and partition's arith reads no unsigned start
+    assert boolean == ShardingRule([P], [(None, 0)], [(None, 0)])
+    assert unsigned == ShardingRule([P], [(None, 0), (), ()], [(None, 0)])
+
+
+def _partitioned(text: str) -> ir.Operation:
+    from mlir.passmanager import PassManager
+
+    module = mesh_dialect.parse(text, context=mesh_dialect.context())
+    with module.context:
+        pm = PassManager("builtin.module")
+        mesh_dialect.ShardingPropagation().add_to(pm)
+        mesh_dialect.PASSES["mesh-partition"]().add_to(pm)
+        pm.run(module.operation)
+    mesh_dialect.verify(module)
+    return module
+
+
+def _one_element_reads(n: int, elem: str) -> list[tuple[str, str]]:
+    """(op text reading %x or %y, its result type): a slice at every
+    position of dimension 0, a dynamic_slice at starts before, in and past
+    it (clamped), and the last element of the rank-1 %y."""
+    x, one = ttype((n, 4), elem), ttype((1, 1), elem)
+    reads = [
+        (
+            f'"stablehlo.slice"(%x) <{{start_indices = array<i64: {k}, 1>, limit_indices = array<i64: {k + 1}, 3>,'
+            f" strides = array<i64: 1, 2>}}> : ({x}) -> {one}",
+            one,
+        )
+        for k in range(n)
+    ]
+    for start in range(-3, n + 3):
+        index = f'"stablehlo.constant"() <{{value = dense<{start}> : tensor<i32>}}> : () -> tensor<i32>'
+        reads.append(
+            (
+                f'"stablehlo.dynamic_slice"(%x, %i, %i) <{{slice_sizes = array<i64: 1, 1>}}> : ({x}, tensor<i32>, '
+                f"tensor<i32>) -> {one}|{index}",
+                one,
+            )
+        )
+    y, row = ttype((n,), elem), ttype((1,), elem)
+    reads.append(
+        (
+            f'"stablehlo.slice"(%y) <{{start_indices = array<i64: {n - 1}>, limit_indices = array<i64: {n}>,'
+            f" strides = array<i64: 1>}}> : ({y}) -> {row}",
+            row,
+        )
+    )
+    return reads
+
+
+@pytest.mark.parametrize(
+    ("mesh", "n", "elem"), [("4", 8, "f32"), ("4", 6, "f32"), ("2x2", 6, "i32"), ("2x2", 4, "f32"), ("4", 8, "ui8")]
+)
+def test_one_element_of_a_split_dimension_is_read_where_it_is_held(mesh, n, elem):
+    """Every position of a split dimension (even pieces; uneven ones are
+    gathered, hlo ops keeping to even pieces), by a
+    slice and by a dynamic_slice whose start falls before, in and past the
+    dimension (clamped): the pieces' sum is the element, -0.0 and NaN kept."""
+    from mesh_dialect.sim.api import Simulation
+
+    axes = "[[0], [1]]" if mesh == "2x2" else "[[0]]"
+    x, y = ttype((n, 4), elem), ttype((n,), elem)
+    dtype = {"f32": F32, "i32": I32, "ui8": np.uint8}[elem]
+    a = (np.arange(n * 4).reshape(n, 4) + 1).astype(dtype)
+    b = (np.arange(n) + 1).astype(dtype)
+    if elem == "f32":
+        a[0, 1], a[n // 2, 1], a[n - 1, 1], b[n - 1] = -0.0, np.nan, -0.0, -0.0
+    for read, out in _one_element_reads(n, elem):
+        read, _, index = read.partition("|")
+        text = f"""
+        mesh.mesh @mesh(shape = {mesh})
+        func.func @f(%a: {x}, %b: {y}) -> {out} {{
+          %s = mesh.sharding @mesh split_axes = {axes} : !mesh.sharding
+          %r = mesh.sharding @mesh split_axes = [[0]] : !mesh.sharding
+          %whole = mesh.sharding @mesh split_axes = [[]] : !mesh.sharding
+          %x = mesh.shard %a to %s : {x}
+          %y = mesh.shard %b to %r : {y}
+          %i = {index or '"stablehlo.constant"() <{value = dense<0> : tensor<i32>}> : () -> tensor<i32>'}
+          %0 = {read}
+          %1 = mesh.shard %0 to %whole : {out}
+          return %1 : {out}
+        }}"""
+        module = _partitioned(text)
+        printed = mesh_dialect.print_ir(module)
+        if n % (4 if mesh == "4" else 2) == 0:  # hlo ops keep to even pieces: 6 rows over 4 devices are gathered
+            assert "mesh.all_gather" not in printed and "mesh.all_reduce" in printed, read
+        (want,) = Simulation(mesh_dialect.parse(text, context=mesh_dialect.context())).run("f", [a, b])
+        (got,) = Simulation(module).run("f", [a, b])
+        np.testing.assert_array_equal(got, want, err_msg=read)
+        assert np.array_equal(np.signbit(got), np.signbit(want)), read  # -0.0 stays -0.0
+
+
+_SET = """({
+          ^bb0(%o: tensor<ELEM>, %n: tensor<ELEM>):
+            "stablehlo.return"(%n) : (tensor<ELEM>) -> ()
+          })"""
+_ADD = """({
+          ^bb0(%o: tensor<ELEM>, %n: tensor<ELEM>):
+            %m = "stablehlo.add"(%o, %n) : (tensor<ELEM>, tensor<ELEM>) -> tensor<ELEM>
+            "stablehlo.return"(%m) : (tensor<ELEM>) -> ()
+          })"""
+
+
+def _one_position_writes(n: int, elem: str) -> list[tuple[str, str]]:
+    """(op text writing %u into %x at start %i, the index op): a
+    dynamic_update_slice of one row, of one element, a scatter setting a
+    row, a scatter adding at two index components (the row twice), and one
+    into the rank-1 %y, at starts before, in and past the rows."""
+    x, y = ttype((n, 4), elem), ttype((n,), elem)
+    row, one, pair = ttype((1, 4), elem), ttype((1, 1), elem), ttype((2, 2), "i32")
+    writes = []
+    for start in range(-3, n + 3):
+        index = f"dense<{start}> : tensor<i32>"
+        writes += [
+            (
+                f'"stablehlo.dynamic_update_slice"(%x, %u, %i, %z) : ({x}, {row}, tensor<i32>, tensor<i32>) -> {x}',
+                index,
+            ),
+            (
+                f'"stablehlo.dynamic_update_slice"(%x, %e, %i, %i) : ({x}, {one}, tensor<i32>, tensor<i32>) -> {x}',
+                index,
+            ),
+            (
+                f'"stablehlo.dynamic_update_slice"(%y, %r, %i) : ({y}, {ttype((1,), elem)}, tensor<i32>) -> {y}',
+                index,
+            ),
+            (
+                f'"stablehlo.scatter"(%x, %j, %v) <{{scatter_dimension_numbers = #stablehlo.scatter<'
+                f"update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], "
+                f"index_vector_dim = 1>}}> {_SET} : ({x}, tensor<1x1xi32>, {ttype((1, 4), elem)}) -> {x}",
+                f"dense<{start}> : tensor<1x1xi32>",
+            ),
+            (
+                f'"stablehlo.scatter"(%x, %k, %w) <{{scatter_dimension_numbers = #stablehlo.scatter<'
+                f"inserted_window_dims = [0, 1], scatter_dims_to_operand_dims = [0, 1], index_vector_dim = 1>}}> "
+                f"{_ADD} : ({x}, {pair}, {ttype((2,), elem)}) -> {x}",
+                f"dense<[[{start}, 1], [{start}, 3]]> : {pair}",
+            ),
+        ]
+    return writes
+
+
+@pytest.mark.parametrize(("mesh", "n", "elem"), [("4", 8, "f32"), ("2x2", 6, "i32")])
+def test_one_position_of_a_split_dimension_is_written_where_it_is_held(mesh, n, elem):
+    """Writes of one position along a split dimension, at every start
+    before, in and past it (a dynamic_update_slice clamps it, a scatter
+    drops its window): each device writes its piece in place, no collective."""
+    from mesh_dialect.sim.api import Simulation
+
+    axes = "[[0], [1]]" if mesh == "2x2" else "[[0]]"
+    x, y = ttype((n, 4), elem), ttype((n,), elem)
+    dtype = {"f32": F32, "i32": I32}[elem]
+    a = (np.arange(n * 4).reshape(n, 4) + 1).astype(dtype)
+    b = (np.arange(n) + 1).astype(dtype)
+    u, e, r, v, w = (np.full(shape, -7, dtype) for shape in [(1, 4), (1, 1), (1,), (1, 4), (2,)])
+    for write, index in _one_position_writes(n, elem):
+        out, layout = (y, "%t") if "%y" in write else (x, "%s")
+        scalar = index.replace("1x1xi32", "i32") if "[[" not in index else "dense<0> : tensor<i32>"
+        column = index if "1x1" in index else "dense<0> : tensor<1x1xi32>"
+        pairs = index if "2x2" in index else "dense<0> : tensor<2x2xi32>"
+        text = f"""
+        mesh.mesh @mesh(shape = {mesh})
+        func.func @f(%a: {x}, %b: {y}, %u: {ttype((1, 4), elem)}, %e: {ttype((1, 1), elem)},
+                     %r: {ttype((1,), elem)}, %v: {ttype((1, 4), elem)}, %w: {ttype((2,), elem)}) -> {out} {{
+          %s = mesh.sharding @mesh split_axes = {axes} : !mesh.sharding
+          %t = mesh.sharding @mesh split_axes = [[0]] : !mesh.sharding
+          %x = mesh.shard %a to %s : {x}
+          %y = mesh.shard %b to %t : {y}
+          %z = "stablehlo.constant"() <{{value = dense<0> : tensor<i32>}}> : () -> tensor<i32>
+          %i = "stablehlo.constant"() <{{value = {scalar}}}> : () -> tensor<i32>
+          %j = "stablehlo.constant"() <{{value = {column}}}> : () -> tensor<1x1xi32>
+          %k = "stablehlo.constant"() <{{value = {pairs}}}> : () -> tensor<2x2xi32>
+          %0 = {write.replace("ELEM", elem)}
+          %1 = mesh.shard %0 to {layout} : {out}
+          return %1 : {out}
+        }}"""
+        module = _partitioned(text)
+        printed = mesh_dialect.print_ir(module)
+        assert "mesh.all_" not in printed, write
+        args = [a, b, u, e, r, v, w]
+        (want,) = Simulation(mesh_dialect.parse(text, context=mesh_dialect.context())).run("f", args)
+        (got,) = Simulation(module).run("f", args)
+        np.testing.assert_array_equal(got, want, err_msg=f"{write} at {index}")
+
+
 def test_reverse_flips_the_listed_dimensions_and_splits_the_others():
     x = np.arange(24, dtype=I32).reshape(2, 3, 4)
     t = ttype((2, 3, 4), "i32")
@@ -883,14 +1098,17 @@ def test_rules_of_scatter_split_whole_windows_and_batching_dimensions():
     }"""
     rows, table, batched, narrow = rules_in_order(text, ".scatter")
     never = Iterator.invalid()
-    # the cache's batch and features follow the row's; the position stays whole
-    assert rows == ShardingRule([P, never, P], [(0, 1, 2), (None,), (0, 2)], [(0, 1, 2)])
-    # the ids pick rows: only the features split, the ids' batch stays whole
-    assert table == ShardingRule([never, P], [(0, 1), (None, None), (None, 1)], [(0, 1)])
+    # the cache's batch and features follow the row's; the position (one
+    # row at an index) splits the cache alone: each device writes the rows
+    # that land in its piece
+    assert rows == ShardingRule([P, P, P], [(0, 1, 2), (None,), (0, 2)], [(0, 1, 2)])
+    # the ids pick rows: the features split, and the rows the ids pick from;
+    # the ids' batch stays whole
+    assert table == ShardingRule([P, P], [(0, 1), (None, None), (None, 1)], [(0, 1)])
     # the batching dimension splits the input, the indices and the updates alike
-    assert batched == ShardingRule([P, never, P], [(0, 1, 2), (0, None, None), (0, None, 2)], [(0, 1, 2)])
+    assert batched == ShardingRule([P, P, P], [(0, 1, 2), (0, None, None), (0, None, 2)], [(0, 1, 2)])
     # a window narrower than its dimension starts at 0 but never splits
-    assert narrow == ShardingRule([never, never], [(0, 1), (None, None), (None, None)], [(0, 1)])
+    assert narrow == ShardingRule([P, never], [(0, 1), (None, None), (None, None)], [(0, 1)])
 
 
 def _sort_op(xs: list[np.ndarray], dimension: int, body: str) -> str:

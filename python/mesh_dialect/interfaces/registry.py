@@ -1447,7 +1447,9 @@ def _kept_loops(whole: list[bool]) -> tuple[int, TensorMap]:
 
 
 def _hlo_slice(op: ir.Operation) -> ShardingRule | None:
-    """`slice`: only dimensions taken whole (start 0, the full size, stride 1)."""
+    """`slice`: dimensions taken whole (start 0, the full size, stride 1)
+    split; one it takes a single element of (`x[:, 3]`) is a sum loop
+    (`_one_element_loops`), the others stay whole."""
     starts, limits = _ints(_attr(op, "start_indices")), _ints(_attr(op, "limit_indices"))
     strides = _ints(_attr(op, "strides")) or ([1] * len(starts) if starts is not None else None)
     full = _shape(op.operands[0]) if len(op.operands) == 1 else None
@@ -1456,8 +1458,31 @@ def _hlo_slice(op: ir.Operation) -> ShardingRule | None:
     if not len(starts) == len(limits) == len(strides) == len(full):
         return None
     whole = [a == 0 and b == n and t == 1 for a, b, t, n in zip(starts, limits, strides, full)]
+    one = [not w and 0 <= a < b <= a + t for w, a, b, t in zip(whole, starts, limits, strides)]
+    return _one_element_loops(op, whole, one, (), full)
+
+
+def _one_element_loops(
+    op: ir.Operation,
+    whole: list[bool],
+    one: list[bool],
+    scalars: tuple[TensorMap | None, ...],
+    full: tuple[int | None, ...],
+) -> ShardingRule:
+    """A slice's rule: a parallel loop per dimension flagged whole, and a
+    sum loop per operand dimension of static size it takes one element of,
+    when the result has a sum: exactly one device holds that element, the
+    others give 0 (partition, `transforms/partition/hlo.py`), as XLA reads
+    `x[0, 0]` of a split `x`.  `scalars` map the start indices."""
     loops, m = _kept_loops(whole)
-    return ShardingRule(_all_parallel(loops), (m,), (m,))
+    iterators = list(_all_parallel(loops))
+    operand = list(m)
+    if _summable(op.results[0]):
+        for d, (taken, n) in enumerate(zip(one, full)):
+            if taken and n is not None and n > 1:
+                operand[d] = len(iterators)
+                iterators.append(Iterator.reduction("sum"))
+    return ShardingRule(tuple(iterators), (tuple(operand), *scalars), (m,))
 
 
 def _hlo_reverse(op: ir.Operation) -> ShardingRule | None:
@@ -1500,27 +1525,51 @@ def _chlo_top_k(op: ir.Operation) -> ShardingRule | None:
 
 
 def _hlo_dynamic_slice(op: ir.Operation) -> ShardingRule | None:
-    """`dynamic_slice`: only dimensions the window covers whole (their start
-    is clamped to 0); the start indices are scalars."""
+    """`dynamic_slice`: dimensions the window covers whole (their start is
+    clamped to 0) split; one it takes a single element of at a signless
+    start (`x[:, i]`) is a sum loop (`_one_element_loops`: its clamped start
+    falls in exactly one piece); the start indices are scalars."""
     sizes = _ints(_attr(op, "slice_sizes"))
     full = _shape(op.operands[0]) if op.operands else None
     if sizes is None or full is None or len(sizes) != len(full) or len(op.results) != 1:
         return None
-    loops, m = _kept_loops([k == n for k, n in zip(sizes, full)])
-    starts = tuple(_unshardable(v) for v in list(op.operands)[1:])
-    return ShardingRule(_all_parallel(loops), (m, *starts), (m,))
+    if len(op.operands) != len(full) + 1:
+        return None
+    starts = list(op.operands)[1:]
+    whole = [k == n for k, n in zip(sizes, full)]
+    one = [k == 1 and _signless_index(v) for k, v in zip(sizes, starts)]
+    return _one_element_loops(op, whole, one, tuple(_unshardable(v) for v in starts), full)
+
+
+def _signless_index(v: ir.Value) -> bool:
+    """Whether a start index is a signless integer partition's arith reads."""
+    if not isinstance(v.type, ir.RankedTensorType):
+        return False
+    element = ir.RankedTensorType(v.type).element_type
+    return isinstance(element, ir.IntegerType) and element.is_signless and element.width > 1
 
 
 def _hlo_dynamic_update_slice(op: ir.Operation) -> ShardingRule | None:
-    """`dynamic_update_slice`: only dimensions the update fills whole."""
+    """`dynamic_update_slice`: dimensions the update fills whole split alike;
+    one it writes a single position of at signless starts (a decoder's
+    cache write, `cache.at[:, pos].set(new)` as `lax.dynamic_update_slice`)
+    splits the operand and result while the update stays whole: the
+    clamped position falls in one device's piece, which writes it (partition,
+    `transforms/partition/hlo.py`), as XLA writes in place."""
     if len(op.operands) < 2 or len(op.results) != 1:
         return None
     full, update = _shape(op.operands[0]), _shape(op.operands[1])
-    if full is None or update is None or len(full) != len(update):
+    if full is None or update is None or len(full) != len(update) or len(op.operands) != len(full) + 2:
         return None
     loops, m = _kept_loops([u == n and n is not None for u, n in zip(update, full)])
-    starts = tuple(_unshardable(v) for v in list(op.operands)[2:])
-    return ShardingRule(_all_parallel(loops), (m, m, *starts), (m,))
+    starts = list(op.operands)[2:]
+    operand, updated = list(m), list(m)
+    for d, (u, n) in enumerate(zip(update, full)):
+        if u == 1 and n is not None and n > 1 and all(_signless_index(v) for v in starts):
+            operand[d] = loops
+            loops += 1
+    maps = tuple(_unshardable(v) for v in starts)
+    return ShardingRule(_all_parallel(loops), (tuple(operand), tuple(updated), *maps), (tuple(operand),))
 
 
 def _hlo_concatenate(op: ir.Operation) -> ShardingRule | None:
@@ -1648,6 +1697,19 @@ def _hlo_scatter(op: ir.Operation) -> ShardingRule | None:
         if whole and k not in dims.scatter_dims_to_operand_dims:
             update_map[u] = k
     followed = {k for k in update_map if k is not None}
+    element = ir.RankedTensorType(indices.type).element_type
+    if isinstance(element, ir.IntegerType) and element.is_signless and 1 < element.width <= 64:
+        # an input dimension a window covers one position of, at an index
+        # (`cache.at[:, pos].set(new)`): each device writes the windows that
+        # land in its piece (partition shifts the index by the piece's
+        # start; a window past either end is dropped whole, XLA's rule)
+        for k in dims.scatter_dims_to_operand_dims:
+            width = 1 if k in dims.inserted_window_dims else None
+            if k in window_of and window_of.index(k) < len(dims.update_window_dims):
+                u = dims.update_window_dims[window_of.index(k)]
+                width = update_shape[u] if 0 <= u < len(update_shape) else None
+            if 0 <= k < rank and width == 1 and shape[k] is not None and shape[k] > 1:
+                followed.add(k)
     iterators = [Iterator.parallel() if k in followed else Iterator.invalid() for k in range(rank)]
     if n == 1 and _hlo_reduce_kind(op, 1) == "sum" and _summable(op.results[0]) and _neutral(inputs[0], "sum"):
         # added into zeros (an embedding's gradient): each device may scatter

@@ -31,7 +31,7 @@ from mlir.dialects import arith, linalg, tensor
 
 from ...interfaces.registry import is_selection
 from ...ir import ops as mesh_ops
-from ...ir.hlo import GatherDimensions, conv_dimensions, gather_dimensions
+from ...ir.hlo import GatherDimensions, conv_dimensions, gather_dimensions, scatter_dimensions
 from ...sharding.spec import IDEMPOTENT_KINDS
 
 if TYPE_CHECKING:
@@ -98,10 +98,204 @@ def _resized(part: _Partition, op: ir.Operation, attr_name: str) -> None:
 
 def _slice(part: _Partition, op: ir.Operation) -> None:
     _resized(part, op, "limit_indices")
+    starts = _ints(op.attributes["start_indices"])
+    taken = _held_element(part, op, lambda d, ix: starts[d])
+    if taken:
+        # the piece of one element `_held_element` cut is taken from its start
+        limits, strides = _ints(op.attributes["limit_indices"]), op.attributes.get("strides")
+        for d in taken:
+            starts[d], limits[d] = 0, 1
+        op.attributes["start_indices"] = ints_like(op.attributes["start_indices"], starts)
+        op.attributes["limit_indices"] = ints_like(op.attributes["limit_indices"], limits)
+        if strides is not None:
+            op.attributes["strides"] = ints_like(
+                strides, [1 if d in taken else t for d, t in enumerate(_ints(strides))]
+            )
 
 
 def _dynamic_slice(part: _Partition, op: ir.Operation) -> None:
+    """Resize the dimensions taken whole; read a single element of a split
+    dimension where it is held (its start, clamped to the dimension, is
+    read once; the window's start into the piece of one element is then
+    clamped to 0, whatever it says)."""
     _resized(part, op, "slice_sizes")
+
+    def position(d: int, ix) -> ir.Value:
+        n = ir.RankedTensorType(part.global_type[op.operands[0]]).shape[d]
+        return _clamped_start(ix, op.operands[1 + d], n - 1)
+
+    _held_element(part, op, position)
+
+
+def _held_element(part: _Partition, op: ir.Operation, position) -> list[int]:
+    """A slice taking one element of operand dimensions split over the
+    devices (the rule's sum loops): each device cuts that element from its
+    piece where it holds it (`position(d, ix)`: the element's index in the
+    whole dimension, an int or an index value) and gives 0 elsewhere (-0.0
+    for floats, so that x + -0.0 is x even for x = -0.0), so that the sum
+    over the devices is the slice.  The slice then reads the piece of one
+    element; returns the dimensions so cut."""
+    x = op.operands[0]
+    if part.layout.get(x) is None or x not in part.global_type:
+        return []
+    whole = ir.RankedTensorType(part.global_type[x])
+    # the whole result: a piece of a dimension taken whole may be 1 wide too
+    result = ir.RankedTensorType(part.global_type.get(op.results[0], op.results[0].type))
+    ones = [d for d in range(whole.rank) if result.shape[d] == 1 and whole.shape[d] > 1]
+    found, ix = _split_positions(part, op, ones)
+    if not found:
+        return []
+    local = _static_local(part, op) or ir.RankedTensorType(op.results[0].type)
+    offsets: list[int | ir.Value] = [0] * whole.rank
+    sizes = ix.sizes_of(x)
+    mine = None
+    for d, first, held in found:
+        here, offsets[d] = _held_at(ix, ix.sub(position(d, ix), first), held)
+        with ix.ip, ix.loc:
+            mine = here if mine is None else arith.AndIOp(mine, here).result
+        sizes[d] = 1
+    op.operands[0] = ix.slice(x, offsets, sizes)
+    r = op.results[0]
+    with ir.InsertionPoint.after(op), op.location:
+        value = local.element_type
+        zero = ir.FloatAttr.get(value, -0.0) if isinstance(value, ir.FloatType) else ir.IntegerAttr.get(value, 0)
+        zeros = arith.ConstantOp(local, ir.DenseElementsAttr.get_splat(local, zero)).result
+        select = arith.SelectOp(mine, r, zeros)
+    r.replace_all_uses_except(select.result, select.operation)
+    if r in part.layout:
+        part.layout[select.result] = part.layout[r]
+    if r in part.global_type:
+        part.global_type[select.result] = part.global_type[r]
+    return [d for d, _, _ in found]
+
+
+def _split_positions(part: _Partition, op: ir.Operation, dims: list[int]):
+    """For the dimensions of `dims` the op's operand 0 is split along (the
+    rule splits only ones of static size): (dimension, the device's first
+    index, its piece's size) and the `_Ix` that made them."""
+    from .mesh_partition import _Ix
+
+    x = op.operands[0]
+    layout = part.layout.get(x)
+    if layout is None or x not in part.global_type:
+        return [], None
+    whole = ir.RankedTensorType(part.global_type[x])
+    ix = _Ix(part, ir.InsertionPoint(op), op.location)
+    found = []
+    for d in dims:
+        if not layout.axes_of(d) or whole.is_dynamic_dim(d):
+            continue
+        n = whole.shape[d]
+        if not isinstance(ix.count(layout.axes_of(d)), int) or any(b <= a for a, b in layout.bounds(d, n, part.mesh)):
+            # a piece of no element has none to read or write
+            raise _unsupported(op, f"split along dimension {d} needs pieces that are not empty (a static mesh)")
+        found.append((d, ix.start(layout, d, n, ix.group_index(layout.axes_of(d))), ix.dim(x, d)))
+    return found, ix
+
+
+def _clamped_start(ix, start: ir.Value, last: int) -> ir.Value:
+    """A dynamic_slice's (or dynamic_update_slice's) rank-0 signless start
+    as an index clamped to [0, last], as the op clamps it."""
+    with ix.ip, ix.loc:
+        at = arith.IndexCastOp(ir.IndexType.get(), tensor.ExtractOp(start, []).result).result
+        return arith.MinSIOp(arith.MaxSIOp(at, ix.value(0)).result, ix.value(last)).result
+
+
+def _held_at(ix, at, held) -> tuple[ir.Value, int | ir.Value]:
+    """(whether `at` falls in [0, held), `at` clamped into it)."""
+    with ix.ip, ix.loc:
+        at_value = ix.value(at)
+        low = arith.CmpIOp(arith.CmpIPredicate.sge, at_value, ix.value(0)).result
+        high = arith.CmpIOp(arith.CmpIPredicate.slt, at_value, ix.value(held)).result
+        here = arith.AndIOp(low, high).result
+        last = ix.sub(held, 1)
+        if isinstance(last, int) and last == 0:
+            return here, 0
+        return here, arith.MaxSIOp(arith.MinSIOp(at_value, ix.value(last)).result, ix.value(0)).result
+
+
+def _dynamic_update_slice(part: _Partition, op: ir.Operation) -> None:
+    """A write of one position of dimensions the operand is split along
+    (the rule's loops the update does not follow): the global start is
+    clamped first (so that the update fits the whole dimension), then moved
+    into this device's piece.  A device whose piece does not hold it writes
+    back what its piece holds there (read by a dynamic_slice at the same
+    starts, which clamps them alike), so the write changes nothing."""
+    x, update = op.operands[0], op.operands[1]
+    if x not in part.global_type:
+        return
+    whole = ir.RankedTensorType(part.global_type[x])
+    local = ir.RankedTensorType(update.type)
+    given = ir.RankedTensorType(part.global_type.get(update, update.type))
+    ones = [d for d in range(whole.rank) if given.shape[d] == 1 and whole.shape[d] > 1]
+    found, ix = _split_positions(part, op, ones)
+    if not found:
+        return
+    if not local.has_static_shape:
+        raise _unsupported(op, f"of an update of dynamic sizes is not supported yet ({local})")
+    mine = None
+    starts = list(op.operands)[2:]
+    for d, first, held in found:
+        here, take = _held_at(ix, ix.sub(_clamped_start(ix, starts[d], whole.shape[d] - 1), first), held)
+        with ix.ip, ix.loc:
+            mine = here if mine is None else arith.AndIOp(mine, here).result
+            element = ir.RankedTensorType(starts[d].type).element_type
+            scalar = arith.IndexCastOp(element, ix.value(take)).result
+            starts[d] = tensor.FromElementsOp(starts[d].type, [scalar]).result
+    dialect = op.name.partition(".")[0]
+    sizes = list(local.shape)
+    sizes_attr = (
+        ir.DenseI64ArrayAttr.get(sizes)
+        if dialect == "stablehlo"
+        else ir.DenseElementsAttr.get(np.array(sizes, dtype=np.int64))
+    )
+    with ix.ip, ix.loc:
+        old = ir.Operation.create(
+            f"{dialect}.dynamic_slice", results=[local], operands=[x, *starts], attributes={"slice_sizes": sizes_attr}
+        ).result
+        written = arith.SelectOp(mine, update, old).result
+    op.operands[1] = written
+    for d, _, _ in found:
+        op.operands[2 + d] = starts[d]
+
+
+def _scatter(part: _Partition, op: ir.Operation) -> None:
+    """A scatter split along input dimensions a window covers one position
+    of at an index (the rule's `cache.at[:, pos].set(new)`): the indices
+    move by this device's first index along each (in i64, past any overflow
+    of their own type), so that a window lands in its piece exactly when it
+    lands there in the whole input; the others fall outside the piece and
+    are dropped whole, as a window past either end is."""
+    dims = scatter_dimensions(str(op.attributes["scatter_dimension_numbers"]))
+    n = len(op.results)
+    if dims is None:
+        return
+    moved = list(dims.scatter_dims_to_operand_dims)
+    found, ix = _split_positions(part, op, [k for k in moved if k not in dims.input_batching_dims])
+    if not found:
+        return
+    indices = op.operands[n]
+    given = ir.RankedTensorType(indices.type)
+    if not given.has_static_shape:
+        raise _unsupported(op, f"of indices of dynamic sizes is not supported yet ({given})")
+    ivd = dims.index_vector_dim
+    with ix.ip, ix.loc:
+        i64 = ir.IntegerType.get_signless(64)
+        wide = ir.RankedTensorType.get(given.shape, i64, given.encoding)
+        if given.element_type.width < 64:
+            indices = arith.ExtSIOp(wide, indices).result
+        shifts = [arith.IndexCastOp(i64, ix.value(first)).result for _, first, _ in found]
+        if len(moved) == 1:
+            shift = tensor.SplatOp(wide, shifts[0], []).result
+        else:  # one shift per component of the index vector, 0 for the dimensions not split
+            zero = arith.ConstantOp(i64, 0).result
+            by_dim = {d: v for (d, _, _), v in zip(found, shifts)}
+            vector = tensor.FromElementsOp(
+                ir.RankedTensorType.get([len(moved)], i64), [by_dim.get(k, zero) for k in moved]
+            ).result
+            empty = tensor.EmptyOp(given.shape, i64).result
+            shift = linalg.broadcast(vector, outs=[empty], dimensions=[q for q in range(given.rank) if q != ivd])
+        op.operands[n] = arith.SubIOp(indices, shift).result
 
 
 def _iota(part: _Partition, op: ir.Operation) -> None:
@@ -377,6 +571,8 @@ _LOCALIZE = {
     "iota": _iota,
     "slice": _slice,
     "dynamic_slice": _dynamic_slice,
+    "dynamic_update_slice": _dynamic_update_slice,
+    "scatter": _scatter,
     "reduce": _reduce,
     "convolution": _convolution,
 }
