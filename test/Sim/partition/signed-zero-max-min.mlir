@@ -4,7 +4,9 @@
 // return the second of two equal operands.  1/x tells the zeros apart.  A
 // max or min split on the reduced columns becomes a partial max or min and
 // a mesh.all_reduce, which must order the zeros the same way: row r of
-// @split holds -0.0 in column c where bit c of r is set, else +0.0.
+// @split holds -0.0 in column c where bit c of r is set, else +0.0.  The
+// max and the min each read their own matrix: one matrix read by both would
+// be gathered once (as many bytes as the two all_reduces, in one collective).
 // RUN: mesh-run %s --function scalars | FileCheck %s --check-prefix=SCALARS
 // RUN: mesh-run %s --function split --global | FileCheck %s --check-prefix=SPLIT
 // RUN: mesh-opt --sharding-propagation --mesh-partition %s -o %t.mlir
@@ -110,6 +112,8 @@ func.func @split() -> (tensor<16xf32>, tensor<16xf32>) {
   %z = call @zeros() : () -> tensor<16x4xf32>
   %s = mesh.sharding @mesh split_axes = [[], [0]] : !mesh.sharding
   %z1 = mesh.shard %z to %s : tensor<16x4xf32>
+  %y = call @zeros() : () -> tensor<16x4xf32>
+  %y1 = mesh.shard %y to %s : tensor<16x4xf32>
   %ninf = arith.constant 0xFF800000 : f32
   %pinf = arith.constant 0x7F800000 : f32
   %e1 = tensor.empty() : tensor<16xf32>
@@ -122,7 +126,7 @@ func.func @split() -> (tensor<16xf32>, tensor<16xf32>) {
   } -> tensor<16xf32>
   %g = linalg.fill ins(%pinf : f32) outs(%e1 : tensor<16xf32>) -> tensor<16xf32>
   %n = linalg.generic {indexing_maps = [#id, #red], iterator_types = ["parallel", "reduction"]}
-      ins(%z1 : tensor<16x4xf32>) outs(%g : tensor<16xf32>) {
+      ins(%y1 : tensor<16x4xf32>) outs(%g : tensor<16xf32>) {
     ^bb0(%a: f32, %b: f32):
       %mm = arith.minimumf %b, %a : f32
       linalg.yield %mm : f32
@@ -136,11 +140,14 @@ func.func @split() -> (tensor<16xf32>, tensor<16xf32>) {
 }
 
 // stablehlo reduce with maximum and minimum bodies, rows of 4 split in two:
-// [+0 +0 +0 +0], [-0 +0 -0 +0], [+0 -0 -0 -0], [-0 -0 -0 -0]
+// [+0 +0 +0 +0], [-0 +0 -0 +0], [+0 -0 -0 -0], [-0 -0 -0 -0] for the max,
+// the same with the halves swapped for the min (its own constant)
 func.func @hlo() -> (tensor<4xf32>, tensor<4xf32>) {
   %x = "stablehlo.constant"() <{value = dense<[[0.0, 0.0, 0.0, 0.0], [-0.0, 0.0, -0.0, 0.0], [0.0, -0.0, -0.0, -0.0], [-0.0, -0.0, -0.0, -0.0]]> : tensor<4x4xf32>}> : () -> tensor<4x4xf32>
+  %y = "stablehlo.constant"() <{value = dense<[[0.0, 0.0, 0.0, 0.0], [-0.0, 0.0, -0.0, 0.0], [-0.0, -0.0, 0.0, -0.0], [-0.0, -0.0, -0.0, -0.0]]> : tensor<4x4xf32>}> : () -> tensor<4x4xf32>
   %s = mesh.sharding @mesh split_axes = [[], [0]] : !mesh.sharding
   %x1 = mesh.shard %x to %s : tensor<4x4xf32>
+  %y1 = mesh.shard %y to %s : tensor<4x4xf32>
   %ninf = "stablehlo.constant"() <{value = dense<0xFF800000> : tensor<f32>}> : () -> tensor<f32>
   %pinf = "stablehlo.constant"() <{value = dense<0x7F800000> : tensor<f32>}> : () -> tensor<f32>
   %mx = "stablehlo.reduce"(%x1, %ninf) <{dimensions = array<i64: 1>}> ({
@@ -148,7 +155,7 @@ func.func @hlo() -> (tensor<4xf32>, tensor<4xf32>) {
     %r = "stablehlo.maximum"(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>
     "stablehlo.return"(%r) : (tensor<f32>) -> ()
   }) : (tensor<4x4xf32>, tensor<f32>) -> tensor<4xf32>
-  %mn = "stablehlo.reduce"(%x1, %pinf) <{dimensions = array<i64: 1>}> ({
+  %mn = "stablehlo.reduce"(%y1, %pinf) <{dimensions = array<i64: 1>}> ({
   ^bb0(%a: tensor<f32>, %b: tensor<f32>):
     %r = "stablehlo.minimum"(%b, %a) : (tensor<f32>, tensor<f32>) -> tensor<f32>
     "stablehlo.return"(%r) : (tensor<f32>) -> ()

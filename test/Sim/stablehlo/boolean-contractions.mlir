@@ -3,6 +3,8 @@
 // contracting dimension split over the mesh leaves pieces that combine with
 // bitwise_or, not with a sum of i1 (an exclusive or, which gave false where
 // two devices each held a true term).  mhlo's dot_general reads the same.
+// Each product reads its own operands: operands shared by the three would
+// be gathered once for all (less than three all_reduces).
 // RUN: mesh-opt --sharding-propagation --mesh-partition %s -o %t.mlir
 // RUN: FileCheck %s --check-prefix=IR < %t.mlir
 // RUN: mesh-run %t.mlir --compare-with %s -f dot -q --seed 0 | FileCheck %s
@@ -18,14 +20,18 @@ mesh.mesh @mesh(shape = 2)
 // IR: mesh.all_reduce {{.*}} reduction = <bitwise_or> : tensor<4x4xi1> -> tensor<4x4xi1>
 // IR: mesh.all_reduce {{.*}} reduction = <bitwise_or> : tensor<4x4xi1> -> tensor<4x4xi1>
 // IR-NOT: reduction = <sum>
-func.func @dot(%a: tensor<4x8xi1>, %b: tensor<8x4xi1>) -> (tensor<4x4xi1>, tensor<4x4xi1>, tensor<4x4xi1>) {
+func.func @dot(%a: tensor<4x8xi1>, %b: tensor<8x4xi1>, %a1: tensor<4x8xi1>, %b1: tensor<8x4xi1>, %a2: tensor<4x8xi1>, %b2: tensor<8x4xi1>) -> (tensor<4x4xi1>, tensor<4x4xi1>, tensor<4x4xi1>) {
   %s = mesh.sharding @mesh split_axes = [[], [0]] : !mesh.sharding
   %x = mesh.shard %a to %s : tensor<4x8xi1>
+  %x1 = mesh.shard %a1 to %s : tensor<4x8xi1>
+  %x2 = mesh.shard %a2 to %s : tensor<4x8xi1>
   %s2 = mesh.sharding @mesh split_axes = [[0]] : !mesh.sharding
   %y = mesh.shard %b to %s2 : tensor<8x4xi1>
+  %y1 = mesh.shard %b1 to %s2 : tensor<8x4xi1>
+  %y2 = mesh.shard %b2 to %s2 : tensor<8x4xi1>
   %r0 = "stablehlo.dot_general"(%x, %y) {dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>} : (tensor<4x8xi1>, tensor<8x4xi1>) -> tensor<4x4xi1>
-  %r1 = "stablehlo.dot"(%x, %y) : (tensor<4x8xi1>, tensor<8x4xi1>) -> tensor<4x4xi1>
-  %r2 = "mhlo.dot_general"(%x, %y) {dot_dimension_numbers = #mhlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>} : (tensor<4x8xi1>, tensor<8x4xi1>) -> tensor<4x4xi1>
+  %r1 = "stablehlo.dot"(%x1, %y1) : (tensor<4x8xi1>, tensor<8x4xi1>) -> tensor<4x4xi1>
+  %r2 = "mhlo.dot_general"(%x2, %y2) {dot_dimension_numbers = #mhlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>} : (tensor<4x8xi1>, tensor<8x4xi1>) -> tensor<4x4xi1>
   %w = mesh.sharding @mesh split_axes = [[]] : !mesh.sharding
   %o0 = mesh.shard %r0 to %w : tensor<4x4xi1>
   %o1 = mesh.shard %r1 to %w : tensor<4x4xi1>

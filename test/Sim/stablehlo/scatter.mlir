@@ -49,8 +49,19 @@
 // SUM-NEXT: mesh.all_reduce %{{.*}} on @mesh mesh_axes = [0] : tensor<4x4xf32> -> tensor<4x4xf32>
 // SUM-NOT: mesh.all_
 
-// The repeated ids land on split features; the batched scatter splits its
-// batch.
+// The three scatters of repeated ids read one table and one set of
+// updates, and their results are returned whole: the updates are gathered
+// once for all three (the table is gathered anyway, for the point scatter),
+// less than gathering the three results of scattering split features.  The
+// batched scatter splits its batch.
 // CASES-LABEL: func.func public @main(
-// CASES: }) : (tensor<5x2xf32>, tensor<5x1xi32>, tensor<5x2xf32>) -> tensor<5x2xf32>
+// CASES: mesh.all_gather %arg0 on @mesh mesh_axes = [0] gather_axis = 1 : tensor<5x2xf32> -> tensor<5x4xf32>
+// CASES: mesh.all_gather %arg1 on @mesh mesh_axes = [0] gather_axis = 1 : tensor<5x2xf32> -> tensor<5x4xf32>
+// CASES-NEXT: "stablehlo.scatter"
+// CASES: }) : (tensor<5x4xf32>, tensor<5x1xi32>, tensor<5x4xf32>) -> tensor<5x4xf32>
+// CASES-NOT: mesh.all_
+// CASES: }) : (tensor<5x4xf32>, tensor<5x1xi32>, tensor<5x4xf32>) -> tensor<5x4xf32>
+// CASES-NOT: mesh.all_
+// CASES: }) : (tensor<5x4xf32>, tensor<5x1xi32>, tensor<5x4xf32>) -> tensor<5x4xf32>
+// CASES-NOT: mesh.all_
 // CASES: }) : (tensor<2x6x8xf32>, tensor<2x3x1xi32>, tensor<2x3x8xf32>) -> tensor<2x6x8xf32>

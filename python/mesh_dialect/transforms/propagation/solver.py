@@ -34,7 +34,7 @@ Algorithm, for N nodes, E uses of values and at most K states per node:
    layouts to their values, whose nodes are revisited until nothing new
    appears: each value's list grows at most `MAX_LAYOUTS` times, so this is
    O(E K^2) rule evaluations, memoized per rule and requests.
-2. Two starting points, each O(E K^2) with per-use K x K tables (memoized
+2. Starting points, each O(E K^2) with per-use K x K tables (memoized
    per shape, element type and state lists, so repeated layers share them).
    Nodes are in program order, topological but for the values loops carry
    back to their head (left to step 3).  (a) A backward pass computes per
@@ -44,12 +44,16 @@ Algorithm, for N nodes, E uses of values and at most K states per node:
    reshards).  (b) A forward pass computes per state the cheapest cost
    upstream, then a backward pass fixes each node given its decided
    consumers: the exact optimum on in-trees (an op combining independent
-   branches).
+   branches).  (c) When some value has several uses, (a) again with each
+   use priced at its reshard over the number of uses: exact when the uses
+   agree on a layout, as their shared reshard is (priced per use, a value
+   four ops read whole costs four reductions, and can lose to gathering
+   what it was computed from, a plan moving one node cannot leave).
 3. From each start, rounds of local improvement with the exact shared cost
    (each node takes the state cheapest given all its neighbours, back
    edges included) until a round changes nothing, at most `MAX_ROUNDS`;
-   a node's evaluation costs O(K * layouts on its values).  The cheaper of
-   the two results wins.
+   a node's evaluation costs O(K * layouts on its values).  The cheapest
+   result wins.
 
 Nothing depends on the order in which a user wrote annotations for users,
 on sweeps, or on duplicate ops that `cse` would merge: the costs are the
@@ -602,6 +606,7 @@ class _Edge:
     producer: int
     consumer: int
     table: list[list[int]]  # [producer state][consumer state]
+    shared: list[list[int]]  # the table over the value's number of uses (`Solver.share`)
 
 
 class Solver:
@@ -614,6 +619,7 @@ class Solver:
         self.cost = cost
         self.collectives = collectives  # per reshard, how many collectives: fewer wins among equal bytes
         self.table_memo: dict[tuple, list[list[int]]] = {}
+        self.shared_memo: dict[tuple[int, int], list[list[int]]] = {}
         self.around: _Around | None = None
         self.cost_memo: dict[tuple[int, int, int], int] = {}
         self.layouts: list[Layout] = []
@@ -663,9 +669,12 @@ class Solver:
             # no node, and start (b) could at best tie with it.
             return self.downstream_first()
         starts = [self.downstream_first()]
-        other = self.upstream_first()
-        if other != starts[0]:  # on chains of layers they agree: improve once
-            starts.append(other)
+        others = [self.upstream_first()]
+        if self.any_shared:
+            others.append(self.downstream_first(shared=True))
+        for other in others:
+            if other not in starts:  # on chains of layers they agree: improve once
+                starts.append(other)
         best: tuple[int, list[int]] | None = None
         for start in starts:
             local = _Local(self, start)
@@ -687,6 +696,8 @@ class Solver:
             if node.rule is not None and node.rule.selects:
                 self.ties[c] = [t + own_cost(g, node, st, True) for t, st in zip(self.ties[c], node.states)]
         self.unary = list(self.ties)  # plus the costs to fixed neighbours
+        self.shared_unary = list(self.ties)  # the same, each use's cost shared (`share`)
+        self.any_shared = False  # some costed value has several uses
         self.only_use: list[list[list[int]] | None] = [None] * len(g.values)  # per value read once: its table
         self.ins: list[list[_Edge]] = [[] for _ in g.nodes]
         self.outs: list[list[_Edge]] = [[] for _ in g.nodes]
@@ -708,7 +719,8 @@ class Solver:
             pnode = g.nodes[p]
             if not pnode.states or not pnode.states[0].produces:
                 continue
-            if len(value.consumers) > 1:
+            uses = len(value.consumers)
+            if uses > 1:
                 self.out_forest = False
             for c, i in value.consumers:
                 cnode = g.nodes[c]
@@ -725,20 +737,36 @@ class Solver:
                     if table is None:
                         table = table_memo[key] = [[reshard(kind[v], h, n) * weight for n in need] for h in have]
                     by_lists[short] = table
-                if len(value.consumers) == 1:
+                if uses == 1:
                     self.only_use[v] = table
+                    shared = table
+                else:
+                    self.any_shared = True
+                    shared = self.share(table, uses)
                 if is_choosing[p] and is_choosing[c]:
                     if c <= p or self.ins[c]:
                         self.out_forest = False
                     if c == p:
                         continue  # a node reading its own result (a loop's carried value): no choice to weigh
-                    e = _Edge(p, c, table)
+                    e = _Edge(p, c, table, shared)
                     self.outs[p].append(e)
                     self.ins[c].append(e)
                 elif is_choosing[c]:
                     self.unary[c] = list(map(add, self.unary[c], table[0]))
+                    self.shared_unary[c] = list(map(add, self.shared_unary[c], shared[0]))
                 elif is_choosing[p]:
                     self.unary[p] = list(map(add, self.unary[p], self.columns(table)[0]))
+                    self.shared_unary[p] = list(map(add, self.shared_unary[p], self.columns(shared)[0]))
+
+    def share(self, table: list[list[int]], uses: int) -> list[list[int]]:
+        """`table` with each entry over `uses`: summed over a value's uses,
+        one reshard when they all want one layout, as the exact cost has
+        it (memoized per table)."""
+        key = (id(table), uses)
+        found = self.shared_memo.get(key)
+        if found is None:
+            found = self.shared_memo[key] = [[x // uses for x in row] for row in table]
+        return found
 
     def columns(self, table: list[list[int]]) -> list[tuple[int, ...]]:
         """A table's columns (tables are memoized: each is transposed once)."""
@@ -747,11 +775,12 @@ class Solver:
             found = self.transposed[id(table)] = list(zip(*table))
         return found
 
-    def downstream_first(self) -> list[int]:
+    def downstream_first(self, shared: bool = False) -> list[int]:
         """Start (a): cheapest cost downstream per state, then states fixed in
-        program order."""
+        program order; (`shared`, start (c)) with a value's reshard shared
+        among its uses."""
         n = len(self.g.nodes)
-        unary, is_choosing = self.unary, self.is_choosing
+        unary, is_choosing = self.shared_unary if shared else self.unary, self.is_choosing
         down = [[0] * len(node.states) for node in self.g.nodes]
         for c in range(n - 1, -1, -1):
             if not is_choosing[c]:
@@ -762,7 +791,7 @@ class Solver:
                     continue
                 m = e.consumer
                 best_m = list(map(add, unary[m], down[m]))
-                for sp, row in enumerate(e.table):
+                for sp, row in enumerate(e.shared if shared else e.table):
                     dc[sp] += min(map(add, row, best_m))
         choice = [0] * n
         for c in range(n):
@@ -771,7 +800,7 @@ class Solver:
             total = list(map(add, unary[c], down[c]))
             for e in self.ins[c]:
                 if e.producer < c:
-                    total = list(map(add, total, e.table[choice[e.producer]]))
+                    total = list(map(add, total, (e.shared if shared else e.table)[choice[e.producer]]))
             choice[c] = _argmin(total)
         return choice
 
