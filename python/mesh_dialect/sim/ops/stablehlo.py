@@ -733,19 +733,28 @@ def _prepare_gather(c: Compiler, op: ir.Operation) -> dict:
     return {**_result(c, op), "dims": dims, "sizes": _ints(op.attributes["slice_sizes"])}
 
 
+def _start_vectors(step: Step, indices, ivd: int, what: str) -> np.ndarray:
+    """A gather's or scatter's indices as i64 start vectors along a last
+    dimension (`index_vector_dim`, implicit when it is the rank). uint64
+    indices are capped at the i64 maximum first: past every size anyway,
+    and no start wraps negative."""
+    idx = np.asarray(indices)
+    if idx.dtype.kind not in "iu" or not 0 <= ivd <= idx.ndim:
+        raise fail(step, f"index_vector_dim {ivd} does not fit {what} of shape {list(idx.shape)}")
+    if ivd == idx.ndim:
+        idx = idx[..., None]
+    if idx.dtype == np.uint64:
+        idx = np.minimum(idx, np.uint64(np.iinfo(np.int64).max))
+    return np.moveaxis(idx, ivd, -1).astype(np.int64)
+
+
 def _gather(frame, step: Step, operand, start_indices):
     """StableHLO's gather: each result element reads the operand at its
     batch's (clamped) start, plus its batching index, plus its offset."""
-    x, idx = np.asarray(operand), np.asarray(start_indices)
+    x = np.asarray(operand)
     d, sizes = step.attrs["dims"], step.attrs["sizes"]
     ivd = d.index_vector_dim
-    if idx.dtype.kind not in "iu" or not 0 <= ivd <= idx.ndim:
-        raise fail(step, f"index_vector_dim {ivd} does not fit start indices of shape {list(idx.shape)}")
-    if ivd == idx.ndim:
-        idx = idx[..., None]
-    if idx.dtype == np.uint64:  # clamped below anyway: capped first, so no start wraps negative
-        idx = np.minimum(idx, np.uint64(np.iinfo(np.int64).max))
-    starts = np.moveaxis(idx, ivd, -1).astype(np.int64)
+    starts = _start_vectors(step, start_indices, ivd, "start indices")
     batch_shape = starts.shape[:-1]
     offset_of = [k for k in range(x.ndim) if k not in d.collapsed_slice_dims and k not in d.operand_batching_dims]
     if (
@@ -1213,15 +1222,8 @@ def _scatter_targets(step: Step, shape: tuple[int, ...], indices, update_shape: 
     lands on, and a mask of the elements whose window fits the input."""
     d = step.attrs["dims"]
     rank = len(shape)
-    idx = np.asarray(indices)
     ivd = d.index_vector_dim
-    if idx.dtype.kind not in "iu" or not 0 <= ivd <= idx.ndim:
-        raise fail(step, f"index_vector_dim {ivd} does not fit scatter indices of shape {list(idx.shape)}")
-    if ivd == idx.ndim:
-        idx = idx[..., None]
-    if idx.dtype == np.uint64:  # past every input size anyway: capped so no start wraps negative
-        idx = np.minimum(idx, np.uint64(np.iinfo(np.int64).max))
-    starts = np.moveaxis(idx, ivd, -1).astype(np.int64)
+    starts = _start_vectors(step, indices, ivd, "scatter indices")
     window_of = d.window_of(rank)
     scattered = [u for u in range(len(update_shape)) if u not in d.update_window_dims]
     if (
@@ -1234,7 +1236,7 @@ def _scatter_targets(step: Step, shape: tuple[int, ...], indices, update_shape: 
         raise fail(
             step,
             f"scatter dimension numbers do not fit an input of shape {list(shape)}, indices of shape "
-            f"{list(idx.shape)} and updates of shape {list(update_shape)}",
+            f"{list(np.shape(indices))} and updates of shape {list(update_shape)}",
         )
     grid = np.indices(update_shape, dtype=np.int64)
     batch = tuple(grid[u] for u in scattered)
@@ -1335,7 +1337,7 @@ def _sort(frame, step: Step, *operands):
             i = np.arange(n)[mine][None, :]
             equal_before = ~before & ~after & (j < i)
             place[..., mine] = (before | equal_before).sum(axis=-2)
-    if any(sorted(p) != list(range(n)) for p in place.reshape(-1, n).tolist()):
+    if not np.array_equal(np.sort(place, axis=-1), np.broadcast_to(np.arange(n), place.shape)):
         raise fail(step, "has a comparator that is not a strict weak order (elements tie with a different ordering)")
     outs = []
     for r, dtype in zip(rows, step.attrs["dtypes"]):

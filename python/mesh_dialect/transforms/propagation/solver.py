@@ -696,7 +696,9 @@ class Solver:
             if node.rule is not None and node.rule.selects:
                 self.ties[c] = [t + own_cost(g, node, st, True) for t, st in zip(self.ties[c], node.states)]
         self.unary = list(self.ties)  # plus the costs to fixed neighbours
-        self.shared_unary = list(self.ties)  # the same, each use's cost shared (`share`)
+        # per use of a value read several times, with a fixed neighbour:
+        # (node, its row shared among the uses, its full row); start (c) only
+        self.shared_rows: list[tuple[int, list[int] | tuple[int, ...], list[int] | tuple[int, ...]]] = []
         self.any_shared = False  # some costed value has several uses
         self.only_use: list[list[list[int]] | None] = [None] * len(g.values)  # per value read once: its table
         self.ins: list[list[_Edge]] = [[] for _ in g.nodes]
@@ -753,10 +755,12 @@ class Solver:
                     self.ins[c].append(e)
                 elif is_choosing[c]:
                     self.unary[c] = list(map(add, self.unary[c], table[0]))
-                    self.shared_unary[c] = list(map(add, self.shared_unary[c], shared[0]))
+                    if shared is not table:
+                        self.shared_rows.append((c, shared[0], table[0]))
                 elif is_choosing[p]:
                     self.unary[p] = list(map(add, self.unary[p], self.columns(table)[0]))
-                    self.shared_unary[p] = list(map(add, self.shared_unary[p], self.columns(shared)[0]))
+                    if shared is not table:
+                        self.shared_rows.append((p, self.columns(shared)[0], self.columns(table)[0]))
 
     def share(self, table: list[list[int]], uses: int) -> list[list[int]]:
         """`table` with each entry over `uses`: summed over a value's uses,
@@ -767,6 +771,15 @@ class Solver:
         if found is None:
             found = self.shared_memo[key] = [[x // uses for x in row] for row in table]
         return found
+
+    def shared_unary(self) -> list[list[int]]:
+        """`unary` with each fixed neighbour's reshard of a value read
+        several times shared among its uses (start (c)), from the rows
+        `shared_rows` kept: built only when that start runs."""
+        unary = list(self.unary)
+        for node, shared, full in self.shared_rows:
+            unary[node] = [u + s - f for u, s, f in zip(unary[node], shared, full)]
+        return unary
 
     def columns(self, table: list[list[int]]) -> list[tuple[int, ...]]:
         """A table's columns (tables are memoized: each is transposed once)."""
@@ -780,7 +793,7 @@ class Solver:
         program order; (`shared`, start (c)) with a value's reshard shared
         among its uses."""
         n = len(self.g.nodes)
-        unary, is_choosing = self.shared_unary if shared else self.unary, self.is_choosing
+        unary, is_choosing = self.shared_unary() if shared else self.unary, self.is_choosing
         down = [[0] * len(node.states) for node in self.g.nodes]
         for c in range(n - 1, -1, -1):
             if not is_choosing[c]:
