@@ -221,8 +221,9 @@ def arrays(shape: str) -> list[tuple[int, int]]:
 def group_size(attrs: str, devices: int) -> int:
     """Size of the op's replica group, in any of the three spellings XLA prints:
     explicit `{{0,1},{2,3}}`, iota `[2,4]<=[8]` (groups x size), or mesh axes
-    `mesh['axis_0'=2,'axis_1'=4] {'axis_1'}`; none or `{}` means all devices."""
-    m = re.search(r"replica_groups=mesh\[([^\]]*)\]\s*\{([^}]*)\}", attrs)
+    `mesh['axis_0'=2,'axis_1'=4] {'axis_1'}` (with a `device_ids=(...)` between
+    when the devices are reordered); none or `{}` means all devices."""
+    m = re.search(r"replica_groups=mesh\[([^\]]*)\](?:,\s*device_ids=\S+)?\s*\{([^}]*)\}", attrs)
     if m:
         sizes = {a: int(s) for a, s in re.findall(r"'([^']+)'=(\d+)", m.group(1))}
         g = 1

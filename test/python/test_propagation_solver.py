@@ -284,3 +284,39 @@ def test_a_value_one_op_reads_twice_and_another_in_a_loop_gets_the_fewest_bytes(
         g.add_node(Node([v], [], [State((("m", LAYOUTS[rng.integers(len(LAYOUTS))]),), ())]))
     chosen = Solver(g, cost).solve()
     assert bytes_moved(g, cost, chosen) == _brute_force(g, chosen)
+
+
+def test_a_loop_body_priced_with_the_value_it_carries_back_keeps_one_collective() -> None:
+    """A row split carried through a loop whose body writes a slice of some
+    rows (the rows whole, the columns free): gathering the rows once in front
+    of the loop (1 collective) moves as many bytes as moving their split to
+    the columns and back (2).  The first pass must price the body's yield
+    into the loop head it has fixed already, or the body takes the columns
+    (free from a whole head, and more pieces) and local improvement, moving
+    one node at a time, can only follow it to the 2-collective plan."""
+    g = Graph({"m": (2,)})
+    x = _fixed(g, Sharding(((0,),)), (8, 4))
+    out, arg = g.add_value((8, 4), 4), g.add_value((8, 4), 4)
+    head = g.add_node(Node([x], [out, arg], carry=True))
+    y = g.add_value((8, 4), 4)
+    body = g.add_node(Node([arg], [y], rule=ShardingRule(("parallel",), ((None, 0),), ((None, 0),)), weight=3))
+    g.add_operand(head, y, 3)
+    g.add_node(Node([out], [], [State((("m", Sharding(((0,),))),), ())]))
+
+    def plan(value: Value, have, need):
+        if need is None or have is None or not (have[1].split_axes or have[1].partial_axes):
+            return None
+        return plan_resharding(value.shape, (2,), have[1], need[1], element_bytes=4)
+
+    def cost2(value: Value, have, need) -> int:
+        p = plan(value, have, need)
+        return 0 if p is None else p.bytes_received
+
+    def steps(value: Value, have, need) -> int:
+        p = plan(value, have, need)
+        return 0 if p is None else sum(1 for step in p.steps if step.__class__.__name__ != "AllSlice")
+
+    chosen = Solver(g, cost2, steps).solve()
+    assert g.nodes[body].states[chosen[body]].option == ((),)
+    assert g.nodes[head].states[chosen[head]].produces[0][1] == Sharding(())
+    assert bytes_moved(g, cost2, chosen) == 8 * 4 * 4 // 2

@@ -27,7 +27,7 @@ from mesh_dialect.interfaces import (
     shardings_from_option,
     validate_option,
 )
-from mesh_dialect.interfaces.rules import Window
+from mesh_dialect.interfaces.rules import Window, moved_options, option_from_requests
 from mesh_dialect.sharding import Sharding
 
 P = Iterator.parallel()
@@ -600,3 +600,58 @@ def test_any_annotations_give_a_valid_option_or_a_conflict(rule, data):
     for s, t in zip(results, implied_results):
         if s is not None and s.partial_axes:
             assert set(s.partial_axes) <= set(t.partial_axes) and t.partial_type == s.partial_type
+
+
+def test_moved_options_put_the_axes_of_a_whole_dimension_on_another_loop():
+    """A sort along its columns (one loop, the rows): the columns' axes move
+    to the rows, after any the rows already have; a reduction loop the
+    accumulators make invalid gives its axes to the parallel rows; nothing
+    moves when every axis is placed, nor onto a reduction loop."""
+    sort = R(["parallel"], [(0, None)], [(0, None)])
+    assert moved_options(sort, ("operand", 0, S([[], [1]]))) == [((1,),)]
+    assert moved_options(sort, ("result", 0, S([[0], [1]]))) == [((0, 1),)]
+    assert moved_options(sort, ("operand", 0, S([[0]]))) == []
+    sort_3d = R(["parallel", "parallel"], [(0, 1, None)], [(0, 1, None)])
+    assert moved_options(sort_3d, ("operand", 0, S([[], [2], [0, 1]]))) == [((0, 1), (2,)), ((), (2, 0, 1))]
+    scan = R(["parallel", INVALID], [(0, 1)], [(0,)])
+    assert moved_options(scan, ("operand", 0, S([[], [0]]))) == [((0,), ())]
+    matmul = ShardingRule.matmul()
+    assert moved_options(matmul, ("operand", 0, S([[], [0]]))) == []
+    reduce_rows = R(["sum", "parallel"], [(0, 1)], [(1,)])
+    transposed = R(["parallel", INVALID], [(None, 0)], [(0,)])
+    assert moved_options(reduce_rows, ("operand", 0, S([[0], [1]]))) == []
+    assert moved_options(transposed, ("operand", 0, S([[1], [0]]))) == [((0, 1), ())]
+
+
+@st.composite
+def rules_with_whole_dims(draw) -> ShardingRule:
+    """A sort-like op: some dimensions of its operand and result are whole
+    (no loop), the others parallel or invalid loops."""
+    rank = draw(st.integers(1, 4))
+    whole = draw(st.lists(st.booleans(), min_size=rank, max_size=rank))
+    its, m = [], []
+    for w in whole:
+        m.append(None if w else len(its))
+        if not w:
+            its.append(draw(st.sampled_from(["parallel", "parallel", INVALID])))
+    return R(its, [tuple(m)], [tuple(m)])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.one_of(rules(), rules_with_whole_dims()), st.data())
+def test_moved_options_are_valid_and_place_every_axis_of_the_request(rule, data):
+    side = data.draw(st.sampled_from(["operand", "result"]))
+    maps = rule.operand_maps if side == "operand" else rule.result_maps
+    i = data.draw(st.integers(0, len(maps) - 1))
+    (s,) = _shardings(data.draw, [maps[i]], with_partial=False)
+    if s is None or len({a for axes in s.split_axes for a in axes}) != sum(map(len, s.split_axes)):
+        return
+    moved = moved_options(rule, (side, i, s))
+    alone = option_from_requests(rule, [(side, i, s)])
+    alone = alone.resolved if isinstance(alone, Conflict) else alone
+    lost = set(s.used_axes()) - {a for axes in alone for a in axes}
+    free = any(it.is_parallel and loop in maps[i] for loop, it in enumerate(rule.iterators))
+    assert bool(moved) == bool(lost and free)
+    for option in moved:
+        validate_option(rule, option)
+        assert set(s.used_axes()) <= {a for axes in option for a in axes}

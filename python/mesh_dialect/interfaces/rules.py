@@ -755,3 +755,29 @@ def option_from_requests(
         c = b.conflict
         return Conflict(c.side, c.index, c.dim, c.loop, c.axes, c.reason, option)
     return option
+
+
+def moved_options(rule: ShardingRule, request: tuple[str, int, Sharding]) -> list[ShardingOption]:
+    """Options for a request that splits a dimension the op needs whole (a
+    sort's or top_k's sorted dimension, a reverse's flipped one): the mesh
+    axes the op cannot place move to a parallel loop indexing another
+    dimension of the same tensor, as its innermost axes, one option per such
+    loop.  The value then reaches the op by one all_to_all (each device
+    receives about 1/n of its piece from each of the n-1 others) instead of
+    a gather of the whole dimension (n-1 pieces), XLA's plan for a sort
+    along a split dimension.  Empty when the request places all its axes."""
+    side, i, s = request
+    m = (rule.result_maps if side == "result" else rule.operand_maps)[i]
+    if m is None:
+        return []
+    found = option_from_requests(rule, [request])
+    base = found.resolved if isinstance(found, Conflict) else found
+    placed = {a for axes in base for a in axes}
+    lost = tuple(a for d in range(len(s.split_axes)) for a in s.axes_of(d) if a not in placed)
+    if not lost:
+        return []
+    out = []
+    for loop in dict.fromkeys(m):
+        if loop is not None and rule.iterators[loop].is_parallel:
+            out.append(tuple(axes + lost if k == loop else axes for k, axes in enumerate(base)))
+    return out

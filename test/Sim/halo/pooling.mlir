@@ -4,8 +4,9 @@
 // 2x2 mesh (window 4, stride 2, 10 rows: one row and column of halo on each
 // side, a slice at a per-device offset); an
 // avg_pool2d that pads a dimension divides by the cells inside the input, so
-// that dimension is never split (its loop is invalid): the op runs on whole
-// rows and only its columns split (no halo: stride 2, window 2).
+// that dimension is never split (its loop is invalid): one all_to_all
+// moves the rows' split to the columns, which split over both axes (no
+// halo: stride 2, window 2), and another moves it back.
 // linalg.pooling_nhwc_sum over rows.
 // RUN: mesh-opt --sharding-propagation --mesh-partition %s -o %t.mlir
 // RUN: FileCheck %s --input-file=%t.mlir
@@ -22,7 +23,9 @@
 // CHECK: tosa.avg_pool2d {{.*}} : (tensor<1x6x6x2xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x2x2x2xf32>
 // CHECK-LABEL: func.func @avg_pool_padded
 // CHECK-NOT: mesh.update_halo
-// CHECK: tosa.avg_pool2d {{.*}} : (tensor<1x8x4x2xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x8x2x2xf32>
+// CHECK: mesh.all_to_all %arg0 on @mesh2 mesh_axes = [0] split_axis = 2 concat_axis = 1 : tensor<1x4x4x2xf32> -> tensor<1x8x2x2xf32>
+// CHECK-NEXT: tosa.avg_pool2d {{.*}} : (tensor<1x8x2x2xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x8x1x2xf32>
+// CHECK-NEXT: mesh.all_to_all %{{.*}} on @mesh2 mesh_axes = [0] split_axis = 1 concat_axis = 2 : tensor<1x8x1x2xf32> -> tensor<1x4x2x2xf32>
 // CHECK-LABEL: func.func @sum_pool
 // CHECK: mesh.update_halo {{.*}} destination_halo_sizes = [1, 1] : tensor<1x9x4x2xf32> -> tensor<1x11x4x2xf32>
 // CHECK: linalg.pooling_nhwc_sum {{.*}} : tensor<1x10x4x2xf32>, tensor<3x3xf32>) outs(%{{.*}} : tensor<1x8x2x2xf32>)

@@ -1,8 +1,10 @@
 // A max or min that skips NaNs (tosa nan_mode = IGNORE, arith.maxnumf and
 // minnumf) is no partial max or min: the mesh reductions propagate NaNs, so
 // a device whose piece of a row is all NaN would turn a row the op reduces
-// to a number into NaN.  Such a reduced loop stays whole (its input is
-// gathered); a NaN-propagating max still splits into a partial max.  Row 0
+// to a number into NaN.  Such a reduced loop stays whole: one all_to_all
+// moves its input's split from the columns to the rows it keeps (less than
+// gathering the columns); a NaN-propagating max still splits into a partial
+// max.  Row 0
 // of every input is NaN on the first half of its columns: device 0's piece.
 // RUN: mesh-opt --sharding-propagation --mesh-partition %s -o %t.mlir
 // RUN: FileCheck %s --check-prefix=IR < %t.mlir
@@ -38,7 +40,7 @@ func.func private @poisoned(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
 }
 
 // IR-LABEL: func.func @tosa_max_ignore
-// IR: mesh.all_gather
+// IR: mesh.all_to_all %{{.*}} on @m mesh_axes = [0] split_axis = 0 concat_axis = 1 : tensor<4x4xf32> -> tensor<2x8xf32>
 // IR-NOT: partial
 // IR: return
 func.func @tosa_max_ignore(%x: tensor<4x8xf32>) -> tensor<4x1xf32> {
@@ -50,7 +52,7 @@ func.func @tosa_max_ignore(%x: tensor<4x8xf32>) -> tensor<4x1xf32> {
 }
 
 // IR-LABEL: func.func @tosa_min_ignore
-// IR: mesh.all_gather
+// IR: mesh.all_to_all %{{.*}} on @m mesh_axes = [0] split_axis = 0 concat_axis = 1 : tensor<4x4xf32> -> tensor<2x8xf32>
 // IR-NOT: partial
 // IR: return
 func.func @tosa_min_ignore(%x: tensor<4x8xf32>) -> tensor<4x1xf32> {
@@ -62,7 +64,7 @@ func.func @tosa_min_ignore(%x: tensor<4x8xf32>) -> tensor<4x1xf32> {
 }
 
 // IR-LABEL: func.func @maxnumf
-// IR: mesh.all_gather
+// IR: mesh.all_to_all %{{.*}} on @m mesh_axes = [0] split_axis = 0 concat_axis = 1 : tensor<4x4xf32> -> tensor<2x8xf32>
 // IR-NOT: partial
 // IR: return
 func.func @maxnumf(%x: tensor<4x8xf32>) -> tensor<4xf32> {
@@ -82,7 +84,7 @@ func.func @maxnumf(%x: tensor<4x8xf32>) -> tensor<4xf32> {
 }
 
 // IR-LABEL: func.func @minnumf
-// IR: mesh.all_gather
+// IR: mesh.all_to_all %{{.*}} on @m mesh_axes = [0] split_axis = 0 concat_axis = 1 : tensor<4x4xf32> -> tensor<2x8xf32>
 // IR-NOT: partial
 // IR: return
 func.func @minnumf(%x: tensor<4x8xf32>) -> tensor<4xf32> {

@@ -1,7 +1,8 @@
 // tensor.pad has a sharding rule: a dimension it pads by nothing may stay
 // split (each piece is padded alike, by nothing, along it), a padded one is
-// whole; a padding value that depends on the position (or reads a tensor)
-// makes every device pad the whole tensor.  Uneven pieces are padded whole
+// whole (a split on it moves to an unpadded one by one all_to_all); a
+// padding value that depends on the position (or reads a tensor) makes
+// every device pad the whole tensor.  Uneven pieces are padded whole
 // (and simulate equal).
 // RUN: mesh-opt --sharding-propagation --mesh-partition %s -o %t.mlir 2>/dev/null
 // RUN: FileCheck %s < %t.mlir
@@ -17,8 +18,8 @@
 // CHECK-NOT: mesh.all
 // CHECK: return
 // CHECK-LABEL: func.func @padded_split
-// CHECK: mesh.all_gather %arg0 on @mesh mesh_axes = [0] gather_axis = 1 : tensor<8x2xf32> -> tensor<8x8xf32>
-// CHECK: } : tensor<8x8xf32> to tensor<8x10xf32>
+// CHECK: mesh.all_to_all %arg0 on @mesh mesh_axes = [0] split_axis = 0 concat_axis = 1 : tensor<8x2xf32> -> tensor<2x8xf32>
+// CHECK: } : tensor<2x8xf32> to tensor<2x10xf32>
 // CHECK-LABEL: func.func @positional
 // CHECK: mesh.all_gather %arg0 on @mesh mesh_axes = [0] gather_axis = 0 : tensor<2x6xf32> -> tensor<8x6xf32>
 // CHECK: } : tensor<8x6xf32> to tensor<8x8xf32>

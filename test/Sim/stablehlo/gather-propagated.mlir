@@ -4,8 +4,8 @@
 //   clamped and shifted in i64 (in i8, 199 wrapped to -57 and a device's
 //   first row 100 fitted, 256 would not: every id missed);
 // - ui32 ids: arith cannot shift unsigned ids, so the rule offers no row
-//   split and the table is gathered (the solver had planned a split that
-//   partition refused);
+//   split and the table's split moves to its columns, whole rows for the
+//   lookup (the solver had planned a split that partition refused);
 // - a slice narrower than its dimension (4 of 6 columns) wanted split over
 //   its columns: no operand dimension follows that result dimension, so it
 //   is never split (partition wrote a gather of a wrong type);
@@ -41,7 +41,9 @@ func.func @narrow_ids(%ids: tensor<6xi8>, %table: tensor<200x16xf32>) -> tensor<
 }
 
 // CHECK-LABEL: func.func @unsigned_ids(
-// CHECK: mesh.all_gather
+// CHECK-NEXT: %[[T:.*]] = mesh.all_to_all %arg1 on @m4 mesh_axes = [0] split_axis = 1 concat_axis = 0 : tensor<16x16xf32> -> tensor<64x4xf32>
+// CHECK-NEXT: "stablehlo.gather"(%[[T]], %arg0)
+// CHECK-SAME: (tensor<64x4xf32>, tensor<2xui32>) -> tensor<2x4xf32>
 func.func @unsigned_ids(%ids: tensor<2xui32>, %table: tensor<64x16xf32>) -> tensor<2x16xf32> {
   %rows = mesh.sharding @m4 split_axes = [[0]] : !mesh.sharding
   %t = mesh.shard %table to %rows : tensor<64x16xf32>

@@ -29,7 +29,10 @@ Algorithm, for N nodes, E uses of values and at most K states per node:
    layouts its producer and consumers can give or want (at most
    `MAX_LAYOUTS`).  An op turns the layouts on its values (each, each pair
    on different values, and all at once) into loop shardings with its
-   rule's `option_from_requests`; the replicated sharding is always a
+   rule's `option_from_requests`, and a layout splitting a dimension the
+   op needs whole also into the options moving those axes to another loop
+   (`moved_options`: a sort along a split dimension sorts rows split by the
+   same axes, one all_to_all away); the replicated sharding is always a
    candidate, and so is every layout for a carried value.  New states add
    layouts to their values, whose nodes are revisited until nothing new
    appears: each value's list grows at most `MAX_LAYOUTS` times, so this is
@@ -39,7 +42,8 @@ Algorithm, for N nodes, E uses of values and at most K states per node:
    Nodes are in program order, topological but for the values loops carry
    back to their head (left to step 3).  (a) A backward pass computes per
    state the cheapest cost downstream, then a forward pass fixes each node
-   given its decided producers plus that cost: the exact optimum on chains
+   given its decided producers (and the loop heads its yields go back to)
+   plus that cost: the exact optimum on chains
    (a value read twice is priced per use here; step 3 shares its
    reshards).  (b) A forward pass computes per state the cheapest cost
    upstream, then a backward pass fixes each node given its decided
@@ -72,6 +76,7 @@ from ...interfaces.rules import (
     Conflict,
     ShardingOption,
     ShardingRule,
+    moved_options,
     option_from_requests,
     select_axes,
     shardings_from_option,
@@ -334,6 +339,11 @@ class _Candidates:
             for ordered in (reqs, sorted(reqs, key=lambda r: r[0] != "operand")):
                 opt = option_from_requests(rule, ordered)
                 out.setdefault((mesh, opt.resolved if isinstance(opt, Conflict) else opt))
+            # axes on a dimension the op needs whole may move to another
+            # (`moved_options`), last so they crowd out no earlier candidate
+            for r in reqs:
+                for opt in moved_options(rule, r):
+                    out.setdefault((mesh, opt))
         result = self.memo[key] = list(out)
         return result
 
@@ -814,6 +824,9 @@ class Solver:
             for e in self.ins[c]:
                 if e.producer < c:
                     total = list(map(add, total, (e.shared if shared else e.table)[choice[e.producer]]))
+            for e in self.outs[c]:
+                if e.consumer < c:  # a value carried back to a loop's head, whose state is fixed
+                    total = list(map(add, total, self.columns(e.shared if shared else e.table)[choice[e.consumer]]))
             choice[c] = _argmin(total)
         return choice
 
