@@ -269,3 +269,27 @@ def test_a_scatter_add_into_zeros_is_not_confused_with_one_into_a_value() -> Non
     # the ids' and updates' tokens are a sum loop only into zeros
     assert into_zeros.num_loops == 3 and into_zeros.operand_maps[1] == (2, None)
     assert into_t.num_loops == 2 and into_t.operand_maps[1] == (None, None)
+
+
+def test_a_rule_registered_after_lookups_takes_over_and_removing_it_restores_the_family() -> None:
+    """The rule function is remembered per op name: registering or removing
+    one must be seen by the next lookup, in the same cache too."""
+    calls = []
+
+    def mine(op):
+        calls.append(op.name)
+        return ShardingRule.elementwise(1)
+
+    text = "func.func @f(%a: tensor<4xf32>) {\n  %t = arith.negf %a : tensor<4xf32>\n  return\n}\n"
+    ctx = mesh_dialect.context()
+    neg = next(op for op in _ops(text, ctx) if op.name == "arith.negf")
+    cache = RuleCache()
+    built_in = cache.rule_for(neg)
+    assert built_in == rule_for(neg) and calls == []
+    previous = register_rule("arith.negf", mine)
+    try:
+        assert previous is None
+        assert cache.rule_for(neg) == ShardingRule.elementwise(1) and calls == ["arith.negf"]
+    finally:
+        register_rule("arith.negf", None)
+    assert cache.rule_for(neg) == built_in and calls == ["arith.negf"]

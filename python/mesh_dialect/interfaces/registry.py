@@ -59,6 +59,7 @@ def register_rule(name: str, fn: RuleFn | None) -> RuleFn | None:
         _RULES.pop(name, None)
     else:
         _RULES[name] = fn
+    _RULE_FNS.clear()
     return previous
 
 
@@ -86,8 +87,16 @@ def rule_for(op: ir.Operation | ir.OpView) -> ShardingRule | None:
 
 def _rule_fn(name: str) -> RuleFn | None:
     """The rule function for ops named `name`: its own, else its family's."""
-    fn = _RULES.get(name)
-    return fn if fn is not None else _FAMILIES.get(name.split(".", 1)[0])
+    try:
+        return _RULE_FNS[name]
+    except KeyError:
+        fn = _RULES.get(name)
+        found = _RULE_FNS[name] = fn if fn is not None else _FAMILIES.get(name.split(".", 1)[0])
+        return found
+
+
+_RULE_FNS: dict[str, RuleFn | None] = {}
+"""`_rule_fn`'s answers per name, until `register_rule` changes one."""
 
 
 class RuleCache:
@@ -142,7 +151,9 @@ class RuleCache:
         `mesh.sharding_option` (None: it has none), and whether its body
         may read a tensor defined outside the op (False only when every
         value the body reads from outside is a scalar)."""
-        fn = _rule_fn(name)
+        fn = _RULE_FNS.get(name, _rule_fn)  # (`_rule_fn` itself: not asked yet)
+        if fn is _rule_fn:
+            fn = _rule_fn(name)
         if fn is None or fn not in _LOCAL:
             attributes = op.attributes
             option = attributes[_IGNORED] if _IGNORED in attributes else None
@@ -252,21 +263,52 @@ def _signature(
     its body's part of the key: None when the body is not read (no body, or
     one implied by the op's name), else `_body`'s or `_parallel_body`'s
     reading. `parallel` memoizes `_no_reduction_loop` per attribute."""
-    key, option = op_signature(op, _IGNORED, *(values or ()), report_skipped=True)
-    if _is_unregistered(op, name, unregistered):
+    if values is None:
+        key, option = op_signature(op, _IGNORED, report_skipped=True)
+    else:
+        # `op_signature` inlined for the operands and results the caller listed
+        # (the passes' path, once per op): the same key
+        attributes = tuple(op.attributes.items())
+        option = None
+        for item in attributes:
+            if item[0] == _IGNORED:
+                option = item[1]
+                attributes = tuple([item for item in attributes if item[0] != _IGNORED])
+                break
+        key = (name, attributes, tuple([v.type for v in values[0]]), tuple([r.type for r in values[1]]))
+    facts = _NAME_FACTS.get(name)
+    if facts is None or facts[0] is not unregistered:
+        # what the name says, read once per name and cache (a name is
+        # registered or not for the life of a context, and of its cache)
+        facts = _NAME_FACTS[name] = (
+            unregistered,
+            _is_unregistered(op, name, unregistered),
+            name.endswith(".reduce_window"),
+            name.endswith(".scatter"),
+            _keys_body(name),
+            name.startswith("linalg."),
+        )
+    _, foreign, reduce_window, scatter, keys_body, linalg = facts
+    if foreign:
         key += (_properties_text(op),)
-    if name.endswith(".reduce_window"):
+    if reduce_window:
         key += (_neutral_init(op),)  # its rule reads the init's defining op
-    elif name.endswith(".scatter") and len(op.operands) == 3:
+    elif scatter and len(op.operands) == 3:
         key += (_neutral(op.operands[0], "sum"),)  # its rule reads the input's defining op
     body = None
-    if _keys_body(name) and len(op.regions):
-        if name.startswith("linalg.") and _no_reduction_loop(key[1], parallel):
+    if keys_body and len(op.regions):
+        if linalg and _no_reduction_loop(key[1], parallel):
             body = _parallel_body(op)
         else:
             body = _body(op, unregistered)
         key += (body,)
     return key, option, body
+
+
+_NAME_FACTS: dict[str, tuple] = {}
+"""`_signature`'s facts per op name, with the `unregistered` memo of the
+cache they were read for (another cache, maybe of another context, reads
+them again)."""
 
 
 def _is_unregistered(op: ir.Operation, name: str, memo: dict[str, bool]) -> bool:

@@ -15,6 +15,7 @@ from typing import Any
 from mlir import ir
 
 from ...interfaces.registry import walk_inside
+from ...interfaces.rules import ShardingRule
 from ...ir.control import carried, layout_holder, selector, trip_count
 from ...ir.schema import DYNAMIC
 from ..base import element_bytes
@@ -34,7 +35,7 @@ device its own sizes (slices, reshapes, pads, tosa and hlo ops keep to
 even pieces)."""
 
 
-@dataclass
+@dataclass(slots=True)
 class Ref:
     """What a node stands for: `kind` is "op" (an op with a rule: `index` into
     the pass's ops), "carry" (value `k` carried by region op `index`), or
@@ -46,6 +47,11 @@ class Ref:
 
 
 _FIXED = Ref("fixed")
+
+LATER = ShardingRule((), (), ())
+"""The rule of an op not looked up yet (`_Function.rule`): the cost solver
+needs none for a value every device holds whole, which is what an
+unannotated `tensor.empty` makes, and a fill of one."""
 
 
 class _Builder:
@@ -64,6 +70,10 @@ class _Builder:
         self.joins: dict[ir.Operation, tuple[int, list, list[ir.Operation], list[ir.Operation]]] = {}
         self.weights: dict[ir.Operation, int] = {}
         self.rules: dict = {}
+        # the same, by identity first: a rule object seen before (every op of
+        # a cached signature shares one) is not hashed again (its generated
+        # hash reads every field, maps and iterators included)
+        self.rule_ids: dict[int, Any] = {}
         self.whole: set[int] = set()  # values every device holds whole (free to slice)
         self.types: dict[ir.Type, Value | None] = {}  # costed once per type; None: not a ranked tensor
         self.whole_ids: dict[ir.Type, int] = {}  # per type, the one value standing for its whole values
@@ -126,7 +136,7 @@ class _Builder:
         a function has one per value)."""
         vid = self.vid
         lay = (ann.mesh, ann.sharding)
-        weight = self.weight(ann.op)
+        weight = self.weight(ann.op) if self.fn.has_loops else 1
         node = Node([vid(ann.src)], [vid(ann.value)], [self.state((lay,), (lay,))], weight=weight)
         if weight != 1:
             node.operand_weights = self.use_weights([ann.src], weight)
@@ -171,10 +181,12 @@ class _Builder:
 
     def run(self) -> tuple[Graph, list[Ref]]:
         fn = self.fn
+        arrivals = fn.entry_arrivals = []  # the pass reads them again after solving (nothing changes them)
         for arg in fn.entry.arguments:
+            lay = fn.arrival(arg)
+            arrivals.append((arg, lay))
             v = self.vid(arg)
             if v >= 0:
-                lay = fn.arrival(arg)
                 self.add(Node([], [v], [self.state((), (lay or _WHOLE,))]), _FIXED)
         for kind, item in fn.sequence:
             if kind == "shard":
@@ -215,12 +227,12 @@ class _Builder:
 
     def op(self, index: int) -> None:
         fn = self.fn
-        op = fn.ops[index]
-        name = op.name
+        name = fn.names[index]
         if name == "func.return":
             return  # a returned value keeps its layout: no constraint
         operands, results = fn.io[index]
-        if name in _SOURCES or (name == "linalg.fill" and self.is_whole(operands[1])):
+        ids = self.ids
+        if name in _SOURCES or (name == "linalg.fill" and ids.get(operands[1], -1) in self.whole):
             # Every device holds it whole, and it reads no tensor that is
             # not (unless annotated or given an option: an op like any
             # other): its results are values without a producer, which the
@@ -230,32 +242,41 @@ class _Builder:
                 for r in results:
                     self.whole.add(self.whole_vid(r))
                 return
+        op = fn.ops[index]
         if name == "func.call":  # a callee takes and gives whole values
             self.whole_values(op, operands, results)
             return
-        rule = fn.rule(index)
+        rule = fn.rules[index]
+        if rule is LATER:
+            rule = fn.rule(index)
         if rule is None:  # looked up late (`LATER`), and there is none: as collecting does
             fn.unknown.append(op)
             self.whole_values(op, operands, results)
             return
-        vid = self.vid
-        ops = [vid(v) for v in operands]
+        # (a value is usually seen first as its producer's result)
+        get, vid = ids.get, self.vid
+        ops = [k if (k := get(v)) is not None else vid(v) for v in operands]
         res = [vid(v) for v in results]
         # one object per distinct rule: the solver memoizes by identity
-        rule = self.rules.setdefault(rule, rule)
-        weight = self.weight(op)
+        same = self.rule_ids.get(id(rule))
+        if same is None:
+            same = self.rule_ids[id(rule)] = self.rules.setdefault(rule, rule)
+        rule = same
+        weight = self.weight(op) if fn.has_loops else 1
         # (where an annotation is cut by offsets, `apply` gives its cut to the
         # op's other dimensions of its size and split, not the default one the
         # solver assumes)
         uneven = not fn.any_offsets and name.startswith(_UNEVEN_OPS)
-        node = Node(ops, res, rule=rule, weight=weight, uneven=uneven)
-        node.operand_weights = self.use_weights(operands, weight)
+        node = Node(ops, res, [], rule, False, weight, None, uneven)
+        if weight != 1:
+            node.operand_weights = self.use_weights(operands, weight)
         choice = fn.explicit_options.get(index)
         if choice is not None:
             node.rule = None
             # the choice's layouts, halos included
             node.states = [_state(choice.mesh, choice.operands, choice.results, choice.option)]
-        self.add(node, Ref("op", index))
+        self.refs.append(Ref("op", index))
+        self.graph.add_node(node)
         if index in fn.reads_outside:
             self.captures(op, weight)
 

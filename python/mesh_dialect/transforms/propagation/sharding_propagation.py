@@ -46,7 +46,7 @@ from ...ir.signature import op_address
 from ...ir.syntax import Unprintable, decode_sharding_attr, encode_sharding_attr
 from ...sharding.spec import Mesh, Sharding
 from ..base import LOCAL_MESH, Pass, PassFailed, mesh_scopes, sharding_of
-from .graph import ANY_MESH, costed_mesh, costed_value, extract
+from .graph import ANY_MESH, LATER, costed_mesh, costed_value, extract
 from .solver import CAPTURED, IMPOSSIBLE, Layout, Solver
 from .solver import Value as GraphValue
 
@@ -63,10 +63,6 @@ _SWEEPS = {
     "backward-forward": (True, False),
 }
 _MAX_ROUNDS = 64
-LATER = ShardingRule((), (), ())
-"""The rule of an op not looked up yet (`_Function.rule`): the cost solver
-needs none for a value every device holds whole, which is what an
-unannotated `tensor.empty` makes, and a fill of one."""
 _LATER_NAMES = ("tensor.empty", "linalg.fill")
 _BRANCHES = ("cf.br", "cf.cond_br")
 _SKIPPED_TERMINATORS = ("scf.yield", "scf.condition", *_BRANCHES)
@@ -143,6 +139,8 @@ def _same_arrival(a: Sharding, b: Sharding) -> bool:
     Choosing an option reads no offsets, but partition lines pieces up by
     them: an operand cut by offsets where the op runs evenly needs its
     reshard annotated (else partition refuses the pieces)."""
+    if a is b:  # (layouts the solver chose and the annotations it made share objects)
+        return True
     return same_placement(a, b) and a.sharded_dims_offsets == b.sharded_dims_offsets
 
 
@@ -203,6 +201,7 @@ class _Function:
         # stable under attribute changes, so it cannot key a dict.
         self.ops: list[ir.Operation] = []
         self.rules: list[ShardingRule | None] = []  # None: a region op
+        self.names: list[str] = []  # per op in `ops`, its name
         # per op in `ops`, its (operands, results) as collected (None: a
         # region op); results stay, operands change as annotations go in
         self.io: list[tuple[list[ir.Value], list[ir.Value]] | None] = []
@@ -216,10 +215,12 @@ class _Function:
         self.user_anns: dict[ir.Value, list[Ann]] = {}  # by the annotated value
         self.sharding_values: dict[tuple, ir.Value] = {}
         self.read: dict[ir.Value, tuple | None] = {}  # sharding value -> what `sharding_of` says of it
+        self.valid: set[int] = set()  # ids of the answers in `read` whose mesh and axes are known good
         self.option_attrs: dict[tuple, ir.Attribute] = {}
         self.shared: dict[tuple, Ann] = {}  # (source, mesh, layout, block): an annotation for users to share
         self.plans: dict[tuple, tuple[int, int]] = {}  # `reshard_plan`, per value shape and layouts
         self.arrivals: dict[ir.Value, Layout] = {}  # arguments whose layout their annotations for users give
+        self.entry_arrivals: list[tuple[ir.Value, Layout | None]] = []  # per entry argument, `arrival` (`extract`)
         self.failed = False
         self.changed = False
         self.any_offsets = False  # an annotation cut by sharded_dims_offsets was seen
@@ -232,7 +233,7 @@ class _Function:
     def collect(self) -> None:
         shard_ops: list[ir.Operation] = []
         raised: list[RuleError] = []
-        sequence, ops, rules, ios = self.sequence, self.ops, self.rules, self.io
+        sequence, ops, rules, ios, names = self.sequence, self.ops, self.rules, self.io, self.names
         lookup = self.rule_cache.lookup
         advance, skip = ir.WalkResult.ADVANCE, ir.WalkResult.SKIP
         started = False
@@ -240,6 +241,7 @@ class _Function:
         # (an empty, a fill) only if the value turns out not to be whole
         # (read per run: a rule registered since replaces the built-in one)
         later = [n for n in _LATER_NAMES if rule_always_exists(n)] if self.pass_.solver == "cost" else []
+        kinds: dict[str, str] = {}  # per op name, which of the paths below it takes (`_name_kind`)
 
         def visit(op: ir.Operation) -> ir.WalkResult:
             nonlocal started
@@ -247,36 +249,46 @@ class _Function:
                 started = True
                 return advance
             name = op.name
-            if name.startswith("mesh."):
-                if name == "mesh.shard":
-                    shard_ops.append(op)
-                    sequence.append(("shard", op))
-                elif name not in ("mesh.sharding", "mesh.mesh"):
-                    sequence.append(("other", op))
-                return advance
-            if name in _SKIPPED_TERMINATORS or (name in _HLO_RETURNS and op.parent.name in HLO_REGION_OPS):
-                # which carried values it hands on, if any, `carried` says (graph.py)
-                hands_on = name not in _BRANCHES and op.parent.name in CARRIED_OPS
-                sequence.append(("yield" if hands_on else "other", op))
-                return advance
-            if (name in HLO_REGION_OPS or name in HLO_BARRIERS) and (why := malformed(op)) is not None:
-                raised.append(RuleError(op.location, f"'{name}' {why}"))
-                return ir.WalkResult.INTERRUPT
-            if name in CARRIED_OPS and _single_blocks(op):
-                sequence.append(("region", len(ops)))
-                ops.append(op)
-                rules.append(None)
-                ios.append(None)
-                self.has_loops = self.has_loops or name in LOOP_OPS
-                return advance
-            # listed once: the rule's signature, the graph and `apply` read them
-            io = (list(op.operands), list(op.results))
-            if name in later and OPTION_ATTR not in op.attributes:
-                sequence.append(("rule", len(ops)))
-                ops.append(op)
-                rules.append(LATER)
-                ios.append(io)
-                return skip
+            kind = kinds.get(name)
+            if kind is None:
+                kind = kinds[name] = _name_kind(name, later)
+            if kind is _PLAIN:
+                io = (list(op.operands), list(op.results))
+            elif kind is _WHOLE_LATER:
+                io = (list(op.operands), list(op.results))
+                if OPTION_ATTR not in op.attributes:
+                    sequence.append(("rule", len(ops)))
+                    ops.append(op)
+                    names.append(name)
+                    rules.append(LATER)
+                    ios.append(io)
+                    return skip
+            else:
+                if name.startswith("mesh."):
+                    if name == "mesh.shard":
+                        shard_ops.append(op)
+                        sequence.append(("shard", op))
+                    elif name not in ("mesh.sharding", "mesh.mesh"):
+                        sequence.append(("other", op))
+                    return advance
+                if name in _SKIPPED_TERMINATORS or (name in _HLO_RETURNS and op.parent.name in HLO_REGION_OPS):
+                    # which carried values it hands on, if any, `carried` says (graph.py)
+                    hands_on = name not in _BRANCHES and op.parent.name in CARRIED_OPS
+                    sequence.append(("yield" if hands_on else "other", op))
+                    return advance
+                if (name in HLO_REGION_OPS or name in HLO_BARRIERS) and (why := malformed(op)) is not None:
+                    raised.append(RuleError(op.location, f"'{name}' {why}"))
+                    return ir.WalkResult.INTERRUPT
+                if name in CARRIED_OPS and _single_blocks(op):
+                    sequence.append(("region", len(ops)))
+                    ops.append(op)
+                    names.append(name)
+                    rules.append(None)
+                    ios.append(None)
+                    self.has_loops = self.has_loops or name in LOOP_OPS
+                    return advance
+                # listed once: the rule's signature, the graph and `apply` read them
+                io = (list(op.operands), list(op.results))
             try:
                 rule, option, reads_outside = lookup(op, name, io)
             except RuleError as e:  # raised again after the walk (the bindings would wrap it)
@@ -290,6 +302,7 @@ class _Function:
                 self.reads_outside.add(len(ops))
             sequence.append(("rule", len(ops)))
             ops.append(op)
+            names.append(name)
             rules.append(rule)
             ios.append(io)
             if option is not None:
@@ -325,17 +338,19 @@ class _Function:
         if found is None:
             return  # a sharding computed elsewhere: opaque to propagation
         mesh, sharding, _ = found
-        if mesh not in self.mesh_shapes:
-            op.location.emit_error(f"mesh @{mesh} is not defined in the module: {LOCAL_MESH}")
-            self.failed = True
-            return
-        rank = self.meshes[mesh]
-        axes = (a for group in (*sharding.split_axes, sharding.partial_axes) for a in group)
-        bad = next((a for a in axes if not 0 <= a < rank), None)
-        if bad is not None:  # a module the verifier has not seen (mesh-opt verifies first)
-            op.location.emit_error(f"mesh axis {bad} is out of range for mesh @{mesh} of rank {rank}")
-            self.failed = True
-            return
+        if id(found) not in self.valid:  # (annotations share a few: each is checked once)
+            if mesh not in self.mesh_shapes:
+                op.location.emit_error(f"mesh @{mesh} is not defined in the module: {LOCAL_MESH}")
+                self.failed = True
+                return
+            rank = self.meshes[mesh]
+            axes = (a for group in (*sharding.split_axes, sharding.partial_axes) for a in group)
+            bad = next((a for a in axes if not 0 <= a < rank), None)
+            if bad is not None:  # a module the verifier has not seen (mesh-opt verifies first)
+                op.location.emit_error(f"mesh axis {bad} is out of range for mesh @{mesh} of rank {rank}")
+                self.failed = True
+                return
+            self.valid.add(id(found))
         ann = Ann(
             op, op.operands[0], op.result, mesh, sharding, "annotate_for_users" in op.attributes, True, (op.location,)
         )
@@ -415,8 +430,7 @@ class _Function:
         moved (`solver.py`), then write the choices as `visit` would."""
         graph, refs = extract(self)
         chosen = Solver(graph, self.reshard_bytes, self.reshard_collectives).solve()
-        for arg in self.entry.arguments:
-            lay = self.arrival(arg)
+        for arg, lay in self.entry_arrivals:  # as `extract` read them
             if lay is not None and arg not in self.def_ann:
                 self.arrivals[arg] = lay
         choices: dict[int, Choice] = {}  # per state: states are memoized, so repeated layers share one
@@ -572,18 +586,20 @@ class _Function:
                 what = f"result {i} of '{op.name}'" if cause else ""
                 anchor = self.ensure_value(r, choice.mesh, need, origin, anchor, cause, what)
         by_cost = self.pass_.solver == "cost"
+        anns = self.anns
         for i, v in enumerate(operands):
             need = choice.operands[i]
             if need is None:
                 continue
             if cut:
                 need = _with_cut(need, v, cut, mesh)
-            if by_cost and v not in self.anns and need.is_replicated and not self.is_argument(v):
+            have = anns.get(v)
+            if by_cost and have is None and need.is_replicated and not self.is_argument(v):
                 # produced whole (or by an op without a rule): nothing to say.  An
                 # argument is annotated anyway: partition makes it arrive in the
                 # layout its annotations for users agree on, and this use wants it whole.
                 continue
-            self.ensure_use(op, i, v, choice.mesh, need, origin, cause, by_cost)
+            self.ensure_use(op, i, v, choice.mesh, need, origin, cause, by_cost, have)
 
     def offsets_cut(self, operands: list[ir.Value], results: list[ir.Value], choice: Choice, mesh: Mesh) -> dict:
         """The explicit cut (`sharded_dims_offsets`) the op runs on, per
@@ -686,8 +702,20 @@ class _Function:
             loc=loc,
             ip=ip,
         )
-        ann = Ann(shard, src, shard.result, mesh, s, for_users, False, tuple(origin))
-        self.register(ann)
+        value = shard.result
+        ann = Ann(shard, src, value, mesh, s, for_users, False, tuple(origin))
+        # (`register`, inlined: a function gets one annotation per value)
+        self.anns[value] = ann
+        if s.sharded_dims_offsets:
+            self.any_offsets = True
+        if for_users:
+            found = self.user_anns.get(src)
+            if found is None:
+                self.user_anns[src] = [ann]
+            else:
+                found.append(ann)
+        elif src not in self.def_ann:
+            self.def_ann[src] = ann
         self.changed = True
         return ann
 
@@ -738,13 +766,24 @@ class _Function:
         return ann.op
 
     def ensure_use(
-        self, op: ir.Operation, i: int, v: ir.Value, mesh: str, need: Sharding, origin, cause: str, share=False
+        self,
+        op: ir.Operation,
+        i: int,
+        v: ir.Value,
+        mesh: str,
+        need: Sharding,
+        origin,
+        cause: str,
+        share=False,
+        have: Ann | None | bool = False,
     ) -> None:
         """Make operand `i` of `op` arrive in layout `need`.  With `share`
         (ops materialized in program order), an annotation made for an
         earlier op of the same block serves this one too: one reshard per
-        value and layout."""
-        have = self.anns.get(v)
+        value and layout.  `have`: `v`'s annotation when the caller has
+        looked it up (None: it has none)."""
+        if have is False:
+            have = self.anns.get(v)
         if have is not None and have.mesh == mesh and _same_arrival(have.sharding, need):
             return
         # A losing annotation for users that the pass made is bypassed: the
@@ -884,6 +923,27 @@ class _Function:
             if ann is not None and not ann.sharding.is_replicated:
                 return f"result {i} is sharded ({_fmt_layout(ann.mesh, ann.sharding)})"
         return None
+
+
+_PLAIN, _WHOLE_LATER, _SPECIAL = "plain", "whole later", "special"
+"""What collecting does with an op of a given name (`_name_kind`)."""
+
+
+def _name_kind(name: str, later: list[str]) -> str:
+    """`_SPECIAL` for a name the walk looks at more closely (mesh ops,
+    terminators, region ops, hlo ops with regions), else `_WHOLE_LATER`
+    for one whose rule waits (`LATER`), else `_PLAIN`: an op whose rule
+    is looked up."""
+    if (
+        name.startswith("mesh.")
+        or name in _SKIPPED_TERMINATORS
+        or name in _HLO_RETURNS
+        or name in HLO_REGION_OPS
+        or name in HLO_BARRIERS
+        or name in CARRIED_OPS
+    ):
+        return _SPECIAL
+    return _WHOLE_LATER if name in later else _PLAIN
 
 
 def _inside(op: ir.Operation, ops: set[int], func: ir.Operation) -> bool:

@@ -295,20 +295,22 @@ class _Candidates:
         layouts = self.layouts
         return tuple(None if k < 0 else layouts[k] for k in lids)
 
-    def note(self, node: Node, needs: tuple[int, ...], produces: tuple[int, ...]) -> list[int]:
+    def note(self, node: Node, needs: tuple[int, ...], produces: tuple[int, ...], grew: list[int]) -> None:
         """Record the layouts a new state gives the node's values; the values
-        whose lists grew."""
-        grew = []
+        whose lists grew go to `grew`."""
         seen, whole, named = self.seen, self.whole, self.named
-        for values, lays in ((node.operands, needs), (node.results, produces)):
-            for v, lay in zip(values, lays):
-                if v < 0 or lay < 0 or not named[lay] or whole[v]:
-                    continue
+        for v, lay in zip(node.operands, needs):
+            if v >= 0 and lay >= 0 and named[lay] and not whole[v]:
                 have = seen[v]
                 if lay not in have and len(have) < MAX_LAYOUTS:
                     seen[v] = (*have, lay)
                     grew.append(v)
-        return grew
+        for v, lay in zip(node.results, produces):
+            if v >= 0 and lay >= 0 and named[lay] and not whole[v]:
+                have = seen[v]
+                if lay not in have and len(have) < MAX_LAYOUTS:
+                    seen[v] = (*have, lay)
+                    grew.append(v)
 
     def options(self, rule: ShardingRule, requests: tuple[tuple[str, int, Layout], ...]) -> list[tuple[str, tuple]]:
         key = (id(rule), requests)
@@ -496,7 +498,7 @@ class _Candidates:
             states.append(st)
             needs_of.append(needs)
             produces_of.append(produces)
-            grew += self.note(node, needs, produces)
+            self.note(node, needs, produces, grew)
         return grew
 
     def new_states(self, node: Node, suggested: Iterator[_Cand]) -> list[_Cand]:
@@ -521,7 +523,8 @@ class _Candidates:
         rule = node.rule
         assert rule is not None
         values = self.g.values
-        shapes = tuple(None if v < 0 else (values[v].shape, values[v].dynamic) for v in (*node.operands, *node.results))
+        ids = (*node.operands, *node.results)
+        shapes = tuple([None if v < 0 else (values[v].shape, values[v].dynamic) for v in ids])
         self.static[index] = statics.setdefault((id(rule), shapes), len(statics))
         asking = [v for j, v in enumerate(node.results) if v >= 0 and rule.result_maps[j] is not None]
         asking += [v for i, v in enumerate(node.operands) if v >= 0 and rule.operand_maps[i] is not None]
@@ -565,6 +568,7 @@ class _Candidates:
     def run(self, choosing: list[int]) -> None:
         g = self.g
         given: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}  # per state object: its layout ids
+        grew: list[int] = []  # (what fixed nodes give is noted, not queued)
         for index, node in enumerate(g.nodes):
             if node.states:  # given states (fixed nodes, explicit options)
                 ids = []
@@ -577,7 +581,7 @@ class _Candidates:
                 self.produces_of[index] = [produces for _, produces in ids]
             if node.rule is None and not node.carry:
                 for needs, produces in zip(self.needs_of[index], self.produces_of[index]):
-                    self.note(node, needs, produces)
+                    self.note(node, needs, produces, grew)
         statics: dict[tuple, int] = {}
         for index in choosing:
             if g.nodes[index].rule is not None:
@@ -611,7 +615,7 @@ def _unreduced(lay: Layout) -> Layout:
 # -- 2 and 3. costs and solving ------------------------------------------------------
 
 
-@dataclass
+@dataclass(slots=True)
 class _Edge:
     producer: int
     consumer: int
@@ -638,6 +642,9 @@ class Solver:
         self.kind: list[int] = []  # per value
         self.kinds: list[Value] = []  # per kind, its first value
         self.transposed: dict[int, list[tuple[int, ...]]] = {}
+        self.list_id: list[int] = []  # per node, an id for its list of states (`build_tables`)
+        # `_Local.shared_costs`'s answers (the part after `wanted`), by all they read
+        self.shared_costs_memo: dict[tuple, list[int]] = {}
 
     def reshard(self, kind: int, have: int, need: int) -> int:
         """Bytes (scaled by BYTE) to turn a value of `kind` from layout id
@@ -689,6 +696,8 @@ class Solver:
         for start in starts:
             local = _Local(self, start)
             local.improve()
+            if len(starts) == 1:
+                return local.choice  # nothing to compare its total with
             total = local.total()
             if best is None or total < best[0]:
                 best = (total, local.choice)
@@ -716,7 +725,7 @@ class Solver:
         # Nodes of one layer repeated share their state lists: a table is
         # first looked up by the two lists' ids, then by the layouts in them.
         lists: dict[tuple[int, ...], int] = {}
-        list_id = [lists.setdefault(tuple(map(id, n.states)), len(lists)) for n in g.nodes]
+        list_id = self.list_id = [lists.setdefault(tuple(map(id, n.states)), len(lists)) for n in g.nodes]
         by_lists: dict[tuple[int, int, int, int, int, int], list[list[int]]] = {}
         # Whether start (a) is exact: every costed value has one use (its
         # pairwise table is its exact cost), and every choosing node hangs
@@ -734,20 +743,21 @@ class Solver:
             uses = len(value.consumers)
             if uses > 1:
                 self.out_forest = False
+            kv, lp = kind[v], list_id[p]
             for c, i in value.consumers:
                 cnode = g.nodes[c]
                 if not cnode.states or not cnode.states[0].needs:
                     continue
-                weight = cnode.weight_of(i)
-                short = (kind[v], weight, list_id[p], j, list_id[c], i)
+                weight = cnode.weight if cnode.operand_weights is None else cnode.operand_weights[i]
+                short = (kv, weight, lp, j, list_id[c], i)
                 table = by_lists.get(short)
                 if table is None:
                     have = tuple(ps[j] for ps in produces_of[p])
                     need = tuple(ns[i] for ns in needs_of[c])
-                    key = (kind[v], weight, have, need)
+                    key = (kv, weight, have, need)
                     table = table_memo.get(key)
                     if table is None:
-                        table = table_memo[key] = [[reshard(kind[v], h, n) * weight for n in need] for h in have]
+                        table = table_memo[key] = [[reshard(kv, h, n) * weight for n in need] for h in have]
                     by_lists[short] = table
                 if uses == 1:
                     self.only_use[v] = table
@@ -805,6 +815,8 @@ class Solver:
         n = len(self.g.nodes)
         unary, is_choosing = self.shared_unary() if shared else self.unary, self.is_choosing
         down = [[0] * len(node.states) for node in self.g.nodes]
+        # per node once its `down` is final: its own cost plus the cheapest downstream
+        best: list[list[int] | None] = [None] * n
         for c in range(n - 1, -1, -1):
             if not is_choosing[c]:
                 continue
@@ -813,14 +825,18 @@ class Solver:
                 if e.consumer <= c:
                     continue
                 m = e.consumer
-                best_m = list(map(add, unary[m], down[m]))
+                best_m = best[m]
+                if best_m is None:
+                    best_m = best[m] = list(map(add, unary[m], down[m]))
                 for sp, row in enumerate(e.shared if shared else e.table):
                     dc[sp] += min(map(add, row, best_m))
         choice = [0] * n
         for c in range(n):
             if not is_choosing[c]:
                 continue
-            total = list(map(add, unary[c], down[c]))
+            total = best[c]
+            if total is None:
+                total = list(map(add, unary[c], down[c]))
             for e in self.ins[c]:
                 if e.producer < c:
                     total = list(map(add, total, (e.shared if shared else e.table)[choice[e.producer]]))
@@ -862,13 +878,14 @@ class _Around:
     """What local improvement reads of the graph's shape, whatever the
     states chosen: built once, shared by both starting points."""
 
-    def __init__(self, g: Graph, only_use: list[list[list[int]] | None]) -> None:
+    def __init__(self, g: Graph, only_use: list[list[list[int]] | None], is_choosing: list[bool]) -> None:
         nodes, values = g.nodes, g.values
         # a value costs something only if a node with states produces it
         counted = [v.producer is not None and bool(nodes[v.producer[0]].states) for v in values]
-        # per node, the values whose cost its state changes
+        # per choosing node (only those move), the values whose cost its state changes
         self.touched = [
-            [v for v in dict.fromkeys((*node.operands, *node.results)) if v >= 0 and counted[v]] for node in nodes
+            [v for v in dict.fromkeys((*node.operands, *node.results)) if v >= 0 and counted[v]] if choosing else []
+            for node, choosing in zip(nodes, is_choosing)
         ]
         # ... split into values read once, priced by their pairwise table
         # (the common case: no shared reshard to count), and the others
@@ -907,7 +924,7 @@ class _Local:
         self.choice = list(choice)
         g = self.g
         if solver.around is None:
-            solver.around = _Around(g, solver.only_use)
+            solver.around = _Around(g, solver.only_use, solver.is_choosing)
         self.tracked, self.touched = solver.around.tracked, solver.around.touched
         self.single = solver.around.single
         self.edges, self.shared = solver.around.edges, solver.around.shared
@@ -997,7 +1014,14 @@ class _Local:
         else:
             for lay, counts in self.needs[v].items():
                 wanted[lay] = max(counts)
-        out = []
+        # Repeated layers ask the same: the answer depends on the value's
+        # kind, where it is produced (the state read when `c` produces it),
+        # the node's states (its list id), its uses and `wanted`.
+        key = (kind, have if p != c else -2 - j, self.s.list_id[c], uses, tuple(wanted.items()))
+        found = self.s.shared_costs_memo.get(key)
+        if found is not None:
+            return found
+        out = self.s.shared_costs_memo[key] = []
         for k, st_needs in enumerate(states_needs):
             if p == c:
                 have = produces[k][j] if produces[k] else -1
@@ -1121,11 +1145,8 @@ def bytes_moved(graph: Graph, cost: Cost, choice: Sequence[int]) -> int:
 
 
 def _argmin(values: list[int]) -> int:
-    best = 0
-    for k in range(1, len(values)):
-        if values[k] < values[best]:
-            best = k
-    return best
+    """The first index of the smallest value."""
+    return values.index(min(values)) if values else 0
 
 
 __all__ = [
