@@ -147,18 +147,57 @@ func.func @rows(%x: tensor<4x4xi32>, %init: tensor<4xi32>) -> tensor<4xi32> {
 
 mesh.mesh @mesh(shape = 2)
 
-// Elementwise ops never run on partial values: partition all-reduces them
-// first (no rule takes a partial operand), so the op sees the totals and
-// keeps its flags, even when its result is wanted partial again.
+// An add of partial sums runs on each device's terms, whose sum is the
+// result's partial sum: nothing is reduced.  Terms may wrap where their
+// totals do not, so the add loses its overflow flags.
 // CHECK-LABEL: func.func @elementwise_of_partials(
-// CHECK: %[[A:.*]] = mesh.all_reduce %arg0
-// CHECK: %[[B:.*]] = mesh.all_reduce %arg1
-// CHECK: arith.addi %[[A]], %[[B]] overflow<nsw> : tensor<4xi32>
+// CHECK-NEXT: %[[C:.*]] = arith.addi %arg0, %arg1 : tensor<4xi32>
+// CHECK-NEXT: return %[[C]]
 func.func @elementwise_of_partials(%a: tensor<4xi32>, %b: tensor<4xi32>) -> tensor<4xi32> {
   %s = mesh.sharding @mesh split_axes = [[]] partial = sum [0] : !mesh.sharding
   %a0 = mesh.shard %a to %s : tensor<4xi32>
   %b0 = mesh.shard %b to %s : tensor<4xi32>
   %c = arith.addi %a0, %b0 overflow<nsw> : tensor<4xi32>
+  %c0 = mesh.shard %c to %s : tensor<4xi32>
+  return %c0 : tensor<4xi32>
+}
+
+// -----
+
+mesh.mesh @mesh(shape = 2)
+
+// A product of two partial sums reads one as its total: the other's terms
+// times that total are the product's terms, and the product loses its
+// flags.
+// CHECK-LABEL: func.func @product_of_partials(
+// CHECK-NEXT: %[[B:.*]] = mesh.all_reduce %arg1 on @mesh mesh_axes = [0] : tensor<4xi32> -> tensor<4xi32>
+// CHECK-NEXT: %[[C:.*]] = arith.muli %arg0, %[[B]] : tensor<4xi32>
+// CHECK-NEXT: return %[[C]]
+func.func @product_of_partials(%a: tensor<4xi32>, %b: tensor<4xi32>) -> tensor<4xi32> {
+  %s = mesh.sharding @mesh split_axes = [[]] partial = sum [0] : !mesh.sharding
+  %a0 = mesh.shard %a to %s : tensor<4xi32>
+  %b0 = mesh.shard %b to %s : tensor<4xi32>
+  %c = arith.muli %a0, %b0 overflow<nsw> : tensor<4xi32>
+  %c0 = mesh.shard %c to %s : tensor<4xi32>
+  return %c0 : tensor<4xi32>
+}
+
+// -----
+
+mesh.mesh @mesh(shape = 2)
+
+// Other elementwise ops never run on partial values: partition all-reduces
+// them first (no rule takes a partial operand), so the op sees the totals
+// and keeps its flags, even when its result is wanted partial again.
+// CHECK-LABEL: func.func @shift_of_partials(
+// CHECK: %[[A:.*]] = mesh.all_reduce %arg0
+// CHECK: %[[B:.*]] = mesh.all_reduce %arg1
+// CHECK: arith.shli %[[A]], %[[B]] overflow<nsw> : tensor<4xi32>
+func.func @shift_of_partials(%a: tensor<4xi32>, %b: tensor<4xi32>) -> tensor<4xi32> {
+  %s = mesh.sharding @mesh split_axes = [[]] partial = sum [0] : !mesh.sharding
+  %a0 = mesh.shard %a to %s : tensor<4xi32>
+  %b0 = mesh.shard %b to %s : tensor<4xi32>
+  %c = arith.shli %a0, %b0 overflow<nsw> : tensor<4xi32>
   %c0 = mesh.shard %c to %s : tensor<4xi32>
   return %c0 : tensor<4xi32>
 }

@@ -58,6 +58,7 @@ SPECS = {
     "clip": ([("data", "model"), ("data", "model")], ("data", "model")),
     "topk": ([("data", "model")], ("data", None)),
     "dropout": ([("data", None), (None, "model"), ("model", None)], ("data", None)),
+    "gradacc": ([(None, "model"), (None, "data", None), (None, "data", "model")], (None, "model")),
 }
 
 
@@ -273,3 +274,27 @@ def test_collectives_no_costlier_than_xla(name, flavour, workdir):
         f"XLA {xla['collectives']} / {xla['bytes']} {xla['kinds']}"
     )
     assert optimized[1] <= xla["bytes"], f"ours {optimized[1]} bytes, XLA {xla['bytes']}"
+
+
+@pytest.mark.parametrize("flavour", FLAVOURS)
+def test_gradient_accumulation_reduces_once_after_the_loop(flavour, workdir):
+    """The gradient summed over micro-batches in `lax.scan` stays partial
+    through the loop: one all_reduce of the 16x8 piece (512 bytes) after it,
+    where XLA all-reduces each micro-batch's gradient inside the loop (4 x
+    512 bytes at run time)."""
+    module = parse(partitioned("gradacc", flavour, workdir))  # kept: its ops live as long as it does
+    ops = _ops(main_function(module))
+    assert ("stablehlo.while", "func.func") in ops
+    collectives = [(name, holder) for name, holder in ops if name.startswith("mesh.")]
+    assert collectives == [("mesh.all_reduce", "func.func")]
+
+
+def _ops(op: ir.Operation) -> list[tuple[str, str]]:
+    """Every op nested in `op`, with the name of the op holding it."""
+    out = []
+    for region in op.regions:
+        for block in region.blocks:
+            for inner in block.operations:
+                out.append((inner.operation.name, op.name))
+                out += _ops(inner.operation)
+    return out

@@ -3,7 +3,8 @@
 For each program (a Megatron MLP, two Megatron layers calling one relu, a
 CNN stem split over batch and rows, a scalar loss, an attention block, a
 layer norm, a greedy decoding head, an update clipped by the gradient's
-norm under `lax.cond`) on 8 CPU
+norm under `lax.cond`, a gradient accumulated over micro-batches by
+`lax.scan`) on 8 CPU
 devices as the mesh ("data"=2, "model"=4), and each flavour (Shardy, GSPMD):
 
 - `NAME.FLAVOUR.mlir`: the lowered module in MLIR's generic form, as
@@ -159,6 +160,20 @@ def dropout(x: jax.Array, w1: jax.Array, w2: jax.Array) -> jax.Array:
     return h @ w2
 
 
+def gradacc(w: jax.Array, xs: jax.Array, ys: jax.Array) -> jax.Array:
+    """Gradient accumulation over 4 micro-batches with `lax.scan`: the
+    weight's columns on "model", each micro-batch's rows on "data", so each
+    device's gradient is a partial sum over its rows until reduced."""
+
+    def loss_of(w: jax.Array, x: jax.Array, y: jax.Array) -> jax.Array:
+        return jnp.sum(jnp.square(x @ w - y))
+
+    def step(acc: jax.Array, batch: tuple[jax.Array, jax.Array]) -> tuple[jax.Array, None]:
+        return acc + jax.grad(loss_of)(w, *batch), None
+
+    return jax.lax.scan(step, jnp.zeros_like(w), (xs, ys))[0]
+
+
 # name: (function, argument shapes, argument specs, result spec); small sizes keep the files small
 PROGRAMS = {
     "mlp": (
@@ -216,6 +231,12 @@ PROGRAMS = {
         P("data", "model"),
     ),
     "topk": (topk, [(8, 64)], [P("data", "model")], P("data", None)),
+    "gradacc": (
+        gradacc,
+        [(16, 32), (4, 8, 16), (4, 8, 32)],
+        [P(None, "model"), P(None, "data", None), P(None, "data", "model")],
+        P(None, "model"),
+    ),
     "dropout": (
         dropout,
         [(8, 16), (16, 32), (32, 16)],

@@ -43,6 +43,7 @@ from mlir import ir
 from mlir.dialects import arith, linalg, scf, tensor
 
 from ...interfaces.choice import same_placement
+from ...interfaces.linear import on_terms, term_operands
 from ...interfaces.registry import INDEX_OFFSET_OPS, OWN_BODY, RuleCache, index_reads, walk_inside
 from ...interfaces.rules import Conflict, ShardingRule, option_from_shardings, shardings_from_option
 from ...ir import ops as mesh_ops
@@ -706,10 +707,13 @@ class _Partition:
         results = read[2]
         layout, local_types = self.layout, self.local_types
         outs = [layout.get(r) for r in results]
-        after, fitted = self.fit(op, rule, recorded, list(op.operands), results, outs)
-        if not fitted:  # fitting set layouts of results
-            outs = [layout.get(r) for r in results]
-        self.fix_init(op, rule, name, results, outs)
+        if self.on_terms(op, rule, outs[0] if outs else None):
+            after: list[tuple[int, Sharding]] = []
+        else:
+            after, fitted = self.fit(op, rule, recorded, list(op.operands), results, outs)
+            if not fitted:  # fitting set layouts of results
+                outs = [layout.get(r) for r in results]
+            self.fix_init(op, rule, name, results, outs)
         if name in INDEX_OFFSET_OPS:
             self.offset_indices(op)
         if name in ("tensor.empty", "tensor.splat") and self.sized_per_device(op):
@@ -735,6 +739,34 @@ class _Partition:
                 halo.localize(op, rule, layouts, types, self.mesh, self.mesh_name, self.dynamic_axes)
             except ValueError as e:
                 raise _Unsupported(op.location, str(e)) from None
+
+    def on_terms(self, op: ir.Operation, rule: ShardingRule, out: Sharding | None) -> bool:
+        """An op linear in the sum (`interfaces/linear.py`: an add, a transpose, a
+        product by a whole factor...) whose result is annotated a partial
+        sum runs on terms: each operand it reads as terms is resharded to
+        its split under the loop sharding giving the result's, partial
+        alike (a partial sum is read as it is, a whole value kept on one
+        device of each group), any other to that split, and each device
+        applies the op to its own terms, whose total is the op applied to
+        the totals (without the flags promising what holds of totals only).
+        False (nothing done) for any other op or result layout."""
+        if out is None or not out.partial_axes:
+            return False
+        ways = term_operands(op)
+        if not ways:
+            return False
+        assert self.mesh is not None
+        partial = {i for i, v in enumerate(op.operands) if self.layout.get(v, _WHOLE).partial_axes}
+        # a product reads as terms the factor that already is partial (the first, else)
+        terms = next((way for way in ways if partial.issuperset(way)), ways[0])
+        found = on_terms(rule, out, terms, self.mesh.shape)
+        if found is None:
+            return False
+        ip = ir.InsertionPoint(op)
+        for i, target in enumerate(found[1]):
+            self.reshard_operand(op, i, target, ip, op.location)
+        drop_totals_only_flags(op)  # terms may wrap where their totals do not
+        return True
 
     def localize_dynamic(self, op: ir.Operation, name: str) -> bool:
         """Slices and expand_shape whose local pieces have sizes only known at
@@ -1592,6 +1624,8 @@ class _Partition:
                     f"an average partial of {element} cannot be made from a whole value: its terms are summed "
                     f"in {element}, where n copies of a large value overflow",
                 )
+            if step.kind == "sum" and _is_zero(value, self.owner):
+                return value  # zeros on every device sum to zeros (a loop's accumulator starting at 0)
             neutral = _neutral(step.kind, element)
             if neutral is None:
                 raise _Unsupported(loc, f"a {step.kind} partial value of {element} cannot be made from a whole one")
@@ -2530,6 +2564,27 @@ def _made_by(value: ir.Value, name: str) -> bool:
 
 def _without_partial(s: Sharding) -> Sharding:
     return Sharding(s.split_axes, (), s.partial_type, s.halo_sizes, s.sharded_dims_offsets)
+
+
+_ZERO_KEEPING = ("mesh.all_slice", "stablehlo.broadcast_in_dim", "mhlo.broadcast_in_dim")
+"""Ops whose result is zeros when their first operand is."""
+
+
+def _is_zero(value: ir.Value, owner_of=_value_owner) -> bool:
+    """Whether `value` is a tensor of zeros (of either sign) made here: a
+    splat constant, a fill, JAX's `broadcast_in_dim` of a scalar zero, or
+    a piece of one (`mesh.all_slice`)."""
+    owner = owner_of(value)
+    while isinstance(owner, ir.OpView | ir.Operation) and owner.name in _ZERO_KEEPING:
+        value = owner.operands[0]
+        owner = owner_of(value)
+    splat = _splat_constant(value, owner_of)
+    if splat is None:
+        return _is_fill_of(value, 0.0, owner_of)
+    try:
+        return float(splat[2].value) == 0.0
+    except (AttributeError, TypeError, ValueError):
+        return False
 
 
 def _is_fill_of(value: ir.Value, neutral, owner_of=_value_owner) -> bool:

@@ -14,6 +14,7 @@ from typing import Any
 
 from mlir import ir
 
+from ...interfaces.linear import term_operands
 from ...interfaces.registry import walk_inside
 from ...interfaces.rules import ShardingRule
 from ...ir.control import carried, layout_holder, selector, trip_count
@@ -267,7 +268,7 @@ class _Builder:
         # op's other dimensions of its size and split, not the default one the
         # solver assumes)
         uneven = not fn.any_offsets and name.startswith(_UNEVEN_OPS)
-        node = Node(ops, res, [], rule, False, weight, None, uneven)
+        node = Node(ops, res, [], rule, False, weight, None, uneven, term_operands(op))
         if weight != 1:
             node.operand_weights = self.use_weights(operands, weight)
         choice = fn.explicit_options.get(index)

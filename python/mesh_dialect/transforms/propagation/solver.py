@@ -69,9 +69,10 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from itertools import combinations
+from itertools import chain, combinations
 from operator import add
 
+from ...interfaces.linear import on_terms
 from ...interfaces.rules import (
     Conflict,
     ShardingOption,
@@ -96,7 +97,8 @@ IMPOSSIBLE = 1 << 40
 """The bytes a cost function returns for a change no plan realizes (a value
 moving between meshes, an uneven split)."""
 TIE_RANGE = 1 << 10
-"""A state's tie-breaker lies in [0, TIE_RANGE): less work per device, less."""
+"""A state's tie-breaker lies in [0, TIE_RANGE]: less work per device, less
+(a state on partial sums is one above the state splitting alike)."""
 COLLECTIVE = 1 << 40
 """One collective more outweighs the tie-breakers of any program of fewer
 than 2**30 nodes: among plans moving as many bytes, fewer collectives win
@@ -141,6 +143,8 @@ class Node:
     weight: int = 1
     operand_weights: list[int] | None = None  # per operand, when they differ (a loop's init and yields)
     uneven: bool = False  # may run on pieces of unequal sizes (see `_Candidates.divides`)
+    # the ways it may run on partial sums, each the operands read as terms (`_Candidates.linear`)
+    linear: tuple[tuple[int, ...], ...] = ()
 
     def weight_of(self, i: int) -> int:
         """How many times operand `i` is read: the trip counts around the use."""
@@ -258,6 +262,7 @@ class _Candidates:
         self.g = graph
         self.memo: dict[tuple, list[tuple[str, ShardingOption]]] = {}
         self.state_memo: dict[tuple, _Cand] = {}
+        self.linear_memo: dict[tuple, _Cand | None] = {}  # None: the op cannot give that layout on terms
         self.divisible: dict[tuple, str] = {}
         self.expand_memo: dict[tuple, list[_Cand]] = {}
         self.unreduced_memo: dict[int, Layout] = {}
@@ -489,6 +494,8 @@ class _Candidates:
             if new is None:
                 requests = self.requests(node)
                 suggested = (self.state(rule, mesh, option) for mesh, option in self.options(rule, requests))
+                if node.linear:
+                    suggested = chain(suggested, self.linear(node))
                 new = self.expand_memo[key] = self.new_states(node, suggested)
         else:
             new = self.new_states(node, self.suggested(node))
@@ -525,7 +532,7 @@ class _Candidates:
         values = self.g.values
         ids = (*node.operands, *node.results)
         shapes = tuple([None if v < 0 else (values[v].shape, values[v].dynamic) for v in ids])
-        self.static[index] = statics.setdefault((id(rule), shapes), len(statics))
+        self.static[index] = statics.setdefault((id(rule), shapes, node.linear), len(statics))
         asking = [v for j, v in enumerate(node.results) if v >= 0 and rule.result_maps[j] is not None]
         asking += [v for i, v in enumerate(node.operands) if v >= 0 and rule.operand_maps[i] is not None]
         self.asking[index] = tuple(asking)
@@ -544,6 +551,59 @@ class _Candidates:
                 # an operand is never partial: a partial layout asks for its split only
                 requests += [("operand", i, self.unreduced(lay)) for lay in seen[v]]
         return tuple(requests)
+
+    def linear(self, node: Node) -> Iterator[_Cand]:
+        """An op linear in the sum (`interfaces/linear.py`: an add, a transpose, a
+        product by a whole factor...) of partial sums gives the partial sum
+        of what each device computes on its terms: per partial-sum layout
+        on its values, a state producing it from operands partial alike (a
+        whole one is kept on one device of each group, for free).  A loop's
+        accumulator so stays partial through the loop and is reduced once,
+        after it."""
+        rule = node.rule
+        assert rule is not None
+        sides = [("result", j, v) for j, v in enumerate(node.results)]
+        sides += [("operand", i, v) for i, v in enumerate(node.operands)]
+        for side, i, v in sides:
+            if v < 0:
+                continue
+            for lid in self.seen[v]:
+                mesh, s = self.layouts[lid]
+                if s.partial_type != "sum" or not s.partial_axes:
+                    continue
+                for terms in node.linear:
+                    if side == "operand" and i not in terms:
+                        continue
+                    key = ("linear", id(rule), lid, side, i, terms)
+                    if key not in self.linear_memo:
+                        self.linear_memo[key] = self.linear_state(rule, mesh, s, side, i, terms)
+                    found = self.linear_memo[key]
+                    if found is not None:
+                        yield found
+
+    def linear_state(
+        self, rule: ShardingRule, mesh: str, s: Sharding, side: str, i: int, terms: tuple[int, ...]
+    ) -> _Cand | None:
+        """The `linear` state giving layout `s` to the op's `side` `i`,
+        reading operands `terms` as terms."""
+        if side == "operand":
+            # the result's split for an operand split as `s`: a transpose permutes it
+            option = option_from_requests(rule, [("operand", i, Sharding(s.split_axes))])
+            if isinstance(option, Conflict):
+                return None
+            _, results = shardings_from_option(rule, option, self.g.meshes.get(mesh))
+            if results[0] is None:
+                return None
+            s = Sharding(results[0].split_axes, s.partial_axes, "sum")
+        found = on_terms(rule, s, terms, self.g.meshes.get(mesh))
+        if found is None:
+            return None
+        option, operands = found
+        needs = self.lids(tuple((mesh, o) for o in operands))
+        produces = (self.lid((mesh, s)),)
+        # one above the state splitting alike: on a tie the sum is reduced first
+        st = State(self.canonical(needs), self.canonical(produces), option, mesh, self.tie(mesh, option) + 1)
+        return st, needs, produces
 
     def unreduced(self, lid: int) -> Layout:
         found = self.unreduced_memo.get(lid)
