@@ -1,8 +1,10 @@
 """mesh-partition's fast paths change nothing: ops left as they are when all
 their values are whole, `Value.owner` read from the ops it visited, the
-memoized piece check and the collectives made from remembered attributes.
-Every input partition's lit tests and random programs are partitioned with
-and without them, and the outputs (or the errors) must be the same text."""
+memoized piece check, the collectives made from remembered attributes, the
+C API asked whether a value is used, and the body walk for `linalg.index`
+done once per rule.  Every input partition's lit tests and random programs are
+partitioned with and without them, and the outputs (or the errors) must be
+the same text."""
 
 from __future__ import annotations
 
@@ -58,9 +60,12 @@ def _slow():
         self.collectives = _Forgetful()
         self.plan_steps = _Forgetful()
         self.outer_blocks = _Forgetful()
+        self.totals_of = _Forgetful()
+        self.index_free = _Forgetful()
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(mp, "_skippable_name", lambda name: False)
+        patch.setattr(mp, "_first_use", False)  # the bindings' use iterator
         patch.setattr(mp._Partition, "owner", lambda self, value: value.owner)
         patch.setattr(mp._Partition, "__init__", plain_init)
         yield
@@ -183,3 +188,81 @@ def test_ops_on_whole_values_lose_only_their_option() -> None:
 @given(programs())
 def test_random_programs_partition_the_same(text: str) -> None:
     _same_both_ways(text, True)
+
+
+USES = """
+func.func @f(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
+  %x = arith.addf %a, %a : tensor<4xf32>
+  %y = arith.addf %x, %a : tensor<4xf32>
+  %unused = arith.mulf %y, %y : tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+"""
+
+
+def test_uses_from_the_c_api_are_the_iterators() -> None:
+    """`_has_uses` answers as the bindings' use iterator does (which ends
+    in a C++ exception): for none, one and several uses, block arguments
+    too, and for a value whose last use is dropped."""
+    ctx = mesh_dialect.context()
+    module = mesh_dialect.parse(USES, context=ctx)
+    block = module.regions[0].blocks[0].operations[0].regions[0].blocks[0]
+    ops = list(block.operations)
+    values = [*block.arguments, *(r for op in ops for r in op.results)]
+    # %a (twice by %x, once by %y), %b, %x, %y (twice by %unused, once by the return), %unused
+    assert [mp._has_uses(v) for v in values] == [True, False, True, True, False]
+    assert [mp._has_uses(v) for v in values] == [next(iter(v.uses), None) is not None for v in values]
+    ops[2].erase()  # %unused: %y keeps the return's use
+    ops[1].operation.operands[1] = block.arguments[1]  # %y no longer reads %a: %x still does
+    assert [mp._has_uses(v) for v in block.arguments] == [True, True]
+    ops[1].operation.operands[0] = block.arguments[1]  # nor %x
+    assert [mp._has_uses(v) for v in (*block.arguments, ops[0].result)] == [True, True, False]
+
+
+INDEXED = """
+mesh.mesh @mesh(shape = 2)
+func.func @f(%x: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
+  %s = mesh.sharding @mesh split_axes = [[0]] : !mesh.sharding
+  %x0 = mesh.shard %x to %s : tensor<8xf32>
+  %e = tensor.empty() : tensor<8xf32>
+  %plain = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>],
+                           iterator_types = ["parallel"]} ins(%x0 : tensor<8xf32>) outs(%e : tensor<8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %y = arith.addf %a, %a : f32
+    linalg.yield %y : f32
+  } -> tensor<8xf32>
+  %p0 = mesh.shard %plain to %s : tensor<8xf32>
+  %iota = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>],
+                          iterator_types = ["parallel"]} ins(%x0 : tensor<8xf32>) outs(%e : tensor<8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %i = linalg.index 0 : index
+    %ii = arith.index_cast %i : index to i32
+    %f = arith.sitofp %ii : i32 to f32
+    %y = arith.addf %a, %f : f32
+    linalg.yield %y : f32
+  } -> tensor<8xf32>
+  %i0 = mesh.shard %iota to %s : tensor<8xf32>
+  return %p0, %i0 : tensor<8xf32>, tensor<8xf32>
+}
+"""
+
+
+def test_a_rule_shared_by_bodies_with_and_without_an_index() -> None:
+    """The body walk for `linalg.index` is done once per built-in rule (its
+    signature names the body's ops), never per registered rule, which may
+    be one object for any body: the second generic below reads its index
+    after the first, which does not, fixed the memo."""
+    from mesh_dialect.interfaces import registry
+
+    assert _same_both_ways(INDEXED, False).count("arith.addi") == 1
+    module = mesh_dialect.parse(INDEXED, context=mesh_dialect.context())
+    func = module.regions[0].blocks[0].operations[1]
+    shared = registry.rule_for(func.regions[0].blocks[0].operations[3])  # the generic without an index
+    assert shared is not None
+    previous = registry.register_rule("linalg.generic", lambda op: shared)
+    try:
+        out = _same_both_ways(INDEXED, False)
+    finally:
+        registry.register_rule("linalg.generic", previous)
+    assert out.count("arith.addi") == 1
+    assert out.index("linalg.index") < out.index("arith.addi")

@@ -33,18 +33,21 @@ the whole tensor is.
 
 from __future__ import annotations
 
+import ctypes
 import dataclasses
 import math
+import os
 from dataclasses import field
 from typing import ClassVar
 
 import numpy as np
-from mlir import ir
+from mlir import _mlir_libs, ir
 from mlir.dialects import arith, linalg, scf, tensor
 
 from ...interfaces.choice import same_placement
 from ...interfaces.linear import on_terms, term_operands
-from ...interfaces.registry import INDEX_OFFSET_OPS, OWN_BODY, RuleCache, index_reads, walk_inside
+from ...interfaces.registry import _LOCAL as _LOCAL_RULES
+from ...interfaces.registry import INDEX_OFFSET_OPS, OWN_BODY, RuleCache, _rule_fn, index_reads, walk_inside
 from ...interfaces.rules import Conflict, ShardingRule, option_from_shardings, shardings_from_option
 from ...ir import ops as mesh_ops
 from ...ir.control import CARRIED_OPS, HLO_REGION_OPS, LOOP_OPS, carried, layout_holder, malformed, selector
@@ -96,6 +99,43 @@ _SPECIAL = frozenset(
 never skipped, whatever their layouts."""
 _SKIP = object()
 """The rule slot of an op partition leaves as it is (`_Partition.rules`)."""
+
+
+class _MlirPointer(ctypes.Structure):
+    """`MlirValue` and `MlirOpOperand` of the C API: one pointer each."""
+
+    _fields_ = [("ptr", ctypes.c_void_p)]
+
+
+_first_use = None  # the C API's mlirValueGetFirstUse, found on first use (False: not found)
+
+
+def _has_uses(value: ir.Value) -> bool:
+    """Whether anything reads `value`.  The bindings' use iterator ends by
+    throwing a C++ exception (about 3 us, most of an unused init's
+    erasure), so the C API is asked for the first use (a ctypes call costs
+    about a third of that; an iterator with a use left costs less, so
+    callers that mostly find one keep it); the iterator answers where the
+    library cannot be found."""
+    global _first_use
+    if _first_use is None:
+        _first_use = False
+        try:
+            lib = ctypes.CDLL(os.path.join(os.path.dirname(_mlir_libs.__file__), "libMLIRPythonCAPI.so"))
+            first = lib.mlirValueGetFirstUse
+            first.argtypes, first.restype = [_MlirPointer], _MlirPointer
+            _first_use = first
+        except (OSError, AttributeError):
+            pass
+    if _first_use is False:
+        return next(iter(value.uses), None) is not None
+    return _first_use(_MlirPointer(_capsule_pointer(value._CAPIPtr, _VALUE_CAPSULE))).ptr is not None
+
+
+_VALUE_CAPSULE = b"mlir.ir.Value._CAPIPtr"
+_capsule_pointer = ctypes.pythonapi.PyCapsule_GetPointer
+_capsule_pointer.restype = ctypes.c_void_p
+_capsule_pointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
 
 
 def _skippable_name(name: str) -> bool | None:
@@ -260,9 +300,11 @@ class _Partition:
         # for a fill the empty it fills and that empty's op, else None, None)
         self.rebuilt: list[tuple] = []
         self.empty_facts: dict[ir.Type, tuple] = {}  # local type -> `_empty_facts`
-        self.reshard_types: dict[tuple, tuple[ir.RankedTensorType, ir.Type]] = {}  # -> (global, local type)
+        # (global type, source, target) -> (global, local type, whether the source is whole along dynamic sizes)
+        self.reshard_types: dict[tuple, tuple[ir.RankedTensorType, ir.Type, bool]] = {}
         self.outer_blocks: dict[ir.Block, ir.Block | None] = {}  # a block -> the block of its region op
         self.totals: dict[ir.Value, tuple] = {}  # an all_reduce made here -> (its terms, their layout, reshard key)
+        self.totals_of: dict[Sharding, Sharding] = {}  # a partial layout -> its total's (`without_partial`)
         self.per_element: dict[ir.Block, None] = {}  # blocks held by no loop or per-element region (`reshard_anchor`)
         # Real programs repeat a few signatures: local types, plans and fit
         # checks are memoized for the run (types are uniqued by the context).
@@ -272,6 +314,7 @@ class _Partition:
         self.plan_steps: dict[tuple, list[tuple]] = {}
         self.collectives: dict[object, tuple[str, dict[str, ir.Attribute]]] = {}  # step -> (op name, attributes)
         self.fitting: dict[tuple, bool] = {}
+        self.index_free: dict[int, tuple[ShardingRule, bool]] = {}  # id(rule) -> (rule, its body reads no index)
         self.pieces_fit: set[tuple] = set()  # (rule, layouts, types) whose pieces line up
         self.attrs: dict[object, ir.Attribute] = {}  # layout attributes, per layout or (type, layout)
         # The op defining each result of a visited op: `Value.owner` builds
@@ -412,14 +455,14 @@ class _Partition:
             else:
                 self.rewrite(op, name, rule, self.read[k])
         for local, arg in self.whole.items():  # slices of full arguments nobody read
-            while local != arg and not len(list(local.uses)):
+            while local != arg and not _has_uses(local):
                 owner = local.owner
                 local = owner.operands[0]
                 owner.erase()
         self.erase_unused_inits()
         self.defs.clear()
         for op in reversed(shardings):
-            if all(len(list(r.uses)) == 0 for r in op.results):
+            if not any(_has_uses(r) for r in op.results):
                 op.erase()
         self.signature(entry, returns[0] if returns else None)
 
@@ -461,6 +504,20 @@ class _Partition:
             rules.append(rule)
             read[len(rules) - 1] = (option, captures, results)
         return rules
+
+    def may_read_index(self, op: ir.Operation, name: str, rule: ShardingRule) -> bool:
+        """False when `op`'s body surely has no `linalg.index`: a built-in
+        rule is memoized per signature, which names every body op, so ops
+        sharing its rule object share their body's ops; one walk per rule
+        then tells (a registered rule may be one object for any body)."""
+        found = self.index_free.get(id(rule))
+        if found is not None:
+            return not found[1]
+        if _rule_fn(name) not in _LOCAL_RULES:
+            return True
+        free = not index_reads(op)
+        self.index_free[id(rule)] = (rule, free)  # the rule kept alive: its id is not reused
+        return not free
 
     def offset_indices(self, op: ir.Operation) -> None:
         """A body reading the index of a split loop (`linalg.index`) counts
@@ -518,7 +575,7 @@ class _Partition:
         ops = [owner.operation for filled, owner in values.values() if filled]
         ops += [owner.operation for filled, owner in values.values() if not filled]
         for op in ops:
-            if all(next(iter(r.uses), None) is None for r in op.results):
+            if not any(_has_uses(r) for r in op.results):
                 op.erase()
 
     def arguments(self, entry: ir.Block) -> None:
@@ -706,28 +763,31 @@ class _Partition:
             self.check_captures(op, name)
         results = read[2]
         layout, local_types = self.layout, self.local_types
+        operands = list(op.operands)
         outs = [layout.get(r) for r in results]
+        # the (global) types of the results partition retypes, read once
+        types = [None if s is None else r.type for r, s in zip(results, outs)]
         if self.on_terms(op, rule, outs[0] if outs else None):
             after: list[tuple[int, Sharding]] = []
         else:
-            after, fitted = self.fit(op, rule, recorded, list(op.operands), results, outs)
-            if not fitted:  # fitting set layouts of results
+            after, fitted = self.fit(op, rule, recorded, operands, results, outs, types)
+            if not fitted:  # fitting set layouts of results, and may have resharded operands
                 outs = [layout.get(r) for r in results]
-            self.fix_init(op, rule, name, results, outs)
-        if name in INDEX_OFFSET_OPS:
+                types = [None if s is None else r.type for r, s in zip(results, outs)]
+            self.fix_init(op, rule, name, results, outs, operands if fitted else None)
+        if name in INDEX_OFFSET_OPS and self.may_read_index(op, name, rule):
             self.offset_indices(op)
         if name in ("tensor.empty", "tensor.splat") and self.sized_per_device(op):
             return
-        for r, s in zip(results, outs):
+        for r, s, t in zip(results, outs, types):
             if s is not None:
-                t = r.type
                 self.global_type[r] = t
                 local = local_types.get((t, s))
                 r.set_type(self.local_type(t, s, op.location) if local is None else local)
         if after:
             self.reshard_results(op, after)
-        if not self.localize_dynamic(op, name):
-            _localize(op, self.forget)
+        if name not in _LOCALIZED or not self.localize_dynamic(op, name):
+            _localize(op, name, self.forget)
         if name.startswith(("stablehlo.", "mhlo.")):
             hlo.localize(self, op, name)
         if rule.windows:
@@ -1036,12 +1096,20 @@ class _Partition:
             if ip is None:  # made here, only when a reshard is needed
                 ip, loc = ir.InsertionPoint(user), user.location
             new = self.reshards[key] = self.reshard(v, global_type, source, target, ip, loc, trapped)
-            if source.partial_axes and target == _without_partial(source) and _made_by(new, "mesh.all_reduce"):
+            if source.partial_axes and target == self.without_partial(source) and _made_by(new, "mesh.all_reduce"):
                 self.totals[new] = (v, source, key)  # `terms_of_total` may read v instead
             if not target.is_replicated:
                 self.layout[new] = target
                 self.global_type[new] = global_type
         return new
+
+    def without_partial(self, s: Sharding) -> Sharding:
+        """`_without_partial(s)`, once per layout (building a layout costs
+        about ten microseconds; every partial result asks)."""
+        found = self.totals_of.get(s)
+        if found is None:
+            found = self.totals_of[s] = _without_partial(s)
+        return found
 
     def reshard_anchor(self, user: ir.Operation, v: ir.Value) -> tuple[ir.Operation, str | None]:
         """The op a reshard of `v` for `user` goes in front of: `user`, or
@@ -1181,15 +1249,18 @@ class _Partition:
         operands: list[ir.Value],
         results: list[ir.Value],
         outs: list[Sharding | None],
+        types: list[ir.Type | None] | None = None,
     ) -> tuple[list[tuple[int, Sharding]], bool]:
         """`check_fits` given the layouts of the results (`outs`); also
-        says whether the layouts fitted as they were (nothing changed)."""
+        says whether the layouts fitted as they were (nothing changed).
+        `types`: the results' types where `outs` has a layout, when the
+        caller has them."""
         layout = self.layout
         ins = [layout.get(v) for v in operands]
         have_in = [None if m is None else _WHOLE if s is None else s for s, m in zip(ins, rule.operand_maps)]
         have_out = [None if m is None else _WHOLE if s is None else s for s, m in zip(outs, rule.result_maps)]
         if self.fits_at(op, rule, have_in, have_out):
-            self.check_pieces(op, rule, operands, results, ins, outs)
+            self.check_pieces(op, rule, operands, results, ins, outs, types)
             return [], True
         after = self.fit_layouts(op, rule, recorded)
         self.check_pieces(op, rule, list(op.operands), results)  # some operands may be resharded
@@ -1203,6 +1274,7 @@ class _Partition:
         results: list[ir.Value] | None = None,
         ins: list[Sharding | None] | None = None,
         outs: list[Sharding | None] | None = None,
+        types: list[ir.Type | None] | None = None,
     ) -> None:
         """Values an op indexes by one split loop must be cut into the same
         pieces of that loop, or a device computes its result piece from
@@ -1225,16 +1297,18 @@ class _Partition:
         if outs is None:
             outs = [layout.get(r) for r in results]
         key: list = [id(rule)]  # rules live as long as the run: one id each
-        for values, layouts, maps, retyped in (
-            (operands, ins, rule.operand_maps, True),
-            (results, outs, rule.result_maps, False),
-        ):
-            for v, s, m in zip(values, layouts, maps):
-                if m is None or s is None or not any(s.split_axes):
-                    key.append(None)
-                    continue
-                t = global_type.get(v) if retyped else None
-                key.append((s, v.type if t is None else t))
+        for v, s, m in zip(operands, ins, rule.operand_maps):
+            if m is None or s is None or not any(s.split_axes):
+                key.append(None)
+                continue
+            t = global_type.get(v)
+            key.append((s, v.type if t is None else t))
+        for k, (v, s, m) in enumerate(zip(results, outs, rule.result_maps)):
+            if m is None or s is None or not any(s.split_axes):
+                key.append(None)
+                continue
+            t = None if types is None else types[k]  # (a result is not retyped yet)
+            key.append((s, v.type if t is None else t))
         known = tuple(key)
         if known in self.pieces_fit:
             return
@@ -1444,7 +1518,7 @@ class _Partition:
         values), or a result annotation on a value produced whole.
         `annotation` is what `run` read of it: (mesh and layout, for users)."""
         result = op.result
-        if next(iter(result.uses), None) is None:
+        if next(iter(result.uses), None) is None:  # (cheaper than `_has_uses` when used, as it mostly is)
             self.forget(result)
             op.erase()  # nobody reads this layout: nothing to move
             return
@@ -1483,8 +1557,11 @@ class _Partition:
         if types is None:
             t = ir.RankedTensorType(global_type)
             self.local_type(t, source, loc)  # the layouts fit the type
-            types = self.reshard_types[(global_type, source, target)] = (t, self.local_type(t, target, loc))
-        t, local = types
+            # whether an empty's dynamic sizes are the whole tensor's (`_rebuilt_in`)
+            sizes_whole = not any(source.axes_of(d) for d in range(t.rank) if t.is_dynamic_dim(d))
+            types = (t, self.local_type(t, target, loc), sizes_whole)
+            self.reshard_types[(global_type, source, target)] = types
+        t, local, sizes_whole = types
         made: list[_Ix] = []  # one _Ix, made when first needed
 
         def index() -> _Ix:
@@ -1502,7 +1579,7 @@ class _Partition:
                 self.owner,
                 self.empty_facts,
                 self.rebuilt,
-                not any(source.axes_of(d) for d in range(t.rank) if t.is_dynamic_dim(d)),
+                sizes_whole,
             )
             if rebuilt is not None:
                 return rebuilt
@@ -1576,21 +1653,23 @@ class _Partition:
         )
 
     def emit(self, step, value: ir.Value, out: ir.Type, ip, loc: ir.Location) -> ir.Value:
+        made = self.collectives.get(step)
+        if made is not None:
+            # the op the builder below made for this step, without its cost
+            # (kept only for groups of several devices: the checks below pass)
+            name, attributes = made
+            return ir.Operation.create(
+                name, results=[out], operands=[value], attributes=attributes, loc=loc, ip=ip
+            ).result
         rs = _planner()
         m = self.mesh_name
         if isinstance(step, rs.UpdateHalo):
             return halo.emit_update_halo(step, value, out, m, ip, loc)
         axes = list(step.axes)
         assert self.mesh is not None
-        if math.prod(self.mesh.shape[a] for a in axes) == 1 and value.type == out:
+        one = math.prod(self.mesh.shape[a] for a in axes) == 1
+        if one and value.type == out:
             return value  # a group of one device: nothing to do
-        made = self.collectives.get(step)
-        if made is not None:
-            # the op the builder below made for this step, without its cost
-            name, attributes = made
-            return ir.Operation.create(
-                name, results=[out], operands=[value], attributes=attributes, loc=loc, ip=ip
-            ).result
         built = None
         if isinstance(step, rs.AllReduce):
             built = mesh_ops.AllReduceOp(out, value, m, mesh_axes=axes, reduction=step.kind, loc=loc, ip=ip)
@@ -1606,7 +1685,8 @@ class _Partition:
             built = mesh_ops.AllToAllOp(out, value, m, step.split_dim, step.concat_dim, mesh_axes=axes, loc=loc, ip=ip)
         if built is not None:
             op = built.operation
-            self.collectives[step] = (op.name, dict(op.attributes.items()))
+            if not one:
+                self.collectives[step] = (op.name, dict(op.attributes.items()))
             return op.result
         if isinstance(step, rs.Permute):
             return self.permute(step, value, ip, loc)
@@ -1925,7 +2005,7 @@ class _Partition:
         if source.partial_type != out.partial_type or set(source.partial_axes) != set(out.partial_axes):
             return False
         op.operands[i] = terms
-        if next(iter(init.uses), None) is None:
+        if not _has_uses(init):
             owner = init.owner.operation
             del self.totals[init]
             self.reshards.pop(key, None)
@@ -1940,12 +2020,15 @@ class _Partition:
         name: str | None = None,
         results: list[ir.Value] | None = None,
         outs: list[Sharding | None] | None = None,
+        operands: list[ir.Value] | None = None,
     ) -> None:
         """Keep a split reduction's init on the group's first device only,
         and take from its combiner the flags only the whole reduction keeps
         (`_drop_split_combiner_flags`).  `name`, `results` and their layouts
-        `outs`: the op's, when the caller has them."""
-        if not (op.name if name is None else name).startswith("linalg."):
+        `outs`, and `operands`: the op's, when the caller has them."""
+        if name is None:
+            name = op.name
+        if not name.startswith("linalg."):
             return
         if results is None:
             results = list(op.results)
@@ -1954,11 +2037,13 @@ class _Partition:
         out = self.layout.get(results[0]) if outs is None else outs[0]
         if out is None or not out.partial_axes:
             return
-        _drop_split_combiner_flags(op)
+        if name in OWN_BODY:  # a named op's body is made from its name: it has no flags
+            _drop_split_combiner_flags(op)
         if out.partial_type in IDEMPOTENT_KINDS:
             return  # the init may be folded in on every device
-        n_inits = len(op.results)
-        operands = list(op.operands)
+        n_inits = len(results)
+        if operands is None:
+            operands = list(op.operands)
         for k in range(n_inits):
             i = len(operands) - n_inits + k
             init = operands[i]
@@ -2311,11 +2396,18 @@ def _check_windowed_results(op: ir.Operation, rule: ShardingRule, outs: list[Sha
             )
 
 
-def _localize(op: ir.Operation, forget) -> None:
+_LOCALIZED = frozenset({"tensor.extract_slice", "tensor.insert_slice", "tensor.expand_shape", "tosa.reshape"})
+"""The ops whose attributes or operands spell out global sizes (`_localize`,
+`_Partition.localize_dynamic`)."""
+
+
+def _localize(op: ir.Operation, name: str, forget) -> None:
     """Attributes and operands that spell out the global sizes of an op whose
     types partition made local: slices' sizes, reshapes' target shapes.
-    `forget(value)` is told of the value of an op it erases."""
-    name = op.name
+    `name` is the op's; `forget(value)` is told of the value of an op it
+    erases."""
+    if name not in _LOCALIZED:
+        return
     if name in ("tensor.extract_slice", "tensor.insert_slice"):
         # The rule splits only dimensions the slice covers whole: a size
         # larger than the (now local) full tensor's is one of those.
@@ -2436,9 +2528,10 @@ def _rebuilt_in(
             facts[local] = known
     t, static, plain = known
     sizes: list = [] if plain else list(t.shape)  # read only where the empty is not plain
-    if splat is None and len(empty.operands) and not sizes_whole:
+    sized = splat is None and len(empty.operands)  # an empty with dynamic sizes
+    if sized and not sizes_whole:
         return None
-    if not static or (splat is None and len(empty.operands)):
+    if not static or sized:
         # The whole tensor's dynamic sizes are the empty's operands.
         found = None if piece_sizes is None else piece_sizes([] if splat is not None else list(empty.operands))
         if found is None:
@@ -2465,7 +2558,7 @@ def _rebuilt_in(
     # a clone keeps the fill's body; only its init and type change
     clone = owner.operation.clone(ip)
     clone.operands[len(clone.operands) - 1] = new_empty
-    result = clone.results[0]
+    result = clone.result  # a fill has one result (`_fill_init`)
     result.set_type(local)
     return result
 
