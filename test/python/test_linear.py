@@ -46,7 +46,11 @@ def _ways(op: str, t: str = "f32", k: str = "2.0") -> tuple[tuple[int, ...], ...
         ('"stablehlo.multiply"(%a, %c)', "f32", "-2.0", ()),  # -0.0 * -2 is +0.0
         ('"stablehlo.multiply"(%a, %c)', "f32", "0.0", ()),
         ('"stablehlo.multiply"(%a, %c)', "f32", "0x7F800000", ()),  # inf: terms of both signs give NaN
+        ('"stablehlo.multiply"(%a, %c)', "f32", "1.0", ((0,),)),
+        ('"stablehlo.multiply"(%a, %c)', "f16", "2048.0", ()),  # a term may overflow where its total does not
         ('"stablehlo.divide"(%a, %c)', "f32", "3.0", ((0,),)),
+        ('"stablehlo.divide"(%a, %c)', "f32", "1.0", ((0,),)),
+        ('"stablehlo.divide"(%a, %c)', "f32", "0.5", ()),  # grows the terms as a product by 2
         ('"stablehlo.divide"(%c, %a)', "f32", "3.0", ()),
         ('"stablehlo.divide"(%a, %c)', "i32", "3", ()),  # each term would round
         ('"stablehlo.maximum"(%a, %b)', "f32", "2.0", ()),

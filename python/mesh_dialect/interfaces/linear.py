@@ -30,12 +30,10 @@ term -0.0 (a value kept on one device, the neutral on the others) negates
 to +0.0, which is no longer neutral, and -(+0.0) would total +0.0."""
 _PRODUCTS = frozenset(("stablehlo.multiply", "mhlo.multiply", "arith.mulf", "arith.muli"))
 """Linear in one factor, the other read whole: any integer factor; a float
-factor only when it is a splat constant, finite and positive (an infinite
-factor turns terms of opposite signs into inf - inf, a negative one turns
-the neutral -0.0 into +0.0)."""
+factor only when it is a splat constant in (0, 1] (`_shrinks`)."""
 _QUOTIENTS = frozenset(("stablehlo.divide", "mhlo.divide", "arith.divf"))
 """Floats only, linear in the dividend when the divisor is a splat
-constant, finite and positive (integer division rounds each term)."""
+constant of at least 1 (integer division rounds each term)."""
 _CONSTANTS = ("stablehlo.constant", "mhlo.constant", "arith.constant")
 _SAME_SPLAT = ("stablehlo.broadcast_in_dim", "mhlo.broadcast_in_dim", "mesh.all_slice", "tensor.cast")
 """Ops whose result holds the splat their first operand holds."""
@@ -50,7 +48,7 @@ def term_operands(op: ir.Operation | ir.OpView) -> tuple[tuple[int, ...], ...]:
     of `SUM_LINEAR_OPS`, its element type is not a real number (i1's add
     is an or; complex numbers have no neutral constant to keep a whole
     operand on one device with), or a float product or quotient has no
-    positive finite constant factor or divisor."""
+    constant factor or divisor that never grows a term (`_shrinks`)."""
     name = op.name
     if name not in SUM_LINEAR_OPS or len(op.results) != 1:
         return ()
@@ -67,9 +65,9 @@ def term_operands(op: ir.Operation | ir.OpView) -> tuple[tuple[int, ...], ...]:
     if name in _PRODUCTS:
         if not is_float:
             return tuple((i,) for i in range(n))
-        return tuple((i,) for i in range(n) if all(_positive_finite(op.operands[j]) for j in range(n) if j != i))
+        return tuple((i,) for i in range(n) if all(_shrinks(op.operands[j], False) for j in range(n) if j != i))
     if name in _QUOTIENTS:
-        return ((0,),) if is_float and n == 2 and _positive_finite(op.operands[1]) else ()
+        return ((0,),) if is_float and n == 2 and _shrinks(op.operands[1], True) else ()
     if name in _NEGATIONS and is_float:
         return ()
     return (tuple(range(n)),)
@@ -80,8 +78,21 @@ def sum_linear(op: ir.Operation | ir.OpView) -> bool:
     return bool(term_operands(op))
 
 
-def _positive_finite(v: ir.Value) -> bool:
-    """Whether `v` is a splat constant, finite and above zero."""
+def _shrinks(v: ir.Value, divisor: bool) -> bool:
+    """Whether `v` is a splat constant by which a product (or, `divisor`,
+    a quotient) never grows a value: a factor in (0, 1], a divisor of at
+    least 1.  A term may be far larger than its total (terms of opposite
+    signs), so a growing factor could take a term to inf (f16 loss scaling
+    by 2048) where the total stays finite; a negative one turns the
+    neutral -0.0 into +0.0."""
+    x = _splat_float(v)
+    if x is None or not math.isfinite(x):
+        return False
+    return x >= 1 if divisor else 0 < x <= 1
+
+
+def _splat_float(v: ir.Value) -> float | None:
+    """The float `v` holds in every element, when it is a splat constant."""
     for _ in range(8):  # a few ops that keep the splat
         owner = v.owner
         if isinstance(owner, ir.Block) or owner.name not in _SAME_SPLAT:
@@ -89,16 +100,15 @@ def _positive_finite(v: ir.Value) -> bool:
         v = owner.operands[0]
     owner = v.owner
     if isinstance(owner, ir.Block) or owner.name not in _CONSTANTS or "value" not in owner.attributes:
-        return False
+        return None
     attr = owner.attributes["value"]
     if isinstance(attr, ir.DenseElementsAttr):
         if not attr.is_splat:
-            return False
+            return None
         attr = attr.get_splat_value()
     if not isinstance(attr, ir.FloatAttr):
-        return False
-    x = ir.FloatAttr(attr).value
-    return math.isfinite(x) and x > 0
+        return None
+    return ir.FloatAttr(attr).value
 
 
 def on_terms(

@@ -825,6 +825,7 @@ class _Partition:
         ip = ir.InsertionPoint(op)
         for i, target in enumerate(found[1]):
             self.reshard_operand(op, i, target, ip, op.location)
+        self.check_pieces(op, rule)  # uneven cuts must line up, as in `fit`
         drop_totals_only_flags(op)  # terms may wrap where their totals do not
         return True
 
