@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -157,15 +158,29 @@ func.func @mlp(%x: tensor<8x64xf32>, %w1: tensor<64x64xf32>, %w2: tensor<64x64xf
 
 
 def test_reduction_order_is_within_the_default_tolerance(tmp_path):
-    # Seed 5: the Megatron MLP's second matmul summed in four pieces differs
-    # by 5.1e-6 at a value of -0.0396, beyond the old fixed 1e-6 + 1e-5 |ref|.
-    code, out, _ = drive(tmp_path, MLP_SPMD, MLP_GLOBAL, seed=5, atol=1e-6, rtol=1e-5)
-    assert code == 1
-    assert "result 0: differs from the reference at [0, 29] (4 devices hold it: [0], [1], [2], [3]): " in out
-    assert "reference -0.0395628847181797, difference 5.06267e-06 (tolerance 1.39563e-06)\n" in out
+    # The Megatron MLP's second matmul summed in four pieces moves results by
+    # a few rounding steps: on some seed beyond the old fixed 1e-6 + 1e-5 |ref|
+    # (which element, and by how much, depends on the machine's BLAS kernels),
+    # on every seed within the default rule.
+    beyond = []
     for seed in (5, 1, 2, 3, 7):
+        code, out, _ = drive(tmp_path, MLP_SPMD, MLP_GLOBAL, seed=seed, atol=1e-6, rtol=1e-5)
+        if code == 1:
+            found = _DIFFERS.search(out)
+            assert found, out
+            got, ref, difference, tolerance = map(float, found.groups())
+            assert difference == pytest.approx(abs(got - ref), rel=1e-3)
+            assert tolerance < difference < 1e-4, out
+            beyond.append(seed)
         code, out, _ = drive(tmp_path, MLP_SPMD, MLP_GLOBAL, seed=seed)
         assert (code, out.splitlines()[-1]) == (0, "match"), out
+    assert beyond
+
+
+_DIFFERS = re.compile(
+    r"result 0: differs from the reference at \[\d+, \d+\] \(4 devices hold it: \[0\], \[1\], \[2\], \[3\]\): "
+    r"got (\S+), reference (\S+), difference (\S+) \(tolerance (\S+)\)"
+)
 
 
 def test_a_wrong_mlp_is_still_caught(tmp_path):

@@ -304,13 +304,7 @@ class _Candidates:
         """Record the layouts a new state gives the node's values; the values
         whose lists grew go to `grew`."""
         seen, whole, named = self.seen, self.whole, self.named
-        for v, lay in zip(node.operands, needs):
-            if v >= 0 and lay >= 0 and named[lay] and not whole[v]:
-                have = seen[v]
-                if lay not in have and len(have) < MAX_LAYOUTS:
-                    seen[v] = (*have, lay)
-                    grew.append(v)
-        for v, lay in zip(node.results, produces):
+        for v, lay in chain(zip(node.operands, needs), zip(node.results, produces)):
             if v >= 0 and lay >= 0 and named[lay] and not whole[v]:
                 have = seen[v]
                 if lay not in have and len(have) < MAX_LAYOUTS:
