@@ -151,9 +151,7 @@ class RuleCache:
         `mesh.sharding_option` (None: it has none), and whether its body
         may read a tensor defined outside the op (False only when every
         value the body reads from outside is a scalar)."""
-        fn = _RULE_FNS.get(name, _rule_fn)  # (`_rule_fn` itself: not asked yet)
-        if fn is _rule_fn:
-            fn = _rule_fn(name)
+        fn = _rule_fn(name)
         if fn is None or fn not in _LOCAL:
             attributes = op.attributes
             option = attributes[_IGNORED] if _IGNORED in attributes else None
@@ -263,19 +261,7 @@ def _signature(
     its body's part of the key: None when the body is not read (no body, or
     one implied by the op's name), else `_body`'s or `_parallel_body`'s
     reading. `parallel` memoizes `_no_reduction_loop` per attribute."""
-    if values is None:
-        key, option = op_signature(op, _IGNORED, report_skipped=True)
-    else:
-        # `op_signature` inlined for the operands and results the caller listed
-        # (the passes' path, once per op): the same key
-        attributes = tuple(op.attributes.items())
-        option = None
-        for item in attributes:
-            if item[0] == _IGNORED:
-                option = item[1]
-                attributes = tuple([item for item in attributes if item[0] != _IGNORED])
-                break
-        key = (name, attributes, tuple([v.type for v in values[0]]), tuple([r.type for r in values[1]]))
+    key, option = op_signature(op, _IGNORED, *(values or ()), report_skipped=True)
     facts = _NAME_FACTS.get(name)
     if facts is None or facts[0] is not unregistered:
         # what the name says, read once per name and cache (a name is

@@ -57,6 +57,12 @@ def op_address(op: ir.Operation | ir.OpView) -> int:
     return _capsule_pointer(op.operation._CAPIPtr, b"mlir.ir.Operation._CAPIPtr")
 
 
+def value_address(value: ir.Value) -> int:
+    """The address of the value's C API handle (an `MlirValue`), for the
+    few C API calls the bindings make costly (`mesh_partition._has_uses`)."""
+    return _capsule_pointer(value._CAPIPtr, b"mlir.ir.Value._CAPIPtr")
+
+
 class ContextCache(Generic[V]):
     """Values computed from attributes or types, keyed by them (or by
     tuples of them), across runs. A key holds its context alive, so no

@@ -52,6 +52,7 @@ from ...interfaces.rules import Conflict, ShardingRule, option_from_shardings, s
 from ...ir import ops as mesh_ops
 from ...ir.control import CARRIED_OPS, HLO_REGION_OPS, LOOP_OPS, carried, layout_holder, malformed, selector
 from ...ir.flags import drop_totals_only_flags
+from ...ir.signature import value_address
 from ...ir.syntax import encode_sharding_attr
 from ...sharding.spec import IDEMPOTENT_KINDS, Mesh, Sharding, ShardingError
 from ..base import LOCAL_MESH, REDUCED_ATTR, Pass, element_bytes, mesh_scopes, sharding_of
@@ -129,13 +130,7 @@ def _has_uses(value: ir.Value) -> bool:
             pass
     if _first_use is False:
         return next(iter(value.uses), None) is not None
-    return _first_use(_MlirPointer(_capsule_pointer(value._CAPIPtr, _VALUE_CAPSULE))).ptr is not None
-
-
-_VALUE_CAPSULE = b"mlir.ir.Value._CAPIPtr"
-_capsule_pointer = ctypes.pythonapi.PyCapsule_GetPointer
-_capsule_pointer.restype = ctypes.c_void_p
-_capsule_pointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
+    return _first_use(_MlirPointer(value_address(value))).ptr is not None
 
 
 def _skippable_name(name: str) -> bool | None:

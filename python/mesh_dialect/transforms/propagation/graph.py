@@ -233,7 +233,7 @@ class _Builder:
             return  # a returned value keeps its layout: no constraint
         operands, results = fn.io[index]
         ids = self.ids
-        if name in _SOURCES or (name == "linalg.fill" and ids.get(operands[1], -1) in self.whole):
+        if name in _SOURCES or (name == "linalg.fill" and self.is_whole(operands[1])):
             # Every device holds it whole, and it reads no tensor that is
             # not (unless annotated or given an option: an op like any
             # other): its results are values without a producer, which the

@@ -702,20 +702,8 @@ class _Function:
             loc=loc,
             ip=ip,
         )
-        value = shard.result
-        ann = Ann(shard, src, value, mesh, s, for_users, False, tuple(origin))
-        # (`register`, inlined: a function gets one annotation per value)
-        self.anns[value] = ann
-        if s.sharded_dims_offsets:
-            self.any_offsets = True
-        if for_users:
-            found = self.user_anns.get(src)
-            if found is None:
-                self.user_anns[src] = [ann]
-            else:
-                found.append(ann)
-        elif src not in self.def_ann:
-            self.def_ann[src] = ann
+        ann = Ann(shard, src, shard.result, mesh, s, for_users, False, tuple(origin))
+        self.register(ann)
         self.changed = True
         return ann
 
