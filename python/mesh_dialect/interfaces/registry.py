@@ -75,6 +75,12 @@ def knows(name: str) -> bool:
     return _rule_fn(name) is not None
 
 
+def built_in(name: str) -> bool:
+    """Whether ops named `name` take a built-in rule, which `RuleCache`
+    memoizes per signature (a registered one is asked for every op)."""
+    return _rule_fn(name) in _LOCAL
+
+
 def rule_for(op: ir.Operation | ir.OpView) -> ShardingRule | None:
     """The op's sharding rule, or None when no rule knows it."""
     operation = op.operation if isinstance(op, ir.OpView) else op

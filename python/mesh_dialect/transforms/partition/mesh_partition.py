@@ -46,8 +46,7 @@ from mlir.dialects import arith, linalg, scf, tensor
 
 from ...interfaces.choice import same_placement
 from ...interfaces.linear import on_terms, term_operands
-from ...interfaces.registry import _LOCAL as _LOCAL_RULES
-from ...interfaces.registry import INDEX_OFFSET_OPS, OWN_BODY, RuleCache, _rule_fn, index_reads, walk_inside
+from ...interfaces.registry import INDEX_OFFSET_OPS, OWN_BODY, RuleCache, built_in, index_reads, walk_inside
 from ...interfaces.rules import Conflict, ShardingRule, option_from_shardings, shardings_from_option
 from ...ir import ops as mesh_ops
 from ...ir.control import CARRIED_OPS, HLO_REGION_OPS, LOOP_OPS, carried, layout_holder, malformed, selector
@@ -508,7 +507,7 @@ class _Partition:
         found = self.index_free.get(id(rule))
         if found is not None:
             return not found[1]
-        if _rule_fn(name) not in _LOCAL_RULES:
+        if not built_in(name):
             return True
         free = not index_reads(op)
         self.index_free[id(rule)] = (rule, free)  # the rule kept alive: its id is not reused
