@@ -59,6 +59,19 @@ Algorithm, for N nodes, E uses of values and at most K states per node:
    a node's evaluation costs O(K * layouts on its values).  The cheapest
    result wins.
 
+Repeated layers ask every step the same questions, so each step is
+memoized by all it reads and a layer after the first few costs a lookup
+per node: an expansion by the rule, the node's list of states (an id per
+list), its values' shapes and the layouts on them, answered with the new
+states and the layouts they add (a node whose last expansion is known to
+add nothing on a second one, and around which nothing changed since, is
+not asked again); a starting pass's step by the interned cost vectors it
+adds (less their minimum: a constant changes no choice, the first index of
+the smallest stays) and the tables and states it reads; a node's local
+costs by its signature (its states, tables and, for a value read several
+times, the state lists, indices and weights of its other users) and the
+states of the nodes they read.
+
 Nothing depends on the order in which a user wrote annotations for users,
 on sweeps, or on duplicate ops that `cse` would merge: the costs are the
 same either way.
@@ -67,7 +80,7 @@ same either way.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import chain, combinations
 from operator import add
@@ -229,28 +242,72 @@ def _group(mesh_shape: tuple[int, ...], axes: Sequence[int]) -> int:
 # -- 1. candidates ---------------------------------------------------------------
 
 
-def _whole_values(graph: Graph) -> list[bool]:
-    """Per value, whether every device holds it whole: an argument or value
+@dataclass(slots=True)
+class _Facts:
+    """What the solver reads of each value but its layouts, gathered in one
+    pass (at scale a pass over the values costs its memory reads)."""
+
+    whole: list[bool]  # every device holds it whole (see `_facts`)
+    form: list[int]  # an id for its shape, dynamic dimensions and wholeness; -1 at the end (not a tensor)
+    kind: list[int]  # an id for its shape and element type, all a reshard's cost reads
+    kinds: list[Value]  # per kind, its first value
+
+
+def _facts(graph: Graph) -> _Facts:
+    """Per value: whether every device holds it whole (an argument or value
     with no producer in the graph, or one produced by a fixed node naming
-    no mesh."""
-    nodes, out = graph.nodes, []
+    no mesh), its form and its kind."""
+    nodes = graph.nodes
+    whole: list[bool] = []
+    form: list[int] = []
+    kind: list[int] = []
+    kinds: list[Value] = []
+    forms: dict[tuple, int] = {}
+    kind_ids: dict[tuple, int] = {}
     for value in graph.values:
-        if value.producer is None:
-            out.append(True)
-            continue
-        p, j = value.producer
-        node = nodes[p]
-        if node.rule is not None or node.carry or len(node.states) != 1:
-            out.append(False)
-            continue
-        lay = node.states[0].produces[j] if node.states[0].produces else None
-        out.append(lay is None or not lay[0])
-    return out
+        made = value.producer
+        if made is None:
+            w = True
+        else:
+            node = nodes[made[0]]
+            if node.rule is not None or node.carry or len(node.states) != 1:
+                w = False
+            else:
+                produces = node.states[0].produces
+                lay = produces[made[1]] if produces else None
+                w = lay is None or not lay[0]
+        whole.append(w)
+        shape = value.shape
+        form.append(forms.setdefault((shape, value.dynamic, w), len(forms)))
+        k = kind_ids.setdefault((shape, value.element_bytes), len(kind_ids))
+        if k == len(kinds):
+            kinds.append(value)
+        kind.append(k)
+    form.append(-1)
+    return _Facts(whole, form, kind, kinds)
 
 
 _Cand = tuple[State, tuple[int, ...], tuple[int, ...]]
 """A candidate state with its needed and produced layouts as layout ids
 (-1: None)."""
+
+_Expansion = tuple[
+    tuple[State, ...],
+    tuple[tuple[int, ...], ...],
+    tuple[tuple[int, ...], ...],
+    int,
+    tuple[tuple[int, tuple[int, ...]], ...] | None,
+    tuple[int, ...] | None,
+    list[bool],
+]
+"""What `_Candidates.expand` adds to a node: its new states, their needed
+and produced layout ids, the id of its list of states after them, what
+they add to the layouts of its values (None: unknown, `note` them): per
+value whose list changed, its index in the node's `asking` values and its
+new list; and the indices of the values whose lists grew, in the order
+they grew; and whether expanding the node again adds nothing unless
+another node changes the layouts around it (one cell per question asked
+next, set once that question is answered)."""
 
 
 class _Candidates:
@@ -264,11 +321,12 @@ class _Candidates:
         self.state_memo: dict[tuple, _Cand] = {}
         self.linear_memo: dict[tuple, _Cand | None] = {}  # None: the op cannot give that layout on terms
         self.divisible: dict[tuple, str] = {}
-        self.expand_memo: dict[tuple, list[_Cand]] = {}
+        self.expand_memo: dict[tuple, _Expansion] = {}
         self.unreduced_memo: dict[int, Layout] = {}
-        self.whole = _whole_values(graph)
+        self.facts = _facts(graph)
+        self.whole = self.facts.whole
         # the layout ids each value can give or want, in the order found
-        self.seen: list[tuple[int, ...]] = [() for _ in graph.values]
+        self.seen: list[tuple[int, ...]] = [()] * len(graph.values)
         # one id per distinct layout, and its one object (equal layouts
         # from different rules and annotations share it)
         self.ids: dict[Layout, int] = {}
@@ -277,10 +335,23 @@ class _Candidates:
         # per node, parallel to its states: their layout ids
         self.needs_of: list[list[tuple[int, ...]]] = [[] for _ in graph.nodes]
         self.produces_of: list[list[tuple[int, ...]]] = [[] for _ in graph.nodes]
-        # per op node: an id for its rule and its values' shapes, and the
-        # values whose layouts are requests to its rule (see `expand`)
+        # per node, an id for its list of states: equal ids, equal lists
+        # (`extended`; the solver keys tables and costs by them)
+        self.list_id: list[int] = [0] * len(graph.nodes)
+        self.lists: dict[tuple[int, int], int] = {}
+        self.lengths = [0]  # per list id, its length
+        self.weights: list[int] = []  # per node, its weight (-1: per operand; `start`)
+        # per op node: an id for its rule and its values' shapes (and which
+        # are whole, and which are one value), the values whose layouts are
+        # requests to its rule, and whether every other value is whole
+        # (see `expand`)
         self.static: list[int] = [-1] * len(graph.nodes)
-        self.asking: list[tuple[int, ...]] = [() for _ in graph.nodes]
+        self.asking: list[Sequence[int]] = [()] * len(graph.nodes)
+        self.plain: list[bool] = [False] * len(graph.nodes)
+        # per node, its last expansion's `_Expansion` settled cell (None: it
+        # may add something), and those cells per question asked next
+        self.settled: list[list[bool] | None] = [None] * len(graph.nodes)
+        self.settling: dict[tuple, list[bool]] = {}
 
     def lid(self, lay: Layout | None) -> int:
         """The id of a layout (-1 for None)."""
@@ -468,39 +539,92 @@ class _Candidates:
                 return False
         return True
 
-    def expand(self, index: int) -> list[int]:
+    def expand(self, index: int) -> Sequence[int]:
         """Add the states the node's neighbourhood suggests; the values
         whose layout lists grew."""
         node = self.g.nodes[index]
-        states = node.states
-        if len(states) >= MAX_STATES:
-            return []
+        if len(node.states) >= MAX_STATES:
+            return ()
+        if node.rule is None:
+            return self.add(index, self.new_states(node, self.suggested(node)))
+        # Repeated layers ask the same question: which states does this
+        # rule add, given the states it has (their list's id), the layouts
+        # around it and its values' shapes.  `static` stands for the rule
+        # and the shapes, which also fix which values `asking` lists.
+        seen, asking = self.seen, self.asking[index]
+        key = (self.static[index], self.list_id[index], tuple([seen[v] for v in asking]))
+        found = self.expand_memo.get(key)
+        if found is None:
+            return self.expanded(index, key)
+        states, needs, produces, list_id, changed, grown, self.settled[index] = found
+        if not states:
+            return ()
+        if changed is None:
+            return self.add(index, list(zip(states, needs, produces)))
+        node.states += states
+        self.needs_of[index] += needs
+        self.produces_of[index] += produces
+        self.list_id[index] = list_id
+        for k, lays in changed:
+            seen[asking[k]] = lays
+        return [asking[k] for k in grown]
+
+    def expanded(self, index: int, key: tuple) -> list[int]:
+        """`expand` asking the rule (the question is new), memoized with
+        what the new states add to the layouts of the node's values (when
+        `plain`: `note` then reads the layouts of `asking` only, which the
+        key holds)."""
+        node = self.g.nodes[index]
         rule = node.rule
-        if rule is not None:
-            # Repeated layers ask the same question: which states does this
-            # rule add, given the states it has, the layouts around it and
-            # its values' shapes.  States are kept objects, so their
-            # identities can key the answer; `static` stands for the rule
-            # and the shapes, which also fix which values `asking` lists.
-            seen = self.seen
-            key = (self.static[index], tuple(map(id, states)), tuple([seen[v] for v in self.asking[index]]))
-            new = self.expand_memo.get(key)
-            if new is None:
-                requests = self.requests(node)
-                suggested = (self.state(rule, mesh, option) for mesh, option in self.options(rule, requests))
-                if node.linear:
-                    suggested = chain(suggested, self.linear(node))
-                new = self.expand_memo[key] = self.new_states(node, suggested)
-        else:
-            new = self.new_states(node, self.suggested(node))
+        assert rule is not None
+        requests = self.requests(node)
+        suggested = (self.state(rule, mesh, option) for mesh, option in self.options(rule, requests))
+        if node.linear:
+            suggested = chain(suggested, self.linear(node))
+        new = self.new_states(node, suggested)
+        grew = self.add(index, new)
+        changed = grown = None
+        if self.plain[index]:
+            seen, asking, before = self.seen, self.asking[index], key[2]
+            changed = tuple([(k, seen[v]) for k, v in enumerate(asking) if seen[v] != before[k]])
+            grown = tuple([asking.index(v) for v in grew])
+        states, needs, produces = (tuple(column) for column in zip(*new)) if new else ((), (), ())
+        # Whether asking again adds nothing, as long as nothing else changes
+        # the layouts around the node: known when that question is answered.
+        after = (key[0], self.list_id[index], tuple([self.seen[v] for v in self.asking[index]]))
+        answer = self.expand_memo.get(after)
+        settled = self.settling.setdefault(after, [answer is not None and not answer[0]])
+        if not states:
+            settled[0] = True  # (`after` is `key`)
+        self.settled[index] = settled
+        self.expand_memo[key] = (states, needs, produces, self.list_id[index], changed, grown, settled)
+        return grew
+
+    def add(self, index: int, new: Sequence[_Cand]) -> list[int]:
+        """Give node `index` the `new` states; the values whose layout lists
+        grew (`note`)."""
+        node = self.g.nodes[index]
         grew: list[int] = []
         needs_of, produces_of = self.needs_of[index], self.produces_of[index]
+        list_id = self.list_id[index]
         for st, needs, produces in new:
-            states.append(st)
+            node.states.append(st)
             needs_of.append(needs)
             produces_of.append(produces)
+            list_id = self.extended(list_id, st)
             self.note(node, needs, produces, grew)
+        self.list_id[index] = list_id
         return grew
+
+    def extended(self, list_id: int, st: State) -> int:
+        """The id of the list of states `list_id` (0: empty) with `st`
+        appended (states are memoized: one object each)."""
+        key = (list_id, id(st))
+        found = self.lists.get(key)
+        if found is None:
+            found = self.lists[key] = len(self.lengths)
+            self.lengths.append(self.lengths[list_id] + 1)
+        return found
 
     def new_states(self, node: Node, suggested: Iterator[_Cand]) -> list[_Cand]:
         """The suggested states the node does not have and can run in, up to
@@ -517,19 +641,30 @@ class _Candidates:
                     break
         return out
 
-    def prepare(self, index: int, statics: dict[tuple, int]) -> None:
-        """An op node's `static` id and `asking` values: the results, then
-        the operands, that are tensors its rule maps."""
+    def prepare(self, index: int, form: list[int], statics: dict[tuple, tuple[int, tuple[int, ...], bool]]) -> None:
+        """An op node's `static` id, `asking` values (the results, then the
+        operands, that are tensors its rule maps) and whether it is
+        `plain`; `form` gives each value's shape, dynamic dimensions and
+        wholeness as an id (-1 at the end: not a tensor)."""
         node = self.g.nodes[index]
-        rule = node.rule
-        assert rule is not None
-        values = self.g.values
-        ids = (*node.operands, *node.results)
-        shapes = tuple([None if v < 0 else (values[v].shape, values[v].dynamic) for v in ids])
-        self.static[index] = statics.setdefault((id(rule), shapes, node.linear), len(statics))
-        asking = [v for j, v in enumerate(node.results) if v >= 0 and rule.result_maps[j] is not None]
-        asking += [v for i, v in enumerate(node.operands) if v >= 0 and rule.operand_maps[i] is not None]
-        self.asking[index] = tuple(asking)
+        ids = node.results + node.operands
+        # (`note` reads a value once per use: which uses are one value matters)
+        aliases = None if len(set(ids)) == len(ids) else tuple([ids.index(v) for v in ids])
+        n = len(node.results)
+        key = (id(node.rule), node.linear, aliases, n, tuple([form[v] for v in ids]))
+        found = statics.get(key)
+        if found is None:
+            rule = node.rule
+            assert rule is not None
+            asking = tuple(
+                [j for j, v in enumerate(node.results) if v >= 0 and rule.result_maps[j] is not None]
+                + [n + i for i, v in enumerate(node.operands) if v >= 0 and rule.operand_maps[i] is not None]
+            )
+            asked = {ids[k] for k in asking}
+            plain = all(v < 0 or self.whole[v] or v in asked for v in ids)
+            found = statics[key] = (len(statics), asking, plain)
+        self.static[index], self.plain[index] = found[0], found[2]
+        self.asking[index] = [ids[k] for k in found[1]]
 
     def requests(self, node: Node) -> tuple[tuple[str, int, Layout], ...]:
         """The layouts on an op's values, as requests to its rule."""
@@ -619,46 +754,89 @@ class _Candidates:
             for lid in lids:
                 yield self.carried_state(len(node.operands), len(node.results), lid)
 
-    def run(self, choosing: list[int]) -> None:
-        g = self.g
-        given: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}  # per state object: its layout ids
-        grew: list[int] = []  # (what fixed nodes give is noted, not queued)
-        for index, node in enumerate(g.nodes):
-            if node.states:  # given states (fixed nodes, explicit options)
-                ids = []
-                for st in node.states:
-                    found = given.get(id(st))
-                    if found is None:
-                        found = given[id(st)] = (self.lids(st.needs), self.lids(st.produces))
-                    ids.append(found)
-                self.needs_of[index] = [needs for needs, _ in ids]
-                self.produces_of[index] = [produces for _, produces in ids]
-            if node.rule is None and not node.carry:
-                for needs, produces in zip(self.needs_of[index], self.produces_of[index]):
-                    self.note(node, needs, produces, grew)
-        statics: dict[tuple, int] = {}
+    def run(self) -> list[int]:
+        """Step 1; the nodes that choose (ops with a rule, carried values)."""
+        choosing = self.start()
+        self.settle(choosing)
+        return choosing
+
+    def start(self) -> list[int]:
+        """One pass over the nodes: the layout ids of the given states
+        (fixed nodes, explicit options) and what fixed nodes give their
+        values (noted, not queued); each op's `prepare`; the nodes that
+        choose."""
+        named, form = self.named, self.facts.form
+        statics: dict[tuple, tuple[int, tuple[int, ...], bool]] = {}
+        # per given state object: its layout ids, whether it names a mesh,
+        # and the id of a list of it alone
+        given: dict[int, tuple[tuple[int, ...], tuple[int, ...], bool, int]] = {}
+        grew: list[int] = []
+        choosing: list[int] = []
+        weights = self.weights
+        for index, node in enumerate(self.g.nodes):
+            weights.append(node.weight if node.operand_weights is None else -1)
+            if node.rule is not None:
+                choosing.append(index)
+                self.prepare(index, form, statics)
+            elif node.carry:
+                choosing.append(index)
+            if not node.states:
+                continue
+            noting = node.rule is None and not node.carry
+            needs_of, produces_of = self.needs_of[index], self.produces_of[index]
+            list_id = 0
+            for st in node.states:
+                found = given.get(id(st))
+                if found is None:
+                    needs, produces = self.lids(st.needs), self.lids(st.produces)
+                    naming = any(k >= 0 and named[k] for k in chain(needs, produces))
+                    found = given[id(st)] = (needs, produces, naming, self.extended(0, st))
+                needs_of.append(found[0])
+                produces_of.append(found[1])
+                list_id = found[3] if not list_id else self.extended(list_id, st)
+                if noting and found[2]:
+                    self.note(node, found[0], found[1], grew)
+            self.list_id[index] = list_id
+        return choosing
+
+    def settle(self, choosing: list[int]) -> None:
+        """Expand the choosing nodes until nothing new appears: a FIFO of
+        distinct nodes, each queued again when a value of it grows.
+        (Popping a dict's first key is not O(1): CPython skips the deleted
+        slots at its front on every call.)"""
+        values, settled = self.g.values, self.settled
+        is_choosing = [False] * len(self.g.nodes)
         for index in choosing:
-            if g.nodes[index].rule is not None:
-                self.prepare(index, statics)
-        is_choosing = set(choosing)
-        # A FIFO of distinct nodes. (Popping a dict's first key is not O(1):
-        # CPython skips the deleted slots at its front on every call.)
+            is_choosing[index] = True
         queue = deque(choosing)
-        queued = set(choosing)
+        queued = list(is_choosing)
+        # per node, whether another node's expansion grew a value of it
+        # since its last expansion (then asking again is a new question)
+        moved = [False] * len(self.g.nodes)
         while queue:
             index = queue.popleft()
-            queued.discard(index)
+            queued[index] = False
+            cell = settled[index]
+            if cell is not None and cell[0] and not moved[index]:
+                continue  # asking again would add nothing
+            moved[index] = False
             for v in self.expand(index):
-                value = g.values[v]
+                value = values[v]
                 if value.producer is not None:
                     p = value.producer[0]
-                    if p in is_choosing and p not in queued:
-                        queued.add(p)
-                        queue.append(p)
+                    if is_choosing[p]:
+                        if p != index:
+                            moved[p] = True
+                        if not queued[p]:
+                            queued[p] = True
+                            queue.append(p)
                 for c, _ in value.consumers:
-                    if c in is_choosing and c not in queued:
-                        queued.add(c)
-                        queue.append(c)
+                    if is_choosing[c]:
+                        if c != index:
+                            moved[c] = True
+                        if not queued[c]:
+                            queued[c] = True
+                            queue.append(c)
 
 
 def _unreduced(lay: Layout) -> Layout:
@@ -668,19 +846,28 @@ def _unreduced(lay: Layout) -> Layout:
 
 # -- 2 and 3. costs and solving ------------------------------------------------------
 
+_Edge = tuple[int, list[list[int]], list[list[int]]]
+"""A use of a value between two choosing nodes, seen from one of them: the
+other node, the table [producer state][consumer state], and the table over
+the value's number of uses (`Solver.share`)."""
 
-@dataclass(slots=True)
-class _Edge:
-    producer: int
-    consumer: int
-    table: list[list[int]]  # [producer state][consumer state]
-    shared: list[list[int]]  # the table over the value's number of uses (`Solver.share`)
+
+_Part = tuple[list[list[_Edge]], int, bool]
+"""Edges per node, which table (1: per use, 2: shared), and whether read by
+columns (`Solver.fixed`)."""
 
 
 class Solver:
     """Chooses one state per node (see the module docstring).  Works on the
     layout ids step 1 gives (`_Candidates`), and on value kinds: one id per
-    distinct (shape, element type), all a reshard's cost reads of a value."""
+    distinct (shape, element type), all a reshard's cost reads of a value.
+
+    Repeated layers ask the starting passes the same questions: the passes
+    work on cost vectors interned less their minimum (`normalized`), and
+    memoize each step by the ids of all it reads (`message_memo`,
+    `argmin_memo`).  Tables are memoized objects, so their identities name
+    them in keys: `id(table)` stands for its rows, `~id(table)` for its
+    columns."""
 
     def __init__(self, graph: Graph, cost: Cost, collectives: Cost | None = None) -> None:
         self.g = graph
@@ -696,9 +883,19 @@ class Solver:
         self.kind: list[int] = []  # per value
         self.kinds: list[Value] = []  # per kind, its first value
         self.transposed: dict[int, list[tuple[int, ...]]] = {}
-        self.list_id: list[int] = []  # per node, an id for its list of states (`build_tables`)
+        self.list_id: list[int] = []  # per node, an id for its list of states (`_Candidates.extended`)
         # `_Local.shared_costs`'s answers (the part after `wanted`), by all they read
         self.shared_costs_memo: dict[tuple, list[int]] = {}
+        # cost vectors less their minimum, interned (`normalized`)
+        self.vectors: list[tuple[int, ...]] = []
+        self.vector_ids: dict[tuple[int, ...], int] = {}
+        self.raw_ids: dict[tuple[int, ...], int] = {}
+        self.sums: dict[tuple[int, int], int] = {}  # `plus`
+        # the starting passes' steps (`messages`, `fixed`) by all they read
+        self.message_memo: dict[tuple[int, ...], int] = {}
+        self.argmin_memo: dict[tuple[int, ...], int] = {}
+        # local improvement's costs of a node without shared values (`_Local.better`)
+        self.local_memo: dict[tuple[int, ...], tuple[int, list[int]]] = {}
 
     def reshard(self, kind: int, have: int, need: int) -> int:
         """Bytes (scaled by BYTE) to turn a value of `kind` from layout id
@@ -718,22 +915,19 @@ class Solver:
 
     def solve(self) -> list[int]:
         g = self.g
-        choosing = [i for i, n in enumerate(g.nodes) if n.rule is not None or n.carry]
         cands = _Candidates(g)
-        cands.run(choosing)
+        choosing = cands.run()
         self.layouts, self.needs_of, self.produces_of = cands.layouts, cands.needs_of, cands.produces_of
+        self.list_id = cands.list_id
+        nothing = State((), ())
         for i in choosing:
             if not g.nodes[i].states:  # nothing around it has a layout
-                g.nodes[i].states.append(State((), ()))
-                self.needs_of[i].append(())
-                self.produces_of[i].append(())
-        kinds: dict[tuple, int] = {}
-        for value in g.values:
-            k = kinds.setdefault((value.shape, value.element_bytes), len(kinds))
-            if k == len(self.kinds):
-                self.kinds.append(value)
-            self.kind.append(k)
-        self.is_choosing = [len(n.states) > 1 for n in g.nodes]
+                cands.add(i, [(nothing, (), ())])
+        self.kind, self.kinds, self.weights = cands.facts.kind, cands.facts.kinds, cands.weights
+        self.choosing = choosing
+        lengths = cands.lengths
+        self.is_choosing = [lengths[k] > 1 for k in self.list_id]
+        self.choosers = [c for c, flag in enumerate(self.is_choosing) if flag]  # in program order
         self.build_tables()
         if self.out_forest:
             # Start (a) is then the exact optimum: local improvement would move
@@ -762,79 +956,131 @@ class Solver:
 
     def build_tables(self) -> None:
         g = self.g
+        nodes = g.nodes
         is_choosing, needs_of, produces_of, kind = self.is_choosing, self.needs_of, self.produces_of, self.kind
-        reshard, table_memo = self.reshard, self.table_memo
-        self.ties = [[s.tie for s in n.states] for n in g.nodes]
-        for c, node in enumerate(g.nodes):
-            if node.rule is not None and node.rule.selects:
-                self.ties[c] = [t + own_cost(g, node, st, True) for t, st in zip(self.ties[c], node.states)]
-        self.unary = list(self.ties)  # plus the costs to fixed neighbours
-        # per use of a value read several times, with a fixed neighbour:
-        # (node, its row shared among the uses, its full row); start (c) only
-        self.shared_rows: list[tuple[int, list[int] | tuple[int, ...], list[int] | tuple[int, ...]]] = []
-        self.any_shared = False  # some costed value has several uses
-        self.only_use: list[list[list[int]] | None] = [None] * len(g.values)  # per value read once: its table
-        self.ins: list[list[_Edge]] = [[] for _ in g.nodes]
-        self.outs: list[list[_Edge]] = [[] for _ in g.nodes]
+        reshard, table_memo, normalized, plus = self.reshard, self.table_memo, self.normalized, self.plus
         # Nodes of one layer repeated share their state lists: a table is
         # first looked up by the two lists' ids, then by the layouts in them.
-        lists: dict[tuple[int, ...], int] = {}
-        list_id = self.list_id = [lists.setdefault(tuple(map(id, n.states)), len(lists)) for n in g.nodes]
-        by_lists: dict[tuple[int, int, int, int, int, int], list[list[int]]] = {}
+        list_id = self.list_id
+        # the tie-breakers per list of states (one object per list: `_Around`
+        # names them by identity), from the list's first node (written last)
+        first = dict(zip(reversed(list_id), reversed(nodes)))
+        ties_of = {k: [s.tie for s in node.states] for k, node in first.items()}
+        self.ties = [ties_of[k] for k in list_id]
+        # per choosing node, its own costs plus those to fixed neighbours, as
+        # a vector id (`normalized`: the starting passes drop minima)
+        unary_of = {k: normalized(ties) for k, ties in ties_of.items()}
+        unary = self.unary_ids = [unary_of[k] for k in list_id]
+        selecting: dict[tuple[int, ...], list[int]] = {}
+        for c in self.choosing:
+            node = nodes[c]
+            if node.rule is not None and node.rule.selects:
+                ties = [t + own_cost(g, node, st, True) for t, st in zip(self.ties[c], node.states)]
+                self.ties[c] = selecting.setdefault(tuple(ties), ties)
+                unary[c] = normalized(ties)
+        # per use of a value read several times, with a fixed neighbour:
+        # (node, its row shared among the uses, its full row); start (c) only
+        self.shared_rows: list[tuple[int, Sequence[int], Sequence[int]]] = []
+        self.any_shared = False  # some costed value has several uses
+        # per value read once with a choosing node at either end: its table
+        self.only_use: list[list[list[int]] | None] = [None] * len(g.values)
+        # per choosing node, its uses of values between choosing nodes: to
+        # later nodes in program order, from earlier ones, and back to
+        # earlier ones (a value a loop carries back to its head); () for none
+        later: list[list[_Edge] | tuple[()]] = [()] * len(nodes)
+        earlier: list[list[_Edge] | tuple[()]] = [()] * len(nodes)
+        back: list[list[_Edge] | tuple[()]] = [()] * len(nodes)
+        self.later, self.earlier, self.back = later, earlier, back
+        # (for `_Around`: a loop head's reads of what its body carries back,
+        # the tables of values read once between a choosing node and a fixed
+        # one or itself, and the values costed by counting their needs)
+        ahead: list[list[_Edge] | tuple[()]] = [()] * len(nodes)
+        self.ahead = ahead
+        own_parts: list[tuple[int, ...]] = [()] * len(nodes)
+        self.own_parts = own_parts
+        self.counted: list[int] = []
+        # per (kind, weight, producer's list, result, consumer's list,
+        # operand, uses): the table and its share per use
+        by_lists: dict[tuple[int, ...], tuple[list[list[int]], list[list[int]]]] = {}
         # Whether start (a) is exact: every costed value has one use (its
         # pairwise table is its exact cost), and every choosing node hangs
         # below at most one choosing producer, earlier in program order (the
         # choosing nodes form an out-forest, whose subtrees the backward pass
         # prices independently).
         self.out_forest = True
+        # per list of states: whether its states produce layouts, and need them
+        gives = {k: bool(node.states) and bool(node.states[0].produces) for k, node in first.items()}
+        takes = {k: bool(node.states) and bool(node.states[0].needs) for k, node in first.items()}
+        weights = self.weights
         for v, value in enumerate(g.values):
-            if value.producer is None:
+            made = value.producer
+            if made is None:
                 continue  # whole on every device: slicing is free
-            p, j = value.producer
-            pnode = g.nodes[p]
-            if not pnode.states or not pnode.states[0].produces:
+            p, j = made
+            lp = list_id[p]
+            if not gives[lp]:
+                if lp:  # states producing nothing
+                    self.counted.append(v)
                 continue
             uses = len(value.consumers)
+            if uses != 1:
+                self.counted.append(v)
             if uses > 1:
                 self.out_forest = False
-            kv, lp = kind[v], list_id[p]
+            kv, choosing_p = kind[v], is_choosing[p]
             for c, i in value.consumers:
-                cnode = g.nodes[c]
-                if not cnode.states or not cnode.states[0].needs:
+                lc = list_id[c]
+                if not takes[lc]:
+                    if uses == 1:
+                        self.counted.append(v)
                     continue
-                weight = cnode.weight if cnode.operand_weights is None else cnode.operand_weights[i]
-                short = (kv, weight, lp, j, list_id[c], i)
-                table = by_lists.get(short)
-                if table is None:
+                if uses > 1:
+                    self.any_shared = True
+                choosing_c = is_choosing[c]
+                if not choosing_p and not choosing_c:
+                    continue  # between fixed nodes: the same in every plan
+                weight = weights[c]
+                if weight < 0:  # per operand
+                    weight = nodes[c].weight_of(i)
+                short = (kv, weight, lp, j, lc, i, uses)
+                found = by_lists.get(short)
+                if found is None:
                     have = tuple(ps[j] for ps in produces_of[p])
                     need = tuple(ns[i] for ns in needs_of[c])
                     key = (kv, weight, have, need)
                     table = table_memo.get(key)
                     if table is None:
                         table = table_memo[key] = [[reshard(kv, h, n) * weight for n in need] for h in have]
-                    by_lists[short] = table
+                    found = by_lists[short] = (table, table if uses == 1 else self.share(table, uses))
+                table, shared = found
                 if uses == 1:
                     self.only_use[v] = table
-                    shared = table
-                else:
-                    self.any_shared = True
-                    shared = self.share(table, uses)
-                if is_choosing[p] and is_choosing[c]:
-                    if c <= p or self.ins[c]:
+                if choosing_p and choosing_c:
+                    if c < p:
                         self.out_forest = False
-                    if c == p:
-                        continue  # a node reading its own result (a loop's carried value): no choice to weigh
-                    e = _Edge(p, c, table, shared)
-                    self.outs[p].append(e)
-                    self.ins[c].append(e)
-                elif is_choosing[c]:
-                    self.unary[c] = list(map(add, self.unary[c], table[0]))
+                        _append(back, p, (c, table, shared))
+                        _append(ahead, c, (p, table, shared))
+                    elif c > p:
+                        if earlier[c]:
+                            self.out_forest = False
+                        _append(later, p, (c, table, shared))
+                        _append(earlier, c, (p, table, shared))
+                    else:  # a node reading its own result (a loop's carried value): no choice to weigh
+                        self.out_forest = False
+                        if uses == 1:
+                            own_parts[c] += (_OWN, id(table))
+                elif choosing_c:
+                    unary[c] = plus(unary[c], id(table), table)
                     if shared is not table:
                         self.shared_rows.append((c, shared[0], table[0]))
-                elif is_choosing[p]:
-                    self.unary[p] = list(map(add, self.unary[p], self.columns(table)[0]))
+                    else:
+                        own_parts[c] += (_FIXED_ROWS, id(table))
+                else:
+                    unary[p] = plus(unary[p], ~id(table), table)
                     if shared is not table:
                         self.shared_rows.append((p, self.columns(shared)[0], self.columns(table)[0]))
+                    else:
+                        own_parts[p] += (_FIXED_COLUMNS, id(table))
 
     def share(self, table: list[list[int]], uses: int) -> list[list[int]]:
         """`table` with each entry over `uses`: summed over a value's uses,
@@ -846,14 +1092,30 @@ class Solver:
             found = self.shared_memo[key] = [[x // uses for x in row] for row in table]
         return found
 
-    def shared_unary(self) -> list[list[int]]:
-        """`unary` with each fixed neighbour's reshard of a value read
+    def shared_unary_ids(self) -> list[int]:
+        """`unary_ids` with each fixed neighbour's reshard of a value read
         several times shared among its uses (start (c)), from the rows
         `shared_rows` kept: built only when that start runs."""
-        unary = list(self.unary)
+        changed: dict[int, list[int]] = {}
         for node, shared, full in self.shared_rows:
-            unary[node] = [u + s - f for u, s, f in zip(unary[node], shared, full)]
-        return unary
+            row = changed.get(node)
+            if row is None:
+                row = self.vectors[self.unary_ids[node]]
+            changed[node] = [u + s - f for u, s, f in zip(row, shared, full)]
+        ids = list(self.unary_ids)
+        for node, row in changed.items():
+            ids[node] = self.normalized(row)
+        return ids
+
+    def plus(self, vector: int, ref: int, table: list[list[int]]) -> int:
+        """Vector `vector` plus a fixed neighbour's reshards: the first row
+        of `table` (`ref` its id) or (`~id`) its first column; memoized."""
+        key = (vector, ref)
+        found = self.sums.get(key)
+        if found is None:
+            row = table[0] if ref >= 0 else self.columns(table)[0]
+            found = self.sums[key] = self.normalized(list(map(add, self.vectors[vector], row)))
+        return found
 
     def columns(self, table: list[list[int]]) -> list[tuple[int, ...]]:
         """A table's columns (tables are memoized: each is transposed once)."""
@@ -862,108 +1124,174 @@ class Solver:
             found = self.transposed[id(table)] = list(zip(*table))
         return found
 
+    def normalized(self, vector: Sequence[int]) -> int:
+        """The id of `vector` less its minimum.  Adding a constant to a
+        node's costs changes none of the starting passes' choices (the
+        first index of the smallest stays, and the cheapest over a vector
+        plus a row moves by as much), so they drop minima and repeated
+        layers meet the same vectors."""
+        raw = tuple(vector)
+        found = self.raw_ids.get(raw)
+        if found is None:
+            low = min(raw)
+            less = tuple([x - low for x in raw]) if low else raw
+            found = self.vector_ids.get(less)
+            if found is None:
+                found = self.vector_ids[less] = len(self.vectors)
+                self.vectors.append(less)
+            self.raw_ids[raw] = found
+        return found
+
+    def messages(
+        self, order: Iterable[int], units: list[int], edges: list[list[_Edge]], pick: int, flip: bool
+    ) -> list[int]:
+        """Per node in `order` (choosing ones), its cost vector (an id from
+        `normalized`): its own (`units`) plus, for each of its `edges`, per
+        state the cheapest of the other node's vector (computed before)
+        plus the edge's table (`pick` 1: per use, 2: shared) read by rows,
+        or by columns (`flip`)."""
+        vid = [-1] * len(self.g.nodes)
+        memo, vectors = self.message_memo, self.vectors
+        for c in order:
+            key = [units[c]]
+            for e in edges[c]:
+                key += (~id(e[pick]) if flip else id(e[pick]), vid[e[0]])
+            found = memo.get(tuple(key))
+            if found is None:
+                vector = list(vectors[units[c]])
+                for e in edges[c]:
+                    rows, other = self.columns(e[pick]) if flip else e[pick], vectors[vid[e[0]]]
+                    for s, row in enumerate(rows):
+                        vector[s] += min(map(add, row, other))
+                found = memo[tuple(key)] = self.normalized(vector)
+            vid[c] = found
+        return vid
+
+    def fixed(self, order: Iterable[int], vid: list[int], parts: list[_Part]) -> list[int]:
+        """Per node in `order` (choosing ones), the first state of the smallest
+        cost: its vector plus, for each edge of `parts` (edges, pick, flip as
+        in `messages`), the edge's row (or column) for the state the other
+        node took before."""
+        choice = [0] * len(self.g.nodes)
+        memo, vectors = self.argmin_memo, self.vectors
+        for c in order:
+            key = [vid[c]]
+            for edges, pick, flip in parts:
+                for e in edges[c]:
+                    key += (~id(e[pick]) if flip else id(e[pick]), choice[e[0]])
+            found = memo.get(tuple(key))
+            if found is None:
+                total: Sequence[int] = vectors[vid[c]]
+                for edges, pick, flip in parts:
+                    for e in edges[c]:
+                        rows = self.columns(e[pick]) if flip else e[pick]
+                        total = list(map(add, total, rows[choice[e[0]]]))
+                found = memo[tuple(key)] = _argmin(list(total))
+            choice[c] = found
+        return choice
+
     def downstream_first(self, shared: bool = False) -> list[int]:
         """Start (a): cheapest cost downstream per state, then states fixed in
         program order; (`shared`, start (c)) with a value's reshard shared
         among its uses."""
-        n = len(self.g.nodes)
-        unary, is_choosing = self.shared_unary() if shared else self.unary, self.is_choosing
-        down = [[0] * len(node.states) for node in self.g.nodes]
-        # per node once its `down` is final: its own cost plus the cheapest downstream
-        best: list[list[int] | None] = [None] * n
-        for c in range(n - 1, -1, -1):
-            if not is_choosing[c]:
-                continue
-            dc = down[c]
-            for e in self.outs[c]:
-                if e.consumer <= c:
-                    continue
-                m = e.consumer
-                best_m = best[m]
-                if best_m is None:
-                    best_m = best[m] = list(map(add, unary[m], down[m]))
-                for sp, row in enumerate(e.shared if shared else e.table):
-                    dc[sp] += min(map(add, row, best_m))
-        choice = [0] * n
-        for c in range(n):
-            if not is_choosing[c]:
-                continue
-            total = best[c]
-            if total is None:
-                total = list(map(add, unary[c], down[c]))
-            for e in self.ins[c]:
-                if e.producer < c:
-                    total = list(map(add, total, (e.shared if shared else e.table)[choice[e.producer]]))
-            for e in self.outs[c]:
-                if e.consumer < c:  # a value carried back to a loop's head, whose state is fixed
-                    total = list(map(add, total, self.columns(e.shared if shared else e.table)[choice[e.consumer]]))
-            choice[c] = _argmin(total)
-        return choice
+        pick = 2 if shared else 1
+        units = self.shared_unary_ids() if shared else self.unary_ids
+        vid = self.messages(reversed(self.choosers), units, self.later, pick, False)
+        # given its decided producers, and the loop heads its yields go back to
+        return self.fixed(self.choosers, vid, [(self.earlier, pick, False), (self.back, pick, True)])
 
     def upstream_first(self) -> list[int]:
         """Start (b): cheapest cost upstream per state, then states fixed in
         reverse program order."""
-        n = len(self.g.nodes)
-        unary, is_choosing = self.unary, self.is_choosing
-        up = [list(unary[c]) for c in range(n)]
-        for c in range(n):
-            if not is_choosing[c]:
-                continue
-            uc = up[c]
-            for e in self.ins[c]:
-                if e.producer >= c:
-                    continue
-                best_p = up[e.producer]
-                for sc, column in enumerate(self.columns(e.table)):
-                    uc[sc] += min(map(add, best_p, column))
-        choice = [0] * n
-        for p in range(n - 1, -1, -1):
-            if not is_choosing[p]:
-                continue
-            total = up[p]
-            for e in self.outs[p]:
-                if e.consumer > p:
-                    total = list(map(add, total, self.columns(e.table)[choice[e.consumer]]))
-            choice[p] = _argmin(total)
-        return choice
+        vid = self.messages(self.choosers, self.unary_ids, self.earlier, 1, True)
+        return self.fixed(reversed(self.choosers), vid, [(self.later, 1, True)])
 
 
 class _Around:
     """What local improvement reads of the graph's shape, whatever the
-    states chosen: built once, shared by both starting points."""
+    states chosen: built once, shared by all starting points.
 
-    def __init__(self, g: Graph, only_use: list[list[list[int]] | None], is_choosing: list[bool]) -> None:
-        nodes, values = g.nodes, g.values
-        # a value costs something only if a node with states produces it
-        counted = [v.producer is not None and bool(nodes[v.producer[0]].states) for v in values]
-        # per choosing node (only those move), the values whose cost its state changes
-        self.touched = [
-            [v for v in dict.fromkeys((*node.operands, *node.results)) if v >= 0 and counted[v]] if choosing else []
-            for node, choosing in zip(nodes, is_choosing)
+    Repeated layers ask local improvement the same questions: per choosing
+    node, `signature` is an id for everything its costs read but other
+    nodes' states (its states and tie-breakers; per value around it, its
+    table and which side the node is on, or for a value read several times
+    the state lists, indices and weights of its producer and readers and
+    which of them the node is), and `others` lists the nodes whose states
+    they read, so `_Local.better` memoizes a node's costs by both.  A node
+    next to a value with more than `MAX_MEMO_USES` readers gets none (-1):
+    its key would grow with them."""
+
+    def __init__(self, s: Solver) -> None:
+        g = s.g
+        nodes, values, is_choosing = g.nodes, g.values, s.is_choosing
+        list_id, kind = s.list_id, s.kind
+        # the values read once: from build_tables' lists
+        parts = list(s.own_parts)
+        others: list[tuple[int, ...]] = [()] * len(nodes)
+        for c, choosing in enumerate(is_choosing):
+            if not choosing:
+                continue
+            mine, near = parts[c], others[c]
+            reads, gives = (s.earlier[c], s.ahead[c]), (s.later[c], s.back[c])
+            for edges, side in ((reads[0], _ROWS), (reads[1], _ROWS), (gives[0], _COLUMNS), (gives[1], _COLUMNS)):
+                for other, table, shared in edges:
+                    if table is shared:  # (else read several times: below)
+                        mine += (side, id(table))
+                        near += (other,)
+            parts[c], others[c] = mine, near
+        # the values priced by counting their needs, but for those between
+        # fixed nodes (the same in every plan)
+        self.tracked: list[int] = []
+        unmemoized: set[int] = set()
+        descriptions: dict[tuple[int, ...], int] = {}
+        weights = s.weights
+        for v in s.counted:
+            value = values[v]
+            made = value.producer
+            assert made is not None
+            p, consumers = made[0], value.consumers
+            around = (p, *[m for m, _ in consumers])
+            if not is_choosing[p] and not any(is_choosing[x] for x in around):
+                continue
+            self.tracked.append(v)
+            if len(around) > MAX_MEMO_USES + 1:
+                unmemoized.update(around)
+                continue
+            described = (kind[v], list_id[p], made[1])
+            for m, i in consumers:
+                w = weights[m]
+                described += (list_id[m], i, w if w >= 0 else nodes[m].weight_of(i))
+            k = descriptions.setdefault(described, len(descriptions))
+            if len(set(around)) == len(around):
+                for at, x in enumerate(around):
+                    if is_choosing[x]:
+                        parts[x] += (_SHARED, k, 1, at)
+                        others[x] += around[:at] + around[at + 1 :]
+                continue
+            for x in dict.fromkeys(around):
+                if is_choosing[x]:
+                    mine = tuple([at for at, y in enumerate(around) if y == x])
+                    parts[x] += (_SHARED, k, len(mine), *mine)
+                    others[x] += tuple([y for y in around if y != x])
+        signatures: dict[tuple[int, ...], int] = {}
+        ties = s.ties
+        self.signature = [
+            signatures.setdefault((list_id[c], id(ties[c]), *parts[c]), len(signatures))
+            if choosing and c not in unmemoized
+            else -1
+            for c, choosing in enumerate(is_choosing)
         ]
-        # ... split into values read once, priced by their pairwise table
-        # (the common case: no shared reshard to count), and the others
-        self.edges: list[list[tuple[list[list[int]], int, int]]] = []
-        # (with, per value, the node's uses of it: operand index, weight)
-        self.shared: list[list[tuple[int, tuple[tuple[int, int], ...]]]] = []
-        for node, touched in zip(nodes, self.touched):
-            edges, shared = [], []
-            for v in touched:
-                table = only_use[v]
-                if table is not None:
-                    edges.append((table, values[v].producer[0], values[v].consumers[0][0]))
-                else:
-                    uses = tuple((i, node.weight_of(i)) for i, u in enumerate(node.operands) if u == v)
-                    shared.append((v, uses))
-            self.edges.append(edges)
-            self.shared.append(shared)
-        # the values priced by counting their needs (the others: by their table)
-        self.tracked = [counted[v] and only_use[v] is None for v in range(len(values))]
-        self.single = [
-            (table, values[v].producer[0], values[v].consumers[0][0])
-            for v, table in enumerate(only_use)
-            if table is not None
-        ]
+        self.others = others
+
+
+_OWN, _ROWS, _COLUMNS, _FIXED_ROWS, _FIXED_COLUMNS, _SHARED = range(6)
+"""What a node's signature (`_Around`) says of a value around it: read and
+produced by the node itself, read from another choosing node (the table's
+rows) or produced for one (its columns), the same with a fixed node, or
+read several times."""
+
+MAX_MEMO_USES = 8
+"""Readers of a value beyond which its nodes' costs are not memoized."""
 
 
 class _Local:
@@ -976,27 +1304,27 @@ class _Local:
         self.s = solver
         self.g = solver.g
         self.choice = list(choice)
-        g = self.g
         if solver.around is None:
-            solver.around = _Around(g, solver.only_use, solver.is_choosing)
-        self.tracked, self.touched = solver.around.tracked, solver.around.touched
-        self.single = solver.around.single
-        self.edges, self.shared = solver.around.edges, solver.around.shared
+            solver.around = _Around(solver)
+        self.around = solver.around
         self.needs_of, self.produces_of = solver.needs_of, solver.produces_of
         # per value priced by its needs: {needed layout: {weight: count}}
-        # over its consumers' current states
-        self.needs: list[dict[int, dict[int, int]]] = [{} for _ in g.values]
-        nodes, needs, chosen, needs_of = g.nodes, self.needs, self.choice, self.needs_of
-        for v, value in enumerate(g.values):
-            if not self.tracked[v]:
-                continue
-            table = needs[v]
-            for c, i in value.consumers:
+        # over its consumers' current states (counted when first read)
+        self.needs: list[dict[int, dict[int, int]] | None] = [None] * len(self.g.values)
+
+    def needs_table(self, v: int) -> dict[int, dict[int, int]]:
+        """Value `v`'s needs over its consumers' current states."""
+        table = self.needs[v]
+        if table is None:
+            table = self.needs[v] = {}
+            nodes, chosen, needs_of = self.g.nodes, self.choice, self.needs_of
+            for c, i in self.g.values[v].consumers:
                 if not needs_of[c]:
                     continue
                 st_needs = needs_of[c][chosen[c]]
                 if i < len(st_needs) and st_needs[i] >= 0:
                     _count(table, st_needs[i], nodes[c].weight_of(i), 1)
+        return table
 
     def need_of(self, c: int, i: int, state: int) -> int:
         states = self.needs_of[c]
@@ -1006,9 +1334,10 @@ class _Local:
         return st_needs[i] if i < len(st_needs) else -1
 
     def add_need(self, v: int, c: int, i: int, state: int, delta: int) -> None:
+        table = self.needs[v]
         need = self.need_of(c, i, state)
-        if need >= 0:
-            _count(self.needs[v], need, self.g.nodes[c].weight_of(i), delta)
+        if table is not None and need >= 0:  # (one not counted yet is counted when read)
+            _count(table, need, self.g.nodes[c].weight_of(i), delta)
 
     def have(self, v: int) -> int:
         p, j = self.g.values[v].producer
@@ -1020,28 +1349,56 @@ class _Local:
         the most-repeated use wanting it."""
         kind, reshard = self.s.kind[v], self.s.reshard
         total = 0
-        for need, counts in self.needs[v].items():
+        for need, counts in self.needs_table(v).items():
             if need != have:
                 total += reshard(kind, have, need) * max(counts)
         return total
 
+    def touched(self, c: int) -> list[int]:
+        """The values whose cost node `c`'s state changes."""
+        nodes, values = self.g.nodes, self.g.values
+        node = nodes[c]
+        return [
+            v
+            for v in dict.fromkeys((*node.operands, *node.results))
+            if v >= 0 and values[v].producer is not None and nodes[values[v].producer[0]].states
+        ]
+
     def node_costs(self, c: int) -> list[int]:
         """The cost of everything around node `c`, per state of it."""
-        choice, columns = self.choice, self.s.columns
-        costs = self.s.ties[c]
-        for table, p, m in self.edges[c]:
+        s, choice, values = self.s, self.choice, self.g.values
+        node = self.g.nodes[c]
+        costs = s.ties[c]
+        for v in self.touched(c):
+            table = s.only_use[v]
+            if table is None:  # read several times: priced by counting its needs
+                uses = tuple((i, node.weight_of(i)) for i, u in enumerate(node.operands) if u == v)
+                costs = list(map(add, costs, self.shared_costs(c, v, uses)))
+                continue
+            p, m = values[v].producer[0], values[v].consumers[0][0]
             if p != c:  # c reads the value
                 costs = list(map(add, costs, table[choice[p]]))
             elif m != c:  # c produces it
-                costs = list(map(add, costs, columns(table)[choice[m]]))
+                costs = list(map(add, costs, s.columns(table)[choice[m]]))
             else:  # c reads its own result
                 costs = [t + table[k][k] for k, t in enumerate(costs)]
-        shared = self.shared[c]
-        if shared:
-            costs = list(costs)
-            for v, uses in shared:
-                costs = list(map(add, costs, self.shared_costs(c, v, uses)))
         return costs
+
+    def better(self, c: int) -> int:
+        """The state node `c` moves to: the first of the smallest cost, if
+        smaller than its current state's; else its current state."""
+        choice, signature = self.choice, self.around.signature[c]
+        if signature < 0:
+            costs = self.node_costs(c)
+            best = _argmin(costs)
+        else:
+            key = (signature, *[choice[o] for o in self.around.others[c]])
+            found = self.s.local_memo.get(key)
+            if found is None:
+                costs = self.node_costs(c)
+                found = self.s.local_memo[key] = (_argmin(costs), costs)
+            best, costs = found
+        return best if costs[best] < costs[choice[c]] else choice[c]
 
     def shared_costs(self, c: int, v: int, uses: tuple[tuple[int, int], ...]) -> list[int]:
         """The cost of value `v` per state of node `c` (`value_cost` with
@@ -1060,13 +1417,13 @@ class _Local:
             for i, w in uses:
                 if i < len(current) and current[i] >= 0:
                     _count(mine, current[i], w, 1)
-            for lay, counts in self.needs[v].items():
+            for lay, counts in self.needs_table(v).items():
                 gone = mine.get(lay)
                 weights = [w for w, n in counts.items() if n != gone.get(w, 0)] if gone else counts
                 if weights:
                     wanted[lay] = max(weights)
         else:
-            for lay, counts in self.needs[v].items():
+            for lay, counts in self.needs_table(v).items():
                 wanted[lay] = max(counts)
         # Repeated layers ask the same: the answer depends on the value's
         # kind, where it is produced (the state read when `c` produces it),
@@ -1097,41 +1454,53 @@ class _Local:
     def improve(self) -> None:
         """Rounds over the nodes whose neighbourhood changed since they were
         last evaluated (all of them at first)."""
-        g = self.g
-        pending = [c for c in range(len(g.nodes)) if self.s.is_choosing[c]]
+        g, choice, is_choosing = self.g, self.choice, self.s.is_choosing
+        pending = [c for c in range(len(g.nodes)) if is_choosing[c]]
         for _ in range(MAX_ROUNDS):
             if not pending:
                 break
             woken: dict[int, None] = {}
             for c in pending:
-                costs = self.node_costs(c)
-                best = _argmin(costs)
-                if costs[best] < costs[self.choice[c]]:
+                best = self.better(c)
+                if best != choice[c]:
                     self.move(c, best)
-                    for v in self.touched[c]:
+                    for v in self.touched(c):
                         value = g.values[v]
                         woken.setdefault(value.producer[0])
                         for m, _ in value.consumers:
                             woken.setdefault(m)
-            pending = [c for c in sorted(woken) if self.s.is_choosing[c]]
+            pending = [c for c in sorted(woken) if is_choosing[c]]
 
     def move(self, c: int, state: int) -> None:
         node = self.g.nodes[c]
         for i, v in enumerate(node.operands):
-            if v >= 0 and self.tracked[v]:
+            if v >= 0 and self.needs[v] is not None:
                 self.add_need(v, c, i, self.choice[c], -1)
                 self.add_need(v, c, i, state, 1)
         self.choice[c] = state
 
     def total(self) -> int:
-        choice = self.choice
+        """The cost of the current states, up to a constant (values between
+        fixed nodes are left out: the same in every plan), to compare
+        starts."""
+        choice, values = self.choice, self.g.values
         ties = self.s.ties
         total = sum(ties[c][choice[c]] for c, node in enumerate(self.g.nodes) if node.states)
-        total += sum(table[choice[p]][choice[m]] for table, p, m in self.single)
-        for v in range(len(self.g.values)):
-            if self.tracked[v]:
-                total += self.value_cost(v, self.have(v))
+        for v, table in enumerate(self.s.only_use):
+            if table is not None:
+                total += table[choice[values[v].producer[0]]][choice[values[v].consumers[0][0]]]
+        for v in self.around.tracked:
+            total += self.value_cost(v, self.have(v))
         return total
+
+
+def _append(lists: list, index: int, item: object) -> None:
+    """Append `item` to `lists[index]`, an empty tuple until its first item."""
+    found = lists[index]
+    if found:
+        found.append(item)
+    else:
+        lists[index] = [item]
 
 
 def _count(table: dict[int, dict[int, int]], lay: int, weight: int, delta: int) -> None:

@@ -1,0 +1,492 @@
+"""The cost solver's choice on random graphs against a plain reference.
+
+The solver memoizes its steps by what they read (candidate expansion per
+rule and layouts around, the starting passes per interned cost vector,
+local improvement per node signature), which must change no choice: the
+reference here computes the same algorithm directly, without memos, on
+whole cost vectors and on the exact cost of each value.  Graphs are drawn
+at random: chains and DAGs of repeated layers (elementwise ops,
+transposes, matmuls (of a value by itself too), row reductions and
+broadcasts, sums with values every device holds, argmax-like select
+loops, values read by many ops or wanted in every layout, ops with a
+given loop sharding, nodes given two states), loops carrying a value back
+to their head, trip counts, sizes the mesh does not divide; costed by the
+resharding planner exactly (with its collectives as the tie-breaker) or
+coarsely, so that many plans tie.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+from collections import deque
+from itertools import chain
+
+import numpy as np
+import pytest
+
+from mesh_dialect.interfaces.rules import Iterator, ShardingRule
+from mesh_dialect.sharding.resharding import plan_resharding
+from mesh_dialect.sharding.spec import Sharding
+from mesh_dialect.transforms.propagation.solver import (
+    BYTE,
+    COLLECTIVE,
+    IMPOSSIBLE,
+    MAX_ROUNDS,
+    MAX_STATES,
+    Graph,
+    Layout,
+    Node,
+    Solver,
+    State,
+    Value,
+    _Candidates,
+    own_cost,
+)
+
+EW1 = ShardingRule.elementwise(2)
+EW2 = ShardingRule.elementwise(2, 2)
+TRANSPOSE = ShardingRule.transpose((1, 0))
+MATMUL = ShardingRule.matmul()
+ROW_MAX = ShardingRule((Iterator.parallel(), Iterator.reduction("max")), ((0, 1),), ((0,),))
+ROW_SUM = ShardingRule((Iterator.parallel(), Iterator.reduction("sum")), ((0, 1),), ((0,),))
+ARGMAX = ShardingRule((Iterator.parallel(), Iterator("select")), ((0, 1),), ((0,), (0,)))
+BROADCAST = ShardingRule((Iterator.parallel(), Iterator.parallel()), ((0, 1), (0,)), ((0, 1),))
+
+ONE_AXIS = [Sharding(()), Sharding(((0,),)), Sharding(((), (0,))), Sharding((), (0,), "sum")]
+TWO_AXES = [
+    Sharding(()),
+    Sharding(((0,),)),
+    Sharding(((), (1,))),
+    Sharding(((0,), (1,))),
+    Sharding(((1,), (0,))),
+    Sharding(((0, 1),)),
+    Sharding((), (0,), "sum"),
+]
+TWO_AXES_RICH = [
+    *TWO_AXES,
+    Sharding(((1,),)),
+    Sharding(((), (0,))),
+    Sharding(((), (0, 1))),
+    Sharding((), (1,), "sum"),
+    Sharding(((0,),), (1,), "sum"),
+]
+
+
+@functools.cache
+def _plan(shape: tuple[int, ...], mesh: tuple[int, ...], element_bytes: int, have: Sharding, need: Sharding):
+    """(bytes, collectives) of the planner's reshard, IMPOSSIBLE bytes when it has none."""
+    try:
+        plan = plan_resharding(shape, mesh, have, need, element_bytes=element_bytes)
+    except ValueError:
+        return IMPOSSIBLE, 0
+    return plan.bytes_received, sum(1 for step in plan.steps if step.__class__.__name__ != "AllSlice")
+
+
+def _costs(graph: Graph, coarse: int):
+    """The planner's bytes (over `coarse`, so that many plans tie) and its collectives."""
+
+    def plan(value: Value, have: Layout | None, need: Layout | None) -> tuple[int, int]:
+        if need is None or have is None or not have[0] or not (have[1].split_axes or have[1].partial_axes):
+            return 0, 0
+        if have[0] != need[0] or need[0] not in graph.meshes:
+            return IMPOSSIBLE, 0
+        return _plan(value.shape, graph.meshes[have[0]], value.element_bytes, have[1], need[1])
+
+    def cost(value: Value, have: Layout | None, need: Layout | None) -> int:
+        moved = plan(value, have, need)[0]
+        return moved if moved >= IMPOSSIBLE else moved // coarse
+
+    def collectives(value: Value, have: Layout | None, need: Layout | None) -> int:
+        return plan(value, have, need)[1]
+
+    return cost, collectives
+
+
+def _random_graph(seed: int) -> Graph:
+    """Layers of up to six random ops repeated up to six times (each op
+    reading the layer's input or an earlier result), maybe inside a loop
+    carrying the last result back to its head; fixed layouts at the edges."""
+    rng = np.random.default_rng(seed)
+    mesh = [(2, 2), (4,), (2,)][rng.integers(3)]
+    graph = Graph({"m": mesh})
+    rich = len(mesh) == 2 and rng.random() < 0.3
+    lays = TWO_AXES_RICH if rich else TWO_AXES if len(mesh) == 2 else ONE_AXIS
+    shape = (8, int(rng.choice([8, 8, 6, 12])))  # 6 and 12: pieces of unequal sizes on 4 devices
+    uneven = bool(rng.random() < 0.3)
+    states: dict[tuple, State] = {}  # one object per distinct given state, as extraction makes them
+
+    def state(needs: tuple, produces: tuple) -> State:
+        return states.setdefault((needs, produces), State(needs, produces))
+
+    def lay(k: int | None = None) -> Layout:
+        return ("m", lays[rng.integers(len(lays)) if k is None else k])
+
+    def source(of: tuple[int, ...], k: int | None = None) -> int:
+        v = graph.add_value(of, 4)
+        graph.add_node(Node([], [v], [state((), (lay(k),))]))
+        return v
+
+    def annotate(v: int, k: int) -> int:
+        out = graph.add_value(graph.values[v].shape, 4)
+        graph.add_node(Node([v], [out], [state((lay(k),), (lay(k),))]))
+        return out
+
+    template = []
+    for i in range(int(rng.integers(1, 7))):
+        kinds = ["ew", "add", "tr", "mm", "square", "rows", "ann", "argmax", "wide", "given", "fan", "whole", "either"]
+        kind = rng.choice(kinds)
+        reads = [int(rng.integers(-1, i)) for _ in range(2)]  # -1: the layer's input
+        template.append((kind, reads, int(rng.integers(len(lays))), rng.random() < 0.5, int(rng.choice([1, 1, 1, 3]))))
+    weight_layout = int(rng.integers(len(lays)))
+    input_layout = int(rng.integers(len(lays))) if rng.random() < 0.4 else None
+    x = source(shape)
+    head = None
+    if rng.random() < 0.3:
+        out, arg = graph.add_value(shape, 4), graph.add_value(shape, 4)
+        head = graph.add_node(Node([x], [out, arg], carry=True, uneven=uneven))
+        x = arg
+    for _ in range(int(rng.integers(1, 7))):
+        if input_layout is not None:
+            x = annotate(x, input_layout)
+        outs: list[int] = []
+        for kind, reads, k, linear, weight in template:
+            a = x if reads[0] < 0 else outs[reads[0]]
+            b = x if reads[1] < 0 else outs[reads[1]]
+            of = graph.values[a].shape
+            if kind == "ann":
+                outs.append(annotate(a, k))
+                continue
+            if kind == "wide":  # a value many ops read (more than MAX_MEMO_USES)
+                for _ in range(int(rng.choice([3, 10]))):
+                    y = graph.add_value(of, 4)
+                    graph.add_node(Node([a], [y], rule=EW1, uneven=uneven))
+                    graph.add_node(Node([y], [], [state((lay(k),), ())]))
+                outs.append(a)
+                continue
+            if kind == "fan":  # a value wanted in every layout: many states for its producer
+                if rich:
+                    y = graph.add_value(of, 4)
+                    graph.add_node(Node([a, source((of[1], of[1]))], [y], rule=MATMUL, uneven=uneven))
+                    a = y
+                for every in range(len(lays)):
+                    graph.add_node(Node([a], [], [state((lay(every),), ())]))
+                outs.append(a)
+                continue
+            y = graph.add_value(of[::-1] if kind == "tr" else of, 4)
+            if kind == "given":  # an op whose loop sharding is given
+                option = ((0,), ()) if lays[k].split_axes[:1] == ((0,),) else ((), ())
+                graph.add_node(Node([a], [y], [State((lay(k),), (lay(k),), option, "m")]))
+            elif kind == "either":  # a node without a rule given two states to choose from
+                other = (k + 1) % len(lays)
+                graph.add_node(Node([a], [y], [state((lay(k),), (lay(k),)), state((lay(other),), (lay(other),))]))
+            elif kind == "argmax":
+                picked, at = graph.add_value((of[0],), 4), graph.add_value((of[0],), 4)
+                graph.add_node(Node([a], [picked, at], rule=ARGMAX, uneven=uneven, weight=weight))
+                graph.add_node(Node([a, picked], [y], rule=BROADCAST, uneven=uneven))
+            elif kind == "rows":
+                row = graph.add_value((of[0],), 4)
+                graph.add_node(Node([a], [row], rule=ROW_MAX if linear else ROW_SUM, uneven=uneven))
+                graph.add_node(Node([a, row], [y], rule=BROADCAST, uneven=uneven))
+            else:
+                if kind == "ew":
+                    node = Node([a], [y], rule=EW1, uneven=uneven, linear=((0,),) if linear else ())
+                elif kind == "add":
+                    b = b if graph.values[b].shape == of else a
+                    node = Node([a, b], [y], rule=EW2, uneven=uneven, linear=((0, 1),) if linear else ())
+                elif kind == "whole":  # plus a value every device holds (no producer, or one naming no mesh)
+                    z = graph.add_value(of, 4)
+                    if linear:
+                        graph.add_node(Node([], [z], [state((), (("", Sharding(())),))]))
+                    node = Node([a, z], [y], rule=EW2, uneven=uneven)
+                elif kind == "tr":
+                    node = Node([a], [y], rule=TRANSPOSE, uneven=uneven, linear=((0,),) if linear else ())
+                elif kind == "square" and of[0] == of[1]:  # one value read twice, by rows and by columns
+                    node = Node([a, a], [y], rule=MATMUL, uneven=uneven)
+                else:
+                    w = source((of[1], of[1]), int(rng.integers(len(lays))) if rich else weight_layout)
+                    node = Node([a, w], [y], rule=MATMUL, uneven=uneven)
+                node.weight = weight
+                if weight != 1 and rng.random() < 0.5:
+                    node.operand_weights = [1] * len(node.operands)  # read from outside the loop
+                graph.add_node(node)
+            outs.append(y)
+        if graph.values[outs[-1]].shape == shape:
+            x = outs[-1]
+    if head is not None:
+        graph.add_operand(head, x, int(rng.choice([1, 3])))
+        x = graph.nodes[head].results[0]
+    if rng.random() < 0.8:
+        graph.add_node(Node([x], [], [state((lay(),), ())]))
+    return graph
+
+
+def _first_smallest(costs: list[int]) -> int:
+    return costs.index(min(costs))
+
+
+def _reference(graph: Graph, cost, collectives) -> list[int]:
+    """The solver's choice (module docstring of `solver.py`), computed
+    directly: no memo, no interned vectors, every node's costs summed anew."""
+    nodes, values = graph.nodes, graph.values
+    # 1. candidates: the rules' suggestions through a FIFO of distinct nodes
+    cands = _Candidates(graph)
+    needs_of: list[list[tuple[int, ...]]] = [[] for _ in nodes]
+    produces_of: list[list[tuple[int, ...]]] = [[] for _ in nodes]
+    for index, node in enumerate(nodes):
+        for st in node.states:
+            needs_of[index].append(cands.lids(st.needs))
+            produces_of[index].append(cands.lids(st.produces))
+            if node.rule is None and not node.carry:
+                cands.note(node, needs_of[index][-1], produces_of[index][-1], [])
+    choosing = [i for i, node in enumerate(nodes) if node.rule is not None or node.carry]
+    queue, queued = deque(choosing), set(choosing)
+    while queue:
+        index = queue.popleft()
+        queued.discard(index)
+        node = nodes[index]
+        if len(node.states) >= MAX_STATES:
+            continue
+        if node.rule is None:
+            suggested = cands.suggested(node)
+        else:
+            options = cands.options(node.rule, cands.requests(node))
+            suggested = (cands.state(node.rule, mesh, option) for mesh, option in options)
+            if node.linear:
+                suggested = chain(suggested, cands.linear(node))
+        grew: list[int] = []
+        for st, needs, produces in cands.new_states(node, suggested):
+            node.states.append(st)
+            needs_of[index].append(needs)
+            produces_of[index].append(produces)
+            cands.note(node, needs, produces, grew)
+        for v in grew:
+            producer = [] if values[v].producer is None else [values[v].producer[0]]
+            for c in producer + [c for c, _ in values[v].consumers]:
+                if c in choosing and c not in queued:
+                    queued.add(c)
+                    queue.append(c)
+    for index in choosing:
+        if not nodes[index].states:
+            nodes[index].states.append(State((), ()))
+            needs_of[index].append(())
+            produces_of[index].append(())
+    layouts = cands.layouts
+    is_choosing = [len(node.states) > 1 for node in nodes]
+
+    def reshard(v: int, have: int, need: int) -> int:
+        if need < 0 or have == need:
+            return 0
+        source, target = None if have < 0 else layouts[have], layouts[need]
+        return cost(values[v], source, target) * BYTE + collectives(values[v], source, target) * COLLECTIVE
+
+    def add(a: list[int], b) -> list[int]:
+        return [x + y for x, y in zip(a, b)]
+
+    # 2. pairwise tables, the costs to fixed neighbours, and the three starts
+    ties = [[st.tie for st in node.states] for node in nodes]
+    for c, node in enumerate(nodes):
+        if node.rule is not None and node.rule.selects:
+            ties[c] = [t + own_cost(graph, node, st, True) for t, st in zip(ties[c], node.states)]
+    unary, shared_unary = list(ties), list(ties)
+    edges: list[tuple[int, int, list[list[int]], list[list[int]]]] = []  # producer, consumer, per use, shared
+    out_forest, any_shared = True, False
+    choosing_in = [0] * len(nodes)
+    for v, value in enumerate(values):
+        if value.producer is None:
+            continue
+        p, j = value.producer
+        if not nodes[p].states or not nodes[p].states[0].produces:
+            continue
+        uses = len(value.consumers)
+        out_forest = out_forest and uses <= 1
+        for c, i in value.consumers:
+            if not nodes[c].states or not nodes[c].states[0].needs:
+                continue
+            any_shared = any_shared or uses > 1
+            w = nodes[c].weight_of(i)
+            table = [[reshard(v, ps[j], ns[i]) * w for ns in needs_of[c]] for ps in produces_of[p]]
+            shared = [[x // uses for x in row] for row in table]
+            if is_choosing[p] and is_choosing[c]:
+                out_forest = out_forest and c > p and not choosing_in[c]
+                if c != p:
+                    choosing_in[c] += 1
+                    edges.append((p, c, table, shared))
+            elif is_choosing[c]:
+                unary[c], shared_unary[c] = add(unary[c], table[0]), add(shared_unary[c], shared[0])
+            elif is_choosing[p]:
+                unary[p] = add(unary[p], [row[0] for row in table])
+                shared_unary[p] = add(shared_unary[p], [row[0] for row in shared])
+
+    def downstream_first(k: int, own: list[list[int]]) -> list[int]:
+        down = [[0] * len(node.states) for node in nodes]
+        for c in reversed(range(len(nodes))):
+            for p, m, *tables in edges:
+                if p == c and m > c and is_choosing[c]:
+                    best = add(own[m], down[m])
+                    down[c] = [d + min(add(row, best)) for d, row in zip(down[c], tables[k])]
+        choice = [0] * len(nodes)
+        for c in range(len(nodes)):
+            if not is_choosing[c]:
+                continue
+            total = add(own[c], down[c])
+            for p, m, *tables in edges:
+                if m == c and p < c:
+                    total = add(total, tables[k][choice[p]])
+                if p == c and m < c:  # back to a loop head, fixed already
+                    total = add(total, [row[choice[m]] for row in tables[k]])
+            choice[c] = _first_smallest(total)
+        return choice
+
+    def upstream_first() -> list[int]:
+        up = [list(u) for u in unary]
+        for c in range(len(nodes)):
+            for p, m, table, _ in edges:
+                if m == c and p < c and is_choosing[c]:
+                    up[c] = [u + min(up[p][t] + table[t][s] for t in range(len(up[p]))) for s, u in enumerate(up[c])]
+        choice = [0] * len(nodes)
+        for c in reversed(range(len(nodes))):
+            if not is_choosing[c]:
+                continue
+            total = up[c]
+            for p, m, table, _ in edges:
+                if p == c and m > c:
+                    total = add(total, [row[choice[m]] for row in table])
+            choice[c] = _first_smallest(total)
+        return choice
+
+    first = downstream_first(0, unary)
+    if out_forest:
+        return first
+
+    # 3. local improvement under the exact cost of each value
+    counted = [v.producer is not None and bool(nodes[v.producer[0]].states) for v in values]
+
+    def value_cost(v: int, choice: list[int]) -> int:
+        p, j = values[v].producer  # type: ignore[misc]
+        produces = produces_of[p][choice[p]]
+        have = produces[j] if produces else -1
+        wanted: dict[int, int] = {}
+        for c, i in values[v].consumers:
+            needs = needs_of[c][choice[c]] if needs_of[c] else ()
+            if i < len(needs) and needs[i] >= 0:
+                wanted[needs[i]] = max(wanted.get(needs[i], 0), nodes[c].weight_of(i))
+        return sum(reshard(v, have, need) * w for need, w in wanted.items() if need != have)
+
+    def around(c: int) -> list[int]:
+        return [v for v in dict.fromkeys((*nodes[c].operands, *nodes[c].results)) if v >= 0 and counted[v]]
+
+    def improve(choice: list[int]) -> list[int]:
+        choice = list(choice)
+        pending = [c for c in range(len(nodes)) if is_choosing[c]]
+        for _ in range(MAX_ROUNDS):
+            woken: set[int] = set()
+            for c in pending:
+                costs = []
+                for s in range(len(nodes[c].states)):
+                    trial = [*choice[:c], s, *choice[c + 1 :]]
+                    costs.append(ties[c][s] + sum(value_cost(v, trial) for v in around(c)))
+                best = _first_smallest(costs)
+                if costs[best] < costs[choice[c]]:
+                    choice[c] = best
+                    for v in around(c):
+                        woken.add(values[v].producer[0])  # type: ignore[index]
+                        woken.update(m for m, _ in values[v].consumers)
+            pending = [c for c in sorted(woken) if is_choosing[c]]
+        return choice
+
+    def total(choice: list[int]) -> int:
+        own = sum(ties[c][choice[c]] for c, node in enumerate(nodes) if node.states)
+        return own + sum(value_cost(v, choice) for v in range(len(values)) if counted[v])
+
+    starts = [first]
+    for other in [upstream_first(), *([downstream_first(1, shared_unary)] if any_shared else [])]:
+        if other not in starts:
+            starts.append(other)
+    improved = [improve(start) for start in starts]
+    if len(improved) == 1:
+        return improved[0]
+    totals = [total(choice) for choice in improved]
+    return improved[_first_smallest(totals)]
+
+
+def _states(graph: Graph) -> list[list[tuple]]:
+    return [[(st.needs, st.produces, st.option, st.mesh, st.tie) for st in node.states] for node in graph.nodes]
+
+
+# (772: a node reading one value twice meets a memoized expansion of a
+# node reading two values alike, which only the node's aliases tell apart)
+@pytest.mark.parametrize("coarse", [1, 4096])
+@pytest.mark.parametrize("seed", [*range(120), 772])
+def test_the_solver_chooses_as_the_plain_algorithm(seed: int, coarse: int) -> None:
+    graph, plain = _random_graph(seed), _random_graph(seed)
+    chosen = Solver(graph, *_costs(graph, coarse)).solve()
+    assert chosen == _reference(plain, *_costs(plain, coarse))
+    assert _states(graph) == _states(plain)
+
+
+def _layers(count: int) -> Graph:
+    """`count` transformer-like layers: the input annotated by rows, a matmul
+    by a column-split weight, a row max and a broadcast subtraction (the
+    scores read twice), a matmul by a row-split weight, a residual add."""
+    graph = Graph({"m": (2, 2)})
+    rows, cols = ("m", Sharding(((0,),))), ("m", Sharding(((), (1,))))
+    x = graph.add_value((8, 8), 4)
+    graph.add_node(Node([], [x], [State((), (rows,))]))
+    # (one object per distinct given state, as extraction makes them)
+    weights = [State((), (cols,)), State((), (("m", Sharding(((1,),))),))]
+    annotation = State((rows,), (rows,))
+    for _ in range(count):
+        h = graph.add_value((8, 8), 4)
+        graph.add_node(Node([x], [h], [annotation]))
+        w1, q, m, s, w2, o, y = (graph.add_value((8,) if k == 2 else (8, 8), 4) for k in range(7))
+        graph.add_node(Node([], [w1], [weights[0]]))
+        graph.add_node(Node([h, w1], [q], rule=MATMUL))
+        graph.add_node(Node([q], [m], rule=ROW_MAX))
+        graph.add_node(Node([q, m], [s], rule=BROADCAST))
+        graph.add_node(Node([], [w2], [weights[1]]))
+        graph.add_node(Node([s, w2], [o], rule=MATMUL))
+        graph.add_node(Node([o, h], [y], rule=EW2, linear=((0, 1),)))
+        x = y
+    graph.add_node(Node([x], [], [State((rows,), ())]))
+    return graph
+
+
+def test_repeated_layers_ask_each_question_once() -> None:
+    """Memoized by what they read, the steps of 8 and of 32 repeated layers
+    ask the same questions: as many rule expansions, starting-pass vectors
+    and local-improvement costs (each layer after the first few adds none)."""
+    sizes = []
+    for count in (8, 32):
+        graph = _layers(count)
+        cost, collectives = _costs(graph, 1)
+        solver = Solver(graph, cost, collectives)
+        chosen = solver.solve()
+        assert chosen == _reference(_layers(count), cost, collectives)
+        sizes.append((len(solver.message_memo), len(solver.argmin_memo), len(solver.local_memo)))
+    assert sizes[0] == sizes[1]
+
+
+def test_a_value_every_device_holds_differs_from_one_without_layouts_yet() -> None:
+    """Two ops alike read a value of one shape each: a loop's carried value
+    no layout reached (its head has none to suggest) and a value every
+    device holds.  The first op's expansion gives the carried value the
+    layout it reads; the second's must not give it to the whole value
+    (slicing it is free, it suggests nothing), or a third op reading that
+    value alone takes states from it."""
+    graph = Graph({"m": (2,)})
+    rows = ("m", Sharding(((0,),)))
+    init, everywhere = graph.add_value((8, 8), 4), graph.add_value((8, 8), 4)  # no producer: whole
+    out, arg = graph.add_value((8, 8), 4), graph.add_value((8, 8), 4)
+    graph.add_node(Node([init], [out, arg], carry=True))
+    wanted = State((rows,), ())
+    for read in (arg, everywhere):
+        y = graph.add_value((8, 8), 4)
+        graph.add_node(Node([read], [y], rule=EW1))
+        graph.add_node(Node([y], [], [wanted]))
+    alone = graph.add_node(Node([everywhere], [graph.add_value((8, 8), 4)], rule=EW1))
+    plain = copy.deepcopy(graph)
+    cost, collectives = _costs(graph, 1)
+    assert Solver(graph, cost, collectives).solve() == _reference(plain, cost, collectives)
+    assert _states(graph) == _states(plain)
+    assert graph.nodes[alone].states == [State((), ())]
