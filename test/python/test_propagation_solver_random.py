@@ -24,6 +24,7 @@ from itertools import chain
 
 import numpy as np
 import pytest
+from test_propagation_solver import LAYOUTS
 
 from mesh_dialect.interfaces.rules import Iterator, ShardingRule
 from mesh_dialect.sharding.resharding import plan_resharding
@@ -54,15 +55,7 @@ ARGMAX = ShardingRule((Iterator.parallel(), Iterator("select")), ((0, 1),), ((0,
 BROADCAST = ShardingRule((Iterator.parallel(), Iterator.parallel()), ((0, 1), (0,)), ((0, 1),))
 
 ONE_AXIS = [Sharding(()), Sharding(((0,),)), Sharding(((), (0,))), Sharding((), (0,), "sum")]
-TWO_AXES = [
-    Sharding(()),
-    Sharding(((0,),)),
-    Sharding(((), (1,))),
-    Sharding(((0,), (1,))),
-    Sharding(((1,), (0,))),
-    Sharding(((0, 1),)),
-    Sharding((), (0,), "sum"),
-]
+TWO_AXES = LAYOUTS  # test_propagation_solver's layouts on a 2x2 mesh
 TWO_AXES_RICH = [
     *TWO_AXES,
     Sharding(((1,),)),

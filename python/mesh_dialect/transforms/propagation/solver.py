@@ -822,21 +822,14 @@ class _Candidates:
             moved[index] = False
             for v in self.expand(index):
                 value = values[v]
-                if value.producer is not None:
-                    p = value.producer[0]
-                    if is_choosing[p]:
-                        if p != index:
-                            moved[p] = True
-                        if not queued[p]:
-                            queued[p] = True
-                            queue.append(p)
-                for c, _ in value.consumers:
-                    if is_choosing[c]:
-                        if c != index:
-                            moved[c] = True
-                        if not queued[c]:
-                            queued[c] = True
-                            queue.append(c)
+                around = value.consumers if value.producer is None else (value.producer, *value.consumers)
+                for m, _ in around:
+                    if is_choosing[m]:
+                        if m != index:
+                            moved[m] = True
+                        if not queued[m]:
+                            queued[m] = True
+                            queue.append(m)
 
 
 def _unreduced(lay: Layout) -> Layout:
