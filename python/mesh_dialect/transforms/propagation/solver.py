@@ -29,7 +29,9 @@ Algorithm, for N nodes, E uses of values and at most K states per node:
    layouts its producer and consumers can give or want (at most
    `MAX_LAYOUTS`).  An op turns the layouts on its values (each, each pair
    on different values, and all at once) into loop shardings with its
-   rule's `option_from_requests`, and a layout splitting a dimension the
+   rule's `option_from_requests` (a pair that wants one mesh axis on two
+   loops gives both ways of settling it, the loser keeping its other
+   axes), and a layout splitting a dimension the
    op needs whole also into the options moving those axes to another loop
    (`moved_options`: a sort along a split dimension sorts rows split by the
    same axes, one all_to_all away); the replicated sharding is always a
@@ -100,8 +102,11 @@ from ...sharding.spec import Sharding
 Layout = tuple[str, Sharding]
 """A value's layout on a mesh."""
 
-MAX_LAYOUTS = 8
-"""Candidate layouts kept per value (the first found)."""
+MAX_LAYOUTS = 12
+"""Candidate layouts kept per value (the first found).  Settled clashes
+add layouts a value's earlier neighbours would otherwise have offered:
+with 8, they crowded out the layouts of the cheapest plan on 2 of 400
+generated 2-D and 3-D mesh MLPs."""
 MAX_STATES = 16
 """Candidate states kept per node (the first found)."""
 MAX_ROUNDS = 8
@@ -402,14 +407,27 @@ class _Candidates:
                 opt = option_from_requests(rule, [r])
                 if not isinstance(opt, Conflict):
                     out.setdefault((mesh, opt))
+            clashing: list[tuple[ShardingOption, tuple, tuple]] = []
             for a, b in combinations(reqs, 2):
                 if a[:2] == b[:2]:
                     continue
                 opt = option_from_requests(rule, [a, b])
                 if not isinstance(opt, Conflict):
                     out.setdefault((mesh, opt))
+                else:
+                    clashing.append((opt.resolved, a, b))
             for ordered in (reqs, sorted(reqs, key=lambda r: r[0] != "operand")):
                 opt = option_from_requests(rule, ordered)
+                out.setdefault((mesh, opt.resolved if isinstance(opt, Conflict) else opt))
+            # a pair that clashes (both want one mesh axis, on different
+            # loops) settles it both ways: the winner keeps all its axes, the
+            # loser the others (a matmul reading activations with the batch
+            # over [0] and the sequence over [1], and a weight with its
+            # columns over [1]: batch over [0], columns over [1], the
+            # sequence gathered)
+            for resolved, a, b in clashing:
+                out.setdefault((mesh, resolved))
+                opt = option_from_requests(rule, [b, a])
                 out.setdefault((mesh, opt.resolved if isinstance(opt, Conflict) else opt))
             # axes on a dimension the op needs whole may move to another
             # (`moved_options`), last so they crowd out no earlier candidate
