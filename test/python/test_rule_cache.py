@@ -293,3 +293,62 @@ def test_a_rule_registered_after_lookups_takes_over_and_removing_it_restores_the
     finally:
         register_rule("arith.negf", None)
     assert cache.rule_for(neg) == built_in and calls == ["arith.negf"]
+
+
+def test_a_generic_or_matmul_key_names_only_what_the_linalg_rule_reads() -> None:
+    """A linalg.generic's or linalg.matmul's key holds the attributes the
+    built-in rule reads (maps, iterator types, operand segments), a matmul's
+    `cast` (its generated body follows it) and a discardable `iterator_types`
+    (the rule asks for one): other attributes (a `doc`, a discardable one)
+    leave the rule alone and share its entry."""
+    generic = """
+  %g{i} = linalg.generic {{{extra}indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]}}
+      ins(%a : tensor<4x4xf32>) outs(%a : tensor<4x4xf32>) {{
+  ^bb0(%x: f32, %o: f32):
+    %y{i} = arith.negf %x : f32
+    linalg.yield %y{i} : f32
+  }} -> tensor<4x4xf32>"""
+    matmul = """
+  %m{i} = linalg.matmul {extra} ins(%a, %a : tensor<4x4xf32>, tensor<4x4xf32>) outs(%a : tensor<4x4xf32>)
+      -> tensor<4x4xf32>"""
+    generics = ["", 'doc = "negate", ', "my.tag = 1 : i64, "]
+    matmuls = ["", "{my.tag = 1 : i64}", "{cast = #linalg.type_fn<cast_unsigned>}", '{iterator_types = ["x"]}']
+    text = (
+        "#map = affine_map<(d0, d1) -> (d0, d1)>\n"
+        "func.func @f(%a: tensor<4x4xf32>) {"
+        + "".join(generic.format(i=i, extra=extra) for i, extra in enumerate(generics))
+        + "".join(matmul.format(i=i, extra=extra) for i, extra in enumerate(matmuls))
+        + "\n  return\n}\n"
+    )
+    ctx = mesh_dialect.context()
+    ops = [op for op in _ops(text, ctx) if op.name in ("linalg.generic", "linalg.matmul")]
+    cache = RuleCache()
+    rules = [cache.rule_for(op) for op in ops]
+    assert [r == rule_for(op) for r, op in zip(rules, ops)] == [True] * 7
+    assert rules[1] is rules[0] and rules[2] is rules[0]
+    assert rules[4] is rules[3] and rules[5] is not rules[3] and rules[6] is not rules[3]
+    assert cache.misses == 4
+
+
+def test_lookup_typed_gives_one_pair_of_type_tuples_per_signature() -> None:
+    """Propagation keeps each op's types as its key holds them: ops of one
+    signature share the tuples; a registered rule's op has none."""
+    text = """
+func.func @f(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>, %c: tensor<4x6xf32>) {
+  %0 = linalg.matmul ins(%a, %b : tensor<4x8xf32>, tensor<8x6xf32>) outs(%c : tensor<4x6xf32>) -> tensor<4x6xf32>
+  %1 = linalg.matmul ins(%a, %b : tensor<4x8xf32>, tensor<8x6xf32>) outs(%c : tensor<4x6xf32>) -> tensor<4x6xf32>
+  return
+}
+"""
+    ctx = mesh_dialect.context()
+    first, second = [op for op in _ops(text, ctx) if op.name == "linalg.matmul"]
+    cache = RuleCache()
+    *_, types = cache.lookup_typed(first, first.name)
+    assert cache.lookup_typed(second, second.name)[3] is types
+    assert [str(t) for t in types[0]] == ["tensor<4x8xf32>", "tensor<8x6xf32>", "tensor<4x6xf32>"]
+    assert [str(t) for t in types[1]] == ["tensor<4x6xf32>"]
+    previous = register_rule("linalg.matmul", lambda op: None)
+    try:
+        assert cache.lookup_typed(first, first.name)[3] is None
+    finally:
+        register_rule("linalg.matmul", previous)

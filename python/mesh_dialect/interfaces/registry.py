@@ -41,7 +41,7 @@ from ..ir.hlo import (
     gather_dimensions,
     scatter_dimensions,
 )
-from ..ir.signature import op_signature
+from ..ir.signature import op_signature, read_signature
 from ..ir.types import is_boolean
 from .rules import INVALID, SELECT, DimExpr, Iterator, ShardingRule, TensorMap, Window
 
@@ -121,7 +121,8 @@ class RuleCache:
     make one per run, or take the context's shared one (`shared`)."""
 
     def __init__(self) -> None:
-        self.rules: dict[tuple, tuple[ShardingRule | None, bool]] = {}  # key -> (rule, body reads a tensor)
+        # key -> (rule, body reads a tensor, (operand types, result types) of the key)
+        self.rules: dict[tuple, tuple[ShardingRule | None, bool, tuple[tuple, tuple]]] = {}
         self.misses = 0
         self.parallel: dict[ir.Attribute, bool] = {}  # per iterator_types: no reduction loop
         self.unregistered: dict[str, bool] = {}  # per op name
@@ -157,18 +158,32 @@ class RuleCache:
         `mesh.sharding_option` (None: it has none), and whether its body
         may read a tensor defined outside the op (False only when every
         value the body reads from outside is a scalar)."""
+        rule, option, reads_outside, _ = self.lookup_typed(op, name, values)
+        return rule, option, reads_outside
+
+    def lookup_typed(
+        self,
+        op: ir.Operation,
+        name: str,
+        values: tuple[list[ir.Value], list[ir.Value]] | None = None,
+    ) -> tuple[ShardingRule | None, ir.Attribute | None, bool, tuple[tuple, tuple] | None]:
+        """`lookup`, and the op's (operand types, result types) as its key
+        holds them: one pair of tuples per signature, so a caller keeps them
+        per op for nothing and memoizes what it derives from them by their
+        identity, instead of asking each value for its type again.  None for
+        an op whose rule is registered (it has no key)."""
         fn = _rule_fn(name)
         if fn is None or fn not in _LOCAL:
             attributes = op.attributes
             option = attributes[_IGNORED] if _IGNORED in attributes else None
             rule = None if fn is None else _registered_rule(fn, op, name)
-            return rule, option, _keys_body(name) and bool(len(op.regions))
-        key, option, body = _signature(op, name, values, self.parallel, self.unregistered)
+            return rule, option, _keys_body(name) and bool(len(op.regions)), None
+        key, option, body = _signature(op, name, fn, values, self.parallel, self.unregistered)
         entry = self.rules.get(key)
         if entry is None:
             self.misses += 1
-            entry = self.rules[key] = (fn(op), body is not None and _reads_outside_tensor(body))
-        return entry[0], option, entry[1]
+            entry = self.rules[key] = (fn(op), body is not None and _reads_outside_tensor(body), (key[2], key[3]))
+        return entry[0], option, entry[1], entry[2]
 
 
 _SHARED: tuple[ir.Context, RuleCache] | None = None
@@ -256,9 +271,24 @@ _IGNORED = "mesh.sharding_option"
 would otherwise miss every signature propagation saw."""
 
 
+_LINALG_READS: dict[str, tuple[str, ...]] = {
+    "linalg.generic": ("iterator_types", "indexing_maps", "operandSegmentSizes"),
+    "linalg.matmul": ("iterator_types", "indexing_maps", "operandSegmentSizes", "cast"),
+}
+"""Per linalg op name, the attributes its key names when `_linalg` is its
+rule: every attribute `_linalg` reads (its maps, its iterator types, its
+operand segments), and every other one its maps or its generated body follow
+(a matmul's `cast`; its ODS arguments are its operands, `indexing_maps` and
+`cast`).  The rest (a generic's `doc`, any discardable attribute) cannot
+change the rule.  Asking for a few attributes by name costs a fraction of
+listing them all, which builds the op's whole attribute dictionary.  The
+first is `iterator_types` (`_no_reduction_loop` reads it)."""
+
+
 def _signature(
     op: ir.Operation,
     name: str,
+    fn: RuleFn,
     values: tuple | None,
     parallel: dict[ir.Attribute, bool],
     unregistered: dict[str, bool],
@@ -267,7 +297,14 @@ def _signature(
     its body's part of the key: None when the body is not read (no body, or
     one implied by the op's name), else `_body`'s or `_parallel_body`'s
     reading. `parallel` memoizes `_no_reduction_loop` per attribute."""
-    key, option = op_signature(op, _IGNORED, *(values or ()), report_skipped=True)
+    reads = _LINALG_READS.get(name) if fn is _linalg else None
+    if reads is None:
+        key, option = op_signature(op, _IGNORED, *(values or ()), report_skipped=True)
+        iterators = next((attr for attr_name, attr in key[1] if attr_name == "iterator_types"), None)
+    else:
+        # (a tuple of attributes, where the general key has one of pairs: no key of one form equals one of the other)
+        key, option = read_signature(op, reads, _IGNORED, *(values or ()))
+        iterators = key[1][0]
     facts = _NAME_FACTS.get(name)
     if facts is None or facts[0] is not unregistered:
         # what the name says, read once per name and cache (a name is
@@ -289,7 +326,7 @@ def _signature(
         key += (_neutral(op.operands[0], "sum"),)  # its rule reads the input's defining op
     body = None
     if keys_body and len(op.regions):
-        if linalg and _no_reduction_loop(key[1], parallel):
+        if linalg and _no_reduction_loop(iterators, parallel):
             body = _parallel_body(op)
         else:
             body = _body(op, unregistered)
@@ -310,18 +347,17 @@ def _is_unregistered(op: ir.Operation, name: str, memo: dict[str, bool]) -> bool
     return found
 
 
-def _no_reduction_loop(attributes: tuple, memo: dict[ir.Attribute, bool]) -> bool:
-    """Whether a linalg op's `iterator_types` (among its attributes) name no
+def _no_reduction_loop(attr: ir.Attribute | None, memo: dict[ir.Attribute, bool]) -> bool:
+    """Whether a linalg op's `iterator_types` (None: it has none) name no
     reduction loop, the way `_linalg` reads them."""
-    for attr_name, attr in attributes:
-        if attr_name == "iterator_types":
-            found = memo.get(attr)
-            if found is None:
-                found = memo[attr] = isinstance(attr, ir.ArrayAttr) and all(
-                    "reduction" not in str(a) for a in ir.ArrayAttr(attr)
-                )
-            return found
-    return False
+    if attr is None:
+        return False
+    found = memo.get(attr)
+    if found is None:
+        found = memo[attr] = isinstance(attr, ir.ArrayAttr) and all(
+            "reduction" not in str(a) for a in ir.ArrayAttr(attr)
+        )
+    return found
 
 
 _PARALLEL_BODY = "parallel body"

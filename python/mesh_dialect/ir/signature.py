@@ -44,6 +44,27 @@ def op_signature(
     return (key, skipped) if report_skipped else key
 
 
+def read_signature(
+    op: ir.Operation,
+    names: tuple[str, ...],
+    skip: str,
+    operands: list[ir.Value] | None = None,
+    results: list[ir.Value] | None = None,
+) -> tuple[tuple, ir.Attribute | None]:
+    """(key, the value of `skip` or None): `op_signature`'s key with only
+    the attributes `names` (each None when absent), for a reader known to
+    read no other.  Asking for attributes by name spares building the op's
+    whole attribute dictionary, which listing them does."""
+    attributes = op.attributes
+    key = (
+        op.name,
+        tuple([attributes.get(n) for n in names]),
+        tuple([v.type for v in (op.operands if operands is None else operands)]),
+        tuple(op.results.types) if results is None else tuple([r.type for r in results]),
+    )
+    return key, attributes.get(skip)
+
+
 _capsule_pointer = ctypes.pythonapi.PyCapsule_GetPointer
 _capsule_pointer.restype = ctypes.c_void_p
 _capsule_pointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
@@ -84,4 +105,4 @@ class ContextCache(Generic[V]):
         return value
 
 
-__all__ = ["ContextCache", "op_address", "op_signature"]
+__all__ = ["ContextCache", "op_address", "op_signature", "read_signature"]

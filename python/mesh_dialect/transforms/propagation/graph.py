@@ -78,6 +78,9 @@ class _Builder:
         self.whole: set[int] = set()  # values every device holds whole (free to slice)
         self.types: dict[ir.Type, Value | None] = {}  # costed once per type; None: not a ranked tensor
         self.whole_ids: dict[ir.Type, int] = {}  # per type, the one value standing for its whole values
+        # per tuple of result types (`_Function.types`, one per signature; kept
+        # so that its id is not reused), the costed value of each result
+        self.costed: dict[int, tuple[tuple, list[Value | None]]] = {}
         # one object per distinct given state: the solver memoizes by identity,
         # so annotations alike share their layout ids and reshard tables
         self.states: dict[tuple, State] = {}
@@ -102,6 +105,24 @@ class _Builder:
             return -1
         found = self.ids[v] = self.graph.add_value(value.shape, value.element_bytes, value.dynamic)
         return found
+
+    def result_ids(self, results: list[ir.Value], types: tuple) -> list[int]:
+        """`vid` of each of an op's results, whose types are `types` (an op
+        signature's, shared by its ops): costed once per signature."""
+        found = self.costed.get(id(types))
+        if found is None:
+            found = self.costed[id(types)] = (
+                types,
+                [costed_value(t) if isinstance(t, ir.RankedTensorType) else None for t in types],
+            )
+        ids, add_value = self.ids, self.graph.add_value
+        out = []
+        for v, value in zip(results, found[1]):
+            k = ids.get(v)
+            if k is None:
+                k = ids[v] = -1 if value is None else add_value(value.shape, value.element_bytes, value.dynamic)
+            out.append(k)
+        return out
 
     def whole_vid(self, v: ir.Value) -> int:
         """The id of a value every device holds whole.  Such values have no
@@ -257,7 +278,8 @@ class _Builder:
         # (a value is usually seen first as its producer's result)
         get, vid = ids.get, self.vid
         ops = [k if (k := get(v)) is not None else vid(v) for v in operands]
-        res = [vid(v) for v in results]
+        typed = fn.types[index]
+        res = [vid(v) for v in results] if typed is None else self.result_ids(results, typed[1])
         # one object per distinct rule: the solver memoizes by identity
         same = self.rule_ids.get(id(rule))
         if same is None:

@@ -205,6 +205,10 @@ class _Function:
         # per op in `ops`, its (operands, results) as collected (None: a
         # region op); results stay, operands change as annotations go in
         self.io: list[tuple[list[ir.Value], list[ir.Value]] | None] = []
+        # per op in `ops`, its (operand types, result types) as its rule's
+        # key holds them (`RuleCache.lookup_typed`; None: not looked up, or
+        # a registered rule): shared by the ops of one signature
+        self.types: list[tuple[tuple, tuple] | None] = []
         self.has_loops = False  # a loop: uses inside it weigh its trip count
         self.unknown: list[ir.Operation] = []
         self.reads_outside: set[int] = set()  # ops whose body may read a tensor from outside them
@@ -218,6 +222,15 @@ class _Function:
         self.valid: set[int] = set()  # ids of the answers in `read` whose mesh and axes are known good
         self.option_attrs: dict[tuple, ir.Attribute] = {}
         self.shared: dict[tuple, Ann] = {}  # (source, mesh, layout, block): an annotation for users to share
+        # Values whose uses the pass handed to an annotation (their value), so
+        # that `apply` reads an op's operands from `io` instead of listing them
+        # again; None: handed on twice (which uses read which is not known).
+        self.renamed: dict[ir.Value, ir.Value | None] = {}
+        self.applied: set[int] = set()  # ops `apply` has set operands of (a sweep revisits them)
+        # whether some collected op lies in a block other than the entry (a
+        # region's): else every op shares the entry block, and `shared` need
+        # not ask an op for its block
+        self.nested = len(func.regions[0].blocks) > 1
         self.plans: dict[tuple, tuple[int, int]] = {}  # `reshard_plan`, per value shape and layouts
         self.arrivals: dict[ir.Value, Layout] = {}  # arguments whose layout their annotations for users give
         self.entry_arrivals: list[tuple[ir.Value, Layout | None]] = []  # per entry argument, `arrival` (`extract`)
@@ -233,8 +246,8 @@ class _Function:
     def collect(self) -> None:
         shard_ops: list[ir.Operation] = []
         raised: list[RuleError] = []
-        sequence, ops, rules, ios, names = self.sequence, self.ops, self.rules, self.io, self.names
-        lookup = self.rule_cache.lookup
+        sequence, ops, rules, ios, names, types = self.sequence, self.ops, self.rules, self.io, self.names, self.types
+        lookup = self.rule_cache.lookup_typed
         advance, skip = ir.WalkResult.ADVANCE, ir.WalkResult.SKIP
         started = False
         # the cost solver asks for the rule of an op making a whole value
@@ -262,6 +275,7 @@ class _Function:
                     names.append(name)
                     rules.append(LATER)
                     ios.append(io)
+                    types.append(None)
                     return skip
             else:
                 if name.startswith("mesh."):
@@ -270,6 +284,7 @@ class _Function:
                         sequence.append(("shard", op))
                     elif name not in ("mesh.sharding", "mesh.mesh"):
                         sequence.append(("other", op))
+                        self.nested = self.nested or len(op.regions) > 0
                     return advance
                 if name in _SKIPPED_TERMINATORS or (name in _HLO_RETURNS and op.parent.name in HLO_REGION_OPS):
                     # which carried values it hands on, if any, `carried` says (graph.py)
@@ -285,18 +300,21 @@ class _Function:
                     names.append(name)
                     rules.append(None)
                     ios.append(None)
+                    types.append(None)
                     self.has_loops = self.has_loops or name in LOOP_OPS
+                    self.nested = True
                     return advance
                 # listed once: the rule's signature, the graph and `apply` read them
                 io = (list(op.operands), list(op.results))
             try:
-                rule, option, reads_outside = lookup(op, name, io)
+                rule, option, reads_outside, typed = lookup(op, name, io)
             except RuleError as e:  # raised again after the walk (the bindings would wrap it)
                 raised.append(e)
                 return ir.WalkResult.INTERRUPT
             if rule is None:
                 self.unknown.append(op)
                 sequence.append(("other", op))
+                self.nested = self.nested or len(op.regions) > 0
                 return advance
             if reads_outside:
                 self.reads_outside.add(len(ops))
@@ -305,6 +323,7 @@ class _Function:
             names.append(name)
             rules.append(rule)
             ios.append(io)
+            types.append(typed)
             if option is not None:
                 self.read_option(len(ops) - 1, op, rule, option)
             # A ruled op's body (linalg, hlo) computes on scalars, not
@@ -327,7 +346,8 @@ class _Function:
             op = self.ops[index]
             io = self.io[index]
             assert io is not None
-            rule = self.rules[index] = self.rule_cache.lookup(op, op.name, io)[0]
+            rule, _, _, self.types[index] = self.rule_cache.lookup_typed(op, op.name, io)
+            self.rules[index] = rule
         return rule
 
     def read_shard(self, op: ir.Operation) -> None:
@@ -478,7 +498,7 @@ class _Function:
         users start from it instead of changing the signature."""
         # in front of the entry's first op, after the sharding ops made so far
         ann = self.new_ann(arg, mesh, layout, False, (), self.func.location, self.entry_ip)
-        arg.replace_all_uses_except(ann.value, ann.op)
+        self.hand_uses(arg, ann)
         moved = self.user_anns.pop(arg, [])
         for a in moved:
             a.src = ann.value
@@ -563,8 +583,9 @@ class _Function:
     def apply(self, index: int, choice: Choice, explicit: bool) -> None:
         """Record the op's option and give its values the layouts it implies."""
         op = self.ops[index]
-        operands = list(op.operands)  # not `io`: earlier annotations replaced some
+        operands = self.operands_now(index)
         results = self.io[index][1]
+        typed = self.types[index]
         self.record_option(index, choice)
         if not self.pass_.explain:
             origin: tuple[ir.Location, ...] = ()  # only remarks read origins (and causes, their words)
@@ -584,7 +605,8 @@ class _Function:
                 if cut:
                     need = _with_cut(need, r, cut, mesh)
                 what = f"result {i} of '{op.name}'" if cause else ""
-                anchor = self.ensure_value(r, choice.mesh, need, origin, anchor, cause, what)
+                t = None if typed is None else typed[1][i]
+                anchor = self.ensure_value(r, choice.mesh, need, origin, anchor, cause, what, t)
         by_cost = self.pass_.solver == "cost"
         anns = self.anns
         for i, v in enumerate(operands):
@@ -599,7 +621,36 @@ class _Function:
                 # argument is annotated anyway: partition makes it arrive in the
                 # layout its annotations for users agree on, and this use wants it whole.
                 continue
-            self.ensure_use(op, i, v, choice.mesh, need, origin, cause, by_cost, have)
+            t = None if typed is None else typed[0][i]
+            self.ensure_use(op, i, v, choice.mesh, need, origin, cause, by_cost, have, t)
+        self.applied.add(index)
+
+    def operands_now(self, index: int) -> list[ir.Value]:
+        """The operands of op `index` as they are now: as collected, each
+        handed on to the annotation that took its uses (`hand_uses`); listed
+        again when that is not known."""
+        op = self.ops[index]
+        if index in self.applied:
+            return list(op.operands)
+        operands = self.io[index][0]
+        renamed = self.renamed
+        if not renamed:
+            return operands
+        now = []
+        for v in operands:
+            w = renamed.get(v, v)
+            if w is None:
+                return list(op.operands)
+            now.append(w)
+        return now
+
+    def hand_uses(self, v: ir.Value, ann: Ann) -> None:
+        """Every use of `v` but `ann`'s reads `ann` instead.  (Only results
+        and block arguments are handed on, never an annotation's value: a
+        value renamed once is not renamed again by renaming its new name.)"""
+        v.replace_all_uses_except(ann.value, ann.op)
+        renamed = self.renamed
+        renamed[v] = None if v in renamed else ann.value
 
     def offsets_cut(self, operands: list[ir.Value], results: list[ir.Value], choice: Choice, mesh: Mesh) -> dict:
         """The explicit cut (`sharded_dims_offsets`) the op runs on, per
@@ -690,13 +741,22 @@ class _Function:
         return value
 
     def new_ann(
-        self, src: ir.Value, mesh: str, s: Sharding, for_users: bool, origin, loc: ir.Location, ip: ir.InsertionPoint
+        self,
+        src: ir.Value,
+        mesh: str,
+        s: Sharding,
+        for_users: bool,
+        origin,
+        loc: ir.Location,
+        ip: ir.InsertionPoint,
+        t: ir.Type | None = None,
     ) -> Ann:
+        """An annotation of `src` (whose type is `t` when the caller knows it)."""
         # the generic builder with prebuilt attributes: a third of the typed
         # builder's cost, and a function gets one annotation per value
         shard = ir.Operation.create(
             "mesh.shard",
-            results=[src.type],
+            results=[src.type if t is None else t],
             operands=[src, self.sharding_value(mesh, s, loc)],
             attributes=self.for_users_attrs if for_users else None,
             loc=loc,
@@ -708,10 +768,19 @@ class _Function:
         return ann
 
     def ensure_value(
-        self, r: ir.Value, mesh: str, need: Sharding, origin, anchor: ir.Operation, cause: str, what: str
+        self,
+        r: ir.Value,
+        mesh: str,
+        need: Sharding,
+        origin,
+        anchor: ir.Operation,
+        cause: str,
+        what: str,
+        t: ir.Type | None = None,
     ) -> ir.Operation:
-        """Give `r` (a result, or a region's block argument) the layout it is
-        produced in; returns the op after which the next one goes."""
+        """Give `r` (a result, or a region's block argument; of type `t` when
+        the caller knows it) the layout it is produced in; returns the op
+        after which the next one goes."""
         own = self.def_ann.get(r)
         if own is not None and own.mesh == mesh and _same_arrival(own.sharding, need):
             return anchor
@@ -719,8 +788,8 @@ class _Function:
         ip = ir.InsertionPoint.after(anchor)
         if own is not None:
             del self.def_ann[r]
-        ann = self.new_ann(r, mesh, need, False, origin, loc, ip)
-        r.replace_all_uses_except(ann.value, ann.op)
+        ann = self.new_ann(r, mesh, need, False, origin, loc, ip, t)
+        self.hand_uses(r, ann)
         moved = self.user_anns.pop(r, [])
         for a in moved:
             a.src = ann.value
@@ -764,12 +833,13 @@ class _Function:
         cause: str,
         share=False,
         have: Ann | None | bool = False,
+        t: ir.Type | None = None,
     ) -> None:
         """Make operand `i` of `op` arrive in layout `need`.  With `share`
         (ops materialized in program order), an annotation made for an
         earlier op of the same block serves this one too: one reshard per
         value and layout.  `have`: `v`'s annotation when the caller has
-        looked it up (None: it has none)."""
+        looked it up (None: it has none); `t`: `v`'s type when known."""
         if have is False:
             have = self.anns.get(v)
         if have is not None and have.mesh == mesh and _same_arrival(have.sharding, need):
@@ -787,12 +857,12 @@ class _Function:
             # its own annotation first
             del self.arrivals[src]
             src = self.pin_argument(src, *arrival)
-        key = (src, mesh, need, op.block) if share else None
+        key = (src, mesh, need, op.block if self.nested else None) if share else None
         shared = self.shared.get(key) if share else None
         if shared is not None:
             op.operands[i] = shared.value
             return
-        ann = self.new_ann(src, mesh, need, True, origin, op.location, ir.InsertionPoint(op))
+        ann = self.new_ann(src, mesh, need, True, origin, op.location, ir.InsertionPoint(op), t if src is v else None)
         if share:
             self.shared[key] = ann
         op.operands[i] = ann.value
@@ -842,7 +912,7 @@ class _Function:
             return
         block = arg.owner
         ann = self.new_ann(arg, mesh, need, False, origin, self.func.location, ir.InsertionPoint.at_block_begin(block))
-        arg.replace_all_uses_except(ann.value, ann.op)
+        self.hand_uses(arg, ann)
 
     # -- finishing -----------------------------------------------------------
 
