@@ -320,3 +320,63 @@ def test_a_loop_body_priced_with_the_value_it_carries_back_keeps_one_collective(
     assert g.nodes[body].states[chosen[body]].option == ((),)
     assert g.nodes[head].states[chosen[head]].produces[0][1] == Sharding(())
     assert bytes_moved(g, cost2, chosen) == 8 * 4 * 4 // 2
+
+
+def _whole_cost(mesh: tuple[int, ...]):
+    """The planner's bytes on `mesh`; a value produced whole slices for free."""
+
+    def cost_on(value: Value, have, need) -> int:
+        if need is None or have is None or not (have[1].split_axes or have[1].partial_axes):
+            return 0
+        return plan_resharding(value.shape, mesh, have[1], need[1], element_bytes=4).bytes_received
+
+    return cost_on
+
+
+def test_a_loop_head_and_the_body_yielding_to_it_move_together() -> None:
+    """x (rows) carried through 3 trips of x @ w, w arriving by rows: the
+    rows plan gathers w once (768 bytes a device).  Split the contraction
+    instead and each trip's partial sums are reduced back to the carried
+    layout (1,152 bytes with the columns carried).  No start finds the rows
+    plan, and from the contraction plan neither the head alone (its body
+    then yields partial sums to reduce) nor the body alone (its operand then
+    changes layout every trip) moves to it: the two move together."""
+    cost4 = _whole_cost((4,))
+    g = Graph({"m": (4,)})
+    x = _fixed(g, Sharding(((0,),)), (8, 16))
+    w = _fixed(g, Sharding(((0,),)), (16, 16))
+    out, arg = g.add_value((8, 16), 4), g.add_value((8, 16), 4)
+    head = g.add_node(Node([x], [out, arg], carry=True))
+    y = g.add_value((8, 16), 4)
+    body = g.add_node(Node([arg, w], [y], rule=ShardingRule.matmul(), weight=3, operand_weights=[3, 1]))
+    g.add_operand(head, y, 3)
+    chosen = Solver(g, cost4).solve()
+    assert g.nodes[body].states[chosen[body]].option == ((0,), (), ())
+    assert g.nodes[head].states[chosen[head]].produces[0][1] == Sharding(((0,),))
+    assert bytes_moved(g, cost4, chosen) == 16 * 16 * 4 * 3 // 4
+
+
+def test_the_first_start_weighs_a_value_handed_back_to_a_loop_head() -> None:
+    """A loop head every trip reads whole (a fixed reader), and a body of
+    three elementwise ops handing back to it, free to split from a whole
+    head and preferring more pieces on ties: the first start must see that
+    the split body yields a layout the whole head then gathers every trip
+    (it fixes the head before the body), or no single move leaves the split
+    body (each body op alone would gather its neighbour's split)."""
+    cost2 = _whole_cost((2,))
+    g = Graph({"m": (2,)})
+    x = _fixed(g, Sharding(()), (8, 12))
+    out, arg = g.add_value((8, 12), 4), g.add_value((8, 12), 4)
+    head = g.add_node(Node([x], [out, arg], carry=True))
+    g.add_node(Node([arg], [], [State((("m", Sharding(())),), ())], weight=3))
+    v = arg
+    body = []
+    for _ in range(3):
+        nxt = g.add_value((8, 12), 4)
+        body.append(g.add_node(Node([v], [nxt], rule=ShardingRule.elementwise(2), weight=3)))
+        v = nxt
+    g.add_operand(head, v, 3)
+    g.add_node(Node([out], [], [State((("m", Sharding(((), (0,)))),), ())]))
+    chosen = Solver(g, cost2).solve()
+    assert all(g.nodes[b].states[chosen[b]].option == ((), ()) for b in body)
+    assert bytes_moved(g, cost2, chosen) == 0

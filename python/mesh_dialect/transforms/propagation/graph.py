@@ -14,9 +14,10 @@ from typing import Any
 
 from mlir import ir
 
+from ...interfaces.choice import same_placement
 from ...interfaces.linear import term_operands
 from ...interfaces.registry import walk_inside
-from ...interfaces.rules import ShardingRule
+from ...interfaces.rules import Conflict, ShardingRule, option_from_requests, shardings_from_option
 from ...ir.control import carried, layout_holder, selector, trip_count
 from ...ir.schema import DYNAMIC
 from ..base import element_bytes
@@ -30,6 +31,9 @@ ANY_MESH = ""
 
 _WHOLE = (ANY_MESH, REPLICATED)
 _SOURCES = ("arith.constant", "tensor.empty", "tensor.splat", "tosa.const", "mhlo.constant", "stablehlo.constant")
+_NOT_COLLECTIVES = ("mesh.mesh", "mesh.sharding", "mesh.shard")
+"""The mesh ops that are no collective (nor a query of one device's data),
+as partition tells them apart (`check_collective`)."""
 _UNEVEN_OPS = ("linalg.", "arith.", "math.", "tensor.empty")
 """Ops the solver may run on pieces of unequal sizes: partition gives each
 device its own sizes (slices, reshapes, pads, tosa and hlo ops keep to
@@ -76,6 +80,10 @@ class _Builder:
         # hash reads every field, maps and iterators included)
         self.rule_ids: dict[int, Any] = {}
         self.whole: set[int] = set()  # values every device holds whole (free to slice)
+        self.annotations: list[tuple[ir.Value, int]] = []  # (value, node) per annotation
+        # per annotation's value, how many of its uses read its source instead
+        # (`annotation`, `handed_back`)
+        self.redirected: dict[ir.Value, int] = {}
         self.types: dict[ir.Type, Value | None] = {}  # costed once per type; None: not a ranked tensor
         self.whole_ids: dict[ir.Type, int] = {}  # per type, the one value standing for its whole values
         # per tuple of result types (`_Function.types`, one per signature; kept
@@ -155,14 +163,76 @@ class _Builder:
 
     def annotation(self, ann: Any) -> None:
         """An annotation's node: its layout in and out (`fixed`, unrolled:
-        a function has one per value)."""
+        a function has one per value).  Priced as partition runs it: an
+        annotation for users stacked on a result annotation reads the value
+        as produced where partition does (`read_through`), and one that
+        nothing reads moves nothing (`unread`)."""
         vid = self.vid
         lay = (ann.mesh, ann.sharding)
-        weight = self.weight(ann.op) if self.fn.has_loops else 1
-        node = Node([vid(ann.src)], [vid(ann.value)], [self.state((lay,), (lay,))], weight=weight)
+        src, fn = ann.src, self.fn
+        if ann.for_users:
+            below = fn.anns.get(src)
+            if below is not None and not below.for_users and self.read_through(below) is not None:
+                src = below.src
+                self.redirected[below.value] = self.redirected.get(below.value, 0) + 1
+        weight = self.weight(ann.op) if fn.has_loops else 1
+        node = Node([vid(src)], [vid(ann.value)], [self.state((lay,), (lay,))], weight=weight)
         if weight != 1:
-            node.operand_weights = self.use_weights([ann.src], weight)
-        self.add(node, _FIXED)
+            node.operand_weights = self.use_weights([src], weight)
+        self.annotations.append((ann.value, self.add(node, _FIXED)))
+
+    def read_through(self, ann: Any) -> int | None:
+        """The node producing `ann`'s source when the annotations for users
+        made on result annotation `ann` before that node is applied read the
+        value as produced, else None.  Where the solver produces another
+        layout, propagation writes it beside `ann` and turns `ann` into an
+        annotation for users (`ensure_value`): `ann` then reshards for its
+        own readers only, and the annotations stacked on it (the user's,
+        and a loop head's for a value handed back to it, made first) read
+        the value as produced (README, "Reading through an annotation"), so
+        leaving `ann` costs no reshard to it for them.  But a partial result
+        annotation the op can produce says how the op runs (its reduction
+        split, then reduced where the user says): reading through it keeps
+        the price of reducing the partial sums, so the op runs as annotated
+        unless another way is cheaper even then."""
+        if self.fn.def_ann.get(ann.src) is not ann or isinstance(ann.src, ir.BlockArgument):
+            return None
+        v = self.ids.get(ann.src)
+        producer = None if v is None or v < 0 else self.graph.values[v].producer
+        if producer is None or self.refs[producer[0]].kind == "fixed":
+            return None  # (no choice: nothing is written beside it)
+        if ann.sharding.partial_axes and self.refs[producer[0]].kind == "op":
+            if _can_produce(self.graph.nodes[producer[0]], producer[1], (ann.mesh, ann.sharding)):
+                return None
+        return producer[0]
+
+    def handed_back(self, v: ir.Value, node: int) -> int:
+        """The value a terminator hands on to carried value `node` reads:
+        `v`'s source when `v` is a result annotation read through
+        (`read_through`) whose producer comes after the loop head (whose
+        reshard of it is made first)."""
+        ann = self.fn.anns.get(v)
+        if ann is not None and not ann.for_users:
+            producer = self.read_through(ann)
+            if producer is not None and node < producer:
+                self.redirected[v] = self.redirected.get(v, 0) + 1
+                return self.vid(ann.src)
+        return self.vid(v)
+
+    def unread(self) -> None:
+        """An annotation that nothing reads (but the uses reading its source
+        instead, `redirected`) moves nothing: partition erases it.  Its node
+        keeps its layout, for propagation to follow where that costs
+        nothing, and runs its reshard zero times."""
+        redirected = self.redirected
+        for value, n in self.annotations:
+            skipped = redirected.get(value, 0)
+            if skipped == 0 and next(iter(value.uses), None) is not None:
+                continue  # (the common case: no count of the uses)
+            if skipped and sum(1 for _ in value.uses) > skipped:
+                continue
+            node = self.graph.nodes[n]
+            node.weight, node.operand_weights = 0, None
 
     def use_weights(self, values, weight: int) -> list[int] | None:
         """Per operand, how many times its reshard runs, when some differ
@@ -226,8 +296,13 @@ class _Builder:
             elif kind == "yield" and item.parent in self.carries:
                 if not self.hand_on(item):
                     self.whole_values(item)  # a while condition's flag
-            else:  # ops without a rule, collectives, calls, branches: whole values
+            elif item.name.startswith("mesh.") and item.name not in _NOT_COLLECTIVES:
+                # a collective speaks of one device's data: partition takes its
+                # operands as they are produced (whole), it reshards none
+                self.fixed(item, _captured_if_tensor, _whole)
+            else:  # ops without a rule, calls, branches: whole values
                 self.whole_values(item)
+        self.unread()
         return self.graph, self.refs
 
     def hand_on(self, terminator: ir.Operation) -> bool:
@@ -239,7 +314,7 @@ class _Builder:
         for node, yields in self.carries[terminator.parent]:
             for y, i in yields:
                 if y == terminator:
-                    self.graph.add_operand(node, self.vid(terminator.operands[i]), inner)
+                    self.graph.add_operand(node, self.handed_back(terminator.operands[i], node), inner)
                     found = True
         return found
 
@@ -366,8 +441,30 @@ class _Builder:
         self.carries[op] = carries
 
 
+def _can_produce(node: Node, j: int, lay: tuple) -> bool:
+    """Whether some loop sharding of `node`'s rule (or its given state)
+    produces result `j` in layout `lay`, as far as the rule says before the
+    solver lists candidates (a partial layout the op may produce on terms,
+    `linear`, or a request the rule rejects as malformed, counts)."""
+    if node.rule is None:
+        return any(st.produces and st.produces[j] == lay for st in node.states)
+    mesh, s = lay
+    try:
+        found = option_from_requests(node.rule, [("result", j, s)])
+    except ValueError:
+        return True
+    if isinstance(found, Conflict):
+        return bool(s.partial_axes and node.linear)
+    made = shardings_from_option(node.rule, found)[1][j]
+    return made is not None and same_placement(made, s)
+
+
 def _whole_if_tensor(v: int) -> tuple | None:
     return _WHOLE if v >= 0 else None
+
+
+def _captured_if_tensor(v: int) -> tuple | None:
+    return (CAPTURED, REPLICATED) if v >= 0 else None
 
 
 def _whole(v: int) -> tuple:

@@ -47,7 +47,7 @@ from ...ir.syntax import Unprintable, decode_sharding_attr, encode_sharding_attr
 from ...sharding.spec import Mesh, Sharding
 from ..base import LOCAL_MESH, Pass, PassFailed, mesh_scopes, sharding_of
 from .graph import ANY_MESH, LATER, costed_mesh, costed_value, extract
-from .solver import CAPTURED, IMPOSSIBLE, Layout, Solver
+from .solver import CAPTURED, IMPOSSIBLE, REPLICATED, Layout, Solver
 from .solver import Value as GraphValue
 
 OPTION_ATTR = "mesh.sharding_option"
@@ -474,6 +474,38 @@ class _Function:
             else:
                 mesh, layout = state.produces[0]
                 self.apply_carried(self.ops[ref.index], ref.k, mesh, layout, ())
+        self.keep_whole_arguments()
+
+    def keep_whole_arguments(self) -> None:
+        """The solver priced an argument without a layout of its own as
+        arriving whole (`arrival`); partition makes it arrive in the layout
+        all its annotations for users agree on, the ones made here
+        included.  That is free for those annotations, but an op that reads
+        the argument itself (one without a rule, one the solver left alone)
+        would then read that layout, and gather it: such an argument keeps
+        arriving whole (`pin_argument`)."""
+        for arg, lay in self.entry_arrivals:
+            if lay is not None or arg in self.def_ann:
+                continue
+            anns = self.user_anns.get(arg)
+            if not anns:
+                continue
+            first = anns[0]
+            if first.sharding.is_partial or first.sharding.is_replicated:
+                continue
+            if any(a.mesh != first.mesh or a.sharding != first.sharding for a in anns[1:]):
+                continue
+            annotations = {a.op for a in anns}
+            if all(use.owner in annotations or use.owner.name == "func.return" for use in arg.uses):
+                continue
+            pinned = self.pin_argument(arg, first.mesh, REPLICATED).owner
+            # in front of every use: annotations made for the entry's first
+            # op went where the pin would (at the entry's first op as it was)
+            layout = pinned.operands[1].owner
+            top = self.entry.operations[0]
+            if top.operation != layout.operation:
+                layout.move_before(top)
+            pinned.move_after(layout)
 
     def is_argument(self, v: ir.Value) -> bool:
         return isinstance(v, ir.BlockArgument) and v.owner == self.entry

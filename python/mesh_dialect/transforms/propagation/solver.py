@@ -43,9 +43,10 @@ Algorithm, for N nodes, E uses of values and at most K states per node:
    per shape, element type and state lists, so repeated layers share them).
    Nodes are in program order, topological but for the values loops carry
    back to their head (left to step 3).  (a) A backward pass computes per
-   state the cheapest cost downstream, then a forward pass fixes each node
-   given its decided producers (and the loop heads its yields go back to)
-   plus that cost: the exact optimum on chains
+   state the cheapest cost downstream (a value handed back to a loop head
+   counted with the head in the state its fixed neighbours favour), then a
+   forward pass fixes each node given its decided producers (and the loop
+   heads its yields go back to) plus that cost: the exact optimum on chains
    (a value read twice is priced per use here; step 3 shares its
    reshards).  (b) A forward pass computes per state the cheapest cost
    upstream, then a backward pass fixes each node given its decided
@@ -57,7 +58,9 @@ Algorithm, for N nodes, E uses of values and at most K states per node:
    what it was computed from, a plan moving one node cannot leave).
 3. From each start, rounds of local improvement with the exact shared cost
    (each node takes the state cheapest given all its neighbours, back
-   edges included) until a round changes nothing, at most `MAX_ROUNDS`;
+   edges included) until a round changes nothing, then a loop head and a
+   node handing a value back to it moved together (neither pays alone when
+   the body yields what the head carries), at most `MAX_ROUNDS` in all;
    a node's evaluation costs O(K * layouts on its values).  The cheapest
    result wins.
 
@@ -69,10 +72,13 @@ states and the layouts they add (a node whose last expansion is known to
 add nothing on a second one, and around which nothing changed since, is
 not asked again); a starting pass's step by the interned cost vectors it
 adds (less their minimum: a constant changes no choice, the first index of
-the smallest stays) and the tables and states it reads; a node's local
-costs by its signature (its states, tables and, for a value read several
-times, the state lists, indices and weights of its other users) and the
-states of the nodes they read.
+the smallest stays) and the tables and states it reads (start (a)'s vector
+of a node handing values back to loop heads, as the nodes before it read
+it, by its own vector, the tables of those values and the heads' vectors);
+a node's local costs by its signature (its states, tables and, for a value
+read several times, the state lists, indices and weights of its other
+users) and the states of the nodes they read (moving a loop head with the
+node handing back to it reads the same costs).
 
 Nothing depends on the order in which a user wrote annotations for users,
 on sweeps, or on duplicate ops that `cse` would merge: the costs are the
@@ -905,8 +911,11 @@ class Solver:
         # the starting passes' steps (`messages`, `fixed`) by all they read
         self.message_memo: dict[tuple[int, ...], int] = {}
         self.argmin_memo: dict[tuple[int, ...], int] = {}
+        # start (a)'s vectors plus a node's yields back to loop heads (`messages`)
+        self.back_memo: dict[tuple[int, ...], int] = {}
         # local improvement's costs of a node without shared values (`_Local.better`)
         self.local_memo: dict[tuple[int, ...], tuple[int, list[int]]] = {}
+        self.back_pairs: list[tuple[int, int]] | None = None  # (loop head, node handing back to it)
 
     def reshard(self, kind: int, have: int, need: int) -> int:
         """Bytes (scaled by BYTE) to turn a value of `kind` from layout id
@@ -993,6 +1002,7 @@ class Solver:
         # (node, its row shared among the uses, its full row); start (c) only
         self.shared_rows: list[tuple[int, Sequence[int], Sequence[int]]] = []
         self.any_shared = False  # some costed value has several uses
+        self.any_back = False  # some value goes back to a loop head between choosing nodes
         # per value read once with a choosing node at either end: its table
         self.only_use: list[list[list[int]] | None] = [None] * len(g.values)
         # per choosing node, its uses of values between choosing nodes: to
@@ -1070,6 +1080,7 @@ class Solver:
                     if c < p:
                         self.out_forest = False
                         _append(back, p, (c, table, shared))
+                        self.any_back = True
                         _append(ahead, c, (p, table, shared))
                     elif c > p:
                         if earlier[c]:
@@ -1154,28 +1165,57 @@ class Solver:
         return found
 
     def messages(
-        self, order: Iterable[int], units: list[int], edges: list[list[_Edge]], pick: int, flip: bool
+        self,
+        order: Iterable[int],
+        units: list[int],
+        edges: list[list[_Edge]],
+        pick: int,
+        flip: bool,
+        back: list[list[_Edge]] | None = None,
     ) -> list[int]:
         """Per node in `order` (choosing ones), its cost vector (an id from
         `normalized`): its own (`units`) plus, for each of its `edges`, per
         state the cheapest of the other node's vector (computed before)
         plus the edge's table (`pick` 1: per use, 2: shared) read by rows,
-        or by columns (`flip`)."""
+        or by columns (`flip`).  With `back` (start (a)), the vector the
+        nodes before a node read of it adds, per edge of `back` (a value
+        handed back to a loop head, fixed before the node, so not among its
+        `edges`), the cheapest of the head's own vector plus the table:
+        memoized apart (`back_memo`), so the messages' keys name the sum."""
         vid = [-1] * len(self.g.nodes)
-        memo, vectors = self.message_memo, self.vectors
+        # what the nodes before each node read of it: `vid` plus its yields back
+        out = vid if back is None else [-1] * len(self.g.nodes)
+        memo, back_memo, vectors = self.message_memo, self.back_memo, self.vectors
         for c in order:
             key = [units[c]]
             for e in edges[c]:
-                key += (~id(e[pick]) if flip else id(e[pick]), vid[e[0]])
+                key += (~id(e[pick]) if flip else id(e[pick]), out[e[0]])
             found = memo.get(tuple(key))
             if found is None:
                 vector = list(vectors[units[c]])
                 for e in edges[c]:
-                    rows, other = self.columns(e[pick]) if flip else e[pick], vectors[vid[e[0]]]
+                    rows, other = self.columns(e[pick]) if flip else e[pick], vectors[out[e[0]]]
                     for s, row in enumerate(rows):
                         vector[s] += min(map(add, row, other))
                 found = memo[tuple(key)] = self.normalized(vector)
             vid[c] = found
+            if back is None:
+                continue
+            if not back[c]:
+                out[c] = found
+                continue
+            key = [found]
+            for e in back[c]:
+                key += (id(e[pick]), units[e[0]])
+            total = back_memo.get(tuple(key))
+            if total is None:
+                vector = list(vectors[found])
+                for e in back[c]:
+                    head = vectors[units[e[0]]]
+                    for s, row in enumerate(e[pick]):
+                        vector[s] += min(map(add, row, head))
+                total = back_memo[tuple(key)] = self.normalized(vector)
+            out[c] = total
         return vid
 
     def fixed(self, order: Iterable[int], vid: list[int], parts: list[_Part]) -> list[int]:
@@ -1207,7 +1247,9 @@ class Solver:
         among its uses."""
         pick = 2 if shared else 1
         units = self.shared_unary_ids() if shared else self.unary_ids
-        vid = self.messages(reversed(self.choosers), units, self.later, pick, False)
+        # (the nodes upstream weigh a node's yields back to loop heads: `back`)
+        back = self.back if self.any_back else None
+        vid = self.messages(reversed(self.choosers), units, self.later, pick, False, back)
         # given its decided producers, and the loop heads its yields go back to
         return self.fixed(self.choosers, vid, [(self.earlier, pick, False), (self.back, pick, True)])
 
@@ -1411,6 +1453,21 @@ class _Local:
             best, costs = found
         return best if costs[best] < costs[choice[c]] else choice[c]
 
+    def costs(self, c: int) -> tuple[int, list[int]]:
+        """`node_costs(c)` and the first state of the smallest, memoized as
+        `better` does (which has it inline: it runs once per evaluation)."""
+        signature = self.around.signature[c]
+        if signature < 0:
+            costs = self.node_costs(c)
+            return _argmin(costs), costs
+        choice = self.choice
+        key = (signature, *[choice[o] for o in self.around.others[c]])
+        found = self.s.local_memo.get(key)
+        if found is None:
+            costs = self.node_costs(c)
+            found = self.s.local_memo[key] = (_argmin(costs), costs)
+        return found
+
     def shared_costs(self, c: int, v: int, uses: tuple[tuple[int, int], ...]) -> list[int]:
         """The cost of value `v` per state of node `c` (`value_cost` with
         the node's `uses` of it switched to each state)."""
@@ -1469,7 +1526,10 @@ class _Local:
         pending = [c for c in range(len(g.nodes)) if is_choosing[c]]
         for _ in range(MAX_ROUNDS):
             if not pending:
-                break
+                pending = self.loop_move()
+                if not pending:
+                    break
+                continue
             woken: dict[int, None] = {}
             for c in pending:
                 best = self.better(c)
@@ -1481,6 +1541,37 @@ class _Local:
                         for m, _ in value.consumers:
                             woken.setdefault(m)
             pending = [c for c in sorted(woken) if is_choosing[c]]
+
+    def loop_move(self) -> list[int]:
+        """A loop head and a node handing a value back to it, moved together
+        where moving either alone does not pay (the head taking the layout
+        the body yields, say): the first pair that lowers the total, each
+        priced with the other where it goes; the nodes to revisit then.
+        Both nodes' costs come from `costs`, whose keys hold the other's
+        state (a node's neighbours across a back edge are among `others`)."""
+        s, choice = self.s, self.choice
+        if not s.any_back:
+            return []
+        if s.back_pairs is None:  # per node in program order, its yields in value order
+            s.back_pairs = [(head, p) for p, edges in enumerate(s.back) for head, _, _ in edges]
+        for head, p in s.back_pairs:
+            costs = self.costs(head)[1]
+            at_head, at_p = choice[head], choice[p]
+            for state, cost in enumerate(costs):
+                if state == at_head:
+                    continue
+                self.move(head, state)
+                best, there = self.costs(p)
+                if cost - costs[at_head] + there[best] - there[at_p] < 0:
+                    self.move(p, best)
+                    woken: dict[int, None] = {}
+                    for v in chain(self.touched(head), self.touched(p)):
+                        value = self.g.values[v]
+                        woken.setdefault(value.producer[0])
+                        woken.update(dict.fromkeys(m for m, _ in value.consumers))
+                    return [c for c in sorted(woken) if s.is_choosing[c]]
+                self.move(head, at_head)
+        return []
 
     def move(self, c: int, state: int) -> None:
         node = self.g.nodes[c]
