@@ -1076,7 +1076,10 @@ def _fold(frame, step: Step, inputs, inits, dims, dtypes) -> list[np.ndarray]:
     kept = [d for d in range(rank) if d not in dims]
     kept_shape = [inputs[0].shape[d] for d in kept]
     order = kept + list(dims)
-    flat = [np.transpose(x, order).reshape([*kept_shape, -1]) for x in inputs]
+    # the reduced count given, not -1: a piece with no kept element (an
+    # uneven split's empty piece) has no size to infer it from
+    reduced = math.prod(inputs[0].shape[d] for d in dims)
+    flat = [np.transpose(x, order).reshape([*kept_shape, reduced]) for x in inputs]
     acc = [np.broadcast_to(v.astype(t), kept_shape).copy() for v, t in zip(inits, dtypes)]
     for k in range(flat[0].shape[-1]):
         out = run_block_now(frame, body, [*acc, *(f[..., k] for f in flat)])
