@@ -35,12 +35,7 @@ def op_signature(
                 skipped = item[1]
                 attributes = tuple(item for item in attributes if item[0] != skip)
                 break
-    key = (
-        op.name,
-        attributes,
-        tuple([v.type for v in (op.operands if operands is None else operands)]),
-        tuple(op.results.types) if results is None else tuple([r.type for r in results]),
-    )
+    key = (op.name, attributes, *_types(op, operands, results))
     return (key, skipped) if report_skipped else key
 
 
@@ -56,13 +51,19 @@ def read_signature(
     read no other.  Asking for attributes by name spares building the op's
     whole attribute dictionary, which listing them does."""
     attributes = op.attributes
-    key = (
-        op.name,
-        tuple([attributes.get(n) for n in names]),
+    key = (op.name, tuple([attributes.get(n) for n in names]), *_types(op, operands, results))
+    return key, attributes.get(skip)
+
+
+def _types(
+    op: ir.Operation, operands: list[ir.Value] | None, results: list[ir.Value] | None
+) -> tuple[tuple[ir.Type, ...], tuple[ir.Type, ...]]:
+    """The op's operand types and result types, from the lists the caller
+    has made when it has made them."""
+    return (
         tuple([v.type for v in (op.operands if operands is None else operands)]),
         tuple(op.results.types) if results is None else tuple([r.type for r in results]),
     )
-    return key, attributes.get(skip)
 
 
 _capsule_pointer = ctypes.pythonapi.PyCapsule_GetPointer
