@@ -9,7 +9,7 @@ from pathlib import Path
 from mlir import ir
 
 import mesh_dialect
-from mesh_dialect.interfaces import RuleCache, ShardingRule, register_rule, rule_for
+from mesh_dialect.interfaces import RuleCache, ShardingRule, register_rule, registry, rule_for
 
 ROOT = Path(__file__).resolve().parents[2]
 INPUTS = [
@@ -352,3 +352,40 @@ func.func @f(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>, %c: tensor<4x6xf32>) {
         assert cache.lookup_typed(first, first.name)[3] is None
     finally:
         register_rule("linalg.matmul", previous)
+
+
+def test_a_body_reading_starts_after_the_op_itself() -> None:
+    """The body readings walk from the op itself and leave it out: each
+    reads the body's ops in order, a parallel one by name (and the loop a
+    `linalg.index` reads), the general one numbering the block's arguments
+    and results, an outside value by its type. Propagation and partition
+    share these keys, so their exact form is pinned here."""
+    text = """
+#map = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+func.func @f(%a: tensor<4x4xf32>, %t: tensor<4xf32>, %z: f32) {
+  %0 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]}
+      ins(%a : tensor<4x4xf32>) outs(%a : tensor<4x4xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %i = linalg.index 1 : index
+    %y = arith.maximumf %x, %z : f32
+    linalg.yield %y : f32
+  } -> tensor<4x4xf32>
+  %1 = linalg.generic {indexing_maps = [#map, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%a : tensor<4x4xf32>) outs(%t : tensor<4xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %s = arith.addf %x, %z : f32
+    %y = arith.addf %s, %o : f32
+    linalg.yield %y : f32
+  } -> tensor<4xf32>
+  return
+}
+"""
+    ctx = mesh_dialect.context()
+    parallel, reduction = [op for op in _ops(text, ctx) if op.name == "linalg.generic"]
+    assert registry._parallel_body(parallel) == ("parallel body", "linalg.index", 1, "arith.maximumf", "linalg.yield")
+    body = registry._body(reduction, {})
+    assert [item[0] for item in body] == ["^", "arith.addf", "arith.addf", "linalg.yield"]
+    assert body[0] == ("^", 2)
+    assert [item[2] for item in body[1:]] == [(0, ir.F32Type.get(ctx)), (2, 1), (3,)]
+    assert [item[3] for item in body[1:]] == [1, 1, 0]

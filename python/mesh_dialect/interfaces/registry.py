@@ -60,6 +60,7 @@ def register_rule(name: str, fn: RuleFn | None) -> RuleFn | None:
     else:
         _RULES[name] = fn
     _RULE_FNS.clear()
+    _NAME_FACTS.clear()
     return previous
 
 
@@ -172,13 +173,16 @@ class RuleCache:
         per op for nothing and memoizes what it derives from them by their
         identity, instead of asking each value for its type again.  None for
         an op whose rule is registered (it has no key)."""
-        fn = _rule_fn(name)
-        if fn is None or fn not in _LOCAL:
+        facts = _NAME_FACTS.get(name)
+        if facts is None or facts[0] is not self.unregistered:
+            facts = _name_facts(op, name, self.unregistered)
+        fn = facts[1]
+        if not facts[2]:
             attributes = op.attributes
             option = attributes[_IGNORED] if _IGNORED in attributes else None
             rule = None if fn is None else _registered_rule(fn, op, name)
-            return rule, option, _keys_body(name) and bool(len(op.regions)), None
-        key, option, body = _signature(op, name, fn, values, self.parallel, self.unregistered)
+            return rule, option, facts[7] and bool(len(op.regions)), None
+        key, option, body = _signature(op, facts, values, self.parallel, self.unregistered)
         entry = self.rules.get(key)
         if entry is None:
             self.misses += 1
@@ -285,10 +289,29 @@ listing them all, which builds the op's whole attribute dictionary.  The
 first is `iterator_types` (`_no_reduction_loop` reads it)."""
 
 
+def _name_facts(op: ir.Operation, name: str, unregistered: dict[str, bool]) -> tuple:
+    """What the name of `op` says, read once per name and cache (a name is
+    registered or not for the life of a context, and of its cache; its rule
+    function until `register_rule` changes one): `_NAME_FACTS`'s entry."""
+    fn = _rule_fn(name)
+    local = fn in _LOCAL
+    facts = _NAME_FACTS[name] = (
+        unregistered,
+        fn,
+        local,
+        _LINALG_READS.get(name) if fn is _linalg else None,
+        local and _is_unregistered(op, name, unregistered),
+        name.endswith(".reduce_window"),
+        name.endswith(".scatter"),
+        _keys_body(name),
+        name.startswith("linalg."),
+    )
+    return facts
+
+
 def _signature(
     op: ir.Operation,
-    name: str,
-    fn: RuleFn,
+    facts: tuple,
     values: tuple | None,
     parallel: dict[ir.Attribute, bool],
     unregistered: dict[str, bool],
@@ -296,28 +319,17 @@ def _signature(
     """The op's cache key, the ignored attribute's value (None: absent), and
     its body's part of the key: None when the body is not read (no body, or
     one implied by the op's name), else `_body`'s or `_parallel_body`'s
-    reading. `parallel` memoizes `_no_reduction_loop` per attribute."""
-    reads = _LINALG_READS.get(name) if fn is _linalg else None
+    reading. `facts` are its name's (`_name_facts`, of a built-in rule);
+    `parallel` memoizes `_no_reduction_loop` per attribute."""
+    _, _, _, reads, foreign, reduce_window, scatter, keys_body, linalg = facts
+    operands, results = (None, None) if values is None else values
     if reads is None:
-        key, option = op_signature(op, _IGNORED, *(values or ()), report_skipped=True)
+        key, option = op_signature(op, _IGNORED, operands, results, report_skipped=True)
         iterators = next((attr for attr_name, attr in key[1] if attr_name == "iterator_types"), None)
     else:
         # (a tuple of attributes, where the general key has one of pairs: no key of one form equals one of the other)
-        key, option = read_signature(op, reads, _IGNORED, *(values or ()))
+        key, option = read_signature(op, reads, _IGNORED, operands, results)
         iterators = key[1][0]
-    facts = _NAME_FACTS.get(name)
-    if facts is None or facts[0] is not unregistered:
-        # what the name says, read once per name and cache (a name is
-        # registered or not for the life of a context, and of its cache)
-        facts = _NAME_FACTS[name] = (
-            unregistered,
-            _is_unregistered(op, name, unregistered),
-            name.endswith(".reduce_window"),
-            name.endswith(".scatter"),
-            _keys_body(name),
-            name.startswith("linalg."),
-        )
-    _, foreign, reduce_window, scatter, keys_body, linalg = facts
     if foreign:
         key += (_properties_text(op),)
     if reduce_window:
@@ -335,9 +347,13 @@ def _signature(
 
 
 _NAME_FACTS: dict[str, tuple] = {}
-"""`_signature`'s facts per op name, with the `unregistered` memo of the
-cache they were read for (another cache, maybe of another context, reads
-them again)."""
+"""`_name_facts` per op name: (the `unregistered` memo of the cache they
+were read for (another cache, maybe of another context, reads them again),
+its rule function, whether that is built in (`RuleCache` memoizes it), the
+attributes a linalg key names (`_LINALG_READS`; None: all), whether the
+name is unregistered (only asked of a built-in rule's), whether it is a
+reduce_window, a scatter, whether its body is keyed (`_keys_body`), and
+whether it is a linalg op)."""
 
 
 def _is_unregistered(op: ir.Operation, name: str, memo: dict[str, bool]) -> bool:
@@ -369,16 +385,20 @@ def _parallel_body(op: ir.Operation) -> tuple:
     (`_linalg`): only the loops `linalg.index` reads; a combiner matters
     only to reductions. The body's op names come along, a few times cheaper
     than `_body`'s full reading of operands and attributes."""
-    items: list = [_PARALLEL_BODY]
+    items: list = []
+    append = items.append
 
-    def visit(inner: ir.Operation) -> ir.WalkResult:
+    def visit(inner: ir.Operation, advance: ir.WalkResult = ir.WalkResult.ADVANCE) -> ir.WalkResult:
         name = inner.name
-        items.append(name)
+        append(name)
         if name == "linalg.index":
-            items.append(ir.IntegerAttr(inner.attributes["dim"]).value)
-        return ir.WalkResult.ADVANCE
+            append(ir.IntegerAttr(inner.attributes["dim"]).value)
+        return advance
 
-    walk_inside(op, visit)
+    # (the walk starts at `op`, a linalg op with a body: its name comes
+    # first and makes way for the marker, at less than `walk_inside`'s cost)
+    op.walk(visit, ir.WalkOrder.PRE_ORDER)
+    items[0] = _PARALLEL_BODY
     return tuple(items)
 
 
@@ -437,26 +457,33 @@ def _body(op: ir.Operation, unregistered: dict[str, bool]) -> tuple:
                 for a in range(n):
                     ids[args[a]] = len(ids)
 
-    number_arguments(op)
+    entered = False
 
-    def visit(inner: ir.Operation) -> ir.WalkResult:
+    def visit(inner: ir.Operation, advance: ir.WalkResult = ir.WalkResult.ADVANCE) -> ir.WalkResult:
+        nonlocal entered
+        if not entered:  # the walk starts at `op` itself: only its arguments count
+            entered = True
+            number_arguments(inner)
+            return advance
         operands = []
-        for v in inner.operands:
+        for v in list(inner.operands):
             found = ids.get(v)
             operands.append(v.type if found is None else found)
         results = inner.results
+        n = len(results)
         name = inner.name
         attributes = tuple(inner.attributes.items())
         if _is_unregistered(inner, name, unregistered):
             attributes += (_properties_text(inner),)
-        items.append((name, attributes, tuple(operands), len(results)))
-        for r in results:
-            ids[r] = len(ids)
+        items.append((name, attributes, tuple(operands), n))
+        if n:
+            for r in results:
+                ids[r] = len(ids)
         if len(inner.regions):
             number_arguments(inner)
-        return ir.WalkResult.ADVANCE
+        return advance
 
-    walk_inside(op, visit)
+    op.walk(visit, ir.WalkOrder.PRE_ORDER)
     return tuple(items)
 
 

@@ -7,6 +7,7 @@ identity, so a key made here must not outlive the context of its op:
 from __future__ import annotations
 
 import ctypes
+import operator
 from typing import Generic, TypeVar
 
 from mlir import ir
@@ -50,9 +51,8 @@ def read_signature(
     the attributes `names` (each None when absent), for a reader known to
     read no other.  Asking for attributes by name spares building the op's
     whole attribute dictionary, which listing them does."""
-    attributes = op.attributes
-    key = (op.name, tuple([attributes.get(n) for n in names]), *_types(op, operands, results))
-    return key, attributes.get(skip)
+    get = op.attributes.get
+    return (op.name, tuple(map(get, names)), *_types(op, operands, results)), get(skip)
 
 
 def _types(
@@ -61,9 +61,13 @@ def _types(
     """The op's operand types and result types, from the lists the caller
     has made when it has made them."""
     return (
-        tuple([v.type for v in (op.operands if operands is None else operands)]),
-        tuple(op.results.types) if results is None else tuple([r.type for r in results]),
+        tuple(map(_type_of, op.operands if operands is None else operands)),
+        tuple(op.results.types) if results is None else tuple(map(_type_of, results)),
     )
+
+
+_type_of = operator.attrgetter("type")
+"""A value's type (no Python frame per value, as a comprehension makes)."""
 
 
 _capsule_pointer = ctypes.pythonapi.PyCapsule_GetPointer
