@@ -9,13 +9,12 @@ here, once per op; the solver then works on tuples and dicts only.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from mlir import ir
 
 from ...interfaces.choice import same_placement
-from ...interfaces.linear import term_operands
+from ...interfaces.linear import SUM_LINEAR_OPS, term_operands
 from ...interfaces.registry import walk_inside
 from ...interfaces.rules import Conflict, ShardingRule, option_from_requests, shardings_from_option
 from ...ir.control import carried, layout_holder, selector, trip_count
@@ -30,7 +29,9 @@ ANY_MESH = ""
 """The mesh of a value every device holds whole: it is every mesh's replicated layout."""
 
 _WHOLE = (ANY_MESH, REPLICATED)
-_SOURCES = ("arith.constant", "tensor.empty", "tensor.splat", "tosa.const", "mhlo.constant", "stablehlo.constant")
+_SOURCES = frozenset(
+    ("arith.constant", "tensor.empty", "tensor.splat", "tosa.const", "mhlo.constant", "stablehlo.constant")
+)
 _NOT_COLLECTIVES = ("mesh.mesh", "mesh.sharding", "mesh.shard")
 """The mesh ops that are no collective (nor a query of one device's data),
 as partition tells them apart (`check_collective`)."""
@@ -40,18 +41,13 @@ device its own sizes (slices, reshapes, pads, tosa and hlo ops keep to
 even pieces)."""
 
 
-@dataclass(slots=True)
-class Ref:
-    """What a node stands for: `kind` is "op" (an op with a rule: `index` into
-    the pass's ops), "carry" (value `k` carried by region op `index`), or
-    "fixed" (an annotation, an op without a rule, a whole source)."""
+Ref = tuple[str, int, int]
+"""What a node stands for, as (kind, index, k): kind "op" (an op with a rule:
+`index` into the pass's ops), "carry" (value `k` carried by region op
+`index`), or "fixed" (an annotation, an op without a rule, a whole source).
+A plain tuple: one per op node, so no class to construct."""
 
-    kind: str
-    index: int = -1
-    k: int = -1
-
-
-_FIXED = Ref("fixed")
+_FIXED: Ref = ("fixed", -1, -1)
 
 LATER = ShardingRule((), (), ())
 """The rule of an op not looked up yet (`_Function.rule`): the cost solver
@@ -86,18 +82,23 @@ class _Builder:
         self.redirected: dict[ir.Value, int] = {}
         self.types: dict[ir.Type, Value | None] = {}  # costed once per type; None: not a ranked tensor
         self.whole_ids: dict[ir.Type, int] = {}  # per type, the one value standing for its whole values
+        self.standing: set[int] = set()  # the values of `whole_ids` that are tensors
         # per tuple of result types (`_Function.types`, one per signature; kept
         # so that its id is not reused), the costed value of each result
         self.costed: dict[int, tuple[tuple, list[Value | None]]] = {}
         # one object per distinct given state: the solver memoizes by identity,
-        # so annotations alike share their layout ids and reshard tables
-        self.states: dict[tuple, State] = {}
+        # so annotations alike share their layout ids and reshard tables; and
+        # one list of it, shared by the fixed nodes given it (`given`)
+        self.states: dict[tuple, list[State]] = {}
 
-    def state(self, needs: tuple, produces: tuple) -> State:
+    def given(self, needs: tuple, produces: tuple) -> list[State]:
+        """The states of a fixed node that needs `needs` and produces
+        `produces`: a list no one changes (the solver adds states to the
+        nodes that choose only), so nodes alike share it."""
         key = (needs, produces)
         found = self.states.get(key)
         if found is None:
-            found = self.states[key] = State(needs, produces)
+            found = self.states[key] = [State(needs, produces)]
         return found
 
     def vid(self, v: ir.Value) -> int:
@@ -132,20 +133,40 @@ class _Builder:
             out.append(k)
         return out
 
-    def whole_vid(self, v: ir.Value) -> int:
+    def whole_vid(self, v: ir.Value, like: int = -1) -> int:
         """The id of a value every device holds whole.  Such values have no
         producer in the graph, so the solver reads nothing of them but their
         shape: one value per type stands for all of them, which spares a
-        value per `tensor.empty` and fill."""
+        value per `tensor.empty` and fill.  `like`: the id of a whole value
+        of `v`'s type (a fill's init), which spares asking `v` its type when
+        that id stands for the type."""
         found = self.ids.get(v)
         if found is not None:
             return found
+        if like >= 0 and like in self.standing:
+            self.ids[v] = like
+            return like
         t = v.type
         found = self.whole_ids.get(t)
         if found is None:
             found = self.whole_ids[t] = self.vid(v)
+            if found >= 0:
+                self.standing.add(found)
         else:
             self.ids[v] = found
+        return found
+
+    def vid_like(self, v: ir.Value, k: int) -> int:
+        """`vid(v)` for a value of the type of value id `k` (a `mesh.shard`'s
+        result, of its source's type, as the verifier has it): costed as
+        `k` is, without asking `v` its type."""
+        found = self.ids.get(v)
+        if found is not None:
+            return found
+        if k < 0:
+            return self.vid(v)
+        value = self.graph.values[k]
+        found = self.ids[v] = self.graph.add_value(value.shape, value.element_bytes, value.dynamic)
         return found
 
     def add(self, node: Node, ref: Ref) -> int:
@@ -155,9 +176,9 @@ class _Builder:
     def fixed(self, op: ir.Operation, needs, produces, operands=None, results=None) -> None:
         ops = [self.vid(v) for v in (op.operands if operands is None else operands)]
         res = [self.vid(v) for v in (op.results if results is None else results)]
-        state = self.state(tuple([needs(v) for v in ops]), tuple([produces(v) for v in res]))
+        states = self.given(tuple([needs(v) for v in ops]), tuple([produces(v) for v in res]))
         weight = self.weight(op)
-        node = Node(ops, res, [state], weight=weight)
+        node = Node(ops, res, states, weight=weight)
         node.operand_weights = self.use_weights(op.operands if operands is None else operands, weight)
         self.add(node, _FIXED)
 
@@ -176,7 +197,8 @@ class _Builder:
                 src = below.src
                 self.redirected[below.value] = self.redirected.get(below.value, 0) + 1
         weight = self.weight(ann.op) if fn.has_loops else 1
-        node = Node([vid(src)], [vid(ann.value)], [self.state((lay,), (lay,))], weight=weight)
+        k = vid(src)
+        node = Node([k], [self.vid_like(ann.value, k)], self.given((lay,), (lay,)), weight=weight)
         if weight != 1:
             node.operand_weights = self.use_weights([src], weight)
         self.annotations.append((ann.value, self.add(node, _FIXED)))
@@ -199,9 +221,9 @@ class _Builder:
             return None
         v = self.ids.get(ann.src)
         producer = None if v is None or v < 0 else self.graph.values[v].producer
-        if producer is None or self.refs[producer[0]].kind == "fixed":
+        if producer is None or self.refs[producer[0]][0] == "fixed":
             return None  # (no choice: nothing is written beside it)
-        if ann.sharding.partial_axes and self.refs[producer[0]].kind == "op":
+        if ann.sharding.partial_axes and self.refs[producer[0]][0] == "op":
             if _can_produce(self.graph.nodes[producer[0]], producer[1], (ann.mesh, ann.sharding)):
                 return None
         return producer[0]
@@ -224,14 +246,18 @@ class _Builder:
         instead, `redirected`) moves nothing: partition erases it.  Its node
         keeps its layout, for propagation to follow where that costs
         nothing, and runs its reshard zero times."""
-        redirected = self.redirected
+        redirected, nodes, values = self.redirected, self.graph.nodes, self.graph.values
         for value, n in self.annotations:
             skipped = redirected.get(value, 0)
-            if skipped == 0 and next(iter(value.uses), None) is not None:
-                continue  # (the common case: no count of the uses)
-            if skipped and sum(1 for _ in value.uses) > skipped:
+            if skipped == 0:
+                # (the common case: a node reads it, which is a use of it;
+                # else one use, without counting them)
+                v = nodes[n].results[0]
+                if (v >= 0 and values[v].consumers) or next(iter(value.uses), None) is not None:
+                    continue
+            elif sum(1 for _ in value.uses) > skipped:
                 continue
-            node = self.graph.nodes[n]
+            node = nodes[n]
             node.weight, node.operand_weights = 0, None
 
     def use_weights(self, values, weight: int) -> list[int] | None:
@@ -279,7 +305,7 @@ class _Builder:
             arrivals.append((arg, lay))
             v = self.vid(arg)
             if v >= 0:
-                self.add(Node([], [v], [self.state((), (lay or _WHOLE,))]), _FIXED)
+                self.add(Node([], [v], self.given((), (lay or _WHOLE,))), _FIXED)
         for kind, item in fn.sequence:
             if kind == "shard":
                 ann = fn.anns.get(item.result)
@@ -329,15 +355,16 @@ class _Builder:
             return  # a returned value keeps its layout: no constraint
         operands, results = fn.io[index]
         ids = self.ids
-        if name in _SOURCES or (name == "linalg.fill" and self.is_whole(operands[1])):
+        # (a fill's result has its init's type: `like`)
+        like = ids.get(operands[1], -1) if name == "linalg.fill" else -1
+        if name in _SOURCES or (name == "linalg.fill" and like in self.whole):
             # Every device holds it whole, and it reads no tensor that is
             # not (unless annotated or given an option: an op like any
             # other): its results are values without a producer, which the
             # solver treats as whole (free to slice), so it needs no node.
-            def_ann = fn.def_ann
-            if index not in fn.explicit_options and not any(r in def_ann for r in results):
+            if index not in fn.explicit_options and fn.def_ann.keys().isdisjoint(results):
                 for r in results:
-                    self.whole.add(self.whole_vid(r))
+                    self.whole.add(self.whole_vid(r, like))
                 return
         op = fn.ops[index]
         if name == "func.call":  # a callee takes and gives whole values
@@ -365,7 +392,9 @@ class _Builder:
         # op's other dimensions of its size and split, not the default one the
         # solver assumes)
         uneven = not fn.any_offsets and name.startswith(_UNEVEN_OPS)
-        node = Node(ops, res, [], rule, False, weight, None, uneven, term_operands(op))
+        # (only the ops `SUM_LINEAR_OPS` lists may run on partial sums)
+        linear = term_operands(op) if name in SUM_LINEAR_OPS else ()
+        node = Node(ops, res, [], rule, False, weight, None, uneven, linear)
         if weight != 1:
             node.operand_weights = self.use_weights(operands, weight)
         choice = fn.explicit_options.get(index)
@@ -373,7 +402,7 @@ class _Builder:
             node.rule = None
             # the choice's layouts, halos included
             node.states = [_state(choice.mesh, choice.operands, choice.results, choice.option)]
-        self.refs.append(Ref("op", index))
+        self.refs.append(("op", index, -1))
         self.graph.add_node(node)
         if index in fn.reads_outside:
             self.captures(op, weight)
@@ -395,10 +424,7 @@ class _Builder:
         walk_inside(op, visit)  # the op's own operands are its rule's
         if found:
             need = (CAPTURED, REPLICATED)
-            self.add(Node(list(found), [], [self.state((need,) * len(found), ())], weight=weight), _FIXED)
-
-    def is_whole(self, v: ir.Value) -> bool:
-        return self.ids.get(v, -1) in self.whole
+            self.add(Node(list(found), [], self.given((need,) * len(found), ()), weight=weight), _FIXED)
 
     def region(self, index: int) -> None:
         op = self.fn.ops[index]
@@ -437,7 +463,7 @@ class _Builder:
             # the init is read once, in front of the loop; the yields once per
             # iteration (their weights come with them)
             node = Node(ops, res, carry=True, weight=weight, uneven=not self.fn.any_offsets)
-            carries.append((self.add(node, Ref("carry", index, k)), value.yields))
+            carries.append((self.add(node, ("carry", index, k)), value.yields))
         self.carries[op] = carries
 
 

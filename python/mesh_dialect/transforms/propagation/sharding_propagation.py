@@ -239,6 +239,9 @@ class _Function:
         self.any_offsets = False  # an annotation cut by sharded_dims_offsets was seen
         self.entry = func.regions[0].blocks[0]
         self.entry_ip = ir.InsertionPoint.at_block_begin(self.entry)
+        # `front`: the op it last answered for, and its answer
+        self.front_op: ir.Operation | None = None
+        self.front_at: tuple[ir.Location, ir.InsertionPoint] = (func.location, self.entry_ip)
         self.for_users_attrs = {"annotate_for_users": ir.UnitAttr.get(func.context)}
 
     # -- collecting --------------------------------------------------------
@@ -405,8 +408,8 @@ class _Function:
             self.any_offsets = True  # `apply` looks for an explicit cut to follow
         if ann.for_users:
             self.user_anns.setdefault(ann.src, []).append(ann)
-        elif ann.src not in self.def_ann:
-            self.def_ann[ann.src] = ann
+        else:  # (the first one of a value stays its own)
+            self.def_ann.setdefault(ann.src, ann)
 
     # -- running -----------------------------------------------------------
 
@@ -454,13 +457,13 @@ class _Function:
             if lay is not None and arg not in self.def_ann:
                 self.arrivals[arg] = lay
         choices: dict[int, Choice] = {}  # per state: states are memoized, so repeated layers share one
-        for n, (node, ref) in enumerate(zip(graph.nodes, refs)):
-            if ref.kind == "fixed":
+        for n, (node, (kind, index, k)) in enumerate(zip(graph.nodes, refs)):
+            if kind == "fixed":
                 continue
             state = node.states[chosen[n]]
             if not state.needs and not state.produces:
                 continue  # nothing around it has a layout: left alone
-            if ref.kind == "op":
+            if kind == "op":
                 assert state.option is not None
                 choice = choices.get(id(state))
                 if choice is None:
@@ -470,10 +473,10 @@ class _Function:
                         tuple(None if lay is None else lay[1] for lay in state.needs),
                         tuple(None if lay is None else lay[1] for lay in state.produces),
                     )
-                self.apply(ref.index, choice, ref.index in self.explicit_options)
+                self.apply(index, choice, index in self.explicit_options)
             else:
                 mesh, layout = state.produces[0]
-                self.apply_carried(self.ops[ref.index], ref.k, mesh, layout, ())
+                self.apply_carried(self.ops[index], k, mesh, layout, ())
         self.keep_whole_arguments()
 
     def keep_whole_arguments(self) -> None:
@@ -638,7 +641,7 @@ class _Function:
                     need = _with_cut(need, r, cut, mesh)
                 what = f"result {i} of '{op.name}'" if cause else ""
                 t = None if typed is None else typed[1][i]
-                anchor = self.ensure_value(r, choice.mesh, need, origin, anchor, cause, what, t)
+                anchor = self.ensure_value(r, choice.mesh, need, origin, op, anchor, cause, what, t)
         by_cost = self.pass_.solver == "cost"
         anns = self.anns
         for i, v in enumerate(operands):
@@ -682,7 +685,8 @@ class _Function:
         value renamed once is not renamed again by renaming its new name.)"""
         v.replace_all_uses_except(ann.value, ann.op)
         renamed = self.renamed
-        renamed[v] = None if v in renamed else ann.value
+        if renamed.setdefault(v, ann.value) is not ann.value:  # (one lookup when it is new)
+            renamed[v] = None
 
     def offsets_cut(self, operands: list[ir.Value], results: list[ir.Value], choice: Choice, mesh: Mesh) -> dict:
         """The explicit cut (`sharded_dims_offsets`) the op runs on, per
@@ -772,6 +776,15 @@ class _Function:
             value = self.sharding_values[key] = view.result
         return value
 
+    def front(self, op: ir.Operation) -> tuple[ir.Location, ir.InsertionPoint]:
+        """`op`'s location and the insertion point in front of it, where the
+        annotations of its values are made: both made once per op (the
+        bindings make each at some cost), not once per annotation."""
+        if self.front_op is not op:  # (`front_op` holds `op`: no other object takes its id)
+            self.front_op = op
+            self.front_at = (op.location, ir.InsertionPoint(op))
+        return self.front_at
+
     def new_ann(
         self,
         src: ir.Value,
@@ -805,22 +818,25 @@ class _Function:
         mesh: str,
         need: Sharding,
         origin,
+        op: ir.Operation,
         anchor: ir.Operation,
         cause: str,
         what: str,
         t: ir.Type | None = None,
     ) -> ir.Operation:
-        """Give `r` (a result, or a region's block argument; of type `t` when
-        the caller knows it) the layout it is produced in; returns the op
+        """Give `r` (a result of `op`; of type `t` when the caller knows it)
+        the layout it is produced in, by an annotation right after `anchor`
+        (`op`, or the annotation of a result before `r`); returns the op
         after which the next one goes."""
         own = self.def_ann.get(r)
         if own is not None and own.mesh == mesh and _same_arrival(own.sharding, need):
             return anchor
-        loc = anchor.location
-        ip = ir.InsertionPoint.after(anchor)
         if own is not None:
             del self.def_ann[r]
+        # made where `op`'s operands get theirs, then moved behind `anchor`
+        loc, ip = self.front(op)
         ann = self.new_ann(r, mesh, need, False, origin, loc, ip, t)
+        ann.op.move_after(anchor)
         self.hand_uses(r, ann)
         moved = self.user_anns.pop(r, [])
         for a in moved:
@@ -882,7 +898,8 @@ class _Function:
         # reshards a chain of annotations link by link).
         bypass = have is not None and have.for_users and not (have.explicit and self.pass_.solver == "cost")
         src = have.src if bypass else v
-        arrival = self.arrivals.get(src)
+        # (only an argument has an arrival, and an annotation's value is none)
+        arrival = self.arrivals.get(src) if have is None or bypass else None
         if arrival is not None and arrival != (mesh, need):
             # a differing annotation for users would change the layout the
             # argument arrives in: the one its annotations agree on becomes
@@ -894,7 +911,8 @@ class _Function:
         if shared is not None:
             op.operands[i] = shared.value
             return
-        ann = self.new_ann(src, mesh, need, True, origin, op.location, ir.InsertionPoint(op), t if src is v else None)
+        loc, ip = self.front(op)
+        ann = self.new_ann(src, mesh, need, True, origin, loc, ip, t if src is v else None)
         if share:
             self.shared[key] = ann
         op.operands[i] = ann.value
@@ -930,7 +948,7 @@ class _Function:
         value = carried(op)[k]
         if value.result is not None:
             number = ir.OpResult(value.result).result_number
-            self.ensure_value(value.result, mesh, need, origin, op, "", f"result {number} of '{op.name}'")
+            self.ensure_value(value.result, mesh, need, origin, op, op, "", f"result {number} of '{op.name}'")
         if value.init is not None:
             self.ensure_use(op, value.init, op.operands[value.init], mesh, need, origin, "")
         for arg in value.args:

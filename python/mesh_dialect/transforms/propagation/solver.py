@@ -192,7 +192,7 @@ class Graph:
     dynamic_axes: dict[str, frozenset[int]] = field(default_factory=dict)  # mesh axes of dynamic size
 
     def add_value(self, shape: tuple[int, ...], element_bytes: int, dynamic: tuple[int, ...] = ()) -> int:
-        self.values.append(Value(shape, element_bytes, dynamic=dynamic))
+        self.values.append(Value(shape, element_bytes, None, [], dynamic))
         return len(self.values) - 1
 
     def add_node(self, node: Node) -> int:
@@ -343,9 +343,11 @@ class _Candidates:
         self.ids: dict[Layout, int] = {}
         self.layouts: list[Layout] = []
         self.named: list[bool] = []  # the layout names a mesh (else: whole, suggests nothing)
-        # per node, parallel to its states: their layout ids
-        self.needs_of: list[list[tuple[int, ...]]] = [[] for _ in graph.nodes]
-        self.produces_of: list[list[tuple[int, ...]]] = [[] for _ in graph.nodes]
+        # per node, parallel to its states: their layout ids (lists that
+        # grow for the nodes that choose, made by `start`; a fixed node's,
+        # which never change, shared by the nodes given one state)
+        self.needs_of: list[Sequence[tuple[int, ...]]] = [()] * len(graph.nodes)
+        self.produces_of: list[Sequence[tuple[int, ...]]] = [()] * len(graph.nodes)
         # per node, an id for its list of states: equal ids, equal lists
         # (`extended`; the solver keys tables and costs by them)
         self.list_id: list[int] = [0] * len(graph.nodes)
@@ -789,39 +791,52 @@ class _Candidates:
         (fixed nodes, explicit options) and what fixed nodes give their
         values (noted, not queued); each op's `prepare`; the nodes that
         choose."""
-        named, form = self.named, self.facts.form
+        form = self.facts.form
         statics: dict[tuple, tuple[int, tuple[int, ...], bool]] = {}
         # per given state object: its layout ids, whether it names a mesh,
-        # and the id of a list of it alone
-        given: dict[int, tuple[tuple[int, ...], tuple[int, ...], bool, int]] = {}
+        # the id of a list of it alone, and that list's layout ids (shared
+        # by the fixed nodes given it)
+        given: dict[int, tuple[tuple[int, ...], tuple[int, ...], bool, int, tuple, tuple]] = {}
         grew: list[int] = []
         choosing: list[int] = []
-        weights = self.weights
+        weights, all_needs, all_produces, list_ids = self.weights, self.needs_of, self.produces_of, self.list_id
         for index, node in enumerate(self.g.nodes):
             weights.append(node.weight if node.operand_weights is None else -1)
-            if node.rule is not None:
+            fixed = node.rule is None and not node.carry
+            if not fixed:
                 choosing.append(index)
-                self.prepare(index, form, statics)
-            elif node.carry:
-                choosing.append(index)
-            if not node.states:
+                if node.rule is not None:
+                    self.prepare(index, form, statics)
+                all_needs[index], all_produces[index] = [], []
+            states = node.states
+            if not states:
                 continue
-            noting = node.rule is None and not node.carry
-            needs_of, produces_of = self.needs_of[index], self.produces_of[index]
+            if fixed and len(states) == 1:  # (most nodes: an argument, an annotation)
+                found = given.get(id(states[0])) or self.given(states[0], given)
+                all_needs[index], all_produces[index], list_ids[index] = found[4], found[5], found[3]
+                if found[2]:
+                    self.note(node, found[0], found[1], grew)
+                continue
+            if fixed:
+                all_needs[index], all_produces[index] = [], []
+            needs_of, produces_of = all_needs[index], all_produces[index]
             list_id = 0
-            for st in node.states:
-                found = given.get(id(st))
-                if found is None:
-                    needs, produces = self.lids(st.needs), self.lids(st.produces)
-                    naming = any(k >= 0 and named[k] for k in chain(needs, produces))
-                    found = given[id(st)] = (needs, produces, naming, self.extended(0, st))
+            for st in states:
+                found = given.get(id(st)) or self.given(st, given)
                 needs_of.append(found[0])
                 produces_of.append(found[1])
                 list_id = found[3] if not list_id else self.extended(list_id, st)
-                if noting and found[2]:
+                if fixed and found[2]:
                     self.note(node, found[0], found[1], grew)
-            self.list_id[index] = list_id
+            list_ids[index] = list_id
         return choosing
+
+    def given(self, st: State, given: dict[int, tuple]) -> tuple:
+        """`start`'s entry for a given state (memoized by identity in `given`)."""
+        needs, produces = self.lids(st.needs), self.lids(st.produces)
+        naming = any(k >= 0 and self.named[k] for k in chain(needs, produces))
+        found = given[id(st)] = (needs, produces, naming, self.extended(0, st), (needs,), (produces,))
+        return found
 
     def settle(self, choosing: list[int]) -> None:
         """Expand the choosing nodes until nothing new appears: a FIFO of
@@ -1281,12 +1296,10 @@ class _Around:
         # the values read once: from build_tables' lists
         parts = list(s.own_parts)
         others: list[tuple[int, ...]] = [()] * len(nodes)
-        for c, choosing in enumerate(is_choosing):
-            if not choosing:
-                continue
+        earlier, ahead, later, back = s.earlier, s.ahead, s.later, s.back
+        for c in s.choosers:
             mine, near = parts[c], others[c]
-            reads, gives = (s.earlier[c], s.ahead[c]), (s.later[c], s.back[c])
-            for edges, side in ((reads[0], _ROWS), (reads[1], _ROWS), (gives[0], _COLUMNS), (gives[1], _COLUMNS)):
+            for edges, side in ((earlier[c], _ROWS), (ahead[c], _ROWS), (later[c], _COLUMNS), (back[c], _COLUMNS)):
                 for other, table, shared in edges:
                     if table is shared:  # (else read several times: below)
                         mine += (side, id(table))
