@@ -29,6 +29,7 @@ import io
 import math
 import re
 from collections.abc import Callable
+from typing import NamedTuple
 
 from mlir import ir
 
@@ -174,14 +175,14 @@ class RuleCache:
         identity, instead of asking each value for its type again.  None for
         an op whose rule is registered (it has no key)."""
         facts = _NAME_FACTS.get(name)
-        if facts is None or facts[0] is not self.unregistered:
+        if facts is None or facts.unregistered is not self.unregistered:
             facts = _name_facts(op, name, self.unregistered)
-        fn = facts[1]
-        if not facts[2]:
+        fn = facts.fn
+        if not facts.built_in:
             attributes = op.attributes
             option = attributes[_IGNORED] if _IGNORED in attributes else None
             rule = None if fn is None else _registered_rule(fn, op, name)
-            return rule, option, facts[7] and bool(len(op.regions)), None
+            return rule, option, facts.keys_body and bool(len(op.regions)), None
         key, option, body = _signature(op, facts, values, self.parallel, self.unregistered)
         entry = self.rules.get(key)
         if entry is None:
@@ -289,18 +290,32 @@ listing them all, which builds the op's whole attribute dictionary.  The
 first is `iterator_types` (`_no_reduction_loop` reads it)."""
 
 
-def _name_facts(op: ir.Operation, name: str, unregistered: dict[str, bool]) -> tuple:
+class _NameFacts(NamedTuple):
+    """What an op's name says to the rule lookup, read once per name."""
+
+    unregistered: dict[str, bool]  # the memo of the cache they were read for (another cache reads them again)
+    fn: RuleFn | None  # the name's rule function
+    built_in: bool  # whether `fn` is a built-in rule (`RuleCache` memoizes those by signature)
+    reads: tuple[str, ...] | None  # the attributes a linalg key names (`_LINALG_READS`); None: all
+    foreign: bool  # an unregistered op of a built-in rule (its properties enter the key as text)
+    reduce_window: bool
+    scatter: bool
+    keys_body: bool  # whether its body is part of the key (`_keys_body`)
+    linalg: bool
+
+
+def _name_facts(op: ir.Operation, name: str, unregistered: dict[str, bool]) -> _NameFacts:
     """What the name of `op` says, read once per name and cache (a name is
     registered or not for the life of a context, and of its cache; its rule
     function until `register_rule` changes one): `_NAME_FACTS`'s entry."""
     fn = _rule_fn(name)
-    local = fn in _LOCAL
-    facts = _NAME_FACTS[name] = (
+    built_in = fn in _LOCAL
+    facts = _NAME_FACTS[name] = _NameFacts(
         unregistered,
         fn,
-        local,
+        built_in,
         _LINALG_READS.get(name) if fn is _linalg else None,
-        local and _is_unregistered(op, name, unregistered),
+        built_in and _is_unregistered(op, name, unregistered),
         name.endswith(".reduce_window"),
         name.endswith(".scatter"),
         _keys_body(name),
@@ -311,7 +326,7 @@ def _name_facts(op: ir.Operation, name: str, unregistered: dict[str, bool]) -> t
 
 def _signature(
     op: ir.Operation,
-    facts: tuple,
+    facts: _NameFacts,
     values: tuple | None,
     parallel: dict[ir.Attribute, bool],
     unregistered: dict[str, bool],
@@ -346,14 +361,8 @@ def _signature(
     return key, option, body
 
 
-_NAME_FACTS: dict[str, tuple] = {}
-"""`_name_facts` per op name: (the `unregistered` memo of the cache they
-were read for (another cache, maybe of another context, reads them again),
-its rule function, whether that is built in (`RuleCache` memoizes it), the
-attributes a linalg key names (`_LINALG_READS`; None: all), whether the
-name is unregistered (only asked of a built-in rule's), whether it is a
-reduce_window, a scatter, whether its body is keyed (`_keys_body`), and
-whether it is a linalg op)."""
+_NAME_FACTS: dict[str, _NameFacts] = {}
+"""`_name_facts` per op name (`register_rule` clears it)."""
 
 
 def _is_unregistered(op: ir.Operation, name: str, memo: dict[str, bool]) -> bool:
@@ -388,6 +397,7 @@ def _parallel_body(op: ir.Operation) -> tuple:
     items: list = []
     append = items.append
 
+    # (`advance` a default argument: a local, cheaper to read than the enum's attribute per op)
     def visit(inner: ir.Operation, advance: ir.WalkResult = ir.WalkResult.ADVANCE) -> ir.WalkResult:
         name = inner.name
         append(name)
@@ -436,13 +446,14 @@ _SCALAR_BODY_OP = re.compile(r"(?:arith|math)\.|linalg\.(?:yield|index)\Z")
 
 
 def _body(op: ir.Operation, unregistered: dict[str, bool]) -> tuple:
-    """The ops of `op`'s regions as (name, attributes, operands), each
-    operand named by its position among the body's block arguments and
-    results, or by its type when defined outside; an op of an unregistered
-    dialect (a `stablehlo.compare` in a reduce) also by its properties'
-    text (`_properties_text`).  (Regions, blocks and
-    arguments are reached by index: iterating the bindings' lists costs
-    several times more.)"""
+    """The ops of `op`'s regions as (name, attributes, operands, number of
+    results), each operand named by its position among the body's block
+    arguments and results, or by its type when defined outside, and each
+    block as ("^", its number of arguments) before its ops; an op of an
+    unregistered dialect (a `stablehlo.compare` in a reduce) also by its
+    properties' text (`_properties_text`).  (Regions, blocks and arguments
+    are reached by index: iterating the bindings' lists of them costs
+    several times more; an op's operands are listed once.)"""
     ids: dict[ir.Value, int] = {}
     items: list[tuple] = []
 
@@ -459,6 +470,7 @@ def _body(op: ir.Operation, unregistered: dict[str, bool]) -> tuple:
 
     entered = False
 
+    # (`advance` a default argument, as in `_parallel_body`)
     def visit(inner: ir.Operation, advance: ir.WalkResult = ir.WalkResult.ADVANCE) -> ir.WalkResult:
         nonlocal entered
         if not entered:  # the walk starts at `op` itself: only its arguments count

@@ -241,7 +241,7 @@ class _Function:
         self.entry_ip = ir.InsertionPoint.at_block_begin(self.entry)
         # `front`: the op it last answered for, and its answer
         self.front_op: ir.Operation | None = None
-        self.front_at: tuple[ir.Location, ir.InsertionPoint] = (func.location, self.entry_ip)
+        self.front_at: tuple[ir.Location, ir.InsertionPoint] | None = None
         self.for_users_attrs = {"annotate_for_users": ir.UnitAttr.get(func.context)}
 
     # -- collecting --------------------------------------------------------
@@ -641,7 +641,7 @@ class _Function:
                     need = _with_cut(need, r, cut, mesh)
                 what = f"result {i} of '{op.name}'" if cause else ""
                 t = None if typed is None else typed[1][i]
-                anchor = self.ensure_value(r, choice.mesh, need, origin, op, anchor, cause, what, t)
+                anchor = self.ensure_value(r, choice.mesh, need, origin, op, anchor=anchor, cause=cause, what=what, t=t)
         by_cost = self.pass_.solver == "cost"
         anns = self.anns
         for i, v in enumerate(operands):
@@ -685,8 +685,7 @@ class _Function:
         value renamed once is not renamed again by renaming its new name.)"""
         v.replace_all_uses_except(ann.value, ann.op)
         renamed = self.renamed
-        if renamed.setdefault(v, ann.value) is not ann.value:  # (one lookup when it is new)
-            renamed[v] = None
+        renamed[v] = None if v in renamed else ann.value
 
     def offsets_cut(self, operands: list[ir.Value], results: list[ir.Value], choice: Choice, mesh: Mesh) -> dict:
         """The explicit cut (`sharded_dims_offsets`) the op runs on, per
@@ -780,7 +779,7 @@ class _Function:
         """`op`'s location and the insertion point in front of it, where the
         annotations of its values are made: both made once per op (the
         bindings make each at some cost), not once per annotation."""
-        if self.front_op is not op:  # (`front_op` holds `op`: no other object takes its id)
+        if self.front_op is not op or self.front_at is None:  # (`front_op` holds `op`: no other object takes its id)
             self.front_op = op
             self.front_at = (op.location, ir.InsertionPoint(op))
         return self.front_at
@@ -948,7 +947,8 @@ class _Function:
         value = carried(op)[k]
         if value.result is not None:
             number = ir.OpResult(value.result).result_number
-            self.ensure_value(value.result, mesh, need, origin, op, op, "", f"result {number} of '{op.name}'")
+            what = f"result {number} of '{op.name}'"
+            self.ensure_value(value.result, mesh, need, origin, op, anchor=op, cause="", what=what)
         if value.init is not None:
             self.ensure_use(op, value.init, op.operands[value.init], mesh, need, origin, "")
         for arg in value.args:

@@ -192,6 +192,7 @@ class Graph:
     dynamic_axes: dict[str, frozenset[int]] = field(default_factory=dict)  # mesh axes of dynamic size
 
     def add_value(self, shape: tuple[int, ...], element_bytes: int, dynamic: tuple[int, ...] = ()) -> int:
+        # (positional: shape, element_bytes, producer, consumers, dynamic)
         self.values.append(Value(shape, element_bytes, None, [], dynamic))
         return len(self.values) - 1
 
