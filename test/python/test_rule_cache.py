@@ -188,8 +188,7 @@ def test_a_parallel_body_is_keyed_by_the_loops_it_indexes() -> None:
     assert [str(it) for it in rules[0].iterators] != [str(it) for it in rules[1].iterators]
 
 
-def test_lookup_reports_the_option_and_whether_a_body_may_read_an_outside_tensor() -> None:
-    text = """
+_GENERICS = """
 #map = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d0)>
 mesh.mesh @m(shape = 2)
@@ -227,8 +226,12 @@ func.func @f(%a: tensor<4x4xf32>, %t: tensor<4xf32>, %z: f32) {
   return
 }
 """
+"""Reductions and parallel generics reading a scalar or a tensor from outside."""
+
+
+def test_lookup_reports_the_option_and_whether_a_body_may_read_an_outside_tensor() -> None:
     ctx = mesh_dialect.context()
-    generics = [op for op in _ops(text, ctx) if op.name == "linalg.generic"]
+    generics = [op for op in _ops(_GENERICS, ctx) if op.name == "linalg.generic"]
     cache = RuleCache()
     found = [cache.lookup(op, op.name) for op in generics]
     assert [rule == rule_for(op) for (rule, _, _), op in zip(found, generics)] == [True] * 4
@@ -360,30 +363,17 @@ def test_a_body_reading_starts_after_the_op_itself() -> None:
     `linalg.index` reads), the general one numbering the block's arguments
     and results, an outside value by its type. Propagation and partition
     share these keys, so their exact form is pinned here."""
-    text = """
-#map = affine_map<(d0, d1) -> (d0, d1)>
-#row = affine_map<(d0, d1) -> (d0)>
-func.func @f(%a: tensor<4x4xf32>, %t: tensor<4xf32>, %z: f32) {
-  %0 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]}
-      ins(%a : tensor<4x4xf32>) outs(%a : tensor<4x4xf32>) {
-  ^bb0(%x: f32, %o: f32):
-    %i = linalg.index 1 : index
-    %y = arith.maximumf %x, %z : f32
-    linalg.yield %y : f32
-  } -> tensor<4x4xf32>
-  %1 = linalg.generic {indexing_maps = [#map, #row], iterator_types = ["parallel", "reduction"]}
-      ins(%a : tensor<4x4xf32>) outs(%t : tensor<4xf32>) {
-  ^bb0(%x: f32, %o: f32):
-    %s = arith.addf %x, %z : f32
-    %y = arith.addf %s, %o : f32
-    linalg.yield %y : f32
-  } -> tensor<4xf32>
-  return
-}
-"""
     ctx = mesh_dialect.context()
-    parallel, reduction = [op for op in _ops(text, ctx) if op.name == "linalg.generic"]
-    assert registry._parallel_body(parallel) == ("parallel body", "linalg.index", 1, "arith.maximumf", "linalg.yield")
+    generics = [op for op in _ops(_GENERICS, ctx) if op.name == "linalg.generic"]
+    reduction, parallel = generics[0], generics[3]
+    assert registry._parallel_body(parallel) == (
+        "parallel body",
+        "linalg.index",
+        0,
+        "tensor.extract",
+        "arith.maximumf",
+        "linalg.yield",
+    )
     body = registry._body(reduction, {})
     assert [item[0] for item in body] == ["^", "arith.addf", "arith.addf", "linalg.yield"]
     assert body[0] == ("^", 2)

@@ -336,7 +336,7 @@ def _signature(
     one implied by the op's name), else `_body`'s or `_parallel_body`'s
     reading. `facts` are its name's (`_name_facts`, of a built-in rule);
     `parallel` memoizes `_no_reduction_loop` per attribute."""
-    _, _, _, reads, foreign, reduce_window, scatter, keys_body, linalg = facts
+    reads = facts.reads
     operands, results = (None, None) if values is None else values
     if reads is None:
         key, option = op_signature(op, _IGNORED, operands, results, report_skipped=True)
@@ -345,15 +345,15 @@ def _signature(
         # (a tuple of attributes, where the general key has one of pairs: no key of one form equals one of the other)
         key, option = read_signature(op, reads, _IGNORED, operands, results)
         iterators = key[1][0]
-    if foreign:
+    if facts.foreign:
         key += (_properties_text(op),)
-    if reduce_window:
+    if facts.reduce_window:
         key += (_neutral_init(op),)  # its rule reads the init's defining op
-    elif scatter and len(op.operands) == 3:
+    elif facts.scatter and len(op.operands) == 3:
         key += (_neutral(op.operands[0], "sum"),)  # its rule reads the input's defining op
     body = None
-    if keys_body and len(op.regions):
-        if linalg and _no_reduction_loop(iterators, parallel):
+    if facts.keys_body and len(op.regions):
+        if facts.linalg and _no_reduction_loop(iterators, parallel):
             body = _parallel_body(op)
         else:
             body = _body(op, unregistered)

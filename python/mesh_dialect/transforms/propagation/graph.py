@@ -29,6 +29,9 @@ ANY_MESH = ""
 """The mesh of a value every device holds whole: it is every mesh's replicated layout."""
 
 _WHOLE = (ANY_MESH, REPLICATED)
+_CAPTURED = (CAPTURED, REPLICATED)
+"""What reads a value as produced, whole (a body's read of an outside
+tensor, a collective's operand): nothing may reshard it."""
 _SOURCES = frozenset(
     ("arith.constant", "tensor.empty", "tensor.splat", "tosa.const", "mhlo.constant", "stablehlo.constant")
 )
@@ -105,25 +108,26 @@ class _Builder:
         found = self.ids.get(v)
         if found is not None:
             return found
-        t = v.type
-        value = self.types.get(t, False)
-        if value is False:
-            value = self.types[t] = costed_value(t) if isinstance(t, ir.RankedTensorType) else None
+        value = self.cost(v.type)
         if value is None:
             self.ids[v] = -1
             return -1
         found = self.ids[v] = self.graph.add_value(value.shape, value.element_bytes, value.dynamic)
         return found
 
+    def cost(self, t: ir.Type) -> Value | None:
+        """`t` as the solver costs it, once per type; None: not a ranked tensor."""
+        value = self.types.get(t, False)
+        if value is False:
+            value = self.types[t] = costed_value(t) if isinstance(t, ir.RankedTensorType) else None
+        return value
+
     def result_ids(self, results: list[ir.Value], types: tuple) -> list[int]:
         """`vid` of each of an op's results, whose types are `types` (an op
         signature's, shared by its ops): costed once per signature."""
         found = self.costed.get(id(types))
         if found is None:
-            found = self.costed[id(types)] = (
-                types,
-                [costed_value(t) if isinstance(t, ir.RankedTensorType) else None for t in types],
-            )
+            found = self.costed[id(types)] = (types, [self.cost(t) for t in types])
         ids, add_value = self.ids, self.graph.add_value
         out = []
         for v, value in zip(results, found[1]):
@@ -423,8 +427,7 @@ class _Builder:
 
         walk_inside(op, visit)  # the op's own operands are its rule's
         if found:
-            need = (CAPTURED, REPLICATED)
-            self.add(Node(list(found), [], self.given((need,) * len(found), ()), weight=weight), _FIXED)
+            self.add(Node(list(found), [], self.given((_CAPTURED,) * len(found), ()), weight=weight), _FIXED)
 
     def region(self, index: int) -> None:
         op = self.fn.ops[index]
@@ -490,7 +493,7 @@ def _whole_if_tensor(v: int) -> tuple | None:
 
 
 def _captured_if_tensor(v: int) -> tuple | None:
-    return (CAPTURED, REPLICATED) if v >= 0 else None
+    return _CAPTURED if v >= 0 else None
 
 
 def _whole(v: int) -> tuple:

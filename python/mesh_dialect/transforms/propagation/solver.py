@@ -1454,22 +1454,13 @@ class _Local:
     def better(self, c: int) -> int:
         """The state node `c` moves to: the first of the smallest cost, if
         smaller than its current state's; else its current state."""
-        choice, signature = self.choice, self.around.signature[c]
-        if signature < 0:
-            costs = self.node_costs(c)
-            best = _argmin(costs)
-        else:
-            key = (signature, *[choice[o] for o in self.around.others[c]])
-            found = self.s.local_memo.get(key)
-            if found is None:
-                costs = self.node_costs(c)
-                found = self.s.local_memo[key] = (_argmin(costs), costs)
-            best, costs = found
-        return best if costs[best] < costs[choice[c]] else choice[c]
+        best, costs = self.costs(c)
+        current = self.choice[c]
+        return best if costs[best] < costs[current] else current
 
     def costs(self, c: int) -> tuple[int, list[int]]:
-        """`node_costs(c)` and the first state of the smallest, memoized as
-        `better` does (which has it inline: it runs once per evaluation)."""
+        """The first state of the smallest cost, and `node_costs(c)`:
+        memoized by the node's signature and its neighbours' states."""
         signature = self.around.signature[c]
         if signature < 0:
             costs = self.node_costs(c)
