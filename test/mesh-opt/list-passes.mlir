@@ -44,8 +44,10 @@
 // CHECK-NEXT:       explain              a remark per rewrite with the bytes received before and after [default: false]
 // CHECK-NEXT:   --mesh-partition           Turn annotated functions into the program each device runs (SPMD)
 // CHECK-NEXT:       full-arguments       arguments arrive whole and each device slices its piece on entry [default: false]
+// CHECK-NEXT:       unroll-limit         largest group whose uneven pieces are cut and joined unrolled; larger ones loop (scf.for) [default: 16]
 // CHECK-NEXT:   --mesh-spmdization         Turn annotated functions into the program each device runs (SPMD)
 // CHECK-NEXT:       full-arguments       arguments arrive whole and each device slices its piece on entry [default: false]
+// CHECK-NEXT:       unroll-limit         largest group whose uneven pieces are cut and joined unrolled; larger ones loop (scf.for) [default: 16]
 // CHECK-NEXT:   --mesh-verify              Check the semantic rules of the mesh dialect
 // CHECK-NEXT:   --sharding-propagation     Complete sharding annotations from the ops' sharding rules
 // CHECK-NEXT:       solver               how loop shardings are chosen: cost (fewest bytes moved over the whole function) or sweep (upstream's op-by-op search, for parity) (one of cost, sweep) [default: cost]

@@ -10,8 +10,16 @@
 // RUN: %python -c "import numpy as np; r = np.random.default_rng(3); np.save('%t.x.npy', r.standard_normal((16, 23)).astype(np.float32)); np.save('%t.w.npy', r.standard_normal((23, 6)).astype(np.float32))"
 // RUN: mesh-run %t.mlir -f f -i %t.x.npy -i %t.w.npy --compare-with %s -q | FileCheck %s
 // RUN: mesh-run %t.mlir -f ceil -i %t.x.npy --compare-with %s -q | FileCheck %s
+// With unroll-limit=0 every group's pieces are cut and joined by scf.for loops:
+// RUN: mesh-opt --mesh-partition=unroll-limit=0 %s -o %t.loops.mlir
+// RUN: FileCheck %s --check-prefix=LOOPS < %t.loops.mlir
+// RUN: mesh-run %t.loops.mlir -f f -i %t.x.npy -i %t.w.npy --compare-with %s -q | FileCheck %s
+// RUN: mesh-run %t.loops.mlir -f ceil -i %t.x.npy --compare-with %s -q | FileCheck %s
 // CHECK: max error
 // CHECK-NEXT: match
+// LOOPS-NOT: tensor.concat
+// LOOPS: scf.for
+// LOOPS-NOT: tensor.concat
 
 // IR-LABEL: func.func @f
 // IR: mesh.all_to_all {{.*}} mesh_axes = [0] split_axis = 1 concat_axis = 0 : tensor<6x6xf32> -> tensor<18x2xf32>

@@ -10,8 +10,15 @@
 // RUN: mesh-run %t.mlir -i %t.x.npy -i %t.w.npy --compare-with %s -q | FileCheck %s
 // RUN: mesh-opt --sharding-propagation --mesh-partition %s -o %t.sp.mlir 2>/dev/null
 // RUN: mesh-run %t.sp.mlir -i %t.x.npy -i %t.w.npy --compare-with %s -q | FileCheck %s
+// With unroll-limit=0 every group's pieces are cut and joined by scf.for loops:
+// RUN: mesh-opt --mesh-partition=unroll-limit=0 %s -o %t.loops.mlir
+// RUN: FileCheck %s --check-prefix=LOOPS < %t.loops.mlir
+// RUN: mesh-run %t.loops.mlir -i %t.x.npy -i %t.w.npy --compare-with %s -q | FileCheck %s
 // CHECK-COUNT-3: max error
 // CHECK-NEXT: match
+// LOOPS-NOT: tensor.concat
+// LOOPS: scf.for
+// LOOPS-NOT: tensor.concat
 
 // IR-LABEL: func.func @f
 // IR-SAME: %arg0: tensor<?x?xf32>

@@ -24,7 +24,9 @@ at run time (dynamic tensor sizes, dynamic mesh sizes) give local types that
 are dynamic along those dimensions.  Their collectives run on pieces padded
 to the largest one and the valid parts are taken after (`_Ix` computes each
 device's offsets and sizes: constant tables where they are static, the
-default cut from `mesh.mesh_shape` and the summed piece sizes where not);
+default cut from `mesh.mesh_shape` and the summed piece sizes where not;
+a group of more devices than the option `unroll-limit` cuts and joins its
+members' parts in an `scf.for` instead of one slice per member);
 `tensor.empty`, splats and `tensor.dim` of partitioned values are made with
 the device's own sizes, and a signature spells static uneven pieces out as
 `sharded_dims_offsets`, since a dynamic local type does not say how large
@@ -38,7 +40,7 @@ import dataclasses
 import math
 import os
 from dataclasses import field
-from typing import ClassVar
+from typing import ClassVar, NamedTuple
 
 import numpy as np
 from mlir import _mlir_libs, ir
@@ -146,6 +148,13 @@ def _skippable_name(name: str) -> bool | None:
     return True if name.startswith("linalg.") else None
 
 
+UNROLL_LIMIT = 16
+"""The largest group of devices whose pieces of different sizes a reshard
+cuts and joins with one `extract_slice` / `insert_slice` per member; a
+larger group gets an `scf.for` over its members, so a 65536-device axis
+costs a loop instead of 65536 copies of its body (`_Ix.loop`)."""
+
+
 class _Unsupported(Exception):
     """Input partition cannot handle: reported at `loc` as an error."""
 
@@ -166,6 +175,13 @@ class MeshPartition(Pass):
 
     full_arguments: bool = field(
         default=False, metadata={"help": "arguments arrive whole and each device slices its piece on entry"}
+    )
+    unroll_limit: int = field(
+        default=UNROLL_LIMIT,
+        metadata={
+            "help": "largest group whose uneven pieces are cut and joined unrolled; larger ones loop (scf.for)",
+            "min": 0,
+        },
     )
 
     def run(self, module: ir.Operation) -> None:
@@ -308,6 +324,9 @@ class _Partition:
         self.plan_steps: dict[tuple, list[tuple]] = {}
         self.collectives: dict[object, tuple[str, dict[str, ir.Attribute]]] = {}  # step -> (op name, attributes)
         self.fitting: dict[tuple, bool] = {}
+        self.pieces_of: dict[tuple[Sharding, int, int], _Pieces] = {}  # (layout, dimension, size) -> its pieces
+        # test-mesh-resharding runs partition's reshards without the option
+        self.unroll_limit = pass_.unroll_limit if isinstance(pass_, MeshPartition) else UNROLL_LIMIT
         self.index_free: dict[int, tuple[ShardingRule, bool]] = {}  # id(rule) -> (rule, its body reads no index)
         self.pieces_fit: set[tuple] = set()  # (rule, layouts, types) whose pieces line up
         self.attrs: dict[object, ir.Attribute] = {}  # layout attributes, per layout or (type, layout)
@@ -371,8 +390,8 @@ class _Partition:
                     raise _Unsupported(loc, f"halos on pieces of dynamic size are not supported: {t}, {s}")
                 shape[d] = ir.ShapedType.get_dynamic_size()
                 continue
-            sizes = {b - a for a, b in s.bounds(d, shape[d], self.mesh)}
-            shape[d] = sizes.pop() + sum(s.halo(d)) if len(sizes) == 1 else ir.ShapedType.get_dynamic_size()
+            size = self.pieces(s, d, shape[d]).size
+            shape[d] = size + sum(s.halo(d)) if size is not None else ir.ShapedType.get_dynamic_size()
         return ir.RankedTensorType.get(shape, t.element_type, t.encoding, loc=loc)
 
     def uniform(self, t: ir.RankedTensorType, s: Sharding, d: int) -> bool:
@@ -383,8 +402,20 @@ class _Partition:
             return True
         if t.is_dynamic_dim(d) or any(a in self.dynamic_axes for a in axes):
             return False
-        assert self.mesh is not None
-        return len({b - a for a, b in s.bounds(d, t.shape[d], self.mesh)}) == 1
+        return self.pieces(s, d, t.shape[d]).size is not None
+
+    def pieces(self, s: Sharding, d: int, n: int) -> _Pieces:
+        """The pieces `s` cuts dimension `d` of `n` elements into, listed
+        once per run: a reshard asks for them per group member, and listing
+        them costs the group's size."""
+        found = self.pieces_of.get((s, d, n))
+        if found is None:
+            assert self.mesh is not None
+            bounds = s.bounds(d, n, self.mesh)
+            starts = tuple(a for a, _ in bounds)
+            sizes = tuple(b - a for a, b in bounds)
+            found = self.pieces_of[(s, d, n)] = _Pieces(starts, sizes, _one(starts), _one(sizes), max(sizes, default=0))
+        return found
 
     def read_sharding(self, value: ir.Value) -> tuple[str, Sharding] | None:
         found = self.shardings.get(value, False)  # one lookup when known: a Value's hash is a binding call
@@ -2055,6 +2086,22 @@ class _Partition:
             self.global_type[kept] = self.global_type.get(init, init.type)
 
 
+class _Pieces(NamedTuple):
+    """The pieces of one split dimension of static size on a static mesh."""
+
+    starts: tuple[int, ...]
+    sizes: tuple[int, ...]
+    start: int | None  # the start every piece has (all empty at one place), else None
+    size: int | None  # the size every piece has, else None
+    widest: int
+
+
+def _one(values: tuple[int, ...]) -> int | None:
+    """The value all of `values` are, else None."""
+    first = values[0] if values else None
+    return first if values and values.count(first) == len(values) else None
+
+
 def _is_dim(e: ir.AffineExpr, loop: int) -> bool:
     """Whether an indexing map's result is loop `loop` itself."""
     return isinstance(e, ir.AffineDimExpr) and e.position == loop
@@ -2077,6 +2124,11 @@ class _Ix:
         self.totals: dict[tuple[ir.Value, int], int | ir.Value] = {}
         self.consts: dict[int, ir.Value] = {}
         self.memo: dict[tuple, ir.Value] = {}  # one op per computation
+        # In a loop's body (`loop`): where constants go instead, in front of
+        # the outermost loop, and the _Ix of that loop's block, which learns
+        # them too (a 65536-entry table is made once, not per iteration).
+        self.hoist: ir.InsertionPoint | None = None
+        self.top: _Ix = self
 
     # -- arithmetic --------------------------------------------------------------
 
@@ -2085,8 +2137,8 @@ class _Ix:
             return x
         found = self.consts.get(x)
         if found is None:
-            with self.ip, self.loc:
-                found = self.consts[x] = arith.ConstantOp(self.index, x).result
+            with self.hoist or self.ip, self.loc:
+                found = self.consts[x] = self.top.consts[x] = arith.ConstantOp(self.index, x).result
         return found
 
     def _arith(self, op, a: int | ir.Value, b: int | ir.Value) -> ir.Value:
@@ -2144,19 +2196,22 @@ class _Ix:
                 found = self.memo[key] = arith.SelectOp(cond, self.value(then), self.value(otherwise)).result
         return found
 
-    def table(self, values: list[int], index: int | ir.Value) -> int | ir.Value:
-        """`values[index]`: a constant when all agree or `index` is known."""
-        if len(set(values)) == 1:
-            return values[0]
+    def table(self, values: tuple[int, ...], same: int | None, index: int | ir.Value) -> int | ir.Value:
+        """`values[index]`: `same` when all of them are that value, a
+        constant when `index` is known, else a read of a constant table."""
+        if same is not None:
+            return same
         if isinstance(index, int):
             return values[index]
-        key = ("table", tuple(values))
+        key = ("table", values)
         with self.ip, self.loc:
             constant = self.memo.get(key)
             if constant is None:
                 kind = ir.RankedTensorType.get([len(values)], self.index)
                 attr = ir.DenseElementsAttr.get(np.array(values, dtype=np.int64), type=kind)
-                constant = self.memo[key] = arith.ConstantOp(kind, attr).result
+                with self.hoist or self.ip:
+                    constant = arith.ConstantOp(kind, attr).result
+                self.memo[key] = self.top.memo[key] = constant
             read = ("read", constant, index)
             if read not in self.memo:
                 self.memo[read] = tensor.ExtractOp(constant, [index]).result
@@ -2202,36 +2257,34 @@ class _Ix:
         return (self.start(s, d, n, index), self.size(s, d, n, index))
 
     def _cut(self, s: Sharding, d: int, n: int | ir.Value):
-        """The static bounds of dimension `d`'s pieces, else (k, n // k,
-        the first piece with one more)."""
-        assert self.part.mesh is not None
+        """The static pieces of dimension `d` (`_Partition.pieces`), else
+        (k, n // k, the first piece with one more)."""
         k = self.count(s.axes_of(d))
         if isinstance(n, int) and isinstance(k, int):
-            return s.bounds(d, n, self.part.mesh), None
+            return self.part.pieces(s, d, n), None
         # the default cut: n // k each, the last n % k one more
         return None, (k, self.div(n, k), self.sub(k, self.rem(n, k)))
 
     def start(self, s: Sharding, d: int, n: int | ir.Value, index: int | ir.Value) -> int | ir.Value:
-        bounds, rule = self._cut(s, d, n)
-        if bounds is not None:
-            return self.table([a for a, _ in bounds], index)
+        pieces, rule = self._cut(s, d, n)
+        if pieces is not None:
+            return self.table(pieces.starts, pieces.start, index)
         _, base, first_big = rule
         late = self.at_least(index, first_big, self.sub(index, first_big), 0)
         return self.add(self.mul(index, base), late)
 
     def size(self, s: Sharding, d: int, n: int | ir.Value, index: int | ir.Value) -> int | ir.Value:
-        bounds, rule = self._cut(s, d, n)
-        if bounds is not None:
-            return self.table([b - a for a, b in bounds], index)
+        pieces, rule = self._cut(s, d, n)
+        if pieces is not None:
+            return self.table(pieces.sizes, pieces.size, index)
         _, base, first_big = rule
         return self.add(base, self.at_least(index, first_big, 1, 0))
 
     def widest(self, s: Sharding, d: int, n: int | ir.Value) -> int | ir.Value:
         """The largest piece of dimension `d`: what collectives pad it to."""
-        assert self.part.mesh is not None
         k = self.count(s.axes_of(d))
         if isinstance(n, int) and isinstance(k, int):
-            return max((b - a for a, b in s.bounds(d, n, self.part.mesh)), default=0)
+            return self.part.pieces(s, d, n).widest
         return self.div(self.add(n, self.sub(k, 1)), k)
 
     def dim(self, value: ir.Value, d: int) -> int | ir.Value:
@@ -2315,10 +2368,15 @@ class _Ix:
         with self.ip, self.loc:
             return tensor.ConcatOp(result, d, parts).result
 
+    def unrolled(self, count: int | ir.Value) -> bool:
+        """Whether a loop over `count` group members is written out member
+        by member: a static count up to the pass's `unroll-limit`."""
+        return isinstance(count, int) and count <= self.part.unroll_limit
+
     def loop(self, count: int | ir.Value, init: ir.Value, body) -> ir.Value:
         """`body(ix, j, acc)` for j below `count`, threading `acc`: unrolled
-        when `count` is static, else an `scf.for` (a dynamic mesh axis)."""
-        if isinstance(count, int):
+        (`unrolled`), else an `scf.for` (a dynamic mesh axis or a large group)."""
+        if self.unrolled(count):
             acc = init
             for j in range(count):
                 acc = body(self, j, acc)
@@ -2329,6 +2387,8 @@ class _Ix:
         # values made before the loop dominate its body; those made inside stay there
         inner.consts, inner.coords, inner.axis_sizes = dict(self.consts), dict(self.coords), dict(self.axis_sizes)
         inner.totals, inner.memo = dict(self.totals), dict(self.memo)
+        inner.hoist = self.hoist or ir.InsertionPoint(op)
+        inner.top = self.top
         result = body(inner, op.induction_variable, op.inner_iter_args[0])
         with ir.InsertionPoint(op.body), self.loc:
             scf.YieldOp([result])
@@ -2337,10 +2397,10 @@ class _Ix:
     def joined(self, count: int | ir.Value, part, d: int, sizes: list, s: Sharding, n, element: ir.Type) -> ir.Value:
         """The parts of a group of `count` devices joined along `d` into this
         device's piece under `s` (`n`: the dimension's size): one
-        tensor.concat when `count` is static, else each part inserted at its
-        offset in the piece.  `part(ix, j, where)` gives part j and, when
-        `where`, its start in the whole dimension."""
-        if isinstance(count, int):
+        tensor.concat when the loop is unrolled (`unrolled`), else each part
+        inserted at its offset in the piece.  `part(ix, j, where)` gives
+        part j and, when `where`, its start in the whole dimension."""
+        if self.unrolled(count):
             return self.concat([part(self, j, False)[0] for j in range(count)], d)
         index = self.group_index(s.axes_of(d))
         start = self.start(s, d, n, index)
