@@ -17,6 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from mlir.passmanager import PassManager
+from reshard_programs import reshard_program
 from strategies import draw_layout, draw_mesh
 
 import mesh_dialect
@@ -273,19 +274,7 @@ def reshards(draw, max_devices: int = 8):
 @given(reshards())
 def test_reshard_bytes_agree_with_the_planner_and_the_simulator(problem):
     shape, mesh, source, target = problem
-    t = "tensor<" + "x".join(map(str, shape)) + "xi32>"
-    text = f"""
-mesh.mesh @m(shape = {"x".join(map(str, mesh))})
-func.func @f(%x: {t}) -> {t} {{
-  %s = mesh.sharding @m {source} : !mesh.sharding
-  %t = mesh.sharding @m {target} : !mesh.sharding
-  %0 = mesh.shard %x to %s : {t}
-  %1 = mesh.shard %0 to %t annotate_for_users : {t}
-  %2 = arith.addi %1, %1 : {t}
-  %3 = mesh.shard %2 to %t : {t}
-  return %3 : {t}
-}}
-"""
+    text = reshard_program(shape, mesh, source, target)  # (the target is never partial)
     # Partitioned as written (propagation could pick another plan).
     module = _parse(text)
     with module.context:

@@ -9,14 +9,12 @@ with offsets and empty pieces."""
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from mlir import ir
-from mlir.passmanager import PassManager
+from reshard_programs import dynamic_reshard_program, partitioned, pattern_tensor, reshard_program
 from strategies import uneven_problems
 
 import mesh_dialect
@@ -24,39 +22,7 @@ from mesh_dialect.sharding import Sharding
 from mesh_dialect.sharding.resharding import plan_resharding
 from mesh_dialect.sim.api import Simulation
 from mesh_dialect.sim.collectives import count_traffic
-from mesh_dialect.transforms import MeshPartition
 from mesh_dialect.transforms.partition.mesh_partition import UNROLL_LIMIT
-
-
-def _tensor(shape: tuple[int, ...]) -> np.ndarray:
-    return (np.arange(math.prod(shape), dtype=np.int64).reshape(shape) * 7 % 23 - 11).astype(np.int32)
-
-
-def _program(shape, mesh_shape, source: Sharding, target: Sharding) -> str:
-    """The reshard, then (for a target that is not partial) work on the pieces."""
-    t = "tensor<" + "x".join(map(str, shape)) + "xi32>"
-    work = f"  %2 = arith.addi %1, %1 : {t}\n  %3 = mesh.shard %2 to %t : {t}\n  return %3 : {t}"
-    if target.is_partial:  # elementwise ops do not take partial sums
-        work = f"  return %1 : {t}"
-    return f"""
-mesh.mesh @m(shape = {"x".join(map(str, mesh_shape))})
-func.func @f(%x: {t}) -> {t} {{
-  %s = mesh.sharding @m {source} : !mesh.sharding
-  %t = mesh.sharding @m {target} : !mesh.sharding
-  %0 = mesh.shard %x to %s : {t}
-  %1 = mesh.shard %0 to %t annotate_for_users : {t}
-{work}
-}}
-"""
-
-
-def _partitioned(text: str, limit: int) -> ir.Operation:
-    module = mesh_dialect.parse(text, context=mesh_dialect.context())
-    pm = PassManager("builtin.module", context=module.context)
-    MeshPartition(unroll_limit=limit).add_to(pm)
-    pm.run(module)
-    mesh_dialect.verify(module)
-    return module
 
 
 def _ops(module: ir.Operation) -> list[str]:
@@ -76,7 +42,7 @@ def _check_runs(
     """The partitioned reshard gives exactly the original's result and moves
     the bytes its plan says (`traffic`: a dynamic size moves more, summing
     the sizes of the pieces first)."""
-    x = _tensor(shape)
+    x = pattern_tensor(shape)
     with count_traffic() as counted:
         got = Simulation(module).run("f", [x], seed=None)
     np.testing.assert_array_equal(got[0], x if target.is_partial else x + x)
@@ -89,7 +55,7 @@ def _check_runs(
 @given(uneven_problems(max_devices=8))
 def test_forced_loops_simulate_like_the_original(problem):
     shape, mesh_shape, source, target = problem
-    module = _partitioned(_program(shape, mesh_shape, source, target), 0)
+    module = partitioned(reshard_program(shape, mesh_shape, source, target), unroll_limit=0)
     _check_runs(module, shape, mesh_shape, source, target)
 
 
@@ -102,10 +68,8 @@ def test_forced_loops_with_dynamic_sizes_simulate_like_the_original(problem, dat
     source = Sharding(source.split_axes, source.partial_axes, source.partial_type)
     target = Sharding(target.split_axes, target.partial_axes, target.partial_type)
     dynamic = data.draw(st.sets(st.integers(0, len(shape) - 1), min_size=1))
-    static_type = "tensor<" + "x".join(map(str, shape)) + "xi32>"
-    dynamic_type = "tensor<" + "x".join("?" if d in dynamic else str(n) for d, n in enumerate(shape)) + "xi32>"
-    text = _program(shape, mesh_shape, source, target).replace(static_type, dynamic_type)
-    _check_runs(_partitioned(text, 0), shape, mesh_shape, source, target, traffic=False)
+    text = dynamic_reshard_program(shape, dynamic, mesh_shape, source, target)
+    _check_runs(partitioned(text, unroll_limit=0), shape, mesh_shape, source, target, traffic=False)
 
 
 def _s(split, partial=(), offsets=()) -> Sharding:
@@ -129,9 +93,9 @@ CASES = {
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_each_reshard_loops_and_simulates_exactly(name):
     shape, mesh_shape, source, target, kinds, loops = CASES[name]
-    text = _program(shape, mesh_shape, source, target)
-    forced = _partitioned(text, 0)
-    unrolled = _partitioned(text, UNROLL_LIMIT)
+    text = reshard_program(shape, mesh_shape, source, target)
+    forced = partitioned(text, unroll_limit=0)
+    unrolled = partitioned(text, unroll_limit=UNROLL_LIMIT)
     for module, want in ((forced, loops), (unrolled, 0)):
         names = _ops(module)
         assert names.count("scf.for") == want, mesh_dialect.print_ir(module)
@@ -143,9 +107,9 @@ def test_the_limit_is_the_largest_unrolled_group():
     # 7 rows over 5 devices (1, 1, 1, 2, 2) gathered: a group of 5 joins its
     # pieces with one tensor.concat up to a limit of 5, and loops below it
     shape, mesh_shape, source, target = (7, 3), (5,), _s(((0,),)), _s(())
-    text = _program(shape, mesh_shape, source, target)
+    text = reshard_program(shape, mesh_shape, source, target)
     for limit, loops, concats in ((5, 0, 1), (4, 1, 0)):
-        module = _partitioned(text, limit)
+        module = partitioned(text, unroll_limit=limit)
         names = _ops(module)
         assert (names.count("scf.for"), names.count("tensor.concat")) == (loops, concats)
         _check_runs(module, shape, mesh_shape, source, target)

@@ -11,13 +11,11 @@ plan's too."""
 from __future__ import annotations
 
 import dataclasses
-import math
 
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from mlir import ir
-from mlir.passmanager import PassManager
+from reshard_programs import dynamic_reshard_program, partitioned, pattern_tensor, reshard_program
 from strategies import uneven_problems
 
 import mesh_dialect
@@ -26,11 +24,6 @@ from mesh_dialect.sharding.resharding import Plan, execute, plan_resharding
 from mesh_dialect.sim.api import Simulation
 from mesh_dialect.sim.collectives import count_traffic
 from mesh_dialect.sim.layout import assemble, shard
-from mesh_dialect.transforms import MeshPartition
-
-
-def _tensor(shape: tuple[int, ...]) -> np.ndarray:
-    return (np.arange(math.prod(shape), dtype=np.int64).reshape(shape) * 7 % 23 - 11).astype(np.int32)
 
 
 def _run_counting(plan: Plan, x: np.ndarray) -> dict:
@@ -59,7 +52,7 @@ def test_uneven_plans_execute_to_the_target_and_count_their_bytes(problem):
     shape, mesh_shape, source, target = problem
     plan = plan_resharding(shape, mesh_shape, source, target)
     mesh = Mesh(mesh_shape)
-    x = _tensor(shape)
+    x = pattern_tensor(shape)
     out = _run_counting(plan, x)
     want = shard(x, plan.target, mesh)
     for d in mesh.devices():
@@ -71,58 +64,18 @@ def test_uneven_plans_execute_to_the_target_and_count_their_bytes(problem):
     assert plan.bytes_received <= sum(plan.step_bytes)
 
 
-def _program(shape, mesh_shape, source: Sharding, target: Sharding) -> str:
-    """The reshard, then (for a target that is not partial) work on the pieces."""
-    t = "tensor<" + "x".join(map(str, shape)) + "xi32>"
-    work = f"""  %2 = arith.addi %1, %1 : {t}
-  %3 = mesh.shard %2 to %t : {t}
-  return %3 : {t}"""
-    if target.is_partial:  # elementwise ops do not take partial sums: return it as it is
-        work = f"  return %1 : {t}"
-    return f"""
-mesh.mesh @m(shape = {"x".join(map(str, mesh_shape))})
-func.func @f(%x: {t}) -> {t} {{
-  %s = mesh.sharding @m {source} : !mesh.sharding
-  %t = mesh.sharding @m {target} : !mesh.sharding
-  %0 = mesh.shard %x to %s : {t}
-  %1 = mesh.shard %0 to %t annotate_for_users : {t}
-{work}
-}}
-"""
-
-
-def _partitioned(text: str) -> ir.Operation:
-    """`text` parsed and partitioned, the result verified."""
-    module = mesh_dialect.parse(text, context=mesh_dialect.context())
-    pm = PassManager("builtin.module", context=module.context)
-    MeshPartition().add_to(pm)
-    pm.run(module)
-    mesh_dialect.verify(module)
-    return module
-
-
 @settings(max_examples=40, deadline=None)
 @given(uneven_problems(max_devices=8))
 def test_uneven_reshards_partition_and_simulate_with_the_plans_traffic(problem):
     shape, mesh_shape, source, target = problem
-    text = _program(shape, mesh_shape, source, target)
-    module = _partitioned(text)
-    x = _tensor(shape)
+    text = reshard_program(shape, mesh_shape, source, target)
+    module = partitioned(text)
+    x = pattern_tensor(shape)
     with count_traffic() as counted:
         got = Simulation(module).run("f", [x], seed=None)
     np.testing.assert_array_equal(got[0], x if target.is_partial else x + x)
     plan = plan_resharding(shape, mesh_shape, source, target)
     assert max(counted.values(), default=0) == plan.bytes_received, str(plan)
-
-
-def _dynamic_program(shape, dynamic, mesh_shape, dynamic_axes, source: Sharding, target: Sharding) -> str:
-    """`_program` with `dynamic` tensor dimensions and mesh axes written `?`."""
-    text = _program(shape, mesh_shape, source, target)
-    static_type = "tensor<" + "x".join(map(str, shape)) + "xi32>"
-    dynamic_type = "tensor<" + "x".join("?" if d in dynamic else str(n) for d, n in enumerate(shape)) + "xi32>"
-    dynamic_mesh = "x".join("?" if a in dynamic_axes else str(n) for a, n in enumerate(mesh_shape))
-    text = text.replace(static_type, dynamic_type)
-    return text.replace("shape = " + "x".join(map(str, mesh_shape)) + ")", f"shape = {dynamic_mesh})")
 
 
 @settings(max_examples=40, deadline=None)
@@ -135,11 +88,11 @@ def test_dynamic_sizes_partition_and_simulate(problem, data):
     target = Sharding(target.split_axes, target.partial_axes, target.partial_type)
     dynamic = data.draw(st.sets(st.integers(0, len(shape) - 1), min_size=1))
     dynamic_axes = data.draw(st.sets(st.integers(0, len(mesh_shape) - 1)))
-    text = _dynamic_program(shape, dynamic, mesh_shape, dynamic_axes, source, target)
-    module = _partitioned(text)
+    text = dynamic_reshard_program(shape, dynamic, mesh_shape, source, target, dynamic_axes)
+    module = partitioned(text)
     printed = mesh_dialect.print_ir(module)
     dynamic_mesh = "x".join("?" if a in dynamic_axes else str(n) for a, n in enumerate(mesh_shape))
     printed = printed.replace(f"shape = {dynamic_mesh})", "shape = " + "x".join(map(str, mesh_shape)) + ")")
-    x = _tensor(shape)
+    x = pattern_tensor(shape)
     got = Simulation(mesh_dialect.parse(printed, context=mesh_dialect.context())).run("f", [x], seed=None)
     np.testing.assert_array_equal(got[0], x if target.is_partial else x + x)
