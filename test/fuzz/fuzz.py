@@ -52,7 +52,7 @@ PIPELINES: list[list[str]] = [
 # Extra pipelines for generated programs, whose partitions are simulated.
 SIM_PIPELINES: list[list[str]] = [
     ["--mesh-partition{limit}"],
-    ["--mesh-partition", "--mesh-optimize-collectives"],
+    ["--mesh-partition{limit}", "--mesh-optimize-collectives"],
     ["--pass-pipeline=builtin.module(sharding-propagation{fixed-point=false traversal={traversal}}, mesh-partition)"],
     ["--sharding-propagation=skip-unknown=true", "--mesh-partition{full}"],
 ]
