@@ -346,6 +346,9 @@ class Checker:
             f = self._unlocated("mesh-opt", ans["stderr"], check, text)
             return ([f] if f else []), None
         self._bump("parsed")
+        if ans.get("stdout_truncated"):
+            self._bump("output-too-long")
+            return [], None
         printed = ans["stdout"]
         check = {"kind": "roundtrip", "unreg": unreg}
         f, again = self._reparse(
@@ -403,6 +406,9 @@ class Checker:
             f = self._unlocated(label, ans["stderr"], check, text)
             return ([f] if f else []), None
         self._bump("pass-accepted")
+        if ans.get("stdout_truncated"):  # too long to send back whole: nothing to re-parse or simulate
+            self._bump("output-too-long")
+            return [], None
         out = ans["stdout"]
         if out == printed:
             return [], out

@@ -45,6 +45,12 @@ def _top_frame(tb: traceback.StackSummary) -> str:
     return f"{os.path.basename(tb[-1].filename)}:{tb[-1].name}" if tb else "?"
 
 
+STDOUT_LIMIT = 2_000_000
+"""The most of a tool's printed output sent back; a longer one (a table of
+65536 offsets prints a megabyte) is cut there and said to be cut, so the
+fuzzer does not re-parse half a module."""
+
+
 def run(request: dict, workdir: str) -> dict:
     files = request.get("files", {})
     for name, text in files.items():
@@ -81,8 +87,13 @@ def run(request: dict, workdir: str) -> dict:
         answer["tb"] = traceback.format_exc()[-4000:]
     finally:
         faulthandler.cancel_dump_traceback_later()
+    stdout = out.getvalue()
     answer.update(
-        rc=rc, stdout=out.getvalue()[:2_000_000], stderr=err.getvalue()[:20000], seconds=time.monotonic() - start
+        rc=rc,
+        stdout=stdout[:STDOUT_LIMIT],
+        stdout_truncated=len(stdout) > STDOUT_LIMIT,
+        stderr=err.getvalue()[:20000],
+        seconds=time.monotonic() - start,
     )
     outputs = {}
     for name in request.get("read", []):

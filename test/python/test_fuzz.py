@@ -119,3 +119,25 @@ def test_relayout_changes_layouts_only():
         assert stripped.sub("", relaid) == stripped.sub("", program), relaid
         changed += relaid != program
     assert changed > 200
+
+
+def test_output_too_long_to_send_back_is_not_reparsed(checker):
+    """The worker sends back at most `STDOUT_LIMIT` characters of a tool's
+    output: re-parsing the cut remainder reported a module that does not
+    verify (a 65536-device reshard prints two tables of 65536 offsets)."""
+    before = checker.stats.get("output-too-long", 0)
+    failures, out = checker.check_pass(_HUGE_RESHARD, ["--test-mesh-resharding"], False, None)
+    assert (failures, out) == ([], None)
+    assert checker.stats.get("output-too-long", 0) == before + 1
+
+
+_HUGE_RESHARD = """
+mesh.mesh @mesh(shape = 1x65536)
+func.func @f(%x: tensor<4x12xi32>) -> tensor<4x12xi32> {
+  %s = mesh.sharding @mesh split_axes = [[1]] : !mesh.sharding
+  %0 = mesh.shard %x to %s : tensor<4x12xi32>
+  %w = mesh.sharding @mesh split_axes = [[]] : !mesh.sharding
+  %1 = mesh.shard %0 to %w annotate_for_users : tensor<4x12xi32>
+  return %1 : tensor<4x12xi32>
+}
+"""
