@@ -70,3 +70,13 @@ def uneven_problems(draw, max_devices: int = 12):
     shape = tuple(draw(st.integers(0, 13)) for _ in range(rank))
     source = draw_layout(draw, mesh, rank, True, KINDS, shape)
     return shape, mesh, source, draw_layout(draw, mesh, rank, draw(st.booleans()), KINDS, shape)
+
+
+@st.composite
+def dynamic_uneven_problems(draw, max_devices: int = 12):
+    """(shape, mesh shape, source, target, dynamic): `uneven_problems` with
+    no offsets (sizes known only at run time have none) and the tensor
+    dimensions to write `?`, at least one."""
+    shape, mesh, source, target = draw(uneven_problems(max_devices))
+    source, target = (Sharding(s.split_axes, s.partial_axes, s.partial_type) for s in (source, target))
+    return shape, mesh, source, target, draw(st.sets(st.integers(0, len(shape) - 1), min_size=1))

@@ -12,10 +12,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from hypothesis import given, settings
-from hypothesis import strategies as st
 from mlir import ir
 from reshard_programs import dynamic_reshard_program, partitioned, pattern_tensor, reshard_program
-from strategies import uneven_problems
+from strategies import dynamic_uneven_problems, uneven_problems
 
 import mesh_dialect
 from mesh_dialect.sharding import Sharding
@@ -60,14 +59,11 @@ def test_forced_loops_simulate_like_the_original(problem):
 
 
 @settings(max_examples=30, deadline=None)
-@given(uneven_problems(max_devices=8), st.data())
-def test_forced_loops_with_dynamic_sizes_simulate_like_the_original(problem, data):
+@given(dynamic_uneven_problems(max_devices=8))
+def test_forced_loops_with_dynamic_sizes_simulate_like_the_original(problem):
     # tensor sizes known only at run time: offsets and sizes by formula
     # instead of tables, inside the same loops
-    shape, mesh_shape, source, target = problem
-    source = Sharding(source.split_axes, source.partial_axes, source.partial_type)
-    target = Sharding(target.split_axes, target.partial_axes, target.partial_type)
-    dynamic = data.draw(st.sets(st.integers(0, len(shape) - 1), min_size=1))
+    shape, mesh_shape, source, target, dynamic = problem
     text = dynamic_reshard_program(shape, dynamic, mesh_shape, source, target)
     _check_runs(partitioned(text, unroll_limit=0), shape, mesh_shape, source, target, traffic=False)
 

@@ -16,10 +16,10 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from reshard_programs import dynamic_reshard_program, partitioned, pattern_tensor, reshard_program
-from strategies import uneven_problems
+from strategies import dynamic_uneven_problems, uneven_problems
 
 import mesh_dialect
-from mesh_dialect.sharding import Mesh, Sharding
+from mesh_dialect.sharding import Mesh
 from mesh_dialect.sharding.resharding import Plan, execute, plan_resharding
 from mesh_dialect.sim.api import Simulation
 from mesh_dialect.sim.collectives import count_traffic
@@ -79,14 +79,11 @@ def test_uneven_reshards_partition_and_simulate_with_the_plans_traffic(problem):
 
 
 @settings(max_examples=40, deadline=None)
-@given(uneven_problems(max_devices=8), st.data())
+@given(dynamic_uneven_problems(max_devices=8), st.data())
 def test_dynamic_sizes_partition_and_simulate(problem, data):
     # Sizes known only at run time: tensor dimensions and mesh axes written
     # `?`; the mesh gets its sizes back before the simulator runs it.
-    shape, mesh_shape, source, target = problem
-    source = Sharding(source.split_axes, source.partial_axes, source.partial_type)
-    target = Sharding(target.split_axes, target.partial_axes, target.partial_type)
-    dynamic = data.draw(st.sets(st.integers(0, len(shape) - 1), min_size=1))
+    shape, mesh_shape, source, target, dynamic = problem
     dynamic_axes = data.draw(st.sets(st.integers(0, len(mesh_shape) - 1)))
     text = dynamic_reshard_program(shape, dynamic, mesh_shape, source, target, dynamic_axes)
     module = partitioned(text)
