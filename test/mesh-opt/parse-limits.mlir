@@ -137,3 +137,21 @@ func.func @not_negative(%a: tensor<8xf32>) -> (f32, tensor<2x4xf32>) {
   %x = tensor.extract %tensor.collapse_shape[%c-1, %c-1] : tensor<2x4xf32>
   return %x, %e : f32, tensor<2x4xf32>
 }
+
+// -----
+
+// MLIR's parser steps over a resource entry's value without checking that it
+// lexed, and asserts on an unclosed string (found by the fuzzer; mlir-opt
+// aborts too).
+func.func @resources() {
+  return
+}
+{-#
+  dialect_resources: {
+    builtin: {
+      // POS: parse-limits.mlir:[[@LINE+2]]:13: error: resource entry 'blob' needs a string or true/false value, got "0x0400{{$}}
+      // expected-error@+1 {{resource entry 'blob' needs a string or true/false value, got "0x0400}}
+      blob: "0x0400
+    }
+  }
+#-}

@@ -200,6 +200,52 @@ def test_linalg_generic_iterator_types_as_strings_and_in_comments_are_fine():
     assert 'iterator_types = ["parallel"]' in mesh_dialect.print_ir(module)
 
 
+RESOURCES = (
+    "mesh.mesh @m(shape = 2)\n"
+    "{{-#\n"
+    "  dialect_resources: {{\n"
+    "    builtin: {{\n"
+    '      b0: "0x0400000001000000",\n'
+    "      b1: {value}"
+)
+
+
+@pytest.mark.parametrize(
+    ("value", "shown"),
+    [
+        ("", "the end of the file"),
+        ('"0x0400 } } #-}', '"0x0400 } } #-}'),
+        ("$ } } #-}", "$"),
+        ("@ } } #-}", "@"),
+        ("^x } } #-}", "^x"),
+        ("# } } #-}", "#"),
+        ("12 } } #-}", "12"),
+    ],
+)
+def test_resource_entry_whose_value_does_not_lex(value, shown):
+    """MLIR's parser steps over a resource entry's value token without
+    checking it lexed (an unclosed string, a stray character, the end of
+    the text) and asserts: SIGABRT, in mlir-opt too (found by the fuzzer)."""
+    text = RESOURCES.format(value=value)
+    col = len("      b1: ") + 1
+    assert _errors(text, unregistered=False) == [
+        (6, col, f"resource entry 'b1' needs a string or true/false value, got {shown}")
+    ]
+
+
+def test_resources_with_strings_words_and_comments_are_left_to_mlir():
+    """Well-formed entries parse; a word as a value is MLIR's to report."""
+    text = RESOURCES.format(value='"0x04000000" // a } { $ comment\n    }\n  }\n#-}\n')
+    assert _accepted(text)
+    ok = (
+        'mesh.mesh @m(shape = 2)\n{-# external_resources: { mlir_reproducer: { pipeline: "x:", '
+        '"disable_threading": true } } #-}\n'
+    )
+    assert _accepted(ok)
+    word = RESOURCES.format(value="maybe } } #-}")
+    assert _errors(word, unregistered=False) == [(6, 11, "expected hex string blob for key 'b1'")]
+
+
 # -- top-level ops the wrapping module missed ---------------------------------------
 
 

@@ -480,6 +480,47 @@ def _reassociation_trap(text: str) -> tuple[int, str] | None:
     return None
 
 
+_METADATA_SCAN = re.compile(_SKIPPED + r"\{-#")
+_METADATA_TOKEN = re.compile(r'#-\}|[{}:,]|"(?:[^"\\\n]|\\.)*"?|[^\s{}:,"]+')
+_RESOURCE_VALUE = re.compile(r'"(?:[^"\\\n]|\\.)*"|[A-Za-z_][\w$.\-]*')
+
+
+def _resource_trap(text: str) -> tuple[int, str] | None:
+    """A resource entry (`{-# dialect_resources: {owner: {key: value}} #-}`,
+    or `external_resources`) whose value is missing or does not lex (an
+    unclosed string, a stray `$`): MLIR's parser steps over that token
+    without looking and asserts (mlir-opt aborts too).  Entry values are
+    strings (blobs are hex strings) or `true`/`false`; a word is left to
+    MLIR, which reports it."""
+    if "{-#" not in text:
+        return None
+    for m in _ops_in_code(_METADATA_SCAN, text):
+        pos, depth, key = m.end(), 1, ""
+        while True:
+            pos = _BLANKS.match(text, pos).end()
+            token = _METADATA_TOKEN.match(text, pos)
+            if token is None:
+                break  # the end of the text: MLIR reports the unclosed section
+            t = token.group(0)
+            pos = token.end()
+            if t == "#-}" and depth == 1:
+                break
+            if t == "{":
+                depth += 1
+            elif t == "}":
+                depth -= 1
+            elif t == ":" and depth == 3:  # an entry's key is read: its value follows
+                at = _BLANKS.match(text, pos).end()
+                if not _RESOURCE_VALUE.match(text, at):
+                    value = _METADATA_TOKEN.match(text, at)
+                    shown = "the end of the file" if value is None else value.group(0)[:40]
+                    name = key if key.startswith('"') else f"'{key}'"
+                    return at, f"resource entry {name} needs a string or true/false value, got {shown}"
+            elif t not in (",", "#-}"):
+                key = t
+    return None
+
+
 def _depth(text: str, insertions: dict[int, str] | None = None) -> tuple[int, int]:
     """`nesting` of `text` as MLIR reads it: inside the `module {` wrapped
     around it (unwrapped again after parsing, so a level for every input)."""
@@ -651,7 +692,7 @@ def parse(
     depth, deepest_at = _depth(text, insertions)
     if depth > MAX_NESTING:
         raise _too_deep(text, filename, depth, deepest_at)
-    trap = _reassociation_trap(text)
+    trap = _reassociation_trap(text) or _resource_trap(text)
     if "linalg." in text:  # the other traps are all in linalg ops: one scan of a large text
         trap = _upstream_trap(text) or _flat_list_trap(text) or _element_type_trap(text) or trap
     if trap is not None:
