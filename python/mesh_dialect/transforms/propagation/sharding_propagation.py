@@ -221,11 +221,14 @@ class _Function:
         self.read: dict[ir.Value, tuple | None] = {}  # sharding value -> what `sharding_of` says of it
         self.valid: set[int] = set()  # ids of the answers in `read` whose mesh and axes are known good
         self.option_attrs: dict[tuple, ir.Attribute] = {}
-        self.shared: dict[tuple, Ann] = {}  # (source, mesh, layout, block): an annotation for users to share
-        # Values whose uses the pass handed to an annotation (their value), so
-        # that `apply` reads an op's operands from `io` instead of listing them
-        # again; None: handed on twice (which uses read which is not known).
-        self.renamed: dict[ir.Value, ir.Value | None] = {}
+        # (source, mesh, layout, block): an annotation for users to share, in
+        # a list so that a miss hashes the key once (`ensure_use`)
+        self.shared: dict[tuple, list[Ann]] = {}
+        # Values whose uses the pass handed to an annotation (that annotation),
+        # so that `apply` reads an op's operands, and their annotations, from
+        # `io` instead of listing and looking them up again; None: handed on
+        # twice (which uses read which is not known).
+        self.renamed: dict[ir.Value, Ann | None] = {}
         self.applied: set[int] = set()  # ops `apply` has set operands of (a sweep revisits them)
         # whether some collected op lies in a block other than the entry (a
         # region's): else every op shares the entry block, and `shared` need
@@ -618,7 +621,7 @@ class _Function:
     def apply(self, index: int, choice: Choice, explicit: bool) -> None:
         """Record the op's option and give its values the layouts it implies."""
         op = self.ops[index]
-        operands = self.operands_now(index)
+        operands, known = self.operands_now(index)
         results = self.io[index][1]
         typed = self.types[index]
         self.record_option(index, choice)
@@ -650,42 +653,55 @@ class _Function:
                 continue
             if cut:
                 need = _with_cut(need, v, cut, mesh)
-            have = anns.get(v)
-            if by_cost and have is None and need.is_replicated and not self.is_argument(v):
-                # produced whole (or by an op without a rule): nothing to say.  An
-                # argument is annotated anyway: partition makes it arrive in the
-                # layout its annotations for users agree on, and this use wants it whole.
-                continue
+            have = known[i] if known else None
+            if have is None:
+                have = anns.get(v)
+            if have is None:
+                if by_cost and need.is_replicated and not self.is_argument(v):
+                    # produced whole (or by an op without a rule): nothing to say.  An
+                    # argument is annotated anyway: partition makes it arrive in the
+                    # layout its annotations for users agree on, and this use wants it whole.
+                    continue
+            elif have.mesh == choice.mesh and _same_arrival(have.sharding, need):
+                continue  # it arrives so already (`ensure_use`'s first test: half the operands)
             t = None if typed is None else typed[0][i]
             self.ensure_use(op, i, v, choice.mesh, need, origin, cause, by_cost, have, t)
         self.applied.add(index)
 
-    def operands_now(self, index: int) -> list[ir.Value]:
+    def operands_now(self, index: int) -> tuple[list[ir.Value], list[Ann | None] | None]:
         """The operands of op `index` as they are now: as collected, each
         handed on to the annotation that took its uses (`hand_uses`); listed
-        again when that is not known."""
+        again when that is not known.  With them, per operand, the
+        annotation it was handed on to (None: none, or not known; no list:
+        none known), which is its annotation (`anns`)."""
         op = self.ops[index]
         if index in self.applied:
-            return list(op.operands)
+            return list(op.operands), None
         operands = self.io[index][0]
         renamed = self.renamed
         if not renamed:
-            return operands
-        now = []
+            return operands, None
+        now: list[ir.Value] = []
+        known: list[Ann | None] = []
         for v in operands:
-            w = renamed.get(v, v)
-            if w is None:
-                return list(op.operands)
-            now.append(w)
-        return now
+            ann = renamed.get(v, False)
+            if ann is None:
+                return list(op.operands), None
+            if ann is False:
+                now.append(v)
+                known.append(None)
+            else:
+                now.append(ann.value)
+                known.append(ann)
+        return now, known
 
     def hand_uses(self, v: ir.Value, ann: Ann) -> None:
         """Every use of `v` but `ann`'s reads `ann` instead.  (Only results
         and block arguments are handed on, never an annotation's value: a
         value renamed once is not renamed again by renaming its new name.)"""
         v.replace_all_uses_except(ann.value, ann.op)
-        renamed = self.renamed
-        renamed[v] = None if v in renamed else ann.value
+        if self.renamed.setdefault(v, ann) is not ann:  # (one lookup: a value's hash is a binding call)
+            self.renamed[v] = None
 
     def offsets_cut(self, operands: list[ir.Value], results: list[ir.Value], choice: Choice, mesh: Mesh) -> dict:
         """The explicit cut (`sharded_dims_offsets`) the op runs on, per
@@ -790,7 +806,7 @@ class _Function:
         mesh: str,
         s: Sharding,
         for_users: bool,
-        origin,
+        origin: tuple[ir.Location, ...],
         loc: ir.Location,
         ip: ir.InsertionPoint,
         t: ir.Type | None = None,
@@ -806,7 +822,7 @@ class _Function:
             loc=loc,
             ip=ip,
         )
-        ann = Ann(shard, src, shard.result, mesh, s, for_users, False, tuple(origin))
+        ann = Ann(shard, src, shard.result, mesh, s, for_users, False, origin)
         self.register(ann)
         self.changed = True
         return ann
@@ -833,14 +849,15 @@ class _Function:
         if own is not None:
             del self.def_ann[r]
         # made where `op`'s operands get theirs, then moved behind `anchor`
+        # (`InsertionPoint.after` costs more: it wraps the next op)
         loc, ip = self.front(op)
         ann = self.new_ann(r, mesh, need, False, origin, loc, ip, t)
         ann.op.move_after(anchor)
         self.hand_uses(r, ann)
-        moved = self.user_anns.pop(r, [])
-        for a in moved:
-            a.src = ann.value
+        moved = self.user_anns.pop(r, None)
         if moved:
+            for a in moved:
+                a.src = ann.value
             self.user_anns.setdefault(ann.value, []).extend(moved)
         if own is not None:
             # The op cannot produce the annotated layout, and one value cannot
@@ -897,23 +914,25 @@ class _Function:
         # reshards a chain of annotations link by link).
         bypass = have is not None and have.for_users and not (have.explicit and self.pass_.solver == "cost")
         src = have.src if bypass else v
-        # (only an argument has an arrival, and an annotation's value is none)
-        arrival = self.arrivals.get(src) if have is None or bypass else None
+        # (only an argument has an arrival, and an annotation's value is
+        # none; the type test costs less than the lookup's hash)
+        arrival = self.arrivals.get(src) if (have is None or bypass) and isinstance(src, ir.BlockArgument) else None
         if arrival is not None and arrival != (mesh, need):
             # a differing annotation for users would change the layout the
             # argument arrives in: the one its annotations agree on becomes
             # its own annotation first
             del self.arrivals[src]
             src = self.pin_argument(src, *arrival)
-        key = (src, mesh, need, op.block if self.nested else None) if share else None
-        shared = self.shared.get(key) if share else None
-        if shared is not None:
-            op.operands[i] = shared.value
+        # (the key's hash takes a binding call: a miss reserves the slot
+        # the new annotation goes in instead of hashing the key again)
+        slot = self.shared.setdefault((src, mesh, need, op.block if self.nested else None), []) if share else None
+        if slot:
+            op.operands[i] = slot[0].value
             return
         loc, ip = self.front(op)
         ann = self.new_ann(src, mesh, need, True, origin, loc, ip, t if src is v else None)
-        if share:
-            self.shared[key] = ann
+        if slot is not None:
+            slot.append(ann)
         op.operands[i] = ann.value
         if bypass:
             ann.bypasses = have
