@@ -198,6 +198,23 @@ def test_uneven_pieces_must_be_non_empty_and_line_up_across_the_op() -> None:
     assert cands.divides(even, state)
 
 
+def test_an_expansion_names_each_value_it_grew_once() -> None:
+    """An op whose first expansion gives its result two layouts (whole, and
+    split as its operand) names the result once among the values that grew
+    (their neighbours are woken once per expansion, not once per layout
+    gained)."""
+    g = Graph({"m": MESH})
+    split = Sharding(((0,), (1,)))
+    v = _fixed(g, split)
+    out = g.add_value((8, 8), 4)
+    op = g.add_node(Node([v], [out], rule=ShardingRule.elementwise(2)))
+    cands = _Candidates(g)
+    assert cands.start() == [op]
+    assert list(cands.expand(op)) == [v, out]
+    assert [cands.layouts[k] for k in cands.seen[v]] == [("m", split), ("m", Sharding(()))]
+    assert [cands.layouts[k] for k in cands.seen[out]] == [("m", Sharding(())), ("m", split)]
+
+
 def test_loops_weigh_what_they_move_by_their_trip_count() -> None:
     """The same change of layout costs more inside a loop than outside: with
     a weight of 10 on the consumer, the producer moves the data once instead."""

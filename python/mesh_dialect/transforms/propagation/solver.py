@@ -316,8 +316,8 @@ _Expansion = tuple[
 and produced layout ids, the id of its list of states after them, what
 they add to the layouts of its values (None: unknown, `note` them): per
 value whose list changed, its index in the node's `asking` values and its
-new list; and the indices of the values whose lists grew, in the order
-they grew; and whether expanding the node again adds nothing unless
+new list; and the indices of the values whose lists grew, each once, in
+the order they first grew; and whether expanding the node again adds nothing unless
 another node changes the layouts around it (one cell per question asked
 next, set once that question is answered)."""
 
@@ -344,16 +344,16 @@ class _Candidates:
         self.ids: dict[Layout, int] = {}
         self.layouts: list[Layout] = []
         self.named: list[bool] = []  # the layout names a mesh (else: whole, suggests nothing)
-        # per node, parallel to its states: their layout ids (lists that
-        # grow for the nodes that choose, made by `start`; a fixed node's,
-        # which never change, shared by the nodes given one state)
-        self.needs_of: list[Sequence[tuple[int, ...]]] = [()] * len(graph.nodes)
-        self.produces_of: list[Sequence[tuple[int, ...]]] = [()] * len(graph.nodes)
         # per node, an id for its list of states: equal ids, equal lists
         # (`extended`; the solver keys tables and costs by them)
         self.list_id: list[int] = [0] * len(graph.nodes)
         self.lists: dict[tuple[int, int], int] = {}
         self.lengths = [0]  # per list id, its length
+        # per list id, parallel to its states: their layout ids (a node's
+        # are its list's: nodes alike share them, none holds a copy)
+        self.list_needs: list[tuple[tuple[int, ...], ...]] = [()]
+        self.list_produces: list[tuple[tuple[int, ...], ...]] = [()]
+        self.list_ties: list[list[int]] = [[]]  # per list id, its states' tie-breakers
         self.weights: list[int] = []  # per node, its weight (-1: per operand; `start`)
         # per op node: an id for its rule and its values' shapes (and which
         # are whole, and which are one value), the values whose layouts are
@@ -362,6 +362,7 @@ class _Candidates:
         self.static: list[int] = [-1] * len(graph.nodes)
         self.asking: list[Sequence[int]] = [()] * len(graph.nodes)
         self.plain: list[bool] = [False] * len(graph.nodes)
+        self.selecting: list[int] = []  # the op nodes whose rule has a `select` loop, in order
         # per node, its last expansion's `_Expansion` settled cell (None: it
         # may add something), and those cells per question asked next
         self.settled: list[list[bool] | None] = [None] * len(graph.nodes)
@@ -568,18 +569,22 @@ class _Candidates:
 
     def expand(self, index: int) -> Sequence[int]:
         """Add the states the node's neighbourhood suggests; the values
-        whose layout lists grew."""
-        node = self.g.nodes[index]
-        if len(node.states) >= MAX_STATES:
+        whose layout lists grew, each once.  (The node's list id gives its
+        number of states, and `static` tells an op: a node whose question
+        is known is not read.)"""
+        list_id = self.list_id[index]
+        if self.lengths[list_id] >= MAX_STATES:
             return ()
-        if node.rule is None:
+        static = self.static[index]
+        if static < 0:  # a carried value
+            node = self.g.nodes[index]
             return self.add(index, self.new_states(node, self.suggested(node)))
         # Repeated layers ask the same question: which states does this
         # rule add, given the states it has (their list's id), the layouts
         # around it and its values' shapes.  `static` stands for the rule
         # and the shapes, which also fix which values `asking` lists.
         seen, asking = self.seen, self.asking[index]
-        key = (self.static[index], self.list_id[index], tuple([seen[v] for v in asking]))
+        key = (static, list_id, tuple([seen[v] for v in asking]))
         found = self.expand_memo.get(key)
         if found is None:
             return self.expanded(index, key)
@@ -588,9 +593,7 @@ class _Candidates:
             return ()
         if changed is None:
             return self.add(index, list(zip(states, needs, produces)))
-        node.states += states
-        self.needs_of[index] += needs
-        self.produces_of[index] += produces
+        self.g.nodes[index].states += states
         self.list_id[index] = list_id
         for k, lays in changed:
             seen[asking[k]] = lays
@@ -629,28 +632,30 @@ class _Candidates:
 
     def add(self, index: int, new: Sequence[_Cand]) -> list[int]:
         """Give node `index` the `new` states; the values whose layout lists
-        grew (`note`)."""
+        grew (`note`), each once (a value may gain several layouts: its
+        neighbours are woken once)."""
         node = self.g.nodes[index]
         grew: list[int] = []
-        needs_of, produces_of = self.needs_of[index], self.produces_of[index]
         list_id = self.list_id[index]
         for st, needs, produces in new:
             node.states.append(st)
-            needs_of.append(needs)
-            produces_of.append(produces)
-            list_id = self.extended(list_id, st)
+            list_id = self.extended(list_id, st, needs, produces)
             self.note(node, needs, produces, grew)
         self.list_id[index] = list_id
-        return grew
+        return list(dict.fromkeys(grew)) if len(grew) > 1 else grew
 
-    def extended(self, list_id: int, st: State) -> int:
+    def extended(self, list_id: int, st: State, needs: tuple[int, ...], produces: tuple[int, ...]) -> int:
         """The id of the list of states `list_id` (0: empty) with `st`
-        appended (states are memoized: one object each)."""
+        appended, whose layout ids are `needs` and `produces` (states are
+        memoized: one object each, whose layout ids never change)."""
         key = (list_id, id(st))
         found = self.lists.get(key)
         if found is None:
             found = self.lists[key] = len(self.lengths)
             self.lengths.append(self.lengths[list_id] + 1)
+            self.list_needs.append((*self.list_needs[list_id], needs))
+            self.list_produces.append((*self.list_produces[list_id], produces))
+            self.list_ties.append([*self.list_ties[list_id], st.tie])
         return found
 
     def new_states(self, node: Node, suggested: Iterator[_Cand]) -> list[_Cand]:
@@ -668,10 +673,12 @@ class _Candidates:
                     break
         return out
 
-    def prepare(self, index: int, form: list[int], statics: dict[tuple, tuple[int, tuple[int, ...], bool]]) -> None:
+    def prepare(
+        self, index: int, form: list[int], statics: dict[tuple, tuple[int, tuple[int, ...], bool, bool]]
+    ) -> None:
         """An op node's `static` id, `asking` values (the results, then the
-        operands, that are tensors its rule maps) and whether it is
-        `plain`; `form` gives each value's shape, dynamic dimensions and
+        operands, that are tensors its rule maps), whether it is `plain`
+        and whether it is `selecting`; `form` gives each value's shape, dynamic dimensions and
         wholeness as an id (-1 at the end: not a tensor)."""
         node = self.g.nodes[index]
         ids = node.results + node.operands
@@ -689,9 +696,11 @@ class _Candidates:
             )
             asked = {ids[k] for k in asking}
             plain = all(v < 0 or self.whole[v] or v in asked for v in ids)
-            found = statics[key] = (len(statics), asking, plain)
+            found = statics[key] = (len(statics), asking, plain, rule.selects)
         self.static[index], self.plain[index] = found[0], found[2]
         self.asking[index] = [ids[k] for k in found[1]]
+        if found[3]:
+            self.selecting.append(index)
 
     def requests(self, node: Node) -> tuple[tuple[str, int, Layout], ...]:
         """The layouts on an op's values, as requests to its rule."""
@@ -793,14 +802,13 @@ class _Candidates:
         values (noted, not queued); each op's `prepare`; the nodes that
         choose."""
         form = self.facts.form
-        statics: dict[tuple, tuple[int, tuple[int, ...], bool]] = {}
+        statics: dict[tuple, tuple[int, tuple[int, ...], bool, bool]] = {}
         # per given state object: its layout ids, whether it names a mesh,
-        # the id of a list of it alone, and that list's layout ids (shared
-        # by the fixed nodes given it)
-        given: dict[int, tuple[tuple[int, ...], tuple[int, ...], bool, int, tuple, tuple]] = {}
+        # and the id of a list of it alone (shared by the fixed nodes given it)
+        given: dict[int, tuple[tuple[int, ...], tuple[int, ...], bool, int]] = {}
         grew: list[int] = []
         choosing: list[int] = []
-        weights, all_needs, all_produces, list_ids = self.weights, self.needs_of, self.produces_of, self.list_id
+        weights, list_ids = self.weights, self.list_id
         for index, node in enumerate(self.g.nodes):
             weights.append(node.weight if node.operand_weights is None else -1)
             fixed = node.rule is None and not node.carry
@@ -808,25 +816,19 @@ class _Candidates:
                 choosing.append(index)
                 if node.rule is not None:
                     self.prepare(index, form, statics)
-                all_needs[index], all_produces[index] = [], []
             states = node.states
             if not states:
                 continue
             if fixed and len(states) == 1:  # (most nodes: an argument, an annotation)
                 found = given.get(id(states[0])) or self.given(states[0], given)
-                all_needs[index], all_produces[index], list_ids[index] = found[4], found[5], found[3]
+                list_ids[index] = found[3]
                 if found[2]:
                     self.note(node, found[0], found[1], grew)
                 continue
-            if fixed:
-                all_needs[index], all_produces[index] = [], []
-            needs_of, produces_of = all_needs[index], all_produces[index]
             list_id = 0
             for st in states:
                 found = given.get(id(st)) or self.given(st, given)
-                needs_of.append(found[0])
-                produces_of.append(found[1])
-                list_id = found[3] if not list_id else self.extended(list_id, st)
+                list_id = found[3] if not list_id else self.extended(list_id, st, found[0], found[1])
                 if fixed and found[2]:
                     self.note(node, found[0], found[1], grew)
             list_ids[index] = list_id
@@ -836,7 +838,7 @@ class _Candidates:
         """`start`'s entry for a given state (memoized by identity in `given`)."""
         needs, produces = self.lids(st.needs), self.lids(st.produces)
         naming = any(k >= 0 and self.named[k] for k in chain(needs, produces))
-        found = given[id(st)] = (needs, produces, naming, self.extended(0, st), (needs,), (produces,))
+        found = given[id(st)] = (needs, produces, naming, self.extended(0, st, needs, produces))
         return found
 
     def settle(self, choosing: list[int]) -> None:
@@ -911,8 +913,9 @@ class Solver:
         self.around: _Around | None = None
         self.cost_memo: dict[tuple[int, int, int], int] = {}
         self.layouts: list[Layout] = []
-        self.needs_of: list[list[tuple[int, ...]]] = []
-        self.produces_of: list[list[tuple[int, ...]]] = []
+        # per list id (`list_id`), its states' layout ids (`_Candidates`)
+        self.list_needs: list[tuple[tuple[int, ...], ...]] = []
+        self.list_produces: list[tuple[tuple[int, ...], ...]] = []
         self.kind: list[int] = []  # per value
         self.kinds: list[Value] = []  # per kind, its first value
         self.transposed: dict[int, list[tuple[int, ...]]] = {}
@@ -953,15 +956,16 @@ class Solver:
         g = self.g
         cands = _Candidates(g)
         choosing = cands.run()
-        self.layouts, self.needs_of, self.produces_of = cands.layouts, cands.needs_of, cands.produces_of
+        self.layouts, self.list_needs, self.list_produces = cands.layouts, cands.list_needs, cands.list_produces
         self.list_id = cands.list_id
         nothing = State((), ())
+        lengths = cands.lengths
         for i in choosing:
-            if not g.nodes[i].states:  # nothing around it has a layout
+            if not lengths[self.list_id[i]]:  # nothing around it has a layout
                 cands.add(i, [(nothing, (), ())])
         self.kind, self.kinds, self.weights = cands.facts.kind, cands.facts.kinds, cands.weights
+        self.list_ties, self.selecting = cands.list_ties, cands.selecting
         self.choosing = choosing
-        lengths = cands.lengths
         self.is_choosing = [lengths[k] > 1 for k in self.list_id]
         self.choosers = [c for c, flag in enumerate(self.is_choosing) if flag]  # in program order
         self.build_tables()
@@ -993,27 +997,27 @@ class Solver:
     def build_tables(self) -> None:
         g = self.g
         nodes = g.nodes
-        is_choosing, needs_of, produces_of, kind = self.is_choosing, self.needs_of, self.produces_of, self.kind
+        is_choosing, list_needs, list_produces, kind = self.is_choosing, self.list_needs, self.list_produces, self.kind
         reshard, table_memo, normalized, plus = self.reshard, self.table_memo, self.normalized, self.plus
         # Nodes of one layer repeated share their state lists: a table is
         # first looked up by the two lists' ids, then by the layouts in them.
         list_id = self.list_id
-        # the tie-breakers per list of states (one object per list: `_Around`
-        # names them by identity), from the list's first node (written last)
-        first = dict(zip(reversed(list_id), reversed(nodes)))
-        ties_of = {k: [s.tie for s in node.states] for k, node in first.items()}
-        self.ties = [ties_of[k] for k in list_id]
+        # the lists of states in use (in the order their last nodes come from
+        # the end), and each node's tie-breakers: its list's (one object per
+        # list: `_Around` names them by identity)
+        in_use = dict.fromkeys(reversed(list_id))
+        list_ties = self.list_ties
+        self.ties = [list_ties[k] for k in list_id]
         # per choosing node, its own costs plus those to fixed neighbours, as
         # a vector id (`normalized`: the starting passes drop minima)
-        unary_of = {k: normalized(ties) for k, ties in ties_of.items()}
+        unary_of = {k: normalized(list_ties[k]) for k in in_use}
         unary = self.unary_ids = [unary_of[k] for k in list_id]
         selecting: dict[tuple[int, ...], list[int]] = {}
-        for c in self.choosing:
+        for c in self.selecting:  # (op nodes whose rule has a `select` loop)
             node = nodes[c]
-            if node.rule is not None and node.rule.selects:
-                ties = [t + own_cost(g, node, st, True) for t, st in zip(self.ties[c], node.states)]
-                self.ties[c] = selecting.setdefault(tuple(ties), ties)
-                unary[c] = normalized(ties)
+            ties = [t + own_cost(g, node, st, True) for t, st in zip(self.ties[c], node.states)]
+            self.ties[c] = selecting.setdefault(tuple(ties), ties)
+            unary[c] = normalized(ties)
         # per use of a value read several times, with a fixed neighbour:
         # (node, its row shared among the uses, its full row); start (c) only
         self.shared_rows: list[tuple[int, Sequence[int], Sequence[int]]] = []
@@ -1046,8 +1050,8 @@ class Solver:
         # prices independently).
         self.out_forest = True
         # per list of states: whether its states produce layouts, and need them
-        gives = {k: bool(node.states) and bool(node.states[0].produces) for k, node in first.items()}
-        takes = {k: bool(node.states) and bool(node.states[0].needs) for k, node in first.items()}
+        gives = {k: bool(list_produces[k]) and bool(list_produces[k][0]) for k in in_use}
+        takes = {k: bool(list_needs[k]) and bool(list_needs[k][0]) for k in in_use}
         weights = self.weights
         for v, value in enumerate(g.values):
             made = value.producer
@@ -1082,8 +1086,8 @@ class Solver:
                 short = (kv, weight, lp, j, lc, i, uses)
                 found = by_lists.get(short)
                 if found is None:
-                    have = tuple(ps[j] for ps in produces_of[p])
-                    need = tuple(ns[i] for ns in needs_of[c])
+                    have = tuple(ps[j] for ps in list_produces[lp])
+                    need = tuple(ns[i] for ns in list_needs[lc])
                     key = (kv, weight, have, need)
                     table = table_memo.get(key)
                     if table is None:
@@ -1267,7 +1271,10 @@ class Solver:
         back = self.back if self.any_back else None
         vid = self.messages(reversed(self.choosers), units, self.later, pick, False, back)
         # given its decided producers, and the loop heads its yields go back to
-        return self.fixed(self.choosers, vid, [(self.earlier, pick, False), (self.back, pick, True)])
+        parts = [(self.earlier, pick, False)]
+        if self.any_back:  # (else every node's `back` is empty)
+            parts.append((self.back, pick, True))
+        return self.fixed(self.choosers, vid, parts)
 
     def upstream_first(self) -> list[int]:
         """Start (b): cheapest cost upstream per state, then states fixed in
@@ -1297,11 +1304,11 @@ class _Around:
         # the values read once: from build_tables' lists
         parts = list(s.own_parts)
         others: list[tuple[int, ...]] = [()] * len(nodes)
-        earlier, ahead, later, back = s.earlier, s.ahead, s.later, s.back
+        sides = ((s.earlier, _ROWS), (s.ahead, _ROWS), (s.later, _COLUMNS), (s.back, _COLUMNS))
         for c in s.choosers:
             mine, near = parts[c], others[c]
-            for edges, side in ((earlier[c], _ROWS), (ahead[c], _ROWS), (later[c], _COLUMNS), (back[c], _COLUMNS)):
-                for other, table, shared in edges:
+            for edges, side in sides:
+                for other, table, shared in edges[c]:
                     if table is shared:  # (else read several times: below)
                         mine += (side, id(table))
                         near += (other,)
@@ -1374,7 +1381,7 @@ class _Local:
         if solver.around is None:
             solver.around = _Around(solver)
         self.around = solver.around
-        self.needs_of, self.produces_of = solver.needs_of, solver.produces_of
+        self.list_id, self.list_needs, self.list_produces = solver.list_id, solver.list_needs, solver.list_produces
         # per value priced by its needs: {needed layout: {weight: count}}
         # over its consumers' current states (counted when first read)
         self.needs: list[dict[int, dict[int, int]] | None] = [None] * len(self.g.values)
@@ -1384,17 +1391,18 @@ class _Local:
         table = self.needs[v]
         if table is None:
             table = self.needs[v] = {}
-            nodes, chosen, needs_of = self.g.nodes, self.choice, self.needs_of
+            nodes, chosen, list_id, list_needs = self.g.nodes, self.choice, self.list_id, self.list_needs
             for c, i in self.g.values[v].consumers:
-                if not needs_of[c]:
+                states = list_needs[list_id[c]]
+                if not states:
                     continue
-                st_needs = needs_of[c][chosen[c]]
+                st_needs = states[chosen[c]]
                 if i < len(st_needs) and st_needs[i] >= 0:
                     _count(table, st_needs[i], nodes[c].weight_of(i), 1)
         return table
 
     def need_of(self, c: int, i: int, state: int) -> int:
-        states = self.needs_of[c]
+        states = self.list_needs[self.list_id[c]]
         if not states:
             return -1
         st_needs = states[state]
@@ -1408,7 +1416,7 @@ class _Local:
 
     def have(self, v: int) -> int:
         p, j = self.g.values[v].producer
-        produces = self.produces_of[p][self.choice[p]]
+        produces = self.list_produces[self.list_id[p]][self.choice[p]]
         return produces[j] if produces else -1
 
     def value_cost(self, v: int, have: int) -> int:
@@ -1478,8 +1486,8 @@ class _Local:
         the node's `uses` of it switched to each state)."""
         kind, reshard = self.s.kind[v], self.s.reshard
         p, j = self.g.values[v].producer
-        produces = self.produces_of[p]
-        states_needs = self.needs_of[c]
+        produces = self.list_produces[self.list_id[p]]
+        states_needs = self.list_needs[self.list_id[c]]
         if p != c:
             have = self.have(v)
         # the most-repeated use wanting each layout, but for the node's uses
@@ -1528,7 +1536,7 @@ class _Local:
         """Rounds over the nodes whose neighbourhood changed since they were
         last evaluated (all of them at first)."""
         g, choice, is_choosing = self.g, self.choice, self.s.is_choosing
-        pending = [c for c in range(len(g.nodes)) if is_choosing[c]]
+        pending = self.s.choosers
         for _ in range(MAX_ROUNDS):
             if not pending:
                 pending = self.loop_move()
@@ -1588,11 +1596,11 @@ class _Local:
 
     def total(self) -> int:
         """The cost of the current states, up to a constant (values between
-        fixed nodes are left out: the same in every plan), to compare
-        starts."""
+        fixed nodes and the tie-breakers of nodes with one state are left
+        out: the same in every plan), to compare starts."""
         choice, values = self.choice, self.g.values
         ties = self.s.ties
-        total = sum(ties[c][choice[c]] for c, node in enumerate(self.g.nodes) if node.states)
+        total = sum(ties[c][choice[c]] for c in self.s.choosers)
         for v, table in enumerate(self.s.only_use):
             if table is not None:
                 total += table[choice[values[v].producer[0]]][choice[values[v].consumers[0][0]]]
