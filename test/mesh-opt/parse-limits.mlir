@@ -155,3 +155,21 @@ func.func @resources() {
     }
   }
 #-}
+
+// -----
+
+// A builtin blob aligned to 0 (its first 4 bytes) that holds data makes MLIR
+// ask for a buffer aligned to 0: "out of memory", an abort (mlir-opt too).
+func.func @zero_aligned() -> tensor<2xi8> {
+  %c = arith.constant dense_resource<blob> : tensor<2xi8>
+  return %c : tensor<2xi8>
+}
+{-#
+  dialect_resources: {
+    builtin: {
+      // POS: parse-limits.mlir:[[@LINE+2]]:13: error: resource blob 'blob' must give a power of two as its alignment (its first 4 bytes), got 0
+      // expected-error@+1 {{resource blob 'blob' must give a power of two as its alignment (its first 4 bytes), got 0}}
+      blob: "0x00000000AABB"
+    }
+  }
+#-}

@@ -233,6 +233,20 @@ def test_resource_entry_whose_value_does_not_lex(value, shown):
     ]
 
 
+def test_builtin_blob_aligned_to_zero():
+    """A builtin blob whose alignment (its first 4 bytes) is 0 and that holds
+    data: MLIR allocates a buffer aligned to 0 and aborts ("out of memory"),
+    in mlir-opt too.  Without data, or as another section's string, it is fine."""
+    text = RESOURCES.format(value='"0x00000000AABB"\n    }\n  }\n#-}\n')
+    message = "resource blob 'b1' must give a power of two as its alignment (its first 4 bytes), got 0"
+    assert _errors(text, unregistered=False) == [(6, 11, message)]
+    assert _accepted(RESOURCES.format(value='"0x00000000"\n    }\n  }\n#-}\n'))
+    external = (
+        'mesh.mesh @m(shape = 2)\n{-# external_resources: { mlir_reproducer: { pipeline: "0x00000000AABB" } } #-}\n'
+    )
+    assert _accepted(external)
+
+
 def test_resources_with_strings_words_and_comments_are_left_to_mlir():
     """Well-formed entries parse; a word as a value is MLIR's to report."""
     text = RESOURCES.format(value='"0x04000000" // a } { $ comment\n    }\n  }\n#-}\n')

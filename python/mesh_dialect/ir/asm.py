@@ -482,6 +482,7 @@ def _reassociation_trap(text: str) -> tuple[int, str] | None:
 
 _METADATA_SCAN = re.compile(_SKIPPED + r"\{-#")
 _METADATA_TOKEN = re.compile(r'#-\}|[{}:,]|"(?:[^"\\\n]|\\.)*"?|[^\s{}:,"]+')
+_ZERO_ALIGNED_BLOB = re.compile(r'"0x0{8}(?:[0-9A-Fa-f]{2})+"')
 _RESOURCE_VALUE = re.compile(r'"(?:[^"\\\n]|\\.)*"|[A-Za-z_][\w$.\-]*')
 
 
@@ -491,11 +492,14 @@ def _resource_trap(text: str) -> tuple[int, str] | None:
     unclosed string, a stray `$`): MLIR's parser steps over that token
     without looking and asserts (mlir-opt aborts too).  Entry values are
     strings (blobs are hex strings) or `true`/`false`; a word is left to
-    MLIR, which reports it."""
+    MLIR, which reports it.  A builtin blob whose first 4 bytes (its
+    alignment) are zero and that holds data makes MLIR ask for a buffer
+    aligned to 0, which aborts too."""
     if "{-#" not in text:
         return None
     for m in _ops_in_code(_METADATA_SCAN, text):
         pos, depth, key = m.end(), 1, ""
+        section = owner = ""  # the keys of the groups the scan is in (depth 2 and 3)
         while True:
             pos = _BLANKS.match(text, pos).end()
             token = _METADATA_TOKEN.match(text, pos)
@@ -507,6 +511,10 @@ def _resource_trap(text: str) -> tuple[int, str] | None:
                 break
             if t == "{":
                 depth += 1
+                if depth == 2:
+                    section = key
+                elif depth == 3:
+                    owner = key
             elif t == "}":
                 depth -= 1
             elif t == ":" and depth == 3:  # an entry's key is read: its value follows
@@ -516,7 +524,13 @@ def _resource_trap(text: str) -> tuple[int, str] | None:
                     shown = "the end of the file" if value is None else value.group(0)[:40]
                     name = key if key.startswith('"') else f"'{key}'"
                     return at, f"resource entry {name} needs a string or true/false value, got {shown}"
-            elif t not in (",", "#-}"):
+                blob = _ZERO_ALIGNED_BLOB.match(text, at)
+                if blob and section == "dialect_resources" and owner == "builtin":
+                    name = key if key.startswith('"') else f"'{key}'"
+                    return at, (
+                        f"resource blob {name} must give a power of two as its alignment (its first 4 bytes), got 0"
+                    )
+            elif t not in (",", ":", "#-}"):
                 key = t
     return None
 
