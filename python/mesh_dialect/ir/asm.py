@@ -507,7 +507,7 @@ def _resource_trap(text: str) -> tuple[int, str] | None:
                 break  # the end of the text: MLIR reports the unclosed section
             t = token.group(0)
             pos = token.end()
-            if t == "#-}" and depth == 1:
+            if t == "#-}":  # (inside a group too: MLIR ends the section there, and reports it)
                 break
             if t == "{":
                 depth += 1
@@ -519,18 +519,16 @@ def _resource_trap(text: str) -> tuple[int, str] | None:
                 depth -= 1
             elif t == ":" and depth == 3:  # an entry's key is read: its value follows
                 at = _BLANKS.match(text, pos).end()
+                name = key if key.startswith('"') else f"'{key}'"
                 if not _RESOURCE_VALUE.match(text, at):
                     value = _METADATA_TOKEN.match(text, at)
                     shown = "the end of the file" if value is None else value.group(0)[:40]
-                    name = key if key.startswith('"') else f"'{key}'"
                     return at, f"resource entry {name} needs a string or true/false value, got {shown}"
-                blob = _ZERO_ALIGNED_BLOB.match(text, at)
-                if blob and section == "dialect_resources" and owner == "builtin":
-                    name = key if key.startswith('"') else f"'{key}'"
+                if section == "dialect_resources" and owner == "builtin" and _ZERO_ALIGNED_BLOB.match(text, at):
                     return at, (
                         f"resource blob {name} must give a power of two as its alignment (its first 4 bytes), got 0"
                     )
-            elif t not in (",", ":", "#-}"):
+            elif t not in (",", ":"):
                 key = t
     return None
 
