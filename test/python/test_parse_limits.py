@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 import mesh_dialect
+from mesh_dialect.ir import asm
 from mesh_dialect.ir.asm import MAX_NESTING, nesting
 
 
@@ -258,6 +259,38 @@ def test_resources_with_strings_words_and_comments_are_left_to_mlir():
     assert _accepted(ok)
     word = RESOURCES.format(value="maybe } } #-}")
     assert _errors(word, unregistered=False) == [(6, 11, "expected hex string blob for key 'b1'")]
+
+
+REDUCE_OP = (
+    "func.func @f(%x: tensor<4x8xi32>, %i: tensor<4xi32>) -> tensor<4xi32> {{\n"
+    "  %r = linalg.reduce ins(%x : tensor<4x8xi32>) outs(%i : tensor<4xi32>) dimensions = {dims}\n"
+    "    (%in: i32, %acc: i32) {{\n"
+    "      %m = arith.maxsi %in, %acc : i32\n"
+    "      linalg.yield %m : i32\n"
+    "    }}\n"
+    "  return %r : tensor<4xi32>\n"
+    "}}\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("dims", "shown"), [("[(]", "[(]"), ("[1 )]", "[1 )]"), ("[1}", "[1}"), ("[<]", "[<]"), ("[1 {]", "[1 {]")]
+)
+def test_reduce_dimensions_whose_brackets_do_not_match(dims, shown):
+    """A bracket that does not match inside `dimensions = [...]` makes the
+    list fail to parse, which MLIR's linalg parser turns into a null
+    attribute and an assertion (mlir-opt too; found by mutating a test)."""
+    text = REDUCE_OP.format(dims=dims)
+    col = text.split("\n")[1].index("[") + 1
+    message = f"'linalg.reduce' dimensions must be a flat list of integers, got {shown}"
+    assert _errors(text, unregistered=False) == [(2, col, message)]
+
+
+@pytest.mark.parametrize("dims", ["[1]", "[ 1 ]", "[]", "[0x1]", "[1, // a comment\n 0]"])
+def test_reduce_dimensions_that_parse_are_left_to_mlir(dims):
+    """Lists of integers (hex, spaces, comments, none) pass the check:
+    what MLIR then says of them is its own."""
+    assert asm._flat_list_trap(REDUCE_OP.format(dims=dims)) is None
 
 
 # -- top-level ops the wrapping module missed ---------------------------------------

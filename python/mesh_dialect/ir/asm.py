@@ -395,7 +395,8 @@ def _upstream_trap(text: str) -> tuple[int, str] | None:
 _LIST_OPS = re.compile(_SKIPPED + r"(?<![\w$.%@#^!])linalg\.(?:reduce|transpose|broadcast)\b")
 _LIST_KEYWORD = re.compile(r"\b(dimensions|permutation)\s*=\s*(\[?)")
 _NEXT_OP = re.compile(r"\n\s*(?:%|\^|\}|\"|[A-Za-z_][\w$]*\.[\w$.]+|return\b)")
-_INTEGER_ITEM = re.compile(r"\s*-?\d+\s*\Z")
+_INTEGER = r"\s*-?(?:0x[0-9A-Fa-f]+|\d+)\s*"
+_FLAT_INTEGERS = re.compile(rf"\[(?:{_INTEGER}(?:,{_INTEGER})*|\s*)\]")
 
 
 def _flat_list_trap(text: str) -> tuple[int, str] | None:
@@ -413,12 +414,12 @@ def _flat_list_trap(text: str) -> tuple[int, str] | None:
         if not found.group(2):
             return found.end(), f"'{m.group(0)}' {found.group(1)} must be a list of integers such as [0, 1]"
         open_at = found.end() - 1
-        close_at = scan_group(text, open_at)
-        items = text[open_at + 1 : close_at - 1]
-        if items.strip() and not all(_INTEGER_ITEM.match(item) for item in items.split(",")):
-            op = m.group(0)
-            shown = text[open_at:close_at][:40]
-            return open_at, f"'{op}' {found.group(1)} must be a flat list of integers, got {shown}"
+        group = text[open_at : scan_group(text, open_at)]
+        if not _FLAT_INTEGERS.fullmatch(_blank_comments(group)):
+            # (a group not closed by its `]`, as `[1 )]`, ends where a
+            # bracket did not match: shown to the end of its line)
+            shown = group if group.endswith("]") else text[open_at:].split("\n", 1)[0]
+            return open_at, f"'{m.group(0)}' {found.group(1)} must be a flat list of integers, got {shown[:40]}"
     return None
 
 
