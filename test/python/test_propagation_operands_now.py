@@ -52,20 +52,24 @@ def _inputs() -> list[Path]:
 
 @pytest.fixture
 def checked(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Every mismatch between `operands_now` and the op's operands, as text,
-    after a first item counting the calls checked."""
+    """Every mismatch between `operands_now` and the op's operands (or
+    between an annotation it names for an operand and that operand's
+    annotation), as text, after a first item counting the calls checked."""
     found: list = [0]
     plain = sp._Function.operands_now
 
-    def operands_now(self: sp._Function, index: int) -> list[ir.Value]:
+    def operands_now(self: sp._Function, index: int) -> tuple[list[ir.Value], list | None]:
         found[0] += 1
-        believed = plain(self, index)
+        believed, known = answer = plain(self, index)
         op = self.ops[index]
         actual = list(op.operands)
         if believed != actual:
             wrong = [i for i, (a, b) in enumerate(zip(believed, actual)) if a != b] or ["count"]
             found.append(f"{op.name} at {op.location}: stale operands {wrong}")
-        return believed
+        for i, ann in enumerate(known or ()):
+            if ann is not None and (ann.value != believed[i] or self.anns.get(believed[i]) is not ann):
+                found.append(f"{op.name} at {op.location}: operand {i} named with another annotation")
+        return answer
 
     monkeypatch.setattr(sp._Function, "operands_now", operands_now)
     return found
