@@ -401,8 +401,9 @@ _FLAT_INTEGERS = re.compile(rf"\[(?:{_INTEGER}(?:,{_INTEGER})*|\s*)\]")
 
 def _flat_list_trap(text: str) -> tuple[int, str] | None:
     """`linalg.reduce`/`broadcast` `dimensions = [...]` and `linalg.transpose`
-    `permutation = [...]` in custom syntax: MLIR's parser takes a nested list
-    there for a null attribute and aborts (mlir-opt too)."""
+    `permutation = [...]` in custom syntax: MLIR's parser turns a list that
+    fails to parse there (a nested list, a bracket that does not match) into
+    a null attribute and aborts (mlir-opt too)."""
     if "dimensions" not in text and "permutation" not in text:
         return None
     for m in _ops_in_code(_LIST_OPS, text):
