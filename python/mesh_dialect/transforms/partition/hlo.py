@@ -186,7 +186,9 @@ def _split_positions(part: _Partition, op: ir.Operation, dims: list[int]):
         if not layout.axes_of(d) or whole.is_dynamic_dim(d):
             continue
         n = whole.shape[d]
-        if not isinstance(ix.count(layout.axes_of(d)), int) or any(b <= a for a, b in layout.bounds(d, n, part.mesh)):
+        # (listed once: `ix.start` below reads the same `_Partition.pieces`)
+        static = isinstance(ix.count(layout.axes_of(d)), int)
+        if not static or any(size <= 0 for size in part.pieces(layout, d, n).sizes):
             # a piece of no element has none to read or write
             raise _unsupported(op, f"split along dimension {d} needs pieces that are not empty (a static mesh)")
         found.append((d, ix.start(layout, d, n, ix.group_index(layout.axes_of(d))), ix.dim(x, d)))
