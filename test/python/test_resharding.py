@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import itertools
 import math
+from unittest.mock import patch
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
-from strategies import problems
+from hypothesis import strategies as st
+from strategies import problems, uneven_problems
 
 from mesh_dialect.sharding import Mesh, Sharding
 from mesh_dialect.sharding.resharding import (
@@ -25,6 +27,12 @@ from mesh_dialect.sharding.resharding import (
     ReduceScatter,
     UpdateHalo,
     _cheapest_without_whole_gathers,
+    _moves,
+    _Problem,
+    _Remaining,
+    _search,
+    _state,
+    _uneven_problem,
     all_split_layouts,
     apply_steps,
     execute,
@@ -531,6 +539,65 @@ def test_property_on_4d_meshes(problem):
     plan = plan_resharding(shape, mesh_shape, source, target)
     run(plan, np.arange(math.prod(shape), dtype=np.int64).reshape(shape) % 7 - 2)
     assert plan.bytes_received >= plan.lower_bound
+
+
+def search_problem(shape, mesh_shape, source, target) -> tuple[_Problem, tuple, tuple]:
+    """The search problem `plan_resharding` makes for two halo-free layouts
+    of static sizes, with its start and goal states."""
+    mesh = Mesh(mesh_shape)
+    if source.is_even(shape, mesh) and target.is_even(shape, mesh):
+        p = _Problem(tuple(shape), mesh, 4, target)
+    else:
+        p = _uneven_problem(tuple(shape), mesh, 4, source, target, (), ())
+    return p, _state(p, source), _state(p, target)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.one_of(problems(), uneven_problems(), problems(mesh_ranks=(4, 4), max_devices=16)))
+def test_property_the_search_bound_never_drops_by_more_than_a_step_costs(problem):
+    # The A* bound must be consistent, or the search could return a dearer
+    # plan: along every move of the first few hundred states reached, the
+    # bound falls by at most the move's cost, and it is 0 at the goal.
+    p, start, goal = search_problem(*problem)
+    p.budget = 10**9
+    bound = _Remaining.of(p, goal)
+    assert bound(goal) == 0
+    seen, queue = {start}, [start]
+    while queue and len(seen) < 300:
+        state = queue.pop(0)
+        for step, new, cost in _moves(p, state):
+            assert bound(state) <= cost + bound(new), (state, step, new)
+            if new not in seen:
+                seen.add(new)
+                queue.append(new)
+    plan = plan_resharding(*problem)
+    assert bound(start) <= plan.bytes_received
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.one_of(problems(), uneven_problems()))
+def test_property_the_search_bound_changes_no_plan(problem):
+    # Ordered by cost plus the bound, the search returns the plan the plain
+    # uniform-cost order returns: the same steps, ties broken the same way.
+    p, start, goal = search_problem(*problem)
+    found = _search(p, start, goal)
+    q, start, goal = search_problem(*problem)
+    with patch.object(_Remaining, "of", classmethod(lambda cls, p, goal: lambda state: 0)):
+        plain = _search(q, start, goal)
+    assert found == plain
+    assert p.spent <= q.spent
+
+
+def test_the_search_bound_keeps_a_4d_uneven_plan_within_the_budget():
+    # On a 2x2x2x2 mesh the plain search ran past its budget here and the
+    # decomposition's plan gathered dimension 1 whole (9216 bytes); with the
+    # bound the exact search finishes and cuts dimension 0 first.
+    shape, mesh = (12, 16, 24), (2, 2, 2, 2)
+    source, target = S([], [2]), S([1], [2], offsets=(0, 1, 12, 0, 11, 16))
+    plan = plan_resharding(shape, mesh, source, target)
+    assert plan.steps == (AllSlice((1,), 0), AllGather((2,), 1), AllSlice((2,), 1))
+    assert plan.bytes_received == 8448
+    run(plan, np.arange(math.prod(shape), dtype=np.int64).reshape(shape) % 11)
 
 
 @settings(max_examples=60, deadline=None)

@@ -55,11 +55,14 @@ each step's maximum over devices, which is the same number unless a plan
 holds two Permutes with different fixed points (then `bytes_received` may be
 smaller); every other step costs every device the same.
 
-Search.  Uniform-cost search (Dijkstra) over the layouts whose every tensor
+Search.  A shortest-path search over the layouts whose every tensor
 dimension divides evenly by its number of pieces (pieces of different sizes:
 see "Uneven pieces" below), with the steps above as
-edges and their exact byte costs, while it examines at most
-`EXACT_SEARCH_BUDGET` candidate moves (every candidate step the move
+edges and their exact byte costs, taking layouts in the order of their
+cost so far plus a bound on the cost still to come (A*, `_Remaining`: the
+"Lower bound" below, taken from each layout; it never falls by more than a
+step costs, so the plan is the one the plain order finds), while it
+examines at most `EXACT_SEARCH_BUDGET` candidate moves (every candidate step the move
 generator looks at counts, kept or not); the state space grows
 exponentially with the mesh rank, so past the budget the plan comes from
 the decomposition below instead.  Every test and benchmark case (meshes up
@@ -164,7 +167,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import math
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -1039,12 +1042,21 @@ def _with_dim(split: Split, bounds: tuple, d: int, axes: tuple[int, ...], b) -> 
 
 def _search(p: _Problem, start: _State, goal: _State) -> list[Step] | None:
     """Uniform-cost search from `start` to `goal`; ties go to fewer steps,
-    then to the smaller sequence of step keys.  None if there is no path."""
+    then to the smaller sequence of step keys.  None if there is no path.
+
+    States are taken in the order of their cost so far plus `_Remaining`'s
+    bound on the cost still to come (A*): the bound is consistent (no step
+    lowers it by more than the step costs), so the search still returns the
+    plan least in (cost, steps, keys), but it no longer examines every
+    cheaper layout first, which on meshes of four or more axes (where
+    slicing over free axes reaches hundreds of layouts for nothing) ran
+    past the budget."""
+    remaining = _Remaining.of(p, goal)
     best: dict[_State, tuple] = {start: (0, 0, ())}
     parent: dict[_State, tuple[_State, Step]] = {}
-    heap: list[tuple] = [(0, 0, (), start)]
+    heap: list[tuple] = [(remaining(start), 0, (), 0, start)]
     while heap:
-        cost, n, keys, state = heapq.heappop(heap)
+        _, n, keys, cost, state = heapq.heappop(heap)
         if best[state] != (cost, n, keys):
             continue
         if state == goal:
@@ -1054,7 +1066,7 @@ def _search(p: _Problem, start: _State, goal: _State) -> list[Step] | None:
             if new not in best or cand < best[new]:
                 best[new] = cand
                 parent[new] = (state, step)
-                heapq.heappush(heap, (*cand, new))
+                heapq.heappush(heap, (cand[0] + remaining(new), cand[1], cand[2], cand[0], new))
     else:
         return None
     path: list[tuple[_State, Step, _State]] = []
@@ -1070,6 +1082,76 @@ def _search(p: _Problem, start: _State, goal: _State) -> list[Step] | None:
             step = Permute(axes, perm, _sharding(p, new).split_axes)
         steps.append(step)
     return steps
+
+
+class _Remaining:
+    """A lower bound on the bytes still to move from a search state to the
+    goal: the most any device must receive of its goal piece that it does
+    not hold (`lower_bound`'s reasoning, on states).  A device that holds a
+    term of a partial sum holds nothing yet.  No step lowers the bound by
+    more than it costs: a device's piece after a step is what it held plus
+    what it received, and every step's cost is at least what each device
+    receives (padding only adds).  Only for goals that are not partial
+    (making axes partial is free and changes what a device counts as held);
+    those, and meshes too large to list, search without a bound."""
+
+    LIMIT = 1 << 12
+    """The most devices the bound lists (one entry per device per dimension)."""
+
+    def __init__(self, p: _Problem, goal: _State) -> None:
+        self.p = p
+        self.coords = np.indices(p.sizes).reshape(len(p.sizes), -1)
+        gsplit, _, _, gbounds = goal
+        self.goal_pieces = [self.pieces(d, gsplit[d], gbounds[d]) for d in range(len(p.shape))]
+        goal_volume = np.ones(self.coords.shape[1], dtype=np.int64)
+        for lo, hi in self.goal_pieces:
+            goal_volume *= hi - lo
+        self.goal_volume = goal_volume
+        self.whole = int(goal_volume.max(initial=0)) * p.element_bytes
+        self.overlaps: dict[tuple, np.ndarray] = {}
+        self.bounds: dict[_State, int] = {}
+
+    @classmethod
+    def of(cls, p: _Problem, goal: _State) -> Callable[[_State], int]:
+        """The bound as a function of a state (0 where there is none)."""
+        partial = any(p.sizes[a] > 1 for a in goal[1])
+        if partial or p.mesh.size > cls.LIMIT:
+            return lambda state: 0
+        return cls(p, goal)
+
+    def pieces(self, d: int, axes: tuple[int, ...], b) -> tuple[np.ndarray, np.ndarray]:
+        """[start, stop) of every device's piece of dimension `d` split over
+        `axes` with boundaries `b` (first listed axis outermost)."""
+        if not axes:
+            n = self.coords.shape[1]
+            return np.zeros(n, dtype=np.int64), np.full(n, self.p.shape[d], dtype=np.int64)
+        index = np.zeros(self.coords.shape[1], dtype=np.int64)
+        for a in axes:
+            index = index * self.p.sizes[a] + self.coords[a]
+        edges = np.asarray(_actual(self.p, d, axes, b), dtype=np.int64)
+        return edges[index], edges[index + 1]
+
+    def __call__(self, state: _State) -> int:
+        found = self.bounds.get(state)
+        if found is None:
+            found = self.bounds[state] = self.compute(state)
+        return found
+
+    def compute(self, state: _State) -> int:
+        split, partial, _, bounds = state
+        if any(self.p.sizes[a] > 1 for a in partial):
+            return self.whole
+        held = None
+        for d, axes in enumerate(split):
+            key = (d, axes, bounds[d])
+            overlap = self.overlaps.get(key)
+            if overlap is None:
+                lo, hi = self.pieces(d, axes, bounds[d])
+                glo, ghi = self.goal_pieces[d]
+                overlap = self.overlaps[key] = np.maximum(np.minimum(hi, ghi) - np.maximum(lo, glo), 0)
+            held = overlap if held is None else held * overlap
+        missing = self.goal_volume if held is None else self.goal_volume - held
+        return int(missing.max(initial=0)) * self.p.element_bytes
 
 
 # -- the decomposition past the search budget ------------------------------------
