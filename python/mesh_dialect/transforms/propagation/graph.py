@@ -108,7 +108,11 @@ class _Builder:
         found = self.ids.get(v)
         if found is not None:
             return found
-        value = self.cost(v.type)
+        return self.new_vid(v, v.type)
+
+    def new_vid(self, v: ir.Value, t: ir.Type) -> int:
+        """The id of `v`, of type `t`, not in the graph yet (-1: not a ranked tensor)."""
+        value = self.cost(t)
         if value is None:
             self.ids[v] = -1
             return -1
@@ -128,12 +132,18 @@ class _Builder:
         found = self.costed.get(id(types))
         if found is None:
             found = self.costed[id(types)] = (types, [self.cost(t) for t in types])
-        ids, add_value = self.ids, self.graph.add_value
+        ids, values, add_value = self.ids, self.graph.values, self.graph.add_value
         out = []
         for v, value in zip(results, found[1]):
-            k = ids.get(v)
-            if k is None:
-                k = ids[v] = -1 if value is None else add_value(value.shape, value.element_bytes, value.dynamic)
+            # (one hash of `v`, a binding call: a value not in the graph
+            # takes the next id, and is added when it took it)
+            if value is None:
+                k = ids.setdefault(v, -1)
+            else:
+                n = len(values)
+                k = ids.setdefault(v, n)
+                if k == n:
+                    add_value(value.shape, value.element_bytes, value.dynamic)
             out.append(k)
         return out
 
@@ -143,34 +153,35 @@ class _Builder:
         shape: one value per type stands for all of them, which spares a
         value per `tensor.empty` and fill.  `like`: the id of a whole value
         of `v`'s type (a fill's init), which spares asking `v` its type when
-        that id stands for the type."""
-        found = self.ids.get(v)
-        if found is not None:
-            return found
+        that id stands for the type.  (`v` is hashed once when its type has
+        a value already: `setdefault` keeps an id `v` has.)"""
+        ids = self.ids
         if like >= 0 and like in self.standing:
-            self.ids[v] = like
-            return like
+            return ids.setdefault(v, like)
         t = v.type
         found = self.whole_ids.get(t)
-        if found is None:
-            found = self.whole_ids[t] = self.vid(v)
-            if found >= 0:
-                self.standing.add(found)
-        else:
-            self.ids[v] = found
+        if found is not None:
+            return ids.setdefault(v, found)
+        found = ids.get(v)
+        if found is not None:
+            return found
+        found = self.whole_ids[t] = self.new_vid(v, t)
+        if found >= 0:
+            self.standing.add(found)
         return found
 
     def vid_like(self, v: ir.Value, k: int) -> int:
         """`vid(v)` for a value of the type of value id `k` (a `mesh.shard`'s
         result, of its source's type, as the verifier has it): costed as
         `k` is, without asking `v` its type."""
-        found = self.ids.get(v)
-        if found is not None:
-            return found
         if k < 0:
             return self.vid(v)
-        value = self.graph.values[k]
-        found = self.ids[v] = self.graph.add_value(value.shape, value.element_bytes, value.dynamic)
+        values = self.graph.values
+        n = len(values)
+        found = self.ids.setdefault(v, n)  # (one hash, as in `result_ids`)
+        if found == n:
+            value = values[k]
+            self.graph.add_value(value.shape, value.element_bytes, value.dynamic)
         return found
 
     def add(self, node: Node, ref: Ref) -> int:
