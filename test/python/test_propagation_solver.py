@@ -397,3 +397,20 @@ def test_the_first_start_weighs_a_value_handed_back_to_a_loop_head() -> None:
     chosen = Solver(g, cost2).solve()
     assert all(g.nodes[b].states[chosen[b]].option == ((), ()) for b in body)
     assert bytes_moved(g, cost2, chosen) == 0
+
+
+def test_a_late_operand_takes_no_layout_of_its_readers_state() -> None:
+    """A node reading a value late (`add_operand`: a loop's yield handed
+    back) has no layout for it in its given state: the state's layouts go
+    to the operands and results it names, the late operand gets none (its
+    layouts are its producer's)."""
+    g = Graph({"m": MESH})
+    rows, cols, both = Sharding(((0,),)), Sharding(((), (1,))), Sharding(((0,), (1,)))
+    a, late = _fixed(g, rows), _fixed(g, both)
+    out = g.add_value((8, 8), 4)
+    reader = g.add_node(Node([a], [out], [State((("m", rows),), (("m", cols),))]))
+    g.add_operand(reader, late)
+    cands = _Candidates(g)
+    cands.start()
+    assert [cands.layouts[k] for k in cands.seen[late]] == [("m", both)]
+    assert [cands.layouts[k] for k in cands.seen[out]] == [("m", cols)]

@@ -261,22 +261,21 @@ class _Facts:
 
     whole: list[bool]  # every device holds it whole (see `_facts`)
     form: list[int]  # an id for its shape, dynamic dimensions and wholeness; -1 at the end (not a tensor)
-    kind: list[int]  # an id for its shape and element type, all a reshard's cost reads
-    kinds: list[Value]  # per kind, its first value
+    kind: list[int]  # an id for its shape and element type, all a reshard's cost reads: its first such value
 
 
 def _facts(graph: Graph) -> _Facts:
     """Per value: whether every device holds it whole (an argument or value
     with no producer in the graph, or one produced by a fixed node naming
-    no mesh), its form and its kind."""
+    no mesh), its form and its kind (each id the index of the first value
+    alike: no counter to keep)."""
     nodes = graph.nodes
     whole: list[bool] = []
     form: list[int] = []
     kind: list[int] = []
-    kinds: list[Value] = []
     forms: dict[tuple, int] = {}
     kind_ids: dict[tuple, int] = {}
-    for value in graph.values:
+    for v, value in enumerate(graph.values):
         made = value.producer
         if made is None:
             w = True
@@ -290,13 +289,10 @@ def _facts(graph: Graph) -> _Facts:
                 w = lay is None or not lay[0]
         whole.append(w)
         shape = value.shape
-        form.append(forms.setdefault((shape, value.dynamic, w), len(forms)))
-        k = kind_ids.setdefault((shape, value.element_bytes), len(kind_ids))
-        if k == len(kinds):
-            kinds.append(value)
-        kind.append(k)
+        form.append(forms.setdefault((shape, value.dynamic, w), v))
+        kind.append(kind_ids.setdefault((shape, value.element_bytes), v))
     form.append(-1)
-    return _Facts(whole, form, kind, kinds)
+    return _Facts(whole, form, kind)
 
 
 _Cand = tuple[State, tuple[int, ...], tuple[int, ...]]
@@ -308,15 +304,15 @@ _Expansion = tuple[
     tuple[tuple[int, ...], ...],
     tuple[tuple[int, ...], ...],
     int,
-    tuple[tuple[int, tuple[int, ...]], ...] | None,
-    tuple[int, ...] | None,
+    tuple[tuple[int, tuple[int, ...]], ...],
+    tuple[int, ...],
     list[bool],
 ]
 """What `_Candidates.expand` adds to a node: its new states, their needed
 and produced layout ids, the id of its list of states after them, what
-they add to the layouts of its values (None: unknown, `note` them): per
-value whose list changed, its index in the node's `asking` values and its
-new list; and the indices of the values whose lists grew, each once, in
+they add to the layouts of its values: per value whose list changed, its
+index in the node's values (results, then operands) and its new list; and
+the indices of the values whose lists grew, each once, in
 the order they first grew; and whether expanding the node again adds nothing unless
 another node changes the layouts around it (one cell per question asked
 next, set once that question is answered)."""
@@ -338,7 +334,7 @@ class _Candidates:
         self.facts = _facts(graph)
         self.whole = self.facts.whole
         # the layout ids each value can give or want, in the order found
-        self.seen: list[tuple[int, ...]] = [()] * len(graph.values)
+        self.seen: list[tuple[int, ...]] = [()] * (len(graph.values) + 1)  # (and () at the end: not a tensor)
         # one id per distinct layout, and its one object (equal layouts
         # from different rules and annotations share it)
         self.ids: dict[Layout, int] = {}
@@ -355,13 +351,6 @@ class _Candidates:
         self.list_produces: list[tuple[tuple[int, ...], ...]] = [()]
         self.list_ties: list[list[int]] = [[]]  # per list id, its states' tie-breakers
         self.weights: list[int] = []  # per node, its weight (-1: per operand; `start`)
-        # per op node: an id for its rule and its values' shapes (and which
-        # are whole, and which are one value), the values whose layouts are
-        # requests to its rule, and whether every other value is whole
-        # (see `expand`)
-        self.static: list[int] = [-1] * len(graph.nodes)
-        self.asking: list[Sequence[int]] = [()] * len(graph.nodes)
-        self.plain: list[bool] = [False] * len(graph.nodes)
         self.selecting: list[int] = []  # the op nodes whose rule has a `select` loop, in order
         # per node, its last expansion's `_Expansion` settled cell (None: it
         # may add something), and those cells per question asked next
@@ -390,7 +379,11 @@ class _Candidates:
         """Record the layouts a new state gives the node's values; the values
         whose lists grew go to `grew`."""
         seen, whole, named = self.seen, self.whole, self.named
-        for v, lay in chain(zip(node.operands, needs), zip(node.results, produces)):
+        operands = node.operands
+        if len(operands) != len(needs):  # (a late operand: none of the state's layouts)
+            n = min(len(operands), len(needs))
+            operands, needs = operands[:n], needs[:n]
+        for v, lay in zip(operands + node.results, needs + produces):
             if v >= 0 and lay >= 0 and named[lay] and not whole[v]:
                 have = seen[v]
                 if lay not in have and len(have) < MAX_LAYOUTS:
@@ -570,40 +563,40 @@ class _Candidates:
     def expand(self, index: int) -> Sequence[int]:
         """Add the states the node's neighbourhood suggests; the values
         whose layout lists grew, each once.  (The node's list id gives its
-        number of states, and `static` tells an op: a node whose question
-        is known is not read.)"""
+        number of states: a node whose question is known is not read.)"""
         list_id = self.list_id[index]
         if self.lengths[list_id] >= MAX_STATES:
             return ()
-        static = self.static[index]
-        if static < 0:  # a carried value
-            node = self.g.nodes[index]
+        node = self.g.nodes[index]
+        if node.rule is None:  # a carried value
             return self.add(index, self.new_states(node, self.suggested(node)))
         # Repeated layers ask the same question: which states does this
-        # rule add, given the states it has (their list's id), the layouts
-        # around it and its values' shapes.  `static` stands for the rule
-        # and the shapes, which also fix which values `asking` lists.
-        seen, asking = self.seen, self.asking[index]
-        key = (static, list_id, tuple([seen[v] for v in asking]))
+        # rule add, given the states it has (their list's id), its values'
+        # forms (shape, dynamic dimensions, wholeness; and which are one
+        # value: `note` reads a value once per use) and the layouts on them.
+        # The key holds the layouts of every value `note` may write, so the
+        # answer also says how they change (no separate pass per op).
+        ids = node.results + node.operands
+        seen, form = self.seen, self.facts.form
+        aliases = None if len(set(ids)) == len(ids) else tuple([ids.index(v) for v in ids])
+        around = tuple([(form[v], seen[v]) for v in ids])
+        key = (id(node.rule), node.linear, aliases, len(node.results), list_id, around)
         found = self.expand_memo.get(key)
         if found is None:
-            return self.expanded(index, key)
+            return self.expanded(index, key, ids)
         states, needs, produces, list_id, changed, grown, self.settled[index] = found
         if not states:
             return ()
-        if changed is None:
-            return self.add(index, list(zip(states, needs, produces)))
-        self.g.nodes[index].states += states
+        node.states += states
         self.list_id[index] = list_id
         for k, lays in changed:
-            seen[asking[k]] = lays
-        return [asking[k] for k in grown]
+            seen[ids[k]] = lays
+        return [ids[k] for k in grown]
 
-    def expanded(self, index: int, key: tuple) -> list[int]:
+    def expanded(self, index: int, key: tuple, ids: list[int]) -> list[int]:
         """`expand` asking the rule (the question is new), memoized with
-        what the new states add to the layouts of the node's values (when
-        `plain`: `note` then reads the layouts of `asking` only, which the
-        key holds)."""
+        what the new states add to the layouts of the node's values `ids`
+        (the results, then the operands; -1: not a tensor)."""
         node = self.g.nodes[index]
         rule = node.rule
         assert rule is not None
@@ -613,15 +606,14 @@ class _Candidates:
             suggested = chain(suggested, self.linear(node))
         new = self.new_states(node, suggested)
         grew = self.add(index, new)
-        changed = grown = None
-        if self.plain[index]:
-            seen, asking, before = self.seen, self.asking[index], key[2]
-            changed = tuple([(k, seen[v]) for k, v in enumerate(asking) if seen[v] != before[k]])
-            grown = tuple([asking.index(v) for v in grew])
+        seen, before = self.seen, key[-1]
+        changed = tuple([(k, seen[v]) for k, v in enumerate(ids) if seen[v] != before[k][1]])
+        grown = tuple([ids.index(v) for v in grew])
         states, needs, produces = (tuple(column) for column in zip(*new)) if new else ((), (), ())
         # Whether asking again adds nothing, as long as nothing else changes
         # the layouts around the node: known when that question is answered.
-        after = (key[0], self.list_id[index], tuple([self.seen[v] for v in self.asking[index]]))
+        form = self.facts.form
+        after = (*key[:4], self.list_id[index], tuple([(form[v], seen[v]) for v in ids]))
         answer = self.expand_memo.get(after)
         settled = self.settling.setdefault(after, [answer is not None and not answer[0]])
         if not states:
@@ -672,35 +664,6 @@ class _Candidates:
                 if len(out) >= room:
                     break
         return out
-
-    def prepare(
-        self, index: int, form: list[int], statics: dict[tuple, tuple[int, tuple[int, ...], bool, bool]]
-    ) -> None:
-        """An op node's `static` id, `asking` values (the results, then the
-        operands, that are tensors its rule maps), whether it is `plain`
-        and whether it is `selecting`; `form` gives each value's shape, dynamic dimensions and
-        wholeness as an id (-1 at the end: not a tensor)."""
-        node = self.g.nodes[index]
-        ids = node.results + node.operands
-        # (`note` reads a value once per use: which uses are one value matters)
-        aliases = None if len(set(ids)) == len(ids) else tuple([ids.index(v) for v in ids])
-        n = len(node.results)
-        key = (id(node.rule), node.linear, aliases, n, tuple([form[v] for v in ids]))
-        found = statics.get(key)
-        if found is None:
-            rule = node.rule
-            assert rule is not None
-            asking = tuple(
-                [j for j, v in enumerate(node.results) if v >= 0 and rule.result_maps[j] is not None]
-                + [n + i for i, v in enumerate(node.operands) if v >= 0 and rule.operand_maps[i] is not None]
-            )
-            asked = {ids[k] for k in asking}
-            plain = all(v < 0 or self.whole[v] or v in asked for v in ids)
-            found = statics[key] = (len(statics), asking, plain, rule.selects)
-        self.static[index], self.plain[index] = found[0], found[2]
-        self.asking[index] = [ids[k] for k in found[1]]
-        if found[3]:
-            self.selecting.append(index)
 
     def requests(self, node: Node) -> tuple[tuple[str, int, Layout], ...]:
         """The layouts on an op's values, as requests to its rule."""
@@ -799,10 +762,8 @@ class _Candidates:
     def start(self) -> list[int]:
         """One pass over the nodes: the layout ids of the given states
         (fixed nodes, explicit options) and what fixed nodes give their
-        values (noted, not queued); each op's `prepare`; the nodes that
-        choose."""
-        form = self.facts.form
-        statics: dict[tuple, tuple[int, tuple[int, ...], bool, bool]] = {}
+        values (noted, not queued); the ops whose rule has a `select`
+        loop; the nodes that choose."""
         # per given state object: its layout ids, whether it names a mesh,
         # and the id of a list of it alone (shared by the fixed nodes given it)
         given: dict[int, tuple[tuple[int, ...], tuple[int, ...], bool, int]] = {}
@@ -814,8 +775,8 @@ class _Candidates:
             fixed = node.rule is None and not node.carry
             if not fixed:
                 choosing.append(index)
-                if node.rule is not None:
-                    self.prepare(index, form, statics)
+                if node.rule is not None and node.rule.selects:
+                    self.selecting.append(index)
             states = node.states
             if not states:
                 continue
@@ -864,7 +825,7 @@ class _Candidates:
             moved[index] = False
             for v in self.expand(index):
                 value = values[v]
-                around = value.consumers if value.producer is None else (value.producer, *value.consumers)
+                around = value.consumers if value.producer is None else [value.producer, *value.consumers]
                 for m, _ in around:
                     if is_choosing[m]:
                         if m != index:
@@ -881,13 +842,22 @@ def _unreduced(lay: Layout) -> Layout:
 
 # -- 2 and 3. costs and solving ------------------------------------------------------
 
-_Edge = tuple[int, list[list[int]], list[list[int]]]
+_Edge = tuple[int, list[list[int]], list[list[int]], int, int, int, int]
 """A use of a value between two choosing nodes, seen from one of them: the
-other node, the table [producer state][consumer state], and the table over
-the value's number of uses (`Solver.share`)."""
+other node, the table [producer state][consumer state], the table over
+the value's number of uses (`Solver.share`), and how memo keys name the
+two tables read by rows and by columns (`_ref`: the starting passes read
+an edge several times, so they are named once)."""
 
 
-_Part = tuple[list[list[_Edge]], int, bool]
+def _ref(pick: int, flip: bool) -> int:
+    """The index in an `_Edge` of the key naming its table `pick` (1: per
+    use, 2: shared) read by rows or (`flip`) columns: `id(table)` stands for
+    its rows, `~id(table)` for its columns."""
+    return 2 + pick + 2 * flip
+
+
+_Part = tuple[list[tuple[_Edge, ...]], int, bool]
 """Edges per node, which table (1: per use, 2: shared), and whether read by
 columns (`Solver.fixed`)."""
 
@@ -917,7 +887,6 @@ class Solver:
         self.list_needs: list[tuple[tuple[int, ...], ...]] = []
         self.list_produces: list[tuple[tuple[int, ...], ...]] = []
         self.kind: list[int] = []  # per value
-        self.kinds: list[Value] = []  # per kind, its first value
         self.transposed: dict[int, list[tuple[int, ...]]] = {}
         self.list_id: list[int] = []  # per node, an id for its list of states (`_Candidates.extended`)
         # `_Local.shared_costs`'s answers (the part after `wanted`), by all they read
@@ -945,7 +914,7 @@ class Solver:
         found = self.cost_memo.get(key)
         if found is None:
             layouts = self.layouts
-            value, source, target = self.kinds[kind], None if have < 0 else layouts[have], layouts[need]
+            value, source, target = self.g.values[kind], None if have < 0 else layouts[have], layouts[need]
             found = self.cost(value, source, target) * BYTE
             if self.collectives is not None:
                 found += self.collectives(value, source, target) * COLLECTIVE
@@ -963,7 +932,7 @@ class Solver:
         for i in choosing:
             if not lengths[self.list_id[i]]:  # nothing around it has a layout
                 cands.add(i, [(nothing, (), ())])
-        self.kind, self.kinds, self.weights = cands.facts.kind, cands.facts.kinds, cands.weights
+        self.kind, self.weights = cands.facts.kind, cands.weights
         self.list_ties, self.selecting = cands.list_ties, cands.selecting
         self.choosing = choosing
         self.is_choosing = [lengths[k] > 1 for k in self.list_id]
@@ -1020,26 +989,27 @@ class Solver:
             unary[c] = normalized(ties)
         # per use of a value read several times, with a fixed neighbour:
         # (node, its row shared among the uses, its full row); start (c) only
-        self.shared_rows: list[tuple[int, Sequence[int], Sequence[int]]] = []
-        self.any_shared = False  # some costed value has several uses
-        self.any_back = False  # some value goes back to a loop head between choosing nodes
+        shared_rows: list[tuple[int, Sequence[int], Sequence[int]]] = []
+        any_shared = False  # some costed value has several uses
+        any_back = False  # some value goes back to a loop head between choosing nodes
         # per value read once with a choosing node at either end: its table
-        self.only_use: list[list[list[int]] | None] = [None] * len(g.values)
+        only_use: list[list[list[int]] | None] = [None] * len(g.values)
         # per choosing node, its uses of values between choosing nodes: to
         # later nodes in program order, from earlier ones, and back to
-        # earlier ones (a value a loop carries back to its head); () for none
-        later: list[list[_Edge] | tuple[()]] = [()] * len(nodes)
-        earlier: list[list[_Edge] | tuple[()]] = [()] * len(nodes)
-        back: list[list[_Edge] | tuple[()]] = [()] * len(nodes)
+        # earlier ones (a value a loop carries back to its head); tuples, as
+        # a node has few (growing one costs less than keeping a list)
+        later: list[tuple[_Edge, ...]] = [()] * len(nodes)
+        earlier: list[tuple[_Edge, ...]] = [()] * len(nodes)
+        back: list[tuple[_Edge, ...]] = [()] * len(nodes)
         self.later, self.earlier, self.back = later, earlier, back
         # (for `_Around`: a loop head's reads of what its body carries back,
         # the tables of values read once between a choosing node and a fixed
         # one or itself, and the values costed by counting their needs)
-        ahead: list[list[_Edge] | tuple[()]] = [()] * len(nodes)
+        ahead: list[tuple[_Edge, ...]] = [()] * len(nodes)
         self.ahead = ahead
         own_parts: list[tuple[int, ...]] = [()] * len(nodes)
         self.own_parts = own_parts
-        self.counted: list[int] = []
+        counted: list[int] = []
         # per (kind, weight, producer's list, result, consumer's list,
         # operand, uses): the table and its share per use
         by_lists: dict[tuple[int, ...], tuple[list[list[int]], list[list[int]]]] = {}
@@ -1048,7 +1018,7 @@ class Solver:
         # below at most one choosing producer, earlier in program order (the
         # choosing nodes form an out-forest, whose subtrees the backward pass
         # prices independently).
-        self.out_forest = True
+        out_forest = True
         # per list of states: whether its states produce layouts, and need them
         gives = {k: bool(list_produces[k]) and bool(list_produces[k][0]) for k in in_use}
         takes = {k: bool(list_needs[k]) and bool(list_needs[k][0]) for k in in_use}
@@ -1058,25 +1028,28 @@ class Solver:
             if made is None:
                 continue  # whole on every device: slicing is free
             p, j = made
+            consumers = value.consumers
+            if not is_choosing[p] and len(consumers) == 1 and not is_choosing[consumers[0][0]]:
+                continue  # read once between fixed nodes: the same in every plan (`_Around` drops it)
             lp = list_id[p]
             if not gives[lp]:
                 if lp:  # states producing nothing
-                    self.counted.append(v)
+                    counted.append(v)
                 continue
-            uses = len(value.consumers)
+            uses = len(consumers)
             if uses != 1:
-                self.counted.append(v)
+                counted.append(v)
             if uses > 1:
-                self.out_forest = False
+                out_forest = False
             kv, choosing_p = kind[v], is_choosing[p]
-            for c, i in value.consumers:
+            for c, i in consumers:
                 lc = list_id[c]
                 if not takes[lc]:
                     if uses == 1:
-                        self.counted.append(v)
+                        counted.append(v)
                     continue
                 if uses > 1:
-                    self.any_shared = True
+                    any_shared = True
                 choosing_c = is_choosing[c]
                 if not choosing_p and not choosing_c:
                     continue  # between fixed nodes: the same in every plan
@@ -1092,37 +1065,40 @@ class Solver:
                     table = table_memo.get(key)
                     if table is None:
                         table = table_memo[key] = [[reshard(kv, h, n) * weight for n in need] for h in have]
-                    found = by_lists[short] = (table, table if uses == 1 else self.share(table, uses))
-                table, shared = found
+                    shared = table if uses == 1 else self.share(table, uses)
+                    found = by_lists[short] = (table, shared, id(table), id(shared), ~id(table), ~id(shared))
+                table, shared = found[0], found[1]
                 if uses == 1:
-                    self.only_use[v] = table
+                    only_use[v] = table
                 if choosing_p and choosing_c:
                     if c < p:
-                        self.out_forest = False
-                        _append(back, p, (c, table, shared))
-                        self.any_back = True
-                        _append(ahead, c, (p, table, shared))
+                        out_forest = False
+                        back[p] += ((c, *found),)
+                        any_back = True
+                        ahead[c] += ((p, *found),)
                     elif c > p:
                         if earlier[c]:
-                            self.out_forest = False
-                        _append(later, p, (c, table, shared))
-                        _append(earlier, c, (p, table, shared))
+                            out_forest = False
+                        later[p] += ((c, *found),)
+                        earlier[c] += ((p, *found),)
                     else:  # a node reading its own result (a loop's carried value): no choice to weigh
-                        self.out_forest = False
+                        out_forest = False
                         if uses == 1:
-                            own_parts[c] += (_OWN, id(table))
+                            own_parts[c] += (_OWN, found[2])
                 elif choosing_c:
-                    unary[c] = plus(unary[c], id(table), table)
+                    unary[c] = plus(unary[c], found[2], table)
                     if shared is not table:
-                        self.shared_rows.append((c, shared[0], table[0]))
+                        shared_rows.append((c, shared[0], table[0]))
                     else:
-                        own_parts[c] += (_FIXED_ROWS, id(table))
+                        own_parts[c] += (_FIXED_ROWS, found[2])
                 else:
-                    unary[p] = plus(unary[p], ~id(table), table)
+                    unary[p] = plus(unary[p], found[4], table)
                     if shared is not table:
-                        self.shared_rows.append((p, self.columns(shared)[0], self.columns(table)[0]))
+                        shared_rows.append((p, self.columns(shared)[0], self.columns(table)[0]))
                     else:
-                        own_parts[p] += (_FIXED_COLUMNS, id(table))
+                        own_parts[p] += (_FIXED_COLUMNS, found[2])
+        self.shared_rows, self.any_shared, self.any_back = shared_rows, any_shared, any_back
+        self.only_use, self.counted, self.out_forest = only_use, counted, out_forest
 
     def share(self, table: list[list[int]], uses: int) -> list[list[int]]:
         """`table` with each entry over `uses`: summed over a value's uses,
@@ -1188,10 +1164,10 @@ class Solver:
         self,
         order: Iterable[int],
         units: list[int],
-        edges: list[list[_Edge]],
+        edges: list[tuple[_Edge, ...]],
         pick: int,
         flip: bool,
-        back: list[list[_Edge]] | None = None,
+        back: list[tuple[_Edge, ...]] | None = None,
     ) -> list[int]:
         """Per node in `order` (choosing ones), its cost vector (an id from
         `normalized`): its own (`units`) plus, for each of its `edges`, per
@@ -1206,10 +1182,11 @@ class Solver:
         # what the nodes before each node read of it: `vid` plus its yields back
         out = vid if back is None else [-1] * len(self.g.nodes)
         memo, back_memo, vectors = self.message_memo, self.back_memo, self.vectors
+        ref = _ref(pick, flip)
         for c in order:
             key = [units[c]]
             for e in edges[c]:
-                key += (~id(e[pick]) if flip else id(e[pick]), out[e[0]])
+                key += (e[ref], out[e[0]])
             found = memo.get(tuple(key))
             if found is None:
                 vector = list(vectors[units[c]])
@@ -1226,7 +1203,7 @@ class Solver:
                 continue
             key = [found]
             for e in back[c]:
-                key += (id(e[pick]), units[e[0]])
+                key += (e[2 + pick], units[e[0]])
             total = back_memo.get(tuple(key))
             if total is None:
                 vector = list(vectors[found])
@@ -1245,11 +1222,12 @@ class Solver:
         node took before."""
         choice = [0] * len(self.g.nodes)
         memo, vectors = self.argmin_memo, self.vectors
+        refs = [(edges, _ref(pick, flip)) for edges, pick, flip in parts]
         for c in order:
             key = [vid[c]]
-            for edges, pick, flip in parts:
+            for edges, ref in refs:
                 for e in edges[c]:
-                    key += (~id(e[pick]) if flip else id(e[pick]), choice[e[0]])
+                    key += (e[ref], choice[e[0]])
             found = memo.get(tuple(key))
             if found is None:
                 total: Sequence[int] = vectors[vid[c]]
@@ -1304,14 +1282,16 @@ class _Around:
         # the values read once: from build_tables' lists
         parts = list(s.own_parts)
         others: list[tuple[int, ...]] = [()] * len(nodes)
-        sides = ((s.earlier, _ROWS), (s.ahead, _ROWS), (s.later, _COLUMNS), (s.back, _COLUMNS))
+        sides = ((s.earlier, _ROWS), (s.later, _COLUMNS))
+        if s.any_back:  # (else every node's `ahead` and `back` are empty)
+            sides += ((s.ahead, _ROWS), (s.back, _COLUMNS))
         for c in s.choosers:
             mine, near = parts[c], others[c]
             for edges, side in sides:
-                for other, table, shared in edges[c]:
-                    if table is shared:  # (else read several times: below)
-                        mine += (side, id(table))
-                        near += (other,)
+                for e in edges[c]:
+                    if e[1] is e[2]:  # (else read several times: below)
+                        mine += (side, e[3])
+                        near += (e[0],)
             parts[c], others[c] = mine, near
         # the values priced by counting their needs, but for those between
         # fixed nodes (the same in every plan)
@@ -1349,12 +1329,10 @@ class _Around:
                     others[x] += tuple([y for y in around if y != x])
         signatures: dict[tuple[int, ...], int] = {}
         ties = s.ties
-        self.signature = [
-            signatures.setdefault((list_id[c], id(ties[c]), *parts[c]), len(signatures))
-            if choosing and c not in unmemoized
-            else -1
-            for c, choosing in enumerate(is_choosing)
-        ]
+        self.signature = [-1] * len(nodes)
+        for c in s.choosers:
+            if c not in unmemoized:
+                self.signature[c] = signatures.setdefault((list_id[c], id(ties[c]), *parts[c]), len(signatures))
         self.others = others
 
 
@@ -1566,7 +1544,7 @@ class _Local:
         if not s.any_back:
             return []
         if s.back_pairs is None:  # per node in program order, its yields in value order
-            s.back_pairs = [(head, p) for p, edges in enumerate(s.back) for head, _, _ in edges]
+            s.back_pairs = [(head, p) for p, edges in enumerate(s.back) for head, *_ in edges]
         for head, p in s.back_pairs:
             costs = self.costs(head)[1]
             at_head, at_p = choice[head], choice[p]
@@ -1607,15 +1585,6 @@ class _Local:
         for v in self.around.tracked:
             total += self.value_cost(v, self.have(v))
         return total
-
-
-def _append(lists: list, index: int, item: object) -> None:
-    """Append `item` to `lists[index]`, an empty tuple until its first item."""
-    found = lists[index]
-    if found:
-        found.append(item)
-    else:
-        lists[index] = [item]
 
 
 def _count(table: dict[int, dict[int, int]], lay: int, weight: int, delta: int) -> None:
