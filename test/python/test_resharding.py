@@ -588,6 +588,14 @@ def test_property_the_search_bound_changes_no_plan(problem):
     assert p.spent <= q.spent
 
 
+def test_the_search_bound_of_a_scalar():
+    # A scalar that is not partial is held by every device (nothing to
+    # move); a partial one still needs its one element.
+    p, start, goal = search_problem((), (2, 2), S(partial=[0, 1]), S())
+    bound = _Remaining.of(p, goal)
+    assert (bound(start), bound(goal)) == (4, 0)
+
+
 def test_the_search_bound_keeps_a_4d_uneven_plan_within_the_budget():
     # On a 2x2x2x2 mesh the plain search ran past its budget here and the
     # decomposition's plan gathered dimension 1 whole (9216 bytes); with the

@@ -1041,7 +1041,7 @@ def _with_dim(split: Split, bounds: tuple, d: int, axes: tuple[int, ...], b) -> 
 
 
 def _search(p: _Problem, start: _State, goal: _State) -> list[Step] | None:
-    """Uniform-cost search from `start` to `goal`; ties go to fewer steps,
+    """The cheapest path from `start` to `goal`; ties go to fewer steps,
     then to the smaller sequence of step keys.  None if there is no path.
 
     States are taken in the order of their cost so far plus `_Remaining`'s
@@ -1150,8 +1150,9 @@ class _Remaining:
                 glo, ghi = self.goal_pieces[d]
                 overlap = self.overlaps[key] = np.maximum(np.minimum(hi, ghi) - np.maximum(lo, glo), 0)
             held = overlap if held is None else held * overlap
-        missing = self.goal_volume if held is None else self.goal_volume - held
-        return int(missing.max(initial=0)) * self.p.element_bytes
+        if held is None:
+            return 0  # a scalar that is not partial: every device holds it
+        return int((self.goal_volume - held).max(initial=0)) * self.p.element_bytes
 
 
 # -- the decomposition past the search budget ------------------------------------
