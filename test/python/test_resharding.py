@@ -31,6 +31,7 @@ from mesh_dialect.sharding.resharding import (
     _Problem,
     _Remaining,
     _search,
+    _SearchTooLarge,
     _state,
     _uneven_problem,
     all_split_layouts,
@@ -583,7 +584,10 @@ def test_property_the_search_bound_changes_no_plan(problem):
     found = _search(p, start, goal)
     q, start, goal = search_problem(*problem)
     with patch.object(_Remaining, "of", classmethod(lambda cls, p, goal: lambda state: 0)):
-        plain = _search(q, start, goal)
+        try:
+            plain = _search(q, start, goal)
+        except _SearchTooLarge:  # the plain order ran out of budget: nothing to compare
+            return
     assert found == plain
     assert p.spent <= q.spent
 
