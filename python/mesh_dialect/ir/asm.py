@@ -260,11 +260,15 @@ MAX_NESTING = 1000
 thousand nested brackets (or unary minus signs) and takes the process down;
 refuse well before."""
 
-_DEPTH_TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"|//[^\n]*|->|[\[{(<\]})>"-]')
+_OPEN_STRING = r'"(?:[^"\\\n]|\\.)*'
+"""A string literal up to its closing quote (a line ends an unclosed one)."""
+_STRING = _OPEN_STRING + '"'
+
+_DEPTH_TOKEN = re.compile(_STRING + r'|//[^\n]*|->|[\[{(<\]})>"-]')
 _OPENER_OF = {")": "(", "]": "[", "}": "{", ">": "<"}
 
 
-_STRING_OR_COMMENT = re.compile(r'"(?:[^"\\\n]|\\.)*"|//[^\n]*')
+_STRING_OR_COMMENT = re.compile(_STRING + r"|//[^\n]*")
 _NOT_BRACKET = bytes(sorted(set(range(256)) - set(b"[]{}()<>")))
 _STRAY_CLOSERS = re.compile(rb"(?<=\()[\]}>]+|(?<=\[)[)}>]+|(?<=\{)[)\]>]+|(?<=<)[)\]}]+")
 
@@ -349,7 +353,7 @@ def _walk(text: str, extra: int, limit: int) -> tuple[int, int]:
     return deepest, where
 
 
-_SKIPPED = r'"(?:[^"\\\n]|\\.)*"|//[^\n]*|'
+_SKIPPED = _STRING + r"|//[^\n]*|"
 """Strings and comments: an op name inside them is not an op."""
 
 
@@ -363,7 +367,7 @@ def _ops_in_code(pattern: re.Pattern, text: str):
 
 _TRAP_SCAN = re.compile(_SKIPPED + r"(?<![\w$.%@#^!])linalg\.generic(?=\s*\{)")
 _ITERATOR_TYPES = re.compile(r"\biterator_types\s*=\s*\[")
-_STRING_ITEM = re.compile(r'"(?:[^"\\\n]|\\.)*"\Z')
+_STRING_ITEM = re.compile(_STRING + r"\Z")
 
 
 def _upstream_trap(text: str) -> tuple[int, str] | None:
@@ -449,13 +453,12 @@ def _element_type_trap(text: str) -> tuple[int, str] | None:
 _RESHAPE_OPS = re.compile(_SKIPPED + r'(?<![\w$.%@#^!])(?:tensor|memref)\.(?:expand_shape|collapse_shape)\b(?!")')
 _EMPTY_GROUP = re.compile(r"\[\s*\]")
 _NEGATIVE_ITEM = re.compile(r"(?<=[\[,])\s*-\s*\d+")
-_COMMENT_OR_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"|//[^\n]*')
 
 
 def _blank_comments(text: str) -> str:
     """`text` with its comments blanked (offsets kept): brackets and numbers
     in a comment are not code."""
-    return _COMMENT_OR_STRING.sub(lambda m: m.group(0) if m.group(0)[0] == '"' else " " * len(m.group(0)), text)
+    return _STRING_OR_COMMENT.sub(lambda m: m.group(0) if m.group(0)[0] == '"' else " " * len(m.group(0)), text)
 
 
 def _reassociation_trap(text: str) -> tuple[int, str] | None:
@@ -483,9 +486,9 @@ def _reassociation_trap(text: str) -> tuple[int, str] | None:
 
 
 _METADATA_SCAN = re.compile(_SKIPPED + r"\{-#")
-_METADATA_TOKEN = re.compile(r'#-\}|[{}:,]|"(?:[^"\\\n]|\\.)*"?|[^\s{}:,"]+')
+_METADATA_TOKEN = re.compile(r"#-\}|[{}:,]|" + _OPEN_STRING + r'"?|[^\s{}:,"]+')
 _ZERO_ALIGNED_BLOB = re.compile(r'"0x0{8}(?:[0-9A-Fa-f]{2})+"')
-_RESOURCE_VALUE = re.compile(r'"(?:[^"\\\n]|\\.)*"|[A-Za-z_][\w$.\-]*')
+_RESOURCE_VALUE = re.compile(_STRING + r"|[A-Za-z_][\w$.\-]*")
 
 
 def _resource_trap(text: str) -> tuple[int, str] | None:
