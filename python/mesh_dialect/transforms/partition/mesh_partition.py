@@ -627,7 +627,10 @@ class _Partition:
                     raise _Unsupported(self.func.location, "a whole argument cannot arrive as a partial value")
                 self.local_type(t, s, arg.location)  # the layout fits the type
                 if not s.halo_sizes and all(self.mesh.shape[a] == 1 for axes in s.split_axes for a in axes):
-                    continue  # split only over axes of one device: the piece is the whole
+                    # split only over axes of one device: the piece is the whole, and
+                    # its whole type is recorded as any split value's is (hlo ops read it)
+                    self.global_type[arg] = t
+                    continue
                 # (comparing types would not do: a split dynamic size is `?` in both)
                 uses = [u for u in arg.uses]
                 first = entry.operations[0]
