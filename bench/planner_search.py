@@ -2,7 +2,8 @@
 with and without its bound on the cost still to come.
 
 For each mesh, the same random pairs of layouts of a 48x48x48 f32 tensor
-(source possibly partial, target not) are planned twice in one run:
+(source possibly partial, target not unless --partial-targets) are
+planned twice in one run:
   * bound   `plan_resharding` as it is: layouts taken by cost so far plus
             `_Remaining`'s lower bound on the cost to come (A*);
   * plain   the same search with the bound at 0 (uniform-cost order).
@@ -10,7 +11,7 @@ Both stop after `EXACT_SEARCH_BUDGET` candidate moves and fall back to the
 decomposition; `past budget` counts those pairs.  Where both searches finish
 they return the same plan, so the bytes differ only where the plain search
 ran out of budget.
-Usage: .venv/bin/python bench/planner_search.py [--pairs 40] [--seed 7]
+Usage: .venv/bin/python bench/planner_search.py [--pairs 40] [--seed 7] [--partial-targets]
 """
 
 from __future__ import annotations
@@ -66,14 +67,18 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--pairs", type=int, default=40, help="random pairs per mesh")
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--partial-targets", action="store_true", help="targets may be partial too")
     args = ap.parse_args()
     rng = random.Random(args.seed)
     rs.plan_resharding(SHAPE, MESHES[0], Sharding(((0,),)), Sharding(((1,),)))  # first-call costs out of the table
-    print(f"{args.pairs} random pairs per mesh, tensor {'x'.join(map(str, SHAPE))} f32, seed {args.seed}\n")
+    targets = "partial or not" if args.partial_targets else "not partial"
+    print(
+        f"{args.pairs} random pairs per mesh (targets {targets}), tensor {'x'.join(map(str, SHAPE))} f32, seed {args.seed}\n"
+    )
     print("| mesh | bound: ms/plan | past budget | MB | plain: ms/plan | past budget | MB |")
     print("|---|---:|---:|---:|---:|---:|---:|")
     for mesh in MESHES:
-        pairs = [(layout(rng, mesh, True), layout(rng, mesh, False)) for _ in range(args.pairs)]
+        pairs = [(layout(rng, mesh, True), layout(rng, mesh, args.partial_targets)) for _ in range(args.pairs)]
         bound = measure(pairs, mesh)
         with patch.object(rs._Remaining, "of", classmethod(lambda cls, p, goal: lambda state: 0)):
             plain = measure(pairs, mesh)

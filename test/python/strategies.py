@@ -80,3 +80,19 @@ def dynamic_uneven_problems(draw, max_devices: int = 12):
     shape, mesh, source, target = draw(uneven_problems(max_devices))
     source, target = (Sharding(s.split_axes, s.partial_axes, s.partial_type) for s in (source, target))
     return shape, mesh, source, target, draw(st.sets(st.integers(0, len(shape) - 1), min_size=1))
+
+
+@st.composite
+def partial_problems(draw, max_devices: int = 16):
+    """`problems` whose source is always partial, on mesh axes of 2 to 4
+    devices (so partial groups of 3 and more are common), with a partial
+    target about half the time: the cases the search bound treats apart."""
+    shape, mesh, source, target = draw(problems(axis_sizes=(2, 4), max_devices=max_devices))
+    if not source.is_partial:
+        # the axis the source leaves free, or else its first split one, goes partial
+        used = [a for axes in source.split_axes for a in axes]
+        free = [a for a in range(len(mesh)) if a not in used]
+        axis = free[0] if free else used[0]
+        split = tuple(tuple(a for a in axes if a != axis) for axes in source.split_axes)
+        source = Sharding(split, (axis,), source.partial_type)
+    return shape, mesh, source, target

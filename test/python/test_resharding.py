@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from strategies import problems, uneven_problems
+from strategies import partial_problems, problems, uneven_problems
 
 from mesh_dialect.sharding import Mesh, Sharding
 from mesh_dialect.sharding.resharding import (
@@ -553,8 +553,8 @@ def search_problem(shape, mesh_shape, source, target) -> tuple[_Problem, tuple, 
     return p, _state(p, source), _state(p, target)
 
 
-@settings(max_examples=150, deadline=None)
-@given(st.one_of(problems(), uneven_problems(), problems(mesh_ranks=(4, 4), max_devices=16)))
+@settings(max_examples=200, deadline=None)
+@given(st.one_of(problems(), uneven_problems(), problems(mesh_ranks=(4, 4), max_devices=16), partial_problems()))
 def test_property_the_search_bound_never_drops_by_more_than_a_step_costs(problem):
     # The A* bound must be consistent, or the search could return a dearer
     # plan: along every move of the first few hundred states reached, the
@@ -575,8 +575,8 @@ def test_property_the_search_bound_never_drops_by_more_than_a_step_costs(problem
     assert bound(start) <= plan.bytes_received
 
 
-@settings(max_examples=150, deadline=None)
-@given(st.one_of(problems(), uneven_problems()))
+@settings(max_examples=200, deadline=None)
+@given(st.one_of(problems(), uneven_problems(), partial_problems()))
 def test_property_the_search_bound_changes_no_plan(problem):
     # Ordered by cost plus the bound, the search returns the plan the plain
     # uniform-cost order returns: the same steps, ties broken the same way.
@@ -594,10 +594,36 @@ def test_property_the_search_bound_changes_no_plan(problem):
 
 def test_the_search_bound_of_a_scalar():
     # A scalar that is not partial is held by every device (nothing to
-    # move); a partial one still needs its one element.
+    # move); a partial one over 4 devices needs its one element at each
+    # (4 receptions) and 4 - 2 more to combine its terms: 6 elements over
+    # 4 devices, 6 bytes (the plan's two all_reduces receive 16).
     p, start, goal = search_problem((), (2, 2), S(partial=[0, 1]), S())
     bound = _Remaining.of(p, goal)
-    assert (bound(start), bound(goal)) == (4, 0)
+    assert (bound(start), bound(goal)) == (6, 0)
+
+
+@pytest.mark.parametrize(
+    "shape, mesh, source, target, bound",
+    [
+        # a partial sum over 4 devices: the all_reduce's 2 * 3/4 of 8
+        # elements, not the 8 the device wants (the old bound: 32 bytes)
+        ((8,), (4,), S(partial=[0]), S(), 48),
+        # a free axis of 2 lets the reduction run on halves: slice, reduce,
+        # gather back, 10 elements
+        ((8,), (4, 2), S(partial=[0]), S(), 40),
+        # partial targets (the old bound: 0): what the target keeps partial
+        # counts as held, the rest must come
+        ((8,), (2,), S([0]), S(partial=[0]), 16),
+        ((8, 4), (2, 2), S([0], partial=[1]), S([], [0], partial=[1]), 32),
+        ((8,), (2, 2), S([0], partial=[1]), S(partial=[0, 1]), 16),
+    ],
+)
+def test_the_search_bound_of_partial_layouts_is_the_plans_cost(shape, mesh, source, target, bound):
+    # On these pairs the bound is exact: the optimal plan costs as much.
+    p, start, goal = search_problem(shape, mesh, source, target)
+    remaining = _Remaining.of(p, goal)
+    assert (remaining(start), remaining(goal)) == (bound, 0)
+    assert plan_resharding(shape, mesh, source, target).bytes_received == bound
 
 
 def test_the_search_bound_keeps_a_4d_uneven_plan_within_the_budget():

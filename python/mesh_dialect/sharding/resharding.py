@@ -60,7 +60,8 @@ dimension divides evenly by its number of pieces (pieces of different sizes:
 see "Uneven pieces" below), with the steps above as
 edges and their exact byte costs, taking layouts in the order of their
 cost so far plus a bound on the cost still to come (A*, `_Remaining`: the
-"Lower bound" below, taken from each layout; it never falls by more than a
+"Lower bound" below, taken from each layout, and for partial layouts the
+average cost of combining their terms; it never falls by more than a
 step costs, so the plan is the one the plain order finds), while it
 examines at most `EXACT_SEARCH_BUDGET` candidate moves (every candidate step the move
 generator looks at counts, kept or not); the state space grows
@@ -1086,14 +1087,40 @@ def _search(p: _Problem, start: _State, goal: _State) -> list[Step] | None:
 
 class _Remaining:
     """A lower bound on the bytes still to move from a search state to the
-    goal: the most any device must receive of its goal piece that it does
-    not hold (`lower_bound`'s reasoning, on states).  A device that holds a
-    term of a partial sum holds nothing yet.  No step lowers the bound by
-    more than it costs: a device's piece after a step is what it held plus
-    what it received, and every step's cost is at least what each device
-    receives (padding only adds).  Only for goals that are not partial
-    (making axes partial is free and changes what a device counts as held);
-    those, and meshes too large to list, search without a bound."""
+    goal, consistent (no move lowers it by more than the move costs, and it
+    is 0 at the goal), so A* returns the plain order's plan.  The larger of:
+
+    Held.  The most any device must receive of its goal piece that it does
+    not hold (`lower_bound`'s reasoning, on states).  A device holds its
+    piece when the state keeps (no partial axis of size > 1, or only ones
+    the goal keeps partial with the same kind), else nothing: it holds
+    terms, which a reduction must complete.  Consistent: a device's piece
+    after a move is what it held plus what it received, and a move costs at
+    least what each device receives (padding only adds).  Partialize (free)
+    keeps pieces; no move leads from a state that keeps to one that does
+    not; the reduction that makes a state keep gives a device at most its
+    new piece and costs at least that (group g >= 2: 2 (g-1)/g of the piece
+    for all_reduce, g - 1 new pieces for reduce_scatter).  Unlike
+    `lower_bound`, no device is let off for holding a sum's identity: only
+    Partialize makes one, and it keeps pieces.
+
+    Terms (goals that are not partial; `terms`).  A move costs at least
+    the average a device receives, so N times its cost bounds what all N
+    devices receive.  In a state partial over a group of k > 1 devices,
+    every cell needs k - 1 receptions to combine its k terms once and one
+    more for every device that wants it but the first: T = W (k - 2) + the
+    goal pieces' elements summed (W: the tensor's), and the bound is T / N.
+    Consistent: with n pieces, N/n >= k devices hold each cell, and a
+    reduction over a group of g receives at least (g-1)/g of every piece,
+    (g-1)/g W N/n in all.  With terms left (k to k/g) it lowers T by
+    W k (g-1)/g, no more (k <= N/n).  The last one lowers T (then the
+    devices' needs summed, at most N times Held) by at most
+    W (k-2) plus what the devices then hold: f W for reduce_scatter
+    (f = N/(n k) >= 1) against (k-1) f W received, no less as
+    k - 2 <= (k-2) f; k f W for all_reduce against 2 (k-1) f W.  Other
+    moves keep k and T.
+
+    Meshes too large to list search without a bound."""
 
     LIMIT = 1 << 12
     """The most devices the bound lists (one entry per device per dimension)."""
@@ -1101,21 +1128,23 @@ class _Remaining:
     def __init__(self, p: _Problem, goal: _State) -> None:
         self.p = p
         self.coords = np.indices(p.sizes).reshape(len(p.sizes), -1)
-        gsplit, _, _, gbounds = goal
+        gsplit, gpartial, gkind, gbounds = goal
+        self.goal_partial = frozenset(a for a in gpartial if p.sizes[a] > 1)
+        self.goal_kind = gkind
         self.goal_pieces = [self.pieces(d, gsplit[d], gbounds[d]) for d in range(len(p.shape))]
         goal_volume = np.ones(self.coords.shape[1], dtype=np.int64)
         for lo, hi in self.goal_pieces:
             goal_volume *= hi - lo
         self.goal_volume = goal_volume
         self.whole = int(goal_volume.max(initial=0)) * p.element_bytes
+        self.wanted = int(goal_volume.sum())
         self.overlaps: dict[tuple, np.ndarray] = {}
         self.bounds: dict[_State, int] = {}
 
     @classmethod
     def of(cls, p: _Problem, goal: _State) -> Callable[[_State], int]:
         """The bound as a function of a state (0 where there is none)."""
-        partial = any(p.sizes[a] > 1 for a in goal[1])
-        if partial or p.mesh.size > cls.LIMIT:
+        if p.mesh.size > cls.LIMIT:
             return lambda state: 0
         return cls(p, goal)
 
@@ -1138,9 +1167,13 @@ class _Remaining:
         return found
 
     def compute(self, state: _State) -> int:
-        split, partial, _, bounds = state
-        if any(self.p.sizes[a] > 1 for a in partial):
-            return self.whole
+        split, partial, kind, bounds = state
+        sizes = self.p.sizes
+        live = [a for a in partial if sizes[a] > 1]
+        if live and not (kind == self.goal_kind and self.goal_partial.issuperset(live)):
+            if self.goal_partial:
+                return self.whole
+            return max(self.whole, self.terms(math.prod(sizes[a] for a in live)))
         held = None
         for d, axes in enumerate(split):
             key = (d, axes, bounds[d])
@@ -1151,8 +1184,14 @@ class _Remaining:
                 overlap = self.overlaps[key] = np.maximum(np.minimum(hi, ghi) - np.maximum(lo, glo), 0)
             held = overlap if held is None else held * overlap
         if held is None:
-            return 0  # a scalar that is not partial: every device holds it
+            return 0  # a scalar that keeps: every device holds it
         return int((self.goal_volume - held).max(initial=0)) * self.p.element_bytes
+
+    def terms(self, k: int) -> int:
+        """Bytes of the "Terms" bound of a state partial over a group of `k`
+        devices: T / N, rounded down (a consistent bound stays so)."""
+        total = math.prod(self.p.shape) * (k - 2) + self.wanted
+        return total * self.p.element_bytes // self.coords.shape[1]
 
 
 # -- the decomposition past the search budget ------------------------------------
