@@ -379,3 +379,132 @@ def test_a_body_reading_starts_after_the_op_itself() -> None:
     assert body[0] == ("^", 2)
     assert [item[2] for item in body[1:]] == [(0, ir.F32Type.get(ctx)), (2, 1), (3,)]
     assert [item[3] for item in body[1:]] == [1, 1, 0]
+
+
+_REDUCTION = """
+  %r{i}{multi} = linalg.generic {{indexing_maps = [{maps}], iterator_types = ["parallel", "reduction"]}}
+      ins({ins}) outs({outs}) {{
+  ^bb0(%x: f32, {args}):
+{body}
+  }} -> {results}"""
+
+_ONE = {
+    "multi": "",
+    "maps": "#map, #row",
+    "ins": "%a : tensor<4x4xf32>",
+    "outs": "%t : tensor<4xf32>",
+    "args": "%o: f32",
+    "results": "tensor<4xf32>",
+}
+_TWO = {
+    **_ONE,
+    "multi": ":2",
+    "maps": "#map, #row, #row",
+    "outs": "%t, %t : tensor<4xf32>, tensor<4xf32>",
+    "args": "%o: f32, %p: f32",
+    "results": "(tensor<4xf32>, tensor<4xf32>)",
+}
+_SHIFTED = {
+    **_ONE,
+    "maps": "#shift, #map, #row",
+    "ins": "%b, %a : tensor<4x5xf32>, tensor<4x4xf32>",
+    "args": "%w: f32, %o: f32",
+}
+_INDEX = (
+    "%k = linalg.index {dim} : index; %n = arith.index_cast %k : index to i32; %f = arith.sitofp %n : i32 to f32;"
+    " %s = arith.addf %x, %f : f32; %y = arith.addf %s, %o : f32; linalg.yield %y : f32"
+)
+
+_SELECT = "%c = arith.cmpf {predicate}, %x, %o : f32; %y = arith.select %c, %x, %o : f32; linalg.yield %y : f32"
+_EXTRACT = (
+    "%c = arith.constant 0 : index; %e = tensor.extract %t[%c] : tensor<4xf32>;"
+    " %s = arith.addf %x, %e : f32; %y = arith.addf %s, %o : f32; linalg.yield %y : f32"
+)
+_NESTED = "%s = scf.execute_region -> f32 { %q = arith.addf %x, %o : f32; scf.yield %q : f32 }; linalg.yield %s : f32"
+_UNREGISTERED_READ = '%y = arith.addf %x, %o : f32; "test.read"(%t) : (tensor<4xf32>) -> (); linalg.yield %y : f32'
+_TWO_SUMS = "%y = arith.addf %x, %o : f32; %w = {second} : f32; linalg.yield {yielded} : f32, f32"
+
+# (a reduction body, its lines joined by "; ", its form, its iterators as the
+# rule gives them, whether it may read an outside tensor): neighbours differ
+# in one thing the rule or the outside reading could follow
+_REDUCTION_BODIES = [
+    ("%y = arith.addf %x, %o : f32; linalg.yield %y : f32", _ONE, "parallel sum", False),
+    ("%y = arith.addf %o, %x : f32; linalg.yield %y : f32", _ONE, "parallel sum", False),
+    ("%y = arith.subf %x, %o : f32; linalg.yield %y : f32", _ONE, "parallel invalid", False),
+    ("%y = arith.mulf %x, %o : f32; linalg.yield %y : f32", _ONE, "parallel product", False),
+    ("%y = arith.maximumf %x, %o : f32; linalg.yield %y : f32", _ONE, "parallel max", False),
+    ("%y = arith.maxnumf %x, %o : f32; linalg.yield %y : f32", _ONE, "parallel invalid", False),
+    (_SELECT.format(predicate="ogt"), _ONE, "parallel invalid", False),
+    (_SELECT.format(predicate="olt"), _ONE, "parallel invalid", False),
+    ("%s = arith.mulf %x, %x : f32; %y = arith.addf %s, %o : f32; linalg.yield %y : f32", _ONE, "parallel sum", False),
+    (
+        "%s = arith.mulf %x, %o : f32; %y = arith.addf %s, %o : f32; linalg.yield %y : f32",
+        _ONE,
+        "parallel invalid",
+        False,
+    ),
+    ("%s = arith.addf %x, %z : f32; %y = arith.addf %s, %o : f32; linalg.yield %y : f32", _ONE, "parallel sum", False),
+    (
+        "%s = arith.addf %x, %o : f32; %y = arith.addf %s, %z : f32; linalg.yield %y : f32",
+        _ONE,
+        "parallel invalid",
+        False,
+    ),
+    (
+        "%u = arith.negf %t : tensor<4xf32>; %y = arith.addf %x, %o : f32; linalg.yield %y : f32",
+        _ONE,
+        "parallel sum",
+        True,
+    ),
+    ("%u = arith.negf %z : f32; %y = arith.addf %x, %o : f32; linalg.yield %y : f32", _ONE, "parallel sum", False),
+    (_EXTRACT, _ONE, "parallel sum", True),
+    ("%y = arith.addf %x, %o : f32; linalg.yield %z : f32", _ONE, "parallel invalid", False),
+    ("%y = arith.addf %x, %o : f32; linalg.yield %x : f32", _ONE, "parallel invalid", False),
+    (_NESTED, _ONE, "parallel invalid", False),
+    ('%y = "test.combine"(%x, %o) : (f32, f32) -> f32; linalg.yield %y : f32', _ONE, "parallel invalid", False),
+    ('%y = "test.combine"(%x, %o) {k = 1} : (f32, f32) -> f32; linalg.yield %y : f32', _ONE, "parallel invalid", False),
+    (_UNREGISTERED_READ, _ONE, "parallel sum", True),
+    (_TWO_SUMS.format(second="arith.addf %x, %p", yielded="%y, %w"), _TWO, "parallel sum", False),
+    (_TWO_SUMS.format(second="arith.maximumf %x, %p", yielded="%y, %w"), _TWO, "parallel invalid", False),
+    (_TWO_SUMS.format(second="arith.addf %y, %p", yielded="%y, %w"), _TWO, "parallel invalid", False),
+    (_TWO_SUMS.format(second="arith.addf %x, %p", yielded="%w, %y"), _TWO, "parallel invalid", False),
+    (_INDEX.format(dim=0), _SHIFTED, "invalid invalid", False),
+    (_INDEX.format(dim=1), _SHIFTED, "parallel invalid", False),
+    ("%y = arith.addf %x, %o : f32; linalg.yield %y : f32", _SHIFTED, "parallel invalid", False),
+]
+
+
+def _reduction_module() -> str:
+    generics = [
+        _REDUCTION.format(i=i, body="    " + body.replace("; ", "\n    "), **form)
+        for i, (body, form, _, _) in enumerate(_REDUCTION_BODIES)
+    ]
+    return (
+        "#map = affine_map<(d0, d1) -> (d0, d1)>\n"
+        "#row = affine_map<(d0, d1) -> (d0)>\n"
+        "#shift = affine_map<(d0, d1) -> (d0, d1 + 1)>\n"
+        "func.func @f(%a: tensor<4x4xf32>, %b: tensor<4x5xf32>, %t: tensor<4xf32>, %z: f32) {"
+        + "".join(generics)
+        + "\n  return\n}\n"
+    )
+
+
+def test_a_reduction_body_shares_an_entry_only_with_bodies_of_its_rule() -> None:
+    """Reduction bodies that differ in one thing (an operand's order or
+    origin, a combiner, a predicate, a loop a `linalg.index` reads, an op
+    nested in another, an op of an unregistered dialect, an output read by
+    another's combiner, an outside tensor read) get from one cache, in
+    either order, exactly the rule `rule_for` builds and whether they may
+    read an outside tensor."""
+    ctx = mesh_dialect.context(allow_unregistered_dialects=True)
+    generics = [op for op in _ops(_reduction_module(), ctx) if op.name == "linalg.generic"]
+    assert len(generics) == len(_REDUCTION_BODIES)
+    for order in (generics, generics[::-1]):
+        cache = RuleCache()
+        for op in order:
+            cache.lookup(op, op.name)
+        found = [cache.lookup(op, op.name) for op in generics]
+        assert [rule == rule_for(op) for (rule, _, _), op in zip(found, generics)] == [True] * len(generics)
+        kinds = [" ".join(it.kind for it in rule.iterators) for rule, _, _ in found]
+        assert kinds == [kind for _, _, kind, _ in _REDUCTION_BODIES]
+        assert [outside for _, _, outside in found] == [outside for *_, outside in _REDUCTION_BODIES]
