@@ -5,8 +5,9 @@ For each mesh, the same random pairs of layouts of a 48x48x48 f32 tensor
 (source possibly partial, target not unless --partial-targets) are
 planned twice in one run:
   * bound   `plan_resharding` as it is: layouts taken by cost so far plus
-            `_Remaining`'s lower bound on the cost to come (A*);
-  * plain   the same search with the bound at 0 (uniform-cost order).
+            `_Remaining`'s lower bound on the cost to come (A*), ties by
+            steps taken plus `_StepsLeft`'s bound on the steps to come;
+  * plain   the same search with both bounds at 0 (uniform-cost order).
 Both stop after `EXACT_SEARCH_BUDGET` candidate moves and fall back to the
 decomposition; `past budget` counts those pairs.  Where both searches finish
 they return the same plan, so the bytes differ only where the plain search
@@ -80,7 +81,8 @@ def main() -> None:
     for mesh in MESHES:
         pairs = [(layout(rng, mesh, True), layout(rng, mesh, args.partial_targets)) for _ in range(args.pairs)]
         bound = measure(pairs, mesh)
-        with patch.object(rs._Remaining, "of", classmethod(lambda cls, p, goal: lambda state: 0)):
+        zero = classmethod(lambda cls, p, goal: lambda state: 0)
+        with patch.object(rs._Remaining, "of", zero), patch.object(rs._StepsLeft, "of", zero):
             plain = measure(pairs, mesh)
         cells = [f"{ms:.1f} | {past}/{len(pairs)} | {total / 1e6:.2f}" for ms, past, total in (bound, plain)]
         print(f"| {'x'.join(map(str, mesh))} | {cells[0]} | {cells[1]} |")

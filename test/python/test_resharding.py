@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from strategies import partial_problems, problems, uneven_problems
 
 from mesh_dialect.sharding import Mesh, Sharding
+from mesh_dialect.sharding import resharding as rs
 from mesh_dialect.sharding.resharding import (
     AllGather,
     AllReduce,
@@ -33,6 +34,7 @@ from mesh_dialect.sharding.resharding import (
     _search,
     _SearchTooLarge,
     _state,
+    _StepsLeft,
     _uneven_problem,
     all_split_layouts,
     apply_steps,
@@ -559,15 +561,18 @@ def test_property_the_search_bound_never_drops_by_more_than_a_step_costs(problem
     # The A* bound must be consistent, or the search could return a dearer
     # plan: along every move of the first few hundred states reached, the
     # bound falls by at most the move's cost, and it is 0 at the goal.
+    # The steps bound likewise falls by at most one step along a move.
     p, start, goal = search_problem(*problem)
     p.budget = 10**9
     bound = _Remaining.of(p, goal)
-    assert bound(goal) == 0
+    steps_left = _StepsLeft.of(p, goal)
+    assert bound(goal) == 0 and steps_left(goal) == 0
     seen, queue = {start}, [start]
     while queue and len(seen) < 300:
         state = queue.pop(0)
         for step, new, cost in _moves(p, state):
             assert bound(state) <= cost + bound(new), (state, step, new)
+            assert steps_left(state) <= 1 + steps_left(new), (state, step, new)
             if new not in seen:
                 seen.add(new)
                 queue.append(new)
@@ -578,12 +583,19 @@ def test_property_the_search_bound_never_drops_by_more_than_a_step_costs(problem
 @settings(max_examples=200, deadline=None)
 @given(st.one_of(problems(), uneven_problems(), partial_problems()))
 def test_property_the_search_bound_changes_no_plan(problem):
-    # Ordered by cost plus the bound, the search returns the plan the plain
-    # uniform-cost order returns: the same steps, ties broken the same way.
+    # Ordered by cost plus the bound, then steps plus the steps bound, and
+    # without the moves a Permute makes pointless, the search returns the
+    # plan the plain uniform-cost order over every move returns: the same
+    # steps, ties broken the same way.
     p, start, goal = search_problem(*problem)
     found = _search(p, start, goal)
     q, start, goal = search_problem(*problem)
-    with patch.object(_Remaining, "of", classmethod(lambda cls, p, goal: lambda state: 0)):
+    every = rs._moves
+    with (
+        patch.object(_Remaining, "of", classmethod(lambda cls, p, goal: lambda state: 0)),
+        patch.object(_StepsLeft, "of", classmethod(lambda cls, p, goal: lambda state: 0)),
+        patch.object(rs, "_moves", lambda p, state, last=None: every(p, state)),
+    ):
         try:
             plain = _search(q, start, goal)
         except _SearchTooLarge:  # the plain order ran out of budget: nothing to compare
@@ -636,6 +648,26 @@ def test_the_search_bound_keeps_a_4d_uneven_plan_within_the_budget():
     assert plan.steps == (AllSlice((1,), 0), AllGather((2,), 1), AllSlice((2,), 1))
     assert plan.bytes_received == 8448
     run(plan, np.arange(math.prod(shape), dtype=np.int64).reshape(shape) % 11)
+
+
+def test_the_steps_bound_keeps_a_6d_plan_within_the_budget():
+    # On a 2x2x3x2x4x2 mesh the search ran past its budget here (sweeping
+    # the free slices that leave the byte bound unchanged, and Permutes
+    # after Permutes) and the decomposition's plan received 115200 bytes;
+    # now the exact search finishes.
+    shape, mesh = (48, 48, 48), (2, 2, 3, 2, 4, 2)
+    source, target = S([1, 3], [], [5], partial=[2]), S([], [5, 4, 1, 2], [0])
+    plan = plan_resharding(shape, mesh, source, target)
+    assert [str(step) for step in plan.steps if not isinstance(step, Permute)] == [
+        "all_slice mesh_axes = [0, 4] slice_axis = 1",
+        "reduce_scatter mesh_axes = [2] reduction = <sum> scatter_axis = 1",
+        "all_to_all mesh_axes = [3] split_axis = 1 concat_axis = 0",
+        "all_gather mesh_axes = [3] gather_axis = 0",
+    ]
+    assert kinds(plan)[3] is Permute and plan.intermediate[3].split_axes == ((3,), (5, 4, 1, 2), (0,))
+    assert plan.step_bytes == (0, 4608, 1152, 2304, 2304)
+    assert plan.bytes_received == 10368
+    run(plan, np.arange(math.prod(shape), dtype=np.int64).reshape(shape) % 13)
 
 
 @settings(max_examples=60, deadline=None)

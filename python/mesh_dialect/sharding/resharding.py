@@ -62,12 +62,23 @@ edges and their exact byte costs, taking layouts in the order of their
 cost so far plus a bound on the cost still to come (A*, `_Remaining`: the
 "Lower bound" below, taken from each layout, and for partial layouts the
 average cost of combining their terms; it never falls by more than a
-step costs, so the plan is the one the plain order finds), while it
-examines at most `EXACT_SEARCH_BUDGET` candidate moves (every candidate step the move
-generator looks at counts, kept or not); the state space grows
+step costs, so the plan is the one the plain order finds).  Layouts of
+equal cost plus bound are taken in the order of steps so far plus a
+bound on the steps to come (`_StepsLeft`: 0 at the target, 1 where one
+move might reach it, else 2; it never falls by more than one a step), so
+the zero-cost slices over free axes that leave the byte bound unchanged
+wait until the target is found instead of being swept first; the plan is
+still the one least in (cost, steps, keys).  After a Permute no Permute is
+a move (one Permute from the layout before reaches the same layout for no
+more bytes in fewer steps).  The search examines at most
+`EXACT_SEARCH_BUDGET` candidate moves (every candidate step the move
+generator looks at counts, kept or not, and every partial split
+`_Problem.same_counts` grows while listing the layouts one Permute
+reaches); the state space grows
 exponentially with the mesh rank, so past the budget the plan comes from
-the decomposition below instead.  Every test and benchmark case (meshes up
-to rank 4) stays within it.  An `average` partial is only ever reduced over
+the decomposition below instead.  Every test case (meshes up
+to rank 4) stays within it; on 5- and 6-axis meshes the benchmark's
+pairs mostly do.  An `average` partial is only ever reduced over
 all its partial axes in one step (all_reduce or reduce_scatter over the
 whole group): integer averages truncate, so averaging axis by axis is not
 the average.  A Permute whose table (the devices over every mesh axis the
@@ -896,16 +907,21 @@ class _Problem:
             free = [a for a in range(len(self.sizes)) if a not in partial]
             out: list[Split] = []
 
+            def grow(dim: int, used: frozenset[int], acc: list[tuple[int, ...]], seq: tuple[int, ...], n: int) -> None:
+                # every order of unused axes whose sizes multiply to counts[dim],
+                # grown axis by axis: a product that does not divide it never will
+                self.spend()
+                if n == counts[dim]:
+                    fill(dim + 1, used, acc + [seq])
+                for a in free:
+                    if a not in used and counts[dim] % (n * self.sizes[a]) == 0:
+                        grow(dim, used | {a}, acc, seq + (a,), n * self.sizes[a])
+
             def fill(dim: int, used: frozenset[int], acc: list[tuple[int, ...]]) -> None:
                 if dim == len(counts):
                     out.append(tuple(acc))
                     return
-                avail = [a for a in free if a not in used]
-                for r in range(len(avail) + 1):
-                    for seq in itertools.permutations(avail, r):
-                        self.spend()
-                        if self.count(seq) == counts[dim]:
-                            fill(dim + 1, used | set(seq), acc + [seq])
+                grow(dim, used, acc, (), 1)
 
             fill(0, frozenset(), [])
             self.classes[key] = out
@@ -933,10 +949,17 @@ def _step_key(step: Step) -> tuple:
     return (order, (), -1, -1, "", ())
 
 
-def _moves(p: _Problem, state: _State) -> Iterator[tuple[Step, _State, int]]:
+def _moves(p: _Problem, state: _State, last: Step | None = None) -> Iterator[tuple[Step, _State, int]]:
     """Every step that applies to `state`, with the layout it leads to and
     its cost (the most bytes a device receives, padding included).  A step
-    that cuts is kept only where its new pieces fit (`_refined`)."""
+    that cuts is kept only where its new pieces fit (`_refined`).
+
+    `last` is the step the search reached `state` by (None: any way).
+    After a Permute no Permute is generated: one Permute from the state
+    before reaches the same layout (same pieces per dimension, same
+    boundaries) for no more bytes in fewer steps, so such a path is never
+    the cheapest (on meshes within `MAX_PERMUTE_DEVICES`, where every
+    Permute's table fits)."""
     split, partial, kind, bounds = state
     rank = len(split)
     eb = p.element_bytes
@@ -1023,6 +1046,8 @@ def _moves(p: _Problem, state: _State) -> Iterator[tuple[Step, _State, int]]:
                 yield Partialize(sub, tkind), (split, tuple(sorted(partial + sub)), tkind, bounds), 0
     # permute to any layout with as many pieces per dimension: whole pieces
     # change hands and the boundaries stay, so only on static mesh axes
+    if isinstance(last, Permute) and p.mesh.size <= MAX_PERMUTE_DEVICES:
+        return
     mine = _reduced(split, p.sizes)
     for other in p.same_counts(counts, partial):
         p.spend()
@@ -1051,23 +1076,27 @@ def _search(p: _Problem, start: _State, goal: _State) -> list[Step] | None:
     plan least in (cost, steps, keys), but it no longer examines every
     cheaper layout first, which on meshes of four or more axes (where
     slicing over free axes reaches hundreds of layouts for nothing) ran
-    past the budget."""
+    past the budget.  Among equal cost plus bound, states go by steps so
+    far plus `_StepsLeft`'s bound (also consistent, so the order of the
+    plans least in cost is kept: fewest steps, then keys)."""
     remaining = _Remaining.of(p, goal)
+    steps_left = _StepsLeft.of(p, goal)
     best: dict[_State, tuple] = {start: (0, 0, ())}
     parent: dict[_State, tuple[_State, Step]] = {}
-    heap: list[tuple] = [(remaining(start), 0, (), 0, start)]
+    heap: list[tuple] = [(remaining(start), steps_left(start), (), 0, 0, start)]
     while heap:
-        _, n, keys, cost, state = heapq.heappop(heap)
+        _, _, keys, cost, n, state = heapq.heappop(heap)
         if best[state] != (cost, n, keys):
             continue
         if state == goal:
             break
-        for step, new, c in _moves(p, state):
+        for step, new, c in _moves(p, state, parent[state][1] if state in parent else None):
             cand = (cost + c, n + 1, keys + (_step_key(step),))
             if new not in best or cand < best[new]:
                 best[new] = cand
                 parent[new] = (state, step)
-                heapq.heappush(heap, (cand[0] + remaining(new), cand[1], cand[2], cand[0], new))
+                order = (cand[0] + remaining(new), cand[1] + steps_left(new), cand[2])
+                heapq.heappush(heap, (*order, cand[0], cand[1], new))
     else:
         return None
     path: list[tuple[_State, Step, _State]] = []
@@ -1192,6 +1221,61 @@ class _Remaining:
         devices: T / N, rounded down (a consistent bound stays so)."""
         total = math.prod(self.p.shape) * (k - 2) + self.wanted
         return total * self.p.element_bytes // self.coords.shape[1]
+
+
+class _StepsLeft:
+    """A lower bound on the steps still to take from a search state to the
+    goal: 0 at the goal, 1 where some single move might reach it, else 2.
+    It never falls by more than 1 along a move, so ordering the states of
+    equal cost-plus-bound by steps taken plus this bound still returns the
+    plan least in (cost, steps, keys); among the many layouts a zero-cost
+    slice over a free axis reaches at no change of the byte bound, the
+    ones that cannot finish next wait until the goal is found.
+
+    "Might reach it" is checked loosely (a move's own conditions, such as
+    pieces that fit or the Permute size limit, are not), which only makes
+    the bound smaller."""
+
+    def __init__(self, p: _Problem, goal: _State) -> None:
+        self.p = p
+        self.goal = goal
+        self.found: dict[_State, int] = {}
+
+    @classmethod
+    def of(cls, p: _Problem, goal: _State) -> Callable[[_State], int]:
+        """The bound as a function of a state."""
+        return cls(p, goal)
+
+    def __call__(self, state: _State) -> int:
+        found = self.found.get(state)
+        if found is None:
+            found = self.found[state] = 0 if state == self.goal else 1 if self.one_move(state) else 2
+        return found
+
+    def one_move(self, state: _State) -> bool:
+        """Whether some move might lead from `state` to the goal."""
+        split, partial, kind, bounds = state
+        gsplit, gpartial, gkind, gbounds = self.goal
+        diff = [d for d in range(len(split)) if split[d] != gsplit[d] or bounds[d] != gbounds[d]]
+        if not diff:
+            return True  # only the partial axes differ: a reduction or Partialize
+        if partial != gpartial or (partial and kind != gkind):
+            # only reduce_scatter changes the partial axes and the split
+            if len(diff) != 1:
+                return False
+            a, b = split[diff[0]], gsplit[diff[0]]
+            return len(b) > len(a) and b[: len(a)] == a
+        if len(diff) == 1:
+            a, b = split[diff[0]], gsplit[diff[0]]
+            if a[: len(b)] == b or b[: len(a)] == a:
+                return True  # all_gather or all_slice
+        elif len(diff) == 2:
+            for c, t in (diff, diff[::-1]):
+                a, b = split[c], gsplit[c]
+                if len(b) < len(a) and a[: len(b)] == b and gsplit[t] == split[t] + a[len(b) :]:
+                    return True  # all_to_all
+        count = self.p.count
+        return all(count(a) == count(b) for a, b in zip(split, gsplit))  # Permute
 
 
 # -- the decomposition past the search budget ------------------------------------
