@@ -591,9 +591,10 @@ def test_property_the_search_bound_changes_no_plan(problem):
     found = _search(p, start, goal)
     q, start, goal = search_problem(*problem)
     every = rs._moves
+    no_bound = classmethod(lambda cls, p, goal: lambda state: 0)
     with (
-        patch.object(_Remaining, "of", classmethod(lambda cls, p, goal: lambda state: 0)),
-        patch.object(_StepsLeft, "of", classmethod(lambda cls, p, goal: lambda state: 0)),
+        patch.object(_Remaining, "of", no_bound),
+        patch.object(_StepsLeft, "of", no_bound),
         patch.object(rs, "_moves", lambda p, state, last=None: every(p, state)),
     ):
         try:
