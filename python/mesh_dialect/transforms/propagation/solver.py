@@ -1084,19 +1084,19 @@ class Solver:
                     else:  # a node reading its own result (a loop's carried value): no choice to weigh
                         out_forest = False
                         if uses == 1:
-                            own_parts[c] += (_OWN, found[2])
+                            own_parts[c] += (_OWN, id(table))
                 elif choosing_c:
-                    unary[c] = plus(unary[c], found[2], table)
+                    unary[c] = plus(unary[c], id(table), table)
                     if shared is not table:
                         shared_rows.append((c, shared[0], table[0]))
                     else:
-                        own_parts[c] += (_FIXED_ROWS, found[2])
+                        own_parts[c] += (_FIXED_ROWS, id(table))
                 else:
-                    unary[p] = plus(unary[p], found[4], table)
+                    unary[p] = plus(unary[p], ~id(table), table)
                     if shared is not table:
                         shared_rows.append((p, self.columns(shared)[0], self.columns(table)[0]))
                     else:
-                        own_parts[p] += (_FIXED_COLUMNS, found[2])
+                        own_parts[p] += (_FIXED_COLUMNS, id(table))
         self.shared_rows, self.any_shared, self.any_back = shared_rows, any_shared, any_back
         self.only_use, self.counted, self.out_forest = only_use, counted, out_forest
 
@@ -1182,7 +1182,7 @@ class Solver:
         # what the nodes before each node read of it: `vid` plus its yields back
         out = vid if back is None else [-1] * len(self.g.nodes)
         memo, back_memo, vectors = self.message_memo, self.back_memo, self.vectors
-        ref = _ref(pick, flip)
+        ref, back_ref = _ref(pick, flip), _ref(pick, False)  # (yields back are read by rows)
         for c in order:
             key = [units[c]]
             for e in edges[c]:
@@ -1203,7 +1203,7 @@ class Solver:
                 continue
             key = [found]
             for e in back[c]:
-                key += (e[2 + pick], units[e[0]])
+                key += (e[back_ref], units[e[0]])
             total = back_memo.get(tuple(key))
             if total is None:
                 vector = list(vectors[found])
@@ -1282,6 +1282,7 @@ class _Around:
         # the values read once: from build_tables' lists
         parts = list(s.own_parts)
         others: list[tuple[int, ...]] = [()] * len(nodes)
+        table_key = _ref(1, False)  # (a part names the per-use table itself)
         sides = ((s.earlier, _ROWS), (s.later, _COLUMNS))
         if s.any_back:  # (else every node's `ahead` and `back` are empty)
             sides += ((s.ahead, _ROWS), (s.back, _COLUMNS))
@@ -1290,7 +1291,7 @@ class _Around:
             for edges, side in sides:
                 for e in edges[c]:
                     if e[1] is e[2]:  # (else read several times: below)
-                        mine += (side, e[3])
+                        mine += (side, e[table_key])
                         near += (e[0],)
             parts[c], others[c] = mine, near
         # the values priced by counting their needs, but for those between
