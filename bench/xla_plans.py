@@ -50,11 +50,14 @@ F32 = jnp.float32
 KINDS = ("all-reduce", "all-gather", "reduce-scatter", "all-to-all", "collective-permute")
 # Communicating opcodes outside the five: counted and reported, never silently dropped.
 OTHER = ("collective-broadcast", "ragged-all-to-all", "send", "recv", "all-reduce-scatter")
-DTYPE_BYTES = {"f32": 4, "s32": 4, "u32": 4, "f16": 2, "bf16": 2, "f64": 8, "s64": 8, "u64": 8, "pred": 1, "s8": 1}
+DTYPE_BYTES = {
+    **{"pred": 1, "s8": 1, "u8": 1, "s16": 2, "u16": 2, "f16": 2, "bf16": 2},
+    **{"s32": 4, "u32": 4, "f32": 4, "s64": 8, "u64": 8, "f64": 8, "c64": 8, "c128": 16},
+}
 
 # `%name = <shape> opcode(operands), attrs` (the shape may be a tuple).
 INSTR = re.compile(r"^\s*(?:ROOT\s+)?%([\w.\-]+)\s*=\s*(.*?)\s+([a-z][\w\-]*)\((.*)$")
-ARRAY = re.compile(r"\b([a-z]+\d*)\[([\d,]*)\]")
+ARRAY = re.compile(r"\b([a-z]\w*)\[([\d,]*)\]")
 
 
 # ---------------------------------------------------------------- programs

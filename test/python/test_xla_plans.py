@@ -1,0 +1,23 @@
+"""bench/xla_plans.py's reading of XLA's HLO shapes (needs JAX: skipped without it)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("jax")
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+
+import xla_plans  # noqa: E402
+
+
+def test_arrays_price_every_integer_width_xla_prints() -> None:
+    shape = "(u8[4,2], s16[3], u16[5], c64[2], pred[7])"
+    assert xla_plans.arrays(shape) == [(8, 1), (3, 2), (5, 2), (2, 8), (7, 1)]
+
+
+def test_arrays_name_an_unknown_element_type() -> None:
+    with pytest.raises(ValueError, match="unknown element type f8e4m3fn"):
+        xla_plans.arrays("f8e4m3fn[4]")
