@@ -4,7 +4,10 @@ For each program (a Megatron MLP, two Megatron layers calling one relu, a
 CNN stem split over batch and rows, a scalar loss, an attention block, a
 layer norm, a greedy decoding head, an update clipped by the gradient's
 norm under `lax.cond`, a gradient accumulated over micro-batches by
-`lax.scan`, an SGD step under FSDP) on 8 CPU
+`lax.scan`, an SGD step under FSDP; then programs for partition paths
+those miss: causal attention over a split sequence, prefix scans, int32
+argmax ties and integer sums, 2-D convolution halos, `jax.grad` of an RMS
+norm, scatters, a binary search, uneven pieces, pure resharding) on 8 CPU
 devices as the mesh ("data"=2, "model"=4), and each flavour (Shardy, GSPMD):
 
 - `NAME.FLAVOUR.mlir`: the lowered module in MLIR's generic form, as
@@ -16,10 +19,10 @@ devices as the mesh ("data"=2, "model"=4), and each flavour (Shardy, GSPMD):
 
 and once per program (the same for both flavours):
 
-- `NAME.argI.npy`: fixed global inputs (numpy's generator, seed 0), what
-  `mesh-run -i` reads;
-- `NAME.result0.npy`: JAX's own output for them, from the partitioned
-  program XLA compiled (the GSPMD flavour's output is checked to agree).
+- `NAME.argI.npy`: fixed global inputs (numpy's generator, seeded by the
+  name), what `mesh-run -i` reads;
+- `NAME.resultI.npy`: JAX's own outputs for them, one per result, from the
+  partitioned program XLA compiled (the GSPMD flavour's are checked to agree).
 
 Run from the project root with the jax extra installed:
     XLA_FLAGS=--xla_force_host_platform_device_count=8 .venv/bin/python test/Frontends/Inputs/generate.py
@@ -34,6 +37,7 @@ import math
 import os
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 os.environ.setdefault("XLA_FLAGS", "--xla_force_host_platform_device_count=8")
@@ -185,7 +189,120 @@ def fsdp(x: jax.Array, y: jax.Array, w1: jax.Array, w2: jax.Array) -> jax.Array:
     return w1 - 0.1 * jax.grad(loss_of)(w1, w2)
 
 
-# name: (function, argument shapes, argument specs, result spec); small sizes keep the files small
+def causal(x: jax.Array, wq: jax.Array, wk: jax.Array, wv: jax.Array) -> jax.Array:
+    """Causal self-attention with the sequence split over "model": the mask
+    (`jnp.triu`, iotas compared) follows the query rows, offset by each
+    device's position, and every query piece needs all keys and values
+    (gathering x once costs half of gathering k and v, as XLA does)."""
+    q, k, v = x @ wq, x @ wk, x @ wv
+    s = jnp.einsum("bsd,btd->bst", q, k) / 4.0
+    mask = jnp.triu(jnp.ones((s.shape[-1],) * 2, bool), k=1)
+    return jnp.einsum("bst,btd->bsd", jax.nn.softmax(jnp.where(mask, -jnp.inf, s), axis=-1), v)
+
+
+def cumsum(x: jax.Array) -> tuple[jax.Array, jax.Array, jax.Array]:
+    """Prefix scans (a `reduce_window` as long as the dimension): cumsum and
+    cumprod along the dimension split over "model", where each piece needs
+    the pieces before it, and cumsum along the one split over "data"."""
+    return jnp.cumsum(x, axis=1), jnp.cumsum(x, axis=0), jnp.cumprod(1.0 + 0.1 * x, axis=1)
+
+
+def argmax_ties(a: jax.Array) -> tuple[jax.Array, jax.Array, jax.Array]:
+    """argmax and argmin of int32 values in 0..2 along the dimension split
+    over "model": the rows' extremes tie across pieces, and the first index
+    must win (again after a transpose, with the result replicated)."""
+    return jnp.argmax(a, axis=1), jnp.argmin(a, axis=1), jnp.argmax(a.T, axis=0)
+
+
+def int_mean(a: jax.Array) -> tuple[jax.Array, jax.Array, jax.Array]:
+    """int32 values split over both axes: a mean and a variance (JAX
+    converts to float32 first), and an int32 sum of products that overflow:
+    it wraps, and as wrapping addition is associative the pieces' partial
+    sums must give JAX's result exactly."""
+    return jnp.mean(a, axis=1), jnp.var(a.astype(jnp.float32), axis=0), jnp.sum(a * 100000000, axis=1)
+
+
+def conv2d(x: jax.Array, w: jax.Array, w2: jax.Array) -> tuple[jax.Array, jax.Array, jax.Array, jax.Array]:
+    """2-D convolutions on images with rows over "data" and columns over
+    "model": halos along both split dimensions, whose corners come from a
+    diagonal neighbour; a 3x3 convolution, a stride-2 4x4 one and a 3x3
+    average pool need halos of 1, a dilated 3x3 one halos of 2."""
+    dn = ("NHWC", "HWIO", "NHWC")
+    a = jax.lax.conv_general_dilated(x, w, (1, 1), "SAME", dimension_numbers=dn)
+    b = jax.lax.conv_general_dilated(x, w2, (2, 2), "SAME", dimension_numbers=dn)
+    c = jax.lax.conv_general_dilated(x, w, (1, 1), [(2, 2), (2, 2)], rhs_dilation=(2, 2), dimension_numbers=dn)
+    p = jax.lax.reduce_window(x, 0.0, jax.lax.add, (1, 3, 3, 1), (1, 1, 1, 1), "SAME") / 9.0
+    return a, b, c, p
+
+
+def rms_grad(x: jax.Array, g: jax.Array, w1: jax.Array, w2: jax.Array) -> tuple[jax.Array, jax.Array, jax.Array]:
+    """`jax.grad` of an RMS norm and a Megatron MLP with respect to the
+    norm's gain (replicated: its gradient sums over the batch) and both
+    weights (split like the weights)."""
+
+    def loss_of(g: jax.Array, w1: jax.Array, w2: jax.Array) -> jax.Array:
+        n = x * jax.lax.rsqrt(jnp.mean(x * x, axis=-1, keepdims=True) + 1e-6) * g
+        return jnp.mean(jnp.square(jax.nn.relu(n @ w1) @ w2))
+
+    return jax.grad(loss_of, argnums=(0, 1, 2))(g, w1, w2)
+
+
+def scatter(x: jax.Array, idx: jax.Array, u: jax.Array) -> tuple[jax.Array, jax.Array, jax.Array]:
+    """Scatters into columns split over "model": multiply and min with
+    repeated indices and one out of range (dropped), and a
+    `dynamic_update_slice` of a split update at column 5, across the
+    pieces' boundaries."""
+    y = jax.lax.dynamic_update_slice_in_dim(x, u * 10.0, 5, axis=1)
+    return x.at[:, idx].multiply(u), x.at[:, idx].min(u), y
+
+
+def searchsorted(edges: jax.Array, v: jax.Array) -> tuple[jax.Array, jax.Array]:
+    """`jnp.searchsorted` and `jnp.digitize` (a `while` of a binary search,
+    int32 results) of values split over "data" into sorted edges split over
+    "model"."""
+    return jnp.searchsorted(edges, v).astype(jnp.int32), jnp.digitize(v, edges).astype(jnp.int32)
+
+
+def uneven(a: jax.Array, x: jax.Array) -> tuple[jax.Array, ...]:
+    """Uneven pieces (sharding constraints: 10 columns over "model", 6 over
+    both axes): max, min, product, mean, logsumexp and argmax along them,
+    on negative int32 values where padding with zeros would be wrong."""
+    a = jax.lax.with_sharding_constraint(a, NamedSharding(mesh(), P(None, "model")))
+    x = jax.lax.with_sharding_constraint(x, NamedSharding(mesh(), P(None, ("data", "model"))))
+    return (
+        jnp.max(a, axis=1),
+        jnp.min(-a, axis=1),
+        jnp.prod(x, axis=1),
+        jnp.mean(x, axis=1),
+        jax.nn.logsumexp(x, axis=1),
+        jnp.argmax(a, axis=1),
+    )
+
+
+def reshard(x: jax.Array) -> tuple[jax.Array, ...]:
+    """One array returned in six layouts (pure resharding): axes swapped,
+    rows over both axes in either order, columns over both ("model"
+    outermost), replicated, and rows over "model"."""
+    return x, x * 1.0, x + 0.0, x - 0.0, x * 2.0, x / 2.0
+
+
+def ints(shape: tuple[int, ...], low: int, high: int) -> Callable[[np.random.Generator], np.ndarray]:
+    """An int32 argument drawn from [low, high)."""
+    return lambda rng: rng.integers(low, high, shape).astype(np.int32)
+
+
+def fixed(values: list[int]) -> Callable[[np.random.Generator], np.ndarray]:
+    """An int32 argument with the given values (indices chosen for their edge cases)."""
+    return lambda rng: np.asarray(values, np.int32)
+
+
+def ascending(n: int) -> Callable[[np.random.Generator], np.ndarray]:
+    """A sorted float32 vector (searchsorted's edges)."""
+    return lambda rng: np.sort(rng.standard_normal(n)).astype(np.float32)
+
+
+# name: (function, arguments, argument specs, result spec or a tuple of them, one per result); an argument
+# is a float32 shape or one of the generators above; small sizes keep the files small
 PROGRAMS = {
     "mlp": (
         mlp,
@@ -260,6 +377,41 @@ PROGRAMS = {
         [P("data", None), P(None, "model"), P("model", None)],
         P("data", None),
     ),
+    "causal": (
+        causal,
+        [(2, 8, 16), (16, 16), (16, 16), (16, 16)],
+        [P("data", "model"), P(), P(), P()],
+        P("data", "model"),
+    ),
+    "cumsum": (cumsum, [(8, 16)], [P("data", "model")], (P("data", "model"),) * 3),
+    "argmax_ties": (argmax_ties, [ints((4, 16), 0, 3)], [P("data", "model")], (P("data"), P("data"), P())),
+    "int_mean": (int_mean, [ints((8, 16), -50, 50)], [P("data", "model")], (P("data"), P("model"), P("data"))),
+    "conv2d": (
+        conv2d,
+        [(2, 8, 16, 3), (3, 3, 3, 4), (4, 4, 3, 4)],
+        [P(None, "data", "model"), P(), P()],
+        (P(None, "data", "model"),) * 4,
+    ),
+    "rms_grad": (
+        rms_grad,
+        [(8, 16), (16,), (16, 32), (32, 16)],
+        [P("data"), P(), P(None, "model"), P("model", None)],
+        (P(), P(None, "model"), P("model", None)),
+    ),
+    "scatter": (
+        scatter,
+        [(4, 16), fixed([3, 3, 15, 20, 4, 3, 8, 0]), (4, 8)],
+        [P("data", "model"), P(), P("data", "model")],
+        (P("data", "model"),) * 3,
+    ),
+    "searchsorted": (searchsorted, [ascending(16), (8,)], [P("model"), P("data")], (P("data"), P("data"))),
+    "uneven": (uneven, [ints((4, 10), -90, -10), (4, 6)], [P(), P()], (P(),) * 6),
+    "reshard": (
+        reshard,
+        [(8, 16)],
+        [P("data", "model")],
+        (P("model", "data"), P(("model", "data")), P(("data", "model")), P(None, ("model", "data")), P(), P("model")),
+    ),
 }
 
 _DROP = re.compile(
@@ -279,11 +431,15 @@ def compact(line: str) -> str:
     return f"{opcode} {shape}{_DROP.sub('', attrs)}".rstrip(", ")
 
 
-def inputs(name: str, shapes: list[tuple[int, ...]]) -> list[np.ndarray]:
-    """Fixed inputs: weights scaled by 1/sqrt(fan-in) so activations stay O(1)."""
+def inputs(name: str, shapes: list) -> list[np.ndarray]:
+    """Fixed inputs: float32 weights scaled by 1/sqrt(fan-in) so activations
+    stay O(1); generators draw their own."""
     rng = np.random.default_rng(sum(map(ord, name)))
     out = []
     for shape in shapes:
+        if callable(shape):
+            out.append(shape(rng))
+            continue
         scale = 1.0 if len(out) == 0 or len(shape) == 1 else 1 / math.sqrt(shape[0])
         out.append((rng.standard_normal(shape) * scale).astype(np.float32))
     return out
@@ -300,7 +456,7 @@ def main(names: list[str]) -> int:
         args = inputs(name, shapes)
         for i, a in enumerate(args):
             np.save(HERE / f"{name}.arg{i}.npy", a)
-        result = None
+        results = None
         for flavour in mj.FLAVOURS:
             lowered = mj.lower(
                 fn, *args, mesh=devices, in_shardings=tuple(specs), out_shardings=out_spec, flavour=flavour
@@ -308,11 +464,13 @@ def main(names: list[str]) -> int:
             (HERE / f"{name}.{flavour}.mlir").write_text(mj.module_text(lowered))
             with mj.partitioner(flavour):
                 compiled = lowered.compile()
-                out = np.asarray(compiled(*(jax.device_put(a, NamedSharding(devices, s)) for a, s in zip(args, specs))))
-            if result is None:
-                result = out
-                np.save(HERE / f"{name}.result0.npy", out)
-            elif not np.allclose(out, result, rtol=1e-6, atol=1e-6):
+                out = compiled(*(jax.device_put(a, NamedSharding(devices, s)) for a, s in zip(args, specs)))
+            outs = [np.asarray(o) for o in (out if isinstance(out, tuple) else (out,))]
+            if results is None:
+                results = outs
+                for i, o in enumerate(outs):
+                    np.save(HERE / f"{name}.result{i}.npy", o)
+            elif not all(np.allclose(o, r, rtol=1e-6, atol=1e-6) for o, r in zip(outs, results, strict=True)):
                 print(f"{name}: the {flavour} output differs from Shardy's", file=sys.stderr)
                 return 1
             found = xla_plans.collectives(compiled.as_text(), jax.device_count())
