@@ -25,6 +25,7 @@ guesses.
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import math
 import re
@@ -1558,7 +1559,9 @@ def _kept_loops(whole: list[bool]) -> tuple[int, TensorMap]:
 def _hlo_slice(op: ir.Operation) -> ShardingRule | None:
     """`slice`: dimensions taken whole (start 0, the full size, stride 1)
     split; one it takes a single element of (`x[:, 3]`) is a sum loop
-    (`_one_element_loops`), the others stay whole."""
+    (`_one_element_loops`); one it takes every t-th element of (t > 1,
+    `x[:, 1::2]`) is read through a window one element wide (`_strided`),
+    the others stay whole."""
     starts, limits = _ints(_attr(op, "start_indices")), _ints(_attr(op, "limit_indices"))
     strides = _ints(_attr(op, "strides")) or ([1] * len(starts) if starts is not None else None)
     full = _shape(op.operands[0]) if len(op.operands) == 1 else None
@@ -1568,7 +1571,28 @@ def _hlo_slice(op: ir.Operation) -> ShardingRule | None:
         return None
     whole = [a == 0 and b == n and t == 1 for a, b, t, n in zip(starts, limits, strides, full)]
     one = [not w and 0 <= a < b <= a + t for w, a, b, t in zip(whole, starts, limits, strides)]
-    return _one_element_loops(op, whole, one, (), full)
+    windows = [
+        None if w or o else _strided(a, b, t, n) for w, o, a, b, t, n in zip(whole, one, starts, limits, strides, full)
+    ]
+    return _one_element_loops(op, whole, one, (), full, windows)
+
+
+def _strided(start: int, limit: int, stride: int, extent: int | None) -> Window | None:
+    """The window of a dimension a slice takes every `stride`-th element of
+    (from `start` to `limit`, two or more of them): output i reads element
+    `stride * i + start`, a window one element wide.  Split, each device's
+    outputs read only its own piece when `halo` says (0, 0): with
+    `extent = stride * outputs` and `start < stride` (`x[:, ::2]`, `x[:,
+    1::2]` of an even size) every piece is read at the same offset; other
+    starts and limits read at an offset that depends on the device
+    (partition cuts the rows with `mesh.process_multi_index`), or need
+    halos.  Stride 1 stays whole (a plain crop needs halos on most meshes)."""
+    if extent is None or stride <= 1 or not 0 <= start < limit <= extent:
+        return None
+    out = -(-(limit - start) // stride)
+    if out < 2:
+        return None
+    return Window(loop=-1, stride=stride, dilation=1, size=1, offset=start, extent=extent, out=out)
 
 
 def _one_element_loops(
@@ -1577,13 +1601,16 @@ def _one_element_loops(
     one: list[bool],
     scalars: tuple[TensorMap | None, ...],
     full: tuple[int | None, ...],
+    windows: list[Window | None] | None = None,
 ) -> ShardingRule:
-    """A slice's rule: a parallel loop per dimension flagged whole, and a
-    sum loop per operand dimension of static size it takes one element of,
-    when the result has a sum: exactly one device holds that element, the
-    others give 0 (partition, `transforms/partition/hlo.py`), as XLA reads
-    `x[0, 0]` of a split `x`.  `scalars` map the start indices."""
-    loops, m = _kept_loops(whole)
+    """A slice's rule: a parallel loop per dimension flagged whole or read
+    through one of `windows` (its `loop` is set here), and a sum loop per
+    operand dimension of static size it takes one element of, when the
+    result has a sum: exactly one device holds that element, the others
+    give 0 (partition, `transforms/partition/hlo.py`), as XLA reads `x[0,
+    0]` of a split `x`.  `scalars` map the start indices."""
+    windows = windows or [None] * len(whole)
+    loops, m = _kept_loops([w or v is not None for w, v in zip(whole, windows)])
     iterators = list(_all_parallel(loops))
     operand = list(m)
     if _summable(op.results[0]):
@@ -1591,7 +1618,9 @@ def _one_element_loops(
             if taken and n is not None and n > 1:
                 operand[d] = len(iterators)
                 iterators.append(Iterator.reduction("sum"))
-    return ShardingRule(tuple(iterators), (tuple(operand), *scalars), (m,))
+    placed = tuple(None if v is None else dataclasses.replace(v, loop=m[d]) for d, v in enumerate(windows))
+    found = (placed, *(None for _ in scalars)) if any(v is not None for v in placed) else ()
+    return ShardingRule(tuple(iterators), (tuple(operand), *scalars), (m,), found)
 
 
 def _hlo_reverse(op: ir.Operation) -> ShardingRule | None:
@@ -1694,7 +1723,13 @@ def _hlo_concatenate(op: ir.Operation) -> ShardingRule | None:
 
 
 def _hlo_pad(op: ir.Operation) -> ShardingRule | None:
-    """`pad`: only dimensions with no padding; the padding value is a scalar."""
+    """`pad`: dimensions with no padding split, and so do ones padded only
+    between and around their elements the same way in every piece: `i`
+    cells after each element, `low <= i` of them before the first and `i -
+    low` after the last (the gradient of `x[:, low::i + 1]`, a result of
+    exactly `i + 1` cells per element), which a piece of the operand pads
+    into exactly its piece of the result with the same attributes.  The
+    padding value is a scalar."""
     low, high = _ints(_attr(op, "edge_padding_low")), _ints(_attr(op, "edge_padding_high"))
     interior = _ints(_attr(op, "interior_padding"))
     if low is None or high is None or interior is None or len(op.operands) != 2 or len(op.results) != 1:
@@ -1702,7 +1737,7 @@ def _hlo_pad(op: ir.Operation) -> ShardingRule | None:
     shape = _shape(op.operands[0])
     if shape is None or not len(low) == len(high) == len(interior) == len(shape):
         return None
-    loops, m = _kept_loops([a == b == c == 0 for a, b, c in zip(low, high, interior)])
+    loops, m = _kept_loops([0 <= a <= c and b == c - a for a, b, c in zip(low, high, interior)])
     return ShardingRule(_all_parallel(loops), (m, _unshardable(op.operands[1])), (m,))
 
 

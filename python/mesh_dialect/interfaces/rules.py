@@ -757,7 +757,9 @@ def option_from_requests(
     return option
 
 
-def moved_options(rule: ShardingRule, request: tuple[str, int, Sharding]) -> list[ShardingOption]:
+def moved_options(
+    rule: ShardingRule, request: tuple[str, int, Sharding], mesh_shape: Sequence[int] | None = None
+) -> list[ShardingOption]:
     """Options for a request that splits a dimension the op needs whole (a
     sort's or top_k's sorted dimension, a reverse's flipped one): the mesh
     axes the op cannot place move to a parallel loop indexing another
@@ -765,19 +767,45 @@ def moved_options(rule: ShardingRule, request: tuple[str, int, Sharding]) -> lis
     loop.  The value then reaches the op by one all_to_all (each device
     receives about 1/n of its piece from each of the n-1 others) instead of
     a gather of the whole dimension (n-1 pieces), XLA's plan for a sort
-    along a split dimension.  Empty when the request places all its axes."""
+    along a split dimension.  Empty when the request places all its axes.
+    Given the mesh's shape, axes placed on a loop that reads one element
+    per output through a window (a strided slice) count as not placed
+    where the window does not make the loop local: pieces of uneven size
+    (6 outputs over 4 devices: halos need even ones), or halos to bring in
+    (which may move more than the all_to_all: the solver weighs both).
+    Wider windows (convolutions, poolings) keep their halos alone."""
     side, i, s = request
     m = (rule.result_maps if side == "result" else rule.operand_maps)[i]
     if m is None:
         return []
     found = option_from_requests(rule, [request])
     base = found.resolved if isinstance(found, Conflict) else found
+    unfit = _nonlocal_windows(rule, base, mesh_shape)
+    base = tuple(() if loop in unfit else axes for loop, axes in enumerate(base))
     placed = {a for axes in base for a in axes}
     lost = tuple(a for d in range(len(s.split_axes)) for a in s.axes_of(d) if a not in placed)
     if not lost:
         return []
     out = []
     for loop in dict.fromkeys(m):
-        if loop is not None and rule.iterators[loop].is_parallel:
+        if loop is not None and loop not in unfit and rule.iterators[loop].is_parallel:
             out.append(tuple(axes + lost if k == loop else axes for k, axes in enumerate(base)))
+    return out
+
+
+def _nonlocal_windows(rule: ShardingRule, option: ShardingOption, mesh_shape: Sequence[int] | None) -> set[int]:
+    """The loops of `option` read through a window one element wide that
+    its axes do not cut into even pieces each read locally (on a mesh of
+    static sizes)."""
+    if mesh_shape is None or not rule.windows:
+        return set()
+    out = set()
+    for dims in rule.windows:
+        for w in dims or ():
+            if w is None or w.size != 1 or not option[w.loop]:
+                continue
+            sizes = [mesh_shape[a] if 0 <= a < len(mesh_shape) else 1 for a in option[w.loop]]
+            n = math.prod(sizes)
+            if all(size >= 1 for size in sizes) and (not w.even(n) or any(w.halo(n))):
+                out.add(w.loop)
     return out

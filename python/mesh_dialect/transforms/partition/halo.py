@@ -199,10 +199,48 @@ def localize(
             continue
         for dim in dims:
             dim.check(i)
+        if op.name.partition(".")[2] == "slice" and op.name.startswith(("stablehlo.", "mhlo.")):
+            _slice_rows(op, dims, mesh, mesh_name, indices)
+            continue
         with ir.InsertionPoint(op), op.location:
             op.operands[i] = _window(op, i, dims, mesh, mesh_name, indices)
         dropped += [(i, dim) for dim in dims]
     _unpad(op, dropped)
+
+
+def _slice_rows(
+    op: ir.Operation, dims: list[_Dim], mesh: Mesh, mesh_name: str, indices: dict[tuple[int, ...], ir.Value]
+) -> None:
+    """An hlo `slice` taking every t-th element of split dimensions (its
+    windows are one element wide, inside the tensor): where every device
+    finds its first element at the same place in its local array, the
+    slice starts there (no copy: `x[:, ::2]` of pieces whose size the
+    stride divides keeps its start, and its limit becomes the local size);
+    elsewhere the rows are cut at an offset read from the device's index
+    (`_window`) and the slice starts at 0.  The stride stays."""
+    starts, limits = (_ints(op.attributes[k]) for k in ("start_indices", "limit_indices"))
+    moving = []
+    for dim in dims:
+        rows = [dim.rows(p) for p in range(dim.n)]
+        w, d = dim.window, dim.dim
+        first, local = rows[0][0], dim.local
+        if any(r != rows[0] for r in rows):
+            moving.append(dim)
+            first, local = 0, dim.span
+        starts[d] = first
+        limits[d] = min(first + w.out // dim.n * w.stride, local)
+    if moving:
+        with ir.InsertionPoint(op), op.location:
+            op.operands[0] = _window(op, 0, moving, mesh, mesh_name, indices)
+    for key, values in (("start_indices", starts), ("limit_indices", limits)):
+        op.attributes[key] = ints_like(op.attributes[key], values)
+
+
+def _ints(attr: ir.Attribute) -> list[int]:
+    """An hlo index list (`array<i64: ...>` or mhlo's `dense<...>`)."""
+    if isinstance(attr, ir.DenseI64ArrayAttr):
+        return list(attr)
+    return [int(x) for x in ir.DenseIntElementsAttr(attr)]
 
 
 def _window(

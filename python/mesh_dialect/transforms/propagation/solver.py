@@ -435,7 +435,7 @@ class _Candidates:
             # axes on a dimension the op needs whole may move to another
             # (`moved_options`), last so they crowd out no earlier candidate
             for r in reqs:
-                for opt in moved_options(rule, r):
+                for opt in moved_options(rule, r, self.g.meshes.get(mesh)):
                     out.setdefault((mesh, opt))
         result = self.memo[key] = list(out)
         return result
