@@ -720,13 +720,20 @@ def _shape_reshape(op: ir.Operation) -> ShardingRule | None:
 
 def _slice_dims(op: ir.Operation, full: tuple[int | None, ...]) -> list[bool] | None:
     """Per dimension of the full tensor: whether the slice covers it whole
-    (static offset 0, its full size, stride 1)."""
+    (static offset 0, its full size, stride 1), or every t-th element of it
+    from an offset below t (static stride t > 1, `t * size` the full size):
+    a piece of the full tensor then holds the elements of exactly its piece
+    of the slice, at the same offset and stride (the pieces are even:
+    slices never run on uneven ones)."""
     offsets = _ints(_attr(op, "static_offsets"))
     sizes = _ints(_attr(op, "static_sizes"))
     strides = _ints(_attr(op, "static_strides"))
     if offsets is None or sizes is None or strides is None or len(sizes) != len(full):
         return None
-    return [o == 0 and s == f and t == 1 and f is not None for o, s, t, f in zip(offsets, sizes, strides, full)]
+    return [
+        f is not None and 0 <= o < t and s * t == f and (t == 1 or s > 1)
+        for o, s, t, f in zip(offsets, sizes, strides, full)
+    ]
 
 
 def _kept_dims(sizes: list[int], piece_rank: int) -> list[int] | None:
@@ -742,7 +749,8 @@ def _slice_maps(
     op: ir.Operation, full_value: ir.Value, piece_value: ir.Value
 ) -> tuple[int, TensorMap, TensorMap] | None:
     """(loops, map of the full tensor, map of the piece): one loop per
-    dimension the slice takes whole, the only ones that may be split."""
+    dimension the slice takes whole or every t-th element of, the only ones
+    that may be split (`_slice_dims`)."""
     full, piece = _shape(full_value), _shape(piece_value)
     if full is None or piece is None:
         return None
@@ -761,7 +769,8 @@ def _slice_maps(
 
 
 def _extract_slice(op: ir.Operation) -> ShardingRule | None:
-    """Split only along dimensions the slice takes whole."""
+    """Split only along dimensions the slice takes whole or every t-th
+    element of (`_slice_dims`)."""
     found = _slice_maps(op, op.operands[0], op.results[0])
     if found is None:
         return None
@@ -771,7 +780,8 @@ def _extract_slice(op: ir.Operation) -> ShardingRule | None:
 
 
 def _insert_slice(op: ir.Operation) -> ShardingRule | None:
-    """Split only along dimensions the inserted piece fills whole."""
+    """Split only along dimensions the inserted piece fills whole or every
+    t-th element of (`_slice_dims`)."""
     found = _slice_maps(op, op.operands[1], op.operands[0])
     if found is None:
         return None

@@ -878,11 +878,17 @@ class _Partition:
             dyn = ir.ShapedType.get_dynamic_size()
             static = list(op.attributes["static_sizes"])
             ix = _Ix(self, ir.InsertionPoint(op), op.location)
+            steps = list(op.attributes["static_strides"])
             sizes = []
             for d, size in enumerate(static):
                 value = next(given) if size == dyn else size
-                # the rule splits only dimensions the slice covers whole
-                sizes.append(ix.dim(full, d) if d in split else value)
+                # the rule splits only dimensions the slice covers whole, or
+                # every t-th element of (static sizes: the piece's over t)
+                if d in split and steps[d] > 1 and not ft.is_dynamic_dim(d):
+                    value = ft.shape[d] // steps[d]
+                elif d in split:
+                    value = ix.dim(full, d)
+                sizes.append(value)
             attrs = {key: op.attributes[key] for key in op.attributes}
             attrs["static_sizes"] = _dense_i64([v if isinstance(v, int) else dyn for v in sizes])
             dynamic_sizes = [v for v in sizes if not isinstance(v, int)]
@@ -2467,13 +2473,16 @@ def _localize(op: ir.Operation, name: str, forget) -> None:
     if name not in _LOCALIZED:
         return
     if name in ("tensor.extract_slice", "tensor.insert_slice"):
-        # The rule splits only dimensions the slice covers whole: a size
-        # larger than the (now local) full tensor's is one of those.
-        full = ir.RankedTensorType(op.operands[0].type if name == "tensor.extract_slice" else op.operands[1].type)
+        # The rule splits only dimensions the slice covers whole or every
+        # t-th element of, from the same offset on every piece: each static
+        # size is the (now local) piece's, the slice's result or the
+        # inserted source (a rank-reducing slice drops unit dimensions).
+        piece = ir.RankedTensorType(op.results[0].type if name == "tensor.extract_slice" else op.operands[0].type)
         sizes = list(op.attributes["static_sizes"])
-        for d, size in enumerate(sizes):
-            if size >= 0 and d < full.rank and not full.is_dynamic_dim(d) and full.shape[d] < size:
-                sizes[d] = full.shape[d]
+        kept = range(len(sizes)) if piece.rank == len(sizes) else [d for d, n in enumerate(sizes) if n != 1]
+        for k, d in enumerate(kept):
+            if sizes[d] >= 0 and k < piece.rank and not piece.is_dynamic_dim(k):
+                sizes[d] = piece.shape[k]
         op.attributes["static_sizes"] = _dense_i64(sizes)
     elif name == "tensor.expand_shape":
         op.attributes["static_output_shape"] = _dense_i64(ir.RankedTensorType(op.results[0].type).shape)

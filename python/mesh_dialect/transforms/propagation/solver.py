@@ -496,6 +496,8 @@ class _Candidates:
                         continue
                     if d in dynamic_dims or dynamic_axes.intersection(st.option[w.loop]):
                         return False  # halos need static pieces
+        if rule is not None and st.option is not None and not self.lines_up_at_run_time(node, st):
+            return False
         uneven = False
         for values, lays in ((node.operands, st.needs), (node.results, st.produces)):
             for v, lay in zip(values, lays):
@@ -532,6 +534,34 @@ class _Candidates:
                 return _REFUSED
             cut = _UNEVEN
         return cut
+
+    def lines_up_at_run_time(self, node: Node, st: State) -> bool:
+        """Whether every loop split over a mesh axis of dynamic size indexes
+        dimensions of one static size: pieces of different sizes (an
+        interior pad's operand and result, a reshape's merged dimension)
+        cut at run time do not line up."""
+        dynamic_axes = self.g.dynamic_axes.get(st.mesh)
+        rule = node.rule
+        if not dynamic_axes or rule is None or st.option is None:
+            return True
+        values = self.g.values
+        for loop, axes in enumerate(st.option):
+            if not dynamic_axes.intersection(axes):
+                continue
+            sizes = set()
+            for ids, maps in ((node.operands, rule.operand_maps), (node.results, rule.result_maps)):
+                for v, m in zip(ids, maps):
+                    if v < 0 or m is None:
+                        continue
+                    value = values[v]
+                    sizes.update(
+                        value.shape[d]
+                        for d, indexed in enumerate(m)
+                        if indexed == loop and d < len(value.shape) and d not in value.dynamic
+                    )
+            if len(sizes) > 1:
+                return False
+        return True
 
     def lines_up(self, node: Node, st: State) -> bool:
         """Whether the default rule cuts every dimension a split loop indexes
