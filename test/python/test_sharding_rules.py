@@ -623,6 +623,60 @@ def test_moved_options_put_the_axes_of_a_whole_dimension_on_another_loop():
     assert moved_options(transposed, ("operand", 0, S([[1], [0]]))) == [((0, 1), ())]
 
 
+def test_strided_slices_read_through_windows_one_element_wide():
+    """A strided slice's dimension is a parallel loop whose operand reads a
+    window one element wide at `stride * i + start`; stride 1 (a crop) and
+    one element (a sum loop) keep their rules.  A pad of `i` cells between
+    elements, `low <= i` before and `i - low` after splits (the gradient of
+    `x[:, low::i + 1]`); another pad does not."""
+
+    def slice_(k: int, start: int, limit: int, stride: int, out: int) -> str:
+        attrs = f"start_indices = array<i64: 0, {start}>, limit_indices = array<i64: 4, {limit}>"
+        attrs += f", strides = array<i64: 1, {stride}>"
+        return f'%{k} = "stablehlo.slice"(%x) <{{{attrs}}}> : (tensor<4x16xf32>) -> tensor<4x{out}xf32>'
+
+    def pad(k: int, low: int, high: int, interior: int, out: int) -> str:
+        attrs = f"edge_padding_low = array<i64: 0, {low}>, edge_padding_high = array<i64: 0, {high}>"
+        attrs += f", interior_padding = array<i64: 0, {interior}>"
+        return f'%{k} = "stablehlo.pad"(%x, %z) <{{{attrs}}}> : (tensor<4x16xf32>, tensor<f32>) -> tensor<4x{out}xf32>'
+
+    ops = [slice_(0, 1, 16, 2, 8), slice_(1, 3, 13, 3, 4), slice_(2, 2, 10, 1, 8), slice_(3, 3, 5, 4, 1)]
+    ops += [pad(4, 1, 1, 2, 48), pad(5, 2, 0, 1, 33)]
+    body = "\n".join(ops)
+    rules = rules_of(body, "%x: tensor<4x16xf32>, %z: tensor<f32>")
+    odd, moving, crop, one = rules["stablehlo.slice"]
+    assert odd == ShardingRule((P, P), ((0, 1),), ((0, 1),), ((None, Window(1, 2, 1, 1, offset=1, extent=16, out=8)),))
+    assert moving.window(0, 1) == Window(1, 3, 1, 1, offset=3, extent=16, out=4)
+    assert moving.window(0, 1).halo(4) == (0, 0)
+    assert Window(1, 2, 1, 1, offset=0, extent=16, out=4).halo(4) == (6, 0)  # x[:, 0:8:2]
+    assert crop == R([P], [(0, None)], [(0, None)])
+    assert one == R([P, SUM], [(0, 1)], [(0, None)])
+    spread, shifted = rules["stablehlo.pad"]
+    assert spread == R([P, P], [(0, 1), ()], [(0, 1)])
+    assert shifted == R([P], [(0, None), ()], [(0, None)])
+
+
+def test_moved_options_for_a_subsample_that_is_not_local():
+    """Given the mesh, axes on a loop read through a window one element
+    wide move like the axes of a whole dimension where the window needs
+    halos or uneven pieces; a local one keeps them, and so does a wider
+    window (a convolution's halos)."""
+
+    def sliced(window: Window) -> ShardingRule:
+        return ShardingRule((P, P), ((0, 1),), ((0, 1),), ((None, window),))
+
+    local = sliced(Window(1, 2, 1, 1, offset=1, extent=16, out=8))
+    halo = sliced(Window(1, 2, 1, 1, offset=0, extent=16, out=4))
+    uneven = sliced(Window(1, 3, 1, 1, offset=0, extent=16, out=6))
+    wide = sliced(Window(1, 1, 1, 3, offset=0, extent=16, out=14))
+    request = ("operand", 0, S([[], [0]]))
+    assert moved_options(local, request, (4,)) == []
+    assert moved_options(halo, request, (4,)) == [((0,), ())]
+    assert moved_options(uneven, request, (4,)) == [((0,), ())]
+    assert moved_options(halo, request) == []
+    assert moved_options(wide, request, (2,)) == []
+
+
 @st.composite
 def rules_with_whole_dims(draw) -> ShardingRule:
     """A sort-like op: some dimensions of its operand and result are whole
