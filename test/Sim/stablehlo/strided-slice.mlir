@@ -6,7 +6,9 @@
 // short of the end (1:14:4, local too); then the
 // ones that keep the all_to_all plan: ::3 (6 columns over 4 devices) and
 // 0:8:2 (halos); then the gradients (interior pads) of x[:, ::2] and
-// x[:, 1::2], a pad of 2 between and 1 around, and one of low 2.
+// x[:, 1::2], a pad of 2 between and 1 around, and one of low 2; last,
+// a slice taking one row and every other column (the row is read where it
+// is held), and one taking columns 6::3, which needs halos on a 2x2 mesh.
 // RUN: mesh-opt --sharding-propagation --mesh-partition %s -o %t.mlir
 // RUN: FileCheck %s --check-prefix=IR < %t.mlir
 // RUN: mesh-run %t.mlir -f local --compare-with %s -q --seed 1 | FileCheck %s
@@ -22,6 +24,9 @@
 // RUN: mesh-run %t.mlir -f pads --compare-with %s -q --seed 1 | FileCheck %s
 // RUN: mesh-run %t.mlir -f pads --compare-with %s -q --seed 2 | FileCheck %s
 // RUN: mesh-run %t.mlir -f pads --compare-with %s -q --seed 3 | FileCheck %s
+// RUN: mesh-run %t.mlir -f row --compare-with %s -q --seed 1 | FileCheck %s
+// RUN: mesh-run %t.mlir -f row --compare-with %s -q --seed 2 | FileCheck %s
+// RUN: mesh-run %t.mlir -f row --compare-with %s -q --seed 3 | FileCheck %s
 // CHECK: match
 
 // IR-LABEL: func.func @local(
@@ -44,6 +49,11 @@
 // IR-COUNT-2: mesh.all_to_all
 // IR-NOT: = mesh.all
 // IR: return
+// IR-LABEL: func.func @row(
+// IR: %[[R:.*]] = tensor.extract_slice %arg0[%{{.*}}, 0] [1, 8] [1, 1] : tensor<4x8xf32> to tensor<1x8xf32>
+// IR-NEXT: "stablehlo.slice"(%[[R]]) <{limit_indices = array<i64: 1, 8>, start_indices = array<i64: 0, 1>, strides = array<i64: 1, 2>}> : (tensor<1x8xf32>) -> tensor<1x4xf32>
+// IR: mesh.update_halo
+// IR: "stablehlo.slice"(%{{.*}}) <{limit_indices = array<i64: 1, 4>, start_indices = array<i64: 0, 0>, strides = array<i64: 1, 3>}> : (tensor<1x4xf32>) -> tensor<1x2xf32>
 
 mesh.mesh @m(shape = 4)
 mesh.mesh @m2(shape = 2x2)
@@ -105,4 +115,16 @@ func.func @pads(%g: tensor<4x8xf32>, %h: tensor<4x4xf32>) -> (tensor<4x16xf32>, 
   %r2 = mesh.shard %2 to %s : tensor<4x12xf32>
   %r3 = mesh.shard %3 to %s : tensor<4x16xf32>
   return %r0, %r1, %r2, %r3 : tensor<4x16xf32>, tensor<4x16xf32>, tensor<4x12xf32>, tensor<4x16xf32>
+}
+
+func.func @row(%x: tensor<8x16xf32>, %y: tensor<8x16xf32>) -> (tensor<1x8xf32>, tensor<1x4xf32>) {
+  %s = mesh.sharding @m2 split_axes = [[0], [1]] : !mesh.sharding
+  %t = mesh.sharding @m2 split_axes = [[], [1]] : !mesh.sharding
+  %xs = mesh.shard %x to %s : tensor<8x16xf32>
+  %ys = mesh.shard %y to %s : tensor<8x16xf32>
+  %0 = "stablehlo.slice"(%xs) <{start_indices = array<i64: 5, 1>, limit_indices = array<i64: 6, 16>, strides = array<i64: 1, 2>}> : (tensor<8x16xf32>) -> tensor<1x8xf32>
+  %1 = "stablehlo.slice"(%ys) <{start_indices = array<i64: 2, 6>, limit_indices = array<i64: 3, 16>, strides = array<i64: 1, 3>}> : (tensor<8x16xf32>) -> tensor<1x4xf32>
+  %r0 = mesh.shard %0 to %t : tensor<1x8xf32>
+  %r1 = mesh.shard %1 to %t : tensor<1x4xf32>
+  return %r0, %r1 : tensor<1x8xf32>, tensor<1x4xf32>
 }

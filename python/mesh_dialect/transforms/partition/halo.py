@@ -19,7 +19,10 @@ halo'd local array exactly the rows the device's outputs read:
   convolution, the lowest value for a max pooling), and the op's own `pad`
   on that dimension becomes 0;
 - a `linalg.generic` whose map adds a constant (`d0 + d1 + 1`) reads from
-  the window's first row once the constant is dropped from its map.
+  the window's first row once the constant is dropped from its map;
+- an hlo `slice` taking every t-th element (a window one element wide)
+  moves its own start and limit instead of being given a copy, where every
+  device finds its rows at the same place (`_slice_rows`).
 
 The op's results already have their piece types (partition retypes them), so
 the local op computes exactly the device's outputs.  Plain functions of the

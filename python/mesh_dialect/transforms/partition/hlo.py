@@ -10,7 +10,8 @@ compute the right piece as they are (elementwise ops, `dot_general`,
   each device's offset into the whole tensor is added to it (in i64 before
   one conversion, for a float iota its type cannot count exactly).
 - `slice` and `dynamic_slice` spell out the sizes they take: a dimension
-  taken whole (the only kind the rules split) gets the piece's size.
+  taken whole gets the piece's size (one a slice takes every t-th element
+  of is read through a window: `halo.localize` sets its start and limit).
 - A `reduce` split along a summed (or multiplied) dimension folds its init
   in on every device: it is kept on each group's first device and becomes
   the neutral value elsewhere, as partition does for linalg inits.

@@ -816,13 +816,15 @@ class _Partition:
             self.reshard_results(op, after)
         if name not in _LOCALIZED or not self.localize_dynamic(op, name):
             _localize(op, name, self.forget)
+        # the operands' layouts and global types, read before `hlo.localize`
+        # may cut an operand (a slice's one-element dimension, `_held_element`)
+        layouts = [self.layout.get(v) for v in op.operands] if rule.windows else []
+        types = [self.global_type.get(v, v.type) for v in op.operands] if rule.windows else []
         if name.startswith(("stablehlo.", "mhlo.")):
             hlo.localize(self, op, name)
         if rule.windows:
             assert self.mesh is not None and self.mesh_name is not None
             _check_windowed_results(op, rule, outs, self.mesh)
-            layouts = [self.layout.get(v) for v in op.operands]
-            types = [self.global_type.get(v, v.type) for v in op.operands]
             try:
                 halo.localize(op, rule, layouts, types, self.mesh, self.mesh_name, self.dynamic_axes)
             except ValueError as e:

@@ -478,7 +478,8 @@ class _Candidates:
         any pieces) when every piece is non-empty and the pieces line up
         across the node (`lines_up`).  No loop read through a window is
         split over a mesh axis or a dimension of dynamic size (halos need
-        static pieces)."""
+        static pieces), nor any loop over a mesh axis of dynamic size across
+        dimensions of different static sizes (`lines_up_at_run_time`)."""
         shape = self.g.meshes.get(st.mesh)
         if shape is None:
             return True
