@@ -55,6 +55,10 @@ from ...ir.control import CARRIED_OPS, HLO_REGION_OPS, LOOP_OPS, carried, layout
 from ...ir.flags import drop_totals_only_flags
 from ...ir.signature import value_address
 from ...ir.syntax import encode_sharding_attr
+from ...ir.uniform import CONSTANTS as _CONSTANTS
+from ...ir.uniform import fill_init as _fill_init
+from ...ir.uniform import filled as _filled
+from ...ir.uniform import splat_of as _splat_of
 from ...sharding.spec import IDEMPOTENT_KINDS, Mesh, Sharding, ShardingError
 from ..base import LOCAL_MESH, REDUCED_ATTR, Pass, element_bytes, mesh_scopes, sharding_of
 from ..propagation.sharding_propagation import OPTION_ATTR
@@ -79,7 +83,6 @@ _NOT_RULED = ("mesh.mesh", "mesh.sharding")
 """Mesh ops partition leaves alone (`mesh.shard` has its own rewrite); every
 other mesh op is a collective or a query that already speaks of one device's
 data."""
-_CONSTANTS = ("arith.constant", "tosa.const", "mhlo.constant", "stablehlo.constant")
 _SPECIAL = frozenset(
     {
         *_CARRIED,
@@ -2639,64 +2642,12 @@ def _empty_facts(local: ir.Type) -> tuple[ir.RankedTensorType, bool, bool]:
     return t, t.has_static_shape, t.encoding is None
 
 
-def _fill_init(op: ir.Operation | ir.OpView, name: str) -> ir.Value | None:
-    """The init of a fill (`_filled`) named `name`, or None for anything
-    else; a `linalg.fill`'s scalar is not read."""
-    if name == "linalg.fill":
-        if len(op.results) != 1:
-            return None
-        operands = op.operands
-        return operands[1] if len(operands) == 2 else None
-    if name != "linalg.generic" or _filled(op) is None:
-        return None
-    return op.operands[len(op.operands) - 1]
-
-
-def _filled(op) -> ir.Value | None:
-    """The scalar a fill writes: of a `linalg.fill`, or of a `linalg.generic`
-    that only yields a scalar (an `ins` scalar or a value from outside) into
-    its one tensor, its init: what `linalg-generalize-named-ops` and
-    elementwise fusion make of a fill.  None for anything else."""
-    if not isinstance(op, ir.OpView | ir.Operation) or len(op.results) != 1:
-        return None
-    name = op.name
-    if name == "linalg.fill":
-        return op.operands[0] if len(op.operands) == 2 else None
-    if name != "linalg.generic" or "reduction" in str(op.attributes["iterator_types"]):
-        return None
-    operands = list(op.operands)
-    if [v for v in operands if isinstance(v.type, ir.ShapedType)] != operands[-1:]:
-        return None  # tensor inputs, or no init
-    body = op.regions[0].blocks[0]
-    ops = list(body.operations)
-    if len(ops) != 1 or ops[0].name != "linalg.yield" or len(ops[0].operands) != 1:
-        return None
-    y = ops[0].operands[0]
-    if isinstance(y, ir.BlockArgument):
-        if y.owner != body or y.arg_number >= len(operands) - 1:
-            return None  # the init itself: a copy of what an empty tensor holds
-        return operands[y.arg_number]
-    return y
-
-
 def _splat_constant(value: ir.Value, owner_of=_value_owner) -> tuple[str, str, ir.Attribute] | None:
     """(op name, attribute name, element) of a splat tensor constant."""
     owner = owner_of(value)
     if not isinstance(owner, ir.OpView | ir.Operation):
         return None
     return _splat_of(owner)
-
-
-def _splat_of(owner: ir.Operation | ir.OpView) -> tuple[str, str, ir.Attribute] | None:
-    """`_splat_constant` of the value `owner` defines."""
-    if owner.name not in _CONSTANTS:
-        return None
-    for attr_name in ("value", "values"):
-        if attr_name in owner.attributes:
-            attr = owner.attributes[attr_name]
-            if isinstance(attr, ir.DenseElementsAttr) and attr.is_splat:
-                return owner.name, attr_name, attr.get_splat_value()
-    return None
 
 
 def _is_rebuildable(value: ir.Value, owner_of=_value_owner) -> bool:

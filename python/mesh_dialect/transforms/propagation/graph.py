@@ -19,6 +19,8 @@ from ...interfaces.registry import walk_inside
 from ...interfaces.rules import Conflict, ShardingRule, option_from_requests, shardings_from_option
 from ...ir.control import carried, layout_holder, selector, trip_count
 from ...ir.schema import DYNAMIC
+from ...ir.uniform import CONSTANTS, fill_init, splat_of
+from ...sharding.spec import Mesh, Sharding
 from ..base import element_bytes
 from .solver import CAPTURED, REPLICATED, Graph, Node, State, Value
 
@@ -35,6 +37,9 @@ tensor, a collective's operand): nothing may reshard it."""
 _SOURCES = frozenset(
     ("arith.constant", "tensor.empty", "tensor.splat", "tosa.const", "mhlo.constant", "stablehlo.constant")
 )
+_REMADE = frozenset((*CONSTANTS, "tensor.empty", "linalg.fill"))
+"""Ops whose result partition may make again in any layout (`rebuilt_op`;
+and a `linalg.generic` that is a fill)."""
 _NOT_COLLECTIVES = ("mesh.mesh", "mesh.sharding", "mesh.shard")
 """The mesh ops that are no collective (nor a query of one device's data),
 as partition tells them apart (`check_collective`)."""
@@ -79,6 +84,9 @@ class _Builder:
         # hash reads every field, maps and iterators included)
         self.rule_ids: dict[int, Any] = {}
         self.whole: set[int] = set()  # values every device holds whole (free to slice)
+        # values partition makes again in any layout (`Value.rebuilt`): True
+        # for an empty, False for a fill or a splat constant (`made_again`)
+        self.remade: dict[int, bool] = {}
         self.annotations: list[tuple[ir.Value, int]] = []  # (value, node) per annotation
         # per annotation's value, how many of its uses read its source instead
         # (`annotation`, `handed_back`)
@@ -213,10 +221,17 @@ class _Builder:
                 self.redirected[below.value] = self.redirected.get(below.value, 0) + 1
         weight = self.weight(ann.op) if fn.has_loops else 1
         k = vid(src)
-        node = Node([k], [self.vid_like(ann.value, k)], self.given((lay,), (lay,)), weight=weight)
+        v = self.vid_like(ann.value, k)
+        node = Node([k], [v], self.given((lay,), (lay,)), weight=weight)
         if weight != 1:
             node.operand_weights = self.use_weights([src], weight)
         self.annotations.append((ann.value, self.add(node, _FIXED)))
+        if not ann.sharding.partial_axes:
+            # partition makes the value again in this layout, and can again
+            made = self.made_again(src, k)
+            if made is not None and self.remakes(k):
+                self.remade[v] = made
+                self.graph.values[v].rebuilt = True
 
     def read_through(self, ann: Any) -> int | None:
         """The node producing `ann`'s source when the annotations for users
@@ -242,6 +257,68 @@ class _Builder:
             if _can_produce(self.graph.nodes[producer[0]], producer[1], (ann.mesh, ann.sharding)):
                 return None
         return producer[0]
+
+    def made_again(self, v: ir.Value, k: int) -> bool | None:
+        """What partition makes `v` (value id `k`) again as when it reshards
+        it to a layout that is not partial, from pieces of one static size
+        (`rebuilds_from`, `_rebuilt_in`): True an empty, False a fill of one
+        or a splat constant; None when it moves it."""
+        if k < 0:
+            return None
+        if self.graph.values[k].producer is not None:
+            return self.remade.get(k)  # (set where its producer was added)
+        # a value every device holds whole: its id may stand for all those of
+        # its type (`whole_vid`), so its op tells
+        owner = v.owner
+        if isinstance(owner, ir.Block):
+            return None
+        op = owner.operation
+        name = op.name
+        if name == "tensor.empty":
+            return True
+        if name in CONSTANTS:
+            return False if splat_of(op) is not None else None
+        init = fill_init(op, name)
+        if init is None:
+            return None
+        return False if self.made_again(init, self.ids.get(init, -1)) is True else None
+
+    def remakes(self, k: int) -> bool:
+        """Whether value `k` is produced in a layout partition makes it again
+        from (`rebuilds_from`): whole, or given so; or chosen by the solver,
+        which never needs to produce one it is not (anything it could give
+        from there, the whole value gives for free)."""
+        made = self.graph.values[k].producer
+        if made is None:
+            return True
+        node = self.graph.nodes[made[0]]
+        if node.rule is not None or node.carry or len(node.states) != 1:
+            return True
+        produces = node.states[0].produces
+        lay = produces[made[1]] if produces else None
+        if lay is None or not lay[0]:
+            return True
+        return rebuilds_from(self.graph.values[k], self.fn.mesh_shapes[lay[0]], lay[1])
+
+    def rebuilt_op(self, op: ir.Operation, name: str, operands: list[ir.Value], ops: list[int], k: int) -> None:
+        """Note result `k` of an op partition makes again in any layout: an
+        empty, a splat constant, a fill of an empty that it makes again itself
+        (or that is whole)."""
+        if name == "tensor.empty":
+            made = True
+        elif name in CONSTANTS:
+            if splat_of(op) is None:
+                return
+            made = False
+        else:
+            init = fill_init(op, name)
+            if init is None or init != operands[-1]:
+                return
+            if self.made_again(init, ops[-1]) is not True or not self.remakes(ops[-1]):
+                return
+            made = False
+        self.remade[k] = made
+        self.graph.values[k].rebuilt = True
 
     def handed_back(self, v: ir.Value, node: int) -> int:
         """The value a terminator hands on to carried value `node` reads:
@@ -419,6 +496,8 @@ class _Builder:
             node.states = [_state(choice.mesh, choice.operands, choice.results, choice.option)]
         self.refs.append(("op", index, -1))
         self.graph.add_node(node)
+        if len(res) == 1 and res[0] >= 0 and (name in _REMADE or (name == "linalg.generic" and _scalar_ins(ops))):
+            self.rebuilt_op(op, name, operands, ops, res[0])
         if index in fn.reads_outside:
             self.captures(op, weight)
 
@@ -499,6 +578,38 @@ def _can_produce(node: Node, j: int, lay: tuple) -> bool:
     return made is not None and same_placement(made, s)
 
 
+def _scalar_ins(ops: list[int]) -> bool:
+    """Whether only an op's last operand is a tensor (a generic may be a fill)."""
+    n = len(ops)
+    if n == 0 or ops[n - 1] < 0:
+        return False
+    for i in range(n - 1):
+        if ops[i] >= 0:
+            return False
+    return True
+
+
+def rebuilds_from(value: Value, mesh_shape: tuple[int, ...], s: Sharding) -> bool:
+    """Whether partition makes a value it rebuilds (`Value.rebuilt`) again
+    from its pieces in layout `s`: not partial sums, and each of one static
+    size.  A piece of another size is made with its own sizes, which do not
+    say the whole's: partition moves it instead (`_rebuilt_in`)."""
+    if s.partial_axes:
+        return False
+    mesh = None
+    for d in s.sharded_dims():
+        if d >= len(value.shape) or d in value.dynamic:
+            return False
+        for a in s.split_axes[d]:
+            if a >= len(mesh_shape) or mesh_shape[a] == DYNAMIC or mesh_shape[a] < 1:
+                return False
+        if mesh is None:
+            mesh = Mesh(costed_mesh(mesh_shape))
+        if not s.is_even_dim(d, value.shape[d], mesh):
+            return False
+    return True
+
+
 def _whole_if_tensor(v: int) -> tuple | None:
     return _WHOLE if v >= 0 else None
 
@@ -546,4 +657,4 @@ def extract(fn: Any) -> tuple[Graph, list[Ref]]:
     return _Builder(fn).run()
 
 
-__all__ = ["ANY_MESH", "DYNAMIC_SIZE", "Ref", "costed_mesh", "costed_value", "extract"]
+__all__ = ["ANY_MESH", "DYNAMIC_SIZE", "Ref", "costed_mesh", "costed_value", "extract", "rebuilds_from"]

@@ -46,7 +46,7 @@ from ...ir.signature import op_address
 from ...ir.syntax import Unprintable, decode_sharding_attr, encode_sharding_attr
 from ...sharding.spec import Mesh, Sharding
 from ..base import LOCAL_MESH, Pass, PassFailed, mesh_scopes, sharding_of
-from .graph import ANY_MESH, LATER, costed_mesh, costed_value, extract
+from .graph import ANY_MESH, LATER, costed_mesh, costed_value, extract, rebuilds_from
 from .solver import CAPTURED, IMPOSSIBLE, REPLICATED, Layout, Solver
 from .solver import Value as GraphValue
 
@@ -556,7 +556,7 @@ class _Function:
 
     def reshard_plan(self, value: GraphValue, have: Layout | None, need: Layout | None) -> tuple[int, int]:
         """(bytes per device, collectives) of the planner's plan."""
-        key = (value.shape, value.element_bytes, have, need)
+        key = (value.shape, value.element_bytes, have, need, value.dynamic if value.rebuilt else None)
         found = self.plans.get(key)
         if found is None:
             found = self.plans[key] = self._reshard_plan(value, have, need)
@@ -575,6 +575,8 @@ class _Function:
             nmesh, ns = hmesh, Sharding(())
         if hmesh != nmesh:
             return IMPOSSIBLE, 0
+        if value.rebuilt and not ns.partial_axes and rebuilds_from(value, self.mesh_shapes[hmesh], hs):
+            return 0, 0  # partition makes it again in the layout needed (`graph.py`)
         from ...sharding import resharding as rs  # the planner loads numpy: on first use
 
         try:

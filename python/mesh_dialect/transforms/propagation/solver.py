@@ -18,7 +18,10 @@ static loops around the use.  A solution picks one state per node; its
 cost is the sum over all values.  A whole value slices for free, so values
 every device holds (constants, `tensor.empty`, fills of them, unannotated
 arguments) cost nothing wherever they go: sharing an init never forces a
-layout, and such values suggest no layouts to their users either.
+layout, and such values suggest no layouts to their users either.  A value
+partition makes again in each layout its users need (a fill of an empty,
+annotated split: `Value.rebuilt`) costs nothing to reshard either, from
+any layout it can be made again from; the cost function says which.
 
 Ties (equal bytes) go to the state that splits the op's loops over more
 devices (less work and memory per device), then to the earlier candidate.
@@ -182,6 +185,10 @@ class Value:
     producer: tuple[int, int] | None = None  # (node, result index); None: whole on every device
     consumers: list[tuple[int, int]] = field(default_factory=list)
     dynamic: tuple[int, ...] = ()  # dimensions of dynamic size (costed at a nominal size)
+    # partition makes it again in the layout a user needs instead of moving
+    # it, from pieces of one static size (`graph.rebuilds_from`): a fill of an
+    # empty, an empty, a splat constant, or a change of layout of one
+    rebuilt: bool = False
 
 
 @dataclass
@@ -261,7 +268,10 @@ class _Facts:
 
     whole: list[bool]  # every device holds it whole (see `_facts`)
     form: list[int]  # an id for its shape, dynamic dimensions and wholeness; -1 at the end (not a tensor)
-    kind: list[int]  # an id for its shape and element type, all a reshard's cost reads: its first such value
+    # an id for its shape and element type (and, for a value partition
+    # rebuilds, its dynamic dimensions), all a reshard's cost reads: its
+    # first such value
+    kind: list[int]
 
 
 def _facts(graph: Graph) -> _Facts:
@@ -290,7 +300,8 @@ def _facts(graph: Graph) -> _Facts:
         whole.append(w)
         shape = value.shape
         form.append(forms.setdefault((shape, value.dynamic, w), v))
-        kind.append(kind_ids.setdefault((shape, value.element_bytes), v))
+        key = (shape, value.element_bytes) if not value.rebuilt else (shape, value.element_bytes, value.dynamic)
+        kind.append(kind_ids.setdefault(key, v))
     form.append(-1)
     return _Facts(whole, form, kind)
 
