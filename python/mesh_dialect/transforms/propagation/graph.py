@@ -226,12 +226,13 @@ class _Builder:
         if weight != 1:
             node.operand_weights = self.use_weights([src], weight)
         self.annotations.append((ann.value, self.add(node, _FIXED)))
-        if not ann.sharding.partial_axes:
-            # partition makes the value again in this layout, and can again
-            made = self.made_again(src, k)
-            if made is not None and self.remakes(k):
-                self.remade[v] = made
-                self.graph.values[v].rebuilt = True
+        # partition makes the value again in this layout, and can again (a
+        # source without a producer is whole: its op tells; most sources
+        # have one, and are made again only if noted so)
+        made = self.remade.get(k) if k >= 0 and self.graph.values[k].producer is not None else self.made_again(src, k)
+        if made is not None and not ann.sharding.partial_axes and self.remakes(k):
+            self.remade[v] = made
+            self.graph.values[v].rebuilt = True
 
     def read_through(self, ann: Any) -> int | None:
         """The node producing `ann`'s source when the annotations for users
@@ -300,10 +301,13 @@ class _Builder:
             return True
         return rebuilds_from(self.graph.values[k], self.fn.mesh_shapes[lay[0]], lay[1])
 
-    def rebuilt_op(self, op: ir.Operation, name: str, operands: list[ir.Value], ops: list[int], k: int) -> None:
-        """Note result `k` of an op partition makes again in any layout: an
-        empty, a splat constant, a fill of an empty that it makes again itself
-        (or that is whole)."""
+    def rebuilt_op(self, op: ir.Operation, name: str, operands: list[ir.Value], ops: list[int], res: list[int]) -> None:
+        """Note the result of an op (value ids `res`) partition makes again in
+        any layout: an empty, a splat constant, a fill of an empty that it
+        makes again itself (or that is whole)."""
+        if len(res) != 1 or res[0] < 0:
+            return
+        k = res[0]
         if name == "tensor.empty":
             made = True
         elif name in CONSTANTS:
@@ -311,6 +315,8 @@ class _Builder:
                 return
             made = False
         else:
+            if name != "linalg.fill" and not _scalar_ins(ops):
+                return
             init = fill_init(op, name)
             if init is None or init != operands[-1]:
                 return
@@ -496,8 +502,8 @@ class _Builder:
             node.states = [_state(choice.mesh, choice.operands, choice.results, choice.option)]
         self.refs.append(("op", index, -1))
         self.graph.add_node(node)
-        if len(res) == 1 and res[0] >= 0 and (name in _REMADE or (name == "linalg.generic" and _scalar_ins(ops))):
-            self.rebuilt_op(op, name, operands, ops, res[0])
+        if name in _REMADE or (name == "linalg.generic" and (len(ops) == 1 or (ops and ops[0] < 0))):
+            self.rebuilt_op(op, name, operands, ops, res)  # (a generic reading a tensor is no fill)
         if index in fn.reads_outside:
             self.captures(op, weight)
 
