@@ -4,6 +4,7 @@
 // nothing, so the matmuls below run on rows and move nothing.  A fill whose
 // pieces differ in size is moved, not made again: it stays priced.
 // RUN: mesh-opt --sharding-propagation %s | FileCheck %s --check-prefix=PROP
+// RUN: mesh-opt --pass-pipeline='builtin.module(sharding-propagation{explain=true})' %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=EXPLAIN
 // RUN: mesh-opt --sharding-propagation --mesh-partition %s -o %t.mlir
 // RUN: FileCheck %s < %t.mlir
 // RUN: mesh-run %t.mlir --function split_fill_zero_init --compare-with %s -q --seed 1 | FileCheck %s --check-prefix=SIM
@@ -23,6 +24,7 @@ mesh.mesh @mesh2(shape = 2x2)
 // x stays row-split, the matmul runs on rows and reads the fill whole, which
 // partition makes whole (the split fill it annotated is then unused).  Its
 // init is an empty, so the result is not simulated (see the next function).
+// EXPLAIN: remark: operand 1 of 'linalg.matmul' is resharded from @mesh split_axes = {{\[\[}}0]] (annotated at {{.*}}) to @mesh split_axes = {{\[\[}}]]: 0 bytes received per device each time;
 // PROP-LABEL: func.func @split_fill(%arg0: tensor<8x16xf32>) -> tensor<8x16xf32> {
 // PROP-NEXT: %[[ROWS:.*]] = mesh.sharding @mesh split_axes = {{\[\[}}0]] : !mesh.sharding
 // PROP-NEXT: %[[WHOLE:.*]] = mesh.sharding @mesh split_axes = {{\[\[}}]] : !mesh.sharding
@@ -252,8 +254,9 @@ func.func @fill_in_loop(%x: tensor<8x16xf32>) -> tensor<8x16xf32> {
 
 // 10 rows over 4 devices: the fill's pieces differ in size, so partition
 // would gather it rather than make it again.  Still priced: x moves to the
-// fill's split (an all_to_all of 96 bytes) instead of the fill being
+// fill's split (an all_to_all of 72 bytes) instead of the fill being
 // gathered (576 bytes).
+// EXPLAIN: remark: operand 0 of 'linalg.matmul' is resharded from @mesh split_axes = {{\[\[}}0]] (annotated at {{.*}}) to @mesh split_axes = {{\[\[}}], [0]]: 72 bytes received per device each time;
 // CHECK-LABEL: func.func @uneven_fill(
 // CHECK-NOT: mesh.all_gather
 // CHECK: %[[F:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<?x16xf32>) -> tensor<?x16xf32>

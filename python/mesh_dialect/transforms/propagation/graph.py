@@ -288,24 +288,29 @@ class _Builder:
         """Whether value `k` is produced in a layout partition makes it again
         from (`rebuilds_from`): whole, or given so; or chosen by the solver,
         which never needs to produce one it is not (anything it could give
-        from there, the whole value gives for free)."""
+        from there, the whole value gives for free).  Not an op's layout
+        where annotations are cut by offsets: `apply` may give the op their
+        cut, which the solver does not see."""
         made = self.graph.values[k].producer
         if made is None:
             return True
         node = self.graph.nodes[made[0]]
         if node.rule is not None or node.carry or len(node.states) != 1:
-            return True
+            return not self.fn.any_offsets
         produces = node.states[0].produces
         lay = produces[made[1]] if produces else None
         if lay is None or not lay[0]:
             return True
+        if self.fn.any_offsets and self.refs[made[0]][0] == "op":
+            return False  # an explicit option
         return rebuilds_from(self.graph.values[k], self.fn.mesh_shapes[lay[0]], lay[1])
 
     def rebuilt_op(self, op: ir.Operation, name: str, operands: list[ir.Value], ops: list[int], res: list[int]) -> None:
         """Note the result of an op (value ids `res`) partition makes again in
         any layout: an empty, a splat constant, a fill of an empty that it
-        makes again itself (or that is whole)."""
-        if len(res) != 1 or res[0] < 0:
+        makes again itself (or that is whole).  Not where annotations are
+        cut by offsets (`remakes`)."""
+        if len(res) != 1 or res[0] < 0 or self.fn.any_offsets:
             return
         k = res[0]
         if name == "tensor.empty":
@@ -659,8 +664,10 @@ def _trip_count(op: ir.Operation) -> int:
 
 def extract(fn: Any) -> tuple[Graph, list[Ref]]:
     """The graph of the function propagation collected in `fn`, and per node
-    what it stands for."""
-    return _Builder(fn).run()
+    what it stands for; `fn.value_ids` gets each IR value's id in it."""
+    builder = _Builder(fn)
+    fn.value_ids = builder.ids
+    return builder.run()
 
 
 __all__ = ["ANY_MESH", "DYNAMIC_SIZE", "Ref", "costed_mesh", "costed_value", "extract", "rebuilds_from"]

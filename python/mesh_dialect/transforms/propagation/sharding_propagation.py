@@ -235,6 +235,9 @@ class _Function:
         # not ask an op for its block
         self.nested = len(func.regions[0].blocks) > 1
         self.plans: dict[tuple, tuple[int, int]] = {}  # `reshard_plan`, per value shape and layouts
+        # the cost solver's graph: each IR value's id, and the values (`costed`)
+        self.value_ids: dict[ir.Value, int] = {}
+        self.graph_values: list[GraphValue] = []
         self.arrivals: dict[ir.Value, Layout] = {}  # arguments whose layout their annotations for users give
         self.entry_arrivals: list[tuple[ir.Value, Layout | None]] = []  # per entry argument, `arrival` (`extract`)
         self.failed = False
@@ -455,6 +458,7 @@ class _Function:
         """Choose every op's loop sharding at once, for the fewest bytes
         moved (`solver.py`), then write the choices as `visit` would."""
         graph, refs = extract(self)
+        self.graph_values = graph.values
         chosen = Solver(graph, self.reshard_bytes, self.reshard_collectives).solve()
         for arg, lay in self.entry_arrivals:  # as `extract` read them
             if lay is not None and arg not in self.def_ann:
@@ -542,6 +546,21 @@ class _Function:
             a.src = ann.value
         self.user_anns[ann.value] = moved
         return ann.value
+
+    def costed(self, v: ir.Value) -> GraphValue:
+        """`v` as the solver costed it, for a remark: a value partition makes
+        again (`GraphValue.rebuilt`), or one the pass annotated with the
+        layout its op produces it in, costs nothing to reshard."""
+        value = costed_value(ir.RankedTensorType(v.type))
+        while True:
+            k = self.value_ids.get(v)
+            if k is not None and k >= 0 and self.graph_values[k].rebuilt:
+                value.rebuilt = True
+                return value
+            ann = self.anns.get(v)
+            if ann is None or ann.explicit or ann.for_users:
+                return value
+            v = ann.src
 
     def reshard_bytes(self, value: GraphValue, have: Layout | None, need: Layout | None) -> int:
         """The planner's bytes per device for turning `value` from `have`
@@ -877,9 +896,7 @@ class _Function:
                 self.user_anns[ann.value].append(stacked)
             if cause:
                 if self.pass_.solver == "cost":
-                    moved = self.reshard_bytes(
-                        costed_value(ir.RankedTensorType(r.type)), (mesh, need), (own.mesh, own.sharding)
-                    )
+                    moved = self.reshard_bytes(self.costed(r), (mesh, need), (own.mesh, own.sharding))
                     cause = f"{moved} bytes received per device each time; {cause}"
                 self.pass_.remark(
                     own.op.location,
@@ -1004,7 +1021,7 @@ class _Function:
                 where = _where(below.origin[0] if below.origin else below.op.location)
                 if self.pass_.solver == "cost":
                     moved = self.reshard_bytes(
-                        costed_value(ir.RankedTensorType(ann.src.type)),
+                        self.costed(ann.src),
                         None if source is None else (source.mesh, source.sharding),
                         (ann.mesh, ann.sharding),
                     )
