@@ -123,7 +123,9 @@ def _run(text: str) -> tuple[int, int, str]:
     return sum(priced), max(counted.values(), default=0), "match" if code == 0 else out.getvalue() + err.getvalue()
 
 
-@pytest.mark.parametrize(("mesh", "shape", "root", "chain", "init", "free"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
+@pytest.mark.parametrize(
+    ("mesh", "shape", "root", "chain", "init", "free"), [c[1:] for c in CASES], ids=[c[0] for c in CASES]
+)
 def test_a_chain_is_priced_as_partition_moves_it(mesh, shape, root, chain, init, free) -> None:
     priced, moved, verdict = _run(_program(mesh, shape, root, chain, init))
     assert verdict == "match"
