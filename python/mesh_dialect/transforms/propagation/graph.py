@@ -37,9 +37,9 @@ tensor, a collective's operand): nothing may reshard it."""
 _SOURCES = frozenset(
     ("arith.constant", "tensor.empty", "tensor.splat", "tosa.const", "mhlo.constant", "stablehlo.constant")
 )
-_REMADE = frozenset((*CONSTANTS, "tensor.empty", "linalg.fill"))
+_REMADE = frozenset((*CONSTANTS, "tensor.empty", "linalg.fill", "linalg.generic"))
 """Ops whose result partition may make again in any layout (`rebuilt_op`;
-and a `linalg.generic` that is a fill)."""
+a `linalg.generic` when it is a fill)."""
 _NOT_COLLECTIVES = ("mesh.mesh", "mesh.sharding", "mesh.shard")
 """The mesh ops that are no collective (nor a query of one device's data),
 as partition tells them apart (`check_collective`)."""
@@ -231,8 +231,7 @@ class _Builder:
         # have one, and are made again only if noted so)
         made = self.remade.get(k) if k >= 0 and self.graph.values[k].producer is not None else self.made_again(src, k)
         if made is not None and not ann.sharding.partial_axes and self.remakes(k):
-            self.remade[v] = made
-            self.graph.values[v].rebuilt = True
+            self.mark(v, made)
 
     def read_through(self, ann: Any) -> int | None:
         """The node producing `ann`'s source when the annotations for users
@@ -328,8 +327,13 @@ class _Builder:
             if self.made_again(init, ops[-1]) is not True or not self.remakes(ops[-1]):
                 return
             made = False
+        self.mark(k, made)
+
+    def mark(self, k: int, made: bool) -> None:
+        """Note that partition makes value `k` again (`made`: as an empty)."""
         self.remade[k] = made
         self.graph.values[k].rebuilt = True
+        self.graph.rebuilt += 1
 
     def handed_back(self, v: ir.Value, node: int) -> int:
         """The value a terminator hands on to carried value `node` reads:
@@ -507,7 +511,7 @@ class _Builder:
             node.states = [_state(choice.mesh, choice.operands, choice.results, choice.option)]
         self.refs.append(("op", index, -1))
         self.graph.add_node(node)
-        if name in _REMADE or (name == "linalg.generic" and (len(ops) == 1 or (ops and ops[0] < 0))):
+        if name in _REMADE and (name != "linalg.generic" or len(ops) == 1 or ops[0] < 0):
             self.rebuilt_op(op, name, operands, ops, res)  # (a generic reading a tensor is no fill)
         if index in fn.reads_outside:
             self.captures(op, weight)

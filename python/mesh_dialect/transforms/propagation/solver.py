@@ -197,6 +197,7 @@ class Graph:
     nodes: list[Node] = field(default_factory=list)
     values: list[Value] = field(default_factory=list)
     dynamic_axes: dict[str, frozenset[int]] = field(default_factory=dict)  # mesh axes of dynamic size
+    rebuilt: int = 0  # how many values are `Value.rebuilt`
 
     def add_value(self, shape: tuple[int, ...], element_bytes: int, dynamic: tuple[int, ...] = ()) -> int:
         # (positional: shape, element_bytes, producer, consumers, dynamic)
@@ -269,8 +270,8 @@ class _Facts:
     whole: list[bool]  # every device holds it whole (see `_facts`)
     form: list[int]  # an id for its shape, dynamic dimensions and wholeness; -1 at the end (not a tensor)
     # an id for its shape and element type (and, for a value partition
-    # rebuilds, its dynamic dimensions), all a reshard's cost reads: its
-    # first such value
+    # rebuilds, its dynamic dimensions and that), all a reshard's cost
+    # reads: its first such value
     kind: list[int]
 
 
@@ -300,9 +301,16 @@ def _facts(graph: Graph) -> _Facts:
         whole.append(w)
         shape = value.shape
         form.append(forms.setdefault((shape, value.dynamic, w), v))
-        key = (shape, value.element_bytes) if not value.rebuilt else (shape, value.element_bytes, value.dynamic)
-        kind.append(kind_ids.setdefault(key, v))
+        kind.append(kind_ids.setdefault((shape, value.element_bytes), v))
     form.append(-1)
+    if graph.rebuilt:
+        # a value partition rebuilds is a kind of its own (pricing reads its
+        # dynamic dimensions too), and no other value's (a kind is its first value)
+        kind_ids = {}
+        kind = []
+        for v, value in enumerate(graph.values):
+            key = (value.shape, value.element_bytes)
+            kind.append(kind_ids.setdefault((*key, value.dynamic) if value.rebuilt else key, v))
     return _Facts(whole, form, kind)
 
 
