@@ -227,9 +227,10 @@ class _Builder:
             node.operand_weights = self.use_weights([src], weight)
         self.annotations.append((ann.value, self.add(node, _FIXED)))
         # partition makes the value again in this layout, and can again (a
-        # source without a producer is whole: its op tells; most sources
-        # have one, and are made again only if noted so)
-        made = self.remade.get(k) if k >= 0 and self.graph.values[k].producer is not None else self.made_again(src, k)
+        # source noted so where it was made, or whole: then its op tells)
+        made = self.remade.get(k)
+        if made is None and k in self.whole:
+            made = self.made_again(src, k)
         if made is not None and not ann.sharding.partial_axes and self.remakes(k):
             self.mark(v, made)
 
