@@ -507,6 +507,8 @@ class Checker:
                     )
             return fs[:1] if len(fs) == 1 else fs
         self._bump("simulated")
+        if "mesh.update_halo" in part:
+            self._bump("simulated-update_halo")
         if "MISMATCH" in got["stdout"]:
             detail = next((ln for ln in got["stdout"].splitlines() if "differs" in ln or "shape" in ln), "")
             return [
@@ -844,7 +846,15 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"generator error, input skipped: {type(e).__name__}: {e}", flush=True)
                 continue
             n += 1
-            for f in checker.check_input(inp, random.Random(n)):
+            simulated = checker.stats.get("simulated", 0)
+            found = checker.check_input(inp, random.Random(n))
+            # What a generated program holds (halos, offsets, convolutions...),
+            # and whether any of its partitions was simulated.
+            for note in inp.notes:
+                checker._bump(f"with-{note}")
+                if checker.stats.get("simulated", 0) > simulated:
+                    checker._bump(f"with-{note}-simulated")
+            for f in found:
                 new = not store.known(f)
                 store.hit(f)
                 checker._bump("failing-checks")

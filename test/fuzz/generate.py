@@ -426,6 +426,12 @@ class Program:
         # Ops beyond linalg and scf.for/if: reshapes, slices, scf.while,
         # cf.br, collectives in the input.
         self.extended = rng.random() < 0.5
+        # Ops that read through windows (stencils, convolutions, pooling,
+        # pads, concats) and layouts with halo_sizes; sizes the mesh does not
+        # divide, split all the same, and layouts with sharded_dims_offsets.
+        self.windows = rng.random() < 0.35
+        self.uneven = rng.random() < 0.3
+        self.features: set[str] = set()
 
     # -- names and types --------------------------------------------------
 
@@ -440,6 +446,8 @@ class Program:
         self.lines.append(self.indent + line)
 
     def dim(self) -> int:
+        if self.uneven and self.rng.random() < 0.4:
+            return self.rng.choice([3, 5, 7, 9, 10])
         return self.rng.choice([2, 4, 4, 6, 8, 12])
 
     def new_arg(self, shape: tuple[int, ...]) -> Val:
@@ -468,12 +476,14 @@ class Program:
             if rng.random() < 0.55:
                 d = rng.randrange(len(shape))
                 size = math.prod(self.mesh[a] for a in split[d]) * self.mesh[axis]
-                if shape[d] % size == 0 or rng.random() < 0.03:
+                if shape[d] % size == 0 or rng.random() < (0.4 if self.uneven else 0.03):
                     split[d].append(axis)
                     free.remove(axis)
+                    if shape[d] % size:
+                        self.features.add("uneven")
         while split and not split[-1] and rng.random() < 0.7:
             split.pop()
-        text = "[" + ", ".join("[" + ", ".join(map(str, s)) + "]" for s in split) + "]"
+        extra = self.layout_extras(shape, split)
         partial = ""
         if allow_partial and free and rng.random() < 0.3:
             axes = sorted(rng.sample(free, rng.randrange(1, len(free) + 1)))
@@ -481,12 +491,70 @@ class Program:
                 ["bitwise_xor", "bitwise_or", "bitwise_and", "average"] if self.is_int else ["average"]
             )
             partial = f" partial = {rng.choice(kinds)} [{', '.join(map(str, axes))}]"
-        key = text + partial
+        return self.sharding_op(split, partial + extra)
+
+    def sharding_op(self, split: list[list[int]], rest: str = "") -> str:
+        """The `mesh.sharding` of `split` and `rest` (partial, halos or
+        offsets), made once per scope."""
+        text = "[" + ", ".join("[" + ", ".join(map(str, s)) + "]" for s in split) + "]"
+        key = text + rest
         if key not in self.shardings:
             name = self.fresh("s")
             self.shardings[key] = name
-            self.emit(f"{name} = mesh.sharding @mesh split_axes = {text}{partial} : !mesh.sharding")
+            self.emit(f"{name} = mesh.sharding @mesh split_axes = {text}{rest} : !mesh.sharding")
         return self.shardings[key]
+
+    def layout_extras(self, shape: tuple[int, ...], split: list[list[int]]) -> str:
+        """Now and then `halo_sizes` (two per split dimension) or
+        `sharded_dims_offsets` (a cut per split dimension: the default one,
+        or any), rarely of the wrong length or end, so that most are valid."""
+        rng = self.rng
+        dims = [d for d, axes in enumerate(split) if axes]
+        if not dims or not (self.windows or self.uneven):
+            return ""
+        r = rng.random()
+        if self.windows and r < 0.3:
+            sizes = []
+            for _ in dims:
+                sizes += [rng.choice([0, 0, 1, 1, 2, 3]), rng.choice([0, 1, 1, 2])]
+            if rng.random() < 0.03:
+                sizes = sizes[:-1] if rng.random() < 0.5 else sizes + [1]
+            self.features.add("halo")
+            return f" halo_sizes = [{', '.join(map(str, sizes))}]"
+        if self.uneven and r > 0.6:
+            offsets = []
+            for d in dims:
+                n, size = math.prod(self.mesh[a] for a in split[d]), shape[d]
+                if rng.random() < 0.3:  # the default cut: the last size % n pieces one longer
+                    pieces = [size // n + (i >= n - size % n) for i in range(n)]
+                    group = [sum(pieces[:i]) for i in range(n + 1)]
+                else:
+                    group = [0, *sorted(rng.randrange(size + 1) for _ in range(n - 1)), size]
+                if rng.random() < 0.03:
+                    group[-1] += 1
+                offsets += group
+            self.features.add("offsets")
+            return f" sharded_dims_offsets = [{', '.join(map(str, offsets))}]"
+        return ""
+
+    def halo_operand(self, v: Val, dims: list[int]) -> Val:
+        """`v` annotated for its users split along one of `dims` (a dimension
+        read through a window) with halos, as propagation would write it;
+        the sizes are random, so partition may also have to reshard them."""
+        rng = self.rng
+        if rng.random() < 0.7 or not dims:
+            return self.operand(v)
+        d = rng.choice(dims)
+        axes = [a for a in range(len(self.mesh)) if self.mesh[a] > 1] or [0]
+        axis = rng.choice(axes)
+        split: list[list[int]] = [[] for _ in range(d + 1)]
+        split[d] = [axis]
+        lo, hi = rng.choice([0, 1, 1, 2, 3]), rng.choice([0, 1, 1, 2])
+        self.features.add("halo")
+        s = self.sharding_op(split, f" halo_sizes = [{lo}, {hi}]")
+        name = self.fresh("a")
+        self.emit(f"{name} = mesh.shard {v.name} to {s} annotate_for_users : {self.ty(v.shape)}")
+        return Val(name, v.shape)
 
     def annotate(self, v: Val, users: bool = False, allow_partial: bool = True) -> Val:
         s = self.sharding_for(v.shape, allow_partial)
@@ -836,6 +904,408 @@ class Program:
         self.emit(f"}}) : ({types}) -> ({types})")
         return Val(f"{r}#{rng.randrange(len(xs))}" if len(xs) > 1 else r, x.shape)
 
+    # -- windows: stencils, convolutions, pooling, pads, concats ---------
+
+    def lowest(self) -> str:
+        """The identity of a max: the element type's lowest value."""
+        if self.is_int:
+            return "-2147483648" if self.elt == "i32" else "-9223372036854775808"
+        return "0xFF800000"
+
+    def hlo_scalar(self, value: str) -> str:
+        """A `stablehlo.constant` scalar of the element type (lowest: -inf)."""
+        lit = value
+        if not self.is_int:
+            if value == "0xFF800000" and self.elt == "f64":
+                lit = "0xFFF0000000000000"
+            elif not value.startswith("0x") and "." not in value:
+                lit = value + ".0"
+        s, name = f"tensor<{self.elt}>", self.fresh("hc")
+        self.emit(f'{name} = "stablehlo.constant"() <{{value = dense<{lit}> : {s}}}> : () -> {s}')
+        return name
+
+    def window(self) -> tuple[int, int, int]:
+        """A window's (size, stride, dilation), mostly small and plain."""
+        rng = self.rng
+        return rng.choice([1, 2, 3, 3, 5]), rng.choice([1, 1, 1, 2, 3]), rng.choice([1, 1, 1, 2])
+
+    def windowed_input(
+        self, rank: int, spatial: list[int], reach: list[int], make: Callable[[], tuple[int, ...]]
+    ) -> Val:
+        """A recent value of `rank` whose `spatial` dimensions hold the
+        windows' `reach`, or a new argument of shape `make()`."""
+        cands = [
+            v
+            for v in self.pool[-6:]
+            if len(v.shape) == rank and all(v.shape[d] >= r for d, r in zip(spatial, reach, strict=True))
+        ]
+        if cands and self.rng.random() < 0.6:
+            return self.rng.choice(cands)
+        v = self.new_arg(make())
+        self.pool.append(v)
+        return v
+
+    def stencil(self) -> Val:
+        """A `linalg.generic` reading one dimension through a window,
+        `S*i + D*k + c`: a weighted sum (a 1-D convolution), or the max or
+        the sum of the window's cells (pooling)."""
+        rng = self.rng
+        k, st, dl = self.window()
+        c = rng.choice([0, 0, 0, 1])
+        reach = dl * (k - 1) + c + 1
+        rank = rng.choice([1, 1, 2, 2, 3])
+        dim = rng.randrange(rank)
+        x = self.windowed_input(
+            rank, [dim], [reach], lambda: tuple(self.dim() + reach - 1 if j == dim else self.dim() for j in range(rank))
+        )
+        shape = tuple((n - reach) // st + 1 if j == dim else n for j, n in enumerate(x.shape))
+        terms = [f"{st} * d{dim}" if st > 1 else f"d{dim}", f"{dl} * k" if dl > 1 else "k"] + ([str(c)] if c else [])
+        head = "(" + ", ".join([f"d{j}" for j in range(rank)] + ["k"]) + ")"
+        plain = ", ".join(f"d{j}" for j in range(rank))
+        read = ", ".join(" + ".join(terms) if j == dim else f"d{j}" for j in range(rank))
+        kind = rng.choice(["weighted", "weighted", "max", "sum"])
+        x = self.halo_operand(x, [dim])
+        ins = [x]
+        maps = [f"affine_map<{head} -> ({read})>"]
+        if kind == "weighted":
+            ins.append(self.operand(self.new_arg((k,))))
+        else:  # a window tensor that only gives the loop k its size, as linalg's poolings have
+            ins.append(Val(self.fresh("e"), (k,)))
+            self.emit(f"{ins[-1].name} = tensor.empty() : {self.ty((k,))}")
+        maps.append(f"affine_map<{head} -> (k)>")
+        maps.append(f"affine_map<{head} -> ({plain})>")
+        init = self.maybe_annotate(self.init(shape, self.lowest() if kind == "max" else "0"), 0.1)
+        iters = ", ".join(['"parallel"'] * rank + ['"reduction"'])
+        e, t, r = self.elt, self.ty(shape), self.fresh()
+        i = "i" if self.is_int else "f"
+        self.emit(f"{r} = linalg.generic {{indexing_maps = [{', '.join(maps)}], iterator_types = [{iters}]}}")
+        self.emit(
+            f"    ins({', '.join(v.name for v in ins)} : {', '.join(self.ty(v.shape) for v in ins)}) "
+            f"outs({init.name} : {t}) {{"
+        )
+        self.emit(f"^bb0(%wa: {e}, %wb: {e}, %wo: {e}):")
+        if kind == "weighted":
+            self.emit(f"  %wm = arith.mul{i} %wa, %wb : {e}")
+            self.emit(f"  %wt = arith.add{i} %wo, %wm : {e}")
+        else:
+            op = ("maxsi" if self.is_int else "maximumf") if kind == "max" else f"add{i}"
+            self.emit(f"  %wt = arith.{op} %wo, %wa : {e}")
+        self.emit(f"  linalg.yield %wt : {e}")
+        self.emit(f"}} -> {t}")
+        self.features.add("stencil")
+        return Val(r, shape)
+
+    def conv(self) -> Val:
+        """A linalg convolution or pooling named op, 1-D or 2-D, channels
+        last (and one NCHW form), with strides and dilations."""
+        rng = self.rng
+        kind = rng.choice(
+            [
+                "conv_1d_nwc_wcf",
+                "conv_2d_nhwc_hwcf",
+                "conv_2d_nchw_fchw",
+                "depthwise_conv_1d_nwc_wc",
+                "depthwise_conv_2d_nhwc_hwc",
+                "pooling_nwc_sum",
+                "pooling_nwc_max",
+                "pooling_nhwc_sum",
+                "pooling_nhwc_max",
+            ]
+        )
+        nsp = 2 if ("2d" in kind or "nhwc" in kind) else 1
+        nchw = kind == "conv_2d_nchw_fchw"
+        spatial = [2 + j for j in range(nsp)] if nchw else [1 + j for j in range(nsp)]
+        windows = [self.window() for _ in range(nsp)]
+        reach = [dl * (k - 1) + 1 for k, _, dl in windows]
+
+        def make() -> tuple[int, ...]:
+            n, c = rng.choice([1, 1, 2]), rng.choice([1, 2, 3])
+            sizes = [self.dim() + r - 1 for r in reach]
+            return (n, c, *sizes) if nchw else (n, *sizes, c)
+
+        x = self.windowed_input(nsp + 2, spatial, reach, make)
+        outs = [(x.shape[d] - r) // st + 1 for d, r, (_, st, _) in zip(spatial, reach, windows, strict=True)]
+        ks = [k for k, _, _ in windows]
+        n, c, f = x.shape[0], x.shape[1] if nchw else x.shape[-1], rng.choice([2, 3, 4])
+        if kind.startswith("conv_1d") or kind == "conv_2d_nhwc_hwcf":
+            wshape, shape = (*ks, c, f), (n, *outs, f)
+        elif nchw:
+            wshape, shape = (f, c, *ks), (n, f, *outs)
+        elif kind.startswith("depthwise"):
+            wshape, shape = (*ks, c), (n, *outs, c)
+        else:
+            wshape, shape = tuple(ks), (n, *outs, c)
+        attrs = ""
+        if rng.random() < 0.8 or any(st != 1 or dl != 1 for _, st, dl in windows):
+            strides = ", ".join(str(st) for _, st, _ in windows)
+            dilations = ", ".join(str(dl) for _, _, dl in windows)
+            attrs = (
+                f" {{strides = dense<[{strides}]> : tensor<{nsp}xi64>, "
+                f"dilations = dense<[{dilations}]> : tensor<{nsp}xi64>}}"
+            )
+        x = self.halo_operand(x, spatial)
+        if kind.startswith("pooling"):
+            w = Val(self.fresh("e"), wshape)
+            self.emit(f"{w.name} = tensor.empty() : {self.ty(wshape)}")
+        else:
+            w = self.operand(self.new_arg(wshape))
+        init = self.maybe_annotate(self.init(shape, self.lowest() if kind.endswith("max") else "0"), 0.1)
+        r, t = self.fresh(), self.ty(shape)
+        self.emit(
+            f"{r} = linalg.{kind}{attrs} ins({x.name}, {w.name} : {self.ty(x.shape)}, {self.ty(wshape)}) "
+            f"outs({init.name} : {t}) -> {t}"
+        )
+        self.features.add("pool" if kind.startswith("pooling") else "conv")
+        return Val(r, shape)
+
+    def tosa_window(self) -> Val:
+        """`tosa.conv2d`, `depthwise_conv2d`, `max_pool2d` or `avg_pool2d`
+        (f32, NHWC) with padding, strides and (convolutions) dilations: an
+        input whose sizes make the output exact, as TOSA asks."""
+        rng = self.rng
+        kind = rng.choice(["conv2d", "depthwise_conv2d", "max_pool2d", "avg_pool2d"])
+        pool = kind.endswith("pool2d")
+        windows = []
+        for _ in range(2):
+            k, st, dl = self.window()
+            if pool:
+                k, dl = max(k, 2) if rng.random() < 0.7 else k, 1
+            windows.append((k, st, dl))
+
+        def pads(size: int, k: int, st: int, dl: int) -> tuple[int, int] | None:
+            """Padding (each below the kernel for a pooling) that makes the output exact."""
+            top = k if not pool else k - 1
+            opts = [(a, b) for a in range(top + 1) for b in range(top + 1)]
+            rng.shuffle(opts)
+            if rng.random() < 0.5:
+                opts.sort(key=sum)  # unpadded first
+            for a, b in opts:
+                span = size - 1 + a + b - dl * (k - 1)
+                if span >= 0 and span % st == 0 and (not pool or (a < k and b < k)):
+                    return a, b
+            return None
+
+        x = None
+        for v in self.pool[-6:]:
+            if len(v.shape) == 4:
+                ps = [pads(v.shape[1 + j], *windows[j]) for j in range(2)]
+                if all(ps):
+                    x, padding = v, ps
+                    break
+        if x is None:
+            sizes, padding = [], []
+            for k, st, dl in windows:
+                a, b = (rng.randrange(k), rng.randrange(k)) if rng.random() < 0.5 else (0, 0)
+                o = rng.choice([2, 3, 4, 5, 6])
+                size = max((o - 1) * st + dl * (k - 1) + 1 - a - b, 1)
+                while (size - 1 + a + b - dl * (k - 1)) % st or size - 1 + a + b - dl * (k - 1) < 0:
+                    size += 1
+                sizes.append(size)
+                padding.append((a, b))
+            x = self.new_arg((rng.choice([1, 1, 2]), *sizes, rng.choice([1, 2, 3])))
+            self.pool.append(x)
+        outs = [
+            (x.shape[1 + j] - 1 + a + b - dl * (k - 1)) // st + 1
+            for j, ((k, st, dl), (a, b)) in enumerate(zip(windows, padding, strict=True))
+        ]
+        n, c = x.shape[0], x.shape[3]
+        pad = ", ".join(str(v) for ab in padding for v in ab)
+        stride = ", ".join(str(st) for _, st, _ in windows)
+        x = self.halo_operand(x, [1, 2])
+        zp = self.fresh("zp")
+        one = "tensor<1xf32>"
+        self.emit(f'{zp} = "tosa.const"() {{values = dense<0.0> : {one}}} : () -> {one}')
+        r = self.fresh()
+        if pool:
+            shape = (n, *outs, c)
+            kernel = ", ".join(str(k) for k, _, _ in windows)
+            t = self.ty(shape)
+            attrs = f"kernel = array<i64: {kernel}>, pad = array<i64: {pad}>, stride = array<i64: {stride}>"
+            if kind == "max_pool2d":
+                self.emit(f"{r} = tosa.max_pool2d {x.name} {{{attrs}}} : ({self.ty(x.shape)}) -> {t}")
+            else:
+                self.emit(
+                    f"{r} = tosa.avg_pool2d {x.name}, {zp}, {zp} {{acc_type = f32, {attrs}}} : "
+                    f"({self.ty(x.shape)}, {one}, {one}) -> {t}"
+                )
+            self.features.update(("tosa", "pool"))
+            return Val(r, shape)
+        ks = [k for k, _, _ in windows]
+        if kind == "conv2d":
+            f = rng.choice([2, 3, 4])
+            wshape = (f, *ks, c)
+        else:
+            m = rng.choice([1, 2])
+            wshape, f = (*ks, c, m), c * m
+        shape = (n, *outs, f)
+        w = self.operand(self.new_arg(wshape))
+        b = self.new_arg((f,))
+        dilation = ", ".join(str(dl) for _, _, dl in windows)
+        t = self.ty(shape)
+        self.emit(
+            f"{r} = tosa.{kind} {x.name}, {w.name}, {b.name}, {zp}, {zp} {{acc_type = f32, "
+            f"dilation = array<i64: {dilation}>, pad = array<i64: {pad}>, stride = array<i64: {stride}>}} : "
+            f"({self.ty(x.shape)}, {self.ty(wshape)}, {self.ty((f,))}, {one}, {one}) -> {t}"
+        )
+        self.features.update(("tosa", "conv"))
+        return Val(r, shape)
+
+    def hlo_conv(self) -> Val:
+        """`stablehlo.convolution` as JAX exports one (channels last, 1-D or
+        2-D) with padding, strides and a dilated kernel; now and then a
+        dilated input (which stays whole) or depthwise groups."""
+        rng = self.rng
+        nsp = rng.choice([1, 2])
+        windows = [self.window() for _ in range(nsp)]
+        reach = [dl * (k - 1) + 1 for k, _, dl in windows]
+
+        def make() -> tuple[int, ...]:
+            return (rng.choice([1, 2]), *[self.dim() + r - 1 for r in reach], rng.choice([1, 2, 3]))
+
+        x = self.windowed_input(nsp + 2, list(range(1, nsp + 1)), reach, make)
+        padding = [(rng.choice([0, 0, 1, 2]), rng.choice([0, 0, 1, 2])) for _ in range(nsp)]
+        lhs = [2 if rng.random() < 0.1 else 1 for _ in range(nsp)]
+        outs = [
+            ((x.shape[1 + j] - 1) * lhs[j] + 1 + a + b - reach[j]) // st + 1
+            for j, ((_, st, _), (a, b)) in enumerate(zip(windows, padding, strict=True))
+        ]
+        c = x.shape[-1]
+        ks = [k for k, _, _ in windows]
+        if rng.random() < 0.25:
+            m = rng.choice([1, 2])
+            groups, wshape, f = c, (*ks, 1, c * m), c * m
+        else:
+            f = rng.choice([2, 3, 4])
+            groups, wshape = 1, (*ks, c, f)
+        shape = (x.shape[0], *outs, f)
+        sp = ", ".join(str(j) for j in range(nsp))
+        numbers = f"[b, {sp}, f]x[{sp}, i, o]->[b, {sp}, f]"
+        x = self.halo_operand(x, list(range(1, nsp + 1)))
+        w = self.operand(self.new_arg(wshape))
+
+        def arr(vals: list[int]) -> str:
+            return f"array<i64: {', '.join(map(str, vals))}>"
+
+        pad = ", ".join(f"[{a}, {b}]" for a, b in padding)
+        r, t = self.fresh(), self.ty(shape)
+        self.emit(
+            f'{r} = "stablehlo.convolution"({x.name}, {w.name}) <{{batch_group_count = 1 : i64, '
+            f"dimension_numbers = #stablehlo.conv<{numbers}>, feature_group_count = {groups} : i64, "
+            f"lhs_dilation = {arr(lhs)}, padding = dense<[{pad}]> : tensor<{nsp}x2xi64>, "
+            f"rhs_dilation = {arr([dl for _, _, dl in windows])}, "
+            f"window_strides = {arr([st for _, st, _ in windows])}}}> : "
+            f"({self.ty(x.shape)}, {self.ty(wshape)}) -> {t}"
+        )
+        self.features.update(("hlo-window", "conv"))
+        return Val(r, shape)
+
+    def hlo_pool(self) -> Val:
+        """`stablehlo.reduce_window` (JAX's max and sum pooling) over any
+        dimensions, with strides, padding, window dilations and, rarely, a
+        dilated input; its init mostly the body's identity."""
+        rng = self.rng
+        x = self.pick()
+        dims, strides, wdil, bdil, padding = [], [], [], [], []
+        for size in x.shape:
+            k, st, dl = self.window() if rng.random() < 0.5 else (1, 1, 1)
+            if dl * (k - 1) + 1 > size:
+                k, dl = 1, 1
+            dims.append(k)
+            strides.append(st)
+            wdil.append(dl)
+            bdil.append(2 if rng.random() < 0.05 else 1)
+            padding.append((rng.choice([0, 0, 0, 1, 2]), rng.choice([0, 0, 0, 1])) if k > 1 else (0, 0))
+        shape = tuple(
+            ((n - 1) * bd + 1 + a + b - (dl * (k - 1) + 1)) // st + 1
+            for n, k, st, dl, bd, (a, b) in zip(x.shape, dims, strides, wdil, bdil, padding, strict=True)
+        )
+        is_max = rng.random() < 0.5
+        identity = self.lowest() if is_max else "0"
+        init = self.hlo_scalar(identity if rng.random() < 0.85 else "1")
+        x = self.halo_operand(x, [d for d, k in enumerate(dims) if k > 1])
+
+        def arr(vals: list[int]) -> str:
+            return f"array<i64: {', '.join(map(str, vals))}>"
+
+        s, r, t = f"tensor<{self.elt}>", self.fresh(), self.ty(shape)
+        pad = ", ".join(f"[{a}, {b}]" for a, b in padding)
+        self.emit(
+            f'{r} = "stablehlo.reduce_window"({x.name}, {init}) <{{base_dilations = {arr(bdil)}, '
+            f"padding = dense<[{pad}]> : tensor<{len(shape)}x2xi64>, window_dilations = {arr(wdil)}, "
+            f"window_dimensions = {arr(dims)}, window_strides = {arr(strides)}}}> ({{"
+        )
+        self.emit(f"^bb0(%wa: {s}, %wb: {s}):")
+        self.emit(f'  %wm = "stablehlo.{"maximum" if is_max else "add"}"(%wa, %wb) : ({s}, {s}) -> {s}')
+        self.emit(f'  "stablehlo.return"(%wm) : ({s}) -> ()')
+        self.emit(f"}}) : ({self.ty(x.shape)}, {s}) -> {t}")
+        self.features.update(("hlo-window", "pool"))
+        return Val(r, shape)
+
+    def pad(self) -> Val:
+        """`tensor.pad` by a constant, or (extended) `stablehlo.pad` with
+        edge padding (now and then negative: a crop) and interior padding."""
+        rng = self.rng
+        x = self.pick()
+        rank = len(x.shape)
+        padded = set(rng.sample(range(rank), rng.randrange(1, rank + 1)))
+        value = rng.choice(["0", "0", "1", "7"])
+        if self.extended and rng.random() < 0.5:
+            lo, hi, inner = [], [], []
+            for d, n in enumerate(x.shape):
+                a, b = (rng.choice([0, 1, 2]), rng.choice([0, 1, 2])) if d in padded else (0, 0)
+                if d in padded and n >= 3 and rng.random() < 0.15:
+                    a = -1
+                lo.append(a)
+                hi.append(b)
+                inner.append(1 if d in padded and rng.random() < 0.2 else 0)
+            shape = tuple(a + b + n + (n - 1) * i for n, a, b, i in zip(x.shape, lo, hi, inner, strict=True))
+            pv = self.hlo_scalar(value)
+            x = self.halo_operand(x, sorted(padded))
+            r, s = self.fresh(), f"tensor<{self.elt}>"
+
+            def arr(vals: list[int]) -> str:
+                return f"array<i64: {', '.join(map(str, vals))}>"
+
+            self.emit(
+                f'{r} = "stablehlo.pad"({x.name}, {pv}) <{{edge_padding_high = {arr(hi)}, '
+                f"edge_padding_low = {arr(lo)}, interior_padding = {arr(inner)}}}> : "
+                f"({self.ty(x.shape)}, {s}) -> {self.ty(shape)}"
+            )
+            self.features.update(("pad", "hlo-window"))
+            return Val(r, shape)
+        lo = [rng.choice([0, 1, 2]) if d in padded else 0 for d in range(rank)]
+        hi = [rng.choice([0, 1, 2]) if d in padded else 0 for d in range(rank)]
+        shape = tuple(n + a + b for n, a, b in zip(x.shape, lo, hi, strict=True))
+        c = self.scalar(value)
+        x = self.halo_operand(x, sorted(padded))
+        r = self.fresh()
+        self.emit(f"{r} = tensor.pad {x.name} low{lo} high{hi} {{")
+        self.emit("^bb0(" + ", ".join(f"%pi{d}: index" for d in range(rank)) + "):")
+        self.emit(f"  tensor.yield {c} : {self.elt}")
+        self.emit(f"}} : {self.ty(x.shape)} to {self.ty(shape)}")
+        self.features.add("pad")
+        return Val(r, shape)
+
+    def concat(self) -> Val:
+        """`tensor.concat` (no rule: computed whole) or (extended)
+        `stablehlo.concatenate` of two or three values along one dimension."""
+        rng = self.rng
+        a = self.operand(self.pick())
+        d = rng.randrange(len(a.shape))
+        parts = [a]
+        for _ in range(rng.choice([1, 1, 2])):
+            n = a.shape[d] if rng.random() < 0.3 else self.dim()
+            parts.append(self.operand(self.pick(shape=a.shape[:d] + (n,) + a.shape[d + 1 :])))
+        shape = a.shape[:d] + (sum(v.shape[d] for v in parts),) + a.shape[d + 1 :]
+        r, t = self.fresh(), self.ty(shape)
+        names, types = ", ".join(v.name for v in parts), ", ".join(self.ty(v.shape) for v in parts)
+        if self.extended and rng.random() < 0.5:
+            self.emit(f'{r} = "stablehlo.concatenate"({names}) <{{dimension = {d} : i64}}> : ({types}) -> {t}')
+        else:
+            self.emit(f"{r} = tensor.concat dim({d}) {names} : ({types}) -> {t}")
+        self.features.add("concat")
+        return Val(r, shape)
+
     def while_loop(self, depth: int) -> Val:
         a = self.maybe_annotate(self.pick(), 0.4)
         t = self.ty(a.shape)
@@ -1013,6 +1483,12 @@ class Program:
                 choices.append(self.collective)
             if depth == 0 and self.rng.random() < 0.2:
                 choices.append(self.block_branch)
+        if self.windows:
+            choices += [self.stencil, self.conv, self.conv, self.pad, self.concat]
+            if self.elt == "f32":
+                choices += [self.tosa_window, self.tosa_window]
+            if self.extended:
+                choices += [self.hlo_conv, self.hlo_pool]
         if depth < 2:
             choices += [lambda: self.loop(depth), lambda: self.branch(depth)]
             if self.extended and self.rng.random() < 0.3:
@@ -1078,7 +1554,12 @@ def structured(rng: random.Random) -> str:
 def structured_input(rng: random.Random) -> Input:
     p = Program(rng)
     text = p.build()
-    return Input(text, "structured" + ("-extended" if p.extended else ""), simulate=not p.has_collective)
+    return Input(
+        text,
+        "structured" + ("-extended" if p.extended else "") + ("-windows" if p.windows else ""),
+        simulate=not p.has_collective,
+        notes=sorted(p.features),
+    )
 
 
 def next_input(rng: random.Random, seeds: list[tuple[str, str]]) -> Input:
