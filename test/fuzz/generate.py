@@ -513,7 +513,8 @@ class Program:
         if not dims or not (self.windows or self.uneven):
             return ""
         r = rng.random()
-        if self.windows and r < 0.3:
+        even = all(shape[d] % math.prod(self.mesh[a] for a in split[d]) == 0 for d in dims)
+        if self.windows and r < (0.3 if even else 0.05):  # halos on uneven pieces are refused
             sizes = []
             for _ in dims:
                 sizes += [rng.choice([0, 0, 1, 1, 2, 3]), rng.choice([0, 1, 1, 2])]
@@ -546,7 +547,8 @@ class Program:
             return self.operand(v)
         d = rng.choice(dims)
         axes = [a for a in range(len(self.mesh)) if self.mesh[a] > 1] or [0]
-        axis = rng.choice(axes)
+        even = [a for a in axes if v.shape[d] % self.mesh[a] == 0]
+        axis = rng.choice(even if even and rng.random() < 0.9 else axes)  # halos on uneven pieces are refused
         split: list[list[int]] = [[] for _ in range(d + 1)]
         split[d] = [axis]
         lo, hi = rng.choice([0, 1, 1, 2, 3]), rng.choice([0, 1, 1, 2])
@@ -912,6 +914,12 @@ class Program:
             return "-2147483648" if self.elt == "i32" else "-9223372036854775808"
         return "0xFF800000"
 
+    def highest(self) -> str:
+        """The identity of a min: the element type's highest value."""
+        if self.is_int:
+            return "2147483647" if self.elt == "i32" else "9223372036854775807"
+        return "0x7F800000"
+
     def hlo_scalar(self, value: str) -> str:
         """A `stablehlo.constant` scalar of the element type (lowest: -inf)."""
         lit = value
@@ -946,43 +954,51 @@ class Program:
         return v
 
     def stencil(self) -> Val:
-        """A `linalg.generic` reading one dimension through a window,
-        `S*i + D*k + c`: a weighted sum (a 1-D convolution), or the max or
-        the sum of the window's cells (pooling)."""
+        """A `linalg.generic` reading one or two dimensions through windows,
+        `S*i + D*k + c`: a weighted sum (a convolution), or the max or the
+        sum of the window's cells (pooling)."""
         rng = self.rng
-        k, st, dl = self.window()
-        c = rng.choice([0, 0, 0, 1])
-        reach = dl * (k - 1) + c + 1
         rank = rng.choice([1, 1, 2, 2, 3])
-        dim = rng.randrange(rank)
+        dims = sorted(rng.sample(range(rank), 2 if rank > 1 and rng.random() < 0.3 else 1))
+        windows = {d: (*self.window(), rng.choice([0, 0, 0, 1])) for d in dims}
+        reach = {d: dl * (k - 1) + c + 1 for d, (k, _, dl, c) in windows.items()}
         x = self.windowed_input(
-            rank, [dim], [reach], lambda: tuple(self.dim() + reach - 1 if j == dim else self.dim() for j in range(rank))
+            rank,
+            dims,
+            [reach[d] for d in dims],
+            lambda: tuple(self.dim() + reach[j] - 1 if j in reach else self.dim() for j in range(rank)),
         )
-        shape = tuple((n - reach) // st + 1 if j == dim else n for j, n in enumerate(x.shape))
-        terms = [f"{st} * d{dim}" if st > 1 else f"d{dim}", f"{dl} * k" if dl > 1 else "k"] + ([str(c)] if c else [])
-        head = "(" + ", ".join([f"d{j}" for j in range(rank)] + ["k"]) + ")"
+        shape = tuple((n - reach[j]) // windows[j][1] + 1 if j in reach else n for j, n in enumerate(x.shape))
+        loops = {d: f"k{i}" for i, d in enumerate(dims)}
+
+        def read(j: int) -> str:
+            if j not in windows:
+                return f"d{j}"
+            k, st, dl, c = windows[j]
+            terms = [f"{st} * d{j}" if st > 1 else f"d{j}", f"{dl} * {loops[j]}" if dl > 1 else loops[j]]
+            return " + ".join(terms + ([str(c)] if c else []))
+
+        head = "(" + ", ".join([f"d{j}" for j in range(rank)] + list(loops.values())) + ")"
         plain = ", ".join(f"d{j}" for j in range(rank))
-        read = ", ".join(" + ".join(terms) if j == dim else f"d{j}" for j in range(rank))
         kind = rng.choice(["weighted", "weighted", "max", "sum"])
-        x = self.halo_operand(x, [dim])
-        ins = [x]
-        maps = [f"affine_map<{head} -> ({read})>"]
+        x = self.halo_operand(x, dims)
+        wshape = tuple(windows[d][0] for d in dims)
         if kind == "weighted":
-            ins.append(self.operand(self.new_arg((k,))))
-        else:  # a window tensor that only gives the loop k its size, as linalg's poolings have
-            ins.append(Val(self.fresh("e"), (k,)))
-            self.emit(f"{ins[-1].name} = tensor.empty() : {self.ty((k,))}")
-        maps.append(f"affine_map<{head} -> (k)>")
-        maps.append(f"affine_map<{head} -> ({plain})>")
+            w = self.operand(self.new_arg(wshape))
+        else:  # a window tensor that only gives the window loops their sizes, as linalg's poolings have
+            w = Val(self.fresh("e"), wshape)
+            self.emit(f"{w.name} = tensor.empty() : {self.ty(wshape)}")
+        maps = [
+            f"affine_map<{head} -> ({', '.join(read(j) for j in range(rank))})>",
+            f"affine_map<{head} -> ({', '.join(loops.values())})>",
+            f"affine_map<{head} -> ({plain})>",
+        ]
         init = self.maybe_annotate(self.init(shape, self.lowest() if kind == "max" else "0"), 0.1)
-        iters = ", ".join(['"parallel"'] * rank + ['"reduction"'])
+        iters = ", ".join(['"parallel"'] * rank + ['"reduction"'] * len(dims))
         e, t, r = self.elt, self.ty(shape), self.fresh()
         i = "i" if self.is_int else "f"
         self.emit(f"{r} = linalg.generic {{indexing_maps = [{', '.join(maps)}], iterator_types = [{iters}]}}")
-        self.emit(
-            f"    ins({', '.join(v.name for v in ins)} : {', '.join(self.ty(v.shape) for v in ins)}) "
-            f"outs({init.name} : {t}) {{"
-        )
+        self.emit(f"    ins({x.name}, {w.name} : {self.ty(x.shape)}, {self.ty(wshape)}) outs({init.name} : {t}) {{")
         self.emit(f"^bb0(%wa: {e}, %wb: {e}, %wo: {e}):")
         if kind == "weighted":
             self.emit(f"  %wm = arith.mul{i} %wa, %wb : {e}")
@@ -995,48 +1011,82 @@ class Program:
         self.features.add("stencil")
         return Val(r, shape)
 
+    # linalg's convolutions and poolings: the dimensions of input, filter and
+    # output, n(batch) c(channels) f(features) g(groups) m(multiplier)
+    # s(spatial, read through the window) k(window) o(output spatial).
+    CONVS: dict[str, tuple[str, str, str]] = {
+        "conv_1d": ("s", "k", "o"),
+        "conv_2d": ("ss", "kk", "oo"),
+        "conv_1d_nwc_wcf": ("nsc", "kcf", "nof"),
+        "conv_1d_ncw_fcw": ("ncs", "fck", "nfo"),
+        "conv_2d_nhwc_hwcf": ("nssc", "kkcf", "noof"),
+        "conv_2d_nhwc_fhwc": ("nssc", "fkkc", "noof"),
+        "conv_2d_nchw_fchw": ("ncss", "fckk", "nfoo"),
+        "conv_2d_ngchw_fgchw": ("ngcss", "fgckk", "ngfoo"),
+        "conv_2d_nhwgc_gfhwc": ("nssgc", "gfkkc", "noogf"),
+        "conv_3d_ndhwc_dhwcf": ("nsssc", "kkkcf", "nooof"),
+        "depthwise_conv_1d_nwc_wc": ("nsc", "kc", "noc"),
+        "depthwise_conv_1d_ncw_cw": ("ncs", "ck", "nco"),
+        "depthwise_conv_1d_nwc_wcm": ("nsc", "kcm", "nocm"),
+        "depthwise_conv_2d_nhwc_hwc": ("nssc", "kkc", "nooc"),
+        "depthwise_conv_2d_nchw_chw": ("ncss", "ckk", "ncoo"),
+        "depthwise_conv_2d_nhwc_hwcm": ("nssc", "kkcm", "noocm"),
+        "pooling_nwc_sum": ("nsc", "k", "noc"),
+        "pooling_nwc_max": ("nsc", "k", "noc"),
+        "pooling_nwc_min": ("nsc", "k", "noc"),
+        "pooling_ncw_max": ("ncs", "k", "nco"),
+        "pooling_nhwc_sum": ("nssc", "kk", "nooc"),
+        "pooling_nhwc_max": ("nssc", "kk", "nooc"),
+        "pooling_nhwc_min": ("nssc", "kk", "nooc"),
+        "pooling_nchw_sum": ("ncss", "kk", "ncoo"),
+        "pooling_nchw_max": ("ncss", "kk", "ncoo"),
+        "pooling_nhwc_max_unsigned": ("nssc", "kk", "nooc"),
+        "pooling_nhwc_min_unsigned": ("nssc", "kk", "nooc"),
+        "pooling_ndhwc_max": ("nsssc", "kkk", "noooc"),
+    }
+
     def conv(self) -> Val:
-        """A linalg convolution or pooling named op, 1-D or 2-D, channels
-        last (and one NCHW form), with strides and dilations."""
+        """A linalg convolution or pooling named op (1-D to 3-D, channels
+        first or last, grouped, depthwise, unsigned poolings on integers)
+        with strides and dilations."""
         rng = self.rng
-        kind = rng.choice(
-            [
-                "conv_1d_nwc_wcf",
-                "conv_2d_nhwc_hwcf",
-                "conv_2d_nchw_fchw",
-                "depthwise_conv_1d_nwc_wc",
-                "depthwise_conv_2d_nhwc_hwc",
-                "pooling_nwc_sum",
-                "pooling_nwc_max",
-                "pooling_nhwc_sum",
-                "pooling_nhwc_max",
-            ]
-        )
-        nsp = 2 if ("2d" in kind or "nhwc" in kind) else 1
-        nchw = kind == "conv_2d_nchw_fchw"
-        spatial = [2 + j for j in range(nsp)] if nchw else [1 + j for j in range(nsp)]
-        windows = [self.window() for _ in range(nsp)]
+        kinds = [k for k in self.CONVS if self.is_int or "unsigned" not in k]
+        kind = rng.choice(kinds)
+        xl, wl, ol = self.CONVS[kind]
+        spatial = [d for d, ch in enumerate(xl) if ch == "s"]
+        plain = kind in ("conv_1d", "conv_2d")  # no strides or dilations
+        windows = [self.window() if not plain else (self.window()[0], 1, 1) for _ in spatial]
+        if "3d" in kind:  # small: three spatial dimensions
+            windows = [(min(k, 3), st, 1) for k, st, _ in windows]
         reach = [dl * (k - 1) + 1 for k, _, dl in windows]
+        sizes = {"n": rng.choice([1, 1, 2]), "c": rng.choice([1, 2, 3]), "g": 2}
 
         def make() -> tuple[int, ...]:
-            n, c = rng.choice([1, 1, 2]), rng.choice([1, 2, 3])
-            sizes = [self.dim() + r - 1 for r in reach]
-            return (n, c, *sizes) if nchw else (n, *sizes, c)
+            dims, j = [], 0
+            for ch in xl:
+                if ch == "s":
+                    dims.append((self.dim() if "3d" not in kind else rng.choice([2, 3, 4])) + reach[j] - 1)
+                    j += 1
+                else:
+                    dims.append(sizes[ch])
+            return tuple(dims)
 
-        x = self.windowed_input(nsp + 2, spatial, reach, make)
+        x = self.windowed_input(len(xl), spatial, reach, make)
+        for ch, n in zip(xl, x.shape, strict=True):
+            if ch != "s":
+                sizes[ch] = n
+        sizes.update(f=rng.choice([2, 3, 4]), m=rng.choice([1, 2]))
         outs = [(x.shape[d] - r) // st + 1 for d, r, (_, st, _) in zip(spatial, reach, windows, strict=True)]
         ks = [k for k, _, _ in windows]
-        n, c, f = x.shape[0], x.shape[1] if nchw else x.shape[-1], rng.choice([2, 3, 4])
-        if kind.startswith("conv_1d") or kind == "conv_2d_nhwc_hwcf":
-            wshape, shape = (*ks, c, f), (n, *outs, f)
-        elif nchw:
-            wshape, shape = (f, c, *ks), (n, f, *outs)
-        elif kind.startswith("depthwise"):
-            wshape, shape = (*ks, c), (n, *outs, c)
-        else:
-            wshape, shape = tuple(ks), (n, *outs, c)
+
+        def shape_of(layout: str, spatial_sizes: list[int], letter: str) -> tuple[int, ...]:
+            it = iter(spatial_sizes)
+            return tuple(next(it) if ch == letter else sizes[ch] for ch in layout)
+
+        wshape, shape = shape_of(wl, ks, "k"), shape_of(ol, outs, "o")
+        nsp = len(spatial)
         attrs = ""
-        if rng.random() < 0.8 or any(st != 1 or dl != 1 for _, st, dl in windows):
+        if not plain and (rng.random() < 0.8 or any(st != 1 or dl != 1 for _, st, dl in windows)):
             strides = ", ".join(str(st) for _, st, _ in windows)
             dilations = ", ".join(str(dl) for _, _, dl in windows)
             attrs = (
@@ -1049,7 +1099,17 @@ class Program:
             self.emit(f"{w.name} = tensor.empty() : {self.ty(wshape)}")
         else:
             w = self.operand(self.new_arg(wshape))
-        init = self.maybe_annotate(self.init(shape, self.lowest() if kind.endswith("max") else "0"), 0.1)
+        if kind.endswith("max_unsigned"):
+            neutral = "0"
+        elif kind.endswith("min_unsigned"):
+            neutral = "-1"
+        elif kind.endswith("max"):
+            neutral = self.lowest()
+        elif kind.endswith("min"):
+            neutral = self.highest()
+        else:
+            neutral = "0"
+        init = self.maybe_annotate(self.init(shape, neutral), 0.1)
         r, t = self.fresh(), self.ty(shape)
         self.emit(
             f"{r} = linalg.{kind}{attrs} ins({x.name}, {w.name} : {self.ty(x.shape)}, {self.ty(wshape)}) "
