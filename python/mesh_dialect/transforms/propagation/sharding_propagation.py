@@ -147,8 +147,10 @@ def _same_arrival(a: Sharding, b: Sharding) -> bool:
 def _with_cut(need: Sharding, v: ir.Value, cut: dict, mesh: Mesh) -> Sharding:
     """`need` cut where `offsets_cut` says: each split dimension of `v` as
     the op's other values of its size and mesh axes are cut (by default
-    where none is), unchanged when no dimension has such a cut."""
-    if need.sharded_dims_offsets:
+    where none is), unchanged when no dimension has such a cut, or when
+    `need` has halos (a layout holds halos or offsets, never both: partition
+    names the pieces that cannot line up)."""
+    if need.sharded_dims_offsets or need.halo_sizes:
         return need
     t = v.type
     if not isinstance(t, ir.RankedTensorType) or not t.has_static_shape:
