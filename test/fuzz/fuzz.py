@@ -657,6 +657,8 @@ def cli_commands(check: dict, path: str) -> list[str]:
 
 
 def run_cli(cmd: str, pythonpath: str | None, timeout: float) -> str:
+    if not (ROOT / ".venv").exists():  # a checkout without its own venv: the tools beside this python
+        cmd = cmd.replace(".venv/bin/", f"{Path(sys.executable).parent}/")
     env = dict(os.environ)
     if pythonpath:
         env["PYTHONPATH"] = pythonpath
