@@ -564,24 +564,25 @@ class _Candidates:
         rule = node.rule
         if not dynamic_axes or rule is None or st.option is None:
             return True
-        values = self.g.values
         for loop, axes in enumerate(st.option):
             if not dynamic_axes.intersection(axes):
                 continue
-            sizes = set()
-            for ids, maps in ((node.operands, rule.operand_maps), (node.results, rule.result_maps)):
-                for v, m in zip(ids, maps):
-                    if v < 0 or m is None:
-                        continue
-                    value = values[v]
-                    sizes.update(
-                        value.shape[d]
-                        for d, indexed in enumerate(m)
-                        if indexed == loop and d < len(value.shape) and d not in value.dynamic
-                    )
+            sizes = {value.shape[d] for value, d in self.indexed_dims(node, rule, loop) if d not in value.dynamic}
             if len(sizes) > 1:
                 return False
         return True
+
+    def indexed_dims(self, node: Node, rule: ShardingRule, loop: int) -> Iterator[tuple[Value, int]]:
+        """(value, dimension) of each dimension of the node's tensors that `loop` indexes."""
+        values = self.g.values
+        for ids, maps in ((node.operands, rule.operand_maps), (node.results, rule.result_maps)):
+            for v, m in zip(ids, maps):
+                if v < 0 or m is None:
+                    continue
+                value = values[v]
+                for d, indexed in enumerate(m):
+                    if indexed == loop and d < len(value.shape):
+                        yield value, d
 
     def lines_up(self, node: Node, st: State) -> bool:
         """Whether the default rule cuts every dimension a split loop indexes
@@ -592,19 +593,10 @@ class _Candidates:
         if rule.windows:
             return False
         shape = self.g.meshes[st.mesh]
-        values = self.g.values
         for loop, axes in enumerate(st.option):
             if not axes:
                 continue
-            sizes = set()
-            for ids, maps in ((node.operands, rule.operand_maps), (node.results, rule.result_maps)):
-                for v, m in zip(ids, maps):
-                    if v < 0 or m is None:
-                        continue
-                    value = values[v]
-                    for d, indexed in enumerate(m):
-                        if indexed == loop and d < len(value.shape):
-                            sizes.add(-1 if d in value.dynamic else value.shape[d])
+            sizes = {-1 if d in value.dynamic else value.shape[d] for value, d in self.indexed_dims(node, rule, loop)}
             pieces = _group(shape, axes)
             if len(sizes) > 1 and any(n < 0 or n % pieces for n in sizes):
                 return False
