@@ -34,9 +34,7 @@ _WHOLE = (ANY_MESH, REPLICATED)
 _CAPTURED = (CAPTURED, REPLICATED)
 """What reads a value as produced, whole (a body's read of an outside
 tensor, a collective's operand): nothing may reshard it."""
-_SOURCES = frozenset(
-    ("arith.constant", "tensor.empty", "tensor.splat", "tosa.const", "mhlo.constant", "stablehlo.constant")
-)
+_SOURCES = frozenset((*CONSTANTS, "tensor.empty", "tensor.splat"))
 _REMADE = frozenset((*CONSTANTS, "tensor.empty", "linalg.fill", "linalg.generic"))
 """Ops whose result partition may make again in any layout (`rebuilt_op`;
 a `linalg.generic` when it is a fill)."""
