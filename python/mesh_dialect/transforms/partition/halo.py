@@ -44,7 +44,7 @@ from ...ir import ops as mesh_ops
 from ...ir.hlo import conv_dimensions
 from ...sharding.resharding import halos_within
 from ...sharding.spec import Mesh, Sharding
-from .hlo import ints_like
+from .hlo import ints_like, ints_of
 
 _TOSA_ZERO_POINT = {"tosa.conv2d": 3, "tosa.conv3d": 3, "tosa.depthwise_conv2d": 3}
 """tosa convolutions pad with their input zero point: its operand index."""
@@ -221,7 +221,7 @@ def _slice_rows(
     stride divides keeps its start, and its limit becomes the local size);
     elsewhere the rows are cut at an offset read from the device's index
     (`_window`) and the slice starts at 0.  The stride stays."""
-    starts, limits = (_ints(op.attributes[k]) for k in ("start_indices", "limit_indices"))
+    starts, limits = (ints_of(op.attributes[k]) for k in ("start_indices", "limit_indices"))
     moving = []
     for dim in dims:
         rows = [dim.rows(p) for p in range(dim.n)]
@@ -237,13 +237,6 @@ def _slice_rows(
             op.operands[0] = _window(op, 0, moving, mesh, mesh_name, indices)
     for key, values in (("start_indices", starts), ("limit_indices", limits)):
         op.attributes[key] = ints_like(op.attributes[key], values)
-
-
-def _ints(attr: ir.Attribute) -> list[int]:
-    """An hlo index list (`array<i64: ...>` or mhlo's `dense<...>`)."""
-    if isinstance(attr, ir.DenseI64ArrayAttr):
-        return list(attr)
-    return [int(x) for x in ir.DenseIntElementsAttr(attr)]
 
 
 def _window(

@@ -67,7 +67,8 @@ def _static_local(part: _Partition, op: ir.Operation) -> ir.RankedTensorType | N
     return local
 
 
-def _ints(attr: ir.Attribute) -> list[int]:
+def ints_of(attr: ir.Attribute) -> list[int]:
+    """An hlo index list (stablehlo's `array<i64: ...>`, mhlo's `dense<...>`) as ints."""
     if isinstance(attr, ir.DenseI64ArrayAttr):
         return list(attr)
     return [int(x) for x in ir.DenseIntElementsAttr(attr)]
@@ -90,7 +91,7 @@ def _resized(part: _Partition, op: ir.Operation, attr_name: str) -> None:
         return
     whole = ir.RankedTensorType(part.global_type[op.results[0]])
     attr = op.attributes[attr_name]
-    values = _ints(attr)
+    values = ints_of(attr)
     for d, (n, g) in enumerate(zip(local.shape, whole.shape)):
         if n != g:
             values[d] = n
@@ -99,18 +100,18 @@ def _resized(part: _Partition, op: ir.Operation, attr_name: str) -> None:
 
 def _slice(part: _Partition, op: ir.Operation) -> None:
     _resized(part, op, "limit_indices")
-    starts = _ints(op.attributes["start_indices"])
+    starts = ints_of(op.attributes["start_indices"])
     taken = _held_element(part, op, lambda d, ix: starts[d])
     if taken:
         # the piece of one element `_held_element` cut is taken from its start
-        limits, strides = _ints(op.attributes["limit_indices"]), op.attributes.get("strides")
+        limits, strides = ints_of(op.attributes["limit_indices"]), op.attributes.get("strides")
         for d in taken:
             starts[d], limits[d] = 0, 1
         op.attributes["start_indices"] = ints_like(op.attributes["start_indices"], starts)
         op.attributes["limit_indices"] = ints_like(op.attributes["limit_indices"], limits)
         if strides is not None:
             op.attributes["strides"] = ints_like(
-                strides, [1 if d in taken else t for d, t in enumerate(_ints(strides))]
+                strides, [1 if d in taken else t for d, t in enumerate(ints_of(strides))]
             )
 
 
@@ -416,7 +417,7 @@ def _select(part: _Partition, op: ir.Operation) -> None:
     (in the pieces' order), and picked from again by a copy of the reduce,
     whose results every device then holds whole along those axes."""
     s = part.layout.get(op.operands[0])
-    dims = _ints(op.attributes["dimensions"]) if "dimensions" in op.attributes else []
+    dims = ints_of(op.attributes["dimensions"]) if "dimensions" in op.attributes else []
     axes = [a for d in dims for a in (s.axes_of(d) if s is not None else ())]
     if not axes:
         return
@@ -467,7 +468,7 @@ def _gather(part: _Partition, op: ir.Operation) -> None:
     _static_local(part, op)
     operand = ir.RankedTensorType(op.operands[0].type)
     attr = op.attributes["slice_sizes"]
-    sizes = _ints(attr)
+    sizes = ints_of(attr)
     changed = False
     for d, (n, k) in enumerate(zip(operand.shape, sizes)):
         if operand.is_dynamic_dim(d):
