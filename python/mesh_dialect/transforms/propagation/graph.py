@@ -9,6 +9,7 @@ here, once per op; the solver then works on tuples and dicts only.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from mlir import ir
@@ -272,15 +273,7 @@ class _Builder:
         if isinstance(owner, ir.Block):
             return None
         op = owner.operation
-        name = op.name
-        if name == "tensor.empty":
-            return True
-        if name in CONSTANTS:
-            return False if splat_of(op) is not None else None
-        init = fill_init(op, name)
-        if init is None:
-            return None
-        return False if self.made_again(init, self.ids.get(init, -1)) is True else None
+        return _remade_as(op, op.name, lambda init: self.made_again(init, self.ids.get(init, -1)) is True)
 
     def remakes(self, k: int) -> bool:
         """Whether value `k` is produced in a layout partition makes it again
@@ -303,30 +296,19 @@ class _Builder:
             return False  # an explicit option
         return rebuilds_from(self.graph.values[k], self.fn.mesh_shapes[lay[0]], lay[1])
 
-    def rebuilt_op(self, op: ir.Operation, name: str, operands: list[ir.Value], ops: list[int], res: list[int]) -> None:
+    def rebuilt_op(self, op: ir.Operation, name: str, ops: list[int], res: list[int]) -> None:
         """Note the result of an op (value ids `res`) partition makes again in
         any layout: an empty, a splat constant, a fill of an empty that it
         makes again itself (or that is whole).  Not where annotations are
         cut by offsets (`remakes`)."""
         if len(res) != 1 or res[0] < 0 or self.fn.any_offsets:
             return
-        k = res[0]
-        if name == "tensor.empty":
-            made = True
-        elif name in CONSTANTS:
-            if splat_of(op) is None:
-                return
-            made = False
-        else:
-            if name != "linalg.fill" and not _scalar_ins(ops):
-                return
-            init = fill_init(op, name)
-            if init is None or init != operands[-1]:
-                return
-            if self.made_again(init, ops[-1]) is not True or not self.remakes(ops[-1]):
-                return
-            made = False
-        self.mark(k, made)
+        if name == "linalg.generic" and not _scalar_ins(ops):
+            return
+        # (a fill's init is its last operand: value id ops[-1])
+        made = _remade_as(op, name, lambda init: self.made_again(init, ops[-1]) is True and self.remakes(ops[-1]))
+        if made is not None:
+            self.mark(res[0], made)
 
     def mark(self, k: int, made: bool) -> None:
         """Note that partition makes value `k` again (`made`: as an empty)."""
@@ -511,7 +493,7 @@ class _Builder:
         self.refs.append(("op", index, -1))
         self.graph.add_node(node)
         if name in _REMADE and (name != "linalg.generic" or len(ops) == 1 or ops[0] < 0):
-            self.rebuilt_op(op, name, operands, ops, res)  # (a generic reading a tensor is no fill)
+            self.rebuilt_op(op, name, ops, res)  # (a generic reading a tensor is no fill)
         if index in fn.reads_outside:
             self.captures(op, weight)
 
@@ -590,6 +572,18 @@ def _can_produce(node: Node, j: int, lay: tuple) -> bool:
         return bool(s.partial_axes and node.linear)
     made = shardings_from_option(node.rule, found)[1][j]
     return made is not None and same_placement(made, s)
+
+
+def _remade_as(op: ir.Operation, name: str, init_is_empty: Callable[[ir.Value], bool]) -> bool | None:
+    """What partition makes `op`'s result again as in another layout: True
+    an empty, False a splat constant or a fill of an init `init_is_empty`
+    accepts; None when it moves the result instead."""
+    if name == "tensor.empty":
+        return True
+    if name in CONSTANTS:
+        return False if splat_of(op) is not None else None
+    init = fill_init(op, name)
+    return False if init is not None and init_is_empty(init) else None
 
 
 def _scalar_ins(ops: list[int]) -> bool:
