@@ -18,6 +18,9 @@ compute the right piece as they are (elementwise ops, `dot_general`,
 
 Pieces of different sizes (uneven or dynamic) cannot be written in these
 ops' static attributes and types, so they are refused with a diagnostic.
+Elementwise ops, `transpose`, `dot_general`, `reduce` and a
+`broadcast_in_dim` along its operand's dimensions run on them: their local
+types are dynamic along the cut, and an operand gives each size.
 `_Partition.rewrite` calls `localize` once an op has its local types.
 """
 
@@ -460,6 +463,30 @@ def _sized_by_type(part: _Partition, op: ir.Operation) -> None:
     _static_local(part, op)
 
 
+def _broadcast_in_dim(part: _Partition, op: ir.Operation) -> None:
+    """A broadcast's result piece of dynamic size along a dimension its
+    operand's piece gives (the same size, cut alike) is that piece's size;
+    along any other (a new dimension, a stretched one of size 1) its type
+    cannot say the size, and it is refused (`_sized_by_type`)."""
+    r = op.results[0]
+    if r not in part.global_type:
+        return
+    local = ir.RankedTensorType(r.type)
+    if local.has_static_shape:
+        return
+    x = op.operands[0]
+    given = ir.RankedTensorType(x.type)
+    whole_x = ir.RankedTensorType(part.global_type.get(x, x.type))
+    whole = ir.RankedTensorType(part.global_type[r])
+    fed = {
+        d
+        for i, d in enumerate(ints_of(op.attributes["broadcast_dimensions"]))
+        if given.is_dynamic_dim(i) and whole_x.shape[i] == whole.shape[d]
+    }
+    if any(local.is_dynamic_dim(d) and d not in fed for d in range(local.rank)):
+        _static_local(part, op)
+
+
 def _gather(part: _Partition, op: ir.Operation) -> None:
     """A gather runs on its pieces once each slice size that took a whole
     operand dimension takes that dimension's local piece (the rule splits
@@ -570,7 +597,7 @@ def _convolution(part: _Partition, op: ir.Operation) -> None:
 
 _LOCALIZE = {
     "gather": _gather,
-    "broadcast_in_dim": _sized_by_type,
+    "broadcast_in_dim": _broadcast_in_dim,
     "reshape": _sized_by_type,
     "iota": _iota,
     "slice": _slice,

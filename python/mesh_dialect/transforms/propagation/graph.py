@@ -16,7 +16,7 @@ from mlir import ir
 
 from ...interfaces.choice import same_placement
 from ...interfaces.linear import SUM_LINEAR_OPS, term_operands
-from ...interfaces.registry import walk_inside
+from ...interfaces.registry import is_pointwise, walk_inside
 from ...interfaces.rules import Conflict, ShardingRule, option_from_requests, shardings_from_option
 from ...ir.control import carried, layout_holder, selector, trip_count
 from ...ir.schema import DYNAMIC
@@ -44,8 +44,27 @@ _NOT_COLLECTIVES = ("mesh.mesh", "mesh.sharding", "mesh.shard")
 as partition tells them apart (`check_collective`)."""
 _UNEVEN_OPS = ("linalg.", "arith.", "math.", "tensor.empty")
 """Ops the solver may run on pieces of unequal sizes: partition gives each
-device its own sizes (slices, reshapes, pads, tosa and hlo ops keep to
-even pieces)."""
+device its own sizes (slices, reshapes, pads and tosa ops keep to even
+pieces; hlo ops, see `_UNEVEN_HLO`)."""
+_HLO_DIALECTS = ("stablehlo.", "mhlo.", "chlo.")
+_UNEVEN_HLO = frozenset(("broadcast_in_dim", "transpose", "dot_general", "dot", "reduce"))
+"""The hlo ops besides the elementwise ones that partition runs on pieces of
+unequal sizes.  An hlo op writes its result types out, so such a piece
+types as dynamic along its cut: each of these (and each elementwise op)
+takes that size from an operand, where the solver cuts a loop its operands
+index (`Node.sized_by_operands`).  An argmax or argmin reduce split along the
+dimension it picks along gathers its picks, and keeps to even pieces
+(`_Candidates.divides`)."""
+
+
+def _uneven_kind(name: str) -> tuple[bool, bool]:
+    """(whether ops named `name` may run on pieces of unequal sizes, whether
+    their pieces' sizes must then come from their operands)."""
+    if name.startswith(_UNEVEN_OPS):
+        return True, False
+    if name.startswith(_HLO_DIALECTS):
+        return is_pointwise(name) or name.partition(".")[2] in _UNEVEN_HLO, True
+    return False, False
 
 
 Ref = tuple[str, int, int]
@@ -77,6 +96,7 @@ class _Builder:
         # carried values, its terminators, those met so far)
         self.joins: dict[ir.Operation, tuple[int, list, list[ir.Operation], list[ir.Operation]]] = {}
         self.weights: dict[ir.Operation, int] = {}
+        self.uneven_kinds: dict[str, tuple[bool, bool]] = {}  # `_uneven_kind` per op name
         self.rules: dict = {}
         # the same, by identity first: a rule object seen before (every op of
         # a cached signature shares one) is not hashed again (its generated
@@ -479,10 +499,13 @@ class _Builder:
         # (where an annotation is cut by offsets, `apply` gives its cut to the
         # op's other dimensions of its size and split, not the default one the
         # solver assumes)
-        uneven = not fn.any_offsets and name.startswith(_UNEVEN_OPS)
+        kind = self.uneven_kinds.get(name)
+        if kind is None:
+            kind = self.uneven_kinds[name] = _uneven_kind(name)
+        uneven = not fn.any_offsets and kind[0]
         # (only the ops `SUM_LINEAR_OPS` lists may run on partial sums)
         linear = term_operands(op) if name in SUM_LINEAR_OPS else ()
-        node = Node(ops, res, [], rule, False, weight, None, uneven, linear)
+        node = Node(ops, res, [], rule, False, weight, None, uneven, linear, kind[1])
         if weight != 1:
             node.operand_weights = self.use_weights(operands, weight)
         choice = fn.explicit_options.get(index)

@@ -172,6 +172,9 @@ class Node:
     uneven: bool = False  # may run on pieces of unequal sizes (see `_Candidates.divides`)
     # the ways it may run on partial sums, each the operands read as terms (`_Candidates.linear`)
     linear: tuple[tuple[int, ...], ...] = ()
+    # its results' pieces take their sizes from its operands' (an hlo op, whose
+    # types are written out): on unequal pieces, only loops an operand indexes are cut
+    sized_by_operands: bool = False
 
     def weight_of(self, i: int) -> int:
         """How many times operand `i` is read: the trip counts around the use."""
@@ -531,7 +534,34 @@ class _Candidates:
                 if cut is _REFUSED:
                     return False
                 uneven = uneven or cut is _UNEVEN
-        return not uneven or (node.uneven and (rule is None or self.lines_up(node, st)))
+        if not uneven:
+            return True
+        if not node.uneven:
+            return False
+        if rule is None:
+            return True
+        if rule.selects and select_axes(rule, st.option):
+            return False  # the picks are gathered: from even pieces
+        return self.lines_up(node, st) and (not node.sized_by_operands or self.sized(node, st))
+
+    def sized(self, node: Node, st: State) -> bool:
+        """Whether every loop that cuts a result unevenly also indexes an
+        operand dimension, which gives the piece its size (a broadcast's new
+        dimension does not)."""
+        rule = node.rule
+        assert rule is not None and st.option is not None
+        shape, values, operand_maps = self.g.meshes[st.mesh], self.g.values, rule.operand_maps
+        for loop, axes in enumerate(st.option):
+            if not axes or any(v >= 0 and m is not None and loop in m for v, m in zip(node.operands, operand_maps)):
+                continue
+            pieces = _group(shape, axes)
+            for v, m in zip(node.results, rule.result_maps):
+                if v < 0 or m is None or loop not in m:
+                    continue
+                value, d = values[v], m.index(loop)
+                if d < len(value.shape) and d not in value.dynamic and value.shape[d] % pieces:
+                    return False
+        return True
 
     def cut_of(self, value: Value, mesh: str, s: Sharding) -> str:
         """How `value` splits in layout `s`: `_EVEN`, `_UNEVEN` (a static size
@@ -622,7 +652,9 @@ class _Candidates:
         seen, form = self.seen, self.facts.form
         aliases = None if len(set(ids)) == len(ids) else tuple([ids.index(v) for v in ids])
         around = tuple([(form[v], seen[v]) for v in ids])
-        key = (id(node.rule), node.linear, aliases, len(node.results), list_id, around)
+        # (with whether it may run on pieces of unequal sizes: nodes of equal rules may differ there)
+        uneven = (node.uneven, node.sized_by_operands)
+        key = (id(node.rule), node.linear, uneven, aliases, len(node.results), list_id, around)
         found = self.expand_memo.get(key)
         if found is None:
             return self.expanded(index, key, ids)
@@ -655,7 +687,7 @@ class _Candidates:
         # Whether asking again adds nothing, as long as nothing else changes
         # the layouts around the node: known when that question is answered.
         form = self.facts.form
-        after = (*key[:4], self.list_id[index], tuple([(form[v], seen[v]) for v in ids]))
+        after = (*key[:5], self.list_id[index], tuple([(form[v], seen[v]) for v in ids]))
         answer = self.expand_memo.get(after)
         settled = self.settling.setdefault(after, [answer is not None and not answer[0]])
         if not states:
