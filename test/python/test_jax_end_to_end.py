@@ -72,6 +72,7 @@ SPECS = {
     "scatter": ([DM, (), DM], [DM] * 3),
     "searchsorted": ([("model",), ("data",)], [("data",), ("data",)]),
     "uneven": ([(), ()], [()] * 6),
+    "uneven_softmax": ([(), ()], [(), ()]),
     "reshard": (
         [DM],
         [("model", "data"), (("model", "data"),), (DM,), (None, ("model", "data")), (), ("model",)],

@@ -7,7 +7,8 @@ norm under `lax.cond`, a gradient accumulated over micro-batches by
 `lax.scan`, an SGD step under FSDP; then programs for partition paths
 those miss: causal attention over a split sequence, prefix scans, int32
 argmax ties and integer sums, 2-D convolution halos, `jax.grad` of an RMS
-norm, scatters, a binary search, uneven pieces, pure resharding) on 8 CPU
+norm, scatters, a binary search, uneven pieces (integer reductions, a
+softmax), pure resharding) on 8 CPU
 devices as the mesh ("data"=2, "model"=4), and each flavour (Shardy, GSPMD):
 
 - `NAME.FLAVOUR.mlir`: the lowered module in MLIR's generic form, as
@@ -279,6 +280,15 @@ def uneven(a: jax.Array, x: jax.Array) -> tuple[jax.Array, ...]:
     )
 
 
+def uneven_softmax(x: jax.Array, w: jax.Array) -> tuple[jax.Array, jax.Array]:
+    """Float ops on uneven pieces (sharding constraints: 6 rows over
+    "model", XLA's 2, 2, 2, 0): a matmul, a softmax along the cut dimension
+    and a sum across it, which run on the pieces as XLA cut them."""
+    x = jax.lax.with_sharding_constraint(x, NamedSharding(mesh(), P(None, "model")))
+    h = jax.lax.with_sharding_constraint(x.T @ w, NamedSharding(mesh(), P("model")))
+    return jax.nn.softmax(h, axis=0), jnp.sum(h, axis=1)
+
+
 def reshard(x: jax.Array) -> tuple[jax.Array, ...]:
     """One array returned in six layouts (pure resharding): axes swapped,
     rows over both axes in either order, columns over both ("model"
@@ -406,6 +416,7 @@ PROGRAMS = {
     ),
     "searchsorted": (searchsorted, [ascending(16), (8,)], [P("model"), P("data")], (P("data"), P("data"))),
     "uneven": (uneven, [ints((4, 10), -90, -10), (4, 6)], [P(), P()], (P(),) * 6),
+    "uneven_softmax": (uneven_softmax, [(10, 6), (10, 10)], [P(), P()], (P(), P())),
     "reshard": (
         reshard,
         [(8, 16)],

@@ -57,9 +57,9 @@ dimension it picks along gathers its picks, and keeps to even pieces
 (`_Candidates.divides`)."""
 
 
-def _uneven_kind(name: str) -> tuple[bool, bool]:
+def uneven_kind(name: str) -> tuple[bool, bool]:
     """(whether ops named `name` may run on pieces of unequal sizes, whether
-    their pieces' sizes must then come from their operands)."""
+    they are hlo ops: their pieces' sizes must then come from their operands)."""
     if name.startswith(_UNEVEN_OPS):
         return True, False
     if name.startswith(_HLO_DIALECTS):
@@ -96,7 +96,7 @@ class _Builder:
         # carried values, its terminators, those met so far)
         self.joins: dict[ir.Operation, tuple[int, list, list[ir.Operation], list[ir.Operation]]] = {}
         self.weights: dict[ir.Operation, int] = {}
-        self.uneven_kinds: dict[str, tuple[bool, bool]] = {}  # `_uneven_kind` per op name
+        self.uneven_kinds: dict[str, tuple[bool, bool]] = {}  # `uneven_kind` per op name
         self.rules: dict = {}
         # the same, by identity first: a rule object seen before (every op of
         # a cached signature shares one) is not hashed again (its generated
@@ -498,11 +498,12 @@ class _Builder:
         weight = self.weight(op) if fn.has_loops else 1
         # (where an annotation is cut by offsets, `apply` gives its cut to the
         # op's other dimensions of its size and split, not the default one the
-        # solver assumes)
+        # solver assumes: only hlo ops, which the solver prices with the
+        # function's cuts (`_Function.explicit_cuts`), run on unequal pieces there)
         kind = self.uneven_kinds.get(name)
         if kind is None:
-            kind = self.uneven_kinds[name] = _uneven_kind(name)
-        uneven = not fn.any_offsets and kind[0]
+            kind = self.uneven_kinds[name] = uneven_kind(name)
+        uneven = kind[0] and (not fn.any_offsets or kind[1])
         # (only the ops `SUM_LINEAR_OPS` lists may run on partial sums)
         linear = term_operands(op) if name in SUM_LINEAR_OPS else ()
         node = Node(ops, res, [], rule, False, weight, None, uneven, linear, kind[1])

@@ -31,6 +31,7 @@ where the chosen layouts differ from it, the difference is resharded.  With
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -46,7 +47,7 @@ from ...ir.signature import op_address
 from ...ir.syntax import Unprintable, decode_sharding_attr, encode_sharding_attr
 from ...sharding.spec import Mesh, Sharding
 from ..base import LOCAL_MESH, Pass, PassFailed, mesh_scopes, sharding_of
-from .graph import ANY_MESH, LATER, costed_mesh, costed_value, extract, rebuilds_from
+from .graph import ANY_MESH, LATER, costed_mesh, costed_value, extract, rebuilds_from, uneven_kind
 from .solver import CAPTURED, IMPOSSIBLE, REPLICATED, Layout, Solver
 from .solver import Value as GraphValue
 
@@ -155,7 +156,11 @@ def _with_cut(need: Sharding, v: ir.Value, cut: dict, mesh: Mesh) -> Sharding:
     t = v.type
     if not isinstance(t, ir.RankedTensorType) or not t.has_static_shape:
         return need  # partition takes offsets on static tensors only
-    shape = t.shape
+    return _cut_along(need, t.shape, cut, mesh)
+
+
+def _cut_along(need: Sharding, shape: Sequence[int], cut: dict, mesh: Mesh) -> Sharding:
+    """`_with_cut` for a value of static shape `shape`."""
     offsets: list[int] = []
     found = False
     for d in need.sharded_dims():
@@ -245,6 +250,9 @@ class _Function:
         self.failed = False
         self.changed = False
         self.any_offsets = False  # an annotation cut by sharded_dims_offsets was seen
+        # per mesh, the cut every annotation cut by offsets gives a dimension of
+        # a size and split (`explicit_cuts`): the cost solver prices layouts so
+        self.cuts: dict[str, dict[tuple, tuple[int, ...]]] = {}
         self.entry = func.regions[0].blocks[0]
         self.entry_ip = ir.InsertionPoint.at_block_begin(self.entry)
         # `front`: the op it last answered for, and its answer
@@ -459,6 +467,8 @@ class _Function:
     def solve_by_cost(self) -> None:
         """Choose every op's loop sharding at once, for the fewest bytes
         moved (`solver.py`), then write the choices as `visit` would."""
+        if self.any_offsets:
+            self.cuts = self.explicit_cuts()
         graph, refs = extract(self)
         self.graph_values = graph.values
         chosen = Solver(graph, self.reshard_bytes, self.reshard_collectives).solve()
@@ -487,6 +497,30 @@ class _Function:
                 mesh, layout = state.produces[0]
                 self.apply_carried(self.ops[index], k, mesh, layout, ())
         self.keep_whole_arguments()
+
+    def explicit_cuts(self) -> dict[str, dict[tuple, tuple[int, ...]]]:
+        """Per mesh, the offsets of each (dimension size, split axes) the mesh
+        does not divide that the annotations cut by offsets agree on.  Only an
+        op that may run on pieces of unequal sizes splits such a dimension,
+        and `apply` gives it that cut (or its neighbours' where they differ,
+        `offsets_cut`): the solver prices a layout without offsets as cut
+        so, and reading such an annotation in it as free (a JAX program's
+        cut is XLA's, on every value).  (A user's annotation of the default
+        cut of such a size is priced as the explicit cut too.)"""
+        found: dict[str, dict[tuple, tuple[int, ...] | None]] = {}
+        for ann in self.anns.values():
+            s = ann.sharding
+            mesh = _static_mesh(self.mesh_shapes.get(ann.mesh)) if s.sharded_dims_offsets else None
+            t = ann.value.type if mesh is not None else None
+            if not isinstance(t, ir.RankedTensorType) or not t.has_static_shape:
+                continue
+            cuts = found.setdefault(ann.mesh, {})
+            for d in s.sharded_dims():
+                if t.shape[d] % s.shard_count(d, mesh) == 0:
+                    continue  # split evenly by ops that keep to even pieces: their cut is the default one
+                key, offsets = (t.shape[d], s.split_axes[d]), s.cut(d, t.shape[d], mesh)
+                cuts[key] = offsets if cuts.get(key, offsets) == offsets else None
+        return {m: {k: o for k, o in cuts.items() if o is not None} for m, cuts in found.items()}
 
     def keep_whole_arguments(self) -> None:
         """The solver priced an argument without a layout of its own as
@@ -598,6 +632,13 @@ class _Function:
             return IMPOSSIBLE, 0
         if value.rebuilt and not ns.partial_axes and rebuilds_from(value, self.mesh_shapes[hmesh], hs):
             return 0, 0  # partition makes it again in the layout needed (`graph.py`)
+        cuts = self.cuts.get(hmesh)
+        mesh = _static_mesh(self.mesh_shapes[hmesh]) if cuts and not value.dynamic else None
+        if mesh is not None:  # as `apply` cuts the op's values (`explicit_cuts`)
+            hs, ns = (
+                s if s.sharded_dims_offsets or s.halo_sizes else _cut_along(s, value.shape, cuts, mesh)
+                for s in (hs, ns)
+            )
         from ...sharding import resharding as rs  # the planner loads numpy: on first use
 
         try:
@@ -655,11 +696,15 @@ class _Function:
             origin = (op.location,) if explicit else self.origin_of(choice)
             cause = self.cause(op, choice, explicit, origin)
         anchor = op
-        # hlo ops run on even pieces only (their static types give their sizes):
-        # values there keep the default cut, and an explicit one is resharded
-        runs_uneven = self.any_offsets and not op.name.startswith(("stablehlo.", "mhlo."))
+        # most hlo ops run on even pieces only (their static types give their
+        # sizes): values there keep the default cut, and an explicit one is resharded
+        uneven, hlo = uneven_kind(op.name)
+        runs_uneven = self.any_offsets and (uneven or not hlo)
         mesh = _static_mesh(self.mesh_shapes.get(choice.mesh)) if runs_uneven else None
         cut = self.offsets_cut(operands, results, choice, mesh) if mesh is not None else None
+        if cut is not None and self.cuts.get(choice.mesh):
+            # a size the mesh does not divide takes the function's cut, which the solver priced
+            cut = {**self.cuts[choice.mesh], **cut}
         for i, r in enumerate(results):
             need = choice.results[i]
             if need is not None:
