@@ -57,6 +57,13 @@ BODIES = {
 }
 
 
+def index_list(dialect: str, values: list[int]) -> str:
+    """An index list in `dialect`'s spelling (mhlo's dense, stablehlo's array)."""
+    if dialect == "mhlo":
+        return f"dense<[{', '.join(map(str, values))}]> : tensor<{len(values)}xi64>"
+    return f"array<i64{': ' if values else ''}{', '.join(map(str, values))}>"
+
+
 def ttype(shape: tuple[int, ...], elem: str) -> str:
     return "tensor<" + "".join(f"{n}x" for n in shape) + elem + ">"
 
@@ -221,6 +228,9 @@ class _Gen:
 
     # -- ops ----------------------------------------------------------------
 
+    def dialect(self) -> str:
+        return "mhlo" if self.rng.random() < 0.2 else "stablehlo"
+
     def unary(self) -> Value:
         a = self.pick(self.rng.choice(("f32", "f32", "f32", "i32", "i32", "i1")))
         if a.elem == "i1":
@@ -314,15 +324,15 @@ class _Gen:
         s = f"tensor<{a.elem}>"
         z = self.scalar(a.elem, init)
         out = Value(self.fresh(), tuple(n for d, n in enumerate(a.shape) if d not in dims), a.elem, bound)
-        self.ops[f"reduce.{name}"] += 1
+        dialect = self.dialect()
+        self.ops[f"{dialect}.reduce.{name}"] += 1
         x, y, t = self.fresh(), self.fresh(), self.fresh()
         self.emit(
-            f'{out.name} = "stablehlo.reduce"({a.name}, {z.name}) '
-            f"<{{dimensions = array<i64: {', '.join(map(str, dims))}>}}> ({{"
+            f'{out.name} = "{dialect}.reduce"({a.name}, {z.name}) <{{dimensions = {index_list(dialect, dims)}}}> ({{'
         )
         self.emit(f"^bb0({x}: {s}, {y}: {s}):")
-        self.emit(f'  {t} = "{body}"({x}, {y}) : ({s}, {s}) -> {s}')
-        self.emit(f'  "stablehlo.return"({t}) : ({s}) -> ()')
+        self.emit(f'  {t} = "{dialect}.{body.split(".")[1]}"({x}, {y}) : ({s}, {s}) -> {s}')
+        self.emit(f'  "{dialect}.return"({t}) : ({s}) -> ()')
         self.emit(f"}}) : ({a.type}, {s}) -> {out.type}")
         return self.add(out)
 
@@ -377,7 +387,8 @@ class _Gen:
         while perm == sorted(perm):
             self.rng.shuffle(perm)
         out = Value(self.fresh(), tuple(a.shape[p] for p in perm), a.elem, a.bound)
-        return self.op(out, "stablehlo.transpose", [a], f"permutation = array<i64: {', '.join(map(str, perm))}>")
+        dialect = self.dialect()
+        return self.op(out, f"{dialect}.transpose", [a], f"permutation = {index_list(dialect, perm)}")
 
     def dot(self) -> Value:
         a = self.pick(self.rng.choice(("f32", "f32", "i32")), min_rank=1)
@@ -419,12 +430,14 @@ class _Gen:
         if contract:
             fields.append(f"lhs_contracting_dimensions = [{', '.join(map(str, contract))}]")
             fields.append(f"rhs_contracting_dimensions = [{', '.join(map(str, rhs_c))}]")
-        dialect = "mhlo" if self.rng.random() < 0.2 else "stablehlo"
+        dialect = self.dialect()
         numbers = f"dot_dimension_numbers = #{dialect}.dot<{', '.join(fields)}>"
         return self.op(out, f"{dialect}.dot_general", [a, b], numbers)
 
     def broadcast(self) -> Value:
         a = self.pick(self.rng.choice(("f32", "i32")))
+        if len(a.shape) > 3:  # (a dot's operand may be of rank 4)
+            return self.unary()
         if a.shape and self.rng.random() < 0.25:  # dimensions of size 1 to stretch
             ones = tuple(1 if self.rng.random() < 0.5 else n for n in a.shape)
             a = self.arg(ones, a.elem) if ones != a.shape else a
@@ -438,8 +451,9 @@ class _Gen:
         for i, d in enumerate(where):
             shape[d] = a.shape[i] if a.shape[i] != 1 or self.rng.random() < 0.3 else self.size()
         out = Value(self.fresh(), tuple(shape), a.elem, a.bound)
-        dims = f"broadcast_dimensions = array<i64{': ' if where else ''}{', '.join(map(str, where))}>"
-        return self.op(out, "stablehlo.broadcast_in_dim", [a], dims)
+        dialect = self.dialect()
+        dims = f"broadcast_dimensions = {index_list(dialect, where)}"
+        return self.op(out, f"{dialect}.broadcast_in_dim", [a], dims)
 
     def program(self) -> Program:
         for _ in range(self.rng.randint(1, 2)):
@@ -595,6 +609,8 @@ def main(argv: list[str]) -> int:
     failures: Counter = Counter()
     kinds: Counter = Counter()
     for seed in range(args.start, args.start + args.count):
+        if (seed - args.start) % 500 == 0:
+            print(f"seed {seed}: {dict(tally)}", file=sys.stderr, flush=True)
         prog = generate(seed)
         out = check(prog)
         tally[out.kind] += 1
