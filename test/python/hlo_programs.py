@@ -76,6 +76,9 @@ class Value:
     # the largest magnitude its elements may reach, inf when a float is not
     # a whole number: a float up to 2**24 is the same whatever the order of a sum
     bound: float = 3.0
+    # whether a zero's sign is the same whatever the order of a sum or a
+    # max (-0 + +0 is +0): what a divisor needs, or x / 0 may flip its sign
+    signed: bool = True
 
     @property
     def exact(self) -> bool:
@@ -245,7 +248,7 @@ class _Gen:
             bound = math.inf
         elif op == "chlo.square":
             bound = a.bound * a.bound
-        return self.op(Value(self.fresh(), a.shape, a.elem, bound), op, [a])
+        return self.op(Value(self.fresh(), a.shape, a.elem, bound, a.signed), op, [a])
 
     def binary(self) -> Value:
         a = self.pick(self.rng.choice(("f32", "f32", "f32", "i32", "i32", "i1")))
@@ -255,6 +258,7 @@ class _Gen:
         if a.elem == "i1":
             op = self.rng.choice(("stablehlo.and", "stablehlo.or", "stablehlo.xor"))
             return self.op(dataclasses.replace(a, name=self.fresh()), op, [a, b])
+        signed = a.signed and b.signed
         op = self.rng.choice(F_BINARY if a.elem == "f32" else I_BINARY)
         r = self.rng.random()
         if r < 0.1:  # other dialects' ops beside hlo ones (tosa keeps to even pieces)
@@ -265,7 +269,9 @@ class _Gen:
         )
         if op.endswith(("maximum", "minimum", "maxsi", "minsi")):
             bound = max(a.bound, b.bound)
-        return self.op(Value(self.fresh(), a.shape, a.elem, bound), op, [a, b])
+        if op == "stablehlo.divide" and not b.signed:
+            op, bound = "stablehlo.multiply", a.bound * b.bound
+        return self.op(Value(self.fresh(), a.shape, a.elem, bound, signed), op, [a, b])
 
     def clamp(self) -> Value:
         """`clamp` with scalar or full bounds."""
@@ -276,7 +282,8 @@ class _Gen:
                 bounds.append(self.scalar(a.elem, number + (".0" if a.elem == "f32" else "")))
             else:
                 bounds.append(self.like(a))
-        return self.op(Value(self.fresh(), a.shape, a.elem, a.bound), "stablehlo.clamp", [bounds[0], a, bounds[1]])
+        out = Value(self.fresh(), a.shape, a.elem, a.bound, all(v.signed for v in (a, *bounds)))
+        return self.op(out, "stablehlo.clamp", [bounds[0], a, bounds[1]])
 
     def select(self) -> Value:
         a = self.pick(self.rng.choice(("f32", "i32")), exact=True)
@@ -297,13 +304,14 @@ class _Gen:
         if p.shape and x.shape != p.shape:
             x = self.like(a)
         y = self.like(x)
-        return self.op(Value(self.fresh(), x.shape, x.elem, max(x.bound, y.bound)), "stablehlo.select", [p, x, y])
+        out = Value(self.fresh(), x.shape, x.elem, max(x.bound, y.bound), x.signed and y.signed)
+        return self.op(out, "stablehlo.select", [p, x, y])
 
     def convert(self) -> Value:
         a = self.pick(self.rng.choice(("f32", "i32")), exact=True)
         if a.elem == "f32":  # whole numbers, so every device converts alike
             return self.op(Value(self.fresh(), a.shape, "i32", a.bound), "stablehlo.convert", [a])
-        return self.op(Value(self.fresh(), a.shape, "f32", a.bound), "stablehlo.convert", [a])
+        return self.op(Value(self.fresh(), a.shape, "f32", a.bound, a.signed), "stablehlo.convert", [a])
 
     def reduce(self) -> Value:
         a = self.pick(self.rng.choice(("f32", "f32", "i32")), min_rank=1)
@@ -323,7 +331,8 @@ class _Gen:
         bound = {"add": count * a.bound + ibound, "multiply": power}.get(name, max(a.bound, ibound))
         s = f"tensor<{a.elem}>"
         z = self.scalar(a.elem, init)
-        out = Value(self.fresh(), tuple(n for d, n in enumerate(a.shape) if d not in dims), a.elem, bound)
+        kept = tuple(n for d, n in enumerate(a.shape) if d not in dims)
+        out = Value(self.fresh(), kept, a.elem, bound, a.signed and name == "multiply")
         dialect = self.dialect()
         self.ops[f"{dialect}.reduce.{name}"] += 1
         x, y, t = self.fresh(), self.fresh(), self.fresh()
@@ -378,7 +387,7 @@ class _Gen:
         kv, ki = ttype(kept, "f32"), ttype(kept, "i32")
         self.emit(f"}}) : ({a.type}, {idx.type}, tensor<f32>, tensor<i32>) -> ({kv}, {ki})")
         if self.rng.random() < 0.3:
-            self.add(Value(f"{r}#0", kept, "f32", a.bound))
+            self.add(Value(f"{r}#0", kept, "f32", a.bound, a.signed))
         return self.add(Value(f"{r}#1", kept, "i32", max(a.shape)))
 
     def transpose(self) -> Value:
@@ -386,7 +395,7 @@ class _Gen:
         perm = list(range(len(a.shape)))
         while perm == sorted(perm):
             self.rng.shuffle(perm)
-        out = Value(self.fresh(), tuple(a.shape[p] for p in perm), a.elem, a.bound)
+        out = Value(self.fresh(), tuple(a.shape[p] for p in perm), a.elem, a.bound, a.signed)
         dialect = self.dialect()
         return self.op(out, f"{dialect}.transpose", [a], f"permutation = {index_list(dialect, perm)}")
 
@@ -419,7 +428,7 @@ class _Gen:
         b = self.like(Value("", tuple(rhs_shape), a.elem))
         shape = tuple([a.shape[d] for d in batch] + [a.shape[d] for d in free] + rhs_free)
         count = math.prod(a.shape[d] for d in contract)
-        out = Value(self.fresh(), shape, a.elem, count * a.bound * b.bound)
+        out = Value(self.fresh(), shape, a.elem, count * a.bound * b.bound, a.signed and b.signed and count == 1)
         plain = not batch and contract == [rank - 1] and rank <= 2 and len(rhs_shape) <= 2 and rhs_c == [0]
         if plain and self.rng.random() < 0.3:
             return self.op(out, "stablehlo.dot", [a, b])
@@ -450,7 +459,7 @@ class _Gen:
         shape = [self.size() for _ in range(rank)]
         for i, d in enumerate(where):
             shape[d] = a.shape[i] if a.shape[i] != 1 or self.rng.random() < 0.3 else self.size()
-        out = Value(self.fresh(), tuple(shape), a.elem, a.bound)
+        out = Value(self.fresh(), tuple(shape), a.elem, a.bound, a.signed)
         dialect = self.dialect()
         dims = f"broadcast_dimensions = {index_list(dialect, where)}"
         return self.op(out, f"{dialect}.broadcast_in_dim", [a], dims)
