@@ -7,7 +7,10 @@
 // rows cut 2, 2, 2, 0 (the last device holds no row) move nothing, and a
 // contraction over such a cut leaves partial sums. Where the user asks for
 // the default cut (2, 3, 3) of a value cut so, partition reshards between
-// the two. Each function is simulated against the unpartitioned program.
+// the two. A broadcast's new dimension takes no explicit cut (its type
+// could not size the pieces): a scalar broadcast to 10 and annotated cut 9,
+// 1 is made in the even cut the dot reads it in (partition refused it).
+// Each function is simulated against the unpartitioned program.
 // RUN: mesh-opt --sharding-propagation --mesh-partition %s -o %t.mlir
 // RUN: FileCheck %s --check-prefix=IR < %t.mlir
 // RUN: mesh-run %t.mlir -f softmax --compare-with %s -q --seed 1 | FileCheck %s
@@ -18,6 +21,8 @@
 // RUN: mesh-run %t.mlir -f two_cuts --compare-with %s -q --seed 2 | FileCheck %s
 // RUN: mesh-run %t.mlir -f contract_cols --compare-with %s -q --seed 1 | FileCheck %s
 // RUN: mesh-run %t.mlir -f contract_cols --compare-with %s -q --seed 2 | FileCheck %s
+// RUN: mesh-run %t.mlir -f broadcast_cut --compare-with %s -q --seed 1 | FileCheck %s
+// RUN: mesh-run %t.mlir -f broadcast_cut --compare-with %s -q --seed 2 | FileCheck %s
 // CHECK: match
 
 // IR-LABEL: func.func @softmax(
@@ -47,8 +52,13 @@
 // IR-NEXT: "stablehlo.dot_general"(%arg0, %arg1) {{.*}} : (tensor<4x?xf32>, tensor<?x5xf32>) -> tensor<4x5xf32>
 // IR-NEXT: return
 
+// IR-LABEL: func.func @broadcast_cut(
+// IR: "stablehlo.broadcast_in_dim"(%{{.*}}) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<5xf32>
+// IR-NEXT: "stablehlo.dot_general"(%arg0, %{{.*}}) {{.*}} : (tensor<5xf32>, tensor<5xf32>) -> tensor<f32>
+
 mesh.mesh @mesh(shape = 3)
 mesh.mesh @mesh4(shape = 4)
+mesh.mesh @mesh32(shape = 3x2)
 
 func.func @softmax(%x: tensor<8x6xf32>) -> tensor<8x6xf32> {
   %rows = mesh.sharding @mesh split_axes = [[0]] sharded_dims_offsets = [0, 3, 6, 8] : !mesh.sharding
@@ -107,4 +117,15 @@ func.func @contract_cols(%x: tensor<4x8xf32>, %w: tensor<8x5xf32>) -> tensor<4x5
   %ws = mesh.shard %w to %rows : tensor<8x5xf32>
   %y = "stablehlo.dot_general"(%xs, %ws) <{dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>}> : (tensor<4x8xf32>, tensor<8x5xf32>) -> tensor<4x5xf32>
   return %y : tensor<4x5xf32>
+}
+
+func.func @broadcast_cut(%x: tensor<10xf32>) -> tensor<f32> {
+  %s = mesh.sharding @mesh32 split_axes = [[1]] : !mesh.sharding
+  %xs = mesh.shard %x to %s annotate_for_users : tensor<10xf32>
+  %c = "stablehlo.constant"() <{value = dense<-3.0> : tensor<f32>}> : () -> tensor<f32>
+  %b = "stablehlo.broadcast_in_dim"(%c) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<10xf32>
+  %o = mesh.sharding @mesh32 split_axes = [[1]] sharded_dims_offsets = [0, 9, 10] : !mesh.sharding
+  %bs = mesh.shard %b to %o : tensor<10xf32>
+  %d = "stablehlo.dot_general"(%xs, %b) <{dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [0], rhs_contracting_dimensions = [0]>}> : (tensor<10xf32>, tensor<10xf32>) -> tensor<f32>
+  return %d : tensor<f32>
 }

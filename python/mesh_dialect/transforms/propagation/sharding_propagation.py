@@ -172,6 +172,18 @@ def _cut_along(need: Sharding, shape: Sequence[int], cut: dict, mesh: Mesh) -> S
     return dataclasses.replace(need, sharded_dims_offsets=tuple(offsets)) if found else need
 
 
+def _fed_cuts(operands: list[ir.Value], needs: tuple[Sharding | None, ...], cut: dict) -> dict:
+    """The part of `cut` an hlo op's operands carry: its result types are
+    written out, so a piece's size must come from an operand cut alike (a
+    broadcast's new dimension keeps its default cut)."""
+    fed = set()
+    for v, need in zip(operands, needs):
+        t = v.type
+        if need is not None and isinstance(t, ir.RankedTensorType):
+            fed.update((t.shape[d], need.split_axes[d]) for d in need.sharded_dims() if d < t.rank)
+    return {k: o for k, o in cut.items() if k in fed}
+
+
 def _static_mesh(shape: tuple[int, ...] | None) -> Mesh | None:
     """The mesh of `shape`, None when a size is dynamic (offsets need static ones)."""
     return Mesh(shape) if shape and all(n >= 1 for n in shape) else None
@@ -705,6 +717,8 @@ class _Function:
         if cut is not None and self.cuts.get(choice.mesh):
             # a size the mesh does not divide takes the function's cut, which the solver priced
             cut = {**self.cuts[choice.mesh], **cut}
+        if cut and hlo:
+            cut = _fed_cuts(operands, choice.operands, cut)
         for i, r in enumerate(results):
             need = choice.results[i]
             if need is not None:
