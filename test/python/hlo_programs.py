@@ -27,7 +27,7 @@ SIZES = (5, 7, 8, 10, 3, 4, 6, 1, 2)
 SIZE_WEIGHTS = (4, 4, 3, 3, 2, 2, 2, 1, 1)
 
 # the share of values annotated, and the most ops a program has (long runs raise them)
-KNOBS = {"annotate": 0.35, "max_ops": 8}
+KNOBS = {"annotate": 0.35, "max_ops": 8, "xla_cuts": 0.0}
 
 F_UNARY = (
     "stablehlo.negate",
@@ -154,7 +154,17 @@ class _Gen:
             if d >= 0:
                 split[d].append(a)
         offsets = ""
-        if any(split) and self.rng.random() < 0.08:  # explicit cuts: hlo ops then keep to even pieces
+        if any(split) and KNOBS["xla_cuts"] and self.rng.random() < KNOBS["xla_cuts"]:
+            # XLA's cut, as a JAX program arrives: ceil-sized pieces, the last ones shorter or empty
+            cuts = []
+            for d, axes in enumerate(split):
+                if axes:
+                    k = math.prod(self.mesh[a] for a in axes)
+                    n, size = v.shape[d], -(-v.shape[d] // k)
+                    cuts += [min(i * size, n) for i in range(k)] + [n]
+            offsets = f" sharded_dims_offsets = [{', '.join(map(str, cuts))}]"
+            self.all_even = False
+        elif any(split) and self.rng.random() < 0.08:  # arbitrary explicit cuts
             cuts = []
             for d, axes in enumerate(split):
                 if axes:
@@ -611,8 +621,9 @@ def main(argv: list[str]) -> int:
     p.add_argument("--out", default=None, help="directory for failing programs")
     p.add_argument("--annotate", type=float, default=KNOBS["annotate"])
     p.add_argument("--max-ops", type=int, default=KNOBS["max_ops"])
+    p.add_argument("--xla-cuts", type=float, default=KNOBS["xla_cuts"], help="how often an annotation takes XLA's cut")
     args = p.parse_args(argv)
-    KNOBS.update(annotate=args.annotate, max_ops=args.max_ops)
+    KNOBS.update(annotate=args.annotate, max_ops=args.max_ops, xla_cuts=args.xla_cuts)
     tally: Counter = Counter()
     refusals: Counter = Counter()
     failures: Counter = Counter()

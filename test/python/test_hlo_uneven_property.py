@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from hlo_programs import check, dynamic_hlo_ops, generate
+from hlo_programs import KNOBS, check, dynamic_hlo_ops, generate
 
 # Fixed seeds: the same programs on every machine (about 20 s on one core).
 SEEDS = range(20261130, 20261130 + 240)
@@ -45,6 +45,23 @@ def test_every_program_partitions_correctly_or_is_refused_cleanly(outcomes):
     # The generator writes only ops and layouts partition supports (pieces
     # of unequal sizes fall back to even ones and reshards): no refusal at all.
     assert not refused, Counter(out.message for _, _, out in refused)
+
+
+# Programs as JAX sends them: most annotations cut as XLA cuts (ceil-sized
+# pieces written as offsets), which the hlo ops then run on.
+XLA_SEEDS = range(20261201, 20261201 + 120)
+
+
+def test_programs_cut_as_xla_cuts_partition_correctly(monkeypatch):
+    monkeypatch.setitem(KNOBS, "xla_cuts", 0.7)
+    monkeypatch.setitem(KNOBS, "annotate", 0.5)
+    outcomes = [(seed, generate(seed)) for seed in XLA_SEEDS]
+    results = [(seed, prog, check(prog)) for seed, prog in outcomes]
+    bad = [f"seed {seed}: {out.message}\n{prog.text}" for seed, prog, out in results if out.kind != "ok"]
+    assert not bad, f"{len(bad)} of {len(results)} not partitioned; the first:\n{bad[0]}"
+    offsets = sum("sharded_dims_offsets" in prog.text for _, prog, _ in results)
+    uneven = sum(bool(out.dynamic) for _, _, out in results)
+    assert offsets >= len(results) // 2 and uneven >= len(results) // 2, (offsets, uneven)
 
 
 def test_the_run_covers_hlo_ops_on_unequal_pieces(outcomes):
