@@ -172,6 +172,20 @@ def _cut_along(need: Sharding, shape: Sequence[int], cut: dict, mesh: Mesh) -> S
     return dataclasses.replace(need, sharded_dims_offsets=tuple(offsets)) if found else need
 
 
+def _note_cuts(found: dict, s: Sharding, shape: Sequence[int], dims: list[int], mesh: Mesh) -> None:
+    """Record in `found` the offsets `s` cuts each of `dims` of a value of
+    `shape` into, per (size, split axes); a key two annotations cut
+    differently maps to None (`_agreed` leaves it out)."""
+    for d in dims:
+        key, offsets = (shape[d], s.split_axes[d]), s.cut(d, shape[d], mesh)
+        found[key] = offsets if found.get(key, offsets) == offsets else None
+
+
+def _agreed(found: dict) -> dict:
+    """The cuts of `found` (`_note_cuts`) every annotation agreed on."""
+    return {k: o for k, o in found.items() if o is not None}
+
+
 def _fed_cuts(operands: list[ir.Value], needs: tuple[Sharding | None, ...], cut: dict) -> dict:
     """The part of `cut` an hlo op's operands carry: its result types are
     written out, so a piece's size must come from an operand cut alike (a
@@ -526,13 +540,10 @@ class _Function:
             t = ann.value.type if mesh is not None else None
             if not isinstance(t, ir.RankedTensorType) or not t.has_static_shape:
                 continue
-            cuts = found.setdefault(ann.mesh, {})
-            for d in s.sharded_dims():
-                if t.shape[d] % s.shard_count(d, mesh) == 0:
-                    continue  # split evenly by ops that keep to even pieces: their cut is the default one
-                key, offsets = (t.shape[d], s.split_axes[d]), s.cut(d, t.shape[d], mesh)
-                cuts[key] = offsets if cuts.get(key, offsets) == offsets else None
-        return {m: {k: o for k, o in cuts.items() if o is not None} for m, cuts in found.items()}
+            # (a dimension split evenly is split by ops that keep to even pieces: their cut is the default one)
+            uneven = [d for d in s.sharded_dims() if t.shape[d] % s.shard_count(d, mesh)]
+            _note_cuts(found.setdefault(ann.mesh, {}), s, t.shape, uneven, mesh)
+        return {m: _agreed(cuts) for m, cuts in found.items()}
 
     def keep_whole_arguments(self) -> None:
         """The solver priced an argument without a layout of its own as
@@ -710,7 +721,7 @@ class _Function:
         anchor = op
         # most hlo ops run on even pieces only (their static types give their
         # sizes): values there keep the default cut, and an explicit one is resharded
-        uneven, hlo = uneven_kind(op.name)
+        uneven, hlo = uneven_kind(op.name) if self.any_offsets else (False, False)
         runs_uneven = self.any_offsets and (uneven or not hlo)
         mesh = _static_mesh(self.mesh_shapes.get(choice.mesh)) if runs_uneven else None
         cut = self.offsets_cut(operands, results, choice, mesh) if mesh is not None else None
@@ -807,11 +818,8 @@ class _Function:
                 if ann.mesh != choice.mesh or not same_placement(ann.sharding, need):
                     continue
                 shape = ir.RankedTensorType(v.type).shape
-                for d in ann.sharding.sharded_dims():
-                    key = (shape[d], ann.sharding.split_axes[d])
-                    offsets = ann.sharding.cut(d, shape[d], mesh)
-                    found[key] = offsets if found.get(key, offsets) == offsets else None
-        return {k: o for k, o in found.items() if o is not None}
+                _note_cuts(found, ann.sharding, shape, ann.sharding.sharded_dims(), mesh)
+        return _agreed(found)
 
     def origin_of(self, choice: Choice) -> tuple[ir.Location, ...]:
         """The explicit annotations an inferred layout goes back to."""
