@@ -69,7 +69,7 @@ from mlir import ir
 
 from ..ir.asm import remap_location
 from ..ir.control import HLO_BRANCHES, HLO_REGION_OPS, HLO_WHILE, malformed, trip_count
-from ..ir.hlo import conv_dimensions
+from ..ir.hlo import conv_dimensions, dot_dimensions
 from ..ir.schema import DYNAMIC
 from ..ir.syntax import Unprintable, decode_axes_array, decode_sharding_attr
 from ..sharding.spec import Mesh, Sharding, ShardingError
@@ -464,6 +464,10 @@ class Compiler:
             a["dim"] = _int_attr(op, "dim")
             return
         self.prepare_flops(op, node)
+        if name.startswith(("stablehlo.", "mhlo.")):
+            sources = _hlo_size_sources(op, name.partition(".")[2])
+            if sources is not None:
+                a["sources"] = sources
 
     def prepare_flops(self, op: ir.Operation, node: Node) -> None:
         name = node.name
@@ -524,6 +528,53 @@ class Compiler:
                 if dims is not None:
                     a["flops"] = "conv"
                     a["kernel_dims"] = (dims.kernel_input_feature, *dims.kernel_spatial)
+
+
+def _rank(v: ir.Value) -> int | None:
+    t = v.type
+    return ir.RankedTensorType(t).rank if isinstance(t, ir.RankedTensorType) else None
+
+
+SizeSource = tuple[int, int] | None
+"""Where a result dimension's size comes from: (operand index, its dimension)."""
+
+
+def _hlo_size_sources(op: ir.Operation, base: str) -> list[list[SizeSource]] | None:
+    """Per result, per dimension, the operand dimension of the same size, for
+    the hlo ops partition runs on pieces of unequal sizes whose results are
+    not shaped like their operands (elementwise ops are: `follow`); None for
+    any other op, or one whose attributes do not read as expected."""
+    ranks = [_rank(v) for v in op.operands]
+    if base == "transpose":
+        return [[(0, d) for d in _ints(op, "permutation")]]
+    if base == "broadcast_in_dim":
+        rank = _rank(op.results[0])
+        if rank is None:
+            return None
+        out: list[SizeSource] = [None] * rank
+        for i, d in enumerate(_ints(op, "broadcast_dimensions")):
+            if 0 <= d < rank:
+                out[d] = (0, i)
+        return [out]
+    if base == "reduce":
+        dims = set(_ints(op, "dimensions"))
+        inputs = len(op.results)
+        return [[(k, d) for d in range(ranks[k] or 0) if d not in dims] for k in range(inputs)]
+    if base == "dot" and len(ranks) == 2 and None not in ranks:
+        lhs, rhs = ranks
+        return [[(0, d) for d in range(lhs - 1)] + [(1, d) for d in range(1, rhs)]]  # type: ignore[operator]
+    if base == "dot_general" and "dot_dimension_numbers" in op.attributes and None not in ranks[:2]:
+        dims = dot_dimensions(str(op.attributes["dot_dimension_numbers"]))
+        if dims is None or len(ranks) < 2:
+            return None
+        lhs_used = set(dims.lhs_batching_dimensions) | set(dims.lhs_contracting_dimensions)
+        rhs_used = set(dims.rhs_batching_dimensions) | set(dims.rhs_contracting_dimensions)
+        return [
+            [(0, d) for d in dims.lhs_batching_dimensions]
+            + [(0, d) for d in range(ranks[0]) if d not in lhs_used]  # type: ignore[arg-type]
+            + [(1, d) for d in range(ranks[1]) if d not in rhs_used]  # type: ignore[arg-type]
+        ]
+    return None
 
 
 def _payload_ops(op: ir.Operation) -> int:
@@ -1049,11 +1100,30 @@ class DeviceRun:
             for res, init in zip(n.results, inits):
                 self.set_shape(res, self.shape(init) or ())
             return
+        elif "sources" in a:
+            for k, res in enumerate(n.results):
+                if res in self.fn.types and k < len(a["sources"]):
+                    self.set_shape(res, self.sourced(n, res, a["sources"][k]))
+            return
         if shape is not None:
             self.set_shape(r, shape)
             tensors = tensors[1:]
         for res in tensors:
             self.set_shape(res, self.follow(n, res))
+
+    def sourced(self, n: Node, r: int, sources: list[SizeSource]) -> Shape:
+        """Result `r`'s shape, each dynamic size read from the operand
+        dimension `sources` maps it to (`_hlo_size_sources`)."""
+        static = self.fn.types[r][0]
+        out = list(static)
+        for i, s in enumerate(static):
+            if s is not None or i >= len(sources) or sources[i] is None:
+                continue
+            k, d = sources[i]  # type: ignore[misc]
+            shape = self.shape(n.operands[k]) if k < len(n.operands) else None
+            if shape is not None and d < len(shape):
+                out[i] = shape[d]
+        return tuple(out)
 
     def follow(self, n: Node, r: int) -> Shape:
         """A dynamic size taken from an operand of the same rank that has it."""
