@@ -25,8 +25,16 @@ MODELLED = {"all_gather", "all_reduce", "reduce_scatter", "all_to_all"}
 COMMUNICATING = MODELLED | {"send", "recv", "shift", "broadcast", "gather", "scatter", "reduce", "update_halo"}
 
 
+class DynamicSize(ValueError):
+    """A collective on a tensor whose type has a `?` size: its bytes differ
+    from device to device, which only a run (or `mesh-analysis`, which
+    follows each device) can tell."""
+
+
 def elements(tensor_type: str) -> int:
     dims = tensor_type[len("tensor<") : -1].split("x")[:-1]
+    if "?" in dims:
+        raise DynamicSize(f"a collective on {tensor_type}, whose size is known only at run time")
     return math.prod(int(d) for d in dims)
 
 

@@ -8,7 +8,7 @@ norm under `lax.cond`, a gradient accumulated over micro-batches by
 those miss: causal attention over a split sequence, prefix scans, int32
 argmax ties and integer sums, 2-D convolution halos, `jax.grad` of an RMS
 norm, scatters, a binary search, uneven pieces (integer reductions, a
-softmax), pure resharding) on 8 CPU
+softmax, a gelu MLP), pure resharding) on 8 CPU
 devices as the mesh ("data"=2, "model"=4), and each flavour (Shardy, GSPMD):
 
 - `NAME.FLAVOUR.mlir`: the lowered module in MLIR's generic form, as
@@ -289,6 +289,18 @@ def uneven_softmax(x: jax.Array, w: jax.Array) -> tuple[jax.Array, jax.Array]:
     return jax.nn.softmax(h, axis=0), jnp.sum(h, axis=1)
 
 
+def uneven_gelu(x: jax.Array, w1: jax.Array, w2: jax.Array) -> jax.Array:
+    """A Megatron gelu MLP whose 10 hidden columns the 4 "model" devices do
+    not divide (XLA cuts 3, 3, 3, 1), the hidden layer constrained to
+    whole rows: partition gathers its rows over "data" and slices them
+    back for the second matmul, a round trip mesh-optimize-collectives
+    undoes."""
+    w1 = jax.lax.with_sharding_constraint(w1, NamedSharding(mesh(), P(None, "model")))
+    w2 = jax.lax.with_sharding_constraint(w2, NamedSharding(mesh(), P("model")))
+    h = jax.lax.with_sharding_constraint(jax.nn.gelu(x @ w1), NamedSharding(mesh(), P(None, "model")))
+    return h @ w2
+
+
 def reshard(x: jax.Array) -> tuple[jax.Array, ...]:
     """One array returned in six layouts (pure resharding): axes swapped,
     rows over both axes in either order, columns over both ("model"
@@ -417,6 +429,7 @@ PROGRAMS = {
     "searchsorted": (searchsorted, [ascending(16), (8,)], [P("model"), P("data")], (P("data"), P("data"))),
     "uneven": (uneven, [ints((4, 10), -90, -10), (4, 6)], [P(), P()], (P(),) * 6),
     "uneven_softmax": (uneven_softmax, [(10, 6), (10, 10)], [P(), P()], (P(), P())),
+    "uneven_gelu": (uneven_gelu, [(8, 16), (16, 10), (10, 16)], [P("data"), P(), P()], P("data")),
     "reshard": (
         reshard,
         [(8, 16)],

@@ -33,11 +33,14 @@ class MeshCanonicalize(Pass):
     SUMMARY: ClassVar[str] = "Fold single-device collectives and static mesh queries; CSE and DCE pure mesh ops"
     DESCRIPTION: ClassVar[str] = (
         "A collective whose device group has one device and whose result type equals its input type "
-        "becomes its input. mesh.mesh_shape and process indices on static size-1 axes become constants. "
+        "becomes its input, and so does an all_slice of an all_gather along the same dimension over the "
+        "same mesh axes. mesh.mesh_shape and process indices on static size-1 axes become constants. "
         "Identical mesh.sharding and query ops in one block are merged, and unused pure mesh ops erased."
     )
 
-    fold_collectives: bool = dataclasses.field(default=True, metadata={"help": "fold single-device collectives"})
+    fold_collectives: bool = dataclasses.field(
+        default=True, metadata={"help": "fold single-device collectives and all_gather-all_slice round trips"}
+    )
     fold_queries: bool = dataclasses.field(default=True, metadata={"help": "fold mesh_shape/process index queries"})
     cse: bool = dataclasses.field(default=True, metadata={"help": "merge identical pure mesh ops in a block"})
     dce: bool = dataclasses.field(default=True, metadata={"help": "erase unused pure mesh ops"})
@@ -106,7 +109,10 @@ class MeshCanonicalize(Pass):
 
     def fold_collective(self, op: ir.Operation, meshes: Meshes) -> bool:
         source, result = op.operands[0], op.results[0]
-        if source.type != result.type or self._group_size(op, meshes) != 1:
+        gathered = gathered_input(op)
+        if gathered is not None:
+            source = gathered
+        elif source.type != result.type or self._group_size(op, meshes) != 1:
             return False
         if op.name == "mesh.shift" and "rotate" not in op.attributes and op.attributes["offset"].value != 0:
             return False  # a non-rotating shift by a non-zero offset leaves an undefined result
@@ -168,6 +174,27 @@ def mesh_shape_of(op: ir.Operation, meshes: Meshes) -> list[int | None] | None:
             return shape
         scope = scope.parent
     return None
+
+
+def gathered_input(op: ir.Operation) -> ir.Value | None:
+    """For an all_slice of an all_gather along the same dimension over the
+    same mesh axes (in the same order), the gather's input: each device
+    slices out of the gathered tensor the very piece it put in, when the
+    slice's type is the input's (an uneven gather's pieces were padded
+    alike on every device: the slice is the padded piece)."""
+    if op.name != "mesh.all_slice":
+        return None
+    owner = op.operands[0].owner
+    if not isinstance(owner, ir.OpView) or owner.operation.name != "mesh.all_gather":
+        return None
+    gather = owner.operation
+    source = gather.operands[0]
+    a, b = gather.attributes, op.attributes
+    if source.type != op.results[0].type or str(a["mesh"]) != str(b["mesh"]):
+        return None
+    if list(a["mesh_axes"]) != list(b["mesh_axes"]) or a["gather_axis"] != b["slice_axis"]:
+        return None
+    return source
 
 
 def _is_annotation(value: ir.Value) -> bool:

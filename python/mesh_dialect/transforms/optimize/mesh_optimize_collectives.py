@@ -29,11 +29,19 @@ from ...interfaces.registry import hlo_combiner_kind, ignores_nan, is_pointwise,
 from ...ir import ops as mesh_ops
 from ...ir.flags import drop_totals_only_flags
 from ...ir.schema import DYNAMIC
+from ...ir.signature import op_address
 from ...ir.types import is_boolean
 from ...sharding.resharding import AllGather, AllReduce, ReduceScatter, Step, uniform_cost
 from ...sharding.spec import IDEMPOTENT_KINDS, Mesh
 from ..base import Pass, element_bytes
-from ..cleanup.mesh_canonicalize import PURE_COLLECTIVES, MeshCanonicalize, Meshes, identity_key, mesh_shape_of
+from ..cleanup.mesh_canonicalize import (
+    PURE_COLLECTIVES,
+    MeshCanonicalize,
+    Meshes,
+    gathered_input,
+    identity_key,
+    mesh_shape_of,
+)
 
 # Kinds whose reduction of n equal values is the value.
 
@@ -280,7 +288,7 @@ class MeshOptimizeCollectives(Pass):
     )
 
     fold_one_device: bool = dataclasses.field(
-        default=True, metadata={"help": "erase collectives over one-device groups"}
+        default=True, metadata={"help": "erase collectives over one-device groups, and all_slices undoing all_gathers"}
     )
     merge_identical: bool = dataclasses.field(
         default=True, metadata={"help": "merge identical collectives of one value in a block"}
@@ -334,15 +342,29 @@ class MeshOptimizeCollectives(Pass):
     # -- 7. one-device groups ------------------------------------------------
 
     def _fold_one_device(self, module: ir.Operation, meshes: Meshes) -> bool:
-        """mesh-canonicalize's fold, on collectives only."""
+        """mesh-canonicalize's fold, on collectives only: one-device groups,
+        and an all_slice undoing an all_gather (the gather is erased once
+        nothing else reads it)."""
         folder = MeshCanonicalize()
         changed = False
+        emptied: dict[int, ir.Operation] = {}  # gathers a fold stopped reading, by address
         for op in _ops(module, PURE_COLLECTIVES):
             loc = op.location
             name = op.name
+            undone = gathered_input(op) is not None
+            if undone:
+                gather = op.operands[0].owner.operation
+                before = _op_cost(gather, meshes)
             if folder.fold_collective(op, meshes):
-                self._explain(loc, f"{name} over a one-device group erased", 0, 0)
+                if undone:
+                    emptied[op_address(gather)] = gather
+                    self._explain(loc, "all_slice of an all_gather over the same axes: the gather's input", before, 0)
+                else:
+                    self._explain(loc, f"{name} over a one-device group erased", 0, 0)
                 changed = True
+        for gather in emptied.values():
+            if next(iter(gather.results[0].uses), None) is None:
+                gather.erase()
         return changed
 
     # -- 2. identical collectives ---------------------------------------------
