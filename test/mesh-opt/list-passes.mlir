@@ -27,14 +27,14 @@
 // CHECK-NEXT:       output               file to write the report to (default: stderr) [default: ]
 // CHECK-NEXT:       max-devices          the most devices a mesh may have [default: 4096]
 // CHECK-NEXT:   --mesh-canonicalize        Fold single-device collectives and static mesh queries; CSE and DCE pure mesh ops
-// CHECK-NEXT:       fold-collectives     fold single-device collectives [default: true]
+// CHECK-NEXT:       fold-collectives     fold single-device and empty collectives, and all_gather-all_slice round trips [default: true]
 // CHECK-NEXT:       fold-queries         fold mesh_shape/process index queries [default: true]
 // CHECK-NEXT:       cse                  merge identical pure mesh ops in a block [default: true]
 // CHECK-NEXT:       dce                  erase unused pure mesh ops [default: true]
 // CHECK-NEXT:   --mesh-lower-all-slice     Replace mesh.all_slice by tensor.extract_slice at the device's in-group position
 // CHECK-NEXT:   --mesh-lower-process-multi-index Compute mesh.process_multi_index from mesh.process_linear_index and the mesh shape
 // CHECK-NEXT:   --mesh-optimize-collectives Merge, fold, reassociate and move collectives of per-device programs
-// CHECK-NEXT:       fold-one-device      erase collectives over one-device groups [default: true]
+// CHECK-NEXT:       fold-one-device      erase collectives over one-device groups or of no element; fold all_slices undoing all_gathers [default: true]
 // CHECK-NEXT:       merge-identical      merge identical collectives of one value in a block [default: true]
 // CHECK-NEXT:       fold-all-reduce      fold all_reduce of all_reduce; drop idempotent re-reductions [default: true]
 // CHECK-NEXT:       reassociate          op(all_reduce(a), all_reduce(b)) -> all_reduce(op(a, b)) [default: true]

@@ -441,6 +441,27 @@ def test_a_slice_undoing_a_gather_is_the_gathers_input(seed):
     assert canonical.count("mesh.all_slice") == 2
 
 
+NO_ELEMENTS = """
+mesh.mesh @mesh(shape = 2x2)
+func.func @f(%a0: tensor<0x4xi32>, %a1: tensor<4x4xi32>) -> (tensor<0x8xi32>, tensor<4x4xi32>, tensor<0x4xi32>) {
+  %0 = mesh.all_gather %a0 on @mesh mesh_axes = [1] gather_axis = 1 : tensor<0x4xi32> -> tensor<0x8xi32>
+  %1 = mesh.all_reduce %a1 on @mesh mesh_axes = [0] : tensor<4x4xi32> -> tensor<4x4xi32>
+  %2 = mesh.all_reduce %a0 on @mesh mesh_axes = [0, 1] : tensor<0x4xi32> -> tensor<0x4xi32>
+  return %0, %1, %2 : tensor<0x8xi32>, tensor<4x4xi32>, tensor<0x4xi32>
+}
+"""
+
+
+def test_a_collective_of_no_element_is_an_empty_tensor():
+    """Partition gathers and reduces tensors of no element (JAX's edge pads
+    concatenate some): they receive nothing, and each becomes a
+    `tensor.empty` of its type; the other collective stays."""
+    for printed in (_same(NO_ELEMENTS, 0), _canonicalized(NO_ELEMENTS)):
+        assert printed.count("tensor.empty() : tensor<0x8xi32>") == 1
+        assert printed.count("tensor.empty() : tensor<0x4xi32>") == 1
+        assert printed.count("mesh.all_") == 1
+
+
 def _canonicalized(text: str) -> str:
     """`text` after mesh-canonicalize, which makes the same fold (its
     results are those `_same` checks: the same program)."""

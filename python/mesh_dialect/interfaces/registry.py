@@ -710,7 +710,17 @@ def _shape_reshape(op: ir.Operation) -> ShardingRule | None:
     src, dst = _shape(op.operands[0]), _shape(op.results[0])
     if src is None or dst is None or None in src or None in dst:
         return None
-    groups = _shape_groups(src, dst)
+    if 0 in src or 0 in dst:
+        # No element: products cannot group the dimensions.  A reshape that
+        # only adds or drops unit dimensions (JAX's edge pads reshape 1x0x16
+        # to 0x16) keeps the others, which split alike; any other splits
+        # nothing (a split operand is gathered, for no bytes).
+        kept_src = [d for d, n in enumerate(src) if n != 1]
+        kept_dst = [d for d, n in enumerate(dst) if n != 1]
+        alike = [src[d] for d in kept_src] == [dst[d] for d in kept_dst]
+        groups = [([i], [j]) for i, j in zip(kept_src, kept_dst)] if alike else []
+    else:
+        groups = _shape_groups(src, dst)
     if groups is None:
         return None
     rule = _reshape_rule(src, dst, groups)

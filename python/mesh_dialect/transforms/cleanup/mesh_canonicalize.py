@@ -11,7 +11,7 @@ import dataclasses
 from typing import ClassVar
 
 from mlir import ir
-from mlir.dialects import arith
+from mlir.dialects import arith, tensor
 
 from ...ir.schema import COLLECTIVES, DYNAMIC
 from ..base import Pass
@@ -34,12 +34,14 @@ class MeshCanonicalize(Pass):
     DESCRIPTION: ClassVar[str] = (
         "A collective whose device group has one device and whose result type equals its input type "
         "becomes its input, and so does an all_slice of an all_gather along the same dimension over the "
-        "same mesh axes. mesh.mesh_shape and process indices on static size-1 axes become constants. "
+        "same mesh axes; one whose result has no element becomes a tensor.empty. mesh.mesh_shape and "
+        "process indices on static size-1 axes become constants. "
         "Identical mesh.sharding and query ops in one block are merged, and unused pure mesh ops erased."
     )
 
     fold_collectives: bool = dataclasses.field(
-        default=True, metadata={"help": "fold single-device collectives and all_gather-all_slice round trips"}
+        default=True,
+        metadata={"help": "fold single-device and empty collectives, and all_gather-all_slice round trips"},
     )
     fold_queries: bool = dataclasses.field(default=True, metadata={"help": "fold mesh_shape/process index queries"})
     cse: bool = dataclasses.field(default=True, metadata={"help": "merge identical pure mesh ops in a block"})
@@ -112,6 +114,8 @@ class MeshCanonicalize(Pass):
         gathered = gathered_input(op)
         if gathered is not None:
             source = gathered
+        elif _no_elements(result.type):
+            return self._fold_empty(op)
         elif source.type != result.type or self._group_size(op, meshes) != 1:
             return False
         if op.name == "mesh.shift" and "rotate" not in op.attributes and op.attributes["offset"].value != 0:
@@ -121,6 +125,20 @@ class MeshCanonicalize(Pass):
             # value a second time: a layout change where there was none.
             return False
         result.replace_all_uses_with(source)
+        op.erase()
+        return True
+
+    @staticmethod
+    def _fold_empty(op: ir.Operation) -> bool:
+        """A collective whose result has no element receives nothing: an
+        empty tensor of its type, made where it was."""
+        result = op.results[0]
+        if _annotated(result):
+            return False
+        with ir.InsertionPoint(op), op.location:
+            t = ir.RankedTensorType(result.type)
+            empty = tensor.EmptyOp(list(t.shape), t.element_type).result
+        result.replace_all_uses_with(empty)
         op.erase()
         return True
 
@@ -195,6 +213,11 @@ def gathered_input(op: ir.Operation) -> ir.Value | None:
     if list(a["mesh_axes"]) != list(b["mesh_axes"]) or a["gather_axis"] != b["slice_axis"]:
         return None
     return source
+
+
+def _no_elements(t: ir.Type) -> bool:
+    """A static tensor type with a dimension of size 0."""
+    return isinstance(t, ir.RankedTensorType) and t.has_static_shape and 0 in t.shape
 
 
 def _is_annotation(value: ir.Value) -> bool:

@@ -288,7 +288,10 @@ class MeshOptimizeCollectives(Pass):
     )
 
     fold_one_device: bool = dataclasses.field(
-        default=True, metadata={"help": "erase collectives over one-device groups, and all_slices undoing all_gathers"}
+        default=True,
+        metadata={
+            "help": "erase collectives over one-device groups or of no element; fold all_slices undoing all_gathers"
+        },
     )
     merge_identical: bool = dataclasses.field(
         default=True, metadata={"help": "merge identical collectives of one value in a block"}
