@@ -1347,7 +1347,7 @@ class Program:
         return Val(r, shape)
 
     def concat(self) -> Val:
-        """`tensor.concat` (no rule: computed whole) or (extended)
+        """`tensor.concat` or (extended)
         `stablehlo.concatenate` of two or three values along one dimension."""
         rng = self.rng
         a = self.operand(self.pick())

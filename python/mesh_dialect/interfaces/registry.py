@@ -1730,9 +1730,10 @@ def _hlo_dynamic_update_slice(op: ir.Operation) -> ShardingRule | None:
     return ShardingRule(_all_parallel(loops), (tuple(operand), tuple(updated), *maps), (tuple(operand),))
 
 
-def _hlo_concatenate(op: ir.Operation) -> ShardingRule | None:
-    """`concatenate`: every dimension but the joined one."""
-    dim = _ints(_attr(op, "dimension"))
+def _concatenate(op: ir.Operation, attr_name: str) -> ShardingRule | None:
+    """hlo `concatenate` and `tensor.concat` (`torch.cat`): every dimension
+    but the joined one, which attribute `attr_name` names."""
+    dim = _ints(_attr(op, attr_name))
     shape = _shape(op.results[0]) if len(op.results) == 1 else None
     if dim is None or len(dim) != 1 or shape is None or not 0 <= dim[0] < len(shape):
         return None
@@ -2175,6 +2176,7 @@ def _register_builtins() -> None:
     register_rule("tensor.extract_slice", _extract_slice)
     register_rule("tensor.insert_slice", _insert_slice)
     register_rule("tensor.pad", _pad)
+    register_rule("tensor.concat", lambda op: _concatenate(op, "dim"))
     register_rule("tosa.reshape", _shape_reshape)
     register_rule("func.return", _passthrough)
     register_rule("func.call", _passthrough)
@@ -2199,7 +2201,7 @@ def _register_builtins() -> None:
         register_rule(f"{dialect}.slice", _hlo_slice)
         register_rule(f"{dialect}.dynamic_slice", _hlo_dynamic_slice)
         register_rule(f"{dialect}.dynamic_update_slice", _hlo_dynamic_update_slice)
-        register_rule(f"{dialect}.concatenate", _hlo_concatenate)
+        register_rule(f"{dialect}.concatenate", lambda op: _concatenate(op, "dimension"))
         register_rule(f"{dialect}.pad", _hlo_pad)
         register_rule(f"{dialect}.gather", _hlo_gather)
         register_rule(f"{dialect}.scatter", _hlo_scatter)
