@@ -32,6 +32,24 @@ def _call(frame, step, *args):
 
 
 # ---------------------------------------------------------------------------
+# cf.assert (torch-mlir checks every gathered index with one)
+
+
+def _prepare_assert(c: Compiler, op: ir.Operation) -> dict:
+    msg = op.attributes["msg"] if "msg" in op.attributes else None
+    return {"msg": ir.StringAttr(msg).value if isinstance(msg, ir.StringAttr) else ""}
+
+
+@register("cf.assert", prepare=_prepare_assert)
+def _assert(frame, step, condition):
+    """A run stops where the program's own check fails, as the compiled
+    program would abort."""
+    if not np.all(condition):
+        raise fail(step, f"assertion failed: {step.attrs['msg']}")
+    return []
+
+
+# ---------------------------------------------------------------------------
 # arith
 
 
