@@ -133,28 +133,6 @@ func.func @calls_partitioned(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
 
 // -----
 
-// A linalg body that reads a split tensor from outside the op: the op's rule
-// sees only its operands, so each device would index its own piece with the
-// global indices. Refused; a whole captured tensor is fine (below).
-#id2 = affine_map<(d0, d1) -> (d0, d1)>
-mesh.mesh @m2(shape = 2)
-func.func @body_reads_a_split_tensor(%x: tensor<8x16xf32>) -> tensor<8x16xf32> {
-  %s = mesh.sharding @m2 split_axes = [[0]] : !mesh.sharding
-  %x0 = mesh.shard %x to %s : tensor<8x16xf32>
-  %e = tensor.empty() : tensor<8x16xf32>
-  %g = linalg.generic {indexing_maps = [#id2], iterator_types = ["parallel", "parallel"]} outs(%e : tensor<8x16xf32>) {
-  ^bb0(%out: f32):
-    %i = linalg.index 0 : index
-    %j = linalg.index 1 : index
-    // expected-error@+1 {{'tensor.extract' in the body of 'linalg.generic' reads a tensor defined outside it that is not whole on every device (split_axes = [[0]]); pass it to 'linalg.generic' as an operand}}
-    %v = tensor.extract %x0[%i, %j] : tensor<8x16xf32>
-    linalg.yield %v : f32
-  } -> tensor<8x16xf32>
-  return %g : tensor<8x16xf32>
-}
-
-// -----
-
 // StableHLO has no boolean iota: a split one would add its offset in i1.
 mesh.mesh @m2(shape = 2)
 func.func @split_boolean_iota() -> tensor<4xi1> {

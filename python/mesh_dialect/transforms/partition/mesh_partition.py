@@ -1255,31 +1255,28 @@ class _Partition:
         return self.fit(op, rule, recorded, operands, results, [self.layout.get(r) for r in results])[0]
 
     def check_captures(self, op: ir.Operation, name: str) -> None:
-        """Refuse a body that reads a tensor from outside the op which is not
-        whole on every device: the rule sees only the op's operands, so the
-        body would index a local piece with global indices."""
+        """A body that reads a tensor from outside the op which is not whole
+        on every device reads it whole: the rule sees only the op's
+        operands, so the body indexes the tensor with global indices (a
+        torch-mlir embedding's `tensor.extract` from its table).  The value
+        is resharded whole in front of the op, once per block, and the
+        body's reads take that."""
         # Only values this function's walk gave a layout can be split, and
         # the walk does not enter linalg bodies: a body's own values never
         # have one, so nothing needs to tell inside from outside.
         layout = self.layout
-        found: list[tuple[ir.Operation, Sharding]] = []
+        found: list[tuple[ir.Operation, int, ir.Value]] = []
 
         def visit(inner: ir.Operation) -> ir.WalkResult:
-            for v in inner.operands:
+            for i, v in enumerate(inner.operands):
                 s = layout.get(v)
                 if s is not None and (s.split_axes or s.partial_axes):
-                    found.append((inner, s))  # raised after the walk: the bindings wrap what a callback raises
-                    return ir.WalkResult.INTERRUPT
+                    found.append((inner, i, v))
             return ir.WalkResult.ADVANCE
 
         walk_inside(op, visit)  # the op's own operands are its rule's
-        if found:
-            inner, s = found[0]
-            raise _Unsupported(
-                inner.location,
-                f"'{inner.name}' in the body of '{name}' reads a tensor defined outside it that is not whole on "
-                f"every device ({s}); pass it to '{name}' as an operand",
-            )
+        for inner, i, v in found:
+            inner.operands[i] = self.in_layout(v, _WHOLE, op, None, None)
 
     def fit(
         self,
