@@ -100,6 +100,15 @@ class _Program:
         )
         return self.emit(text, out, collective=True, keep=keep), out
 
+    def all_slice(self, v: str, shape, axes, dim) -> str:
+        out = list(shape)
+        out[dim] //= self.group(axes)
+        text = (
+            f"mesh.all_slice {v} on @mesh mesh_axes = {_axes(axes)} slice_axis = {dim} : {_ty(shape)} -> "
+            f"{_ty(tuple(out))}"
+        )
+        return self.emit(text, tuple(out), collective=True)
+
     def text(self) -> str:
         mesh = "x".join(map(str, self.mesh))
         args = ", ".join(f"%a{i}: {_ty(s)}" for i, s in enumerate(self.args))
@@ -175,14 +184,7 @@ def programs(draw) -> str:
             keep = draw(st.booleans())  # another use: must not be rewritten
             r = p.all_reduce(v, shape, a, kind, keep=keep)
             sa = a if draw(st.integers(0, 3)) else list(reversed(a))
-            out = list(shape)
-            out[d] //= p.group(sa)
-            p.emit(
-                f"mesh.all_slice {r} on @mesh mesh_axes = {_axes(sa)} slice_axis = {d} : {_ty(shape)} -> "
-                f"{_ty(tuple(out))}",
-                tuple(out),
-                collective=True,
-            )
+            p.all_slice(r, shape, sa, d)
         elif pattern == "dup" and p.collectives:  # 2: identical collectives
             text = draw(st.sampled_from(p.collectives))
             shape = tuple(int(x) for x in text.rsplit("tensor<", 1)[1].split("x")[:-1])
@@ -276,14 +278,7 @@ def programs(draw) -> str:
             sd = d if draw(st.integers(0, 2)) else divisible_dim(out, p.group(sa))
             if sd is None or out[sd] % p.group(sa):
                 continue
-            sliced = list(out)
-            sliced[sd] //= p.group(sa)
-            p.emit(
-                f"mesh.all_slice {gv} on @mesh mesh_axes = {_axes(sa)} slice_axis = {sd} : {_ty(out)} -> "
-                f"{_ty(tuple(sliced))}",
-                tuple(sliced),
-                collective=True,
-            )
+            p.all_slice(gv, out, sa, sd)
         elif pattern == "extra":  # a plain all_reduce, to feed the others
             v, shape = value()
             p.all_reduce(v, shape, axes(allow_empty=False), draw(st.sampled_from(KINDS)), keep=True)
