@@ -1,16 +1,24 @@
 // A table a linalg body reads with tensor.extract (not an operand) is read
-// whole on every device, and nothing can reshard it for that read: the cost
-// solver runs the op that makes it whole (its input gathered), where it
-// used to follow the input's split and partition then refused the body.
+// whole on every device.  The cost solver prices that read as an operand
+// read whole: here the op making the table runs split, as its input
+// arrives, and partition gathers the table in front of the reading op
+// (8 elements, what gathering the op's input would cost; the tie goes to
+// the op split over more devices).  Before partition could reshard such a
+// read, the op making the table had to run whole, and before that it
+// followed its input's split and partition refused the body.
 // RUN: mesh-opt --sharding-propagation %s | FileCheck %s --check-prefix=PROP
 // RUN: mesh-opt --sharding-propagation --mesh-partition %s -o %t.mlir
+// RUN: FileCheck %s --check-prefix=IR < %t.mlir
 // RUN: mesh-run %t.mlir --compare-with %s -q | FileCheck %s
 // RUN: mesh-run %t.mlir --compare-with %s -q --seed 6 | FileCheck %s
 // CHECK: result 0: max error {{[0-9.e-]+}}
 // CHECK-NEXT: match
 // PROP-LABEL: func.func @lookup(
-// PROP: linalg.generic {{.*}}mesh.sharding_option = #mesh.sharding<@mesh, []>
 // PROP: linalg.generic {{.*}}mesh.sharding_option = #mesh.sharding<@mesh, {{\[\[}}0]]>
+// PROP: linalg.generic {{.*}}mesh.sharding_option = #mesh.sharding<@mesh, {{\[\[}}0]]>
+// IR-LABEL: func.func @lookup(
+// IR: %[[T:.*]] = mesh.all_gather %{{.*}} on @mesh mesh_axes = [0] gather_axis = 0 : tensor<2xi32> -> tensor<8xi32>
+// IR: tensor.extract %[[T]][%{{.*}}] : tensor<8xi32>
 
 mesh.mesh @mesh(shape = 4)
 func.func @lookup(%x: tensor<8xi32>, %table: tensor<8xi32>) -> tensor<8xi32> {

@@ -33,8 +33,8 @@ ANY_MESH = ""
 
 _WHOLE = (ANY_MESH, REPLICATED)
 _CAPTURED = (CAPTURED, REPLICATED)
-"""What reads a value as produced, whole (a body's read of an outside
-tensor, a collective's operand): nothing may reshard it."""
+"""What reads a value as produced, whole (a collective's operand): nothing
+may reshard it."""
 _SOURCES = frozenset((*CONSTANTS, "tensor.empty", "tensor.splat"))
 _REMADE = frozenset((*CONSTANTS, "tensor.empty", "linalg.fill", "linalg.generic"))
 """Ops whose result partition may make again in any layout (`rebuilt_op`;
@@ -523,9 +523,9 @@ class _Builder:
 
     def captures(self, op: ir.Operation, weight: int) -> None:
         """A body that reads tensors from outside its op (a `tensor.extract`
-        of a table) reads them whole on every device, and partition cannot
-        reshard them there (they are no operands): a node that needs each
-        whole as only a value produced whole gives it (`CAPTURED`)."""
+        of a table) reads them whole on every device: partition makes a
+        split one whole in front of the op (`check_captures`), so a node
+        needs each whole, as an operand read whole would."""
         found: dict[int, None] = {}
 
         def visit(inner: ir.Operation) -> ir.WalkResult:
@@ -537,7 +537,7 @@ class _Builder:
 
         walk_inside(op, visit)  # the op's own operands are its rule's
         if found:
-            self.add(Node(list(found), [], self.given((_CAPTURED,) * len(found), ()), weight=weight), _FIXED)
+            self.add(Node(list(found), [], self.given((_WHOLE,) * len(found), ()), weight=weight), _FIXED)
 
     def region(self, index: int) -> None:
         op = self.fn.ops[index]
