@@ -838,6 +838,47 @@ class Program:
         )
         return Val(r, shape)
 
+    def lookup(self) -> Val:
+        """A table read from inside a `linalg.generic` body with
+        `tensor.extract`, as torch-mlir lowers embeddings: the table is no
+        operand (often annotated split or partial), and each position is
+        a function of the loop indices kept in range (`(i * m + c) mod n`)."""
+        rng = self.rng
+        a = self.operand(self.pick())
+        table = self.operand(self.pick(rank=rng.choice([1, 2])))
+        n = len(a.shape)
+        dims = ", ".join(f"d{k}" for k in range(n))
+        ident = f"affine_map<({dims}) -> ({dims})>"
+        out = self.init(a.shape, None)
+        r, t = self.fresh(), self.ty(a.shape)
+        iters = ", ".join(['"parallel"'] * n)
+        self.emit(
+            f"{r} = linalg.generic {{indexing_maps = [{ident}, {ident}], iterator_types = [{iters}]}} "
+            f"ins({a.name} : {t}) outs({out.name} : {t}) {{"
+        )
+        self.emit(f"^bb0(%lx{self.n}: {self.elt}, %lo{self.n}: {self.elt}):")
+        x = f"%lx{self.n}"
+        positions = []
+        for size in table.shape:
+            k, m, c = rng.randrange(n), rng.choice([1, 1, 3, 5]), rng.randrange(size)
+            i, mm, cc, nn = self.fresh("li"), self.fresh("lm"), self.fresh("lc"), self.fresh("ln")
+            p1, p2, pos = self.fresh("lp"), self.fresh("lq"), self.fresh("lr")
+            self.emit(f"  {i} = linalg.index {k} : index")
+            self.emit(f"  {mm} = arith.constant {m} : index")
+            self.emit(f"  {cc} = arith.constant {c} : index")
+            self.emit(f"  {nn} = arith.constant {size} : index")
+            self.emit(f"  {p1} = arith.muli {i}, {mm} : index")
+            self.emit(f"  {p2} = arith.addi {p1}, {cc} : index")
+            self.emit(f"  {pos} = arith.remui {p2}, {nn} : index")
+            positions.append(pos)
+        e, y = self.fresh("lt"), self.fresh("ly")
+        self.emit(f"  {e} = tensor.extract {table.name}[{', '.join(positions)}] : {self.ty(table.shape)}")
+        self.emit(f"  {y} = arith.{'addi' if self.is_int else 'addf'} {x}, {e} : {self.elt}")
+        self.emit(f"  linalg.yield {y} : {self.elt}")
+        self.emit(f"}} -> {t}")
+        self.features.add("lookup")
+        return Val(r, a.shape)
+
     def scatter(self) -> Val:
         """`.at[ids].set/add(u)` as JAX exports it: `stablehlo.scatter` of
         rows into a 2-D value at i32 ids (an `and` keeps most in range; the
@@ -1538,7 +1579,7 @@ class Program:
     def step(self, depth: int) -> Val:
         choices = [self.elementwise, self.elementwise, self.matmul, self.matmul, self.reduce, self.transpose]
         if self.extended:
-            choices += [self.reshape, self.slice, self.gather, self.argmax, self.scatter, self.sort]
+            choices += [self.reshape, self.slice, self.gather, self.argmax, self.scatter, self.sort, self.lookup]
             if self.rng.random() < 0.1:
                 choices.append(self.collective)
             if depth == 0 and self.rng.random() < 0.2:
