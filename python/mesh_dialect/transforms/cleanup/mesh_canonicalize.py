@@ -114,7 +114,7 @@ class MeshCanonicalize(Pass):
         gathered = gathered_input(op)
         if gathered is not None:
             source = gathered
-        elif _no_elements(result.type):
+        elif no_elements(result.type):
             return self._fold_empty(op)
         elif source.type != result.type or self._group_size(op, meshes) != 1:
             return False
@@ -215,7 +215,7 @@ def gathered_input(op: ir.Operation) -> ir.Value | None:
     return source
 
 
-def _no_elements(t: ir.Type) -> bool:
+def no_elements(t: ir.Type) -> bool:
     """A static tensor type with a dimension of size 0."""
     return isinstance(t, ir.RankedTensorType) and t.has_static_shape and 0 in t.shape
 

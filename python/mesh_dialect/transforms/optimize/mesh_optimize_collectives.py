@@ -41,6 +41,7 @@ from ..cleanup.mesh_canonicalize import (
     gathered_input,
     identity_key,
     mesh_shape_of,
+    no_elements,
 )
 
 # Kinds whose reduction of n equal values is the value.
@@ -346,8 +347,8 @@ class MeshOptimizeCollectives(Pass):
 
     def _fold_one_device(self, module: ir.Operation, meshes: Meshes) -> bool:
         """mesh-canonicalize's fold, on collectives only: one-device groups,
-        and an all_slice undoing an all_gather (the gather is erased once
-        nothing else reads it)."""
+        results of no element, and an all_slice undoing an all_gather (the
+        gather is erased once nothing else reads it)."""
         folder = MeshCanonicalize()
         changed = False
         emptied: dict[int, ir.Operation] = {}  # gathers a fold stopped reading, by address
@@ -358,10 +359,13 @@ class MeshOptimizeCollectives(Pass):
             if undone:
                 gather = op.operands[0].owner.operation
                 before = _op_cost(gather, meshes)
+            empty = no_elements(op.results[0].type)
             if folder.fold_collective(op, meshes):
                 if undone:
                     emptied[op_address(gather)] = gather
                     self._explain(loc, "all_slice of an all_gather over the same axes: the gather's input", before, 0)
+                elif empty:
+                    self._explain(loc, f"{name} of no element made an empty tensor", 0, 0)
                 else:
                     self._explain(loc, f"{name} over a one-device group erased", 0, 0)
                 changed = True
