@@ -210,3 +210,25 @@ func.func @windowed_result_with_offsets(%x: tensor<12xi32>, %k: tensor<3xi32>) -
   %rs = mesh.shard %r to %o : tensor<8xi32>
   return %rs : tensor<8xi32>
 }
+
+// -----
+
+// A tensor.pad's body runs on scalars: a value of that body annotated split
+// cannot be made whole in front of the pad (a tensor read from outside it
+// is: test/Sim/partition/captured-split.mlir).
+mesh.mesh @m2(shape = 2)
+func.func @pad_body_value_split(%x: tensor<8x16xf32>) -> tensor<10x16xf32> {
+  %s = mesh.sharding @m2 split_axes = [[0]] : !mesh.sharding
+  %pd = tensor.pad %x low[1, 0] high[1, 0] {
+  ^bb0(%i: index, %j: index):
+    %f = arith.index_cast %j : index to i32
+    %g = arith.sitofp %f : i32 to f32
+    %t = tensor.from_elements %g, %g : tensor<2xf32>
+    // expected-error@+1 {{'mesh.shard' in the body of 'tensor.pad' reads a value of that body that is not whole on every device (split_axes = [[0]]); the body runs on scalars}}
+    %t0 = mesh.shard %t to %s : tensor<2xf32>
+    %c1 = arith.constant 1 : index
+    %v = tensor.extract %t0[%c1] : tensor<2xf32>
+    tensor.yield %v : f32
+  } : tensor<8x16xf32> to tensor<10x16xf32>
+  return %pd : tensor<10x16xf32>
+}

@@ -457,6 +457,16 @@ def test_a_collective_of_no_element_is_an_empty_tensor():
         assert printed.count("mesh.all_") == 1
 
 
+def test_a_collective_of_no_element_keeps_an_encoded_type():
+    """A `tensor.empty` would drop the type's encoding: such a collective stays."""
+    text = NO_ELEMENTS.replace("tensor<0x8xi32>", 'tensor<0x8xi32, "enc">').replace(
+        "tensor<0x4xi32>", 'tensor<0x4xi32, "enc">'
+    )
+    for printed in (mesh_dialect.print_ir(_optimize(text)[0]), _canonicalized(text)):
+        assert "tensor.empty" not in printed
+        assert printed.count("mesh.all_gather") == 1
+
+
 def _canonicalized(text: str) -> str:
     """`text` after mesh-canonicalize, which makes the same fold (its
     results are those `_same` checks: the same program)."""

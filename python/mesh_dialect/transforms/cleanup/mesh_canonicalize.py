@@ -216,8 +216,9 @@ def gathered_input(op: ir.Operation) -> ir.Value | None:
 
 
 def no_elements(t: ir.Type) -> bool:
-    """A static tensor type with a dimension of size 0."""
-    return isinstance(t, ir.RankedTensorType) and t.has_static_shape and 0 in t.shape
+    """A static tensor type with a dimension of size 0 (and no encoding,
+    which a `tensor.empty` made in its place would not carry)."""
+    return isinstance(t, ir.RankedTensorType) and t.has_static_shape and 0 in t.shape and t.encoding is None
 
 
 def _is_annotation(value: ir.Value) -> bool:

@@ -1261,9 +1261,10 @@ class _Partition:
         torch-mlir embedding's `tensor.extract` from its table).  The value
         is resharded whole in front of the op, once per block, and the
         body's reads take that."""
-        # Only values this function's walk gave a layout can be split, and
-        # the walk does not enter linalg bodies: a body's own values never
-        # have one, so nothing needs to tell inside from outside.
+        # Only values this function's walk gave a layout can be split; the
+        # walk does not enter linalg bodies, but it enters a `tensor.pad`'s,
+        # where an annotation may split a body's own value: that one cannot
+        # be made whole in front of the op, and is refused.
         layout = self.layout
         found: list[tuple[ir.Operation, int, ir.Value]] = []
 
@@ -1275,6 +1276,13 @@ class _Partition:
             return ir.WalkResult.ADVANCE
 
         walk_inside(op, visit)  # the op's own operands are its rule's
+        for inner, _, v in found:
+            if _defined_within(v, op):
+                raise _Unsupported(
+                    inner.location,
+                    f"'{inner.name}' in the body of '{name}' reads a value of that body that is not whole on every "
+                    f"device ({layout[v]}); the body runs on scalars",
+                )
         for inner, i, v in found:
             inner.operands[i] = self.in_layout(v, _WHOLE, op, None, None)
 
@@ -2666,6 +2674,18 @@ def _value_name(value: ir.Value) -> str:
     if isinstance(value, ir.BlockArgument):
         return f"argument {value.arg_number}"
     return f"result {ir.OpResult(value).result_number}"
+
+
+def _defined_within(v: ir.Value, op: ir.Operation) -> bool:
+    """Whether `v` is defined in one of `op`'s regions."""
+    owner = v.owner
+    node = owner.owner if isinstance(owner, ir.Block) else owner
+    while node is not None:
+        node = node.operation
+        if node == op:
+            return True
+        node = node.parent
+    return False
 
 
 def _made_by(value: ir.Value, name: str) -> bool:
