@@ -19,6 +19,9 @@ from ..base import Pass
 # Collectives that compute a value from their group and have no other
 # effect: all of them but the point-to-point send and recv.
 PURE_COLLECTIVES = COLLECTIVES - {"mesh.send", "mesh.recv"}
+ONE_DEVICE, NO_ELEMENT, ROUND_TRIP = "one device", "no element", "round trip"
+"""What `MeshCanonicalize.fold_collective` folded: a collective over one
+device, one whose result has no element, an all_slice undoing an all_gather."""
 _FOLDABLE_QUERIES = frozenset(("mesh.mesh_shape", "mesh.process_multi_index", "mesh.process_linear_index"))
 # Mesh shapes by (the op holding the mesh.mesh, its name); None is a `?` size.
 Meshes = dict[tuple[ir.Operation, str], list[int | None]]
@@ -109,24 +112,28 @@ class MeshCanonicalize(Pass):
             size *= shape[a]
         return size
 
-    def fold_collective(self, op: ir.Operation, meshes: Meshes) -> bool:
+    def fold_collective(self, op: ir.Operation, meshes: Meshes) -> str | None:
+        """Fold `op` if it can be; which fold it took (`ONE_DEVICE`,
+        `NO_ELEMENT`, `ROUND_TRIP`), else None."""
         source, result = op.operands[0], op.results[0]
         gathered = gathered_input(op)
         if gathered is not None:
-            source = gathered
+            source, folded = gathered, ROUND_TRIP
         elif no_elements(result.type):
-            return self._fold_empty(op)
+            return NO_ELEMENT if self._fold_empty(op) else None
         elif source.type != result.type or self._group_size(op, meshes) != 1:
-            return False
+            return None
+        else:
+            folded = ONE_DEVICE
         if op.name == "mesh.shift" and "rotate" not in op.attributes and op.attributes["offset"].value != 0:
-            return False  # a non-rotating shift by a non-zero offset leaves an undefined result
+            return None  # a non-rotating shift by a non-zero offset leaves an undefined result
         if _annotated(result) and (_is_annotation(source) or _annotated(source)):
             # The result's annotations would annotate an annotation, or a
             # value a second time: a layout change where there was none.
-            return False
+            return None
         result.replace_all_uses_with(source)
         op.erase()
-        return True
+        return folded
 
     @staticmethod
     def _fold_empty(op: ir.Operation) -> bool:

@@ -35,13 +35,13 @@ from ...sharding.resharding import AllGather, AllReduce, ReduceScatter, Step, un
 from ...sharding.spec import IDEMPOTENT_KINDS, Mesh
 from ..base import Pass, element_bytes
 from ..cleanup.mesh_canonicalize import (
+    NO_ELEMENT,
     PURE_COLLECTIVES,
+    ROUND_TRIP,
     MeshCanonicalize,
     Meshes,
-    gathered_input,
     identity_key,
     mesh_shape_of,
-    no_elements,
 )
 
 # Kinds whose reduction of n equal values is the value.
@@ -355,20 +355,20 @@ class MeshOptimizeCollectives(Pass):
         for op in _ops(module, PURE_COLLECTIVES):
             loc = op.location
             name = op.name
-            undone = gathered_input(op) is not None
-            if undone:
-                gather = op.operands[0].owner.operation
-                before = _op_cost(gather, meshes)
-            empty = no_elements(op.results[0].type)
-            if folder.fold_collective(op, meshes):
-                if undone:
-                    emptied[op_address(gather)] = gather
-                    self._explain(loc, "all_slice of an all_gather over the same axes: the gather's input", before, 0)
-                elif empty:
-                    self._explain(loc, f"{name} of no element made an empty tensor", 0, 0)
-                else:
-                    self._explain(loc, f"{name} over a one-device group erased", 0, 0)
-                changed = True
+            source = op.operands[0].owner  # (the gather, for a round trip; read before `op` goes)
+            folded = folder.fold_collective(op, meshes)
+            if folded is None:
+                continue
+            changed = True
+            if folded == ROUND_TRIP:
+                gather = source.operation
+                emptied[op_address(gather)] = gather
+                before = _op_cost(gather, meshes) if self.explain else None
+                self._explain(loc, "all_slice of an all_gather over the same axes: the gather's input", before, 0)
+            elif folded == NO_ELEMENT:
+                self._explain(loc, f"{name} of no element made an empty tensor", 0, 0)
+            else:
+                self._explain(loc, f"{name} over a one-device group erased", 0, 0)
         for gather in emptied.values():
             if next(iter(gather.results[0].uses), None) is None:
                 gather.erase()
