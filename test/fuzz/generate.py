@@ -842,11 +842,20 @@ class Program:
         """A table read from inside a `linalg.generic` body with
         `tensor.extract`, as torch-mlir lowers embeddings: the table is no
         operand (often annotated split or partial), and each position is
-        a function of the loop indices kept in range (`(i * m + c) mod n`)."""
+        a function of the loop indices kept in range (`(i * m + c) mod n`),
+        or, in a table shaped after the loops, often a loop index itself
+        (an NLL loss reads its log-softmax at [row, label]: partition
+        splits that dimension as the loop is)."""
         rng = self.rng
         a = self.operand(self.pick())
-        table = self.operand(self.pick(rank=rng.choice([1, 2])))
         n = len(a.shape)
+        loops: list[int | None] = []
+        if rng.random() < 0.5:
+            loops = [rng.randrange(n) for _ in range(rng.choice([1, 2]))]
+            table = self.operand(self.pick(shape=tuple(a.shape[k] for k in loops)))
+            loops = [k if rng.random() < 0.7 else None for k in loops]
+        else:
+            table = self.operand(self.pick(rank=rng.choice([1, 2])))
         dims = ", ".join(f"d{k}" for k in range(n))
         ident = f"affine_map<({dims}) -> ({dims})>"
         out = self.init(a.shape, None)
@@ -859,7 +868,13 @@ class Program:
         self.emit(f"^bb0(%lx{self.n}: {self.elt}, %lo{self.n}: {self.elt}):")
         x = f"%lx{self.n}"
         positions = []
-        for size in table.shape:
+        for d, size in enumerate(table.shape):
+            if d < len(loops) and loops[d] is not None:
+                i = self.fresh("li")
+                self.emit(f"  {i} = linalg.index {loops[d]} : index")
+                positions.append(i)
+                self.features.add("aligned lookup")
+                continue
             k, m, c = rng.randrange(n), rng.choice([1, 1, 3, 5]), rng.randrange(size)
             i, mm, cc, nn = self.fresh("li"), self.fresh("lm"), self.fresh("lc"), self.fresh("ln")
             p1, p2, pos = self.fresh("lp"), self.fresh("lq"), self.fresh("lr")

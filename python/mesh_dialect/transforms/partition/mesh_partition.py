@@ -46,6 +46,7 @@ import numpy as np
 from mlir import _mlir_libs, ir
 from mlir.dialects import arith, linalg, scf, tensor
 
+from ...interfaces.captures import AlignedRead, aligned_reads
 from ...interfaces.choice import same_placement
 from ...interfaces.linear import on_terms, term_operands
 from ...interfaces.registry import INDEX_OFFSET_OPS, OWN_BODY, RuleCache, built_in, index_reads, walk_inside
@@ -227,6 +228,9 @@ def _fmt(values) -> str:
 
 
 _WHOLE = Sharding(())
+
+_Read = tuple[ir.Attribute | None, bool, list[ir.Value], list[AlignedRead]]
+"""What partition reads of an op before rewriting anything (`rewrite`)."""
 """The layout of a value every device holds whole (built once: a hot default)."""
 
 _STAND_IN_AXIS = 2
@@ -342,7 +346,7 @@ class _Partition:
         # per op in program order, when `rules` looked its rule up: its
         # sharding option (None: it has none), whether its body may read
         # an outside tensor, and its results
-        self.read: list[tuple[ir.Attribute | None, bool, list[ir.Value]] | None] = []
+        self.read: list[_Read | None] = []
 
     # -- layouts ---------------------------------------------------------------
 
@@ -530,7 +534,9 @@ class _Partition:
                 whole.update(results)
             rule, option, captures = cache.lookup(op, name, (operands, results))
             rules.append(rule)
-            read[len(rules) - 1] = (option, captures, results)
+            # (tensors the body reads at the op's loop indices: sizes read while whole)
+            aligned = list(aligned_reads(op).values()) if captures and name in INDEX_OFFSET_OPS else []
+            read[len(rules) - 1] = (option, captures, results, aligned)
         return rules
 
     def may_read_index(self, op: ir.Operation, name: str, rule: ShardingRule) -> bool:
@@ -547,11 +553,13 @@ class _Partition:
         self.index_free[id(rule)] = (rule, free)  # the rule kept alive: its id is not reused
         return not free
 
-    def offset_indices(self, op: ir.Operation) -> None:
+    def offset_indices(self, op: ir.Operation, local: dict[ir.Operation, list[tuple[ir.Operation, int]]]) -> None:
         """A body reading the index of a split loop (`linalg.index`) counts
         from this device's first index along it: each read gets the start of
         the device's piece of an operand dimension the loop indexes plainly
-        added (the rule splits such loops only when one does)."""
+        added (the rule splits such loops only when one does).  The uses
+        `local` lists (extracts from a piece split as the loop is,
+        `align_captures`) keep the local index."""
         reads = index_reads(op)
         if not reads:
             return
@@ -560,6 +568,9 @@ class _Partition:
         ix: _Ix | None = None
         starts: dict[int, ir.Value | None] = {}
         for read in reads:
+            keep = local.get(read, ())
+            if keep and len(keep) == len(list(read.result.uses)):
+                continue  # only local reads
             loop = ir.IntegerAttr(read.attributes["dim"]).value
             if loop not in starts:
                 starts[loop] = None
@@ -585,6 +596,8 @@ class _Partition:
             with ir.InsertionPoint.after(read), read.location:
                 moved = arith.AddIOp(index, start)
             index.replace_all_uses_except(moved.result, moved.operation)
+            for extract, i in keep:
+                extract.operands[i] = index
 
     def erase_unused_inits(self) -> None:
         """Whole inits that every user rebuilt in its own layout are dead.
@@ -758,11 +771,12 @@ class _Partition:
         op: ir.Operation,
         name: str,
         rule: ShardingRule | None,
-        read: tuple[ir.Attribute | None, bool, list[ir.Value]] | None,
+        read: _Read | None,
     ) -> None:
         """`read`: what the rule's lookup saw of the op (its sharding option,
-        whether its body may read an outside tensor, and its results); None
-        for mesh ops, which have no rule.  (`run` treats `mesh.shard` itself.)"""
+        whether its body may read an outside tensor, its results, and the
+        outside tensors its body reads at its loop indices); None for mesh
+        ops, which have no rule.  (`run` treats `mesh.shard` itself.)"""
         if name.startswith("mesh."):
             if name not in _NOT_RULED:
                 self.check_collective(op)
@@ -790,8 +804,7 @@ class _Partition:
         if rule is None:
             self.without_rule(op)
             return
-        if read[1]:
-            self.check_captures(op, name)
+        aligned = self.check_captures(op, name, read[3]) if read[1] else {}
         results = read[2]
         layout, local_types = self.layout, self.local_types
         operands = list(op.operands)
@@ -806,8 +819,9 @@ class _Partition:
                 outs = [layout.get(r) for r in results]
                 types = [None if s is None else r.type for r, s in zip(results, outs)]
             self.fix_init(op, rule, name, results, outs, operands if fitted else None)
+        local = self.align_captures(op, aligned) if aligned else {}
         if name in INDEX_OFFSET_OPS and self.may_read_index(op, name, rule):
-            self.offset_indices(op)
+            self.offset_indices(op, local)
         if name in ("tensor.empty", "tensor.splat") and self.sized_per_device(op):
             return
         for r, s, t in zip(results, outs, types):
@@ -1254,22 +1268,32 @@ class _Partition:
             results = list(op.results)
         return self.fit(op, rule, recorded, operands, results, [self.layout.get(r) for r in results])[0]
 
-    def check_captures(self, op: ir.Operation, name: str) -> None:
+    def check_captures(self, op: ir.Operation, name: str, reads: list[AlignedRead]) -> dict[ir.Value, AlignedRead]:
         """A body that reads a tensor from outside the op which is not whole
         on every device reads it whole: the rule sees only the op's
         operands, so the body indexes the tensor with global indices (a
         torch-mlir embedding's `tensor.extract` from its table).  The value
         is resharded whole in front of the op, once per block, and the
-        body's reads take that."""
+        body's reads take that.  Returns the tensors read only at the op's
+        loop indices (`reads`, as found before annotations were erased),
+        which are left to `align_captures`."""
         # Only values this function's walk gave a layout can be split; the
         # walk does not enter linalg bodies, but it enters a `tensor.pad`'s,
         # where an annotation may split a body's own value: that one cannot
         # be made whole in front of the op, and is refused.
         layout = self.layout
         found: list[tuple[ir.Operation, int, ir.Value]] = []
+        aligned = _aligned_now(reads)
+        # each aligned tensor's reads: one read any other way (erasing an
+        # annotation may have made two tensors one) makes it whole
+        allowed = {v: {extract for extract, _, _ in a.reads} for v, a in aligned.items()}
+        stray: set[ir.Value] = set()
 
         def visit(inner: ir.Operation) -> ir.WalkResult:
             for i, v in enumerate(inner.operands):
+                extracts = allowed.get(v)
+                if extracts is not None and (i or inner not in extracts):
+                    stray.add(v)
                 s = layout.get(v)
                 if s is not None and (s.split_axes or s.partial_axes):
                     found.append((inner, i, v))
@@ -1283,8 +1307,63 @@ class _Partition:
                     f"'{inner.name}' in the body of '{name}' reads a value of that body that is not whole on every "
                     f"device ({layout[v]}); the body runs on scalars",
                 )
+        for v in stray:
+            del aligned[v]
         for inner, i, v in found:
-            inner.operands[i] = self.in_layout(v, _WHOLE, op, None, None)
+            if v not in aligned:
+                inner.operands[i] = self.in_layout(v, _WHOLE, op, None, None)
+        return aligned
+
+    def align_captures(
+        self, op: ir.Operation, aligned: dict[ir.Value, AlignedRead]
+    ) -> dict[ir.Operation, list[tuple[ir.Operation, int]]]:
+        """Reshard each tensor the body reads at the op's own loop indices
+        (`aligned_reads`) to the split those loops have here, whole
+        elsewhere: each device's piece of a loop reads the same piece of
+        the tensor, at the local index.  Returns, per `linalg.index` of a
+        split loop, the (extract, operand) reads that keep its local value
+        (`offset_indices` makes the others global).  A loop split with
+        halos or explicit offsets leaves the dimension whole."""
+        maps = [ir.AffineMapAttr(a).value for a in ir.ArrayAttr(linalg.get_indexing_maps(op))]
+        operands = list(op.operands)
+        carriers: dict[int, tuple[Sharding, int] | None] = {}
+
+        def carrier(loop: int) -> tuple[Sharding, int] | None:
+            """The layout of an operand dimension the loop indexes plainly and
+            splits, and that dimension: it gives the loop's pieces."""
+            if loop not in carriers:
+                carriers[loop] = None
+                for v, m in zip(operands, maps):
+                    s = self.layout.get(v)
+                    k = next((k for k, e in enumerate(m.results) if _is_dim(e, loop)), None)
+                    if s is None or k is None or not s.axes_of(k):
+                        continue
+                    if not s.halo_sizes:
+                        carriers[loop] = (s, k)
+                    break
+            return carriers[loop]
+
+        local: dict[ir.Operation, list[tuple[ir.Operation, int]]] = {}
+        for v, read in aligned.items():
+            found = [None if loop is None else carrier(loop) for loop in read.map]
+            split = tuple(() if c is None else c[0].axes_of(c[1]) for c in found)
+            target = _WHOLE
+            if any(split):
+                target = Sharding(split)
+                if any(c is not None and c[0].sharded_dims_offsets for c in found):
+                    # the loop's pieces are cut at offsets: the tensor's are cut alike
+                    assert self.mesh is not None
+                    shape = ir.RankedTensorType(self.global_type.get(v, v.type)).shape
+                    cuts = [
+                        x for d, c in enumerate(found) if c is not None for x in c[0].cut(c[1], shape[d], self.mesh)
+                    ]
+                    target = Sharding(split, sharded_dims_offsets=tuple(cuts))
+            piece = self.in_layout(v, target, op, None, None)
+            for extract, d, index in read.reads:
+                extract.operands[0] = piece
+                if split[d]:
+                    local.setdefault(index, []).append((extract, 1 + d))
+        return local
 
     def fit(
         self,
@@ -2674,6 +2753,22 @@ def _value_name(value: ir.Value) -> str:
     if isinstance(value, ir.BlockArgument):
         return f"argument {value.arg_number}"
     return f"result {ir.OpResult(value).result_number}"
+
+
+def _aligned_now(reads: list[AlignedRead]) -> dict[ir.Value, AlignedRead]:
+    """Each aligned read by the tensor its extracts read now (partition has
+    erased the annotations, so two tensors may have become one: their reads
+    merge when their maps agree; else the other's reads are stray to
+    `check_captures`, which makes the tensor whole)."""
+    found: dict[ir.Value, AlignedRead] = {}
+    for a in reads:
+        v = a.reads[0][0].operands[0]
+        have = found.get(v)
+        if have is None:
+            found[v] = a
+        elif have.map == a.map:
+            found[v] = dataclasses.replace(have, reads=have.reads + a.reads)
+    return found
 
 
 def _defined_within(v: ir.Value, op: ir.Operation) -> bool:

@@ -14,9 +14,10 @@ from typing import Any
 
 from mlir import ir
 
+from ...interfaces.captures import aligned_reads
 from ...interfaces.choice import same_placement
 from ...interfaces.linear import SUM_LINEAR_OPS, term_operands
-from ...interfaces.registry import is_pointwise, walk_inside
+from ...interfaces.registry import INDEX_OFFSET_OPS, is_pointwise, walk_inside
 from ...interfaces.rules import Conflict, ShardingRule, option_from_requests, shardings_from_option
 from ...ir.control import carried, layout_holder, selector, trip_count
 from ...ir.schema import DYNAMIC
@@ -102,6 +103,7 @@ class _Builder:
         # a cached signature shares one) is not hashed again (its generated
         # hash reads every field, maps and iterators included)
         self.rule_ids: dict[int, Any] = {}
+        self.wider_rules: dict[tuple, ShardingRule] = {}  # a rule with aligned reads (`aligned`)
         self.whole: set[int] = set()  # values every device holds whole (free to slice)
         # values partition makes again in any layout (`Value.rebuilt`): True
         # for an empty, False for a fill or a splat constant (`made_again`)
@@ -495,6 +497,12 @@ class _Builder:
         if same is None:
             same = self.rule_ids[id(rule)] = self.rules.setdefault(rule, rule)
         rule = same
+        choice = fn.explicit_options.get(index)
+        aligned: dict[int, ir.Value] = {}
+        own = ops
+        if index in fn.reads_outside and name in INDEX_OFFSET_OPS and choice is None:
+            rule, aligned = self.aligned(op, rule)
+            ops = own + list(aligned)
         weight = self.weight(op) if fn.has_loops else 1
         # (where an annotation is cut by offsets, `apply` gives its cut to the
         # op's other dimensions of its size and split, not the default one the
@@ -508,30 +516,49 @@ class _Builder:
         linear = term_operands(op) if name in SUM_LINEAR_OPS else ()
         node = Node(ops, res, [], rule, False, weight, None, uneven, linear, kind[1])
         if weight != 1:
-            node.operand_weights = self.use_weights(operands, weight)
-        choice = fn.explicit_options.get(index)
+            node.operand_weights = self.use_weights([*operands, *aligned.values()], weight)
         if choice is not None:
             node.rule = None
             # the choice's layouts, halos included
             node.states = [_state(choice.mesh, choice.operands, choice.results, choice.option)]
         self.refs.append(("op", index, -1))
         self.graph.add_node(node)
-        if name in _REMADE and (name != "linalg.generic" or len(ops) == 1 or ops[0] < 0):
-            self.rebuilt_op(op, name, ops, res)  # (a generic reading a tensor is no fill)
+        if name in _REMADE and (name != "linalg.generic" or len(own) == 1 or own[0] < 0):
+            self.rebuilt_op(op, name, own, res)  # (a generic reading a tensor is no fill)
         if index in fn.reads_outside:
-            self.captures(op, weight)
+            self.captures(op, weight, aligned)
 
-    def captures(self, op: ir.Operation, weight: int) -> None:
+    def aligned(self, op: ir.Operation, rule: ShardingRule) -> tuple[ShardingRule, dict[int, ir.Value]]:
+        """The rule of a generic whose body reads tensors from outside at
+        its own loop indices (`aligned_reads`), each such tensor one more
+        operand with the map those reads give, as partition reads it
+        (`align_captures`); and those tensors, by id."""
+        found = [
+            (k, v, read.map) for v, read in aligned_reads(op).items() if (k := self.ids.get(v)) is not None and k >= 0
+        ]
+        if not found:
+            return rule, {}
+        maps = tuple(m for _, _, m in found)
+        key = (id(rule), maps)
+        wider = self.wider_rules.get(key)
+        if wider is None:
+            windows = rule.windows + (None,) * len(maps) if rule.windows else ()
+            wider = ShardingRule(rule.iterators, rule.operand_maps + maps, rule.result_maps, windows)
+            wider = self.wider_rules[key] = self.rules.setdefault(wider, wider)
+        return wider, {k: v for k, v, _ in found}
+
+    def captures(self, op: ir.Operation, weight: int, aligned: dict[int, ir.Value]) -> None:
         """A body that reads tensors from outside its op (a `tensor.extract`
         of a table) reads them whole on every device: partition makes a
         split one whole in front of the op (`check_captures`), so a node
-        needs each whole, as an operand read whole would."""
+        needs each whole, as an operand read whole would.  Those read at
+        the op's loop indices (`aligned`) are the op's node's."""
         found: dict[int, None] = {}
 
         def visit(inner: ir.Operation) -> ir.WalkResult:
             for v in inner.operands:
                 k = self.ids.get(v)  # a body's own values are never in the graph
-                if k is not None and k >= 0:
+                if k is not None and k >= 0 and k not in aligned:
                     found.setdefault(k)
             return ir.WalkResult.ADVANCE
 
