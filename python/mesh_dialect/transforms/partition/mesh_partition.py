@@ -228,10 +228,10 @@ def _fmt(values) -> str:
 
 
 _WHOLE = Sharding(())
+"""The layout of a value every device holds whole (built once: a hot default)."""
 
 _Read = tuple[ir.Attribute | None, bool, list[ir.Value], list[AlignedRead]]
 """What partition reads of an op before rewriting anything (`rewrite`)."""
-"""The layout of a value every device holds whole (built once: a hot default)."""
 
 _STAND_IN_AXIS = 2
 """The size the planner assumes for a dynamic mesh axis (costs only)."""
@@ -345,7 +345,8 @@ class _Partition:
         self.annotations: dict[int, tuple[tuple[str, Sharding], bool]] = {}  # mesh.shard op index -> layout, for users
         # per op in program order, when `rules` looked its rule up: its
         # sharding option (None: it has none), whether its body may read
-        # an outside tensor, and its results
+        # an outside tensor, its results, and the outside tensors its body
+        # reads at its loop indices (`aligned_reads`)
         self.read: list[_Read | None] = []
 
     # -- layouts ---------------------------------------------------------------
@@ -1323,7 +1324,7 @@ class _Partition:
         the tensor, at the local index.  Returns, per `linalg.index` of a
         split loop, the (extract, operand) reads that keep its local value
         (`offset_indices` makes the others global).  A loop split with
-        halos or explicit offsets leaves the dimension whole."""
+        halos leaves the dimension whole; one cut at offsets cuts it alike."""
         maps = [ir.AffineMapAttr(a).value for a in ir.ArrayAttr(linalg.get_indexing_maps(op))]
         operands = list(op.operands)
         carriers: dict[int, tuple[Sharding, int] | None] = {}
@@ -1352,11 +1353,10 @@ class _Partition:
                 target = Sharding(split)
                 if any(c is not None and c[0].sharded_dims_offsets for c in found):
                     # the loop's pieces are cut at offsets: the tensor's are cut alike
-                    assert self.mesh is not None
-                    shape = ir.RankedTensorType(self.global_type.get(v, v.type)).shape
-                    cuts = [
-                        x for d, c in enumerate(found) if c is not None for x in c[0].cut(c[1], shape[d], self.mesh)
-                    ]
+                    mesh = self.mesh
+                    assert mesh is not None
+                    shape = read.shape  # (its type may be local by now)
+                    cuts = [x for d, c in enumerate(found) if c is not None for x in c[0].cut(c[1], shape[d], mesh)]
                     target = Sharding(split, sharded_dims_offsets=tuple(cuts))
             piece = self.in_layout(v, target, op, None, None)
             for extract, d, index in read.reads:
