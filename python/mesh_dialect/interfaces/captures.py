@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from mlir import ir
 from mlir.dialects import linalg
 
+from ..ir.control import ancestors
 from .registry import walk_inside
 from .rules import TensorMap
 
@@ -109,12 +110,7 @@ def _same_loop(op: ir.Operation, users: list[ir.Operation], d: int) -> tuple[int
 def _linalg_parent(index: ir.Operation) -> ir.Operation | None:
     """The linalg op whose loop a `linalg.index` reads: the nearest linalg op
     with a body around it."""
-    parent = index.parent
-    while parent is not None:
-        if parent.name.startswith("linalg.") and len(parent.regions):
-            return parent.operation
-        parent = parent.parent
-    return None
+    return next((p for p in ancestors(index) if p.name.startswith("linalg.") and len(p.regions)), None)
 
 
 def _loop_sizes(op: ir.Operation) -> dict[int, int]:

@@ -8,6 +8,7 @@ and on how many times a loop runs when its IR says so.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from mlir import ir
@@ -38,6 +39,19 @@ LOOP_OPS = ("scf.for", "scf.while", *HLO_WHILE)
 """Loops: what is defined outside one is the same on every iteration."""
 
 _STEPS = ("stablehlo.add", "mhlo.add", "stablehlo.subtract", "mhlo.subtract")
+
+
+def ancestors(op: ir.Operation | ir.OpView, stop: ir.Operation | ir.OpView | None = None) -> Iterator[ir.Operation]:
+    """The ops around `op`, innermost first, up to `stop` (left out) or the
+    top: one walk for every "is it inside" question the passes ask."""
+    end = None if stop is None else stop.operation
+    parent = op.parent
+    while parent is not None:
+        parent = parent.operation
+        if end is not None and parent == end:
+            return
+        yield parent
+        parent = parent.parent
 
 
 @dataclass

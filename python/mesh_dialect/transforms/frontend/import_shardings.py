@@ -56,6 +56,7 @@ from mlir import ir
 
 from ...frontends import FrontendError, gspmd, sdy
 from ...ir import ops as mesh_ops
+from ...ir.control import ancestors
 from ...ir.types import is_boolean
 from ...sharding.spec import Sharding
 from ..base import REDUCED_ATTR, Pass, fresh_name, symbol_names
@@ -691,12 +692,8 @@ class ImportShardings(Pass):
 
     @staticmethod
     def inside(op: ir.Operation, func: ir.Operation) -> bool:
-        parent = op.parent
-        while parent is not None:
-            if parent == func:
-                return True
-            parent = parent.parent
-        return False
+        target = func.operation
+        return any(p == target for p in ancestors(op))
 
     def inline_everywhere(
         self, calls: list[ir.Operation], func: ir.Operation, shards: list[ir.Operation | None]

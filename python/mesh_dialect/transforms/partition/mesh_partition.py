@@ -52,9 +52,9 @@ from ...interfaces.linear import on_terms, term_operands
 from ...interfaces.registry import INDEX_OFFSET_OPS, OWN_BODY, RuleCache, built_in, index_reads, walk_inside
 from ...interfaces.rules import Conflict, ShardingRule, option_from_shardings, shardings_from_option
 from ...ir import ops as mesh_ops
-from ...ir.control import CARRIED_OPS, HLO_REGION_OPS, LOOP_OPS, carried, layout_holder, malformed, selector
+from ...ir.control import CARRIED_OPS, HLO_REGION_OPS, LOOP_OPS, ancestors, carried, layout_holder, malformed, selector
 from ...ir.flags import drop_totals_only_flags
-from ...ir.signature import value_address
+from ...ir.signature import op_address, value_address
 from ...ir.syntax import encode_sharding_attr
 from ...ir.uniform import CONSTANTS as _CONSTANTS
 from ...ir.uniform import fill_init as _fill_init
@@ -554,13 +554,13 @@ class _Partition:
         self.index_free[id(rule)] = (rule, free)  # the rule kept alive: its id is not reused
         return not free
 
-    def offset_indices(self, op: ir.Operation, local: dict[ir.Operation, list[tuple[ir.Operation, int]]]) -> None:
+    def offset_indices(self, op: ir.Operation, local: dict[int, list[tuple[ir.Operation, int]]]) -> None:
         """A body reading the index of a split loop (`linalg.index`) counts
         from this device's first index along it: each read gets the start of
         the device's piece of an operand dimension the loop indexes plainly
         added (the rule splits such loops only when one does).  The uses
-        `local` lists (extracts from a piece split as the loop is,
-        `align_captures`) keep the local index."""
+        `local` lists by the read's address (extracts from a piece split as
+        the loop is, `align_captures`) keep the local index."""
         reads = index_reads(op)
         if not reads:
             return
@@ -569,7 +569,7 @@ class _Partition:
         ix: _Ix | None = None
         starts: dict[int, ir.Value | None] = {}
         for read in reads:
-            keep = local.get(read, ())
+            keep = local.get(op_address(read), ()) if local else ()
             if keep and len(keep) == len(list(read.result.uses)):
                 continue  # only local reads
             loop = ir.IntegerAttr(read.attributes["dim"]).value
@@ -1287,13 +1287,13 @@ class _Partition:
         aligned = _aligned_now(reads)
         # each aligned tensor's reads: one read any other way (erasing an
         # annotation may have made two tensors one) makes it whole
-        allowed = {v: {extract for extract, _, _ in a.reads} for v, a in aligned.items()}
+        allowed = {v: {op_address(extract) for extract, _, _ in a.reads} for v, a in aligned.items()}
         stray: set[ir.Value] = set()
 
         def visit(inner: ir.Operation) -> ir.WalkResult:
             for i, v in enumerate(inner.operands):
                 extracts = allowed.get(v)
-                if extracts is not None and (i or inner not in extracts):
+                if extracts is not None and (i or op_address(inner) not in extracts):
                     stray.add(v)
                 s = layout.get(v)
                 if s is not None and (s.split_axes or s.partial_axes):
@@ -1317,12 +1317,12 @@ class _Partition:
 
     def align_captures(
         self, op: ir.Operation, aligned: dict[ir.Value, AlignedRead]
-    ) -> dict[ir.Operation, list[tuple[ir.Operation, int]]]:
+    ) -> dict[int, list[tuple[ir.Operation, int]]]:
         """Reshard each tensor the body reads at the op's own loop indices
         (`aligned_reads`) to the split those loops have here, whole
         elsewhere: each device's piece of a loop reads the same piece of
         the tensor, at the local index.  Returns, per `linalg.index` of a
-        split loop, the (extract, operand) reads that keep its local value
+        split loop (by address), the (extract, operand) reads that keep its local value
         (`offset_indices` makes the others global).  A loop split with
         halos leaves the dimension whole; one cut at offsets cuts it alike."""
         maps = [ir.AffineMapAttr(a).value for a in ir.ArrayAttr(linalg.get_indexing_maps(op))]
@@ -1344,7 +1344,7 @@ class _Partition:
                     break
             return carriers[loop]
 
-        local: dict[ir.Operation, list[tuple[ir.Operation, int]]] = {}
+        local: dict[int, list[tuple[ir.Operation, int]]] = {}
         for v, read in aligned.items():
             found = [None if loop is None else carrier(loop) for loop in read.map]
             split = tuple(() if c is None else c[0].axes_of(c[1]) for c in found)
@@ -1362,7 +1362,7 @@ class _Partition:
             for extract, d, index in read.reads:
                 extract.operands[0] = piece
                 if split[d]:
-                    local.setdefault(index, []).append((extract, 1 + d))
+                    local.setdefault(op_address(index), []).append((extract, 1 + d))
         return local
 
     def fit(
@@ -2775,12 +2775,10 @@ def _defined_within(v: ir.Value, op: ir.Operation) -> bool:
     """Whether `v` is defined in one of `op`'s regions."""
     owner = v.owner
     node = owner.owner if isinstance(owner, ir.Block) else owner
-    while node is not None:
-        node = node.operation
-        if node == op:
-            return True
-        node = node.parent
-    return False
+    if node is None:
+        return False
+    node = node.operation
+    return node == op or any(p == op for p in ancestors(node))
 
 
 def _made_by(value: ir.Value, name: str) -> bool:

@@ -42,7 +42,16 @@ from ...interfaces.registry import RuleCache, RuleError, knows, rule_always_exis
 from ...interfaces.rules import ShardingRule, option_from_lists, option_to_lists, validate_option
 from ...ir import ops as mesh_ops
 from ...ir.asm import remap_location
-from ...ir.control import CARRIED_OPS, HLO_BARRIERS, HLO_REGION_OPS, LOOP_OPS, carried, layout_holder, malformed
+from ...ir.control import (
+    CARRIED_OPS,
+    HLO_BARRIERS,
+    HLO_REGION_OPS,
+    LOOP_OPS,
+    ancestors,
+    carried,
+    layout_holder,
+    malformed,
+)
 from ...ir.signature import op_address
 from ...ir.syntax import Unprintable, decode_sharding_attr, encode_sharding_attr
 from ...sharding.spec import Mesh, Sharding
@@ -1163,12 +1172,7 @@ def _name_kind(name: str, later: list[str]) -> str:
 
 def _inside(op: ir.Operation, ops: set[int], func: ir.Operation) -> bool:
     """Whether an op around `op` (below `func`) has its address in `ops`."""
-    parent = op.parent
-    while parent is not None and parent.operation != func:
-        if op_address(parent) in ops:
-            return True
-        parent = parent.parent
-    return False
+    return any(op_address(p) in ops for p in ancestors(op, func))
 
 
 def _single_blocks(op: ir.Operation) -> bool:
