@@ -17,7 +17,7 @@ from mlir import ir
 from ...interfaces.captures import aligned_reads
 from ...interfaces.choice import same_placement
 from ...interfaces.linear import SUM_LINEAR_OPS, term_operands
-from ...interfaces.registry import INDEX_OFFSET_OPS, is_pointwise, walk_inside
+from ...interfaces.registry import INDEX_OFFSET_OPS, UNIT_RESHAPES, is_pointwise, unit_reshape, walk_inside
 from ...interfaces.rules import Conflict, ShardingRule, option_from_requests, shardings_from_option
 from ...ir.control import carried, layout_holder, selector, trip_count
 from ...ir.schema import DYNAMIC
@@ -512,6 +512,10 @@ class _Builder:
         if kind is None:
             kind = self.uneven_kinds[name] = uneven_kind(name)
         uneven = kind[0] and (not fn.any_offsets or kind[1])
+        if name in UNIT_RESHAPES and not fn.any_offsets:
+            # (other reshapes keep to even pieces: a split group's cut on one
+            # side is not the default cut on the other)
+            uneven = unit_reshape(op)
         # (only the ops `SUM_LINEAR_OPS` lists may run on partial sums)
         linear = term_operands(op) if name in SUM_LINEAR_OPS else ()
         node = Node(ops, res, [], rule, False, weight, None, uneven, linear, kind[1])
