@@ -28,6 +28,7 @@
 // RUN: mesh-run %t.mlir -f merged --compare-with %s -q --seed 1 | FileCheck %s
 // RUN: mesh-run %t.mlir -f merged_other_read --compare-with %s -q --seed 1 | FileCheck %s
 // RUN: mesh-run %t.mlir -f merged_same --compare-with %s -q --seed 1 | FileCheck %s
+// RUN: mesh-run %t.mlir -f whole_constants --compare-with %s -q --seed 1 | FileCheck %s
 // CHECK: match
 
 #id1 = affine_map<(d0) -> (d0)>
@@ -358,4 +359,34 @@ func.func @merged_same(%t: tensor<8x8xf32>, %x: tensor<8xf32>) -> tensor<8xf32> 
   } -> tensor<8xf32>
   %out = mesh.shard %g to %rows : tensor<8xf32>
   return %out : tensor<8xf32>
+}
+
+// Two constants read whole (the cost graph gives values every device holds
+// whole one id) beside a split table read at the row index: each aligned
+// tensor keeps its own map, and the table is not gathered (it was, 24 B).
+// IR-LABEL: func.func @whole_constants(
+// IR-NOT: mesh.all_gather
+// IR: return
+func.func @whole_constants(%x: tensor<4x4xf32>, %t: tensor<4xf32>) -> tensor<4x4xf32> {
+  %xx = mesh.sharding @mesh2 split_axes = [[0], [1]] : !mesh.sharding
+  %tt = mesh.sharding @mesh2 split_axes = [[1]] : !mesh.sharding
+  %xs = mesh.shard %x to %xx : tensor<4x4xf32>
+  %ts = mesh.shard %t to %tt : tensor<4xf32>
+  %c1 = arith.constant dense<[[1.0, 2.0, 3.0, 4.0], [5.0, 6.0, 7.0, 8.0], [9.0, 10.0, 11.0, 12.0], [13.0, 14.0, 15.0, 16.0]]> : tensor<4x4xf32>
+  %c2 = arith.constant dense<[[100.0, 200.0, 300.0, 400.0], [500.0, 600.0, 700.0, 800.0], [900.0, 1000.0, 1100.0, 1200.0], [1300.0, 1400.0, 1500.0, 1600.0]]> : tensor<4x4xf32>
+  %e = tensor.empty() : tensor<4x4xf32>
+  %g = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]} ins(%xs : tensor<4x4xf32>) outs(%e : tensor<4x4xf32>) {
+  ^bb0(%a: f32, %out: f32):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %v = tensor.extract %c1[%i, %j] : tensor<4x4xf32>
+    %w = tensor.extract %c2[%j, %i] : tensor<4x4xf32>
+    %u = tensor.extract %ts[%i] : tensor<4xf32>
+    %y = arith.addf %v, %w : f32
+    %y2 = arith.addf %y, %u : f32
+    %z = arith.addf %y2, %a : f32
+    linalg.yield %z : f32
+  } -> tensor<4x4xf32>
+  %out = mesh.shard %g to %xx : tensor<4x4xf32>
+  return %out : tensor<4x4xf32>
 }

@@ -18,7 +18,7 @@ from ...interfaces.captures import aligned_reads
 from ...interfaces.choice import same_placement
 from ...interfaces.linear import SUM_LINEAR_OPS, term_operands
 from ...interfaces.registry import INDEX_OFFSET_OPS, UNIT_RESHAPES, is_pointwise, unit_reshape, walk_inside
-from ...interfaces.rules import Conflict, ShardingRule, option_from_requests, shardings_from_option
+from ...interfaces.rules import Conflict, ShardingRule, TensorMap, option_from_requests, shardings_from_option
 from ...ir.control import carried, layout_holder, selector, trip_count
 from ...ir.schema import DYNAMIC
 from ...ir.uniform import CONSTANTS, fill_init, splat_of
@@ -537,19 +537,22 @@ class _Builder:
         its own loop indices (`aligned_reads`), each such tensor one more
         operand with the map those reads give, as partition reads it
         (`align_captures`); and those tensors, by id."""
-        found = [
-            (k, v, read.map) for v, read in aligned_reads(op).items() if (k := self.ids.get(v)) is not None and k >= 0
-        ]
+        found: dict[int, tuple[ir.Value, TensorMap]] = {}
+        for v, read in aligned_reads(op).items():
+            k = self.ids.get(v)
+            # (values every device holds whole may share one id, `whole_vid`: one operand each)
+            if k is not None and k >= 0 and k not in found:
+                found[k] = (v, read.map)
         if not found:
             return rule, {}
-        maps = tuple(m for _, _, m in found)
+        maps = tuple(m for _, m in found.values())
         key = (id(rule), maps)
         wider = self.wider_rules.get(key)
         if wider is None:
             windows = rule.windows + (None,) * len(maps) if rule.windows else ()
             wider = ShardingRule(rule.iterators, rule.operand_maps + maps, rule.result_maps, windows)
             wider = self.wider_rules[key] = self.rules.setdefault(wider, wider)
-        return wider, {k: v for k, v, _ in found}
+        return wider, {k: v for k, (v, _) in found.items()}
 
     def captures(self, op: ir.Operation, weight: int, aligned: dict[int, ir.Value]) -> None:
         """A body that reads tensors from outside its op (a `tensor.extract`
