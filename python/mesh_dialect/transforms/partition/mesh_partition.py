@@ -1324,7 +1324,8 @@ class _Partition:
         the tensor, at the local index.  Returns, per `linalg.index` of a
         split loop (by address), the (extract, operand) reads that keep its local value
         (`offset_indices` makes the others global).  A loop split with
-        halos leaves the dimension whole; one cut at offsets cuts it alike."""
+        halos, or cut at offsets other than the default cut, leaves the
+        tensor whole."""
         maps = [ir.AffineMapAttr(a).value for a in ir.ArrayAttr(linalg.get_indexing_maps(op))]
         operands = list(op.operands)
         carriers: dict[int, tuple[Sharding, int] | None] = {}
@@ -1352,12 +1353,18 @@ class _Partition:
             if any(split):
                 target = Sharding(split)
                 if any(c is not None and c[0].sharded_dims_offsets for c in found):
-                    # the loop's pieces are cut at offsets: the tensor's are cut alike
+                    # The loop's pieces spelled by offsets: the tensor's are cut
+                    # alike when that is the default cut (an uneven one); any
+                    # other cut is read whole, as the solver priced it
+                    # (`graph.aligned`: a recut could run in every iteration).
                     mesh = self.mesh
                     assert mesh is not None
                     shape = read.shape  # (its type may be local by now)
-                    cuts = [x for d, c in enumerate(found) if c is not None for x in c[0].cut(c[1], shape[d], mesh)]
-                    target = Sharding(split, sharded_dims_offsets=tuple(cuts))
+                    cuts = [(d, c[0].cut(c[1], shape[d], mesh)) for d, c in enumerate(found) if c is not None]
+                    if all(cut == target.cut(d, shape[d], mesh) for d, cut in cuts):
+                        target = Sharding(split, sharded_dims_offsets=tuple(x for _, cut in cuts for x in cut))
+                    else:
+                        split, target = tuple(() for _ in split), _WHOLE
             piece = self.in_layout(v, target, op, None, None)
             for extract, d, index in read.reads:
                 extract.operands[0] = piece

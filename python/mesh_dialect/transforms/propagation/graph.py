@@ -500,7 +500,9 @@ class _Builder:
         choice = fn.explicit_options.get(index)
         aligned: dict[int, ir.Value] = {}
         own = ops
-        if index in fn.reads_outside and name in INDEX_OFFSET_OPS and choice is None:
+        # (where annotations are cut at offsets, partition reads such a tensor
+        # whole unless the loop's cut is the default one: priced whole)
+        if index in fn.reads_outside and name in INDEX_OFFSET_OPS and choice is None and not fn.any_offsets:
             rule, aligned = self.aligned(op, rule)
             ops = own + list(aligned)
         weight = self.weight(op) if fn.has_loops else 1
