@@ -1322,8 +1322,8 @@ class _Partition:
         (`aligned_reads`) to the split those loops have here, whole
         elsewhere: each device's piece of a loop reads the same piece of
         the tensor, at the local index.  Returns, per `linalg.index` of a
-        split loop (by address), the (extract, operand) reads that keep its local value
-        (`offset_indices` makes the others global).  A loop split with
+        split loop (by address), the (extract, operand) reads that keep its
+        local value (`offset_indices` makes the others global).  A loop split with
         halos, or cut at offsets other than the default cut, leaves the
         tensor whole."""
         maps = [ir.AffineMapAttr(a).value for a in ir.ArrayAttr(linalg.get_indexing_maps(op))]
@@ -1355,8 +1355,9 @@ class _Partition:
                 if any(c is not None and c[0].sharded_dims_offsets for c in found):
                     # The loop's pieces spelled by offsets: the tensor's are cut
                     # alike when that is the default cut (an uneven one); any
-                    # other cut is read whole, as the solver priced it
-                    # (`graph.aligned`: a recut could run in every iteration).
+                    # other cut is read whole, as the solver priced it (it
+                    # prices no aligned read where annotations are cut at
+                    # offsets: a recut could run in every iteration of a loop).
                     mesh = self.mesh
                     assert mesh is not None
                     shape = read.shape  # (its type may be local by now)
