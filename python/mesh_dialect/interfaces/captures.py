@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from mlir import ir
 from mlir.dialects import linalg
 
-from ..ir.control import ancestors
-from .registry import walk_inside
+from ..ir.signature import op_address
+from .registry import index_reads, walk_inside
 from .rules import TensorMap
 
 
@@ -68,6 +68,7 @@ def aligned_reads(op: ir.Operation) -> dict[ir.Value, AlignedRead]:
 
     walk_inside(op, visit)  # pre-order: a value is seen defined before it is used
     found: dict[ir.Value, AlignedRead] = {}
+    own = {op_address(read) for read in index_reads(op)} if extracts else set()
     for v, users in extracts.items():
         if v in other:
             continue
@@ -75,7 +76,7 @@ def aligned_reads(op: ir.Operation) -> dict[ir.Value, AlignedRead]:
         loops: list[int | None] = []
         reads: list[tuple[ir.Operation, int, ir.Operation]] = []
         for d, size in enumerate(shape):
-            loop, at = _same_loop(op, users, d)
+            loop, at = _same_loop(own, users, d)
             if loop is None or loop in loops or size < 0 or sizes.get(loop) != size:
                 loops.append(None)
                 continue
@@ -86,9 +87,10 @@ def aligned_reads(op: ir.Operation) -> dict[ir.Value, AlignedRead]:
     return found
 
 
-def _same_loop(op: ir.Operation, users: list[ir.Operation], d: int) -> tuple[int | None, list[ir.Operation]]:
-    """The loop whose `linalg.index` (of `op` itself) every extract in `users`
-    reads dimension `d` at, and those index ops; None when they differ."""
+def _same_loop(own: set[int], users: list[ir.Operation], d: int) -> tuple[int | None, list[ir.Operation]]:
+    """The loop whose `linalg.index` (one of the op's own, whose addresses
+    `own` holds: `index_reads`) every extract in `users` reads dimension `d`
+    at, and those index ops; None when they differ."""
     loop: int | None = None
     at: list[ir.Operation] = []
     for user in users:
@@ -97,7 +99,7 @@ def _same_loop(op: ir.Operation, users: list[ir.Operation], d: int) -> tuple[int
         if isinstance(owner, ir.Block):
             return None, []
         owner = owner.operation
-        if owner.name != "linalg.index" or _linalg_parent(owner) != op:
+        if owner.name != "linalg.index" or op_address(owner) not in own:
             return None, []
         j = ir.IntegerAttr(owner.attributes["dim"]).value
         if loop is not None and j != loop:
@@ -105,12 +107,6 @@ def _same_loop(op: ir.Operation, users: list[ir.Operation], d: int) -> tuple[int
         loop = j
         at.append(owner)
     return loop, at
-
-
-def _linalg_parent(index: ir.Operation) -> ir.Operation | None:
-    """The linalg op whose loop a `linalg.index` reads: the nearest linalg op
-    with a body around it."""
-    return next((p for p in ancestors(index) if p.name.startswith("linalg.") and len(p.regions)), None)
 
 
 def _loop_sizes(op: ir.Operation) -> dict[int, int]:
