@@ -116,10 +116,10 @@ class MeshCanonicalize(Pass):
         """Fold `op` if it can be; which fold it took (`ONE_DEVICE`,
         `NO_ELEMENT`, `ROUND_TRIP`), else None."""
         source, result = op.operands[0], op.results[0]
-        gathered = gathered_input(op)
+        gathered = _gathered_input(op)
         if gathered is not None:
             source, folded = gathered, ROUND_TRIP
-        elif no_elements(result.type):
+        elif _no_elements(result.type):
             return NO_ELEMENT if self._fold_empty(op) else None
         elif source.type != result.type or self._group_size(op, meshes) != 1:
             return None
@@ -201,7 +201,7 @@ def mesh_shape_of(op: ir.Operation, meshes: Meshes) -> list[int | None] | None:
     return None
 
 
-def gathered_input(op: ir.Operation) -> ir.Value | None:
+def _gathered_input(op: ir.Operation) -> ir.Value | None:
     """For an all_slice of an all_gather along the same dimension over the
     same mesh axes (in the same order), the gather's input: each device
     slices out of the gathered tensor the very piece it put in, when the
@@ -222,7 +222,7 @@ def gathered_input(op: ir.Operation) -> ir.Value | None:
     return source
 
 
-def no_elements(t: ir.Type) -> bool:
+def _no_elements(t: ir.Type) -> bool:
     """A static tensor type with a dimension of size 0 (and no encoding,
     which a `tensor.empty` made in its place would not carry)."""
     return isinstance(t, ir.RankedTensorType) and t.has_static_shape and 0 in t.shape and t.encoding is None

@@ -355,12 +355,14 @@ class MeshOptimizeCollectives(Pass):
         for op in _ops(module, PURE_COLLECTIVES):
             loc = op.location
             name = op.name
-            source = op.operands[0].owner  # (the gather, for a round trip; read before `op` goes)
+            # (the gather, for a round trip, which only an all_slice makes; read before `op` goes)
+            source = op.operands[0].owner if name == "mesh.all_slice" else None
             folded = folder.fold_collective(op, meshes)
             if folded is None:
                 continue
             changed = True
             if folded == ROUND_TRIP:
+                assert source is not None
                 gather = source.operation
                 emptied[op_address(gather)] = gather
                 before = _op_cost(gather, meshes) if self.explain else None
