@@ -10,6 +10,14 @@ of loop j reads only the matching piece of that dimension: the tensor may be
 split there as loop j is, and the body's local index reads the local piece.
 `aligned_reads` finds those dimensions; propagation prices the read as an
 operand with that map, and partition reshards the tensor to it.
+
+A dimension read at one data-dependent index (an embedding's token id, a
+loss's label) may be split too, as Megatron splits a vocabulary: each device
+reads the index only when its piece holds it and yields zero otherwise, so
+the op's results become partial sums whose one nonzero term is the value
+the whole op computes.  `masked_read` finds such a dimension; propagation
+prices it as one more loop, a sum reduction indexing that dimension, and
+partition masks the body (`mesh_partition.mask_capture`).
 """
 
 from __future__ import annotations
@@ -22,6 +30,25 @@ from mlir.dialects import linalg
 from ..ir.signature import op_address
 from .registry import index_reads, walk_inside
 from .rules import TensorMap
+
+_UNSAFE_ON_GARBAGE = frozenset(
+    {
+        "arith.divsi",
+        "arith.divui",
+        "arith.ceildivsi",
+        "arith.ceildivui",
+        "arith.floordivsi",
+        "arith.remsi",
+        "arith.remui",
+        "arith.fptosi",
+        "arith.fptoui",
+        "arith.shli",
+        "arith.shrsi",
+        "arith.shrui",
+    }
+)
+"""Arith ops that may trap or make poison on an arbitrary operand: a masked
+read's value is arbitrary on the devices whose piece lacks the index."""
 
 
 @dataclass(frozen=True)
@@ -85,6 +112,115 @@ def aligned_reads(op: ir.Operation) -> dict[ir.Value, AlignedRead]:
         if any(loop is not None for loop in loops):
             found[v] = AlignedRead(tuple(loops), tuple(reads), tuple(shape))
     return found
+
+
+@dataclass(frozen=True)
+class MaskedRead:
+    """A tensor read only by `tensor.extract`s that all read dimension `dim`
+    at one index value (`index`, computed in the body or a block argument):
+    the `extracts`, and the tensor's whole shape.  `aligned` is its
+    `AlignedRead` when other dimensions are read at the op's loop indices."""
+
+    value: ir.Value
+    dim: int
+    index: ir.Value
+    extracts: tuple[ir.Operation, ...]
+    shape: tuple[int, ...]
+    aligned: AlignedRead | None
+
+    def map_with(self, loop: int) -> TensorMap:
+        """The tensor's map when loop `loop` indexes the masked dimension."""
+        base = self.aligned.map if self.aligned is not None else (None,) * len(self.shape)
+        return tuple(loop if d == self.dim else m for d, m in enumerate(base))
+
+
+def masked_read(op: ir.Operation) -> MaskedRead | None:
+    """The first tensor a `linalg.generic` without reduction loops reads from
+    outside only by `tensor.extract`s sharing one index in some dimension of
+    static size, an index not computed from the op's loop indices (a token
+    id, a label: a read at a loop index is `aligned_reads`'s, or reads a
+    piece of the op's own loops' that moving the split serves better than
+    masking a whole result per device) (`MaskedRead`), when
+    masking that read is safe: the body is one block, its results are
+    numbers with a sum (floats, integers wider than i1), and nothing the
+    read's value flows into can trap or index another tensor.  None when
+    there is no such tensor.  Ask before partition makes any type local."""
+    op = op.operation
+    if op.name != "linalg.generic" or not len(op.regions) or not len(op.results):
+        return None
+    if any("reduction" in str(it) for it in ir.ArrayAttr(op.attributes["iterator_types"])):
+        return None
+    for r in op.results:
+        t = r.type
+        element = ir.RankedTensorType(t).element_type if isinstance(t, ir.RankedTensorType) else None
+        if not isinstance(element, ir.FloatType) and not (
+            isinstance(element, ir.IntegerType) and ir.IntegerType(element).width > 1
+        ):
+            return None
+    body = op.regions[0].blocks[0]
+    inside: set[ir.Value] = set(body.arguments)
+    extracts: dict[ir.Value, list[ir.Operation]] = {}
+    other: set[ir.Value] = set()
+    ordered: list[ir.Operation] = []
+    from_loops: set[ir.Value] = set()  # values computed from the op's loop indices
+    nested = False
+
+    def visit(inner: ir.Operation) -> ir.WalkResult:
+        nonlocal nested
+        if len(inner.regions):
+            nested = True
+            return ir.WalkResult.INTERRUPT
+        ordered.append(inner)
+        if inner.name == "linalg.index" or any(v in from_loops for v in inner.operands):
+            from_loops.update(inner.results)
+        for i, v in enumerate(inner.operands):
+            if v in inside or not isinstance(v.type, ir.RankedTensorType):
+                continue
+            if inner.name == "tensor.extract" and i == 0:
+                extracts.setdefault(v, []).append(inner)
+            else:
+                other.add(v)
+        inside.update(inner.results)
+        return ir.WalkResult.ADVANCE
+
+    walk_inside(op, visit)
+    if nested or not extracts:
+        return None
+    aligned = aligned_reads(op)
+    for v, users in extracts.items():
+        if v in other:
+            continue
+        shape = tuple(ir.RankedTensorType(v.type).shape)
+        read = aligned.get(v)
+        for d, size in enumerate(shape):
+            if size <= 0 or (read is not None and read.map[d] is not None):
+                continue
+            index = users[0].operands[1 + d]
+            if index in from_loops or any(u.operands[1 + d] != index for u in users[1:]):
+                continue
+            if _safe_to_mask(ordered, users):
+                return MaskedRead(v, d, index, tuple(users), shape, read)
+            return None  # (the same values flow on whatever dimension is masked)
+    return None
+
+
+def _safe_to_mask(ordered: list[ir.Operation], extracts: list[ir.Operation]) -> bool:
+    """Whether the values `extracts` read flow only into ops that cannot trap
+    or make poison on an arbitrary operand (`_UNSAFE_ON_GARBAGE`), nor index
+    another tensor; `ordered` lists the body's ops in program order."""
+    tainted: set[ir.Value] = {e.result for e in extracts}
+    for inner in ordered:
+        if inner.name == "tensor.extract" and any(e == inner for e in extracts):
+            continue
+        if not any(v in tainted for v in inner.operands):
+            continue
+        name = inner.name
+        if name in _UNSAFE_ON_GARBAGE or name == "tensor.extract":
+            return False
+        if not name.startswith(("arith.", "math.")) and name != "linalg.yield":
+            return False
+        tainted.update(inner.results)
+    return True
 
 
 def _same_loop(own: set[int], users: list[ir.Operation], d: int) -> tuple[int | None, list[ir.Operation]]:

@@ -39,6 +39,7 @@ import ctypes
 import dataclasses
 import math
 import os
+from collections.abc import Callable
 from dataclasses import field
 from typing import ClassVar, NamedTuple
 
@@ -46,7 +47,7 @@ import numpy as np
 from mlir import _mlir_libs, ir
 from mlir.dialects import arith, linalg, scf, tensor
 
-from ...interfaces.captures import AlignedRead, aligned_reads
+from ...interfaces.captures import AlignedRead, MaskedRead, aligned_reads, masked_read
 from ...interfaces.choice import same_placement
 from ...interfaces.linear import on_terms, term_operands
 from ...interfaces.registry import INDEX_OFFSET_OPS, OWN_BODY, RuleCache, built_in, index_reads, walk_inside
@@ -537,7 +538,8 @@ class _Partition:
             rules.append(rule)
             # (tensors the body reads at the op's loop indices: sizes read while whole)
             aligned = list(aligned_reads(op).values()) if captures and name in INDEX_OFFSET_OPS else []
-            read[len(rules) - 1] = (option, captures, results, aligned)
+            masked = masked_read(op) if captures and name == "linalg.generic" else None
+            read[len(rules) - 1] = (option, captures, results, aligned, masked)
         return rules
 
     def may_read_index(self, op: ir.Operation, name: str, rule: ShardingRule) -> bool:
@@ -805,11 +807,18 @@ class _Partition:
         if rule is None:
             self.without_rule(op)
             return
-        aligned = self.check_captures(op, name, read[3]) if read[1] else {}
         results = read[2]
+        masked = self.masking(op, read[4], results) if read[4] is not None else None
+        aligned = self.check_captures(op, name, read[3], masked[0].value if masked else None) if read[1] else {}
         layout, local_types = self.layout, self.local_types
         operands = list(op.operands)
         outs = [layout.get(r) for r in results]
+        if masked is not None:
+            # the op runs as if its results were not partial; masking its
+            # body then makes them the partial sums they are annotated
+            partial = outs
+            outs = [_without_partial(p) for p in partial]
+            layout.update(zip(results, outs))
         # the (global) types of the results partition retypes, read once
         types = [None if s is None else r.type for r, s in zip(results, outs)]
         if self.on_terms(op, rule, outs[0] if outs else None):
@@ -821,6 +830,11 @@ class _Partition:
                 types = [None if s is None else r.type for r, s in zip(results, outs)]
             self.fix_init(op, rule, name, results, outs, operands if fitted else None)
         local = self.align_captures(op, aligned) if aligned else {}
+        if masked is not None:
+            after, masks = self.masked_results(op, *masked, results, partial, after)
+            if masks:
+                for index, reads in self.mask_capture(op, *masked).items():
+                    local.setdefault(index, []).extend(reads)
         if name in INDEX_OFFSET_OPS and self.may_read_index(op, name, rule):
             self.offset_indices(op, local)
         if name in ("tensor.empty", "tensor.splat") and self.sized_per_device(op):
@@ -1269,7 +1283,9 @@ class _Partition:
             results = list(op.results)
         return self.fit(op, rule, recorded, operands, results, [self.layout.get(r) for r in results])[0]
 
-    def check_captures(self, op: ir.Operation, name: str, reads: list[AlignedRead]) -> dict[ir.Value, AlignedRead]:
+    def check_captures(
+        self, op: ir.Operation, name: str, reads: list[AlignedRead], masked: ir.Value | None = None
+    ) -> dict[ir.Value, AlignedRead]:
         """A body that reads a tensor from outside the op which is not whole
         on every device reads it whole: the rule sees only the op's
         operands, so the body indexes the tensor with global indices (a
@@ -1277,7 +1293,8 @@ class _Partition:
         is resharded whole in front of the op, once per block, and the
         body's reads take that.  Returns the tensors read only at the op's
         loop indices (`reads`, as found before annotations were erased),
-        which are left to `align_captures`."""
+        which are left to `align_captures`.  The `masked` tensor is left
+        to `mask_capture`."""
         # Only values this function's walk gave a layout can be split; the
         # walk does not enter linalg bodies, but it enters a `tensor.pad`'s,
         # where an annotation may split a body's own value: that one cannot
@@ -1310,10 +1327,135 @@ class _Partition:
                 )
         for v in stray:
             del aligned[v]
+        if masked is not None:
+            aligned.pop(masked, None)  # (its aligned dimensions too are `mask_capture`'s)
         for inner, i, v in found:
-            if v not in aligned:
+            if v not in aligned and (masked is None or v != masked):
                 inner.operands[i] = self.in_layout(v, _WHOLE, op, None, None)
         return aligned
+
+    def masking(
+        self, op: ir.Operation, masked: MaskedRead, results: list[ir.Value]
+    ) -> tuple[MaskedRead, tuple[int, ...]] | None:
+        """The masked read (`masked_read`, its tensor as the body reads it
+        now) and the mesh axes its dimension is split over, when the op's
+        results are all annotated partial sums over those axes and the op
+        cannot make them on terms: each device then reads only the indices
+        its piece holds (`mask_capture`).  None (the tensor is read whole,
+        the results resharded as annotated) when a device's piece would be
+        empty, or the tensor is read some other way now (erasing
+        annotations may have made two tensors one)."""
+        mesh = self.mesh
+        if mesh is None or term_operands(op):
+            return None
+        axes: tuple[int, ...] | None = None
+        for r in results:
+            s = self.layout.get(r)
+            if s is None or not s.partial_axes or s.partial_type != "sum" or s.halo_sizes or s.sharded_dims_offsets:
+                return None
+            if axes is not None and s.partial_axes != axes:
+                return None
+            axes = s.partial_axes
+        assert axes is not None
+        if any(a in self.dynamic_axes for a in axes):
+            return None
+        v = masked.extracts[0].operands[0]
+        reads = {op_address(e) for e in masked.extracts}
+        other = False
+
+        def visit(inner: ir.Operation) -> ir.WalkResult:
+            nonlocal other
+            for i, w in enumerate(inner.operands):
+                if w == v and (i or op_address(inner) not in reads):
+                    other = True
+                    return ir.WalkResult.INTERRUPT
+            return ir.WalkResult.ADVANCE
+
+        walk_inside(op, visit)
+        if other:
+            return None
+        d = masked.dim
+        split = Sharding(((),) * d + (axes,))
+        if any(b <= a for a, b in split.bounds(d, masked.shape[d], mesh)):
+            return None
+        return dataclasses.replace(masked, value=v), axes
+
+    def masked_results(
+        self,
+        op: ir.Operation,
+        masked: MaskedRead,
+        axes: tuple[int, ...],
+        results: list[ir.Value],
+        annotated: list[Sharding],
+        after: list[tuple[int, Sharding]],
+    ) -> tuple[list[tuple[int, Sharding]], bool]:
+        """After fitting the op as if its results were not partial: each
+        result as the masked op makes it (partial over the masked axes too),
+        and the reshards after the op to the annotated layouts; and whether
+        to mask.  When the op's loops now split over a masked axis (layouts
+        written by hand), masking cannot be: the tensor is read whole, and
+        the results are made partial after the op."""
+        layout = self.layout
+        made = [layout.get(r) for r in results]
+        if any(a in axes for s in made if s is not None for dim in s.split_axes for a in dim):
+            whole = self.in_layout(masked.value, _WHOLE, op, None, None)
+            for extract in masked.extracts:
+                extract.operands[0] = whole
+            return [(i, annotated[i]) for i, s in enumerate(made) if s != annotated[i]], False
+        for r, s in zip(results, made):
+            base = _WHOLE if s is None else s
+            layout[r] = Sharding(base.split_axes, axes, "sum", base.halo_sizes, base.sharded_dims_offsets)
+        return [(i, annotated[i]) for i, _ in after], True
+
+    def mask_capture(
+        self, op: ir.Operation, masked: MaskedRead, axes: tuple[int, ...]
+    ) -> dict[int, list[tuple[ir.Operation, int]]]:
+        """Split the masked tensor's dimension over `axes` (its dimensions
+        read at split loops' indices as those loops, when their pieces are
+        the default ones), and mask the body: each device reads its piece
+        at the index less its first, when its piece holds the index (else
+        at 0), and yields zero where it does not.  Exactly one device of
+        each group then yields the value, so the results are the partial
+        sums `masking` found them annotated as.  Returns the reads that
+        keep a local loop index, as `align_captures` does."""
+        d = masked.dim
+        split: list[tuple[int, ...]] = [()] * len(masked.shape)
+        split[d] = axes
+        carrier = self._loop_carrier(op)
+        if masked.aligned is not None:
+            for k, loop in enumerate(masked.aligned.map):
+                found = None if loop is None else carrier(loop)
+                if found is not None and not found[0].sharded_dims_offsets:
+                    split[k] = found[0].axes_of(found[1])
+        target = Sharding(tuple(split))
+        piece = self.in_layout(masked.value, target, op, None, None)
+        local: dict[int, list[tuple[ir.Operation, int]]] = {}
+        for extract in masked.extracts:
+            extract.operands[0] = piece
+        if masked.aligned is not None:
+            for extract, k, index in masked.aligned.reads:
+                if split[k] and k != d:
+                    local.setdefault(op_address(index), []).append((extract, 1 + k))
+        ix = _Ix(self, ir.InsertionPoint(op), op.location)
+        n = masked.shape[d]
+        group = ix.group_index(axes)
+        start = ix.value(ix.start(target, d, n, group))
+        size = ix.value(ix.size(target, d, n, group))
+        first = masked.extracts[0]
+        index_type = ir.IndexType.get()
+        with ir.InsertionPoint(first), first.location:
+            at = arith.SubIOp(first.operands[1 + d], start).result
+            holds = arith.CmpIOp(arith.CmpIPredicate.ult, at, size).result
+            safe = arith.SelectOp(holds, at, arith.ConstantOp(index_type, 0).result).result
+        for extract in masked.extracts:
+            extract.operands[1 + d] = safe
+        terminator = op.regions[0].blocks[0].operations[len(op.regions[0].blocks[0].operations) - 1]
+        with ir.InsertionPoint(terminator), terminator.location:
+            for i, y in enumerate(list(terminator.operands)):
+                t = y.type
+                zero = ir.FloatAttr.get(t, 0.0) if isinstance(t, ir.FloatType) else ir.IntegerAttr.get(t, 0)
+                terminator.operands[i] = arith.SelectOp(holds, y, arith.ConstantOp(t, zero).result).result
+        return local
 
     def align_captures(
         self, op: ir.Operation, aligned: dict[ir.Value, AlignedRead]
@@ -1326,25 +1468,7 @@ class _Partition:
         local value (`offset_indices` makes the others global).  A loop split with
         halos, or cut at offsets other than the default cut, leaves the
         tensor whole."""
-        maps = [ir.AffineMapAttr(a).value for a in ir.ArrayAttr(linalg.get_indexing_maps(op))]
-        operands = list(op.operands)
-        carriers: dict[int, tuple[Sharding, int] | None] = {}
-
-        def carrier(loop: int) -> tuple[Sharding, int] | None:
-            """The layout of an operand dimension the loop indexes plainly and
-            splits, and that dimension: it gives the loop's pieces."""
-            if loop not in carriers:
-                carriers[loop] = None
-                for v, m in zip(operands, maps):
-                    s = self.layout.get(v)
-                    k = next((k for k, e in enumerate(m.results) if _is_dim(e, loop)), None)
-                    if s is None or k is None or not s.axes_of(k):
-                        continue
-                    if not s.halo_sizes:
-                        carriers[loop] = (s, k)
-                    break
-            return carriers[loop]
-
+        carrier = self._loop_carrier(op)
         local: dict[int, list[tuple[ir.Operation, int]]] = {}
         for v, read in aligned.items():
             found = [None if loop is None else carrier(loop) for loop in read.map]
@@ -1372,6 +1496,29 @@ class _Partition:
                 if split[d]:
                     local.setdefault(op_address(index), []).append((extract, 1 + d))
         return local
+
+    def _loop_carrier(self, op: ir.Operation) -> Callable[[int], tuple[Sharding, int] | None]:
+        """Per loop of a linalg op, the layout of an operand dimension the
+        loop indexes plainly and splits, and that dimension: it gives the
+        loop's pieces (None: the loop is not split, or split with halos)."""
+        maps = [ir.AffineMapAttr(a).value for a in ir.ArrayAttr(linalg.get_indexing_maps(op))]
+        operands = list(op.operands)
+        carriers: dict[int, tuple[Sharding, int] | None] = {}
+
+        def carrier(loop: int) -> tuple[Sharding, int] | None:
+            if loop not in carriers:
+                carriers[loop] = None
+                for v, m in zip(operands, maps):
+                    s = self.layout.get(v)
+                    k = next((k for k, e in enumerate(m.results) if _is_dim(e, loop)), None)
+                    if s is None or k is None or not s.axes_of(k):
+                        continue
+                    if not s.halo_sizes:
+                        carriers[loop] = (s, k)
+                    break
+            return carriers[loop]
+
+        return carrier
 
     def fit(
         self,

@@ -14,11 +14,18 @@ from typing import Any
 
 from mlir import ir
 
-from ...interfaces.captures import aligned_reads
+from ...interfaces.captures import aligned_reads, masked_read
 from ...interfaces.choice import same_placement
 from ...interfaces.linear import SUM_LINEAR_OPS, term_operands
 from ...interfaces.registry import INDEX_OFFSET_OPS, UNIT_RESHAPES, is_pointwise, unit_reshape, walk_inside
-from ...interfaces.rules import Conflict, ShardingRule, TensorMap, option_from_requests, shardings_from_option
+from ...interfaces.rules import (
+    Conflict,
+    Iterator,
+    ShardingRule,
+    TensorMap,
+    option_from_requests,
+    shardings_from_option,
+)
 from ...ir.control import carried, layout_holder, selector, trip_count
 from ...ir.schema import DYNAMIC
 from ...ir.uniform import CONSTANTS, fill_init, splat_of
@@ -538,13 +545,23 @@ class _Builder:
         """The rule of a generic whose body reads tensors from outside at
         its own loop indices (`aligned_reads`), each such tensor one more
         operand with the map those reads give, as partition reads it
-        (`align_captures`); and those tensors, by id."""
+        (`align_captures`); and those tensors, by id.  A tensor read at one
+        data-dependent index in a dimension (`masked_read`) adds a sum
+        reduction loop indexing that dimension: split, partition masks the
+        read and the results are partial sums (`mask_capture`)."""
         found: dict[int, tuple[ir.Value, TensorMap]] = {}
         for v, read in aligned_reads(op).items():
             k = self.ids.get(v)
             # (values every device holds whole may share one id, `whole_vid`: one operand each)
             if k is not None and k >= 0 and k not in found:
                 found[k] = (v, read.map)
+        masked = masked_read(op)
+        iterators = rule.iterators
+        if masked is not None:
+            k = self.ids.get(masked.value)
+            if k is not None and k >= 0:
+                found[k] = (masked.value, masked.map_with(rule.num_loops))
+                iterators = (*iterators, SUM_LOOP)
         if not found:
             return rule, {}
         maps = tuple(m for _, m in found.values())
@@ -552,7 +569,7 @@ class _Builder:
         wider = self.wider_rules.get(key)
         if wider is None:
             windows = rule.windows + (None,) * len(maps) if rule.windows else ()
-            wider = ShardingRule(rule.iterators, rule.operand_maps + maps, rule.result_maps, windows)
+            wider = ShardingRule(iterators, rule.operand_maps + maps, rule.result_maps, windows)
             wider = self.wider_rules[key] = self.rules.setdefault(wider, wider)
         return wider, {k: v for k, (v, _) in found.items()}
 
@@ -614,6 +631,10 @@ class _Builder:
             node = Node(ops, res, carry=True, weight=weight, uneven=not self.fn.any_offsets)
             carries.append((self.add(node, ("carry", index, k)), value.yields))
         self.carries[op] = carries
+
+
+SUM_LOOP = Iterator.reduction("sum")
+"""The loop a masked read adds to its op's rule (`_Builder.aligned`)."""
 
 
 def _can_produce(node: Node, j: int, lay: tuple) -> bool:

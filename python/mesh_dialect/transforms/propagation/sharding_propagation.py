@@ -254,6 +254,7 @@ class _Function:
         self.has_loops = False  # a loop: uses inside it weigh its trip count
         self.unknown: list[ir.Operation] = []
         self.reads_outside: set[int] = set()  # ops whose body may read a tensor from outside them
+        self.unrecorded: set[int] = set()  # ops whose option says no loop the solver split (a masked read's)
         self.explicit_options: dict[int, Choice] = {}
         self.recorded: dict[int, tuple[str, tuple]] = {}
         self.anns: dict[ir.Value, Ann] = {}  # by the mesh.shard result
@@ -520,10 +521,17 @@ class _Function:
             if kind == "op":
                 assert state.option is not None
                 choice = choices.get(id(state))
+                base = self.rules[index]
+                if isinstance(base, ShardingRule) and len(state.option) > base.num_loops:
+                    # A masked read's loop (`graph.SUM_LOOP`) is no loop of the op,
+                    # and an option cannot say it: none is recorded (partition
+                    # finds the masking from the layouts around the op, and
+                    # propagation run again solves the op again).
+                    self.unrecorded.add(index)
                 if choice is None:
                     choice = choices[id(state)] = Choice(
                         state.mesh,
-                        state.option,
+                        state.option[: base.num_loops] if index in self.unrecorded else state.option,
                         tuple(None if lay is None else lay[1] for lay in state.needs),
                         tuple(None if lay is None else lay[1] for lay in state.produces),
                     )
@@ -859,6 +867,8 @@ class _Function:
         return text
 
     def record_option(self, index: int, choice: Choice) -> None:
+        if index in self.unrecorded:
+            return
         key = (choice.mesh, choice.option)
         if self.recorded.get(index) == key:
             return
