@@ -45,10 +45,12 @@ _UNSAFE_ON_GARBAGE = frozenset(
         "arith.shli",
         "arith.shrsi",
         "arith.shrui",
+        "math.ipowi",
     }
 )
-"""Arith ops that may trap or make poison on an arbitrary operand: a masked
-read's value is arbitrary on the devices whose piece lacks the index."""
+"""Ops that may trap or make poison on an arbitrary operand (an integer
+power divides by zero for a negative exponent): a masked read's value is
+arbitrary on the devices whose piece lacks the index."""
 
 
 @dataclass(frozen=True)
@@ -128,8 +130,8 @@ class MaskedRead:
     shape: tuple[int, ...]
     aligned: AlignedRead | None
 
-    def map_with(self, loop: int) -> TensorMap:
-        """The tensor's map when loop `loop` indexes the masked dimension."""
+    def map_with(self, loop: int | None) -> TensorMap:
+        """The tensor's map when loop `loop` (None: none) indexes the masked dimension."""
         base = self.aligned.map if self.aligned is not None else (None,) * len(self.shape)
         return tuple(loop if d == self.dim else m for d, m in enumerate(base))
 
@@ -210,8 +212,6 @@ def _safe_to_mask(ordered: list[ir.Operation], extracts: list[ir.Operation]) -> 
     another tensor; `ordered` lists the body's ops in program order."""
     tainted: set[ir.Value] = {e.result for e in extracts}
     for inner in ordered:
-        if inner.name == "tensor.extract" and any(e == inner for e in extracts):
-            continue
         if not any(v in tainted for v in inner.operands):
             continue
         name = inner.name

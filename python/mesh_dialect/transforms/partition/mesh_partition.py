@@ -1419,6 +1419,9 @@ class _Partition:
         sums `masking` found them annotated as.  Returns the reads that
         keep a local loop index, as `align_captures` does."""
         d = masked.dim
+        have = self.layout.get(masked.value)
+        if have is not None and sorted(have.axes_of(d)) == sorted(axes):
+            axes = have.axes_of(d)  # (a partial sum's axes have no order: the table's is kept)
         split: list[tuple[int, ...]] = [()] * len(masked.shape)
         split[d] = axes
         carrier = self._loop_carrier(op)
@@ -1453,7 +1456,8 @@ class _Partition:
         with ir.InsertionPoint(terminator), terminator.location:
             for i, y in enumerate(list(terminator.operands)):
                 t = y.type
-                zero = ir.FloatAttr.get(t, 0.0) if isinstance(t, ir.FloatType) else ir.IntegerAttr.get(t, 0)
+                # (-0.0, the neutral of a float sum: x + -0.0 is x, -0.0 included)
+                zero = ir.FloatAttr.get(t, -0.0) if isinstance(t, ir.FloatType) else ir.IntegerAttr.get(t, 0)
                 terminator.operands[i] = arith.SelectOp(holds, y, arith.ConstantOp(t, zero).result).result
         return local
 

@@ -557,9 +557,11 @@ class _Builder:
                 found[k] = (v, read.map)
         masked = masked_read(op)
         iterators = rule.iterators
+        whole: dict[int, TensorMap] = {}  # the masked tensor's map with its masked dimension read whole
         if masked is not None:
             k = self.ids.get(masked.value)
             if k is not None and k >= 0:
+                whole = {k: masked.map_with(None)}
                 found[k] = (masked.value, masked.map_with(rule.num_loops))
                 iterators = (*iterators, SUM_LOOP)
         if not found:
@@ -571,6 +573,12 @@ class _Builder:
             windows = rule.windows + (None,) * len(maps) if rule.windows else ()
             wider = ShardingRule(iterators, rule.operand_maps + maps, rule.result_maps, windows)
             wider = self.wider_rules[key] = self.rules.setdefault(wider, wider)
+            if whole:
+                # (the moves the solver offers off that dimension: `Graph.unmasked`)
+                unmasked = tuple(whole.get(k, m) for k, (_, m) in found.items())
+                self.graph.unmasked[id(wider)] = ShardingRule(
+                    iterators, rule.operand_maps + unmasked, rule.result_maps, windows
+                )
         return wider, {k: v for k, (v, _) in found.items()}
 
     def captures(self, op: ir.Operation, weight: int, aligned: dict[int, ir.Value]) -> None:

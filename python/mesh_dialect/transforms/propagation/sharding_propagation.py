@@ -57,7 +57,7 @@ from ...ir.syntax import Unprintable, decode_sharding_attr, encode_sharding_attr
 from ...sharding.spec import Mesh, Sharding
 from ..base import LOCAL_MESH, Pass, PassFailed, mesh_scopes, sharding_of
 from .graph import ANY_MESH, LATER, costed_mesh, costed_value, extract, rebuilds_from, uneven_kind
-from .solver import CAPTURED, IMPOSSIBLE, REPLICATED, Layout, Solver
+from .solver import CAPTURED, IMPOSSIBLE, REPLICATED, Graph, Layout, Solver, bytes_moved
 from .solver import Value as GraphValue
 
 OPTION_ATTR = "mesh.sharding_option"
@@ -507,7 +507,7 @@ class _Function:
             self.cuts = self.explicit_cuts()
         graph, refs = extract(self)
         self.graph_values = graph.values
-        chosen = Solver(graph, self.reshard_bytes, self.reshard_collectives).solve()
+        chosen = self.solve(graph)
         for arg, lay in self.entry_arrivals:  # as `extract` read them
             if lay is not None and arg not in self.def_ann:
                 self.arrivals[arg] = lay
@@ -540,6 +540,29 @@ class _Function:
                 mesh, layout = state.produces[0]
                 self.apply_carried(self.ops[index], k, mesh, layout, ())
         self.keep_whole_arguments()
+
+    def solve(self, graph: Graph) -> list[int]:
+        """The solver's choice of a state per node.  Masked reads
+        (`graph.SUM_LOOP`) widen the search, where the solver's local
+        search may settle on a plan worse than the best without them: the
+        graph is then solved both ways, and the plan moving fewer bytes
+        kept (the one without masks on a tie)."""
+        if not graph.unmasked:
+            return Solver(graph, self.reshard_bytes, self.reshard_collectives).solve()
+        given = [list(node.states) for node in graph.nodes]  # (the solver adds states to the nodes)
+        graph.masks = False
+        plain = Solver(graph, self.reshard_bytes, self.reshard_collectives).solve()
+        graph.masks = True
+        plain_states = [node.states for node in graph.nodes]
+        plain_bytes = bytes_moved(graph, self.reshard_bytes, plain)
+        for node, states in zip(graph.nodes, given):
+            node.states = states
+        masked = Solver(graph, self.reshard_bytes, self.reshard_collectives).solve()
+        if bytes_moved(graph, self.reshard_bytes, masked) < plain_bytes:
+            return masked
+        for node, states in zip(graph.nodes, plain_states):
+            node.states = states
+        return plain
 
     def explicit_cuts(self) -> dict[str, dict[tuple, tuple[int, ...]]]:
         """Per mesh, the offsets of each (dimension size, split axes) the mesh

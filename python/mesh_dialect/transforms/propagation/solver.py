@@ -201,6 +201,11 @@ class Graph:
     values: list[Value] = field(default_factory=list)
     dynamic_axes: dict[str, frozenset[int]] = field(default_factory=dict)  # mesh axes of dynamic size
     rebuilt: int = 0  # how many values are `Value.rebuilt`
+    # per rule with a masked read's loop (`graph.SUM_LOOP`), by id, the same
+    # rule with that dimension read whole: its moved options (a split moved
+    # off the table's masked dimension) stay candidates
+    unmasked: dict[int, ShardingRule] = field(default_factory=dict)
+    masks: bool = True  # False: no state splits a masked read's loop
 
     def add_value(self, shape: tuple[int, ...], element_bytes: int, dynamic: tuple[int, ...] = ()) -> int:
         # (positional: shape, element_bytes, producer, consumers, dynamic)
@@ -456,9 +461,13 @@ class _Candidates:
                 out.setdefault((mesh, opt.resolved if isinstance(opt, Conflict) else opt))
             # axes on a dimension the op needs whole may move to another
             # (`moved_options`), last so they crowd out no earlier candidate
+            whole = self.g.unmasked.get(id(rule))
             for r in reqs:
                 for opt in moved_options(rule, r, self.g.meshes.get(mesh)):
                     out.setdefault((mesh, opt))
+                if whole is not None:
+                    for opt in moved_options(whole, r, self.g.meshes.get(mesh)):
+                        out.setdefault((mesh, opt))
         result = self.memo[key] = list(out)
         return result
 
@@ -506,6 +515,8 @@ class _Candidates:
         if shape is None:
             return True
         rule = node.rule
+        if not self.g.masks and st.option and id(rule) in self.g.unmasked and st.option[-1]:
+            return False  # (the masked read's loop is the last)
         if rule is not None and rule.selects and st.option is not None:
             if self.g.dynamic_axes.get(st.mesh, frozenset()).intersection(select_axes(rule, st.option)):
                 return False  # the picks are gathered along a dimension of static size
