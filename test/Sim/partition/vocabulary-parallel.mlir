@@ -44,10 +44,13 @@
 // RUN: FileCheck %s --check-prefix=TWICE < %t.twice.mlir
 // RUN: mesh-run %t.twice.mlir -f embedding --compare-with %s -q --seed 3 | FileCheck %s
 // RUN: mesh-run %t.twice.mlir -f nll_classes --compare-with %s -q --seed 3 | FileCheck %s
+// With explain, the masked op's remark says so.
+// RUN: mesh-opt --sharding-propagation=explain=true %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=EXPLAIN
+// EXPLAIN: vocabulary-parallel.mlir:{{[0-9]+}}:8: remark: result 0 of 'linalg.generic' is produced as @mesh split_axes = {{\[\[}}]] partial = sum [0] and resharded to @mesh split_axes = {{\[\[}}]] for this annotation: 768 bytes received per device each time; 'linalg.generic' runs with its loops split as {{\[\[}}], []] on @mesh, the cost solver's choice for the fewest bytes over the function, reading its outside table masked along the dimension an id picks (each device only the rows its piece holds: its results are partial sums)
 // CHECK: match
 
-// Only the tables too small to give every device a row, and the one whose
-// read value divides, are gathered.
+// Only the tables too small to give every device a row, and the ones
+// whose read value divides or indexes, are gathered or moved.
 // WARN-NOT: function argument 1 (tensor<64x16xf32>
 // WARN: warning: function argument 1 (tensor<3x16xf32>, split_axes = {{\[\[}}0]]) is gathered whole on every device here: 192 bytes received per device
 // WARN-NOT: warning
@@ -62,8 +65,9 @@
 mesh.mesh @mesh(shape = 4)
 mesh.mesh @mesh2(shape = 2x2)
 
-// The table's rows are split: an all_reduce of the 8x16 result (512 bytes)
-// instead of gathering three quarters of the table (3,072 bytes).
+// The table's rows are split: an all_reduce of the 8x16 result (768 bytes
+// received per device) instead of gathering three quarters of the table
+// (3,072 bytes).
 // IR-LABEL: func.func @embedding(
 // IR-SAME: %arg1: tensor<16x16xf32>
 // IR-NOT: mesh.all_gather
@@ -157,8 +161,8 @@ func.func @uneven_vocabulary(%ids: tensor<8xi64>, %t: tensor<66x16xf32>) -> tens
 }
 
 // torch-mlir's NLL loss with the classes split: each row's label is picked
-// where its class lives, and the 8 picked values are reduced (32 bytes)
-// instead of gathering the log-softmax (1,536 bytes).  (The sum over rows
+// where its class lives, and the 8 picked values are reduced (48 bytes
+// received per device) instead of gathering the log-softmax (1,536 bytes).  (The sum over rows
 // reads them whole: a reduction generic does not run on partial sums.)
 // IR-LABEL: func.func @nll_classes(
 // IR-SAME: %arg0: tensor<8x16xf32>

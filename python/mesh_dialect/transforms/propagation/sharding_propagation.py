@@ -758,6 +758,11 @@ class _Function:
         else:
             origin = (op.location,) if explicit else self.origin_of(choice)
             cause = self.cause(op, choice, explicit, origin)
+            if index in self.unrecorded:
+                cause += (
+                    ", reading its outside table masked along the dimension an id picks "
+                    "(each device only the rows its piece holds: its results are partial sums)"
+                )
         anchor = op
         # most hlo ops run on even pieces only (their static types give their
         # sizes): values there keep the default cut, and an explicit one is resharded
