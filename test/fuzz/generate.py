@@ -843,6 +843,8 @@ class Program:
         `tensor.extract`, as torch-mlir lowers embeddings: the table is no
         operand (often annotated split or partial), and each position is
         a function of the loop indices kept in range (`(i * m + c) mod n`),
+        for some of the op's input element instead (a token id, a label: a
+        dimension read so may be masked, `masked_read`),
         or, in a table shaped after the loops, often a loop index itself
         (an NLL loss reads its log-softmax at [row, label]: partition
         splits that dimension as the loop is)."""
@@ -878,6 +880,23 @@ class Program:
             k, m, c = rng.randrange(n), rng.choice([1, 1, 3, 5]), rng.randrange(size)
             i, mm, cc, nn = self.fresh("li"), self.fresh("lm"), self.fresh("lc"), self.fresh("ln")
             p1, p2, pos = self.fresh("lp"), self.fresh("lq"), self.fresh("lr")
+            if m == 5 and c % 2:
+                # (drawn as before: the random stream of other programs stays)
+                self.emit(f"  {mm} = arith.constant {m} : index")
+                self.emit(f"  {cc} = arith.constant {c} : index")
+                self.emit(f"  {nn} = arith.constant {size} : index")
+                if self.is_int:
+                    self.emit(f"  {i} = arith.index_cast {x} : {self.elt} to index")
+                else:
+                    w = self.fresh("lw")
+                    self.emit(f"  {w} = arith.fptosi {x} : {self.elt} to i64")
+                    self.emit(f"  {i} = arith.index_cast {w} : i64 to index")
+                self.emit(f"  {p1} = arith.muli {i}, {mm} : index")
+                self.emit(f"  {p2} = arith.addi {p1}, {cc} : index")
+                self.emit(f"  {pos} = arith.remui {p2}, {nn} : index")
+                positions.append(pos)
+                self.features.add("id lookup")
+                continue
             self.emit(f"  {i} = linalg.index {k} : index")
             self.emit(f"  {mm} = arith.constant {m} : index")
             self.emit(f"  {cc} = arith.constant {c} : index")
