@@ -86,13 +86,7 @@ def aligned_reads(op: ir.Operation) -> dict[ir.Value, AlignedRead]:
         for region in inner.regions:
             for block in region.blocks:
                 inside.update(block.arguments)
-        for i, v in enumerate(inner.operands):
-            if v in inside or not isinstance(v.type, ir.RankedTensorType):
-                continue
-            if inner.name == "tensor.extract" and i == 0:
-                extracts.setdefault(v, []).append(inner)
-            else:
-                other.add(v)
+        _sort_reads(inner, inside, extracts, other)
         return ir.WalkResult.ADVANCE
 
     walk_inside(op, visit)  # pre-order: a value is seen defined before it is used
@@ -175,13 +169,7 @@ def masked_read(op: ir.Operation) -> MaskedRead | None:
         ordered.append(inner)
         if inner.name == "linalg.index" or any(v in from_loops for v in inner.operands):
             from_loops.update(inner.results)
-        for i, v in enumerate(inner.operands):
-            if v in inside or not isinstance(v.type, ir.RankedTensorType):
-                continue
-            if inner.name == "tensor.extract" and i == 0:
-                extracts.setdefault(v, []).append(inner)
-            else:
-                other.add(v)
+        _sort_reads(inner, inside, extracts, other)
         inside.update(inner.results)
         return ir.WalkResult.ADVANCE
 
@@ -204,6 +192,23 @@ def masked_read(op: ir.Operation) -> MaskedRead | None:
                 return MaskedRead(v, d, index, tuple(users), shape, read)
             return None  # (the same values flow on whatever dimension is masked)
     return None
+
+
+def _sort_reads(
+    inner: ir.Operation,
+    inside: set[ir.Value],
+    extracts: dict[ir.Value, list[ir.Operation]],
+    other: set[ir.Value],
+) -> None:
+    """Note each tensor `inner` reads from outside the op (not `inside` it):
+    as the tensor of a `tensor.extract` (`extracts`), else in `other`."""
+    for i, v in enumerate(inner.operands):
+        if v in inside or not isinstance(v.type, ir.RankedTensorType):
+            continue
+        if inner.name == "tensor.extract" and i == 0:
+            extracts.setdefault(v, []).append(inner)
+        else:
+            other.add(v)
 
 
 def _safe_to_mask(ordered: list[ir.Operation], extracts: list[ir.Operation]) -> bool:
