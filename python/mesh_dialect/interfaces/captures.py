@@ -123,6 +123,7 @@ class MaskedRead:
     extracts: tuple[ir.Operation, ...]
     shape: tuple[int, ...]
     aligned: AlignedRead | None
+    others: tuple[ir.Value, ...] = ()  # the other tensors the body reads from outside
 
     def map_with(self, loop: int | None) -> TensorMap:
         """The tensor's map when loop `loop` (None: none) indexes the masked dimension."""
@@ -189,7 +190,8 @@ def masked_read(op: ir.Operation) -> MaskedRead | None:
             if index in from_loops or any(u.operands[1 + d] != index for u in users[1:]):
                 continue
             if _safe_to_mask(ordered, users):
-                return MaskedRead(v, d, index, tuple(users), shape, read)
+                others = tuple(w for w in (*extracts, *other) if w != v)
+                return MaskedRead(v, d, index, tuple(users), shape, read, others)
             return None  # (the same values flow on whatever dimension is masked)
     return None
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from mlir import ir
 
-from ...interfaces.captures import aligned_reads, masked_read
+from ...interfaces.captures import MaskedRead, aligned_reads, masked_read
 from ...interfaces.choice import same_placement
 from ...interfaces.linear import SUM_LINEAR_OPS, term_operands
 from ...interfaces.registry import INDEX_OFFSET_OPS, UNIT_RESHAPES, is_pointwise, unit_reshape, walk_inside
@@ -556,6 +556,8 @@ class _Builder:
             if k is not None and k >= 0 and k not in found:
                 found[k] = (v, read.map)
         masked = masked_read(op)
+        if masked is not None and self.shares_source(masked):
+            masked = None
         iterators = rule.iterators
         whole: dict[int, TensorMap] = {}  # the masked tensor's map with its masked dimension read whole
         if masked is not None:
@@ -580,6 +582,24 @@ class _Builder:
                     iterators, rule.operand_maps + unmasked, rule.result_maps, windows
                 )
         return wider, {k: v for k, (v, _) in found.items()}
+
+    def shares_source(self, masked: MaskedRead) -> bool:
+        """Whether another tensor the body reads is, before its annotations,
+        the masked one (two annotations of one table): partition erases
+        annotations, the reads then are of one value, read another way than
+        masked, and partition does not mask (`mesh_partition.masking`)."""
+        anns = self.fn.anns
+
+        def source(v: ir.Value) -> ir.Value:
+            for _ in range(64):  # (a chain of annotations)
+                ann = anns.get(v)
+                if ann is None:
+                    break
+                v = ann.src
+            return v
+
+        own = source(masked.value)
+        return any(source(w) == own for w in masked.others)
 
     def captures(self, op: ir.Operation, weight: int, aligned: dict[int, ir.Value]) -> None:
         """A body that reads tensors from outside its op (a `tensor.extract`
