@@ -210,6 +210,8 @@ def test_two_reads_at_one_id_share_the_mask() -> None:
         ),
         # booleans have no partial sum
         ("    %v = tensor.extract %t[%n, %j] : tensor<50x6xi1>", "50x6", "i1", '"parallel", "parallel"'),
+        # nor a zero arith can make for a signed integer
+        ("    %v = tensor.extract %t[%n, %j] : tensor<50x6xsi32>", "50x6", "si32", '"parallel", "parallel"'),
         # a dynamic vocabulary: its pieces are not known
         ("    %v = tensor.extract %t[%n, %j] : tensor<?x6xf32>", "?x6", "f32", '"parallel", "parallel"'),
         # the table is also read whole by another op of the body

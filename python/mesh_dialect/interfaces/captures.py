@@ -139,7 +139,7 @@ def masked_read(op: ir.Operation) -> MaskedRead | None:
     piece of the op's own loops' that moving the split serves better than
     masking a whole result per device) (`MaskedRead`), when
     masking that read is safe: the body is one block, its results are
-    numbers with a sum (floats, integers wider than i1), and nothing the
+    numbers with a sum (floats, signless integers wider than i1), and nothing the
     read's value flows into can trap or index another tensor.  None when
     there is no such tensor.  Ask before partition makes any type local."""
     op = op.operation
@@ -150,8 +150,11 @@ def masked_read(op: ir.Operation) -> MaskedRead | None:
     for r in op.results:
         t = r.type
         element = ir.RankedTensorType(t).element_type if isinstance(t, ir.RankedTensorType) else None
+        # (signless integers only: arith makes no zero of a signed or unsigned one)
         if not isinstance(element, ir.FloatType) and not (
-            isinstance(element, ir.IntegerType) and ir.IntegerType(element).width > 1
+            isinstance(element, ir.IntegerType)
+            and ir.IntegerType(element).width > 1
+            and ir.IntegerType(element).is_signless
         ):
             return None
     body = op.regions[0].blocks[0]

@@ -30,6 +30,7 @@
 // RUN: mesh-run %t.mlir -f embedding_then_sum --compare-with %s -q --seed 1 | FileCheck %s
 // RUN: mesh-run %t.mlir -f embedding_then_sum --compare-with %s -q --seed 2 | FileCheck %s
 // RUN: mesh-run %t.mlir -f two_annotations --compare-with %s -q --seed 1 | FileCheck %s
+// RUN: mesh-run %t.mlir -f signed_integers --compare-with %s -q --seed 1 | FileCheck %s
 // RUN: mesh-run %t.mlir -f reads_at_read --compare-with %s -q --seed 1 | FileCheck %s
 // RUN: mesh-run %t.mlir -f reads_at_read --compare-with %s -q --seed 2 | FileCheck %s
 // RUN: mesh-run %t.mlir -f negative_zero --compare-with %s -q --seed 1 | FileCheck %s
@@ -623,4 +624,28 @@ func.func @two_annotations(%ids: tensor<2xi64>, %t: tensor<64x16xf32>) -> tensor
   } -> tensor<2x16xf32>
   %r = mesh.shard %g to %whole : tensor<2x16xf32>
   return %r : tensor<2x16xf32>
+}
+
+// A signed integer table: the devices without the id would need a zero of
+// si32, which arith.constant cannot make.  Not masked (the split moves to
+// the columns).
+// IR-LABEL: func.func @signed_integers(
+// IR-NOT: arith.cmpi ult
+// IR: return
+func.func @signed_integers(%ids: tensor<8xi64>, %t: tensor<64x16xsi32>) -> tensor<8x16xsi32> {
+  %vocab = mesh.sharding @mesh split_axes = [[0]] : !mesh.sharding
+  %whole = mesh.sharding @mesh split_axes = [[]] : !mesh.sharding
+  %ts = mesh.shard %t to %vocab annotate_for_users : tensor<64x16xsi32>
+  %e = tensor.empty() : tensor<8x16xsi32>
+  %g = linalg.generic {indexing_maps = [#rows, #id2], iterator_types = ["parallel", "parallel"]} ins(%ids : tensor<8xi64>) outs(%e : tensor<8x16xsi32>) {
+  ^bb0(%id: i64, %out: si32):
+    %j = linalg.index 1 : index
+    %n = arith.index_cast %id : i64 to index
+    %c64 = arith.constant 64 : index
+    %row = arith.remui %n, %c64 : index
+    %v = tensor.extract %ts[%row, %j] : tensor<64x16xsi32>
+    linalg.yield %v : si32
+  } -> tensor<8x16xsi32>
+  %r = mesh.shard %g to %whole : tensor<8x16xsi32>
+  return %r : tensor<8x16xsi32>
 }
