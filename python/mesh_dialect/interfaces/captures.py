@@ -131,7 +131,7 @@ class MaskedRead:
         return tuple(loop if d == self.dim else m for d, m in enumerate(base))
 
 
-def masked_read(op: ir.Operation) -> MaskedRead | None:
+def masked_read(op: ir.Operation, aligned: dict[ir.Value, AlignedRead] | None = None) -> MaskedRead | None:
     """The first tensor a `linalg.generic` without reduction loops reads from
     outside only by `tensor.extract`s sharing one index in some dimension of
     static size, an index not computed from the op's loop indices (a token
@@ -141,7 +141,8 @@ def masked_read(op: ir.Operation) -> MaskedRead | None:
     masking that read is safe: the body is one block, its results are
     numbers with a sum (floats, signless integers wider than i1), and nothing the
     read's value flows into can trap or index another tensor.  None when
-    there is no such tensor.  Ask before partition makes any type local."""
+    there is no such tensor.  Ask before partition makes any type local;
+    `aligned`: the op's `aligned_reads`, when the caller has them."""
     op = op.operation
     if op.name != "linalg.generic" or not len(op.regions) or not len(op.results):
         return None
@@ -180,7 +181,8 @@ def masked_read(op: ir.Operation) -> MaskedRead | None:
     walk_inside(op, visit)
     if nested or not extracts:
         return None
-    aligned = aligned_reads(op)
+    if aligned is None:
+        aligned = aligned_reads(op)
     for v, users in extracts.items():
         if v in other:
             continue

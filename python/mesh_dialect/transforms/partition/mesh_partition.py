@@ -537,9 +537,9 @@ class _Partition:
             rule, option, captures = cache.lookup(op, name, (operands, results))
             rules.append(rule)
             # (tensors the body reads at the op's loop indices: sizes read while whole)
-            aligned = list(aligned_reads(op).values()) if captures and name in INDEX_OFFSET_OPS else []
-            masked = masked_read(op) if captures and name == "linalg.generic" else None
-            read[len(rules) - 1] = (option, captures, results, aligned, masked)
+            aligned = aligned_reads(op) if captures and name in INDEX_OFFSET_OPS else {}
+            masked = masked_read(op, aligned) if captures and name == "linalg.generic" else None
+            read[len(rules) - 1] = (option, captures, results, list(aligned.values()), masked)
         return rules
 
     def may_read_index(self, op: ir.Operation, name: str, rule: ShardingRule) -> bool:
@@ -1455,10 +1455,8 @@ class _Partition:
         terminator = op.regions[0].blocks[0].operations[len(op.regions[0].blocks[0].operations) - 1]
         with ir.InsertionPoint(terminator), terminator.location:
             for i, y in enumerate(list(terminator.operands)):
-                t = y.type
-                # (-0.0, the neutral of a float sum: x + -0.0 is x, -0.0 included)
-                zero = ir.FloatAttr.get(t, -0.0) if isinstance(t, ir.FloatType) else ir.IntegerAttr.get(t, 0)
-                terminator.operands[i] = arith.SelectOp(holds, y, arith.ConstantOp(t, zero).result).result
+                zero = arith.ConstantOp(y.type, _neutral("sum", y.type)).result
+                terminator.operands[i] = arith.SelectOp(holds, y, zero).result
         return local
 
     def align_captures(

@@ -550,12 +550,13 @@ class _Builder:
         reduction loop indexing that dimension: split, partition masks the
         read and the results are partial sums (`mask_capture`)."""
         found: dict[int, tuple[ir.Value, TensorMap]] = {}
-        for v, read in aligned_reads(op).items():
+        reads = aligned_reads(op)
+        for v, read in reads.items():
             k = self.ids.get(v)
             # (values every device holds whole may share one id, `whole_vid`: one operand each)
             if k is not None and k >= 0 and k not in found:
                 found[k] = (v, read.map)
-        masked = masked_read(op)
+        masked = masked_read(op, reads)
         if masked is not None and self.shares_source(masked):
             masked = None
         iterators = rule.iterators
