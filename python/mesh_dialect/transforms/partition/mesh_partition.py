@@ -53,7 +53,17 @@ from ...interfaces.linear import on_terms, term_operands
 from ...interfaces.registry import INDEX_OFFSET_OPS, OWN_BODY, RuleCache, built_in, index_reads, walk_inside
 from ...interfaces.rules import Conflict, ShardingRule, option_from_shardings, shardings_from_option
 from ...ir import ops as mesh_ops
-from ...ir.control import CARRIED_OPS, HLO_REGION_OPS, LOOP_OPS, ancestors, carried, layout_holder, malformed, selector
+from ...ir.control import (
+    CARRIED_OPS,
+    HLO_REGION_OPS,
+    LOOP_OPS,
+    ancestors,
+    carried,
+    layout_holder,
+    malformed,
+    selector,
+    terminator,
+)
 from ...ir.flags import drop_totals_only_flags
 from ...ir.signature import op_address, value_address
 from ...ir.syntax import encode_sharding_attr
@@ -1452,11 +1462,11 @@ class _Partition:
             safe = arith.SelectOp(holds, at, arith.ConstantOp(index_type, 0).result).result
         for extract in masked.extracts:
             extract.operands[1 + d] = safe
-        terminator = op.regions[0].blocks[0].operations[len(op.regions[0].blocks[0].operations) - 1]
-        with ir.InsertionPoint(terminator), terminator.location:
-            for i, y in enumerate(list(terminator.operands)):
+        end = terminator(op.regions[0].blocks[0])
+        with ir.InsertionPoint(end), end.location:
+            for i, y in enumerate(list(end.operands)):
                 zero = arith.ConstantOp(y.type, _neutral("sum", y.type)).result
-                terminator.operands[i] = arith.SelectOp(holds, y, zero).result
+                end.operands[i] = arith.SelectOp(holds, y, zero).result
         return local
 
     def align_captures(
@@ -2768,8 +2778,7 @@ def _drop_split_combiner_flags(op: ir.Operation) -> None:
     n_inputs = len(args) - n_inits
     if n_inputs < 0:
         return
-    terminator = body.operations[len(body.operations) - 1]
-    for j, y in enumerate(terminator.operands):
+    for j, y in enumerate(terminator(body).operands):
         if j < n_inits and isinstance(y, ir.OpResult) and args[n_inputs + j] in list(y.owner.operands):
             drop_totals_only_flags(y.owner)
 
