@@ -512,6 +512,7 @@ class _Function:
             if lay is not None and arg not in self.def_ann:
                 self.arrivals[arg] = lay
         choices: dict[int, Choice] = {}  # per state: states are memoized, so repeated layers share one
+        masks = bool(graph.unmasked)  # (only then may a state split a masked read's loop)
         for n, (node, (kind, index, k)) in enumerate(zip(graph.nodes, refs)):
             if kind == "fixed":
                 continue
@@ -521,7 +522,7 @@ class _Function:
             if kind == "op":
                 assert state.option is not None
                 choice = choices.get(id(state))
-                base = self.rules[index]
+                base = self.rules[index] if masks else None
                 if isinstance(base, ShardingRule) and len(state.option) > base.num_loops:
                     # A masked read's loop (`graph.SUM_LOOP`) is no loop of the op,
                     # and an option cannot say it: none is recorded (partition
