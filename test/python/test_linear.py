@@ -58,3 +58,56 @@ def _ways(op: str, t: str = "f32", k: str = "2.0") -> tuple[tuple[int, ...], ...
 )
 def test_term_operands(op: str, t: str, k: str, ways: tuple) -> None:
     assert _ways(op, t, k) == ways
+
+
+_GENERIC = """
+#id = affine_map<(i) -> (i)>
+func.func @f(%a: tensor<4x{t}>, %b: tensor<4x{t}>, %o: tensor<4x{t}>, %q: {t}) -> tensor<4x{t}> {{
+  %k = arith.constant {k} : {t}
+  %r = linalg.generic {{indexing_maps = [#id, #id, #id], iterator_types = ["parallel"]}}
+      ins(%a, %b : tensor<4x{t}>, tensor<4x{t}>) outs(%o : tensor<4x{t}>) {{
+  ^bb0(%x: {t}, %y: {t}, %z: {t}):
+    {body}
+    linalg.yield %v : {t}
+  }} -> tensor<4x{t}>
+  return %r : tensor<4x{t}>
+}}
+"""
+
+
+def _generic_ways(body: str, t: str, k: str) -> tuple[tuple[int, ...], ...]:
+    module = mesh_dialect.parse(_GENERIC.format(body=body, t=t, k=k), context=mesh_dialect.context(), verify=True)
+    found = []
+    module.operation.walk(lambda o: found.append(o) or ir.WalkResult.ADVANCE)
+    (r,) = [o for o in found if o.name == "linalg.generic"]
+    return term_operands(r)
+
+
+@pytest.mark.parametrize(
+    ("body", "t", "k", "ways"),
+    [
+        ("%v = arith.addf %x, %y : f32", "f32", "2.0", ((0, 1),)),
+        ("%v = arith.addf %x, %z : f32", "f32", "2.0", ((0, 2),)),  # the init read: a term too
+        ("%v = arith.addf %x, %x : f32", "f32", "2.0", ((0,),)),
+        ("%v = arith.addf %x, %k : f32", "f32", "2.0", ()),  # the constant would be added once per device
+        ("%s = arith.addf %x, %y : f32\n    %v = arith.mulf %s, %k : f32", "f32", "0.5", ((0, 1),)),
+        ("%s = arith.addf %x, %y : f32\n    %v = arith.mulf %k, %s : f32", "f32", "2.0", ()),  # grows a term
+        ("%v = arith.mulf %x, %k : f32", "f32", "-0.5", ()),  # -0.0 * -0.5 is +0.0
+        ("%v = arith.mulf %x, %y : f32", "f32", "0.5", ()),  # a product of terms
+        ("%v = arith.divf %x, %k : f32", "f32", "4.0", ((0,),)),
+        ("%v = arith.divf %x, %k : f32", "f32", "0.5", ()),
+        ("%v = arith.divf %k, %x : f32", "f32", "4.0", ()),
+        ("%v = arith.subf %x, %y : f32", "f32", "2.0", ()),  # -0.0 terms would negate to +0.0
+        ("%v = arith.maximumf %x, %y : f32", "f32", "2.0", ()),
+        ("%c = arith.constant 0.25 : f32\n    %v = arith.mulf %x, %c : f32", "f32", "2.0", ((0,),)),
+        ("%v = arith.subi %x, %y : i32", "i32", "2", ((0, 1),)),
+        ("%v = arith.muli %x, %k : i32", "i32", "-3", ((0,),)),  # wrapping: any factor
+        ("%v = arith.muli %x, %y : i32", "i32", "3", ()),
+        ("%v = arith.addi %x, %y : i1", "i1", "1", ()),  # an or
+        ("%v = arith.addf %y, %y : f32", "f32", "2.0", ((1,),)),
+        ("%v = arith.addf %x, %q : f32", "f32", "2.0", ()),  # an outside scalar, added on every device
+        ("%v = arith.mulf %x, %q : f32", "f32", "2.0", ()),  # an outside factor of unknown size
+    ],
+)
+def test_generic_terms(body: str, t: str, k: str, ways: tuple) -> None:
+    assert _generic_ways(body, t, k) == ways

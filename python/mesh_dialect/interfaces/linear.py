@@ -39,7 +39,23 @@ _SAME_SPLAT = ("stablehlo.broadcast_in_dim", "mhlo.broadcast_in_dim", "mesh.all_
 """Ops whose result holds the splat their first operand holds."""
 
 SUM_LINEAR_OPS = _MOVES | _ADDS | _NEGATIONS | _PRODUCTS | _QUOTIENTS
-"""Ops that may run on partial sums (`term_operands` says when and how)."""
+"""Ops that may run on partial sums (`term_operands` says when and how),
+besides a `linalg.generic` whose body is linear (`generic_terms`)."""
+
+LINEAR_BODY_OPS = frozenset(
+    (
+        "arith.addf",
+        "arith.addi",
+        "arith.subi",
+        "arith.mulf",
+        "arith.muli",
+        "arith.divf",
+        "arith.constant",
+        "linalg.yield",
+    )
+)
+"""The ops a linear `linalg.generic` body is made of (`generic_terms`):
+a body with any other cannot be linear, and is not read further."""
 
 
 def term_operands(op: ir.Operation | ir.OpView) -> tuple[tuple[int, ...], ...]:
@@ -50,6 +66,8 @@ def term_operands(op: ir.Operation | ir.OpView) -> tuple[tuple[int, ...], ...]:
     operand on one device with), or a float product or quotient has no
     constant factor or divisor that never grows a term (`_shrinks`)."""
     name = op.name
+    if name == "linalg.generic":
+        return generic_terms(op)
     if name not in SUM_LINEAR_OPS or len(op.results) != 1:
         return ()
     t = op.results[0].type
@@ -76,6 +94,100 @@ def term_operands(op: ir.Operation | ir.OpView) -> tuple[tuple[int, ...], ...]:
 def sum_linear(op: ir.Operation | ir.OpView) -> bool:
     """Whether `op` may run on partial sums (`term_operands`)."""
     return bool(term_operands(op))
+
+
+def generic_terms(op: ir.Operation | ir.OpView) -> tuple[tuple[int, ...], ...]:
+    """`term_operands` of a `linalg.generic` with one result whose body
+    yields a linear combination of its block arguments: sums, integer
+    differences, and products (quotients) by scalar constants under the same
+    bounds as a tensor op's (`_shrinks`; any integer factor).  Its one way
+    reads every operand the body reads as terms: a sum reduction
+    (`acc + x`) is one, its init a term like its input, so each device sums
+    its own terms and the totals add up.  An operand the body does not read
+    (a parallel op's init) is read whole.  None for any other body: a
+    constant added to a term would be added once per device."""
+    if len(op.results) != 1 or len(op.regions) != 1:
+        return ()
+    t = op.results[0].type
+    if not isinstance(t, ir.RankedTensorType):
+        return ()
+    element = ir.RankedTensorType(t).element_type
+    is_float = isinstance(element, ir.FloatType)
+    if not is_float and not (isinstance(element, ir.IntegerType) and ir.IntegerType(element).width > 1):
+        return ()
+    blocks = op.regions[0].blocks
+    if len(blocks) != 1:
+        return ()
+    block = blocks[0]
+    arguments = block.arguments
+    if len(arguments) != len(op.operands):
+        return ()
+    # per body value: the block arguments it is linear in (a frozenset), or
+    # the scalar it holds (a constant); values missing are neither
+    linear: dict[ir.Value, frozenset[int] | float | int] = {
+        arguments[k]: frozenset((k,)) for k in range(len(arguments))
+    }
+
+    def read(v: ir.Value) -> frozenset[int] | float | int | None:
+        found = linear.get(v)
+        if found is None:
+            found = _scalar_constant(v)  # a constant from outside the body
+        return found
+
+    for inner in block.operations:
+        name = inner.name
+        if name not in LINEAR_BODY_OPS:
+            return ()
+        if name == "linalg.yield":
+            if len(inner.operands) != 1:
+                return ()
+            terms = read(inner.operands[0])
+            if not isinstance(terms, frozenset) or not terms:
+                return ()
+            return (tuple(sorted(terms)),)
+        if len(inner.results) != 1 or inner.results[0].type != element:
+            return ()
+        if name == "arith.constant":
+            value = _scalar_constant(inner.results[0])
+            if value is None:
+                return ()
+            linear[inner.results[0]] = value
+            continue
+        if len(inner.operands) != 2:
+            return ()
+        a, b = read(inner.operands[0]), read(inner.operands[1])
+        if a is None or b is None:
+            return ()
+        if name in ("arith.addf", "arith.addi", "arith.subi"):
+            # (both sides terms: a constant added would be added on every device)
+            if not isinstance(a, frozenset) or not isinstance(b, frozenset):
+                return ()
+            linear[inner.results[0]] = a | b
+        elif name == "arith.divf":
+            if not isinstance(a, frozenset) or isinstance(b, frozenset) or not (math.isfinite(b) and b >= 1):
+                return ()
+            linear[inner.results[0]] = a
+        else:  # a product: one factor a term, the other a constant
+            if isinstance(a, frozenset) == isinstance(b, frozenset):
+                return ()
+            terms, factor = (a, b) if isinstance(a, frozenset) else (b, a)
+            if is_float and not (math.isfinite(factor) and 0 < factor <= 1):
+                return ()
+            linear[inner.results[0]] = terms
+    return ()
+
+
+def _scalar_constant(v: ir.Value) -> float | int | None:
+    """The number an `arith.constant` of a scalar float or integer holds."""
+    owner = v.owner
+    if isinstance(owner, ir.Block) or owner.name != "arith.constant" or "value" not in owner.attributes:
+        return None
+    attr = owner.attributes["value"]
+    if isinstance(attr, ir.FloatAttr):
+        return ir.FloatAttr(attr).value
+    if isinstance(attr, ir.IntegerAttr):
+        return ir.IntegerAttr(attr).value
+    return None
 
 
 def _shrinks(v: ir.Value, divisor: bool) -> bool:
@@ -138,4 +250,4 @@ def on_terms(
     )
 
 
-__all__ = ["SUM_LINEAR_OPS", "on_terms", "sum_linear", "term_operands"]
+__all__ = ["LINEAR_BODY_OPS", "SUM_LINEAR_OPS", "generic_terms", "on_terms", "sum_linear", "term_operands"]

@@ -45,6 +45,7 @@ from ..ir.hlo import (
 )
 from ..ir.signature import op_signature, read_signature
 from ..ir.types import is_boolean
+from .linear import LINEAR_BODY_OPS
 from .rules import INVALID, SELECT, DimExpr, Iterator, ShardingRule, TensorMap, Window
 
 RuleFn = Callable[[ir.Operation], ShardingRule | None]
@@ -129,6 +130,11 @@ class RuleCache:
         self.misses = 0
         self.parallel: dict[ir.Attribute, bool] = {}  # per iterator_types: no reduction loop
         self.unregistered: dict[str, bool] = {}  # per op name
+        # Generics whose body is made of the ops a linear body is: per id of
+        # their key's (operand types, result types), whether the key says
+        # all that decides if the body is linear (`generic_terms` tells),
+        # so that a caller may ask once per key.
+        self.linear_bodies: dict[int, bool] = {}
 
     @classmethod
     def shared(cls, context: ir.Context) -> RuleCache:
@@ -189,6 +195,8 @@ class RuleCache:
         if entry is None:
             self.misses += 1
             entry = self.rules[key] = (fn(op), body is not None and _reads_outside_tensor(body), (key[2], key[3]))
+            if entry[0] is not None and name == "linalg.generic" and body is not None and _linear_names(body):
+                self.linear_bodies[id(entry[2])] = _keys_linear_reads(body)
         return entry[0], option, entry[1], entry[2]
 
 
@@ -397,13 +405,24 @@ def _parallel_body(op: ir.Operation) -> tuple:
     than `_body`'s full reading of operands and attributes."""
     items: list = []
     append = items.append
+    # While every op so far may be in a linear body (`LINEAR_BODY_OPS`), each
+    # one's reads come along too (`_linear_reads`): whether the op runs on
+    # partial sums depends on them, and the key then says it.
+    linear = True
+    produced: dict = {}
 
     # (`advance` a default argument: a local, cheaper to read than the enum's attribute per op)
     def visit(inner: ir.Operation, advance: ir.WalkResult = ir.WalkResult.ADVANCE) -> ir.WalkResult:
+        nonlocal linear
         name = inner.name
         append(name)
         if name == "linalg.index":
             append(ir.IntegerAttr(inner.attributes["dim"]).value)
+        elif linear and len(items) > 1:  # (the first op the walk meets is `op` itself)
+            if name in LINEAR_BODY_OPS:
+                append(_linear_reads(inner, name, produced))
+            else:
+                linear = False
         return advance
 
     # (the walk starts at `op`, a linalg op with a body: its name comes
@@ -411,6 +430,46 @@ def _parallel_body(op: ir.Operation) -> tuple:
     op.walk(visit, ir.WalkOrder.PRE_ORDER)
     items[0] = _PARALLEL_BODY
     return tuple(items)
+
+
+def _linear_reads(inner: ir.Operation, name: str, produced: dict) -> tuple:
+    """What one op of a body that may be linear reads (`generic_terms`): a
+    constant, its value; any other op, per operand, the body op making it
+    (the how-manieth result of the body it is), the body's argument (-1 -
+    its number), or from outside a constant's value (("=", value)) or any
+    other value (("?",)).  `produced` maps the body's values to those
+    numbers; it lists the body's arguments when first needed."""
+    if name == "arith.constant":
+        reads: tuple = ("=", inner.attributes["value"])
+    else:
+        found = []
+        for v in inner.operands:
+            k = produced.get(v)
+            if k is None and _ARGUMENTS not in produced:
+                produced[_ARGUMENTS] = True
+                arguments = inner.block.arguments
+                for n in range(len(arguments)):
+                    produced[arguments[n]] = -1 - n
+                k = produced.get(v)
+            if k is not None:
+                found.append(k)
+                continue
+            owner = v.owner
+            if not isinstance(owner, ir.Block) and owner.name == "arith.constant" and "value" in owner.attributes:
+                found.append(("=", owner.attributes["value"]))
+            else:
+                found.append(("?",))
+        reads = tuple(found)
+    if name != "linalg.yield":
+        made = produced.get(_MADE, 0)
+        produced[inner.result] = made
+        produced[_MADE] = made + 1
+    return reads
+
+
+_ARGUMENTS = "arguments listed"
+_MADE = "results made"
+"""`_linear_reads`'s own keys in its map of values (never an `ir.Value`)."""
 
 
 def walk_inside(op: ir.Operation, visit: Callable[[ir.Operation], ir.WalkResult]) -> None:
@@ -440,6 +499,25 @@ def _reads_outside_tensor(body: tuple) -> bool:
     if body and body[0] == _PARALLEL_BODY:
         return any(isinstance(name, str) and not _SCALAR_BODY_OP.match(name) for name in body[1:])
     return any(not isinstance(v, (int, *_SCALARS)) for item in body if len(item) == 4 for v in item[2])
+
+
+def _linear_names(body: tuple) -> bool:
+    """Whether a body's reading (`_parallel_body` or `_body`) names only
+    ops a linear body may have (`LINEAR_BODY_OPS`)."""
+    if body and body[0] == _PARALLEL_BODY:
+        names = [n for n in body[1:] if not isinstance(n, tuple)]
+    else:
+        names = [item[0] for item in body if item[0] != "^"]
+    return all(isinstance(n, str) and n in LINEAR_BODY_OPS for n in names)
+
+
+def _keys_linear_reads(body: tuple) -> bool:
+    """Whether a body's reading says all that decides whether the body is
+    linear (`generic_terms`): which values each op reads, and the value of
+    each constant read.  `_body` names an outside value by its type only."""
+    if body and body[0] == _PARALLEL_BODY:
+        return not any(isinstance(n, tuple) and ("?",) in n for n in body[1:])
+    return all(isinstance(v, int) for item in body if len(item) == 4 for v in item[2])
 
 
 _SCALAR_BODY_OP = re.compile(r"(?:arith|math)\.|linalg\.(?:yield|index)\Z")

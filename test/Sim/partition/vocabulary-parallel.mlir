@@ -165,14 +165,17 @@ func.func @uneven_vocabulary(%ids: tensor<8xi64>, %t: tensor<66x16xf32>) -> tens
 }
 
 // torch-mlir's NLL loss with the classes split: each row's label is picked
-// where its class lives, and the 8 picked values are reduced (48 bytes
-// received per device) instead of gathering the log-softmax (1,536 bytes).  (The sum over rows
-// reads them whole: a reduction generic does not run on partial sums.)
+// where its class lives, each device sums its own picked values (a sum is
+// linear: the devices' sums add up to the total), and only the loss is
+// reduced (24 bytes received per device), instead of gathering the
+// log-softmax (1,536 bytes) or reducing the 8 picked values (48).
 // IR-LABEL: func.func @nll_classes(
 // IR-SAME: %arg0: tensor<8x16xf32>
 // IR-NOT: mesh.all_gather
 // IR: arith.cmpi ult
-// IR: mesh.all_reduce %{{.*}} on @mesh mesh_axes = [0] : tensor<8xf32> -> tensor<8xf32>
+// IR-NOT: mesh.all_
+// IR: linalg.generic {{.*}} iterator_types = ["reduction"]
+// IR: mesh.all_reduce %{{.*}} on @mesh mesh_axes = [0] : tensor<f32> -> tensor<f32>
 // TWICE-LABEL: func.func @nll_classes(
 // TWICE-NOT: mesh.all_gather
 // TWICE: arith.cmpi ult
@@ -423,14 +426,16 @@ func.func @negative_zero(%ids: tensor<8xi64>, %t: tensor<64x16xf32>) -> tensor<8
 // Megatron's vocabulary-parallel cross-entropy on logits split over the
 // classes: the row max and the row sum are reduced as partial results (16
 // floats each), the label's log-probability is picked where its class
-// lives, and the picked values are reduced: 264 bytes, where moving the
-// logits to a split over rows (one all_to_all) and reducing the loss moves
-// 408.
+// lives, each device sums its picked values, and the loss is reduced: 216
+// bytes, where moving the logits to a split over rows (one all_to_all) and
+// reducing the loss moves 408.
 // IR-LABEL: func.func @cross_entropy(
 // IR-NOT: mesh.all_to_all
 // IR-NOT: mesh.all_gather
 // IR: arith.cmpi ult
-// IR: return
+// IR-NOT: mesh.all_
+// IR: mesh.all_reduce %{{.*}} on @mesh mesh_axes = [0] : tensor<f32> -> tensor<f32>
+// IR-NEXT: return
 func.func @cross_entropy(%logits: tensor<16x32xf32>, %labels: tensor<16xi64>) -> tensor<f32> {
   %classes = mesh.sharding @mesh split_axes = [[], [0]] : !mesh.sharding
   %whole = mesh.sharding @mesh split_axes = [[]] : !mesh.sharding
@@ -561,11 +566,12 @@ func.func @cross_entropy_argmax(%logits: tensor<16x32xf32>, %labels: tensor<16xi
   return %r : tensor<f32>
 }
 
-// An embedding summed over the sequence: a split of the vocabulary moves to
-// the hidden dimension (one all_to_all, 240 bytes), and the op and the sum
-// run on hidden columns.  Masking would reduce the 8x5x16 lookup (2,560
-// bytes), gathering the table moves 960.  (The solver offers that move off
-// the masked dimension as it does off any dimension an op reads whole.)
+// An embedding summed over the sequence, its result wanted split over the
+// hidden columns: a split of the vocabulary moves to the hidden dimension
+// (one all_to_all, 240 bytes), and the op and the sum run on hidden
+// columns.  Masking, summing each device's terms and reduce-scattering the
+// 8x16 sum would move 384 bytes; gathering the table moves 960.  (The solver offers that move off the
+// masked dimension as it does off any dimension an op reads whole.)
 // IR-LABEL: func.func @embedding_then_sum(
 // IR: mesh.all_to_all %arg1 on @mesh mesh_axes = [0] split_axis = 1 concat_axis = 0 : tensor<5x16xf32> -> tensor<20x4xf32>
 // IR-NOT: mesh.all_gather
@@ -592,7 +598,9 @@ func.func @embedding_then_sum(%ids: tensor<8x5xi64>, %t: tensor<20x16xf32>) -> t
     %r = arith.addf %a, %acc : f32
     linalg.yield %r : f32
   } -> tensor<8x16xf32>
-  return %s : tensor<8x16xf32>
+  %hidden = mesh.sharding @mesh split_axes = [[], [0]] : !mesh.sharding
+  %w = mesh.shard %s to %hidden : tensor<8x16xf32>
+  return %w : tensor<8x16xf32>
 }
 
 // One table annotated twice alike, one annotation read at the id, the other

@@ -888,6 +888,8 @@ class _Partition:
         if not ways:
             return False
         assert self.mesh is not None
+        if op.name == "linalg.generic" and self.fits_rule(op, rule, out):
+            return False  # a sum reduction split over devices (`fit`) gives partial sums too
         partial = {i for i, v in enumerate(op.operands) if self.layout.get(v, _WHOLE).partial_axes}
         # a product reads as terms the factor that already is partial (the first, else)
         terms = next((way for way in ways if partial.issuperset(way)), ways[0])
@@ -899,7 +901,16 @@ class _Partition:
             self.reshard_operand(op, i, target, ip, op.location)
         self.check_pieces(op, rule)  # uneven cuts must line up, as in `fit`
         drop_totals_only_flags(op)  # terms may wrap where their totals do not
+        if op.name == "linalg.generic":  # (its body's ops, then)
+            for inner in op.regions[0].blocks[0].operations:
+                drop_totals_only_flags(inner)
         return True
+
+    def fits_rule(self, op: ir.Operation, rule: ShardingRule, out: Sharding) -> bool:
+        """Whether the layouts around `op` (of one result, `out`) are the
+        ones a loop sharding of its rule implies."""
+        ins = [None if m is None else self.layout.get(v, _WHOLE) for v, m in zip(op.operands, rule.operand_maps)]
+        return self.fits_at(op, rule, ins, [out])
 
     def localize_dynamic(self, op: ir.Operation, name: str) -> bool:
         """Slices and expand_shape whose local pieces have sizes only known at

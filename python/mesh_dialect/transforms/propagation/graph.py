@@ -105,6 +105,7 @@ class _Builder:
         self.joins: dict[ir.Operation, tuple[int, list, list[ir.Operation], list[ir.Operation]]] = {}
         self.weights: dict[ir.Operation, int] = {}
         self.uneven_kinds: dict[str, tuple[bool, bool]] = {}  # `uneven_kind` per op name
+        self.linear_terms: dict[int, tuple] = {}  # `term_operands` per generic signature (`RuleCache.linear_bodies`)
         self.rules: dict = {}
         # the same, by identity first: a rule object seen before (every op of
         # a cached signature shares one) is not hashed again (its generated
@@ -525,8 +526,20 @@ class _Builder:
             # (other reshapes keep to even pieces: a split group's cut on one
             # side is not the default cut on the other)
             uneven = unit_reshape(op)
-        # (only the ops `SUM_LINEAR_OPS` lists may run on partial sums)
-        linear = term_operands(op) if name in SUM_LINEAR_OPS else ()
+        # (only the ops `SUM_LINEAR_OPS` lists, and generics whose body may
+        # be linear, may run on partial sums)
+        linear: tuple[tuple[int, ...], ...] = ()
+        if name in SUM_LINEAR_OPS:
+            linear = term_operands(op)
+        elif name == "linalg.generic" and typed is not None:
+            per_key = fn.rule_cache.linear_bodies.get(id(typed))
+            if per_key is not None:
+                found = self.linear_terms.get(id(typed)) if per_key else None
+                if found is None:
+                    found = term_operands(op)
+                    if per_key:
+                        self.linear_terms[id(typed)] = found
+                linear = found
         node = Node(ops, res, [], rule, False, weight, None, uneven, linear, kind[1])
         if weight != 1:
             node.operand_weights = self.use_weights([*operands, *aligned.values()], weight)
@@ -535,7 +548,9 @@ class _Builder:
             # the choice's layouts, halos included
             node.states = [_state(choice.mesh, choice.operands, choice.results, choice.option)]
         self.refs.append(("op", index, -1))
-        self.graph.add_node(node)
+        k = self.graph.add_node(node)
+        if linear and name == "linalg.generic":
+            self.graph.linear_generics[k] = linear
         if name in _REMADE and (name != "linalg.generic" or len(own) == 1 or own[0] < 0):
             self.rebuilt_op(op, name, own, res)  # (a generic reading a tensor is no fill)
         if index in fn.reads_outside:

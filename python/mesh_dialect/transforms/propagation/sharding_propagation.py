@@ -547,23 +547,34 @@ class _Function:
         (`graph.SUM_LOOP`) widen the search, where the solver's local
         search may settle on a plan worse than the best without them: the
         graph is then solved both ways, and the plan moving fewer bytes
-        kept (the one without masks on a tie)."""
+        kept (the one without masks on a tie).  Generics running on partial
+        sums (`Graph.linear_generics`) widen it too: where masks are tried,
+        each way is tried with and without those, and the first plan of the
+        fewest bytes is kept."""
         if not graph.unmasked:
             return Solver(graph, self.reshard_bytes, self.reshard_collectives).solve()
         given = [list(node.states) for node in graph.nodes]  # (the solver adds states to the nodes)
-        graph.masks = False
-        plain = Solver(graph, self.reshard_bytes, self.reshard_collectives).solve()
+        ways = [(False, True), (True, True)]
+        if graph.linear_generics:
+            ways = [(False, False), (False, True), (True, False), (True, True)]
+        best: tuple[int, list[int], list] | None = None
+        for masks, linear in ways:
+            graph.masks = masks
+            for k, terms in graph.linear_generics.items():
+                graph.nodes[k].linear = terms if linear else ()
+            for node, states in zip(graph.nodes, given):
+                node.states = list(states)
+            chosen = Solver(graph, self.reshard_bytes, self.reshard_collectives).solve()
+            moved = bytes_moved(graph, self.reshard_bytes, chosen)
+            if best is None or moved < best[0]:
+                best = (moved, chosen, [node.states for node in graph.nodes])
+        assert best is not None
         graph.masks = True
-        plain_states = [node.states for node in graph.nodes]
-        plain_bytes = bytes_moved(graph, self.reshard_bytes, plain)
-        for node, states in zip(graph.nodes, given):
+        for k, terms in graph.linear_generics.items():
+            graph.nodes[k].linear = terms
+        for node, states in zip(graph.nodes, best[2]):
             node.states = states
-        masked = Solver(graph, self.reshard_bytes, self.reshard_collectives).solve()
-        if bytes_moved(graph, self.reshard_bytes, masked) < plain_bytes:
-            return masked
-        for node, states in zip(graph.nodes, plain_states):
-            node.states = states
-        return plain
+        return best[1]
 
     def explicit_cuts(self) -> dict[str, dict[tuple, tuple[int, ...]]]:
         """Per mesh, the offsets of each (dimension size, split axes) the mesh

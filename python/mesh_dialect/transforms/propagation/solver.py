@@ -206,6 +206,9 @@ class Graph:
     # off the table's masked dimension) stay candidates
     unmasked: dict[int, ShardingRule] = field(default_factory=dict)
     masks: bool = True  # False: no state splits a masked read's loop
+    # nodes whose ways to run on partial sums a generic's body gives
+    # (`interfaces.linear.generic_terms`), with those ways
+    linear_generics: dict[int, tuple[tuple[int, ...], ...]] = field(default_factory=dict)
 
     def add_value(self, shape: tuple[int, ...], element_bytes: int, dynamic: tuple[int, ...] = ()) -> int:
         # (positional: shape, element_bytes, producer, consumers, dynamic)
