@@ -793,6 +793,12 @@ class _Partition:
         if name.startswith("mesh."):
             if name not in _NOT_RULED:
                 self.check_collective(op)
+            elif name == "mesh.mesh" and op.attributes["sym_name"].value in self.meshes:
+                # the verifier resolves the function's uses to this one, the passes to the module's
+                mesh = op.attributes["sym_name"].value
+                raise _Unsupported(
+                    op.location, f"mesh @{mesh} of the module is defined again in a function body: {LOCAL_MESH}"
+                )
             return
         assert read is not None
         if name == "func.return":

@@ -337,7 +337,9 @@ class _Function:
                     if name == "mesh.shard":
                         shard_ops.append(op)
                         sequence.append(("shard", op))
-                    elif name not in ("mesh.sharding", "mesh.mesh"):
+                    elif name == "mesh.mesh":
+                        self.body_mesh(op)
+                    elif name != "mesh.sharding":
                         sequence.append(("other", op))
                         self.nested = self.nested or len(op.regions) > 0
                     return advance
@@ -430,6 +432,15 @@ class _Function:
             op, op.operands[0], op.result, mesh, sharding, "annotate_for_users" in op.attributes, True, (op.location,)
         )
         self.register(ann)
+
+    def body_mesh(self, op: ir.Operation) -> None:
+        """A mesh defined in the function's body.  Under the name of one of
+        the module's, it is the one the verifier resolves the function's
+        uses to, while the passes read the module's: refused."""
+        name = op.attributes["sym_name"].value
+        if name in self.mesh_shapes:
+            op.location.emit_error(f"mesh @{name} of the module is defined again in a function body: {LOCAL_MESH}")
+            self.failed = True
 
     def read_option(self, index: int, op: ir.Operation, rule: ShardingRule, attr: ir.Attribute) -> None:
         raw = str(attr)

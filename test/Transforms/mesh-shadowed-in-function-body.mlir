@@ -1,0 +1,19 @@
+// RUN: mesh-opt --verify-diagnostics --sharding-propagation %s
+// RUN: mesh-opt --verify-diagnostics --mesh-partition %s
+
+// A function that defines a mesh under the name of one of the module's: the
+// verifier resolves the function's uses to the inner one (2 devices here),
+// the passes read the module's (3 devices).  Both passes refuse it at the
+// inner definition, instead of planning for the wrong mesh and emitting a
+// collective the verifier rejects.
+mesh.mesh @mesh(shape = 3)
+func.func @shadowed(%arg0: tensor<6xi32>) -> tensor<6xi32> {
+  // expected-error@+1 {{mesh @mesh of the module is defined again in a function body: the passes read meshes defined at module level, not in a function body}}
+  mesh.mesh @mesh(shape = 2)
+  %s = mesh.sharding @mesh split_axes = [[0]] : !mesh.sharding
+  %r = mesh.sharding @mesh split_axes = [[]] : !mesh.sharding
+  %a = mesh.shard %arg0 to %s : tensor<6xi32>
+  %b = mesh.shard %a to %r annotate_for_users : tensor<6xi32>
+  %c = arith.addi %b, %b : tensor<6xi32>
+  return %c : tensor<6xi32>
+}
