@@ -88,7 +88,10 @@ def _generic_ways(body: str, t: str, k: str) -> tuple[tuple[int, ...], ...]:
     [
         ("%v = arith.addf %x, %y : f32", "f32", "2.0", ((0, 1),)),
         ("%v = arith.addf %x, %z : f32", "f32", "2.0", ((0, 2),)),  # the init read: a term too
-        ("%v = arith.addf %x, %x : f32", "f32", "2.0", ((0,),)),
+        ("%v = arith.addf %x, %x : f32", "f32", "2.0", ()),  # doubles a term, as a product by 2 would
+        ("%h = arith.mulf %x, %k : f32\n    %v = arith.addf %h, %h : f32", "f32", "0.5", ((0,),)),
+        ("%v = arith.addf %x, %y : f16", "f16", "2.0", ()),  # a device's own sums overflow f16 at real sizes
+        ("%v = arith.addi %x, %x : i32", "i32", "2", ((0,),)),  # wrapping: any multiple
         ("%v = arith.addf %x, %k : f32", "f32", "2.0", ()),  # the constant would be added once per device
         ("%s = arith.addf %x, %y : f32\n    %v = arith.mulf %s, %k : f32", "f32", "0.5", ((0, 1),)),
         ("%s = arith.addf %x, %y : f32\n    %v = arith.mulf %k, %s : f32", "f32", "2.0", ()),  # grows a term
@@ -104,7 +107,7 @@ def _generic_ways(body: str, t: str, k: str) -> tuple[tuple[int, ...], ...]:
         ("%v = arith.muli %x, %k : i32", "i32", "-3", ((0,),)),  # wrapping: any factor
         ("%v = arith.muli %x, %y : i32", "i32", "3", ()),
         ("%v = arith.addi %x, %y : i1", "i1", "1", ()),  # an or
-        ("%v = arith.addf %y, %y : f32", "f32", "2.0", ((1,),)),
+        ("%v = arith.addf %y, %z : f32", "f32", "2.0", ((1, 2),)),
         ("%v = arith.addf %x, %q : f32", "f32", "2.0", ()),  # an outside scalar, added on every device
         ("%v = arith.mulf %x, %q : f32", "f32", "2.0", ()),  # an outside factor of unknown size
     ],

@@ -105,7 +105,14 @@ def generic_terms(op: ir.Operation | ir.OpView) -> tuple[tuple[int, ...], ...]:
     (`acc + x`) is one, its init a term like its input, so each device sums
     its own terms and the totals add up.  An operand the body does not read
     (a parallel op's init) is read whole.  None for any other body: a
-    constant added to a term would be added once per device."""
+    constant added to a term would be added once per device.
+
+    Floats must not let a term grow where its total would not, as a
+    product by more than 1 could: no argument may count more than once in
+    any value the body makes (`x + x` is refused like `x * 2.0`), and
+    floats narrower than 32 bits are refused, since a device's sum of its
+    own terms (cancelling across devices) overflows them at realistic
+    sizes."""
     if len(op.results) != 1 or len(op.regions) != 1:
         return ()
     t = op.results[0].type
@@ -113,6 +120,8 @@ def generic_terms(op: ir.Operation | ir.OpView) -> tuple[tuple[int, ...], ...]:
         return ()
     element = ir.RankedTensorType(t).element_type
     is_float = isinstance(element, ir.FloatType)
+    if is_float and ir.FloatType(element).width < 32:
+        return ()
     if not is_float and not (isinstance(element, ir.IntegerType) and ir.IntegerType(element).width > 1):
         return ()
     blocks = op.regions[0].blocks
@@ -122,13 +131,12 @@ def generic_terms(op: ir.Operation | ir.OpView) -> tuple[tuple[int, ...], ...]:
     arguments = block.arguments
     if len(arguments) != len(op.operands):
         return ()
-    # per body value: the block arguments it is linear in (a frozenset), or
-    # the scalar it holds (a constant); values missing are neither
-    linear: dict[ir.Value, frozenset[int] | float | int] = {
-        arguments[k]: frozenset((k,)) for k in range(len(arguments))
-    }
+    # per body value: the combination of block arguments it is (a dict of
+    # each argument's coefficient), or the scalar it holds (a constant);
+    # values missing are neither
+    linear: dict[ir.Value, dict[int, float] | float | int] = {arguments[k]: {k: 1} for k in range(len(arguments))}
 
-    def read(v: ir.Value) -> frozenset[int] | float | int | None:
+    def read(v: ir.Value) -> dict[int, float] | float | int | None:
         found = linear.get(v)
         if found is None:
             found = _scalar_constant(v)  # a constant from outside the body
@@ -142,7 +150,7 @@ def generic_terms(op: ir.Operation | ir.OpView) -> tuple[tuple[int, ...], ...]:
             if len(inner.operands) != 1:
                 return ()
             terms = read(inner.operands[0])
-            if not isinstance(terms, frozenset) or not terms:
+            if not isinstance(terms, dict) or not terms:
                 return ()
             return (tuple(sorted(terms)),)
         if len(inner.results) != 1 or inner.results[0].type != element:
@@ -160,20 +168,26 @@ def generic_terms(op: ir.Operation | ir.OpView) -> tuple[tuple[int, ...], ...]:
             return ()
         if name in ("arith.addf", "arith.addi", "arith.subi"):
             # (both sides terms: a constant added would be added on every device)
-            if not isinstance(a, frozenset) or not isinstance(b, frozenset):
+            if not isinstance(a, dict) or not isinstance(b, dict):
                 return ()
-            linear[inner.results[0]] = a | b
+            made = dict(a)
+            for k, c in b.items():
+                made[k] = made.get(k, 0) + c  # (a difference's sign does not matter to the bound)
         elif name == "arith.divf":
-            if not isinstance(a, frozenset) or isinstance(b, frozenset) or not (math.isfinite(b) and b >= 1):
+            if not isinstance(a, dict) or isinstance(b, dict) or not (math.isfinite(b) and b >= 1):
                 return ()
-            linear[inner.results[0]] = a
+            made = {k: c / b for k, c in a.items()}
         else:  # a product: one factor a term, the other a constant
-            if isinstance(a, frozenset) == isinstance(b, frozenset):
+            if isinstance(a, dict) == isinstance(b, dict):
                 return ()
-            terms, factor = (a, b) if isinstance(a, frozenset) else (b, a)
+            terms, factor = (a, b) if isinstance(a, dict) else (b, a)
+            assert isinstance(terms, dict) and not isinstance(factor, dict)
             if is_float and not (math.isfinite(factor) and 0 < factor <= 1):
                 return ()
-            linear[inner.results[0]] = terms
+            made = {k: c * factor for k, c in terms.items()}
+        if is_float and any(c > 1 for c in made.values()):
+            return ()
+        linear[inner.results[0]] = made
     return ()
 
 

@@ -21,6 +21,8 @@
 // RUN: mesh-run %t.mlir -f doubled --compare-with %s -q --seed 1 | FileCheck %s --check-prefix=SIM
 // RUN: mesh-run %t.mlir -f same_names --compare-with %s -q --seed 1 | FileCheck %s --check-prefix=SIM
 // RUN: mesh-run %t.mlir -f same_names --compare-with %s -q --seed 2 | FileCheck %s --check-prefix=SIM
+// RUN: mesh-run %t.mlir -f half_row_sum --compare-with %s -q | FileCheck %s --check-prefix=SIM
+// RUN: mesh-run %t.mlir -f doubled_by_add --compare-with %s -q --seed 1 | FileCheck %s --check-prefix=SIM
 // SIM: match
 
 #id = affine_map<(i, j) -> (i, j)>
@@ -30,6 +32,7 @@
 #s = affine_map<() -> ()>
 mesh.mesh @mesh(shape = 4)
 mesh.mesh @mesh2(shape = 2x2)
+mesh.mesh @pair(shape = 2)
 
 // Two row-parallel products added: the sum runs on each device's terms and
 // is reduced once (768 bytes received per device, not 1,536).
@@ -251,6 +254,57 @@ func.func @same_names(%x: tensor<8x16xf32>, %w1: tensor<16x16xf32>, %w2: tensor<
   ^bb0(%u: f32, %v: f32, %o: f32):
     %r = arith.addf %u, %q : f32
     linalg.yield %r : f32
+  } -> tensor<8x16xf32>
+  return %d : tensor<8x16xf32>
+}
+
+// f16 is not run on terms: a device's sum of its own terms can overflow
+// where the total does not.  Here the row-parallel product's terms are
+// +40000 on one device and -40000 on the other (every total 0): summing a
+// row of terms gives +inf and -inf, whose all_reduce is NaN.  The product
+// is not left partial into the row sum (here the solver gathers the weight,
+// which moves fewer bytes than reducing the product).
+// CHECK-LABEL: func.func @half_row_sum(
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]
+// CHECK-NOT: mesh.all_
+// CHECK: return
+func.func @half_row_sum() -> tensor<2xf16> {
+  %zero = arith.constant 0.0 : f16
+  %w = arith.constant dense<[[40000.0, 40000.0], [-40000.0, -40000.0]]> : tensor<2x2xf16>
+  %rows = mesh.sharding @pair split_axes = [[0]] : !mesh.sharding
+  %ws = mesh.shard %w to %rows annotate_for_users : tensor<2x2xf16>
+  %ones = arith.constant dense<1.0> : tensor<2x2xf16>
+  %e = tensor.empty() : tensor<2x2xf16>
+  %f = linalg.fill ins(%zero : f16) outs(%e : tensor<2x2xf16>) -> tensor<2x2xf16>
+  %a = linalg.matmul ins(%ones, %ws : tensor<2x2xf16>, tensor<2x2xf16>) outs(%f : tensor<2x2xf16>) -> tensor<2x2xf16>
+  %e1 = tensor.empty() : tensor<2xf16>
+  %f1 = linalg.fill ins(%zero : f16) outs(%e1 : tensor<2xf16>) -> tensor<2xf16>
+  %r = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]} ins(%a : tensor<2x2xf16>) outs(%f1 : tensor<2xf16>) {
+  ^bb0(%u: f16, %acc: f16):
+    %t = arith.addf %u, %acc : f16
+    linalg.yield %t : f16
+  } -> tensor<2xf16>
+  return %r : tensor<2xf16>
+}
+
+// A term added to itself doubles, as a product by 2 would: not run on terms.
+// CHECK-LABEL: func.func @doubled_by_add(
+// CHECK: %[[A:.*]] = linalg.matmul
+// CHECK-NEXT: mesh.all_reduce %[[A]]
+// CHECK: linalg.generic
+// CHECK-NOT: mesh.all_
+// CHECK: return
+func.func @doubled_by_add(%x: tensor<8x16xf32>, %w: tensor<16x16xf32>) -> tensor<8x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %rows = mesh.sharding @mesh split_axes = [[0]] : !mesh.sharding
+  %ws = mesh.shard %w to %rows annotate_for_users : tensor<16x16xf32>
+  %e = tensor.empty() : tensor<8x16xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<8x16xf32>) -> tensor<8x16xf32>
+  %a = linalg.matmul ins(%x, %ws : tensor<8x16xf32>, tensor<16x16xf32>) outs(%f : tensor<8x16xf32>) -> tensor<8x16xf32>
+  %d = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<8x16xf32>) outs(%e : tensor<8x16xf32>) {
+  ^bb0(%u: f32, %o: f32):
+    %t = arith.addf %u, %u : f32
+    linalg.yield %t : f32
   } -> tensor<8x16xf32>
   return %d : tensor<8x16xf32>
 }
