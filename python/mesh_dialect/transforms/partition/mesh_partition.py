@@ -1447,8 +1447,13 @@ class _Partition:
         keep a local loop index, as `align_captures` does."""
         d = masked.dim
         have = self.layout.get(masked.value)
-        if have is not None and sorted(have.axes_of(d)) == sorted(axes):
-            axes = have.axes_of(d)  # (a partial sum's axes have no order: the table's is kept)
+        if have is not None:
+            # A partial sum's axes have no order: the table's split of the
+            # dimension keeps its order (a further axis only narrows its
+            # pieces, as the cost solver prices a split of the masked loop
+            # in that order), the other axes following in ascending order.
+            own = tuple(a for a in have.axes_of(d) if a in axes)
+            axes = (*own, *(a for a in axes if a not in own))
         split: list[tuple[int, ...]] = [()] * len(masked.shape)
         split[d] = axes
         carrier = self._loop_carrier(op)

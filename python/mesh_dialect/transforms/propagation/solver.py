@@ -518,13 +518,8 @@ class _Candidates:
         if shape is None:
             return True
         rule = node.rule
-        if st.option and id(rule) in self.g.unmasked and st.option[-1]:  # (the masked read's loop is the last)
-            if not self.g.masks:
-                return False
-            if list(st.option[-1]) != sorted(st.option[-1]):
-                # the results are partial over its axes, which have no order:
-                # partition masks the table's pieces in ascending axis order
-                return False
+        if not self.g.masks and st.option and id(rule) in self.g.unmasked and st.option[-1]:
+            return False  # (the masked read's loop is the last)
         if rule is not None and rule.selects and st.option is not None:
             if self.g.dynamic_axes.get(st.mesh, frozenset()).intersection(select_axes(rule, st.option)):
                 return False  # the picks are gathered along a dimension of static size
