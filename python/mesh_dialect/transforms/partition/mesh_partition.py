@@ -890,12 +890,14 @@ class _Partition:
         False (nothing done) for any other op or result layout."""
         if out is None or not out.partial_axes:
             return False
+        if op.name == "linalg.generic" and self.fits_rule(op, rule, out):
+            # a sum reduction split over devices (`fit`) gives partial sums
+            # too (asked first: reading the body costs more)
+            return False
         ways = term_operands(op)
         if not ways:
             return False
         assert self.mesh is not None
-        if op.name == "linalg.generic" and self.fits_rule(op, rule, out):
-            return False  # a sum reduction split over devices (`fit`) gives partial sums too
         partial = {i for i, v in enumerate(op.operands) if self.layout.get(v, _WHOLE).partial_axes}
         # a product reads as terms the factor that already is partial (the first, else)
         terms = next((way for way in ways if partial.issuperset(way)), ways[0])
