@@ -890,9 +890,10 @@ class _Partition:
         False (nothing done) for any other op or result layout."""
         if out is None or not out.partial_axes:
             return False
-        if op.name == "linalg.generic" and self.fits_rule(op, rule, out):
+        if op.name == "linalg.generic" and (len(op.results) != 1 or self.fits_rule(op, rule, out)):
             # a sum reduction split over devices (`fit`) gives partial sums
-            # too (asked first: reading the body costs more)
+            # too (asked first: reading the body costs more); only a generic
+            # of one result may run on terms (`generic_terms`)
             return False
         ways = term_operands(op)
         if not ways:
