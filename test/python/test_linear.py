@@ -37,6 +37,9 @@ def _ways(op: str, t: str = "f32", k: str = "2.0") -> tuple[tuple[int, ...], ...
         ('"stablehlo.add"(%a, %b)', "f32", "2.0", ((0, 1),)),
         ('"stablehlo.add"(%a, %b)', "i32", "2", ((0, 1),)),
         ('"stablehlo.add"(%a, %b)', "i1", "true", ()),  # an or
+        ('"stablehlo.add"(%a, %b)', "f16", "2.0", ()),  # a device's own sums overflow f16 at real sizes
+        ('"stablehlo.add"(%a, %a)', "f32", "2.0", ()),  # doubles a term, as a product by 2 would
+        ('"stablehlo.add"(%a, %a)', "i32", "2", ((0, 1),)),  # wrapping: any multiple
         ('"stablehlo.subtract"(%a, %b)', "i32", "2", ((0, 1),)),
         ('"stablehlo.subtract"(%a, %b)', "f32", "2.0", ()),  # -0.0 terms would negate to +0.0
         ('"stablehlo.multiply"(%a, %b)', "i32", "2", ((0,), (1,))),  # wrapping: any factor

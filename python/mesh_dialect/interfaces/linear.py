@@ -63,8 +63,9 @@ def term_operands(op: ir.Operation | ir.OpView) -> tuple[tuple[int, ...], ...]:
     terms (the others are read whole); none when it cannot: it is not one
     of `SUM_LINEAR_OPS`, its element type is not a real number (i1's add
     is an or; complex numbers have no neutral constant to keep a whole
-    operand on one device with), or a float product or quotient has no
-    constant factor or divisor that never grows a term (`_shrinks`)."""
+    operand on one device with), a float product or quotient has no
+    constant factor or divisor that never grows a term (`_shrinks`), or a
+    float add is of fewer than 32 bits or reads one value twice."""
     name = op.name
     if name == "linalg.generic":
         return generic_terms(op)
@@ -88,7 +89,21 @@ def term_operands(op: ir.Operation | ir.OpView) -> tuple[tuple[int, ...], ...]:
         return ((0,),) if is_float and n == 2 and _shrinks(op.operands[1], True) else ()
     if name in _NEGATIONS and is_float:
         return ()
+    if is_float and name in _ADDS and (ir.FloatType(element).width < 32 or _repeats(op.operands)):
+        # as `generic_terms`: a device's sum of its own terms overflows a
+        # narrow float where the total does not, and `a + a` doubles a term
+        return ()
     return (tuple(range(n)),)
+
+
+def _repeats(values: Sequence[ir.Value]) -> bool:
+    """Whether one value is read twice."""
+    seen: list[ir.Value] = []
+    for v in values:
+        if any(v == w for w in seen):
+            return True
+        seen.append(v)
+    return False
 
 
 def sum_linear(op: ir.Operation | ir.OpView) -> bool:
