@@ -154,7 +154,7 @@ def generic_terms(op: ir.Operation | ir.OpView) -> tuple[tuple[int, ...], ...]:
     def read(v: ir.Value) -> dict[int, float] | float | int | None:
         found = linear.get(v)
         if found is None:
-            found = _scalar_constant(v)  # a constant from outside the body
+            found = _splat_value(v)  # a constant from outside the body
         return found
 
     for inner in block.operations:
@@ -171,7 +171,7 @@ def generic_terms(op: ir.Operation | ir.OpView) -> tuple[tuple[int, ...], ...]:
         if len(inner.results) != 1 or inner.results[0].type != element:
             return ()
         if name == "arith.constant":
-            value = _scalar_constant(inner.results[0])
+            value = _splat_value(inner.results[0])
             if value is None:
                 return ()
             linear[inner.results[0]] = value
@@ -206,19 +206,6 @@ def generic_terms(op: ir.Operation | ir.OpView) -> tuple[tuple[int, ...], ...]:
     return ()
 
 
-def _scalar_constant(v: ir.Value) -> float | int | None:
-    """The number an `arith.constant` of a scalar float or integer holds."""
-    owner = v.owner
-    if isinstance(owner, ir.Block) or owner.name != "arith.constant" or "value" not in owner.attributes:
-        return None
-    attr = owner.attributes["value"]
-    if isinstance(attr, ir.FloatAttr):
-        return ir.FloatAttr(attr).value
-    if isinstance(attr, ir.IntegerAttr):
-        return ir.IntegerAttr(attr).value
-    return None
-
-
 def _shrinks(v: ir.Value, divisor: bool) -> bool:
     """Whether `v` is a splat constant by which a product (or, `divisor`,
     a quotient) never grows a value: a factor in (0, 1], a divisor of at
@@ -226,14 +213,15 @@ def _shrinks(v: ir.Value, divisor: bool) -> bool:
     signs), so a growing factor could take a term to inf (f16 loss scaling
     by 2048) where the total stays finite; a negative one turns the
     neutral -0.0 into +0.0."""
-    x = _splat_float(v)
-    if x is None or not math.isfinite(x):
+    x = _splat_value(v)
+    if not isinstance(x, float) or not math.isfinite(x):
         return False
     return x >= 1 if divisor else 0 < x <= 1
 
 
-def _splat_float(v: ir.Value) -> float | None:
-    """The float `v` holds in every element, when it is a splat constant."""
+def _splat_value(v: ir.Value) -> float | int | None:
+    """The number `v` holds in every element (a scalar: the one it holds),
+    when it is a constant of floats or integers."""
     for _ in range(8):  # a few ops that keep the splat
         owner = v.owner
         if isinstance(owner, ir.Block) or owner.name not in _SAME_SPLAT:
@@ -247,9 +235,11 @@ def _splat_float(v: ir.Value) -> float | None:
         if not attr.is_splat:
             return None
         attr = attr.get_splat_value()
-    if not isinstance(attr, ir.FloatAttr):
-        return None
-    return ir.FloatAttr(attr).value
+    if isinstance(attr, ir.FloatAttr):
+        return ir.FloatAttr(attr).value
+    if isinstance(attr, ir.IntegerAttr):
+        return ir.IntegerAttr(attr).value
+    return None
 
 
 def on_terms(
