@@ -45,7 +45,7 @@ from ..ir.hlo import (
 )
 from ..ir.signature import op_signature, read_signature
 from ..ir.types import is_boolean
-from .linear import LINEAR_BODY_OPS
+from .linear import LINEAR_BODY_OPS, generic_terms
 from .rules import INVALID, SELECT, DimExpr, Iterator, ShardingRule, TensorMap, Window
 
 RuleFn = Callable[[ir.Operation], ShardingRule | None]
@@ -131,10 +131,10 @@ class RuleCache:
         self.parallel: dict[ir.Attribute, bool] = {}  # per iterator_types: no reduction loop
         self.unregistered: dict[str, bool] = {}  # per op name
         # Generics whose body is made of the ops a linear body is: per id of
-        # their key's (operand types, result types), whether the key says
-        # all that decides if the body is linear (`generic_terms` tells),
-        # so that a caller may ask once per key.
-        self.linear_bodies: dict[int, bool] = {}
+        # their key's (operand types, result types), their `generic_terms`,
+        # or None where the key does not say all that decides them (an
+        # outside value `_body` names by its type): then each op is asked.
+        self.linear_bodies: dict[int, tuple[tuple[int, ...], ...] | None] = {}
 
     @classmethod
     def shared(cls, context: ir.Context) -> RuleCache:
@@ -196,7 +196,7 @@ class RuleCache:
             self.misses += 1
             entry = self.rules[key] = (fn(op), body is not None and _reads_outside_tensor(body), (key[2], key[3]))
             if entry[0] is not None and name == "linalg.generic" and body is not None and _linear_names(body):
-                self.linear_bodies[id(entry[2])] = _keys_linear_reads(body)
+                self.linear_bodies[id(entry[2])] = generic_terms(op) if _keys_linear_reads(body) else None
         return entry[0], option, entry[1], entry[2]
 
 

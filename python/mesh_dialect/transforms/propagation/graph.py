@@ -105,7 +105,6 @@ class _Builder:
         self.joins: dict[ir.Operation, tuple[int, list, list[ir.Operation], list[ir.Operation]]] = {}
         self.weights: dict[ir.Operation, int] = {}
         self.uneven_kinds: dict[str, tuple[bool, bool]] = {}  # `uneven_kind` per op name
-        self.linear_terms: dict[int, tuple] = {}  # `term_operands` per generic signature (`RuleCache.linear_bodies`)
         self.rules: dict = {}
         # the same, by identity first: a rule object seen before (every op of
         # a cached signature shares one) is not hashed again (its generated
@@ -532,14 +531,9 @@ class _Builder:
         if name in SUM_LINEAR_OPS:
             linear = term_operands(op)
         elif name == "linalg.generic" and typed is not None:
-            per_key = fn.rule_cache.linear_bodies.get(id(typed))
-            if per_key is not None:
-                found = self.linear_terms.get(id(typed)) if per_key else None
-                if found is None:
-                    found = term_operands(op)
-                    if per_key:
-                        self.linear_terms[id(typed)] = found
-                linear = found
+            # (per signature; None: this op's own reads decide)
+            found = fn.rule_cache.linear_bodies.get(id(typed), ())
+            linear = term_operands(op) if found is None else found
         node = Node(ops, res, [], rule, False, weight, None, uneven, linear, kind[1])
         if weight != 1:
             node.operand_weights = self.use_weights([*operands, *aligned.values()], weight)
