@@ -37,6 +37,16 @@ LOCAL_MESH = "the passes read meshes defined at module level, not in a function 
 to a pass: `mesh_scopes` reads the modules'."""
 
 
+def redefined_mesh(op: ir.Operation, meshes: dict[str, tuple[int, ...]]) -> str | None:
+    """Why a `mesh.mesh` in a function body is refused, when it takes the
+    name of one of the module's `meshes`: the verifier resolves the
+    function's uses to it, the passes to the module's.  None otherwise."""
+    name = op.attributes["sym_name"].value
+    if name not in meshes:
+        return None
+    return f"mesh @{name} of the module is defined again in a function body: {LOCAL_MESH}"
+
+
 def mesh_scopes(module: ir.Operation) -> list[tuple[dict[str, tuple[int, ...]], list[ir.Operation]]]:
     """The functions with a body grouped by the op that holds them (a module,
     nested ones too), each group with the meshes that op holds: a mesh

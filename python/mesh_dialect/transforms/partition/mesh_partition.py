@@ -72,7 +72,7 @@ from ...ir.uniform import fill_init as _fill_init
 from ...ir.uniform import filled as _filled
 from ...ir.uniform import splat_of as _splat_of
 from ...sharding.spec import IDEMPOTENT_KINDS, Mesh, Sharding, ShardingError
-from ..base import LOCAL_MESH, REDUCED_ATTR, Pass, element_bytes, mesh_scopes, sharding_of
+from ..base import LOCAL_MESH, REDUCED_ATTR, Pass, element_bytes, mesh_scopes, redefined_mesh, sharding_of
 from ..propagation.sharding_propagation import OPTION_ATTR
 from . import halo, hlo, rederive
 from .limits import too_many_pieces
@@ -793,12 +793,8 @@ class _Partition:
         if name.startswith("mesh."):
             if name not in _NOT_RULED:
                 self.check_collective(op)
-            elif name == "mesh.mesh" and op.attributes["sym_name"].value in self.meshes:
-                # the verifier resolves the function's uses to this one, the passes to the module's
-                mesh = op.attributes["sym_name"].value
-                raise _Unsupported(
-                    op.location, f"mesh @{mesh} of the module is defined again in a function body: {LOCAL_MESH}"
-                )
+            elif name == "mesh.mesh" and (why := redefined_mesh(op, self.meshes)) is not None:
+                raise _Unsupported(op.location, why)
             return
         assert read is not None
         if name == "func.return":

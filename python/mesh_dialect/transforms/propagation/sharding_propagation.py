@@ -55,7 +55,7 @@ from ...ir.control import (
 from ...ir.signature import op_address
 from ...ir.syntax import Unprintable, decode_sharding_attr, encode_sharding_attr
 from ...sharding.spec import Mesh, Sharding
-from ..base import LOCAL_MESH, Pass, PassFailed, mesh_scopes, sharding_of
+from ..base import LOCAL_MESH, Pass, PassFailed, mesh_scopes, redefined_mesh, sharding_of
 from .graph import ANY_MESH, LATER, costed_mesh, costed_value, extract, rebuilds_from, uneven_kind
 from .solver import CAPTURED, IMPOSSIBLE, REPLICATED, Graph, Layout, Solver, bytes_moved
 from .solver import Value as GraphValue
@@ -434,12 +434,10 @@ class _Function:
         self.register(ann)
 
     def body_mesh(self, op: ir.Operation) -> None:
-        """A mesh defined in the function's body.  Under the name of one of
-        the module's, it is the one the verifier resolves the function's
-        uses to, while the passes read the module's: refused."""
-        name = op.attributes["sym_name"].value
-        if name in self.mesh_shapes:
-            op.location.emit_error(f"mesh @{name} of the module is defined again in a function body: {LOCAL_MESH}")
+        """A mesh defined in the function's body (`redefined_mesh`)."""
+        why = redefined_mesh(op, self.mesh_shapes)
+        if why is not None:
+            op.location.emit_error(why)
             self.failed = True
 
     def read_option(self, index: int, op: ir.Operation, rule: ShardingRule, attr: ir.Attribute) -> None:
