@@ -310,6 +310,7 @@ class _Function:
         # (read per run: a rule registered since replaces the built-in one)
         later = [n for n in _LATER_NAMES if rule_always_exists(n)] if self.pass_.solver == "cost" else []
         kinds: dict[str, str] = {}  # per op name, which of the paths below it takes (`_name_kind`)
+        several: set[str] = set()  # names of ops met with other than one result
 
         def visit(op: ir.Operation) -> ir.WalkResult:
             nonlocal started
@@ -320,11 +321,16 @@ class _Function:
             kind = kinds.get(name)
             if kind is None:
                 kind = kinds[name] = _name_kind(name, later)
-            if kind is _PLAIN:
-                io = (list(op.operands), list(op.results))
-            elif kind is _WHOLE_LATER:
-                io = (list(op.operands), list(op.results))
-                if OPTION_ATTR not in op.attributes:
+            if kind is not _SPECIAL:
+                if name in several:
+                    io = (list(op.operands), list(op.results))
+                else:
+                    try:  # (half the cost of listing the results, for the usual op of one)
+                        io = (list(op.operands), [op.result])
+                    except ValueError:
+                        several.add(name)
+                        io = (list(op.operands), list(op.results))
+                if kind is _WHOLE_LATER and OPTION_ATTR not in op.attributes:
                     sequence.append(("rule", len(ops)))
                     ops.append(op)
                     names.append(name)
