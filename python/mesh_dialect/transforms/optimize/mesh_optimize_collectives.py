@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import ClassVar
 
 from mlir import ir
@@ -471,7 +471,7 @@ class MeshOptimizeCollectives(Pass):
                 continue
             inputs = [op.operands[i] for i in range(n_inputs)]
             reduces = _reductions(op, inputs, kind)
-            if reduces is None:
+            if reduces is None or not _terms_combine(kind, reduces):
                 continue
             # Every use of the reductions is an input of this op, so they
             # die with the rewrite.
@@ -556,6 +556,8 @@ class MeshOptimizeCollectives(Pass):
             if found is None:
                 continue
             picked, reduces = found
+            if not _terms_combine("sum", reduces):
+                continue
             before = _total(*(_op_cost(r, meshes) for r in reduces))
             t = ir.RankedTensorType(t)
             terms_type = ir.RankedTensorType(reduces[0].operands[0].type)
@@ -625,6 +627,8 @@ class MeshOptimizeCollectives(Pass):
                         continue
                     if _element(r1.operands[0].type) != _element(t):
                         continue  # a reduction that converts: the inner op would run in the terms' type
+                    if not _terms_combine(kind, (r1, r2)):
+                        continue
                     return inner, j, k, r1, r2
         return None
 
@@ -874,6 +878,22 @@ def _distinct(ops: list[ir.Operation]) -> list[ir.Operation]:
         if not any(op == o for o in out):
             out.append(op)
     return out
+
+
+def _terms_combine(kind: str, reduces: Sequence[ir.Operation]) -> bool:
+    """Whether the terms `reduces` reduce may be combined on each device
+    before one reduction, by partition's rule for partial sums
+    (`interfaces.linear`): a float narrower than 32 bits overflows on one
+    device's terms where the totals do not (f16 stops at 65,504), and a
+    float term read twice is doubled or squared on each device; max and
+    min never overflow.  Integers wrap alike either way."""
+    element = _element(reduces[0].operands[0].type)
+    if kind in ("max", "min") or not isinstance(element, ir.FloatType):
+        return True
+    if ir.FloatType(element).width < 32:
+        return False
+    terms = [r.operands[0] for r in reduces]
+    return all(terms[i] != terms[j] for i in range(len(terms)) for j in range(i))
 
 
 def _only_user(value: ir.Value, user: ir.Operation) -> bool:
