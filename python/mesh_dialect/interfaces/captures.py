@@ -28,6 +28,7 @@ from mlir import ir
 from mlir.dialects import linalg
 
 from ..ir.signature import op_address
+from ..ir.types import float_zero
 from .registry import index_reads, walk_inside
 from .rules import TensorMap
 
@@ -151,7 +152,10 @@ def masked_read(op: ir.Operation, aligned: dict[ir.Value, AlignedRead] | None = 
     for r in op.results:
         t = r.type
         element = ir.RankedTensorType(t).element_type if isinstance(t, ir.RankedTensorType) else None
-        # (signless integers only: arith makes no zero of a signed or unsigned one)
+        # (signless integers only: arith makes no zero of a signed or unsigned
+        # one; floats with a zero, which devices not holding the row yield)
+        if isinstance(element, ir.FloatType) and float_zero(element) is None:
+            return None
         if not isinstance(element, ir.FloatType) and not (
             isinstance(element, ir.IntegerType)
             and ir.IntegerType(element).width > 1

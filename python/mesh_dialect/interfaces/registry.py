@@ -44,7 +44,7 @@ from ..ir.hlo import (
     scatter_dimensions,
 )
 from ..ir.signature import op_signature, read_signature
-from ..ir.types import is_boolean
+from ..ir.types import float_zero, is_boolean
 from .linear import LINEAR_BODY_OPS, generic_terms
 from .rules import INVALID, SELECT, DimExpr, Iterator, ShardingRule, TensorMap, Window
 
@@ -1100,6 +1100,8 @@ def _combiner_kinds(op: ir.Operation, num_inputs: int, num_inits: int) -> list[s
                 and not any(v in running for v in operands if v != out)
             ):
                 kind = _ARITH_COMBINERS[producer.name]
+                if kind == "sum" and isinstance(out.type, ir.FloatType) and float_zero(out.type) is None:
+                    kind = INVALID  # each piece's sum starts from zero, which the format lacks
         kinds.append(kind)
     return kinds
 

@@ -13,4 +13,23 @@ def is_boolean(t: ir.Type) -> bool:
     return isinstance(element, ir.IntegerType) and element.width == 1
 
 
-__all__ = ["is_boolean"]
+def float_zero(t: ir.Type) -> float | None:
+    """The zero a sum of float type `t` starts from: -0.0 (x + -0.0 is x
+    for every x, where +0.0 turns a -0.0 term into +0.0); +0.0 in a format
+    whose zero has no sign (the unsigned-zero `FNUZ` formats, whose bits of
+    -0.0 are their NaN); None in a format without a zero (`f8E8M0FNU`,
+    powers of two only), whose sums cannot be split into terms."""
+    name = str(t)
+    if name == "f8E8M0FNU":
+        return None
+    return 0.0 if name.endswith("FNUZ") else -0.0
+
+
+def float_has_infinity(t: ir.Type) -> bool:
+    """Whether float type `t` has infinities, from which a max or a min
+    starts: the finite-only formats (`FN` in their names: f8E4M3FN, the
+    FNUZ formats, f4E2M1FN, f6E2M3FN, f8E8M0FNU) have none."""
+    return "FN" not in str(t)
+
+
+__all__ = ["float_has_infinity", "float_zero", "is_boolean"]
