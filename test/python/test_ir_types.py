@@ -8,7 +8,7 @@ import math
 import pytest
 from mlir import ir
 
-from mesh_dialect.ir.types import float_has_infinity, float_zero
+from mesh_dialect.ir.types import float_extreme, float_has_infinity, float_zero
 
 ZEROS = {
     "f32": -0.0,
@@ -55,3 +55,25 @@ def test_float_has_infinity(name: str, has: bool) -> None:
         assert float_has_infinity(t) is has
         if has:  # (asking a finite-only format for -inf gives its NaN, or aborts APFloat)
             assert ir.FloatAttr.get(t, -math.inf).value == -math.inf
+
+
+@pytest.mark.parametrize(
+    ("name", "lowest", "highest"),
+    [
+        ("f32", -math.inf, math.inf),
+        ("f8E4M3FN", -448.0, 448.0),
+        ("f8E4M3FNUZ", -240.0, 240.0),
+        ("f8E5M2FNUZ", -57344.0, 57344.0),
+        ("f8E4M3B11FNUZ", -30.0, 30.0),
+        ("f6E2M3FN", -7.5, 7.5),
+        ("f6E3M2FN", -28.0, 28.0),
+        ("f4E2M1FN", -6.0, 6.0),
+        ("f8E8M0FNU", 2.0**-127, 2.0**127),
+    ],
+)
+def test_float_extreme_is_held_exactly(name: str, lowest: float, highest: float) -> None:
+    with ir.Context(), ir.Location.unknown():
+        t = ir.Type.parse(name)
+        assert (float_extreme(t, False), float_extreme(t, True)) == (lowest, highest)
+        assert ir.FloatAttr.get(t, lowest).value == lowest
+        assert ir.FloatAttr.get(t, highest).value == highest

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from mlir import ir
 
 
@@ -32,4 +34,33 @@ def float_has_infinity(t: ir.Type) -> bool:
     return "FN" not in str(t)
 
 
-__all__ = ["float_has_infinity", "float_zero", "is_boolean"]
+_FINITE_MAX = {
+    "f8E4M3FN": 448.0,
+    "f8E4M3FNUZ": 240.0,
+    "f8E5M2FNUZ": 57344.0,
+    "f8E4M3B11FNUZ": 30.0,
+    "f6E2M3FN": 7.5,
+    "f6E3M2FN": 28.0,
+    "f4E2M1FN": 6.0,
+    "f8E8M0FNU": 2.0**127,
+}
+"""The largest value of each finite-only format (`float_has_infinity`)."""
+
+
+def float_extreme(t: ir.Type, highest: bool) -> float | None:
+    """The highest (or lowest) value of float type `t`, where a min (a max)
+    starts: an infinity, or in a finite-only format its largest finite
+    value (a constant -inf there is the format's NaN, or none at all);
+    None for a finite-only format this table does not know."""
+    if float_has_infinity(t):
+        return math.inf if highest else -math.inf
+    name = str(t)
+    largest = _FINITE_MAX.get(name)
+    if largest is None:
+        return None
+    if name == "f8E8M0FNU":  # unsigned: its lowest value is its smallest
+        return largest if highest else 2.0**-127
+    return largest if highest else -largest
+
+
+__all__ = ["float_extreme", "float_has_infinity", "float_zero", "is_boolean"]

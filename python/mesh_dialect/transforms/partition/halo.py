@@ -42,6 +42,7 @@ from mlir.dialects import arith, linalg, tensor
 from ...interfaces.rules import ShardingRule, Window
 from ...ir import ops as mesh_ops
 from ...ir.hlo import conv_dimensions
+from ...ir.types import float_extreme
 from ...sharding.resharding import halos_within
 from ...sharding.spec import Mesh, Sharding
 from .hlo import ints_like, ints_of
@@ -467,7 +468,10 @@ def _pad_value(op: ir.Operation, element: ir.Type) -> ir.Value:
         return tensor.ExtractOp(zp, [zero]).result
     if name in _TOSA_LOWEST:
         if isinstance(element, ir.FloatType):
-            return arith.ConstantOp(element, -math.inf).result
+            lowest = float_extreme(element, False)
+            if lowest is None:
+                raise ValueError(f"'{name}' pads with the lowest {element}, which is not known")
+            return arith.ConstantOp(element, lowest).result
         width = ir.IntegerType(element).width
         return arith.ConstantOp(element, -(2 ** (width - 1))).result
     hlo = name.partition(".")[0] in ("stablehlo", "mhlo")

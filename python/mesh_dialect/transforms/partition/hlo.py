@@ -36,6 +36,7 @@ from mlir.dialects import arith, linalg, tensor
 from ...interfaces.registry import is_selection
 from ...ir import ops as mesh_ops
 from ...ir.hlo import GatherDimensions, conv_dimensions, gather_dimensions, scatter_dimensions
+from ...ir.types import float_zero
 from ...sharding.spec import IDEMPOTENT_KINDS
 
 if TYPE_CHECKING:
@@ -50,6 +51,18 @@ def localize(part: _Partition, op: ir.Operation, name: str) -> None:
     fn = _LOCALIZE.get(name.partition(".")[2])
     if fn is not None:
         fn(part, op)
+
+
+def _zero_attr(op: ir.Operation, element: ir.Type) -> ir.Attribute:
+    """The zero the devices not holding a masked read's element yield (-0.0
+    for floats: x + -0.0 is x; `float_zero`), refused in a format without
+    one."""
+    if not isinstance(element, ir.FloatType):
+        return ir.IntegerAttr.get(element, 0)
+    zero = float_zero(element)
+    if zero is None:
+        raise _unsupported(op, f"cannot mask a read of {element}: the format has no zero for the other devices")
+    return ir.FloatAttr.get(element, zero)
 
 
 def _unsupported(op: ir.Operation, why: str) -> Exception:
@@ -163,7 +176,7 @@ def _held_element(part: _Partition, op: ir.Operation, position) -> list[int]:
     r = op.results[0]
     with ir.InsertionPoint.after(op), op.location:
         value = local.element_type
-        zero = ir.FloatAttr.get(value, -0.0) if isinstance(value, ir.FloatType) else ir.IntegerAttr.get(value, 0)
+        zero = _zero_attr(op, value)
         zeros = arith.ConstantOp(local, ir.DenseElementsAttr.get_splat(local, zero)).result
         select = arith.SelectOp(mine, r, zeros)
     r.replace_all_uses_except(select.result, select.operation)
@@ -566,7 +579,7 @@ def _gather_held_rows(part: _Partition, op: ir.Operation, dims: GatherDimensions
             empty = tensor.EmptyOp(local.shape, boolean).result
             mine = linalg.broadcast(mine, outs=[empty], dimensions=list(dims.offset_dims))
         value = local.element_type
-        zero = ir.FloatAttr.get(value, -0.0) if isinstance(value, ir.FloatType) else ir.IntegerAttr.get(value, 0)
+        zero = _zero_attr(op, value)
         zeros = arith.ConstantOp(local, ir.DenseElementsAttr.get_splat(local, zero)).result
         select = arith.SelectOp(mine, result, zeros)
     result.replace_all_uses_except(select.result, select.operation)

@@ -67,7 +67,7 @@ from ...ir.control import (
 from ...ir.flags import drop_totals_only_flags
 from ...ir.signature import op_address, value_address
 from ...ir.syntax import encode_sharding_attr
-from ...ir.types import float_has_infinity, float_zero
+from ...ir.types import float_extreme, float_zero
 from ...ir.uniform import CONSTANTS as _CONSTANTS
 from ...ir.uniform import fill_init as _fill_init
 from ...ir.uniform import filled as _filled
@@ -286,8 +286,8 @@ def _neutral(kind: str, element: ir.Type) -> float | int | None:
     is_float = isinstance(element, ir.FloatType)
     if kind == "sum" and is_float:
         return float_zero(element)
-    if kind in ("max", "min") and is_float and not float_has_infinity(element):
-        return None  # (a finite-only format's constant -inf is its NaN)
+    if kind in ("max", "min") and is_float:
+        return float_extreme(element, kind == "min")  # (a finite-only format's constant -inf is its NaN)
     if kind in ("sum", "bitwise_xor", "bitwise_or"):
         return 0
     if kind == "product":
