@@ -22,7 +22,9 @@ from .opt import Progress, _decoded, _stdin_data, cannot_read
 TOLERANCE_DOC = """\
 Floats match when |got - ref| <= atol + rtol * |ref| at every element, NaN
 matching NaN. By default rtol = n * eps and atol = n * eps * scale, where
-eps is the machine epsilon of the result's type, n the reduction length
+eps is the largest machine epsilon of the result's type and of the floats
+either function computes in (an f32 result widened from f16 sums carries
+f16's rounding), n the reduction length
 (the longest tensor dimension of the reference function, at least 2) and
 scale the largest magnitude among the reference result and the float
 inputs: summing n terms in another order (as a partitioned program does)
@@ -212,7 +214,8 @@ class RunDriver:
                         f"@{function} returns {len(outputs)} results but the reference @{ref_fn} returns "
                         f"{len(reference)}"
                     )
-                length = max(_longest_dimension(ref_module, ref_fn), _longest_dimension(module, function))
+                (n_ref, eps_ref), (n_got, eps_got) = _extents(ref_module, ref_fn), _extents(module, function)
+                length, program_eps = max(n_ref, n_got), max(eps_ref, eps_got)
                 mesh = sim.runner(sim.mesh_for(sig)).mesh if spmd and sim.mesh_for(sig) else None
                 layouts = (mesh, sig.result_shardings) if mesh is not None else None
         self.progress.phase("printing the results")
@@ -223,7 +226,7 @@ class RunDriver:
         if reference is None:
             return 0
         self.progress.phase("comparing with the reference")
-        return self._compare(outputs, reference, length, inputs, layouts)
+        return self._compare(outputs, reference, length, inputs, layouts, program_eps)
 
     def _counting(self, where: str):
         """The simulator's progress callback: the phase with the collectives
@@ -293,7 +296,7 @@ class RunDriver:
         except OSError as e:
             raise RunError(f"cannot save the results in '{self.o.save_dir}': {e.strerror or e}") from None
 
-    def _compare(self, outputs, reference, length: int, inputs, layouts) -> int:
+    def _compare(self, outputs, reference, length: int, inputs, layouts, program_eps: float = 0.0) -> int:
         ok = True
         input_scale = _largest_float(inputs)
         for i, (got, want) in enumerate(zip(outputs, reference)):
@@ -307,7 +310,7 @@ class RunDriver:
                 bad = diff != 0
                 tol = None
             else:
-                rtol, atol = float_tolerance(got, want, length, input_scale, self.o.rtol, self.o.atol)
+                rtol, atol = float_tolerance(got, want, length, input_scale, self.o.rtol, self.o.atol, program_eps)
                 g, w = got.astype(np.complex128 if "c" in (got.dtype.kind + want.dtype.kind) else np.float64), want
                 w = w.astype(g.dtype)
                 with np.errstate(all="ignore"):
@@ -368,11 +371,18 @@ def _where(sim, sig, spmd: bool) -> str:
 
 
 def float_tolerance(
-    got: np.ndarray, want: np.ndarray, length: int, input_scale: float, rtol: float | None, atol: float | None
+    got: np.ndarray,
+    want: np.ndarray,
+    length: int,
+    input_scale: float,
+    rtol: float | None,
+    atol: float | None,
+    program_eps: float = 0.0,
 ) -> tuple[float, float]:
     """(rtol, atol) for comparing a float result with its reference; see
-    TOLERANCE_DOC. A given value replaces the default."""
-    eps = max(_epsilon(got.dtype), _epsilon(want.dtype))
+    TOLERANCE_DOC. A given value replaces the default. `program_eps`: the
+    largest epsilon of the floats the programs compute in."""
+    eps = max(_epsilon(got.dtype), _epsilon(want.dtype), program_eps)
     n = max(int(length), 2)
     bound = min(n * eps, MAX_RELATIVE)  # f16 over 1024 terms would otherwise allow anything
     if rtol is None:
@@ -398,27 +408,37 @@ def _largest_float(arrays) -> float:
     return best
 
 
-def _longest_dimension(module: ir.Operation, function: str) -> int:
-    """The longest static tensor dimension in `function`: a bound on the
-    length of the sums it computes along one dimension."""
-    longest = 1
+_EPSILON = {"f16": 2.0**-10, "bf16": 2.0**-7, "tf32": 2.0**-10, "f32": 2.0**-23, "f64": 2.0**-52}
+"""Machine epsilon of the float types the simulator runs, by name."""
+
+
+def _extents(module: ir.Operation, function: str) -> tuple[int, float]:
+    """The longest static tensor dimension in `function` (a bound on the
+    length of the sums it computes along one dimension) and the largest
+    machine epsilon of the floats it computes in (0.0 if none): a result
+    widened from f16 was summed with f16's rounding."""
+    longest, eps = 1, 0.0
 
     def visit(op: ir.Operation) -> ir.WalkResult:
-        nonlocal longest
+        nonlocal longest, eps
         values = list(op.results) + [a for r in op.regions for b in r.blocks for a in b.arguments]
         for v in values:
-            if isinstance(v.type, ir.ShapedType) and ir.ShapedType(v.type).has_rank:
-                st = ir.ShapedType(v.type)
+            t = v.type
+            if isinstance(t, ir.ShapedType) and ir.ShapedType(t).has_rank:
+                st = ir.ShapedType(t)
+                t = st.element_type
                 for k in range(st.rank):
                     if not st.is_dynamic_dim(k):
                         longest = max(longest, st.shape[k])
+            if isinstance(t, ir.FloatType):
+                eps = max(eps, _EPSILON.get(str(t), 0.0))
         return ir.WalkResult.ADVANCE
 
     body = module.regions[0].blocks[0] if module.regions else None
     for op in body.operations if body is not None else []:
         if "sym_name" in op.attributes and ir.StringAttr(op.attributes["sym_name"]).value == function:
             op.operation.walk(visit)
-    return longest
+    return longest, eps
 
 
 def _holders(index: tuple[int, ...], shape: tuple[int, ...], sharding, mesh) -> str:
