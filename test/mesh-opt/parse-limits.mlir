@@ -116,6 +116,27 @@ func.func @negative_collapse(%a: tensor<2x2x2xf32>) -> tensor<4x2xf32> {
 
 // -----
 
+// An index that wraps MLIR's 32 bits: 2^32 - 1 became -1 and aborted the
+// parser, 2^32 became 0 and gave an error about the wrong index (found by
+// the fuzzer).
+func.func @wrapping_index(%a: tensor<8x8xf32>) -> tensor<2x4x8xf32> {
+  // POS: parse-limits.mlir:[[@LINE+2]]:41: error: 'tensor.expand_shape' reassociation indices must be below 2^31, got 4294967295
+  // expected-error@+1 {{'tensor.expand_shape' reassociation indices must be below 2^31, got 4294967295}}
+  %e = tensor.expand_shape %a [[0, 1], [4294967295]] output_shape [2, 4, 8] : tensor<8x8xf32> into tensor<2x4x8xf32>
+  return %e : tensor<2x4x8xf32>
+}
+
+// -----
+
+func.func @wrapping_collapse(%a: tensor<2x4x8xf32>) -> tensor<8x8xf32> {
+  // POS: parse-limits.mlir:[[@LINE+2]]:38: error: 'tensor.collapse_shape' reassociation indices must be below 2^31, got 4294967296
+  // expected-error@+1 {{'tensor.collapse_shape' reassociation indices must be below 2^31, got 4294967296}}
+  %c = tensor.collapse_shape %a [[0, 4294967296], [2]] : tensor<2x4x8xf32> into tensor<8x8xf32>
+  return %c : tensor<8x8xf32>
+}
+
+// -----
+
 // A permutation with no list at all is a null attribute to MLIR's parser.
 func.func @no_list(%a: tensor<4x6xf32>, %b: tensor<6x4xf32>) -> tensor<6x4xf32> {
   // POS: parse-limits.mlir:[[@LINE+2]]:91: error: 'linalg.transpose' permutation must be a list of integers such as [0, 1]

@@ -453,6 +453,11 @@ def _element_type_trap(text: str) -> tuple[int, str] | None:
 _RESHAPE_OPS = re.compile(_SKIPPED + r'(?<![\w$.%@#^!])(?:tensor|memref)\.(?:expand_shape|collapse_shape)\b(?!")')
 _EMPTY_GROUP = re.compile(r"\[\s*\]")
 _NEGATIVE_ITEM = re.compile(r"(?<=[\[,])\s*-\s*\d+")
+_ITEM = re.compile(r"(?<=[\[,])\s*(\d+)")
+_INDEX_LIMIT = 2**31
+"""Reassociation indices at or past it wrap in MLIR's parser, which keeps
+them in 32 bits: 2^32 - 1 becomes -1 (an invalid affine map: an abort),
+2^32 becomes 0 (an error about the wrong index)."""
 
 
 def _blank_comments(text: str) -> str:
@@ -462,9 +467,10 @@ def _blank_comments(text: str) -> str:
 
 
 def _reassociation_trap(text: str) -> tuple[int, str] | None:
-    """An empty reassociation group, or a negative index in one, in
-    `expand_shape`/`collapse_shape` custom syntax: MLIR's parser builds an
-    invalid affine map from it and asserts (mlir-opt aborts too)."""
+    """An empty reassociation group, or a negative index in one, or one
+    that wraps 32 bits (`_INDEX_LIMIT`), in `expand_shape`/`collapse_shape`
+    custom syntax: MLIR's parser builds an invalid affine map from it and
+    asserts (mlir-opt aborts too)."""
     if "_shape" not in text:
         return None
     for m in _ops_in_code(_RESHAPE_OPS, text):
@@ -482,6 +488,10 @@ def _reassociation_trap(text: str) -> tuple[int, str] | None:
             index = "".join(negative.group(0).split())
             where = open_at + negative.start() + len(negative.group(0)) - len(negative.group(0).lstrip())
             return where, f"'{m.group(0)}' reassociation indices must not be negative, got {index}"
+        large = next((item for item in _ITEM.finditer(groups, 1) if int(item.group(1)) >= _INDEX_LIMIT), None)
+        if large is not None:
+            index = large.group(1)
+            return open_at + large.start(1), f"'{m.group(0)}' reassociation indices must be below 2^31, got {index}"
     return None
 
 
