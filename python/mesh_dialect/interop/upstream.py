@@ -567,7 +567,16 @@ def _check_exportable(root: ir.Operation) -> None:
     found: list[NotExportable] = []
 
     def visit(op: ir.Operation) -> ir.WalkResult:
-        if op.name == "mesh.sharding" and "partial_axes" in op.attributes and len(op.attributes["partial_axes"]):
+        if op.name == "mesh.mesh" and op.parent is not None and op.parent.name != "builtin.module":
+            name = ir.StringAttr(op.attributes["sym_name"]).value
+            found.append(
+                NotExportable(
+                    f"upstream's shard.grid must be defined in the module's body, got @{name} inside "
+                    f"'{op.parent.name}'",
+                    op.location,
+                )
+            )
+        elif op.name == "mesh.sharding" and "partial_axes" in op.attributes and len(op.attributes["partial_axes"]):
             found.append(NotExportable("upstream's shard.sharding has no partial axes", op.location))
         elif op.name == "mesh.update_halo":
             a = op.attributes
