@@ -293,6 +293,10 @@ class Checker:
     @staticmethod
     def _crash(ans: dict, check: dict, text: str, what: str) -> Failure | None:
         """The failure classes every call shares: hang, signal, traceback."""
+        if "signal" in ans and ans.get("stderr_tail", "").lstrip().startswith("Timeout ("):
+            # (the worker died inside faulthandler's own dump of a check past
+            # its time, a crash of CPython's: the check itself hung)
+            ans = {"timeout": True, "stderr_tail": ans["stderr_tail"]}
         if ans.get("timeout"):
             m = re.search(r"Fatal Python error: (\w[\w ]*)", ans["stderr_tail"])
             if m:  # crashed, then hung in the crash handler

@@ -141,3 +141,13 @@ func.func @f(%x: tensor<4x12xi32>) -> tensor<4x12xi32> {
   return %1 : tensor<4x12xi32>
 }
 """
+
+
+def test_death_while_dumping_a_timeout_is_a_timeout() -> None:
+    # A worker whose check ran past its time dies (SIGSEGV) while
+    # faulthandler prints the stack: the check hung, the harness crashed.
+    tail = 'Timeout (0:00:09)!\nThread 0x00007f (most recent call first):\n  File "/x/resharding.py", line 1 in _bo'
+    found = fuzz.Checker._crash({"signal": 11, "exit": -11, "stderr_tail": tail}, {}, "", "mesh-opt")
+    assert found is not None and found.cls == "timeout"
+    died = fuzz.Checker._crash({"signal": 11, "exit": -11, "stderr_tail": "Fatal Python error: x"}, {}, "", "mesh-opt")
+    assert died is not None and died.cls == "signal-SIGSEGV"
