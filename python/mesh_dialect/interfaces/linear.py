@@ -89,21 +89,23 @@ def term_operands(op: ir.Operation | ir.OpView) -> tuple[tuple[int, ...], ...]:
         return ((0,),) if is_float and n == 2 and _shrinks(op.operands[1], True) else ()
     if name in _NEGATIONS and is_float:
         return ()
-    if is_float and name in _ADDS and (ir.FloatType(element).width < 32 or _repeats(op.operands)):
-        # as `generic_terms`: a device's sum of its own terms overflows a
-        # narrow float where the total does not, and `a + a` doubles a term
+    if name in _ADDS and float_terms_overflow(element, list(op.operands)):
         return ()
     return (tuple(range(n)),)
 
 
-def _repeats(values: Sequence[ir.Value]) -> bool:
-    """Whether one value is read twice."""
-    seen: list[ir.Value] = []
-    for v in values:
-        if any(v == w for w in seen):
-            return True
-        seen.append(v)
-    return False
+def float_terms_overflow(element: ir.Type | None, terms: Sequence[ir.Value]) -> bool:
+    """Whether adding `terms` of `element` on each device, before their
+    reduction, may overflow where adding their totals would not, as
+    `generic_terms` also refuses: a float narrower than 32 bits (a device's
+    terms cancelling across devices overflow f16's 65,504 at realistic
+    sizes), or a float value read twice (each device doubles its term).
+    Integers wrap alike either way."""
+    if not isinstance(element, ir.FloatType):
+        return False
+    if ir.FloatType(element).width < 32:
+        return True
+    return any(terms[i] == terms[j] for i in range(len(terms)) for j in range(i))
 
 
 def sum_linear(op: ir.Operation | ir.OpView) -> bool:

@@ -27,6 +27,16 @@ def float_zero(t: ir.Type) -> float | None:
     return 0.0 if name.endswith("FNUZ") else -0.0
 
 
+def sum_zero_attr(element: ir.Type) -> ir.Attribute | None:
+    """`float_zero` of a float `element` as an attribute, 0 of an integer
+    one: what the devices not holding a term of a sum hold.  None for a
+    format without a zero (asking APFloat for it aborts the process)."""
+    if not isinstance(element, ir.FloatType):
+        return ir.IntegerAttr.get(element, 0)
+    zero = float_zero(element)
+    return None if zero is None else ir.FloatAttr.get(element, zero)
+
+
 def float_has_infinity(t: ir.Type) -> bool:
     """Whether float type `t` has infinities, from which a max or a min
     starts: the finite-only formats (`FN` in their names: f8E4M3FN, the
@@ -63,4 +73,4 @@ def float_extreme(t: ir.Type, highest: bool) -> float | None:
     return largest if highest else -largest
 
 
-__all__ = ["float_extreme", "float_has_infinity", "float_zero", "is_boolean"]
+__all__ = ["float_extreme", "float_has_infinity", "float_zero", "is_boolean", "sum_zero_attr"]

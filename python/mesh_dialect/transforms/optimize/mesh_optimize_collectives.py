@@ -25,12 +25,13 @@ from typing import ClassVar
 from mlir import ir
 from mlir.dialects import arith, linalg, tensor
 
+from ...interfaces.linear import float_terms_overflow
 from ...interfaces.registry import hlo_combiner_kind, ignores_nan, is_pointwise, rule_for
 from ...ir import ops as mesh_ops
 from ...ir.flags import drop_totals_only_flags
 from ...ir.schema import DYNAMIC
 from ...ir.signature import op_address
-from ...ir.types import is_boolean
+from ...ir.types import is_boolean, sum_zero_attr
 from ...sharding.resharding import AllGather, AllReduce, ReduceScatter, Step, uniform_cost
 from ...sharding.spec import IDEMPOTENT_KINDS, Mesh
 from ..base import Pass, element_bytes
@@ -223,14 +224,6 @@ def _sum_of_inputs(op: ir.Operation) -> int | None:
     if any(len(list(inner.results[0].uses)) != 1 for inner in body[:-1]):
         return None
     return found[1]
-
-
-def _sum_neutral(element: ir.Type) -> ir.Attribute:
-    """0 for a sum: -0.0 for floats, as x + -0.0 is x for every x (+0.0
-    would turn a -0.0 term into +0.0)."""
-    if isinstance(element, ir.FloatType):
-        return ir.FloatAttr.get(element, -0.0)
-    return ir.IntegerAttr.get(element, 0)
 
 
 def _chain_kind(op: ir.Operation) -> str | None:
@@ -562,7 +555,8 @@ class MeshOptimizeCollectives(Pass):
             t = ir.RankedTensorType(t)
             terms_type = ir.RankedTensorType(reduces[0].operands[0].type)
             with ir.InsertionPoint(op), op.location:
-                zero = arith.ConstantOp(t.element_type, _sum_neutral(t.element_type)).result
+                # (a format without a zero is narrower than 32 bits: `_terms_combine` refused it)
+                zero = arith.ConstantOp(t.element_type, sum_zero_attr(t.element_type)).result
                 zeros = linalg.fill(zero, outs=[tensor.EmptyOp(t.shape, t.element_type).result])
                 whole_zeros, init = zeros, None
                 if terms_type != t:  # reduce_scatters: the terms are whole
@@ -882,18 +876,10 @@ def _distinct(ops: list[ir.Operation]) -> list[ir.Operation]:
 
 def _terms_combine(kind: str, reduces: Sequence[ir.Operation]) -> bool:
     """Whether the terms `reduces` reduce may be combined on each device
-    before one reduction, by partition's rule for partial sums
-    (`interfaces.linear`): a float narrower than 32 bits overflows on one
-    device's terms where the totals do not (f16 stops at 65,504), and a
-    float term read twice is doubled or squared on each device; max and
-    min never overflow.  Integers wrap alike either way."""
-    element = _element(reduces[0].operands[0].type)
-    if kind in ("max", "min") or not isinstance(element, ir.FloatType):
-        return True
-    if ir.FloatType(element).width < 32:
-        return False
+    before one reduction: by partition's rule for partial sums
+    (`float_terms_overflow`), which max and min never break."""
     terms = [r.operands[0] for r in reduces]
-    return all(terms[i] != terms[j] for i in range(len(terms)) for j in range(i))
+    return kind in ("max", "min") or not float_terms_overflow(_element(terms[0].type), terms)
 
 
 def _only_user(value: ir.Value, user: ir.Operation) -> bool:

@@ -36,7 +36,7 @@ from mlir.dialects import arith, linalg, tensor
 from ...interfaces.registry import is_selection
 from ...ir import ops as mesh_ops
 from ...ir.hlo import GatherDimensions, conv_dimensions, gather_dimensions, scatter_dimensions
-from ...ir.types import float_zero
+from ...ir.types import sum_zero_attr
 from ...sharding.spec import IDEMPOTENT_KINDS
 
 if TYPE_CHECKING:
@@ -54,15 +54,12 @@ def localize(part: _Partition, op: ir.Operation, name: str) -> None:
 
 
 def _zero_attr(op: ir.Operation, element: ir.Type) -> ir.Attribute:
-    """The zero the devices not holding a masked read's element yield (-0.0
-    for floats: x + -0.0 is x; `float_zero`), refused in a format without
-    one."""
-    if not isinstance(element, ir.FloatType):
-        return ir.IntegerAttr.get(element, 0)
-    zero = float_zero(element)
+    """The zero the devices not holding a masked read's element yield
+    (`sum_zero_attr`), refused in a format without one."""
+    zero = sum_zero_attr(element)
     if zero is None:
         raise _unsupported(op, f"cannot mask a read of {element}: the format has no zero for the other devices")
-    return ir.FloatAttr.get(element, zero)
+    return zero
 
 
 def _unsupported(op: ir.Operation, why: str) -> Exception:

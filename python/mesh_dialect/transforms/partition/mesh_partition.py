@@ -293,7 +293,7 @@ def _neutral(kind: str, element: ir.Type) -> float | int | None:
     if kind == "product":
         return 1.0 if is_float else 1
     if is_float:
-        return {"max": -math.inf, "min": math.inf}.get(kind)
+        return None  # (no and, or or xor of floats; max and min are above)
     if isinstance(element, ir.IndexType):  # signless, 64 bits wide
         width, unsigned = 64, False
     elif not isinstance(element, ir.IntegerType):
