@@ -408,19 +408,18 @@ def _largest_float(arrays) -> float:
     return best
 
 
-_EPSILON = {"f16": 2.0**-10, "bf16": 2.0**-7, "tf32": 2.0**-10, "f32": 2.0**-23, "f64": 2.0**-52}
-"""Machine epsilon of the float types the simulator runs, by name."""
-
-
 def _extents(module: ir.Operation, function: str) -> tuple[int, float]:
     """The longest static tensor dimension in `function` (a bound on the
     length of the sums it computes along one dimension) and the largest
     machine epsilon of the floats it computes in (0.0 if none): a result
     widened from f16 was summed with f16's rounding."""
-    longest, eps = 1, 0.0
+    from ..sim.program import SimError, dtype_of
+
+    longest = 1
+    floats: set[ir.Type] = set()
 
     def visit(op: ir.Operation) -> ir.WalkResult:
-        nonlocal longest, eps
+        nonlocal longest
         values = list(op.results) + [a for r in op.regions for b in r.blocks for a in b.arguments]
         for v in values:
             t = v.type
@@ -431,13 +430,19 @@ def _extents(module: ir.Operation, function: str) -> tuple[int, float]:
                     if not st.is_dynamic_dim(k):
                         longest = max(longest, st.shape[k])
             if isinstance(t, ir.FloatType):
-                eps = max(eps, _EPSILON.get(str(t), 0.0))
+                floats.add(t)
         return ir.WalkResult.ADVANCE
 
     body = module.regions[0].blocks[0] if module.regions else None
     for op in body.operations if body is not None else []:
         if "sym_name" in op.attributes and ir.StringAttr(op.attributes["sym_name"]).value == function:
             op.operation.walk(visit)
+    eps = 0.0
+    for t in floats:
+        try:
+            eps = max(eps, _epsilon(dtype_of(t)))
+        except SimError:  # a type the simulator does not run (the run has refused it)
+            continue
     return longest, eps
 
 
