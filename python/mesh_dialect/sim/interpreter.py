@@ -18,7 +18,7 @@ import numpy as np
 from mlir import ir
 
 from ..sharding.spec import MAX_LISTED_DEVICES, Mesh
-from .program import Compiler, Frame, SimError, Step, run_block
+from .program import Compiler, Frame, SimError, Step, run_function
 
 Device = tuple[int, ...]
 
@@ -105,7 +105,7 @@ class Runner:
         fn = self.compiler.function(function)
         self._check_arity(fn, args)
         frame = Frame([None] * fn.slots, None, self)
-        gen = run_block(frame, fn.body, list(args))
+        gen = run_function(frame, fn, list(args))
         try:
             request = next(gen)
         except StopIteration as stop:
@@ -126,7 +126,7 @@ class Runner:
             raise SimError("no mesh given for an SPMD run")
         fn = self.compiler.function(function)
         self._check_arity(fn, args)
-        return run_block(Frame([None] * fn.slots, tuple(device), self), fn.body, list(args))
+        return run_function(Frame([None] * fn.slots, tuple(device), self), fn, list(args))
 
     def run_spmd(
         self,

@@ -472,7 +472,7 @@ class _StepIndex:
         for name, fn in list(self.compiler.functions.items()):
             if (name, 0) in self._step or not fn.body.steps:
                 continue
-            for i, step in enumerate(_walk(fn.body)):
+            for i, step in enumerate(step for block in fn.blocks for step in _walk(block)):
                 self._key[id(step)] = (name, i)
                 self._step[(name, i)] = step
 

@@ -61,6 +61,9 @@ class Function:
     result_types: list[ir.Type]
     arg_attrs: list[dict[str, str]]
     result_attrs: list[dict[str, str]]
+    blocks: tuple[Block, ...] = ()
+    """Every block of the body, the entry (`body`) first: `cf.br` and
+    `cf.cond_br` name their successors by position here."""
 
 
 Compile = Callable[["Compiler", ir.Operation], dict[str, Any]]
@@ -158,6 +161,7 @@ class Compiler:
         self.meshes: dict[str, tuple[int | None, ...]] = {}
         self._children: dict[ir.Block, list[ir.Operation]] = defaultdict(list)
         self._slots: dict[ir.Value, int] = {}
+        self._block_ids: dict[ir.Block, int] = {}  # the blocks of the function being compiled
         # names that nested modules define twice: the simulator's tables are
         # flat, so it refuses to pick one (`check_unambiguous`)
         self.ambiguous: set[str] = set()
@@ -206,15 +210,19 @@ class Compiler:
             raise fail(op, f"@{name} is only declared; the simulator needs its body")
         self._slots = {}
         ftype = ir.FunctionType(op.attributes["function_type"].value)
-        body = self.block(op.regions[0].blocks[0])
+        region_blocks = op.regions[0].blocks
+        listed = [region_blocks[k] for k in range(len(region_blocks))]
+        self._block_ids = {b: k for k, b in enumerate(listed)}
+        blocks = tuple(self.block(b) for b in listed)
         fn = Function(
             name,
-            body,
+            blocks[0],
             len(self._slots),
             list(ftype.inputs),
             list(ftype.results),
             _dict_array(op, "arg_attrs", len(ftype.inputs)),
             _dict_array(op, "res_attrs", len(ftype.results)),
+            blocks,
         )
         self.functions[name] = fn
         return fn
@@ -231,11 +239,27 @@ class Compiler:
         terminator = steps.pop() if steps and steps[-1].name in _TERMINATORS else None
         return Block(args, steps, terminator)
 
+    def _branch(self, op: ir.Operation) -> dict[str, Any]:
+        """A branch's successors, by their position in the function
+        (`Function.blocks`), and for `cf.cond_br` how many of its operands
+        go to the first one (after the condition)."""
+        dests = []
+        for succ in op.successors:
+            k = self._block_ids.get(succ)
+            if k is None:  # a branch in a nested region: those run single blocks only
+                raise fail(op, "branches outside the function's own blocks; the simulator cannot follow it")
+            dests.append(k)
+        attrs: dict[str, Any] = {"dests": tuple(dests)}
+        if op.name == "cf.cond_br":
+            attrs["first"] = list(ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"]))[1]
+        return attrs
+
     def step(self, op: ir.Operation) -> Step:
         name = op.name
         if name in _TERMINATORS:
             operands = tuple(self.slot(v) for v in op.operands)
-            return Step(name, _no_run, operands, (), {}, (), where(op))
+            attrs = self._branch(op) if name in _BRANCHES else {}
+            return Step(name, _no_run, operands, (), attrs, (), where(op))
         handler = HANDLERS.get(name)
         if handler is None:
             raise fail(op, "is not supported by the simulator (no handler registered for it)")
@@ -271,7 +295,8 @@ def _no_run(*_args):  # pragma: no cover - terminators are read, not run
     raise AssertionError("a terminator is not executed")
 
 
-_TERMINATORS = frozenset(("func.return", "scf.yield", "linalg.yield", "tensor.yield", "scf.condition"))
+_BRANCHES = frozenset(("cf.br", "cf.cond_br"))
+_TERMINATORS = frozenset(("func.return", "scf.yield", "linalg.yield", "tensor.yield", "scf.condition", *_BRANCHES))
 
 
 def _dict_array(op: ir.Operation, name: str, n: int) -> list[dict[str, str]]:
@@ -354,6 +379,27 @@ def run_block(frame: Frame, block: Block, args, check: bool = True) -> Iterator:
             slots[slot] = value
     term = block.terminator
     return [slots[i] for i in term.operands] if term is not None else []
+
+
+def run_function(frame: Frame, fn: Function, args) -> Iterator:
+    """Run a function's body on `frame`, from its entry block along the
+    branches its blocks end with (`cf.br`, `cf.cond_br`); a generator, as
+    `run_block`, returning the values `func.return` returns."""
+    block = fn.body
+    while True:
+        values = yield from run_block(frame, block, args)
+        term = block.terminator
+        if term is None or term.name not in _BRANCHES:
+            return values
+        dests = term.attrs["dests"]
+        if term.name == "cf.br":
+            block, args = fn.blocks[dests[0]], values
+            continue
+        first = 1 + term.attrs["first"]
+        if values[0]:
+            block, args = fn.blocks[dests[0]], values[1:first]
+        else:
+            block, args = fn.blocks[dests[1]], values[first:]
 
 
 def run_block_now(frame: Frame, block: Block, args) -> list:

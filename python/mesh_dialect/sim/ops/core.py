@@ -14,7 +14,7 @@ import numpy as np
 from mlir import ir
 
 from ..minmax import maximum, maximum_number, minimum, minimum_number
-from ..program import Compiler, Frame, SimError, dtype_of, fail, register, run_block
+from ..program import Compiler, Frame, SimError, dtype_of, fail, register, run_block, run_function
 
 # ---------------------------------------------------------------------------
 # func
@@ -28,7 +28,7 @@ def _prepare_call(c: Compiler, op: ir.Operation) -> dict:
 def _call(frame, step, *args):
     fn = frame.runner.compiler.function(step.attrs["callee"])
     callee = Frame([None] * fn.slots, frame.device, frame.runner)
-    return (yield from run_block(callee, fn.body, list(args)))
+    return (yield from run_function(callee, fn, list(args)))
 
 
 # ---------------------------------------------------------------------------
