@@ -1469,6 +1469,24 @@ class Program:
         self.lines.append(f"^bb{self.blocks}({arg}: {self.ty(a.shape)}):")
         return Val(arg, a.shape)
 
+    def block_choice(self) -> Val:
+        """Hand one of two values to a new block with cf.cond_br, on a flag
+        read from the data (so each seed may take either edge)."""
+        a = self.maybe_annotate(self.pick(), 0.4)
+        b = self.maybe_annotate(self.pick(shape=a.shape), 0.4)
+        t = self.ty(a.shape)
+        first = ", ".join([self.index_const(0)] * len(a.shape))
+        x, flag = self.fresh("x"), self.fresh("flag")
+        self.emit(f"{x} = tensor.extract {a.name}[{first}] : {t}")
+        compare = "cmpi sgt" if self.is_int else "cmpf ogt"
+        self.emit(f"{flag} = arith.{compare}, {x}, {self.scalar('0')} : {self.elt}")
+        self.blocks += 1
+        arg = self.fresh("bb")
+        self.emit(f"cf.cond_br {flag}, ^bb{self.blocks}({a.name} : {t}), ^bb{self.blocks}({b.name} : {t})")
+        self.lines.append(f"^bb{self.blocks}({arg}: {t}):")
+        self.features.add("cond_br")
+        return Val(arg, a.shape)
+
     def collective(self) -> Val:
         """A collective already in the program (it is then not simulated)."""
         a = self.pick()
@@ -1617,7 +1635,7 @@ class Program:
             if self.rng.random() < 0.1:
                 choices.append(self.collective)
             if depth == 0 and self.rng.random() < 0.2:
-                choices.append(self.block_branch)
+                choices += [self.block_branch, self.block_choice]
         if self.windows:
             choices += [self.stencil, self.conv, self.conv, self.pad, self.concat]
             if self.elt == "f32":
