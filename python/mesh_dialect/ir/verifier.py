@@ -455,6 +455,11 @@ class _Verifier:
             return self.mesh_named(op, name)
         if other is not None:
             raise _Invalid(f"symbol @{name} names a '{other}', not a mesh.mesh")
+        if _defines_mesh_within(op, name):  # a function's argument or result layout
+            raise _Invalid(
+                f"mesh symbol @{name} is defined only in the body of this '{op.name}', which its argument and "
+                "result layouts cannot see: define the mesh at module level"
+            )
         raise _Invalid(f"mesh symbol @{name} is not defined")
 
     @staticmethod
@@ -1035,3 +1040,25 @@ def report(violations: list[Violation]) -> bool:
 def emit(root: ir.Operation | ir.OpView) -> bool:
     """Check `root` and `report` the violations; True when there were none."""
     return report(check(root))
+
+
+def _defines_mesh_within(op: ir.Operation, name: str) -> bool:
+    """Whether a `mesh.mesh @name` lies in `op`'s regions (read only to
+    explain an unresolved name: a function's argument layouts resolve
+    meshes from outside the function)."""
+    found = False
+
+    def visit(inner: ir.Operation) -> ir.WalkResult:
+        nonlocal found
+        if inner.name == "mesh.mesh" and inner.attributes["sym_name"].value == name:
+            found = True
+            return ir.WalkResult.INTERRUPT
+        return ir.WalkResult.ADVANCE
+
+    for region in op.regions:
+        for block in region.blocks:
+            for inner in block.operations:
+                inner.walk(visit, ir.WalkOrder.PRE_ORDER)
+                if found:
+                    return True
+    return False

@@ -16,6 +16,18 @@ func.func @undefined_mesh(%a: tensor<4x8xf32>) -> (tensor<4x8xf32> {mesh.shardin
 
 // -----
 
+// A mesh defined in the body is out of reach of the function's own layouts.
+// expected-error@+1 {{'func.func' op argument 0: mesh.sharding mesh symbol @inner is defined only in the body of this 'func.func', which its argument and result layouts cannot see: define the mesh at module level}}
+func.func @mesh_in_body(%a: tensor<4x8xf32> {mesh.sharding = #mesh.sharding<@inner, [[0]]>}) -> tensor<4x8xf32> {
+  scf.execute_region {
+    mesh.mesh @inner(shape = 2)
+    scf.yield
+  }
+  return %a : tensor<4x8xf32>
+}
+
+// -----
+
 mesh.mesh @m(shape = 2x4)
 // expected-error@+1 {{'func.func' op argument 0: mesh.sharding mesh axis 2 is out of range for mesh @m of rank 2}}
 func.func @axis_range(%a: tensor<4x8xf32> {mesh.sharding = #mesh.sharding<@m, [[2]]>}) {
