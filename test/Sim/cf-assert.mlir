@@ -8,8 +8,8 @@
 // RUN: mesh-opt --sharding-propagation --mesh-partition %s -o %t.mlir
 // RUN: mesh-run %t.mlir -f checked --compare-with %s -q --seed 2 | FileCheck %s --check-prefix=MATCH
 // RUN: not mesh-run %t.mlir -f failing -q 2>&1 | FileCheck %s --check-prefix=PART
-// CHECK: cf-assert.mlir:[[@LINE+30]]:5: 'cf.assert' assertion failed: every value must exceed 100
-// PART: mesh-run: error: {{.*}}: 'cf.assert' assertion failed: every value must exceed 100
+// CHECK: cf-assert.mlir:[[@LINE+30]]:5: error: 'cf.assert' assertion failed: every value must exceed 100
+// PART: {{.*}}: error: 'cf.assert' assertion failed: every value must exceed 100
 // MATCH: match
 
 #id = affine_map<(i) -> (i)>

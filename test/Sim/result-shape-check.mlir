@@ -2,7 +2,7 @@
 // wrong program (here a reduce typed as 2 sums that makes 4) is named at
 // the op that made the value, not where a later op or the comparison reads it.
 // RUN: not mesh-run --allow-unregistered-dialect %s --function main 2>&1 | FileCheck %s
-// CHECK: result-shape-check.mlir:[[@LINE+10]]:8: 'stablehlo.reduce' result 0 is [4] where its type says 2
+// CHECK: result-shape-check.mlir:[[@LINE+10]]:8: error: 'stablehlo.reduce' result 0 is [4] where its type says 2
 // A body run on all elements at once is not held to its scalar types:
 // RUN: mesh-run --allow-unregistered-dialect %s --function fine | FileCheck %s --check-prefix=FINE
 // FINE: result 0: tensor<2xf32>

@@ -5,6 +5,7 @@ compare them with a reference program."""
 from __future__ import annotations
 
 import os
+import re
 import sys
 import time
 from dataclasses import dataclass, field
@@ -83,7 +84,7 @@ class RunDriver:
         except RunError as e:
             self.stderr.write(f"mesh-run: {e}\n")
         except SimError as e:
-            self.stderr.write(f"mesh-run: error: {e}\n")
+            self.stderr.write(_sim_error(str(e)))
         except diag.DiagnosticError as e:
             self.stderr.write(str(e) + "\n")
         except MemoryError:
@@ -461,3 +462,17 @@ def _holders(index: tuple[int, ...], shape: tuple[int, ...], sharding, mesh) -> 
     shown = ", ".join(found[:4]) + (", ..." if len(found) > 4 else "")
     what = "terms of it" if s.is_partial else "it"
     return f"{len(found)} devices hold {what}: {shown}"
+
+
+_POSITION = re.compile(r"(?s)([^\s:][^:\n]*:\d+:\d+): (.*)")
+"""A simulator error that starts at a place in the program (`file:line:col: ...`)."""
+
+
+def _sim_error(message: str) -> str:
+    """A simulator error as mesh-opt words its diagnostics: at its place in
+    the program (`file:line:col: error: ...`) when it has one, else after
+    the tool's name."""
+    found = _POSITION.fullmatch(message)
+    if found is not None:
+        return f"{found.group(1)}: error: {found.group(2)}\n"
+    return f"mesh-run: error: {message}\n"

@@ -39,6 +39,7 @@ class Signature:
     result_types: list[ir.Type]
     arg_shardings: list[Sharding | None]
     result_shardings: list[Sharding | None]
+    where: str = ""  # the function's file:line:col
 
     @property
     def spmd(self) -> bool:
@@ -59,18 +60,20 @@ def _layout(attrs: dict[str, str], what: str) -> tuple[str | None, Sharding | No
 def signature(fn: Function) -> Signature:
     meshes = set()
     args, results = [], []
+    at = f"{fn.where}: " if fn.where else ""
     for i, attrs in enumerate(fn.arg_attrs):
-        mesh, s = _layout(attrs, f"argument {i} of @{fn.name}")
+        mesh, s = _layout(attrs, f"{at}argument {i} of @{fn.name}")
         meshes.add(mesh)
         args.append(s)
     for i, attrs in enumerate(fn.result_attrs):
-        mesh, s = _layout(attrs, f"result {i} of @{fn.name}")
+        mesh, s = _layout(attrs, f"{at}result {i} of @{fn.name}")
         meshes.add(mesh)
         results.append(s)
     meshes.discard(None)
     if len(meshes) > 1:
-        raise SimError(f"@{fn.name} lays out its arguments and results on several meshes: {sorted(meshes)}")
-    return Signature(fn.name, next(iter(meshes), None), fn.arg_types, fn.result_types, args, results)
+        raise SimError(f"{at}@{fn.name} lays out its arguments and results on several meshes: {sorted(meshes)}")
+    mesh = next(iter(meshes), None)
+    return Signature(fn.name, mesh, fn.arg_types, fn.result_types, args, results, fn.where)
 
 
 def _static_shape(t: ir.Type, what: str) -> tuple[int, ...]:
@@ -114,7 +117,8 @@ def random_inputs(sig: Signature, mesh: Mesh | None, seed: int) -> list[np.ndarr
             if mesh is not None and s is not None and _sized_by_offsets(t, s, mesh):
                 shape = global_shape(tuple(ir.ShapedType(t).shape), s, mesh)
             else:
-                shape = _static_shape(t, f"argument {i}")
+                at = f"{sig.where}: " if sig.where else ""
+                shape = _static_shape(t, f"{at}argument {i} of @{sig.name}")
                 if mesh is not None:
                     shape = global_shape(shape, s, mesh)
         else:

@@ -64,6 +64,8 @@ class Function:
     blocks: tuple[Block, ...] = ()
     """Every block of the body, the entry (`body`) first: `cf.br` and
     `cf.cond_br` name their successors by position here."""
+    where: str = ""
+    """The function's file:line:col, where errors about its signature are said."""
 
 
 Compile = Callable[["Compiler", ir.Operation], dict[str, Any]]
@@ -223,6 +225,7 @@ class Compiler:
             _dict_array(op, "arg_attrs", len(ftype.inputs)),
             _dict_array(op, "res_attrs", len(ftype.results)),
             blocks,
+            where(op),
         )
         self.functions[name] = fn
         return fn
