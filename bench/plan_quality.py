@@ -1,12 +1,14 @@
 """Plan quality: how much a device receives in the partitioned program, ours
-against upstream MLIR's and XLA's, on 16 small programs where only the
+against upstream MLIR's and XLA's, on 20 small programs where only the
 arguments and results are annotated (as JAX's in/out shardings do).
 
 The programs (f32, linalg on tensors) are the shared spec of the plan-quality
 benchmarks: megatron_mlp, dp_tp_mlp, attention_heads, layer_norm_hidden,
 vocab_row_max, dp_linear_fwd_bwd, contraction_split_matmul,
 weight_stationary_2d, mlp_chain_4, shared_inits, residual_mlp, dp_mean_loss,
-parallel_block, uneven_hidden_mlp, fsdp_mlp, vocab_parallel_xent (see `PROGRAMS` below for each one's mesh and layouts).
+parallel_block, uneven_hidden_mlp, fsdp_mlp, vocab_parallel_xent, flip_cols,
+roll_cols, pad_rows, transpose_swap (see `PROGRAMS` below for each one's mesh
+and layouts).
 
 Measured in one run, per program:
   * ours      `mesh_dialect.parse`, then `ShardingPropagation`, `MeshPartition`
@@ -209,7 +211,7 @@ class Builder:
         return "\n".join([f"mesh.mesh @mesh(shape = {mesh})", signature, *shardings, *consts, *self.body, ret, "}", ""])
 
 
-# -- the 12 programs ---------------------------------------------------------------
+# -- the programs -----------------------------------------------------------------
 
 R: Split = ()
 ROWS: Split = ((0,),)
@@ -330,6 +332,55 @@ def vocab_parallel_xent(b: Builder) -> None:
     b.result(b.generic("->", [picked], DIV_NEG8), R)
 
 
+def flip_cols(b: Builder) -> None:
+    """`jnp.flip` along the split columns."""
+    x = b.arg("x", (8, 64), COLS)
+    maps = "[affine_map<(i, j) -> (i, 63 - j)>, affine_map<(i, j) -> (i, j)>]"
+    t = tensor((8, 64))
+    y = b.emit(
+        f'linalg.generic {{indexing_maps = {maps}, iterator_types = ["parallel", "parallel"]}}\n'
+        f"      ins({x} : {t}) outs({b.empty((8, 64))} : {t}) {{\n"
+        f"  ^bb0(%a0: f32, %acc: f32):\n    linalg.yield %a0 : f32\n  }} -> {t}",
+        (8, 64),
+    )
+    b.result(y, COLS)
+
+
+def roll_cols(b: Builder) -> None:
+    """`jnp.roll` by 3 along the split columns, as JAX writes it: the last
+    3 columns, then the first 61, concatenated."""
+    x = b.arg("x", (8, 64), COLS)
+    t = tensor((8, 64))
+    tail = b.emit(f"tensor.extract_slice {x}[0, 61] [8, 3] [1, 1] : {t} to {tensor((8, 3))}", (8, 3))
+    head = b.emit(f"tensor.extract_slice {x}[0, 0] [8, 61] [1, 1] : {t} to {tensor((8, 61))}", (8, 61))
+    types = f"{tensor((8, 3))}, {tensor((8, 61))}"
+    b.result(b.emit(f"tensor.concat dim(1) {tail}, {head} : ({types}) -> {t}", (8, 64)), COLS)
+
+
+def pad_rows(b: Builder) -> None:
+    """`jnp.pad` of a sequence split over the second mesh axis from 48 to 64
+    rows: pieces of 12 rows become pieces of 16."""
+    x = b.arg("x", (4, 48, 16), ((0,), (1,)))
+    y = b.emit(
+        f"tensor.pad {x} low[0, 0, 0] high[0, 16, 0] {{\n"
+        "  ^bb0(%i: index, %j: index, %k: index):\n    tensor.yield %zero : f32\n"
+        f"  }} : {tensor((4, 48, 16))} to {tensor((4, 64, 16))}",
+        (4, 64, 16),
+    )
+    b.result(y, ((0,), (1,)))
+
+
+def transpose_swap(b: Builder) -> None:
+    """`x.T` with the same layout in and out: the mesh axes trade dimensions."""
+    x = b.arg("x", (16, 32), ((0,), (1,)))
+    t = tensor((32, 16))
+    y = b.emit(
+        f"linalg.transpose ins({x} : {tensor((16, 32))}) outs({b.empty((32, 16))} : {t}) permutation = [1, 0]",
+        (32, 16),
+    )
+    b.result(y, ((0,), (1,)))
+
+
 @dataclass
 class Program:
     name: str
@@ -359,6 +410,10 @@ PROGRAMS = [
     Program("uneven_hidden_mlp", (4,), uneven_hidden_mlp),
     Program("fsdp_mlp", (4,), fsdp_mlp),
     Program("vocab_parallel_xent", (4,), vocab_parallel_xent),
+    Program("flip_cols", (4,), flip_cols),
+    Program("roll_cols", (4,), roll_cols),
+    Program("pad_rows", (2, 4), pad_rows),
+    Program("transpose_swap", (2, 4), transpose_swap),
 ]
 
 # -- measuring --------------------------------------------------------------------

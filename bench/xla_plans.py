@@ -1,4 +1,4 @@
-"""XLA's own partitioning plans (Shardy or GSPMD, through JAX) for the twelve
+"""XLA's own partitioning plans (Shardy or GSPMD, through JAX) for the
 plan-quality programs, as a reference point for our planner.
 
 Each program is written in `jax.numpy` with the shapes and argument/result
@@ -205,6 +205,16 @@ PROGRAMS = [
     Program("uneven_hidden_mlp", (4,), megatron, [((8, 64), R), ((64, 126), COLS), ((126, 64), ROWS)], R),
     Program("fsdp_mlp", (4,), megatron, [((32, 64), ROWS), ((64, 128), ROWS), ((128, 64), ROWS)], ROWS),
     Program("vocab_parallel_xent", (4,), vocab_parallel_xent, [((8, 64), R), ((64, 192), COLS), ((8, 192), COLS)], R),
+    Program("flip_cols", (4,), lambda x: jnp.flip(x, 1), [((8, 64), COLS)], COLS),
+    Program("roll_cols", (4,), lambda x: jnp.roll(x, 3, 1), [((8, 64), COLS)], COLS),
+    Program(
+        "pad_rows",
+        (2, 4),
+        lambda x: jnp.pad(x, ((0, 0), (0, 16), (0, 0))),
+        [((4, 48, 16), ("a0", "a1", None))],
+        ("a0", "a1", None),
+    ),
+    Program("transpose_swap", (2, 4), lambda x: x.T, [((16, 32), ("a0", "a1"))], ("a0", "a1")),
 ]
 
 
