@@ -57,7 +57,7 @@ func.func @merge(%x: tensor<4x2xi32>) -> (tensor<4x4xi32>, tensor<4x4xi32>, tens
   // Another group: kept.
   %2 = mesh.all_gather %x on @mesh mesh_axes = [1] gather_axis = 1 : tensor<4x2xi32> -> tensor<4x4xi32>
   %3 = mesh.all_to_all %x on @mesh mesh_axes = [0] split_axis = 0 concat_axis = 1 : tensor<4x2xi32> -> tensor<2x4xi32>
-  // expected-remark @+1 {{identical mesh.all_to_all merged: ? -> 0 bytes received per device}}
+  // expected-remark @+1 {{identical mesh.all_to_all merged: 16 -> 0 bytes received per device}}
   %4 = mesh.all_to_all %x on @mesh mesh_axes = [0] split_axis = 0 concat_axis = 1 : tensor<4x2xi32> -> tensor<2x4xi32>
   return %0, %1, %2, %3, %4 : tensor<4x4xi32>, tensor<4x4xi32>, tensor<4x4xi32>, tensor<2x4xi32>, tensor<2x4xi32>
 }

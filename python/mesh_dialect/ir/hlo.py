@@ -9,6 +9,9 @@ import re
 from dataclasses import dataclass
 from typing import TypeVar
 
+import numpy as np
+from mlir import ir
+
 _GATHER = re.compile(r"#(?:stablehlo|mhlo)\.gather<(.*)>\s*\Z", re.S)
 _SCATTER = re.compile(r"#(?:stablehlo|mhlo)\.scatter<(.*)>\s*\Z", re.S)
 _DOT = re.compile(r"#(?:stablehlo|mhlo)\.dot<(.*)>\s*\Z", re.S)
@@ -214,3 +217,18 @@ __all__ = [
     "gather_dimensions",
     "scatter_dimensions",
 ]
+
+
+def ints_of(attr: ir.Attribute) -> list[int]:
+    """An hlo index list (stablehlo's `array<i64: ...>`, mhlo's `dense<...>`) as ints."""
+    if isinstance(attr, ir.DenseI64ArrayAttr):
+        return list(attr)
+    return [int(x) for x in ir.DenseIntElementsAttr(attr)]
+
+
+def ints_like(attr: ir.Attribute, values: list[int]) -> ir.Attribute:
+    """`values` in the spelling of `attr` (stablehlo's `array<i64: ...>`,
+    mhlo's `dense<...> : tensor<Nxi64>`)."""
+    if isinstance(attr, ir.DenseI64ArrayAttr):
+        return ir.DenseI64ArrayAttr.get(values, context=attr.context)
+    return ir.DenseElementsAttr.get(np.array(values, dtype=np.int64), type=ir.DenseElementsAttr(attr).type)

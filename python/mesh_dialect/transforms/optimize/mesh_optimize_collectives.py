@@ -29,10 +29,11 @@ from ...interfaces.linear import float_terms_overflow
 from ...interfaces.registry import hlo_combiner_kind, ignores_nan, is_pointwise, rule_for
 from ...ir import ops as mesh_ops
 from ...ir.flags import drop_totals_only_flags
+from ...ir.hlo import ints_like, ints_of
 from ...ir.schema import DYNAMIC
 from ...ir.signature import op_address
 from ...ir.types import is_boolean, sum_zero_attr
-from ...sharding.resharding import AllGather, AllReduce, ReduceScatter, Step, uniform_cost
+from ...sharding.resharding import AllGather, AllReduce, AllToAll, ReduceScatter, Step, uniform_cost
 from ...sharding.spec import IDEMPOTENT_KINDS, Mesh
 from ..base import Pass, element_bytes
 from ..cleanup.mesh_canonicalize import (
@@ -278,7 +279,9 @@ class MeshOptimizeCollectives(Pass):
         "into all_reduce(op(a, b)) when op combines the reduction; turns all_reduce then all_slice into "
         "reduce_scatter; moves all_gathers below elementwise ops when no more bytes move; and splits an "
         "all_reduce followed by elementwise work into reduce_scatter, the work on 1/g of the data, and "
-        "all_gather. Every rewrite computes the same values on every device."
+        "all_gather; and turns a rotation of a split dimension between two all_to_alls (two slices "
+        "concatenated the other way round, as jnp.roll writes it) into a rotating mesh.shift of the cells that "
+        "wrap around. Every rewrite computes the same values on every device."
     )
 
     fold_one_device: bool = dataclasses.field(
@@ -306,6 +309,10 @@ class MeshOptimizeCollectives(Pass):
         default=True,
         metadata={"help": "all_reduce then elementwise work -> reduce_scatter, work, all_gather"},
     )
+    roll_by_shift: bool = dataclasses.field(
+        default=True,
+        metadata={"help": "all_to_all, a rotation of the split dimension, all_to_all back -> mesh.shift ... rotate"},
+    )
     explain: bool = dataclasses.field(
         default=False, metadata={"help": "a remark per rewrite with the bytes received before and after"}
     )
@@ -329,6 +336,8 @@ class MeshOptimizeCollectives(Pass):
             rewrites.append(self._move_gather_down)
         if self.decompose_all_reduce:
             rewrites.append(self._decompose_all_reduce)
+        if self.roll_by_shift:
+            rewrites.append(self._roll_by_shift)
         for _ in range(_MAX_ROUNDS):
             changed = False
             for rewrite in rewrites:
@@ -784,6 +793,77 @@ class MeshOptimizeCollectives(Pass):
             changed = True
         return changed
 
+    # -- 8. a rotation between two all_to_alls -----------------------------------------
+
+    def _roll_by_shift(self, module: ir.Operation, meshes: Meshes) -> bool:
+        """`all_to_all` that gathers a dimension split over one mesh axis,
+        a rotation of that dimension (its cells [a, n) then [0, a), each a
+        slice of the gathered value), and the `all_to_all` that splits it
+        again: each device's piece of the rotated tensor is the end of a
+        piece some devices before it and the start of one after that, so
+        `mesh.shift ... rotate` moves whole pieces by the rotation's
+        multiple of the piece size and then the cells that wrap around."""
+        changed = False
+        for back in _ops(module, ("mesh.all_to_all",)):
+            found = _rotation_between(back, meshes)
+            if found is None:
+                continue
+            forward, concat, (first, second), mesh, amount = found
+            view = _collective(back)
+            axis, d = view.mesh_axes[0], view.split_axis
+            x = forward.operands[0]
+            shape = list(_static_shape(x.type) or ())
+            piece, n = shape[d], shape[d] * mesh.shape[axis]
+            # Cells move `amount` places up, or equally n - amount down: the
+            # direction whose cells moving are fewer.
+            ways = []
+            for step in (amount, amount - n):
+                whole, part = divmod(abs(step), piece)
+                cells = (piece if whole else 0) + part
+                ways.append((cells, whole, step < 0, part))
+            cells, whole, down, part = min(ways)  # (on a tie: fewer whole pieces, then up)
+            sign = -1 if down else 1
+            # (the first all_to_all stays where the rotation is not its only reader)
+            alone = all(u.owner.operation in (first, second) for u in forward.results[0].uses)
+            before = _total(_op_cost(forward, meshes) if alone else 0, _op_cost(back, meshes))
+            after = math.prod(shape) // piece * cells * element_bytes(x.type)
+            if before is None or after >= before:
+                continue
+            loc = back.location
+            with ir.InsertionPoint(back):
+                value = x
+                if whole:
+                    value = mesh_ops.ShiftOp(
+                        x.type, value, view.mesh, axis, sign * whole, mesh_axes=[axis], rotate=True, loc=loc
+                    ).result
+                if part:
+                    # up: the last `part` cells of the piece before join the
+                    # start; down: the first of the piece after join the end
+                    cut = piece - part if sign > 0 else part
+                    low = _sliced(first, value, d, 0, cut, shape)
+                    high = _sliced(second, value, d, cut, piece, shape)
+                    if sign > 0:
+                        high = mesh_ops.ShiftOp(
+                            high.type, high, view.mesh, axis, 1, mesh_axes=[axis], rotate=True, loc=loc
+                        ).result
+                        pair = (high, low)
+                    else:
+                        low = mesh_ops.ShiftOp(
+                            low.type, low, view.mesh, axis, -1, mesh_axes=[axis], rotate=True, loc=loc
+                        ).result
+                        pair = (high, low)
+                    joined = concat.clone(ip=ir.InsertionPoint(back))
+                    joined.operands[0], joined.operands[1] = pair
+                    joined.results[0].set_type(x.type)
+                    value = joined.results[0]
+            back.results[0].replace_all_uses_with(value)
+            for op in (back, concat, first, second, forward) if alone else (back, concat, first, second):
+                op.erase()
+            moved = f"{sign * (whole * piece + part):+d}"
+            self._explain(loc, f"a rotation by {moved} between two all_to_alls became mesh.shift", before, after)
+            changed = True
+        return changed
+
     # -- reporting ------------------------------------------------------------
 
     def _explain(self, location: ir.Location, what: str, before: int | None, after: int | None) -> None:
@@ -792,6 +872,101 @@ class MeshOptimizeCollectives(Pass):
 
 
 # -- helpers ---------------------------------------------------------------------
+
+_SLICES = ("tensor.extract_slice", "stablehlo.slice", "mhlo.slice")
+_CONCATS = {"tensor.concat": "dim", "stablehlo.concatenate": "dimension", "mhlo.concatenate": "dimension"}
+
+
+def _rotation_between(
+    back: ir.Operation, meshes: Meshes
+) -> tuple[ir.Operation, ir.Operation, tuple[ir.Operation, ir.Operation], Mesh, int] | None:
+    """(the first all_to_all, the concatenation, its two slices, the mesh,
+    how far the rotation moves cells) when `back` splits again, over one
+    mesh axis, the dimension a rotation rotated right after an all_to_all
+    gathered it; else None."""
+    view = _collective(back)
+    mesh = _static_mesh(back, meshes)
+    if mesh is None or len(view.mesh_axes) != 1:
+        return None
+    d = view.split_axis
+    rotated = back.operands[0]
+    concat = rotated.owner
+    if isinstance(concat, ir.Block) or concat.name not in _CONCATS or len(concat.operands) != 2:
+        return None
+    concat = concat.operation
+    attr = concat.attributes[_CONCATS[concat.name]] if _CONCATS[concat.name] in concat.attributes else None
+    if not isinstance(attr, ir.IntegerAttr) or attr.value != d or not _only_user(rotated, back):
+        return None
+    slices = []
+    for v in concat.operands:
+        owner = v.owner
+        if isinstance(owner, ir.Block) or owner.name not in _SLICES or not _only_user(v, concat):
+            return None
+        slices.append(owner.operation)
+    gathered = slices[0].operands[0]
+    forward = gathered.owner
+    if gathered != slices[1].operands[0] or isinstance(forward, ir.Block) or forward.name != "mesh.all_to_all":
+        return None
+    forward = forward.operation
+    first = _collective(forward)
+    if (
+        first.mesh != view.mesh
+        or list(first.mesh_axes) != list(view.mesh_axes)
+        or first.concat_axis != d
+        or first.split_axis != view.concat_axis
+        or forward.operands[0].type != back.results[0].type
+    ):
+        return None
+    shape, local = _static_shape(gathered.type), _static_shape(back.results[0].type)
+    if shape is None or local is None or local[d] * mesh.shape[view.mesh_axes[0]] != shape[d]:
+        return None
+    ranges = [_slice_range(op, shape, d) for op in slices]
+    if ranges[0] is None or ranges[1] is None:
+        return None
+    n, a = shape[d], ranges[1][1]
+    if ranges[1][0] != 0 or ranges[0] != (a, n) or not 0 < a < n:
+        return None
+    return forward, concat, (slices[0], slices[1]), mesh, n - a
+
+
+def _slice_range(op: ir.Operation, shape: tuple[int, ...], d: int) -> tuple[int, int] | None:
+    """The cells [start, stop) a slice takes of dimension `d` of a value of
+    `shape`, when it takes every cell of the others, one by one; else None."""
+    if op.name == "tensor.extract_slice":
+        if len(op.operands) != 1 or _static_shape(op.results[0].type) is None:
+            return None
+        starts, sizes, strides = (list(op.attributes[k]) for k in ("static_offsets", "static_sizes", "static_strides"))
+        stops = [b + n for b, n in zip(starts, sizes)]
+        if len(sizes) != len(shape) or list(_static_shape(op.results[0].type) or ()) != sizes:
+            return None  # rank-reducing
+    else:
+        starts, stops = (ints_of(op.attributes[k]) for k in ("start_indices", "limit_indices"))
+        strides = ints_of(op.attributes["strides"]) if "strides" in op.attributes else [1] * len(shape)
+    if len(starts) != len(shape) or any(s != 1 for s in strides):
+        return None
+    if any((starts[k], stops[k]) != (0, shape[k]) for k in range(len(shape)) if k != d):
+        return None
+    return starts[d], stops[d]
+
+
+def _sliced(template: ir.Operation, value: ir.Value, d: int, start: int, stop: int, shape: list[int]) -> ir.Value:
+    """A copy of the slice `template` that takes cells [start, stop) of
+    dimension `d` of `value` (of `shape`) and every cell of the others."""
+    op = template.clone(ip=ir.InsertionPoint.current)
+    op.operands[0] = value
+    starts = [start if k == d else 0 for k in range(len(shape))]
+    stops = [stop if k == d else n for k, n in enumerate(shape)]
+    if op.name == "tensor.extract_slice":
+        sizes = [b - a for a, b in zip(starts, stops)]
+        op.attributes["static_offsets"] = ir.DenseI64ArrayAttr.get(starts)
+        op.attributes["static_sizes"] = ir.DenseI64ArrayAttr.get(sizes)
+    else:
+        op.attributes["start_indices"] = ints_like(op.attributes["start_indices"], starts)
+        op.attributes["limit_indices"] = ints_like(op.attributes["limit_indices"], stops)
+    out = [*shape]
+    out[d] = stop - start
+    op.results[0].set_type(_with_shape(value.type, out, op.location))
+    return op.results[0]
 
 
 def _collect_meshes(module: ir.Operation) -> Meshes:
@@ -992,6 +1167,8 @@ def _op_cost(op: ir.Operation, meshes: Meshes) -> int | None:
         step = ReduceScatter(axes, view.reduction, view.scatter_axis)
     elif op.name == "mesh.all_gather":
         step = AllGather(axes, view.gather_axis)
+    elif op.name == "mesh.all_to_all":
+        step = AllToAll(axes, view.split_axis, view.concat_axis)
     elif op.name == "mesh.all_slice":
         return 0
     else:

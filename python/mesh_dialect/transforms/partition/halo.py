@@ -41,11 +41,10 @@ from mlir.dialects import arith, linalg, tensor
 
 from ...interfaces.rules import ShardingRule, Window
 from ...ir import ops as mesh_ops
-from ...ir.hlo import conv_dimensions
+from ...ir.hlo import conv_dimensions, ints_like, ints_of
 from ...ir.types import float_extreme
 from ...sharding.resharding import halos_within
 from ...sharding.spec import Mesh, Sharding
-from .hlo import ints_like, ints_of
 
 _TOSA_ZERO_POINT = {"tosa.conv2d": 3, "tosa.conv3d": 3, "tosa.depthwise_conv2d": 3}
 """tosa convolutions pad with their input zero point: its operand index."""

@@ -35,7 +35,7 @@ from mlir.dialects import arith, linalg, tensor
 
 from ...interfaces.registry import is_selection
 from ...ir import ops as mesh_ops
-from ...ir.hlo import GatherDimensions, conv_dimensions, gather_dimensions, scatter_dimensions
+from ...ir.hlo import GatherDimensions, conv_dimensions, gather_dimensions, ints_like, ints_of, scatter_dimensions
 from ...ir.types import sum_zero_attr
 from ...sharding.spec import IDEMPOTENT_KINDS
 
@@ -78,21 +78,6 @@ def _static_local(part: _Partition, op: ir.Operation) -> ir.RankedTensorType | N
     if not local.has_static_shape:
         raise _unsupported(op, f"of pieces of different or dynamic sizes is not supported yet (local type {local})")
     return local
-
-
-def ints_of(attr: ir.Attribute) -> list[int]:
-    """An hlo index list (stablehlo's `array<i64: ...>`, mhlo's `dense<...>`) as ints."""
-    if isinstance(attr, ir.DenseI64ArrayAttr):
-        return list(attr)
-    return [int(x) for x in ir.DenseIntElementsAttr(attr)]
-
-
-def ints_like(attr: ir.Attribute, values: list[int]) -> ir.Attribute:
-    """`values` in the spelling of `attr` (stablehlo's `array<i64: ...>`,
-    mhlo's `dense<...> : tensor<Nxi64>`)."""
-    if isinstance(attr, ir.DenseI64ArrayAttr):
-        return ir.DenseI64ArrayAttr.get(values, context=attr.context)
-    return ir.DenseElementsAttr.get(np.array(values, dtype=np.int64), type=ir.DenseElementsAttr(attr).type)
 
 
 def _resized(part: _Partition, op: ir.Operation, attr_name: str) -> None:
