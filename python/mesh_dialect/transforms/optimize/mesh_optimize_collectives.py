@@ -908,6 +908,9 @@ def _rotation_between(
     if gathered != slices[1].operands[0] or isinstance(forward, ir.Block) or forward.name != "mesh.all_to_all":
         return None
     forward = forward.operation
+    block = back.block  # (the pass combines ops of one block only)
+    if any(op.block != block for op in (forward, concat, *slices)):
+        return None
     first = _collective(forward)
     if (
         first.mesh != view.mesh
