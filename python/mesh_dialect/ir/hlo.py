@@ -220,15 +220,20 @@ __all__ = [
 
 
 def ints_of(attr: ir.Attribute) -> list[int]:
-    """An hlo index list (stablehlo's `array<i64: ...>`, mhlo's `dense<...>`) as ints."""
-    if isinstance(attr, ir.DenseI64ArrayAttr):
+    """An hlo index list (stablehlo's `array<i64: ...>`, mhlo's `dense<...>`
+    of any integer width) as ints."""
+    if isinstance(attr, ir.DenseI64ArrayAttr | ir.DenseI32ArrayAttr):
         return list(attr)
     return [int(x) for x in ir.DenseIntElementsAttr(attr)]
 
 
 def ints_like(attr: ir.Attribute, values: list[int]) -> ir.Attribute:
     """`values` in the spelling of `attr` (stablehlo's `array<i64: ...>`,
-    mhlo's `dense<...> : tensor<Nxi64>`)."""
+    mhlo's `dense<...> : tensor<Nxi64>`, or their 32-bit forms)."""
     if isinstance(attr, ir.DenseI64ArrayAttr):
         return ir.DenseI64ArrayAttr.get(values, context=attr.context)
-    return ir.DenseElementsAttr.get(np.array(values, dtype=np.int64), type=ir.DenseElementsAttr(attr).type)
+    if isinstance(attr, ir.DenseI32ArrayAttr):
+        return ir.DenseI32ArrayAttr.get(values, context=attr.context)
+    t = ir.DenseElementsAttr(attr).type
+    width = ir.IntegerType(ir.ShapedType(t).element_type).width
+    return ir.DenseElementsAttr.get(np.array(values, dtype=np.dtype(f"int{width}")), type=t)

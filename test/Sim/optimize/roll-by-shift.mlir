@@ -12,6 +12,7 @@
 // RUN: mesh-run --allow-unregistered-dialect %t.mlir -f up2_i32 --compare-with %s -q --seed 3 | FileCheck %s --check-prefix=MATCH
 // RUN: mesh-run --allow-unregistered-dialect %t.mlir -f two_axes --compare-with %s -q --seed 4 | FileCheck %s --check-prefix=MATCH
 // RUN: mesh-run --allow-unregistered-dialect %t.mlir -f hlo_up3 --compare-with %s -q --seed 5 | FileCheck %s --check-prefix=MATCH
+// RUN: mesh-run --allow-unregistered-dialect %t.mlir -f mhlo_i32_up3 --compare-with %s -q --seed 6 | FileCheck %s --check-prefix=MATCH
 // MATCH: match
 
 mesh.mesh @m4(shape = 4)
@@ -104,6 +105,22 @@ func.func @hlo_up3(%x: tensor<8x64xf32>) -> tensor<8x64xf32> {
   %a = "stablehlo.slice"(%xs) <{limit_indices = array<i64: 8, 64>, start_indices = array<i64: 0, 61>, strides = array<i64: 1, 1>}> : (tensor<8x64xf32>) -> tensor<8x3xf32>
   %b = "stablehlo.slice"(%xs) <{limit_indices = array<i64: 8, 61>, start_indices = array<i64: 0, 0>, strides = array<i64: 1, 1>}> : (tensor<8x64xf32>) -> tensor<8x61xf32>
   %y = "stablehlo.concatenate"(%a, %b) <{dimension = 1 : i64}> : (tensor<8x3xf32>, tensor<8x61xf32>) -> tensor<8x64xf32>
+  %ys = mesh.shard %y to %cols : tensor<8x64xf32>
+  return %ys : tensor<8x64xf32>
+}
+
+// mhlo's slices with i32 index lists: partition resizes them and the
+// rewrite writes its new slices in the same width (both failed before).
+// CHECK-LABEL: func.func @mhlo_i32_up3(
+// CHECK: "mhlo.slice"(%arg0) {limit_indices = dense<[8, 16]> : tensor<2xi32>, start_indices = dense<[0, 13]> : tensor<2xi32>
+// CHECK: mesh.shift
+// CHECK-NOT: mesh.all_to_all
+func.func @mhlo_i32_up3(%x: tensor<8x64xf32>) -> tensor<8x64xf32> {
+  %cols = mesh.sharding @m4 split_axes = [[], [0]] : !mesh.sharding
+  %xs = mesh.shard %x to %cols : tensor<8x64xf32>
+  %a = "mhlo.slice"(%xs) {start_indices = dense<[0, 61]> : tensor<2xi32>, limit_indices = dense<[8, 64]> : tensor<2xi32>, strides = dense<[1, 1]> : tensor<2xi32>} : (tensor<8x64xf32>) -> tensor<8x3xf32>
+  %b = "mhlo.slice"(%xs) {start_indices = dense<[0, 0]> : tensor<2xi32>, limit_indices = dense<[8, 61]> : tensor<2xi32>, strides = dense<[1, 1]> : tensor<2xi32>} : (tensor<8x64xf32>) -> tensor<8x61xf32>
+  %y = "mhlo.concatenate"(%a, %b) {dimension = 1 : i64} : (tensor<8x3xf32>, tensor<8x61xf32>) -> tensor<8x64xf32>
   %ys = mesh.shard %y to %cols : tensor<8x64xf32>
   return %ys : tensor<8x64xf32>
 }
