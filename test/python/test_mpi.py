@@ -459,3 +459,27 @@ def test_mpi_run_refuses_global_and_reads_stdin(tmp_path: Path) -> None:
     simulated = _mesh_run(str(path), "--seed", "4")
     assert from_stdin.returncode == 0, from_stdin.stderr
     assert from_stdin.stdout == simulated.stdout and "result 0" in simulated.stdout
+
+
+BRANCH_FIRST = """\
+mesh.mesh @m(shape = 2)
+func.func @f(%x: tensor<2x3xf32> {mesh.sharding = #mesh.sharding<@m, [[0]]>}) -> tensor<4x3xf32> {
+  cf.br ^bb1(%x : tensor<2x3xf32>)
+^bb1(%y: tensor<2x3xf32>):
+  %g = mesh.all_gather %y on @m mesh_axes = [0] gather_axis = 0 : tensor<2x3xf32> -> tensor<4x3xf32>
+  return %g : tensor<4x3xf32>
+}
+"""
+
+
+def test_collectives_after_a_branch_get_their_communicators(tmp_path: Path) -> None:
+    """A function whose entry block only branches: the collectives of its
+    other blocks are indexed too (they had no communicator)."""
+    from mesh_dialect.sim.api import Simulation
+
+    path = _write(tmp_path, "branch.mlir", BRANCH_FIRST)
+    x = np.arange(12, dtype=np.float32).reshape(4, 3)
+    want = Simulation(mesh_dialect.parse(BRANCH_FIRST, context=mesh_dialect.context())).run("f", [x])[0]
+    got = run_mpi(path, "f", mesh="m", inputs=[x], timeout=TIMEOUT)[0]
+    _assert_identical([got], [want])
+    np.testing.assert_array_equal(got, x)

@@ -470,7 +470,7 @@ class _StepIndex:
 
     def _index(self) -> None:
         for name, fn in list(self.compiler.functions.items()):
-            if (name, 0) in self._step or not fn.body.steps:
+            if (name, 0) in self._step or not any(block.steps for block in fn.blocks):
                 continue
             for i, step in enumerate(step for block in fn.blocks for step in _walk(block)):
                 self._key[id(step)] = (name, i)
