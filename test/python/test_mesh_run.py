@@ -89,6 +89,16 @@ def test_errors_are_one_clean_line(files, args, message):
     assert (p.returncode, p.stdout, p.stderr) == (1, "", message)
 
 
+def test_an_op_it_cannot_run_is_a_diagnostic_even_in_a_file_named_with_colons(files):
+    """The place comes from the error, not from parsing its text: a file
+    name with colons keeps the `file:line:col: error:` form."""
+    (files / "a:1:b.mlir").write_text('func.func @f() -> f32 {\n  %0 = "foo.bar"() : () -> f32\n  return %0 : f32\n}\n')
+    p = run("--allow-unregistered-dialect", "a:1:b.mlir", cwd=files)
+    assert (p.returncode, p.stdout) == (1, "")
+    want = "a:1:b.mlir:2:8: error: 'foo.bar' is not supported by the simulator (no handler registered for it)\n"
+    assert p.stderr == want
+
+
 def test_input_of_the_wrong_shape(files):
     np.save(files / "bad.npy", np.zeros((3, 2), np.int32))
     p = run("spmd.mlir", "-i", "bad.npy", "-i", "k.npy", cwd=files)

@@ -5,7 +5,6 @@ compare them with a reference program."""
 from __future__ import annotations
 
 import os
-import re
 import sys
 import time
 from dataclasses import dataclass, field
@@ -84,7 +83,7 @@ class RunDriver:
         except RunError as e:
             self.stderr.write(f"mesh-run: {e}\n")
         except SimError as e:
-            self.stderr.write(_sim_error(str(e)))
+            self.stderr.write(_sim_error(e))
         except diag.DiagnosticError as e:
             self.stderr.write(str(e) + "\n")
         except MemoryError:
@@ -464,15 +463,11 @@ def _holders(index: tuple[int, ...], shape: tuple[int, ...], sharding, mesh) -> 
     return f"{len(found)} devices hold {what}: {shown}"
 
 
-_POSITION = re.compile(r"(?s)([^\s:][^:\n]*:\d+:\d+): (.*)")
-"""A simulator error that starts at a place in the program (`file:line:col: ...`)."""
-
-
-def _sim_error(message: str) -> str:
+def _sim_error(error: Exception) -> str:
     """A simulator error as mesh-opt words its diagnostics: at its place in
     the program (`file:line:col: error: ...`) when it has one, else after
     the tool's name."""
-    found = _POSITION.fullmatch(message)
-    if found is not None:
-        return f"{found.group(1)}: error: {found.group(2)}\n"
+    message, where = str(error), getattr(error, "where", None)
+    if where and message.startswith(where + ": "):
+        return f"{where}: error: {message[len(where) + 2 :]}\n"
     return f"mesh-run: error: {message}\n"

@@ -46,40 +46,44 @@ class Signature:
         return self.mesh is not None
 
 
-def _layout(attrs: dict[str, str], what: str) -> tuple[str | None, Sharding | None]:
+def _at(where: str, message: str) -> SimError:
+    """An error about the function at `where` (file:line:col; empty: unknown)."""
+    return SimError(f"{where}: {message}", where=where) if where else SimError(message)
+
+
+def _layout(attrs: dict[str, str], what: str, where: str) -> tuple[str | None, Sharding | None]:
     raw = attrs.get("mesh.sharding")
     if raw is None:
         return None, None
     try:
         mesh, split, partial_axes, kind, halos, offsets = decode_sharding_attr(raw)
     except Unprintable:
-        raise SimError(f"{what} has a mesh.sharding that is not a #mesh.sharding: {raw}") from None
+        raise _at(where, f"{what} has a mesh.sharding that is not a #mesh.sharding: {raw}") from None
     return mesh[1:], Sharding(tuple(map(tuple, split)), tuple(partial_axes), kind, tuple(halos), tuple(offsets))
 
 
 def signature(fn: Function) -> Signature:
     meshes = set()
     args, results = [], []
-    at = f"{fn.where}: " if fn.where else ""
     for i, attrs in enumerate(fn.arg_attrs):
-        mesh, s = _layout(attrs, f"{at}argument {i} of @{fn.name}")
+        mesh, s = _layout(attrs, f"argument {i} of @{fn.name}", fn.where)
         meshes.add(mesh)
         args.append(s)
     for i, attrs in enumerate(fn.result_attrs):
-        mesh, s = _layout(attrs, f"{at}result {i} of @{fn.name}")
+        mesh, s = _layout(attrs, f"result {i} of @{fn.name}", fn.where)
         meshes.add(mesh)
         results.append(s)
     meshes.discard(None)
     if len(meshes) > 1:
-        raise SimError(f"{at}@{fn.name} lays out its arguments and results on several meshes: {sorted(meshes)}")
+        raise _at(fn.where, f"@{fn.name} lays out its arguments and results on several meshes: {sorted(meshes)}")
     mesh = next(iter(meshes), None)
     return Signature(fn.name, mesh, fn.arg_types, fn.result_types, args, results, fn.where)
 
 
-def _static_shape(t: ir.Type, what: str) -> tuple[int, ...]:
+def _static_shape(t: ir.Type, what: str, where: str = "") -> tuple[int, ...]:
     st = ir.ShapedType(t)
     if any(st.is_dynamic_dim(i) for i in range(st.rank)):
-        raise SimError(f"{what} has the dynamic type {t}; give its value as an input")
+        raise _at(where, f"{what} has the dynamic type {t}; give its value as an input")
     return tuple(st.shape)
 
 
@@ -117,8 +121,7 @@ def random_inputs(sig: Signature, mesh: Mesh | None, seed: int) -> list[np.ndarr
             if mesh is not None and s is not None and _sized_by_offsets(t, s, mesh):
                 shape = global_shape(tuple(ir.ShapedType(t).shape), s, mesh)
             else:
-                at = f"{sig.where}: " if sig.where else ""
-                shape = _static_shape(t, f"{at}argument {i} of @{sig.name}")
+                shape = _static_shape(t, f"argument {i} of @{sig.name}", sig.where)
                 if mesh is not None:
                     shape = global_shape(shape, s, mesh)
         else:

@@ -20,8 +20,13 @@ from mlir import ir
 
 
 class SimError(Exception):
-    """An op the simulator cannot run, or a run that cannot go on; the
-    message starts with the op's location."""
+    """An op the simulator cannot run, or a run that cannot go on.  An error
+    at a place in the program starts with that place, which `where` holds
+    (file:line:col), so a tool can word it as a diagnostic."""
+
+    def __init__(self, message: str, where: str | None = None) -> None:
+        super().__init__(message)
+        self.where = where
 
 
 @dataclass
@@ -112,7 +117,7 @@ def where(op: ir.Operation) -> str:
 def fail(step_or_op, message: str) -> SimError:
     loc = step_or_op.where if isinstance(step_or_op, Step) else where(step_or_op)
     name = step_or_op.name if isinstance(step_or_op, Step) else step_or_op.name
-    return SimError(f"{loc}: '{name}' {message}")
+    return SimError(f"{loc}: '{name}' {message}", where=loc)
 
 
 # ---------------------------------------------------------------------------

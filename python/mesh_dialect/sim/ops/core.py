@@ -85,7 +85,7 @@ def _binary(name: str, fn, *, unsigned: bool = False, on_bool=None):
 
 def _check_divisor(step, b) -> None:
     if np.any(np.asarray(b) == 0):
-        raise SimError(f"{step.where}: '{step.name}' divides by zero")
+        raise SimError(f"{step.where}: '{step.name}' divides by zero", where=step.where)
 
 
 def _div_trunc(a, b):

@@ -185,7 +185,7 @@ def _run(fn):
             with coll.traffic_of(requests):
                 out = fn(step.attrs, _filled(requests, mesh), mesh, requests)
         except coll.CollectiveError as e:
-            raise SimError(f"{step.where}: '{step.name}' {e}") from None
+            raise SimError(f"{step.where}: '{step.name}' {e}", where=step.where) from None
         return {d: out[d] for d in requests}
 
     return call
@@ -266,7 +266,8 @@ def _halo_attrs(c: Compiler, op: ir.Operation) -> dict[str, Any]:
     attrs["mesh_axes"] = tuple(sorted({a for axes in moved for a in axes}))
     attrs["segments"] = list(op.attributes["operandSegmentSizes"])
     if not isinstance(op.results[0].type, ir.RankedTensorType):
-        raise SimError(f"{where_of(op)}: 'mesh.update_halo' on memrefs is not supported by the simulator")
+        at = where_of(op)
+        raise SimError(f"{at}: 'mesh.update_halo' on memrefs is not supported by the simulator", where=at)
     attrs["collective"] = _run(
         lambda a, x, m, r: coll.update_halo(
             x, m, a["split_axes"], next(iter(r.values())).extra["src"], next(iter(r.values())).extra["dst"]
