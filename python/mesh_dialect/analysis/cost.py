@@ -55,7 +55,9 @@ What is not known statically is counted conservatively and named in the
 function's notes: a branch on a value known only at run time counts the
 costlier of its branches, a loop with such bounds its body once, an
 `scf.while` its body once, a tensor size known only at run time 0 bytes
-and 0 flops.  Calls are not followed.
+and 0 flops, a function of several blocks (`cf.br`, `cf.cond_br`) each
+block once, whichever way its branches go (a loop of branches once).
+Calls are not followed.
 """
 
 from __future__ import annotations
@@ -203,6 +205,39 @@ class Function:
     live: dict[int, tuple[int, int]]  # tensor value -> (first, last) position
     empty: frozenset[int]  # values of tensor.empty: no data
     widths: dict[int, int] = field(default_factory=dict)  # integer or index value -> its bit width
+    notes: list[str] = field(default_factory=list)  # what the compiler could only count conservatively
+
+
+def _blocks_in_order(region: ir.Region) -> tuple[list[ir.Block], bool]:
+    """A function's blocks, each after the blocks that branch to it first
+    (a depth-first reverse postorder from the entry; blocks no branch
+    reaches last), and whether some branch goes back to a block before it
+    (a loop)."""
+    listed = list(region.blocks)
+    if len(listed) == 1:
+        return listed, False
+    done: list[ir.Block] = []
+    seen, open_ = {listed[0]}, {listed[0]}
+    stack = [(listed[0], iter(listed[0].successors))]
+    looped = False
+    while stack:  # (no recursion: a function may have thousands of blocks)
+        b, successors = stack[-1]
+        succ = None
+        for x in successors:
+            if x in open_:
+                looped = True
+            elif x not in seen:
+                succ = x
+                break
+        if succ is None:
+            stack.pop()
+            open_.discard(b)
+            done.append(b)
+        else:
+            seen.add(succ)
+            open_.add(succ)
+            stack.append((succ, iter(succ.successors)))
+    return [*reversed(done), *(b for b in listed if b not in seen)], looped
 
 
 def _where(loc: ir.Location) -> str:
@@ -299,7 +334,13 @@ class Compiler:
             mesh, _ = layout_attr(attrs)
             if mesh is not None:
                 meshes.append(mesh)
-        body = self.block(block, ())
+        blocks, looped = _blocks_in_order(op.regions[0])
+        body = [node for b in blocks for node in self.block(b, ())]
+        notes = []
+        if len(blocks) > 1:
+            where = _where(op.location)
+            how = "joined by a loop of branches" if looped else "joined by branches"
+            notes.append(f"{where}: @{name} has {len(blocks)} blocks {how}: each block is counted once")
         mesh = (meshes + self.mesh_names + [None])[0]
         shape = self.meshes.get(mesh) if mesh is not None else ()
         live: dict[int, tuple[int, int]] = {}
@@ -309,7 +350,9 @@ class Compiler:
                 continue  # a block argument of a region: an alias of another value
             last = max((chain[-1].end for chain in self.last_use.get(v, [])), default=first)
             live[v] = (first, max(first, last))
-        fn = Function(name, mesh, shape, body, args, layouts, self.types, live, frozenset(self.empty), self.widths)
+        fn = Function(
+            name, mesh, shape, body, args, layouts, self.types, live, frozenset(self.empty), self.widths, notes
+        )
         if shape is not None and DYNAMIC not in shape:
             _vary(fn, shape)
         return fn
@@ -1372,7 +1415,7 @@ def cost_function(
     """(compiled function, each device's costs, notes) of one per-device function."""
     compiler = Compiler(meshes)
     fn = compiler.function(fn_op)
-    notes: dict[str, None] = {}
+    notes: dict[str, None] = dict.fromkeys(fn.notes)
     if fn.mesh is not None and fn.mesh_shape is None:
         raise AnalysisError(f"@{fn.name} uses mesh @{fn.mesh}, which the module does not define", fn_op.location)
     for other in compiler.mesh_names:
