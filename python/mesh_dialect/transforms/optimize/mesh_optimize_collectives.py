@@ -846,14 +846,12 @@ class MeshOptimizeCollectives(Pass):
                         high = mesh_ops.ShiftOp(
                             high.type, high, view.mesh, axis, 1, mesh_axes=[axis], rotate=True, loc=loc
                         ).result
-                        pair = (high, low)
                     else:
                         low = mesh_ops.ShiftOp(
                             low.type, low, view.mesh, axis, -1, mesh_axes=[axis], rotate=True, loc=loc
                         ).result
-                        pair = (high, low)
                     joined = concat.clone(ip=ir.InsertionPoint(back))
-                    joined.operands[0], joined.operands[1] = pair
+                    joined.operands[0], joined.operands[1] = high, low
                     joined.results[0].set_type(x.type)
                     value = joined.results[0]
             back.results[0].replace_all_uses_with(value)
