@@ -1,6 +1,7 @@
 // A rotation of a split dimension (two slices concatenated the other way
 // round, as jnp.roll writes it) partitions to an all_to_all that gathers the
-// dimension, the rotation, and an all_to_all that splits it again; the
+// dimension, the rotation, and an all_to_all that splits it again (an
+// all_gather and an all_slice for a tensor of one dimension); the
 // optimizer turns that into a rotating mesh.shift of the cells that wrap
 // around (and of whole pieces first when the rotation spans one), up or down,
 // whichever moves fewer cells.  Every function is compared with the original.
@@ -13,6 +14,7 @@
 // RUN: mesh-run --allow-unregistered-dialect %t.mlir -f two_axes --compare-with %s -q --seed 4 | FileCheck %s --check-prefix=MATCH
 // RUN: mesh-run --allow-unregistered-dialect %t.mlir -f hlo_up3 --compare-with %s -q --seed 5 | FileCheck %s --check-prefix=MATCH
 // RUN: mesh-run --allow-unregistered-dialect %t.mlir -f mhlo_i32_up3 --compare-with %s -q --seed 6 | FileCheck %s --check-prefix=MATCH
+// RUN: mesh-run --allow-unregistered-dialect %t.mlir -f gathered_down5 --compare-with %s -q --seed 7 | FileCheck %s --check-prefix=MATCH
 // MATCH: match
 
 mesh.mesh @m4(shape = 4)
@@ -123,4 +125,24 @@ func.func @mhlo_i32_up3(%x: tensor<8x64xf32>) -> tensor<8x64xf32> {
   %y = "mhlo.concatenate"(%a, %b) {dimension = 1 : i64} : (tensor<8x3xf32>, tensor<8x61xf32>) -> tensor<8x64xf32>
   %ys = mesh.shard %y to %cols : tensor<8x64xf32>
   return %ys : tensor<8x64xf32>
+}
+
+// One dimension only: partition gathers it whole and slices it again; the
+// first 5 cells of the next piece join the end of each piece (20 bytes where
+// the all_gather received 192).
+// CHECK-LABEL: func.func @gathered_down5(
+// CHECK-NOT: mesh.all_gather
+// CHECK: %[[HEAD:.*]] = tensor.extract_slice %arg0[0] [5] [1] : tensor<16xf32> to tensor<5xf32>
+// CHECK: %[[REST:.*]] = tensor.extract_slice %arg0[5] [11] [1] : tensor<16xf32> to tensor<11xf32>
+// CHECK: %[[NEXT:.*]] = mesh.shift %[[HEAD]] on @m4 mesh_axes = [0] shift_axis = 0 offset = -1 rotate : tensor<5xf32> -> tensor<5xf32>
+// CHECK: tensor.concat dim(0) %[[REST]], %[[NEXT]] : (tensor<11xf32>, tensor<5xf32>) -> tensor<16xf32>
+// CHECK-NOT: mesh.all_slice
+func.func @gathered_down5(%x: tensor<64xf32>) -> tensor<64xf32> {
+  %rows = mesh.sharding @m4 split_axes = [[0]] : !mesh.sharding
+  %xs = mesh.shard %x to %rows : tensor<64xf32>
+  %a = tensor.extract_slice %xs[5] [59] [1] : tensor<64xf32> to tensor<59xf32>
+  %b = tensor.extract_slice %xs[0] [5] [1] : tensor<64xf32> to tensor<5xf32>
+  %y = tensor.concat dim(0) %a, %b : (tensor<59xf32>, tensor<5xf32>) -> tensor<64xf32>
+  %ys = mesh.shard %y to %rows : tensor<64xf32>
+  return %ys : tensor<64xf32>
 }

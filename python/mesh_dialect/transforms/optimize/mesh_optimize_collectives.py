@@ -279,9 +279,10 @@ class MeshOptimizeCollectives(Pass):
         "into all_reduce(op(a, b)) when op combines the reduction; turns all_reduce then all_slice into "
         "reduce_scatter; moves all_gathers below elementwise ops when no more bytes move; and splits an "
         "all_reduce followed by elementwise work into reduce_scatter, the work on 1/g of the data, and "
-        "all_gather; and turns a rotation of a split dimension between two all_to_alls (two slices "
-        "concatenated the other way round, as jnp.roll writes it) into a rotating mesh.shift of the cells that "
-        "wrap around. Every rewrite computes the same values on every device."
+        "all_gather; and turns a rotation of a split dimension between the collectives that gather it and split it "
+        "again (two all_to_alls, or an all_gather and an all_slice; the rotation two slices concatenated the other "
+        "way round, as jnp.roll writes it) into a rotating mesh.shift of the cells that wrap around. Every rewrite "
+        "computes the same values on every device."
     )
 
     fold_one_device: bool = dataclasses.field(
@@ -311,7 +312,7 @@ class MeshOptimizeCollectives(Pass):
     )
     roll_by_shift: bool = dataclasses.field(
         default=True,
-        metadata={"help": "all_to_all, a rotation of the split dimension, all_to_all back -> mesh.shift ... rotate"},
+        metadata={"help": "a rotation between the collectives that gather and split its dimension -> mesh.shift"},
     )
     explain: bool = dataclasses.field(
         default=False, metadata={"help": "a remark per rewrite with the bytes received before and after"}
@@ -796,21 +797,21 @@ class MeshOptimizeCollectives(Pass):
     # -- 8. a rotation between two all_to_alls -----------------------------------------
 
     def _roll_by_shift(self, module: ir.Operation, meshes: Meshes) -> bool:
-        """`all_to_all` that gathers a dimension split over one mesh axis,
-        a rotation of that dimension (its cells [a, n) then [0, a), each a
-        slice of the gathered value), and the `all_to_all` that splits it
-        again: each device's piece of the rotated tensor is the end of a
+        """An `all_to_all` (or `all_gather`) that gathers a dimension split
+        over one mesh axis, a rotation of that dimension (its cells [a, n)
+        then [0, a), each a slice of the gathered value), and the
+        `all_to_all` (or `all_slice`) that splits it again: each device's piece of the rotated tensor is the end of a
         piece some devices before it and the start of one after that, so
         `mesh.shift ... rotate` moves whole pieces by the rotation's
         multiple of the piece size and then the cells that wrap around."""
         changed = False
-        for back in _ops(module, ("mesh.all_to_all",)):
+        for back in _ops(module, _GATHERING):
             found = _rotation_between(back, meshes)
             if found is None:
                 continue
-            forward, concat, (first, second), mesh, amount = found
+            forward, concat, (first, second), mesh, amount, d = found
             view = _collective(back)
-            axis, d = view.mesh_axes[0], view.split_axis
+            axis = view.mesh_axes[0]
             x = forward.operands[0]
             shape = list(_static_shape(x.type) or ())
             piece, n = shape[d], shape[d] * mesh.shape[axis]
@@ -854,11 +855,12 @@ class MeshOptimizeCollectives(Pass):
                     joined.operands[0], joined.operands[1] = high, low
                     joined.results[0].set_type(x.type)
                     value = joined.results[0]
+            what = "two all_to_alls" if back.name == "mesh.all_to_all" else "an all_gather and an all_slice"
             back.results[0].replace_all_uses_with(value)
             for op in (back, concat, first, second, forward) if alone else (back, concat, first, second):
                 op.erase()
             moved = f"{sign * (whole * piece + part):+d}"
-            self._explain(loc, f"a rotation by {moved} between two all_to_alls became mesh.shift", before, after)
+            self._explain(loc, f"a rotation by {moved} between {what} became mesh.shift", before, after)
             changed = True
         return changed
 
@@ -875,18 +877,24 @@ _SLICES = ("tensor.extract_slice", "stablehlo.slice", "mhlo.slice")
 _CONCATS = {"tensor.concat": "dim", "stablehlo.concatenate": "dimension", "mhlo.concatenate": "dimension"}
 
 
+_GATHERING = {"mesh.all_to_all": "mesh.all_to_all", "mesh.all_slice": "mesh.all_gather"}
+"""The collective that splits a dimension again (`_rotation_between`'s
+`back`), and the one that gathered it before the rotation."""
+
+
 def _rotation_between(
     back: ir.Operation, meshes: Meshes
-) -> tuple[ir.Operation, ir.Operation, tuple[ir.Operation, ir.Operation], Mesh, int] | None:
-    """(the first all_to_all, the concatenation, its two slices, the mesh,
-    how far the rotation moves cells) when `back` splits again, over one
-    mesh axis, the dimension a rotation rotated right after an all_to_all
+) -> tuple[ir.Operation, ir.Operation, tuple[ir.Operation, ir.Operation], Mesh, int, int] | None:
+    """(the first collective, the concatenation, its two slices, the mesh,
+    how far the rotation moves cells, the dimension) when `back` (an
+    all_to_all or an all_slice) splits again, over one mesh axis, the
+    dimension a rotation rotated right after an all_to_all or an all_gather
     gathered it; else None."""
     view = _collective(back)
     mesh = _static_mesh(back, meshes)
     if mesh is None or len(view.mesh_axes) != 1:
         return None
-    d = view.split_axis
+    d = view.split_axis if back.name == "mesh.all_to_all" else view.slice_axis
     rotated = back.operands[0]
     concat = rotated.owner
     if isinstance(concat, ir.Block) or concat.name not in _CONCATS or len(concat.operands) != 2:
@@ -903,20 +911,20 @@ def _rotation_between(
         slices.append(owner.operation)
     gathered = slices[0].operands[0]
     forward = gathered.owner
-    if gathered != slices[1].operands[0] or isinstance(forward, ir.Block) or forward.name != "mesh.all_to_all":
+    if gathered != slices[1].operands[0] or isinstance(forward, ir.Block) or forward.name != _GATHERING[back.name]:
         return None
     forward = forward.operation
     block = back.block  # (the pass combines ops of one block only)
     if any(op.block != block for op in (forward, concat, *slices)):
         return None
     first = _collective(forward)
-    if (
-        first.mesh != view.mesh
-        or list(first.mesh_axes) != list(view.mesh_axes)
-        or first.concat_axis != d
-        or first.split_axis != view.concat_axis
-        or forward.operands[0].type != back.results[0].type
-    ):
+    if first.mesh != view.mesh or list(first.mesh_axes) != list(view.mesh_axes):
+        return None
+    if forward.operands[0].type != back.results[0].type:
+        return None
+    if back.name == "mesh.all_to_all" and (first.concat_axis != d or first.split_axis != view.concat_axis):
+        return None
+    if back.name == "mesh.all_slice" and first.gather_axis != d:
         return None
     shape, local = _static_shape(gathered.type), _static_shape(back.results[0].type)
     if shape is None or local is None or local[d] * mesh.shape[view.mesh_axes[0]] != shape[d]:
@@ -927,7 +935,7 @@ def _rotation_between(
     n, a = shape[d], ranges[1][1]
     if ranges[1][0] != 0 or ranges[0] != (a, n) or not 0 < a < n:
         return None
-    return forward, concat, (slices[0], slices[1]), mesh, n - a
+    return forward, concat, (slices[0], slices[1]), mesh, n - a, d
 
 
 def _slice_range(op: ir.Operation, shape: tuple[int, ...], d: int) -> tuple[int, int] | None:
