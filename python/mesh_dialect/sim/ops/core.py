@@ -14,7 +14,7 @@ import numpy as np
 from mlir import ir
 
 from ..minmax import maximum, maximum_number, minimum, minimum_number
-from ..program import Compiler, Frame, SimError, dtype_of, fail, register, run_block, run_function
+from ..program import Compiler, Frame, dtype_of, fail, register, run_block, run_function
 
 # ---------------------------------------------------------------------------
 # func
@@ -85,7 +85,7 @@ def _binary(name: str, fn, *, unsigned: bool = False, on_bool=None):
 
 def _check_divisor(step, b) -> None:
     if np.any(np.asarray(b) == 0):
-        raise SimError(f"{step.where}: '{step.name}' divides by zero", where=step.where)
+        raise fail(step, "divides by zero")
 
 
 def _div_trunc(a, b):

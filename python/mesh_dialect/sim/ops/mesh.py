@@ -18,7 +18,7 @@ from ...ir.syntax import decode_axes_array, decode_reduction
 from ...sharding.spec import Sharding
 from .. import collectives as coll
 from ..interpreter import PointToPoint, Request
-from ..program import Compiler, SimError, Step, dtype_of, fail, register
+from ..program import Compiler, Step, dtype_of, fail, register
 
 # ---------------------------------------------------------------------------
 # Attributes, decoded once.
@@ -185,7 +185,7 @@ def _run(fn):
             with coll.traffic_of(requests):
                 out = fn(step.attrs, _filled(requests, mesh), mesh, requests)
         except coll.CollectiveError as e:
-            raise SimError(f"{step.where}: '{step.name}' {e}", where=step.where) from None
+            raise fail(step, str(e)) from None
         return {d: out[d] for d in requests}
 
     return call
@@ -266,20 +266,13 @@ def _halo_attrs(c: Compiler, op: ir.Operation) -> dict[str, Any]:
     attrs["mesh_axes"] = tuple(sorted({a for axes in moved for a in axes}))
     attrs["segments"] = list(op.attributes["operandSegmentSizes"])
     if not isinstance(op.results[0].type, ir.RankedTensorType):
-        at = where_of(op)
-        raise SimError(f"{at}: 'mesh.update_halo' on memrefs is not supported by the simulator", where=at)
+        raise fail(op, "on memrefs is not supported by the simulator")
     attrs["collective"] = _run(
         lambda a, x, m, r: coll.update_halo(
             x, m, a["split_axes"], next(iter(r.values())).extra["src"], next(iter(r.values())).extra["dst"]
         )
     )
     return attrs
-
-
-def where_of(op: ir.Operation) -> str:
-    from ..program import where
-
-    return where(op)
 
 
 @register("mesh.update_halo", prepare=_halo_attrs, generator=True)
