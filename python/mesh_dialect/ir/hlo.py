@@ -207,18 +207,6 @@ def conv_dimensions(text: str) -> ConvDimensions | None:
     return dims if all(sorted(d) == list(range(rank)) for d in layouts) else None
 
 
-__all__ = [
-    "ConvDimensions",
-    "DotDimensions",
-    "GatherDimensions",
-    "ScatterDimensions",
-    "conv_dimensions",
-    "dot_dimensions",
-    "gather_dimensions",
-    "scatter_dimensions",
-]
-
-
 def ints_of(attr: ir.Attribute) -> list[int]:
     """An hlo index list (stablehlo's `array<i64: ...>`, mhlo's `dense<...>`
     of any integer width) as ints."""
@@ -237,3 +225,17 @@ def ints_like(attr: ir.Attribute, values: list[int]) -> ir.Attribute:
     t = ir.DenseElementsAttr(attr).type
     width = ir.IntegerType(ir.ShapedType(t).element_type).width
     return ir.DenseElementsAttr.get(np.array(values, dtype=np.dtype(f"int{width}")), type=t)
+
+
+__all__ = [
+    "ConvDimensions",
+    "DotDimensions",
+    "GatherDimensions",
+    "ScatterDimensions",
+    "conv_dimensions",
+    "dot_dimensions",
+    "gather_dimensions",
+    "ints_like",
+    "ints_of",
+    "scatter_dimensions",
+]

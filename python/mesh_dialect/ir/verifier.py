@@ -1055,10 +1055,5 @@ def _defines_mesh_within(op: ir.Operation, name: str) -> bool:
             return ir.WalkResult.INTERRUPT
         return ir.WalkResult.ADVANCE
 
-    for region in op.regions:
-        for block in region.blocks:
-            for inner in block.operations:
-                inner.walk(visit, ir.WalkOrder.PRE_ORDER)
-                if found:
-                    return True
-    return False
+    op.walk(visit, ir.WalkOrder.PRE_ORDER)  # (the walk starts at `op`, which names the mesh and is no mesh.mesh)
+    return found
