@@ -794,16 +794,17 @@ class MeshOptimizeCollectives(Pass):
             changed = True
         return changed
 
-    # -- 8. a rotation between two all_to_alls -----------------------------------------
+    # -- 8. a rotation between the collectives that gather and split it ----------------
 
     def _roll_by_shift(self, module: ir.Operation, meshes: Meshes) -> bool:
         """An `all_to_all` (or `all_gather`) that gathers a dimension split
         over one mesh axis, a rotation of that dimension (its cells [a, n)
         then [0, a), each a slice of the gathered value), and the
-        `all_to_all` (or `all_slice`) that splits it again: each device's piece of the rotated tensor is the end of a
-        piece some devices before it and the start of one after that, so
-        `mesh.shift ... rotate` moves whole pieces by the rotation's
-        multiple of the piece size and then the cells that wrap around."""
+        `all_to_all` (or `all_slice`) that splits it again: each device's
+        piece of the rotated tensor is the end of a piece some devices
+        before it and the start of one after that, so `mesh.shift ...
+        rotate` moves whole pieces by the rotation's multiple of the piece
+        size and then the cells that wrap around."""
         changed = False
         for back in _ops(module, _GATHERING):
             found = _rotation_between(back, meshes)
@@ -824,7 +825,7 @@ class MeshOptimizeCollectives(Pass):
                 ways.append((cells, whole, step < 0, part))
             cells, whole, down, part = min(ways)  # (on a tie: fewer whole pieces, then up)
             sign = -1 if down else 1
-            # (the first all_to_all stays where the rotation is not its only reader)
+            # (the first collective stays where the rotation is not its only reader)
             alone = all(u.owner.operation in (first, second) for u in forward.results[0].uses)
             before = _total(_op_cost(forward, meshes) if alone else 0, _op_cost(back, meshes))
             after = math.prod(shape) // piece * cells * element_bytes(x.type)
@@ -942,11 +943,12 @@ def _slice_range(op: ir.Operation, shape: tuple[int, ...], d: int) -> tuple[int,
     """The cells [start, stop) a slice takes of dimension `d` of a value of
     `shape`, when it takes every cell of the others, one by one; else None."""
     if op.name == "tensor.extract_slice":
-        if len(op.operands) != 1 or _static_shape(op.results[0].type) is None:
+        result = _static_shape(op.results[0].type)
+        if len(op.operands) != 1 or result is None:
             return None
         starts, sizes, strides = (list(op.attributes[k]) for k in ("static_offsets", "static_sizes", "static_strides"))
         stops = [b + n for b, n in zip(starts, sizes)]
-        if len(sizes) != len(shape) or list(_static_shape(op.results[0].type) or ()) != sizes:
+        if len(sizes) != len(shape) or list(result) != sizes:
             return None  # rank-reducing
     else:
         starts, stops = (ints_of(op.attributes[k]) for k in ("start_indices", "limit_indices"))
