@@ -42,6 +42,7 @@
 // CHECK-NEXT:       move-gather-down     move all_gathers below elementwise ops when bytes do not grow [default: true]
 // CHECK-NEXT:       decompose-all-reduce all_reduce then elementwise work -> reduce_scatter, work, all_gather [default: true]
 // CHECK-NEXT:       roll-by-shift        a rotation between the collectives that gather and split its dimension -> mesh.shift [default: true]
+// CHECK-NEXT:       pad-by-shift         a pad between the collectives that gather and split its dimension -> mesh.shift [default: true]
 // CHECK-NEXT:       explain              a remark per rewrite with the bytes received before and after [default: false]
 // CHECK-NEXT:   --mesh-partition           Turn annotated functions into the program each device runs (SPMD)
 // CHECK-NEXT:       full-arguments       arguments arrive whole and each device slices its piece on entry [default: false]

@@ -18,6 +18,7 @@ from mlir.passmanager import PassManager
 import mesh_dialect
 from mesh_dialect.sim.api import Simulation
 from mesh_dialect.transforms import PASSES, MeshCanonicalize, MeshOptimizeCollectives
+from mesh_dialect.transforms.optimize.mesh_optimize_collectives import pad_plan
 
 KINDS = ("sum", "max", "min", "product", "bitwise_and", "bitwise_or", "bitwise_xor", "average")
 COMBINERS = {
@@ -488,3 +489,119 @@ def test_the_pass_is_registered_with_its_options():
     )
     with pytest.raises(mesh_dialect.transforms.OptionError):
         cls.from_options("fold=true")
+
+
+# -- pad-by-shift ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("devices", range(1, 7))
+def test_a_pad_plan_cuts_every_devices_piece_of_the_padded_dimension(devices):
+    """Every split of every small pad: each device's window of pieces (its
+    neighbours', or the padding value where it has none), cut where the plan
+    says, is its piece of the padded tensor, and the cut stays in the window."""
+    checked = 0
+    for piece in range(1, 6):
+        total = devices * piece
+        for low in range(0, 9):
+            for high in range(0, 9):
+                plan = pad_plan(0, devices, piece, low, high)
+                out, rest = divmod(low + total + high, devices)
+                if rest:
+                    assert plan is None
+                    continue
+                x = np.arange(1, total + 1)
+                padded = np.pad(x, (low, high), constant_values=-1)
+                if not any(max(out * i - low, 0) < min(out * i + out - low, total) for i in range(devices)):
+                    assert plan is None
+                    continue
+                assert plan is not None
+                for i in range(devices):
+                    parts = [np.full(plan.before, -1)]
+                    for k in plan.neighbours:
+                        held = 0 <= i + k < devices
+                        parts.append(x[(i + k) * piece : (i + k + 1) * piece] if held else np.full(piece, -1))
+                    parts.append(np.full(plan.after, -1))
+                    window = np.concatenate(parts)
+                    start = plan.step * i + plan.start
+                    assert 0 <= start and start + out <= len(window), (piece, low, high, i)
+                    want = padded[i * out : (i + 1) * out]
+                    assert list(window[start : start + out]) == list(want), (piece, low, high, i)
+                checked += 1
+    assert checked > 0
+
+
+def test_a_pad_plan_fetches_only_the_neighbours_some_device_reads():
+    # 48 rows over 4 devices padded to 64: each device reads its own piece
+    # and the next one's (the last one reads padding only)
+    plan = pad_plan(1, 4, 12, 0, 16)
+    assert plan is not None
+    assert (plan.neighbours, plan.before, plan.after, plan.step, plan.start) == ((0, 1), 0, 4, 4, 0)
+
+
+@st.composite
+def pads(draw):
+    """A per-device program: an all_to_all (or all_gather) gathering a split
+    dimension, a pad of it, and the collective splitting it again."""
+    n = draw(st.integers(2, 4))
+    mesh = [n, draw(st.integers(1, 2))][: draw(st.integers(1, 2))]
+    axis = draw(st.integers(0, len(mesh) - 1))
+    n = mesh[axis]
+    piece = draw(st.integers(1, 4))
+    low, high = draw(st.integers(0, 6)), draw(st.integers(0, 6))
+    low += (-(low + n * piece + high)) % n  # a padded size the axis splits evenly
+    out = (low + n * piece + high) // n
+    fill = draw(st.integers(-3, 3))
+    mesh_text = "x".join(map(str, mesh))
+    if draw(st.booleans()):
+        other = n * draw(st.integers(1, 2))
+        arg, gathered, padded, result = (piece, other), (n * piece, other // n), (n * out, other // n), (out, other)
+        first = f"mesh.all_to_all %a0 on @mesh mesh_axes = [{axis}] split_axis = 1 concat_axis = 0"
+        second = f"mesh.all_to_all %p on @mesh mesh_axes = [{axis}] split_axis = 0 concat_axis = 1"
+        pad = f"low[{low}, 0] high[{high}, 0]"
+        block = "^bb0(%i: index, %j: index)"
+    else:
+        arg, gathered, padded, result = (piece,), (n * piece,), (n * out,), (out,)
+        first = f"mesh.all_gather %a0 on @mesh mesh_axes = [{axis}] gather_axis = 0"
+        second = f"mesh.all_slice %p on @mesh mesh_axes = [{axis}] slice_axis = 0"
+        pad = f"low[{low}] high[{high}]"
+        block = "^bb0(%i: index)"
+    return (
+        f"mesh.mesh @mesh(shape = {mesh_text})\n"
+        f"func.func @f(%a0: {_ty(arg)}) -> {_ty(result)} {{\n"
+        f"  %c = arith.constant {fill} : i32\n"
+        f"  %g = {first} : {_ty(arg)} -> {_ty(gathered)}\n"
+        f"  %p = tensor.pad %g {pad} {{\n  {block}:\n    tensor.yield %c : i32\n"
+        f"  }} : {_ty(gathered)} to {_ty(padded)}\n"
+        f"  %r = {second} : {_ty(padded)} -> {_ty(result)}\n"
+        f"  return %r : {_ty(result)}\n}}\n"
+    )
+
+
+@settings(max_examples=60, deadline=None)
+@given(pads(), st.integers(0, 2**31 - 1))
+def test_pads_between_collectives_keep_every_devices_results(text, seed):
+    printed = _same(text, seed)
+    if "mesh.shift" in printed:  # rewritten (only where fewer bytes move)
+        assert "tensor.pad" not in printed and "mesh.all_" not in printed, printed
+
+
+def test_a_pad_between_two_all_to_alls_becomes_one_shift():
+    text = """
+mesh.mesh @mesh(shape = 4)
+func.func @f(%a0: tensor<12x8xi32>) -> tensor<16x8xi32> {
+  %c = arith.constant 5 : i32
+  %g = mesh.all_to_all %a0 on @mesh mesh_axes = [0] split_axis = 1 concat_axis = 0
+      : tensor<12x8xi32> -> tensor<48x2xi32>
+  %p = tensor.pad %g low[0, 0] high[16, 0] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %c : i32
+  } : tensor<48x2xi32> to tensor<64x2xi32>
+  %r = mesh.all_to_all %p on @mesh mesh_axes = [0] split_axis = 0 concat_axis = 1 : tensor<64x2xi32> -> tensor<16x8xi32>
+  return %r : tensor<16x8xi32>
+}
+"""
+    printed = _same(text, 0)
+    assert printed.count("mesh.shift %arg0 on @mesh mesh_axes = [0] shift_axis = 0 offset = -1 :") == 1
+    assert "mesh.all_to_all" not in printed and "tensor.pad" not in printed
+    # left alone when switched off
+    assert "mesh.shift" not in _same(text, 0, pad_by_shift=False)

@@ -281,8 +281,10 @@ class MeshOptimizeCollectives(Pass):
         "all_reduce followed by elementwise work into reduce_scatter, the work on 1/g of the data, and "
         "all_gather; and turns a rotation of a split dimension between the collectives that gather it and split it "
         "again (two all_to_alls, or an all_gather and an all_slice; the rotation two slices concatenated the other "
-        "way round, as jnp.roll writes it) into a rotating mesh.shift of the cells that wrap around. Every rewrite "
-        "computes the same values on every device."
+        "way round, as jnp.roll writes it) into a rotating mesh.shift of the cells that wrap around; and turns a pad "
+        "of a split dimension between such collectives into non-rotating mesh.shifts of the neighbouring pieces "
+        "each device's window reads, cut at an offset of its own. Every rewrite computes the same values on every "
+        "device."
     )
 
     fold_one_device: bool = dataclasses.field(
@@ -314,6 +316,10 @@ class MeshOptimizeCollectives(Pass):
         default=True,
         metadata={"help": "a rotation between the collectives that gather and split its dimension -> mesh.shift"},
     )
+    pad_by_shift: bool = dataclasses.field(
+        default=True,
+        metadata={"help": "a pad between the collectives that gather and split its dimension -> mesh.shift"},
+    )
     explain: bool = dataclasses.field(
         default=False, metadata={"help": "a remark per rewrite with the bytes received before and after"}
     )
@@ -339,6 +345,8 @@ class MeshOptimizeCollectives(Pass):
             rewrites.append(self._decompose_all_reduce)
         if self.roll_by_shift:
             rewrites.append(self._roll_by_shift)
+        if self.pad_by_shift:
+            rewrites.append(self._pad_by_shift)
         for _ in range(_MAX_ROUNDS):
             changed = False
             for rewrite in rewrites:
@@ -865,6 +873,41 @@ class MeshOptimizeCollectives(Pass):
             changed = True
         return changed
 
+    def _pad_by_shift(self, module: ir.Operation, meshes: Meshes) -> bool:
+        """An `all_to_all` (or `all_gather`) that gathers a dimension split
+        over one mesh axis, a `tensor.pad` of that dimension, and the
+        `all_to_all` (or `all_slice`) that splits it again: each device's
+        piece of the padded tensor is a window over its own piece and its
+        neighbours' (`_PadPlan`), so non-rotating shifts of whole pieces
+        bring those neighbours in, the pieces no device holds become the
+        padding value, and each device cuts its window at an offset of its
+        own."""
+        changed = False
+        for back in _ops(module, _GATHERING):
+            found = _pad_between(back, meshes)
+            if found is None:
+                continue
+            forward, pad, fill, plan = found
+            view = _collective(back)
+            axis = view.mesh_axes[0]
+            x = forward.operands[0]
+            alone = _only_user(forward.results[0], pad)
+            before = _total(_op_cost(forward, meshes) if alone else 0, _op_cost(back, meshes))
+            piece_bytes = math.prod(_static_shape(x.type) or ()) * element_bytes(x.type)
+            after = sum(1 for k in plan.neighbours if k) * piece_bytes
+            if before is None or after >= before:
+                continue
+            loc = back.location
+            with ir.InsertionPoint(back), loc:
+                value = _windowed(x, fill, plan, view.mesh, axis, back.results[0].type)
+            what = "two all_to_alls" if back.name == "mesh.all_to_all" else "an all_gather and an all_slice"
+            back.results[0].replace_all_uses_with(value)
+            for op in (back, pad, forward) if alone else (back, pad):
+                op.erase()
+            self._explain(loc, f"a pad between {what} became mesh.shift", before, after)
+            changed = True
+        return changed
+
     # -- reporting ------------------------------------------------------------
 
     def _explain(self, location: ir.Location, what: str, before: int | None, after: int | None) -> None:
@@ -937,6 +980,171 @@ def _rotation_between(
     if ranges[1][0] != 0 or ranges[0] != (a, n) or not 0 < a < n:
         return None
     return forward, concat, (slices[0], slices[1]), mesh, n - a, d
+
+
+@dataclasses.dataclass(frozen=True)
+class _PadPlan:
+    """How each device makes its piece of a padded dimension from whole
+    pieces of the unpadded one.  Device i's window is the pieces of the
+    devices `neighbours` places along from it, in order, between `before`
+    and `after` cells of padding; its piece starts at cell
+    `step * i + start` of the window."""
+
+    dim: int
+    devices: int
+    neighbours: tuple[int, ...]
+    before: int
+    after: int
+    step: int
+    start: int
+
+
+def pad_plan(dim: int, devices: int, piece: int, low: int, high: int) -> _PadPlan | None:
+    """The window plan (`_PadPlan`) for padding dimension `dim`, split over
+    `devices` in pieces of `piece` cells, by `low` and `high` cells, split
+    again evenly; None when the padded size does not split evenly or no
+    device reads any cell of the input."""
+    total = devices * piece
+    out, rest = divmod(low + total + high, devices)
+    if rest or out <= 0:
+        return None
+    reach: list[int] = []
+    for i in range(devices):
+        first, stop = max(out * i - low, 0), min(out * i + out - low, total)
+        if first < stop:
+            reach += [first // piece - i, (stop - 1) // piece - i]
+    if not reach:
+        return None
+    lo, hi = min(reach), max(reach)
+    # cell j of device i's piece is cell out*i + j - low of the input, which
+    # is cell (out - piece)*i - low - piece*lo + j of the window of pieces
+    starts = [(out - piece) * i - low - piece * lo for i in range(devices)]
+    before = max(0, -min(starts))
+    after = max(0, max(starts) + out - (hi - lo + 1) * piece)
+    return _PadPlan(dim, devices, tuple(range(lo, hi + 1)), before, after, out - piece, before - low - piece * lo)
+
+
+def _pad_between(
+    back: ir.Operation, meshes: Meshes
+) -> tuple[ir.Operation, ir.Operation, ir.Value | ir.Operation, _PadPlan] | None:
+    """(the first collective, the pad, its padding value (or the constant
+    of its body that makes it), the plan) when `back` (an all_to_all or an
+    all_slice) splits again, over one mesh axis, the dimension a
+    `tensor.pad` padded, of static sizes and of that dimension only, right
+    after an all_to_all or an all_gather gathered it; else None."""
+    view = _collective(back)
+    mesh = _static_mesh(back, meshes)
+    if mesh is None or len(view.mesh_axes) != 1:
+        return None
+    d = view.split_axis if back.name == "mesh.all_to_all" else view.slice_axis
+    padded = back.operands[0]
+    pad = padded.owner
+    if isinstance(pad, ir.Block) or pad.name != "tensor.pad" or len(pad.operands) != 1:
+        return None
+    pad = pad.operation
+    if not _only_user(padded, back):
+        return None
+    gathered = pad.operands[0]
+    forward = gathered.owner
+    if isinstance(forward, ir.Block) or forward.name != _GATHERING[back.name]:
+        return None
+    forward = forward.operation
+    if any(op.block != back.block for op in (forward, pad)):
+        return None
+    first = _collective(forward)
+    if first.mesh != view.mesh or list(first.mesh_axes) != list(view.mesh_axes):
+        return None
+    if back.name == "mesh.all_to_all" and (first.concat_axis != d or first.split_axis != view.concat_axis):
+        return None
+    if back.name == "mesh.all_slice" and first.gather_axis != d:
+        return None
+    x, y = _static_shape(forward.operands[0].type), _static_shape(back.results[0].type)
+    if x is None or y is None or len(x) != len(y) or any(a != b for k, (a, b) in enumerate(zip(x, y)) if k != d):
+        return None
+    if _element(forward.operands[0].type) != _element(back.results[0].type):
+        return None
+    low, high = (list(pad.attributes[k]) for k in ("static_low", "static_high"))
+    if any(low[k] or high[k] for k in range(len(x)) if k != d) or low[d] < 0 or high[d] < 0:
+        return None
+    fill = _padding_value(pad)
+    if fill is None:
+        return None
+    devices = mesh.shape[view.mesh_axes[0]]
+    plan = pad_plan(d, devices, x[d], low[d], high[d])
+    if plan is None or plan.step + x[d] != y[d]:
+        return None
+    return forward, pad, fill, plan
+
+
+def _windowed(
+    x: ir.Value, fill: ir.Value | ir.Operation, plan: _PadPlan, mesh: str, axis: int, out: ir.Type
+) -> ir.Value:
+    """Each device's piece (of type `out`) of `x` padded with `fill` by
+    `plan`, built at the current insertion point and location."""
+    d, loc = plan.dim, ir.Location.current
+    shape = list(_static_shape(x.type) or ())
+    if isinstance(fill, ir.Operation):  # a constant of the pad's body
+        fill = fill.clone(ip=ir.InsertionPoint.current).results[0]
+    index = ir.IndexType.get()
+    me = mesh_ops.process_multi_index(mesh, axes=[axis])[0]
+    splats: dict[int, ir.Value] = {}  # one splat of the padding value per size
+
+    def padding(cells: int) -> ir.Value:
+        if cells not in splats:
+            t = _with_shape(x.type, [*shape[:d], cells, *shape[d + 1 :]], loc)
+            splats[cells] = tensor.SplatOp(t, fill, []).result
+        return splats[cells]
+
+    parts = [padding(plan.before)] if plan.before else []
+    for k in plan.neighbours:
+        if k == 0:
+            parts.append(x)
+            continue
+        # the piece of the device k places along, received whole, and the
+        # padding value where there is no such device
+        moved = mesh_ops.ShiftOp(x.type, x, mesh, axis, -k, mesh_axes=[axis]).result
+        if k > 0:
+            held = arith.CmpIOp(arith.CmpIPredicate.ult, me, arith.ConstantOp(index, plan.devices - k).result)
+        else:
+            held = arith.CmpIOp(arith.CmpIPredicate.uge, me, arith.ConstantOp(index, -k).result)
+        parts.append(arith.SelectOp(held.result, moved, padding(shape[d])).result)
+    if plan.after:
+        parts.append(padding(plan.after))
+    window = parts[0]
+    if len(parts) > 1:
+        cells = sum(ir.RankedTensorType(v.type).shape[d] for v in parts)
+        window = tensor.ConcatOp(_with_shape(x.type, [*shape[:d], cells, *shape[d + 1 :]], loc), d, parts).result
+    if not plan.step:
+        start = arith.ConstantOp(index, plan.start).result
+    else:
+        start = me if plan.step == 1 else arith.MulIOp(me, arith.ConstantOp(index, plan.step).result).result
+        if plan.start:
+            start = arith.AddIOp(start, arith.ConstantOp(index, plan.start).result).result
+    sizes = list(_static_shape(out) or ())
+    offsets = [DYNAMIC if k == d else 0 for k in range(len(sizes))]
+    return tensor.ExtractSliceOp(out, window, [start], [], [], offsets, sizes, [1] * len(sizes)).result
+
+
+def _padding_value(pad: ir.Operation) -> ir.Value | ir.Operation | None:
+    """The value a `tensor.pad` pads with, when it is one for every cell: a
+    value from outside the pad, or the constant its body makes (returned as
+    that op, for the caller to copy); else None."""
+    blocks = pad.regions[0].blocks
+    if len(blocks) != 1:
+        return None
+    body = list(blocks[0].operations)
+    if not body or body[-1].name != "tensor.yield" or len(body) > 2:
+        return None
+    value = body[-1].operands[0]
+    owner = value.owner
+    if isinstance(owner, ir.Block):
+        return None if owner == blocks[0] else value
+    if len(body) == 2:
+        made = body[0].operation
+        if made.name == "arith.constant" and owner.operation == made:
+            return made
+        return None
+    return value
 
 
 def _slice_range(op: ir.Operation, shape: tuple[int, ...], d: int) -> tuple[int, int] | None:
