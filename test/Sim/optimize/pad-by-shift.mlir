@@ -4,15 +4,19 @@
 // window over its own piece and its neighbours': the optimizer brings the
 // neighbours' pieces in with non-rotating mesh.shifts, puts the padding
 // value where a device has no such neighbour, and cuts the window at an
-// offset that depends on the device's index.  Every function is compared
-// with the original.
-// RUN: mesh-opt --sharding-propagation --mesh-partition %s -o %t.part.mlir
-// RUN: mesh-opt --mesh-optimize-collectives %t.part.mlir -o %t.mlir
+// offset that depends on the device's index (tensor, stablehlo and mhlo
+// pads), where that receives fewer bytes.  Every function is compared with
+// the original.
+// RUN: mesh-opt --allow-unregistered-dialect --sharding-propagation --mesh-partition %s -o %t.part.mlir
+// RUN: mesh-opt --allow-unregistered-dialect --mesh-optimize-collectives %t.part.mlir -o %t.mlir
 // RUN: FileCheck %s < %t.mlir
 // RUN: mesh-run %t.mlir -f rows_high16 --compare-with %s -q --seed 1 | FileCheck %s --check-prefix=MATCH
 // RUN: mesh-run %t.mlir -f both_sides_1d --compare-with %s -q --seed 2 | FileCheck %s --check-prefix=MATCH
 // RUN: mesh-run %t.mlir -f cols_low16_i32 --compare-with %s -q --seed 3 | FileCheck %s --check-prefix=MATCH
 // RUN: mesh-run %t.mlir -f two_dims --compare-with %s -q --seed 4 | FileCheck %s --check-prefix=MATCH
+// RUN: mesh-run --allow-unregistered-dialect %t.mlir -f hlo_rows_high16 --compare-with %s -q --seed 5 | FileCheck %s --check-prefix=MATCH
+// RUN: mesh-run --allow-unregistered-dialect %t.mlir -f mhlo_low8_i32 --compare-with %s -q --seed 6 | FileCheck %s --check-prefix=MATCH
+// RUN: mesh-run --allow-unregistered-dialect %t.mlir -f mhlo_dearer --compare-with %s -q --seed 7 | FileCheck %s --check-prefix=MATCH
 // MATCH: match
 
 mesh.mesh @m4(shape = 4)
@@ -118,4 +122,60 @@ func.func @two_dims(%x: tensor<8x64xf32>) -> tensor<10x80xf32> {
   } : tensor<8x64xf32> to tensor<10x80xf32>
   %ys = mesh.shard %y to %s : tensor<10x80xf32>
   return %ys : tensor<10x80xf32>
+}
+
+// stablehlo's pad (JAX's jnp.pad): its padding value is a 0-d tensor, read
+// once for the splats.
+// CHECK-LABEL: func.func @hlo_rows_high16(
+// CHECK: %[[V:.*]] = "stablehlo.constant"
+// CHECK: %[[FILL:.*]] = tensor.extract %[[V]][] : tensor<f32>
+// CHECK: mesh.shift %arg0 on @m24 mesh_axes = [1] shift_axis = 1 offset = -1 : tensor<2x12x16xf32> -> tensor<2x12x16xf32>
+// CHECK: tensor.splat %[[FILL]] : tensor<2x12x16xf32>
+// CHECK: tensor.splat %[[FILL]] : tensor<2x4x16xf32>
+// CHECK-NOT: stablehlo.pad
+// CHECK-NOT: mesh.all_to_all
+// CHECK: return
+func.func @hlo_rows_high16(%x: tensor<4x48x16xf32>) -> tensor<4x64x16xf32> {
+  %s = mesh.sharding @m24 split_axes = [[0], [1]] : !mesh.sharding
+  %v = "stablehlo.constant"() <{value = dense<1.5> : tensor<f32>}> : () -> tensor<f32>
+  %xs = mesh.shard %x to %s : tensor<4x48x16xf32>
+  %y = "stablehlo.pad"(%xs, %v) <{edge_padding_high = array<i64: 0, 16, 0>, edge_padding_low = array<i64: 0, 0, 0>, interior_padding = array<i64: 0, 0, 0>}> : (tensor<4x48x16xf32>, tensor<f32>) -> tensor<4x64x16xf32>
+  %ys = mesh.shard %y to %s : tensor<4x64x16xf32>
+  return %ys : tensor<4x64x16xf32>
+}
+
+// mhlo's pad, its sizes 32-bit, its padding value an argument: 40 rows in
+// pieces of 10 padded low by 8 into pieces of 12, each device reading the
+// piece before its own (320 bytes where the all_to_alls received 528).
+// CHECK-LABEL: func.func @mhlo_low8_i32(
+// CHECK: %[[FILL:.*]] = tensor.extract %arg1[] : tensor<i32>
+// CHECK: %[[PREV:.*]] = mesh.shift %arg0 on @m4 mesh_axes = [0] shift_axis = 0 offset = 1 : tensor<10x8xi32> -> tensor<10x8xi32>
+// CHECK: %[[PAD:.*]] = tensor.splat %[[FILL]] : tensor<10x8xi32>
+// CHECK: %[[P:.*]] = arith.select %{{.*}}, %[[PREV]], %[[PAD]] : tensor<10x8xi32>
+// CHECK: %[[W:.*]] = tensor.concat dim(0) %[[P]], %arg0 : (tensor<10x8xi32>, tensor<10x8xi32>) -> tensor<20x8xi32>
+// CHECK: tensor.extract_slice %[[W]][%{{.*}}, 0] [12, 8] [1, 1] : tensor<20x8xi32> to tensor<12x8xi32>
+// CHECK-NOT: mhlo.pad
+func.func @mhlo_low8_i32(%x: tensor<40x8xi32>, %v: tensor<i32>) -> tensor<48x8xi32> {
+  %s = mesh.sharding @m4 split_axes = [[0]] : !mesh.sharding
+  %xs = mesh.shard %x to %s : tensor<40x8xi32>
+  %y = "mhlo.pad"(%xs, %v) {edge_padding_high = dense<0> : tensor<2xi32>, edge_padding_low = dense<[8, 0]> : tensor<2xi32>, interior_padding = dense<0> : tensor<2xi32>} : (tensor<40x8xi32>, tensor<i32>) -> tensor<48x8xi32>
+  %ys = mesh.shard %y to %s : tensor<48x8xi32>
+  return %ys : tensor<48x8xi32>
+}
+
+// Padded by 5 and 3, the middle devices read both neighbours' pieces: two
+// shifts of 320 bytes would receive more than the two all_to_alls (528), so
+// the pad stays between them.
+// CHECK-LABEL: func.func @mhlo_dearer(
+// CHECK: mesh.all_to_all
+// CHECK: "mhlo.pad"
+// CHECK: mesh.all_to_all
+// CHECK-NOT: mesh.shift
+// CHECK: return
+func.func @mhlo_dearer(%x: tensor<40x8xi32>, %v: tensor<i32>) -> tensor<48x8xi32> {
+  %s = mesh.sharding @m4 split_axes = [[0]] : !mesh.sharding
+  %xs = mesh.shard %x to %s : tensor<40x8xi32>
+  %y = "mhlo.pad"(%xs, %v) {edge_padding_high = dense<[3, 0]> : tensor<2xi32>, edge_padding_low = dense<[5, 0]> : tensor<2xi32>, interior_padding = dense<0> : tensor<2xi32>} : (tensor<40x8xi32>, tensor<i32>) -> tensor<48x8xi32>
+  %ys = mesh.shard %y to %s : tensor<48x8xi32>
+  return %ys : tensor<48x8xi32>
 }

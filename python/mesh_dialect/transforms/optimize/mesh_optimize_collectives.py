@@ -1039,7 +1039,7 @@ def _pad_between(
     d = view.split_axis if back.name == "mesh.all_to_all" else view.slice_axis
     padded = back.operands[0]
     pad = padded.owner
-    if isinstance(pad, ir.Block) or pad.name != "tensor.pad" or len(pad.operands) != 1:
+    if isinstance(pad, ir.Block) or pad.name not in _PADS or len(pad.operands) != _PADS[pad.name]:
         return None
     pad = pad.operation
     if not _only_user(padded, back):
@@ -1063,10 +1063,21 @@ def _pad_between(
         return None
     if _element(forward.operands[0].type) != _element(back.results[0].type):
         return None
-    low, high = (list(pad.attributes[k]) for k in ("static_low", "static_high"))
+    if pad.name == "tensor.pad":
+        low, high = (list(pad.attributes[k]) for k in ("static_low", "static_high"))
+        fill = _padding_value(pad)
+    else:  # stablehlo, mhlo: the padding value is a 0-d tensor operand
+        names = ("edge_padding_low", "edge_padding_high", "interior_padding")
+        if any(k not in pad.attributes for k in names):
+            return None
+        low, high, interior = (ints_of(pad.attributes[k]) for k in names)
+        if any(interior):
+            return None
+        fill = pad.operands[1]
+    if len(low) != len(x) or len(high) != len(x):
+        return None
     if any(low[k] or high[k] for k in range(len(x)) if k != d) or low[d] < 0 or high[d] < 0:
         return None
-    fill = _padding_value(pad)
     if fill is None:
         return None
     devices = mesh.shape[view.mesh_axes[0]]
@@ -1085,6 +1096,8 @@ def _windowed(
     shape = list(_static_shape(x.type) or ())
     if isinstance(fill, ir.Operation):  # a constant of the pad's body
         fill = fill.clone(ip=ir.InsertionPoint.current).results[0]
+    elif isinstance(fill.type, ir.RankedTensorType):  # an hlo pad's 0-d tensor
+        fill = tensor.ExtractOp(fill, []).result
     index = ir.IndexType.get()
     me = mesh_ops.process_multi_index(mesh, axes=[axis])[0]
     splats: dict[int, ir.Value] = {}  # one splat of the padding value per size
@@ -1123,6 +1136,11 @@ def _windowed(
     sizes = list(_static_shape(out) or ())
     offsets = [DYNAMIC if k == d else 0 for k in range(len(sizes))]
     return tensor.ExtractSliceOp(out, window, [start], [], [], offsets, sizes, [1] * len(sizes)).result
+
+
+_PADS = {"tensor.pad": 1, "stablehlo.pad": 2, "mhlo.pad": 2}
+"""The pads `pad-by-shift` reads, and their number of operands (a tensor.pad
+with sizes given by values has more)."""
 
 
 def _padding_value(pad: ir.Operation) -> ir.Value | ir.Operation | None:
