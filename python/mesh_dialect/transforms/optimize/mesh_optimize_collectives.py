@@ -32,6 +32,7 @@ from ...ir.flags import drop_totals_only_flags
 from ...ir.hlo import ints_like, ints_of
 from ...ir.schema import DYNAMIC
 from ...ir.signature import op_address
+from ...ir.syntax import Unprintable, decode_sharding_attr
 from ...ir.types import is_boolean, sum_zero_attr
 from ...sharding.resharding import AllGather, AllReduce, AllToAll, ReduceScatter, Step, uniform_cost
 from ...sharding.spec import IDEMPOTENT_KINDS, Mesh
@@ -1080,6 +1081,13 @@ def _pad_between(
         return None
     if fill is None:
         return None
+    if back.name == "mesh.all_to_all" and not isinstance(fill, ir.Operation):
+        # Each device pads its slice of the other dimension, and the second
+        # all_to_all hands those cells around: a device's piece holds the
+        # padding values of others, which the window can only equal when
+        # every device pads with the same value.
+        if not _same_on_every_device(fill, view.mesh, view.mesh_axes[0]):
+            return None
     devices = mesh.shape[view.mesh_axes[0]]
     plan = pad_plan(d, devices, x[d], low[d], high[d])
     if plan is None or plan.step + x[d] != y[d]:
@@ -1141,6 +1149,35 @@ def _windowed(
 _PADS = {"tensor.pad": 1, "stablehlo.pad": 2, "mhlo.pad": 2}
 """The pads `pad-by-shift` reads, and their number of operands (a tensor.pad
 with sizes given by values has more)."""
+
+
+_CONSTANTS = frozenset(("arith.constant", "stablehlo.constant", "mhlo.constant"))
+
+
+def _same_on_every_device(value: ir.Value, mesh: str, axis: int) -> bool:
+    """Whether `value` is known equal on the devices along `axis` of `mesh`:
+    a constant, a collective's result over that axis (`_replicated_axes`),
+    an element of one, or a function argument its layout says every
+    device holds whole."""
+    owner = value.owner
+    if isinstance(owner, ir.Block):
+        parent = owner.owner
+        if parent is None or parent.name != "func.func" or "arg_attrs" not in parent.attributes:
+            return False
+        attrs = ir.DictAttr(ir.ArrayAttr(parent.attributes["arg_attrs"])[ir.BlockArgument(value).arg_number])
+        if "mesh.sharding" not in attrs:
+            return False
+        try:
+            found, split, partial, *_ = decode_sharding_attr(str(attrs["mesh.sharding"]))
+        except (Unprintable, ValueError):
+            return False
+        return found == "@" + mesh and not partial and not any(split)
+    op = owner.operation
+    if op.name in _CONSTANTS:
+        return True
+    if op.name == "tensor.extract":
+        return _same_on_every_device(op.operands[0], mesh, axis)
+    return axis in _replicated_axes(value, mesh)
 
 
 def _padding_value(pad: ir.Operation) -> ir.Value | ir.Operation | None:
