@@ -1162,8 +1162,8 @@ def _same_on_every_device(value: ir.Value, mesh: str, axis: int) -> bool:
     owner = value.owner
     if isinstance(owner, ir.Block):
         parent = owner.owner
-        if parent is None or parent.name != "func.func" or "arg_attrs" not in parent.attributes:
-            return False
+        if parent is None or parent.operation.name != "func.func" or "arg_attrs" not in parent.attributes:
+            return False  # (an OpView's `name` may be a function's symbol: the op's is its operation's)
         attrs = ir.DictAttr(ir.ArrayAttr(parent.attributes["arg_attrs"])[ir.BlockArgument(value).arg_number])
         if "mesh.sharding" not in attrs:
             return False
