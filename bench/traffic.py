@@ -3,8 +3,8 @@ either spelling (ours: `mesh.`/`mesh_axes`, upstream's: `shard.`/`grid_axes`),
 with the resharding planner's cost model (see `sharding/resharding.py`), as
 the simulator's `count_traffic` counts a run: for each op the most any one
 device receives, summed over the ops.  S is the op's input, E its elements,
-g its device group: all_gather (g-1)*S, all_reduce 2(g-1)*ceil(E/g)
-elements, reduce_scatter and all_to_all (g-1)*floor(E/g) elements, gather
+g its device group: all_gather (g-1)*S, all_reduce 2(E-floor(E/g))
+elements (`sharding/costs.py`), reduce_scatter and all_to_all (g-1)*floor(E/g) elements, gather
 and reduce (the root) (g-1)*S, scatter (off the root) its result, broadcast
 and recv S, shift S when some device has a source other than itself,
 update_halo the destination halo cells inside the tensor that other devices
@@ -69,7 +69,7 @@ def traffic(
         elif kind in ("all_to_all", "reduce_scatter"):
             total += (g - 1) * (e // g)
         elif kind == "all_reduce":
-            total += 2 * (g - 1) * -(-e // g)
+            total += 2 * (e - e // g)  # (`all_reduce_elements`)
         elif kind == "scatter":
             total += elements(m.group(3)) if m.group(3) else e // g
         elif kind == "shift":

@@ -9,7 +9,7 @@ all-reduce, all-gather, reduce-scatter, all-to-all, collective-permute (an
 async `-start` counts once, its `-done` not at all; an op inside a called
 computation counts where it is written, so a fusion is never counted twice).
 Bytes a device receives use the planner's cost model (`bench/traffic.py`):
-all-gather (g-1)*S, all-reduce 2(g-1)*ceil(E/g) elements, reduce-scatter and
+all-gather (g-1)*S, all-reduce 2(E-floor(E/g)) elements, reduce-scatter and
 all-to-all (g-1)/g*S, collective-permute S (S = the op's per-device input
 bytes, E its elements, g its replica group's size).  `bytes_rs` prices each
 all-reduce whose only use slices it to 1/g as a reduce-scatter: the SPMD
@@ -323,7 +323,7 @@ def collectives(hlo: str, devices: int) -> dict[str, Any]:
             if kind == "all-gather":
                 b += (g - 1) * e * eb
             elif kind == "all-reduce":
-                b += 2 * (g - 1) * -(-e // g) * eb
+                b += 2 * (e - e // g) * eb
                 b_rs += (g - 1) * e // g * eb
             elif kind in ("reduce-scatter", "all-to-all"):
                 b += (g - 1) * e // g * eb

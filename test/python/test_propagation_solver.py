@@ -132,7 +132,7 @@ def test_megatron_pair_all_reduces_once_instead_of_gathering_the_weight() -> Non
     assert g.nodes[mm1].states[chosen[mm1]].option == ((), (0,), ())
     assert g.nodes[relu].states[chosen[relu]].option == ((), (0,))
     assert g.nodes[mm2].states[chosen[mm2]].option == ((), (), (0,))
-    # the all_reduce of the 8x64 partial sum: 2 (g - 1) ceil(512 / g) floats
+    # the all_reduce of the 8x64 partial sum: 2 (512 - 512 / g) floats
     assert bytes_moved(g, cost4, chosen) == 2 * 3 * 128 * 4
 
 

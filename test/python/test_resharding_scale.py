@@ -63,7 +63,7 @@ def bound(shape, mesh_shape, source: Sharding, target: Sharding, element_bytes: 
     if source.partial_axes and not (keep and set(source.partial_axes) <= set(target.partial_axes)):
         some = keep and source.partial_type != "average"
         g = count([a for a in source.partial_axes if not (some and a in target.partial_axes)])
-        r = 2 * (g - 1) * -(-e // g)
+        r = 2 * (e - e // g)
     lcp, moved = [], []
     for d in range(rank):
         a, b = source.axes_of(d), target.axes_of(d)

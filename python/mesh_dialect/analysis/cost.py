@@ -17,7 +17,7 @@ The models, per device:
   `sim.collectives.count_traffic` counts a run (S the device's input in
   bytes, E its elements, g the size of the device group): all_gather
   (g - 1) S; all_to_all (g - 1) floor(S / g); reduce_scatter
-  (g - 1) floor(E / g) elements; all_reduce 2 (g - 1) ceil(E / g)
+  (g - 1) floor(E / g) elements; all_reduce 2 (E - floor(E / g))
   elements (reduction results in the result's element type); the root of
   reduce and gather the others' pieces; broadcast and scatter, off the
   root, what the root sends it; shift, its source's input when it has a
@@ -74,6 +74,7 @@ from ..ir.control import HLO_BRANCHES, HLO_REGION_OPS, HLO_WHILE, malformed, tri
 from ..ir.hlo import conv_dimensions, dot_dimensions
 from ..ir.schema import DYNAMIC
 from ..ir.syntax import Unprintable, decode_axes_array, decode_sharding_attr
+from ..sharding.costs import all_reduce_elements
 from ..sharding.spec import Mesh, Sharding, ShardingError
 from ..transforms.base import element_bytes
 
@@ -1034,7 +1035,7 @@ class DeviceRun:
         if kind == "reduce_scatter":
             return (g - 1) * (count // g) * result_bytes
         if kind == "all_reduce":
-            return 2 * (g - 1) * -(-count // g) * result_bytes
+            return all_reduce_elements(count, g) * result_bytes
         if kind == "shift":
             axis = a.get("shift_axis", 0)
             n_axis = self.mesh_shape[axis]

@@ -40,8 +40,11 @@ bytes, g the size of the device group of the step's `axes`):
 - all_gather: (g - 1) * S, the g - 1 pieces of the others;
 - all_to_all, reduce_scatter: (g - 1) / g * S, every piece but its own
   (reduce_scatter as a ring);
-- all_reduce: 2 * (g - 1) * ceil(E / g) elements of E, a ring reduce-scatter
-  then a ring all-gather;
+- all_reduce: 2 * (E - floor(E / g)) elements of E, a ring reduce-scatter
+  then a ring all-gather, each bringing a device every chunk but its own
+  (the chunks are E / g elements, rounded up or down, and the device
+  whose own chunk is the smallest receives the most; for g dividing E
+  that is 2 * (g - 1) * E / g);
 - all_slice, partialize: 0, they are local;
 - permute: S for a device whose piece comes from another device (even if
   it holds part of it already), 0 for a fixed point;
@@ -97,7 +100,7 @@ layout visited has one).
 
 Decomposition (`_decompose`, past the search budget; time polynomial in the
 mesh and tensor ranks).  With E the source's local elements, W the tensor's
-elements, g the size of the reduced group, R = 2 (g - 1) ceil(E / g) when
+elements, g the size of the reduced group, R = 2 (E - floor(E / g)) when
 the source's partial axes are reduced (0 when the target keeps them all, same
 kind), lcp(d) the longest common prefix of the source's and target's axes of
 dimension d, E_lcp = prod_d shape[d] / size(lcp(d)), and M the source's
@@ -155,7 +158,7 @@ device's elements outside that dimension,
 - all_gather: (g - 1) * M * R;
 - all_to_all: (g - 1) * M_split * M_concat * R (R outside both);
 - reduce_scatter: (g - 1) * M * R;
-- all_reduce: 2 * (g - 1) * ceil(E / g) for the device's own E (a group
+- all_reduce: 2 * (E - floor(E / g)) for the device's own E (a group
   shares its pieces, so nothing is padded);
 - permute: the device's new piece.
 
@@ -186,6 +189,7 @@ import numpy as np
 
 from ..sim import collectives as coll
 from ..sim.layout import poison
+from .costs import all_reduce_elements
 from .spec import Device, Mesh, Sharding, ShardingError, _ints, split_piece
 
 Split = tuple[tuple[int, ...], ...]
@@ -1023,7 +1027,7 @@ def _moves(p: _Problem, state: _State, last: Step | None = None) -> Iterator[tup
             p.spend()
             left = tuple(a for a in partial if a not in sub)
             g = p.count(sub)
-            cost = 2 * (g - 1) * (-(-elems // g)) * eb
+            cost = all_reduce_elements(elems, g) * eb
             yield AllReduce(sub, kind), (split, left, kind if left else "sum", bounds), cost
         for seq in itertools.permutations(partial, r):
             p.spend(rank)
@@ -1847,7 +1851,7 @@ def uniform_cost(step: Step, elems: int, mesh: Mesh) -> int:
     if isinstance(step, AllToAll | ReduceScatter):
         return (g - 1) * elems // g
     if isinstance(step, AllReduce):
-        return 2 * (g - 1) * (-(-elems // g))
+        return all_reduce_elements(elems, g)
     raise TypeError(f"not a uniform resharding step: {step!r}")  # pragma: no cover
 
 

@@ -34,6 +34,7 @@ from contextlib import contextmanager
 
 import numpy as np
 
+from ..sharding.costs import all_reduce_elements
 from ..sharding.spec import Device, Mesh, MeshError
 from .layout import combine, poison, reduction_problem
 
@@ -112,7 +113,7 @@ def count_traffic() -> Iterator[dict[Device, int]]:
     """Bytes each device receives in the collectives run inside the block,
     counted as the resharding planner's cost model does (all_gather: the
     others' pieces; all_to_all and reduce_scatter: (g - 1) / g of the input;
-    all_reduce: a ring's 2 (g - 1) ceil(E / g) elements; a point-to-point
+    all_reduce: a ring's 2 (E - floor(E / g)) elements; a point-to-point
     message: its array; update_halo: the halo cells taken from other pieces;
     broadcast, scatter, gather, reduce and shift: what a device gets from
     another), so plans can be checked against what their execution moves."""
@@ -293,7 +294,7 @@ def all_reduce(
         for d in group:
             out[d] = total.copy()
             if _COUNTERS:
-                _received(d, 2 * (g - 1) * (-(-total.size // g)) * total.itemsize)
+                _received(d, all_reduce_elements(total.size, g) * total.itemsize)
     return out
 
 

@@ -17,8 +17,8 @@
 
 // CHECK-LABEL: func.func @attention_cond(
 // CHECK-NOT: mesh.all_gather
-// CHECK: mesh.all_reduce %{{.*}} on @mesh mesh_axes = [0] reduction = <max> : tensor<f32> -> tensor<f32>
-// CHECK: mesh.all_reduce %{{.*}} on @mesh mesh_axes = [1] reduction = <max> : tensor<f32> -> tensor<f32>
+// CHECK: mesh.all_reduce %{{.*}} on @mesh mesh_axes = [0, 1] reduction = <max> : tensor<f32> -> tensor<f32>
+// CHECK-NOT: mesh.all_reduce
 // CHECK: "stablehlo.case"
 // CHECK: mesh.all_reduce %{{.*}} on @mesh mesh_axes = [1] : tensor<2x8x32xf32> -> tensor<2x8x32xf32>
 // CHECK: mesh.all_reduce %{{.*}} on @mesh mesh_axes = [1] : tensor<2x8x32xf32> -> tensor<2x8x32xf32>

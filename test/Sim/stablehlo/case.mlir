@@ -29,8 +29,8 @@
 // SAME: match
 
 // IR-LABEL: func.func @cond(%arg0: tensor<4x16xf32> {{.*}}, %arg1: tensor<16x8xf32> {{.*}}) -> (tensor<4x8xf32> {mesh.sharding = #mesh.sharding<@mesh, {{\[\[}}0], [1]]>})
-// IR: mesh.all_reduce %{{.*}} on @mesh mesh_axes = [0] : tensor<f32> -> tensor<f32>
-// IR: mesh.all_reduce %{{.*}} on @mesh mesh_axes = [1] : tensor<f32> -> tensor<f32>
+// IR: mesh.all_reduce %{{.*}} on @mesh mesh_axes = [0, 1] : tensor<f32> -> tensor<f32>
+// IR-NOT: mesh.all_reduce
 // IR: "stablehlo.case"(%{{.*}}) ({
 // IR: "stablehlo.subtract"(%{{.*}}, %{{.*}}) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
 // IR: "stablehlo.multiply"(%{{.*}}, %{{.*}}) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
@@ -46,7 +46,7 @@
 // IR: "mhlo.if"
 
 // COST: @cond on @mesh (shape 2x4, 8 devices)
-// COST: max all_reduce 2 32
+// COST: max all_reduce 1 8
 // COST: note: {{.*}}case.mlir:{{[0-9]+}}:10: 'stablehlo.case' on a value known only at run time: the costlier branch is counted
 
 module {

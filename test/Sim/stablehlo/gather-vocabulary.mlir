@@ -17,7 +17,7 @@ mesh.mesh @mesh(shape = 2x2)
 // CHECK-LABEL: func.func @two_axes(
 // CHECK-SAME: %arg1: tensor<4x6xf32> {mesh.sharding = #mesh.sharding<@mesh, {{\[\[}}0, 1]]>}
 // CHECK: %[[S:.*]] = arith.select
-// CHECK: mesh.{{reduce_scatter|all_reduce}} %[[S]] on @mesh mesh_axes = [0]
+// CHECK: mesh.all_reduce %[[S]] on @mesh mesh_axes = [0, 1] : tensor<5x6xf32>
 func.func @two_axes(%ids: tensor<5xi32>, %table: tensor<16x6xf32>) -> tensor<5x6xf32> {
   %rows = mesh.sharding @mesh split_axes = [[0, 1]] : !mesh.sharding
   %whole = mesh.sharding @mesh split_axes = [[]] : !mesh.sharding

@@ -66,10 +66,9 @@ func.func @main(%arg0: tensor<2x8x4xf32>, %arg1: tensor<4x8xf32>, %arg2: tensor<
 // IR: %[[P2:.*]] = arith.select %{{.*}}, %[[S2]], %[[Z2]] : tensor<1x1xi32>
 // IR: %[[S3:.*]] = "stablehlo.slice"(%{{.*}}) <{limit_indices = array<i64: 1>, start_indices = array<i64: 0>, strides = array<i64: 1>}> : (tensor<1xf32>) -> tensor<1xf32>
 // IR: %[[P3:.*]] = arith.select %{{.*}}, %[[S3]], %{{.*}} : tensor<1xf32>
-// IR: %[[R3:.*]] = mesh.all_reduce %[[P3]] on @mesh mesh_axes = [0] : tensor<1xf32> -> tensor<1xf32>
-// IR: mesh.all_reduce %[[R3]] on @mesh mesh_axes = [1] : tensor<1xf32> -> tensor<1xf32>
+// IR: mesh.all_reduce %[[P3]] on @mesh mesh_axes = [0, 1] : tensor<1xf32> -> tensor<1xf32>
 // IR: "stablehlo.divide"
-// IR: mesh.all_reduce %[[P0]] on @mesh mesh_axes = [0] : tensor<1x1x1xf32> -> tensor<1x1x1xf32>
+// IR: mesh.all_reduce %[[P0]] on @mesh mesh_axes = [0, 1] : tensor<1x1x1xf32> -> tensor<1x1x1xf32>
 // IR: mesh.all_reduce %[[P1]] on @mesh mesh_axes = [1] : tensor<4x1xf32> -> tensor<4x1xf32>
-// IR: mesh.all_reduce %[[P2]] on @mesh mesh_axes = [0] : tensor<1x1xi32> -> tensor<1x1xi32>
+// IR: mesh.all_reduce %[[P2]] on @mesh mesh_axes = [0, 1] : tensor<1x1xi32> -> tensor<1x1xi32>
 // IR-NOT: mesh.all_gather

@@ -65,7 +65,8 @@ func.func @layers(%x: tensor<8x16xf32>, %w: tensor<16x16xf32>) -> tensor<8x16xf3
 // IR: "stablehlo.while"(%arg0) ({
 // IR-NEXT: ^bb0(%{{.*}}: tensor<4x2xf32>):
 // IR: "stablehlo.reduce"
-// IR: mesh.all_reduce %{{.*}} on @mesh mesh_axes = [0] : tensor<f32> -> tensor<f32>
+// IR: mesh.all_reduce %{{.*}} on @mesh mesh_axes = [0, 1] : tensor<f32> -> tensor<f32>
+// IR-NOT: mesh.all_reduce
 // IR: "stablehlo.compare"
 // IR: }, {
 // IR-NOT: = mesh.

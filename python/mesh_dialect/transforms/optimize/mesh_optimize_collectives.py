@@ -452,7 +452,7 @@ class MeshOptimizeCollectives(Pass):
             folded = sorted(set(axes) | set(inner.mesh_axes))
             after = _all_reduce_cost(op, folded, kind, meshes)
             if before is not None and after is not None and after > before:
-                continue  # fewer elements than devices: the ring moves more as one group
+                continue  # (a guard: by the ring's model, `all_reduce_elements`, one group never receives more)
             new = _rebuild_all_reduce(op, inner_op.operands[0], folded)
             inner_op.erase()
             self._explain(new.location, "all_reduce of an all_reduce folded", before, _op_cost(new, meshes))
