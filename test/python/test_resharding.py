@@ -38,11 +38,11 @@ from mesh_dialect.sharding.resharding import (
     _uneven_problem,
     all_split_layouts,
     apply_steps,
-    execute,
     lower_bound,
     plan_resharding,
 )
 from mesh_dialect.sim.layout import assemble, shard
+from mesh_dialect.sim.plans import execute
 
 
 def S(*split, partial=(), kind="sum", halos=(), offsets=()) -> Sharding:

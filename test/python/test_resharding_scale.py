@@ -24,10 +24,10 @@ from mesh_dialect.sharding.resharding import (
     Plan,
     ReduceScatter,
     apply_steps,
-    execute,
     plan_resharding,
 )
 from mesh_dialect.sim.layout import assemble, shard
+from mesh_dialect.sim.plans import execute
 
 
 def S(*split, partial=(), kind="sum") -> Sharding:

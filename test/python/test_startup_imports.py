@@ -133,3 +133,13 @@ def test_register_pass_adds_to_the_registry():
         assert "test-startup-noop" in PASSES and PASSES["test-startup-noop"] is Noop
     finally:
         del PASSES["test-startup-noop"]
+
+
+def test_the_sharding_algebra_and_planner_import_nothing_of_the_simulator():
+    # the arrows point down: the planner is pure layout algebra, and running
+    # its plans on arrays (`sim.plans.execute`) is the simulator's business
+    modules = loaded_after(
+        "import mesh_dialect.sharding.spec, mesh_dialect.sharding.resharding, "
+        "mesh_dialect.sharding.placements, mesh_dialect.sharding.costs"
+    )
+    assert sorted(m for m in modules if m.startswith("mesh_dialect.sim")) == []

@@ -20,10 +20,11 @@ from strategies import dynamic_uneven_problems, uneven_problems
 
 import mesh_dialect
 from mesh_dialect.sharding import Mesh, Sharding
-from mesh_dialect.sharding.resharding import Plan, execute, plan_resharding
+from mesh_dialect.sharding.resharding import Plan, plan_resharding
 from mesh_dialect.sim.api import Simulation
 from mesh_dialect.sim.collectives import count_traffic
 from mesh_dialect.sim.layout import assemble, shard
+from mesh_dialect.sim.plans import execute
 
 
 def _run_counting(plan: Plan, x: np.ndarray) -> dict:

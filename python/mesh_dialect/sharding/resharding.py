@@ -3,7 +3,7 @@ mesh collectives: pure Python, no IR.
 
 The IR side (spmdization of `mesh.shard` pairs) only has to emit the steps of
 a plan one op each; the simulator proves plans right by running them
-(`execute`).  Keeping the planner free of MLIR makes it testable on every
+(`sim.plans.execute`).  Keeping the planner free of MLIR makes it testable on every
 pair of layouts of small meshes.
 
 Layouts.  A layout is what `Sharding` says without halos: for every tensor
@@ -162,7 +162,7 @@ device's elements outside that dimension,
   shares its pieces, so nothing is padded);
 - permute: the device's new piece.
 
-`execute` runs such steps exactly so (`_execute_step`), and
+`sim.plans.execute` runs such steps exactly so, and
 `sim.collectives.count_traffic` counts what they move with the same
 model, so a plan's bytes can be checked against its execution.  Past the
 search budget, uneven plans reduce, gather every dimension whole and cut
@@ -187,15 +187,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..sim import collectives as coll
-from ..sim.layout import poison
 from .costs import all_reduce_elements
 from .spec import Device, Mesh, Sharding, ShardingError, _ints, split_piece
 
 Split = tuple[tuple[int, ...], ...]
 """Split axes with one entry per tensor dimension (trailing empties kept)."""
 
-_IDENTITY_KINDS = ("sum", "bitwise_xor", "product")
+IDENTITY_KINDS = ("sum", "bitwise_xor", "product")
 """Partial kinds whose non-leading terms are an identity value, not the value."""
 
 EXACT_SEARCH_BUDGET = 100_000
@@ -631,145 +629,6 @@ def _cheapest_without_whole_gathers(
     except _SearchTooLarge:
         return None
     return None if steps is None else _plan(p, source, target, steps).bytes_received
-
-
-def execute(
-    plan: Plan, local_arrays: Mapping[Device, np.ndarray], mesh: Mesh | Sequence[int] | None = None
-) -> dict[Device, np.ndarray]:
-    """Run `plan` on per-device arrays with the `sim.collectives` functions
-    (Permute through point-to-point `exchange`), so plans are proven by
-    execution rather than by reading."""
-    if mesh is None:
-        mesh = Mesh(plan.mesh_shape)
-    elif not isinstance(mesh, Mesh):
-        mesh = Mesh(tuple(mesh))
-    if mesh.shape != plan.mesh_shape:
-        raise ValueError(f"the plan is for mesh {_fmt_shape(plan.mesh_shape)}, not {_fmt_shape(mesh.shape)}")
-    arrays = {d: np.asarray(local_arrays[d]) for d in mesh.devices()}
-    before = plan.source
-    for step, after in zip(plan.steps, plan.intermediate):
-        arrays = _execute_step(step, arrays, mesh, before, after, plan.shape)
-        before = after
-    return arrays
-
-
-def _execute_step(
-    step: Step,
-    arrays: dict[Device, np.ndarray],
-    mesh: Mesh,
-    before: Sharding,
-    after: Sharding,
-    shape: tuple[int, ...],
-) -> dict[Device, np.ndarray]:
-    """One step as mesh-partition emits it: its `sim.collectives` op, on
-    pieces padded to the largest one with the valid parts taken after it
-    when the pieces it joins or cuts differ in size (module docstring)."""
-    if isinstance(step, UpdateHalo):
-        return coll.update_halo(arrays, mesh, step.split_axes, step.source_halos, step.destination_halos)
-    if isinstance(step, AllReduce):
-        return coll.all_reduce(arrays, mesh, step.axes, step.kind)
-    if isinstance(step, Permute):
-        sends: dict[Device, tuple[Device, np.ndarray]] = {}
-        recvs: dict[Device, Device] = {}
-        for group in mesh.groups(step.axes):
-            for i, dev in enumerate(group):
-                dest = group[step.perm[i]]
-                sends[dev] = (dest, arrays[dev])
-                recvs[dest] = dev
-        return coll.exchange(sends, recvs, mesh=mesh)
-    if isinstance(step, Partialize):
-        out = {}
-        for d, a in arrays.items():
-            if step.kind in _IDENTITY_KINDS and mesh.in_group_index(d, step.axes) != 0:
-                fill = 1 if step.kind == "product" else 0
-                out[d] = np.full(a.shape, fill, dtype=a.dtype)
-            else:
-                out[d] = a.copy()
-        return out
-    if not isinstance(step, AllGather | AllSlice | AllToAll | ReduceScatter):
-        raise TypeError(f"not a resharding step: {step!r}")
-    if before.is_even(shape, mesh) and after.is_even(shape, mesh):  # nothing to pad
-        if isinstance(step, AllGather):
-            return coll.all_gather(arrays, mesh, step.axes, step.dim)
-        if isinstance(step, AllSlice):
-            return coll.all_slice(arrays, mesh, step.axes, step.dim)
-        if isinstance(step, AllToAll):
-            return coll.all_to_all(arrays, mesh, step.axes, step.split_dim, step.concat_dim)
-        return coll.reduce_scatter(arrays, mesh, step.axes, step.kind, step.dim)
-    devices = mesh.devices()
-    old = {d: before.slice_of(shape, mesh, d) for d in devices}
-    new = {d: after.slice_of(shape, mesh, d) for d in devices}
-    if isinstance(step, AllSlice):
-        out = {}
-        for d in devices:
-            a, b = new[d][step.dim], old[d][step.dim]
-            out[d] = _cut(arrays[d], step.dim, a.start - b.start, a.stop - b.start).copy()
-        return out
-    axes = step.axes
-    g = mesh.group_size(axes)
-    if isinstance(step, AllGather):
-        dim = step.dim
-        m = _largest(before, dim, shape, mesh)
-        gathered = coll.all_gather({d: _padded(arrays[d], dim, m) for d in devices}, mesh, axes, dim)
-        out = {}
-        for d in devices:
-            parts = []
-            for j, member in enumerate(mesh.group_of(d, axes)):
-                size = old[member][dim].stop - old[member][dim].start
-                parts.append(_cut(gathered[d], dim, j * m, j * m + size))
-            out[d] = np.concatenate(parts, axis=dim)
-        return out
-    # all_to_all and reduce_scatter: chunk j (the part of the piece member j
-    # gets) at j times the largest new piece
-    dim = step.split_dim if isinstance(step, AllToAll) else step.dim
-    m = _largest(after, dim, shape, mesh)
-    buffers = {}
-    for d in devices:
-        a = arrays[d]
-        full = list(a.shape)
-        full[dim] = g * m
-        if isinstance(step, AllToAll):
-            full[step.concat_dim] = _largest(before, step.concat_dim, shape, mesh)
-        buf = poison(full, a.dtype)
-        start = old[d][dim].start
-        for j, member in enumerate(mesh.group_of(d, axes)):
-            piece = new[member][dim]
-            chunk = _cut(a, dim, piece.start - start, piece.stop - start)
-            index = [slice(0, n) for n in chunk.shape]
-            index[dim] = slice(j * m, j * m + chunk.shape[dim])
-            buf[tuple(index)] = chunk
-        buffers[d] = buf
-    if isinstance(step, ReduceScatter):
-        done = coll.reduce_scatter(buffers, mesh, axes, step.kind, dim)
-        return {d: _cut(done[d], dim, 0, new[d][dim].stop - new[d][dim].start).copy() for d in devices}
-    c = step.concat_dim
-    mc = _largest(before, c, shape, mesh)
-    moved = coll.all_to_all(buffers, mesh, axes, dim, c)
-    out = {}
-    for d in devices:
-        parts = []
-        for i, member in enumerate(mesh.group_of(d, axes)):
-            size = old[member][c].stop - old[member][c].start
-            part = _cut(moved[d], c, i * mc, i * mc + size)
-            parts.append(_cut(part, dim, 0, new[d][dim].stop - new[d][dim].start))
-        out[d] = np.concatenate(parts, axis=c)
-    return out
-
-
-def _padded(array: np.ndarray, dim: int, size: int) -> np.ndarray:
-    """`array` grown to `size` along `dim` with poison (what the IR's padding
-    holds: it is never read)."""
-    shape = list(array.shape)
-    shape[dim] = size
-    out = poison(shape, array.dtype)
-    out[tuple(slice(0, n) for n in array.shape)] = array
-    return out
-
-
-def _cut(array: np.ndarray, dim: int, start: int, stop: int) -> np.ndarray:
-    index = [slice(None)] * array.ndim
-    index[dim] = slice(start, stop)
-    return array[tuple(index)]
 
 
 # -- input checks ----------------------------------------------------------------
@@ -1743,7 +1602,7 @@ def _widest(size: int, pieces: int, bounds: tuple[int, ...] | None) -> int:
     return max((y - x for x, y in zip(bounds, bounds[1:])), default=0)
 
 
-def _largest(s: Sharding, dim: int, shape: tuple[int, ...], mesh: Mesh) -> int:
+def largest_piece(s: Sharding, dim: int, shape: tuple[int, ...], mesh: Mesh) -> int:
     """`_widest` of tensor dimension `dim` laid out by `s`."""
     return _widest(shape[dim], s.shard_count(dim, mesh), s.offsets(dim, mesh))
 
@@ -1768,7 +1627,7 @@ def _volume(box: Sequence[tuple[int, int]]) -> int:
 def _step_costs(p: _Problem, step: Step, before: Sharding, after: Sharding) -> dict[Device, int]:
     """Elements every device receives in `step` (the module docstring's
     model): what `uniform_cost` says of the array its collective runs on,
-    the device's piece padded as `_execute_step` pads it."""
+    the device's piece padded as `sim.plans.execute` pads it."""
     shape, mesh = p.shape, p.mesh
     devices = mesh.devices()
     if isinstance(step, UpdateHalo):
@@ -1801,12 +1660,12 @@ def _step_costs(p: _Problem, step: Step, before: Sharding, after: Sharding) -> d
     # the one it or a reduce_scatter cuts (g times the largest new piece)
     padded: dict[int, int] = {}
     if isinstance(step, AllGather):
-        padded[step.dim] = _largest(before, step.dim, shape, mesh)
+        padded[step.dim] = largest_piece(before, step.dim, shape, mesh)
     elif isinstance(step, AllToAll | ReduceScatter):
         cut = step.split_dim if isinstance(step, AllToAll) else step.dim
-        padded[cut] = mesh.group_size(step.axes) * _largest(after, cut, shape, mesh)
+        padded[cut] = mesh.group_size(step.axes) * largest_piece(after, cut, shape, mesh)
         if isinstance(step, AllToAll):
-            padded[step.concat_dim] = _largest(before, step.concat_dim, shape, mesh)
+            padded[step.concat_dim] = largest_piece(before, step.concat_dim, shape, mesh)
     out = {}
     costs: dict[int, int] = {}  # per padded size: pieces come in few sizes
     for dev, piece in pieces.items():
@@ -1862,7 +1721,7 @@ def _lower_bound(shape: tuple[int, ...], mesh: Mesh, source: Sharding, target: S
     tgt_partial = set(target.partial_axes)
     keep = not src_partial or (source.partial_type == target.partial_type and src_partial <= tgt_partial)
     new_axes = sorted(tgt_partial - src_partial) if keep else sorted(tgt_partial)
-    identity = target.is_partial and target.partial_type in _IDENTITY_KINDS
+    identity = target.is_partial and target.partial_type in IDENTITY_KINDS
     worst = 0
     # a device's need depends only on its coordinates along these axes
     relevant = sorted(set(source.used_axes()) | set(target.used_axes()))
@@ -1946,7 +1805,8 @@ __all__ = [
     "UpdateHalo",
     "all_split_layouts",
     "apply_steps",
-    "execute",
+    "IDENTITY_KINDS",
+    "largest_piece",
     "lower_bound",
     "plan_resharding",
 ]

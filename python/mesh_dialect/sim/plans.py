@@ -1,0 +1,174 @@
+"""Run a resharding plan (`sharding.resharding`) on per-device arrays with
+the simulator's collectives, so plans are proven by execution rather than
+by reading.  It lives here, not beside the planner: the planner is pure
+layout algebra and imports nothing of the simulator."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from ..sharding.resharding import (
+    IDENTITY_KINDS,
+    AllGather,
+    AllReduce,
+    AllSlice,
+    AllToAll,
+    Partialize,
+    Permute,
+    Plan,
+    ReduceScatter,
+    Step,
+    UpdateHalo,
+    largest_piece,
+)
+from ..sharding.spec import Device, Mesh, Sharding
+from . import collectives as coll
+from .layout import poison
+
+
+def _fmt_shape(shape: Sequence[int]) -> str:
+    return "x".join(str(n) for n in shape) if shape else "scalar"
+
+
+def execute(
+    plan: Plan, local_arrays: Mapping[Device, np.ndarray], mesh: Mesh | Sequence[int] | None = None
+) -> dict[Device, np.ndarray]:
+    """Run `plan` on per-device arrays with the `sim.collectives` functions
+    (Permute through point-to-point `exchange`), so plans are proven by
+    execution rather than by reading."""
+    if mesh is None:
+        mesh = Mesh(plan.mesh_shape)
+    elif not isinstance(mesh, Mesh):
+        mesh = Mesh(tuple(mesh))
+    if mesh.shape != plan.mesh_shape:
+        raise ValueError(f"the plan is for mesh {_fmt_shape(plan.mesh_shape)}, not {_fmt_shape(mesh.shape)}")
+    arrays = {d: np.asarray(local_arrays[d]) for d in mesh.devices()}
+    before = plan.source
+    for step, after in zip(plan.steps, plan.intermediate):
+        arrays = _execute_step(step, arrays, mesh, before, after, plan.shape)
+        before = after
+    return arrays
+
+
+def _execute_step(
+    step: Step,
+    arrays: dict[Device, np.ndarray],
+    mesh: Mesh,
+    before: Sharding,
+    after: Sharding,
+    shape: tuple[int, ...],
+) -> dict[Device, np.ndarray]:
+    """One step as mesh-partition emits it: its `sim.collectives` op, on
+    pieces padded to the largest one with the valid parts taken after it
+    when the pieces it joins or cuts differ in size (module docstring)."""
+    if isinstance(step, UpdateHalo):
+        return coll.update_halo(arrays, mesh, step.split_axes, step.source_halos, step.destination_halos)
+    if isinstance(step, AllReduce):
+        return coll.all_reduce(arrays, mesh, step.axes, step.kind)
+    if isinstance(step, Permute):
+        sends: dict[Device, tuple[Device, np.ndarray]] = {}
+        recvs: dict[Device, Device] = {}
+        for group in mesh.groups(step.axes):
+            for i, dev in enumerate(group):
+                dest = group[step.perm[i]]
+                sends[dev] = (dest, arrays[dev])
+                recvs[dest] = dev
+        return coll.exchange(sends, recvs, mesh=mesh)
+    if isinstance(step, Partialize):
+        out = {}
+        for d, a in arrays.items():
+            if step.kind in IDENTITY_KINDS and mesh.in_group_index(d, step.axes) != 0:
+                fill = 1 if step.kind == "product" else 0
+                out[d] = np.full(a.shape, fill, dtype=a.dtype)
+            else:
+                out[d] = a.copy()
+        return out
+    if not isinstance(step, AllGather | AllSlice | AllToAll | ReduceScatter):
+        raise TypeError(f"not a resharding step: {step!r}")
+    if before.is_even(shape, mesh) and after.is_even(shape, mesh):  # nothing to pad
+        if isinstance(step, AllGather):
+            return coll.all_gather(arrays, mesh, step.axes, step.dim)
+        if isinstance(step, AllSlice):
+            return coll.all_slice(arrays, mesh, step.axes, step.dim)
+        if isinstance(step, AllToAll):
+            return coll.all_to_all(arrays, mesh, step.axes, step.split_dim, step.concat_dim)
+        return coll.reduce_scatter(arrays, mesh, step.axes, step.kind, step.dim)
+    devices = mesh.devices()
+    old = {d: before.slice_of(shape, mesh, d) for d in devices}
+    new = {d: after.slice_of(shape, mesh, d) for d in devices}
+    if isinstance(step, AllSlice):
+        out = {}
+        for d in devices:
+            a, b = new[d][step.dim], old[d][step.dim]
+            out[d] = _cut(arrays[d], step.dim, a.start - b.start, a.stop - b.start).copy()
+        return out
+    axes = step.axes
+    g = mesh.group_size(axes)
+    if isinstance(step, AllGather):
+        dim = step.dim
+        m = largest_piece(before, dim, shape, mesh)
+        gathered = coll.all_gather({d: _padded(arrays[d], dim, m) for d in devices}, mesh, axes, dim)
+        out = {}
+        for d in devices:
+            parts = []
+            for j, member in enumerate(mesh.group_of(d, axes)):
+                size = old[member][dim].stop - old[member][dim].start
+                parts.append(_cut(gathered[d], dim, j * m, j * m + size))
+            out[d] = np.concatenate(parts, axis=dim)
+        return out
+    # all_to_all and reduce_scatter: chunk j (the part of the piece member j
+    # gets) at j times the largest new piece
+    dim = step.split_dim if isinstance(step, AllToAll) else step.dim
+    m = largest_piece(after, dim, shape, mesh)
+    buffers = {}
+    for d in devices:
+        a = arrays[d]
+        full = list(a.shape)
+        full[dim] = g * m
+        if isinstance(step, AllToAll):
+            full[step.concat_dim] = largest_piece(before, step.concat_dim, shape, mesh)
+        buf = poison(full, a.dtype)
+        start = old[d][dim].start
+        for j, member in enumerate(mesh.group_of(d, axes)):
+            piece = new[member][dim]
+            chunk = _cut(a, dim, piece.start - start, piece.stop - start)
+            index = [slice(0, n) for n in chunk.shape]
+            index[dim] = slice(j * m, j * m + chunk.shape[dim])
+            buf[tuple(index)] = chunk
+        buffers[d] = buf
+    if isinstance(step, ReduceScatter):
+        done = coll.reduce_scatter(buffers, mesh, axes, step.kind, dim)
+        return {d: _cut(done[d], dim, 0, new[d][dim].stop - new[d][dim].start).copy() for d in devices}
+    c = step.concat_dim
+    mc = largest_piece(before, c, shape, mesh)
+    moved = coll.all_to_all(buffers, mesh, axes, dim, c)
+    out = {}
+    for d in devices:
+        parts = []
+        for i, member in enumerate(mesh.group_of(d, axes)):
+            size = old[member][c].stop - old[member][c].start
+            part = _cut(moved[d], c, i * mc, i * mc + size)
+            parts.append(_cut(part, dim, 0, new[d][dim].stop - new[d][dim].start))
+        out[d] = np.concatenate(parts, axis=c)
+    return out
+
+
+def _padded(array: np.ndarray, dim: int, size: int) -> np.ndarray:
+    """`array` grown to `size` along `dim` with poison (what the IR's padding
+    holds: it is never read)."""
+    shape = list(array.shape)
+    shape[dim] = size
+    out = poison(shape, array.dtype)
+    out[tuple(slice(0, n) for n in array.shape)] = array
+    return out
+
+
+def _cut(array: np.ndarray, dim: int, start: int, stop: int) -> np.ndarray:
+    index = [slice(None)] * array.ndim
+    index[dim] = slice(start, stop)
+    return array[tuple(index)]
+
+
+__all__ = ["execute"]
