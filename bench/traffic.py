@@ -43,11 +43,25 @@ def traffic(
 ) -> tuple[int, int, dict[str, int]] | None:
     """(collectives, bytes a device receives, {kind: count}); with
     `modelled_only`, None when an op outside the four collectives the
-    planner's model prices exactly appears.  Ops are counted as written: a
-    send/recv in both branches of an `scf.if` counts twice."""
-    count = total = 0
+    planner's model prices exactly appears.  Collectives are counted as
+    written; bytes count the costlier branch of an `scf.if` (a device runs
+    one: a point-to-point exchange writes the send/recv pair in both
+    branches, in opposite orders), as mesh-analysis does."""
+    count = 0
     kinds: dict[str, int] = {}
+    # Per open region, its kind and the bytes of each of its branches so far
+    # (an scf.if's two; one for any other region, added to its parent's).
+    regions: list[tuple[bool, list[int]]] = [(False, [0])]
     for line in ir_text.splitlines():
+        opens, closes = _braces(line)
+        if closes and opens and regions[-1][0] and line.lstrip().startswith("} else {"):
+            regions[-1][1].append(0)  # the if's second branch
+            continue
+        if closes and len(regions) > 1:
+            _, totals = regions.pop()
+            regions[-1][1][-1] += max(totals)
+        if opens:
+            regions.append((SCF_IF.search(line) is not None, [0]))
         m = OP.search(line)
         if not m or m.group(1) not in COMMUNICATING:
             continue
@@ -59,24 +73,40 @@ def traffic(
         g = math.prod(mesh[a] for a in axes)
         count += 1
         kinds[kind] = kinds.get(kind, 0) + 1
-        if kind == "update_halo":
-            total += _halo_elements(line, m.group(2), mesh, e)
-            continue
-        if g == 1:
-            continue  # a group of one device: every device keeps its own data
-        if kind in ("all_gather", "gather", "reduce"):
-            total += (g - 1) * e
-        elif kind in ("all_to_all", "reduce_scatter"):
-            total += (g - 1) * (e // g)
-        elif kind == "all_reduce":
-            total += 2 * (e - e // g)  # (`all_reduce_elements`)
-        elif kind == "scatter":
-            total += elements(m.group(3)) if m.group(3) else e // g
-        elif kind == "shift":
-            total += e if _shift_moves(line, mesh) else 0
-        elif kind != "send":
-            total += e
-    return count, total * element_bytes, kinds
+        regions[-1][1][-1] += _received(kind, line, m, e, g, mesh)
+    while len(regions) > 1:  # (text cut short: close what is open)
+        _, totals = regions.pop()
+        regions[-1][1][-1] += max(totals)
+    return count, regions[0][1][0] * element_bytes, kinds
+
+
+SCF_IF = re.compile(r"= scf\.if |^\s*scf\.if ")
+
+
+def _braces(line: str) -> tuple[int, int]:
+    """(regions the line opens, regions it closes): a line ending in `{` opens
+    one, a line starting with `}` closes one (`} else {` both)."""
+    text = line.strip()
+    return int(text.endswith("{")), int(text.startswith("}"))
+
+
+def _received(kind: str, line: str, m: re.Match[str], e: int, g: int, mesh: tuple[int, ...]) -> int:
+    """Elements a device receives in one communicating op (the module docstring)."""
+    if kind == "update_halo":
+        return _halo_elements(line, m.group(2), mesh, e)
+    if g == 1:
+        return 0  # a group of one device: every device keeps its own data
+    if kind in ("all_gather", "gather", "reduce"):
+        return (g - 1) * e
+    if kind in ("all_to_all", "reduce_scatter"):
+        return (g - 1) * (e // g)
+    if kind == "all_reduce":
+        return 2 * (e - e // g)  # (`all_reduce_elements`)
+    if kind == "scatter":
+        return elements(m.group(3)) if m.group(3) else e // g
+    if kind == "shift":
+        return e if _shift_moves(line, mesh) else 0
+    return 0 if kind == "send" else e
 
 
 def _shift_moves(line: str, mesh: tuple[int, ...]) -> bool:
