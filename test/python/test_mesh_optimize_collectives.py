@@ -636,3 +636,57 @@ func.func @f(%a0: tensor<3x4xi32>, %a1: tensor<i32>, %a2: tensor<3xi32>) -> (ten
     printed = _same(text, seed)
     assert printed.count("mesh.all_to_all") == 2 and printed.count("tensor.pad") == 1, printed
     assert "mesh.all_gather" not in printed and "mesh.shift" in printed, printed
+
+
+# -- flip-by-exchange ---------------------------------------------------------------
+
+
+@st.composite
+def flips(draw):
+    """A per-device program: an all_to_all (or all_gather) gathering a split
+    dimension, a reversal of it (a copying linalg.generic or stablehlo's
+    reverse), and the collective splitting it again."""
+    mesh = [draw(st.integers(2, 5))] + ([draw(st.integers(1, 3))] if draw(st.booleans()) else [])
+    axis = draw(st.integers(0, len(mesh) - 1))
+    n = mesh[axis]
+    piece = draw(st.integers(1, 3))
+    mesh_text = "x".join(map(str, mesh))
+    if draw(st.booleans()):
+        other = n * draw(st.integers(1, 2))
+        arg, gathered = (piece, other), (n * piece, other // n)
+        first = f"mesh.all_to_all %a0 on @mesh mesh_axes = [{axis}] split_axis = 1 concat_axis = 0"
+        second = f"mesh.all_to_all %r on @mesh mesh_axes = [{axis}] split_axis = 0 concat_axis = 1"
+        back, flip, loops = "(i, j) -> (i, j)", f"(i, j) -> ({n * piece - 1} - i, j)", '["parallel", "parallel"]'
+    else:
+        arg, gathered = (piece,), (n * piece,)
+        first = f"mesh.all_gather %a0 on @mesh mesh_axes = [{axis}] gather_axis = 0"
+        second = f"mesh.all_slice %r on @mesh mesh_axes = [{axis}] slice_axis = 0"
+        back, flip, loops = "(i) -> (i)", f"(i) -> ({n * piece - 1} - i)", '["parallel"]'
+    if draw(st.booleans()):
+        reverse = (
+            f'  %r = "stablehlo.reverse"(%g) <{{dimensions = array<i64: 0>}}> : ({_ty(gathered)}) -> {_ty(gathered)}\n'
+        )
+    else:
+        reverse = (
+            f"  %e = tensor.empty() : {_ty(gathered)}\n"
+            f"  %r = linalg.generic {{indexing_maps = [affine_map<{flip}>, affine_map<{back}>],"
+            f" iterator_types = {loops}}} ins(%g : {_ty(gathered)}) outs(%e : {_ty(gathered)}) {{\n"
+            "  ^bb0(%v: i32, %o: i32):\n    linalg.yield %v : i32\n"
+            f"  }} -> {_ty(gathered)}\n"
+        )
+    return (
+        f"mesh.mesh @mesh(shape = {mesh_text})\n"
+        f"func.func @f(%a0: {_ty(arg)}) -> {_ty(arg)} {{\n"
+        f"  %g = {first} : {_ty(arg)} -> {_ty(gathered)}\n"
+        f"{reverse}"
+        f"  %y = {second} : {_ty(gathered)} -> {_ty(arg)}\n"
+        f"  return %y : {_ty(arg)}\n}}\n"
+    )
+
+
+@settings(max_examples=60, deadline=None)
+@given(flips(), st.integers(0, 2**31 - 1))
+def test_reversals_between_collectives_keep_every_devices_results(text, seed):
+    printed = _same(text, seed)
+    if "mesh.send" in printed or "mesh.shift" in printed:  # rewritten
+        assert "mesh.all_" not in printed, printed

@@ -28,6 +28,7 @@ from mlir.dialects import arith, linalg, tensor
 from ...interfaces.linear import float_terms_overflow
 from ...interfaces.registry import hlo_combiner_kind, ignores_nan, is_pointwise, rule_for
 from ...ir import ops as mesh_ops
+from ...ir.exchange import permuted
 from ...ir.flags import drop_totals_only_flags
 from ...ir.hlo import ints_like, ints_of
 from ...ir.schema import DYNAMIC
@@ -284,8 +285,9 @@ class MeshOptimizeCollectives(Pass):
         "again (two all_to_alls, or an all_gather and an all_slice; the rotation two slices concatenated the other "
         "way round, as jnp.roll writes it) into a rotating mesh.shift of the cells that wrap around; and turns a pad "
         "of a split dimension between such collectives into non-rotating mesh.shifts of the neighbouring pieces "
-        "each device's window reads, cut at an offset of its own. Every rewrite computes the same values on every "
-        "device."
+        "each device's window reads, cut at an offset of its own; and turns a reversal of such a dimension (jnp.flip) "
+        "into a local reversal and an exchange with the mirror device. Every rewrite computes the same values on "
+        "every device."
     )
 
     fold_one_device: bool = dataclasses.field(
@@ -321,6 +323,10 @@ class MeshOptimizeCollectives(Pass):
         default=True,
         metadata={"help": "a pad between the collectives that gather and split its dimension -> mesh.shift"},
     )
+    flip_by_exchange: bool = dataclasses.field(
+        default=True,
+        metadata={"help": "a reversal between the collectives that gather and split its dimension -> mirror exchange"},
+    )
     explain: bool = dataclasses.field(
         default=False, metadata={"help": "a remark per rewrite with the bytes received before and after"}
     )
@@ -348,6 +354,8 @@ class MeshOptimizeCollectives(Pass):
             rewrites.append(self._roll_by_shift)
         if self.pad_by_shift:
             rewrites.append(self._pad_by_shift)
+        if self.flip_by_exchange:
+            rewrites.append(self._flip_by_exchange)
         for _ in range(_MAX_ROUNDS):
             changed = False
             for rewrite in rewrites:
@@ -909,6 +917,51 @@ class MeshOptimizeCollectives(Pass):
             changed = True
         return changed
 
+    def _flip_by_exchange(self, module: ir.Operation, meshes: Meshes) -> bool:
+        """An `all_to_all` (or `all_gather`) that gathers a dimension split
+        over one mesh axis, a reversal of that dimension (a copying
+        `linalg.generic` reading it backwards, or an hlo `reverse`), and the
+        `all_to_all` (or `all_slice`) that splits it again: device i's piece
+        of the reversed tensor is the piece of device n - 1 - i, reversed.
+        Each device reverses its own piece and trades it with its mirror
+        device (a rotating `mesh.shift` when the axis has two devices,
+        point-to-point sends and receives otherwise; the middle device of
+        an odd axis keeps its own)."""
+        changed = False
+        for back in _ops(module, _GATHERING):
+            found = _reversal_between(back, meshes)
+            if found is None:
+                continue
+            forward, reverse, mesh, d = found
+            view = _collective(back)
+            axis = view.mesh_axes[0]
+            n = mesh.shape[axis]
+            x = forward.operands[0]
+            alone = _only_user(forward.results[0], reverse)
+            before = _total(_op_cost(forward, meshes) if alone else 0, _op_cost(back, meshes))
+            after = math.prod(_static_shape(x.type) or ()) * element_bytes(x.type)
+            # (two devices: a rotation, even at equal bytes, instead of the gathered copy and its collectives)
+            if before is None or after > before or (after == before and n != 2):
+                continue
+            loc = back.location
+            with ir.InsertionPoint(back), loc:
+                local = _reversed_piece(reverse, x, d)
+                if n == 2:
+                    value = mesh_ops.ShiftOp(x.type, local, view.mesh, axis, 1, mesh_axes=[axis], rotate=True).result
+                else:
+                    value = permuted(local, view.mesh, [n], [axis], [n - 1 - i for i in range(n)])
+            what = "two all_to_alls" if back.name == "mesh.all_to_all" else "an all_gather and an all_slice"
+            back.results[0].replace_all_uses_with(value)
+            init = _producer(reverse.operands[1], "tensor.empty") if len(reverse.operands) > 1 else None
+            for op in (back, reverse, forward) if alone else (back, reverse):
+                op.erase()
+            if init is not None and next(iter(init.results[0].uses), None) is None:
+                init.erase()  # the reversal's own init, read by nothing else
+            how = "mesh.shift" if n == 2 else "an exchange with the mirror device"
+            self._explain(loc, f"a reversal between {what} became {how}", before, after)
+            changed = True
+        return changed
+
     # -- reporting ------------------------------------------------------------
 
     def _explain(self, location: ir.Location, what: str, before: int | None, after: int | None) -> None:
@@ -1144,6 +1197,100 @@ def _windowed(
     sizes = list(_static_shape(out) or ())
     offsets = [DYNAMIC if k == d else 0 for k in range(len(sizes))]
     return tensor.ExtractSliceOp(out, window, [start], [], [], offsets, sizes, [1] * len(sizes)).result
+
+
+_REVERSES = ("stablehlo.reverse", "mhlo.reverse")
+
+
+def _reversal_between(back: ir.Operation, meshes: Meshes) -> tuple[ir.Operation, ir.Operation, Mesh, int] | None:
+    """(the first collective, the reversal, the mesh, the dimension) when
+    `back` (an all_to_all or an all_slice) splits again, over one mesh axis,
+    the dimension a reversal of that dimension only reversed right after an
+    all_to_all or an all_gather gathered it; else None."""
+    view = _collective(back)
+    mesh = _static_mesh(back, meshes)
+    if mesh is None or len(view.mesh_axes) != 1:
+        return None
+    d = view.split_axis if back.name == "mesh.all_to_all" else view.slice_axis
+    reversed_value = back.operands[0]
+    reverse = reversed_value.owner
+    if isinstance(reverse, ir.Block) or not _only_user(reversed_value, back):
+        return None
+    reverse = reverse.operation
+    gathered = reverse.operands[0] if len(reverse.operands) else None
+    if gathered is None or gathered.type != reversed_value.type:
+        return None
+    shape = _static_shape(gathered.type)
+    if shape is None or not _reverses_only(reverse, d, shape):
+        return None
+    forward = gathered.owner
+    if isinstance(forward, ir.Block) or forward.name != _GATHERING[back.name]:
+        return None
+    forward = forward.operation
+    if any(op.block != back.block for op in (forward, reverse)):
+        return None
+    first = _collective(forward)
+    if first.mesh != view.mesh or list(first.mesh_axes) != list(view.mesh_axes):
+        return None
+    if back.name == "mesh.all_to_all" and (first.concat_axis != d or first.split_axis != view.concat_axis):
+        return None
+    if back.name == "mesh.all_slice" and first.gather_axis != d:
+        return None
+    if forward.operands[0].type != back.results[0].type:
+        return None
+    local = _static_shape(back.results[0].type)
+    if local is None or local[d] * mesh.shape[view.mesh_axes[0]] != shape[d]:
+        return None
+    return forward, reverse, mesh, d
+
+
+def _reverses_only(op: ir.Operation, d: int, shape: tuple[int, ...]) -> bool:
+    """Whether `op` (of one operand of `shape`) reverses dimension `d` and
+    nothing else: an hlo `reverse` of that dimension, or a `linalg.generic`
+    of all parallel loops that copies its input read backwards along `d`
+    into an init it does not read."""
+    if op.name in _REVERSES:
+        return "dimensions" in op.attributes and ints_of(op.attributes["dimensions"]) == [d]
+    if op.name != "linalg.generic" or len(op.operands) != 2 or len(op.results) != 1:
+        return False
+    if "indexing_maps" not in op.attributes or "iterator_types" not in op.attributes:
+        return False
+    maps = [ir.AffineMapAttr(m).value for m in ir.ArrayAttr(op.attributes["indexing_maps"])]
+    rank = len(shape)
+    if maps != [_reversal_map(rank, d, shape[d]), ir.AffineMap.get_identity(rank)]:
+        return False
+    if any("parallel" not in str(t) for t in ir.ArrayAttr(op.attributes["iterator_types"])):
+        return False
+    body = list(op.regions[0].blocks[0].operations)
+    block = op.regions[0].blocks[0]
+    return len(body) == 1 and body[0].name == "linalg.yield" and body[0].operands[0] == block.arguments[0]
+
+
+def _reversal_map(rank: int, d: int, size: int) -> ir.AffineMap:
+    """(d0, ..., d_rank-1) -> (d0, ..., size - 1 - d_d, ...)."""
+    exprs = [ir.AffineDimExpr.get(k) for k in range(rank)]
+    backwards = ir.AffineMulExpr.get(ir.AffineConstantExpr.get(-1), ir.AffineDimExpr.get(d))
+    exprs[d] = ir.AffineAddExpr.get(backwards, ir.AffineConstantExpr.get(size - 1))
+    return ir.AffineMap.get(rank, 0, exprs)
+
+
+def _reversed_piece(template: ir.Operation, x: ir.Value, d: int) -> ir.Value:
+    """`x` reversed along dimension `d` by a copy of the reversal `template`,
+    built at the current insertion point."""
+    shape = list(_static_shape(x.type) or ())
+    # (a generic's init first: the copy must come after what it reads)
+    init = tensor.EmptyOp(shape, ir.RankedTensorType(x.type).element_type).result
+    op = template.clone(ip=ir.InsertionPoint.current)
+    op.operands[0] = x
+    if op.name == "linalg.generic":
+        op.operands[1] = init
+        rank = len(shape)
+        maps = [_reversal_map(rank, d, shape[d]), ir.AffineMap.get_identity(rank)]
+        op.attributes["indexing_maps"] = ir.ArrayAttr.get([ir.AffineMapAttr.get(m) for m in maps])
+    else:
+        init.owner.erase()
+    op.results[0].set_type(x.type)
+    return op.results[0]
 
 
 _PADS = {"tensor.pad": 1, "stablehlo.pad": 2, "mhlo.pad": 2}

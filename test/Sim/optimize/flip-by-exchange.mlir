@@ -1,0 +1,135 @@
+// A reversal of a split dimension (jnp.flip) partitions to a collective
+// that gathers the dimension, the reversal, and one that splits it again.
+// Device i's piece of the reversed tensor is the piece of device n - 1 - i,
+// reversed: the optimizer reverses each piece where it is and trades it
+// with the mirror device (a rotating mesh.shift on an axis of two devices,
+// sends and receives otherwise; the middle device of an odd axis keeps its
+// own).  Every function is compared with the original.
+// RUN: mesh-opt --allow-unregistered-dialect --sharding-propagation --mesh-partition %s -o %t.part.mlir
+// RUN: mesh-opt --allow-unregistered-dialect --mesh-optimize-collectives %t.part.mlir -o %t.mlir
+// RUN: FileCheck %s < %t.mlir
+// RUN: mesh-run %t.mlir -f cols_over_4 --compare-with %s -q --seed 1 | FileCheck %s --check-prefix=MATCH
+// RUN: mesh-run %t.mlir -f cols_over_3_i32 --compare-with %s -q --seed 2 | FileCheck %s --check-prefix=MATCH
+// RUN: mesh-run %t.mlir -f rows_over_2 --compare-with %s -q --seed 3 | FileCheck %s --check-prefix=MATCH
+// RUN: mesh-run --allow-unregistered-dialect %t.mlir -f hlo_2x4 --compare-with %s -q --seed 4 | FileCheck %s --check-prefix=MATCH
+// RUN: mesh-run %t.mlir -f one_dim --compare-with %s -q --seed 5 | FileCheck %s --check-prefix=MATCH
+// RUN: mesh-opt --mesh-optimize-collectives=explain=true %t.part.mlir --allow-unregistered-dialect -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+// MATCH: match
+// REMARK: remark: a reversal between two all_to_alls became an exchange with the mirror device: 768 -> 512 bytes received per device
+
+mesh.mesh @m4(shape = 4)
+mesh.mesh @m3(shape = 3)
+mesh.mesh @m2(shape = 2)
+mesh.mesh @m24(shape = 2x4)
+
+#flip64 = affine_map<(i, j) -> (i, 63 - j)>
+#id = affine_map<(i, j) -> (i, j)>
+
+// jnp.flip of the split columns: 512 bytes where the two all_to_alls
+// received 768 (XLA's collective-permute).
+// CHECK-LABEL: func.func @cols_over_4(
+// CHECK-NOT: mesh.all_to_all
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<8x16xf32>
+// CHECK: %[[R:.*]] = linalg.generic {indexing_maps = [#[[$BACK16:.*]], #{{.*}}], iterator_types = ["parallel", "parallel"]} ins(%arg0 : tensor<8x16xf32>) outs(%[[E]] : tensor<8x16xf32>)
+// CHECK: scf.if
+// CHECK: mesh.send %[[R]] on @m4 mesh_axes = [0] destination = [%{{.*}}] : (tensor<8x16xf32>, index) -> tensor<8x16xf32>
+// CHECK: mesh.recv %[[R]] on @m4 mesh_axes = [0] source = [%{{.*}}] : (tensor<8x16xf32>, index) -> tensor<8x16xf32>
+// CHECK-NOT: mesh.all_to_all
+// CHECK-NOT: tensor<2x64xf32>
+// CHECK: return
+func.func @cols_over_4(%x: tensor<8x64xf32>) -> tensor<8x64xf32> {
+  %cols = mesh.sharding @m4 split_axes = [[], [0]] : !mesh.sharding
+  %xs = mesh.shard %x to %cols : tensor<8x64xf32>
+  %e = tensor.empty() : tensor<8x64xf32>
+  %y = linalg.generic {indexing_maps = [#flip64, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%xs : tensor<8x64xf32>) outs(%e : tensor<8x64xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  } -> tensor<8x64xf32>
+  %ys = mesh.shard %y to %cols : tensor<8x64xf32>
+  return %ys : tensor<8x64xf32>
+}
+
+#flip6 = affine_map<(i, j) -> (i, 5 - j)>
+
+// Three devices: the first and last trade, the middle one reverses its own.
+// CHECK-LABEL: func.func @cols_over_3_i32(
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%arg0 : tensor<6x2xi32>)
+// CHECK: mesh.send
+// CHECK: mesh.recv
+// CHECK-NOT: mesh.all_to_all
+// CHECK: return
+func.func @cols_over_3_i32(%x: tensor<6x6xi32>) -> tensor<6x6xi32> {
+  %cols = mesh.sharding @m3 split_axes = [[], [0]] : !mesh.sharding
+  %xs = mesh.shard %x to %cols : tensor<6x6xi32>
+  %e = tensor.empty() : tensor<6x6xi32>
+  %y = linalg.generic {indexing_maps = [#flip6, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%xs : tensor<6x6xi32>) outs(%e : tensor<6x6xi32>) {
+  ^bb0(%a: i32, %o: i32):
+    linalg.yield %a : i32
+  } -> tensor<6x6xi32>
+  %ys = mesh.shard %y to %cols : tensor<6x6xi32>
+  return %ys : tensor<6x6xi32>
+}
+
+#flip8rows = affine_map<(i, j) -> (7 - i, j)>
+
+// Two devices: one rotation instead of two all_to_alls (the same bytes).
+// CHECK-LABEL: func.func @rows_over_2(
+// CHECK: %[[R:.*]] = linalg.generic
+// CHECK-SAME: ins(%arg0 : tensor<4x6xf32>)
+// CHECK: mesh.shift %[[R]] on @m2 mesh_axes = [0] shift_axis = 0 offset = 1 rotate : tensor<4x6xf32> -> tensor<4x6xf32>
+// CHECK-NOT: mesh.all_to_all
+func.func @rows_over_2(%x: tensor<8x6xf32>) -> tensor<8x6xf32> {
+  %rows = mesh.sharding @m2 split_axes = [[0]] : !mesh.sharding
+  %xs = mesh.shard %x to %rows : tensor<8x6xf32>
+  %e = tensor.empty() : tensor<8x6xf32>
+  %y = linalg.generic {indexing_maps = [#flip8rows, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%xs : tensor<8x6xf32>) outs(%e : tensor<8x6xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  } -> tensor<8x6xf32>
+  %ys = mesh.shard %y to %rows : tensor<8x6xf32>
+  return %ys : tensor<8x6xf32>
+}
+
+// stablehlo's reverse (JAX's jnp.flip) on a 2x4 mesh, the columns over
+// the axis of 4.
+// CHECK-LABEL: func.func @hlo_2x4(
+// CHECK: "stablehlo.reverse"(%arg0) <{dimensions = array<i64: 1>}> : (tensor<2x16xf32>) -> tensor<2x16xf32>
+// CHECK: mesh.send
+// CHECK-NOT: mesh.all_to_all
+// CHECK: return
+func.func @hlo_2x4(%x: tensor<4x64xf32>) -> tensor<4x64xf32> {
+  %s = mesh.sharding @m24 split_axes = [[0], [1]] : !mesh.sharding
+  %xs = mesh.shard %x to %s : tensor<4x64xf32>
+  %y = "stablehlo.reverse"(%xs) <{dimensions = array<i64: 1>}> : (tensor<4x64xf32>) -> tensor<4x64xf32>
+  %ys = mesh.shard %y to %s : tensor<4x64xf32>
+  return %ys : tensor<4x64xf32>
+}
+
+#flip1 = affine_map<(i) -> (15 - i)>
+#id1 = affine_map<(i) -> (i)>
+
+// A tensor of one dimension: an all_gather and an all_slice around the
+// reversal (48 bytes gathered, 16 exchanged).
+// CHECK-LABEL: func.func @one_dim(
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%arg0 : tensor<4xf32>)
+// CHECK: mesh.send
+// CHECK-NOT: mesh.all_gather
+// CHECK-NOT: mesh.all_slice
+// CHECK: return
+func.func @one_dim(%x: tensor<16xf32>) -> tensor<16xf32> {
+  %s = mesh.sharding @m4 split_axes = [[0]] : !mesh.sharding
+  %xs = mesh.shard %x to %s : tensor<16xf32>
+  %e = tensor.empty() : tensor<16xf32>
+  %y = linalg.generic {indexing_maps = [#flip1, #id1], iterator_types = ["parallel"]}
+      ins(%xs : tensor<16xf32>) outs(%e : tensor<16xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  } -> tensor<16xf32>
+  %ys = mesh.shard %y to %s : tensor<16xf32>
+  return %ys : tensor<16xf32>
+}
