@@ -125,9 +125,10 @@ func.func @two_dims(%x: tensor<8x64xf32>) -> tensor<10x80xf32> {
 }
 
 // stablehlo's pad (JAX's jnp.pad): its padding value is a 0-d tensor, read
-// once for the splats.
+// once for the splats; as JAX writes it, a converted constant, the same on
+// every device.
 // CHECK-LABEL: func.func @hlo_rows_high16(
-// CHECK: %[[V:.*]] = "stablehlo.constant"
+// CHECK: %[[V:.*]] = "stablehlo.convert"
 // CHECK: %[[FILL:.*]] = tensor.extract %[[V]][] : tensor<f32>
 // CHECK: mesh.shift %arg0 on @m24 mesh_axes = [1] shift_axis = 1 offset = -1 : tensor<2x12x16xf32> -> tensor<2x12x16xf32>
 // CHECK: tensor.splat %[[FILL]] : tensor<2x12x16xf32>
@@ -137,7 +138,8 @@ func.func @two_dims(%x: tensor<8x64xf32>) -> tensor<10x80xf32> {
 // CHECK: return
 func.func @hlo_rows_high16(%x: tensor<4x48x16xf32>) -> tensor<4x64x16xf32> {
   %s = mesh.sharding @m24 split_axes = [[0], [1]] : !mesh.sharding
-  %v = "stablehlo.constant"() <{value = dense<1.5> : tensor<f32>}> : () -> tensor<f32>
+  %k = "stablehlo.constant"() <{value = dense<3> : tensor<i32>}> : () -> tensor<i32>
+  %v = "stablehlo.convert"(%k) : (tensor<i32>) -> tensor<f32>
   %xs = mesh.shard %x to %s : tensor<4x48x16xf32>
   %y = "stablehlo.pad"(%xs, %v) <{edge_padding_high = array<i64: 0, 16, 0>, edge_padding_low = array<i64: 0, 0, 0>, interior_padding = array<i64: 0, 0, 0>}> : (tensor<4x48x16xf32>, tensor<f32>) -> tensor<4x64x16xf32>
   %ys = mesh.shard %y to %s : tensor<4x64x16xf32>

@@ -1299,13 +1299,15 @@ with sizes given by values has more)."""
 
 
 _CONSTANTS = frozenset(("arith.constant", "stablehlo.constant", "mhlo.constant"))
+_HLO = ("stablehlo.", "mhlo.")
 
 
-def _same_on_every_device(value: ir.Value, mesh: str, axis: int) -> bool:
+def _same_on_every_device(value: ir.Value, mesh: str, axis: int, depth: int = 8) -> bool:
     """Whether `value` is known equal on the devices along `axis` of `mesh`:
     a constant, a collective's result over that axis (`_replicated_axes`),
-    an element of one, or a function argument its layout says every
-    device holds whole."""
+    a function argument its layout says every device holds whole, or what
+    an element read or an elementwise op (arith, math, hlo) makes of such
+    values (a JAX padding value is a converted constant), `depth` ops deep."""
     owner = value.owner
     if isinstance(owner, ir.Block):
         parent = owner.owner
@@ -1322,9 +1324,13 @@ def _same_on_every_device(value: ir.Value, mesh: str, axis: int) -> bool:
     op = owner.operation
     if op.name in _CONSTANTS:
         return True
-    if op.name == "tensor.extract":
-        return _same_on_every_device(op.operands[0], mesh, axis)
-    return axis in _replicated_axes(value, mesh)
+    if axis in _replicated_axes(value, mesh):
+        return True
+    name = op.name
+    computed = name.startswith(("arith.", "math.")) or (name.startswith(_HLO) and is_pointwise(name))
+    if depth and (name == "tensor.extract" or computed) and len(op.regions) == 0:
+        return all(_same_on_every_device(v, mesh, axis, depth - 1) for v in op.operands)
+    return False
 
 
 def _padding_value(pad: ir.Operation) -> ir.Value | ir.Operation | None:
