@@ -75,6 +75,9 @@ SPECS = {
     "uneven": ([(), ()], [()] * 6),
     "uneven_softmax": ([(), ()], [(), ()]),
     "uneven_gelu": ([("data", None), (), ()], [("data", None)]),
+    "seq_flip": ([DM], [DM]),
+    "seq_roll": ([DM], [DM]),
+    "seq_pad": ([DM], [DM]),
     "reshard": (
         [DM],
         [("model", "data"), (("model", "data"),), (DM,), (None, ("model", "data")), (), ("model",)],

@@ -308,6 +308,24 @@ def reshard(x: jax.Array) -> tuple[jax.Array, ...]:
     return x, x * 1.0, x + 0.0, x - 0.0, x * 2.0, x / 2.0
 
 
+def seq_flip(x: jax.Array) -> jax.Array:
+    """`jnp.flip` of the sequence split over "model": each piece trades
+    places with its mirror's, reversed."""
+    return jnp.flip(x, 1)
+
+
+def seq_roll(x: jax.Array) -> jax.Array:
+    """`jnp.roll` by 3 of the sequence split over "model": 3 rows wrap
+    around from each piece to the next."""
+    return jnp.roll(x, 3, 1)
+
+
+def seq_pad(x: jax.Array) -> jax.Array:
+    """`jnp.pad` of the sequence split over "model" from 48 to 64 rows:
+    pieces of 12 become pieces of 16, each topped up from the next."""
+    return jnp.pad(x, ((0, 0), (0, 16), (0, 0)))
+
+
 def ints(shape: tuple[int, ...], low: int, high: int) -> Callable[[np.random.Generator], np.ndarray]:
     """An int32 argument drawn from [low, high)."""
     return lambda rng: rng.integers(low, high, shape).astype(np.int32)
@@ -430,6 +448,9 @@ PROGRAMS = {
     "uneven": (uneven, [ints((4, 10), -90, -10), (4, 6)], [P(), P()], (P(),) * 6),
     "uneven_softmax": (uneven_softmax, [(10, 6), (10, 10)], [P(), P()], (P(), P())),
     "uneven_gelu": (uneven_gelu, [(8, 16), (16, 10), (10, 16)], [P("data"), P(), P()], P("data")),
+    "seq_flip": (seq_flip, [(4, 48, 16)], [P("data", "model")], P("data", "model")),
+    "seq_roll": (seq_roll, [(4, 48, 16)], [P("data", "model")], P("data", "model")),
+    "seq_pad": (seq_pad, [(4, 48, 16)], [P("data", "model")], P("data", "model")),
     "reshard": (
         reshard,
         [(8, 16)],
