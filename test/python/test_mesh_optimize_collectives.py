@@ -178,13 +178,15 @@ def programs(draw) -> str:
         if pattern == "slice":  # 1: all_reduce then all_slice
             v, shape = value()
             a = axes()
-            d = divisible_dim(shape, p.group(a))
+            sa = a if draw(st.integers(0, 3)) else list(reversed(a))
+            if len(a) > 1 and draw(st.booleans()):  # a slice over some of the reduced axes
+                sa = draw(st.permutations(a))[: draw(st.integers(1, len(a) - 1))]
+            d = divisible_dim(shape, p.group(sa))
             if d is None:
                 continue
             kind = draw(st.sampled_from(KINDS))
             keep = draw(st.booleans())  # another use: must not be rewritten
             r = p.all_reduce(v, shape, a, kind, keep=keep)
-            sa = a if draw(st.integers(0, 3)) else list(reversed(a))
             p.all_slice(r, shape, sa, d)
         elif pattern == "dup" and p.collectives:  # 2: identical collectives
             text = draw(st.sampled_from(p.collectives))

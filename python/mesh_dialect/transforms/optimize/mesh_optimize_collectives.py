@@ -663,26 +663,53 @@ class MeshOptimizeCollectives(Pass):
             if reduce_op is None or reduce_op.block != op.block or not _only_user(source, op):
                 continue
             sliced, reduced = _collective(op), _collective(reduce_op)
-            if sliced.mesh != reduced.mesh or tuple(sliced.mesh_axes) != tuple(reduced.mesh_axes):
+            if sliced.mesh != reduced.mesh or reduce_op.operands[0].type != source.type:
                 continue
-            if reduce_op.operands[0].type != source.type:
+            axes, cut = list(reduced.mesh_axes), list(sliced.mesh_axes)
+            rest = [a for a in axes if a not in cut]
+            if axes == cut:
+                rest = []
+            elif not cut or not set(cut) < set(axes) or reduced.reduction not in _REGROUPABLE:
                 continue
             before = _op_cost(reduce_op, meshes)
+            after = None
+            if rest:
+                # the slice takes a piece along some of the reduced axes: reduce
+                # scatter over those, and all_reduce the piece over the others
+                after = _total(
+                    _bytes_of(ReduceScatter(tuple(cut), reduced.reduction, sliced.slice_axis), source, meshes, op),
+                    _bytes_of(AllReduce(tuple(rest), reduced.reduction), op.results[0], meshes, op),
+                )
+                if before is None or after is None or after >= before:
+                    continue
             with ir.InsertionPoint(op):
                 new = mesh_ops.ReduceScatterOp(
                     op.results[0].type,
                     reduce_op.operands[0],
                     reduced.mesh,
                     sliced.slice_axis,
-                    mesh_axes=list(reduced.mesh_axes),
+                    mesh_axes=cut,
                     reduction=reduced.reduction,
                     loc=reduce_op.location,
                 ).operation
+                if rest:
+                    new = mesh_ops.AllReduceOp(
+                        op.results[0].type,
+                        new.results[0],
+                        reduced.mesh,
+                        mesh_axes=rest,
+                        reduction=reduced.reduction,
+                        loc=reduce_op.location,
+                    ).operation
             op.results[0].replace_all_uses_with(new.results[0])
             op.erase()
             reduce_op.erase()
+            what = "reduce_scatter and all_reduce" if rest else "reduce_scatter"
             self._explain(
-                new.location, "all_reduce then all_slice became reduce_scatter", before, _op_cost(new, meshes)
+                new.location,
+                f"all_reduce then all_slice became {what}",
+                before,
+                after if rest else _op_cost(new, meshes),
             )
             changed = True
         return changed
@@ -1601,6 +1628,15 @@ def _op_cost(op: ir.Operation, meshes: Meshes) -> int | None:
     else:
         return None
     return _bytes(step, elems, op.operands[0].type, mesh)
+
+
+def _bytes_of(step: Step, value: ir.Value, meshes: Meshes, op: ir.Operation) -> int | None:
+    """What `_op_cost` would say of `step` on `value` on `op`'s mesh."""
+    mesh = _static_mesh(op, meshes)
+    shape = _static_shape(value.type)
+    if mesh is None or shape is None:
+        return None
+    return _bytes(step, math.prod(shape), value.type, mesh)
 
 
 def _all_reduce_cost(op: ir.Operation, axes: list[int], kind: str, meshes: Meshes) -> int | None:
