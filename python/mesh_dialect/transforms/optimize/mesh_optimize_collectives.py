@@ -1007,6 +1007,38 @@ _GATHERING = {"mesh.all_to_all": "mesh.all_to_all", "mesh.all_slice": "mesh.all_
 `back`), and the one that gathered it before the rotation."""
 
 
+def _splits_again(back: ir.Operation, meshes: Meshes) -> tuple[Mesh, int] | None:
+    """(the mesh, the dimension) when `back`, an all_to_all or an all_slice,
+    splits a dimension over one mesh axis of a static mesh; else None."""
+    view = _collective(back)
+    mesh = _static_mesh(back, meshes)
+    if mesh is None or len(view.mesh_axes) != 1:
+        return None
+    return mesh, view.split_axis if back.name == "mesh.all_to_all" else view.slice_axis
+
+
+def _gathering(back: ir.Operation, gathered: ir.Value, d: int, between: Sequence[ir.Operation]) -> ir.Operation | None:
+    """The collective that made `gathered` when it gathered the dimension `d`
+    that `back` splits again, over the same axes (an all_to_all back
+    exchanging the same two dimensions, or an all_gather for an
+    all_slice), in `back`'s block as are the ops `between` (the pass
+    combines ops of one block only); else None."""
+    forward = gathered.owner
+    if isinstance(forward, ir.Block) or forward.name != _GATHERING[back.name]:
+        return None
+    forward = forward.operation
+    if any(op.block != back.block for op in (forward, *between)):
+        return None
+    first, view = _collective(forward), _collective(back)
+    if first.mesh != view.mesh or list(first.mesh_axes) != list(view.mesh_axes):
+        return None
+    if back.name == "mesh.all_to_all" and (first.concat_axis != d or first.split_axis != view.concat_axis):
+        return None
+    if back.name == "mesh.all_slice" and first.gather_axis != d:
+        return None
+    return forward
+
+
 def _rotation_between(
     back: ir.Operation, meshes: Meshes
 ) -> tuple[ir.Operation, ir.Operation, tuple[ir.Operation, ir.Operation], Mesh, int, int] | None:
@@ -1015,11 +1047,10 @@ def _rotation_between(
     all_to_all or an all_slice) splits again, over one mesh axis, the
     dimension a rotation rotated right after an all_to_all or an all_gather
     gathered it; else None."""
-    view = _collective(back)
-    mesh = _static_mesh(back, meshes)
-    if mesh is None or len(view.mesh_axes) != 1:
+    split = _splits_again(back, meshes)
+    if split is None:
         return None
-    d = view.split_axis if back.name == "mesh.all_to_all" else view.slice_axis
+    mesh, d = split
     rotated = back.operands[0]
     concat = rotated.owner
     if isinstance(concat, ir.Block) or concat.name not in _CONCATS or len(concat.operands) != 2:
@@ -1035,24 +1066,13 @@ def _rotation_between(
             return None
         slices.append(owner.operation)
     gathered = slices[0].operands[0]
-    forward = gathered.owner
-    if gathered != slices[1].operands[0] or isinstance(forward, ir.Block) or forward.name != _GATHERING[back.name]:
-        return None
-    forward = forward.operation
-    block = back.block  # (the pass combines ops of one block only)
-    if any(op.block != block for op in (forward, concat, *slices)):
-        return None
-    first = _collective(forward)
-    if first.mesh != view.mesh or list(first.mesh_axes) != list(view.mesh_axes):
+    forward = _gathering(back, gathered, d, (concat, *slices))
+    if gathered != slices[1].operands[0] or forward is None:
         return None
     if forward.operands[0].type != back.results[0].type:
         return None
-    if back.name == "mesh.all_to_all" and (first.concat_axis != d or first.split_axis != view.concat_axis):
-        return None
-    if back.name == "mesh.all_slice" and first.gather_axis != d:
-        return None
     shape, local = _static_shape(gathered.type), _static_shape(back.results[0].type)
-    if shape is None or local is None or local[d] * mesh.shape[view.mesh_axes[0]] != shape[d]:
+    if shape is None or local is None or local[d] * mesh.shape[_collective(back).mesh_axes[0]] != shape[d]:
         return None
     ranges = [_slice_range(op, shape, d) for op in slices]
     if ranges[0] is None or ranges[1] is None:
@@ -1113,11 +1133,10 @@ def _pad_between(
     all_slice) splits again, over one mesh axis, the dimension a
     `tensor.pad` padded, of static sizes and of that dimension only, right
     after an all_to_all or an all_gather gathered it; else None."""
-    view = _collective(back)
-    mesh = _static_mesh(back, meshes)
-    if mesh is None or len(view.mesh_axes) != 1:
+    split = _splits_again(back, meshes)
+    if split is None:
         return None
-    d = view.split_axis if back.name == "mesh.all_to_all" else view.slice_axis
+    mesh, d = split
     padded = back.operands[0]
     pad = padded.owner
     if isinstance(pad, ir.Block) or pad.name not in _PADS or len(pad.operands) != _PADS[pad.name]:
@@ -1125,19 +1144,8 @@ def _pad_between(
     pad = pad.operation
     if not _only_user(padded, back):
         return None
-    gathered = pad.operands[0]
-    forward = gathered.owner
-    if isinstance(forward, ir.Block) or forward.name != _GATHERING[back.name]:
-        return None
-    forward = forward.operation
-    if any(op.block != back.block for op in (forward, pad)):
-        return None
-    first = _collective(forward)
-    if first.mesh != view.mesh or list(first.mesh_axes) != list(view.mesh_axes):
-        return None
-    if back.name == "mesh.all_to_all" and (first.concat_axis != d or first.split_axis != view.concat_axis):
-        return None
-    if back.name == "mesh.all_slice" and first.gather_axis != d:
+    forward = _gathering(back, pad.operands[0], d, (pad,))
+    if forward is None:
         return None
     x, y = _static_shape(forward.operands[0].type), _static_shape(back.results[0].type)
     if x is None or y is None or len(x) != len(y) or any(a != b for k, (a, b) in enumerate(zip(x, y)) if k != d):
@@ -1166,9 +1174,10 @@ def _pad_between(
         # all_to_all hands those cells around: a device's piece holds the
         # padding values of others, which the window can only equal when
         # every device pads with the same value.
+        view = _collective(back)
         if not _same_on_every_device(fill, view.mesh, view.mesh_axes[0]):
             return None
-    devices = mesh.shape[view.mesh_axes[0]]
+    devices = mesh.shape[_collective(back).mesh_axes[0]]
     plan = pad_plan(d, devices, x[d], low[d], high[d])
     if plan is None or plan.step + x[d] != y[d]:
         return None
@@ -1234,11 +1243,10 @@ def _reversal_between(back: ir.Operation, meshes: Meshes) -> tuple[ir.Operation,
     `back` (an all_to_all or an all_slice) splits again, over one mesh axis,
     the dimension a reversal of that dimension only reversed right after an
     all_to_all or an all_gather gathered it; else None."""
-    view = _collective(back)
-    mesh = _static_mesh(back, meshes)
-    if mesh is None or len(view.mesh_axes) != 1:
+    split = _splits_again(back, meshes)
+    if split is None:
         return None
-    d = view.split_axis if back.name == "mesh.all_to_all" else view.slice_axis
+    mesh, d = split
     reversed_value = back.operands[0]
     reverse = reversed_value.owner
     if isinstance(reverse, ir.Block) or not _only_user(reversed_value, back):
@@ -1250,23 +1258,11 @@ def _reversal_between(back: ir.Operation, meshes: Meshes) -> tuple[ir.Operation,
     shape = _static_shape(gathered.type)
     if shape is None or not _reverses_only(reverse, d, shape):
         return None
-    forward = gathered.owner
-    if isinstance(forward, ir.Block) or forward.name != _GATHERING[back.name]:
-        return None
-    forward = forward.operation
-    if any(op.block != back.block for op in (forward, reverse)):
-        return None
-    first = _collective(forward)
-    if first.mesh != view.mesh or list(first.mesh_axes) != list(view.mesh_axes):
-        return None
-    if back.name == "mesh.all_to_all" and (first.concat_axis != d or first.split_axis != view.concat_axis):
-        return None
-    if back.name == "mesh.all_slice" and first.gather_axis != d:
-        return None
-    if forward.operands[0].type != back.results[0].type:
+    forward = _gathering(back, gathered, d, (reverse,))
+    if forward is None or forward.operands[0].type != back.results[0].type:
         return None
     local = _static_shape(back.results[0].type)
-    if local is None or local[d] * mesh.shape[view.mesh_axes[0]] != shape[d]:
+    if local is None or local[d] * mesh.shape[_collective(back).mesh_axes[0]] != shape[d]:
         return None
     return forward, reverse, mesh, d
 
