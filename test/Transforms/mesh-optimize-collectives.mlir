@@ -378,3 +378,19 @@ func.func @slice_along_the_other(%x: tensor<6xi32>, %y: tensor<16xi32>) -> (tens
   %3 = mesh.all_slice %2 on @mesh mesh_axes = [1] slice_axis = 0 : tensor<16xi32> -> tensor<4xi32>
   return %1, %3 : tensor<3xi32>, tensor<4xi32>
 }
+
+// -----
+
+mesh.mesh @mesh(shape = 2x2)
+
+// Not on a float narrower than 32 bits: terms cancelling across the other
+// axis (+40000 on one side, -40000 on the other) would overflow f16 in the
+// partial sums the split makes.
+// CHECK-LABEL: func.func @slice_of_an_f16_sum
+// CHECK-NEXT:    mesh.all_reduce %arg0 on @mesh mesh_axes = [0, 1] : tensor<2xf16> -> tensor<2xf16>
+// CHECK-NEXT:    mesh.all_slice
+func.func @slice_of_an_f16_sum(%x: tensor<2xf16>) -> tensor<1xf16> {
+  %0 = mesh.all_reduce %x on @mesh mesh_axes = [0, 1] : tensor<2xf16> -> tensor<2xf16>
+  %1 = mesh.all_slice %0 on @mesh mesh_axes = [0] slice_axis = 0 : tensor<2xf16> -> tensor<1xf16>
+  return %1 : tensor<1xf16>
+}

@@ -671,6 +671,8 @@ class MeshOptimizeCollectives(Pass):
                 rest = []
             elif not cut or not set(cut) < set(axes) or reduced.reduction not in _REGROUPABLE:
                 continue
+            elif not _terms_combine(reduced.reduction, [reduce_op]):
+                continue  # (partial sums of a float narrower than 32 bits may overflow where the totals do not)
             before = _op_cost(reduce_op, meshes)
             after = None
             if rest:
