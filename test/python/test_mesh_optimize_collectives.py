@@ -692,3 +692,28 @@ def test_reversals_between_collectives_keep_every_devices_results(text, seed):
     printed = _same(text, seed)
     if "mesh.send" in printed or "mesh.shift" in printed:  # rewritten
         assert "mesh.all_" not in printed, printed
+
+
+def test_a_padding_value_handed_to_a_later_block_is_not_an_arguments_layout():
+    # the entry's argument 0 is laid out whole, but the successor's argument 0
+    # is what each device hands it (here its own linear index): the cells
+    # other devices padded differ, and the pad stays
+    text = """
+mesh.mesh @mesh(shape = 4)
+func.func @f(%a0: tensor<i32> {mesh.sharding = #mesh.sharding<@mesh, [[]]>}, %a1: tensor<3x4xi32>) -> tensor<4x4xi32> {
+  %i = mesh.process_linear_index on @mesh : index
+  %c = arith.index_cast %i : index to i32
+  cf.br ^next(%c : i32)
+^next(%s: i32):
+  %g = mesh.all_to_all %a1 on @mesh mesh_axes = [0] split_axis = 1 concat_axis = 0
+      : tensor<3x4xi32> -> tensor<12x1xi32>
+  %p = tensor.pad %g low[0, 0] high[4, 0] {
+  ^bb0(%j: index, %k: index):
+    tensor.yield %s : i32
+  } : tensor<12x1xi32> to tensor<16x1xi32>
+  %r = mesh.all_to_all %p on @mesh mesh_axes = [0] split_axis = 0 concat_axis = 1 : tensor<16x1xi32> -> tensor<4x4xi32>
+  return %r : tensor<4x4xi32>
+}
+"""
+    printed = _same(text, 0)
+    assert "tensor.pad" in printed and "mesh.shift" not in printed, printed

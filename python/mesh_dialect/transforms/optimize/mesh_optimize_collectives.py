@@ -1338,6 +1338,8 @@ def _same_on_every_device(value: ir.Value, mesh: str, axis: int, depth: int = 8)
         parent = owner.owner
         if parent is None or parent.operation.name != "func.func" or "arg_attrs" not in parent.attributes:
             return False  # (an OpView's `name` may be a function's symbol: the op's is its operation's)
+        if owner != parent.regions[0].blocks[0]:
+            return False  # a later block's argument: whatever its branches hand it
         attrs = ir.DictAttr(ir.ArrayAttr(parent.attributes["arg_attrs"])[ir.BlockArgument(value).arg_number])
         if "mesh.sharding" not in attrs:
             return False
