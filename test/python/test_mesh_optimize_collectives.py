@@ -540,6 +540,19 @@ def test_a_pad_plan_fetches_only_the_neighbours_some_device_reads():
     assert (plan.neighbours, plan.before, plan.after, plan.step, plan.start) == ((0, 1), 0, 4, 4, 0)
 
 
+def _gather_and_split(axis: int, traded: bool, moved: str) -> tuple[str, str]:
+    """The collective gathering dimension 0 of %a0 over mesh axis `axis`, and
+    the one splitting it again in `moved`: two all_to_alls trading it with
+    dimension 1 (`traded`), or an all_gather and an all_slice."""
+    on = f"on @mesh mesh_axes = [{axis}]"
+    if traded:
+        return (
+            f"mesh.all_to_all %a0 {on} split_axis = 1 concat_axis = 0",
+            f"mesh.all_to_all {moved} {on} split_axis = 0 concat_axis = 1",
+        )
+    return f"mesh.all_gather %a0 {on} gather_axis = 0", f"mesh.all_slice {moved} {on} slice_axis = 0"
+
+
 @st.composite
 def pads(draw):
     """A per-device program: an all_to_all (or all_gather) gathering a split
@@ -557,14 +570,12 @@ def pads(draw):
     if draw(st.booleans()):
         other = n * draw(st.integers(1, 2))
         arg, gathered, padded, result = (piece, other), (n * piece, other // n), (n * out, other // n), (out, other)
-        first = f"mesh.all_to_all %a0 on @mesh mesh_axes = [{axis}] split_axis = 1 concat_axis = 0"
-        second = f"mesh.all_to_all %p on @mesh mesh_axes = [{axis}] split_axis = 0 concat_axis = 1"
+        first, second = _gather_and_split(axis, True, "%p")
         pad = f"low[{low}, 0] high[{high}, 0]"
         block = "^bb0(%i: index, %j: index)"
     else:
         arg, gathered, padded, result = (piece,), (n * piece,), (n * out,), (out,)
-        first = f"mesh.all_gather %a0 on @mesh mesh_axes = [{axis}] gather_axis = 0"
-        second = f"mesh.all_slice %p on @mesh mesh_axes = [{axis}] slice_axis = 0"
+        first, second = _gather_and_split(axis, False, "%p")
         pad = f"low[{low}] high[{high}]"
         block = "^bb0(%i: index)"
     return (
@@ -656,13 +667,11 @@ def flips(draw):
     if draw(st.booleans()):
         other = n * draw(st.integers(1, 2))
         arg, gathered = (piece, other), (n * piece, other // n)
-        first = f"mesh.all_to_all %a0 on @mesh mesh_axes = [{axis}] split_axis = 1 concat_axis = 0"
-        second = f"mesh.all_to_all %r on @mesh mesh_axes = [{axis}] split_axis = 0 concat_axis = 1"
+        first, second = _gather_and_split(axis, True, "%r")
         back, flip, loops = "(i, j) -> (i, j)", f"(i, j) -> ({n * piece - 1} - i, j)", '["parallel", "parallel"]'
     else:
         arg, gathered = (piece,), (n * piece,)
-        first = f"mesh.all_gather %a0 on @mesh mesh_axes = [{axis}] gather_axis = 0"
-        second = f"mesh.all_slice %r on @mesh mesh_axes = [{axis}] slice_axis = 0"
+        first, second = _gather_and_split(axis, False, "%r")
         back, flip, loops = "(i) -> (i)", f"(i) -> ({n * piece - 1} - i)", '["parallel"]'
     if draw(st.booleans()):
         reverse = (

@@ -382,7 +382,7 @@ class Plan:
 
     def __str__(self) -> str:
         head = (
-            f"reshard {_fmt_shape(self.shape)} on mesh {_fmt_shape(self.mesh_shape)}: "
+            f"reshard {fmt_shape(self.shape)} on mesh {fmt_shape(self.mesh_shape)}: "
             f"{self.source} -> {self.target}: {len(self.steps)} step(s), "
             f"{self.bytes_received} bytes received (lower bound {self.lower_bound})"
         )
@@ -392,7 +392,8 @@ class Plan:
         return "\n".join(lines)
 
 
-def _fmt_shape(shape: Sequence[int]) -> str:
+def fmt_shape(shape: Sequence[int]) -> str:
+    """A shape as diagnostics write it (`4x8`, or `scalar`)."""
     return "x".join(str(n) for n in shape) if shape else "scalar"
 
 
@@ -1805,6 +1806,7 @@ __all__ = [
     "UpdateHalo",
     "all_split_layouts",
     "apply_steps",
+    "fmt_shape",
     "IDENTITY_KINDS",
     "largest_piece",
     "lower_bound",

@@ -21,15 +21,12 @@ from ..sharding.resharding import (
     ReduceScatter,
     Step,
     UpdateHalo,
+    fmt_shape,
     largest_piece,
 )
 from ..sharding.spec import Device, Mesh, Sharding
 from . import collectives as coll
 from .layout import poison
-
-
-def _fmt_shape(shape: Sequence[int]) -> str:
-    return "x".join(str(n) for n in shape) if shape else "scalar"
 
 
 def execute(
@@ -43,7 +40,7 @@ def execute(
     elif not isinstance(mesh, Mesh):
         mesh = Mesh(tuple(mesh))
     if mesh.shape != plan.mesh_shape:
-        raise ValueError(f"the plan is for mesh {_fmt_shape(plan.mesh_shape)}, not {_fmt_shape(mesh.shape)}")
+        raise ValueError(f"the plan is for mesh {fmt_shape(plan.mesh_shape)}, not {fmt_shape(mesh.shape)}")
     arrays = {d: np.asarray(local_arrays[d]) for d in mesh.devices()}
     before = plan.source
     for step, after in zip(plan.steps, plan.intermediate):

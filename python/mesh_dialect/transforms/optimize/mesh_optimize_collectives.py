@@ -88,6 +88,11 @@ _SUM_BODY = frozenset(("arith.addf", "arith.addi", "arith.subf", "arith.subi", "
 """Scalar ops of a `linalg.generic` body that keep it a sum's combination."""
 
 
+def _parallel_loops(op: ir.Operation) -> bool:
+    """Whether every loop of the linalg op `op` is parallel."""
+    return all("parallel" in str(t) for t in ir.ArrayAttr(op.attributes["iterator_types"]))
+
+
 def _generic_combination(op: ir.Operation) -> tuple[str, int] | None:
     """(kind, inputs) when `op` is an elementwise `linalg.generic` whose
     result combines its inputs with the combiner of `kind` alone (a sum's
@@ -100,7 +105,7 @@ def _generic_combination(op: ir.Operation) -> tuple[str, int] | None:
     maps = list(ir.ArrayAttr(attrs["indexing_maps"]))
     if len(maps) != n + 1 or any(m != maps[0] for m in maps):
         return None
-    if any("parallel" not in str(t) for t in ir.ArrayAttr(attrs["iterator_types"])):
+    if not _parallel_loops(op):
         return None
     blocks = op.regions[0].blocks
     if len(blocks) != 1:
@@ -458,7 +463,7 @@ class MeshOptimizeCollectives(Pass):
                 continue
             before = _total(_op_cost(inner_op, meshes), _op_cost(op, meshes))
             folded = sorted(set(axes) | set(inner.mesh_axes))
-            after = _all_reduce_cost(op, folded, kind, meshes)
+            after = _bytes_of(AllReduce(tuple(folded), kind), op.operands[0], meshes, op)
             if before is not None and after is not None and after > before:
                 continue  # (a guard: by the ring's model, `all_reduce_elements`, one group never receives more)
             new = _rebuild_all_reduce(op, inner_op.operands[0], folded)
@@ -902,12 +907,9 @@ class MeshOptimizeCollectives(Pass):
                     joined.operands[0], joined.operands[1] = high, low
                     joined.results[0].set_type(x.type)
                     value = joined.results[0]
-            what = "two all_to_alls" if back.name == "mesh.all_to_all" else "an all_gather and an all_slice"
-            back.results[0].replace_all_uses_with(value)
-            for op in (back, concat, first, second, forward) if alone else (back, concat, first, second):
-                op.erase()
-            moved = f"{sign * (whole * piece + part):+d}"
-            self._explain(loc, f"a rotation by {moved} between {what} became mesh.shift", before, after)
+            moved = f"a rotation by {sign * (whole * piece + part):+d}"
+            between = (concat, first, second)
+            self._replace_around(back, forward, between, alone, value, moved, "mesh.shift", before, after)
             changed = True
         return changed
 
@@ -935,14 +937,9 @@ class MeshOptimizeCollectives(Pass):
             after = sum(1 for k in plan.neighbours if k) * piece_bytes
             if before is None or after >= before:
                 continue
-            loc = back.location
-            with ir.InsertionPoint(back), loc:
+            with ir.InsertionPoint(back), back.location:
                 value = _windowed(x, fill, plan, view.mesh, axis, back.results[0].type)
-            what = "two all_to_alls" if back.name == "mesh.all_to_all" else "an all_gather and an all_slice"
-            back.results[0].replace_all_uses_with(value)
-            for op in (back, pad, forward) if alone else (back, pad):
-                op.erase()
-            self._explain(loc, f"a pad between {what} became mesh.shift", before, after)
+            self._replace_around(back, forward, (pad,), alone, value, "a pad", "mesh.shift", before, after)
             changed = True
         return changed
 
@@ -972,24 +969,41 @@ class MeshOptimizeCollectives(Pass):
             # (two devices: a rotation, even at equal bytes, instead of the gathered copy and its collectives)
             if before is None or after > before or (after == before and n != 2):
                 continue
-            loc = back.location
-            with ir.InsertionPoint(back), loc:
+            with ir.InsertionPoint(back), back.location:
                 local = _reversed_piece(reverse, x, d)
                 if n == 2:
                     value = mesh_ops.ShiftOp(x.type, local, view.mesh, axis, 1, mesh_axes=[axis], rotate=True).result
                 else:
                     value = permuted(local, view.mesh, [n], [axis], [n - 1 - i for i in range(n)])
-            what = "two all_to_alls" if back.name == "mesh.all_to_all" else "an all_gather and an all_slice"
-            back.results[0].replace_all_uses_with(value)
             init = _producer(reverse.operands[1], "tensor.empty") if len(reverse.operands) > 1 else None
-            for op in (back, reverse, forward) if alone else (back, reverse):
-                op.erase()
+            how = "mesh.shift" if n == 2 else "an exchange with the mirror device"
+            self._replace_around(back, forward, (reverse,), alone, value, "a reversal", how, before, after)
             if init is not None and next(iter(init.results[0].uses), None) is None:
                 init.erase()  # the reversal's own init, read by nothing else
-            how = "mesh.shift" if n == 2 else "an exchange with the mirror device"
-            self._explain(loc, f"a reversal between {what} became {how}", before, after)
             changed = True
         return changed
+
+    def _replace_around(
+        self,
+        back: ir.Operation,
+        forward: ir.Operation,
+        between: Sequence[ir.Operation],
+        alone: bool,
+        value: ir.Value,
+        moved: str,
+        how: str,
+        before: int | None,
+        after: int | None,
+    ) -> None:
+        """`back`'s users read `value` instead, and the ops it replaces go: the
+        local ops `between` the two collectives, and the first collective
+        when they were its only readers (`alone`); then the remark."""
+        loc = back.location
+        pair = "two all_to_alls" if back.name == "mesh.all_to_all" else "an all_gather and an all_slice"
+        back.results[0].replace_all_uses_with(value)
+        for op in (back, *between, forward) if alone else (back, *between):
+            op.erase()
+        self._explain(loc, f"{moved} between {pair} became {how}", before, after)
 
     # -- reporting ------------------------------------------------------------
 
@@ -1171,15 +1185,16 @@ def _pad_between(
         return None
     if fill is None:
         return None
+    view = _collective(back)
+    axis = view.mesh_axes[0]
     if back.name == "mesh.all_to_all" and not isinstance(fill, ir.Operation):
         # Each device pads its slice of the other dimension, and the second
         # all_to_all hands those cells around: a device's piece holds the
         # padding values of others, which the window can only equal when
         # every device pads with the same value.
-        view = _collective(back)
-        if not _same_on_every_device(fill, view.mesh, view.mesh_axes[0]):
+        if not _same_on_every_device(fill, view.mesh, axis):
             return None
-    devices = mesh.shape[_collective(back).mesh_axes[0]]
+    devices = mesh.shape[axis]
     plan = pad_plan(d, devices, x[d], low[d], high[d])
     if plan is None or plan.step + x[d] != y[d]:
         return None
@@ -1284,10 +1299,10 @@ def _reverses_only(op: ir.Operation, d: int, shape: tuple[int, ...]) -> bool:
     rank = len(shape)
     if maps != [_reversal_map(rank, d, shape[d]), ir.AffineMap.get_identity(rank)]:
         return False
-    if any("parallel" not in str(t) for t in ir.ArrayAttr(op.attributes["iterator_types"])):
+    if not _parallel_loops(op):
         return False
-    body = list(op.regions[0].blocks[0].operations)
     block = op.regions[0].blocks[0]
+    body = list(block.operations)
     return len(body) == 1 and body[0].name == "linalg.yield" and body[0].operands[0] == block.arguments[0]
 
 
@@ -1637,15 +1652,6 @@ def _bytes_of(step: Step, value: ir.Value, meshes: Meshes, op: ir.Operation) -> 
     if mesh is None or shape is None:
         return None
     return _bytes(step, math.prod(shape), value.type, mesh)
-
-
-def _all_reduce_cost(op: ir.Operation, axes: list[int], kind: str, meshes: Meshes) -> int | None:
-    """What `_op_cost` would say of an all_reduce like `op` over `axes`."""
-    mesh = _static_mesh(op, meshes)
-    shape = _static_shape(op.operands[0].type)
-    if mesh is None or shape is None:
-        return None
-    return _bytes(AllReduce(tuple(axes), kind), math.prod(shape), op.operands[0].type, mesh)
 
 
 def _total(*costs: int | None) -> int | None:
