@@ -726,3 +726,39 @@ func.func @f(%a0: tensor<i32> {mesh.sharding = #mesh.sharding<@mesh, [[]]>}, %a1
 """
     printed = _same(text, 0)
     assert "tensor.pad" in printed and "mesh.shift" not in printed, printed
+
+
+def test_a_padding_value_of_a_called_function_is_not_its_arguments_layout():
+    # @g's argument 1 is laid out whole, but @f hands it each device's own
+    # linear index: the layout binds callers from outside the module only,
+    # so the pad stays in @g
+    callee = """
+func.func private @g(%x: tensor<3x4xi32>, %v: tensor<i32> {mesh.sharding = #mesh.sharding<@mesh, []>})
+    -> tensor<4x4xi32> {
+  %s = tensor.extract %v[] : tensor<i32>
+  %g = mesh.all_to_all %x on @mesh mesh_axes = [0] split_axis = 1 concat_axis = 0
+      : tensor<3x4xi32> -> tensor<12x1xi32>
+  %p = tensor.pad %g low[0, 0] high[4, 0] {
+  ^bb0(%j: index, %k: index):
+    tensor.yield %s : i32
+  } : tensor<12x1xi32> to tensor<16x1xi32>
+  %r = mesh.all_to_all %p on @mesh mesh_axes = [0] split_axis = 0 concat_axis = 1 : tensor<16x1xi32> -> tensor<4x4xi32>
+  return %r : tensor<4x4xi32>
+}
+"""
+    text = f"""
+mesh.mesh @mesh(shape = 4)
+{callee}
+func.func @f(%a: tensor<3x4xi32>) -> tensor<4x4xi32> {{
+  %i = mesh.process_linear_index on @mesh : index
+  %c = arith.index_cast %i : index to i32
+  %v = tensor.from_elements %c : tensor<i32>
+  %r = func.call @g(%a, %v) : (tensor<3x4xi32>, tensor<i32>) -> tensor<4x4xi32>
+  return %r : tensor<4x4xi32>
+}}
+"""
+    printed = _same(text, 0)
+    assert "tensor.pad" in printed and "mesh.shift" not in printed, printed
+    # the same function with no caller in the module is rewritten
+    alone, _ = _optimize(f"mesh.mesh @mesh(shape = 4)\n{callee.replace('private @g', '@g')}")
+    assert "mesh.shift" in mesh_dialect.print_ir(alone)

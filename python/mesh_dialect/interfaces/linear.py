@@ -99,8 +99,10 @@ def float_terms_overflow(element: ir.Type | None, terms: Sequence[ir.Value]) -> 
     reduction, may overflow where adding their totals would not, as
     `generic_terms` also refuses: a float narrower than 32 bits (a device's
     terms cancelling across devices overflow f16's 65,504 at realistic
-    sizes), or a float value read twice (each device doubles its term).
-    Integers wrap alike either way."""
+    sizes), or a float value read twice (each device doubles its term); a
+    complex number as its parts.  Integers wrap alike either way."""
+    if isinstance(element, ir.ComplexType):
+        element = ir.ComplexType(element).element_type
     if not isinstance(element, ir.FloatType):
         return False
     if ir.FloatType(element).width < 32:

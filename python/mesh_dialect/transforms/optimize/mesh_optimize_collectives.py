@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import ClassVar
 
@@ -1355,6 +1356,8 @@ def _same_on_every_device(value: ir.Value, mesh: str, axis: int, depth: int = 8)
             return False  # (an OpView's `name` may be a function's symbol: the op's is its operation's)
         if owner != parent.regions[0].blocks[0]:
             return False  # a later block's argument: whatever its branches hand it
+        if _referenced(parent.operation):
+            return False  # a call in the module may hand it anything: its layout binds only callers outside
         attrs = ir.DictAttr(ir.ArrayAttr(parent.attributes["arg_attrs"])[ir.BlockArgument(value).arg_number])
         if "mesh.sharding" not in attrs:
             return False
@@ -1373,6 +1376,31 @@ def _same_on_every_device(value: ir.Value, mesh: str, axis: int, depth: int = 8)
     if depth and (name == "tensor.extract" or computed) and len(op.regions) == 0:
         return all(_same_on_every_device(v, mesh, axis, depth - 1) for v in op.operands)
     return False
+
+
+def _referenced(func: ir.Operation) -> bool:
+    """Whether an op of `func`'s module names it by symbol (a `func.call`, a
+    `func.constant` for an indirect call): its arguments are then whatever
+    those hand it, not what its signature's layouts promise."""
+    if "sym_name" not in func.attributes:
+        return True
+    name = ir.StringAttr(func.attributes["sym_name"]).value
+    top = func
+    while top.parent is not None:
+        top = top.parent.operation
+    found = False
+    mention = re.compile(r"@" + re.escape(name) + r"(?![\w$.-])|@\"" + re.escape(name) + r"\"")
+
+    def visit(op: ir.Operation) -> ir.WalkResult:
+        nonlocal found
+        for key, attr in op.attributes.items():
+            if key != "sym_name" and mention.search(str(attr)):
+                found = True
+                return ir.WalkResult.INTERRUPT
+        return ir.WalkResult.ADVANCE
+
+    top.walk(visit, ir.WalkOrder.PRE_ORDER)
+    return found
 
 
 def _padding_value(pad: ir.Operation) -> ir.Value | ir.Operation | None:
@@ -1521,9 +1549,17 @@ def _distinct(ops: list[ir.Operation]) -> list[ir.Operation]:
 def _terms_combine(kind: str, reduces: Sequence[ir.Operation]) -> bool:
     """Whether the terms `reduces` reduce may be combined on each device
     before one reduction: by partition's rule for partial sums
-    (`float_terms_overflow`), which max and min never break."""
+    (`float_terms_overflow`), which max and min never break.  Never a
+    product of floats: regrouped, its partial products reach infinity and
+    zero (1e30 * 1e30 and 1e-30 * 1e-30 in f32) whose product is NaN, where
+    the terms in device order multiply to 1."""
+    if kind in ("max", "min"):
+        return True
     terms = [r.operands[0] for r in reduces]
-    return kind in ("max", "min") or not float_terms_overflow(_element(terms[0].type), terms)
+    element = _element(terms[0].type)
+    if kind == "product" and isinstance(element, ir.FloatType | ir.ComplexType):
+        return False
+    return not float_terms_overflow(element, terms)
 
 
 def _only_user(value: ir.Value, user: ir.Operation) -> bool:
