@@ -317,25 +317,52 @@ func.func @move_axis_mesh3(%arg0: tensor<6x6xf32>) -> tensor<6x6xf32> {
 // -----
 
 // [[0], [1, 2]] -> [[0, 1], [2]] on 2x2x2, 4x4: an all_to_all over axis 2
-// alone would give [[0, 2], [1]], so, as in the notes, swap to
-// [[0], [2, 1]] (over axes 1 and 2 only) and move axis 1 to the rows with
-// an all_to_all: 12 bytes (lower bound 8).
+// alone would give [[0, 2], [1]], so, as in the notes, the collectives swap
+// to [[0], [2, 1]] and move axis 1 to the rows with an all_to_all: 12 bytes,
+// where a device lacks 8 (the lower bound).  A direct exchange receives just
+// those 8, in two rounds (no more than those two steps): each device copies
+// the 1x1 blocks of its 1x2 piece that it holds, then per round sends one
+// block and receives one, the offsets and peers read from tables indexed by
+// its linear index.  Device 0 (0, 0, 0) holds its column 0; in round 1 it
+// sends its row 1 to device 2 before receiving column 1 from device 1.
+// Device 3 (0, 1, 1) holds column 1 of its piece, sits round 1 out, and in
+// round 2 receives column 0 from device 2 and sends to device 1.
 
 mesh.mesh @mesh(shape = 2x2x2)
 
 // CHECK-LABEL: func.func @split_both_2x2x2(
 // CHECK: %[[IN:.*]] = builtin.unrealized_conversion_cast %arg0 : tensor<4x4xf32> to tensor<2x1xf32>
-// CHECK-NEXT: mesh.process_multi_index on @mesh axes = [1, 2] : index, index
-// CHECK: arith.constant dense<[0, 2, 1, 3]> : tensor<4xindex>
-// CHECK: %[[P:.*]] = scf.if %{{.*}} -> (tensor<2x1xf32>) {
-// CHECK: mesh.send %[[IN]] on @mesh mesh_axes = [1, 2] destination = [%{{.*}}, %{{.*}}] : (tensor<2x1xf32>, index, index) -> tensor<2x1xf32>
-// CHECK-NEXT: mesh.recv %[[IN]] on @mesh mesh_axes = [1, 2] source = [%{{.*}}, %{{.*}}] : (tensor<2x1xf32>, index, index) -> tensor<2x1xf32>
-// CHECK: } else {
-// CHECK: } else {
-// CHECK-NEXT: scf.yield %[[IN]] : tensor<2x1xf32>
+// CHECK-NEXT: %[[IX:.*]]:3 = mesh.process_multi_index on @mesh axes = [0, 1, 2] : index, index, index
+// CHECK: %[[LIN:.*]] = arith.addi %{{.*}}, %[[IX]]#2 : index
+// CHECK-NEXT: %[[E:.*]] = tensor.empty() : tensor<1x2xf32>
+// CHECK-NEXT: %[[B0:.*]] = tensor.extract_slice %[[IN]][0, 0] [1, 1] [1, 1] : tensor<2x1xf32> to tensor<1x1xf32>
+// CHECK-NEXT: %[[S0:.*]] = tensor.insert_slice %[[B0]] into %[[E]][0, 0] [1, 1] [1, 1]
+// CHECK-NEXT: arith.constant dense<[0, 0, 0, 1, 0, 0, 0, 1]> : tensor<8xindex>
+// CHECK: %[[S1:.*]] = tensor.insert_slice %{{.*}} into %[[S0]][0, 1] [1, 1] [1, 1]
+// CHECK-NEXT: arith.constant dense<[2, 0, 1, 3, 6, 4, 5, 7]> : tensor<8xindex>
+// CHECK: arith.constant dense<[1, 2, 0, 3, 5, 6, 4, 7]> : tensor<8xindex>
+// CHECK: arith.constant dense<[1, 1, 0, 0, 1, 1, 0, 0]> : tensor<8xindex>
+// CHECK: scf.if %{{.*}} {
+// CHECK-NEXT: mesh.send %{{.*}} on @mesh mesh_axes = [0, 1, 2] destination = [%{{.*}}, %{{.*}}, %{{.*}}] : (tensor<1x1xf32>, index, index, index) -> tensor<1x1xf32>
 // CHECK-NEXT: }
-// CHECK-NEXT: %[[A:.*]] = mesh.all_to_all %[[P]] on @mesh mesh_axes = [1] split_axis = 0 concat_axis = 1 : tensor<2x1xf32> -> tensor<1x2xf32>
-// CHECK-NEXT: %[[OUT:.*]] = builtin.unrealized_conversion_cast %[[A]] : tensor<1x2xf32> to tensor<4x4xf32>
+// CHECK-NEXT: %[[R1:.*]] = scf.if %{{.*}} -> (tensor<1x2xf32>) {
+// CHECK-NEXT: tensor.empty() : tensor<1x1xf32>
+// CHECK-NEXT: %[[GOT:.*]] = mesh.recv %{{.*}} on @mesh mesh_axes = [0, 1, 2] source = [%{{.*}}, %{{.*}}, %{{.*}}] : (tensor<1x1xf32>, index, index, index) -> tensor<1x1xf32>
+// CHECK: tensor.insert_slice %[[GOT]] into %[[S1]][0, %{{.*}}] [1, 1] [1, 1]
+// CHECK: } else {
+// CHECK-NEXT: scf.yield %[[S1]] : tensor<1x2xf32>
+// CHECK-NEXT: }
+// CHECK: scf.if %{{.*}} {
+// CHECK-NEXT: mesh.send
+// CHECK-NEXT: }
+// CHECK-NEXT: arith.constant dense<[0, 2, 3, 1, 4, 6, 7, 5]> : tensor<8xindex>
+// CHECK: %[[R2:.*]] = scf.if %{{.*}} -> (tensor<1x2xf32>) {
+// CHECK: mesh.recv
+// CHECK: tensor.insert_slice %{{.*}} into %[[R1]][0, %{{.*}}] [1, 1] [1, 1]
+// CHECK: scf.if %{{.*}} {
+// CHECK-NEXT: mesh.send
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[OUT:.*]] = builtin.unrealized_conversion_cast %[[R2]] : tensor<1x2xf32> to tensor<4x4xf32>
 // CHECK-NEXT: return %[[OUT]]
 func.func @split_both_2x2x2(%arg0: tensor<4x4xf32>) -> tensor<4x4xf32> {
   %s0 = mesh.sharding @mesh split_axes = [[0], [1, 2]] : !mesh.sharding

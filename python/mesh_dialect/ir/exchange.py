@@ -1,16 +1,21 @@
-"""A permutation of pieces among the devices of each group, written with
-point-to-point `mesh.send`/`mesh.recv`: partition's Permute step, and the
-optimizer's mirror exchange for a reversed dimension."""
+"""Point-to-point `mesh.send`/`mesh.recv` among the devices of each group:
+a permutation of whole pieces (partition's Permute step, and the
+optimizer's mirror exchange for a reversed dimension) and an exchange of
+blocks of pieces (partition's Exchange step, `sharding.exchange`)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 from mlir import ir
 from mlir.dialects import arith, scf, tensor
 
 from . import ops as mesh_ops
+
+if TYPE_CHECKING:
+    from ..sharding.exchange import Schedule
 
 
 def permuted(
@@ -45,40 +50,15 @@ def permuted(
             k += 1
             i = perm[i]
     idx_type = ir.IndexType.get()
-    loc = ir.Location.current
     t = value.type
-    index = mesh_ops.ProcessMultiIndexOp(mesh, axes=list(axes)).operation.results
-    linear = None
-    for i, size in enumerate(sizes):
-        term = index[i]
-        if linear is None:
-            linear = term
-        else:
-            c = arith.ConstantOp(idx_type, size).result
-            linear = arith.AddIOp(arith.MulIOp(linear, c).result, term).result
-
-    def table(values: list[int]) -> ir.Value:
-        attr = ir.DenseElementsAttr.get(
-            np.array(values, dtype=np.int64), type=ir.RankedTensorType.get([n], idx_type, loc=loc)
-        )
-        return tensor.ExtractOp(arith.ConstantOp(attr.type, attr).result, [linear]).result
-
-    def multi(lin: ir.Value) -> list[ir.Value]:
-        out = []
-        rest = lin
-        for size in reversed(sizes):
-            c = arith.ConstantOp(idx_type, size).result
-            out.append(arith.RemUIOp(rest, c).result)
-            rest = arith.DivUIOp(rest, c).result
-        return list(reversed(out))
-
-    target = table(perm)
-    dest = multi(target)
-    source = multi(table(inverse))
+    linear = _linear_index(mesh, axes, sizes)
+    target = _table(perm, linear)
+    dest = _coordinates(target, sizes)
+    source = _coordinates(_table(inverse, linear), sizes)
     moves = arith.CmpIOp(arith.CmpIPredicate.ne, target, linear).result
     even = arith.CmpIOp(
         arith.CmpIPredicate.eq,
-        arith.RemUIOp(table(position), arith.ConstantOp(idx_type, 2).result).result,
+        arith.RemUIOp(_table(position, linear), arith.ConstantOp(idx_type, 2).result).result,
         arith.ConstantOp(idx_type, 0).result,
     ).result
     outer = scf.IfOp(moves, [t], has_else=True)
@@ -99,4 +79,120 @@ def permuted(
     return outer.results[0]
 
 
-__all__ = ["permuted"]
+def exchanged(value: ir.Value, mesh: str, sched: Schedule, piece: ir.RankedTensorType) -> ir.Value:
+    """The new piece (of type `piece`) each device of the groups over
+    `sched.axes` builds from its old piece `value` by the exchange `sched`:
+    the blocks it holds copied into a `tensor.empty`, then per round a
+    block sent to one device and one received from another (each in an
+    `scf.if` on whether the device takes part, sends ordered before or
+    after the receive as the schedule says), built at the current insertion
+    point and location."""
+    idx_type = ir.IndexType.get()
+    element = piece.element_type
+    block_type = ir.RankedTensorType.get(list(sched.block), element)
+    linear = _linear_index(mesh, sched.axes, sched.sizes)
+    axes = list(sched.axes)
+
+    def offsets(rows: Sequence[Sequence[int]]) -> list[ir.Value | int]:
+        """Per dimension, the device's entry of `rows` (one row per device):
+        a constant where every device has the same."""
+        out: list[ir.Value | int] = []
+        for d in range(len(sched.block)):
+            column = [row[d] for row in rows]
+            out.append(column[0] if len(set(column)) == 1 else _table(column, linear))
+        return out
+
+    result = tensor.EmptyOp(list(sched.piece), element).result
+    for slot, own in zip(sched.slots, sched.own):
+        if all(at is None for at in own):
+            continue  # every device receives this block
+        # (a device that receives it copies a block of its own first: overwritten below)
+        rows = [at if at is not None else (0,) * len(sched.block) for at in own]
+        result = _insert(_slice(value, offsets(rows), block_type), result, list(slot))
+    for r in sched.rounds:
+        dest_index, source_index = _table(list(r.dest), linear), _table(list(r.source), linear)
+        sends = arith.CmpIOp(arith.CmpIPredicate.ne, dest_index, linear).result
+        receives = arith.CmpIOp(arith.CmpIPredicate.ne, source_index, linear).result
+        first = arith.CmpIOp(
+            arith.CmpIPredicate.ne, _table([int(f) for f in r.send_first], linear), arith.ConstantOp(idx_type, 0).result
+        ).result
+        block = _slice(value, offsets(r.send_at), block_type)
+        dest, source = _coordinates(dest_index, sched.sizes), _coordinates(source_index, sched.sizes)
+        _send_if(arith.AndIOp(sends, first).result, block, mesh, axes, dest)
+        taken = scf.IfOp(receives, [piece], has_else=True)
+        with ir.InsertionPoint(taken.then_block):
+            into = tensor.EmptyOp(list(sched.block), element).result
+            got = mesh_ops.RecvOp(block_type, into, mesh, mesh_axes=axes, source=source).result
+            scf.YieldOp([_insert(got, result, offsets(r.recv_at))])
+        with ir.InsertionPoint(taken.else_block):
+            scf.YieldOp([result])
+        result = taken.results[0]
+        later = arith.XOrIOp(first, arith.ConstantOp(ir.IntegerType.get_signless(1), 1).result).result
+        _send_if(arith.AndIOp(sends, later).result, block, mesh, axes, dest)
+    return result
+
+
+def _send_if(condition: ir.Value, block: ir.Value, mesh: str, axes: list[int], dest: list[ir.Value]) -> None:
+    """`mesh.send` of `block` to `dest` where `condition` holds."""
+    branch = scf.IfOp(condition, [], has_else=False)
+    with ir.InsertionPoint(branch.then_block):
+        mesh_ops.SendOp(block.type, block, mesh, mesh_axes=axes, destination=dest)
+        scf.YieldOp([])
+
+
+def _linear_index(mesh: str, axes: Sequence[int], sizes: Sequence[int]) -> ir.Value:
+    """The device's index in its group over `axes`, row-major."""
+    idx_type = ir.IndexType.get()
+    index = mesh_ops.ProcessMultiIndexOp(mesh, axes=list(axes)).operation.results
+    linear = None
+    for i, size in enumerate(sizes):
+        term = index[i]
+        if linear is None:
+            linear = term
+        else:
+            c = arith.ConstantOp(idx_type, size).result
+            linear = arith.AddIOp(arith.MulIOp(linear, c).result, term).result
+    assert linear is not None
+    return linear
+
+
+def _table(values: Sequence[int], linear: ir.Value) -> ir.Value:
+    """The device's entry of `values` (one per device of the group)."""
+    idx_type = ir.IndexType.get()
+    attr = ir.DenseElementsAttr.get(
+        np.array(values, dtype=np.int64), type=ir.RankedTensorType.get([len(values)], idx_type)
+    )
+    return tensor.ExtractOp(arith.ConstantOp(attr.type, attr).result, [linear]).result
+
+
+def _coordinates(lin: ir.Value, sizes: Sequence[int]) -> list[ir.Value]:
+    """A linear index in the group as coordinates along its axes."""
+    idx_type = ir.IndexType.get()
+    out = []
+    rest = lin
+    for size in reversed(sizes):
+        c = arith.ConstantOp(idx_type, size).result
+        out.append(arith.RemUIOp(rest, c).result)
+        rest = arith.DivUIOp(rest, c).result
+    return list(reversed(out))
+
+
+def _split_static(at: Sequence[ir.Value | int]) -> tuple[list[ir.Value], list[int]]:
+    dynamic = [x for x in at if isinstance(x, ir.Value)]
+    static = [ir.ShapedType.get_dynamic_stride_or_offset() if isinstance(x, ir.Value) else x for x in at]
+    return dynamic, static
+
+
+def _slice(source: ir.Value, at: Sequence[ir.Value | int], block_type: ir.RankedTensorType) -> ir.Value:
+    dynamic, static = _split_static(at)
+    rank = block_type.rank
+    return tensor.ExtractSliceOp(block_type, source, dynamic, [], [], static, list(block_type.shape), [1] * rank).result
+
+
+def _insert(block: ir.Value, into: ir.Value, at: Sequence[ir.Value | int]) -> ir.Value:
+    dynamic, static = _split_static(at)
+    shape = ir.RankedTensorType(block.type).shape
+    return tensor.InsertSliceOp(block, into, dynamic, [], [], static, list(shape), [1] * len(shape)).result
+
+
+__all__ = ["exchanged", "permuted"]

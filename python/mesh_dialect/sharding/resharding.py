@@ -24,6 +24,8 @@ step                               layout change
                                    pieces per dimension (and the same partial
                                    axes): point-to-point, whole pieces
 `Partialize(axes, kind)`           make free `axes` partial (local)
+`Exchange(split_axes)`             any layout, neither partial: point-to-
+                                   point, blocks of pieces (`exchange`)
 `UpdateHalo(...)`                  change halo sizes only
 =================================  ==========================================
 
@@ -48,6 +50,8 @@ bytes, g the size of the device group of the step's `axes`):
 - all_slice, partialize: 0, they are local;
 - permute: S for a device whose piece comes from another device (even if
   it holds part of it already), 0 for a fixed point;
+- exchange: the part of its new piece a device does not hold (the lower
+  bound below);
 - update_halo: the destination halo cells inside the tensor (cells past the
   tensor's edge are poison and not sent); 0 when every destination halo is
   within the source's (it drops or narrows halos: a local slice).
@@ -188,6 +192,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .costs import all_reduce_elements
+from .exchange import schedule
 from .spec import Device, Mesh, Sharding, ShardingError, _ints, split_piece
 
 Split = tuple[tuple[int, ...], ...]
@@ -307,6 +312,23 @@ class Permute:
 
 
 @dataclass(frozen=True)
+class Exchange:
+    """Point-to-point to the layout `split_axes` (no partial axes on either
+    side, pieces of one size): each device receives the blocks of its new
+    piece it does not hold (`sharding.exchange`).  Never a move of the
+    search: a plan becomes one Exchange when the search's plan moves more
+    (`plan_resharding`)."""
+
+    split_axes: tuple[tuple[int, ...], ...]
+    rounds: int
+    """How many rounds its schedule takes: the number of messages a device
+    may send, as a collective step is one."""
+
+    def __str__(self) -> str:
+        return f"exchange to {_fmt_split(self.split_axes)} in {self.rounds} rounds"
+
+
+@dataclass(frozen=True)
 class Partialize:
     """Local: make the free mesh `axes` partial with `kind`.  For sum and
     bitwise_xor the devices off position 0 along `axes` replace their data by
@@ -342,7 +364,7 @@ def halos_within(destination: Sequence[int], source: Sequence[int]) -> bool:
     return all(d <= (source[k] if k < len(source) else 0) for k, d in enumerate(destination))
 
 
-Step = AllGather | AllSlice | AllToAll | AllReduce | ReduceScatter | Permute | Partialize | UpdateHalo
+Step = AllGather | AllSlice | AllToAll | AllReduce | ReduceScatter | Permute | Partialize | UpdateHalo | Exchange
 
 _KIND_ORDER = {
     UpdateHalo: 0,
@@ -353,6 +375,7 @@ _KIND_ORDER = {
     Permute: 5,
     AllToAll: 6,
     AllGather: 7,
+    Exchange: 8,
 }
 """The fixed order that breaks ties between plans of equal cost and length."""
 
@@ -409,9 +432,11 @@ def plan_resharding(
     element_bytes: int = 4,
     dynamic_dims: Sequence[int] = (),
     dynamic_axes: Sequence[int] = (),
+    exchange: bool = True,
 ) -> Plan:
     """The cheapest sequence of steps (see the module docstring) that turns a
-    tensor of `shape` laid out by `source` into `target`.
+    tensor of `shape` laid out by `source` into `target`; with `exchange`
+    False, of collectives and Permutes only (no Exchange).
 
     Pieces of different sizes (sizes the mesh does not divide, or
     `sharded_dims_offsets`) are planned as the module docstring's "Uneven
@@ -466,7 +491,45 @@ def plan_resharding(
     steps += found
     if target.halo_sizes:
         steps.append(UpdateHalo(target.split_axes, (), target.halo_sizes))
-    return _plan(p, source, target, steps)
+    plan = _plan(p, source, target, steps)
+    if exchange and plan.lower_bound < plan.bytes_received and _may_exchange(p, source, target):
+        direct = _exchange_instead(p, source, found)
+        if direct is not None:
+            return _plan(p, source, target, [direct])
+    return plan
+
+
+def _may_exchange(p: _Problem, source: Sharding, target: Sharding) -> bool:
+    """Whether an Exchange may replace the plan: static pieces of one size,
+    neither layout partial or with halos."""
+    return not (
+        p.uneven
+        or source.partial_axes
+        or target.partial_axes
+        or source.halo_sizes
+        or target.halo_sizes
+        or source.sharded_dims_offsets
+        or target.sharded_dims_offsets
+    )
+
+
+def _exchange_instead(p: _Problem, source: Sharding, found: list[Step]) -> Exchange | None:
+    """The Exchange from `source` to `p.target` that replaces `found`, a plan receiving
+    more than the lower bound (which only an exchange reaches when
+    collectives move some data twice), if it takes no more rounds than
+    `found` has steps that move data (fewer bytes are not bought with more
+    latency) and is within `sharding.exchange`'s limits; else None."""
+    moving = sum(
+        1
+        for step in found
+        if isinstance(step, AllGather | AllToAll | ReduceScatter | AllReduce)
+        or (isinstance(step, Permute) and any(i != j for i, j in enumerate(step.perm)))
+    )
+    target = _full_split(p.target, len(p.shape))
+    found_schedule = schedule(p.shape, p.mesh, source.split_axes, target)
+    if found_schedule is None or len(found_schedule.rounds) > moving:
+        return None
+    return Exchange(target, len(found_schedule.rounds))
 
 
 def _halos_beside_dynamic(
@@ -810,6 +873,8 @@ def _step_key(step: Step) -> tuple:
         return (order, step.axes, step.dim, -1, step.kind, ())
     if isinstance(step, Permute):
         return (order, step.axes, -1, -1, "", step.split_axes)
+    if isinstance(step, Exchange):
+        return (order, (), -1, -1, "", step.split_axes)
     return (order, (), -1, -1, "", ())
 
 
@@ -1462,6 +1527,13 @@ def _apply(p: _Problem, step: Step, layout: Sharding) -> Sharding:
             if got != wanted:
                 raise bad(f"device {_fmt(dest)} would not receive the piece {_fmt_split(after)} gives it")
         split = list(after)
+    elif isinstance(step, Exchange):
+        if partial or p.uneven:
+            raise bad("an exchange moves whole values in pieces of one size only")
+        after = tuple(tuple(axes) for axes in step.split_axes) + ((),) * (rank - len(step.split_axes))
+        if len(after) != rank:
+            raise bad("the resulting split axes do not fit the tensor rank")
+        split = list(after)
     else:
         raise TypeError(f"not a resharding step: {step!r}")
     new = Sharding(tuple(split), partial, kind)
@@ -1642,6 +1714,8 @@ def _step_costs(p: _Problem, step: Step, before: Sharding, after: Sharding) -> d
         return out
     if isinstance(step, AllSlice | Partialize):  # local
         return dict.fromkeys(devices, 0)
+    if isinstance(step, Exchange):
+        return {dev: _lacking(before, after, shape, mesh, dev) for dev in devices}
     one: Sequence[int] = ()  # the extents of every device's piece, when they have one shape
     pieces: dict[Device, list[int]] = {}  # the extents per device, when they do not
     if p.uneven:
@@ -1681,6 +1755,8 @@ def _step_cost_max(step: Step, before: Sharding, shape: tuple[int, ...], mesh: M
     """The most elements any device receives in `step`, without listing the
     devices: `max(_step_costs(...).values())`, for meshes too large to list."""
     first = (0,) * mesh.rank
+    if isinstance(step, Exchange):
+        return _lower_bound(shape, mesh, before, Sharding(step.split_axes))
     if isinstance(step, Permute):
         moved = any(i != j for i, j in enumerate(step.perm))
         return math.prod(before.local_shape(shape, mesh, first)) if moved else 0
@@ -1736,6 +1812,13 @@ def _lower_bound(shape: tuple[int, ...], mesh: Mesh, source: Sharding, target: S
             need -= _volume([(max(a, c), min(b, d)) for (a, b), (c, d) in zip(want, have)])
         worst = max(worst, need)
     return worst
+
+
+def _lacking(before: Sharding, after: Sharding, shape: tuple[int, ...], mesh: Mesh, dev: Device) -> int:
+    """Elements of `dev`'s piece under `after` that its piece under `before`
+    does not hold (neither partial)."""
+    want, have = _box(after, shape, mesh, dev), _box(before, shape, mesh, dev)
+    return _volume(want) - _volume([(max(a, c), min(b, d)) for (a, b), (c, d) in zip(want, have)])
 
 
 def _devices_over(mesh: Mesh, axes: Sequence[int]) -> Iterator[Device]:
@@ -1798,6 +1881,7 @@ __all__ = [
     "AllReduce",
     "AllSlice",
     "AllToAll",
+    "Exchange",
     "Partialize",
     "Permute",
     "Plan",

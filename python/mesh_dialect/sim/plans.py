@@ -9,12 +9,14 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+from ..sharding.exchange import schedule
 from ..sharding.resharding import (
     IDENTITY_KINDS,
     AllGather,
     AllReduce,
     AllSlice,
     AllToAll,
+    Exchange,
     Partialize,
     Permute,
     Plan,
@@ -49,6 +51,54 @@ def execute(
     return arrays
 
 
+def _exchange(
+    arrays: dict[Device, np.ndarray], mesh: Mesh, before: Sharding, after: Sharding, shape: tuple[int, ...]
+) -> dict[Device, np.ndarray]:
+    """An Exchange step as partition writes it (`ir.exchange.exchanged`):
+    the blocks a device holds copied, then one point-to-point transfer of a
+    block per round."""
+    sched = schedule(shape, mesh, before.split_axes, after.split_axes)
+    if sched is None:
+        raise ValueError(f"no exchange schedule from {before} to {after} for {fmt_shape(shape)}")
+    devices = mesh.devices()
+    linear = {d: _linear(d, sched.axes, sched.sizes) for d in devices}
+    groups = {}  # per device, the devices of its table, by linear index
+    for d in devices:
+        groups[d] = [mesh.device_at(d, sched.axes, c) for c in np.ndindex(*sched.sizes)]
+
+    def block(a: np.ndarray, at: Sequence[int]) -> np.ndarray:
+        return a[tuple(slice(o, o + b) for o, b in zip(at, sched.block))]
+
+    out = {}
+    for d in devices:
+        out[d] = np.zeros(sched.piece, dtype=arrays[d].dtype)
+        for slot, own in zip(sched.slots, sched.own):
+            at = own[linear[d]]
+            if at is not None:
+                out[d][tuple(slice(o, o + b) for o, b in zip(slot, sched.block))] = block(arrays[d], at)
+    for r in sched.rounds:
+        sends: dict[Device, tuple[Device, np.ndarray]] = {}
+        recvs: dict[Device, Device] = {}
+        for d in devices:
+            j = linear[d]
+            if r.dest[j] != j:
+                sends[d] = (groups[d][r.dest[j]], block(arrays[d], r.send_at[j]))
+            if r.source[j] != j:
+                recvs[d] = groups[d][r.source[j]]
+        got = coll.exchange(sends, recvs, mesh=mesh)
+        for d, a in got.items():
+            at = r.recv_at[linear[d]]
+            out[d][tuple(slice(o, o + b) for o, b in zip(at, sched.block))] = a
+    return out
+
+
+def _linear(device: Device, axes: Sequence[int], sizes: Sequence[int]) -> int:
+    index = 0
+    for a, s in zip(axes, sizes):
+        index = index * s + device[a]
+    return index
+
+
 def _execute_step(
     step: Step,
     arrays: dict[Device, np.ndarray],
@@ -73,6 +123,8 @@ def _execute_step(
                 sends[dev] = (dest, arrays[dev])
                 recvs[dest] = dev
         return coll.exchange(sends, recvs, mesh=mesh)
+    if isinstance(step, Exchange):
+        return _exchange(arrays, mesh, before, after, shape)
     if isinstance(step, Partialize):
         out = {}
         for d, a in arrays.items():

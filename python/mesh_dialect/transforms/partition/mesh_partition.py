@@ -64,7 +64,7 @@ from ...ir.control import (
     selector,
     terminator,
 )
-from ...ir.exchange import permuted
+from ...ir.exchange import exchanged, permuted
 from ...ir.flags import drop_totals_only_flags
 from ...ir.signature import op_address, value_address
 from ...ir.syntax import encode_sharding_attr
@@ -73,6 +73,7 @@ from ...ir.uniform import CONSTANTS as _CONSTANTS
 from ...ir.uniform import fill_init as _fill_init
 from ...ir.uniform import filled as _filled
 from ...ir.uniform import splat_of as _splat_of
+from ...sharding.exchange import schedule
 from ...sharding.spec import IDEMPOTENT_KINDS, Mesh, Sharding, ShardingError
 from ..base import LOCAL_MESH, REDUCED_ATTR, Pass, element_bytes, mesh_scopes, redefined_mesh, sharding_of
 from ..propagation.sharding_propagation import OPTION_ATTR
@@ -1936,7 +1937,9 @@ class _Partition:
             self.plan_steps[key] = steps
         with loc:
             for step, before, after, out, plain in steps:
-                if plain:
+                if isinstance(step, _planner().Exchange):
+                    current = self.exchange(current, out, t, before, after, ip, loc)
+                elif plain:
                     current = self.emit(step, current, out, ip, loc)
                 else:
                     current = self.emit_uneven(step, current, out, t, before, after, index())
@@ -2032,8 +2035,8 @@ class _Partition:
         """Whether `step` is the dialect's collective as it is: the pieces it
         cuts or joins have one static size on every device."""
         rs = _planner()
-        if isinstance(step, rs.AllReduce | rs.UpdateHalo):
-            return True
+        if isinstance(step, rs.AllReduce | rs.UpdateHalo | rs.Exchange):
+            return True  # (an exchange runs on pieces of one size only)
         if isinstance(step, rs.Partialize | rs.Permute):
             return all(self.uniform(t, before, d) for d in range(t.rank))
         if isinstance(step, rs.AllToAll):
@@ -2165,6 +2168,17 @@ class _Partition:
                 n = ix.total(value, t, layout, d)
                 out.append(ix.size(s, d, n, ix.group_index(s.axes_of(d))))
         return out
+
+    def exchange(
+        self, value: ir.Value, out: ir.Type, t: ir.RankedTensorType, before: Sharding, after: Sharding, ip, loc
+    ) -> ir.Value:
+        """An Exchange step: `ir.exchange.exchanged` by the planner's schedule."""
+        assert self.mesh is not None and self.mesh_name is not None
+        found = schedule(tuple(t.shape), self.mesh, before.split_axes, after.split_axes)
+        if found is None:  # pragma: no cover - the planner only plans an exchange it can schedule
+            raise _Unsupported(loc, f"no exchange schedule from {before} to {after}")
+        with ip, loc:
+            return exchanged(value, self.mesh_name, found, ir.RankedTensorType(out))
 
     def permute(self, step, value: ir.Value, ip, loc: ir.Location, buffer: ir.Value | None = None) -> ir.Value:
         """A Permute step: `ir.exchange.permuted` over the step's axes."""
