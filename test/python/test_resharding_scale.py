@@ -19,6 +19,7 @@ from mesh_dialect.sharding.resharding import (
     AllReduce,
     AllSlice,
     AllToAll,
+    Exchange,
     Partialize,
     Permute,
     Plan,
@@ -166,13 +167,19 @@ def test_seven_axis_mesh_every_dimension_over_several_axes():
     # (a 16^3 tensor here so that it executes; 128^3 plans the same steps)
     mesh = (2,) * 7
     source, target = S([0, 1], [2, 3], [4, 5, 6]), S([6, 5, 4], [1, 3], [2, 0])
-    plan = plan_resharding((16, 16, 16), mesh, source, target)
+    plan = plan_resharding((16, 16, 16), mesh, source, target, exchange=False)
     assert [type(s) for s in plan.steps] == [Permute, AllToAll]
     assert plan.steps[1] == AllToAll((4,), 0, 2)
     assert (plan.bytes_received, plan.lower_bound) == (192, 128)
     run(plan, np.arange(16**3, dtype=np.int64).reshape(16, 16, 16))
-    big = plan_resharding((128, 128, 128), mesh, source, target)
+    big = plan_resharding((128, 128, 128), mesh, source, target, exchange=False)
     assert big.steps == plan.steps and (big.bytes_received, big.lower_bound) == (98304, 65536)
+    # those two steps move some data twice: a direct exchange receives only
+    # the lower bound, in as many rounds
+    direct = plan_resharding((16, 16, 16), mesh, source, target)
+    assert direct.steps == (Exchange(target.split_axes, 2),) and direct.bytes_received == 128
+    run(direct, np.arange(16**3, dtype=np.int64).reshape(16, 16, 16))
+    assert plan_resharding((128, 128, 128), mesh, source, target).bytes_received == 65536
 
 
 # -- meshes too large to list ----------------------------------------------------------
