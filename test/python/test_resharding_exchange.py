@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -159,3 +160,42 @@ def test_partitioned_exchanges_compute_the_value_and_receive_the_lower_bound(sha
             got = Simulation(module).run("f", [x], seed=None)
         np.testing.assert_array_equal(got[0], x + x, err_msg=f"{source} -> {target}")
         assert max(counted.values()) == rs.lower_bound(shape, mesh_shape, source, target), (source, target)
+
+
+def test_dynamic_sizes_never_exchange():
+    # an unsplit dynamic batch: the tables need every size, so the
+    # collectives stay (partition wrote a static tensor.empty before)
+    source, target = S([], [], [0]), S([], [0], [1])
+    static = rs.plan_resharding((4, 16, 16), (2, 4), source, target)
+    assert [type(s) for s in static.steps] == [rs.Exchange]
+    dynamic = rs.plan_resharding((4, 16, 16), (2, 4), source, target, dynamic_dims=(0,))
+    assert not any(isinstance(s, rs.Exchange) for s in dynamic.steps)
+    text = reshard_program((4, 16, 16), (2, 4), source, target).replace("tensor<4x16x16xi32>", "tensor<?x16x16xi32>")
+    printed = str(partitioned(text))
+    assert "mesh.all_to_all" in printed and "mesh.send" not in printed
+
+
+def test_the_cost_solver_prices_an_exchange_only_where_partition_writes_one():
+    # the solver's price of a reshard is partition's: an exchange for static
+    # sizes, the collectives for a dynamic dimension or a dynamic mesh axis
+    from mesh_dialect.transforms.propagation.graph import costed_mesh
+    from mesh_dialect.transforms.propagation.sharding_propagation import _Function
+    from mesh_dialect.transforms.propagation.solver import Value
+
+    source, target = S([], [], [0]), S([], [0], [1])
+
+    def price(shape, mesh_shape, dynamic=()):
+        fn = SimpleNamespace(mesh_shapes={"m": mesh_shape}, cuts={})
+        return _Function._reshard_plan(fn, Value(shape, 4, dynamic=dynamic), ("m", source), ("m", target))
+
+    exchanged = rs.plan_resharding((4, 16, 16), (2, 4), source, target)
+    collectives = rs.plan_resharding((4, 16, 16), (2, 4), source, target, exchange=False)
+    assert exchanged.bytes_received < collectives.bytes_received
+    assert price((4, 16, 16), (2, 4)) == (exchanged.bytes_received, exchanged.steps[0].rounds)
+    assert price((4, 16, 16), (2, 4), dynamic=(0,))[0] == collectives.bytes_received
+    # a dynamic mesh axis, costed at a nominal size where the exchange would win
+    stand_in = costed_mesh((2, -1))
+    source, target = S([], [], [0]), S([], [0, 1])
+    on_dynamic_mesh = rs.plan_resharding((4, 8, 8), stand_in, source, target, exchange=False)
+    assert rs.plan_resharding((4, 8, 8), stand_in, source, target).bytes_received < on_dynamic_mesh.bytes_received
+    assert price((4, 8, 8), (2, -1))[0] == on_dynamic_mesh.bytes_received

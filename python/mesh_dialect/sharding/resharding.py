@@ -492,7 +492,8 @@ def plan_resharding(
     if target.halo_sizes:
         steps.append(UpdateHalo(target.split_axes, (), target.halo_sizes))
     plan = _plan(p, source, target, steps)
-    if exchange and plan.lower_bound < plan.bytes_received and _may_exchange(p, source, target):
+    static = not (dynamic_dims or dynamic_axes)  # (the schedule's tables need every size)
+    if exchange and static and plan.lower_bound < plan.bytes_received and _may_exchange(p, source, target):
         direct = _exchange_instead(p, source, found)
         if direct is not None:
             return _plan(p, source, target, [direct])

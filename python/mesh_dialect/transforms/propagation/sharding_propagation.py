@@ -732,8 +732,15 @@ class _Function:
         from ...sharding import resharding as rs  # the planner loads numpy: on first use
 
         try:
+            # (partition exchanges only values and meshes of static sizes)
+            static = not value.dynamic and _static_mesh(self.mesh_shapes[hmesh]) is not None
             plan = rs.plan_resharding(
-                value.shape, costed_mesh(self.mesh_shapes[hmesh]), hs, ns, element_bytes=value.element_bytes
+                value.shape,
+                costed_mesh(self.mesh_shapes[hmesh]),
+                hs,
+                ns,
+                element_bytes=value.element_bytes,
+                exchange=static,
             )
         except ValueError:
             return IMPOSSIBLE, 0
