@@ -317,6 +317,19 @@ def _device_args(text: str, seed: int) -> dict:
     }
 
 
+_PADDED_BETWEEN = """\
+  %g = mesh.all_to_all {x} on @mesh mesh_axes = [0] split_axis = 1 concat_axis = 0
+      : tensor<3x4xi32> -> tensor<12x1xi32>
+  %p = tensor.pad %g low[0, 0] high[4, 0] {{
+  ^bb0(%j: index, %k: index):
+    tensor.yield %s : i32
+  }} : tensor<12x1xi32> to tensor<16x1xi32>
+  %r = mesh.all_to_all %p on @mesh mesh_axes = [0] split_axis = 0 concat_axis = 1 : tensor<16x1xi32> -> tensor<4x4xi32>
+"""
+"""Rows of `{x}` (3x4 on a mesh of 4) gathered, padded 12 -> 16 with `%s` and
+split again (`%r`): the form `pad-by-shift` rewrites."""
+
+
 def _same(text: str, seed: int, **options) -> str:
     """The optimized program's text, after checking that every device's
     outputs are equal before and after."""
@@ -626,18 +639,14 @@ def test_a_padding_value_that_differs_between_devices_is_kept_where_the_cells_tr
     padded, with their own value: the pad stays unless that value is the same
     on every device.  Through an all_gather and an all_slice each device pads
     its own copy, so the rewrite stands."""
-    text = """
+    text = (
+        """
 mesh.mesh @mesh(shape = 4)
 func.func @f(%a0: tensor<3x4xi32>, %a1: tensor<i32>, %a2: tensor<3xi32>) -> (tensor<4x4xi32>, tensor<4xi32>) {
   %s = tensor.extract %a1[] : tensor<i32>
-  %g = mesh.all_to_all %a0 on @mesh mesh_axes = [0] split_axis = 1 concat_axis = 0
-      : tensor<3x4xi32> -> tensor<12x1xi32>
-  %p = tensor.pad %g low[0, 0] high[4, 0] {
-  ^bb0(%i: index, %j: index):
-    tensor.yield %s : i32
-  } : tensor<12x1xi32> to tensor<16x1xi32>
-  %r = mesh.all_to_all %p on @mesh mesh_axes = [0] split_axis = 0 concat_axis = 1 : tensor<16x1xi32> -> tensor<4x4xi32>
-  %h = mesh.all_gather %a2 on @mesh mesh_axes = [0] gather_axis = 0 : tensor<3xi32> -> tensor<12xi32>
+"""
+        + _PADDED_BETWEEN.format(x="%a0")
+        + """  %h = mesh.all_gather %a2 on @mesh mesh_axes = [0] gather_axis = 0 : tensor<3xi32> -> tensor<12xi32>
   %q = tensor.pad %h low[0] high[4] {
   ^bb0(%i: index):
     tensor.yield %s : i32
@@ -646,6 +655,7 @@ func.func @f(%a0: tensor<3x4xi32>, %a1: tensor<i32>, %a2: tensor<3xi32>) -> (ten
   return %r, %t : tensor<4x4xi32>, tensor<4xi32>
 }
 """
+    )
     printed = _same(text, seed)
     assert printed.count("mesh.all_to_all") == 2 and printed.count("tensor.pad") == 1, printed
     assert "mesh.all_gather" not in printed and "mesh.shift" in printed, printed
@@ -707,23 +717,20 @@ def test_a_padding_value_handed_to_a_later_block_is_not_an_arguments_layout():
     # the entry's argument 0 is laid out whole, but the successor's argument 0
     # is what each device hands it (here its own linear index): the cells
     # other devices padded differ, and the pad stays
-    text = """
+    text = (
+        """
 mesh.mesh @mesh(shape = 4)
 func.func @f(%a0: tensor<i32> {mesh.sharding = #mesh.sharding<@mesh, [[]]>}, %a1: tensor<3x4xi32>) -> tensor<4x4xi32> {
   %i = mesh.process_linear_index on @mesh : index
   %c = arith.index_cast %i : index to i32
   cf.br ^next(%c : i32)
 ^next(%s: i32):
-  %g = mesh.all_to_all %a1 on @mesh mesh_axes = [0] split_axis = 1 concat_axis = 0
-      : tensor<3x4xi32> -> tensor<12x1xi32>
-  %p = tensor.pad %g low[0, 0] high[4, 0] {
-  ^bb0(%j: index, %k: index):
-    tensor.yield %s : i32
-  } : tensor<12x1xi32> to tensor<16x1xi32>
-  %r = mesh.all_to_all %p on @mesh mesh_axes = [0] split_axis = 0 concat_axis = 1 : tensor<16x1xi32> -> tensor<4x4xi32>
-  return %r : tensor<4x4xi32>
+"""
+        + _PADDED_BETWEEN.format(x="%a1")
+        + """  return %r : tensor<4x4xi32>
 }
 """
+    )
     printed = _same(text, 0)
     assert "tensor.pad" in printed and "mesh.shift" not in printed, printed
 
@@ -732,20 +739,17 @@ def test_a_padding_value_of_a_called_function_is_not_its_arguments_layout():
     # @g's argument 1 is laid out whole, but @f hands it each device's own
     # linear index: the layout binds callers from outside the module only,
     # so the pad stays in @g
-    callee = """
+    callee = (
+        """
 func.func private @g(%x: tensor<3x4xi32>, %v: tensor<i32> {mesh.sharding = #mesh.sharding<@mesh, []>})
     -> tensor<4x4xi32> {
   %s = tensor.extract %v[] : tensor<i32>
-  %g = mesh.all_to_all %x on @mesh mesh_axes = [0] split_axis = 1 concat_axis = 0
-      : tensor<3x4xi32> -> tensor<12x1xi32>
-  %p = tensor.pad %g low[0, 0] high[4, 0] {
-  ^bb0(%j: index, %k: index):
-    tensor.yield %s : i32
-  } : tensor<12x1xi32> to tensor<16x1xi32>
-  %r = mesh.all_to_all %p on @mesh mesh_axes = [0] split_axis = 0 concat_axis = 1 : tensor<16x1xi32> -> tensor<4x4xi32>
-  return %r : tensor<4x4xi32>
+"""
+        + _PADDED_BETWEEN.format(x="%x")
+        + """  return %r : tensor<4x4xi32>
 }
 """
+    )
     text = f"""
 mesh.mesh @mesh(shape = 4)
 {callee}
