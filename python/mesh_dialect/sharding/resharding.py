@@ -24,7 +24,7 @@ step                               layout change
                                    pieces per dimension (and the same partial
                                    axes): point-to-point, whole pieces
 `Partialize(axes, kind)`           make free `axes` partial (local)
-`Exchange(split_axes)`             any layout, neither partial: point-to-
+`Exchange(split_axes, rounds)`     any layout, neither partial: point-to-
                                    point, blocks of pieces (`exchange`)
 `UpdateHalo(...)`                  change halo sizes only
 =================================  ==========================================
@@ -515,11 +515,12 @@ def _may_exchange(p: _Problem, source: Sharding, target: Sharding) -> bool:
 
 
 def _exchange_instead(p: _Problem, source: Sharding, found: list[Step]) -> Exchange | None:
-    """The Exchange from `source` to `p.target` that replaces `found`, a plan receiving
-    more than the lower bound (which only an exchange reaches when
-    collectives move some data twice), if it takes no more rounds than
-    `found` has steps that move data (fewer bytes are not bought with more
-    latency) and is within `sharding.exchange`'s limits; else None."""
+    """The Exchange from `source` to `p.target` that replaces `found`, a
+    plan receiving more than the lower bound (which only an exchange
+    reaches when collectives move some data twice), if it takes no more
+    rounds than `found` has steps that move data (fewer bytes are not
+    bought with more latency) and is within `sharding.exchange`'s limits;
+    else None."""
     moving = sum(
         1
         for step in found
