@@ -34,7 +34,11 @@ mesh.mesh @mesh(shape = 2)
 // CHECK-LABEL: func.func @fastmath(
 // CHECK: arith.addf %arg0, %arg1 : tensor<4xf32>
 // CHECK: arith.addf %arg2, %arg3 fastmath<reassoc,nnan,nsz,arcp,contract,afn> : tensor<4xf32>
-// CHECK: arith.mulf %arg4, %arg5 fastmath<nnan,contract> : tensor<4xf32>
+// A product of floats is never regrouped (test/Sim/optimize/float-products.mlir):
+// the multiplication of the totals stays, flags and all.
+// CHECK: %[[E:.*]] = mesh.all_reduce %arg4 on @mesh mesh_axes = [0] reduction = <product>
+// CHECK-NEXT: %[[F:.*]] = mesh.all_reduce %arg5 on @mesh mesh_axes = [0] reduction = <product>
+// CHECK-NEXT: arith.mulf %[[E]], %[[F]] fastmath<nnan,ninf,contract> : tensor<4xf32>
 func.func @fastmath(%a: tensor<4xf32>, %b: tensor<4xf32>, %c: tensor<4xf32>, %d: tensor<4xf32>,
                     %e: tensor<4xf32>, %f: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
   %0 = mesh.all_reduce %a on @mesh mesh_axes = [0] : tensor<4xf32> -> tensor<4xf32>
