@@ -6,16 +6,13 @@ blocks of pieces (partition's Exchange step, `sharding.exchange`)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 import numpy as np
 from mlir import ir
 from mlir.dialects import arith, scf, tensor
 
+from ..sharding.exchange import Schedule, chain_positions
 from . import ops as mesh_ops
-
-if TYPE_CHECKING:
-    from ..sharding.exchange import Schedule
 
 
 def permuted(
@@ -34,21 +31,10 @@ def permuted(
     their piece do nothing.  `buffer` receives a piece of another size than
     the device's own."""
     perm = list(perm)
-    n = len(perm)
-    inverse = [0] * n
+    inverse = [0] * len(perm)
     for i, p in enumerate(perm):
         inverse[p] = i
-    position = [0] * n
-    seen = [False] * n
-    for start in range(n):
-        if seen[start]:
-            continue
-        k, i = 0, start
-        while not seen[i]:
-            seen[i] = True
-            position[i] = k
-            k += 1
-            i = perm[i]
+    position = chain_positions(perm, inverse)
     idx_type = ir.IndexType.get()
     t = value.type
     linear = _linear_index(mesh, axes, sizes)

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .spec import Mesh
@@ -170,19 +171,24 @@ def schedule(shape: tuple[int, ...], mesh: Mesh, before: Split, after: Split) ->
         send_at, recv_at = [zero] * n, [zero] * n
         for h, j, s_at, r_at in moves:
             dest[h], source[j], send_at[h], recv_at[j] = j, h, s_at, r_at
-        rounds.append(Round(tuple(dest), tuple(source), tuple(send_at), tuple(recv_at), _send_first(dest, source)))
+        places = chain_positions(dest, source)
+        first = tuple(dest[j] != j and places[j] % 2 == 0 for j in range(n))
+        rounds.append(Round(tuple(dest), tuple(source), tuple(send_at), tuple(recv_at), first))
     piece_shape = tuple(b * k for b, k in zip(block, per_new))
     slots = tuple(tuple(s * b for s, b in zip(slot, block)) for slot in slot_list)
     return Schedule(axes, sizes, block, piece_shape, slots, tuple(tuple(o) for o in own), tuple(rounds))
 
 
-def _send_first(dest: list[int], source: list[int]) -> tuple[bool, ...]:
-    """Per device of one round, whether it sends before it receives: along
-    each path (from a device that only sends) and each cycle, positions
-    alternate, so a device sending first always meets one receiving first
-    or one that only receives."""
+def chain_positions(dest: Sequence[int], source: Sequence[int]) -> list[int]:
+    """Each device's place along its chain of point-to-point sends (device
+    i sends to `dest[i]` and receives from `source[i]`, itself meaning
+    none): chains that start at a device receiving nothing first, then
+    cycles, each from its lowest device; 0 for a device that sends
+    nothing.  A device at an even place sends before it receives, one at
+    an odd place receives first: every send then meets a receive (partition's
+    Permute and Exchange steps, the optimizer's mirror exchange)."""
     n = len(dest)
-    first = [False] * n
+    place = [0] * n
     seen = [False] * n
     starts = [i for i in range(n) if dest[i] != i and source[i] == i]  # paths first
     starts += [i for i in range(n) if dest[i] != i]  # then what is left: cycles
@@ -190,10 +196,10 @@ def _send_first(dest: list[int], source: list[int]) -> tuple[bool, ...]:
         k, i = 0, start
         while not seen[i] and dest[i] != i:
             seen[i] = True
-            first[i] = k % 2 == 0
+            place[i] = k
             k += 1
             i = dest[i]
-    return tuple(first)
+    return place
 
 
-__all__ = ["MAX_DEVICES", "MAX_ROUNDS", "MAX_SLOTS", "Round", "Schedule", "schedule"]
+__all__ = ["MAX_DEVICES", "MAX_ROUNDS", "MAX_SLOTS", "Round", "Schedule", "chain_positions", "schedule"]
