@@ -61,10 +61,9 @@ def _exchange(
     if sched is None:
         raise ValueError(f"no exchange schedule from {before} to {after} for {fmt_shape(shape)}")
     devices = mesh.devices()
-    linear = {d: _linear(d, sched.axes, sched.sizes) for d in devices}
-    groups = {}  # per device, the devices of its table, by linear index
-    for d in devices:
-        groups[d] = [mesh.device_at(d, sched.axes, c) for c in np.ndindex(*sched.sizes)]
+    # (the schedule's tables are indexed by a device's place in its group over the axes)
+    linear = {d: mesh.in_group_index(d, sched.axes) for d in devices}
+    groups = {d: mesh.group_of(d, sched.axes) for d in devices}
 
     def block(a: np.ndarray, at: Sequence[int]) -> np.ndarray:
         return a[tuple(slice(o, o + b) for o, b in zip(at, sched.block))]
@@ -90,13 +89,6 @@ def _exchange(
             at = r.recv_at[linear[d]]
             out[d][tuple(slice(o, o + b) for o, b in zip(at, sched.block))] = a
     return out
-
-
-def _linear(device: Device, axes: Sequence[int], sizes: Sequence[int]) -> int:
-    index = 0
-    for a, s in zip(axes, sizes):
-        index = index * s + device[a]
-    return index
 
 
 def _execute_step(
