@@ -1807,18 +1807,15 @@ def _lower_bound(shape: tuple[int, ...], mesh: Mesh, source: Sharding, target: S
     for dev in _devices_over(mesh, relevant):
         if identity and any(dev[a] for a in new_axes):
             continue
-        want = _box(target, shape, mesh, dev)
-        need = _volume(want)
-        if keep:
-            have = _box(source, shape, mesh, dev)
-            need -= _volume([(max(a, c), min(b, d)) for (a, b), (c, d) in zip(want, have)])
+        need = _lacking(source, target, shape, mesh, dev) if keep else _volume(_box(target, shape, mesh, dev))
         worst = max(worst, need)
     return worst
 
 
 def _lacking(before: Sharding, after: Sharding, shape: tuple[int, ...], mesh: Mesh, dev: Device) -> int:
     """Elements of `dev`'s piece under `after` that its piece under `before`
-    does not hold (neither partial)."""
+    does not hold (halos included; partial layouts are the caller's to
+    weigh)."""
     want, have = _box(after, shape, mesh, dev), _box(before, shape, mesh, dev)
     return _volume(want) - _volume([(max(a, c), min(b, d)) for (a, b), (c, d) in zip(want, have)])
 
