@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from .spec import Mesh
@@ -102,7 +102,6 @@ def schedule(shape: tuple[int, ...], mesh: Mesh, before: Split, after: Split) ->
     n = math.prod(sizes)
     if n > MAX_DEVICES:
         return None
-    place = {a: k for k, a in enumerate(axes)}
     nb = [math.prod(mesh.shape[a] for a in dim) for dim in before]
     na = [math.prod(mesh.shape[a] for a in dim) for dim in after]
     lcm = [math.lcm(b, a) for b, a in zip(nb, na)]
@@ -115,15 +114,7 @@ def schedule(shape: tuple[int, ...], mesh: Mesh, before: Split, after: Split) ->
     if len(slot_list) > MAX_SLOTS:
         return None
     coords = list(itertools.product(*(range(s) for s in sizes)))
-
-    def piece(split: Split, c: tuple[int, ...]) -> list[int]:
-        out = []
-        for dim in split:
-            index = 0
-            for a in dim:
-                index = index * mesh.shape[a] + c[place[a]]
-            out.append(index)
-        return out
+    place = {a: k for k, a in enumerate(axes)}  # each axis's place in a coordinate tuple
 
     def linear(c: list[int]) -> int:
         index = 0
@@ -134,7 +125,7 @@ def schedule(shape: tuple[int, ...], mesh: Mesh, before: Split, after: Split) ->
     own: list[list[tuple[int, ...] | None]] = [[None] * n for _ in slot_list]
     transfers: list[tuple[int, int, tuple[int, ...], tuple[int, ...]]] = []  # (from, to, send_at, recv_at)
     for j, c in enumerate(coords):
-        new = piece(after, c)
+        new = piece_key(after, mesh.shape, dict(zip(axes, c)))
         for k, slot in enumerate(slot_list):
             atom = [p * q + s for p, q, s in zip(new, per_new, slot)]
             holder = list(c)
@@ -179,6 +170,18 @@ def schedule(shape: tuple[int, ...], mesh: Mesh, before: Split, after: Split) ->
     return Schedule(axes, sizes, block, piece_shape, slots, tuple(tuple(o) for o in own), tuple(rounds))
 
 
+def piece_key(split: Split, sizes: tuple[int, ...], coords: Mapping[int, int]) -> tuple[int, ...]:
+    """Which piece of every tensor dimension a device with `coords` (per
+    mesh axis) holds under `split`, on a mesh of `sizes`."""
+    out = []
+    for axes in split:
+        index = 0
+        for a in axes:
+            index = index * sizes[a] + coords[a]
+        out.append(index)
+    return tuple(out)
+
+
 def chain_positions(dest: Sequence[int], source: Sequence[int]) -> list[int]:
     """Each device's place along its chain of point-to-point sends (device
     i sends to `dest[i]` and receives from `source[i]`, itself meaning
@@ -202,4 +205,4 @@ def chain_positions(dest: Sequence[int], source: Sequence[int]) -> list[int]:
     return place
 
 
-__all__ = ["MAX_DEVICES", "MAX_ROUNDS", "MAX_SLOTS", "Round", "Schedule", "chain_positions", "schedule"]
+__all__ = ["MAX_DEVICES", "MAX_ROUNDS", "MAX_SLOTS", "Round", "Schedule", "chain_positions", "piece_key", "schedule"]

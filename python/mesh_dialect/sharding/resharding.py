@@ -186,13 +186,13 @@ from __future__ import annotations
 import heapq
 import itertools
 import math
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from .costs import all_reduce_elements
-from .exchange import schedule
+from .exchange import piece_key, schedule
 from .spec import Device, Mesh, Sharding, ShardingError, _ints, split_piece
 
 Split = tuple[tuple[int, ...], ...]
@@ -1363,17 +1363,6 @@ def _path_cost(p: _Problem, split: Split, steps: Sequence[Step]) -> int:
 # -- permutations ----------------------------------------------------------------
 
 
-def _piece_key(split: Split, sizes: tuple[int, ...], coords: Mapping[int, int]) -> tuple[int, ...]:
-    """Which piece of every tensor dimension a device with `coords` holds."""
-    out = []
-    for axes in split:
-        index = 0
-        for a in axes:
-            index = index * sizes[a] + coords[a]
-        out.append(index)
-    return tuple(out)
-
-
 def _permutation(mesh: Mesh, before: Split, after: Split) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """(axes, perm) of a Permute from `before` to `after` (same pieces per
     dimension): every device gets a piece it wants from the device that holds
@@ -1385,8 +1374,8 @@ def _permutation(mesh: Mesh, before: Split, after: Split) -> tuple[tuple[int, ..
     if n > MAX_PERMUTE_DEVICES:
         raise ValueError(f"a permutation of {n} devices is past the planner's limit of {MAX_PERMUTE_DEVICES} devices")
     coords = list(itertools.product(*(range(sizes[a]) for a in axes)))
-    have = [_piece_key(before, sizes, dict(zip(axes, c))) for c in coords]
-    want = [_piece_key(after, sizes, dict(zip(axes, c))) for c in coords]
+    have = [piece_key(before, sizes, dict(zip(axes, c))) for c in coords]
+    want = [piece_key(after, sizes, dict(zip(axes, c))) for c in coords]
     source: dict[int, int] = {}
     for j in range(len(coords)):
         if have[j] == want[j]:
@@ -1524,8 +1513,8 @@ def _apply(p: _Problem, step: Step, layout: Sharding) -> Sharding:
         for coords in itertools.product(*(range(mesh.shape[a]) for a in involved)):
             dev = mesh.device_at((0,) * mesh.rank, involved, coords)
             dest = mesh.member(dev, axes, step.perm[mesh.in_group_index(dev, axes)])
-            got = _piece_key(tuple(split), mesh.shape, dict(enumerate(dev)))
-            wanted = _piece_key(after, mesh.shape, dict(enumerate(dest)))
+            got = piece_key(tuple(split), mesh.shape, dict(enumerate(dev)))
+            wanted = piece_key(after, mesh.shape, dict(enumerate(dest)))
             if got != wanted:
                 raise bad(f"device {_fmt(dest)} would not receive the piece {_fmt_split(after)} gives it")
         split = list(after)
