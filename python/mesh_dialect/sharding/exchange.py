@@ -91,10 +91,15 @@ def _full(split: Split, rank: int) -> Split:
     return tuple(tuple(a) for a in split) + ((),) * (rank - len(split))
 
 
-def schedule(shape: tuple[int, ...], mesh: Mesh, before: Split, after: Split) -> Schedule | None:
+def schedule(
+    shape: tuple[int, ...], mesh: Mesh, before: Split, after: Split, max_rounds: int = MAX_ROUNDS
+) -> Schedule | None:
     """The exchange turning pieces of a static `shape` cut by `before` into
     pieces cut by `after` (split axes only, each dividing evenly), or None
-    when it is past the limits above or the blocks do not divide the sizes."""
+    when it is past the limits above, takes more than `max_rounds` rounds
+    (a caller comparing it with a plan stops early) or the blocks do not
+    divide the sizes."""
+    max_rounds = min(max_rounds, MAX_ROUNDS)
     rank = len(shape)
     before, after = _full(before, rank), _full(after, rank)
     axes = tuple(sorted({a for s in (before, after) for dim in s for a in dim}))
@@ -122,6 +127,21 @@ def schedule(shape: tuple[int, ...], mesh: Mesh, before: Split, after: Split) ->
             index = index * s + x
         return index
 
+    # A device receives at most one block per round: the most blocks of its
+    # new piece that any device lacks bounds the rounds from below, and
+    # costs less to count (from the blocks the two pieces share along each
+    # dimension) than listing the transfers.
+    lacking = 0
+    for c in coords:
+        at = dict(zip(axes, c))
+        shared = 1
+        for d, (old, new) in enumerate(zip(piece_key(before, mesh.shape, at), piece_key(after, mesh.shape, at))):
+            lo = max(old * per_old[d], new * per_new[d])
+            hi = min((old + 1) * per_old[d], (new + 1) * per_new[d])
+            shared *= max(0, hi - lo)
+        lacking = max(lacking, len(slot_list) - shared)
+    if lacking > max_rounds:
+        return None
     own: list[list[tuple[int, ...] | None]] = [[None] * n for _ in slot_list]
     transfers: list[tuple[int, int, tuple[int, ...], tuple[int, ...]]] = []  # (from, to, send_at, recv_at)
     for j, c in enumerate(coords):
@@ -147,7 +167,7 @@ def schedule(shape: tuple[int, ...], mesh: Mesh, before: Split, after: Split) ->
     for t in transfers:
         r = next((k for k, (out, into) in enumerate(busy) if t[0] not in out and t[1] not in into), None)
         if r is None:
-            if len(busy) == MAX_ROUNDS:
+            if len(busy) == max_rounds:
                 return None
             busy.append((set(), set()))
             placed.append([])

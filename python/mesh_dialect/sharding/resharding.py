@@ -528,8 +528,8 @@ def _exchange_instead(p: _Problem, source: Sharding, found: list[Step]) -> Excha
         or (isinstance(step, Permute) and any(i != j for i, j in enumerate(step.perm)))
     )
     target = _full_split(p.target, len(p.shape))
-    found_schedule = schedule(p.shape, p.mesh, source.split_axes, target)
-    if found_schedule is None or len(found_schedule.rounds) > moving:
+    found_schedule = schedule(p.shape, p.mesh, source.split_axes, target, max_rounds=moving)
+    if found_schedule is None:
         return None
     return Exchange(target, len(found_schedule.rounds))
 
