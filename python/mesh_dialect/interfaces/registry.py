@@ -92,6 +92,9 @@ def rule_for(op: ir.Operation | ir.OpView) -> ShardingRule | None:
     fn = _rule_fn(name)
     if fn is None:
         return None
+    if fn is _linalg:
+        rule = fn(operation)
+        return None if rule is None else fuse_pads(rule, _pads_read(rule, list(operation.operands)))
     return fn(operation) if fn in _LOCAL else _registered_rule(fn, operation, name)
 
 
@@ -135,6 +138,9 @@ class RuleCache:
         # or None where the key does not say all that decides them (an
         # outside value `_body` names by its type): then each op is asked.
         self.linear_bodies: dict[int, tuple[tuple[int, ...], ...] | None] = {}
+        # (id of a windowed linalg rule, `_pads_read`) -> (that rule, kept
+        # alive, and the rule reading through those pads: `fuse_pads`)
+        self.fused: dict[tuple, tuple[ShardingRule, ShardingRule]] = {}
 
     @classmethod
     def shared(cls, context: ir.Context) -> RuleCache:
@@ -197,7 +203,18 @@ class RuleCache:
             entry = self.rules[key] = (fn(op), body is not None and _reads_outside_tensor(body), (key[2], key[3]))
             if entry[0] is not None and name == "linalg.generic" and body is not None and _linear_names(body):
                 self.linear_bodies[id(entry[2])] = generic_terms(op) if _keys_linear_reads(body) else None
-        return entry[0], option, entry[1], entry[2]
+        rule = entry[0]
+        if rule is not None and rule.windows and fn is _linalg:
+            # an operand read through a window may be a pad the op reads
+            # through (`fuse_pads`): the pad's facts complete the key
+            pads = _pads_read(rule, list(op.operands) if values is None else values[0])
+            if pads is not None:
+                fused_key = (id(rule), pads)
+                found = self.fused.get(fused_key)
+                if found is None:
+                    found = self.fused[fused_key] = (rule, fuse_pads(rule, pads))
+                rule = found[1]
+        return rule, option, entry[1], entry[2]
 
 
 _SHARED: tuple[ir.Context, RuleCache] | None = None
@@ -927,6 +944,96 @@ def _pad(op: ir.Operation) -> ShardingRule | None:
                 loops += 1
     others = tuple(None for _ in op.operands[1:])  # dynamic low and high sizes
     return ShardingRule(_all_parallel(loops), (tuple(source_map), *others), (tuple(result_map),))
+
+
+def padding_value(pad: ir.Operation) -> ir.Value | ir.Operation | None:
+    """The value a `tensor.pad` pads with, when it is one for every cell: a
+    value from outside the pad, or the constant its body makes (returned as
+    that op, for the caller to copy); else None."""
+    blocks = pad.regions[0].blocks
+    if len(blocks) != 1:
+        return None
+    body = list(blocks[0].operations)
+    if not body or body[-1].name != "tensor.yield" or len(body) > 2:
+        return None
+    value = body[-1].operands[0]
+    owner = value.owner
+    if isinstance(owner, ir.Block):
+        return None if owner == blocks[0] else value
+    if len(body) == 2:
+        made = body[0].operation
+        if made.name == "arith.constant" and owner.operation == made:
+            return made
+        return None
+    return value
+
+
+def fusible_pad(value: ir.Value) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+    """(low, high) of the `tensor.pad` that makes `value`, when an op reading
+    `value` through windows may read the pad's source instead, padding
+    included (`fuse_pads`): static sizes and padding, one padding value for
+    every cell, and `value` read once (by that op); else None."""
+    if not isinstance(value, ir.OpResult):
+        return None
+    pad = value.owner.operation
+    if pad.name != "tensor.pad" or len(pad.operands) != 1 or not len(pad.regions):
+        return None  # (more operands: dynamic low or high sizes)
+    source, result = _shape(pad.operands[0]), _shape(value)
+    low, high = _ints(_attr(pad, "static_low")), _ints(_attr(pad, "static_high"))
+    if source is None or result is None or low is None or high is None:
+        return None
+    rank = len(result)
+    if len(source) != rank or len(low) != rank or len(high) != rank or None in source or None in result:
+        return None
+    if any(n < 0 for n in (*low, *high)) or not _single_use(value) or padding_value(pad) is None:
+        return None
+    return tuple(low), tuple(high)
+
+
+def _pads_read(rule: ShardingRule, operands: list[ir.Value]) -> tuple | None:
+    """Per operand of a linalg op's `rule`, `fusible_pad` of the operands it
+    reads through windows (None elsewhere); None when there is none."""
+    found: list = [None] * len(operands)
+    any_pad = False
+    for k, dims in enumerate(rule.windows):
+        if dims is None or k >= len(operands) or all(w is None for w in dims):
+            continue
+        v = operands[k]
+        if isinstance(v, ir.OpResult) and v.owner.name == "tensor.pad":
+            found[k] = fusible_pad(v)
+            any_pad = any_pad or found[k] is not None
+    return tuple(found) if any_pad else None
+
+
+def fuse_pads(rule: ShardingRule, pads: tuple | None) -> ShardingRule:
+    """A linalg op reading a `tensor.pad` (`pads`: `_pads_read`) through
+    windows along every dimension the pad pads, as an op that pads reads its
+    input: the rule describes the operand as the pad's source, each window's
+    extent the source's and its offset moved back by the low padding (rows
+    before 0 and from the extent on are padding).  Layouts of that operand,
+    halos included, then have their usual meaning on the source, and
+    partition reads it without the pad (`halo.localize`).  `rule` itself
+    when no pad qualifies."""
+    if pads is None:
+        return rule
+    windows = list(rule.windows)
+    fused: list[int] = []
+    for k, found in enumerate(pads):
+        dims = windows[k] if k < len(windows) else None
+        if found is None or dims is None:
+            continue
+        low, high = found
+        padded = [d for d in range(len(low)) if low[d] or high[d]]
+        if len(low) != len(dims) or not padded or any(dims[d] is None for d in padded):
+            continue  # a dimension padded but not read through a window: the pad stays
+        windows[k] = tuple(
+            None if w is None else dataclasses.replace(w, extent=w.extent - low[d] - high[d], offset=w.offset - low[d])
+            for d, w in enumerate(dims)
+        )
+        fused.append(k)
+    if not fused:
+        return rule
+    return ShardingRule(rule.iterators, rule.operand_maps, rule.result_maps, tuple(windows), tuple(fused))
 
 
 # ---------------------------------------------------------------------------
@@ -2331,4 +2438,15 @@ _LOCAL: frozenset[RuleFn] = frozenset({*_RULES.values(), *_FAMILIES.values()})
 types, body), so `RuleCache` may memoize them by signature.  A rule
 registered by a user may read anything and is always called."""
 
-__all__ = ["RuleCache", "RuleFn", "is_pointwise", "knows", "register_rule", "registered_names", "rule_for"]
+__all__ = [
+    "RuleCache",
+    "RuleFn",
+    "fuse_pads",
+    "fusible_pad",
+    "is_pointwise",
+    "knows",
+    "padding_value",
+    "register_rule",
+    "registered_names",
+    "rule_for",
+]

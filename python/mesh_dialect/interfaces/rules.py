@@ -249,6 +249,10 @@ class ShardingRule:
     operand_maps: tuple[TensorMap | None, ...]
     result_maps: tuple[TensorMap | None, ...]
     windows: Windows = ()
+    # operands the rule describes as the source of the `tensor.pad` that
+    # makes them (`registry.fuse_pads`): their windows read the source,
+    # padding included (a negative offset), as an op that pads does
+    fused: tuple[int, ...] = ()
     selects: bool = field(default=False, init=False, compare=False, repr=False)  # a `select` loop among them
 
     def __post_init__(self) -> None:

@@ -27,7 +27,7 @@ from mlir import ir
 from mlir.dialects import arith, linalg, tensor
 
 from ...interfaces.linear import float_terms_overflow
-from ...interfaces.registry import hlo_combiner_kind, ignores_nan, is_pointwise, rule_for
+from ...interfaces.registry import hlo_combiner_kind, ignores_nan, is_pointwise, padding_value, rule_for
 from ...ir import ops as mesh_ops
 from ...ir.exchange import permuted
 from ...ir.flags import drop_totals_only_flags
@@ -1403,26 +1403,8 @@ def _referenced(func: ir.Operation) -> bool:
     return found
 
 
-def _padding_value(pad: ir.Operation) -> ir.Value | ir.Operation | None:
-    """The value a `tensor.pad` pads with, when it is one for every cell: a
-    value from outside the pad, or the constant its body makes (returned as
-    that op, for the caller to copy); else None."""
-    blocks = pad.regions[0].blocks
-    if len(blocks) != 1:
-        return None
-    body = list(blocks[0].operations)
-    if not body or body[-1].name != "tensor.yield" or len(body) > 2:
-        return None
-    value = body[-1].operands[0]
-    owner = value.owner
-    if isinstance(owner, ir.Block):
-        return None if owner == blocks[0] else value
-    if len(body) == 2:
-        made = body[0].operation
-        if made.name == "arith.constant" and owner.operation == made:
-            return made
-        return None
-    return value
+_padding_value = padding_value
+"""The value a `tensor.pad` pads with, when it is one for every cell (`registry.padding_value`)."""
 
 
 def _slice_range(op: ir.Operation, shape: tuple[int, ...], d: int) -> tuple[int, int] | None:

@@ -39,6 +39,7 @@ import numpy as np
 from mlir import ir
 from mlir.dialects import arith, linalg, tensor
 
+from ...interfaces.registry import padding_value
 from ...interfaces.rules import ShardingRule, Window
 from ...ir import ops as mesh_ops
 from ...ir.hlo import conv_dimensions, ints_like, ints_of
@@ -185,12 +186,18 @@ def localize(
     mesh: Mesh,
     mesh_name: str,
     dynamic_axes: Sequence[int] = (),
+    pads: dict[int, ir.Operation] | None = None,
 ) -> None:
     """Give `op` (already on local pieces, its results retyped) the rows of
     each windowed operand its device's outputs read.  Raises ValueError when
-    an operand lacks the halos its window needs."""
+    an operand lacks the halos its window needs.  `pads`: per operand the
+    rule describes as a pad's source (`rule.fused`), that `tensor.pad`, now
+    read through: `op` reads the source there, whose split dimensions get
+    their window rows with the pad's padding value outside the tensor, and
+    whose other dimensions are padded as the pad did (`_pad_rest`)."""
     if not rule.windows:
         return
+    pads = pads or {}
     indices: dict[tuple[int, ...], ir.Value] = {}
     dropped: list[tuple[int, _Dim]] = []
     for i in range(len(rule.windows)):
@@ -198,17 +205,49 @@ def localize(
         if not isinstance(t, ir.RankedTensorType):
             continue
         dims = windowed_dims(rule, i, layouts[i], list(t.shape), mesh, dynamic_axes)
-        if not dims:
-            continue
+        pad = pads.get(i)
         for dim in dims:
             dim.check(i)
-        if op.name.partition(".")[2] == "slice" and op.name.startswith(("stablehlo.", "mhlo.")):
+        if dims and op.name.partition(".")[2] == "slice" and op.name.startswith(("stablehlo.", "mhlo.")):
             _slice_rows(op, dims, mesh, mesh_name, indices)
             continue
         with ir.InsertionPoint(op), op.location:
-            op.operands[i] = _window(op, i, dims, mesh, mesh_name, indices)
+            if dims:
+                op.operands[i] = _window(op, i, dims, mesh, mesh_name, indices, pad)
+            if pad is not None:
+                op.operands[i] = _pad_rest(op.operands[i], pad, [dim.dim for dim in dims], layouts[i], i)
         dropped += [(i, dim) for dim in dims]
-    _unpad(op, dropped)
+    _unpad(op, dropped, pads)
+
+
+def _pad_rest(value: ir.Value, pad: ir.Operation, cut: list[int], layout: Sharding | None, i: int) -> ir.Value:
+    """`value` (operand `i`'s local rows: its windows cut along `cut`,
+    padding included) padded as `pad` pads it along its other dimensions
+    (not split, or split over one device), by a copy of `pad` at the
+    insertion point; `value` itself when they are not padded."""
+    low = [int(v) for v in ir.DenseI64ArrayAttr(pad.attributes["static_low"])]
+    high = [int(v) for v in ir.DenseI64ArrayAttr(pad.attributes["static_high"])]
+    for d in cut:
+        low[d] = high[d] = 0
+    padded = [d for d in range(len(low)) if low[d] or high[d]]
+    if layout is not None:
+        for d in padded:
+            if any(layout.halo(d)):
+                raise ValueError(
+                    f"operand {i} dimension {d} is padded and split over one device with halos "
+                    f"{list(layout.halo(d))}, which a pad read through does not support yet"
+                )
+    if not padded:
+        return value
+    t = ir.RankedTensorType(value.type)
+    dynamic = ir.ShapedType.get_dynamic_size()
+    shape = [dynamic if t.is_dynamic_dim(d) else n + low[d] + high[d] for d, n in enumerate(t.shape)]
+    copy = pad.clone()
+    copy.operands[0] = value
+    copy.attributes["static_low"] = _i64(low)
+    copy.attributes["static_high"] = _i64(high)
+    copy.results[0].set_type(ir.RankedTensorType.get(shape, t.element_type))
+    return copy.results[0]
 
 
 def _slice_rows(
@@ -240,9 +279,17 @@ def _slice_rows(
 
 
 def _window(
-    op: ir.Operation, i: int, dims: list[_Dim], mesh: Mesh, mesh_name: str, indices: dict[tuple[int, ...], ir.Value]
+    op: ir.Operation,
+    i: int,
+    dims: list[_Dim],
+    mesh: Mesh,
+    mesh_name: str,
+    indices: dict[tuple[int, ...], ir.Value],
+    pad: ir.Operation | None = None,
 ) -> ir.Value:
-    """The window rows of operand `i` (at the insertion point)."""
+    """The window rows of operand `i` (at the insertion point); rows outside
+    the tensor hold the op's padding value, or `pad`'s when the operand is
+    the source of that `tensor.pad` read through."""
     value = op.operands[i]
     t = ir.RankedTensorType(value.type)
     shape = list(t.shape)
@@ -302,7 +349,8 @@ def _window(
     piece_shape = [dynamic if isinstance(s, ir.Value) else s for s in sizes]
     rows = _slice(value, ir.RankedTensorType.get(piece_shape, t.element_type), offsets, sizes)
     filled = [s if t.is_dynamic_dim(d) else n for d, (n, s) in enumerate(zip(window_shape, sizes))]
-    fill = linalg.fill(_pad_value(op, t.element_type), outs=[tensor.EmptyOp(filled, t.element_type).result])
+    scalar = _pad_value(op, t.element_type) if pad is None else _padding_of(pad)
+    fill = linalg.fill(scalar, outs=[tensor.EmptyOp(filled, t.element_type).result])
     return _insert(rows, fill, before, sizes)
 
 
@@ -482,9 +530,21 @@ def _pad_value(op: ir.Operation, element: ir.Type) -> ir.Value:
     raise ValueError(f"'{name}' reads outside its input, which it does not pad")
 
 
-def _unpad(op: ir.Operation, dims: list[tuple[int, _Dim]]) -> None:
+def _padding_of(pad: ir.Operation) -> ir.Value:
+    """The one value `pad` (a `tensor.pad`) pads every cell with, at the
+    insertion point: a value from outside it, or a copy of its body's constant."""
+    found = padding_value(pad)
+    assert found is not None  # (`fusible_pad` said so)
+    if isinstance(found, ir.Value):
+        return found
+    return found.clone().results[0]
+
+
+def _unpad(op: ir.Operation, dims: list[tuple[int, _Dim]], pads: dict[int, ir.Operation] | None = None) -> None:
     """What the windows made explicit leaves the op: tosa's `pad` on the
-    split dimensions, a generic map's constant term."""
+    split dimensions, a generic map's constant term (of an operand read
+    through a pad (`pads`), the constant on the padded tensor: the window's
+    offset plus the low padding)."""
     if not dims:
         return
     name = op.name
@@ -512,7 +572,12 @@ def _unpad(op: ir.Operation, dims: list[tuple[int, _Dim]]) -> None:
             pad[2 * j] = pad[2 * j + 1] = 0
         op.attributes["padding"] = ints_like(attr, pad)
         return
-    shifted = [(i, dim) for i, dim in dims if dim.window.offset]
+    lows = {
+        (i, d): int(low)
+        for i, pad in (pads or {}).items()
+        for d, low in enumerate(ir.DenseI64ArrayAttr(pad.attributes["static_low"]))
+    }
+    shifted = [(i, dim) for i, dim in dims if dim.window.offset + lows.get((i, dim.dim), 0)]
     if not shifted:
         return
     if name != "linalg.generic":

@@ -50,7 +50,15 @@ from mlir.dialects import arith, linalg, scf, tensor
 from ...interfaces.captures import AlignedRead, MaskedRead, aligned_reads, masked_read
 from ...interfaces.choice import same_placement
 from ...interfaces.linear import on_terms, term_operands
-from ...interfaces.registry import INDEX_OFFSET_OPS, OWN_BODY, RuleCache, built_in, index_reads, walk_inside
+from ...interfaces.registry import (
+    INDEX_OFFSET_OPS,
+    OWN_BODY,
+    RuleCache,
+    built_in,
+    fusible_pad,
+    index_reads,
+    walk_inside,
+)
 from ...interfaces.rules import Conflict, ShardingRule, option_from_shardings, shardings_from_option
 from ...ir import ops as mesh_ops
 from ...ir.control import (
@@ -118,6 +126,9 @@ _SPECIAL = frozenset(
 """Ops `_Partition.rewrite` treats by name (besides mesh and hlo ops):
 never skipped, whatever their layouts."""
 _SKIP = object()
+_READ_THROUGH = object()
+"""The rule `rules` gives a `tensor.pad` its user reads through (`fuse_pads`):
+the user's rewrite reads the pad's source and pads what is left itself."""
 """The rule slot of an op partition leaves as it is (`_Partition.rules`)."""
 
 
@@ -496,7 +507,7 @@ class _Partition:
         rules = self.rules(ops, names)
         self.arguments(entry)
         for k, (op, name, rule) in enumerate(zip(ops, names, rules)):
-            if rule is _SKIP:
+            if rule is _SKIP or rule is _READ_THROUGH:
                 if OPTION_ATTR in op.attributes:
                     del op.attributes[OPTION_ATTR]
             elif name == "mesh.shard":
@@ -549,6 +560,9 @@ class _Partition:
                     continue
             if not annotated and name in _CONSTANTS:
                 whole.update(results)
+            if name == "tensor.pad" and not annotated and _read_through(op, cache):
+                rules.append(_READ_THROUGH)
+                continue
             rule, option, captures = cache.lookup(op, name, (operands, results))
             rules.append(rule)
             # (tensors the body reads at the op's loop indices: sizes read while whole)
@@ -824,6 +838,13 @@ class _Partition:
         if rule is None:
             self.without_rule(op)
             return
+        pads: dict[int, ir.Operation] = {}
+        for k in rule.fused:
+            # the rule describes the pad's source: the op reads it (and the
+            # padding comes back with its window, `halo.localize`)
+            pad = self.owner(op.operands[k])
+            pads[k] = pad.operation
+            op.operands[k] = pad.operands[0]
         results = read[2]
         masked = self.masking(op, read[4], results) if read[4] is not None else None
         aligned = self.check_captures(op, name, read[3], masked[0].value if masked else None) if read[1] else {}
@@ -875,9 +896,12 @@ class _Partition:
             assert self.mesh is not None and self.mesh_name is not None
             _check_windowed_results(op, rule, outs, self.mesh)
             try:
-                halo.localize(op, rule, layouts, types, self.mesh, self.mesh_name, self.dynamic_axes)
+                halo.localize(op, rule, layouts, types, self.mesh, self.mesh_name, self.dynamic_axes, pads)
             except ValueError as e:
                 raise _Unsupported(op.location, str(e)) from None
+        for pad in pads.values():
+            self.forget(pad.result)
+            pad.erase()
 
     def on_terms(self, op: ir.Operation, rule: ShardingRule, out: Sharding | None) -> bool:
         """An op linear in the sum (`interfaces/linear.py`: an add, a transpose, a
@@ -2661,6 +2685,20 @@ def _times(a: int | ir.Value, b: int | ir.Value) -> int | None:
 
 def _dense_i64(values) -> ir.Attribute:
     return ir.DenseI64ArrayAttr.get([int(v) for v in values])
+
+
+def _read_through(pad: ir.Operation, cache: RuleCache) -> bool:
+    """Whether the one user of `pad` (a `tensor.pad`) reads it through
+    windows, its rule describing the pad's source (`fuse_pads`)."""
+    result = pad.result
+    if fusible_pad(result) is None:
+        return False
+    use = next(iter(result.uses))
+    user = use.owner.operation
+    if not user.name.startswith("linalg."):
+        return False
+    rule = cache.rule_for(user)
+    return rule is not None and use.operand_number in rule.fused
 
 
 def _check_windowed_results(op: ir.Operation, rule: ShardingRule, outs: list[Sharding | None], mesh: Mesh) -> None:

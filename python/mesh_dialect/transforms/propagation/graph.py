@@ -583,13 +583,13 @@ class _Builder:
         wider = self.wider_rules.get(key)
         if wider is None:
             windows = rule.windows + (None,) * len(maps) if rule.windows else ()
-            wider = ShardingRule(iterators, rule.operand_maps + maps, rule.result_maps, windows)
+            wider = ShardingRule(iterators, rule.operand_maps + maps, rule.result_maps, windows, rule.fused)
             wider = self.wider_rules[key] = self.rules.setdefault(wider, wider)
             if whole:
                 # (the moves the solver offers off that dimension: `Graph.unmasked`)
                 unmasked = tuple(whole.get(k, m) for k, (_, m) in found.items())
                 self.graph.unmasked[id(wider)] = ShardingRule(
-                    iterators, rule.operand_maps + unmasked, rule.result_maps, windows
+                    iterators, rule.operand_maps + unmasked, rule.result_maps, windows, rule.fused
                 )
         return wider, {k: v for k, (v, _) in found.items()}
 

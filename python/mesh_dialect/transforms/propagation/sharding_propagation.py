@@ -38,7 +38,7 @@ from typing import Any, ClassVar
 from mlir import ir
 
 from ...interfaces.choice import Choice, Request, choice_from_option, choose, same_placement
-from ...interfaces.registry import RuleCache, RuleError, knows, rule_always_exists
+from ...interfaces.registry import RuleCache, RuleError, fusible_pad, knows, rule_always_exists
 from ...interfaces.rules import ShardingRule, option_from_lists, option_to_lists, validate_option
 from ...ir import ops as mesh_ops
 from ...ir.asm import remap_location
@@ -256,6 +256,10 @@ class _Function:
         self.reads_outside: set[int] = set()  # ops whose body may read a tensor from outside them
         self.unrecorded: set[int] = set()  # ops whose option says no loop the solver split (a masked read's)
         self.explicit_options: dict[int, Choice] = {}
+        # per op reading `tensor.pad`s through windows (its rule's `fused`),
+        # each such operand's pad: the op reads the pad's source, the pad
+        # gets no node, and what the op needs there goes on the pad's operand
+        self.fused_pads: dict[int, dict[int, ir.Operation]] = {}
         self.recorded: dict[int, tuple[str, tuple]] = {}
         self.anns: dict[ir.Value, Ann] = {}  # by the mesh.shard result
         self.def_ann: dict[ir.Value, Ann] = {}  # by the annotated value
@@ -369,6 +373,8 @@ class _Function:
                     return advance
                 # listed once: the rule's signature, the graph and `apply` read them
                 io = (list(op.operands), list(op.results))
+            if name == "tensor.pad" and self.fused_into_user(op, io[1][0]):
+                return skip  # read through by its user, whose rule describes its source
             try:
                 rule, option, reads_outside, typed = lookup(op, name, io)
             except RuleError as e:  # raised again after the walk (the bindings would wrap it)
@@ -381,6 +387,12 @@ class _Function:
                 return advance
             if reads_outside:
                 self.reads_outside.add(len(ops))
+            if rule.fused:
+                pads = self.fused_pads[len(ops)] = {}
+                for k in rule.fused:
+                    pad = io[0][k].owner.operation
+                    pads[k] = pad
+                    io[0][k] = pad.operands[0]
             sequence.append(("rule", len(ops)))
             ops.append(op)
             names.append(name)
@@ -401,6 +413,31 @@ class _Function:
             self.read_shard(op)
         if self.failed:
             raise PassFailed("invalid input")
+
+    def fused_into_user(self, pad: ir.Operation, result: ir.Value) -> bool:
+        """Whether `pad` (a `tensor.pad` of result `result`) is read through by
+        its one user, a linalg op whose rule reads it through windows
+        (`registry.fuse_pads`)."""
+        if fusible_pad(result) is None:
+            return False
+        use = next(iter(result.uses))
+        user = use.owner.operation
+        if not user.name.startswith("linalg."):
+            return False
+        try:
+            rule = self.rule_cache.rule_for(user)
+        except RuleError:
+            return False  # (reported at the user)
+        return rule is not None and use.operand_number in rule.fused
+
+    def through_pads(self, index: int, operands: list[ir.Value]) -> list[ir.Value]:
+        """`operands` of op `index` as listed from the op, each pad it reads
+        through (`fused_pads`) replaced by the pad's operand."""
+        pads = self.fused_pads.get(index)
+        if pads:
+            for k, pad in pads.items():
+                operands[k] = pad.operands[0]
+        return operands
 
     def rule(self, index: int) -> ShardingRule | None:
         """The rule of op `index`, looked up now if collecting left it for later."""
@@ -759,7 +796,7 @@ class _Function:
     def visit(self, index: int) -> None:
         op, rule = self.ops[index], self.rules[index]
         assert rule is not None
-        operands = list(op.operands)
+        operands = self.through_pads(index, list(op.operands))
         results = self.io[index][1]
         explicit = index in self.explicit_options
         choice = self.explicit_options.get(index)
@@ -821,6 +858,7 @@ class _Function:
                 anchor = self.ensure_value(r, choice.mesh, need, origin, op, anchor=anchor, cause=cause, what=what, t=t)
         by_cost = self.pass_.solver == "cost"
         anns = self.anns
+        pads = self.fused_pads.get(index, {})
         for i, v in enumerate(operands):
             need = choice.operands[i]
             if need is None:
@@ -838,6 +876,11 @@ class _Function:
                     continue
             elif have.mesh == choice.mesh and _same_arrival(have.sharding, need):
                 continue  # it arrives so already (`ensure_use`'s first test: half the operands)
+            pad = pads.get(i)
+            if pad is not None:
+                # the op reads the pad's source: its layout goes on the pad's operand
+                self.ensure_use(pad, 0, v, choice.mesh, need, origin, cause, by_cost, have, None)
+                continue
             t = None if typed is None else typed[0][i]
             self.ensure_use(op, i, v, choice.mesh, need, origin, cause, by_cost, have, t)
         self.applied.add(index)
@@ -850,7 +893,7 @@ class _Function:
         none known), which is its annotation (`anns`)."""
         op = self.ops[index]
         if index in self.applied:
-            return list(op.operands), None
+            return self.through_pads(index, list(op.operands)), None
         operands = self.io[index][0]
         renamed = self.renamed
         if not renamed:
@@ -860,7 +903,7 @@ class _Function:
         for v in operands:
             ann = renamed.get(v, False)
             if ann is None:
-                return list(op.operands), None
+                return self.through_pads(index, list(op.operands)), None
             if ann is False:
                 now.append(v)
                 known.append(None)
