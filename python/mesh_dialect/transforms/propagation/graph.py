@@ -471,6 +471,8 @@ class _Builder:
         if name == "func.return":
             return  # a returned value keeps its layout: no constraint
         operands, results = fn.io[index]
+        if index in fn.fused_pads:  # the op reads those pads' sources
+            operands = fn.through_pads(index, list(operands))
         ids = self.ids
         # (a fill's result has its init's type: `like`)
         like = ids.get(operands[1], -1) if name == "linalg.fill" else -1

@@ -388,11 +388,7 @@ class _Function:
             if reads_outside:
                 self.reads_outside.add(len(ops))
             if rule.fused:
-                pads = self.fused_pads[len(ops)] = {}
-                for k in rule.fused:
-                    pad = io[0][k].owner.operation
-                    pads[k] = pad
-                    io[0][k] = pad.operands[0]
+                self.fused_pads[len(ops)] = {k: io[0][k].owner.operation for k in rule.fused}
             sequence.append(("rule", len(ops)))
             ops.append(op)
             names.append(name)
@@ -822,6 +818,12 @@ class _Function:
         """Record the op's option and give its values the layouts it implies."""
         op = self.ops[index]
         operands, known = self.operands_now(index)
+        pads = self.fused_pads.get(index, {})
+        if pads:
+            # the op reads each pad's source (`through_pads`), annotated there
+            operands = self.through_pads(index, list(operands))
+            if known:
+                known = [None if i in pads else a for i, a in enumerate(known)]
         results = self.io[index][1]
         typed = self.types[index]
         self.record_option(index, choice)
@@ -858,7 +860,6 @@ class _Function:
                 anchor = self.ensure_value(r, choice.mesh, need, origin, op, anchor=anchor, cause=cause, what=what, t=t)
         by_cost = self.pass_.solver == "cost"
         anns = self.anns
-        pads = self.fused_pads.get(index, {})
         for i, v in enumerate(operands):
             need = choice.operands[i]
             if need is None:
@@ -893,7 +894,7 @@ class _Function:
         none known), which is its annotation (`anns`)."""
         op = self.ops[index]
         if index in self.applied:
-            return self.through_pads(index, list(op.operands)), None
+            return list(op.operands), None
         operands = self.io[index][0]
         renamed = self.renamed
         if not renamed:
@@ -903,7 +904,7 @@ class _Function:
         for v in operands:
             ann = renamed.get(v, False)
             if ann is None:
-                return self.through_pads(index, list(op.operands)), None
+                return list(op.operands), None
             if ann is False:
                 now.append(v)
                 known.append(None)
