@@ -24,6 +24,7 @@
 // RUN: mesh-run %t.mlir -f two_users --compare-with %s --seed 7 -q | FileCheck %s --check-prefix=SIM
 // RUN: mesh-run %t.mlir -f channels --compare-with %s --seed 8 -q 2>/dev/null | FileCheck %s --check-prefix=SIM
 // RUN: mesh-run %t.mlir -f shifted --compare-with %s --seed 9 -q | FileCheck %s --check-prefix=SIM
+// RUN: mesh-run %t.mlir -f partial_padded_by_one --compare-with %s --seed 10 -q | FileCheck %s --check-prefix=SIM
 // SIM: match
 
 // PROP-LABEL: func.func @depthwise(
@@ -313,5 +314,43 @@ func.func @shifted(%x: tensor<16x4xf32>, %w: tensor<3x4xf32>) -> tensor<16x4xf32
     linalg.yield %s2 : f32
   } -> tensor<16x4xf32>
   %ys = mesh.shard %y to %s : tensor<16x4xf32>
+  return %ys : tensor<16x4xf32>
+}
+
+// A partial sum padded with 1 and summed over windows: the stencil's body
+// is linear, but a pad read through is never read as terms (each device
+// would pad its terms with 1, and the total would hold 4 where the pad has
+// 1): the sum is reduced and scattered first, then its halos exchanged.
+// PROP-LABEL: func.func @partial_padded_by_one(
+// PROP: linalg.generic {{.*}} attrs = {mesh.sharding_option = #mesh.sharding<@m, {{\[\[}}0]]>}
+// CHECK-LABEL: func.func @partial_padded_by_one(
+// CHECK: mesh.reduce_scatter %{{.*}} on @m mesh_axes = [0] scatter_axis = 0 : tensor<16x4xf32> -> tensor<4x4xf32>
+// CHECK: mesh.update_halo %{{.*}} split_axes = {{\[\[}}0]] destination_halo_sizes = [1, 1] : tensor<4x4xf32> -> tensor<6x4xf32>
+// CHECK-NOT: mesh.all_reduce
+// CHECK: return
+func.func @partial_padded_by_one(%a: tensor<16x8xf32>, %b: tensor<8x4xf32>, %w: tensor<3x4xf32>) -> tensor<16x4xf32> {
+  %cols = mesh.sharding @m split_axes = [[], [0]] : !mesh.sharding
+  %rows = mesh.sharding @m split_axes = [[0]] : !mesh.sharding
+  %sum = mesh.sharding @m split_axes = [[]] partial = sum [0] : !mesh.sharding
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %as = mesh.shard %a to %cols annotate_for_users : tensor<16x8xf32>
+  %e0 = tensor.empty() : tensor<16x4xf32>
+  %f0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<16x4xf32>) -> tensor<16x4xf32>
+  %x = linalg.matmul ins(%as, %b : tensor<16x8xf32>, tensor<8x4xf32>) outs(%f0 : tensor<16x4xf32>) -> tensor<16x4xf32>
+  %xp = mesh.shard %x to %sum : tensor<16x4xf32>
+  %p = tensor.pad %xp low[1, 0] high[1, 0] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %one : f32
+  } : tensor<16x4xf32> to tensor<18x4xf32>
+  %e = tensor.empty() : tensor<16x4xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<16x4xf32>) -> tensor<16x4xf32>
+  %y = linalg.generic {indexing_maps = [#x1, #w1, #o1], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%p, %w : tensor<18x4xf32>, tensor<3x4xf32>) outs(%f : tensor<16x4xf32>) {
+  ^bb0(%in: f32, %unused: f32, %acc: f32):
+    %s2 = arith.addf %in, %acc : f32
+    linalg.yield %s2 : f32
+  } -> tensor<16x4xf32>
+  %ys = mesh.shard %y to %rows : tensor<16x4xf32>
   return %ys : tensor<16x4xf32>
 }

@@ -126,10 +126,10 @@ _SPECIAL = frozenset(
 """Ops `_Partition.rewrite` treats by name (besides mesh and hlo ops):
 never skipped, whatever their layouts."""
 _SKIP = object()
-_READ_THROUGH = object()
-"""The rule `rules` gives a `tensor.pad` its user reads through (`fuse_pads`):
-the user's rewrite reads the pad's source and pads what is left itself."""
 """The rule slot of an op partition leaves as it is (`_Partition.rules`)."""
+_READ_THROUGH = object()
+"""The rule slot of a `tensor.pad` its user reads through (`fuse_pads`):
+the user's rewrite reads the pad's source and pads what is left itself."""
 
 
 class _MlirPointer(ctypes.Structure):
@@ -920,7 +920,10 @@ class _Partition:
             # too (asked first: reading the body costs more); only a generic
             # of one result may run on terms (`generic_terms`)
             return False
-        ways = term_operands(op)
+        # (never reading as terms a pad's source the op reads through: every
+        # device would pad its terms, and the total would hold the padding
+        # once per device)
+        ways = [way for way in term_operands(op) if not set(way) & set(rule.fused)]
         if not ways:
             return False
         assert self.mesh is not None

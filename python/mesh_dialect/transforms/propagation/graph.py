@@ -536,6 +536,10 @@ class _Builder:
             # (per signature; None: this op's own reads decide)
             found = fn.rule_cache.linear_bodies.get(id(typed), ())
             linear = term_operands(op) if found is None else found
+        if linear and rule.fused:
+            # a pad read through is never read as terms: each device would
+            # add its padding to the total (partition's `on_terms` agrees)
+            linear = tuple(way for way in linear if not set(way) & set(rule.fused))
         node = Node(ops, res, [], rule, False, weight, None, uneven, linear, kind[1])
         if weight != 1:
             node.operand_weights = self.use_weights([*operands, *aligned.values()], weight)
