@@ -11,7 +11,9 @@ dimensions (rows, or rows and columns); `sharding-propagation` and
               rules did before halos: an input dimension read through a
               window is never split), so the cost solver picks the cheapest
               plan without halos (gather the input, or split channels and
-              reshard).
+              reshard); a `tensor.pad` is then its own op again (rules
+              registered by hand are never read through a pad), as before
+              convolutions read through pads.
 
 Bytes a device receives are the resharding planner's model (`traffic.py`
 for the collectives; an `update_halo` costs the halo cells inside the tensor,
@@ -95,6 +97,28 @@ func.func @stencil_1d(%x: tensor<4100xf32>, %k: tensor<5xf32>) -> tensor<4096xf3
     return Program("stencil_1d", (4,), "generic (i + k), 4100 -> 4096, window 5", text)
 
 
+def linalg_conv_same() -> Program:
+    """torch-mlir's conv2d(padding=1): a `tensor.pad` the convolution reads through."""
+    text = """mesh.mesh @m(shape = 4)
+func.func @linalg_conv_same(%x: tensor<1x64x64x8xf32>, %w: tensor<3x3x8x8xf32>) -> tensor<1x64x64x8xf32> {
+  %s = mesh.sharding @m split_axes = [[], [0]] : !mesh.sharding
+  %xs = mesh.shard %x to %s : tensor<1x64x64x8xf32>
+  %zero = arith.constant 0.0 : f32
+  %p = tensor.pad %xs low[0, 1, 1, 0] high[0, 1, 1, 0] {
+  ^bb0(%n: index, %i: index, %j: index, %c: index):
+    tensor.yield %zero : f32
+  } : tensor<1x64x64x8xf32> to tensor<1x66x66x8xf32>
+  %e = tensor.empty() : tensor<1x64x64x8xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<1x64x64x8xf32>) -> tensor<1x64x64x8xf32>
+  %c = linalg.conv_2d_nhwc_hwcf ins(%p, %w : tensor<1x66x66x8xf32>, tensor<3x3x8x8xf32>)
+      outs(%z : tensor<1x64x64x8xf32>) -> tensor<1x64x64x8xf32>
+  %cs = mesh.shard %c to %s : tensor<1x64x64x8xf32>
+  return %cs : tensor<1x64x64x8xf32>
+}
+"""
+    return Program("linalg_conv_same", (4,), "tensor.pad + linalg conv 3x3, 64x64x8, rows", text)
+
+
 def _tosa(name, mesh, op_text, x, out, split, extra_args="", extra_types="", what="") -> Program:
     m = "x".join(map(str, mesh))
     t = lambda s: f"tensor<{'x'.join(map(str, s))}xf32>"  # noqa: E731
@@ -149,6 +173,7 @@ def programs() -> list[Program]:
     )
     p.what = "linalg conv 3x3x3, 18^3x4 -> 16^3x4, d x h x w"
     out.append(p)
+    out.append(linalg_conv_same())
     conv = (
         "tosa.conv2d %xs, %w, %b, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, "
         "pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<1x64x64x8xf32>, "

@@ -1,5 +1,5 @@
 """Plan quality: how much a device receives in the partitioned program, ours
-against upstream MLIR's and XLA's, on 20 small programs where only the
+against upstream MLIR's and XLA's, on 21 small programs where only the
 arguments and results are annotated (as JAX's in/out shardings do).
 
 The programs (f32, linalg on tensors) are the shared spec of the plan-quality
@@ -7,7 +7,7 @@ benchmarks: megatron_mlp, dp_tp_mlp, attention_heads, layer_norm_hidden,
 vocab_row_max, dp_linear_fwd_bwd, contraction_split_matmul,
 weight_stationary_2d, mlp_chain_4, shared_inits, residual_mlp, dp_mean_loss,
 parallel_block, uneven_hidden_mlp, fsdp_mlp, vocab_parallel_xent, flip_cols,
-roll_cols, pad_rows, transpose_swap (see `PROGRAMS` below for each one's mesh
+roll_cols, pad_rows, transpose_swap, conv2d_same_rows (see `PROGRAMS` below for each one's mesh
 and layouts).
 
 Measured in one run, per program:
@@ -381,6 +381,28 @@ def transpose_swap(b: Builder) -> None:
     b.result(y, ((0,), (1,)))
 
 
+def conv2d_same_rows(b: Builder) -> None:
+    """A 3x3 "same" convolution as torch-mlir writes it (a `tensor.pad`,
+    then `linalg.conv_2d_nhwc_hwcf` without padding), the image split
+    along its rows."""
+    rows = ((), (0,))
+    x = b.arg("x", (1, 32, 32, 8), rows)
+    w = b.arg("w", (3, 3, 8, 8))
+    padded = b.emit(
+        f"tensor.pad {x} low[0, 1, 1, 0] high[0, 1, 1, 0] {{\n"
+        "  ^bb0(%n: index, %i: index, %j: index, %c: index):\n    tensor.yield %zero : f32\n"
+        f"  }} : {tensor((1, 32, 32, 8))} to {tensor((1, 34, 34, 8))}",
+        (1, 34, 34, 8),
+    )
+    t = tensor((1, 32, 32, 8))
+    y = b.emit(
+        f"linalg.conv_2d_nhwc_hwcf ins({padded}, {w} : {tensor((1, 34, 34, 8))}, {tensor((3, 3, 8, 8))})"
+        f" outs({b.zeros((1, 32, 32, 8))} : {t}) -> {t}",
+        (1, 32, 32, 8),
+    )
+    b.result(y, rows)
+
+
 @dataclass
 class Program:
     name: str
@@ -414,6 +436,7 @@ PROGRAMS = [
     Program("roll_cols", (4,), roll_cols),
     Program("pad_rows", (2, 4), pad_rows),
     Program("transpose_swap", (2, 4), transpose_swap),
+    Program("conv2d_same_rows", (4,), conv2d_same_rows),
 ]
 
 # -- measuring --------------------------------------------------------------------

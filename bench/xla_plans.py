@@ -215,6 +215,13 @@ PROGRAMS = [
         ("a0", "a1", None),
     ),
     Program("transpose_swap", (2, 4), lambda x: x.T, [((16, 32), ("a0", "a1"))], ("a0", "a1")),
+    Program(
+        "conv2d_same_rows",
+        (4,),
+        lambda x, w: jax.lax.conv_general_dilated(x, w, (1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC")),
+        [((1, 32, 32, 8), (None, "a0")), ((3, 3, 8, 8), R)],
+        (None, "a0"),
+    ),
 ]
 
 
