@@ -1016,7 +1016,14 @@ class Program:
         self, rank: int, spatial: list[int], reach: list[int], make: Callable[[], tuple[int, ...]]
     ) -> Val:
         """A recent value of `rank` whose `spatial` dimensions hold the
-        windows' `reach`, or a new argument of shape `make()`."""
+        windows' `reach`, a new argument of shape `make()`, or such a shape
+        made by a `tensor.pad` of a new argument along `spatial` (which the
+        op reads through when it is the pad's only user, as torch-mlir's
+        padded convolutions are written)."""
+        if self.rng.random() < 0.25:
+            padded = self.padded_input(make(), spatial)
+            if padded is not None:
+                return padded
         cands = [
             v
             for v in self.pool[-6:]
@@ -1027,6 +1034,26 @@ class Program:
         v = self.new_arg(make())
         self.pool.append(v)
         return v
+
+    def padded_input(self, shape: tuple[int, ...], spatial: list[int]) -> Val | None:
+        """`shape` made by padding a new argument along some of `spatial`
+        with 0, 1 or the lowest value (None: a padded size would be empty)."""
+        rng = self.rng
+        dims = [d for d in spatial if rng.random() < 0.8] or spatial[:1]
+        lo = [rng.choice([0, 1, 1, 2]) if d in dims else 0 for d in range(len(shape))]
+        hi = [rng.choice([0, 1, 1, 2]) if d in dims else 0 for d in range(len(shape))]
+        base = tuple(n - a - b for n, a, b in zip(shape, lo, hi, strict=True))
+        if any(n < 1 for n in base):
+            return None
+        x = self.operand(self.new_arg(base))
+        c = self.scalar(rng.choice(["0", "0", "1", self.lowest()]))
+        r = self.fresh()
+        self.emit(f"{r} = tensor.pad {x.name} low{lo} high{hi} {{")
+        self.emit("^bb0(" + ", ".join(f"%pi{d}: index" for d in range(len(shape))) + "):")
+        self.emit(f"  tensor.yield {c} : {self.elt}")
+        self.emit(f"}} : {self.ty(base)} to {self.ty(shape)}")
+        self.features.add("pad-read")
+        return Val(r, shape)
 
     def stencil(self) -> Val:
         """A `linalg.generic` reading one or two dimensions through windows,
