@@ -777,7 +777,10 @@ def moved_options(
     where the window does not make the loop local: pieces of uneven size
     (6 outputs over 4 devices: halos need even ones), or halos to bring in
     (which may move more than the all_to_all: the solver weighs both).
-    Wider windows (convolutions, poolings) keep their halos alone."""
+    Wider windows (convolutions, poolings) keep their halos alone, but for
+    an operand read through a pad (`fused`): the pad's own rule, when it was
+    an op, offered those moves, and they can beat halos wider than a piece
+    or a dimension the mesh does not divide."""
     side, i, s = request
     m = (rule.result_maps if side == "result" else rule.operand_maps)[i]
     if m is None:
@@ -798,15 +801,16 @@ def moved_options(
 
 
 def _nonlocal_windows(rule: ShardingRule, option: ShardingOption, mesh_shape: Sequence[int] | None) -> set[int]:
-    """The loops of `option` read through a window one element wide that
+    """The loops of `option` read through a window one element wide (or
+    any window of an operand read through a pad, `ShardingRule.fused`) that
     its axes do not cut into even pieces each read locally (on a mesh of
     static sizes)."""
     if mesh_shape is None or not rule.windows:
         return set()
     out = set()
-    for dims in rule.windows:
+    for k, dims in enumerate(rule.windows):
         for w in dims or ():
-            if w is None or w.size != 1 or not option[w.loop]:
+            if w is None or (w.size != 1 and k not in rule.fused) or not option[w.loop]:
                 continue
             sizes = [mesh_shape[a] if 0 <= a < len(mesh_shape) else 1 for a in option[w.loop]]
             n = math.prod(sizes)

@@ -25,6 +25,8 @@
 // RUN: mesh-run %t.mlir -f channels --compare-with %s --seed 8 -q 2>/dev/null | FileCheck %s --check-prefix=SIM
 // RUN: mesh-run %t.mlir -f shifted --compare-with %s --seed 9 -q | FileCheck %s --check-prefix=SIM
 // RUN: mesh-run %t.mlir -f partial_padded_by_one --compare-with %s --seed 10 -q | FileCheck %s --check-prefix=SIM
+// RUN: mesh-run %t.mlir -f uneven_rows --compare-with %s --seed 11 -q | FileCheck %s --check-prefix=SIM
+// RUN: mesh-run %t.mlir -f wide_kernel --compare-with %s --seed 12 -q | FileCheck %s --check-prefix=SIM
 // SIM: match
 
 // PROP-LABEL: func.func @depthwise(
@@ -352,5 +354,71 @@ func.func @partial_padded_by_one(%a: tensor<16x8xf32>, %b: tensor<8x4xf32>, %w: 
     linalg.yield %s2 : f32
   } -> tensor<16x4xf32>
   %ys = mesh.shard %y to %rows : tensor<16x4xf32>
+  return %ys : tensor<16x4xf32>
+}
+
+// Where halos cannot serve (rows the mesh does not divide) or cost more
+// than moving the split (a 13-wide kernel, halos of 6 rows on pieces of 4),
+// the options that move the rows' axis to the columns, which the pad
+// offered when it was an op of its own, are still weighed: two all_to_alls
+// (384 bytes), where a gather (768) or the wide halos (512) would be chosen
+// without them.
+// PROP-LABEL: func.func @uneven_rows(
+// PROP: linalg.generic {{.*}} attrs = {mesh.sharding_option = #mesh.sharding<@m, {{\[\[}}], [0]]>}
+// CHECK-LABEL: func.func @uneven_rows(
+// CHECK-NOT: mesh.all_gather
+// CHECK-NOT: mesh.update_halo
+// CHECK: mesh.all_to_all
+// CHECK: mesh.all_to_all
+// CHECK: return
+func.func @uneven_rows(%x: tensor<15x4xf32>, %w: tensor<3x4xf32>) -> tensor<15x4xf32> {
+  %s = mesh.sharding @m split_axes = [[0]] : !mesh.sharding
+  %zero = arith.constant 0.0 : f32
+  %v = arith.constant 1.5 : f32
+  %xs = mesh.shard %x to %s annotate_for_users : tensor<15x4xf32>
+  %p = tensor.pad %xs low[1, 0] high[1, 0] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %v : f32
+  } : tensor<15x4xf32> to tensor<17x4xf32>
+  %e = tensor.empty() : tensor<15x4xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<15x4xf32>) -> tensor<15x4xf32>
+  %y = linalg.generic {indexing_maps = [#x1, #w1, #o1], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%p, %w : tensor<17x4xf32>, tensor<3x4xf32>) outs(%f : tensor<15x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s2 = arith.addf %m, %acc : f32
+    linalg.yield %s2 : f32
+  } -> tensor<15x4xf32>
+  %ys = mesh.shard %y to %s : tensor<15x4xf32>
+  return %ys : tensor<15x4xf32>
+}
+
+// PROP-LABEL: func.func @wide_kernel(
+// PROP: linalg.generic {{.*}} attrs = {mesh.sharding_option = #mesh.sharding<@m, {{\[\[}}], [0]]>}
+// CHECK-LABEL: func.func @wide_kernel(
+// CHECK-NOT: mesh.update_halo
+// CHECK: mesh.all_to_all
+// CHECK: mesh.all_to_all
+// CHECK: return
+#x13 = affine_map<(i, c, k) -> (i + k, c)>
+func.func @wide_kernel(%x: tensor<16x4xf32>, %w: tensor<13x4xf32>) -> tensor<16x4xf32> {
+  %s = mesh.sharding @m split_axes = [[0]] : !mesh.sharding
+  %zero = arith.constant 0.0 : f32
+  %v = arith.constant 0.5 : f32
+  %xs = mesh.shard %x to %s annotate_for_users : tensor<16x4xf32>
+  %p = tensor.pad %xs low[6, 0] high[6, 0] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %v : f32
+  } : tensor<16x4xf32> to tensor<28x4xf32>
+  %e = tensor.empty() : tensor<16x4xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<16x4xf32>) -> tensor<16x4xf32>
+  %y = linalg.generic {indexing_maps = [#x13, #w1, #o1], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%p, %w : tensor<28x4xf32>, tensor<13x4xf32>) outs(%f : tensor<16x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s2 = arith.addf %m, %acc : f32
+    linalg.yield %s2 : f32
+  } -> tensor<16x4xf32>
+  %ys = mesh.shard %y to %s : tensor<16x4xf32>
   return %ys : tensor<16x4xf32>
 }
