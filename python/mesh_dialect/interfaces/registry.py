@@ -162,6 +162,23 @@ class RuleCache:
         (operands, results) lists when the caller has them."""
         return self.lookup(op, op.name if name is None else name, values)[0]
 
+    def read_through(self, padded: ir.Value) -> bool:
+        """Whether `padded`, a `tensor.pad`'s result, is read through by its
+        one user (`fusible_pad`): a linalg op whose rule describes the pad's
+        source there (`fuse_pads`).  False when that rule raises (the error
+        is reported at the user, whose own lookup raises it again)."""
+        if fusible_pad(padded) is None:
+            return False
+        use = next(iter(padded.uses))
+        user = use.owner.operation
+        if not user.name.startswith("linalg."):
+            return False
+        try:
+            rule = self.rule_for(user)
+        except RuleError:
+            return False
+        return rule is not None and use.operand_number in rule.fused
+
     def lookup(
         self,
         op: ir.Operation,

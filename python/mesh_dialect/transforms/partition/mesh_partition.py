@@ -55,7 +55,6 @@ from ...interfaces.registry import (
     OWN_BODY,
     RuleCache,
     built_in,
-    fusible_pad,
     index_reads,
     walk_inside,
 )
@@ -560,7 +559,7 @@ class _Partition:
                     continue
             if not annotated and name in _CONSTANTS:
                 whole.update(results)
-            if name == "tensor.pad" and not annotated and _read_through(op, cache):
+            if name == "tensor.pad" and not annotated and cache.read_through(op.result):
                 rules.append(_READ_THROUGH)
                 continue
             rule, option, captures = cache.lookup(op, name, (operands, results))
@@ -2688,20 +2687,6 @@ def _times(a: int | ir.Value, b: int | ir.Value) -> int | None:
 
 def _dense_i64(values) -> ir.Attribute:
     return ir.DenseI64ArrayAttr.get([int(v) for v in values])
-
-
-def _read_through(pad: ir.Operation, cache: RuleCache) -> bool:
-    """Whether the one user of `pad` (a `tensor.pad`) reads it through
-    windows, its rule describing the pad's source (`fuse_pads`)."""
-    result = pad.result
-    if fusible_pad(result) is None:
-        return False
-    use = next(iter(result.uses))
-    user = use.owner.operation
-    if not user.name.startswith("linalg."):
-        return False
-    rule = cache.rule_for(user)
-    return rule is not None and use.operand_number in rule.fused
 
 
 def _check_windowed_results(op: ir.Operation, rule: ShardingRule, outs: list[Sharding | None], mesh: Mesh) -> None:

@@ -38,7 +38,7 @@ from typing import Any, ClassVar
 from mlir import ir
 
 from ...interfaces.choice import Choice, Request, choice_from_option, choose, same_placement
-from ...interfaces.registry import RuleCache, RuleError, fusible_pad, knows, rule_always_exists
+from ...interfaces.registry import RuleCache, RuleError, knows, rule_always_exists
 from ...interfaces.rules import ShardingRule, option_from_lists, option_to_lists, validate_option
 from ...ir import ops as mesh_ops
 from ...ir.asm import remap_location
@@ -373,7 +373,7 @@ class _Function:
                     return advance
                 # listed once: the rule's signature, the graph and `apply` read them
                 io = (list(op.operands), list(op.results))
-            if name == "tensor.pad" and self.fused_into_user(op, io[1][0]):
+            if name == "tensor.pad" and self.rule_cache.read_through(io[1][0]):
                 return skip  # read through by its user, whose rule describes its source
             try:
                 rule, option, reads_outside, typed = lookup(op, name, io)
@@ -409,22 +409,6 @@ class _Function:
             self.read_shard(op)
         if self.failed:
             raise PassFailed("invalid input")
-
-    def fused_into_user(self, pad: ir.Operation, result: ir.Value) -> bool:
-        """Whether `pad` (a `tensor.pad` of result `result`) is read through by
-        its one user, a linalg op whose rule reads it through windows
-        (`registry.fuse_pads`)."""
-        if fusible_pad(result) is None:
-            return False
-        use = next(iter(result.uses))
-        user = use.owner.operation
-        if not user.name.startswith("linalg."):
-            return False
-        try:
-            rule = self.rule_cache.rule_for(user)
-        except RuleError:
-            return False  # (reported at the user)
-        return rule is not None and use.operand_number in rule.fused
 
     def through_pads(self, index: int, operands: list[ir.Value]) -> list[ir.Value]:
         """`operands` of op `index` as listed from the op, each pad it reads
