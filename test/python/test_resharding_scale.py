@@ -182,6 +182,18 @@ def test_seven_axis_mesh_every_dimension_over_several_axes():
     assert plan_resharding((128, 128, 128), mesh, source, target).bytes_received == 65536
 
 
+def test_uneven_pieces_on_a_4096_device_mesh_using_three_axes():
+    # the fuzzer's slow case: uneven pieces, so the exact search runs with
+    # its per-device bound, on twelve axes of which the layouts use three
+    # (the bound's arrays span only the axes a layout uses; the plan is the
+    # one the bound over every device gave)
+    mesh = (2,) * 12
+    plan = plan_resharding((7, 4, 3), mesh, S([], [], [3]), S([], [2], [1]), element_bytes=8)
+    assert plan.steps == (AllGather((3,), 2), AllSlice((2,), 1), AllSlice((1,), 2))
+    assert plan.bytes_received == 448
+    run(plan, np.arange(7 * 4 * 3, dtype=np.int64).reshape(7, 4, 3))
+
+
 # -- meshes too large to list ----------------------------------------------------------
 
 

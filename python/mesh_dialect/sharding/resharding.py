@@ -1087,17 +1087,28 @@ class _Remaining:
 
     def __init__(self, p: _Problem, goal: _State) -> None:
         self.p = p
-        self.coords = np.indices(p.sizes).reshape(len(p.sizes), -1)
+        # Per mesh axis, its coordinates along an array dimension of its
+        # own (size 1 along the others): a device's piece depends only on
+        # the axes a layout uses, so arrays broadcast over those axes alone,
+        # and their maxima and sums are those over every device.
+        rank = len(p.sizes)
+        self.devices = math.prod(p.sizes)
+        self.coords = [
+            np.arange(n, dtype=np.int64).reshape([n if k == a else 1 for k in range(rank)])
+            for a, n in enumerate(p.sizes)
+        ]
+        self.scalar_shape = (1,) * rank
         gsplit, gpartial, gkind, gbounds = goal
         self.goal_partial = frozenset(a for a in gpartial if p.sizes[a] > 1)
         self.goal_kind = gkind
         self.goal_pieces = [self.pieces(d, gsplit[d], gbounds[d]) for d in range(len(p.shape))]
-        goal_volume = np.ones(self.coords.shape[1], dtype=np.int64)
+        goal_volume = np.ones(self.scalar_shape, dtype=np.int64)
         for lo, hi in self.goal_pieces:
-            goal_volume *= hi - lo
+            goal_volume = goal_volume * (hi - lo)
         self.goal_volume = goal_volume
         self.whole = int(goal_volume.max(initial=0)) * p.element_bytes
-        self.wanted = int(goal_volume.sum())
+        # (each entry stands for the devices that differ only along the axes it is broadcast over)
+        self.wanted = int(goal_volume.sum()) * (self.devices // goal_volume.size)
         self.overlaps: dict[tuple, np.ndarray] = {}
         self.bounds: dict[_State, int] = {}
 
@@ -1112,9 +1123,10 @@ class _Remaining:
         """[start, stop) of every device's piece of dimension `d` split over
         `axes` with boundaries `b` (first listed axis outermost)."""
         if not axes:
-            n = self.coords.shape[1]
-            return np.zeros(n, dtype=np.int64), np.full(n, self.p.shape[d], dtype=np.int64)
-        index = np.zeros(self.coords.shape[1], dtype=np.int64)
+            return np.zeros(self.scalar_shape, dtype=np.int64), np.full(
+                self.scalar_shape, self.p.shape[d], dtype=np.int64
+            )
+        index = np.zeros(self.scalar_shape, dtype=np.int64)
         for a in axes:
             index = index * self.p.sizes[a] + self.coords[a]
         edges = np.asarray(_actual(self.p, d, axes, b), dtype=np.int64)
@@ -1151,7 +1163,7 @@ class _Remaining:
         """Bytes of the "Terms" bound of a state partial over a group of `k`
         devices: T / N, rounded down (a consistent bound stays so)."""
         total = math.prod(self.p.shape) * (k - 2) + self.wanted
-        return total * self.p.element_bytes // self.coords.shape[1]
+        return total * self.p.element_bytes // self.devices
 
 
 class _StepsLeft:
