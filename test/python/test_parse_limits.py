@@ -286,7 +286,28 @@ def test_reduce_dimensions_whose_brackets_do_not_match(dims, shown):
     assert _errors(text, unregistered=False) == [(2, col, message)]
 
 
-@pytest.mark.parametrize("dims", ["[1]", "[ 1 ]", "[]", "[0x1]", "[1, // a comment\n 0]"])
+@pytest.mark.parametrize(
+    ("dims", "shown"),
+    [
+        ("[99999999999999999999999]", "99999999999999999999999"),
+        ("[0, 9223372036854775808]", "9223372036854775808"),
+        ("[-9223372036854775809]", "-9223372036854775809"),
+        ("[0xFFFFFFFFFFFFFFFF]", "0xFFFFFFFFFFFFFFFF"),
+    ],
+)
+def test_reduce_dimensions_past_64_bits(dims, shown):
+    """An integer past 64 bits in `dimensions = [...]` fails to parse, which
+    MLIR's linalg parser turns into a null attribute and an assertion
+    (mlir-opt too; found by the fuzzer): refused at the integer."""
+    text = REDUCE_OP.format(dims=dims)
+    col = text.split("\n")[1].index(shown) + 1
+    message = f"'linalg.reduce' dimensions must be 64-bit integers, got {shown}"
+    assert _errors(text, unregistered=False) == [(2, col, message)]
+
+
+@pytest.mark.parametrize(
+    "dims", ["[1]", "[ 1 ]", "[]", "[0x1]", "[9223372036854775807]", "[-9223372036854775808]", "[1, // a comment\n 0]"]
+)
 def test_reduce_dimensions_that_parse_are_left_to_mlir(dims):
     """Lists of integers (hex, spaces, comments, none) pass the check:
     what MLIR then says of them is its own."""

@@ -403,11 +403,15 @@ _INTEGER = r"\s*-?(?:0x[0-9A-Fa-f]+|\d+)\s*"
 _FLAT_INTEGERS = re.compile(rf"\[(?:{_INTEGER}(?:,{_INTEGER})*|\s*)\]")
 
 
+_LIST_ITEM = re.compile(r"-?(?:0x[0-9A-Fa-f]+|\d+)")
+_I64 = (-(2**63), 2**63 - 1)
+
+
 def _flat_list_trap(text: str) -> tuple[int, str] | None:
     """`linalg.reduce`/`broadcast` `dimensions = [...]` and `linalg.transpose`
     `permutation = [...]` in custom syntax: MLIR's parser turns a list that
-    fails to parse there (a nested list, a bracket that does not match) into
-    a null attribute and aborts (mlir-opt too)."""
+    fails to parse there (a nested list, a bracket that does not match, an
+    integer past 64 bits) into a null attribute and aborts (mlir-opt too)."""
     if "dimensions" not in text and "permutation" not in text:
         return None
     for m in _ops_in_code(_LIST_OPS, text):
@@ -425,6 +429,13 @@ def _flat_list_trap(text: str) -> tuple[int, str] | None:
             # bracket did not match: shown to the end of its line)
             shown = group if group.endswith("]") else text[open_at:].split("\n", 1)[0]
             return open_at, f"'{m.group(0)}' {found.group(1)} must be a flat list of integers, got {shown[:40]}"
+        for item in _LIST_ITEM.finditer(_blank_comments(group)):
+            literal = item.group(0)
+            value = int(literal.lstrip("-"), 0) * (-1 if literal.startswith("-") else 1)
+            if not _I64[0] <= value <= _I64[1]:
+                return open_at + item.start(), (
+                    f"'{m.group(0)}' {found.group(1)} must be 64-bit integers, got {literal[:40]}"
+                )
     return None
 
 
