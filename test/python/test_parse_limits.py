@@ -306,7 +306,18 @@ def test_reduce_dimensions_past_64_bits(dims, shown):
 
 
 @pytest.mark.parametrize(
-    "dims", ["[1]", "[ 1 ]", "[]", "[0x1]", "[9223372036854775807]", "[-9223372036854775808]", "[1, // a comment\n 0]"]
+    "dims",
+    [
+        "[1]",
+        "[ 1 ]",
+        "[]",
+        "[0x1]",
+        "[9223372036854775807]",
+        "[01]",
+        "[-0x1]",
+        "[-9223372036854775808]",
+        "[1, // a comment\n 0]",
+    ],
 )
 def test_reduce_dimensions_that_parse_are_left_to_mlir(dims):
     """Lists of integers (hex, spaces, comments, none) pass the check:

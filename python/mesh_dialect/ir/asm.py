@@ -431,7 +431,8 @@ def _flat_list_trap(text: str) -> tuple[int, str] | None:
             return open_at, f"'{m.group(0)}' {found.group(1)} must be a flat list of integers, got {shown[:40]}"
         for item in _LIST_ITEM.finditer(_blank_comments(group)):
             literal = item.group(0)
-            value = int(literal.lstrip("-"), 0) * (-1 if literal.startswith("-") else 1)
+            # (base 16 or 10 by its prefix: `int(x, 0)` refuses the leading zeros MLIR reads, as `01`)
+            value = int(literal, 16 if "x" in literal else 10)
             if not _I64[0] <= value <= _I64[1]:
                 return open_at + item.start(), (
                     f"'{m.group(0)}' {found.group(1)} must be 64-bit integers, got {literal[:40]}"
