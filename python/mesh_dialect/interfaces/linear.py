@@ -58,6 +58,15 @@ LINEAR_BODY_OPS = frozenset(
 a body with any other cannot be linear, and is not read further."""
 
 
+def ways_off_pads(ways: Sequence[tuple[int, ...]], rule: ShardingRule) -> tuple[tuple[int, ...], ...]:
+    """`ways` (`term_operands`) less those reading as terms an operand the
+    op reads through a pad (`rule.fused`): every device would pad its own
+    terms, and the total would hold the padding once per device."""
+    if not rule.fused:
+        return tuple(ways)
+    return tuple(way for way in ways if not set(way) & set(rule.fused))
+
+
 def term_operands(op: ir.Operation | ir.OpView) -> tuple[tuple[int, ...], ...]:
     """The ways `op` runs on partial sums, each the operands it reads as
     terms (the others are read whole); none when it cannot: it is not one

@@ -1171,7 +1171,7 @@ def _pad_between(
         return None
     if pad.name == "tensor.pad":
         low, high = (list(pad.attributes[k]) for k in ("static_low", "static_high"))
-        fill = _padding_value(pad)
+        fill = padding_value(pad)
     else:  # stablehlo, mhlo: the padding value is a 0-d tensor operand
         names = ("edge_padding_low", "edge_padding_high", "interior_padding")
         if any(k not in pad.attributes for k in names):
@@ -1401,10 +1401,6 @@ def _referenced(func: ir.Operation) -> bool:
 
     top.walk(visit, ir.WalkOrder.PRE_ORDER)
     return found
-
-
-_padding_value = padding_value
-"""The value a `tensor.pad` pads with, when it is one for every cell (`registry.padding_value`)."""
 
 
 def _slice_range(op: ir.Operation, shape: tuple[int, ...], d: int) -> tuple[int, int] | None:

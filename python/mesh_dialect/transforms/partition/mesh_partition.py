@@ -49,7 +49,7 @@ from mlir.dialects import arith, linalg, scf, tensor
 
 from ...interfaces.captures import AlignedRead, MaskedRead, aligned_reads, masked_read
 from ...interfaces.choice import same_placement
-from ...interfaces.linear import on_terms, term_operands
+from ...interfaces.linear import on_terms, term_operands, ways_off_pads
 from ...interfaces.registry import (
     INDEX_OFFSET_OPS,
     OWN_BODY,
@@ -919,10 +919,7 @@ class _Partition:
             # too (asked first: reading the body costs more); only a generic
             # of one result may run on terms (`generic_terms`)
             return False
-        # (never reading as terms a pad's source the op reads through: every
-        # device would pad its terms, and the total would hold the padding
-        # once per device)
-        ways = [way for way in term_operands(op) if not set(way) & set(rule.fused)]
+        ways = ways_off_pads(term_operands(op), rule)
         if not ways:
             return False
         assert self.mesh is not None

@@ -16,7 +16,7 @@ from mlir import ir
 
 from ...interfaces.captures import MaskedRead, aligned_reads, masked_read
 from ...interfaces.choice import same_placement
-from ...interfaces.linear import SUM_LINEAR_OPS, term_operands
+from ...interfaces.linear import SUM_LINEAR_OPS, term_operands, ways_off_pads
 from ...interfaces.registry import INDEX_OFFSET_OPS, UNIT_RESHAPES, is_pointwise, unit_reshape, walk_inside
 from ...interfaces.rules import (
     Conflict,
@@ -537,9 +537,7 @@ class _Builder:
             found = fn.rule_cache.linear_bodies.get(id(typed), ())
             linear = term_operands(op) if found is None else found
         if linear and rule.fused:
-            # a pad read through is never read as terms: each device would
-            # add its padding to the total (partition's `on_terms` agrees)
-            linear = tuple(way for way in linear if not set(way) & set(rule.fused))
+            linear = ways_off_pads(linear, rule)  # (as partition's `on_terms` reads them)
         node = Node(ops, res, [], rule, False, weight, None, uneven, linear, kind[1])
         if weight != 1:
             node.operand_weights = self.use_weights([*operands, *aligned.values()], weight)
