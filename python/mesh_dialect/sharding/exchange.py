@@ -132,10 +132,12 @@ def schedule(
     # costs less to count (from the blocks the two pieces share along each
     # dimension) than listing the transfers.
     lacking = 0
+    new_pieces = []  # per device, its piece under `after` (the transfers below read it too)
     for c in coords:
         at = dict(zip(axes, c))
+        new_pieces.append(piece_key(after, mesh.shape, at))
         shared = 1
-        for d, (old, new) in enumerate(zip(piece_key(before, mesh.shape, at), piece_key(after, mesh.shape, at))):
+        for d, (old, new) in enumerate(zip(piece_key(before, mesh.shape, at), new_pieces[-1])):
             lo = max(old * per_old[d], new * per_new[d])
             hi = min((old + 1) * per_old[d], (new + 1) * per_new[d])
             shared *= max(0, hi - lo)
@@ -145,7 +147,7 @@ def schedule(
     own: list[list[tuple[int, ...] | None]] = [[None] * n for _ in slot_list]
     transfers: list[tuple[int, int, tuple[int, ...], tuple[int, ...]]] = []  # (from, to, send_at, recv_at)
     for j, c in enumerate(coords):
-        new = piece_key(after, mesh.shape, dict(zip(axes, c)))
+        new = new_pieces[j]
         for k, slot in enumerate(slot_list):
             atom = [p * q + s for p, q, s in zip(new, per_new, slot)]
             holder = list(c)
