@@ -7,9 +7,10 @@ dimensions (rows, or rows and columns); `sharding-propagation` and
 
   * split     the built-in rules: the output's spatial loops split, the
               input gets halos, partition emits one `mesh.update_halo`;
-  * gathered  the same rules with every window loop refused (what the
-              rules did before halos: an input dimension read through a
-              window is never split), so the cost solver picks the cheapest
+  * gathered  the same rules with every window loop refused, and every
+              crop loop of a slice or a pad (what the rules did before
+              halos: an input dimension read through a window or a crop is
+              never split), so the cost solver picks the cheapest
               plan without halos (gather the input, or split channels and
               reshard); a `tensor.pad` is then its own op again (rules
               registered by hand are never read through a pad), as before
@@ -235,20 +236,29 @@ WINDOWED = (
     "linalg.conv_3d_ndhwc_dhwcf",
     "tosa.conv2d",
     "tosa.max_pool2d",
+    "tensor.pad",
+    "tensor.extract_slice",
 )
 
 
 def _without_windows(rule: ShardingRule | None) -> ShardingRule | None:
-    """`rule` with every loop read through a window refused."""
-    if rule is None or not rule.windows:
+    """`rule` with every loop read through a window or a crop (a pad's or
+    a slice's, which take halos too) refused."""
+    if rule is None or not (rule.windows or rule.crops):
         return rule
-    bad = {w.loop for dims in rule.windows if dims for w in dims if w is not None}
+    windows = rule.windows or (None,) * len(rule.operand_maps)
+    bad = {w.loop for dims in windows if dims for w in dims if w is not None}
+    bad.update(c.loop for c in rule.crops)
+    cropped = {(c.operand, c.dim) for c in rule.crops}
     its = tuple(Iterator.invalid() if i in bad else it for i, it in enumerate(rule.iterators))
     maps = tuple(
-        None if m is None else tuple(None if (dims and dims[d] is not None) else x for d, x in enumerate(m))
-        for m, dims in zip(rule.operand_maps, rule.windows)
+        None
+        if m is None
+        else tuple(None if (dims and dims[d] is not None) or (k, d) in cropped else x for d, x in enumerate(m))
+        for k, (m, dims) in enumerate(zip(rule.operand_maps, windows))
     )
-    return ShardingRule(its, maps, rule.result_maps)
+    results = tuple(None if m is None else tuple(None if x in bad else x for x in m) for m in rule.result_maps)
+    return ShardingRule(its, maps, results)
 
 
 class NoWindows:

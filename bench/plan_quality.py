@@ -1,5 +1,5 @@
 """Plan quality: how much a device receives in the partitioned program, ours
-against upstream MLIR's and XLA's, on 21 small programs where only the
+against upstream MLIR's and XLA's, on 22 small programs where only the
 arguments and results are annotated (as JAX's in/out shardings do).
 
 The programs (f32, linalg on tensors) are the shared spec of the plan-quality
@@ -7,8 +7,8 @@ benchmarks: megatron_mlp, dp_tp_mlp, attention_heads, layer_norm_hidden,
 vocab_row_max, dp_linear_fwd_bwd, contraction_split_matmul,
 weight_stationary_2d, mlp_chain_4, shared_inits, residual_mlp, dp_mean_loss,
 parallel_block, uneven_hidden_mlp, fsdp_mlp, vocab_parallel_xent, flip_cols,
-roll_cols, pad_rows, transpose_swap, conv2d_same_rows (see `PROGRAMS` below for each one's mesh
-and layouts).
+roll_cols, shifted_product_cols, pad_rows, transpose_swap, conv2d_same_rows (see
+`PROGRAMS` below for each one's mesh and layouts).
 
 Measured in one run, per program:
   * ours      `mesh_dialect.parse`, then `ShardingPropagation`, `MeshPartition`
@@ -357,6 +357,18 @@ def roll_cols(b: Builder) -> None:
     b.result(b.emit(f"tensor.concat dim(1) {tail}, {head} : ({types}) -> {t}", (8, 64)), COLS)
 
 
+def shifted_product_cols(b: Builder) -> None:
+    """`jnp.sum(a[:, :-1] * b[:, 1:])` with the columns split: neighbouring
+    columns multiplied, as a causal shift or a finite difference reads
+    them (each device lacks one column of one of the two slices)."""
+    x = b.arg("a", (8, 64), COLS)
+    y = b.arg("b", (8, 64), COLS)
+    t, cut = tensor((8, 64)), tensor((8, 63))
+    head = b.emit(f"tensor.extract_slice {x}[0, 0] [8, 63] [1, 1] : {t} to {cut}", (8, 63))
+    tail = b.emit(f"tensor.extract_slice {y}[0, 1] [8, 63] [1, 1] : {t} to {cut}", (8, 63))
+    b.result(b.generic("ij,ij->", [head, tail], MAC, fill="zero"))
+
+
 def pad_rows(b: Builder) -> None:
     """`jnp.pad` of a sequence split over the second mesh axis from 48 to 64
     rows: pieces of 12 rows become pieces of 16."""
@@ -434,6 +446,7 @@ PROGRAMS = [
     Program("vocab_parallel_xent", (4,), vocab_parallel_xent),
     Program("flip_cols", (4,), flip_cols),
     Program("roll_cols", (4,), roll_cols),
+    Program("shifted_product_cols", (4,), shifted_product_cols),
     Program("pad_rows", (2, 4), pad_rows),
     Program("transpose_swap", (2, 4), transpose_swap),
     Program("conv2d_same_rows", (4,), conv2d_same_rows),

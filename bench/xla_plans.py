@@ -208,6 +208,13 @@ PROGRAMS = [
     Program("flip_cols", (4,), lambda x: jnp.flip(x, 1), [((8, 64), COLS)], COLS),
     Program("roll_cols", (4,), lambda x: jnp.roll(x, 3, 1), [((8, 64), COLS)], COLS),
     Program(
+        "shifted_product_cols",
+        (4,),
+        lambda a, b: jnp.sum(a[:, :-1] * b[:, 1:]),
+        [((8, 64), COLS), ((8, 64), COLS)],
+        R,
+    ),
+    Program(
         "pad_rows",
         (2, 4),
         lambda x: jnp.pad(x, ((0, 0), (0, 16), (0, 0))),

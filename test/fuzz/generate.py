@@ -789,15 +789,24 @@ class Program:
         return Val(r, a.shape)
 
     def slice(self) -> Val:
-        """extract_slice along one dimension, or insert_slice of one back."""
+        """extract_slice along one dimension (a run of it, now and then every
+        other element: a crop where that dimension is split), or
+        insert_slice of one back."""
         rng = self.rng
         a = self.pick()
         i = rng.randrange(len(a.shape))
-        size = rng.choice([k for k in range(1, a.shape[i] + 1) if a.shape[i] % k == 0])
-        off = rng.randrange(0, a.shape[i] - size + 1)
+        n = a.shape[i]
+        stride = 2 if n > 2 and rng.random() < 0.25 else 1
+        if stride == 1 and rng.random() < 0.5:
+            size = rng.choice([k for k in range(1, n + 1) if n % k == 0])
+        else:
+            size = rng.randrange(1, (n - 1) // stride + 2)
+        off = rng.randrange(0, n - stride * (size - 1))
+        if size < n:
+            self.features.add("crop")
         offs = [off if j == i else 0 for j in range(len(a.shape))]
         sizes = [size if j == i else d for j, d in enumerate(a.shape)]
-        ones = [1] * len(a.shape)
+        ones = [stride if j == i else 1 for j in range(len(a.shape))]
         shape = tuple(sizes)
         a = self.operand(a)
         r = self.fresh()

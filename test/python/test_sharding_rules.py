@@ -27,7 +27,14 @@ from mesh_dialect.interfaces import (
     shardings_from_option,
     validate_option,
 )
-from mesh_dialect.interfaces.rules import Window, moved_options, option_from_requests
+from mesh_dialect.interfaces.rules import (
+    Crop,
+    Window,
+    crop_layout,
+    moved_options,
+    option_from_requests,
+    uncropped,
+)
 from mesh_dialect.sharding import Sharding
 
 P = Iterator.parallel()
@@ -709,3 +716,144 @@ def test_moved_options_are_valid_and_place_every_axis_of_the_request(rule, data)
     for option in moved:
         validate_option(rule, option)
         assert set(s.used_axes()) <= {a for axes in option for a in axes}
+
+
+def test_slices_taking_part_of_a_dimension_read_through_crops():
+    """`tensor.extract_slice` taking a run of a dimension of static size
+    (`x[:, :-1]`, `x[:, 1:]`, `x[:, 1:63:2]`) splits it: the loop reads the
+    operand through a `Crop`.  Given the mesh, the operand arrives split
+    evenly with the halos each device's run needs beyond its piece, or,
+    where a halo would be wider than a piece or the pieces are uneven, cut
+    where each device's run starts; a run every piece holds takes neither."""
+    ops = [
+        "%0 = tensor.extract_slice %x[0, 0] [8, 63] [1, 1] : tensor<8x64xf32> to tensor<8x63xf32>",
+        "%1 = tensor.extract_slice %x[0, 1] [8, 63] [1, 1] : tensor<8x64xf32> to tensor<8x63xf32>",
+        "%2 = tensor.extract_slice %x[2, 1] [4, 31] [1, 2] : tensor<8x64xf32> to tensor<4x31xf32>",
+        "%3 = tensor.extract_slice %x[0, 0] [8, 8] [1, 1] : tensor<8x64xf32> to tensor<8x8xf32>",
+        "%4 = tensor.extract_slice %x[3, 5] [1, 1] [1, 1] : tensor<8x64xf32> to tensor<1x1xf32>",
+        "%5 = tensor.extract_slice %y[1] [62] [1] : tensor<63xf32> to tensor<62xf32>",
+    ]
+    rules = rules_of("\n".join(ops), "%x: tensor<8x64xf32>, %y: tensor<63xf32>")
+    head, tail, strided, far, single = rules["tensor.extract_slice"][:5]
+    (odd,) = rules["tensor.extract_slice"][5:]
+    assert head == ShardingRule((P, P), ((0, 1),), ((0, 1),), crops=(Crop(0, 1, 1, 0, 1, (8, 64), 63),))
+    assert tail.crops == (Crop(0, 1, 1, 1, 1, (8, 64), 63),)
+    assert strided == ShardingRule(
+        (P, P), ((0, 1),), ((0, 1),), crops=(Crop(0, 0, 0, 2, 1, (8, 64), 4), Crop(0, 1, 1, 1, 2, (8, 64), 31))
+    )
+    assert single == R([], [(None, None)], [(None, None)])  # one element: nothing to split
+    cols = ((), (0,))
+    # 63 outputs over 4 are cut 15, 16, 16, 16: x[:, :-1]'s devices 1-3 start a row early
+    assert shardings_from_option(head, cols, (4,))[0] == (Sharding(((), (0,)), halo_sizes=(1, 0)),)
+    assert shardings_from_option(tail, cols, (4,))[0] == (S([[], [0]]),)  # x[:, 1:]: every run is local
+    assert shardings_from_option(head, cols)[0] == (S([[], [0]]),)  # no mesh: no halos
+    # 8 outputs over 4: device 3 reads rows 6-7, 42 rows before its piece: cut where the runs start
+    assert shardings_from_option(far, cols, (4,))[0] == (Sharding(((), (0,)), sharded_dims_offsets=(0, 2, 4, 6, 64)),)
+    assert shardings_from_option(odd, ((0,),), (4,))[0] == (
+        Sharding(((0,),), sharded_dims_offsets=(0, 16, 31, 47, 63)),
+    )
+    # both dimensions of the strided slice over 2x2: rows 2-3 and 4-5 are
+    # local; every other column from 1, 15 and 16 of them, starts at 31 on
+    # the second device (its piece at 32)
+    rows_cols = ((0,), (1,))
+    assert shardings_from_option(strided, rows_cols, (2, 2))[0] == (Sharding(((0,), (1,)), halo_sizes=(0, 0, 1, 0)),)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    extent=st.integers(2, 40),
+    pieces=st.integers(1, 6),
+    data=st.data(),
+)
+def test_crop_layouts_give_every_device_its_run(extent, pieces, data):
+    """Whatever the crop and however the outputs are cut, `crop_layout`'s
+    layout holds every device's run: even pieces with halos no wider than a
+    piece, or pieces cut where the runs start."""
+    stride = data.draw(st.integers(1, 4))
+    offset = data.draw(st.integers(0, extent - 2))
+    out = data.draw(st.integers(2, max(2, (extent - 1 - offset) // stride + 1)))
+    if offset + stride * (out - 1) >= extent:
+        return
+    c = Crop(0, 0, 0, offset, stride, (extent,), out)
+    inner = sorted(data.draw(st.lists(st.integers(0, out), min_size=pieces - 1, max_size=pieces - 1)))
+    out_cut = (0, *inner, out)
+    even = extent % pieces == 0
+    source = tuple(extent * p // pieces for p in range(pieces + 1)) if even else (0, *inner, extent)
+    s = crop_layout(Sharding(((0,),)), {0: (c, out_cut)}, {0: source})
+    cut = s.sharded_dims_offsets or source
+    halo = tuple(s.halo_sizes) or (0, 0)
+    if s.halo_sizes:
+        assert max(halo) <= extent // pieces and not s.sharded_dims_offsets
+    assert all(c.local(out_cut, cut, halo, p) is not None for p in range(pieces))
+    assert list(cut) == sorted(cut) and cut[0] == 0 and cut[-1] == extent
+
+
+def test_pads_of_split_dimensions_read_through_crops():
+    """`tensor.pad` at static sizes splits the dimensions it pads: the
+    source is read shifted back by the low padding, the rows beyond it
+    padding.  Each device pads the run of rows it holds by its own share:
+    RWKV's token shift (63 columns padded low by one to 64) pads the first
+    device's 15 by one and nothing else; 64 rows padded 2 and 3 over 4
+    devices (17, 17, 17, 18 rows) take a row of halo each way."""
+    body = """
+      %c = arith.constant 0.0 : f32
+      %0 = tensor.pad %x low[0, 1] high[0, 0] {
+      ^bb0(%i: index, %j: index):
+        tensor.yield %c : f32
+      } : tensor<8x63xf32> to tensor<8x64xf32>
+      %1 = tensor.pad %y low[2] high[3] {
+      ^bb0(%i: index):
+        tensor.yield %c : f32
+      } : tensor<64xf32> to tensor<69xf32>
+      %2 = tensor.pad %y low[%n] high[0] {
+      ^bb0(%i: index):
+        tensor.yield %c : f32
+      } : tensor<64xf32> to tensor<?xf32>"""
+    rules = rules_of(body, "%x: tensor<8x63xf32>, %y: tensor<64xf32>, %n: index")
+    shift, both, dynamic = rules["tensor.pad"]
+    crop = Crop(0, 1, 1, -1, 1, (8, 63), 64, pads=True)
+    assert shift == ShardingRule((P, P), ((0, 1),), ((0, 1),), crops=(crop,))
+    assert dynamic == R([], [(None,), None], [(None,)])  # a dynamic padding: padded whole
+    # on a mesh axis of dynamic size partition never splits a crop
+    assert uncropped(shift) == R([P, BAD], [(0, None)], [(0, None)])
+    out_cut = (0, 16, 32, 48, 64)
+    assert [crop.run(out_cut, p) for p in range(4)] == [(0, 15), (15, 31), (31, 47), (47, 63)]
+    assert [crop.padding(out_cut, p) for p in range(4)] == [(1, 0), (0, 0), (0, 0), (0, 0)]
+    # the source's default cut (15, 16, 16, 16) holds every run: no halo, no offsets
+    assert shardings_from_option(shift, ((), (0,)), (4,))[0] == (S([[], [0]]),)
+    (c,) = both.crops
+    out_cut = (0, 17, 34, 51, 69)
+    assert [c.padding(out_cut, p) for p in range(4)] == [(2, 0), (0, 0), (0, 0), (0, 3)]
+    assert shardings_from_option(both, ((0,),), (4,))[0] == (Sharding(((0,),), halo_sizes=(1, 1)),)
+
+
+@settings(max_examples=300, deadline=None)
+@given(extent=st.integers(1, 30), pieces=st.integers(1, 6), data=st.data())
+def test_pad_crops_give_every_device_its_rows_and_padding(extent, pieces, data):
+    """A pad's crop, however its outputs are cut: each device's padding
+    before its run, its run and its padding after make exactly its piece
+    of the padded dimension, and `crop_layout` holds every run."""
+    low = data.draw(st.integers(0, 12))
+    high = data.draw(st.integers(0, 12))
+    out = low + extent + high
+    if out < 2:
+        return
+    c = Crop(0, 0, 0, -low, 1, (extent,), out, pads=True)
+    inner = sorted(data.draw(st.lists(st.integers(0, out), min_size=pieces - 1, max_size=pieces - 1)))
+    out_cut = (0, *inner, out)
+    padded = [j - low if 0 <= j - low < extent else None for j in range(out)]
+    for p in range(pieces):
+        before, after = c.padding(out_cut, p)
+        run = c.run(out_cut, p)
+        rows = list(range(*run)) if run else []
+        assert [None] * before + rows + [None] * after == padded[out_cut[p] : out_cut[p + 1]]
+    even = extent % pieces == 0
+    source = (
+        tuple(extent * p // pieces for p in range(pieces + 1))
+        if even
+        else (0, *sorted(data.draw(st.lists(st.integers(0, extent), min_size=pieces - 1, max_size=pieces - 1))), extent)
+    )
+    s = crop_layout(Sharding(((0,),)), {0: (c, out_cut)}, {0: source})
+    cut = s.sharded_dims_offsets or source
+    halo = tuple(s.halo_sizes) or (0, 0)
+    assert all(c.local(out_cut, cut, halo, p) is not None for p in range(pieces))

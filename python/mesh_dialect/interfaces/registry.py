@@ -46,7 +46,7 @@ from ..ir.hlo import (
 from ..ir.signature import op_signature, read_signature
 from ..ir.types import float_zero, is_boolean
 from .linear import LINEAR_BODY_OPS, generic_terms
-from .rules import INVALID, SELECT, DimExpr, Iterator, ShardingRule, TensorMap, Window
+from .rules import INVALID, SELECT, Crop, DimExpr, Iterator, ShardingRule, TensorMap, Window
 
 RuleFn = Callable[[ir.Operation], ShardingRule | None]
 
@@ -886,37 +886,54 @@ def _kept_dims(sizes: list[int], piece_rank: int) -> list[int] | None:
 
 
 def _slice_maps(
-    op: ir.Operation, full_value: ir.Value, piece_value: ir.Value
-) -> tuple[int, TensorMap, TensorMap] | None:
-    """(loops, map of the full tensor, map of the piece): one loop per
+    op: ir.Operation, full_value: ir.Value, piece_value: ir.Value, crops: bool = False
+) -> tuple[int, TensorMap, TensorMap, tuple[Crop, ...]] | None:
+    """(loops, map of the full tensor, map of the piece, crops): one loop per
     dimension the slice takes whole or every t-th element of, the only ones
-    that may be split (`_slice_dims`)."""
+    that may be split (`_slice_dims`); with `crops`, also per dimension of
+    a full tensor of static shape it takes a run of two or more elements of
+    at static offset, size and stride, read through a `Crop`."""
     full, piece = _shape(full_value), _shape(piece_value)
     if full is None or piece is None:
         return None
     whole = _slice_dims(op, full)
-    kept = _kept_dims(_ints(_attr(op, "static_sizes")) or [], len(piece))
+    sizes = _ints(_attr(op, "static_sizes")) or []
+    kept = _kept_dims(sizes, len(piece))
     if whole is None or kept is None:
         return None
+    offsets, strides = _ints(_attr(op, "static_offsets")), _ints(_attr(op, "static_strides"))
+    static = crops and None not in full and offsets is not None and strides is not None
     full_map: list[int | None] = [None] * len(full)
     piece_map: list[int | None] = [None] * len(piece)
+    found: list[Crop] = []
     loops = 0
     for k, d in enumerate(kept):
         if whole[d]:
             full_map[d] = piece_map[k] = loops
             loops += 1
-    return loops, tuple(full_map), tuple(piece_map)
+        elif static and _is_crop(offsets[d], sizes[d], strides[d], full[d]):
+            found.append(Crop(0, d, loops, offsets[d], strides[d], tuple(full), sizes[d]))
+            full_map[d] = piece_map[k] = loops
+            loops += 1
+    return loops, tuple(full_map), tuple(piece_map), tuple(found)
+
+
+def _is_crop(offset: int, size: int, stride: int, extent: int) -> bool:
+    """Whether a slice reads a run of `size` >= 2 elements of a dimension of
+    `extent` at static `offset` and `stride`, all inside it."""
+    return min(offset, size, stride) >= 0 and size >= 2 and stride >= 1 and offset + stride * (size - 1) < extent
 
 
 def _extract_slice(op: ir.Operation) -> ShardingRule | None:
     """Split only along dimensions the slice takes whole or every t-th
-    element of (`_slice_dims`)."""
-    found = _slice_maps(op, op.operands[0], op.results[0])
+    element of (`_slice_dims`), or a run of at static offsets and sizes
+    (`Crop`: the operand arrives holding each device's run)."""
+    found = _slice_maps(op, op.operands[0], op.results[0], crops=True)
     if found is None:
         return None
-    loops, full_map, piece_map = found
+    loops, full_map, piece_map, crops = found
     others = tuple(None for _ in op.operands[1:])  # dynamic offsets, sizes, strides
-    return ShardingRule(_all_parallel(loops), (full_map, *others), (piece_map,))
+    return ShardingRule(_all_parallel(loops), (full_map, *others), (piece_map,), crops=crops)
 
 
 def _insert_slice(op: ir.Operation) -> ShardingRule | None:
@@ -925,15 +942,18 @@ def _insert_slice(op: ir.Operation) -> ShardingRule | None:
     found = _slice_maps(op, op.operands[1], op.operands[0])
     if found is None:
         return None
-    loops, full_map, piece_map = found
+    loops, full_map, piece_map, _ = found
     others = tuple(None for _ in op.operands[2:])
     return ShardingRule(_all_parallel(loops), (piece_map, full_map, *others), (full_map,))
 
 
 def _pad(op: ir.Operation) -> ShardingRule | None:
-    """`tensor.pad`: split only along dimensions it pads by nothing, where
-    each piece pads alike (by nothing); none when its padding value depends
-    on the position or reads a tensor (every device then pads whole)."""
+    """`tensor.pad`: split along dimensions it pads by nothing, where each
+    piece pads alike (by nothing), and, at static sizes, along those it
+    pads: a `Crop` reading the source shifted by the low padding, whose
+    devices each pad their own rows by their share of the padding; none
+    when its padding value depends on the position or reads a tensor
+    (every device then pads whole)."""
     source, result = _shape(op.operands[0]), _shape(op.results[0])
     low, high = _ints(_attr(op, "static_low")), _ints(_attr(op, "static_high"))
     if source is None or result is None or low is None or high is None or not len(op.regions):
@@ -953,14 +973,20 @@ def _pad(op: ir.Operation) -> ShardingRule | None:
     walk_inside(op, visit)
     source_map: list[int | None] = [None] * rank
     result_map: list[int | None] = [None] * rank
+    crops: list[Crop] = []
     loops = 0
+    static = None not in source and min((*low, *high), default=0) >= 0 and len(op.operands) == 1
     if not positional and not reads_tensor:
         for d in range(rank):
             if low[d] == 0 and high[d] == 0:
                 source_map[d] = result_map[d] = loops
                 loops += 1
+            elif static and source[d] > 0 and result[d] >= 2:
+                crops.append(Crop(0, d, loops, -low[d], 1, tuple(source), result[d], pads=True))
+                source_map[d] = result_map[d] = loops
+                loops += 1
     others = tuple(None for _ in op.operands[1:])  # dynamic low and high sizes
-    return ShardingRule(_all_parallel(loops), (tuple(source_map), *others), (tuple(result_map),))
+    return ShardingRule(_all_parallel(loops), (tuple(source_map), *others), (tuple(result_map),), crops=tuple(crops))
 
 
 def padding_value(pad: ir.Operation) -> ir.Value | ir.Operation | None:

@@ -30,6 +30,11 @@ Vocabulary:
   convolution's or a pooling's input, a stencil): its map names i, and
   splitting i splits the dimension with halos, the rows a device's outputs
   read beyond its piece.  The window loop is never split.
+- A *crop* (`Crop`) is an operand dimension a slice reads a run of, at
+  `offset + stride * i` for a parallel loop i (`x[1:]`, `x[:-1]`), or a
+  pad reads shifted, padding beyond it: its map names i, and splitting i
+  asks the operand to arrive so that each device holds the rows its
+  outputs read (`crop_layout`: halos, or a cut where those rows start).
 - A `ShardingOption` holds the mesh axes each loop is split over, one tuple
   per loop, outermost axis first.
 
@@ -77,10 +82,10 @@ from __future__ import annotations
 import math
 import operator
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..ir.schema import REDUCTION_KINDS
-from ..sharding.spec import Sharding
+from ..sharding.spec import Sharding, split_piece
 
 PARALLEL = "parallel"
 INVALID = "invalid"
@@ -151,6 +156,129 @@ class Window:
         """Whether the whole op reads rows outside the dimension (padding)."""
         start, stop = self.reads(1, 0)
         return start < 0 or stop > self.extent
+
+
+@dataclass(frozen=True)
+class Crop:
+    """Dimension `dim` of operand `operand` (a tensor of static `shape`)
+    read at `offset + stride * i` for loop i (`loop`, of `out` iterations):
+    a slice taking part of the dimension, or (`pads`) a pad, whose outputs
+    read rows before 0 and from the extent on as its padding value.  Split
+    i into pieces, and device p's outputs [r_p, r_p+1) read the run of
+    rows from `offset + stride * r_p` on (`run`, clipped to the
+    dimension): the operand arrives so that each device holds its run
+    (`crop_layout`), and slices (and pads) it locally."""
+
+    operand: int
+    dim: int
+    loop: int
+    offset: int
+    stride: int
+    shape: tuple[int, ...]
+    out: int
+    pads: bool = False
+
+    @property
+    def extent(self) -> int:
+        return self.shape[self.dim]
+
+    def run(self, out_cut: Sequence[int], p: int) -> tuple[int, int] | None:
+        """[start, stop) of the rows of the dimension piece p's outputs read
+        (None: none, it has no output or pads them all)."""
+        first, stop = out_cut[p], out_cut[p + 1]
+        if stop <= first:
+            return None
+        start = max(0, self.offset + self.stride * first)
+        end = min(self.extent, self.offset + self.stride * (stop - 1) + 1)
+        return (start, end) if start < end else None
+
+    def padding(self, out_cut: Sequence[int], p: int) -> tuple[int, int]:
+        """(low, high): how many of piece p's outputs come before its run and
+        after it (a pad's, read beyond the dimension; stride 1)."""
+        first, stop = out_cut[p], out_cut[p + 1]
+        count = max(0, stop - first)
+        low = min(count, max(0, -self.offset - first))
+        run = self.run(out_cut, p)
+        return low, count - low - (run[1] - run[0] if run else 0)
+
+    def cut(self, out_cut: Sequence[int]) -> tuple[int, ...]:
+        """The operand's cut (every piece's start, then the end) at which each
+        piece holds its run, the first piece's rows before its run and the
+        last piece's after the runs aside."""
+        inner = (min(self.extent, max(0, self.offset + self.stride * r)) for r in out_cut[1:-1])
+        return (0, *inner, self.extent)
+
+    def halo(self, out_cut: Sequence[int], cut: Sequence[int]) -> tuple[int, int]:
+        """(low, high) rows that pieces cut as `cut` need beyond them to hold
+        their runs."""
+        low = high = 0
+        for p in range(len(out_cut) - 1):
+            run = self.run(out_cut, p)
+            if run is not None:
+                low, high = max(low, cut[p] - run[0]), max(high, run[1] - cut[p + 1])
+        return low, high
+
+    def local(self, out_cut: Sequence[int], cut: Sequence[int], halo: tuple[int, int], p: int) -> int | None:
+        """Where piece p's run starts in its local rows (its piece of `cut`
+        with `halo` rows either side); None when the run is not all there."""
+        run = self.run(out_cut, p)
+        if run is None:
+            return 0  # nothing read: an empty slice
+        held = cut[p] - halo[0]
+        return run[0] - held if held <= run[0] and run[1] <= cut[p + 1] + halo[1] else None
+
+
+def uncropped(rule: ShardingRule) -> ShardingRule:
+    """`rule` with its crops' loops invalid: their dimensions never split
+    (as on a mesh axis of dynamic size, where the rows each device's
+    outputs read depend on the size)."""
+    if not rule.crops:
+        return rule
+    bad = {c.loop for c in rule.crops}
+    cropped = {(c.operand, c.dim) for c in rule.crops}
+    its = tuple(Iterator.invalid() if loop in bad else it for loop, it in enumerate(rule.iterators))
+    operands = tuple(
+        None if m is None else tuple(None if (k, d) in cropped else x for d, x in enumerate(m))
+        for k, m in enumerate(rule.operand_maps)
+    )
+    results = tuple(None if m is None else tuple(None if x in bad else x for x in m) for m in rule.result_maps)
+    return ShardingRule(its, operands, results, rule.windows, rule.fused)
+
+
+def crop_layout(s: Sharding, crops: dict[int, tuple[Crop, Sequence[int]]], cuts: dict[int, Sequence[int]]) -> Sharding:
+    """Layout `s` of a slice's operand (split; no halos, no offsets) made to
+    hold each device's runs along its split crops (per dimension, the crop
+    and its outputs' cut); `cuts`: every split dimension's cut as the
+    operand is cut.  Pieces cut evenly keep their cut and take halos, when
+    those are no wider than a piece (one neighbour's rows: an
+    `update_halo` moves them); else the operand is cut where each device's
+    run starts (`Crop.cut`: the planner moves rows across each boundary)."""
+    dims = s.sharded_dims()
+    halos: list[int] = []
+    for d in dims:
+        cut = cuts[d]
+        widths = {b - a for a, b in zip(cut, cut[1:])}
+        if len(widths) != 1:
+            break
+        if d not in crops:
+            halos += (0, 0)
+            continue
+        c, out_cut = crops[d]
+        low, high = c.halo(out_cut, cut)
+        if max(low, high) > cut[1] - cut[0]:
+            break
+        halos += (low, high)
+    else:
+        return replace(s, halo_sizes=tuple(halos)) if any(halos) else s
+    offsets: list[int] = []
+    for d in dims:
+        offsets += crops[d][0].cut(crops[d][1]) if d in crops else cuts[d]
+    if offsets == [n for d in dims for n in cuts[d]]:
+        return s  # every piece holds its run as the operand is cut
+    return replace(s, sharded_dims_offsets=tuple(offsets))
+
+
+Crops = tuple[Crop, ...]
 
 
 DimExpr = int | frozenset[int] | Window
@@ -253,6 +381,9 @@ class ShardingRule:
     # makes them (`registry.fuse_pads`): their windows read the source,
     # padding included (a negative offset), as an op that pads does
     fused: tuple[int, ...] = ()
+    # operand dimensions a slice takes part of (`Crop`): split, the operand
+    # arrives cut where each device's outputs start
+    crops: Crops = ()
     selects: bool = field(default=False, init=False, compare=False, repr=False)  # a `select` loop among them
 
     def __post_init__(self) -> None:
@@ -287,6 +418,13 @@ class ShardingRule:
                 if it.is_parallel and loop not in m:
                     raise ValueError(f"parallel loop {loop} indexes no dimension of result {r}; make it invalid")
         windows = _normalized_windows(self.windows, operand_maps, iterators)
+        for c in self.crops:
+            m = operand_maps[c.operand] if 0 <= c.operand < len(operand_maps) else None
+            if m is None or c.dim >= len(m) or m[c.dim] != c.loop or not iterators[c.loop].is_parallel:
+                raise ValueError(f"crop {c} names no parallel loop of operand {c.operand} dimension {c.dim}")
+            inside = c.offset >= 0 and c.offset + c.stride * (c.out - 1) < c.extent
+            if c.stride < 1 or c.out < 1 or not (inside or (c.pads and c.stride == 1)):
+                raise ValueError(f"crop {c} reads beyond its dimension")
         object.__setattr__(self, "iterators", iterators)
         object.__setattr__(self, "selects", any(it.is_select for it in iterators))
         object.__setattr__(self, "operand_maps", operand_maps)
@@ -296,6 +434,10 @@ class ShardingRule:
     @property
     def num_loops(self) -> int:
         return len(self.iterators)
+
+    def crop(self, operand: int, dim: int) -> Crop | None:
+        """The crop through which operand `operand` reads dimension `dim`."""
+        return next((c for c in self.crops if c.operand == operand and c.dim == dim), None)
 
     def window(self, operand: int, dim: int) -> Window | None:
         """The window through which operand `operand` reads dimension `dim`."""
@@ -526,6 +668,10 @@ def shardings_from_option(
         None if m is None else Sharding(split(m), halo_sizes=_halos(rule, i, m, option, mesh_shape))
         for i, m in enumerate(rule.operand_maps)
     )
+    if rule.crops and mesh_shape is not None:
+        operands = tuple(
+            _cropped(rule, i, s, option, mesh_shape) if s is not None else None for i, s in enumerate(operands)
+        )
     results = tuple(None if m is None else Sharding(split(m), partial, kind) for m in rule.result_maps)
     return operands, results
 
@@ -536,6 +682,32 @@ def select_axes(rule: ShardingRule, option: ShardingOption) -> tuple[int, ...]:
     if not rule.selects:
         return ()
     return tuple(a for loop, axes in enumerate(option) if rule.iterators[loop].is_select for a in axes)
+
+
+def _cropped(
+    rule: ShardingRule, operand: int, s: Sharding, option: ShardingOption, mesh_shape: Sequence[int]
+) -> Sharding:
+    """Operand `operand`'s layout `s` as its split crops need it
+    (`crop_layout`, for the outputs' default cut); `s` when it has none or
+    a mesh size is dynamic (partition then reshards it as it finds the
+    outputs cut)."""
+    crops = [c for c in rule.crops if c.operand == operand and option[c.loop]]
+    if not crops:
+        return s
+    shape = crops[0].shape
+    counts: dict[int, int] = {}
+    for d in s.sharded_dims():
+        sizes = [mesh_shape[a] if 0 <= a < len(mesh_shape) else 0 for a in s.split_axes[d]]
+        if any(n < 1 for n in sizes):
+            return s
+        counts[d] = math.prod(sizes)
+    found = {c.dim: (c, _default_cut(c.out, counts[c.dim])) for c in crops}
+    return crop_layout(s, found, {d: _default_cut(shape[d], n) for d, n in counts.items()})
+
+
+def _default_cut(size: int, n: int) -> tuple[int, ...]:
+    """Every piece's start and the end, `size` cut into `n` by the default rule."""
+    return (*(split_piece(size, n, p)[0] for p in range(n)), size)
 
 
 def _halos(
@@ -780,7 +952,8 @@ def moved_options(
     Wider windows (convolutions, poolings) keep their halos alone, but for
     an operand read through a pad (`fused`): the pad's own rule, when it was
     an op, offered those moves, and they can beat halos wider than a piece
-    or a dimension the mesh does not divide."""
+    or a dimension the mesh does not divide.  Axes on a crop's loop move
+    too (the crop's own split is the request's option)."""
     side, i, s = request
     m = (rule.result_maps if side == "result" else rule.operand_maps)[i]
     if m is None:
@@ -788,6 +961,10 @@ def moved_options(
     found = option_from_requests(rule, [request])
     base = found.resolved if isinstance(found, Conflict) else found
     unfit = _nonlocal_windows(rule, base, mesh_shape)
+    # a crop splits (slicing or padding each device's rows), but moving
+    # its axes away is offered too: its pieces may be uneven, which its
+    # users may not run on
+    unfit.update(c.loop for c in rule.crops if base[c.loop])
     base = tuple(() if loop in unfit else axes for loop, axes in enumerate(base))
     placed = {a for axes in base for a in axes}
     lost = tuple(a for d in range(len(s.split_axes)) for a in s.axes_of(d) if a not in placed)

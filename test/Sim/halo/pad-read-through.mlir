@@ -111,7 +111,7 @@
 // PROP-LABEL: func.func @two_users(
 // PROP-NOT: halo_sizes
 // PROP: tensor.pad
-// PROP: } {mesh.sharding_option = #mesh.sharding<@m, {{\[\[}}0]]>} : tensor<16x4xf32> to tensor<18x4xf32>
+// PROP: } {mesh.sharding_option = #mesh.sharding<@m, {{\[\[}}], [0]]>} : tensor<16x4xf32> to tensor<18x4xf32>
 // PROP-NEXT: mesh.shard %padded
 // CHECK-LABEL: func.func @two_users(
 // CHECK-NOT: update_halo

@@ -1,6 +1,8 @@
-// A pad of a split dimension (jnp.pad of a sequence split over devices)
-// partitions to a collective that gathers the dimension, the pad, and one
-// that splits it again.  Each device's piece of the padded tensor is a
+// A pad of a split dimension partitions to a collective that gathers the
+// dimension, the pad, and one that splits it again: hlo pads (jnp.pad of a
+// sequence split over devices), and tensor.pads as partition wrote them
+// before they split their padded dimensions (Inputs/: now each device pads
+// the rows it holds, after one update_halo, CROP below).  Each device's piece of the padded tensor is a
 // window over its own piece and its neighbours': the optimizer brings the
 // neighbours' pieces in with non-rotating mesh.shifts, puts the padding
 // value where a device has no such neighbour, and cuts the window at an
@@ -10,6 +12,13 @@
 // RUN: mesh-opt --allow-unregistered-dialect --sharding-propagation --mesh-partition %s -o %t.part.mlir
 // RUN: mesh-opt --allow-unregistered-dialect --mesh-optimize-collectives %t.part.mlir -o %t.mlir
 // RUN: FileCheck %s < %t.mlir
+// RUN: FileCheck %s --check-prefix=CROP < %t.mlir
+// RUN: mesh-opt --mesh-optimize-collectives %S/Inputs/pad-by-shift-partitioned.mlir -o %t.tensor.mlir
+// RUN: FileCheck %s --check-prefix=SHIFT < %t.tensor.mlir
+// RUN: mesh-run %t.tensor.mlir -f rows_high16 --compare-with %s -q --seed 11 | FileCheck %s --check-prefix=MATCH
+// RUN: mesh-run %t.tensor.mlir -f both_sides_1d --compare-with %s -q --seed 12 | FileCheck %s --check-prefix=MATCH
+// RUN: mesh-run %t.tensor.mlir -f cols_low16_i32 --compare-with %s -q --seed 13 | FileCheck %s --check-prefix=MATCH
+// RUN: mesh-run %t.tensor.mlir -f two_dims --compare-with %s -q --seed 14 | FileCheck %s --check-prefix=MATCH
 // RUN: mesh-run %t.mlir -f rows_high16 --compare-with %s -q --seed 1 | FileCheck %s --check-prefix=MATCH
 // RUN: mesh-run %t.mlir -f both_sides_1d --compare-with %s -q --seed 2 | FileCheck %s --check-prefix=MATCH
 // RUN: mesh-run %t.mlir -f cols_low16_i32 --compare-with %s -q --seed 3 | FileCheck %s --check-prefix=MATCH
@@ -19,27 +28,43 @@
 // RUN: mesh-run --allow-unregistered-dialect %t.mlir -f mhlo_dearer --compare-with %s -q --seed 7 | FileCheck %s --check-prefix=MATCH
 // MATCH: match
 
+// Split tensor.pads: each device pads the rows it holds by its share of
+// the padding, one update_halo bringing in the rows it lacks (at most 12
+// of 16 rows, 1 and 3 cells, 12 of 16 columns).
+// CROP-LABEL: func.func @rows_high16(
+// CROP: mesh.update_halo %arg0 into %{{.*}} destination_halo_sizes = [0, 0, 0, 12] : tensor<2x12x16xf32> -> tensor<2x24x16xf32>
+// CROP: tensor.pad
+// CROP-LABEL: func.func @both_sides_1d(
+// CROP: mesh.update_halo %arg0 into %{{.*}} destination_halo_sizes = [1, 3] : tensor<10xf32> -> tensor<14xf32>
+// CROP: tensor.pad
+// CROP-LABEL: func.func @cols_low16_i32(
+// CROP: mesh.update_halo %arg0 into %{{.*}} destination_halo_sizes = [12, 0] : tensor<8x16xi32> -> tensor<8x28xi32>
+// CROP: tensor.pad
+// CROP-LABEL: func.func @two_dims(
+// CROP: mesh.update_halo %arg0 into %{{.*}} destination_halo_sizes = [12, 0] : tensor<8x16xf32> -> tensor<8x28xf32>
+// CROP: tensor.pad
+
 mesh.mesh @m4(shape = 4)
 mesh.mesh @m24(shape = 2x4)
 
 // 48 rows in pieces of 12 padded to 64 in pieces of 16: device i reads its
 // own piece and the next one's, from 4*i on (1,536 bytes where the two
 // all_to_alls received 2,688); the last device reads padding only.
-// CHECK-LABEL: func.func @rows_high16(
-// CHECK-NOT: mesh.all_to_all
-// CHECK: %[[ME:.*]] = mesh.process_multi_index on @m24 axes = [1] : index
-// CHECK: %[[NEXT:.*]] = mesh.shift %arg0 on @m24 mesh_axes = [1] shift_axis = 1 offset = -1 : tensor<2x12x16xf32> -> tensor<2x12x16xf32>
-// CHECK: %[[C3:.*]] = arith.constant 3 : index
-// CHECK: %[[HELD:.*]] = arith.cmpi ult, %[[ME]], %[[C3]] : index
-// CHECK: %[[PAD12:.*]] = tensor.splat %cst : tensor<2x12x16xf32>
-// CHECK: %[[NEXT_OR_PAD:.*]] = arith.select %[[HELD]], %[[NEXT]], %[[PAD12]] : tensor<2x12x16xf32>
-// CHECK: %[[PAD4:.*]] = tensor.splat %cst : tensor<2x4x16xf32>
-// CHECK: %[[WINDOW:.*]] = tensor.concat dim(1) %arg0, %[[NEXT_OR_PAD]], %[[PAD4]] : (tensor<2x12x16xf32>, tensor<2x12x16xf32>, tensor<2x4x16xf32>) -> tensor<2x28x16xf32>
-// CHECK: %[[C4:.*]] = arith.constant 4 : index
-// CHECK: %[[AT:.*]] = arith.muli %[[ME]], %[[C4]] : index
-// CHECK: %[[Y:.*]] = tensor.extract_slice %[[WINDOW]][0, %[[AT]], 0] [2, 16, 16] [1, 1, 1] : tensor<2x28x16xf32> to tensor<2x16x16xf32>
-// CHECK-NOT: tensor.pad
-// CHECK: return %[[Y]]
+// SHIFT-LABEL: func.func @rows_high16(
+// SHIFT-NOT: mesh.all_to_all
+// SHIFT: %[[ME:.*]] = mesh.process_multi_index on @m24 axes = [1] : index
+// SHIFT: %[[NEXT:.*]] = mesh.shift %arg0 on @m24 mesh_axes = [1] shift_axis = 1 offset = -1 : tensor<2x12x16xf32> -> tensor<2x12x16xf32>
+// SHIFT: %[[C3:.*]] = arith.constant 3 : index
+// SHIFT: %[[HELD:.*]] = arith.cmpi ult, %[[ME]], %[[C3]] : index
+// SHIFT: %[[PAD12:.*]] = tensor.splat %cst : tensor<2x12x16xf32>
+// SHIFT: %[[NEXT_OR_PAD:.*]] = arith.select %[[HELD]], %[[NEXT]], %[[PAD12]] : tensor<2x12x16xf32>
+// SHIFT: %[[PAD4:.*]] = tensor.splat %cst : tensor<2x4x16xf32>
+// SHIFT: %[[WINDOW:.*]] = tensor.concat dim(1) %arg0, %[[NEXT_OR_PAD]], %[[PAD4]] : (tensor<2x12x16xf32>, tensor<2x12x16xf32>, tensor<2x4x16xf32>) -> tensor<2x28x16xf32>
+// SHIFT: %[[C4:.*]] = arith.constant 4 : index
+// SHIFT: %[[AT:.*]] = arith.muli %[[ME]], %[[C4]] : index
+// SHIFT: %[[Y:.*]] = tensor.extract_slice %[[WINDOW]][0, %[[AT]], 0] [2, 16, 16] [1, 1, 1] : tensor<2x28x16xf32> to tensor<2x16x16xf32>
+// SHIFT-NOT: tensor.pad
+// SHIFT: return %[[Y]]
 func.func @rows_high16(%x: tensor<4x48x16xf32>) -> tensor<4x64x16xf32> {
   %s = mesh.sharding @m24 split_axes = [[0], [1]] : !mesh.sharding
   %zero = arith.constant 0.0 : f32
@@ -56,23 +81,23 @@ func.func @rows_high16(%x: tensor<4x48x16xf32>) -> tensor<4x64x16xf32> {
 // all_slice): 40 cells in pieces of 10 become 48 in pieces of 12, and the
 // devices between read both neighbours' pieces; one splat of the padding
 // value serves both masks.
-// CHECK-LABEL: func.func @both_sides_1d(
-// CHECK-NOT: mesh.all_gather
-// CHECK: %[[ME:.*]] = mesh.process_multi_index on @m4 axes = [0] : index
-// CHECK: %[[PREV:.*]] = mesh.shift %arg0 on @m4 mesh_axes = [0] shift_axis = 0 offset = 1 : tensor<10xf32> -> tensor<10xf32>
-// CHECK: arith.cmpi uge, %[[ME]], %{{.*}} : index
-// CHECK: %[[PAD:.*]] = tensor.splat %cst : tensor<10xf32>
-// CHECK: %[[P:.*]] = arith.select %{{.*}}, %[[PREV]], %[[PAD]] : tensor<10xf32>
-// CHECK: %[[NEXT:.*]] = mesh.shift %arg0 on @m4 mesh_axes = [0] shift_axis = 0 offset = -1 : tensor<10xf32> -> tensor<10xf32>
-// CHECK: arith.cmpi ult, %[[ME]], %{{.*}} : index
-// CHECK: %[[N:.*]] = arith.select %{{.*}}, %[[NEXT]], %[[PAD]] : tensor<10xf32>
-// CHECK: %[[WINDOW:.*]] = tensor.concat dim(0) %[[P]], %arg0, %[[N]] : (tensor<10xf32>, tensor<10xf32>, tensor<10xf32>) -> tensor<30xf32>
-// CHECK: %[[C2:.*]] = arith.constant 2 : index
-// CHECK: %[[MOVED:.*]] = arith.muli %[[ME]], %[[C2]] : index
-// CHECK: %[[C7:.*]] = arith.constant 7 : index
-// CHECK: %[[AT:.*]] = arith.addi %[[MOVED]], %[[C7]] : index
-// CHECK: tensor.extract_slice %[[WINDOW]][%[[AT]]] [12] [1] : tensor<30xf32> to tensor<12xf32>
-// CHECK-NOT: mesh.all_slice
+// SHIFT-LABEL: func.func @both_sides_1d(
+// SHIFT-NOT: mesh.all_gather
+// SHIFT: %[[ME:.*]] = mesh.process_multi_index on @m4 axes = [0] : index
+// SHIFT: %[[PREV:.*]] = mesh.shift %arg0 on @m4 mesh_axes = [0] shift_axis = 0 offset = 1 : tensor<10xf32> -> tensor<10xf32>
+// SHIFT: arith.cmpi uge, %[[ME]], %{{.*}} : index
+// SHIFT: %[[PAD:.*]] = tensor.splat %cst : tensor<10xf32>
+// SHIFT: %[[P:.*]] = arith.select %{{.*}}, %[[PREV]], %[[PAD]] : tensor<10xf32>
+// SHIFT: %[[NEXT:.*]] = mesh.shift %arg0 on @m4 mesh_axes = [0] shift_axis = 0 offset = -1 : tensor<10xf32> -> tensor<10xf32>
+// SHIFT: arith.cmpi ult, %[[ME]], %{{.*}} : index
+// SHIFT: %[[N:.*]] = arith.select %{{.*}}, %[[NEXT]], %[[PAD]] : tensor<10xf32>
+// SHIFT: %[[WINDOW:.*]] = tensor.concat dim(0) %[[P]], %arg0, %[[N]] : (tensor<10xf32>, tensor<10xf32>, tensor<10xf32>) -> tensor<30xf32>
+// SHIFT: %[[C2:.*]] = arith.constant 2 : index
+// SHIFT: %[[MOVED:.*]] = arith.muli %[[ME]], %[[C2]] : index
+// SHIFT: %[[C7:.*]] = arith.constant 7 : index
+// SHIFT: %[[AT:.*]] = arith.addi %[[MOVED]], %[[C7]] : index
+// SHIFT: tensor.extract_slice %[[WINDOW]][%[[AT]]] [12] [1] : tensor<30xf32> to tensor<12xf32>
+// SHIFT-NOT: mesh.all_slice
 func.func @both_sides_1d(%x: tensor<40xf32>) -> tensor<48xf32> {
   %s = mesh.sharding @m4 split_axes = [[0]] : !mesh.sharding
   %c = arith.constant 2.5 : f32
@@ -87,13 +112,13 @@ func.func @both_sides_1d(%x: tensor<40xf32>) -> tensor<48xf32> {
 
 // Padded low with a constant made in the pad's body (copied out of it):
 // each device reads the piece before its own, the first the padding value.
-// CHECK-LABEL: func.func @cols_low16_i32(
-// CHECK: %[[SEVEN:.*]] = arith.constant 7 : i32
-// CHECK: %[[PREV:.*]] = mesh.shift %arg0 on @m4 mesh_axes = [0] shift_axis = 0 offset = 1 : tensor<8x16xi32> -> tensor<8x16xi32>
-// CHECK: %[[PAD:.*]] = tensor.splat %[[SEVEN]] : tensor<8x16xi32>
-// CHECK: %[[P:.*]] = arith.select %{{.*}}, %[[PREV]], %[[PAD]] : tensor<8x16xi32>
-// CHECK: tensor.concat dim(1) %[[P]], %arg0 : (tensor<8x16xi32>, tensor<8x16xi32>) -> tensor<8x32xi32>
-// CHECK-NOT: mesh.all_to_all
+// SHIFT-LABEL: func.func @cols_low16_i32(
+// SHIFT: %[[SEVEN:.*]] = arith.constant 7 : i32
+// SHIFT: %[[PREV:.*]] = mesh.shift %arg0 on @m4 mesh_axes = [0] shift_axis = 0 offset = 1 : tensor<8x16xi32> -> tensor<8x16xi32>
+// SHIFT: %[[PAD:.*]] = tensor.splat %[[SEVEN]] : tensor<8x16xi32>
+// SHIFT: %[[P:.*]] = arith.select %{{.*}}, %[[PREV]], %[[PAD]] : tensor<8x16xi32>
+// SHIFT: tensor.concat dim(1) %[[P]], %arg0 : (tensor<8x16xi32>, tensor<8x16xi32>) -> tensor<8x32xi32>
+// SHIFT-NOT: mesh.all_to_all
 func.func @cols_low16_i32(%x: tensor<8x64xi32>) -> tensor<8x80xi32> {
   %s = mesh.sharding @m4 split_axes = [[], [0]] : !mesh.sharding
   %xs = mesh.shard %x to %s : tensor<8x64xi32>
@@ -107,11 +132,11 @@ func.func @cols_low16_i32(%x: tensor<8x64xi32>) -> tensor<8x80xi32> {
 }
 
 // A pad of another dimension too is left alone.
-// CHECK-LABEL: func.func @two_dims(
-// CHECK: mesh.all_gather
-// CHECK: tensor.pad
-// CHECK: mesh.all_slice
-// CHECK-NOT: mesh.shift
+// SHIFT-LABEL: func.func @two_dims(
+// SHIFT: mesh.all_gather
+// SHIFT: tensor.pad
+// SHIFT: mesh.all_slice
+// SHIFT-NOT: mesh.shift
 func.func @two_dims(%x: tensor<8x64xf32>) -> tensor<10x80xf32> {
   %s = mesh.sharding @m4 split_axes = [[], [0]] : !mesh.sharding
   %zero = arith.constant 0.0 : f32

@@ -48,7 +48,7 @@ from mlir import _mlir_libs, ir
 from mlir.dialects import arith, linalg, scf, tensor
 
 from ...interfaces.captures import AlignedRead, MaskedRead, aligned_reads, masked_read
-from ...interfaces.choice import same_placement
+from ...interfaces.choice import same_layout, same_placement
 from ...interfaces.linear import on_terms, term_operands, ways_off_pads
 from ...interfaces.registry import (
     INDEX_OFFSET_OPS,
@@ -58,7 +58,7 @@ from ...interfaces.registry import (
     index_reads,
     walk_inside,
 )
-from ...interfaces.rules import Conflict, ShardingRule, option_from_shardings, shardings_from_option
+from ...interfaces.rules import Conflict, ShardingRule, option_from_shardings, shardings_from_option, uncropped
 from ...ir import ops as mesh_ops
 from ...ir.control import (
     CARRIED_OPS,
@@ -84,7 +84,7 @@ from ...sharding.exchange import schedule
 from ...sharding.spec import IDEMPOTENT_KINDS, Mesh, Sharding, ShardingError
 from ..base import LOCAL_MESH, REDUCED_ATTR, Pass, element_bytes, mesh_scopes, redefined_mesh, sharding_of
 from ..propagation.sharding_propagation import OPTION_ATTR
-from . import halo, hlo, rederive
+from . import crop, halo, hlo, rederive
 from .limits import too_many_pieces
 
 _CARRIED = CARRIED_OPS
@@ -333,6 +333,7 @@ class _Partition:
         self.mesh_name: str | None = None
         self.mesh: Mesh | None = None
         self.dynamic_axes: tuple[int, ...] = ()  # mesh axes of dynamic size
+        self.uncropped: dict[int, ShardingRule] = {}  # `rules.uncropped` per rule id, on a mesh of dynamic size
         self.layout: dict[ir.Value, Sharding] = {}  # global value -> its layout
         self.global_type: dict[ir.Value, ir.RankedTensorType] = {}
         self.whole: dict[ir.Value, ir.Value] = {}  # a sliced full argument -> the argument
@@ -837,6 +838,9 @@ class _Partition:
         if rule is None:
             self.without_rule(op)
             return
+        if rule.crops and self.dynamic_axes:
+            # (where each device's rows start depends on the sizes: as the solver, never split a crop there)
+            rule = self.uncropped.setdefault(id(rule), uncropped(rule))
         pads: dict[int, ir.Operation] = {}
         for k in rule.fused:
             # the rule describes the pad's source: the op reads it (and the
@@ -866,6 +870,11 @@ class _Partition:
                 outs = [layout.get(r) for r in results]
                 types = [None if s is None else r.type for r, s in zip(results, outs)]
             self.fix_init(op, rule, name, results, outs, operands if fitted else None)
+        if rule.crops:
+            try:
+                crop.fit(self, op, rule, outs[0])
+            except ValueError as e:
+                raise _Unsupported(op.location, str(e)) from None
         local = self.align_captures(op, aligned) if aligned else {}
         if masked is not None:
             after, masks = self.masked_results(op, *masked, results, partial, after)
@@ -883,7 +892,15 @@ class _Partition:
                 r.set_type(self.local_type(t, s, op.location) if local is None else local)
         if after:
             self.reshard_results(op, after)
-        if name not in _LOCALIZED or not self.localize_dynamic(op, name):
+        cropped = None
+        if rule.crops:
+            try:
+                cropped = crop.localize(self, op, rule, outs[0])
+            except ValueError as e:
+                raise _Unsupported(op.location, str(e)) from None
+        if cropped is not None:
+            self.replaced(op, cropped)
+        elif name not in _LOCALIZED or not self.localize_dynamic(op, name):
             _localize(op, name, self.forget)
         # the operands' layouts and global types, read before `hlo.localize`
         # may cut an operand (a slice's one-element dimension, `_held_element`)
@@ -1673,6 +1690,8 @@ class _Partition:
                         continue
                     if retyped and rule.window(i, d) is not None:
                         continue  # read through a window: its halos bridge the cuts (halo.py)
+                    if retyped and rule.crops and rule.crop(i, d) is not None:
+                        continue  # it holds each device's run however it is cut (crop.py)
                     size = shape[d]
                     if ir.ShapedType.is_dynamic_size(size):
                         # cut at run time by the default rule: so must every other side be
@@ -1748,9 +1767,12 @@ class _Partition:
                 f"from the annotations around it as {rederive.option_text(derived.option)}",
             )
         moved = []
+        crops = {c.operand for c in rule.crops}
         for i, (have, need) in enumerate(zip(operands, derived.operands)):
             if have is None or need is None or same_placement(have, need):
                 continue
+            if i in crops and same_layout(have, need):
+                continue  # its runs' rows come in `crop.fit`
             free = _is_rebuildable(op.operands[i], self.owner)  # a fresh init: made again in the layout, nothing moves
             self.reshard_operand(op, i, need, ir.InsertionPoint(op), op.location)
             if not free:
@@ -2788,9 +2810,11 @@ def _fits(
     if isinstance(option, Conflict):
         return False
     need_operands, need_results = shardings_from_option(rule, option, mesh_shape)
+    # (a crop's operand holds the rows its runs need however it is split: `crop.fit`)
+    crops = {c.operand for c in rule.crops}
     return all(
-        have is None or same_placement(have, need)
-        for have, need in zip([*operands, *results], [*need_operands, *need_results])
+        have is None or (same_layout(have, need) if k in crops else same_placement(have, need))
+        for k, (have, need) in enumerate(zip([*operands, *results], [*need_operands, *need_results]))
     )
 
 

@@ -228,8 +228,8 @@ def line_up(
     already has the placement the option needs: an operand (`operands`,
     None for whole) or an annotated result (`results`).  Loops cut evenly
     everywhere are left alone (even cuts always line up), and so are
-    dimensions read through a window (halos bridge their cuts) or of
-    dynamic size, as partition's `check_pieces` does."""
+    dimensions read through a window (halos bridge their cuts) or a crop,
+    or of dynamic size, as partition's `check_pieces` does."""
     pieces: dict[int, list[_Piece]] = {}
     uneven: set[int] = set()  # loops some layout cuts unevenly
     free_loops: set[int] = set()  # loops some reshard follows
@@ -249,8 +249,8 @@ def line_up(
             for d, loop in enumerate(m):
                 if loop is None or d >= len(shape) or not s.axes_of(d):
                     continue
-                if side == "operand" and rule.window(i, d) is not None:
-                    continue
+                if side == "operand" and (rule.window(i, d) is not None or rule.crop(i, d) is not None):
+                    continue  # (a crop's operand is cut as its runs need: `crop.fit`)
                 size = shape[d]
                 if size is None or size < 0:
                     continue

@@ -527,6 +527,10 @@ class _Builder:
             # (other reshapes keep to even pieces: a split group's cut on one
             # side is not the default cut on the other)
             uneven = unit_reshape(op)
+        elif rule.crops and not fn.any_offsets:
+            # a slice or a pad reading a dimension through a `Crop`:
+            # partition gives each device its own offsets and sizes (crop.py)
+            uneven = True
         # (only the ops `SUM_LINEAR_OPS` lists, and generics whose body may
         # be linear, may run on partial sums)
         linear: tuple[tuple[int, ...], ...] = ()

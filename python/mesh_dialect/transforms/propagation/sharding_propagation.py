@@ -488,8 +488,10 @@ class _Function:
 
     def register(self, ann: Ann) -> None:
         self.anns[ann.value] = ann
-        if ann.sharding.sharded_dims_offsets:
-            self.any_offsets = True  # `apply` looks for an explicit cut to follow
+        if ann.explicit and ann.sharding.sharded_dims_offsets:
+            # `apply` looks for an explicit cut to follow (a crop's cut, made
+            # here, is its operand's alone: `rules.crop_layout`)
+            self.any_offsets = True
         if ann.for_users:
             self.user_anns.setdefault(ann.src, []).append(ann)
         else:  # (the first one of a value stays its own)

@@ -533,6 +533,9 @@ class _Candidates:
                         continue
                     if d in dynamic_dims or dynamic_axes.intersection(st.option[w.loop]):
                         return False  # halos need static pieces
+        if rule is not None and rule.crops and st.option is not None:
+            if self.g.dynamic_axes.get(st.mesh) and any(st.option[c.loop] for c in rule.crops):
+                return False  # a crop's cut needs static pieces (partition splits none on such a mesh)
         if rule is not None and st.option is not None and not self.lines_up_at_run_time(node, st):
             return False
         uneven = False
@@ -617,15 +620,17 @@ class _Candidates:
         return True
 
     def indexed_dims(self, node: Node, rule: ShardingRule, loop: int) -> Iterator[tuple[Value, int]]:
-        """(value, dimension) of each dimension of the node's tensors that `loop` indexes."""
+        """(value, dimension) of each dimension of the node's tensors that
+        `loop` indexes (but a crop's, which is cut where the outputs start)."""
         values = self.g.values
-        for ids, maps in ((node.operands, rule.operand_maps), (node.results, rule.result_maps)):
-            for v, m in zip(ids, maps):
+        crops = {(c.operand, c.dim) for c in rule.crops}
+        for side, (ids, maps) in enumerate(((node.operands, rule.operand_maps), (node.results, rule.result_maps))):
+            for k, (v, m) in enumerate(zip(ids, maps)):
                 if v < 0 or m is None:
                     continue
                 value = values[v]
                 for d, indexed in enumerate(m):
-                    if indexed == loop and d < len(value.shape):
+                    if indexed == loop and d < len(value.shape) and (side or (k, d) not in crops):
                         yield value, d
 
     def lines_up(self, node: Node, st: State) -> bool:

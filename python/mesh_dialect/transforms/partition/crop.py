@@ -1,0 +1,222 @@
+"""Slices taking part of a split dimension (`Crop`): `x[1:]`, `x[:-1]`.
+
+Each device's outputs read a run of the operand's rows.  Held by the
+device (its piece with halos, or a piece cut where the runs start:
+`crop_layout`), every device slices its own rows, at an offset and to a
+size of its own.  `fit` reshards the operand so where a device's run is
+not all there; `localize` makes the slice again with this device's
+offsets and sizes (tables read at its piece number).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import TYPE_CHECKING
+
+from mlir import ir
+
+from ...interfaces.rules import Crop, ShardingRule, crop_layout
+from ...sharding.spec import Mesh, Sharding
+
+if TYPE_CHECKING:  # (the partition pass imports this module)
+    from .mesh_partition import _Partition
+
+
+def split_crops(rule: ShardingRule, out: Sharding | None) -> list[tuple[Crop, int]]:
+    """(crop, result dimension) of every crop whose loop `out` (the slice's
+    result layout) splits."""
+    if out is None or not rule.crops:
+        return []
+    m = rule.result_maps[0]
+    assert m is not None
+    found = []
+    for c in rule.crops:
+        k = m.index(c.loop)
+        if k < len(out.split_axes) and out.split_axes[k]:
+            found.append((c, k))
+    return found
+
+
+def _starts(c: Crop, out: Sharding, k: int, have: Sharding, mesh: Mesh) -> list[int | None]:
+    """Per piece, where its run starts in its local rows of the operand laid
+    out as `have` (None: a row it reads is not there)."""
+    out_cut = out.cut(k, c.out, mesh)
+    cut, halo = have.cut(c.dim, c.extent, mesh), have.halo(c.dim)
+    return [c.local(out_cut, cut, halo, p) for p in range(len(out_cut) - 1)]
+
+
+def _held(part: _Partition, op: ir.Operation, crops: list[tuple[Crop, int]], out: Sharding) -> Sharding:
+    """The layout of the op's operand, split along each crop as the result
+    is (`fit` resharded it so; ValueError where it did not)."""
+    have = part.layout.get(op.operands[0])
+    for c, k in crops:
+        if have is None or have.axes_of(c.dim) != out.axes_of(k):
+            raise ValueError(
+                f"operand 0 of '{op.name}' is laid out as {have} where its result splits dimension {k} over "
+                f"mesh axes {list(out.axes_of(k))}"
+            )
+    assert have is not None
+    return have
+
+
+def fit(part: _Partition, op: ir.Operation, rule: ShardingRule, out: Sharding | None) -> None:
+    """Reshard the slice's operand so that every device holds its runs
+    along each split crop (`crop_layout`, for the result's cut as it is),
+    where it does not: propagation annotates that layout and the solver
+    prices it, but a layout written by hand is resharded here."""
+    mesh = part.mesh
+    assert mesh is not None
+    crops = split_crops(rule, out)
+    if not crops:
+        return
+    assert out is not None
+    for _, k in crops:
+        if any(a in part.dynamic_axes for a in out.axes_of(k)):
+            raise ValueError(
+                f"the slice takes part of its dimension {k}, split over a mesh axis of dynamic size: "
+                "where each device's rows start depends on the size"
+            )
+    operand = crops[0][0].operand
+    v = op.operands[operand]
+    have = part.layout.get(v)
+    if have is None or any(have.axes_of(c.dim) != out.axes_of(k) for c, k in crops):
+        return  # (the rule's fit put the loops' axes there: never met)
+    dims = {c.dim for c, _ in crops}
+    if not any(have.halo(d) != (0, 0) for d in have.sharded_dims() if d not in dims) and all(
+        None not in _starts(c, out, k, have, mesh) for c, k in crops
+    ):
+        return
+    shape = crops[0][0].shape
+    plain = dataclasses.replace(have, halo_sizes=(), sharded_dims_offsets=())
+    need = crop_layout(
+        plain,
+        {c.dim: (c, out.cut(k, c.out, mesh)) for c, k in crops},
+        {d: have.cut(d, shape[d], mesh) for d in have.sharded_dims()},
+    )
+    part.reshard_operand(op, operand, need, ir.InsertionPoint(op), op.location)
+
+
+def localize(part: _Partition, op: ir.Operation, rule: ShardingRule, out: Sharding | None) -> ir.Operation | None:
+    """The slice made again on this device's piece (its result already has
+    its local type): along a split crop, its offset into the piece and its
+    size are this device's; along other split dimensions (taken whole or
+    every t-th element of), the size is the result piece's.  None when no
+    crop is split (`_localize` does the job)."""
+    crops = split_crops(rule, out)
+    if not crops:
+        return None
+    assert out is not None and part.mesh is not None
+    if op.name == "tensor.pad":
+        return _pad(part, op, crops, out)
+    from .mesh_partition import _dense_i64, _Ix, _one
+
+    mesh = part.mesh
+    dyn = ir.ShapedType.get_dynamic_size()
+    operands = list(op.operands)
+    segments = list(ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"]))
+    n_off, n_size = segments[1], segments[2]
+    given_offsets = iter(operands[1 : 1 + n_off])
+    given_sizes = iter(operands[1 + n_off : 1 + n_off + n_size])
+    strides = operands[1 + n_off + n_size :]
+    offsets: list[int | ir.Value] = [
+        next(given_offsets) if o == dyn else o for o in ir.DenseI64ArrayAttr(op.attributes["static_offsets"])
+    ]
+    static_sizes = list(ir.DenseI64ArrayAttr(op.attributes["static_sizes"]))
+    sizes: list[int | ir.Value] = [next(given_sizes) if n == dyn else n for n in static_sizes]
+    result = op.results[0]
+    global_out = ir.RankedTensorType(part.global_type.get(result, result.type))
+    rank = global_out.rank
+    kept = list(range(len(sizes))) if rank == len(sizes) else [d for d, n in enumerate(static_sizes) if n != 1]
+    have = _held(part, op, crops, out)
+    by_dim = {c.dim: c for c, _ in crops}
+    ix = _Ix(part, ir.InsertionPoint(op), op.location)
+    for k, d in enumerate(kept):
+        axes = out.axes_of(k) if k < len(out.split_axes) else ()
+        if not axes:
+            continue
+        index = ix.group_index(axes)
+        sizes[d] = ix.size(out, k, global_out.shape[k], index)
+        c = by_dim.get(d)
+        if c is None:
+            continue  # taken whole or every t-th element of: at the same offset on every piece
+        starts = _starts(c, out, k, have, mesh)
+        if None in starts:  # (`fit` resharded the operand so: never met)
+            raise ValueError(f"the slice's rows along dimension {d} do not lie in each device's piece")
+        table = tuple(int(s) for s in starts if s is not None)
+        offsets[d] = ix.table(table, _one(table), index)
+    attrs = {key: op.attributes[key] for key in op.attributes}
+    attrs["static_offsets"] = _dense_i64([v if isinstance(v, int) else dyn for v in offsets])
+    attrs["static_sizes"] = _dense_i64([v if isinstance(v, int) else dyn for v in sizes])
+    dynamic_offsets = [v for v in offsets if not isinstance(v, int)]
+    dynamic_sizes = [v for v in sizes if not isinstance(v, int)]
+    attrs["operandSegmentSizes"] = ir.DenseI32ArrayAttr.get([1, len(dynamic_offsets), len(dynamic_sizes), len(strides)])
+    return ir.Operation.create(
+        op.name,
+        results=[result.type],
+        operands=[operands[0], *dynamic_offsets, *dynamic_sizes, *strides],
+        attributes=attrs,
+        loc=op.location,
+        ip=ir.InsertionPoint(op),
+    )
+
+
+def _pad(part: _Partition, op: ir.Operation, crops: list[tuple[Crop, int]], out: Sharding) -> ir.Operation:
+    """A `tensor.pad` made again on this device's piece: along a split crop
+    it pads the run of its rows it holds (a slice at its own offset and
+    size) by its own share of the padding (tables read at its piece
+    number); along its other dimensions as before (a split one is padded
+    by nothing)."""
+    from .mesh_partition import _dense_i64, _Ix, _one
+
+    mesh = part.mesh
+    assert mesh is not None
+    source = op.operands[0]
+    have = _held(part, op, crops, out)
+    result = op.results[0]
+    global_out = ir.RankedTensorType(part.global_type.get(result, result.type))
+    low: list[int | ir.Value] = list(ir.DenseI64ArrayAttr(op.attributes["static_low"]))
+    high: list[int | ir.Value] = list(ir.DenseI64ArrayAttr(op.attributes["static_high"]))
+    ix = _Ix(part, ir.InsertionPoint(op), op.location)
+    rank = global_out.rank
+    offsets: list[int | ir.Value] = [0] * rank
+    sizes: list[int | ir.Value | None] = [None] * rank  # (None: the local source's, read if it is sliced)
+    sliced = False
+    for c, k in crops:
+        index = ix.group_index(out.axes_of(k))
+        out_cut = out.cut(k, c.out, mesh)
+        n = len(out_cut) - 1
+        starts = _starts(c, out, k, have, mesh)
+        if None in starts:  # (`fit` resharded the source so: never met)
+            raise ValueError(f"the pad's rows along dimension {k} do not lie in each device's piece")
+        runs = [c.run(out_cut, p) for p in range(n)]
+        pads = [c.padding(out_cut, p) for p in range(n)]
+        lengths = tuple(r[1] - r[0] if r else 0 for r in runs)
+        cut, (above, below) = have.cut(c.dim, c.extent, mesh), have.halo(c.dim)
+        held = tuple(cut[p + 1] - cut[p] + above + below for p in range(n))
+        tables = [(tuple(lo for lo, _ in pads), low), (tuple(hi for _, hi in pads), high)]
+        if lengths != held or any(starts):  # (else each device pads all it holds)
+            sliced = True
+            tables += [(tuple(int(s) for s in starts if s is not None), offsets), (lengths, sizes)]
+        for values, target in tables:
+            target[k] = ix.table(values, _one(values), index)
+    rows = source
+    if sliced:
+        rows = ix.slice(source, offsets, [ix.dim(source, d) if n is None else n for d, n in enumerate(sizes)])
+    dyn = ir.ShapedType.get_dynamic_size()
+    attrs = {key: op.attributes[key] for key in op.attributes}
+    attrs["static_low"] = _dense_i64([v if isinstance(v, int) else dyn for v in low])
+    attrs["static_high"] = _dense_i64([v if isinstance(v, int) else dyn for v in high])
+    dynamic_low = [v for v in low if not isinstance(v, int)]
+    dynamic_high = [v for v in high if not isinstance(v, int)]
+    attrs["operandSegmentSizes"] = ir.DenseI32ArrayAttr.get([1, len(dynamic_low), len(dynamic_high)])
+    new = ir.Operation.create(
+        op.name,
+        results=[result.type],
+        operands=[rows, *dynamic_low, *dynamic_high],
+        attributes=attrs,
+        regions=1,
+        loc=op.location,
+        ip=ir.InsertionPoint(op),
+    )
+    op.regions[0].blocks[0].append_to(new.regions[0])
+    return new
