@@ -15,6 +15,10 @@
 // RUN: mesh-run %t.mlir -f inserted --compare-with %s -q --seed 1 | FileCheck %s
 // RUN: mesh-run %t.mlir -f inserted --compare-with %s -q --seed 2 | FileCheck %s
 // RUN: mesh-run %t.mlir -f kept --compare-with %s -q --seed 1 | FileCheck %s
+// RUN: mesh-opt --mesh-partition %s -o %t.alone.mlir
+// RUN: FileCheck %s --check-prefix=ALONE < %t.alone.mlir
+// RUN: mesh-run %t.alone.mlir -f odd_cut --compare-with %s -q --seed 1 | FileCheck %s
+// RUN: mesh-run %t.alone.mlir -f odd_cut --compare-with %s -q --seed 2 | FileCheck %s
 // CHECK: match
 
 // IR-LABEL: func.func @slices(
@@ -34,6 +38,7 @@
 // IR: return
 
 mesh.mesh @m2(shape = 2x2)
+mesh.mesh @m3(shape = 3)
 
 func.func @slices(%x: tensor<4x16xf32>) -> (tensor<4x8xf32>, tensor<4xf32>) {
   %s = mesh.sharding @m2 split_axes = [[], [0, 1]] : !mesh.sharding
@@ -63,4 +68,18 @@ func.func @kept(%x: tensor<4x16xf32>) -> tensor<4x4xf32> {
   %0 = tensor.extract_slice %xs[0, 3] [4, 4] [1, 3] : tensor<4x16xf32> to tensor<4x4xf32>
   %r = mesh.shard %0 to %s : tensor<4x4xf32>
   return %r : tensor<4x4xf32>
+}
+
+// Every other element of 26 from 1, the result cut by hand 6, 5, 2:
+// partition alone reshards the operand to twice that cut (12, 10, 4) and
+// each device takes half its piece (a size only known at run time: the
+// whole piece was taken before, past the piece's end).
+// ALONE-LABEL: func.func @odd_cut(
+// ALONE: %[[HALF:.*]] = arith.divui %{{.*}}, %c2 : index
+// ALONE: tensor.extract_slice %{{.*}}[1] [%[[HALF]]] [2] : tensor<?xf32> to tensor<?xf32>
+func.func @odd_cut(%a: tensor<26xf32>) -> tensor<13xf32> {
+  %x = tensor.extract_slice %a[1] [13] [2] : tensor<26xf32> to tensor<13xf32>
+  %c = mesh.sharding @m3 split_axes = [[0]] sharded_dims_offsets = [0, 6, 11, 13] : !mesh.sharding
+  %xs = mesh.shard %x to %c : tensor<13xf32>
+  return %xs : tensor<13xf32>
 }

@@ -988,9 +988,10 @@ class _Partition:
             for d, size in enumerate(static):
                 value = next(given) if size == dyn else size
                 # the rule splits only dimensions the slice covers whole, or
-                # every t-th element of (static sizes: the piece's over t)
-                if d in split and steps[d] > 1 and not ft.is_dynamic_dim(d):
-                    value = ft.shape[d] // steps[d]
+                # every t-th element of: the piece's size over t (pieces cut
+                # at multiples of t, as the result's cut scaled by t)
+                if d in split and steps[d] > 1:
+                    value = ix.div(ix.dim(full, d), steps[d])
                 elif d in split:
                     value = ix.dim(full, d)
                 sizes.append(value)
