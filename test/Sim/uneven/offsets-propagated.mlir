@@ -14,6 +14,8 @@
 // RUN: mesh-run %t.mlir --compare-with %s -f pad -q --seed 6 | FileCheck %s --check-prefix=SIM
 // RUN: mesh-run %t.mlir --compare-with %s -f transpose -q --seed 7 | FileCheck %s --check-prefix=SIM
 // RUN: mesh-run %t.mlir --compare-with %s -f slice -q --seed 8 | FileCheck %s --check-prefix=SIM
+// RUN: mesh-run %t.mlir --compare-with %s -f strided_scaled -q --seed 11 | FileCheck %s --check-prefix=SIM
+// RUN: mesh-run %t.mlir --compare-with %s -f strided_unscaled -q --seed 12 | FileCheck %s --check-prefix=SIM
 // RUN: mesh-opt --pass-pipeline='builtin.module(sharding-propagation{solver=sweep traversal=forward},mesh-partition)' %s -o %t.sweep.mlir
 // RUN: mesh-run %t.sweep.mlir --compare-with %s -f pad -q --seed 9 | FileCheck %s --check-prefix=SIM
 // RUN: mesh-run %t.sweep.mlir --compare-with %s -f transpose -q --seed 10 | FileCheck %s --check-prefix=SIM
@@ -22,6 +24,7 @@
 // SIM: match
 
 mesh.mesh @m(shape = 4)
+mesh.mesh @m3(shape = 3)
 
 // The result is produced in the operand's cut.
 // CHECK-LABEL: func.func @result(
@@ -95,4 +98,30 @@ func.func @slice(%x: tensor<8x6xi32>) -> tensor<8x2xi32> {
   %xs = mesh.shard %x to %s : tensor<8x6xi32>
   %r = tensor.extract_slice %xs[0, 3] [8, 2] [1, 1] : tensor<8x6xi32> to tensor<8x2xi32>
   return %r : tensor<8x2xi32>
+}
+
+// Every other element of a cut operand: the result takes the cut halved
+// (6, 8, 10 rows give 3, 4, 5 elements), as partition lines them up; a
+// cut no halving gives (7, 17, 0) leaves the slice on its default pieces
+// and the operand resharded to them (both refused by partition before).
+// CHECK-LABEL: func.func @strided_scaled(
+// CHECK: %[[HALF:.*]] = mesh.sharding @m3 split_axes = {{\[\[}}0]] sharded_dims_offsets = [0, 3, 7, 12]
+// CHECK: %[[S:.*]] = tensor.extract_slice
+// CHECK: mesh.shard %[[S]] to %[[HALF]] : tensor<12xi32>
+// CHECK-LABEL: func.func @strided_unscaled(
+// CHECK: %[[EVEN:.*]] = mesh.sharding @m3 split_axes = {{\[\[}}0]] : !mesh.sharding
+// CHECK: mesh.shard %{{.*}} to %[[EVEN]] annotate_for_users : tensor<24xi32>
+// CHECK: tensor.extract_slice
+func.func @strided_scaled(%a: tensor<24xi32>) -> tensor<12xi32> {
+  %s = mesh.sharding @m3 split_axes = [[0]] sharded_dims_offsets = [0, 6, 14, 24] : !mesh.sharding
+  %as = mesh.shard %a to %s : tensor<24xi32>
+  %x = tensor.extract_slice %as[1] [12] [2] : tensor<24xi32> to tensor<12xi32>
+  return %x : tensor<12xi32>
+}
+
+func.func @strided_unscaled(%a: tensor<24xi32>) -> tensor<12xi32> {
+  %s = mesh.sharding @m3 split_axes = [[0]] sharded_dims_offsets = [0, 7, 24, 24] : !mesh.sharding
+  %as = mesh.shard %a to %s : tensor<24xi32>
+  %x = tensor.extract_slice %as[0] [12] [2] : tensor<24xi32> to tensor<12xi32>
+  return %x : tensor<12xi32>
 }

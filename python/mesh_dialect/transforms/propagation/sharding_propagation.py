@@ -207,6 +207,45 @@ def _fed_cuts(operands: list[ir.Value], needs: tuple[Sharding | None, ...], cut:
     return {k: o for k, o in cut.items() if k in fed}
 
 
+def _lined_up(cut: dict, rule: ShardingRule, operands: list[ir.Value], results: list[ir.Value], option) -> dict:
+    """`cut` (`offsets_cut`) made to line up along each split loop whose
+    dimensions differ in size (a strided slice's operand and result): a
+    size without a cut takes the one the cut of another scales to, as
+    partition lines them up (`rederive.scaled_cut`); where none does (24
+    cut 7, 17 and its every other element, 12), the loop's sizes keep no
+    cut: the op runs on its default pieces, and the operand cut by offsets
+    is resharded to them, instead of pieces partition cannot line up."""
+    from ..partition.rederive import scaled_cut
+
+    out = dict(cut)
+    sides = ((operands, rule.operand_maps, True), (results, rule.result_maps, False))
+    for loop, axes in enumerate(option):
+        if not axes:
+            continue
+        sizes: set[int] = set()
+        for values, maps, operand in sides:
+            for k, (v, m) in enumerate(zip(values, maps)):
+                t = v.type
+                if m is None or not isinstance(t, ir.RankedTensorType) or not t.has_static_shape:
+                    continue
+                for d, indexed in enumerate(m):
+                    if indexed == loop and not (operand and (rule.window(k, d) or rule.crop(k, d))):
+                        sizes.add(t.shape[d])
+        given = [n for n in sorted(sizes) if (n, axes) in out]
+        if len(sizes) < 2 or not given:
+            continue
+        ref = given[0]
+        bounds = list(zip(out[(ref, axes)], out[(ref, axes)][1:]))
+        wanted = {n: scaled_cut(ref, bounds, n) for n in sizes}
+        lined = {n: None if w is None else (*(a for a, _ in w), w[-1][1]) for n, w in wanted.items()}
+        if any(w is None or ((n, axes) in out and out[(n, axes)] != w) for n, w in lined.items()):
+            for n in sizes:
+                out.pop((n, axes), None)
+        else:
+            out.update(((n, axes), w) for n, w in lined.items())
+    return out
+
+
 def _static_mesh(shape: tuple[int, ...] | None) -> Mesh | None:
     """The mesh of `shape`, None when a size is dynamic (offsets need static ones)."""
     return Mesh(shape) if shape and all(n >= 1 for n in shape) else None
@@ -836,6 +875,10 @@ class _Function:
             cut = {**self.cuts[choice.mesh], **cut}
         if cut and hlo:
             cut = _fed_cuts(operands, choice.operands, cut)
+        if cut:
+            rule = self.rules[index]
+            assert isinstance(rule, ShardingRule)
+            cut = _lined_up(cut, rule, operands, results, choice.option)
         for i, r in enumerate(results):
             need = choice.results[i]
             if need is not None:
