@@ -40,7 +40,7 @@ from traffic import traffic  # bench/traffic.py, beside this script
 
 import mesh_dialect
 from mesh_dialect.interfaces import registry
-from mesh_dialect.interfaces.rules import Iterator, ShardingRule
+from mesh_dialect.interfaces.rules import Iterator, ShardingRule, uncropped
 from mesh_dialect.sharding.resharding import plan_resharding
 from mesh_dialect.sharding.spec import Sharding
 from mesh_dialect.transforms.partition.mesh_partition import MeshPartition
@@ -242,23 +242,20 @@ WINDOWED = (
 
 
 def _without_windows(rule: ShardingRule | None) -> ShardingRule | None:
-    """`rule` with every loop read through a window or a crop (a pad's or
-    a slice's, which take halos too) refused."""
-    if rule is None or not (rule.windows or rule.crops):
+    """`rule` with every loop read through a window refused, and every
+    crop's (a pad's or a slice's, which take halos too: `uncropped`)."""
+    if rule is None:
         return rule
-    windows = rule.windows or (None,) * len(rule.operand_maps)
-    bad = {w.loop for dims in windows if dims for w in dims if w is not None}
-    bad.update(c.loop for c in rule.crops)
-    cropped = {(c.operand, c.dim) for c in rule.crops}
+    rule = uncropped(rule)
+    if not rule.windows:
+        return rule
+    bad = {w.loop for dims in rule.windows if dims for w in dims if w is not None}
     its = tuple(Iterator.invalid() if i in bad else it for i, it in enumerate(rule.iterators))
     maps = tuple(
-        None
-        if m is None
-        else tuple(None if (dims and dims[d] is not None) or (k, d) in cropped else x for d, x in enumerate(m))
-        for k, (m, dims) in enumerate(zip(rule.operand_maps, windows))
+        None if m is None else tuple(None if (dims and dims[d] is not None) else x for d, x in enumerate(m))
+        for m, dims in zip(rule.operand_maps, rule.windows)
     )
-    results = tuple(None if m is None else tuple(None if x in bad else x for x in m) for m in rule.result_maps)
-    return ShardingRule(its, maps, results)
+    return ShardingRule(its, maps, rule.result_maps)
 
 
 class NoWindows:

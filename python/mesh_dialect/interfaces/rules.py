@@ -85,7 +85,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 from ..ir.schema import REDUCTION_KINDS
-from ..sharding.spec import Sharding, split_piece
+from ..sharding.spec import Mesh, Sharding
 
 PARALLEL = "parallel"
 INVALID = "invalid"
@@ -381,8 +381,8 @@ class ShardingRule:
     # makes them (`registry.fuse_pads`): their windows read the source,
     # padding included (a negative offset), as an op that pads does
     fused: tuple[int, ...] = ()
-    # operand dimensions a slice takes part of (`Crop`): split, the operand
-    # arrives cut where each device's outputs start
+    # operand dimensions a slice or a pad reads a run of (`Crop`): split,
+    # the operand arrives holding each device's run (`crop_layout`)
     crops: Crops = ()
     selects: bool = field(default=False, init=False, compare=False, repr=False)  # a `select` loop among them
 
@@ -689,25 +689,18 @@ def _cropped(
 ) -> Sharding:
     """Operand `operand`'s layout `s` as its split crops need it
     (`crop_layout`, for the outputs' default cut); `s` when it has none or
-    a mesh size is dynamic (partition then reshards it as it finds the
-    outputs cut)."""
+    a mesh size it uses is dynamic (partition then reshards it as it finds
+    the outputs cut)."""
     crops = [c for c in rule.crops if c.operand == operand and option[c.loop]]
     if not crops:
         return s
+    used = [a for d in s.sharded_dims() for a in s.split_axes[d]]
+    if any(not 0 <= a < len(mesh_shape) or mesh_shape[a] < 1 for a in used):
+        return s
+    mesh = Mesh(tuple(n if n >= 1 else 1 for n in mesh_shape))  # (the axes `s` uses are static)
     shape = crops[0].shape
-    counts: dict[int, int] = {}
-    for d in s.sharded_dims():
-        sizes = [mesh_shape[a] if 0 <= a < len(mesh_shape) else 0 for a in s.split_axes[d]]
-        if any(n < 1 for n in sizes):
-            return s
-        counts[d] = math.prod(sizes)
-    found = {c.dim: (c, _default_cut(c.out, counts[c.dim])) for c in crops}
-    return crop_layout(s, found, {d: _default_cut(shape[d], n) for d, n in counts.items()})
-
-
-def _default_cut(size: int, n: int) -> tuple[int, ...]:
-    """Every piece's start and the end, `size` cut into `n` by the default rule."""
-    return (*(split_piece(size, n, p)[0] for p in range(n)), size)
+    found = {c.dim: (c, s.cut(c.dim, c.out, mesh)) for c in crops}
+    return crop_layout(s, found, {d: s.cut(d, shape[d], mesh) for d in s.sharded_dims()})
 
 
 def _halos(

@@ -70,17 +70,8 @@ def fit(part: _Partition, op: ir.Operation, rule: ShardingRule, out: Sharding | 
     if not crops:
         return
     assert out is not None
-    for _, k in crops:
-        if any(a in part.dynamic_axes for a in out.axes_of(k)):
-            raise ValueError(
-                f"the slice takes part of its dimension {k}, split over a mesh axis of dynamic size: "
-                "where each device's rows start depends on the size"
-            )
-    operand = crops[0][0].operand
-    v = op.operands[operand]
-    have = part.layout.get(v)
-    if have is None or any(have.axes_of(c.dim) != out.axes_of(k) for c, k in crops):
-        return  # (the rule's fit put the loops' axes there: never met)
+    # (never on a mesh of dynamic size: partition reads such a rule `uncropped`)
+    have = _held(part, op, crops, out)
     dims = {c.dim for c, _ in crops}
     if not any(have.halo(d) != (0, 0) for d in have.sharded_dims() if d not in dims) and all(
         None not in _starts(c, out, k, have, mesh) for c, k in crops
@@ -93,7 +84,7 @@ def fit(part: _Partition, op: ir.Operation, rule: ShardingRule, out: Sharding | 
         {c.dim: (c, out.cut(k, c.out, mesh)) for c, k in crops},
         {d: have.cut(d, shape[d], mesh) for d in have.sharded_dims()},
     )
-    part.reshard_operand(op, operand, need, ir.InsertionPoint(op), op.location)
+    part.reshard_operand(op, crops[0][0].operand, need, ir.InsertionPoint(op), op.location)
 
 
 def localize(part: _Partition, op: ir.Operation, rule: ShardingRule, out: Sharding | None) -> ir.Operation | None:
