@@ -1,5 +1,5 @@
 """Plan quality: how much a device receives in the partitioned program, ours
-against upstream MLIR's and XLA's, on 22 small programs where only the
+against upstream MLIR's and XLA's, on 23 small programs where only the
 arguments and results are annotated (as JAX's in/out shardings do).
 
 The programs (f32, linalg on tensors) are the shared spec of the plan-quality
@@ -7,7 +7,8 @@ benchmarks: megatron_mlp, dp_tp_mlp, attention_heads, layer_norm_hidden,
 vocab_row_max, dp_linear_fwd_bwd, contraction_split_matmul,
 weight_stationary_2d, mlp_chain_4, shared_inits, residual_mlp, dp_mean_loss,
 parallel_block, uneven_hidden_mlp, fsdp_mlp, vocab_parallel_xent, flip_cols,
-roll_cols, shifted_product_cols, pad_rows, transpose_swap, conv2d_same_rows (see
+roll_cols, shifted_product_cols, pad_rows, diff_rows, transpose_swap,
+conv2d_same_rows (see
 `PROGRAMS` below for each one's mesh and layouts).
 
 Measured in one run, per program:
@@ -382,6 +383,24 @@ def pad_rows(b: Builder) -> None:
     b.result(y, ((0,), (1,)))
 
 
+def diff_rows(b: Builder) -> None:
+    """`jnp.pad(x[:, 1:] - x[:, :-1], ((0, 0), (0, 1), (0, 0)))`: a finite
+    difference of a sequence split over the second mesh axis, padded back
+    to its 48 rows (each piece reads the first row of the next)."""
+    x = b.arg("x", (4, 48, 16), ((0,), (1,)))
+    t, cut = tensor((4, 48, 16)), tensor((4, 47, 16))
+    ahead = b.emit(f"tensor.extract_slice {x}[0, 1, 0] [4, 47, 16] [1, 1, 1] : {t} to {cut}", (4, 47, 16))
+    here = b.emit(f"tensor.extract_slice {x}[0, 0, 0] [4, 47, 16] [1, 1, 1] : {t} to {cut}", (4, 47, 16))
+    d = b.emit(f"arith.subf {ahead}, {here} : {cut}", (4, 47, 16))
+    y = b.emit(
+        f"tensor.pad {d} low[0, 0, 0] high[0, 1, 0] {{\n"
+        "  ^bb0(%i: index, %j: index, %k: index):\n    tensor.yield %zero : f32\n"
+        f"  }} : {cut} to {t}",
+        (4, 48, 16),
+    )
+    b.result(y, ((0,), (1,)))
+
+
 def transpose_swap(b: Builder) -> None:
     """`x.T` with the same layout in and out: the mesh axes trade dimensions."""
     x = b.arg("x", (16, 32), ((0,), (1,)))
@@ -448,6 +467,7 @@ PROGRAMS = [
     Program("roll_cols", (4,), roll_cols),
     Program("shifted_product_cols", (4,), shifted_product_cols),
     Program("pad_rows", (2, 4), pad_rows),
+    Program("diff_rows", (2, 4), diff_rows),
     Program("transpose_swap", (2, 4), transpose_swap),
     Program("conv2d_same_rows", (4,), conv2d_same_rows),
 ]

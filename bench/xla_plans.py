@@ -221,6 +221,13 @@ PROGRAMS = [
         [((4, 48, 16), ("a0", "a1", None))],
         ("a0", "a1", None),
     ),
+    Program(
+        "diff_rows",
+        (2, 4),
+        lambda x: jnp.pad(x[:, 1:] - x[:, :-1], ((0, 0), (0, 1), (0, 0))),
+        [((4, 48, 16), ("a0", "a1", None))],
+        ("a0", "a1", None),
+    ),
     Program("transpose_swap", (2, 4), lambda x: x.T, [((16, 32), ("a0", "a1"))], ("a0", "a1")),
     Program(
         "conv2d_same_rows",

@@ -78,6 +78,9 @@ SPECS = {
     "seq_flip": ([DM], [DM]),
     "seq_roll": ([DM], [DM]),
     "seq_pad": ([DM], [DM]),
+    "seq_diff": ([DM], [DM]),
+    "seq_shift": ([DM], [DM]),
+    "seq_filter": ([DM], [DM]),
     "reshard": (
         [DM],
         [("model", "data"), (("model", "data"),), (DM,), (None, ("model", "data")), (), ("model",)],

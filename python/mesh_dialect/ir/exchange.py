@@ -181,4 +181,19 @@ def _insert(block: ir.Value, into: ir.Value, at: Sequence[ir.Value | int]) -> ir
     return tensor.InsertSliceOp(block, into, dynamic, [], [], static, list(shape), [1] * len(shape)).result
 
 
-__all__ = ["exchanged", "permuted"]
+def device_table(values: Sequence[int], index: ir.Value, made: dict[tuple, ir.Value]) -> int | ir.Value:
+    """`values[index]` at the insertion point: a constant when all agree,
+    else a read of a constant table (static pieces of different sizes),
+    made once per table and index in `made`."""
+    if len(set(values)) == 1:
+        return values[0]
+    key = (tuple(values), index)
+    found = made.get(key)
+    if found is None:
+        kind = ir.RankedTensorType.get([len(values)], ir.IndexType.get())
+        table = arith.ConstantOp(kind, ir.DenseElementsAttr.get(np.array(values, dtype=np.int64), type=kind))
+        found = made[key] = tensor.ExtractOp(table.result, [index]).result
+    return found
+
+
+__all__ = ["device_table", "exchanged", "permuted"]

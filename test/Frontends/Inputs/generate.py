@@ -8,8 +8,9 @@ norm under `lax.cond`, a gradient accumulated over micro-batches by
 those miss: causal attention over a split sequence, prefix scans, int32
 argmax ties and integer sums, 2-D convolution halos, `jax.grad` of an RMS
 norm, scatters, a binary search, uneven pieces (integer reductions, a
-softmax, a gelu MLP), pure resharding) on 8 CPU
-devices as the mesh ("data"=2, "model"=4), and each flavour (Shardy, GSPMD):
+softmax, a gelu MLP), pure resharding, a reversal, a rotation, a pad, a
+finite difference, a token shift and a causal filter of a split sequence)
+on 8 CPU devices as the mesh ("data"=2, "model"=4), and each flavour (Shardy, GSPMD):
 
 - `NAME.FLAVOUR.mlir`: the lowered module in MLIR's generic form, as
   `mesh_dialect.frontends.jax.export` writes it;
@@ -326,6 +327,28 @@ def seq_pad(x: jax.Array) -> jax.Array:
     return jnp.pad(x, ((0, 0), (0, 16), (0, 0)))
 
 
+def seq_diff(x: jax.Array) -> jax.Array:
+    """A finite difference along the sequence split over "model", padded
+    back to 48 rows with a zero row: each piece reads the first row of the
+    next."""
+    return jnp.pad(x[:, 1:] - x[:, :-1], ((0, 0), (0, 1), (0, 0)))
+
+
+def seq_shift(x: jax.Array) -> jax.Array:
+    """A token shift (RWKV's) of the sequence split over "model": every row
+    moves one down, a zero row first; each piece reads the last row of the
+    previous."""
+    return jnp.pad(x[:, :-1], ((0, 0), (1, 0), (0, 0)))
+
+
+def seq_filter(x: jax.Array) -> jax.Array:
+    """A causal 3-tap filter along the sequence split over "model" (two zero
+    rows in front, three shifted copies weighed): each piece reads the last
+    two rows of the previous."""
+    xp = jnp.pad(x, ((0, 0), (2, 0), (0, 0)))
+    return 0.5 * xp[:, 2:] + 0.3 * xp[:, 1:-1] + 0.2 * xp[:, :-2]
+
+
 def ints(shape: tuple[int, ...], low: int, high: int) -> Callable[[np.random.Generator], np.ndarray]:
     """An int32 argument drawn from [low, high)."""
     return lambda rng: rng.integers(low, high, shape).astype(np.int32)
@@ -451,6 +474,9 @@ PROGRAMS = {
     "seq_flip": (seq_flip, [(4, 48, 16)], [P("data", "model")], P("data", "model")),
     "seq_roll": (seq_roll, [(4, 48, 16)], [P("data", "model")], P("data", "model")),
     "seq_pad": (seq_pad, [(4, 48, 16)], [P("data", "model")], P("data", "model")),
+    "seq_diff": (seq_diff, [(4, 48, 16)], [P("data", "model")], P("data", "model")),
+    "seq_shift": (seq_shift, [(4, 48, 16)], [P("data", "model")], P("data", "model")),
+    "seq_filter": (seq_filter, [(4, 48, 16)], [P("data", "model")], P("data", "model")),
     "reshard": (
         reshard,
         [(8, 16)],

@@ -29,7 +29,7 @@ from mlir.dialects import arith, linalg, tensor
 from ...interfaces.linear import float_terms_overflow
 from ...interfaces.registry import hlo_combiner_kind, ignores_nan, is_pointwise, padding_value, rule_for
 from ...ir import ops as mesh_ops
-from ...ir.exchange import permuted
+from ...ir.exchange import device_table, permuted
 from ...ir.flags import drop_totals_only_flags
 from ...ir.hlo import ints_like, ints_of
 from ...ir.schema import DYNAMIC
@@ -292,8 +292,9 @@ class MeshOptimizeCollectives(Pass):
         "way round, as jnp.roll writes it) into a rotating mesh.shift of the cells that wrap around; and turns a pad "
         "of a split dimension between such collectives into non-rotating mesh.shifts of the neighbouring pieces "
         "each device's window reads, cut at an offset of its own; and turns a reversal of such a dimension (jnp.flip) "
-        "into a local reversal and an exchange with the mirror device. Every rewrite computes the same values on "
-        "every device."
+        "into a local reversal and an exchange with the mirror device; and turns slices, pads and elementwise ops of "
+        "such a dimension that keep its size (x[1:] - x[:-1] padded back) into one mesh.update_halo of the rows "
+        "each device's piece reads from its neighbours. Every rewrite computes the same values on every device."
     )
 
     fold_one_device: bool = dataclasses.field(
@@ -333,6 +334,13 @@ class MeshOptimizeCollectives(Pass):
         default=True,
         metadata={"help": "a reversal between the collectives that gather and split its dimension -> mirror exchange"},
     )
+    stencil_by_halo: bool = dataclasses.field(
+        default=True,
+        metadata={
+            "help": "slices, pads and elementwise ops between the collectives that gather and split their "
+            "dimension -> mesh.update_halo"
+        },
+    )
     explain: bool = dataclasses.field(
         default=False, metadata={"help": "a remark per rewrite with the bytes received before and after"}
     )
@@ -362,6 +370,8 @@ class MeshOptimizeCollectives(Pass):
             rewrites.append(self._pad_by_shift)
         if self.flip_by_exchange:
             rewrites.append(self._flip_by_exchange)
+        if self.stencil_by_halo:
+            rewrites.append(self._stencil_by_halo)
         for _ in range(_MAX_ROUNDS):
             changed = False
             for rewrite in rewrites:
@@ -984,6 +994,51 @@ class MeshOptimizeCollectives(Pass):
             changed = True
         return changed
 
+    def _stencil_by_halo(self, module: ir.Operation, meshes: Meshes) -> bool:
+        """An `all_to_all` (or `all_gather`) that gathers a dimension split
+        over one mesh axis, slices, pads and elementwise ops of it that give
+        back a tensor of the gathered one's shape (`x[1:] - x[:-1]` padded
+        back to size, a token shift `pad(x[:-1], low 1)`), and the
+        `all_to_all` (or `all_slice`) that splits it again: row i of every
+        value in between is read from a few rows of the gathered tensor a
+        fixed distance from i (`_Stencil`), so each device computes its own
+        rows from its piece and a halo of its neighbours' rows (one
+        `mesh.update_halo`), pads put their padding value on the rows that
+        lie outside their operand, and no rows move otherwise."""
+        changed = False
+        for back in _ops(module, _GATHERING):
+            found = _stencil_between(back, meshes)
+            if found is None:
+                continue
+            view = _collective(back)
+            x = found.forward.operands[0]
+            alone = _used_only_by(found.forward.results[0], found.ops)
+            before = _total(_op_cost(found.forward, meshes) if alone else 0, _op_cost(back, meshes))
+            shape = _static_shape(x.type) or ()
+            rows = math.prod(shape) // shape[found.dim] if shape[found.dim] else 0
+            after = (found.low + found.high) * rows * element_bytes(x.type)
+            if before is None or after >= before:
+                continue
+            with ir.InsertionPoint(back), back.location:
+                value = _StencilBuilder(found, x, view.mesh, view.mesh_axes[0]).piece()
+            leaves = list(found.leaves.values())
+            self._replace_around(
+                back,
+                found.forward,
+                found.ops[::-1],
+                alone,
+                value,
+                "slices and pads",
+                "mesh.update_halo" if after else "local rows",
+                before,
+                after,
+            )
+            for leaf in _distinct(leaves):
+                if next(iter(leaf.results[0].uses), None) is None:
+                    leaf.erase()  # read only by the ops rewritten
+            changed = True
+        return changed
+
     def _replace_around(
         self,
         back: ir.Operation,
@@ -1169,23 +1224,10 @@ def _pad_between(
         return None
     if _element(forward.operands[0].type) != _element(back.results[0].type):
         return None
-    if pad.name == "tensor.pad":
-        low, high = (list(pad.attributes[k]) for k in ("static_low", "static_high"))
-        fill = padding_value(pad)
-    else:  # stablehlo, mhlo: the padding value is a 0-d tensor operand
-        names = ("edge_padding_low", "edge_padding_high", "interior_padding")
-        if any(k not in pad.attributes for k in names):
-            return None
-        low, high, interior = (ints_of(pad.attributes[k]) for k in names)
-        if any(interior):
-            return None
-        fill = pad.operands[1]
-    if len(low) != len(x) or len(high) != len(x):
+    found = _pad_sizes(pad, len(x), d)
+    if found is None or found[0] < 0 or found[1] < 0:
         return None
-    if any(low[k] or high[k] for k in range(len(x)) if k != d) or low[d] < 0 or high[d] < 0:
-        return None
-    if fill is None:
-        return None
+    low, high, fill = found
     view = _collective(back)
     axis = view.mesh_axes[0]
     if back.name == "mesh.all_to_all" and not isinstance(fill, ir.Operation):
@@ -1196,7 +1238,7 @@ def _pad_between(
         if not _same_on_every_device(fill, view.mesh, axis):
             return None
     devices = mesh.shape[axis]
-    plan = pad_plan(d, devices, x[d], low[d], high[d])
+    plan = pad_plan(d, devices, x[d], low, high)
     if plan is None or plan.step + x[d] != y[d]:
         return None
     return forward, pad, fill, plan
@@ -1251,6 +1293,368 @@ def _windowed(
     sizes = list(_static_shape(out) or ())
     offsets = [DYNAMIC if k == d else 0 for k in range(len(sizes))]
     return tensor.ExtractSliceOp(out, window, [start], [], [], offsets, sizes, [1] * len(sizes)).result
+
+
+def _pad_sizes(pad: ir.Operation, rank: int, d: int) -> tuple[int, int, ir.Value | ir.Operation] | None:
+    """(low, high, padding value) of a pad (`_PADS`) of static sizes that
+    pads dimension `d` only, without interior padding, with one padding
+    value (a value, or the constant of a `tensor.pad`'s body that makes it);
+    else None.  An hlo pad's low or high may be negative (it then crops)."""
+    if pad.name == "tensor.pad":
+        if len(pad.operands) != 1:
+            return None  # sizes given by values
+        low, high = (list(pad.attributes[k]) for k in ("static_low", "static_high"))
+        fill = padding_value(pad)
+    else:  # stablehlo, mhlo: the padding value is a 0-d tensor operand
+        names = ("edge_padding_low", "edge_padding_high", "interior_padding")
+        if any(k not in pad.attributes for k in names) or len(pad.operands) != 2:
+            return None
+        low, high, interior = (ints_of(pad.attributes[k]) for k in names)
+        if any(interior):
+            return None
+        fill = pad.operands[1]
+    if len(low) != rank or len(high) != rank or any(low[k] or high[k] for k in range(rank) if k != d):
+        return None
+    return None if fill is None else (low[d], high[d], fill)
+
+
+@dataclasses.dataclass
+class _Stencil:
+    """Slices, pads and elementwise ops between a collective gathering
+    dimension `dim` (`forward`) and one splitting it again over `devices`
+    into pieces of the size the gathered tensor had.  Row i of the tensor
+    split again is computed from rows a fixed distance from i of the values
+    in between: a step (op, s) computes row i + s of the op's result; a
+    slice from `start` on reads its operand `start` rows further on, a pad
+    of `low` rows `low` rows back, an elementwise op its operands' rows at
+    its own (a value read at two distances is computed twice).  `steps`
+    lists them each after the ones it reads, with the distance of each
+    operand (None: not along `dim`, an hlo pad's padding value); step i reads
+    the gathered tensor as its operand k at distance `reads[i, k]`, and the
+    same value on every row (`leaves[i, k]`: a splat constant, an empty
+    tensor, a broadcast scalar) there.  A device computes its rows from its
+    own piece, `low` rows of its previous neighbour's and `high` of its
+    next's; a pad puts its padding value on the rows outside its operand,
+    and no other row a device computes reads beyond the tensor's edge."""
+
+    forward: ir.Operation
+    dim: int
+    devices: int
+    steps: list[tuple[ir.Operation, int, list[int | None]]]
+    reads: dict[tuple[int, int], int]
+    leaves: dict[tuple[int, int], ir.Operation]
+    ops: list[ir.Operation]  # the ops of the steps, each after the ones it reads
+    low: int
+    high: int
+
+
+_STENCIL_STEPS = 64
+"""The most steps `_stencil_between` follows between the two collectives."""
+_TRAPS = re.compile(r"\.\w*(?:div|rem|ipowi)")
+"""Elementwise ops that may trap on integers (a division by zero): rows a
+device computes beyond the tensor's edge hold anything."""
+_BROADCASTS = ("stablehlo.broadcast_in_dim", "mhlo.broadcast_in_dim")
+
+
+def _operand_shifts(op: ir.Operation, s: int, d: int) -> list[int | None] | None:
+    """At which shift each operand of `op` is read when its result is read at
+    `s` (None: not along `d`, an hlo pad's padding value); None when `op`
+    is not a slice, a pad or an elementwise op of `d` (`_Stencil`)."""
+    shape = _static_shape(op.operands[0].type) if len(op.operands) else None
+    if op.name in _SLICES:
+        taken = None if shape is None else _slice_range(op, shape, d)
+        return None if taken is None else [s + taken[0]]
+    if op.name in _PADS:
+        sizes = None if shape is None else _pad_sizes(op, len(shape), d)
+        return None if sizes is None else [s - sizes[0], *[None] * (len(op.operands) - 1)]
+    if _elementwise(op):
+        if _TRAPS.search(op.name) and not isinstance(_element(op.results[0].type), ir.FloatType):
+            return None
+    elif not _linalg_elementwise(op):
+        return None
+    return [s] * len(op.operands)
+
+
+def _linalg_elementwise(op: ir.Operation) -> bool:
+    """Whether `op` is a linalg op of one result whose loops are all
+    parallel and read and write every tensor alike (identity maps, no
+    window), and whose body reads nothing from outside it, asks no loop
+    index and divides no integers: run on any rows, it gives those rows."""
+    if not op.name.startswith("linalg.") or len(op.results) != 1 or len(op.regions) != 1:
+        return False
+    shape = _static_shape(op.results[0].type)
+    if shape is None or any(_static_shape(v.type) != shape for v in op.operands):
+        return False
+    rule = rule_for(op)
+    if rule is None or rule.windows or rule.crops or len(rule.iterators) != len(shape):
+        return False
+    identity = tuple(range(len(shape)))
+    if not all(it.is_parallel for it in rule.iterators):
+        return False
+    if any(m != identity for m in (*rule.operand_maps, *rule.result_maps)):
+        return False
+    body = op.regions[0].blocks[0]
+    defined = set(body.arguments)
+    for inner in body.operations:
+        name = inner.name
+        if name == "linalg.index" or len(inner.regions):
+            return False
+        if _TRAPS.search(name) and any(
+            not isinstance(_element(v.type) or v.type, ir.FloatType) for v in inner.operands
+        ):
+            return False
+        if any(v not in defined for v in inner.operands):
+            return False  # a value from outside the op
+        defined.update(inner.results)
+    return True
+
+
+def _leaf(value: ir.Value, mesh: str, axis: int, traded: bool) -> ir.Operation | None:
+    """The op making `value` when every row of it is the same, made again
+    at any shape: a constant tensor of one repeated value, a `tensor.empty`
+    (a linalg init), or an hlo broadcast of a 0-d tensor (as JAX writes
+    `2.0 * x`; when the collectives trade dimensions, one the same on
+    every device along `axis` of `mesh`: each device then computes rows the
+    others did)."""
+    owner = value.owner
+    if isinstance(owner, ir.Block) or _static_shape(value.type) is None:
+        return None
+    name = owner.name
+    if name == "tensor.empty":
+        return owner.operation if len(owner.operands) == 0 else None
+    if name in _BROADCASTS:
+        scalar = owner.operands[0]
+        if _static_shape(scalar.type) != ():
+            return None
+        return owner.operation if not traded or _same_on_every_device(scalar, mesh, axis) else None
+    if name not in _CONSTANTS or "value" not in owner.attributes:
+        return None
+    attr = owner.attributes["value"]
+    return owner.operation if isinstance(attr, ir.DenseElementsAttr) and attr.is_splat else None
+
+
+def _stencil_between(back: ir.Operation, meshes: Meshes) -> _Stencil | None:
+    """The `_Stencil` between `back` (an all_to_all or an all_slice) and the
+    collective that gathered the dimension it splits again; else None."""
+    split = _splits_again(back, meshes)
+    if split is None:
+        return None
+    mesh, d = split
+    y = back.operands[0]
+    if not _only_user(y, back):
+        return None
+    view = _collective(back)
+    axis, traded = view.mesh_axes[0], back.name == "mesh.all_to_all"
+    gathering = _GATHERING[back.name]
+    gathered: ir.Value | None = None
+    # a post-order walk of (value, distance) from the value split again
+    steps: list[tuple[ir.Operation, int, list[int | None]]] = []
+    done: dict[tuple[ir.Value, int], int] = {}
+    values: dict[ir.Value, None] = {}  # the values computed in between
+    stack: list[tuple[ir.Value, int, list[int | None] | None]] = [(y, 0, None)]
+    while stack:
+        v, s, shifts = stack.pop()
+        if (v, s) in done:
+            continue
+        owner = v.owner
+        if isinstance(owner, ir.Block) or owner.operation.block != back.block:
+            return None
+        op = owner.operation
+        if shifts is not None:  # its operands' steps are done
+            done[(v, s)] = len(steps)
+            steps.append((op, s, shifts))
+            continue
+        if len(done) + len(stack) >= _STENCIL_STEPS:
+            return None
+        found = _operand_shifts(op, s, d)
+        if found is None or len(op.results) != 1:
+            return None
+        values[v] = None
+        stack.append((v, s, found))
+        for u, t in zip(op.operands, found):
+            if t is None or _leaf(u, view.mesh, axis, traded) is not None:
+                continue
+            source = u.owner
+            if not isinstance(source, ir.Block) and source.name == gathering:
+                if gathered is not None and u != gathered:
+                    return None
+                gathered = u
+            elif (u, t) not in done:
+                stack.append((u, t, None))
+    if gathered is None:
+        return None
+    ops = _program_order(_distinct([op for op, _, _ in steps]))
+    forward = _gathering(back, gathered, d, ops)
+    if forward is None:
+        return None
+    x, out = _static_shape(forward.operands[0].type), _static_shape(back.results[0].type)
+    if x is None or x != out or _element(forward.operands[0].type) != _element(back.results[0].type):
+        return None
+    inside = {op_address(op) for op in ops}
+    if any(v != y and any(op_address(use.owner.operation) not in inside for use in v.uses) for v in values):
+        return None  # a value also read by an op that stays
+    reads: dict[tuple[int, int], int] = {}
+    leaves: dict[tuple[int, int], ir.Operation] = {}
+    for i, (op, _, shifts) in enumerate(steps):
+        for k, (u, t) in enumerate(zip(op.operands, shifts)):
+            leaf = _leaf(u, view.mesh, axis, traded) if t is not None else None
+            if leaf is not None:
+                leaves[(i, k)] = leaf
+            elif t is not None and u == gathered:
+                reads[(i, k)] = t
+        if op.name in _PADS and traded:
+            # Each device pads its slice of the other dimension, and the
+            # second all_to_all hands those cells around: a device now pads
+            # whole rows itself, which equals that only when every device
+            # pads with the same value.
+            sizes = _pad_sizes(op, len(x), d)
+            assert sizes is not None
+            fill = sizes[2]
+            if not isinstance(fill, ir.Operation) and not _same_on_every_device(fill, view.mesh, axis):
+                return None
+    low, high = max(0, -min(reads.values())), max(0, max(reads.values()))
+    if low > x[d] or high > x[d]:
+        return None
+    return _Stencil(forward, d, mesh.shape[axis], steps, reads, leaves, ops, low, high)
+
+
+def _program_order(ops: list[ir.Operation]) -> list[ir.Operation]:
+    """`ops` (of one block) with each after the ones it reads."""
+    by_value = {r: op for op in ops for r in op.results}
+    done: set[int] = set()
+    order: list[ir.Operation] = []
+    for root in ops:
+        stack = [(root, False)]
+        while stack:
+            op, expanded = stack.pop()
+            key = op_address(op)
+            if key in done:
+                continue
+            if expanded:
+                done.add(key)
+                order.append(op)
+                continue
+            stack.append((op, True))
+            stack += [(by_value[u], False) for u in op.operands if u in by_value]
+    return order
+
+
+class _StencilBuilder:
+    """Builds each device's piece of a `_Stencil`'s result at the current
+    insertion point and location (`piece`)."""
+
+    def __init__(self, found: _Stencil, x: ir.Value, mesh: str, axis: int) -> None:
+        self.found, self.x, self.mesh, self.axis = found, x, mesh, axis
+        self.shape = list(_static_shape(x.type) or ())
+        self.window = x
+        self.held: dict[int, ir.Value] = {}
+        self.remade: dict[tuple[int, ir.Type], ir.Value] = {}
+        self.tables: dict[tuple, ir.Value] = {}
+        self.me: ir.Value | None = None
+        self.local: dict[tuple[ir.Value, int], ir.Value] = {}  # per (value, distance), its rows here
+
+    def piece(self) -> ir.Value:
+        found, d = self.found, self.found.dim
+        if found.low or found.high:
+            wide = [*self.shape]
+            wide[d] += found.low + found.high
+            into = tensor.EmptyOp(wide, _element(self.x.type)).result
+            split = [[] for _ in range(d)] + [[self.axis]]
+            self.window = mesh_ops.UpdateHaloOp(
+                self.x, into, self.mesh, split, destination_halo_sizes=[found.low, found.high]
+            ).result
+        result = self.x
+        for i, (op, s, _) in enumerate(found.steps):
+            if op.name in _SLICES:
+                result = self.operand(i, 0)
+            elif op.name in _PADS:
+                result = self.padded(op, self.operand(i, 0), s)
+            else:
+                operands = [self.operand(i, k) for k in range(len(op.operands))]  # (made before the op)
+                copy = op.clone(ip=ir.InsertionPoint.current)
+                for k, v in enumerate(operands):
+                    copy.operands[k] = v
+                copy.results[0].set_type(self.typed(op.results[0].type))
+                result = copy.results[0]
+            self.local[(op.results[0], s)] = result
+        return result
+
+    def typed(self, t: ir.Type) -> ir.Type:
+        """A type of `t`'s element type and the pieces' shape."""
+        return _with_shape(t, self.shape, ir.Location.current)
+
+    def operand(self, i: int, k: int) -> ir.Value:
+        """Operand `k` of step `i` on this device's rows."""
+        found = self.found
+        op, _, shifts = found.steps[i]
+        if (i, k) in found.reads:
+            return self.read(found.reads[(i, k)])
+        leaf = found.leaves.get((i, k))
+        if leaf is None:
+            t = shifts[k]
+            return op.operands[k] if t is None else self.local[(op.operands[k], t)]  # (an hlo pad's value stays)
+        t = self.typed(leaf.results[0].type)
+        key = (op_address(leaf), t)
+        if key not in self.remade:
+            copy = leaf.clone(ip=ir.InsertionPoint.current)
+            if leaf.name in _CONSTANTS:
+                value = ir.DenseElementsAttr(leaf.attributes["value"]).get_splat_value()
+                copy.attributes["value"] = ir.DenseElementsAttr.get_splat(t, value)
+            copy.results[0].set_type(t)
+            self.remade[key] = copy.results[0]
+        return self.remade[key]
+
+    def read(self, shift: int) -> ir.Value:
+        """The gathered tensor's rows from this device's first one plus `shift` on."""
+        if self.window is self.x:
+            return self.x  # (no halo: every read is at distance 0)
+        if shift not in self.held:
+            n = len(self.shape)
+            offsets = [self.found.low + shift if k == self.found.dim else 0 for k in range(n)]
+            self.held[shift] = tensor.ExtractSliceOp(
+                self.x.type, self.window, [], [], [], offsets, self.shape, [1] * n
+            ).result
+        return self.held[shift]
+
+    def padded(self, pad: ir.Operation, source: ir.Value, s: int) -> ir.Value:
+        """`source` (a pad's operand on this device's rows) with the padding
+        value on the rows that lie outside the operand: device p's row j is
+        row p*piece + j + s of the pad's result, which holds the operand at
+        rows [low, low + its size)."""
+        found, d, shape = self.found, self.found.dim, self.shape
+        piece, n = shape[d], len(shape)
+        extent = (_static_shape(pad.operands[0].type) or ())[d]
+        sizes = _pad_sizes(pad, n, d)
+        assert sizes is not None
+        low, _, fill = sizes
+        firsts = [min(piece, max(0, low - p * piece - s)) for p in range(found.devices)]
+        stops = [max(a, min(piece, low + extent - p * piece - s)) for p, a in enumerate(firsts)]
+        if not any(firsts) and all(b == piece for b in stops):
+            return source  # no row of this pad is padding on any device
+        if isinstance(fill, ir.Operation):  # a constant of the pad's body
+            fill = fill.clone(ip=ir.InsertionPoint.current).results[0]
+        elif isinstance(fill.type, ir.RankedTensorType):  # an hlo pad's 0-d tensor
+            fill = tensor.ExtractOp(fill, []).result
+        if self.me is None:
+            self.me = mesh_ops.process_multi_index(self.mesh, axes=[self.axis])[0]
+        first = device_table(firsts, self.me, self.tables)
+        count = device_table([b - a for a, b in zip(firsts, stops)], self.me, self.tables)
+        offsets = [(first if isinstance(first, int) else DYNAMIC) if k == d else 0 for k in range(n)]
+        counts = [(count if isinstance(count, int) else DYNAMIC) if k == d else shape[k] for k in range(n)]
+        dynamic_offsets = [] if isinstance(first, int) else [first]
+        dynamic_counts = [] if isinstance(count, int) else [count]
+        rows = tensor.ExtractSliceOp(
+            _with_shape(source.type, counts, ir.Location.current),
+            source,
+            dynamic_offsets,
+            dynamic_counts,
+            [],
+            offsets,
+            counts,
+            [1] * n,
+        ).result
+        padding = tensor.SplatOp(source.type, fill, []).result
+        return tensor.InsertSliceOp(rows, padding, dynamic_offsets, dynamic_counts, [], offsets, counts, [1] * n).result
 
 
 _REVERSES = ("stablehlo.reverse", "mhlo.reverse")
@@ -1543,6 +1947,11 @@ def _terms_combine(kind: str, reduces: Sequence[ir.Operation]) -> bool:
 def _only_user(value: ir.Value, user: ir.Operation) -> bool:
     uses = list(value.uses)
     return len(uses) == 1 and uses[0].owner.operation == user
+
+
+def _used_only_by(value: ir.Value, users: Sequence[ir.Operation]) -> bool:
+    """Every use of `value` is by one of `users`."""
+    return all(any(u.owner.operation == user for user in users) for u in value.uses)
 
 
 def _uses_only_as(value: ir.Value, user: ir.Operation, operands: Iterable[int]) -> bool:

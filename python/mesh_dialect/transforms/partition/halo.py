@@ -35,13 +35,13 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import numpy as np
 from mlir import ir
 from mlir.dialects import arith, linalg, tensor
 
 from ...interfaces.registry import padding_value
 from ...interfaces.rules import ShardingRule, Window
 from ...ir import ops as mesh_ops
+from ...ir.exchange import device_table
 from ...ir.hlo import conv_dimensions, ints_like, ints_of
 from ...ir.types import float_extreme
 from ...sharding.resharding import halos_within
@@ -426,12 +426,12 @@ def slice_whole(
             counts = [max(min(b, shape[d]) - f, 0) for f, (_, b) in zip(firsts, spans)]
             pads = [f - a for f, (a, _) in zip(firsts, spans)]
             widths = [b - a for a, b in spans]
-            offsets[d] = _table(firsts, p, tables)
-            sizes[d] = _table(counts, p, tables)
-            local[d] = _table(widths, p, tables)
+            offsets[d] = device_table(firsts, p, tables)
+            sizes[d] = device_table(counts, p, tables)
+            local[d] = device_table(widths, p, tables)
             if counts != widths:
                 clipped = True
-                before[d] = _table(pads, p, tables)
+                before[d] = device_table(pads, p, tables)
         dynamic = ir.ShapedType.get_dynamic_size()
         local_shape = [dynamic if isinstance(v, ir.Value) else v for v in local]
         if not clipped:
@@ -439,21 +439,6 @@ def slice_whole(
         piece = [dynamic if isinstance(v, ir.Value) else v for v in sizes]
         rows = _slice(value, ir.RankedTensorType.get(piece, t.element_type), offsets, sizes)
         return _insert(rows, tensor.EmptyOp(local, t.element_type).result, before, sizes)
-
-
-def _table(values: list[int], index: ir.Value, made: dict[tuple, ir.Value]) -> int | ir.Value:
-    """`values[index]` at the insertion point: a constant when all agree,
-    else a read of a constant table (static pieces of different sizes),
-    made once per table and piece index."""
-    if len(set(values)) == 1:
-        return values[0]
-    key = (tuple(values), index)
-    found = made.get(key)
-    if found is None:
-        kind = ir.RankedTensorType.get([len(values)], ir.IndexType.get())
-        table = arith.ConstantOp(kind, ir.DenseElementsAttr.get(np.array(values, dtype=np.int64), type=kind))
-        found = made[key] = tensor.ExtractOp(table.result, [index]).result
-    return found
 
 
 def _refused(loc: ir.Location, message: str) -> Exception:
