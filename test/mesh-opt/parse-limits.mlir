@@ -194,3 +194,15 @@ func.func @zero_aligned() -> tensor<2xi8> {
     }
   }
 #-}
+
+// -----
+
+// A result number far past any op's results: MLIR's parser made room for
+// that many results of a name not yet defined and ran out of memory
+// (SIGABRT, in mlir-opt too; found by the fuzzer).
+func.func @f(%i: index) -> i64 {
+  // POS: parse-limits.mlir:[[@LINE+2]]:25: error: result number 2147483647 of %j is out of range for this input
+  // expected-error@+1 {{result number 2147483647 of %j is out of range for this input}}
+  %a = arith.index_cast %j#2147483647 : index to i64
+  return %a : i64
+}

@@ -345,3 +345,22 @@ def test_op_on_the_line_of_an_alias_goes_into_the_module():
 def test_op_after_the_resources_has_a_position():
     text = "{-# #-}\n{-# #-}\nmesh.mesh @c(shape = 2)\n"
     assert _errors(text, unregistered=False) == [(3, 1, "operations must come before the '{-#' resources of the file")]
+
+
+@pytest.mark.parametrize("number", ["2147483647", "99999999999999999999999999999"])
+def test_result_number_past_any_op(number):
+    """`%v#N` with N past anything the text can define: MLIR's parser made
+    room for N results and ran out of memory (SIGABRT, in mlir-opt too;
+    found by the fuzzer).  A number the text could reach is MLIR's to judge."""
+    text = (
+        "func.func @f(%i: index) -> i64 {\n  %a = arith.index_cast %j#"
+        + number
+        + " : index to i64\n  return %a : i64\n}\n"
+    )
+    shown = number if len(number) <= 24 else number[:21] + "..."
+    assert _errors(text) == [(2, 25, f"result number {shown} of %j is out of range for this input")]
+    small = text.replace("%j#" + number, "%j#3")
+    assert _errors(small) == [(2, 25, "use of undeclared SSA value name")]
+    # in a comment or a string it is no use
+    quiet = "// %j#" + number + '\n"foo.op"() {note = "%j#' + number + '"} : () -> ()\n'
+    assert _accepted(quiet)

@@ -513,6 +513,29 @@ _ZERO_ALIGNED_BLOB = re.compile(r'"0x0{8}(?:[0-9A-Fa-f]{2})+"')
 _RESOURCE_VALUE = re.compile(_STRING + r"|[A-Za-z_][\w$.\-]*")
 
 
+_RESULT_USE = re.compile(_SKIPPED + r"(%[\w$.-]+)#(\d+)")
+_RESULT_NUMBER = re.compile(r"#(\d+)")
+
+
+def _result_number_trap(text: str) -> tuple[int, str] | None:
+    """A use `%name#N` of a result number no op of `text` can reach (an op
+    writes a type per result, so it has fewer results than `text` has
+    characters): MLIR's parser makes room for N results of a name not yet
+    defined, and runs out of memory (mlir-opt aborts too).  (A quick scan
+    for such numbers anywhere first: the scan that skips strings and
+    comments costs a few times more.)"""
+    limit = len(text)
+    if not any(len(m.group(1)) > 12 or int(m.group(1)) >= limit for m in _RESULT_NUMBER.finditer(text)):
+        return None
+    for m in _ops_in_code(_RESULT_USE, text):
+        digits = m.group(m.lastindex)
+        if len(digits) > 12 or int(digits) >= limit:
+            name = m.group(m.lastindex - 1)
+            shown = digits if len(digits) <= 24 else digits[:21] + "..."
+            return m.start(m.lastindex - 1), f"result number {shown} of {name} is out of range for this input"
+    return None
+
+
 def _resource_trap(text: str) -> tuple[int, str] | None:
     """A resource entry (`{-# dialect_resources: {owner: {key: value}} #-}`,
     or `external_resources`) whose value is missing or does not lex (an
@@ -731,7 +754,7 @@ def parse(
     depth, deepest_at = _depth(text, insertions)
     if depth > MAX_NESTING:
         raise _too_deep(text, filename, depth, deepest_at)
-    trap = _reassociation_trap(text) or _resource_trap(text)
+    trap = _reassociation_trap(text) or _resource_trap(text) or _result_number_trap(text)
     if "linalg." in text:  # the other traps are all in linalg ops: one scan of a large text
         trap = _upstream_trap(text) or _flat_list_trap(text) or _element_type_trap(text) or trap
     if trap is not None:
