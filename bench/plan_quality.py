@@ -370,17 +370,22 @@ def shifted_product_cols(b: Builder) -> None:
     b.result(b.generic("ij,ij->", [head, tail], MAC, fill="zero"))
 
 
+def zero_rows(b: Builder, x: str, shape: tuple[int, int, int], high: int) -> str:
+    """`x` (of `shape`) with `high` rows of zeros after its rows (dimension 1)."""
+    out = (shape[0], shape[1] + high, shape[2])
+    return b.emit(
+        f"tensor.pad {x} low[0, 0, 0] high[0, {high}, 0] {{\n"
+        "  ^bb0(%i: index, %j: index, %k: index):\n    tensor.yield %zero : f32\n"
+        f"  }} : {tensor(shape)} to {tensor(out)}",
+        out,
+    )
+
+
 def pad_rows(b: Builder) -> None:
     """`jnp.pad` of a sequence split over the second mesh axis from 48 to 64
     rows: pieces of 12 rows become pieces of 16."""
     x = b.arg("x", (4, 48, 16), ((0,), (1,)))
-    y = b.emit(
-        f"tensor.pad {x} low[0, 0, 0] high[0, 16, 0] {{\n"
-        "  ^bb0(%i: index, %j: index, %k: index):\n    tensor.yield %zero : f32\n"
-        f"  }} : {tensor((4, 48, 16))} to {tensor((4, 64, 16))}",
-        (4, 64, 16),
-    )
-    b.result(y, ((0,), (1,)))
+    b.result(zero_rows(b, x, (4, 48, 16), 16), ((0,), (1,)))
 
 
 def diff_rows(b: Builder) -> None:
@@ -392,13 +397,7 @@ def diff_rows(b: Builder) -> None:
     ahead = b.emit(f"tensor.extract_slice {x}[0, 1, 0] [4, 47, 16] [1, 1, 1] : {t} to {cut}", (4, 47, 16))
     here = b.emit(f"tensor.extract_slice {x}[0, 0, 0] [4, 47, 16] [1, 1, 1] : {t} to {cut}", (4, 47, 16))
     d = b.emit(f"arith.subf {ahead}, {here} : {cut}", (4, 47, 16))
-    y = b.emit(
-        f"tensor.pad {d} low[0, 0, 0] high[0, 1, 0] {{\n"
-        "  ^bb0(%i: index, %j: index, %k: index):\n    tensor.yield %zero : f32\n"
-        f"  }} : {cut} to {t}",
-        (4, 48, 16),
-    )
-    b.result(y, ((0,), (1,)))
+    b.result(zero_rows(b, d, (4, 47, 16), 1), ((0,), (1,)))
 
 
 def transpose_swap(b: Builder) -> None:

@@ -81,6 +81,7 @@ SPECS = {
     "seq_diff": ([DM], [DM]),
     "seq_shift": ([DM], [DM]),
     "seq_filter": ([DM], [DM]),
+    "seq_tv": ([DM], [()]),
     "reshard": (
         [DM],
         [("model", "data"), (("model", "data"),), (DM,), (None, ("model", "data")), (), ("model",)],

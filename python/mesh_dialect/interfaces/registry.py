@@ -2337,6 +2337,16 @@ def _neutral_init(op: ir.Operation) -> bool:
     return _neutral(op.operands[1], _hlo_reduce_kind(op, 1))
 
 
+def reduce_identity_kind(op: ir.Operation) -> str | None:
+    """The combiner's kind of a one-input hlo reduce whose init is that
+    combiner's identity (folding it in on every device changes nothing),
+    else None."""
+    if len(op.operands) != 2:
+        return None
+    kind = _hlo_reduce_kind(op, 1)
+    return kind if kind != INVALID and _neutral(op.operands[1], kind) else None
+
+
 _SPLAT_KEEPING = frozenset(("broadcast_in_dim", "reshape", "transpose"))
 """hlo ops whose result is a splat when their one operand is (of its element type)."""
 
@@ -2489,6 +2499,7 @@ __all__ = [
     "is_pointwise",
     "knows",
     "padding_value",
+    "reduce_identity_kind",
     "register_rule",
     "registered_names",
     "rule_for",

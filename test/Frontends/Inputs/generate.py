@@ -9,8 +9,8 @@ those miss: causal attention over a split sequence, prefix scans, int32
 argmax ties and integer sums, 2-D convolution halos, `jax.grad` of an RMS
 norm, scatters, a binary search, uneven pieces (integer reductions, a
 softmax, a gelu MLP), pure resharding, a reversal, a rotation, a pad, a
-finite difference, a token shift and a causal filter of a split sequence)
-on 8 CPU devices as the mesh ("data"=2, "model"=4), and each flavour (Shardy, GSPMD):
+finite difference, a token shift, a causal filter and the total variation
+of a split sequence) on 8 CPU devices as the mesh ("data"=2, "model"=4), and each flavour (Shardy, GSPMD):
 
 - `NAME.FLAVOUR.mlir`: the lowered module in MLIR's generic form, as
   `mesh_dialect.frontends.jax.export` writes it;
@@ -349,6 +349,13 @@ def seq_filter(x: jax.Array) -> jax.Array:
     return 0.5 * xp[:, 2:] + 0.3 * xp[:, 1:-1] + 0.2 * xp[:, :-2]
 
 
+def seq_tv(x: jax.Array) -> jax.Array:
+    """The total variation along the sequence split over "model" (the sum of
+    the differences' magnitudes): each piece reads the first row of the
+    next, and the partial sums are added up."""
+    return jnp.sum(jnp.abs(x[:, 1:] - x[:, :-1]))
+
+
 def ints(shape: tuple[int, ...], low: int, high: int) -> Callable[[np.random.Generator], np.ndarray]:
     """An int32 argument drawn from [low, high)."""
     return lambda rng: rng.integers(low, high, shape).astype(np.int32)
@@ -477,6 +484,7 @@ PROGRAMS = {
     "seq_diff": (seq_diff, [(4, 48, 16)], [P("data", "model")], P("data", "model")),
     "seq_shift": (seq_shift, [(4, 48, 16)], [P("data", "model")], P("data", "model")),
     "seq_filter": (seq_filter, [(4, 48, 16)], [P("data", "model")], P("data", "model")),
+    "seq_tv": (seq_tv, [(4, 48, 16)], [P("data", "model")], P()),
     "reshard": (
         reshard,
         [(8, 16)],

@@ -8,7 +8,10 @@
 // on the rows each pad adds (a table read at the device's index).  A
 // padding value that may differ between devices keeps the collectives.
 // A value read at several distances (a pad read by three slices, as a
-// causal filter reads it) is computed at each.  Every function is compared
+// causal filter reads it) is computed at each.  The rows may also end in
+// an hlo reduce whose partial results an all_reduce adds up over the same
+// axis (a total variation, a product of shifted columns summed): each
+// device reduces its own rows, those past the end reading as the init.  Every function is compared
 // with the original.
 // RUN: mesh-opt --allow-unregistered-dialect --sharding-propagation --mesh-partition %s -o %t.part.mlir
 // RUN: mesh-opt --allow-unregistered-dialect --mesh-optimize-collectives %t.part.mlir -o %t.mlir
@@ -21,6 +24,8 @@
 // RUN: mesh-run --allow-unregistered-dialect %t.mlir -f hlo_diff --compare-with %s -q --seed 6 | FileCheck %s --check-prefix=MATCH
 // RUN: mesh-run %t.mlir -f causal_filter --compare-with %s -q --seed 7 | FileCheck %s --check-prefix=MATCH
 // RUN: mesh-run --allow-unregistered-dialect %t.mlir -f hlo_second_difference --compare-with %s -q --seed 8 | FileCheck %s --check-prefix=MATCH
+// RUN: mesh-run --allow-unregistered-dialect %t.mlir -f hlo_total_variation --compare-with %s -q --seed 9 | FileCheck %s --check-prefix=MATCH
+// RUN: mesh-run --allow-unregistered-dialect %t.mlir -f hlo_shifted_product --compare-with %s -q --seed 10 | FileCheck %s --check-prefix=MATCH
 // MATCH: match
 
 mesh.mesh @m4(shape = 4)
@@ -35,11 +40,11 @@ mesh.mesh @m24(shape = 2x4)
 // CHECK: %[[B:.*]] = tensor.extract_slice %[[HALO]][0, 0] [12, 16] [1, 1] : tensor<13x16xf32> to tensor<12x16xf32>
 // CHECK: %[[A:.*]] = tensor.extract_slice %[[HALO]][1, 0] [12, 16] [1, 1] : tensor<13x16xf32> to tensor<12x16xf32>
 // CHECK: %[[D:.*]] = arith.subf %[[A]], %[[B]] : tensor<12x16xf32>
+// CHECK: %[[PAD:.*]] = tensor.splat %{{.*}} : tensor<12x16xf32>
 // CHECK: %[[ME:.*]] = mesh.process_multi_index on @m4 axes = [0] : index
 // CHECK: %[[KEPT:.*]] = arith.constant dense<[12, 12, 12, 11]> : tensor<4xindex>
 // CHECK: %[[N:.*]] = tensor.extract %[[KEPT]][%[[ME]]] : tensor<4xindex>
 // CHECK: %[[ROWS:.*]] = tensor.extract_slice %[[D]][0, 0] [%[[N]], 16] [1, 1] : tensor<12x16xf32> to tensor<?x16xf32>
-// CHECK: %[[PAD:.*]] = tensor.splat %{{.*}} : tensor<12x16xf32>
 // CHECK: %[[R:.*]] = tensor.insert_slice %[[ROWS]] into %[[PAD]][0, 0] [%[[N]], 16] [1, 1] : tensor<?x16xf32> into tensor<12x16xf32>
 // CHECK-NOT: mesh.all_to_all
 // CHECK: return %[[R]] : tensor<12x16xf32>
@@ -248,4 +253,64 @@ func.func @hlo_second_difference(%x: tensor<2x48x16xf32>) -> tensor<2x48x16xf32>
   %p = "stablehlo.pad"(%d, %z) <{edge_padding_high = array<i64: 0, 1, 0>, edge_padding_low = array<i64: 0, 1, 0>, interior_padding = array<i64: 0, 0, 0>}> : (tensor<2x46x16xf32>, tensor<f32>) -> tensor<2x48x16xf32>
   %r = mesh.shard %p to %s : tensor<2x48x16xf32>
   return %r : tensor<2x48x16xf32>
+}
+
+// `jnp.sum(jnp.abs(x[:, 1:] - x[:, :-1]))`, the sequence over the second
+// mesh axis: each device sums the differences of its own rows (its last
+// device's last row is the init, 0), one row from the next device, and the
+// all_reduce adds them up (128 + 8 bytes; the all_to_all took 1,152).
+// CHECK-LABEL: func.func @hlo_total_variation(
+// CHECK-NOT: mesh.all_to_all
+// CHECK: mesh.update_halo %arg0 into %{{.*}} on @m24 split_axes = {{\[\[\], \[1\]\]}} destination_halo_sizes = [0, 1] : tensor<1x12x16xf32> -> tensor<1x13x16xf32>
+// CHECK: "stablehlo.abs"(%{{.*}}) : (tensor<1x12x16xf32>) -> tensor<1x12x16xf32>
+// CHECK: arith.constant dense<[12, 12, 12, 11]> : tensor<4xindex>
+// CHECK: %[[MINE:.*]] = "stablehlo.reduce"(%{{.*}}, %{{.*}}) <{dimensions = array<i64: 0, 1, 2>}>
+// CHECK: mesh.all_reduce %[[MINE]] on @m24 mesh_axes = [0, 1] : tensor<f32> -> tensor<f32>
+// CHECK-NOT: mesh.all_to_all
+// CHECK: return
+func.func @hlo_total_variation(%x: tensor<2x48x16xf32>) -> tensor<f32> {
+  %s = mesh.sharding @m24 split_axes = [[0], [1]] : !mesh.sharding
+  %whole = mesh.sharding @m24 split_axes = [] : !mesh.sharding
+  %xs = mesh.shard %x to %s annotate_for_users : tensor<2x48x16xf32>
+  %a = "stablehlo.slice"(%xs) <{limit_indices = array<i64: 2, 48, 16>, start_indices = array<i64: 0, 1, 0>, strides = array<i64: 1, 1, 1>}> : (tensor<2x48x16xf32>) -> tensor<2x47x16xf32>
+  %b = "stablehlo.slice"(%xs) <{limit_indices = array<i64: 2, 47, 16>, start_indices = array<i64: 0, 0, 0>, strides = array<i64: 1, 1, 1>}> : (tensor<2x48x16xf32>) -> tensor<2x47x16xf32>
+  %d = "stablehlo.subtract"(%a, %b) : (tensor<2x47x16xf32>, tensor<2x47x16xf32>) -> tensor<2x47x16xf32>
+  %m = "stablehlo.abs"(%d) : (tensor<2x47x16xf32>) -> tensor<2x47x16xf32>
+  %z = "stablehlo.constant"() <{value = dense<0.0> : tensor<f32>}> : () -> tensor<f32>
+  %t = "stablehlo.reduce"(%m, %z) <{dimensions = array<i64: 0, 1, 2>}> ({
+  ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+    %r = "stablehlo.add"(%p, %q) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    "stablehlo.return"(%r) : (tensor<f32>) -> ()
+  }) : (tensor<2x47x16xf32>, tensor<f32>) -> tensor<f32>
+  %ts = mesh.shard %t to %whole : tensor<f32>
+  return %ts : tensor<f32>
+}
+
+// `jnp.sum(a[:, :-1] * b[:, 1:])` with the columns over 4 devices: each
+// device reads the first column of the next device's piece of b only
+// (32 bytes, and the all_reduce's 8: XLA's plan), where the two
+// all_to_alls took 576.
+// CHECK-LABEL: func.func @hlo_shifted_product(
+// CHECK-NOT: mesh.all_to_all
+// CHECK: mesh.update_halo %arg1 into %{{.*}} on @m4 split_axes = {{\[\[\], \[0\]\]}} destination_halo_sizes = [0, 1] : tensor<8x12xf32> -> tensor<8x13xf32>
+// CHECK: "stablehlo.multiply"(%arg0, %{{.*}}) : (tensor<8x12xf32>, tensor<8x12xf32>) -> tensor<8x12xf32>
+// CHECK: mesh.all_reduce %{{.*}} on @m4 mesh_axes = [0] : tensor<f32> -> tensor<f32>
+// CHECK-NOT: mesh.all_to_all
+// CHECK: return
+func.func @hlo_shifted_product(%a: tensor<8x48xf32>, %b: tensor<8x48xf32>) -> tensor<f32> {
+  %cols = mesh.sharding @m4 split_axes = [[], [0]] : !mesh.sharding
+  %whole = mesh.sharding @m4 split_axes = [] : !mesh.sharding
+  %as = mesh.shard %a to %cols annotate_for_users : tensor<8x48xf32>
+  %bs = mesh.shard %b to %cols annotate_for_users : tensor<8x48xf32>
+  %x = "stablehlo.slice"(%as) <{limit_indices = array<i64: 8, 47>, start_indices = array<i64: 0, 0>, strides = array<i64: 1, 1>}> : (tensor<8x48xf32>) -> tensor<8x47xf32>
+  %y = "stablehlo.slice"(%bs) <{limit_indices = array<i64: 8, 48>, start_indices = array<i64: 0, 1>, strides = array<i64: 1, 1>}> : (tensor<8x48xf32>) -> tensor<8x47xf32>
+  %p = "stablehlo.multiply"(%x, %y) : (tensor<8x47xf32>, tensor<8x47xf32>) -> tensor<8x47xf32>
+  %z = "stablehlo.constant"() <{value = dense<0.0> : tensor<f32>}> : () -> tensor<f32>
+  %t = "stablehlo.reduce"(%p, %z) <{dimensions = array<i64: 0, 1>}> ({
+  ^bb0(%u: tensor<f32>, %v: tensor<f32>):
+    %r = "stablehlo.add"(%u, %v) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    "stablehlo.return"(%r) : (tensor<f32>) -> ()
+  }) : (tensor<8x47xf32>, tensor<f32>) -> tensor<f32>
+  %ts = mesh.shard %t to %whole : tensor<f32>
+  return %ts : tensor<f32>
 }

@@ -27,7 +27,14 @@ from mlir import ir
 from mlir.dialects import arith, linalg, tensor
 
 from ...interfaces.linear import float_terms_overflow
-from ...interfaces.registry import hlo_combiner_kind, ignores_nan, is_pointwise, padding_value, rule_for
+from ...interfaces.registry import (
+    hlo_combiner_kind,
+    ignores_nan,
+    is_pointwise,
+    padding_value,
+    reduce_identity_kind,
+    rule_for,
+)
 from ...ir import ops as mesh_ops
 from ...ir.exchange import device_table, permuted
 from ...ir.flags import drop_totals_only_flags
@@ -293,8 +300,9 @@ class MeshOptimizeCollectives(Pass):
         "of a split dimension between such collectives into non-rotating mesh.shifts of the neighbouring pieces "
         "each device's window reads, cut at an offset of its own; and turns a reversal of such a dimension (jnp.flip) "
         "into a local reversal and an exchange with the mirror device; and turns slices, pads and elementwise ops of "
-        "such a dimension that keep its size (x[1:] - x[:-1] padded back) into one mesh.update_halo of the rows "
-        "each device's piece reads from its neighbours. Every rewrite computes the same values on every device."
+        "such a dimension that keep its size (x[1:] - x[:-1] padded back), or that an hlo reduce sums up, into "
+        "mesh.update_halos of the rows each device's piece reads from its neighbours. Every rewrite computes the "
+        "same values on every device."
     )
 
     fold_one_device: bool = dataclasses.field(
@@ -995,47 +1003,64 @@ class MeshOptimizeCollectives(Pass):
         return changed
 
     def _stencil_by_halo(self, module: ir.Operation, meshes: Meshes) -> bool:
-        """An `all_to_all` (or `all_gather`) that gathers a dimension split
-        over one mesh axis, slices, pads and elementwise ops of it that give
-        back a tensor of the gathered one's shape (`x[1:] - x[:-1]` padded
+        """All_to_alls (or all_gathers) that gather a dimension split over
+        one mesh axis, slices, pads and elementwise ops of it that give
+        back a tensor of the gathered ones' shape (`x[1:] - x[:-1]` padded
         back to size, a token shift `pad(x[:-1], low 1)`), and the
-        `all_to_all` (or `all_slice`) that splits it again: row i of every
-        value in between is read from a few rows of the gathered tensor a
-        fixed distance from i (`_Stencil`), so each device computes its own
-        rows from its piece and a halo of its neighbours' rows (one
-        `mesh.update_halo`), pads put their padding value on the rows that
-        lie outside their operand, and no rows move otherwise."""
+        `all_to_all` (or `all_slice`) that splits it again, or an hlo
+        `reduce` of it whose partial results an `all_reduce` combines over
+        that axis (`jnp.sum(jnp.abs(x[1:] - x[:-1]))`): row i of every value
+        in between is read from a few rows of the gathered tensors a fixed
+        distance from i (`_Stencil`), so each device computes its own rows
+        from its pieces and a halo of its neighbours' rows (one
+        `mesh.update_halo` per gathered tensor), pads put their padding
+        value on the rows that lie outside their operand, and no rows move
+        otherwise."""
         changed = False
-        for back in _ops(module, _GATHERING):
-            found = _stencil_between(back, meshes)
+        for end in _ops(module, (*_GATHERING, "stablehlo.reduce", "mhlo.reduce")):
+            if end.name in _GATHERING:
+                found, kind = _stencil_between(end, meshes), None
+            else:
+                reduced = _stencil_reduced(end, meshes)
+                found, kind = (None, None) if reduced is None else reduced
             if found is None:
                 continue
-            view = _collective(back)
-            x = found.forward.operands[0]
-            alone = _used_only_by(found.forward.results[0], found.ops)
-            before = _total(_op_cost(found.forward, meshes) if alone else 0, _op_cost(back, meshes))
-            shape = _static_shape(x.type) or ()
-            rows = math.prod(shape) // shape[found.dim] if shape[found.dim] else 0
-            after = (found.low + found.high) * rows * element_bytes(x.type)
+            view = _collective(found.forwards[0])
+            alone = [_used_only_by(f.results[0], found.ops) for f in found.forwards]
+            costs = [_op_cost(f, meshes) if a else 0 for f, a in zip(found.forwards, alone)]
+            before = _total(*costs, _op_cost(end, meshes) if kind is None else 0)
+            after = found.received()
             if before is None or after >= before:
                 continue
-            with ir.InsertionPoint(back), back.location:
-                value = _StencilBuilder(found, x, view.mesh, view.mesh_axes[0]).piece()
+            with ir.InsertionPoint(end), end.location:
+                builder = _StencilBuilder(found, view.mesh, view.mesh_axes[0])
+                value = builder.piece()
+                if kind is not None:
+                    # rows past the reduced tensor's end read as the init
+                    extent = (_static_shape(end.operands[0].type) or ())[found.dim]
+                    value = builder.masked(value, 0, extent, 0, end.operands[1])
+                    local = end.clone(ip=ir.InsertionPoint.current)
+                    local.operands[0] = value
+                    value = local.results[0]
             leaves = list(found.leaves.values())
-            self._replace_around(
-                back,
-                found.forward,
-                found.ops[::-1],
-                alone,
-                value,
-                "slices and pads",
-                "mesh.update_halo" if after else "local rows",
-                before,
-                after,
-            )
+            loc = end.location
+            if kind is not None:
+                what = f"slices and pads before an hlo reduce ({kind}) became"
+            else:
+                pair = "two all_to_alls" if end.name == "mesh.all_to_all" else "an all_gather and an all_slice"
+                what = f"slices and pads between {pair} became"
+            what += " mesh.update_halo" if after else " local rows"
+            end.results[0].replace_all_uses_with(value)
+            builder.sweep()
+            for op in (end, *found.ops[::-1]):
+                op.erase()
+            for forward, gone in zip(found.forwards, alone):
+                if gone:
+                    forward.erase()
             for leaf in _distinct(leaves):
                 if next(iter(leaf.results[0].uses), None) is None:
                     leaf.erase()  # read only by the ops rewritten
+            self._explain(loc, what, before, after)
             changed = True
         return changed
 
@@ -1320,39 +1345,56 @@ def _pad_sizes(pad: ir.Operation, rank: int, d: int) -> tuple[int, int, ir.Value
 
 @dataclasses.dataclass
 class _Stencil:
-    """Slices, pads and elementwise ops between a collective gathering
-    dimension `dim` (`forward`) and one splitting it again over `devices`
-    into pieces of the size the gathered tensor had.  Row i of the tensor
-    split again is computed from rows a fixed distance from i of the values
-    in between: a step (op, s) computes row i + s of the op's result; a
-    slice from `start` on reads its operand `start` rows further on, a pad
-    of `low` rows `low` rows back, an elementwise op its operands' rows at
-    its own (a value read at two distances is computed twice).  `steps`
-    lists them each after the ones it reads, with the distance of each
-    operand (None: not along `dim`, an hlo pad's padding value); step i reads
-    the gathered tensor as its operand k at distance `reads[i, k]`, and the
-    same value on every row (`leaves[i, k]`: a splat constant, an empty
-    tensor, a broadcast scalar) there.  A device computes its rows from its
-    own piece, `low` rows of its previous neighbour's and `high` of its
-    next's; a pad puts its padding value on the rows outside its operand,
-    and no other row a device computes reads beyond the tensor's edge."""
+    """Slices, pads and elementwise ops reading tensors that collectives
+    (`forwards`) gathered along dimension `dim`, split over `devices`, and
+    ending in a tensor split again into pieces of the gathered ones' size
+    (or reduced along that dimension, `_stencil_reduced`).  Row i of the
+    end is computed from rows a fixed distance from i of the values in
+    between: a step (op, s) computes row i + s of the op's result; a slice
+    from `start` on reads its operand `start` rows further on, a pad of
+    `low` rows `low` rows back, an elementwise op its operands' rows at its
+    own (a value read at two distances is computed twice).  `steps` lists
+    them each after the ones it reads, with the distance of each operand
+    (None: not along `dim`, an hlo pad's padding value); step i reads
+    gathered tensor g as its operand k at distance s where `reads[i, k]`
+    is (g, s), and the same value on every row (`leaves[i, k]`: a splat
+    constant, an empty tensor, a broadcast scalar) there.  A device
+    computes its rows from its own piece of each gathered tensor and
+    `halos[g]` = (low, high) rows of its previous and next neighbours'; a
+    pad puts its padding value on the rows outside its operand, and no
+    other row a device computes reads beyond the tensor's edge."""
 
-    forward: ir.Operation
+    forwards: list[ir.Operation]
     dim: int
     devices: int
     steps: list[tuple[ir.Operation, int, list[int | None]]]
-    reads: dict[tuple[int, int], int]
+    reads: dict[tuple[int, int], tuple[int, int]]
     leaves: dict[tuple[int, int], ir.Operation]
     ops: list[ir.Operation]  # the ops of the steps, each after the ones it reads
-    low: int
-    high: int
+    halos: list[tuple[int, int]]
+
+    def received(self) -> int:
+        """The bytes a device receives in the halos."""
+        total = 0
+        for forward, (low, high) in zip(self.forwards, self.halos):
+            t = forward.operands[0].type
+            shape = _static_shape(t) or ()
+            rows = math.prod(shape) // shape[self.dim] if shape[self.dim] else 0
+            total += (low + high) * rows * element_bytes(t)
+        return total
 
 
 _STENCIL_STEPS = 64
 """The most steps `_stencil_between` follows between the two collectives."""
 _TRAPS = re.compile(r"\.\w*(?:div|rem|ipowi)")
-"""Elementwise ops that may trap on integers (a division by zero): rows a
-device computes beyond the tensor's edge hold anything."""
+"""Elementwise ops that may trap on integers (a division by zero): a device
+runs the ops on all its rows, rows the ops did not read before among them
+(beyond a slice's end) and rows beyond the tensor's edge, which hold
+anything."""
+_SAFE_DIALECTS = ("arith.", "math.", "stablehlo.", "mhlo.")
+"""The dialects whose elementwise ops compute on any value without failing
+(but `_TRAPS`'): a tosa shift by an amount outside the width, or a tosa
+cast of a NaN to an integer, fails."""
 _BROADCASTS = ("stablehlo.broadcast_in_dim", "mhlo.broadcast_in_dim")
 
 
@@ -1368,7 +1410,9 @@ def _operand_shifts(op: ir.Operation, s: int, d: int) -> list[int | None] | None
         sizes = None if shape is None else _pad_sizes(op, len(shape), d)
         return None if sizes is None else [s - sizes[0], *[None] * (len(op.operands) - 1)]
     if _elementwise(op):
-        if _TRAPS.search(op.name) and not isinstance(_element(op.results[0].type), ir.FloatType):
+        if not op.name.startswith(_SAFE_DIALECTS) or (
+            _TRAPS.search(op.name) and not isinstance(_element(op.results[0].type), ir.FloatType)
+        ):
             return None
     elif not _linalg_elementwise(op):
         return None
@@ -1397,7 +1441,7 @@ def _linalg_elementwise(op: ir.Operation) -> bool:
     defined = set(body.arguments)
     for inner in body.operations:
         name = inner.name
-        if name == "linalg.index" or len(inner.regions):
+        if name == "linalg.index" or len(inner.regions) or not name.startswith(("arith.", "math.", "linalg.yield")):
             return False
         if _TRAPS.search(name) and any(
             not isinstance(_element(v.type) or v.type, ir.FloatType) for v in inner.operands
@@ -1435,7 +1479,7 @@ def _leaf(value: ir.Value, mesh: str, axis: int, traded: bool) -> ir.Operation |
 
 def _stencil_between(back: ir.Operation, meshes: Meshes) -> _Stencil | None:
     """The `_Stencil` between `back` (an all_to_all or an all_slice) and the
-    collective that gathered the dimension it splits again; else None."""
+    collectives that gathered the dimension it splits again; else None."""
     split = _splits_again(back, meshes)
     if split is None:
         return None
@@ -1445,11 +1489,105 @@ def _stencil_between(back: ir.Operation, meshes: Meshes) -> _Stencil | None:
         return None
     view = _collective(back)
     axis, traded = view.mesh_axes[0], back.name == "mesh.all_to_all"
-    gathering = _GATHERING[back.name]
-    gathered: ir.Value | None = None
-    # a post-order walk of (value, distance) from the value split again
+    walked = _stencil_walk(y, back.block, d, view.mesh, axis, traded, _GATHERING[back.name])
+    if walked is None:
+        return None
+    steps, gathered, ops = walked
+    forwards = [_gathering(back, g, d, ops) for g in gathered]
+    out = _static_shape(back.results[0].type)
+    for forward in forwards:
+        if forward is None:
+            return None
+        x = _static_shape(forward.operands[0].type)
+        if x is None or x != out or _element(forward.operands[0].type) != _element(back.results[0].type):
+            return None
+    return _stencil(steps, gathered, [f for f in forwards if f is not None], ops, d, mesh.shape[axis], traded)
+
+
+def _stencil_reduced(reduce: ir.Operation, meshes: Meshes) -> tuple[_Stencil, str] | None:
+    """(the `_Stencil`, the combiner's kind) of the input of an hlo `reduce`
+    along the dimension `dim` all_to_alls gathered (and the one they split),
+    with its combiner's identity as its init (sum, max or min), whose only
+    reader is an `all_reduce` of that kind over the all_to_alls' mesh axis:
+    each device reduces its own rows instead of its piece of the split one,
+    the all_reduce adds them up alike, and rows past the input's end read
+    as the init; else None."""
+    if len(reduce.operands) != 2 or len(reduce.results) != 1:
+        return None
+    kind = reduce_identity_kind(reduce)
+    if kind not in ("sum", "max", "min"):
+        return None
+    uses = list(reduce.results[0].uses)
+    if len(uses) != 1 or uses[0].owner.name != "mesh.all_reduce":
+        return None
+    combined = _collective(uses[0].owner.operation)
+    if combined.reduction != kind:
+        return None
+    y = reduce.operands[0]
+    first = _first_gathering(y, reduce.block)
+    if first is None:
+        return None
+    view = _collective(first)
+    mesh = _static_mesh(first, meshes)
+    if mesh is None or len(view.mesh_axes) != 1 or view.mesh != combined.mesh:
+        return None
+    axis, d, e = view.mesh_axes[0], view.concat_axis, view.split_axis
+    if axis not in list(combined.mesh_axes):
+        return None
+    dims = set(ints_of(reduce.attributes["dimensions"])) if "dimensions" in reduce.attributes else set()
+    if d not in dims or e not in dims:
+        return None  # the reduce keeps a dimension whose pieces change
+    walked = _stencil_walk(y, reduce.block, d, view.mesh, axis, True, "mesh.all_to_all")
+    if walked is None:
+        return None
+    steps, gathered, ops = walked
+    forwards: list[ir.Operation] = []
+    for g in gathered:
+        forward = g.owner.operation
+        other = _collective(forward)
+        if forward.block != reduce.block or other.mesh != view.mesh or list(other.mesh_axes) != [axis]:
+            return None
+        if (other.concat_axis, other.split_axis) != (d, e):
+            return None
+        if _static_shape(forward.operands[0].type) != _static_shape(first.operands[0].type):
+            return None
+        forwards.append(forward)
+    whole = _static_shape(first.results[0].type)
+    sized = _static_shape(y.type)
+    if whole is None or sized is None or sized[d] > whole[d]:
+        return None  # rows no device computes
+    found = _stencil(steps, gathered, forwards, ops, d, mesh.shape[axis], True)
+    return None if found is None else (found, kind)
+
+
+def _first_gathering(y: ir.Value, block: ir.Block) -> ir.Operation | None:
+    """The first all_to_all the values `y` is computed from in `block`
+    reach, a few ops up."""
+    seen: set[ir.Value] = set()
+    todo = [y]
+    while todo and len(seen) < _STENCIL_STEPS:
+        v = todo.pop()
+        owner = v.owner
+        if v in seen or isinstance(owner, ir.Block) or owner.operation.block != block:
+            continue
+        seen.add(v)
+        if owner.name == "mesh.all_to_all":
+            return owner.operation
+        todo += list(owner.operands)
+    return None
+
+
+def _stencil_walk(
+    y: ir.Value, block: ir.Block, d: int, mesh: str, axis: int, traded: bool, gathering: str
+) -> tuple[list[tuple[ir.Operation, int, list[int | None]]], list[ir.Value], list[ir.Operation]] | None:
+    """The steps computing `y` at distance 0 (`_Stencil`), in a post-order
+    walk of (value, distance), the values collectives named `gathering`
+    made that they read, and their ops in program order; None when one is
+    not a slice, a pad or an elementwise op of `d` in `block`, or when a
+    value they make is read elsewhere."""
+    gathered: dict[ir.Value, None] = {}
     steps: list[tuple[ir.Operation, int, list[int | None]]] = []
-    done: dict[tuple[ir.Value, int], int] = {}
+    done: set[tuple[ir.Value, int]] = set()
     values: dict[ir.Value, None] = {}  # the values computed in between
     stack: list[tuple[ir.Value, int, list[int | None] | None]] = [(y, 0, None)]
     while stack:
@@ -1457,11 +1595,11 @@ def _stencil_between(back: ir.Operation, meshes: Meshes) -> _Stencil | None:
         if (v, s) in done:
             continue
         owner = v.owner
-        if isinstance(owner, ir.Block) or owner.operation.block != back.block:
+        if isinstance(owner, ir.Block) or owner.operation.block != block:
             return None
         op = owner.operation
         if shifts is not None:  # its operands' steps are done
-            done[(v, s)] = len(steps)
+            done.add((v, s))
             steps.append((op, s, shifts))
             continue
         if len(done) + len(stack) >= _STENCIL_STEPS:
@@ -1472,50 +1610,65 @@ def _stencil_between(back: ir.Operation, meshes: Meshes) -> _Stencil | None:
         values[v] = None
         stack.append((v, s, found))
         for u, t in zip(op.operands, found):
-            if t is None or _leaf(u, view.mesh, axis, traded) is not None:
+            if t is None or _leaf(u, mesh, axis, traded) is not None:
                 continue
             source = u.owner
             if not isinstance(source, ir.Block) and source.name == gathering:
-                if gathered is not None and u != gathered:
-                    return None
-                gathered = u
+                gathered[u] = None
             elif (u, t) not in done:
                 stack.append((u, t, None))
-    if gathered is None:
+    if not gathered:
         return None
     ops = _program_order(_distinct([op for op, _, _ in steps]))
-    forward = _gathering(back, gathered, d, ops)
-    if forward is None:
-        return None
-    x, out = _static_shape(forward.operands[0].type), _static_shape(back.results[0].type)
-    if x is None or x != out or _element(forward.operands[0].type) != _element(back.results[0].type):
-        return None
     inside = {op_address(op) for op in ops}
     if any(v != y and any(op_address(use.owner.operation) not in inside for use in v.uses) for v in values):
         return None  # a value also read by an op that stays
-    reads: dict[tuple[int, int], int] = {}
+    return steps, list(gathered), ops
+
+
+def _stencil(
+    steps: list[tuple[ir.Operation, int, list[int | None]]],
+    gathered: list[ir.Value],
+    forwards: list[ir.Operation],
+    ops: list[ir.Operation],
+    d: int,
+    devices: int,
+    traded: bool,
+) -> _Stencil | None:
+    """The `_Stencil` of walked steps (`_stencil_walk`) and the collectives
+    that gathered what they read; None when a pad's value may differ
+    between devices or a halo would be wider than a piece."""
+    view = _collective(forwards[0])
+    axis = view.mesh_axes[0]
+    index = {g: n for n, g in enumerate(gathered)}
+    reads: dict[tuple[int, int], tuple[int, int]] = {}
     leaves: dict[tuple[int, int], ir.Operation] = {}
     for i, (op, _, shifts) in enumerate(steps):
         for k, (u, t) in enumerate(zip(op.operands, shifts)):
             leaf = _leaf(u, view.mesh, axis, traded) if t is not None else None
             if leaf is not None:
                 leaves[(i, k)] = leaf
-            elif t is not None and u == gathered:
-                reads[(i, k)] = t
+            elif t is not None and u in index:
+                reads[(i, k)] = (index[u], t)
         if op.name in _PADS and traded:
             # Each device pads its slice of the other dimension, and the
             # second all_to_all hands those cells around: a device now pads
             # whole rows itself, which equals that only when every device
             # pads with the same value.
-            sizes = _pad_sizes(op, len(x), d)
+            sizes = _pad_sizes(op, len(_static_shape(op.results[0].type) or ()), d)
             assert sizes is not None
             fill = sizes[2]
             if not isinstance(fill, ir.Operation) and not _same_on_every_device(fill, view.mesh, axis):
                 return None
-    low, high = max(0, -min(reads.values())), max(0, max(reads.values()))
-    if low > x[d] or high > x[d]:
-        return None
-    return _Stencil(forward, d, mesh.shape[axis], steps, reads, leaves, ops, low, high)
+    halos = []
+    for g, forward in enumerate(forwards):
+        shifts = [t for gt, t in reads.values() if gt == g]
+        piece = (_static_shape(forward.operands[0].type) or ())[d]
+        low, high = max(0, -min(shifts)), max(0, max(shifts))
+        if low > piece or high > piece:
+            return None
+        halos.append((low, high))
+    return _Stencil(forwards, d, devices, steps, reads, leaves, ops, halos)
 
 
 def _program_order(ops: list[ir.Operation]) -> list[ir.Operation]:
@@ -1540,42 +1693,62 @@ def _program_order(ops: list[ir.Operation]) -> list[ir.Operation]:
 
 
 class _StencilBuilder:
-    """Builds each device's piece of a `_Stencil`'s result at the current
+    """Builds each device's rows of a `_Stencil`'s end at the current
     insertion point and location (`piece`)."""
 
-    def __init__(self, found: _Stencil, x: ir.Value, mesh: str, axis: int) -> None:
-        self.found, self.x, self.mesh, self.axis = found, x, mesh, axis
-        self.shape = list(_static_shape(x.type) or ())
-        self.window = x
-        self.held: dict[int, ir.Value] = {}
+    def __init__(self, found: _Stencil, mesh: str, axis: int) -> None:
+        self.found, self.mesh, self.axis = found, mesh, axis
+        self.pieces = [forward.operands[0] for forward in found.forwards]
+        self.shape = list(_static_shape(self.pieces[0].type) or ())
+        self.windows: list[ir.Value] = []
+        self.held: dict[tuple[int, int], ir.Value] = {}
         self.remade: dict[tuple[int, ir.Type], ir.Value] = {}
         self.tables: dict[tuple, ir.Value] = {}
         self.me: ir.Value | None = None
         self.local: dict[tuple[ir.Value, int], ir.Value] = {}  # per (value, distance), its rows here
+        self.made: list[ir.Operation] = []  # every op made, in order (`sweep`)
+
+    def made_by(self, value: ir.Value) -> ir.Value:
+        """`value`, whose op this builder made (noted for `sweep`)."""
+        self.made.append(value.owner.operation)
+        return value
+
+    def sweep(self) -> None:
+        """Erase the ops made whose results nothing reads (a pad's operand
+        where every row is padding), readers first."""
+        for op in reversed(self.made):
+            if all(next(iter(r.uses), None) is None for r in op.results):
+                op.erase()
 
     def piece(self) -> ir.Value:
         found, d = self.found, self.found.dim
-        if found.low or found.high:
+        for x, (low, high) in zip(self.pieces, found.halos):
+            if not low and not high:
+                self.windows.append(x)
+                continue
             wide = [*self.shape]
-            wide[d] += found.low + found.high
-            into = tensor.EmptyOp(wide, _element(self.x.type)).result
+            wide[d] += low + high
+            into = self.made_by(tensor.EmptyOp(wide, _element(x.type)).result)
             split = [[] for _ in range(d)] + [[self.axis]]
-            self.window = mesh_ops.UpdateHaloOp(
-                self.x, into, self.mesh, split, destination_halo_sizes=[found.low, found.high]
-            ).result
-        result = self.x
+            halo = mesh_ops.UpdateHaloOp(x, into, self.mesh, split, destination_halo_sizes=[low, high])
+            self.windows.append(self.made_by(halo.result))
+        result = self.pieces[0]
         for i, (op, s, _) in enumerate(found.steps):
             if op.name in _SLICES:
                 result = self.operand(i, 0)
             elif op.name in _PADS:
-                result = self.padded(op, self.operand(i, 0), s)
+                source = self.operand(i, 0)
+                extent = (_static_shape(op.operands[0].type) or ())[d]
+                sizes = _pad_sizes(op, len(self.shape), d)
+                assert sizes is not None
+                result = self.masked(source, sizes[0], extent, s, sizes[2])
             else:
                 operands = [self.operand(i, k) for k in range(len(op.operands))]  # (made before the op)
                 copy = op.clone(ip=ir.InsertionPoint.current)
                 for k, v in enumerate(operands):
                     copy.operands[k] = v
                 copy.results[0].set_type(self.typed(op.results[0].type))
-                result = copy.results[0]
+                result = self.made_by(copy.results[0])
             self.local[(op.results[0], s)] = result
         return result
 
@@ -1588,7 +1761,7 @@ class _StencilBuilder:
         found = self.found
         op, _, shifts = found.steps[i]
         if (i, k) in found.reads:
-            return self.read(found.reads[(i, k)])
+            return self.read(*found.reads[(i, k)])
         leaf = found.leaves.get((i, k))
         if leaf is None:
             t = shifts[k]
@@ -1601,60 +1774,71 @@ class _StencilBuilder:
                 value = ir.DenseElementsAttr(leaf.attributes["value"]).get_splat_value()
                 copy.attributes["value"] = ir.DenseElementsAttr.get_splat(t, value)
             copy.results[0].set_type(t)
-            self.remade[key] = copy.results[0]
+            self.remade[key] = self.made_by(copy.results[0])
         return self.remade[key]
 
-    def read(self, shift: int) -> ir.Value:
-        """The gathered tensor's rows from this device's first one plus `shift` on."""
-        if self.window is self.x:
-            return self.x  # (no halo: every read is at distance 0)
-        if shift not in self.held:
+    def read(self, g: int, shift: int) -> ir.Value:
+        """Gathered tensor g's rows from this device's first one plus `shift` on."""
+        window, x = self.windows[g], self.pieces[g]
+        if window is x:
+            return x  # (no halo: every read is at distance 0)
+        if (g, shift) not in self.held:
             n = len(self.shape)
-            offsets = [self.found.low + shift if k == self.found.dim else 0 for k in range(n)]
-            self.held[shift] = tensor.ExtractSliceOp(
-                self.x.type, self.window, [], [], [], offsets, self.shape, [1] * n
-            ).result
-        return self.held[shift]
+            start = self.found.halos[g][0] + shift
+            offsets = [start if k == self.found.dim else 0 for k in range(n)]
+            held = tensor.ExtractSliceOp(x.type, window, [], [], [], offsets, self.shape, [1] * n)
+            self.held[(g, shift)] = self.made_by(held.result)
+        return self.held[(g, shift)]
 
-    def padded(self, pad: ir.Operation, source: ir.Value, s: int) -> ir.Value:
-        """`source` (a pad's operand on this device's rows) with the padding
-        value on the rows that lie outside the operand: device p's row j is
-        row p*piece + j + s of the pad's result, which holds the operand at
-        rows [low, low + its size)."""
+    def masked(self, source: ir.Value, low: int, extent: int, s: int, fill: ir.Value | ir.Operation) -> ir.Value:
+        """`source` (a pad's operand on this device's rows) with `fill` on the
+        rows that lie outside the operand: device p's row j is row
+        p*piece + j + s of the pad's result, which holds the operand at rows
+        [low, low + extent)."""
         found, d, shape = self.found, self.found.dim, self.shape
         piece, n = shape[d], len(shape)
-        extent = (_static_shape(pad.operands[0].type) or ())[d]
-        sizes = _pad_sizes(pad, n, d)
-        assert sizes is not None
-        low, _, fill = sizes
         firsts = [min(piece, max(0, low - p * piece - s)) for p in range(found.devices)]
         stops = [max(a, min(piece, low + extent - p * piece - s)) for p, a in enumerate(firsts)]
         if not any(firsts) and all(b == piece for b in stops):
             return source  # no row of this pad is padding on any device
+        counts = [b - a for a, b in zip(firsts, stops)]
+        firsts = [a if kept else 0 for a, kept in zip(firsts, counts)]  # (a device keeping no row slices none from 0)
         if isinstance(fill, ir.Operation):  # a constant of the pad's body
-            fill = fill.clone(ip=ir.InsertionPoint.current).results[0]
+            fill = self.made_by(fill.clone(ip=ir.InsertionPoint.current).results[0])
         elif isinstance(fill.type, ir.RankedTensorType):  # an hlo pad's 0-d tensor
-            fill = tensor.ExtractOp(fill, []).result
+            fill = self.made_by(tensor.ExtractOp(fill, []).result)
+        padding = self.made_by(tensor.SplatOp(source.type, fill, []).result)
+        if not any(counts):
+            return padding  # every row is padding on every device
         if self.me is None:
-            self.me = mesh_ops.process_multi_index(self.mesh, axes=[self.axis])[0]
-        first = device_table(firsts, self.me, self.tables)
-        count = device_table([b - a for a, b in zip(firsts, stops)], self.me, self.tables)
+            self.me = self.made_by(mesh_ops.process_multi_index(self.mesh, axes=[self.axis])[0])
+        first, count = (self.table(values) for values in (firsts, counts))
         offsets = [(first if isinstance(first, int) else DYNAMIC) if k == d else 0 for k in range(n)]
-        counts = [(count if isinstance(count, int) else DYNAMIC) if k == d else shape[k] for k in range(n)]
+        sizes = [(count if isinstance(count, int) else DYNAMIC) if k == d else shape[k] for k in range(n)]
         dynamic_offsets = [] if isinstance(first, int) else [first]
         dynamic_counts = [] if isinstance(count, int) else [count]
         rows = tensor.ExtractSliceOp(
-            _with_shape(source.type, counts, ir.Location.current),
+            _with_shape(source.type, sizes, ir.Location.current),
             source,
             dynamic_offsets,
             dynamic_counts,
             [],
             offsets,
-            counts,
+            sizes,
             [1] * n,
         ).result
-        padding = tensor.SplatOp(source.type, fill, []).result
-        return tensor.InsertSliceOp(rows, padding, dynamic_offsets, dynamic_counts, [], offsets, counts, [1] * n).result
+        self.made_by(rows)
+        inserted = tensor.InsertSliceOp(rows, padding, dynamic_offsets, dynamic_counts, [], offsets, sizes, [1] * n)
+        return self.made_by(inserted.result)
+
+    def table(self, values: list[int]) -> int | ir.Value:
+        """`device_table` of `values`, its ops noted for `sweep`."""
+        known = len(self.tables)
+        found = device_table(values, self.me, self.tables)
+        if len(self.tables) > known and isinstance(found, ir.Value):
+            self.made.append(found.owner.operands[0].owner.operation)  # the table
+            self.made_by(found)
+        return found
 
 
 _REVERSES = ("stablehlo.reverse", "mhlo.reverse")
