@@ -1131,6 +1131,8 @@ def _gathering(back: ir.Operation, gathered: ir.Value, d: int, between: Sequence
         return None
     if back.name == "mesh.all_to_all" and (first.concat_axis != d or first.split_axis != view.concat_axis):
         return None
+    if back.name == "mesh.all_to_all" and first.split_axis == first.concat_axis:
+        return None  # it deals out chunks of each piece: no device's rows lie side by side
     if back.name == "mesh.all_slice" and first.gather_axis != d:
         return None
     return forward
@@ -1518,7 +1520,7 @@ def _stencil_reduced(reduce: ir.Operation, meshes: Meshes) -> tuple[_Stencil, st
     if kind not in ("sum", "max", "min"):
         return None
     uses = list(reduce.results[0].uses)
-    if len(uses) != 1 or uses[0].owner.name != "mesh.all_reduce":
+    if len(uses) != 1 or uses[0].owner.name != "mesh.all_reduce" or not _only_user(reduce.operands[0], reduce):
         return None
     combined = _collective(uses[0].owner.operation)
     if combined.reduction != kind:
@@ -1532,8 +1534,8 @@ def _stencil_reduced(reduce: ir.Operation, meshes: Meshes) -> tuple[_Stencil, st
     if mesh is None or len(view.mesh_axes) != 1 or view.mesh != combined.mesh:
         return None
     axis, d, e = view.mesh_axes[0], view.concat_axis, view.split_axis
-    if axis not in list(combined.mesh_axes):
-        return None
+    if axis not in list(combined.mesh_axes) or d == e:
+        return None  # (one dimension split and concatenated: chunks of each piece dealt out)
     dims = set(ints_of(reduce.attributes["dimensions"])) if "dimensions" in reduce.attributes else set()
     if d not in dims or e not in dims:
         return None  # the reduce keeps a dimension whose pieces change
