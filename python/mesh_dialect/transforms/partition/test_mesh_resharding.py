@@ -13,7 +13,7 @@ from typing import ClassVar
 
 from mlir import ir
 
-from ..base import Pass, mesh_scopes
+from ..base import Pass, mesh_scopes, redefined_mesh
 from .limits import too_many_pieces
 from .mesh_partition import _Partition, _read_sharding, _Unsupported
 
@@ -37,8 +37,16 @@ class TestMeshResharding(Pass):
                 shards.append(op)
             return index[op]
 
+        shadowing: list[tuple[ir.Location, str]] = []
+
         def visit(op: ir.Operation) -> ir.WalkResult:
             if op.name == "mesh.mesh":
+                if op.parent is not None and op.parent.name != "builtin.module":
+                    # as the other passes: a function's own mesh of a module mesh's name is refused
+                    why = redefined_mesh(op, meshes)
+                    if why is not None:
+                        shadowing.append((op.location, why))
+                        return ir.WalkResult.INTERRUPT
                 meshes[op.attributes["sym_name"].value] = tuple(int(d) for d in op.attributes["shape"])
             elif op.name == "mesh.shard" and "annotate_for_users" in op.attributes:
                 owner = op.operands[0].owner
@@ -51,6 +59,8 @@ class TestMeshResharding(Pass):
             return ir.WalkResult.ADVANCE
 
         module.walk(visit, ir.WalkOrder.PRE_ORDER)
+        if shadowing:
+            raise self.error(*shadowing[0])
         # as mesh-partition: a dimension cut into more pieces than it lists is refused first
         for scope_meshes, functions in mesh_scopes(module):
             if (refused := too_many_pieces(scope_meshes, functions)) is not None:
