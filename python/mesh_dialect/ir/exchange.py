@@ -190,9 +190,7 @@ def device_table(values: Sequence[int], index: ir.Value, made: dict[tuple, ir.Va
     key = (tuple(values), index)
     found = made.get(key)
     if found is None:
-        kind = ir.RankedTensorType.get([len(values)], ir.IndexType.get())
-        table = arith.ConstantOp(kind, ir.DenseElementsAttr.get(np.array(values, dtype=np.int64), type=kind))
-        found = made[key] = tensor.ExtractOp(table.result, [index]).result
+        found = made[key] = _table(values, index)
     return found
 
 
