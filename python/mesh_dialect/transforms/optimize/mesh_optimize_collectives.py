@@ -928,7 +928,9 @@ class MeshOptimizeCollectives(Pass):
                     value = joined.results[0]
             moved = f"a rotation by {sign * (whole * piece + part):+d}"
             between = (concat, first, second)
-            self._replace_around(back, forward, between, alone, value, moved, "mesh.shift", before, after)
+            self._replace_around(
+                back, [forward] if alone else [], between, value, _became(back, moved, "mesh.shift"), before, after
+            )
             changed = True
         return changed
 
@@ -958,7 +960,8 @@ class MeshOptimizeCollectives(Pass):
                 continue
             with ir.InsertionPoint(back), back.location:
                 value = _windowed(x, fill, plan, view.mesh, axis, back.results[0].type)
-            self._replace_around(back, forward, (pad,), alone, value, "a pad", "mesh.shift", before, after)
+            what = _became(back, "a pad", "mesh.shift")
+            self._replace_around(back, [forward] if alone else [], (pad,), value, what, before, after)
             changed = True
         return changed
 
@@ -996,7 +999,8 @@ class MeshOptimizeCollectives(Pass):
                     value = permuted(local, view.mesh, [n], [axis], [n - 1 - i for i in range(n)])
             init = _producer(reverse.operands[1], "tensor.empty") if len(reverse.operands) > 1 else None
             how = "mesh.shift" if n == 2 else "an exchange with the mirror device"
-            self._replace_around(back, forward, (reverse,), alone, value, "a reversal", how, before, after)
+            what = _became(back, "a reversal", how)
+            self._replace_around(back, [forward] if alone else [], (reverse,), value, what, before, after)
             if init is not None and next(iter(init.results[0].uses), None) is None:
                 init.erase()  # the reversal's own init, read by nothing else
             changed = True
@@ -1042,49 +1046,39 @@ class MeshOptimizeCollectives(Pass):
                     local = end.clone(ip=ir.InsertionPoint.current)
                     local.operands[0] = value
                     value = local.results[0]
-            leaves = list(found.leaves.values())
-            loc = end.location
+            how = "mesh.update_halo" if after else "local rows"
             if kind is not None:
-                what = f"slices and pads before an hlo reduce ({kind}) became"
+                what = f"slices and pads before an hlo reduce ({kind}) became {how}"
             else:
-                pair = "two all_to_alls" if end.name == "mesh.all_to_all" else "an all_gather and an all_slice"
-                what = f"slices and pads between {pair} became"
-            what += " mesh.update_halo" if after else " local rows"
-            end.results[0].replace_all_uses_with(value)
+                what = _became(end, "slices and pads", how)
+            gone = [f for f, a in zip(found.forwards, alone) if a]
+            self._replace_around(end, gone, found.ops[::-1], value, what, before, after)
             builder.sweep()
-            for op in (end, *found.ops[::-1]):
-                op.erase()
-            for forward, gone in zip(found.forwards, alone):
-                if gone:
-                    forward.erase()
-            for leaf in _distinct(leaves):
+            for leaf in _distinct(list(found.leaves.values())):
                 if next(iter(leaf.results[0].uses), None) is None:
                     leaf.erase()  # read only by the ops rewritten
-            self._explain(loc, what, before, after)
             changed = True
         return changed
 
     def _replace_around(
         self,
         back: ir.Operation,
-        forward: ir.Operation,
+        forwards: Sequence[ir.Operation],
         between: Sequence[ir.Operation],
-        alone: bool,
         value: ir.Value,
-        moved: str,
-        how: str,
+        what: str,
         before: int | None,
         after: int | None,
     ) -> None:
-        """`back`'s users read `value` instead, and the ops it replaces go: the
-        local ops `between` the two collectives, and the first collective
-        when they were its only readers (`alone`); then the remark."""
+        """`back`'s users read `value` instead, and the ops it replaces go:
+        the local ops `between` the collectives (readers first), and the
+        first collectives `forwards` (those the ops between were the only
+        readers of); then the remark `what`."""
         loc = back.location
-        pair = "two all_to_alls" if back.name == "mesh.all_to_all" else "an all_gather and an all_slice"
         back.results[0].replace_all_uses_with(value)
-        for op in (back, *between, forward) if alone else (back, *between):
+        for op in (back, *between, *forwards):
             op.erase()
-        self._explain(loc, f"{moved} between {pair} became {how}", before, after)
+        self._explain(loc, what, before, after)
 
     # -- reporting ------------------------------------------------------------
 
@@ -1102,6 +1096,13 @@ _CONCATS = {"tensor.concat": "dim", "stablehlo.concatenate": "dimension", "mhlo.
 _GATHERING = {"mesh.all_to_all": "mesh.all_to_all", "mesh.all_slice": "mesh.all_gather"}
 """The collective that splits a dimension again (`_rotation_between`'s
 `back`), and the one that gathered it before the rotation."""
+
+
+def _became(back: ir.Operation, moved: str, how: str) -> str:
+    """A rewrite's remark: what `moved` between the collectives `back` ends
+    became (`how`)."""
+    pair = "two all_to_alls" if back.name == "mesh.all_to_all" else "an all_gather and an all_slice"
+    return f"{moved} between {pair} became {how}"
 
 
 def _splits_again(back: ir.Operation, meshes: Meshes) -> tuple[Mesh, int] | None:
@@ -1590,7 +1591,6 @@ def _stencil_walk(
     gathered: dict[ir.Value, None] = {}
     steps: list[tuple[ir.Operation, int, list[int | None]]] = []
     done: set[tuple[ir.Value, int]] = set()
-    values: dict[ir.Value, None] = {}  # the values computed in between
     stack: list[tuple[ir.Value, int, list[int | None] | None]] = [(y, 0, None)]
     while stack:
         v, s, shifts = stack.pop()
@@ -1609,7 +1609,6 @@ def _stencil_walk(
         found = _operand_shifts(op, s, d)
         if found is None or len(op.results) != 1:
             return None
-        values[v] = None
         stack.append((v, s, found))
         for u, t in zip(op.operands, found):
             if t is None or _leaf(u, mesh, axis, traded) is not None:
@@ -1621,10 +1620,13 @@ def _stencil_walk(
                 stack.append((u, t, None))
     if not gathered:
         return None
-    ops = _program_order(_distinct([op for op, _, _ in steps]))
+    # (each op after the ones it reads: a step comes after the steps it reads)
+    ops = _distinct([op for op, _, _ in steps])
     inside = {op_address(op) for op in ops}
-    if any(v != y and any(op_address(use.owner.operation) not in inside for use in v.uses) for v in values):
-        return None  # a value also read by an op that stays
+    for op in ops:
+        v = op.results[0]
+        if v != y and any(op_address(use.owner.operation) not in inside for use in v.uses):
+            return None  # a value also read by an op that stays
     return steps, list(gathered), ops
 
 
@@ -1671,27 +1673,6 @@ def _stencil(
             return None
         halos.append((low, high))
     return _Stencil(forwards, d, devices, steps, reads, leaves, ops, halos)
-
-
-def _program_order(ops: list[ir.Operation]) -> list[ir.Operation]:
-    """`ops` (of one block) with each after the ones it reads."""
-    by_value = {r: op for op in ops for r in op.results}
-    done: set[int] = set()
-    order: list[ir.Operation] = []
-    for root in ops:
-        stack = [(root, False)]
-        while stack:
-            op, expanded = stack.pop()
-            key = op_address(op)
-            if key in done:
-                continue
-            if expanded:
-                done.add(key)
-                order.append(op)
-                continue
-            stack.append((op, True))
-            stack += [(by_value[u], False) for u in op.operands if u in by_value]
-    return order
 
 
 class _StencilBuilder:
