@@ -790,8 +790,8 @@ class Program:
 
     def slice(self) -> Val:
         """extract_slice along one dimension (a run of it, now and then every
-        other element: a crop where that dimension is split), or
-        insert_slice of one back."""
+        other element: a crop where that dimension is split; extended, now
+        and then a stablehlo slice), or insert_slice of one back."""
         rng = self.rng
         a = self.pick()
         i = rng.randrange(len(a.shape))
@@ -810,6 +810,15 @@ class Program:
         shape = tuple(sizes)
         a = self.operand(a)
         r = self.fresh()
+        if self.extended and stride == 1 and rng.random() < 0.4:
+            # (extended) JAX's `x[:, 1:]`: a stablehlo slice, read through a crop too
+            limits = [o + n for o, n in zip(offs, sizes, strict=True)]
+            self.emit(
+                f'{r} = "stablehlo.slice"({a.name}) <{{start_indices = array<i64: {", ".join(map(str, offs))}>, '
+                f"limit_indices = array<i64: {', '.join(map(str, limits))}>, "
+                f"strides = array<i64: {', '.join(map(str, ones))}>}}> : ({self.ty(a.shape)}) -> {self.ty(shape)}"
+            )
+            return Val(r, shape)
         self.emit(f"{r} = tensor.extract_slice {a.name}{offs} {sizes} {ones} : {self.ty(a.shape)} to {self.ty(shape)}")
         if rng.random() < 0.5:
             return Val(r, shape)

@@ -82,6 +82,7 @@ SPECS = {
     "seq_shift": ([DM], [DM]),
     "seq_filter": ([DM], [DM]),
     "seq_tv": ([DM], [()]),
+    "seq_next_token": ([DM, DM], [()]),
     "reshard": (
         [DM],
         [("model", "data"), (("model", "data"),), (DM,), (None, ("model", "data")), (), ("model",)],

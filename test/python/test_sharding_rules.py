@@ -632,8 +632,9 @@ def test_moved_options_put_the_axes_of_a_whole_dimension_on_another_loop():
 
 def test_strided_slices_read_through_windows_one_element_wide():
     """A strided slice's dimension is a parallel loop whose operand reads a
-    window one element wide at `stride * i + start`; stride 1 (a crop) and
-    one element (a sum loop) keep their rules.  A pad of `i` cells between
+    window one element wide at `stride * i + start`; stride 1 (a `Crop`,
+    as `tensor.extract_slice`'s) and one element (a sum loop) keep their
+    rules.  A pad of `i` cells between
     elements, `low <= i` before and `i - low` after splits (the gradient of
     `x[:, low::i + 1]`); another pad does not."""
 
@@ -656,7 +657,7 @@ def test_strided_slices_read_through_windows_one_element_wide():
     assert moving.window(0, 1) == Window(1, 3, 1, 1, offset=3, extent=16, out=4)
     assert moving.window(0, 1).halo(4) == (0, 0)
     assert Window(1, 2, 1, 1, offset=0, extent=16, out=4).halo(4) == (6, 0)  # x[:, 0:8:2]
-    assert crop == R([P], [(0, None)], [(0, None)])
+    assert crop == ShardingRule((P, P), ((0, 1),), ((0, 1),), crops=(Crop(0, 1, 1, 2, 1, (4, 16), 8),))
     assert one == R([P, SUM], [(0, 1)], [(0, None)])
     spread, shifted = rules["stablehlo.pad"]
     assert spread == R([P, P], [(0, 1), ()], [(0, 1)])
@@ -825,6 +826,52 @@ def test_pads_of_split_dimensions_read_through_crops():
     out_cut = (0, 17, 34, 51, 69)
     assert [c.padding(out_cut, p) for p in range(4)] == [(2, 0), (0, 0), (0, 0), (0, 3)]
     assert shardings_from_option(both, ((0,),), (4,))[0] == (Sharding(((0,),), halo_sizes=(1, 1)),)
+
+
+def test_hlo_slices_and_pads_of_split_dimensions_read_through_crops():
+    """stablehlo and mhlo slices of stride 1 and pads without interior
+    padding read a run of a dimension through a `Crop`, as their `tensor`
+    twins do: JAX's `x[:, :-1]`, `x[:, 1:]` and `jnp.pad`, and a negative
+    pad (which cuts rows off).  A slice also taking one element or every
+    t-th element of a dimension, and a pad with interior padding, keep
+    their rules."""
+    head = '%0 = "stablehlo.slice"(%x) <{start_indices = array<i64: 0, 0>, limit_indices = array<i64: 4, 47>}>'
+    tail = '%1 = "stablehlo.slice"(%x) <{start_indices = array<i64: 1, 1>, limit_indices = array<i64: 3, 48>}>'
+    mixed = '%2 = "stablehlo.slice"(%x) <{start_indices = array<i64: 2, 1>, limit_indices = array<i64: 3, 48>}>'
+    pads = "edge_padding_low = array<i64: 0, {}>, edge_padding_high = array<i64: 0, {}>, interior_padding = {}"
+    ops = [
+        head + " : (tensor<4x48xf32>) -> tensor<4x47xf32>",
+        tail + " : (tensor<4x48xf32>) -> tensor<2x47xf32>",
+        mixed + " : (tensor<4x48xf32>) -> tensor<1x47xf32>",
+        '%3 = "stablehlo.pad"(%x, %z) <{'
+        + pads.format(1, 0, "array<i64: 0, 0>")
+        + "}> : (tensor<4x48xf32>, tensor<f32>) -> tensor<4x49xf32>",
+        '%4 = "stablehlo.pad"(%x, %z) <{'
+        + pads.format(-1, 1, "array<i64: 0, 0>")
+        + "}> : (tensor<4x48xf32>, tensor<f32>) -> tensor<4x48xf32>",
+        '%5 = "stablehlo.pad"(%x, %z) <{'
+        + pads.format(1, 1, "array<i64: 0, 1>")
+        + "}> : (tensor<4x48xf32>, tensor<f32>) -> tensor<4x97xf32>",
+        '%6 = "mhlo.pad"(%x, %z) {edge_padding_low = dense<[0, 8]> : tensor<2xi64>, edge_padding_high = dense<0> : '
+        "tensor<2xi64>, interior_padding = dense<0> : tensor<2xi64>} : (tensor<4x48xf32>, tensor<f32>) -> "
+        "tensor<4x56xf32>",
+    ]
+    rules = rules_of("\n".join(ops), "%x: tensor<4x48xf32>, %z: tensor<f32>")
+    cut_head, cut_tail, one_element = rules["stablehlo.slice"]
+    assert cut_head == ShardingRule((P, P), ((0, 1),), ((0, 1),), crops=(Crop(0, 1, 1, 0, 1, (4, 48), 47),))
+    assert cut_tail.crops == (Crop(0, 0, 0, 1, 1, (4, 48), 2), Crop(0, 1, 1, 1, 1, (4, 48), 47))
+    assert not one_element.crops and one_element.iterators[0] == SUM  # x[2:3, 1:]: as before
+    padded, shifted, interior = rules["stablehlo.pad"]
+    assert padded == ShardingRule(
+        (P, P), ((0, 1), ()), ((0, 1),), crops=(Crop(0, 1, 1, -1, 1, (4, 48), 49, pads=True),)
+    )
+    assert shifted.crops == (Crop(0, 1, 1, 1, 1, (4, 48), 48, pads=True),)
+    assert not interior.crops
+    (mhlo,) = rules["mhlo.pad"]
+    assert mhlo.crops == (Crop(0, 1, 1, -8, 1, (4, 48), 56, pads=True),)
+    # x[:, :-1] over 4: the 47 outputs are cut 11, 12, 12, 12, so devices 1-3
+    # read a row of the previous piece
+    assert shardings_from_option(cut_head, ((), (0,)), (4,))[0] == (Sharding(((), (0,)), halo_sizes=(1, 0)),)
 
 
 @settings(max_examples=300, deadline=None)

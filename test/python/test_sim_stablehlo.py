@@ -18,7 +18,7 @@ from simhelpers import run, small_ints
 import mesh_dialect
 import mesh_dialect.sim.ops  # noqa: F401  (registers the handlers)
 from mesh_dialect.interfaces import Iterator, ShardingRule, rule_for
-from mesh_dialect.interfaces.rules import Window
+from mesh_dialect.interfaces.rules import Crop, Window
 from mesh_dialect.ir.hlo import ConvDimensions, conv_dimensions
 from mesh_dialect.sim.interpreter import Runner
 from mesh_dialect.sim.program import SimError
@@ -627,7 +627,7 @@ def rules_in_order(text: str, *names: str) -> list[ShardingRule | None]:
     return found
 
 
-def test_rules_of_data_movement_split_only_whole_dimensions():
+def test_rules_of_data_movement_split_whole_dimensions_and_crops():
     text = """
     func.func @f(%x: tensor<4x6xf32>, %i: tensor<i32>, %u: tensor<4x2xf32>, %p: tensor<f32>) {
       %0 = "stablehlo.iota"() <{iota_dimension = 1 : i64}> : () -> tensor<4x6xi32>
@@ -648,11 +648,14 @@ def test_rules_of_data_movement_split_only_whole_dimensions():
     }"""
     rules = rules_of(text)
     assert rules["stablehlo.iota"] == ShardingRule([P, P], [], [(0, 1)])
-    assert rules["stablehlo.slice"] == ShardingRule([P], [(0, None)], [(0, None)])
+    # a run of a dimension (x[:, 1:5]) is read through a crop, as tensor.extract_slice's
+    assert rules["stablehlo.slice"] == ShardingRule([P, P], [(0, 1)], [(0, 1)], crops=(Crop(0, 1, 1, 1, 1, (4, 6), 4),))
     assert rules["stablehlo.dynamic_slice"] == ShardingRule([P], [(0, None), (), ()], [(0, None)])
     assert rules["stablehlo.dynamic_update_slice"] == ShardingRule([P], [(0, None), (0, None), (), ()], [(0, None)])
     assert rules["stablehlo.concatenate"] == ShardingRule([P], [(0, None), (0, None)], [(0, None)])
-    assert rules["stablehlo.pad"] == ShardingRule([P], [(0, None), ()], [(0, None)])
+    assert rules["stablehlo.pad"] == ShardingRule(
+        [P, P], [(0, 1), ()], [(0, 1)], crops=(Crop(0, 1, 1, -1, 1, (4, 6), 7, pads=True),)
+    )
     assert rules["chlo.square"] == ShardingRule.elementwise(2)
     assert rules["stablehlo.reduce_precision"] == ShardingRule.elementwise(2)
 

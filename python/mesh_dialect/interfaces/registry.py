@@ -1842,6 +1842,20 @@ def _hlo_slice(op: ir.Operation) -> ShardingRule | None:
     windows = [
         None if w or o else _strided(a, b, t, n) for w, o, a, b, t, n in zip(whole, one, starts, limits, strides, full)
     ]
+    runs = [
+        not w and t == 1 and None not in full and _is_crop(a, b - a, 1, n)
+        for w, a, b, t, n in zip(whole, starts, limits, strides, full)
+    ]
+    if any(runs) and all(w or r for w, r in zip(whole, runs)):
+        # every dimension taken whole or a run of (`x[:, 1:]`, `x[:, :-1]`):
+        # the runs are read through crops, as `tensor.extract_slice`'s
+        loops, m = _kept_loops([w or r for w, r in zip(whole, runs)])
+        crops = tuple(
+            Crop(0, d, loop, a, 1, tuple(full), b - a)
+            for d, (loop, r, a, b) in enumerate(zip(m, runs, starts, limits))
+            if r and loop is not None
+        )
+        return ShardingRule(_all_parallel(loops), (m,), (m,), crops=crops)
     return _one_element_loops(op, whole, one, (), full, windows)
 
 
@@ -2006,6 +2020,20 @@ def _hlo_pad(op: ir.Operation) -> ShardingRule | None:
     shape = _shape(op.operands[0])
     if shape is None or not len(low) == len(high) == len(interior) == len(shape):
         return None
+    result = _shape(op.results[0])
+    if result is not None and None not in shape and not any(interior):
+        # no interior padding, static sizes: a dimension padded at its ends
+        # (or cut, by negative padding) is read through a crop, as
+        # `tensor.pad`'s: each device pads its own rows by its share
+        runs = [(a or b) and n > 0 and r >= 2 for a, b, n, r in zip(low, high, shape, result)]
+        if any(runs):
+            loops, m = _kept_loops([r or (a == b == 0) for r, a, b in zip(runs, low, high)])
+            crops = tuple(
+                Crop(0, d, loop, -a, 1, tuple(shape), r, pads=True)
+                for d, (loop, run, a, r) in enumerate(zip(m, runs, low, result))
+                if run and loop is not None
+            )
+            return ShardingRule(_all_parallel(loops), (m, _unshardable(op.operands[1])), (m,), crops=crops)
     loops, m = _kept_loops([0 <= a <= c and b == c - a for a, b, c in zip(low, high, interior)])
     return ShardingRule(_all_parallel(loops), (m, _unshardable(op.operands[1])), (m,))
 

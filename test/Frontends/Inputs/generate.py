@@ -356,6 +356,14 @@ def seq_tv(x: jax.Array) -> jax.Array:
     return jnp.sum(jnp.abs(x[:, 1:] - x[:, :-1]))
 
 
+def seq_next_token(logits: jax.Array, targets: jax.Array) -> jax.Array:
+    """A next-token loss over the sequence split over "model": position i's
+    log-probabilities against the targets at i + 1 (a row of the next piece
+    of the targets; the vocabulary is not split)."""
+    log_probs = jax.nn.log_softmax(logits[:, :-1], axis=-1)
+    return -jnp.sum(log_probs * targets[:, 1:])
+
+
 def ints(shape: tuple[int, ...], low: int, high: int) -> Callable[[np.random.Generator], np.ndarray]:
     """An int32 argument drawn from [low, high)."""
     return lambda rng: rng.integers(low, high, shape).astype(np.int32)
@@ -485,6 +493,7 @@ PROGRAMS = {
     "seq_shift": (seq_shift, [(4, 48, 16)], [P("data", "model")], P("data", "model")),
     "seq_filter": (seq_filter, [(4, 48, 16)], [P("data", "model")], P("data", "model")),
     "seq_tv": (seq_tv, [(4, 48, 16)], [P("data", "model")], P()),
+    "seq_next_token": (seq_next_token, [(4, 48, 16), (4, 48, 16)], [P("data", "model"), P("data", "model")], P()),
     "reshard": (
         reshard,
         [(8, 16)],

@@ -2,7 +2,8 @@
 // dimension, the pad, and one that splits it again: hlo pads (jnp.pad of a
 // sequence split over devices), and tensor.pads as partition wrote them
 // before they split their padded dimensions (Inputs/: now each device pads
-// the rows it holds, after one update_halo, CROP below).  Each device's piece of the padded tensor is a
+// the rows it holds, after one update_halo, CROP below; hlo pads do the
+// same since they split too).  Each device's piece of the padded tensor is a
 // window over its own piece and its neighbours': the optimizer brings the
 // neighbours' pieces in with non-rotating mesh.shifts, puts the padding
 // value where a device has no such neighbour, and cuts the window at an
@@ -11,14 +12,16 @@
 // the original.
 // RUN: mesh-opt --allow-unregistered-dialect --sharding-propagation --mesh-partition %s -o %t.part.mlir
 // RUN: mesh-opt --allow-unregistered-dialect --mesh-optimize-collectives %t.part.mlir -o %t.mlir
-// RUN: FileCheck %s < %t.mlir
 // RUN: FileCheck %s --check-prefix=CROP < %t.mlir
-// RUN: mesh-opt --mesh-optimize-collectives %S/Inputs/pad-by-shift-partitioned.mlir -o %t.tensor.mlir
+// RUN: mesh-opt --allow-unregistered-dialect --mesh-optimize-collectives %S/Inputs/pad-by-shift-partitioned.mlir -o %t.tensor.mlir
 // RUN: FileCheck %s --check-prefix=SHIFT < %t.tensor.mlir
 // RUN: mesh-run %t.tensor.mlir -f rows_high16 --compare-with %s -q --seed 11 | FileCheck %s --check-prefix=MATCH
 // RUN: mesh-run %t.tensor.mlir -f both_sides_1d --compare-with %s -q --seed 12 | FileCheck %s --check-prefix=MATCH
 // RUN: mesh-run %t.tensor.mlir -f cols_low16_i32 --compare-with %s -q --seed 13 | FileCheck %s --check-prefix=MATCH
 // RUN: mesh-run %t.tensor.mlir -f two_dims --compare-with %s -q --seed 14 | FileCheck %s --check-prefix=MATCH
+// RUN: mesh-run --allow-unregistered-dialect %t.tensor.mlir -f hlo_rows_high16 --compare-with %s -q --seed 15 | FileCheck %s --check-prefix=MATCH
+// RUN: mesh-run --allow-unregistered-dialect %t.tensor.mlir -f mhlo_low8_i32 --compare-with %s -q --seed 16 | FileCheck %s --check-prefix=MATCH
+// RUN: mesh-run --allow-unregistered-dialect %t.tensor.mlir -f mhlo_dearer --compare-with %s -q --seed 17 | FileCheck %s --check-prefix=MATCH
 // RUN: mesh-run %t.mlir -f rows_high16 --compare-with %s -q --seed 1 | FileCheck %s --check-prefix=MATCH
 // RUN: mesh-run %t.mlir -f both_sides_1d --compare-with %s -q --seed 2 | FileCheck %s --check-prefix=MATCH
 // RUN: mesh-run %t.mlir -f cols_low16_i32 --compare-with %s -q --seed 3 | FileCheck %s --check-prefix=MATCH
@@ -43,6 +46,29 @@
 // CROP-LABEL: func.func @two_dims(
 // CROP: mesh.update_halo %arg0 into %{{.*}} destination_halo_sizes = [12, 0] : tensor<8x16xf32> -> tensor<8x28xf32>
 // CROP: tensor.pad
+
+// Split hlo pads become tensor.pads of each device's rows by its share of
+// the padding, which the hlo pad's 0-d padding tensor gives (192 bytes for
+// mhlo_low8_i32, where shifting whole pieces receives 320, and 128 for
+// mhlo_dearer, where the two all_to_alls received 528).
+// CROP-LABEL: func.func @hlo_rows_high16(
+// CROP: %[[V:.*]] = "stablehlo.convert"
+// CROP: mesh.update_halo %arg0 into %{{.*}} destination_halo_sizes = [0, 0, 0, 12] : tensor<2x12x16xf32> -> tensor<2x24x16xf32>
+// CROP: %[[FILL:.*]] = tensor.extract %[[V]][] : tensor<f32>
+// CROP: tensor.pad
+// CROP: tensor.yield %[[FILL]] : f32
+// CROP-NOT: stablehlo.pad
+// CROP-LABEL: func.func @mhlo_low8_i32(
+// CROP: mesh.update_halo %arg0 into %{{.*}} destination_halo_sizes = [6, 0] : tensor<10x8xi32> -> tensor<16x8xi32>
+// CROP: %[[LOW:.*]] = tensor.extract %{{.*}} : tensor<4xindex>
+// CROP: %[[FILL:.*]] = tensor.extract %arg1[] : tensor<i32>
+// CROP: tensor.pad %{{.*}} low[%[[LOW]], 0] high[0, 0]
+// CROP: tensor.yield %[[FILL]] : i32
+// CROP-NOT: mhlo.pad
+// CROP-LABEL: func.func @mhlo_dearer(
+// CROP: mesh.update_halo %arg0 into %{{.*}} destination_halo_sizes = [3, 1] : tensor<10x8xi32> -> tensor<14x8xi32>
+// CROP: tensor.pad
+// CROP-NOT: mesh.all_to_all
 
 mesh.mesh @m4(shape = 4)
 mesh.mesh @m24(shape = 2x4)
@@ -149,18 +175,18 @@ func.func @two_dims(%x: tensor<8x64xf32>) -> tensor<10x80xf32> {
   return %ys : tensor<10x80xf32>
 }
 
-// stablehlo's pad (JAX's jnp.pad): its padding value is a 0-d tensor, read
-// once for the splats; as JAX writes it, a converted constant, the same on
+// stablehlo's pad (JAX's jnp.pad), as partition wrote it before (Inputs/):
+// its padding value is a 0-d tensor, read once for the splats; as JAX writes it, a converted constant, the same on
 // every device.
-// CHECK-LABEL: func.func @hlo_rows_high16(
-// CHECK: %[[V:.*]] = "stablehlo.convert"
-// CHECK: %[[FILL:.*]] = tensor.extract %[[V]][] : tensor<f32>
-// CHECK: mesh.shift %arg0 on @m24 mesh_axes = [1] shift_axis = 1 offset = -1 : tensor<2x12x16xf32> -> tensor<2x12x16xf32>
-// CHECK: tensor.splat %[[FILL]] : tensor<2x12x16xf32>
-// CHECK: tensor.splat %[[FILL]] : tensor<2x4x16xf32>
-// CHECK-NOT: stablehlo.pad
-// CHECK-NOT: mesh.all_to_all
-// CHECK: return
+// SHIFT-LABEL: func.func @hlo_rows_high16(
+// SHIFT: %[[V:.*]] = "stablehlo.convert"
+// SHIFT: %[[FILL:.*]] = tensor.extract %[[V]][] : tensor<f32>
+// SHIFT: mesh.shift %arg0 on @m24 mesh_axes = [1] shift_axis = 1 offset = -1 : tensor<2x12x16xf32> -> tensor<2x12x16xf32>
+// SHIFT: tensor.splat %[[FILL]] : tensor<2x12x16xf32>
+// SHIFT: tensor.splat %[[FILL]] : tensor<2x4x16xf32>
+// SHIFT-NOT: stablehlo.pad
+// SHIFT-NOT: mesh.all_to_all
+// SHIFT: return
 func.func @hlo_rows_high16(%x: tensor<4x48x16xf32>) -> tensor<4x64x16xf32> {
   %s = mesh.sharding @m24 split_axes = [[0], [1]] : !mesh.sharding
   %k = "stablehlo.constant"() <{value = dense<3> : tensor<i32>}> : () -> tensor<i32>
@@ -174,14 +200,14 @@ func.func @hlo_rows_high16(%x: tensor<4x48x16xf32>) -> tensor<4x64x16xf32> {
 // mhlo's pad, its sizes 32-bit, its padding value an argument: 40 rows in
 // pieces of 10 padded low by 8 into pieces of 12, each device reading the
 // piece before its own (320 bytes where the all_to_alls received 528).
-// CHECK-LABEL: func.func @mhlo_low8_i32(
-// CHECK: %[[FILL:.*]] = tensor.extract %arg1[] : tensor<i32>
-// CHECK: %[[PREV:.*]] = mesh.shift %arg0 on @m4 mesh_axes = [0] shift_axis = 0 offset = 1 : tensor<10x8xi32> -> tensor<10x8xi32>
-// CHECK: %[[PAD:.*]] = tensor.splat %[[FILL]] : tensor<10x8xi32>
-// CHECK: %[[P:.*]] = arith.select %{{.*}}, %[[PREV]], %[[PAD]] : tensor<10x8xi32>
-// CHECK: %[[W:.*]] = tensor.concat dim(0) %[[P]], %arg0 : (tensor<10x8xi32>, tensor<10x8xi32>) -> tensor<20x8xi32>
-// CHECK: tensor.extract_slice %[[W]][%{{.*}}, 0] [12, 8] [1, 1] : tensor<20x8xi32> to tensor<12x8xi32>
-// CHECK-NOT: mhlo.pad
+// SHIFT-LABEL: func.func @mhlo_low8_i32(
+// SHIFT: %[[FILL:.*]] = tensor.extract %arg1[] : tensor<i32>
+// SHIFT: %[[PREV:.*]] = mesh.shift %arg0 on @m4 mesh_axes = [0] shift_axis = 0 offset = 1 : tensor<10x8xi32> -> tensor<10x8xi32>
+// SHIFT: %[[PAD:.*]] = tensor.splat %[[FILL]] : tensor<10x8xi32>
+// SHIFT: %[[P:.*]] = arith.select %{{.*}}, %[[PREV]], %[[PAD]] : tensor<10x8xi32>
+// SHIFT: %[[W:.*]] = tensor.concat dim(0) %[[P]], %arg0 : (tensor<10x8xi32>, tensor<10x8xi32>) -> tensor<20x8xi32>
+// SHIFT: tensor.extract_slice %[[W]][%{{.*}}, 0] [12, 8] [1, 1] : tensor<20x8xi32> to tensor<12x8xi32>
+// SHIFT-NOT: mhlo.pad
 func.func @mhlo_low8_i32(%x: tensor<40x8xi32>, %v: tensor<i32>) -> tensor<48x8xi32> {
   %s = mesh.sharding @m4 split_axes = [[0]] : !mesh.sharding
   %xs = mesh.shard %x to %s : tensor<40x8xi32>
@@ -193,12 +219,12 @@ func.func @mhlo_low8_i32(%x: tensor<40x8xi32>, %v: tensor<i32>) -> tensor<48x8xi
 // Padded by 5 and 3, the middle devices read both neighbours' pieces: two
 // shifts of 320 bytes would receive more than the two all_to_alls (528), so
 // the pad stays between them.
-// CHECK-LABEL: func.func @mhlo_dearer(
-// CHECK: mesh.all_to_all
-// CHECK: "mhlo.pad"
-// CHECK: mesh.all_to_all
-// CHECK-NOT: mesh.shift
-// CHECK: return
+// SHIFT-LABEL: func.func @mhlo_dearer(
+// SHIFT: mesh.all_to_all
+// SHIFT: "mhlo.pad"
+// SHIFT: mesh.all_to_all
+// SHIFT-NOT: mesh.shift
+// SHIFT: return
 func.func @mhlo_dearer(%x: tensor<40x8xi32>, %v: tensor<i32>) -> tensor<48x8xi32> {
   %s = mesh.sharding @m4 split_axes = [[0]] : !mesh.sharding
   %xs = mesh.shard %x to %s : tensor<40x8xi32>

@@ -11,8 +11,10 @@
 // causal filter reads it) is computed at each.  The rows may also end in
 // an hlo reduce whose partial results an all_reduce adds up over the same
 // axis (a total variation, a product of shifted columns summed): each
-// device reduces its own rows, those past the end reading as the init.  Every function is compared
-// with the original.
+// device reduces its own rows, those past the end reading as the init.
+// (Partition now keeps those two split through their hlo slices, CROP
+// below; the optimizer meets them as partition wrote them before, in
+// Inputs/.)  Every function is compared with the original.
 // RUN: mesh-opt --allow-unregistered-dialect --sharding-propagation --mesh-partition %s -o %t.part.mlir
 // RUN: mesh-opt --allow-unregistered-dialect --mesh-optimize-collectives %t.part.mlir -o %t.mlir
 // RUN: FileCheck %s < %t.mlir
@@ -26,6 +28,11 @@
 // RUN: mesh-run --allow-unregistered-dialect %t.mlir -f hlo_second_difference --compare-with %s -q --seed 8 | FileCheck %s --check-prefix=MATCH
 // RUN: mesh-run --allow-unregistered-dialect %t.mlir -f hlo_total_variation --compare-with %s -q --seed 9 | FileCheck %s --check-prefix=MATCH
 // RUN: mesh-run --allow-unregistered-dialect %t.mlir -f hlo_shifted_product --compare-with %s -q --seed 10 | FileCheck %s --check-prefix=MATCH
+// RUN: FileCheck %s --check-prefix=CROP < %t.mlir
+// RUN: mesh-opt --allow-unregistered-dialect --mesh-optimize-collectives %S/Inputs/stencil-by-halo-partitioned.mlir -o %t.before.mlir
+// RUN: FileCheck %s --check-prefix=BEFORE < %t.before.mlir
+// RUN: mesh-run --allow-unregistered-dialect %t.before.mlir -f hlo_total_variation --compare-with %s -q --seed 11 | FileCheck %s --check-prefix=MATCH
+// RUN: mesh-run --allow-unregistered-dialect %t.before.mlir -f hlo_shifted_product --compare-with %s -q --seed 12 | FileCheck %s --check-prefix=MATCH
 // MATCH: match
 
 mesh.mesh @m4(shape = 4)
@@ -259,15 +266,15 @@ func.func @hlo_second_difference(%x: tensor<2x48x16xf32>) -> tensor<2x48x16xf32>
 // mesh axis: each device sums the differences of its own rows (its last
 // device's last row is the init, 0), one row from the next device, and the
 // all_reduce adds them up (128 + 8 bytes; the all_to_all took 1,152).
-// CHECK-LABEL: func.func @hlo_total_variation(
-// CHECK-NOT: mesh.all_to_all
-// CHECK: mesh.update_halo %arg0 into %{{.*}} on @m24 split_axes = {{\[\[\], \[1\]\]}} destination_halo_sizes = [0, 1] : tensor<1x12x16xf32> -> tensor<1x13x16xf32>
-// CHECK: "stablehlo.abs"(%{{.*}}) : (tensor<1x12x16xf32>) -> tensor<1x12x16xf32>
-// CHECK: arith.constant dense<[12, 12, 12, 11]> : tensor<4xindex>
-// CHECK: %[[MINE:.*]] = "stablehlo.reduce"(%{{.*}}, %{{.*}}) <{dimensions = array<i64: 0, 1, 2>}>
-// CHECK: mesh.all_reduce %[[MINE]] on @m24 mesh_axes = [0, 1] : tensor<f32> -> tensor<f32>
-// CHECK-NOT: mesh.all_to_all
-// CHECK: return
+// BEFORE-LABEL: func.func @hlo_total_variation(
+// BEFORE-NOT: mesh.all_to_all
+// BEFORE: mesh.update_halo %arg0 into %{{.*}} on @m24 split_axes = {{\[\[\], \[1\]\]}} destination_halo_sizes = [0, 1] : tensor<1x12x16xf32> -> tensor<1x13x16xf32>
+// BEFORE: "stablehlo.abs"(%{{.*}}) : (tensor<1x12x16xf32>) -> tensor<1x12x16xf32>
+// BEFORE: arith.constant dense<[12, 12, 12, 11]> : tensor<4xindex>
+// BEFORE: %[[MINE:.*]] = "stablehlo.reduce"(%{{.*}}, %{{.*}}) <{dimensions = array<i64: 0, 1, 2>}>
+// BEFORE: mesh.all_reduce %[[MINE]] on @m24 mesh_axes = [0, 1] : tensor<f32> -> tensor<f32>
+// BEFORE-NOT: mesh.all_to_all
+// BEFORE: return
 func.func @hlo_total_variation(%x: tensor<2x48x16xf32>) -> tensor<f32> {
   %s = mesh.sharding @m24 split_axes = [[0], [1]] : !mesh.sharding
   %whole = mesh.sharding @m24 split_axes = [] : !mesh.sharding
@@ -290,13 +297,31 @@ func.func @hlo_total_variation(%x: tensor<2x48x16xf32>) -> tensor<f32> {
 // device reads the first column of the next device's piece of b only
 // (32 bytes, and the all_reduce's 8: XLA's plan), where the two
 // all_to_alls took 576.
-// CHECK-LABEL: func.func @hlo_shifted_product(
-// CHECK-NOT: mesh.all_to_all
-// CHECK: mesh.update_halo %arg1 into %{{.*}} on @m4 split_axes = {{\[\[\], \[0\]\]}} destination_halo_sizes = [0, 1] : tensor<8x12xf32> -> tensor<8x13xf32>
-// CHECK: "stablehlo.multiply"(%arg0, %{{.*}}) : (tensor<8x12xf32>, tensor<8x12xf32>) -> tensor<8x12xf32>
-// CHECK: mesh.all_reduce %{{.*}} on @m4 mesh_axes = [0] : tensor<f32> -> tensor<f32>
-// CHECK-NOT: mesh.all_to_all
-// CHECK: return
+// BEFORE-LABEL: func.func @hlo_shifted_product(
+// BEFORE-NOT: mesh.all_to_all
+// BEFORE: mesh.update_halo %arg1 into %{{.*}} on @m4 split_axes = {{\[\[\], \[0\]\]}} destination_halo_sizes = [0, 1] : tensor<8x12xf32> -> tensor<8x13xf32>
+// BEFORE: "stablehlo.multiply"(%arg0, %{{.*}}) : (tensor<8x12xf32>, tensor<8x12xf32>) -> tensor<8x12xf32>
+// BEFORE: mesh.all_reduce %{{.*}} on @m4 mesh_axes = [0] : tensor<f32> -> tensor<f32>
+// BEFORE-NOT: mesh.all_to_all
+// BEFORE: return
+// Partition itself now keeps the last two functions split: their hlo
+// slices are crops, whose 47 outputs the first device holds one fewer of.
+// The total variation moves one row of x (128 bytes), the shifted product
+// one column of a (32), each with the all_reduce's 8.
+// CROP-LABEL: func.func @hlo_total_variation(
+// CROP: mesh.update_halo %arg0 into %{{.*}} on @m24 split_axes = {{\[\[0\], \[1\]\]}} destination_halo_sizes = [0, 0, 1, 0] : tensor<1x12x16xf32> -> tensor<1x13x16xf32>
+// CROP: "stablehlo.subtract"(%{{.*}}, %{{.*}}) : (tensor<1x?x16xf32>, tensor<1x?x16xf32>) -> tensor<1x?x16xf32>
+// CROP: mesh.all_reduce %{{.*}} on @m24 mesh_axes = [0, 1] : tensor<f32> -> tensor<f32>
+// CROP-NOT: mesh.all_to_all
+// CROP: return
+// CROP-LABEL: func.func @hlo_shifted_product(
+// CROP: mesh.update_halo %arg0 into %{{.*}} on @m4 split_axes = {{\[\[\], \[0\]\]}} destination_halo_sizes = [1, 0] : tensor<8x12xf32> -> tensor<8x13xf32>
+// CROP: arith.constant dense<[11, 12, 12, 12]> : tensor<4xindex>
+// CROP: arith.constant dense<[1, 0, 0, 0]> : tensor<4xindex>
+// CROP: "stablehlo.multiply"(%{{.*}}, %{{.*}}) : (tensor<8x?xf32>, tensor<8x?xf32>) -> tensor<8x?xf32>
+// CROP: mesh.all_reduce %{{.*}} on @m4 mesh_axes = [0] : tensor<f32> -> tensor<f32>
+// CROP-NOT: mesh.all_to_all
+// CROP: return
 func.func @hlo_shifted_product(%a: tensor<8x48xf32>, %b: tensor<8x48xf32>) -> tensor<f32> {
   %cols = mesh.sharding @m4 split_axes = [[], [0]] : !mesh.sharding
   %whole = mesh.sharding @m4 split_axes = [] : !mesh.sharding

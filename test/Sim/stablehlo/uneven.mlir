@@ -1,7 +1,8 @@
-// Pieces of different sizes cannot be written in an iota's, a slice's, a
-// reshape's or a broadcast_in_dim's static type and sizes: partition
-// refuses them where they stand (a reshape and a broadcast_in_dim used to
-// get a dynamic result type that nothing sizes).
+// Pieces of different sizes cannot be written in an iota's, a reshape's or
+// a broadcast_in_dim's static type and sizes: partition refuses them where
+// they stand (a reshape and a broadcast_in_dim used to get a dynamic
+// result type that nothing sizes).  A slice of stride 1 on such pieces
+// becomes a tensor.extract_slice (stablehlo/crops.mlir).
 // RUN: mesh-opt --split-input-file --verify-diagnostics --mesh-partition %s
 
 mesh.mesh @mesh(shape = 2)
@@ -11,19 +12,6 @@ func.func @iota() -> tensor<5xf32> {
   %0 = "stablehlo.iota"() <{iota_dimension = 0 : i64}> : () -> tensor<5xf32>
   %1 = mesh.shard %0 to %s : tensor<5xf32>
   return %1 : tensor<5xf32>
-}
-
-// -----
-
-mesh.mesh @mesh(shape = 2)
-func.func @slice(%arg0: tensor<5x4xf32>) -> tensor<5x2xf32> {
-  %s = mesh.sharding @mesh split_axes = [[0]] : !mesh.sharding
-  %x = mesh.shard %arg0 to %s : tensor<5x4xf32>
-  %y = mesh.shard %x to %s annotate_for_users : tensor<5x4xf32>
-  // expected-error @+1 {{'stablehlo.slice' of pieces of different or dynamic sizes is not supported yet}}
-  %0 = "stablehlo.slice"(%y) <{start_indices = array<i64: 0, 1>, limit_indices = array<i64: 5, 3>, strides = array<i64: 1, 1>}> : (tensor<5x4xf32>) -> tensor<5x2xf32>
-  %1 = mesh.shard %0 to %s : tensor<5x2xf32>
-  return %1 : tensor<5x2xf32>
 }
 
 // -----

@@ -14,12 +14,17 @@ import dataclasses
 from typing import TYPE_CHECKING
 
 from mlir import ir
+from mlir.dialects import tensor
 
 from ...interfaces.rules import Crop, ShardingRule, crop_layout
+from ...ir.hlo import ints_of
 from ...sharding.spec import Mesh, Sharding
 
 if TYPE_CHECKING:  # (the partition pass imports this module)
     from .mesh_partition import _Partition
+
+_HLO_SLICES = frozenset(("stablehlo.slice", "mhlo.slice"))
+_HLO_PADS = frozenset(("stablehlo.pad", "mhlo.pad"))
 
 
 def split_crops(rule: ShardingRule, out: Sharding | None) -> list[tuple[Crop, int]]:
@@ -91,29 +96,73 @@ def localize(part: _Partition, op: ir.Operation, rule: ShardingRule, out: Shardi
     """The slice made again on this device's piece (its result already has
     its local type): along a split crop, its offset into the piece and its
     size are this device's; along other split dimensions (taken whole or
-    every t-th element of), the size is the result piece's.  None when no
-    crop is split (`_localize` does the job)."""
+    every t-th element of), the size is the result piece's.  An hlo slice
+    or pad becomes its `tensor` twin, whose offsets, sizes and padding may
+    be values, also where its pieces differ in size along a dimension it
+    takes whole.  None when no crop is split (`_localize` does the job)."""
     crops = split_crops(rule, out)
-    if not crops:
-        return None
+    hlo = op.name in _HLO_SLICES or op.name in _HLO_PADS
+    if not crops and not (hlo and not ir.RankedTensorType(op.results[0].type).has_static_shape):
+        return None  # (an hlo op split only where it takes all, into pieces of one size: `hlo.localize`)
     assert out is not None and part.mesh is not None
     if op.name == "tensor.pad":
         return _pad(part, op, crops, out)
-    from .mesh_partition import _dense_i64, _Ix, _one
+    if op.name in _HLO_PADS:
+        return _hlo_pad(part, op, crops, out)
+    from .mesh_partition import _dense_i64
+
+    dyn = ir.ShapedType.get_dynamic_size()
+    if op.name in _HLO_SLICES:
+        source, strides = op.operands[0], []
+        offsets: list[int | ir.Value] = list(ints_of(op.attributes["start_indices"]))
+        static_sizes = [b - a for a, b in zip(offsets, ints_of(op.attributes["limit_indices"]))]
+        sizes: list[int | ir.Value] = list(static_sizes)
+        static_strides = [1] * len(sizes)
+    else:
+        operands = list(op.operands)
+        segments = list(ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"]))
+        n_off, n_size = segments[1], segments[2]
+        given_offsets = iter(operands[1 : 1 + n_off])
+        given_sizes = iter(operands[1 + n_off : 1 + n_off + n_size])
+        source, strides = operands[0], operands[1 + n_off + n_size :]
+        static_offsets = ir.DenseI64ArrayAttr(op.attributes["static_offsets"])
+        offsets = [next(given_offsets) if o == dyn else o for o in static_offsets]
+        static_sizes = list(ir.DenseI64ArrayAttr(op.attributes["static_sizes"]))
+        sizes = [next(given_sizes) if n == dyn else n for n in static_sizes]
+        static_strides = list(ir.DenseI64ArrayAttr(op.attributes["static_strides"]))
+    _localized(part, op, crops, out, offsets, sizes, static_sizes)
+    attrs = {key: op.attributes[key] for key in op.attributes} if op.name == "tensor.extract_slice" else {}
+    attrs["static_offsets"] = _dense_i64([v if isinstance(v, int) else dyn for v in offsets])
+    attrs["static_sizes"] = _dense_i64([v if isinstance(v, int) else dyn for v in sizes])
+    attrs["static_strides"] = _dense_i64(static_strides)
+    dynamic_offsets = [v for v in offsets if not isinstance(v, int)]
+    dynamic_sizes = [v for v in sizes if not isinstance(v, int)]
+    attrs["operandSegmentSizes"] = ir.DenseI32ArrayAttr.get([1, len(dynamic_offsets), len(dynamic_sizes), len(strides)])
+    return ir.Operation.create(
+        "tensor.extract_slice",
+        results=[op.results[0].type],
+        operands=[source, *dynamic_offsets, *dynamic_sizes, *strides],
+        attributes=attrs,
+        loc=op.location,
+        ip=ir.InsertionPoint(op),
+    )
+
+
+def _localized(
+    part: _Partition,
+    op: ir.Operation,
+    crops: list[tuple[Crop, int]],
+    out: Sharding,
+    offsets: list[int | ir.Value],
+    sizes: list[int | ir.Value],
+    static_sizes: list[int],
+) -> None:
+    """Set this device's `offsets` and `sizes` (per dimension of the
+    operand) along each split result dimension."""
+    from .mesh_partition import _Ix, _one
 
     mesh = part.mesh
-    dyn = ir.ShapedType.get_dynamic_size()
-    operands = list(op.operands)
-    segments = list(ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"]))
-    n_off, n_size = segments[1], segments[2]
-    given_offsets = iter(operands[1 : 1 + n_off])
-    given_sizes = iter(operands[1 + n_off : 1 + n_off + n_size])
-    strides = operands[1 + n_off + n_size :]
-    offsets: list[int | ir.Value] = [
-        next(given_offsets) if o == dyn else o for o in ir.DenseI64ArrayAttr(op.attributes["static_offsets"])
-    ]
-    static_sizes = list(ir.DenseI64ArrayAttr(op.attributes["static_sizes"]))
-    sizes: list[int | ir.Value] = [next(given_sizes) if n == dyn else n for n in static_sizes]
+    assert mesh is not None
     result = op.results[0]
     global_out = ir.RankedTensorType(part.global_type.get(result, result.type))
     rank = global_out.rank
@@ -125,9 +174,13 @@ def localize(part: _Partition, op: ir.Operation, rule: ShardingRule, out: Shardi
         axes = out.axes_of(k) if k < len(out.split_axes) else ()
         if not axes:
             continue
+        c = by_dim.get(d)
+        n, count = global_out.shape[k], out.shard_count(k, mesh)
+        if c is None and not out.sharded_dims_offsets and n >= 0 and count > 0 and n % count == 0:
+            sizes[d] = n // count  # (the same on every device: no index to read)
+            continue
         index = ix.group_index(axes)
         sizes[d] = ix.size(out, k, global_out.shape[k], index)
-        c = by_dim.get(d)
         if c is None:
             continue  # taken whole or every t-th element of: at the same offset on every piece
         starts = _starts(c, out, k, have, mesh)
@@ -135,38 +188,95 @@ def localize(part: _Partition, op: ir.Operation, rule: ShardingRule, out: Shardi
             raise ValueError(f"the slice's rows along dimension {d} do not lie in each device's piece")
         table = tuple(int(s) for s in starts if s is not None)
         offsets[d] = ix.table(table, _one(table), index)
-    attrs = {key: op.attributes[key] for key in op.attributes}
-    attrs["static_offsets"] = _dense_i64([v if isinstance(v, int) else dyn for v in offsets])
-    attrs["static_sizes"] = _dense_i64([v if isinstance(v, int) else dyn for v in sizes])
-    dynamic_offsets = [v for v in offsets if not isinstance(v, int)]
-    dynamic_sizes = [v for v in sizes if not isinstance(v, int)]
-    attrs["operandSegmentSizes"] = ir.DenseI32ArrayAttr.get([1, len(dynamic_offsets), len(dynamic_sizes), len(strides)])
+
+
+def _pad(part: _Partition, op: ir.Operation, crops: list[tuple[Crop, int]], out: Sharding) -> ir.Operation:
+    """A `tensor.pad` made again on this device's piece (`_padded`), with
+    its own body."""
+    low: list[int | ir.Value] = list(ir.DenseI64ArrayAttr(op.attributes["static_low"]))
+    high: list[int | ir.Value] = list(ir.DenseI64ArrayAttr(op.attributes["static_high"]))
+    rows = _padded(part, op, crops, out, low, high)
+    new = _tensor_pad(op, rows, low, high, {key: op.attributes[key] for key in op.attributes})
+    op.regions[0].blocks[0].append_to(new.regions[0])
+    return new
+
+
+def _hlo_pad(part: _Partition, op: ir.Operation, crops: list[tuple[Crop, int]], out: Sharding) -> ir.Operation:
+    """An hlo `pad` (no interior padding) made again on this device's piece
+    (`_padded`) as a `tensor.pad` yielding the padding scalar.  Negative
+    padding cuts rows off: a device's share of it is a slice of its rows."""
+    low: list[int | ir.Value] = list(ints_of(op.attributes["edge_padding_low"]))
+    high: list[int | ir.Value] = list(ints_of(op.attributes["edge_padding_high"]))
+    rows, source = op.operands[0], ir.RankedTensorType(op.operands[0].type)
+    split = {c.dim for c, _ in crops}
+    cut = [d for d, (a, b) in enumerate(zip(low, high)) if d not in split and min(a, b) < 0]  # type: ignore[type-var]
+    if cut:
+        # (a dimension left whole: a split crop's shares of the padding are not negative)
+        from .mesh_partition import _Ix
+
+        ix = _Ix(part, ir.InsertionPoint(op), op.location)
+        offsets = [max(0, -low[d]) if d in cut else 0 for d in range(source.rank)]
+        sizes = [ix.dim(rows, d) for d in range(source.rank)]
+        for d in cut:
+            sizes[d] = source.shape[d] - offsets[d] - max(0, -high[d])
+            low[d], high[d] = max(0, low[d]), max(0, high[d])
+        rows = ix.slice(rows, offsets, sizes)
+    rows = _padded(part, op, crops, out, low, high, rows)
+    with op.location, ir.InsertionPoint(op):
+        scalar = tensor.ExtractOp(op.operands[1], []).result
+        new = _tensor_pad(op, rows, low, high, {})
+        block = new.regions[0].blocks.append(*[ir.IndexType.get()] * len(low))
+        with ir.InsertionPoint(block):
+            tensor.YieldOp(scalar)
+    return new
+
+
+def _tensor_pad(
+    op: ir.Operation, rows: ir.Value, low: list[int | ir.Value], high: list[int | ir.Value], attrs: dict
+) -> ir.Operation:
+    """A `tensor.pad` of `rows` by `low` and `high` (ints or index values),
+    typed as `op`'s (local) result, its region left empty."""
+    from .mesh_partition import _dense_i64
+
+    dyn = ir.ShapedType.get_dynamic_size()
+    attrs["static_low"] = _dense_i64([v if isinstance(v, int) else dyn for v in low])
+    attrs["static_high"] = _dense_i64([v if isinstance(v, int) else dyn for v in high])
+    dynamic_low = [v for v in low if not isinstance(v, int)]
+    dynamic_high = [v for v in high if not isinstance(v, int)]
+    attrs["operandSegmentSizes"] = ir.DenseI32ArrayAttr.get([1, len(dynamic_low), len(dynamic_high)])
     return ir.Operation.create(
-        op.name,
-        results=[result.type],
-        operands=[operands[0], *dynamic_offsets, *dynamic_sizes, *strides],
+        "tensor.pad",
+        results=[op.results[0].type],
+        operands=[rows, *dynamic_low, *dynamic_high],
         attributes=attrs,
+        regions=1,
         loc=op.location,
         ip=ir.InsertionPoint(op),
     )
 
 
-def _pad(part: _Partition, op: ir.Operation, crops: list[tuple[Crop, int]], out: Sharding) -> ir.Operation:
-    """A `tensor.pad` made again on this device's piece: along a split crop
-    it pads the run of its rows it holds (a slice at its own offset and
-    size) by its own share of the padding (tables read at its piece
-    number); along its other dimensions as before (a split one is padded
+def _padded(
+    part: _Partition,
+    op: ir.Operation,
+    crops: list[tuple[Crop, int]],
+    out: Sharding,
+    low: list[int | ir.Value],
+    high: list[int | ir.Value],
+    source: ir.Value | None = None,
+) -> ir.Value:
+    """The rows this device pads: along a split crop, the run of its rows
+    it holds (a slice at its own offset and size), padded by its own share
+    of the padding (tables read at its piece number, set in `low` and
+    `high`); along its other dimensions as before (a split one is padded
     by nothing)."""
-    from .mesh_partition import _dense_i64, _Ix, _one
+    from .mesh_partition import _Ix, _one
 
     mesh = part.mesh
     assert mesh is not None
-    source = op.operands[0]
+    source = op.operands[0] if source is None else source
     have = _held(part, op, crops, out)
     result = op.results[0]
     global_out = ir.RankedTensorType(part.global_type.get(result, result.type))
-    low: list[int | ir.Value] = list(ir.DenseI64ArrayAttr(op.attributes["static_low"]))
-    high: list[int | ir.Value] = list(ir.DenseI64ArrayAttr(op.attributes["static_high"]))
     ix = _Ix(part, ir.InsertionPoint(op), op.location)
     rank = global_out.rank
     offsets: list[int | ir.Value] = [0] * rank
@@ -190,24 +300,6 @@ def _pad(part: _Partition, op: ir.Operation, crops: list[tuple[Crop, int]], out:
             tables += [(tuple(int(s) for s in starts if s is not None), offsets), (lengths, sizes)]
         for values, target in tables:
             target[k] = ix.table(values, _one(values), index)
-    rows = source
-    if sliced:
-        rows = ix.slice(source, offsets, [ix.dim(source, d) if n is None else n for d, n in enumerate(sizes)])
-    dyn = ir.ShapedType.get_dynamic_size()
-    attrs = {key: op.attributes[key] for key in op.attributes}
-    attrs["static_low"] = _dense_i64([v if isinstance(v, int) else dyn for v in low])
-    attrs["static_high"] = _dense_i64([v if isinstance(v, int) else dyn for v in high])
-    dynamic_low = [v for v in low if not isinstance(v, int)]
-    dynamic_high = [v for v in high if not isinstance(v, int)]
-    attrs["operandSegmentSizes"] = ir.DenseI32ArrayAttr.get([1, len(dynamic_low), len(dynamic_high)])
-    new = ir.Operation.create(
-        op.name,
-        results=[result.type],
-        operands=[rows, *dynamic_low, *dynamic_high],
-        attributes=attrs,
-        regions=1,
-        loc=op.location,
-        ip=ir.InsertionPoint(op),
-    )
-    op.regions[0].blocks[0].append_to(new.regions[0])
-    return new
+    if not sliced:
+        return source
+    return ix.slice(source, offsets, [ix.dim(source, d) if n is None else n for d, n in enumerate(sizes)])

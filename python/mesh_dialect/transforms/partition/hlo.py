@@ -17,7 +17,9 @@ compute the right piece as they are (elementwise ops, `dot_general`,
   the neutral value elsewhere, as partition does for linalg inits.
 
 Pieces of different sizes (uneven or dynamic) cannot be written in these
-ops' static attributes and types, so they are refused with a diagnostic.
+ops' static attributes and types, so they are refused with a diagnostic
+(a `slice` of stride 1 and a `pad` without interior padding become their
+`tensor` twins instead, `crop.localize`).
 Elementwise ops, `transpose`, `dot_general`, `reduce` and a
 `broadcast_in_dim` along its operand's dimensions run on them: their local
 types are dynamic along the cut, and an operand gives each size.

@@ -899,8 +899,10 @@ class _Partition:
             except ValueError as e:
                 raise _Unsupported(op.location, str(e)) from None
         if cropped is not None:
+            assert not rule.windows and not pads  # (a crop's rule reads no window and fuses no pad)
             self.replaced(op, cropped)
-        elif name not in _LOCALIZED or not self.localize_dynamic(op, name):
+            return
+        if name not in _LOCALIZED or not self.localize_dynamic(op, name):
             _localize(op, name, self.forget)
         # the operands' layouts and global types, read before `hlo.localize`
         # may cut an operand (a slice's one-element dimension, `_held_element`)

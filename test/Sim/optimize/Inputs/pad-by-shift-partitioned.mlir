@@ -1,7 +1,7 @@
-// Input of pad-by-shift.mlir: its four tensor.pad functions as partition
-// wrote them before tensor.pad split its padded dimensions (a collective
-// moving the split away, the pad, one moving it back), the pattern
-// mesh-optimize-collectives' pad-by-shift rewrites.
+// Input of pad-by-shift.mlir: its four tensor.pad functions and three hlo
+// pads as partition wrote them before pads split their padded dimensions
+// (a collective moving the split away, the pad, one moving it back), the
+// pattern mesh-optimize-collectives' pad-by-shift rewrites.
 module {
   mesh.mesh @m4(shape = 4)
   mesh.mesh @m24(shape = 2x4)
@@ -44,5 +44,25 @@ module {
     } : tensor<8x64xf32> to tensor<10x80xf32>
     %1 = mesh.all_slice %padded on @m4 mesh_axes = [0] slice_axis = 1 : tensor<10x80xf32> -> tensor<10x20xf32>
     return %1 : tensor<10x20xf32>
+  }
+  func.func @hlo_rows_high16(%arg0: tensor<2x12x16xf32> {mesh.sharding = #mesh.sharding<@m24, [[0], [1]]>}) -> (tensor<2x16x16xf32> {mesh.sharding = #mesh.sharding<@m24, [[0], [1]]>}) {
+    %0 = "stablehlo.constant"() <{value = dense<3> : tensor<i32>}> : () -> tensor<i32>
+    %1 = "stablehlo.convert"(%0) : (tensor<i32>) -> tensor<f32>
+    %2 = mesh.all_to_all %arg0 on @m24 mesh_axes = [1] split_axis = 2 concat_axis = 1 : tensor<2x12x16xf32> -> tensor<2x48x4xf32>
+    %3 = "stablehlo.pad"(%2, %1) <{edge_padding_high = array<i64: 0, 16, 0>, edge_padding_low = array<i64: 0, 0, 0>, interior_padding = array<i64: 0, 0, 0>}> : (tensor<2x48x4xf32>, tensor<f32>) -> tensor<2x64x4xf32>
+    %4 = mesh.all_to_all %3 on @m24 mesh_axes = [1] split_axis = 1 concat_axis = 2 : tensor<2x64x4xf32> -> tensor<2x16x16xf32>
+    return %4 : tensor<2x16x16xf32>
+  }
+  func.func @mhlo_low8_i32(%arg0: tensor<10x8xi32> {mesh.sharding = #mesh.sharding<@m4, [[0]]>}, %arg1: tensor<i32> {mesh.sharding = #mesh.sharding<@m4, [[]]>}) -> (tensor<12x8xi32> {mesh.sharding = #mesh.sharding<@m4, [[0]]>}) {
+    %0 = mesh.all_to_all %arg0 on @m4 mesh_axes = [0] split_axis = 1 concat_axis = 0 : tensor<10x8xi32> -> tensor<40x2xi32>
+    %1 = "mhlo.pad"(%0, %arg1) {edge_padding_high = dense<0> : tensor<2xi32>, edge_padding_low = dense<[8, 0]> : tensor<2xi32>, interior_padding = dense<0> : tensor<2xi32>} : (tensor<40x2xi32>, tensor<i32>) -> tensor<48x2xi32>
+    %2 = mesh.all_to_all %1 on @m4 mesh_axes = [0] split_axis = 0 concat_axis = 1 : tensor<48x2xi32> -> tensor<12x8xi32>
+    return %2 : tensor<12x8xi32>
+  }
+  func.func @mhlo_dearer(%arg0: tensor<10x8xi32> {mesh.sharding = #mesh.sharding<@m4, [[0]]>}, %arg1: tensor<i32> {mesh.sharding = #mesh.sharding<@m4, [[]]>}) -> (tensor<12x8xi32> {mesh.sharding = #mesh.sharding<@m4, [[0]]>}) {
+    %0 = mesh.all_to_all %arg0 on @m4 mesh_axes = [0] split_axis = 1 concat_axis = 0 : tensor<10x8xi32> -> tensor<40x2xi32>
+    %1 = "mhlo.pad"(%0, %arg1) {edge_padding_high = dense<[3, 0]> : tensor<2xi32>, edge_padding_low = dense<[5, 0]> : tensor<2xi32>, interior_padding = dense<0> : tensor<2xi32>} : (tensor<40x2xi32>, tensor<i32>) -> tensor<48x2xi32>
+    %2 = mesh.all_to_all %1 on @m4 mesh_axes = [0] split_axis = 0 concat_axis = 1 : tensor<48x2xi32> -> tensor<12x8xi32>
+    return %2 : tensor<12x8xi32>
   }
 }
