@@ -29,6 +29,7 @@ from mesh_dialect.interfaces import (
 )
 from mesh_dialect.interfaces.rules import (
     Crop,
+    Scan,
     Window,
     crop_layout,
     moved_options,
@@ -662,6 +663,45 @@ def test_strided_slices_read_through_windows_one_element_wide():
     spread, shifted = rules["stablehlo.pad"]
     assert spread == R([P, P], [(0, 1), ()], [(0, 1)])
     assert shifted == R([P], [(0, None), ()], [(0, None)])
+
+
+def test_hlo_prefix_scans_split_the_dimension_they_scan():
+    """A `reduce_window` as long as a dimension, padded in front by all but
+    one cell (`jnp.cumsum`; behind: `reverse=True`), whose init is its
+    combiner's identity, is a `Scan` of a parallel loop: split, each device
+    scans its piece and adds the totals of the pieces before it.  A
+    shorter or doubly scanned window keeps the window (whose halos would be
+    the whole dimension); another init splits nothing."""
+
+    def window(k: int, size: list[int], padding: str, init: str, op: str = "add") -> str:
+        dims = ", ".join(map(str, size))
+        return f"""
+      %c{k} = "stablehlo.constant"() <{{value = dense<{init}> : tensor<f32>}}> : () -> tensor<f32>
+      %{k} = "stablehlo.reduce_window"(%x, %c{k}) <{{window_dimensions = array<i64: {dims}>,
+          padding = dense<{padding}> : tensor<2x2xi64>}}> ({{
+      ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+        %r = "stablehlo.{op}"(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+        "stablehlo.return"(%r) : (tensor<f32>) -> ()
+      }}) : (tensor<4x16xf32>, tensor<f32>) -> tensor<4x16xf32>"""
+
+    body = "".join(
+        [
+            window(0, [1, 16], "[[0, 0], [15, 0]]", "0.0"),
+            window(1, [1, 16], "[[0, 0], [0, 15]]", "0.0"),
+            window(2, [1, 16], "[[0, 0], [15, 0]]", "0xFF800000", "maximum"),
+            window(3, [4, 16], "[[3, 0], [15, 0]]", "0.0"),
+            window(4, [1, 16], "[[0, 0], [15, 0]]", "1.0"),
+            window(5, [1, 15], "[[0, 0], [14, 0]]", "0.0"),
+        ]
+    )
+    rules = rules_of(body, "%x: tensor<4x16xf32>")["stablehlo.reduce_window"]
+    cumsum, reverse, cummax, both, shifted, shorter = rules
+    assert cumsum == ShardingRule((P, P), ((0, 1), ()), ((0, 1),), scans=(Scan(1, "sum"),))
+    assert reverse.scans == (Scan(1, "sum", reverse=True),)
+    assert cummax.scans == (Scan(1, "max"),)
+    for kept in (both, shorter):
+        assert not kept.scans and kept.windows
+    assert not shifted.scans and shifted.iterators[1] == BAD  # padded, the init folded in: whole
 
 
 def test_moved_options_for_a_subsample_that_is_not_local():

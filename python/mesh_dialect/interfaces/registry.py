@@ -46,7 +46,7 @@ from ..ir.hlo import (
 from ..ir.signature import op_signature, read_signature
 from ..ir.types import float_zero, is_boolean
 from .linear import LINEAR_BODY_OPS, generic_terms
-from .rules import INVALID, SELECT, Crop, DimExpr, Iterator, ShardingRule, TensorMap, Window
+from .rules import INVALID, SELECT, Crop, DimExpr, Iterator, Scan, ShardingRule, TensorMap, Window
 
 RuleFn = Callable[[ir.Operation], ShardingRule | None]
 
@@ -618,7 +618,10 @@ def _body(op: ir.Operation, unregistered: dict[str, bool]) -> tuple:
 
 def _shape(value: ir.Value) -> tuple[int | None, ...] | None:
     """A ranked tensor's shape with None for dynamic sizes; None otherwise."""
-    t = value.type
+    return _type_shape(value.type)
+
+
+def _type_shape(t: ir.Type) -> tuple[int | None, ...] | None:
     if not isinstance(t, ir.RankedTensorType):
         return None
     return tuple(None if ir.ShapedType.is_dynamic_size(d) else d for d in t.shape)
@@ -2291,12 +2294,13 @@ def _hlo_reduce_window(op: ir.Operation) -> ShardingRule | None:
         return None
     size, strides, dilation, base, padding = window
     neutral = _neutral_init(op)
+    scan = hlo_scan(op)
     iterators: list[Iterator] = []
     inputs: list[DimExpr] = []
     for d in range(rank):
         padded = padding[2 * d] != 0 or padding[2 * d + 1] != 0
         plain = size[d] == strides[d] == dilation[d] == base[d] == 1 and not padded
-        if plain:
+        if plain or (scan is not None and d == scan[0]):
             iterators.append(Iterator.parallel())
             inputs.append(d)
         elif (
@@ -2322,7 +2326,48 @@ def _hlo_reduce_window(op: ir.Operation) -> ShardingRule | None:
             iterators.append(Iterator.invalid())
             inputs.append(frozenset())
     init = _whole_dims(op.operands[1])
-    return ShardingRule.from_exprs(tuple(iterators), [inputs, init], [list(range(rank))])
+    rule = ShardingRule.from_exprs(tuple(iterators), [inputs, init], [list(range(rank))])
+    if scan is None or not rule.iterators[scan[0]].is_parallel:
+        return rule
+    return dataclasses.replace(rule, scans=(Scan(scan[0], scan[1], scan[2]),))
+
+
+def hlo_scan(op: ir.Operation, types: tuple[ir.Type, ir.Type] | None = None) -> tuple[int, str, bool] | None:
+    """(dimension, combiner kind, reverse) of a one-input `reduce_window`
+    that scans one dimension of static size n >= 2 and leaves the others
+    alone: a window of n cells moved one by one and padded by n - 1 in
+    front (a prefix scan, `jnp.cumsum`) or behind (`reverse`, a suffix
+    scan), no dilation, an init that is its combiner's identity (the
+    padding then adds nothing).  Else None.  `types`: the input's and the
+    result's, where the op's own are a device's pieces (partition)."""
+    if len(op.operands) != 2 or len(op.results) != 1:
+        return None
+    if types is None:
+        x, out = _shape(op.operands[0]), _shape(op.results[0])
+    else:
+        x, out = _type_shape(types[0]), _type_shape(types[1])
+    if x is None or out is None or len(x) != len(out):
+        return None
+    rank = len(x)
+    window = _window_lists(op, ("window_dimensions", "window_strides", "window_dilations", "base_dilations"), rank)
+    if window is None:
+        return None
+    size, strides, dilation, base, padding = window
+    found = None
+    for d in range(rank):
+        low, high = padding[2 * d], padding[2 * d + 1]
+        if size[d] == strides[d] == dilation[d] == base[d] == 1 and low == high == 0:
+            continue
+        n = x[d]
+        if found is not None or n is None or n < 2 or out[d] != n or size[d] != n:
+            return None
+        if strides[d] != 1 or dilation[d] != 1 or base[d] != 1 or (low, high) not in ((n - 1, 0), (0, n - 1)):
+            return None
+        found = (d, low == 0)
+    kind = _hlo_reduce_kind(op, 1)
+    if found is None or kind == INVALID or not _neutral(op.operands[1], kind):
+        return None
+    return found[0], kind, found[1]
 
 
 def _hlo_select_and_scatter(op: ir.Operation) -> ShardingRule | None:

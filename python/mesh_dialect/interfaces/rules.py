@@ -281,6 +281,20 @@ def crop_layout(s: Sharding, crops: dict[int, tuple[Crop, Sequence[int]]], cuts:
 Crops = tuple[Crop, ...]
 
 
+@dataclass(frozen=True)
+class Scan:
+    """Parallel loop `loop` runs a prefix scan of combiner `kind` along the
+    dimensions it indexes (`reverse`: a suffix scan): `jnp.cumsum`, an hlo
+    `reduce_window` as long as the dimension.  Split, each device scans its
+    own piece, then combines it with the total of the pieces before it (or
+    after it), from one all_gather of every device's last (or first) row
+    (the solver's `own_cost`, partition's `hlo._scan`)."""
+
+    loop: int
+    kind: str
+    reverse: bool = False
+
+
 DimExpr = int | frozenset[int] | Window
 """What `ShardingRule.from_exprs` takes per tensor dimension: a loop index
 for a plain loop, a `Window` for an operand read through a window, else the
@@ -384,6 +398,9 @@ class ShardingRule:
     # operand dimensions a slice or a pad reads a run of (`Crop`): split,
     # the operand arrives holding each device's run (`crop_layout`)
     crops: Crops = ()
+    # parallel loops along which the op scans (`Scan`): split, each device
+    # adds the pieces before its own to its scan
+    scans: tuple[Scan, ...] = ()
     selects: bool = field(default=False, init=False, compare=False, repr=False)  # a `select` loop among them
 
     def __post_init__(self) -> None:
@@ -425,6 +442,9 @@ class ShardingRule:
             inside = c.offset >= 0 and c.offset + c.stride * (c.out - 1) < c.extent
             if c.stride < 1 or c.out < 1 or not (inside or (c.pads and c.stride == 1)):
                 raise ValueError(f"crop {c} reads beyond its dimension")
+        for sc in self.scans:
+            if not 0 <= sc.loop < n or not iterators[sc.loop].is_parallel:
+                raise ValueError(f"scan {sc} names no parallel loop")
         object.__setattr__(self, "iterators", iterators)
         object.__setattr__(self, "selects", any(it.is_select for it in iterators))
         object.__setattr__(self, "operand_maps", operand_maps)

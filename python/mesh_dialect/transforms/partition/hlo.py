@@ -35,7 +35,7 @@ import numpy as np
 from mlir import ir
 from mlir.dialects import arith, linalg, tensor
 
-from ...interfaces.registry import is_selection
+from ...interfaces.registry import hlo_scan, is_selection
 from ...ir import ops as mesh_ops
 from ...ir.hlo import GatherDimensions, conv_dimensions, gather_dimensions, ints_like, ints_of, scatter_dimensions
 from ...ir.types import sum_zero_attr
@@ -453,6 +453,90 @@ def _select(part: _Partition, op: ir.Operation) -> None:
             part.global_type[fresh] = part.global_type[r]
 
 
+def _scan(part: _Partition, op: ir.Operation) -> None:
+    """A `reduce_window` scanning a split dimension (`registry.hlo_scan`,
+    `jnp.cumsum`): each device has scanned its own piece.  Every device's
+    last row (a suffix scan: its first) is its piece's total; one
+    all_gather brings the group's totals in the pieces' order, the totals
+    of the pieces before this device's (after it) are combined, those of
+    the others masked to the init (the combiner's identity), and that row
+    is combined into every row of the piece."""
+    from .mesh_partition import _Ix
+
+    r = op.results[0]
+    x = op.operands[0]
+    found = hlo_scan(op, (part.global_type.get(x, x.type), part.global_type.get(r, r.type)))
+    s = part.layout.get(r)
+    if found is None or s is None or not s.axes_of(found[0]):
+        return
+    d, _, reverse = found
+    axes = list(s.axes_of(d))
+    local = _static_local(part, op)
+    assert local is not None and part.mesh is not None and part.mesh_name is not None
+    if any(part.mesh.shape[a] < 1 for a in axes):
+        raise _unsupported(op, f"scanning along mesh axes {axes} of dynamic size is not supported")
+    k = math.prod(part.mesh.shape[a] for a in axes)
+    dialect, element = op.name.partition(".")[0], local.element_type
+    body = list(op.regions[0].blocks[0].operations)
+    combiner = body[-1].operands[0].owner.name  # (`hlo_scan` checked the body is one combiner)
+    users = [(use.owner, use.operand_number) for use in r.uses]
+    loc, ip = op.location, ir.InsertionPoint.after(op)
+    ix = _Ix(part, ip, loc)
+    m = local.shape[d]
+    row = [1 if e == d else n for e, n in enumerate(local.shape)]
+    gathered = [k if e == d else n for e, n in enumerate(local.shape)]
+    total_type = ir.RankedTensorType.get([n for e, n in enumerate(local.shape) if e != d], element)
+    wide = ir.RankedTensorType.get(gathered, element)
+    flags = ir.RankedTensorType.get(gathered, ir.IntegerType.get_signless(1))
+    counts = ir.RankedTensorType.get(gathered, ir.IntegerType.get_signless(64))
+    me = ix.group_index(axes)
+    with loc, ip:
+        last = ix.slice(r, [0 if reverse or e != d else m - 1 for e in range(local.rank)], row)
+        totals = mesh_ops.AllGatherOp(wide, last, part.mesh_name, d, mesh_axes=axes, ip=ip).result
+        positions = np.broadcast_to(
+            np.arange(k, dtype=np.int64).reshape([k if e == d else 1 for e in range(local.rank)]), gathered
+        )
+        position = arith.ConstantOp(counts, ir.DenseElementsAttr.get(np.ascontiguousarray(positions), type=counts))
+        index = arith.IndexCastOp(ir.IntegerType.get_signless(64), ix.value(me)).result
+        mine = tensor.SplatOp(counts, index, []).result
+        predicate = arith.CmpIPredicate.sgt if reverse else arith.CmpIPredicate.slt
+        before = arith.CmpIOp(predicate, position.result, mine).result
+        assert ir.RankedTensorType(before.type) == flags
+        identity = tensor.SplatOp(wide, tensor.ExtractOp(op.operands[1], []).result, []).result
+        counted = arith.SelectOp(before, totals, identity).result
+        reduce = ir.Operation.create(
+            f"{dialect}.reduce",
+            results=[total_type],
+            operands=[counted, op.operands[1]],
+            attributes={"dimensions": _i64s(op.attributes["window_dimensions"], [d])},
+            regions=1,
+        )
+        copy = op.clone(ip=ip)
+        copy.regions[0].blocks[0].append_to(reduce.regions[0])
+        copy.erase()
+        dims = _i64s(op.attributes["window_dimensions"], [e for e in range(local.rank) if e != d])
+        spread = ir.Operation.create(
+            f"{dialect}.broadcast_in_dim",
+            results=[local],
+            operands=[reduce.result],
+            attributes={"broadcast_dimensions": dims},
+        ).result
+        done = ir.Operation.create(combiner, results=[local], operands=[r, spread]).result
+    for owner, i in users:
+        owner.operands[i] = done
+    part.layout[done] = s
+    part.global_type[done] = part.global_type[r]
+
+
+def _i64s(like: ir.Attribute, values: list[int]) -> ir.Attribute:
+    """`values` (any number of them) spelled as the integer list `like` is:
+    stablehlo's `array<i64: ...>` or mhlo's `dense<...> : tensor<Nxi64>`."""
+    if isinstance(like, ir.DenseI64ArrayAttr | ir.DenseI32ArrayAttr):
+        return ir.DenseI64ArrayAttr.get(values)
+    t = ir.RankedTensorType.get([len(values)], ir.IntegerType.get_signless(64))
+    return ir.DenseElementsAttr.get(np.array(values, dtype=np.int64), type=t)
+
+
 def _sized_by_type(part: _Partition, op: ir.Operation) -> None:
     """An op whose result size only its type gives (a reshape, a
     broadcast_in_dim): a local type of dynamic size says nothing, so pieces
@@ -602,5 +686,6 @@ _LOCALIZE = {
     "dynamic_update_slice": _dynamic_update_slice,
     "scatter": _scatter,
     "reduce": _reduce,
+    "reduce_window": _scan,
     "convolution": _convolution,
 }

@@ -381,7 +381,7 @@ class _Candidates:
         self.list_produces: list[tuple[tuple[int, ...], ...]] = [()]
         self.list_ties: list[list[int]] = [[]]  # per list id, its states' tie-breakers
         self.weights: list[int] = []  # per node, its weight (-1: per operand; `start`)
-        self.selecting: list[int] = []  # the op nodes whose rule has a `select` loop, in order
+        self.selecting: list[int] = []  # the op nodes whose rule has a `select` or `scan` loop, in order
         # per node, its last expansion's `_Expansion` settled cell (None: it
         # may add something), and those cells per question asked next
         self.settled: list[list[bool] | None] = [None] * len(graph.nodes)
@@ -523,6 +523,10 @@ class _Candidates:
         if rule is not None and rule.selects and st.option is not None:
             if self.g.dynamic_axes.get(st.mesh, frozenset()).intersection(select_axes(rule, st.option)):
                 return False  # the picks are gathered along a dimension of static size
+        if rule is not None and rule.scans and st.option is not None:
+            dynamic_axes = self.g.dynamic_axes.get(st.mesh, frozenset())
+            if any(dynamic_axes.intersection(st.option[scan.loop]) for scan in rule.scans):
+                return False  # the pieces' totals are gathered along a dimension of static size
         if rule is not None and rule.windows and st.option is not None:
             dynamic_axes = self.g.dynamic_axes.get(st.mesh, frozenset())
             for k, dims in enumerate(rule.windows):
@@ -868,7 +872,7 @@ class _Candidates:
             fixed = node.rule is None and not node.carry
             if not fixed:
                 choosing.append(index)
-                if node.rule is not None and node.rule.selects:
+                if node.rule is not None and (node.rule.selects or node.rule.scans):
                     self.selecting.append(index)
             states = node.states
             if not states:
@@ -1075,7 +1079,7 @@ class Solver:
         unary_of = {k: normalized(list_ties[k]) for k in in_use}
         unary = self.unary_ids = [unary_of[k] for k in list_id]
         selecting: dict[tuple[int, ...], list[int]] = {}
-        for c in self.selecting:  # (op nodes whose rule has a `select` loop)
+        for c in self.selecting:  # (op nodes whose rule has a `select` or `scan` loop)
             node = nodes[c]
             ties = [t + own_cost(g, node, st, True) for t, st in zip(self.ties[c], node.states)]
             self.ties[c] = selecting.setdefault(tuple(ties), ties)
@@ -1696,27 +1700,45 @@ def own_cost(graph: Graph, node: Node, st: State, scaled: bool = False) -> int:
     """What an op moves inside itself in state `st`: a split `select` loop
     (an argmax) gathers each device's pick of every result over the loop's
     mesh axes, one all_gather per result, each device receiving the other
-    members' pieces; times the node's trip count.  In bytes, or (`scaled`)
+    members' pieces; a split `scan` loop gathers one row of each piece
+    along its dimension (the pieces' totals); times the node's trip count.  In bytes, or (`scaled`)
     in the solver's units, where each collective counts too."""
     if st.option is None or node.rule is None:
         return 0
-    axes = select_axes(node.rule, st.option)
     shape = graph.meshes.get(st.mesh)
-    if not axes or shape is None:
+    if shape is None:
         return 0
+    total = 0
+    axes = select_axes(node.rule, st.option)
+    for scan in node.rule.scans:
+        if st.option[scan.loop]:
+            total += _gathered(graph, node, st, shape, st.option[scan.loop], scan.loop, scaled)
+    if axes:
+        total += _gathered(graph, node, st, shape, axes, None, scaled)
+    return total * node.weight
+
+
+def _gathered(
+    graph: Graph, node: Node, st: State, shape: tuple[int, ...], axes: tuple[int, ...], row: int | None, scaled: bool
+) -> int:
+    """What one all_gather per result over `axes` moves: every device
+    receives the other members' pieces (along the dimension loop `row`
+    indexes, one row of each: a scan's totals)."""
     others = _group(shape, axes) - 1
     total = 0
-    for v, lay in zip(node.results, st.produces):
+    for v, lay, m in zip(node.results, st.produces, node.rule.result_maps if node.rule else ()):
         if v < 0 or lay is None:
             continue
         value = graph.values[v]
         elements = 1
         for d, n in enumerate(value.shape):
+            if row is not None and m is not None and d < len(m) and m[d] == row:
+                continue
             pieces = _group(shape, lay[1].axes_of(d))
             elements *= -(-n // pieces)
         piece = others * elements * value.element_bytes
         total += piece * BYTE + COLLECTIVE if scaled else piece
-    return total * node.weight
+    return total
 
 
 def bytes_moved(graph: Graph, cost: Cost, choice: Sequence[int]) -> int:
