@@ -45,6 +45,8 @@
 // RUN: mesh-run %t.alone.mlir -f pad_max --compare-with %s --seed 35 -q | FileCheck %s --check-prefix=SIM
 // RUN: mesh-run %t.mlir -f pad_hand_cut --compare-with %s --seed 26 -q | FileCheck %s --check-prefix=SIM
 // RUN: mesh-run %t.alone.mlir -f pad_hand_cut --compare-with %s --seed 36 -q | FileCheck %s --check-prefix=SIM
+// RUN: mesh-run %t.mlir -f halo_on_whole_dim --compare-with %s --seed 27 -q | FileCheck %s --check-prefix=SIM
+// RUN: mesh-run %t.alone.mlir -f halo_on_whole_dim --compare-with %s --seed 37 -q | FileCheck %s --check-prefix=SIM
 // SIM: match
 
 mesh.mesh @m(shape = 4)
@@ -276,4 +278,22 @@ func.func @dynamic_mesh(%a: tensor<64xf32>) -> tensor<63xf32> {
   %x = tensor.extract_slice %as[1] [63] [1] : tensor<64xf32> to tensor<63xf32>
   %xs = mesh.shard %x to %s : tensor<63xf32>
   return %xs : tensor<63xf32>
+}
+
+// The operand arrives (annotated for users) with a halo along the rows,
+// which the slice takes whole; it crops the columns, not split.  Each
+// device slices its own rows as the whole slice does: partition alone
+// drops the halo first (it sliced the halo's rows).
+// ALONE-LABEL: func.func @halo_on_whole_dim(
+// ALONE: mesh.update_halo
+// ALONE: tensor.extract_slice %{{.*}}[1, 0] [2, 8] [1, 1] : tensor<3x8xf32> to tensor<2x8xf32>
+// ALONE: tensor.extract_slice %{{.*}}[0, 1] [2, 6] [1, 1] : tensor<2x8xf32> to tensor<2x6xf32>
+func.func @halo_on_whole_dim(%x: tensor<8x8xf32>) -> tensor<8x6xf32> {
+  %s = mesh.sharding @m split_axes = [[0]] : !mesh.sharding
+  %h = mesh.sharding @m split_axes = [[0]] halo_sizes = [1, 0] : !mesh.sharding
+  %xs = mesh.shard %x to %s : tensor<8x8xf32>
+  %xh = mesh.shard %xs to %h annotate_for_users : tensor<8x8xf32>
+  %y = tensor.extract_slice %xh[0, 1] [8, 6] [1, 1] : tensor<8x8xf32> to tensor<8x6xf32>
+  %ys = mesh.shard %y to %s : tensor<8x6xf32>
+  return %ys : tensor<8x6xf32>
 }

@@ -33,6 +33,10 @@
 // RUN: mesh-run --allow-unregistered-dialect %t.alone.mlir -f negative_whole_dim --compare-with %s --seed 18 -q | FileCheck %s --check-prefix=SIM
 // RUN: mesh-run --allow-unregistered-dialect %t.mlir -f uneven_whole_dim --compare-with %s --seed 9 -q | FileCheck %s --check-prefix=SIM
 // RUN: mesh-run --allow-unregistered-dialect %t.alone.mlir -f uneven_rows_alone --compare-with %s --seed 10 -q | FileCheck %s --check-prefix=SIM
+// RUN: mesh-run --allow-unregistered-dialect %t.mlir -f hlo_halo_on_whole_dim --compare-with %s --seed 21 -q | FileCheck %s --check-prefix=SIM
+// RUN: mesh-run --allow-unregistered-dialect %t.alone.mlir -f hlo_halo_on_whole_dim --compare-with %s --seed 22 -q | FileCheck %s --check-prefix=SIM
+// RUN: mesh-run --allow-unregistered-dialect %t.mlir -f pad_cut_past_end --compare-with %s --seed 23 -q | FileCheck %s --check-prefix=SIM
+// RUN: mesh-run --allow-unregistered-dialect %t.alone.mlir -f pad_cut_past_end --compare-with %s --seed 24 -q | FileCheck %s --check-prefix=SIM
 // SIM: match
 
 mesh.mesh @m4(shape = 4)
@@ -211,4 +215,36 @@ func.func @uneven_rows_alone(%arg0: tensor<5x4xf32>) -> tensor<5x2xf32> {
   %0 = "stablehlo.slice"(%y) <{start_indices = array<i64: 0, 1>, limit_indices = array<i64: 5, 3>, strides = array<i64: 1, 1>}> : (tensor<5x4xf32>) -> tensor<5x2xf32>
   %1 = mesh.shard %0 to %s : tensor<5x2xf32>
   return %1 : tensor<5x2xf32>
+}
+
+// An hlo pad by -1 and -1 of the columns, not split, of rows that arrive
+// with a halo: partition alone drops the halo before each device pads its
+// own rows (it padded the halo's rows into a type one row short).
+// ALONE-LABEL: func.func @hlo_halo_on_whole_dim(
+// ALONE: mesh.update_halo
+// ALONE: tensor.pad
+func.func @hlo_halo_on_whole_dim(%x: tensor<6x8xf32>) -> tensor<6x6xf32> {
+  %s = mesh.sharding @m2 split_axes = [[0]] : !mesh.sharding
+  %h = mesh.sharding @m2 split_axes = [[0]] halo_sizes = [1, 0] : !mesh.sharding
+  %xs = mesh.shard %x to %s : tensor<6x8xf32>
+  %xh = mesh.shard %xs to %h annotate_for_users : tensor<6x8xf32>
+  %c = "stablehlo.constant"() <{value = dense<5.0> : tensor<f32>}> : () -> tensor<f32>
+  %y = "stablehlo.pad"(%xh, %c) <{edge_padding_low = array<i64: 0, -1>, edge_padding_high = array<i64: 0, -1>, interior_padding = array<i64: 0, 0>}> : (tensor<6x8xf32>, tensor<f32>) -> tensor<6x6xf32>
+  %ys = mesh.shard %y to %s : tensor<6x6xf32>
+  return %ys : tensor<6x6xf32>
+}
+
+// A dimension left whole padded by 3 in front and cut by 2 behind, more
+// than its one column: all padding, no column kept.  The rows are split
+// and padded by one in front.
+// CHECK-LABEL: func.func @pad_cut_past_end(
+// CHECK: tensor.empty(%{{.*}}) : tensor<?x0xf32>
+// CHECK: tensor.pad %{{.*}} low[%{{.*}}, 2] high[0, 0]
+func.func @pad_cut_past_end(%x: tensor<4x1xf32>) -> tensor<5x2xf32> {
+  %s = mesh.sharding @m2 split_axes = [[0]] : !mesh.sharding
+  %xs = mesh.shard %x to %s : tensor<4x1xf32>
+  %c = "stablehlo.constant"() <{value = dense<5.0> : tensor<f32>}> : () -> tensor<f32>
+  %y = "stablehlo.pad"(%xs, %c) <{edge_padding_low = array<i64: 1, 3>, edge_padding_high = array<i64: 0, -2>, interior_padding = array<i64: 0, 0>}> : (tensor<4x1xf32>, tensor<f32>) -> tensor<5x2xf32>
+  %ys = mesh.shard %y to %s : tensor<5x2xf32>
+  return %ys : tensor<5x2xf32>
 }

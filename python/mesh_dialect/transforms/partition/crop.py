@@ -73,6 +73,13 @@ def fit(part: _Partition, op: ir.Operation, rule: ShardingRule, out: Sharding | 
     assert mesh is not None
     crops = split_crops(rule, out)
     if not crops:
+        # each device slices its piece as the whole op does: a halo the
+        # operand arrives with (partition's fit keeps one for a crop) goes
+        operand = rule.crops[0].operand if rule.crops else 0
+        have = part.layout.get(op.operands[operand])
+        if rule.crops and have is not None and have.halo_sizes:
+            plain = dataclasses.replace(have, halo_sizes=())
+            part.reshard_operand(op, operand, plain, ir.InsertionPoint(op), op.location)
         return
     assert out is not None
     # (never on a mesh of dynamic size: partition reads such a rule `uncropped`)
@@ -211,15 +218,24 @@ def _hlo_pad(part: _Partition, op: ir.Operation, crops: list[tuple[Crop, int]], 
     split = {c.dim for c, _ in crops}
     cut = [d for d, (a, b) in enumerate(zip(low, high)) if d not in split and min(a, b) < 0]  # type: ignore[type-var]
     if cut:
-        # (a dimension left whole: a split crop's shares of the padding are not negative)
+        # (a dimension left whole: a split crop's shares of the padding are
+        # not negative) output i reads row i - low: the rows kept, then
+        # the padding before and after them, all of it where none is kept
         from .mesh_partition import _Ix
 
         ix = _Ix(part, ir.InsertionPoint(op), op.location)
-        offsets = [max(0, -low[d]) if d in cut else 0 for d in range(source.rank)]
+        offsets: list[int | ir.Value] = [0] * source.rank
         sizes = [ix.dim(rows, d) for d in range(source.rank)]
         for d in cut:
-            sizes[d] = source.shape[d] - offsets[d] - max(0, -high[d])
-            low[d], high[d] = max(0, low[d]), max(0, high[d])
+            a, b = low[d], high[d]
+            assert isinstance(a, int) and isinstance(b, int)
+            n = source.shape[d]
+            padded = n + a + b
+            start, stop = max(0, -a), min(n, n + b)
+            kept = max(0, stop - start)
+            offsets[d], sizes[d] = (start if kept else 0), kept
+            low[d] = min(padded, max(0, a))
+            high[d] = padded - low[d] - kept
         rows = ix.slice(rows, offsets, sizes)
     rows = _padded(part, op, crops, out, low, high, rows)
     with op.location, ir.InsertionPoint(op):
