@@ -570,6 +570,19 @@ def _close(got: np.ndarray, want: np.ndarray) -> bool:
     return bool(np.all(same | (finite & near)))
 
 
+def partitioned_results(text: str, args_of) -> tuple[str, list, list]:
+    """`text` (a function `@f`) through sharding-propagation and
+    mesh-partition, verified: (the output printed, the original's results,
+    the output's results) on the inputs `args_of(Simulation.signature)` gives."""
+    ctx = mesh_dialect.context(allow_unregistered_dialects=True)
+    module = mesh_dialect.parse(text, context=ctx)
+    mesh_dialect.pass_manager("builtin.module(sharding-propagation, mesh-partition)", context=ctx).run(module.operation)
+    mesh_dialect.verify(module)
+    reference = Simulation(mesh_dialect.parse(text, context=ctx))
+    args = args_of(reference.signature("f"))
+    return mesh_dialect.print_ir(module), reference.run("f", args), Simulation(module).run("f", args)
+
+
 def check(prog: Program, seeds: tuple[int, ...] = (0, 1)) -> Outcome:
     """Run the pipeline on `prog`; a refusal must be a clean diagnostic, and
     a partitioned program must verify, print and re-parse, and compute the

@@ -9,21 +9,10 @@ must equal the original's, exactly (small integers in f32)."""
 
 from __future__ import annotations
 
-import functools
-
 import numpy as np
+from hlo_programs import partitioned_results
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
-from mlir.passmanager import PassManager
-
-import mesh_dialect
-from mesh_dialect.sim.api import Simulation
-from mesh_dialect.transforms import MeshPartition
-
-
-@functools.cache
-def _context():
-    return mesh_dialect.context()
 
 
 def _t(shape: list[int]) -> str:
@@ -121,28 +110,14 @@ func.func @f(%x: {_t(shape)}) -> {_t(current)} {{
 """
 
 
-def _partition(text: str):
-    ctx = _context()
-    ctx.allow_unregistered_dialects = True
-    module = mesh_dialect.parse(text, context=ctx)
-    with ctx:
-        pm = PassManager("builtin.module")
-        mesh_dialect.ShardingPropagation().add_to(pm)
-        MeshPartition().add_to(pm)
-        pm.run(module.operation)
-    mesh_dialect.verify(module)
-    return module
-
-
 @settings(max_examples=150, deadline=None)
 @given(programs(), st.integers(0, 2**31 - 1))
 def test_random_hlo_crops_partition_to_the_same_results(text, seed):
-    module = _partition(text)
-    printed = mesh_dialect.print_ir(module)
-    event("kept split through a crop" if "tensor.extract_slice" in printed or "tensor.pad" in printed else "no crop")
-    sim = Simulation(mesh_dialect.parse(text, context=_context()))
     rng = np.random.default_rng(seed)
-    args = [rng.integers(-3, 4, size=tuple(t.shape)).astype(np.float32) for t in sim.signature("f").arg_types]
-    expected = sim.run("f", args)
-    got = Simulation(module).run("f", args)
+
+    def args_of(signature) -> list[np.ndarray]:
+        return [rng.integers(-3, 4, size=tuple(t.shape)).astype(np.float32) for t in signature.arg_types]
+
+    printed, expected, got = partitioned_results(text, args_of)
+    event("kept split through a crop" if "tensor.extract_slice" in printed or "tensor.pad" in printed else "no crop")
     np.testing.assert_array_equal(got[0], expected[0])

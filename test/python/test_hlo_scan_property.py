@@ -10,16 +10,10 @@ integers whose sums stay exact)."""
 
 from __future__ import annotations
 
-import functools
-
 import numpy as np
+from hlo_programs import partitioned_results
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
-from mlir.passmanager import PassManager
-
-import mesh_dialect
-from mesh_dialect.sim.api import Simulation
-from mesh_dialect.transforms import MeshPartition
 
 _COMBINERS = {
     "sum": ("add", {"i32": "0", "f32": "0.0"}),
@@ -27,13 +21,6 @@ _COMBINERS = {
     "max": ("maximum", {"i32": "-2147483648", "f32": "0xFF800000"}),
     "min": ("minimum", {"i32": "2147483647", "f32": "0x7F800000"}),
 }
-
-
-@functools.cache
-def _context():
-    ctx = mesh_dialect.context()
-    ctx.allow_unregistered_dialects = True
-    return ctx
 
 
 def _t(shape: list[int], element: str) -> str:
@@ -93,29 +80,17 @@ func.func @f(%x: {t}) -> {t} {{
 """
 
 
-def _partition(text: str):
-    module = mesh_dialect.parse(text, context=_context())
-    with _context():
-        pm = PassManager("builtin.module")
-        mesh_dialect.ShardingPropagation().add_to(pm)
-        MeshPartition().add_to(pm)
-        pm.run(module.operation)
-    mesh_dialect.verify(module)
-    return module
-
-
 @settings(max_examples=150, deadline=None)
 @given(programs(), st.integers(0, 2**31 - 1))
 def test_random_scans_of_split_dimensions_partition_to_the_same_results(text, seed):
-    module = _partition(text)
-    printed = mesh_dialect.print_ir(module)
-    event("totals gathered" if "mesh.all_gather" in printed else "no gather")
-    sim = Simulation(mesh_dialect.parse(text, context=_context()))
     rng = np.random.default_rng(seed)
-    (arg,) = sim.signature("f").arg_types
     low, high = (1, 3) if "multiply" in text else (-3, 4)
-    element = np.int32 if "i32" in str(arg.element_type) else np.float32
-    x = rng.integers(low, high, size=tuple(arg.shape)).astype(element)
-    expected = sim.run("f", [x])
-    got = Simulation(module).run("f", [x])
+
+    def args_of(signature) -> list[np.ndarray]:
+        (arg,) = signature.arg_types
+        element = np.int32 if "i32" in str(arg.element_type) else np.float32
+        return [rng.integers(low, high, size=tuple(arg.shape)).astype(element)]
+
+    printed, expected, got = partitioned_results(text, args_of)
+    event("totals gathered" if "mesh.all_gather" in printed else "no gather")
     np.testing.assert_array_equal(got[0], expected[0])

@@ -2283,16 +2283,11 @@ def _hlo_reduce_window(op: ir.Operation) -> ShardingRule | None:
     body's identity: the specification folds init in for every padding
     cell, while XLA skips them, so only an identity makes the halo cells
     partition fills with it mean the same to both."""
-    if len(op.operands) != 2 or len(op.results) != 1:
+    found = _one_input_window(op, _shape(op.operands[0]), _shape(op.results[0])) if len(op.operands) else None
+    if found is None:
         return None
-    x, out = _shape(op.operands[0]), _shape(op.results[0])
-    if x is None or out is None or len(x) != len(out):
-        return None
+    x, out, (size, strides, dilation, base, padding) = found
     rank = len(x)
-    window = _window_lists(op, ("window_dimensions", "window_strides", "window_dilations", "base_dilations"), rank)
-    if window is None:
-        return None
-    size, strides, dilation, base, padding = window
     neutral = _neutral_init(op)
     scan = hlo_scan(op)
     iterators: list[Iterator] = []
@@ -2332,6 +2327,15 @@ def _hlo_reduce_window(op: ir.Operation) -> ShardingRule | None:
     return dataclasses.replace(rule, scans=(Scan(scan[0], scan[1], scan[2]),))
 
 
+def _one_input_window(op: ir.Operation, x: tuple[int | None, ...] | None, out: tuple[int | None, ...] | None):
+    """(input shape, result shape, its window lists) of a `reduce_window`
+    of one input of shape `x` and result of shape `out`, else None."""
+    if len(op.operands) != 2 or len(op.results) != 1 or x is None or out is None or len(x) != len(out):
+        return None
+    window = _window_lists(op, ("window_dimensions", "window_strides", "window_dilations", "base_dilations"), len(x))
+    return None if window is None else (x, out, window)
+
+
 def hlo_scan(op: ir.Operation, types: tuple[ir.Type, ir.Type] | None = None) -> tuple[int, str, bool] | None:
     """(dimension, combiner kind, reverse) of a one-input `reduce_window`
     that scans one dimension of static size n >= 2 and leaves the others
@@ -2340,19 +2344,16 @@ def hlo_scan(op: ir.Operation, types: tuple[ir.Type, ir.Type] | None = None) -> 
     scan), no dilation, an init that is its combiner's identity (the
     padding then adds nothing).  Else None.  `types`: the input's and the
     result's, where the op's own are a device's pieces (partition)."""
-    if len(op.operands) != 2 or len(op.results) != 1:
+    if not len(op.operands):
         return None
     if types is None:
-        x, out = _shape(op.operands[0]), _shape(op.results[0])
+        window = _one_input_window(op, _shape(op.operands[0]), _shape(op.results[0]))
     else:
-        x, out = _type_shape(types[0]), _type_shape(types[1])
-    if x is None or out is None or len(x) != len(out):
-        return None
-    rank = len(x)
-    window = _window_lists(op, ("window_dimensions", "window_strides", "window_dilations", "base_dilations"), rank)
+        window = _one_input_window(op, _type_shape(types[0]), _type_shape(types[1]))
     if window is None:
         return None
-    size, strides, dilation, base, padding = window
+    x, out, (size, strides, dilation, base, padding) = window
+    rank = len(x)
     found = None
     for d in range(rank):
         low, high = padding[2 * d], padding[2 * d + 1]
