@@ -2338,8 +2338,8 @@ def _one_input_window(op: ir.Operation, x: tuple[int | None, ...] | None, out: t
 
 def hlo_scan(op: ir.Operation, types: tuple[ir.Type, ir.Type] | None = None) -> tuple[int, str, bool] | None:
     """(dimension, combiner kind, reverse) of a one-input `reduce_window`
-    that scans one dimension of static size n >= 2 and leaves the others
-    alone: a window of n cells moved one by one and padded by n - 1 in
+    of static shape that scans one dimension of size n >= 2 and leaves the
+    others alone: a window of n cells moved one by one and padded by n - 1 in
     front (a prefix scan, `jnp.cumsum`) or behind (`reverse`, a suffix
     scan), no dilation, an init that is its combiner's identity (the
     padding then adds nothing).  Else None.  `types`: the input's and the
@@ -2353,6 +2353,8 @@ def hlo_scan(op: ir.Operation, types: tuple[ir.Type, ir.Type] | None = None) -> 
     if window is None:
         return None
     x, out, (size, strides, dilation, base, padding) = window
+    if None in x or None in out:
+        return None  # (the totals' row takes its other sizes from the type)
     rank = len(x)
     found = None
     for d in range(rank):
