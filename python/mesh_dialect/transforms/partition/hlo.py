@@ -458,9 +458,10 @@ def _scan(part: _Partition, op: ir.Operation) -> None:
     `jnp.cumsum`): each device has scanned its own piece.  Every device's
     last row (a suffix scan: its first) is its piece's total; one
     all_gather brings the group's totals in the pieces' order, the totals
-    of the pieces before this device's (after it) are combined, those of
-    the others masked to the init (the combiner's identity), and that row
-    is combined into every row of the piece."""
+    of the pieces before this device's (after it) are sliced out and
+    combined (none: the init, the combiner's identity), and that row is
+    combined into every row of the piece.  Its other dimensions may be
+    cut into pieces of any sizes."""
     from .mesh_partition import _Ix
 
     r = op.results[0]
@@ -471,11 +472,15 @@ def _scan(part: _Partition, op: ir.Operation) -> None:
         return
     d, _, reverse = found
     axes = list(s.axes_of(d))
-    local = _static_local(part, op)
-    assert local is not None and part.mesh is not None and part.mesh_name is not None
+    assert part.mesh is not None and part.mesh_name is not None
     if any(part.mesh.shape[a] < 1 for a in axes):
         raise _unsupported(op, f"scanning along mesh axes {axes} of dynamic size is not supported")
     k = math.prod(part.mesh.shape[a] for a in axes)
+    if k == 1:
+        return  # (one piece along the scan: it is the whole scan)
+    local = ir.RankedTensorType(r.type)
+    if local.is_dynamic_dim(d):
+        raise _unsupported(op, f"scanning pieces of different sizes is not supported yet (local type {local})")
     dialect, element = op.name.partition(".")[0], local.element_type
     body = list(op.regions[0].blocks[0].operations)
     combiner = body[-1].operands[0].owner.name  # (`hlo_scan` checked the body is one combiner)
@@ -483,27 +488,20 @@ def _scan(part: _Partition, op: ir.Operation) -> None:
     loc, ip = op.location, ir.InsertionPoint.after(op)
     ix = _Ix(part, ip, loc)
     m = local.shape[d]
-    row = [1 if e == d else n for e, n in enumerate(local.shape)]
-    gathered = [k if e == d else n for e, n in enumerate(local.shape)]
+    sizes = ix.sizes_of(r)
+    row = [1 if e == d else n for e, n in enumerate(sizes)]
+    wide = ir.RankedTensorType.get([k if e == d else n for e, n in enumerate(local.shape)], element)
     total_type = ir.RankedTensorType.get([n for e, n in enumerate(local.shape) if e != d], element)
-    wide = ir.RankedTensorType.get(gathered, element)
-    flags = ir.RankedTensorType.get(gathered, ir.IntegerType.get_signless(1))
-    counts = ir.RankedTensorType.get(gathered, ir.IntegerType.get_signless(64))
     me = ix.group_index(axes)
     with loc, ip:
         last = ix.slice(r, [0 if reverse or e != d else m - 1 for e in range(local.rank)], row)
         totals = mesh_ops.AllGatherOp(wide, last, part.mesh_name, d, mesh_axes=axes, ip=ip).result
-        positions = np.broadcast_to(
-            np.arange(k, dtype=np.int64).reshape([k if e == d else 1 for e in range(local.rank)]), gathered
+        start, count = (ix.add(me, 1), ix.sub(k - 1, me)) if reverse else (0, me)
+        counted = ix.slice(
+            totals,
+            [start if e == d else 0 for e in range(local.rank)],
+            [count if e == d else n for e, n in enumerate(sizes)],
         )
-        position = arith.ConstantOp(counts, ir.DenseElementsAttr.get(np.ascontiguousarray(positions), type=counts))
-        index = arith.IndexCastOp(ir.IntegerType.get_signless(64), ix.value(me)).result
-        mine = tensor.SplatOp(counts, index, []).result
-        predicate = arith.CmpIPredicate.sgt if reverse else arith.CmpIPredicate.slt
-        before = arith.CmpIOp(predicate, position.result, mine).result
-        assert ir.RankedTensorType(before.type) == flags
-        identity = tensor.SplatOp(wide, tensor.ExtractOp(op.operands[1], []).result, []).result
-        counted = arith.SelectOp(before, totals, identity).result
         reduce = ir.Operation.create(
             f"{dialect}.reduce",
             results=[total_type],
