@@ -37,6 +37,7 @@ def run(*args, cwd):
 def files(tmp_path):
     (tmp_path / "global.mlir").write_text(GLOBAL)
     (tmp_path / "spmd.mlir").write_text(SPMD)
+    (tmp_path / "empty.npy").write_bytes(b"")
     np.save(tmp_path / "x.npy", np.arange(8, dtype=np.int32).reshape(4, 2))
     np.save(tmp_path / "k.npy", np.array(3, dtype=np.int32))
     return tmp_path
@@ -80,6 +81,10 @@ def test_a_wrong_program_is_reported_with_the_worst_difference(files):
         (
             ["global.mlir", "-i", "x.npy", "-i", "nope.npy"],
             "mesh-run: cannot read input 'nope.npy': [Errno 2] No such file or directory: 'nope.npy'\n",
+        ),
+        (
+            ["global.mlir", "-i", "x.npy", "-i", "empty.npy"],
+            "mesh-run: cannot read input 'empty.npy': No data left in file\n",
         ),
         (["global.mlir", "--spmd"], "mesh-run: @scale has no layout; name its mesh with --mesh\n"),
     ],

@@ -158,7 +158,7 @@ class RunDriver:
             for path in self.o.inputs:
                 try:
                     out.append(np.load(path, allow_pickle=False))
-                except (OSError, ValueError) as e:
+                except (OSError, ValueError, EOFError) as e:  # (an empty file: EOFError)
                     raise RunError(f"cannot read input '{path}': {e}") from None
             return out
         mesh = None
