@@ -2289,7 +2289,7 @@ def _hlo_reduce_window(op: ir.Operation) -> ShardingRule | None:
     x, out, (size, strides, dilation, base, padding) = found
     rank = len(x)
     neutral = _neutral_init(op)
-    scan = hlo_scan(op)
+    scan = _scanned(op, x, out, found[2])
     iterators: list[Iterator] = []
     inputs: list[DimExpr] = []
     for d in range(rank):
@@ -2350,19 +2350,21 @@ def hlo_scan(op: ir.Operation, types: tuple[ir.Type, ir.Type] | None = None) -> 
         window = _one_input_window(op, _shape(op.operands[0]), _shape(op.results[0]))
     else:
         window = _one_input_window(op, _type_shape(types[0]), _type_shape(types[1]))
-    if window is None:
-        return None
-    x, out, (size, strides, dilation, base, padding) = window
+    return None if window is None else _scanned(op, *window)
+
+
+def _scanned(op: ir.Operation, x: tuple, out: tuple, window: tuple) -> tuple[int, str, bool] | None:
+    """`hlo_scan` of a `reduce_window` whose shapes and window lists are read."""
+    size, strides, dilation, base, padding = window
     if None in x or None in out:
         return None  # (the totals' row takes its other sizes from the type)
-    rank = len(x)
     found = None
-    for d in range(rank):
+    for d in range(len(x)):
         low, high = padding[2 * d], padding[2 * d + 1]
         if size[d] == strides[d] == dilation[d] == base[d] == 1 and low == high == 0:
             continue
         n = x[d]
-        if found is not None or n is None or n < 2 or out[d] != n or size[d] != n:
+        if found is not None or n < 2 or out[d] != n or size[d] != n:
             return None
         if strides[d] != 1 or dilation[d] != 1 or base[d] != 1 or (low, high) not in ((n - 1, 0), (0, n - 1)):
             return None

@@ -75,9 +75,9 @@ def fit(part: _Partition, op: ir.Operation, rule: ShardingRule, out: Sharding | 
     if not crops:
         # each device slices its piece as the whole op does: a halo the
         # operand arrives with (partition's fit keeps one for a crop) goes
-        operand = rule.crops[0].operand if rule.crops else 0
+        operand = rule.crops[0].operand  # (called for a rule with crops)
         have = part.layout.get(op.operands[operand])
-        if rule.crops and have is not None and have.halo_sizes:
+        if have is not None and have.halo_sizes:
             plain = dataclasses.replace(have, halo_sizes=())
             part.reshard_operand(op, operand, plain, ir.InsertionPoint(op), op.location)
         return
@@ -219,8 +219,8 @@ def _hlo_pad(part: _Partition, op: ir.Operation, crops: list[tuple[Crop, int]], 
     cut = [d for d, (a, b) in enumerate(zip(low, high)) if d not in split and min(a, b) < 0]  # type: ignore[type-var]
     if cut:
         # (a dimension left whole: a split crop's shares of the padding are
-        # not negative) output i reads row i - low: the rows kept, then
-        # the padding before and after them, all of it where none is kept
+        # not negative) the whole dimension read as one piece of its crop:
+        # the rows kept, and the padding before and after them
         from .mesh_partition import _Ix
 
         ix = _Ix(part, ir.InsertionPoint(op), op.location)
@@ -229,13 +229,11 @@ def _hlo_pad(part: _Partition, op: ir.Operation, crops: list[tuple[Crop, int]], 
         for d in cut:
             a, b = low[d], high[d]
             assert isinstance(a, int) and isinstance(b, int)
-            n = source.shape[d]
-            padded = n + a + b
-            start, stop = max(0, -a), min(n, n + b)
-            kept = max(0, stop - start)
-            offsets[d], sizes[d] = (start if kept else 0), kept
-            low[d] = min(padded, max(0, a))
-            high[d] = padded - low[d] - kept
+            whole = (0, source.shape[d] + a + b)
+            crop = Crop(0, d, 0, -a, 1, tuple(source.shape), whole[1], pads=True)
+            run = crop.run(whole, 0)
+            offsets[d], sizes[d] = run[0] if run else 0, run[1] - run[0] if run else 0
+            low[d], high[d] = crop.padding(whole, 0)
         rows = ix.slice(rows, offsets, sizes)
     rows = _padded(part, op, crops, out, low, high, rows)
     with op.location, ir.InsertionPoint(op):

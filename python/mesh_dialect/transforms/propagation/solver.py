@@ -1701,8 +1701,9 @@ def own_cost(graph: Graph, node: Node, st: State, scaled: bool = False) -> int:
     (an argmax) gathers each device's pick of every result over the loop's
     mesh axes, one all_gather per result, each device receiving the other
     members' pieces; a split `scan` loop gathers one row of each piece
-    along its dimension (the pieces' totals); times the node's trip count.  In bytes, or (`scaled`)
-    in the solver's units, where each collective counts too."""
+    along its dimension (the pieces' totals); times the node's trip count.
+    In bytes, or (`scaled`) in the solver's units, where each collective
+    counts too."""
     if st.option is None or node.rule is None:
         return 0
     shape = graph.meshes.get(st.mesh)
