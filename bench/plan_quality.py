@@ -1,5 +1,5 @@
 """Plan quality: how much a device receives in the partitioned program, ours
-against upstream MLIR's and XLA's, on 23 small programs where only the
+against upstream MLIR's and XLA's, on 26 small programs where only the
 arguments and results are annotated (as JAX's in/out shardings do).
 
 The programs (f32, linalg on tensors) are the shared spec of the plan-quality
@@ -8,12 +8,12 @@ vocab_row_max, dp_linear_fwd_bwd, contraction_split_matmul,
 weight_stationary_2d, mlp_chain_4, shared_inits, residual_mlp, dp_mean_loss,
 parallel_block, uneven_hidden_mlp, fsdp_mlp, vocab_parallel_xent, flip_cols,
 roll_cols, shifted_product_cols, pad_rows, diff_rows, transpose_swap,
-conv2d_same_rows (see
+conv2d_same_rows, causal_conv1d, dilated_causal_conv1d, grouped_conv1d (see
 `PROGRAMS` below for each one's mesh and layouts).
 
 Measured in one run, per program:
-  * ours      `mesh_dialect.parse`, then `ShardingPropagation`, `MeshPartition`
-              and `MeshOptimizeCollectives` through `mlir.passmanager`;
+  * ours      `mesh_dialect.parse`, then `PrepareWindows`, `ShardingPropagation`,
+              `MeshPartition` and `MeshOptimizeCollectives` through `mlir.passmanager`;
               collectives and bytes a device receives are read after the
               partition and again after optimize-collectives (`traffic.py`'s
               cost model).  Each partitioned program is simulated against the
@@ -61,7 +61,7 @@ from traffic import traffic  # bench/traffic.py, beside this script
 import mesh_dialect
 from mesh_dialect.driver.run import RunDriver, RunOptions
 from mesh_dialect.interop.upstream import to_upstream
-from mesh_dialect.transforms import MeshOptimizeCollectives, MeshPartition, ShardingPropagation
+from mesh_dialect.transforms import MeshOptimizeCollectives, MeshPartition, PrepareWindows, ShardingPropagation
 
 ELEMENT_BYTES = 4
 XLA_PLANS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "xla_plans.json")
@@ -433,6 +433,85 @@ def conv2d_same_rows(b: Builder) -> None:
     b.result(y, rows)
 
 
+SEQ: Split = ((), (), (0,))  # a sequence split along its length
+
+
+def _pad(b: Builder, x: str, low: tuple[int, ...], high: tuple[int, ...]) -> str:
+    """`x` padded with zeros (a `tensor.pad`, as torch-mlir writes it)."""
+    shape = b.shapes[x]
+    out = tuple(n + lo + hi for n, lo, hi in zip(shape, low, high, strict=True))
+    indices = ", ".join(f"%i{d}: index" for d in range(len(shape)))
+    return b.emit(
+        f"tensor.pad {x} low{list(low)} high{list(high)} {{\n"
+        f"  ^bb0({indices}):\n    tensor.yield %zero : f32\n  }} : {tensor(shape)} to {tensor(out)}",
+        out,
+    )
+
+
+def _reshape(b: Builder, op: str, x: str, groups: str, shape: tuple[int, ...]) -> str:
+    """`tensor.expand_shape` or `tensor.collapse_shape` of `x` to `shape`."""
+    sizes = f" output_shape {list(shape)}" if op == "expand_shape" else ""
+    return b.emit(f"tensor.{op} {x} {groups}{sizes} : {tensor(b.shapes[x])} into {tensor(shape)}", shape)
+
+
+def _conv(b: Builder, op: str, x: str, w: str, init: str, dilation: int = 1) -> str:
+    shape = b.shapes[init]
+    rank = len(shape) - 2 - ("ngc" in op)
+    attrs = f"dilations = dense<{dilation}> : vector<{rank}xi64>, strides = dense<1> : vector<{rank}xi64>"
+    types = f"{tensor(b.shapes[x])}, {tensor(b.shapes[w])}"
+    return b.emit(f"{op} {{{attrs}}} ins({x}, {w} : {types}) outs({init} : {tensor(shape)}) -> {tensor(shape)}", shape)
+
+
+def _keep(b: Builder, y: str, length: int) -> str:
+    """The first `length` outputs of `y` (N, C, L): PyTorch's `[..., :length]`."""
+    n, c, _ = b.shapes[y]
+    return b.emit(
+        f"tensor.extract_slice {y}[0, 0, 0] [{n}, {c}, {length}] [1, 1, 1] : "
+        f"{tensor(b.shapes[y])} to {tensor((n, c, length))}",
+        (n, c, length),
+    )
+
+
+def causal_conv1d(b: Builder) -> None:
+    """Mamba's causal depthwise convolution, `Conv1d(16, 16, 4, groups=16,
+    padding=3)(x)[..., :64]`, as torch-mlir writes it: lifted to 2-D (a unit
+    width), padded on both sides, 67 outputs of which 64 are kept."""
+    x = b.arg("x", (2, 16, 64), SEQ)
+    w = b.arg("w", (16, 4, 1))
+    bias = b.arg("b", (16,))
+    x4 = _reshape(b, "expand_shape", x, "[[0], [1], [2, 3]]", (2, 16, 64, 1))
+    padded = _pad(b, x4, (0, 0, 3, 0), (0, 0, 3, 0))
+    out = (2, 16, 67, 1)
+    init = b.emit(
+        f"linalg.broadcast ins({bias} : {tensor((16,))}) outs({b.empty(out)} : {tensor(out)}) dimensions = [0, 2, 3]",
+        out,
+    )
+    y = _conv(b, "linalg.depthwise_conv_2d_nchw_chw", padded, w, init)
+    b.result(_keep(b, _reshape(b, "collapse_shape", y, "[[0], [1], [2, 3]]", (2, 16, 67)), 64), SEQ)
+
+
+def dilated_causal_conv1d(b: Builder) -> None:
+    """WaveNet's causal convolution, `Conv1d(16, 16, 2, dilation=2,
+    padding=2, bias=False)(x)[..., :64]`, as torch-mlir writes it."""
+    x = b.arg("x", (2, 16, 64), SEQ)
+    w = b.arg("w", (16, 16, 2))
+    y = _conv(b, "linalg.conv_1d_ncw_fcw", _pad(b, x, (0, 0, 2), (0, 0, 2)), w, b.zeros((2, 16, 66)), dilation=2)
+    b.result(_keep(b, y, 64), SEQ)
+
+
+def grouped_conv1d(b: Builder) -> None:
+    """`Conv1d(16, 16, 3, groups=2, padding=1, bias=False)` as torch-mlir
+    writes it: lifted to 2-D and padded, then the channels expanded into
+    their groups, so the convolution reads the reshape of the pad."""
+    x = b.arg("x", (2, 16, 64), SEQ)
+    w = b.arg("w", (2, 8, 8, 3, 1))
+    x4 = _reshape(b, "expand_shape", x, "[[0], [1], [2, 3]]", (2, 16, 64, 1))
+    padded = _pad(b, x4, (0, 0, 1, 0), (0, 0, 1, 0))
+    grouped = _reshape(b, "expand_shape", padded, "[[0], [1, 2], [3], [4]]", (2, 2, 8, 66, 1))
+    y = _conv(b, "linalg.conv_2d_ngchw_gfchw", grouped, w, b.zeros((2, 2, 8, 64, 1)))
+    b.result(_reshape(b, "collapse_shape", y, "[[0], [1, 2], [3, 4]]", (2, 16, 64)), SEQ)
+
+
 @dataclass
 class Program:
     name: str
@@ -469,6 +548,9 @@ PROGRAMS = [
     Program("diff_rows", (2, 4), diff_rows),
     Program("transpose_swap", (2, 4), transpose_swap),
     Program("conv2d_same_rows", (4,), conv2d_same_rows),
+    Program("causal_conv1d", (4,), causal_conv1d),
+    Program("dilated_causal_conv1d", (4,), dilated_causal_conv1d),
+    Program("grouped_conv1d", (4,), grouped_conv1d),
 ]
 
 # -- measuring --------------------------------------------------------------------
@@ -545,12 +627,13 @@ SOLVER = "cost"
 
 def run_ours(text: str, b: Builder, name: str) -> tuple[dict[str, Plan], dict[str, str]]:
     """Plans after partition and after optimize-collectives, and the IR text
-    of the input and of each stage ("input", "propagate", "partition",
+    of the input and of each stage ("input", "prepare", "propagate", "partition",
     "optimize")."""
     plans: dict[str, Plan] = {}
     irs = {"input": text}
     ctx = mesh_dialect.context()
     stages = (
+        ("prepare", PrepareWindows()),
         ("propagate", ShardingPropagation(solver=SOLVER)),
         ("partition", MeshPartition()),
         ("optimize", MeshOptimizeCollectives()),
@@ -564,7 +647,7 @@ def run_ours(text: str, b: Builder, name: str) -> tuple[dict[str, Plan], dict[st
             with ctx:
                 pm.run(module)
             irs[stage] = mesh_dialect.print_ir(module)
-            if stage != "propagate":
+            if stage in ("partition", "optimize"):
                 plans[stage] = Plan.of(irs[stage], b, name)
     except Exception as e:  # noqa: BLE001 - any failure of ours is a result to report
         for key in ("partition", "optimize"):
@@ -764,8 +847,10 @@ def main() -> None:
         rows.append(measure(known[name], args, xla))
         print(f"  {name}: done", file=sys.stderr, flush=True)
 
-    print("collectives / bytes a device receives (f32); ours = sharding-propagation + mesh-partition,")
-    print("ours+opt = then mesh-optimize-collectives; (sig) = the partitioned signature is not the requested")
+    print("collectives / bytes a device receives (f32); ours = prepare-windows + sharding-propagation +")
+    print(
+        "mesh-partition, ours+opt = then mesh-optimize-collectives; (sig) = the partitioned signature is not the requested"
+    )
     print("layouts (arguments arrive whole): its bytes are not comparable and it is never `best`;")
     print(f"XLA from {os.path.relpath(XLA_PLANS)}" + ("" if xla else " (absent: n/a)"))
     print()

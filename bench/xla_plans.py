@@ -155,8 +155,26 @@ def vocab_parallel_xent(x: jax.Array, w: jax.Array, onehot: jax.Array) -> jax.Ar
     return jnp.sum(onehot * logp) / -8.0
 
 
+def causal_conv1d(x: jax.Array, w: jax.Array, b: jax.Array) -> jax.Array:
+    """PyTorch's `Conv1d(16, 16, 4, groups=16, padding=3)(x)[..., :64]`."""
+    y = jax.lax.conv_general_dilated(x, w, (1,), [(3, 3)], dimension_numbers=SEQ, feature_group_count=16)
+    return (y + b[None, :, None])[..., :64]
+
+
+def dilated_causal_conv1d(x: jax.Array, w: jax.Array) -> jax.Array:
+    """PyTorch's `Conv1d(16, 16, 2, dilation=2, padding=2, bias=False)(x)[..., :64]`."""
+    return jax.lax.conv_general_dilated(x, w, (1,), [(2, 2)], rhs_dilation=(2,), dimension_numbers=SEQ)[..., :64]
+
+
+def grouped_conv1d(x: jax.Array, w: jax.Array) -> jax.Array:
+    """PyTorch's `Conv1d(16, 16, 3, groups=2, padding=1, bias=False)(x)`."""
+    return jax.lax.conv_general_dilated(x, w, (1,), [(1, 1)], dimension_numbers=SEQ, feature_group_count=2)
+
+
 R = ()  # replicated
 COLS, ROWS = (None, "a0"), ("a0", None)
+SEQ = ("NCH", "OIH", "NCH")  # PyTorch's layout of a 1-D convolution
+LENGTH = (None, None, "a0")  # a sequence split along its length
 
 PROGRAMS = [
     Program("megatron_mlp", (4,), megatron, [((8, 64), R), ((64, 128), COLS), ((128, 64), ROWS)], R),
@@ -236,6 +254,9 @@ PROGRAMS = [
         [((1, 32, 32, 8), (None, "a0")), ((3, 3, 8, 8), R)],
         (None, "a0"),
     ),
+    Program("causal_conv1d", (4,), causal_conv1d, [((2, 16, 64), LENGTH), ((16, 1, 4), R), ((16,), R)], LENGTH),
+    Program("dilated_causal_conv1d", (4,), dilated_causal_conv1d, [((2, 16, 64), LENGTH), ((16, 16, 2), R)], LENGTH),
+    Program("grouped_conv1d", (4,), grouped_conv1d, [((2, 16, 64), LENGTH), ((16, 8, 3), R)], LENGTH),
 ]
 
 

@@ -55,6 +55,7 @@ SIM_PIPELINES: list[list[str]] = [
     ["--mesh-partition{limit}", "--mesh-optimize-collectives"],
     ["--pass-pipeline=builtin.module(sharding-propagation{fixed-point=false traversal={traversal}}, mesh-partition)"],
     ["--sharding-propagation=skip-unknown=true", "--mesh-partition{full}"],
+    ["--prepare-windows", "--sharding-propagation", "--mesh-partition"],
 ]
 TRAVERSALS = ["forward", "backward", "forward-backward", "backward-forward"]
 

@@ -1236,6 +1236,17 @@ class Program:
             f"outs({init.name} : {t}) -> {t}"
         )
         self.features.add("pool" if kind.startswith("pooling") else "conv")
+        if rng.random() < 0.3:
+            # PyTorch's causal `conv(x, padding=k-1)[..., :L]`: a run of one
+            # spatial dimension kept (which prepare-windows narrows the op to)
+            j = rng.choice([d for d, ch in enumerate(ol) if ch == "o"])
+            size = rng.randrange(1, shape[j] + 1)
+            offs = [rng.randrange(0, shape[j] - size + 1) if d == j else 0 for d in range(len(shape))]
+            kept = tuple(size if d == j else n for d, n in enumerate(shape))
+            r2 = self.fresh()
+            self.emit(f"{r2} = tensor.extract_slice {r}{offs} {list(kept)} {[1] * len(shape)} : {t} to {self.ty(kept)}")
+            self.features.add("sliced-window")
+            return Val(r2, kept)
         return Val(r, shape)
 
     def tosa_window(self) -> Val:

@@ -1110,7 +1110,7 @@ Linear = tuple[dict[int, int], int]
 """An affine index as coefficients per loop and a constant term."""
 
 
-def _linear(e: ir.AffineExpr) -> Linear | None:
+def affine_linear(e: ir.AffineExpr) -> Linear | None:
     """`e` as a sum of constant multiples of loops plus a constant, or None
     (a division, a modulus, a product of loops)."""
     if isinstance(e, ir.AffineDimExpr):
@@ -1118,7 +1118,7 @@ def _linear(e: ir.AffineExpr) -> Linear | None:
     if isinstance(e, ir.AffineConstantExpr):
         return {}, e.value
     if isinstance(e, ir.AffineAddExpr):
-        a, b = _linear(e.lhs), _linear(e.rhs)
+        a, b = affine_linear(e.lhs), affine_linear(e.rhs)
         if a is None or b is None:
             return None
         coeffs = dict(a[0])
@@ -1126,7 +1126,7 @@ def _linear(e: ir.AffineExpr) -> Linear | None:
             coeffs[d] = coeffs.get(d, 0) + c
         return {d: c for d, c in coeffs.items() if c}, a[1] + b[1]
     if isinstance(e, ir.AffineMulExpr):
-        a, b = _linear(e.lhs), _linear(e.rhs)
+        a, b = affine_linear(e.lhs), affine_linear(e.rhs)
         if a is None or b is None:
             return None
         if not b[0]:
@@ -1180,7 +1180,7 @@ def _window(
     c`): i a parallel loop the outputs follow, k a loop no output names, S
     and D positive, sizes static and the reads inside the dimension (linalg
     has no padding)."""
-    found = _linear(e)
+    found = affine_linear(e)
     if found is None or extent is None:
         return None
     coeffs, offset = found
@@ -2572,6 +2572,7 @@ registered by a user may read anything and is always called."""
 __all__ = [
     "RuleCache",
     "RuleFn",
+    "affine_linear",
     "fuse_pads",
     "fusible_pad",
     "is_pointwise",

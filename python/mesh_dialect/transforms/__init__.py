@@ -27,11 +27,13 @@ if TYPE_CHECKING:
     from .lowering.mesh_lower_process_multi_index import MeshLowerProcessMultiIndex
     from .optimize.mesh_optimize_collectives import MeshOptimizeCollectives
     from .partition.mesh_partition import MeshPartition, MeshSpmdization
+    from .prepare.prepare_windows import PrepareWindows
     from .propagation.sharding_propagation import ShardingPropagation
 
 # The passes of this project: pass argument -> "module (under this package):Class".
 _BUILTIN_PASSES: dict[str, str] = {
     "mesh-canonicalize": "cleanup.mesh_canonicalize:MeshCanonicalize",
+    "prepare-windows": "prepare.prepare_windows:PrepareWindows",
     "sharding-propagation": "propagation.sharding_propagation:ShardingPropagation",
     "mesh-partition": "partition.mesh_partition:MeshPartition",
     "mesh-spmdization": "partition.mesh_partition:MeshSpmdization",
@@ -128,6 +130,7 @@ __all__ = [
     "Pass",
     "PassFailed",
     "PassRegistry",
+    "PrepareWindows",
     "ShardingPropagation",
     "VerifyMesh",
     "register_pass",

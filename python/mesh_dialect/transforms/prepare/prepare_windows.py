@@ -1,0 +1,398 @@
+"""`prepare-windows`: rewrites that let a convolution or pooling keep a
+split dimension split, reading its neighbours' rows through halos, without
+changing what the program computes.
+
+PyTorch writes a causal convolution (Mamba's depthwise Conv1d, WaveNet's
+dilated one) as `conv(x, padding=k-1)[..., :L]`: the input is padded on both
+sides, the op computes L + k - 1 outputs, and a slice keeps the first L.
+Those extra outputs give the op an output size the mesh rarely divides
+(19 rows over 4 devices), so `sharding-propagation` cannot keep the
+sequence split with halos; it moves the split to the channels and back, or
+gathers the input.  And torch-mlir writes a grouped convolution's input as
+a pad followed by an `expand_shape` that splits the channels into groups,
+so the op reads a reshape, not the pad it could read through (see Halos).
+
+Two rewrites, each an option:
+
+* `narrow-slices`: a `tensor.extract_slice` (static offsets and sizes,
+  stride 1, not rank-reducing) of the only use of a linalg convolution's or
+  pooling's result, or of a `tensor.collapse_shape` of it (torch-mlir lifts a
+  1-D convolution to 2-D and collapses the unit dimension again) where each
+  sliced dimension collapses with unit dimensions only, all in one block,
+  becomes the op computing only the kept outputs.  The op's maps must read
+  every input at a sum of loops with positive coefficients and no constant
+  (as linalg's named convolutions do), so each input's rows start at the
+  first kept output times its coefficient and the op's attributes stay as
+  they are.  Each input is cut to the rows the kept outputs read: a
+  `tensor.pad` used only there gives up the padding no longer read (and is
+  cut itself where the rows start inside its source), any other input is
+  sliced.  The init is made again at the smaller size when it is a
+  `tensor.empty`, a `linalg.fill` of one, or a `linalg.broadcast` into one
+  along the cut dimensions; otherwise it is sliced.
+* `pads-past-reshapes`: a `tensor.expand_shape` (static) of a `tensor.pad`
+  (static, one padding value) used only there, where every padded dimension
+  expands into one dimension and unit ones, becomes the expand_shape of the
+  pad's source, padded after it.
+
+Ops the rewrites leave unused are erased.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import ClassVar
+
+from mlir import ir
+from mlir.dialects import tensor
+
+from ...interfaces.registry import affine_linear, padding_value
+from ..base import Pass
+
+Ranges = dict[int, tuple[int, int]]
+"""Per dimension cut, its rows [start, end); dimensions kept whole are absent."""
+
+
+@dataclasses.dataclass
+class PrepareWindows(Pass):
+    ARGUMENT: ClassVar[str] = "prepare-windows"
+    SUMMARY: ClassVar[str] = "Rewrite convolutions and poolings so that they split with halos"
+    DESCRIPTION: ClassVar[str] = (
+        "narrow-slices: a linalg convolution or pooling whose result only a static tensor.extract_slice "
+        "reads (directly or through a tensor.collapse_shape of unit dimensions) computes only the kept "
+        "outputs, from inputs cut to the rows they read (a tensor.pad drops the padding no longer read): "
+        "conv(padding=k-1)[..., :L] then has the input's size. pads-past-reshapes: a tensor.pad read only by "
+        "a tensor.expand_shape that keeps each padded dimension whole pads after the reshape instead, so a "
+        "convolution reads the pad directly and reads through it."
+    )
+    narrow_slices: bool = dataclasses.field(
+        default=True, metadata={"help": "make a convolution read only through a slice compute the kept outputs only"}
+    )
+    pads_past_reshapes: bool = dataclasses.field(
+        default=True, metadata={"help": "move a tensor.pad after the tensor.expand_shape reading it"}
+    )
+
+    def run(self, module: ir.Operation) -> None:
+        found: dict[str, list[ir.Operation]] = {"tensor.extract_slice": [], "tensor.expand_shape": []}
+
+        def visit(op: ir.Operation) -> ir.WalkResult:
+            ops = found.get(op.name)
+            if ops is not None:
+                ops.append(op)
+            return ir.WalkResult.ADVANCE
+
+        module.walk(visit)
+        if self.pads_past_reshapes:
+            for op in found["tensor.expand_shape"]:
+                _pad_past_expand(op)
+        if self.narrow_slices:
+            for op in found["tensor.extract_slice"]:
+                window = _match(op)
+                if window is not None:
+                    _narrow(op, window)
+
+
+def _ints(op: ir.Operation, name: str) -> list[int]:
+    return [int(v) for v in ir.DenseI64ArrayAttr(op.attributes[name])]
+
+
+def _groups(reshape: ir.Operation) -> list[list[int]]:
+    """A collapse_shape's or expand_shape's reassociation: per dimension of
+    the collapsed side, the dimensions of the expanded side it is."""
+    return [
+        [int(ir.IntegerAttr(d).value) for d in ir.ArrayAttr(g)]
+        for g in ir.ArrayAttr(reshape.attributes["reassociation"])
+    ]
+
+
+def _static_shape(t: ir.Type) -> list[int] | None:
+    if not isinstance(t, ir.RankedTensorType) or not t.has_static_shape:
+        return None
+    return list(t.shape)
+
+
+def _single_use(value: ir.Value) -> bool:
+    return sum(1 for _ in value.uses) == 1
+
+
+def _producer(value: ir.Value, name: str | tuple[str, ...]) -> ir.Operation | None:
+    """The op making `value` when its name is (one of) `name`."""
+    if not isinstance(value, ir.OpResult):
+        return None
+    owner = value.owner.operation
+    return owner if owner.name in ((name,) if isinstance(name, str) else name) else None
+
+
+def _is_window_op(name: str) -> bool:
+    return name.startswith("linalg.") and ("conv" in name or "pooling" in name)
+
+
+@dataclasses.dataclass
+class _Window:
+    """The op to narrow and how: the rows each operand keeps."""
+
+    op: ir.Operation
+    collapse: ir.Operation | None
+    operands: list[Ranges]  # per operand of `op`, the init last
+    shape: list[int]  # the narrowed result's
+
+
+def _match(slice_op: ir.Operation) -> _Window | None:
+    if len(slice_op.operands) != 1:
+        return None  # dynamic offsets, sizes or strides
+    source = slice_op.operands[0]
+    shape = _static_shape(source.type)
+    result = _static_shape(slice_op.results[0].type)
+    if shape is None or result is None or len(result) != len(shape):
+        return None  # rank-reducing
+    if any(s != 1 for s in _ints(slice_op, "static_strides")):
+        return None
+    offsets, sizes = _ints(slice_op, "static_offsets"), _ints(slice_op, "static_sizes")
+    if min(sizes, default=1) < 1:
+        return None  # an empty slice reads no row
+    cut = {d: (o, o + n) for d, (o, n) in enumerate(zip(offsets, sizes)) if (o, n) != (0, shape[d])}
+    if not cut or not _single_use(source):
+        return None
+    collapse = _producer(source, "tensor.collapse_shape")
+    if collapse is not None:
+        cut = _through_collapse(collapse, cut)
+        if cut is None or collapse.block != slice_op.block:
+            return None
+        source = collapse.operands[0]
+        if not _single_use(source):
+            return None
+    op = source.owner.operation if isinstance(source, ir.OpResult) else None
+    if op is None or not _is_window_op(op.name) or len(op.results) != 1 or op.block != slice_op.block:
+        return None
+    window = _ranges(op, cut)
+    return None if window is None else dataclasses.replace(window, collapse=collapse)
+
+
+def _through_collapse(collapse: ir.Operation, cut: Ranges) -> Ranges | None:
+    """`cut` of a `tensor.collapse_shape`'s result as a cut of its source:
+    each cut dimension must collapse one dimension of size above 1 with
+    unit ones."""
+    inner = _static_shape(collapse.operands[0].type)
+    if inner is None:
+        return None
+    groups = _groups(collapse)
+    found: Ranges = {}
+    for d, rows in cut.items():
+        wide = [j for j in groups[d] if inner[j] != 1]
+        if len(wide) != 1:
+            return None
+        found[wide[0]] = rows
+    return found
+
+
+def _ranges(op: ir.Operation, cut: Ranges) -> _Window | None:
+    """How `op` narrows to the result rows `cut`: per operand, the rows its
+    kept outputs read; None when its maps do not say it simply (a constant
+    term, a negative coefficient, a loop of unknown extent)."""
+    from mlir.dialects import linalg  # loads the opdsl: only this pass's matches need it
+
+    maps_attr = linalg.get_indexing_maps(op)
+    if maps_attr is None:
+        return None
+    maps = [ir.AffineMapAttr(a).value for a in ir.ArrayAttr(maps_attr)]
+    operands = list(op.operands)
+    if len(maps) != len(operands) or "operandSegmentSizes" not in op.attributes:
+        return None
+    if list(ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"]))[-1] != 1:
+        return None  # one init, whose map is the result's
+    shapes = [_static_shape(v.type) if isinstance(v.type, ir.ShapedType) else [] for v in operands]
+    if any(s is None for s in shapes):
+        return None
+    out = maps[-1].results
+    if not all(isinstance(e, ir.AffineDimExpr) for e in out):
+        return None
+    extents: dict[int, int] = {}
+    for m, s in zip(maps, shapes):
+        for j, e in enumerate(m.results):
+            if isinstance(e, ir.AffineDimExpr):
+                extents.setdefault(e.position, s[j])
+    rows = {ir.AffineDimExpr(out[d]).position: r for d, r in cut.items()}  # per sliced loop
+    narrowed: list[Ranges] = []
+    for m, s in zip(maps, shapes):
+        found: Ranges = {}
+        for j, e in enumerate(m.results):
+            linear = affine_linear(e)
+            if linear is None:
+                return None
+            coeffs, constant = linear
+            if not rows.keys() & coeffs.keys():
+                continue
+            if constant or any(c <= 0 for c in coeffs.values()) or any(d not in extents for d in coeffs):
+                return None
+            start = sum(c * rows[d][0] for d, c in coeffs.items() if d in rows)
+            end = 1 + sum(c * ((rows[d][1] if d in rows else extents[d]) - 1) for d, c in coeffs.items())
+            if (start, end) != (0, s[j]):
+                found[j] = (start, end)
+        narrowed.append(found)
+    shape = list(shapes[-1])
+    for d, (start, end) in cut.items():
+        shape[d] = end - start
+    return _Window(op, None, narrowed, shape)
+
+
+def _narrow(slice_op: ir.Operation, window: _Window) -> None:
+    op = window.op
+    operands = list(op.operands)
+    with ir.InsertionPoint(op), op.location:
+        remade = [v if not rows else _cut_input(v, rows) for v, rows in zip(operands[:-1], window.operands[:-1])]
+        init_rows = window.operands[-1]
+        remade.append(_cut_init(operands[-1], init_rows) if init_rows else operands[-1])
+        narrowed = op.clone()
+        for k, v in enumerate(remade):
+            if v != operands[k]:
+                narrowed.operands[k] = v
+        element = ir.RankedTensorType(op.results[0].type).element_type
+        narrowed.results[0].set_type(ir.RankedTensorType.get(window.shape, element))
+    value = narrowed.results[0]
+    if window.collapse is not None:
+        with ir.InsertionPoint(slice_op), slice_op.location:
+            collapse = window.collapse.clone()
+            collapse.operands[0] = value
+            collapse.results[0].set_type(slice_op.results[0].type)
+        value = collapse.results[0]
+    slice_op.results[0].replace_all_uses_with(value)
+    slice_op.erase()
+    if window.collapse is not None:
+        window.collapse.erase()
+    op.erase()
+    for v in operands:
+        _erase_if_unused(v)
+
+
+def _slice(value: ir.Value, rows: Ranges) -> ir.Value:
+    """`value` cut to `rows` by a `tensor.extract_slice` at the insertion point."""
+    t = ir.RankedTensorType(value.type)
+    offsets = [rows[d][0] if d in rows else 0 for d in range(t.rank)]
+    sizes = [rows[d][1] - rows[d][0] if d in rows else n for d, n in enumerate(t.shape)]
+    result = ir.RankedTensorType.get(sizes, t.element_type)
+    return tensor.ExtractSliceOp(result, value, [], [], [], offsets, sizes, [1] * t.rank).result
+
+
+def _cut_input(value: ir.Value, rows: Ranges) -> ir.Value:
+    """Rows `rows` of an input: of a `tensor.pad` read only here, a pad of
+    the source rows they cover with the padding they still read."""
+    pad = _producer(value, "tensor.pad")
+    source = _static_shape(pad.operands[0].type) if pad is not None and len(pad.operands) == 1 else None
+    if pad is None or source is None or not _single_use(value) or padding_value(pad) is None:
+        return _slice(value, rows)  # (a body reading its indices would read them moved)
+    low, high = _ints(pad, "static_low"), _ints(pad, "static_high")
+    kept: Ranges = {}
+    for d, (start, end) in rows.items():
+        first, last = max(start - low[d], 0), min(end - low[d], source[d])
+        if last <= first:
+            return _slice(value, rows)  # only padding: the pad stays, sliced
+        if (first, last) != (0, source[d]):
+            kept[d] = (first, last)
+        low[d], high[d] = max(low[d] - start, 0), max(end - low[d] - source[d], 0)
+    inner = _slice(pad.operands[0], kept) if kept else pad.operands[0]
+    padded = pad.clone()
+    padded.operands[0] = inner
+    padded.attributes["static_low"] = ir.DenseI64ArrayAttr.get(low)
+    padded.attributes["static_high"] = ir.DenseI64ArrayAttr.get(high)
+    t = ir.RankedTensorType(value.type)
+    shape = [rows[d][1] - rows[d][0] if d in rows else n for d, n in enumerate(t.shape)]
+    padded.results[0].set_type(ir.RankedTensorType.get(shape, t.element_type))
+    return padded.results[0]
+
+
+def _cut_init(value: ir.Value, rows: Ranges) -> ir.Value:
+    """The init at its kept rows: a `tensor.empty`, a `linalg.fill` of one or
+    a `linalg.broadcast` into one along the cut dimensions made again at
+    that size; anything else sliced."""
+    t = ir.RankedTensorType(value.type)
+    shape = [rows[d][1] - rows[d][0] if d in rows else n for d, n in enumerate(t.shape)]
+    smaller = ir.RankedTensorType.get(shape, t.element_type)
+    maker = _producer(value, ("tensor.empty", "linalg.fill", "linalg.broadcast"))
+    if maker is None or not _single_use(value):
+        return _slice(value, rows)
+    if maker.name == "tensor.empty":  # (static: the op's types are)
+        return tensor.EmptyOp(shape, t.element_type).result
+    if maker.name == "linalg.broadcast":
+        added = {int(d) for d in ir.DenseI64ArrayAttr(maker.attributes["dimensions"])}
+        if not rows.keys() <= added:
+            return _slice(value, rows)  # a cut dimension of the broadcast's input
+    init = maker.operands[-1]
+    empty = _producer(init, "tensor.empty")
+    if empty is None or len(empty.operands) or not _single_use(init):
+        return _slice(value, rows)
+    fresh = tensor.EmptyOp(shape, t.element_type).result
+    remade = maker.clone()
+    remade.operands[len(maker.operands) - 1] = fresh
+    remade.results[0].set_type(smaller)
+    return remade.results[0]
+
+
+def _pad_past_expand(expand: ir.Operation) -> None:
+    """`expand_shape(pad(x))` as `pad(expand_shape(x))` when every padded
+    dimension expands into one dimension and unit ones."""
+    source = expand.operands[0]
+    pad = _producer(source, "tensor.pad")
+    if pad is None or len(pad.operands) != 1 or len(expand.operands) != 1 or not _single_use(source):
+        return
+    inner, padded = _static_shape(pad.operands[0].type), _static_shape(source.type)
+    out = _static_shape(expand.results[0].type)
+    value = padding_value(pad)
+    if inner is None or padded is None or out is None or value is None or pad.block != expand.block:
+        return
+    low, high = _ints(pad, "static_low"), _ints(pad, "static_high")
+    groups = _groups(expand)
+    out_low, out_high = [0] * len(out), [0] * len(out)
+    shape = list(out)
+    for d, group in enumerate(groups):
+        if not low[d] and not high[d]:
+            continue
+        wide = [j for j in group if out[j] != 1]
+        if len(wide) != 1 or out[wide[0]] != padded[d]:
+            return
+        j = wide[0]
+        out_low[j], out_high[j], shape[j] = low[d], high[d], inner[d]
+    element = ir.RankedTensorType(source.type).element_type
+    with ir.InsertionPoint(expand), expand.location:
+        reshaped = expand.clone()
+        reshaped.operands[0] = pad.operands[0]
+        reshaped.attributes["static_output_shape"] = ir.DenseI64ArrayAttr.get(shape)
+        reshaped.results[0].set_type(ir.RankedTensorType.get(shape, element))
+        attributes = {name: pad.attributes[name] for name in ("nofold",) if name in pad.attributes}
+        attributes["static_low"] = ir.DenseI64ArrayAttr.get(out_low)
+        attributes["static_high"] = ir.DenseI64ArrayAttr.get(out_high)
+        attributes["operandSegmentSizes"] = ir.DenseI32ArrayAttr.get([1, 0, 0])
+        moved = ir.Operation.create(
+            "tensor.pad",
+            results=[expand.results[0].type],
+            operands=[reshaped.results[0]],
+            attributes=attributes,
+            regions=1,
+        )
+        block = moved.regions[0].blocks.append(*[ir.IndexType.get()] * len(out))
+        with ir.InsertionPoint(block):
+            if isinstance(value, ir.Operation):  # the constant the old body made
+                value = value.clone().results[0]
+            tensor.YieldOp(value)
+    expand.results[0].replace_all_uses_with(moved.results[0])
+    expand.erase()
+    _erase_if_unused(source)
+
+
+_ERASABLE = frozenset({"tensor.pad", "tensor.empty", "linalg.fill", "linalg.broadcast"})
+"""Ops the rewrite may leave unused, which read nothing but their operands."""
+
+
+def _erase_if_unused(value: ir.Value) -> None:
+    """Erase the op making `value` when nothing uses it any more, and so on
+    up through its operands (ops of `_ERASABLE` only)."""
+    if not isinstance(value, ir.OpResult):
+        return
+    op = value.owner.operation
+    if op.name not in _ERASABLE or any(True for r in op.results for _ in r.uses):
+        return
+    operands = list(op.operands)
+    op.erase()
+    for v in operands:
+        _erase_if_unused(v)
+
+
+__all__ = ["PrepareWindows"]
