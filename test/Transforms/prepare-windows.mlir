@@ -151,7 +151,8 @@ func.func @pad_read_twice(%x: tensor<1x2x6xf32>, %w: tensor<2x3xf32>) -> (tensor
 
 // Left as they are: a result read by more than the slice, a slice with a
 // stride, a rank-reducing slice, a collapse merging two sliced-over
-// dimensions of more than one element, and an empty slice.
+// dimensions of more than one element, an empty slice, and an op reading
+// no element (no input channel: MLIR refuses a slice of such a tensor).
 // CHECK-LABEL: func.func @left_alone
 // CHECK-COUNT-3: linalg.depthwise_conv_1d_ncw_cw {{.*}} -> tensor<1x2x6xf32>
 // CHECK-NEXT:    tensor.extract_slice
@@ -160,8 +161,10 @@ func.func @pad_read_twice(%x: tensor<1x2x6xf32>, %w: tensor<2x3xf32>) -> (tensor
 // CHECK-NEXT:    tensor.extract_slice {{.*}} : tensor<1x12xf32> to tensor<1x8xf32>
 // CHECK-NEXT:    linalg.depthwise_conv_1d_ncw_cw {{.*}} -> tensor<1x2x6xf32>
 // CHECK-NEXT:    tensor.extract_slice {{.*}} : tensor<1x2x6xf32> to tensor<1x2x0xf32>
-func.func @left_alone(%x: tensor<1x2x8xf32>, %w: tensor<2x3xf32>, %o: tensor<1x2x6xf32>)
-    -> (tensor<1x2x4xf32>, tensor<1x2x6xf32>, tensor<1x2x3xf32>, tensor<2x4xf32>, tensor<1x8xf32>, tensor<1x2x0xf32>) {
+// CHECK-NEXT:    linalg.conv_1d_ncw_fcw {{.*}} -> tensor<1x3x6xf32>
+// CHECK-NEXT:    tensor.extract_slice {{.*}} : tensor<1x3x6xf32> to tensor<1x3x4xf32>
+func.func @left_alone(%x: tensor<1x2x8xf32>, %w: tensor<2x3xf32>, %o: tensor<1x2x6xf32>, %x0: tensor<1x0x8xf32>, %w0: tensor<3x0x3xf32>, %o0: tensor<1x3x6xf32>)
+    -> (tensor<1x2x4xf32>, tensor<1x2x6xf32>, tensor<1x2x3xf32>, tensor<2x4xf32>, tensor<1x8xf32>, tensor<1x2x0xf32>, tensor<1x3x4xf32>) {
   %a = linalg.depthwise_conv_1d_ncw_cw {dilations = dense<1> : vector<1xi64>, strides = dense<1> : vector<1xi64>} ins(%x, %w : tensor<1x2x8xf32>, tensor<2x3xf32>) outs(%o : tensor<1x2x6xf32>) -> tensor<1x2x6xf32>
   %ra = tensor.extract_slice %a[0, 0, 0] [1, 2, 4] [1, 1, 1] : tensor<1x2x6xf32> to tensor<1x2x4xf32>
   %b = linalg.depthwise_conv_1d_ncw_cw {dilations = dense<1> : vector<1xi64>, strides = dense<1> : vector<1xi64>} ins(%x, %w : tensor<1x2x8xf32>, tensor<2x3xf32>) outs(%o : tensor<1x2x6xf32>) -> tensor<1x2x6xf32>
@@ -173,7 +176,9 @@ func.func @left_alone(%x: tensor<1x2x8xf32>, %w: tensor<2x3xf32>, %o: tensor<1x2
   %rd = tensor.extract_slice %d2[0, 0] [1, 8] [1, 1] : tensor<1x12xf32> to tensor<1x8xf32>
   %e = linalg.depthwise_conv_1d_ncw_cw {dilations = dense<1> : vector<1xi64>, strides = dense<1> : vector<1xi64>} ins(%x, %w : tensor<1x2x8xf32>, tensor<2x3xf32>) outs(%o : tensor<1x2x6xf32>) -> tensor<1x2x6xf32>
   %re = tensor.extract_slice %e[0, 0, 2] [1, 2, 0] [1, 1, 1] : tensor<1x2x6xf32> to tensor<1x2x0xf32>
-  return %ra, %a, %rb, %rc, %rd, %re : tensor<1x2x4xf32>, tensor<1x2x6xf32>, tensor<1x2x3xf32>, tensor<2x4xf32>, tensor<1x8xf32>, tensor<1x2x0xf32>
+  %f = linalg.conv_1d_ncw_fcw {dilations = dense<1> : vector<1xi64>, strides = dense<1> : vector<1xi64>} ins(%x0, %w0 : tensor<1x0x8xf32>, tensor<3x0x3xf32>) outs(%o0 : tensor<1x3x6xf32>) -> tensor<1x3x6xf32>
+  %rf = tensor.extract_slice %f[0, 0, 0] [1, 3, 4] [1, 1, 1] : tensor<1x3x6xf32> to tensor<1x3x4xf32>
+  return %ra, %a, %rb, %rc, %rd, %re, %rf : tensor<1x2x4xf32>, tensor<1x2x6xf32>, tensor<1x2x3xf32>, tensor<2x4xf32>, tensor<1x8xf32>, tensor<1x2x0xf32>, tensor<1x3x4xf32>
 }
 
 // -----

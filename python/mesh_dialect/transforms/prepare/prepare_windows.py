@@ -200,8 +200,8 @@ def _ranges(op: ir.Operation, cut: Ranges) -> _Window | None:
     if list(ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"]))[-1] != 1:
         return None  # one init, whose map is the result's
     shapes = [_static_shape(v.type) if isinstance(v.type, ir.ShapedType) else [] for v in operands]
-    if any(s is None for s in shapes):
-        return None
+    if any(s is None or 0 in s for s in shapes):
+        return None  # (MLIR refuses a slice of a tensor with a dimension of size 0)
     out = maps[-1].results
     if not all(isinstance(e, ir.AffineDimExpr) for e in out):
         return None
