@@ -470,6 +470,8 @@ def _split(values: Sequence[int | ir.Value]) -> tuple[list[ir.Value], list[int]]
 
 
 def _slice(value: ir.Value, result: ir.Type, offsets: Sequence[int | ir.Value], sizes: Sequence[int | ir.Value]):
+    if 0 in sizes:  # no element: MLIR refuses any offset into a dimension of size 0, even 0
+        return tensor.EmptyOp(list(sizes), ir.RankedTensorType(result).element_type).result
     off_values, off_static = _split(offsets)
     size_values, size_static = _split(sizes)
     ones = [1] * len(offsets)

@@ -517,8 +517,11 @@ class _Partition:
         for local, arg in self.whole.items():  # slices of full arguments nobody read
             while local != arg and not _has_uses(local):
                 owner = local.owner
-                local = owner.operands[0]
+                source = owner.operands[0] if len(owner.operands) else None
                 owner.erase()
+                if source is None or not isinstance(source.type, ir.ShapedType):
+                    break  # a piece of no element is made, not cut: a `tensor.empty` of its sizes
+                local = source
         self.erase_unused_inits()
         self.defs.clear()
         for op in reversed(shardings):
