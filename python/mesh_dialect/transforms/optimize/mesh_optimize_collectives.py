@@ -1607,7 +1607,7 @@ def _stencil_walk(
         if len(done) + len(stack) >= _STENCIL_STEPS:
             return None
         found = _operand_shifts(op, s, d)
-        if found is None or len(op.results) != 1:
+        if found is None or len(op.results) != 1 or not _keeps_rank(op, found):
             return None
         stack.append((v, s, found))
         for u, t in zip(op.operands, found):
@@ -1628,6 +1628,17 @@ def _stencil_walk(
         if v != y and any(op_address(use.owner.operation) not in inside for use in v.uses):
             return None  # a value also read by an op that stays
     return steps, list(gathered), ops
+
+
+def _keeps_rank(op: ir.Operation, shifts: list[int | None]) -> bool:
+    """Whether the operands read at a shift have the rank of the op's result
+    (an hlo op is not verified: a slice may claim to drop a dimension)."""
+    rank = _rank(op.results[0].type)
+    return rank is not None and all(t is None or _rank(u.type) == rank for u, t in zip(op.operands, shifts))
+
+
+def _rank(t: ir.Type) -> int | None:
+    return ir.RankedTensorType(t).rank if isinstance(t, ir.RankedTensorType) else None
 
 
 def _stencil(
