@@ -19,16 +19,18 @@ Two rewrites, each an option:
   pooling's result, or of a `tensor.collapse_shape` of it (torch-mlir lifts a
   1-D convolution to 2-D and collapses the unit dimension again) where each
   sliced dimension collapses with unit dimensions only, all in one block,
-  becomes the op computing only the kept outputs.  The op's maps must read
-  every input at a sum of loops with positive coefficients and no constant
-  (as linalg's named convolutions do), so each input's rows start at the
-  first kept output times its coefficient and the op's attributes stay as
-  they are.  Each input is cut to the rows the kept outputs read: a
-  `tensor.pad` used only there gives up the padding no longer read (and is
-  cut itself where the rows start inside its source), any other input is
-  sliced.  The init is made again at the smaller size when it is a
-  `tensor.empty`, a `linalg.fill` of one, or a `linalg.broadcast` into one
-  along the cut dimensions; otherwise it is sliced.
+  becomes the op computing only the kept outputs, when that only drops
+  padding: every input row the kept outputs read comes from a `tensor.pad`
+  read only there, the rows they read cover the pad's whole source, the
+  kept outputs line up with that source (their count times the stride is
+  its size, as in `conv(padding=k-1)[..., :L]`), and the init is a
+  `tensor.empty`, a `linalg.fill` of one or a `linalg.broadcast` into one
+  along the cut dimensions, made again at the smaller size.  The op's maps
+  must read every input at a sum of loops with positive coefficients and
+  no constant (as linalg's named convolutions do), so its attributes stay
+  as they are; the pad keeps the padding still read.  Anything else would
+  cut the data itself, which may split worse than the op did: it is left
+  alone.
 * `pads-past-reshapes`: a `tensor.expand_shape` (static) of a `tensor.pad`
   (static, one padding value) used only there, where every padded dimension
   expands into one dimension and unit ones, becomes the expand_shape of the
@@ -59,7 +61,7 @@ class PrepareWindows(Pass):
     DESCRIPTION: ClassVar[str] = (
         "narrow-slices: a linalg convolution or pooling whose result only a static tensor.extract_slice "
         "reads (directly or through a tensor.collapse_shape of unit dimensions) computes only the kept "
-        "outputs, from inputs cut to the rows they read (a tensor.pad drops the padding no longer read): "
+        "outputs when that only drops padding they do not read and they line up with the padded input: "
         "conv(padding=k-1)[..., :L] then has the input's size. pads-past-reshapes: a tensor.pad read only by "
         "a tensor.expand_shape that keeps each padded dimension whole pads after the reshape instead, so a "
         "convolution reads the pad directly and reads through it."
@@ -212,6 +214,7 @@ def _ranges(op: ir.Operation, cut: Ranges) -> _Window | None:
                 extents.setdefault(e.position, s[j])
     rows = {ir.AffineDimExpr(out[d]).position: r for d, r in cut.items()}  # per sliced loop
     narrowed: list[Ranges] = []
+    aligned: list[tuple[int, int, int]] = []  # (operand, dimension, rows the kept outputs span there)
     for m, s in zip(maps, shapes):
         found: Ranges = {}
         for j, e in enumerate(m.results):
@@ -227,20 +230,62 @@ def _ranges(op: ir.Operation, cut: Ranges) -> _Window | None:
             end = 1 + sum(c * ((rows[d][1] if d in rows else extents[d]) - 1) for d, c in coeffs.items())
             if (start, end) != (0, s[j]):
                 found[j] = (start, end)
+                aligned.append(
+                    (len(narrowed), j, sum(c * (rows[d][1] - rows[d][0]) for d, c in coeffs.items() if d in rows))
+                )
         narrowed.append(found)
+    for k, found in enumerate(narrowed[:-1]):
+        if found and not _drops_padding_only(operands[k], found):
+            return None  # the data itself would be cut
+    for k, j, reach in aligned:
+        if (
+            k < len(operands) - 1
+            and reach != ir.RankedTensorType(operands[k].owner.operation.operands[0].type).shape[j]
+        ):
+            return None  # kept outputs that do not line up with the padded input split no better
+    if narrowed[-1] and not _remakeable(operands[-1], narrowed[-1]):
+        return None
     shape = list(shapes[-1])
     for d, (start, end) in cut.items():
         shape[d] = end - start
     return _Window(op, None, narrowed, shape)
 
 
+def _drops_padding_only(value: ir.Value, rows: Ranges) -> bool:
+    """Whether `rows` of `value` are a `tensor.pad` read only here (static,
+    one padding value for every cell) with its whole source inside them."""
+    pad = _producer(value, "tensor.pad")
+    if pad is None or len(pad.operands) != 1 or not _single_use(value) or padding_value(pad) is None:
+        return False  # (a body reading its indices would read them moved)
+    source = _static_shape(pad.operands[0].type)
+    low = _ints(pad, "static_low")
+    return source is not None and all(start <= low[d] and end >= low[d] + source[d] for d, (start, end) in rows.items())
+
+
+def _remakeable(value: ir.Value, rows: Ranges) -> bool:
+    """Whether an init is made by a `tensor.empty`, a `linalg.fill` of one or
+    a `linalg.broadcast` into one along the cut dimensions, read only here,
+    so that it can be made again at the kept size (`_cut_init`)."""
+    maker = _producer(value, ("tensor.empty", "linalg.fill", "linalg.broadcast"))
+    if maker is None or not _single_use(value):
+        return False
+    if maker.name == "tensor.empty":
+        return True
+    if maker.name == "linalg.broadcast":
+        added = {int(d) for d in ir.DenseI64ArrayAttr(maker.attributes["dimensions"])}
+        if not rows.keys() <= added:
+            return False  # a cut dimension of the broadcast's input
+    init = maker.operands[-1]
+    return _producer(init, "tensor.empty") is not None and _single_use(init)
+
+
 def _narrow(slice_op: ir.Operation, window: _Window) -> None:
     op = window.op
     operands = list(op.operands)
+    remade = [v if not rows else _cut_pad(v, rows) for v, rows in zip(operands[:-1], window.operands[:-1])]
+    init_rows = window.operands[-1]
+    remade.append(_cut_init(operands[-1], init_rows) if init_rows else operands[-1])
     with ir.InsertionPoint(op), op.location:
-        remade = [v if not rows else _cut_input(v, rows) for v, rows in zip(operands[:-1], window.operands[:-1])]
-        init_rows = window.operands[-1]
-        remade.append(_cut_init(operands[-1], init_rows) if init_rows else operands[-1])
         narrowed = op.clone()
         for k, v in enumerate(remade):
             if v != operands[k]:
@@ -263,66 +308,36 @@ def _narrow(slice_op: ir.Operation, window: _Window) -> None:
         _erase_if_unused(v)
 
 
-def _slice(value: ir.Value, rows: Ranges) -> ir.Value:
-    """`value` cut to `rows` by a `tensor.extract_slice` at the insertion point."""
-    t = ir.RankedTensorType(value.type)
-    offsets = [rows[d][0] if d in rows else 0 for d in range(t.rank)]
-    sizes = [rows[d][1] - rows[d][0] if d in rows else n for d, n in enumerate(t.shape)]
-    result = ir.RankedTensorType.get(sizes, t.element_type)
-    return tensor.ExtractSliceOp(result, value, [], [], [], offsets, sizes, [1] * t.rank).result
-
-
-def _cut_input(value: ir.Value, rows: Ranges) -> ir.Value:
-    """Rows `rows` of an input: of a `tensor.pad` read only here, a pad of
-    the source rows they cover with the padding they still read."""
-    pad = _producer(value, "tensor.pad")
-    source = _static_shape(pad.operands[0].type) if pad is not None and len(pad.operands) == 1 else None
-    if pad is None or source is None or not _single_use(value) or padding_value(pad) is None:
-        return _slice(value, rows)  # (a body reading its indices would read them moved)
+def _cut_pad(value: ir.Value, rows: Ranges) -> ir.Value:
+    """The pad making `value` (`_drops_padding_only`), made again where it
+    was with only the padding `rows` hold."""
+    pad = value.owner.operation
     low, high = _ints(pad, "static_low"), _ints(pad, "static_high")
-    kept: Ranges = {}
+    source = ir.RankedTensorType(pad.operands[0].type).shape
     for d, (start, end) in rows.items():
-        first, last = max(start - low[d], 0), min(end - low[d], source[d])
-        if last <= first:
-            return _slice(value, rows)  # only padding: the pad stays, sliced
-        if (first, last) != (0, source[d]):
-            kept[d] = (first, last)
-        low[d], high[d] = max(low[d] - start, 0), max(end - low[d] - source[d], 0)
-    inner = _slice(pad.operands[0], kept) if kept else pad.operands[0]
-    padded = pad.clone()
-    padded.operands[0] = inner
+        low[d], high[d] = low[d] - start, end - low[d] - source[d]
+    t = ir.RankedTensorType(value.type)
+    with ir.InsertionPoint(pad), pad.location:
+        padded = pad.clone()
     padded.attributes["static_low"] = ir.DenseI64ArrayAttr.get(low)
     padded.attributes["static_high"] = ir.DenseI64ArrayAttr.get(high)
-    t = ir.RankedTensorType(value.type)
     shape = [rows[d][1] - rows[d][0] if d in rows else n for d, n in enumerate(t.shape)]
     padded.results[0].set_type(ir.RankedTensorType.get(shape, t.element_type))
     return padded.results[0]
 
 
 def _cut_init(value: ir.Value, rows: Ranges) -> ir.Value:
-    """The init at its kept rows: a `tensor.empty`, a `linalg.fill` of one or
-    a `linalg.broadcast` into one along the cut dimensions made again at
-    that size; anything else sliced."""
+    """The init (`_remakeable`) made again where it was, at its kept rows."""
     t = ir.RankedTensorType(value.type)
     shape = [rows[d][1] - rows[d][0] if d in rows else n for d, n in enumerate(t.shape)]
-    smaller = ir.RankedTensorType.get(shape, t.element_type)
-    maker = _producer(value, ("tensor.empty", "linalg.fill", "linalg.broadcast"))
-    if maker is None or not _single_use(value):
-        return _slice(value, rows)
-    if maker.name == "tensor.empty":  # (static: the op's types are)
-        return tensor.EmptyOp(shape, t.element_type).result
-    if maker.name == "linalg.broadcast":
-        added = {int(d) for d in ir.DenseI64ArrayAttr(maker.attributes["dimensions"])}
-        if not rows.keys() <= added:
-            return _slice(value, rows)  # a cut dimension of the broadcast's input
-    init = maker.operands[-1]
-    empty = _producer(init, "tensor.empty")
-    if empty is None or len(empty.operands) or not _single_use(init):
-        return _slice(value, rows)
-    fresh = tensor.EmptyOp(shape, t.element_type).result
-    remade = maker.clone()
+    maker = value.owner.operation
+    with ir.InsertionPoint(maker), maker.location:
+        fresh = tensor.EmptyOp(shape, t.element_type).result
+        if maker.name == "tensor.empty":
+            return fresh
+        remade = maker.clone()
     remade.operands[len(maker.operands) - 1] = fresh
-    remade.results[0].set_type(smaller)
+    remade.results[0].set_type(ir.RankedTensorType.get(shape, t.element_type))
     return remade.results[0]
 
 
@@ -339,6 +354,8 @@ def _pad_past_expand(expand: ir.Operation) -> None:
     if inner is None or padded is None or out is None or value is None or pad.block != expand.block:
         return
     low, high = _ints(pad, "static_low"), _ints(pad, "static_high")
+    if not any(low) and not any(high):
+        return  # it pads nothing: moving it gains nothing
     groups = _groups(expand)
     out_low, out_high = [0] * len(out), [0] * len(out)
     shape = list(out)
@@ -356,7 +373,7 @@ def _pad_past_expand(expand: ir.Operation) -> None:
         reshaped.operands[0] = pad.operands[0]
         reshaped.attributes["static_output_shape"] = ir.DenseI64ArrayAttr.get(shape)
         reshaped.results[0].set_type(ir.RankedTensorType.get(shape, element))
-        attributes = {name: pad.attributes[name] for name in ("nofold",) if name in pad.attributes}
+        attributes = {name: attr for name, attr in pad.attributes.items() if name not in _PAD_SIZES}
         attributes["static_low"] = ir.DenseI64ArrayAttr.get(out_low)
         attributes["static_high"] = ir.DenseI64ArrayAttr.get(out_high)
         attributes["operandSegmentSizes"] = ir.DenseI32ArrayAttr.get([1, 0, 0])
@@ -375,6 +392,10 @@ def _pad_past_expand(expand: ir.Operation) -> None:
     expand.results[0].replace_all_uses_with(moved.results[0])
     expand.erase()
     _erase_if_unused(source)
+
+
+_PAD_SIZES = frozenset({"static_low", "static_high", "operandSegmentSizes"})
+"""A `tensor.pad`'s attributes that say its sizes (the rest are copied)."""
 
 
 _ERASABLE = frozenset({"tensor.pad", "tensor.empty", "linalg.fill", "linalg.broadcast"})
