@@ -214,9 +214,10 @@ def _ranges(op: ir.Operation, cut: Ranges) -> _Window | None:
                 extents.setdefault(e.position, s[j])
     rows = {ir.AffineDimExpr(out[d]).position: r for d, r in cut.items()}  # per sliced loop
     narrowed: list[Ranges] = []
-    aligned: list[tuple[int, int, int]] = []  # (operand, dimension, rows the kept outputs span there)
+    spans: list[dict[int, int]] = []  # per operand and cut dimension, the rows the kept outputs span
     for m, s in zip(maps, shapes):
         found: Ranges = {}
+        span: dict[int, int] = {}
         for j, e in enumerate(m.results):
             linear = affine_linear(e)
             if linear is None:
@@ -230,19 +231,12 @@ def _ranges(op: ir.Operation, cut: Ranges) -> _Window | None:
             end = 1 + sum(c * ((rows[d][1] if d in rows else extents[d]) - 1) for d, c in coeffs.items())
             if (start, end) != (0, s[j]):
                 found[j] = (start, end)
-                aligned.append(
-                    (len(narrowed), j, sum(c * (rows[d][1] - rows[d][0]) for d, c in coeffs.items() if d in rows))
-                )
+                span[j] = sum(c * (rows[d][1] - rows[d][0]) for d, c in coeffs.items() if d in rows)
         narrowed.append(found)
+        spans.append(span)
     for k, found in enumerate(narrowed[:-1]):
-        if found and not _drops_padding_only(operands[k], found):
-            return None  # the data itself would be cut
-    for k, j, reach in aligned:
-        if (
-            k < len(operands) - 1
-            and reach != ir.RankedTensorType(operands[k].owner.operation.operands[0].type).shape[j]
-        ):
-            return None  # kept outputs that do not line up with the padded input split no better
+        if found and not _drops_padding_only(operands[k], found, spans[k]):
+            return None  # the data itself would be cut, or the outputs would not line up with it
     if narrowed[-1] and not _remakeable(operands[-1], narrowed[-1]):
         return None
     shape = list(shapes[-1])
@@ -251,15 +245,20 @@ def _ranges(op: ir.Operation, cut: Ranges) -> _Window | None:
     return _Window(op, None, narrowed, shape)
 
 
-def _drops_padding_only(value: ir.Value, rows: Ranges) -> bool:
+def _drops_padding_only(value: ir.Value, rows: Ranges, spans: dict[int, int]) -> bool:
     """Whether `rows` of `value` are a `tensor.pad` read only here (static,
-    one padding value for every cell) with its whole source inside them."""
+    one padding value for every cell) with its whole source inside them,
+    and the kept outputs line up with that source: along each cut
+    dimension, the rows they span (their count times the stride) are its
+    size.  Outputs that do not line up split no better narrowed."""
     pad = _producer(value, "tensor.pad")
     if pad is None or len(pad.operands) != 1 or not _single_use(value) or padding_value(pad) is None:
         return False  # (a body reading its indices would read them moved)
     source = _static_shape(pad.operands[0].type)
     low = _ints(pad, "static_low")
-    return source is not None and all(start <= low[d] and end >= low[d] + source[d] for d, (start, end) in rows.items())
+    return source is not None and all(
+        start <= low[d] and end >= low[d] + source[d] and spans[d] == source[d] for d, (start, end) in rows.items()
+    )
 
 
 def _remakeable(value: ir.Value, rows: Ranges) -> bool:
