@@ -47,7 +47,7 @@ from typing import ClassVar
 from mlir import ir
 from mlir.dialects import tensor
 
-from ...interfaces.registry import affine_linear, padding_value
+from ...interfaces.registry import affine_linear, fusible_pad, padding_value
 from ..base import Pass
 
 Ranges = dict[int, tuple[int, int]]
@@ -179,11 +179,18 @@ def _through_collapse(collapse: ir.Operation, cut: Ranges) -> Ranges | None:
     groups = _groups(collapse)
     found: Ranges = {}
     for d, rows in cut.items():
-        wide = [j for j in groups[d] if inner[j] != 1]
-        if len(wide) != 1:
+        j = _wide(groups[d], inner)
+        if j is None:
             return None
-        found[wide[0]] = rows
+        found[j] = rows
     return found
+
+
+def _wide(group: list[int], shape: list[int]) -> int | None:
+    """The one dimension of a reassociation `group` above size 1 (the others
+    are unit ones), or None."""
+    wide = [j for j in group if shape[j] != 1]
+    return wide[0] if len(wide) == 1 else None
 
 
 def _ranges(op: ir.Operation, cut: Ranges) -> _Window | None:
@@ -246,17 +253,18 @@ def _ranges(op: ir.Operation, cut: Ranges) -> _Window | None:
 
 
 def _drops_padding_only(value: ir.Value, rows: Ranges, spans: dict[int, int]) -> bool:
-    """Whether `rows` of `value` are a `tensor.pad` read only here (static,
-    one padding value for every cell) with its whole source inside them,
+    """Whether `rows` of `value` are a `tensor.pad` an op may read through
+    (`fusible_pad`: static, one padding value, read only here) with its
+    whole source inside them,
     and the kept outputs line up with that source: along each cut
     dimension, the rows they span (their count times the stride) are its
     size.  Outputs that do not line up split no better narrowed."""
-    pad = _producer(value, "tensor.pad")
-    if pad is None or len(pad.operands) != 1 or not _single_use(value) or padding_value(pad) is None:
-        return False  # (a body reading its indices would read them moved)
-    source = _static_shape(pad.operands[0].type)
-    low = _ints(pad, "static_low")
-    return source is not None and all(
+    found = fusible_pad(value)  # (a body reading its indices would read them moved)
+    if found is None:
+        return False
+    low = found[0]
+    source = ir.RankedTensorType(value.owner.operation.operands[0].type).shape
+    return all(
         start <= low[d] and end >= low[d] + source[d] and spans[d] == source[d] for d, (start, end) in rows.items()
     )
 
@@ -361,10 +369,9 @@ def _pad_past_expand(expand: ir.Operation) -> None:
     for d, group in enumerate(groups):
         if not low[d] and not high[d]:
             continue
-        wide = [j for j in group if out[j] != 1]
-        if len(wide) != 1 or out[wide[0]] != padded[d]:
+        j = _wide(group, out)
+        if j is None or out[j] != padded[d]:
             return
-        j = wide[0]
         out_low[j], out_high[j], shape[j] = low[d], high[d], inner[d]
     element = ir.RankedTensorType(source.type).element_type
     with ir.InsertionPoint(expand), expand.location:
