@@ -48,6 +48,9 @@ class Step:
     same_shape: tuple[int, ...] | None = None
     """The tensor operands of an elementwise op of dynamic shape, which must
     all have its result's shape at run time (None: nothing to check)."""
+    rank0: tuple[int, ...] = ()
+    """The results typed as rank-0 tensors: numpy gives scalars for them
+    (a sum, an op on 0-d arrays), which later ops would fail to write into."""
 
 
 @dataclass
@@ -284,6 +287,7 @@ class Compiler:
         )
         if any(s is not None for s in shapes):
             step.shapes = shapes
+            step.rank0 = tuple(k for k, s in enumerate(shapes) if s == ())
             if name.startswith(_SAME_SHAPE_DIALECTS) and any(s is not None and min(s, default=0) < 0 for s in shapes):
                 # numpy would broadcast pieces of different sizes: these ops take one shape
                 step.same_shape = tuple(k for k, v in enumerate(op.operands) if isinstance(v.type, ir.RankedTensorType))
@@ -360,6 +364,15 @@ def _check_shapes(step: Step, out) -> None:
             raise fail(step, f"result {k} is {list(got)} where its type says {shown}")
 
 
+def _as_arrays(out, ks: tuple[int, ...]) -> list:
+    """`out` with its rank-0 tensor results as 0-d arrays, not numpy scalars."""
+    out = list(out)
+    for k in ks:
+        if k < len(out) and not isinstance(out[k], np.ndarray):
+            out[k] = np.array(out[k])
+    return out
+
+
 def run_block(frame: Frame, block: Block, args, check: bool = True) -> Iterator:
     """Run `block` on `frame`; a generator returning the terminator's operand
     values (collectives inside yield their requests).  With `check`, each
@@ -379,6 +392,8 @@ def run_block(frame: Frame, block: Block, args, check: bool = True) -> Iterator:
             # numpy's own complaint (shapes that do not broadcast, memory),
             # said at the op that caused it.
             raise fail(step, f"failed: {type(e).__name__}: {e}") from None
+        if step.rank0:
+            out = _as_arrays(out, step.rank0)
         if check and step.shapes is not None:
             _check_shapes(step, out)
             if step.same_shape:
