@@ -1,5 +1,5 @@
 """Plan quality: how much a device receives in the partitioned program, ours
-against upstream MLIR's and XLA's, on 26 small programs where only the
+against upstream MLIR's and XLA's, on 27 small programs where only the
 arguments and results are annotated (as JAX's in/out shardings do).
 
 The programs (f32, linalg on tensors) are the shared spec of the plan-quality
@@ -8,8 +8,8 @@ vocab_row_max, dp_linear_fwd_bwd, contraction_split_matmul,
 weight_stationary_2d, mlp_chain_4, shared_inits, residual_mlp, dp_mean_loss,
 parallel_block, uneven_hidden_mlp, fsdp_mlp, vocab_parallel_xent, flip_cols,
 roll_cols, shifted_product_cols, pad_rows, diff_rows, transpose_swap,
-conv2d_same_rows, causal_conv1d, dilated_causal_conv1d, grouped_conv1d (see
-`PROGRAMS` below for each one's mesh and layouts).
+conv2d_same_rows, causal_conv1d, dilated_causal_conv1d, grouped_conv1d,
+nearest_upsample (see `PROGRAMS` below for each one's mesh and layouts).
 
 Measured in one run, per program:
   * ours      `mesh_dialect.parse`, then `PrepareWindows`, `ShardingPropagation`,
@@ -77,6 +77,8 @@ CONSTANTS = {
     "n1024": "1.024000e+03",
     "eps": "9.99999974e-06",
     "neg8": "-8.000000e+00",
+    "two": "2.000000e+00",
+    "top15": "1.500000e+01",
 }
 
 # Bodies of linalg.generic: block arguments %a0, %a1, ... then %acc (the init).
@@ -512,6 +514,46 @@ def grouped_conv1d(b: Builder) -> None:
     b.result(_reshape(b, "collapse_shape", y, "[[0], [1, 2], [3, 4]]", (2, 16, 64)), SEQ)
 
 
+def _nearest_index(loop: str, name: str) -> str:
+    """torch-mlir's source index of output index `loop` for a scale of 2 and
+    an input of 16: clamp(floor(float(loop) / 2), 0, 15)."""
+    return (
+        f"    %{name}c = arith.index_cast %{loop} : index to i64\n"
+        f"    %{name}f = arith.sitofp %{name}c : i64 to f32\n"
+        f"    %{name}q = arith.divf %{name}f, %two : f32\n"
+        f"    %{name}l = math.floor %{name}q : f32\n"
+        f"    %{name}lo = arith.maximumf %{name}l, %zero : f32\n"
+        f"    %{name}hi = arith.minimumf %{name}lo, %top15 : f32\n"
+        f"    %{name}n = arith.fptosi %{name}hi : f32 to i64\n"
+        f"    %{name} = arith.index_cast %{name}n : i64 to index\n"
+    )
+
+
+def nearest_upsample(b: Builder) -> None:
+    """A U-Net decoder step, `F.interpolate(x, scale_factor=2,
+    mode="nearest") + skip`, as torch-mlir writes the up-sampling: a
+    generic whose body reads the input at each output index's source
+    (float division, floor, clamp), the rows split over the mesh."""
+    rows = ((), (), (0,))
+    x = b.arg("x", (2, 8, 16, 16), rows)
+    skip = b.arg("skip", (2, 8, 32, 32), rows)
+    out = (2, 8, 32, 32)
+    t = tensor(out)
+    identity = "affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>"
+    up = b.emit(
+        f'linalg.generic {{indexing_maps = [{identity}], iterator_types = ["parallel", "parallel", "parallel", '
+        f'"parallel"]}} outs({b.empty(out)} : {t}) {{\n'
+        "  ^bb0(%out: f32):\n"
+        "    %n = linalg.index 0 : index\n    %c = linalg.index 1 : index\n"
+        "    %i = linalg.index 2 : index\n    %j = linalg.index 3 : index\n"
+        f"{_nearest_index('i', 'si')}{_nearest_index('j', 'sj')}"
+        f"    %v = tensor.extract {x}[%n, %c, %si, %sj] : {tensor(b.shapes[x])}\n"
+        f"    linalg.yield %v : f32\n  }} -> {t}",
+        out,
+    )
+    b.result(b.generic("ncij,ncij->ncij", [up, skip], ADD2), rows)
+
+
 @dataclass
 class Program:
     name: str
@@ -551,6 +593,7 @@ PROGRAMS = [
     Program("causal_conv1d", (4,), causal_conv1d),
     Program("dilated_causal_conv1d", (4,), dilated_causal_conv1d),
     Program("grouped_conv1d", (4,), grouped_conv1d),
+    Program("nearest_upsample", (4,), nearest_upsample),
 ]
 
 # -- measuring --------------------------------------------------------------------

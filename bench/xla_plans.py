@@ -171,10 +171,16 @@ def grouped_conv1d(x: jax.Array, w: jax.Array) -> jax.Array:
     return jax.lax.conv_general_dilated(x, w, (1,), [(1, 1)], dimension_numbers=SEQ, feature_group_count=2)
 
 
+def nearest_upsample(x: jax.Array, skip: jax.Array) -> jax.Array:
+    """PyTorch's `F.interpolate(x, scale_factor=2, mode="nearest") + skip`."""
+    return jnp.repeat(jnp.repeat(x, 2, axis=2), 2, axis=3) + skip
+
+
 R = ()  # replicated
 COLS, ROWS = (None, "a0"), ("a0", None)
 SEQ = ("NCH", "OIH", "NCH")  # PyTorch's layout of a 1-D convolution
 LENGTH = (None, None, "a0")  # a sequence split along its length
+HEIGHT = (None, None, "a0", None)  # an image (N, C, H, W) split along its rows
 
 PROGRAMS = [
     Program("megatron_mlp", (4,), megatron, [((8, 64), R), ((64, 128), COLS), ((128, 64), ROWS)], R),
@@ -257,6 +263,13 @@ PROGRAMS = [
     Program("causal_conv1d", (4,), causal_conv1d, [((2, 16, 64), LENGTH), ((16, 1, 4), R), ((16,), R)], LENGTH),
     Program("dilated_causal_conv1d", (4,), dilated_causal_conv1d, [((2, 16, 64), LENGTH), ((16, 16, 2), R)], LENGTH),
     Program("grouped_conv1d", (4,), grouped_conv1d, [((2, 16, 64), LENGTH), ((16, 8, 3), R)], LENGTH),
+    Program(
+        "nearest_upsample",
+        (4,),
+        nearest_upsample,
+        [((2, 8, 16, 16), HEIGHT), ((2, 8, 32, 32), HEIGHT)],
+        HEIGHT,
+    ),
 ]
 
 

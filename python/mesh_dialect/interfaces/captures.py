@@ -29,6 +29,7 @@ from mlir.dialects import linalg
 
 from ..ir.signature import op_address
 from ..ir.types import float_zero
+from .index_chains import chain_to_index, divides_by
 from .registry import index_reads, walk_inside
 from .rules import TensorMap
 
@@ -64,6 +65,14 @@ class AlignedRead:
     map: TensorMap
     reads: tuple[tuple[ir.Operation, int, ir.Operation], ...]
     shape: tuple[int, ...]
+    keeps: tuple[tuple[ir.Operation, int], ...] = ()
+    """Per read, the use of its `linalg.index` that keeps the local index
+    on a device: the extract's own operand, or the first op of the index
+    arithmetic in between (`index_chains`)."""
+    scales: tuple[int, ...] = ()
+    """Per dimension, how many of the loop's indices read one index of it
+    (a nearest up-sampling's 2; 1 when read at the loop's index itself):
+    the loop is `scale` times the dimension's size."""
 
 
 def aligned_reads(op: ir.Operation) -> dict[ir.Value, AlignedRead]:
@@ -98,17 +107,32 @@ def aligned_reads(op: ir.Operation) -> dict[ir.Value, AlignedRead]:
             continue
         shape = ir.RankedTensorType(v.type).shape
         loops: list[int | None] = []
+        scales: list[int] = []
         reads: list[tuple[ir.Operation, int, ir.Operation]] = []
+        keeps: list[tuple[ir.Operation, int]] = []
         for d, size in enumerate(shape):
-            loop, at = _same_loop(own, users, d)
-            if loop is None or loop in loops or size < 0 or sizes.get(loop) != size:
+            loop, at = _same_loop(own, users, d, inside)
+            whole = sizes.get(loop) if loop is not None else None
+            scale = whole // size if whole is not None and size > 0 and whole % size == 0 else 0
+            if loop is None or loop in loops or not scale or not _reads_at(at, whole, scale):
                 loops.append(None)
+                scales.append(1)
                 continue
             loops.append(loop)
-            reads.extend((user, d, index) for user, index in zip(users, at))
+            scales.append(scale)
+            reads.extend((user, d, index) for user, (index, _, _) in zip(users, at))
+            keeps.extend(keep for _, _, keep in at)
         if any(loop is not None for loop in loops):
-            found[v] = AlignedRead(tuple(loops), tuple(reads), tuple(shape))
+            found[v] = AlignedRead(tuple(loops), tuple(reads), tuple(shape), tuple(keeps), tuple(scales))
     return found
+
+
+def _reads_at(at: list[_Read], size: int | None, scale: int) -> bool:
+    """Whether every read of a dimension is at `i floordiv scale` for index
+    `i` of a loop of `size`: at `i` itself when `scale` is 1, else through
+    index arithmetic that computes it (`index_chains.divides_by`)."""
+    assert size is not None
+    return all(divides_by(index, chain, size, scale) if chain else scale == 1 for index, chain, _ in at)
 
 
 @dataclass(frozen=True)
@@ -239,25 +263,36 @@ def _safe_to_mask(ordered: list[ir.Operation], extracts: list[ir.Operation]) -> 
     return True
 
 
-def _same_loop(own: set[int], users: list[ir.Operation], d: int) -> tuple[int | None, list[ir.Operation]]:
+_Read = tuple[ir.Operation, list[ir.Operation], tuple[ir.Operation, int]]
+"""One extract's read of a dimension: the `linalg.index` it comes from, the
+index arithmetic in between (`index_chains.chain_to_index`), and the use of
+the index that keeps its local value on a device (`AlignedRead.keeps`)."""
+
+
+def _same_loop(
+    own: set[int], users: list[ir.Operation], d: int, inside: set[ir.Value]
+) -> tuple[int | None, list[_Read]]:
     """The loop whose `linalg.index` (one of the op's own, whose addresses
     `own` holds: `index_reads`) every extract in `users` reads dimension `d`
-    at, and those index ops; None when they differ."""
+    at, directly or through index arithmetic, and those reads; None when
+    they differ or one is read otherwise."""
     loop: int | None = None
-    at: list[ir.Operation] = []
+    at: list[_Read] = []
     for user in users:
         index = user.operands[1 + d]
-        owner = index.owner
-        if isinstance(owner, ir.Block):
+        found = chain_to_index(index, inside)
+        if found is None:
             return None, []
-        owner = owner.operation
-        if owner.name != "linalg.index" or op_address(owner) not in own:
+        owner, chain = found
+        if op_address(owner) not in own:
             return None, []
         j = ir.IntegerAttr(owner.attributes["dim"]).value
         if loop is not None and j != loop:
             return None, []
         loop = j
-        at.append(owner)
+        head = chain[0] if chain else user
+        position = next(k for k, v in enumerate(head.operands) if v == owner.result) if chain else 1 + d
+        at.append((owner, chain, (head, position)))
     return loop, at
 
 

@@ -1510,7 +1510,11 @@ class _Partition:
         if masked.aligned is not None:
             for k, loop in enumerate(masked.aligned.map):
                 found = None if loop is None else carrier(loop)
-                if found is not None and not found[0].sharded_dims_offsets:
+                if (
+                    found is not None
+                    and not found[0].sharded_dims_offsets
+                    and self.scaled_piece(masked.aligned, k, found)
+                ):
                     split[k] = found[0].axes_of(found[1])
         target = Sharding(tuple(split))
         piece = self.in_layout(masked.value, target, op, None, None)
@@ -1518,9 +1522,9 @@ class _Partition:
         for extract in masked.extracts:
             extract.operands[0] = piece
         if masked.aligned is not None:
-            for extract, k, index in masked.aligned.reads:
+            for (_, k, index), keep in zip(masked.aligned.reads, masked.aligned.keeps):
                 if split[k] and k != d:
-                    local.setdefault(op_address(index), []).append((extract, 1 + k))
+                    local.setdefault(op_address(index), []).append(keep)
         ix = _Ix(self, ir.InsertionPoint(op), op.location)
         n = masked.shape[d]
         group = ix.group_index(axes)
@@ -1556,6 +1560,7 @@ class _Partition:
         local: dict[int, list[tuple[ir.Operation, int]]] = {}
         for v, read in aligned.items():
             found = [None if loop is None else carrier(loop) for loop in read.map]
+            found = [None if c is None or not self.scaled_piece(read, d, c) else c for d, c in enumerate(found)]
             split = tuple(() if c is None else c[0].axes_of(c[1]) for c in found)
             target = _WHOLE
             if any(split):
@@ -1575,11 +1580,27 @@ class _Partition:
                     else:
                         split, target = tuple(() for _ in split), _WHOLE
             piece = self.in_layout(v, target, op, None, None)
-            for extract, d, index in read.reads:
+            for (extract, d, index), keep in zip(read.reads, read.keeps):
                 extract.operands[0] = piece
                 if split[d]:
-                    local.setdefault(op_address(index), []).append((extract, 1 + d))
+                    local.setdefault(op_address(index), []).append(keep)
         return local
+
+    def scaled_piece(self, read: AlignedRead, d: int, carrier: tuple[Sharding, int]) -> bool:
+        """Whether a device's piece of the loop reading dimension `d` of an
+        aligned read at `i floordiv scale` (`AlignedRead.scales`) reads
+        exactly the same piece of the dimension: the loop cut evenly, into
+        pieces a multiple of `scale`, which holds when the mesh divides the
+        dimension.  Else the tensor is read whole (at global indices)."""
+        scale = read.scales[d] if read.scales else 1
+        if scale == 1:
+            return True
+        s, k = carrier
+        axes = s.axes_of(k)
+        if s.sharded_dims_offsets or any(a in self.dynamic_axes for a in axes):
+            return False
+        assert self.mesh is not None
+        return read.shape[d] % s.shard_count(k, self.mesh) == 0
 
     def _loop_carrier(self, op: ir.Operation) -> Callable[[int], tuple[Sharding, int] | None]:
         """Per loop of a linalg op, the layout of an operand dimension the
@@ -2953,8 +2974,8 @@ def _aligned_now(reads: list[AlignedRead]) -> dict[ir.Value, AlignedRead]:
         have = found.get(v)
         if have is None:
             found[v] = a
-        elif have.map == a.map:
-            found[v] = dataclasses.replace(have, reads=have.reads + a.reads)
+        elif have.map == a.map and have.scales == a.scales:
+            found[v] = dataclasses.replace(have, reads=have.reads + a.reads, keeps=have.keeps + a.keeps)
     return found
 
 
