@@ -10,6 +10,7 @@ from mlir import ir
 
 import mesh_dialect
 from mesh_dialect.interfaces.captures import aligned_reads
+from mesh_dialect.interfaces.index_chains import divides_by
 
 _PROGRAM = """
 #id = affine_map<(d0, d1) -> (d0, d1)>
@@ -103,6 +104,45 @@ def _reads(table: str, loops: str, body: str, top: float = 1e6) -> list[tuple]:
             1e6,
             [((None, 1), (1, 1))],
         ),
+        # an unsigned reading of a negative value: MLIR's uitofp reads -i as
+        # 256 - i, not as the clamp to row 0 that numpy's signed cast would give
+        (
+            "8x6",
+            "16x6",
+            "    %n = arith.index_cast %i : index to i8\n"
+            "    %c0i8 = arith.constant 0 : i8\n"
+            "    %m = arith.subi %c0i8, %n : i8\n"
+            "    %f = arith.uitofp %m : i8 to f32\n"
+            "    %mh = arith.constant -5.000000e-01 : f32\n"
+            "    %q = arith.mulf %f, %mh : f32\n"
+            "    %fl = math.floor %q : f32\n"
+            "    %lo = arith.maximumf %fl, %zero : f32\n"
+            "    %hi = arith.minimumf %lo, %top : f32\n"
+            "    %k = arith.fptosi %hi : f32 to i32\n"
+            "    %r = arith.index_cast %k : i32 to index",
+            7.0,
+            [((None, 1), (1, 1))],
+        ),
+        # fptoui into the upper half of i8, read back signed: MLIR wraps to -126
+        (
+            "8x6",
+            "16x6",
+            "    %n = arith.index_cast %i : index to i32\n"
+            "    %f = arith.sitofp %n : i32 to f32\n"
+            "    %c128 = arith.constant 1.280000e+02 : f32\n"
+            "    %u = arith.addf %f, %c128 : f32\n"
+            "    %b = arith.fptoui %u : f32 to i8\n"
+            "    %g = arith.sitofp %b : i8 to f32\n"
+            "    %v0 = arith.subf %g, %c128 : f32\n"
+            "    %q = arith.divf %v0, %two : f32\n"
+            "    %fl = math.floor %q : f32\n"
+            "    %lo = arith.maximumf %fl, %zero : f32\n"
+            "    %hi = arith.minimumf %lo, %top : f32\n"
+            "    %k = arith.fptosi %hi : f32 to i32\n"
+            "    %r = arith.index_cast %k : i32 to index",
+            7.0,
+            [((None, 1), (1, 1))],
+        ),
         # fast-math may divide by multiplying with the reciprocal: not trusted
         ("8x6", "16x6", _TORCH.format(div="%two", flags=" fastmath<fast>"), 7.0, [((None, 1), (1, 1))]),
         # a chain value read twice: the chain is not the extract's alone
@@ -121,3 +161,15 @@ def test_scaled_reads(table: str, loops: str, body: str, top: float, expected: l
     if "%c2i8" in body:
         body = "    %c2i8 = arith.constant 2 : i8\n" + body
     assert _reads(table, loops, body, top) == expected
+
+
+def test_a_loop_too_long_to_run_the_chain_on_is_not_aligned() -> None:
+    ctx = mesh_dialect.context()
+    body = "    %r = arith.floordivsi %i, %c2 : index"
+    module = mesh_dialect.parse(_PROGRAM.format(table="8x6", loops="16x6", body=body, top=1e6), context=ctx)
+    index: list[ir.Operation] = []
+    module.operation.walk(
+        lambda op: (index.append(op) if op.name == "linalg.index" else None, ir.WalkResult.ADVANCE)[1]
+    )
+    assert divides_by(index[0], [], 16, 1)
+    assert not divides_by(index[0], [], (1 << 24) + 1, 1)

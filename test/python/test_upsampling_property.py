@@ -1,6 +1,7 @@
 """Nearest up-sampling as a property: random scales, sizes, meshes and
 spellings of the index arithmetic (torch-mlir's float division, floor and
-clamp; a multiplication by the reciprocal; integer division), with the
+clamp; a multiplication by the reciprocal; unsigned casts; integer
+division), with the
 clamp sometimes biting, propagated and partitioned (or partitioned alone,
 the loop split by another operand), compute exactly what the original
 computes; where the arithmetic is `i floordiv s` and the mesh divides the
@@ -45,6 +46,15 @@ def _chain(kind: str, scale: int, top: int) -> str:
             "    %in = arith.fptosi %il : f32 to i32\n"
             "    %r = arith.index_cast %in : i32 to index"
         )
+    if kind == "unsigned":
+        return (
+            "    %ic = arith.index_castui %i : index to i32\n"
+            "    %if = arith.uitofp %ic : i32 to f32\n"
+            "    %iq = arith.divf %if, %fs : f32\n"
+            "    %il = math.floor %iq : f32\n"
+            "    %in = arith.fptoui %il : f32 to i32\n"
+            "    %r = arith.index_castui %in : i32 to index"
+        )
     return f"    %r = arith.{kind} %i, %cs : index"
 
 
@@ -54,7 +64,7 @@ def programs(draw) -> tuple[str, bool]:
     scale = draw(st.integers(1, 4))
     rows = draw(st.integers(1, 8))
     cols = draw(st.integers(1, 3))
-    kind = draw(st.sampled_from(["torch", "reciprocal", "floordivsi", "divsi", "divui"]))
+    kind = draw(st.sampled_from(["torch", "reciprocal", "unsigned", "floordivsi", "divsi", "divui"]))
     top = draw(st.integers(max(0, rows - 3), rows + 1))  # the clamp bites below rows - 1
     mesh, axes = draw(st.sampled_from([("4", "[0]"), ("2", "[0]"), ("8", "[0]"), ("2x2", "[1]"), ("2x2", "[0, 1]")]))
     other = draw(st.booleans())  # an operand of the output's shape, split as the rows

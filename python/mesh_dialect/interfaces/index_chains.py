@@ -59,7 +59,10 @@ _BINARY = frozenset(
     }
 )
 _LARGEST = 1 << 31
-"""The largest integer constant a chain may use (int64 arrays do not trap on overflow)."""
+"""The largest integer constant a chain may use (int64 arrays do not trap on
+overflow: with values below a loop's size, products stay far from it)."""
+_LONGEST_LOOP = 1 << 24
+"""The longest loop a chain is run on; a longer one reads its tensor whole."""
 _LONGEST = 16
 """The most ops a chain may have (torch-mlir's has eight)."""
 
@@ -95,9 +98,12 @@ def chain_to_index(value: ir.Value, body_values: set[ir.Value]) -> tuple[ir.Oper
 
 def divides_by(index: ir.Operation, chain: Sequence[ir.Operation], size: int, scale: int) -> bool:
     """Whether the chain computes `i floordiv scale` for every index `i`
-    of a loop of `size`, run as MLIR runs it (the widths and the rounding
-    of each op; an op whose result would wrap, trap or be poison fails)."""
-    if size <= 0 or scale <= 0:
+    of a loop of `size`, run as MLIR runs it (the rounding of each float
+    op).  Integers must stay non-negative and below their type's signed
+    range, where signed and unsigned ops agree and nothing wraps: a chain
+    that leaves that range, traps or makes poison fails, as does a loop
+    too long to run the chain on."""
+    if size <= 0 or scale <= 0 or size > _LONGEST_LOOP:
         return False
     values: np.ndarray = np.arange(size, dtype=np.int64)
     kind: object = "index"
@@ -108,7 +114,7 @@ def divides_by(index: ir.Operation, chain: Sequence[ir.Operation], size: int, sc
                 if found is None:
                     return False
                 values, kind = found
-    except (FloatingPointError, OverflowError, ValueError, TypeError):
+    except (FloatingPointError, OverflowError, ValueError, TypeError, MemoryError):
         return False
     return (
         _is_int(kind)
@@ -119,7 +125,7 @@ def divides_by(index: ir.Operation, chain: Sequence[ir.Operation], size: int, sc
 
 def _step(op: ir.Operation, x: np.ndarray, kind: object) -> tuple[np.ndarray, object] | None:
     """One op of a chain on the values so far (`kind`: "index", an integer
-    width, or a float numpy type)."""
+    width, or a float numpy type), None where it is not run exactly."""
     name = op.name
     out = _kind(op.result.type)
     if out is None or not _exact(op):
@@ -128,30 +134,26 @@ def _step(op: ir.Operation, x: np.ndarray, kind: object) -> tuple[np.ndarray, ob
         if name in ("math.floor", "math.ceil"):
             return ((np.floor if name == "math.floor" else np.ceil)(x), out) if not _is_int(kind) else None
         if name in ("arith.sitofp", "arith.uitofp"):
-            if not _is_int(kind) or _is_int(out):
-                return None
-            return x.astype(out), out
+            # (the values are non-negative: both read them alike)
+            return (x.astype(out), out) if _is_int(kind) and not _is_int(out) else None
         if name in ("arith.fptosi", "arith.fptoui"):
             if _is_int(kind) or not _is_int(out) or not np.all(np.isfinite(x)):
                 return None
             y = np.trunc(x).astype(np.int64)
-            return (y, out) if _fits(y, out, name.endswith("ui")) else None
-        if not _is_int(kind) or not _is_int(out) or (name.endswith("ui") and np.any(x < 0)):
-            return None
-        return (x, out) if _fits(x, out, unsigned=False) else None
+            return (y, out) if _fits(y, out) else None
+        # an integer cast: the same non-negative value in another width
+        return (x, out) if _is_int(kind) and _is_int(out) and _fits(x, out) else None
     # a binary op: the chain's operand and a constant, in their places
     first = _constant(op.operands[0])
     c = first if first is not None else _constant(op.operands[1])
-    if c is None or _is_int(kind) != _is_int(out) or kind != out:
+    if c is None or kind != out:
         return None
     if _is_int(out):
-        if not isinstance(c, int) or abs(c) > _LARGEST:
+        if not isinstance(c, int) or not 0 <= c <= _LARGEST:
             return None
         a, b = (np.int64(c), x) if first is not None else (x, np.int64(c))
         y = _integer(name, a, b)
-        if y is None:
-            return None
-        return (y, out) if _fits(y, out, unsigned=name.endswith("ui")) else None
+        return None if y is None or not _fits(y, out) else (y, out)
     if not isinstance(c, float):
         return None
     ct = out(c)  # type: ignore[operator]
@@ -170,17 +172,10 @@ def _exact(op: ir.Operation) -> bool:
 
 
 def _integer(name: str, a, b) -> np.ndarray | None:
+    """An integer op on non-negative values, where its signed and unsigned
+    forms agree: divisions round down (toward zero)."""
     if name in ("arith.divsi", "arith.divui", "arith.floordivsi"):
-        if np.any(np.asarray(b) == 0):
-            return None
-        if name == "arith.divsi":
-            q = np.abs(a) // np.abs(b)
-            return np.where((np.asarray(a) < 0) != (np.asarray(b) < 0), -q, q)
-        if name == "arith.divui" and (np.any(np.asarray(a) < 0) or np.any(np.asarray(b) < 0)):
-            return None
-        return np.floor_divide(a, b)
-    if name in ("arith.maxui", "arith.minui") and (np.any(np.asarray(a) < 0) or np.any(np.asarray(b) < 0)):
-        return None
+        return None if np.any(np.asarray(b) == 0) else np.asarray(np.floor_divide(a, b), dtype=np.int64)
     fn = {
         "arith.addi": np.add,
         "arith.subi": np.subtract,
@@ -223,12 +218,12 @@ def _is_int(kind: object) -> bool:
     return kind == "index" or isinstance(kind, int)
 
 
-def _fits(x: np.ndarray, kind: object, unsigned: bool) -> bool:
-    """Whether every value is representable in `kind` (an index is 64 bits)."""
+def _fits(x: np.ndarray, kind: object) -> bool:
+    """Whether every value is non-negative and within `kind`'s signed range
+    (an index is 64 bits): there signed and unsigned readings agree."""
     width = 64 if kind == "index" else kind
     assert isinstance(width, int)
-    low, high = (0, (1 << width) - 1) if unsigned else (-(1 << (width - 1)), (1 << (width - 1)) - 1)
-    return bool(np.all(x >= low) and np.all(x <= high))
+    return bool(np.all(x >= 0) and np.all(x <= (1 << (width - 1)) - 1))
 
 
 def _constant(v: ir.Value) -> int | float | None:
