@@ -931,6 +931,73 @@ class Program:
         self.features.add("lookup")
         return Val(r, a.shape)
 
+    def upsample(self) -> Val:
+        """Nearest up-sampling as torch-mlir writes it: a generic whose body
+        reads a table `s` times shorter along one dimension at a source
+        index computed from the loop index (float division, floor and a
+        clamp, now and then one that bites; a multiplication by the
+        reciprocal; unsigned casts; integer division), the table's other
+        dimensions at the loop indices (`index_chains`, `aligned_reads`)."""
+        rng = self.rng
+        a = self.operand(self.pick())
+        n = len(a.shape)
+        k = rng.randrange(n)
+        s = rng.choice([1, 2, 2, 3, 4])
+        if a.shape[k] % s:
+            s = 1
+        rows = a.shape[k] // s
+        table = self.operand(self.pick(shape=tuple(rows if d == k else m for d, m in enumerate(a.shape))))
+        dims = ", ".join(f"d{d}" for d in range(n))
+        ident = f"affine_map<({dims}) -> ({dims})>"
+        out = self.init(a.shape, None)
+        r, t = self.fresh(), self.ty(a.shape)
+        iters = ", ".join(['"parallel"'] * n)
+        self.emit(
+            f"{r} = linalg.generic {{indexing_maps = [{ident}, {ident}], iterator_types = [{iters}]}} "
+            f"ins({a.name} : {t}) outs({out.name} : {t}) {{"
+        )
+        self.emit(f"^bb0(%ux{self.n}: {self.elt}, %uo{self.n}: {self.elt}):")
+        x = f"%ux{self.n}"
+        positions = []
+        for d in range(n):
+            i = self.fresh("ui")
+            self.emit(f"  {i} = linalg.index {d} : index")
+            positions.append(i)
+        i = positions[k]
+        spelling = rng.choice(["torch", "torch", "reciprocal", "unsigned", "floordivsi", "divui"])
+        top = rows - 1 if rng.random() < 0.8 else max(0, rows - 2)
+        names = [self.fresh("us") for _ in range(8)]
+        c, f, q, fl, lo, hi, m, pos = names
+        if spelling in ("floordivsi", "divui"):
+            self.emit(f"  {c} = arith.constant {s} : index")
+            self.emit(f"  {pos} = arith.{spelling} {i}, {c} : index")
+        else:
+            cast, to_f, to_i = (
+                ("index_castui", "uitofp", "fptoui") if spelling == "unsigned" else ("index_cast", "sitofp", "fptosi")
+            )
+            factor, op = (f"{1.0 / s}", "mulf") if spelling == "reciprocal" else (f"{float(s)}", "divf")
+            self.emit(f"  {c} = arith.{cast} {i} : index to i32")
+            self.emit(f"  {f} = arith.{to_f} {c} : i32 to f32")
+            self.emit(f"  {lo} = arith.constant {factor} : f32")
+            self.emit(f"  {q} = arith.{op} {f}, {lo} : f32")
+            self.emit(f"  {fl} = math.floor {q} : f32")
+            last = fl
+            if spelling == "torch":
+                self.emit(f"  {hi} = arith.constant {float(top)} : f32")
+                self.emit(f"  {m} = arith.minimumf {fl}, {hi} : f32")
+                last = m
+            w = self.fresh("uw")
+            self.emit(f"  {w} = arith.{to_i} {last} : f32 to i32")
+            self.emit(f"  {pos} = arith.{cast} {w} : i32 to index")
+        positions[k] = pos
+        e, y = self.fresh("ut"), self.fresh("uy")
+        self.emit(f"  {e} = tensor.extract {table.name}[{', '.join(positions)}] : {self.ty(table.shape)}")
+        self.emit(f"  {y} = arith.{'addi' if self.is_int else 'addf'} {x}, {e} : {self.elt}")
+        self.emit(f"  linalg.yield {y} : {self.elt}")
+        self.emit(f"}} -> {t}")
+        self.features.add("upsample")
+        return Val(r, a.shape)
+
     def scatter(self) -> Val:
         """`.at[ids].set/add(u)` as JAX exports it: `stablehlo.scatter` of
         rows into a 2-D value at i32 ids (an `and` keeps most in range; the
@@ -1688,6 +1755,7 @@ class Program:
         choices = [self.elementwise, self.elementwise, self.matmul, self.matmul, self.reduce, self.transpose]
         if self.extended:
             choices += [self.reshape, self.slice, self.gather, self.argmax, self.scatter, self.sort, self.lookup]
+            choices += [self.upsample]
             if self.rng.random() < 0.1:
                 choices.append(self.collective)
             if depth == 0 and self.rng.random() < 0.2:
