@@ -5,8 +5,10 @@
 // over two mesh axes gather one of them around the layer. Upstream's
 // linalg-fuse-elementwise-ops, run first, folds those reshapes into the ops
 // (a generic with the leading dimensions as loops of their own), and then
-// each dimension keeps its split: nothing moves. Both plans simulate equal
-// to the original.
+// each dimension keeps its split: nothing moves. The inits it leaves, a
+// reshape of an empty or of a fill of one, are made on each device in its
+// piece's type, not sliced from a whole one. Both plans simulate equal to
+// the original.
 // RUN: mesh-opt --sharding-propagation --mesh-partition %s -o %t.plain.mlir
 // RUN: FileCheck %s --check-prefix=PLAIN < %t.plain.mlir
 // RUN: mesh-opt --linalg-fuse-elementwise-ops --sharding-propagation --mesh-partition %s -o %t.fused.mlir
@@ -15,6 +17,7 @@
 // RUN: mesh-run %t.fused.mlir -f linear --compare-with %s -q --seed 1 | FileCheck %s
 // RUN: mesh-run %t.plain.mlir -f pixel_linear --compare-with %s -q --seed 2 | FileCheck %s
 // RUN: mesh-run %t.fused.mlir -f pixel_linear --compare-with %s -q --seed 2 | FileCheck %s
+// RUN: mesh-run %t.plain.mlir -f reshaped_inits --compare-with %s -q --seed 3 | FileCheck %s
 // CHECK: match
 
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
@@ -29,9 +32,9 @@ mesh.mesh @mesh(shape = 2x2)
 // PLAIN: mesh.all_gather
 // FUSED-LABEL: func.func @linear(
 // FUSED-SAME: %arg0: tensor<1x4x16xf32>
-// FUSED-NOT: mesh.all_gather
-// FUSED-NOT: mesh.all_to_all
-// FUSED-NOT: mesh.all_reduce
+// FUSED-NOT: = mesh.
+// FUSED: tensor.empty() : tensor<1x4x32xf32>
+// FUSED-NOT: = mesh.
 // FUSED: return
 func.func @linear(%x: tensor<2x8x16xf32>, %w: tensor<16x32xf32>, %b: tensor<32xf32>) -> tensor<2x8x32xf32> {
   %s = mesh.sharding @mesh split_axes = [[0], [1]] : !mesh.sharding
@@ -58,9 +61,7 @@ func.func @linear(%x: tensor<2x8x16xf32>, %w: tensor<16x32xf32>, %b: tensor<32xf
 // PLAIN: mesh.all_gather
 // FUSED-LABEL: func.func @pixel_linear(
 // FUSED-SAME: %arg0: tensor<1x4x4x8xf32>
-// FUSED-NOT: mesh.all_gather
-// FUSED-NOT: mesh.all_to_all
-// FUSED-NOT: mesh.all_reduce
+// FUSED-NOT: = mesh.
 // FUSED: return
 func.func @pixel_linear(%x: tensor<2x8x4x8xf32>, %w: tensor<8x8xf32>) -> tensor<2x8x4x8xf32> {
   %s = mesh.sharding @mesh split_axes = [[0], [1]] : !mesh.sharding
@@ -78,4 +79,42 @@ func.func @pixel_linear(%x: tensor<2x8x4x8xf32>, %w: tensor<8x8xf32>) -> tensor<
   %y = tensor.expand_shape %m [[0, 1], [2], [3]] output_shape [2, 8, 4, 8] : tensor<16x4x8xf32> into tensor<2x8x4x8xf32>
   %ys = mesh.shard %y to %s : tensor<2x8x4x8xf32>
   return %ys : tensor<2x8x4x8xf32>
+}
+
+// Inits written as reshapes, of an empty and of a fill of one (annotated
+// split, as propagation annotates them), for ops on rows split over both
+// axes: each device makes its own piece of them. The empty also read by
+// the last op stays.
+// PLAIN-LABEL: func.func @reshaped_inits(
+// PLAIN-NOT: = mesh.
+// PLAIN-NOT: tensor.expand_shape
+// PLAIN: tensor.empty() : tensor<1x4x8xf32>
+// PLAIN: linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x4x8xf32>)
+// PLAIN-NOT: = mesh.
+// PLAIN-NOT: tensor.expand_shape
+// PLAIN: return
+func.func @reshaped_inits(%x: tensor<2x8x8xf32>) -> (tensor<2x8x8xf32>, tensor<16x8xf32>) {
+  %s = mesh.sharding @mesh split_axes = [[0], [1]] : !mesh.sharding
+  %rows = mesh.sharding @mesh split_axes = [[0, 1]] : !mesh.sharding
+  %xs = mesh.shard %x to %s annotate_for_users : tensor<2x8x8xf32>
+  %one = arith.constant 1.000000e+00 : f32
+  %e = tensor.empty() : tensor<16x8xf32>
+  %es = mesh.shard %e to %rows annotate_for_users : tensor<16x8xf32>
+  %f = linalg.fill ins(%one : f32) outs(%es : tensor<16x8xf32>) -> tensor<16x8xf32>
+  %fx = tensor.expand_shape %f [[0, 1], [2]] output_shape [2, 8, 8] : tensor<16x8xf32> into tensor<2x8x8xf32>
+  %ex = tensor.expand_shape %e [[0, 1], [2]] output_shape [2, 8, 8] : tensor<16x8xf32> into tensor<2x8x8xf32>
+  %a = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%xs : tensor<2x8x8xf32>) outs(%fx : tensor<2x8x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %r = arith.addf %in, %out : f32
+    linalg.yield %r : f32
+  } -> tensor<2x8x8xf32>
+  %b = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%a : tensor<2x8x8xf32>) outs(%ex : tensor<2x8x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %r = arith.mulf %in, %in : f32
+    linalg.yield %r : f32
+  } -> tensor<2x8x8xf32>
+  %bs = mesh.shard %b to %s : tensor<2x8x8xf32>
+  %c = linalg.fill ins(%one : f32) outs(%e : tensor<16x8xf32>) -> tensor<16x8xf32>
+  %cs = mesh.shard %c to %rows : tensor<16x8xf32>
+  return %bs, %cs : tensor<2x8x8xf32>, tensor<16x8xf32>
 }

@@ -476,6 +476,8 @@ class _Partition:
 
         func.walk(visit, ir.WalkOrder.PRE_ORDER)
         del ops[0], names[0]  # the function itself, visited first
+        if _RESHAPES.intersection(names):
+            _empties_for_reshapes(ops, names)
         # Layouts: each mesh.shard that annotates a value as produced.
         for k, (op, name) in enumerate(zip(ops, names)):
             if name != "mesh.shard":
@@ -2925,6 +2927,84 @@ def _rebuilt_in(
     result = clone.result  # a fill has one result (`_fill_init`)
     result.set_type(local)
     return result
+
+
+_RESHAPES = frozenset(("tensor.expand_shape", "tensor.collapse_shape"))
+
+
+def _empties_for_reshapes(ops: list[ir.Operation], names: list[str]) -> None:
+    """Each reshape of a `tensor.empty` of static sizes, or of a
+    `linalg.fill` of one (through the annotations on them), made again in
+    its own type in its place in `ops` (and `names`), the reshape and what
+    only it read erased: every device then makes its piece of the empty or
+    the fill (`_rebuilt_in`), where it sliced a whole one.  (Upstream's
+    linalg-fuse-elementwise-ops leaves such reshapes as the inits of the
+    ops whose reshapes it folded.)"""
+    read: list[tuple[int, ir.Operation]] = []  # what the rewritten reshapes read, the nearest first
+    out_ops: list[ir.Operation] = []
+    out_names: list[str] = []
+    for op, name in zip(ops, names):
+        made = _remade_reshape(op, read) if name in _RESHAPES else None
+        if made is None:
+            out_ops.append(op)
+            out_names.append(name)
+        else:
+            out_ops.extend(made)
+            out_names.extend(m.name for m in made)
+    dead: set[int] = set()
+    for address, op in read:  # (one read by two reshapes is listed twice: asked once)
+        if address not in dead and not _has_uses(op.results[0]):
+            dead.add(address)
+            op.erase()
+    kept = [(op, name) for op, name in zip(out_ops, out_names) if name not in _DROPPED or op_address(op) not in dead]
+    ops[:], names[:] = [op for op, _ in kept], [name for _, name in kept]
+
+
+def _remade_reshape(op: ir.Operation, read: list[tuple[int, ir.Operation]]) -> list[ir.Operation] | None:
+    """`_empties_for_reshapes` for one reshape: the ops that replace it (an
+    empty, or an empty and a fill), None when it is left as it is; `read`
+    gets what it read, to erase once nothing else does."""
+    t = op.results[0].type
+    if not (isinstance(t, ir.RankedTensorType) and t.has_static_shape and t.encoding is None):
+        return None
+    source, chain = _through_annotations(op.operands[0])
+    fill = None
+    if source is not None and source.name == "linalg.fill" and len(source.operands) == 2:
+        fill = source
+        source, more = _through_annotations(source.operands[1])
+        chain = [*chain, fill, *more]
+    if source is None or source.name != "tensor.empty" or len(source.operands):
+        return None
+    ip = ir.InsertionPoint(op)
+    empty = ir.Operation.create("tensor.empty", results=[t], loc=op.location, ip=ip).operation
+    made = [empty]
+    result = empty.result
+    if fill is not None:
+        clone = fill.clone(ip).operation
+        clone.operands[1] = empty.result
+        clone.results[0].set_type(t)
+        if OPTION_ATTR in clone.attributes:
+            del clone.attributes[OPTION_ATTR]  # (its loops are the old type's)
+        made.append(clone)
+        result = clone.results[0]
+    read.extend((op_address(o), o) for o in (*chain, source))
+    op.results[0].replace_all_uses_with(result)
+    op.erase()
+    return made
+
+
+def _through_annotations(value: ir.Value) -> tuple[ir.Operation | None, list[ir.Operation]]:
+    """The op making `value` under the `mesh.shard`s on it (None: a block
+    argument), and those annotations, the nearest first."""
+    chain: list[ir.Operation] = []
+    owner = value.owner
+    while not isinstance(owner, ir.Block) and owner.name == "mesh.shard" and len(chain) < 16:
+        chain.append(owner.operation)
+        owner = owner.operands[0].owner
+    return (None if isinstance(owner, ir.Block) else owner.operation), chain
+
+
+_DROPPED = frozenset(("tensor.empty", "mesh.shard", "linalg.fill"))
 
 
 def _empty_facts(local: ir.Type) -> tuple[ir.RankedTensorType, bool, bool]:
