@@ -18,6 +18,9 @@
 // RUN: mesh-run %t.plain.mlir -f pixel_linear --compare-with %s -q --seed 2 | FileCheck %s
 // RUN: mesh-run %t.fused.mlir -f pixel_linear --compare-with %s -q --seed 2 | FileCheck %s
 // RUN: mesh-run %t.plain.mlir -f reshaped_inits --compare-with %s -q --seed 3 | FileCheck %s
+// RUN: mesh-opt --mesh-partition %s -o %t.part.mlir
+// RUN: FileCheck %s --check-prefix=PART < %t.part.mlir
+// RUN: mesh-run %t.part.mlir -f kept_layout --compare-with %s -q --seed 4 | FileCheck %s
 // CHECK: match
 
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
@@ -117,4 +120,25 @@ func.func @reshaped_inits(%x: tensor<2x8x8xf32>) -> (tensor<2x8x8xf32>, tensor<1
   %c = linalg.fill ins(%one : f32) outs(%e : tensor<16x8xf32>) -> tensor<16x8xf32>
   %cs = mesh.shard %c to %rows : tensor<16x8xf32>
   return %bs, %cs : tensor<2x8x8xf32>, tensor<16x8xf32>
+}
+
+// A fill annotated as produced (split over both axes) that the reshape reads
+// and the function also returns: the reshape's piece is made on each
+// device, and the annotation stays, so the fill is still returned in its
+// pieces (partition alone, on the annotations as written).
+// PART-LABEL: func.func @kept_layout(
+// PART-SAME: -> (tensor<1x4x8xf32> {{.*}}, tensor<4x8xf32>
+// PART-NOT: = mesh.
+// PART-NOT: tensor.expand_shape
+// PART: return
+func.func @kept_layout(%x: tensor<16x8xf32>) -> (tensor<2x8x8xf32>, tensor<16x8xf32>) {
+  %s = mesh.sharding @mesh split_axes = [[0], [1]] : !mesh.sharding
+  %rows = mesh.sharding @mesh split_axes = [[0, 1]] : !mesh.sharding
+  %two = arith.constant 2.000000e+00 : f32
+  %e = tensor.empty() : tensor<16x8xf32>
+  %f = linalg.fill ins(%two : f32) outs(%e : tensor<16x8xf32>) -> tensor<16x8xf32>
+  %fs = mesh.shard %f to %rows : tensor<16x8xf32>
+  %r = tensor.expand_shape %fs [[0, 1], [2]] output_shape [2, 8, 8] : tensor<16x8xf32> into tensor<2x8x8xf32>
+  %rs = mesh.shard %r to %s : tensor<2x8x8xf32>
+  return %rs, %f : tensor<2x8x8xf32>, tensor<16x8xf32>
 }

@@ -2975,6 +2975,9 @@ def _remade_reshape(op: ir.Operation, read: list[tuple[int, ir.Operation]]) -> l
         chain = [*chain, fill, *more]
     if source is None or source.name != "tensor.empty" or len(source.operands):
         return None
+    block = op.block
+    if any(o.block != block for o in (*chain, source)):
+        return None  # (made again where the reshape is, it could run once per iteration)
     ip = ir.InsertionPoint(op)
     empty = ir.Operation.create("tensor.empty", results=[t], loc=op.location, ip=ip).operation
     made = [empty]
@@ -2987,7 +2990,14 @@ def _remade_reshape(op: ir.Operation, read: list[tuple[int, ir.Operation]]) -> l
             del clone.attributes[OPTION_ATTR]  # (its loops are the old type's)
         made.append(clone)
         result = clone.results[0]
-    read.extend((op_address(o), o) for o in (*chain, source))
+    # What only the reshape read goes, up to the first annotation of a layout
+    # as produced: that one (and what it annotates) gives the value's other
+    # users their layout, and stays.
+    plain = next(
+        (k for k, o in enumerate(chain) if o.name == "mesh.shard" and "annotate_for_users" not in o.attributes), None
+    )
+    gone = chain if plain is None else chain[:plain]
+    read.extend((op_address(o), o) for o in (gone if plain is not None else (*chain, source)))
     op.results[0].replace_all_uses_with(result)
     op.erase()
     return made
