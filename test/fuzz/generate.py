@@ -856,6 +856,23 @@ class Program:
         )
         return Val(r, shape)
 
+    def open_generic(self, a: Val, prefix: str) -> tuple[str, str, str]:
+        """Open an elementwise `linalg.generic` over `a` into a fresh init of
+        its shape, up to its block's arguments: its result, type and input
+        element (`%{prefix}x...`)."""
+        n = len(a.shape)
+        dims = ", ".join(f"d{k}" for k in range(n))
+        ident = f"affine_map<({dims}) -> ({dims})>"
+        out = self.init(a.shape, None)
+        r, t = self.fresh(), self.ty(a.shape)
+        iters = ", ".join(['"parallel"'] * n)
+        self.emit(
+            f"{r} = linalg.generic {{indexing_maps = [{ident}, {ident}], iterator_types = [{iters}]}} "
+            f"ins({a.name} : {t}) outs({out.name} : {t}) {{"
+        )
+        self.emit(f"^bb0(%{prefix}x{self.n}: {self.elt}, %{prefix}o{self.n}: {self.elt}):")
+        return r, t, f"%{prefix}x{self.n}"
+
     def lookup(self) -> Val:
         """A table read from inside a `linalg.generic` body with
         `tensor.extract`, as torch-mlir lowers embeddings: the table is no
@@ -876,17 +893,7 @@ class Program:
             loops = [k if rng.random() < 0.7 else None for k in loops]
         else:
             table = self.operand(self.pick(rank=rng.choice([1, 2])))
-        dims = ", ".join(f"d{k}" for k in range(n))
-        ident = f"affine_map<({dims}) -> ({dims})>"
-        out = self.init(a.shape, None)
-        r, t = self.fresh(), self.ty(a.shape)
-        iters = ", ".join(['"parallel"'] * n)
-        self.emit(
-            f"{r} = linalg.generic {{indexing_maps = [{ident}, {ident}], iterator_types = [{iters}]}} "
-            f"ins({a.name} : {t}) outs({out.name} : {t}) {{"
-        )
-        self.emit(f"^bb0(%lx{self.n}: {self.elt}, %lo{self.n}: {self.elt}):")
-        x = f"%lx{self.n}"
+        r, t, x = self.open_generic(a, "l")
         positions = []
         for d, size in enumerate(table.shape):
             if d < len(loops) and loops[d] is not None:
@@ -947,17 +954,7 @@ class Program:
             s = 1
         rows = a.shape[k] // s
         table = self.operand(self.pick(shape=tuple(rows if d == k else m for d, m in enumerate(a.shape))))
-        dims = ", ".join(f"d{d}" for d in range(n))
-        ident = f"affine_map<({dims}) -> ({dims})>"
-        out = self.init(a.shape, None)
-        r, t = self.fresh(), self.ty(a.shape)
-        iters = ", ".join(['"parallel"'] * n)
-        self.emit(
-            f"{r} = linalg.generic {{indexing_maps = [{ident}, {ident}], iterator_types = [{iters}]}} "
-            f"ins({a.name} : {t}) outs({out.name} : {t}) {{"
-        )
-        self.emit(f"^bb0(%ux{self.n}: {self.elt}, %uo{self.n}: {self.elt}):")
-        x = f"%ux{self.n}"
+        r, t, x = self.open_generic(a, "u")
         positions = []
         for d in range(n):
             i = self.fresh("ui")

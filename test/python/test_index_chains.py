@@ -54,6 +54,14 @@ _MUL = """    %i32 = arith.index_cast %i : index to i32
     %r = arith.index_cast %n : i32 to index"""
 
 
+# floor(%q) clamped to [0, top], through i32
+_CLAMP_I32 = """    %fl = math.floor %q : f32
+    %lo = arith.maximumf %fl, %zero : f32
+    %hi = arith.minimumf %lo, %top : f32
+    %k = arith.fptosi %hi : f32 to i32
+    %r = arith.index_cast %k : i32 to index"""
+
+
 def _reads(table: str, loops: str, body: str, top: float = 1e6) -> list[tuple]:
     ctx = mesh_dialect.context()
     text = _PROGRAM.format(table=table, loops=loops, body=body, top=top)
@@ -114,12 +122,7 @@ def _reads(table: str, loops: str, body: str, top: float = 1e6) -> list[tuple]:
             "    %m = arith.subi %c0i8, %n : i8\n"
             "    %f = arith.uitofp %m : i8 to f32\n"
             "    %mh = arith.constant -5.000000e-01 : f32\n"
-            "    %q = arith.mulf %f, %mh : f32\n"
-            "    %fl = math.floor %q : f32\n"
-            "    %lo = arith.maximumf %fl, %zero : f32\n"
-            "    %hi = arith.minimumf %lo, %top : f32\n"
-            "    %k = arith.fptosi %hi : f32 to i32\n"
-            "    %r = arith.index_cast %k : i32 to index",
+            "    %q = arith.mulf %f, %mh : f32\n" + _CLAMP_I32,
             7.0,
             [((None, 1), (1, 1))],
         ),
@@ -134,12 +137,7 @@ def _reads(table: str, loops: str, body: str, top: float = 1e6) -> list[tuple]:
             "    %b = arith.fptoui %u : f32 to i8\n"
             "    %g = arith.sitofp %b : i8 to f32\n"
             "    %v0 = arith.subf %g, %c128 : f32\n"
-            "    %q = arith.divf %v0, %two : f32\n"
-            "    %fl = math.floor %q : f32\n"
-            "    %lo = arith.maximumf %fl, %zero : f32\n"
-            "    %hi = arith.minimumf %lo, %top : f32\n"
-            "    %k = arith.fptosi %hi : f32 to i32\n"
-            "    %r = arith.index_cast %k : i32 to index",
+            "    %q = arith.divf %v0, %two : f32\n" + _CLAMP_I32,
             7.0,
             [((None, 1), (1, 1))],
         ),
