@@ -873,6 +873,15 @@ class Program:
         self.emit(f"^bb0(%{prefix}x{self.n}: {self.elt}, %{prefix}o{self.n}: {self.elt}):")
         return r, t, f"%{prefix}x{self.n}"
 
+    def close_generic(self, table: Val, positions: list[str], x: str, t: str, prefix: str) -> None:
+        """End a generic `open_generic` began: yield its input element plus
+        `table` read at `positions`."""
+        e, y = self.fresh(f"{prefix}t"), self.fresh(f"{prefix}y")
+        self.emit(f"  {e} = tensor.extract {table.name}[{', '.join(positions)}] : {self.ty(table.shape)}")
+        self.emit(f"  {y} = arith.{'addi' if self.is_int else 'addf'} {x}, {e} : {self.elt}")
+        self.emit(f"  linalg.yield {y} : {self.elt}")
+        self.emit(f"}} -> {t}")
+
     def lookup(self) -> Val:
         """A table read from inside a `linalg.generic` body with
         `tensor.extract`, as torch-mlir lowers embeddings: the table is no
@@ -930,11 +939,7 @@ class Program:
             self.emit(f"  {p2} = arith.addi {p1}, {cc} : index")
             self.emit(f"  {pos} = arith.remui {p2}, {nn} : index")
             positions.append(pos)
-        e, y = self.fresh("lt"), self.fresh("ly")
-        self.emit(f"  {e} = tensor.extract {table.name}[{', '.join(positions)}] : {self.ty(table.shape)}")
-        self.emit(f"  {y} = arith.{'addi' if self.is_int else 'addf'} {x}, {e} : {self.elt}")
-        self.emit(f"  linalg.yield {y} : {self.elt}")
-        self.emit(f"}} -> {t}")
+        self.close_generic(table, positions, x, t, "l")
         self.features.add("lookup")
         return Val(r, a.shape)
 
@@ -987,11 +992,7 @@ class Program:
             self.emit(f"  {w} = arith.{to_i} {last} : f32 to i32")
             self.emit(f"  {pos} = arith.{cast} {w} : i32 to index")
         positions[k] = pos
-        e, y = self.fresh("ut"), self.fresh("uy")
-        self.emit(f"  {e} = tensor.extract {table.name}[{', '.join(positions)}] : {self.ty(table.shape)}")
-        self.emit(f"  {y} = arith.{'addi' if self.is_int else 'addf'} {x}, {e} : {self.elt}")
-        self.emit(f"  linalg.yield {y} : {self.elt}")
-        self.emit(f"}} -> {t}")
+        self.close_generic(table, positions, x, t, "u")
         self.features.add("upsample")
         return Val(r, a.shape)
 
