@@ -8,8 +8,11 @@ whole on every device.  But where a dimension is always indexed by the
 op's `linalg.index j`, and has the size of loop j, a device running a piece
 of loop j reads only the matching piece of that dimension: the tensor may be
 split there as loop j is, and the body's local index reads the local piece.
-`aligned_reads` finds those dimensions; propagation prices the read as an
-operand with that map, and partition reshards the tensor to it.
+The same holds for a dimension read at `j floordiv s` through index
+arithmetic (nearest up-sampling), whose size is loop j's over `s`, where the
+mesh divides it (`index_chains`).  `aligned_reads` finds those dimensions;
+propagation prices the read as an operand with that map, and partition
+reshards the tensor to it.
 
 A dimension read at one data-dependent index (an embedding's token id, a
 loss's label) may be split too, as Megatron splits a vocabulary: each device
