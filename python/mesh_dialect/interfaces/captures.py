@@ -68,11 +68,11 @@ class AlignedRead:
     map: TensorMap
     reads: tuple[tuple[ir.Operation, int, ir.Operation], ...]
     shape: tuple[int, ...]
-    keeps: tuple[tuple[ir.Operation, int], ...] = ()
+    keeps: tuple[tuple[ir.Operation, int], ...]
     """Per read, the use of its `linalg.index` that keeps the local index
     on a device: the extract's own operand, or the first op of the index
     arithmetic in between (`index_chains`)."""
-    scales: tuple[int, ...] = ()
+    scales: tuple[int, ...]
     """Per dimension, how many of the loop's indices read one index of it
     (a nearest up-sampling's 2; 1 when read at the loop's index itself):
     the loop is `scale` times the dimension's size."""

@@ -6,8 +6,9 @@ PyTorch's nearest up-sampling, as torch-mlir writes it, reads the input at
 casts, float division, rounding and clamps, where `i floordiv 2` is meant.
 Rather than recognise each spelling, `chain_to_index` walks the chain back
 to the `linalg.index` it starts from, and `divides_by` runs it on every
-index of the loop, with the width and rounding of each op, and compares the
-result with `i floordiv s`.  A chain that matches on the whole loop also
+index of the loop, with the rounding of each float op and integers kept
+where signed and unsigned ops agree, and compares the result with
+`i floordiv s`.  A chain that matches on the whole loop also
 matches on every device's piece of it, so a device reading its own piece
 of the tensor at its local index reads what the whole op read.
 """
@@ -18,6 +19,8 @@ from collections.abc import Sequence
 
 import numpy as np
 from mlir import ir
+
+from .registry import single_use
 
 _FLOATS = {16: np.float16, 32: np.float32, 64: np.float64}
 
@@ -87,7 +90,7 @@ def chain_to_index(value: ir.Value, body_values: set[ir.Value]) -> tuple[ir.Oper
             return None
         # each value of the chain feeds only the next op (or the extract):
         # a device runs the whole chain on its local index
-        if _use_count(op.result) != 1:
+        if not single_use(op.result):
             return None
         inputs = [v for v in op.operands if _constant(v) is None]
         if len(inputs) != 1:
@@ -240,7 +243,3 @@ def _constant(v: ir.Value) -> int | float | None:
     if isinstance(attr, ir.FloatAttr):
         return ir.FloatAttr(attr).value
     return None
-
-
-def _use_count(v: ir.Value) -> int:
-    return sum(1 for _ in v.uses)

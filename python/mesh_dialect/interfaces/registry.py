@@ -1031,7 +1031,7 @@ def fusible_pad(value: ir.Value) -> tuple[tuple[int, ...], tuple[int, ...]] | No
     rank = len(result)
     if len(source) != rank or len(low) != rank or len(high) != rank or None in source or None in result:
         return None
-    if any(n < 0 for n in (*low, *high)) or not _single_use(value) or padding_value(pad) is None:
+    if any(n < 0 for n in (*low, *high)) or not single_use(value) or padding_value(pad) is None:
         return None
     return tuple(low), tuple(high)
 
@@ -1219,7 +1219,8 @@ def _num_inits(op: ir.Operation) -> int | None:
     return len(op.results) or None
 
 
-def _single_use(value: ir.Value) -> bool:
+def single_use(value: ir.Value) -> bool:
+    """Whether exactly one operand reads `value`."""
     return sum(1 for _ in value.uses) == 1
 
 
@@ -1249,7 +1250,7 @@ def _combiner_kinds(op: ir.Operation, num_inputs: int, num_inits: int) -> list[s
                 producer.name in _ARITH_COMBINERS
                 and len(operands) == 2
                 and operands.count(out) == 1
-                and _single_use(out)
+                and single_use(out)
                 and not any(v in running for v in operands if v != out)
             ):
                 kind = _ARITH_COMBINERS[producer.name]

@@ -619,9 +619,6 @@ def _run_elements(frame, step: Step, plan: _Plan, operands: tuple, sizes: list[i
 
 def _run_structured(frame, step: Step, *operands) -> list:
     plan: _Plan = step.attrs["plan"]
-    if any(isinstance(o, np.generic) for o in operands):
-        # a 0-d tensor an elementwise op made (numpy gives a scalar for a 0-d result)
-        operands = tuple(np.asarray(o) if isinstance(o, np.generic) else o for o in operands)
     subscripts = step.attrs["einsum"]
     if subscripts is not None and not (LOOP_ORDER_FLOATS and operands[2].dtype.kind in "fc"):
         if all(isinstance(o, np.ndarray) for o in operands):

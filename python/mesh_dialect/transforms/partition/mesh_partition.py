@@ -1594,7 +1594,7 @@ class _Partition:
         exactly the same piece of the dimension: the loop cut evenly, into
         pieces a multiple of `scale`, which holds when the mesh divides the
         dimension.  Else the tensor is read whole (at global indices)."""
-        scale = read.scales[d] if read.scales else 1
+        scale = read.scales[d]
         if scale == 1:
             return True
         s, k = carrier
@@ -2969,9 +2969,11 @@ def _remade_reshape(op: ir.Operation, read: list[tuple[int, ir.Operation]]) -> l
         return None
     source, chain = _through_annotations(op.operands[0])
     fill = None
-    if source is not None and source.name == "linalg.fill" and len(source.operands) == 2:
+    # (a linalg.fill only: a generic fill's maps say its rank)
+    init = None if source is None or source.name != "linalg.fill" else _fill_init(source, "linalg.fill")
+    if init is not None:
         fill = source
-        source, more = _through_annotations(source.operands[1])
+        source, more = _through_annotations(init)
         chain = [*chain, fill, *more]
     if source is None or source.name != "tensor.empty" or len(source.operands):
         return None
@@ -2996,8 +2998,8 @@ def _remade_reshape(op: ir.Operation, read: list[tuple[int, ir.Operation]]) -> l
     plain = next(
         (k for k, o in enumerate(chain) if o.name == "mesh.shard" and "annotate_for_users" not in o.attributes), None
     )
-    gone = chain if plain is None else chain[:plain]
-    read.extend((op_address(o), o) for o in (gone if plain is not None else (*chain, source)))
+    gone = [*chain, source] if plain is None else chain[:plain]
+    read.extend((op_address(o), o) for o in gone)
     op.results[0].replace_all_uses_with(result)
     op.erase()
     return made

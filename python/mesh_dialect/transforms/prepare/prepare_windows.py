@@ -47,7 +47,7 @@ from typing import ClassVar
 from mlir import ir
 from mlir.dialects import tensor
 
-from ...interfaces.registry import affine_linear, fusible_pad, padding_value
+from ...interfaces.registry import affine_linear, fusible_pad, padding_value, single_use
 from ..base import Pass
 
 Ranges = dict[int, tuple[int, int]]
@@ -112,10 +112,6 @@ def _static_shape(t: ir.Type) -> list[int] | None:
     return list(t.shape)
 
 
-def _single_use(value: ir.Value) -> bool:
-    return sum(1 for _ in value.uses) == 1
-
-
 def _producer(value: ir.Value, name: str | tuple[str, ...]) -> ir.Operation | None:
     """The op making `value` when its name is (one of) `name`."""
     if not isinstance(value, ir.OpResult):
@@ -152,7 +148,7 @@ def _match(slice_op: ir.Operation) -> _Window | None:
     if min(sizes, default=1) < 1:
         return None  # an empty slice reads no row
     cut = {d: (o, o + n) for d, (o, n) in enumerate(zip(offsets, sizes)) if (o, n) != (0, shape[d])}
-    if not cut or not _single_use(source):
+    if not cut or not single_use(source):
         return None
     collapse = _producer(source, "tensor.collapse_shape")
     if collapse is not None:
@@ -160,7 +156,7 @@ def _match(slice_op: ir.Operation) -> _Window | None:
         if cut is None or collapse.block != slice_op.block:
             return None
         source = collapse.operands[0]
-        if not _single_use(source):
+        if not single_use(source):
             return None
     op = source.owner.operation if isinstance(source, ir.OpResult) else None
     if op is None or not _is_window_op(op.name) or len(op.results) != 1 or op.block != slice_op.block:
@@ -274,7 +270,7 @@ def _remakeable(value: ir.Value, rows: Ranges) -> bool:
     a `linalg.broadcast` into one along the cut dimensions, read only here,
     so that it can be made again at the kept size (`_cut_init`)."""
     maker = _producer(value, ("tensor.empty", "linalg.fill", "linalg.broadcast"))
-    if maker is None or not _single_use(value):
+    if maker is None or not single_use(value):
         return False
     if maker.name == "tensor.empty":
         return True
@@ -283,7 +279,7 @@ def _remakeable(value: ir.Value, rows: Ranges) -> bool:
         if not rows.keys() <= added:
             return False  # a cut dimension of the broadcast's input
     init = maker.operands[-1]
-    return _producer(init, "tensor.empty") is not None and _single_use(init)
+    return _producer(init, "tensor.empty") is not None and single_use(init)
 
 
 def _narrow(slice_op: ir.Operation, window: _Window) -> None:
@@ -353,7 +349,7 @@ def _pad_past_expand(expand: ir.Operation) -> None:
     dimension expands into one dimension and unit ones."""
     source = expand.operands[0]
     pad = _producer(source, "tensor.pad")
-    if pad is None or len(pad.operands) != 1 or len(expand.operands) != 1 or not _single_use(source):
+    if pad is None or len(pad.operands) != 1 or len(expand.operands) != 1 or not single_use(source):
         return
     inner, padded = _static_shape(pad.operands[0].type), _static_shape(source.type)
     out = _static_shape(expand.results[0].type)
