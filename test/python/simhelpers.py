@@ -17,6 +17,19 @@ def _context():
     return mesh_dialect.context()
 
 
+def parse(text: str):
+    """`text` parsed in the helpers' shared context."""
+    return mesh_dialect.parse(text, context=_context())
+
+
+def passes(text: str, pipeline: str):
+    """`text` parsed and run through `pipeline` (inside builtin.module), verified."""
+    module = parse(text)
+    mesh_dialect.pass_manager(f"builtin.module({pipeline})", context=_context()).run(module.operation)
+    mesh_dialect.verify(module)
+    return module
+
+
 def run(text: str, *args) -> list:
     """Run @f of `text` on one device."""
     module = mesh_dialect.parse(text, context=_context())

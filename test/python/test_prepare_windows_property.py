@@ -9,20 +9,15 @@ partitioned."""
 
 from __future__ import annotations
 
-import functools
 import re
 
 import numpy as np
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
+from simhelpers import parse, passes
 
 import mesh_dialect
 from mesh_dialect.sim.api import Simulation
-
-
-@functools.cache
-def _context():
-    return mesh_dialect.context()
 
 
 def _t(shape) -> str:
@@ -143,28 +138,21 @@ def programs(draw) -> tuple[str, str, str]:
     return text, _t(narrowed if narrows else o), _t(o)
 
 
-def _run(text: str, pipeline: str):
-    module = mesh_dialect.parse(text, context=_context())
-    mesh_dialect.pass_manager(f"builtin.module({pipeline})", context=_context()).run(module.operation)
-    mesh_dialect.verify(module)
-    return module
-
-
 @settings(max_examples=200, deadline=None)
 @given(programs(), st.sampled_from(["[[], [], []]", "[[], [], [0]]"]), st.integers(0, 2**31 - 1))
 def test_prepared_windows_compute_the_same(case, split, seed):
     text, result, before = case
     text = text.replace("SPLIT", split)
-    prepared = _run(text, "prepare-windows")
+    prepared = passes(text, "prepare-windows")
     printed = mesh_dialect.print_ir(prepared)
     window = next(line for line in printed.splitlines() if re.search(r"linalg\.\w*(conv|pooling)", line))
     assert window.endswith(f"-> {result}"), printed
     event("narrowed" if result != before else "left alone")
-    sim = Simulation(mesh_dialect.parse(text, context=_context()))
+    sim = Simulation(parse(text))
     rng = np.random.default_rng(seed)
     args = [rng.integers(-3, 4, size=tuple(t.shape)).astype(np.float32) for t in sim.signature("f").arg_types]
     expected = sim.run("f", args)
-    for module in (prepared, _run(text, "prepare-windows, sharding-propagation, mesh-partition")):
+    for module in (prepared, passes(text, "prepare-windows, sharding-propagation, mesh-partition")):
         got = Simulation(module).run("f", args)
         for a, b in zip(got, expected, strict=True):
             np.testing.assert_array_equal(a, b)

@@ -9,19 +9,13 @@ input's rows, the input is read in place with no collective."""
 
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
+from simhelpers import parse, passes
 
 import mesh_dialect
 from mesh_dialect.sim.api import Simulation
-
-
-@functools.cache
-def _context():
-    return mesh_dialect.context()
 
 
 def _chain(kind: str, scale: int, top: int) -> str:
@@ -106,22 +100,15 @@ func.func @f(%x: {x}, %y: {o}) -> {o} {{
     return text, in_place
 
 
-def _run(text: str, pipeline: str):
-    module = mesh_dialect.parse(text, context=_context())
-    mesh_dialect.pass_manager(f"builtin.module({pipeline})", context=_context()).run(module.operation)
-    mesh_dialect.verify(module)
-    return module
-
-
 @settings(max_examples=300, deadline=None)
 @given(programs(), st.sampled_from(["sharding-propagation, mesh-partition", "mesh-partition"]), st.integers(0, 2**31))
 def test_upsampled_reads_compute_the_same(case, pipeline, seed):
     text, in_place = case
-    sim = Simulation(mesh_dialect.parse(text, context=_context()))
+    sim = Simulation(parse(text))
     rng = np.random.default_rng(seed)
     args = [rng.integers(-3, 4, size=tuple(t.shape)).astype(np.float32) for t in sim.signature("f").arg_types]
     expected = sim.run("f", args)
-    module = _run(text, pipeline)
+    module = passes(text, pipeline)
     for a, b in zip(Simulation(module).run("f", args), expected, strict=True):
         np.testing.assert_array_equal(a, b)
     printed = mesh_dialect.print_ir(module)
