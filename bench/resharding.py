@@ -14,7 +14,12 @@ paired with every other one, and:
               an abort: upstream asserts on patterns it does not handle, so
               every case runs in its own forked child of a worker process).
 Ratios are bytes / lower bound over the pairs whose lower bound is not 0.
-Usage: .venv/bin/python bench/resharding.py [--quick] [--no-upstream]
+
+`--large` instead times single plans of a 65536x65536 f32 tensor on meshes
+of 4,096 to 65,536 devices (ours: `plan_resharding`; upstream: its
+`shard-partition` on the same change of layout, in a child process, pass
+time only; it supports 1-D grids only).
+Usage: .venv/bin/python bench/resharding.py [--quick] [--no-upstream] [--large]
 """
 
 from __future__ import annotations
@@ -92,8 +97,8 @@ def split_text(split: tuple[tuple[int, ...], ...]) -> str:
     return "[" + ", ".join("[" + ", ".join(str(a) for a in axes) + "]" for axes in split) + "]"
 
 
-def upstream_module(mesh: tuple[int, ...], s0, s1) -> str:
-    t = "tensor<" + "x".join(str(n) for n in SHAPE) + "xf32>"
+def upstream_module(mesh: tuple[int, ...], s0, s1, shape: tuple[int, ...] = SHAPE) -> str:
+    t = "tensor<" + "x".join(str(n) for n in shape) + "xf32>"
     return f"""
 shard.grid @g(shape = {"x".join(str(n) for n in mesh)})
 func.func @f(%x: {t}) -> {t} {{
@@ -138,11 +143,64 @@ def ratio_stats(pairs: list[tuple[int, int]]) -> tuple[float, float, int]:
     return sum(ratios) / len(ratios), max(ratios), zero
 
 
+LARGE_SHAPE = (65536, 65536)
+LARGE_CASES = [
+    ((4096,), ((0,),), ((), (0,))),
+    ((65536,), ((0,),), ((), (0,))),
+    ((65536,), ((0,),), ()),
+    ((64, 64), ((0,), (1,)), ((1,), (0,))),
+    ((256, 256), ((0,), (1,)), ((1,), (0,))),
+    ((256, 256), ((0, 1),), ((), (1, 0))),
+    ((4, 8, 8, 16), ((0, 1), (2, 3)), ((2,), (0, 3))),
+]
+"""(mesh, source split axes, target split axes) of the `--large` rows."""
+
+TIMED = r"""
+import sys, time
+from mlir import ir, passmanager
+with ir.Context() as ctx:
+    ctx.enable_multithreading(False)
+    module = ir.Module.parse(sys.stdin.read())
+    pm = passmanager.PassManager.parse("builtin.module(func.func(shard-partition))")
+    t0 = time.perf_counter()
+    pm.run(module.operation)
+    print(time.perf_counter() - t0)
+"""
+
+
+def upstream_seconds(mesh: tuple[int, ...], s0, s1) -> float | None:
+    """Upstream's shard-partition time on one change of layout (None: it failed)."""
+    text = upstream_module(mesh, s0, s1, LARGE_SHAPE)
+    done = subprocess.run([sys.executable, "-c", TIMED], input=text, capture_output=True, text=True)
+    return float(done.stdout) if done.returncode == 0 and done.stdout.strip() else None
+
+
+def large() -> None:
+    print(f"One change of layout of a {'x'.join(map(str, LARGE_SHAPE))} f32 tensor on large meshes (seconds)")
+    print()
+    print("| mesh | devices | from | to | ours (s) | ours bytes | lower bound | upstream (s) |")
+    print("|---|---:|---|---|---:|---:|---:|---:|")
+    for mesh, s0, s1 in LARGE_CASES:
+        t0 = time.perf_counter()
+        plan = plan_resharding(LARGE_SHAPE, mesh, Sharding(s0), Sharding(s1), element_bytes=ELEMENT_BYTES)
+        ours = time.perf_counter() - t0
+        up = upstream_seconds(mesh, s0, s1)
+        shown = "fails" if up is None else f"{up:.4f}"
+        print(
+            f"| {'x'.join(map(str, mesh))} | {math.prod(mesh):,} | {split_text(s0)} | {split_text(s1)} | {ours:.3f} |"
+            f" {plan.bytes_received:,} | {plan.lower_bound:,} | {shown} |"
+        )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="every 10th pair of the larger meshes only")
     ap.add_argument("--no-upstream", action="store_true", help="skip upstream's shard-partition")
+    ap.add_argument("--large", action="store_true", help="time single plans on meshes of 4,096 to 65,536 devices")
     args = ap.parse_args()
+    if args.large:
+        large()
+        return
     rows = []
     t_ours = t_up = 0.0
     for mesh in MESHES:

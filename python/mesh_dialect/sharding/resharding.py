@@ -124,7 +124,8 @@ each such step costs at most (1 - 1/size(a)) E_lcp); gather every dimension
 whole then slice (W - E); finally Partialize the target's partial axes.
 
 Huge meshes.  Up to `MAX_COUNTED_DEVICES` devices, per-device costs and the
-lower bound are taken device by device.  Past it `bytes_received` is the sum
+lower bound are taken for every device (on numpy arrays over the devices'
+coordinates, all at once).  Past it `bytes_received` is the sum
 of the steps' maxima (exact unless a plan holds two Permutes or a Permute and
 a halo update) and the lower bound is the maximum over a deterministic sample
 of devices (`_devices_over`), still a bound some device must receive; no
@@ -192,8 +193,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from .costs import all_reduce_elements
-from .exchange import piece_key, schedule
-from .spec import Device, Mesh, Sharding, ShardingError, _ints, split_piece
+from .exchange import schedule
+from .spec import Mesh, Sharding, ShardingError, _ints, split_piece
 
 Split = tuple[tuple[int, ...], ...]
 """Split axes with one entry per tensor dimension (trailing empties kept)."""
@@ -212,7 +213,7 @@ of the other steps."""
 
 MAX_COUNTED_DEVICES = 1 << 16
 """Up to this many devices, per-device costs and the lower bound are taken
-device by device; past it they are computed per step (module docstring)."""
+every device (on arrays); past it they are computed per step (module docstring)."""
 
 
 _SAMPLED_DEVICES = 1024
@@ -1385,42 +1386,50 @@ def _permutation(mesh: Mesh, before: Split, after: Split) -> tuple[tuple[int, ..
     n = math.prod(sizes[a] for a in axes)
     if n > MAX_PERMUTE_DEVICES:
         raise ValueError(f"a permutation of {n} devices is past the planner's limit of {MAX_PERMUTE_DEVICES} devices")
-    coords = list(itertools.product(*(range(sizes[a]) for a in axes)))
-    have = [piece_key(before, sizes, dict(zip(axes, c))) for c in coords]
-    want = [piece_key(after, sizes, dict(zip(axes, c))) for c in coords]
-    source: dict[int, int] = {}
-    for j in range(len(coords)):
-        if have[j] == want[j]:
-            source[j] = j
-    spare: dict[tuple[int, ...], list[int]] = {}
-    for i in range(len(coords)):
-        if i not in source:
-            spare.setdefault(have[i], []).append(i)
-    for j in range(len(coords)):
-        if j not in source:
-            source[j] = spare[want[j]].pop(0)
-    mapping = {coords[source[j]]: coords[j] for j in range(len(coords))}
-    # drop axes the permutation does not need
+    coords = _coordinates(mesh, axes)[:, axes]  # (one row per device over `axes`, in row-major order)
+    every = np.zeros((len(coords), mesh.rank), dtype=np.int64)
+    every[:, axes] = coords
+    have, want = _piece_ids(before, sizes, every), _piece_ids(after, sizes, every)
+    # device j's source: itself where it holds what it wants, else the k-th
+    # device (in order) holding the piece that is the k-th wanted among the rest
+    source = np.arange(len(coords))
+    moving = np.flatnonzero(have != want)
+    givers = moving[np.argsort(have[moving], kind="stable")]
+    takers = moving[np.argsort(want[moving], kind="stable")]
+    source[takers] = givers
+    src, dst = coords[source], coords  # device src[k] sends to dst[k]
+    # drop axes the permutation does not need: it keeps their coordinate, and
+    # moves every device alike whatever that coordinate is
     pos = 0
     while pos < len(axes):
-        reduced: dict[tuple[int, ...], tuple[int, ...]] = {}
-        ok = True
-        for i, j in mapping.items():
-            if i[pos] != j[pos]:
-                ok = False
-                break
-            ki, kj = i[:pos] + i[pos + 1 :], j[:pos] + j[pos + 1 :]
-            if reduced.setdefault(ki, kj) != kj:
-                ok = False
-                break
-        if ok:
+        rest = [k for k in range(len(axes)) if k != pos]
+        radix = tuple(sizes[axes[k]] for k in rest)
+        ki = np.ravel_multi_index(tuple(src[:, rest].T), radix) if rest else np.zeros(len(src), dtype=np.int64)
+        kj = np.ravel_multi_index(tuple(dst[:, rest].T), radix) if rest else np.zeros(len(dst), dtype=np.int64)
+        first = np.full(math.prod(radix), -1, dtype=np.int64)
+        first[ki[::-1]] = kj[::-1]  # (per reduced source, the destination of its first row)
+        if np.array_equal(src[:, pos], dst[:, pos]) and np.array_equal(first[ki], kj):
             axes.pop(pos)
-            mapping = reduced
+            keep = np.unique(ki, return_index=True)[1]
+            src, dst = src[keep][:, rest], dst[keep][:, rest]
         else:
             pos += 1
-    order = list(itertools.product(*(range(sizes[a]) for a in axes)))
-    index = {c: k for k, c in enumerate(order)}
-    return tuple(axes), tuple(index[mapping[c]] for c in order)
+    radix = tuple(sizes[a] for a in axes)
+    if not axes:
+        return (), (0,)
+    perm = np.empty(math.prod(radix), dtype=np.int64)
+    perm[np.ravel_multi_index(tuple(src.T), radix)] = np.ravel_multi_index(tuple(dst.T), radix)
+    return tuple(axes), tuple(int(k) for k in perm)
+
+
+def _piece_ids(split: Split, sizes: tuple[int, ...], coords: np.ndarray) -> np.ndarray:
+    """`piece_key` of every row of `coords` (all mesh axes), as one number
+    per device (the pieces' indices in mixed radix)."""
+    out = np.zeros(len(coords), dtype=np.int64)
+    for axes in split:
+        count = math.prod(sizes[a] for a in axes)
+        out = out * count + _group_index(axes, sizes, coords)
+    return out
 
 
 # -- applying steps to layouts ---------------------------------------------------
@@ -1522,13 +1531,13 @@ def _apply(p: _Problem, step: Step, layout: Sharding) -> Sharding:
         count = mesh.group_size(involved)
         if count > MAX_PERMUTE_DEVICES:
             raise bad(f"checking it covers {count} devices, past the limit of {MAX_PERMUTE_DEVICES} devices")
-        for coords in itertools.product(*(range(mesh.shape[a]) for a in involved)):
-            dev = mesh.device_at((0,) * mesh.rank, involved, coords)
-            dest = mesh.member(dev, axes, step.perm[mesh.in_group_index(dev, axes)])
-            got = piece_key(tuple(split), mesh.shape, dict(enumerate(dev)))
-            wanted = piece_key(after, mesh.shape, dict(enumerate(dest)))
-            if got != wanted:
-                raise bad(f"device {_fmt(dest)} would not receive the piece {_fmt_split(after)} gives it")
+        # every device sends the piece it holds to the device that holds it after
+        devs = _coordinates(mesh, involved)
+        dest = _sent_to(mesh, axes, step.perm, devs)
+        wrong = _piece_ids(tuple(split), mesh.shape, devs) != _piece_ids(after, mesh.shape, dest)
+        if wrong.any():
+            first = tuple(int(c) for c in dest[int(np.argmax(wrong))])
+            raise bad(f"device {_fmt(first)} would not receive the piece {_fmt_split(after)} gives it")
         split = list(after)
     elif isinstance(step, Exchange):
         if partial or p.uneven:
@@ -1686,54 +1695,128 @@ def largest_piece(s: Sharding, dim: int, shape: tuple[int, ...], mesh: Mesh) -> 
 # -- costs -----------------------------------------------------------------------
 
 
-def _box(s: Sharding, shape: tuple[int, ...], mesh: Mesh, dev: Device) -> list[tuple[int, int]]:
-    """The cells of the tensor `dev`'s local array covers (core plus halos,
-    clipped to the tensor)."""
-    out = []
-    for dim, (sl, size) in enumerate(zip(s.slice_of(shape, mesh, dev), shape)):
-        low, high = s.halo(dim)
-        out.append((max(sl.start - low, 0), min(sl.stop + high, size)))
+def _coordinates(mesh: Mesh, axes: Sequence[int]) -> np.ndarray:
+    """One row per combination of coordinates along `axes` (0 along the
+    other mesh axes), in row-major order over `axes`: every device when
+    `axes` are all the mesh's."""
+    out = np.zeros((math.prod(mesh.shape[a] for a in axes), mesh.rank), dtype=np.int64)
+    if len(axes):
+        grid = np.indices(tuple(mesh.shape[a] for a in axes)).reshape(len(axes), -1)
+        out[:, list(axes)] = grid.T
     return out
 
 
-def _volume(box: Sequence[tuple[int, int]]) -> int:
-    return math.prod(max(b - a, 0) for a, b in box)
+def _group_index(axes: Sequence[int], sizes: Sequence[int], coords: np.ndarray) -> np.ndarray:
+    """Each device's position in its group along `axes` (first axis
+    outermost, as `Mesh.in_group_index`), one per row of `coords`."""
+    index = np.zeros(len(coords), dtype=np.int64)
+    for a in axes:
+        index = index * sizes[a] + coords[:, a]
+    return index
 
 
-def _step_costs(p: _Problem, step: Step, before: Sharding, after: Sharding) -> dict[Device, int]:
-    """Elements every device receives in `step` (the module docstring's
-    model): what `uniform_cost` says of the array its collective runs on,
-    the device's piece padded as `sim.plans.execute` pads it."""
+def _sent_to(mesh: Mesh, axes: Sequence[int], perm: Sequence[int], coords: np.ndarray) -> np.ndarray:
+    """The device (coordinates) each row of `coords` sends its piece to in
+    a Permute along `axes`: the member of its group at `perm[its position]`
+    (`Mesh.member`, for many devices at once)."""
+    dest = coords.copy()
+    if axes:  # (a Permute along no axis sends every piece to itself)
+        to = np.asarray(perm, dtype=np.int64)[_group_index(axes, mesh.shape, coords)]
+        dest[:, list(axes)] = np.array(np.unravel_index(to, tuple(mesh.shape[a] for a in axes))).T
+    return dest
+
+
+def _cores(s: Sharding, shape: tuple[int, ...], mesh: Mesh, coords: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Per tensor dimension, the [start, stop) of every device's core (one
+    per row of `coords`): `Sharding.slice_of` for many devices at once."""
+    s.validate(mesh, shape)
+    n = len(coords)
+    out = []
+    for dim, size in enumerate(shape):
+        axes = s.axes_of(dim)
+        if not axes:
+            out.append((np.zeros(n, dtype=np.int64), np.full(n, size, dtype=np.int64)))
+            continue
+        index = _group_index(axes, mesh.shape, coords)
+        given = s.offsets(dim, mesh)
+        if given is not None:
+            table = np.asarray(given, dtype=np.int64)
+            out.append((table[index], table[index + 1]))
+            continue
+        # `split_piece`, on arrays
+        base, extra = divmod(size, s.shard_count(dim, mesh))
+        first_big = s.shard_count(dim, mesh) - extra
+        start = index * base + np.maximum(0, index - first_big)
+        out.append((start, start + base + (index >= first_big)))
+    return out
+
+
+def _boxes(s: Sharding, shape: tuple[int, ...], mesh: Mesh, coords: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The cells every device's local array covers (core plus halos,
+    clipped to the tensor), per dimension as `_cores` gives them."""
+    out = []
+    for dim, (start, stop) in enumerate(_cores(s, shape, mesh, coords)):
+        low, high = s.halo(dim)
+        if low or high:
+            start, stop = np.maximum(start - low, 0), np.minimum(stop + high, shape[dim])
+        out.append((start, stop))
+    return out
+
+
+def _volumes(boxes: Sequence[tuple[np.ndarray, np.ndarray]], shape: tuple[int, ...], n: int) -> np.ndarray:
+    """Each device's cells in its box: int64, or Python ints where a
+    tensor's cells might not fit one."""
+    big = math.prod(max(d, 1) for d in shape) >= 1 << 62
+    out = np.ones(n, dtype=object if big else np.int64)
+    for start, stop in boxes:
+        extent = np.maximum(stop - start, 0)
+        out = out * (extent.astype(object) if big else extent)
+    return out
+
+
+def _lacking(before: Sharding, after: Sharding, shape: tuple[int, ...], mesh: Mesh, coords: np.ndarray) -> np.ndarray:
+    """Elements of each device's piece under `after` that its piece under
+    `before` does not hold (halos included; partial layouts are the
+    caller's to weigh), one per row of `coords`."""
+    want, have = _boxes(after, shape, mesh, coords), _boxes(before, shape, mesh, coords)
+    both = [(np.maximum(a, c), np.minimum(b, d)) for (a, b), (c, d) in zip(want, have)]
+    return _volumes(want, shape, len(coords)) - _volumes(both, shape, len(coords))
+
+
+def _step_costs(p: _Problem, step: Step, before: Sharding, after: Sharding) -> np.ndarray:
+    """Elements every device (in row-major order) receives in `step` (the
+    module docstring's model): what `uniform_cost` says of the array its
+    collective runs on, the device's piece padded as `sim.plans.execute`
+    pads it."""
     shape, mesh = p.shape, p.mesh
-    devices = mesh.devices()
+    coords = _coordinates(mesh, range(mesh.rank))
+    n = len(coords)
     if isinstance(step, UpdateHalo):
         if halos_within(step.destination_halos, step.source_halos):
-            return dict.fromkeys(devices, 0)
+            return np.zeros(n, dtype=np.int64)
         after = Sharding(before.split_axes, before.partial_axes, before.partial_type, step.destination_halos)
-        out = {}
-        for dev in devices:
-            core = [(s.start, s.stop) for s in after.slice_of(shape, mesh, dev)]
-            out[dev] = _volume(_box(after, shape, mesh, dev)) - _volume(core)
-        return out
+        return _volumes(_boxes(after, shape, mesh, coords), shape, n) - _volumes(
+            _cores(after, shape, mesh, coords), shape, n
+        )
     if isinstance(step, AllSlice | Partialize):  # local
-        return dict.fromkeys(devices, 0)
+        return np.zeros(n, dtype=np.int64)
     if isinstance(step, Exchange):
-        return {dev: _lacking(before, after, shape, mesh, dev) for dev in devices}
-    one: Sequence[int] = ()  # the extents of every device's piece, when they have one shape
-    pieces: dict[Device, list[int]] = {}  # the extents per device, when they do not
-    if p.uneven:
-        pieces = {d: [s.stop - s.start for s in before.slice_of(shape, mesh, d)] for d in devices}
-    elif devices:
-        one = before.local_shape(shape, mesh, devices[0])
+        return _lacking(before, after, shape, mesh, coords)
+    if p.uneven:  # the extents of each device's piece
+        extents = [stop - start for start, stop in _cores(before, shape, mesh, coords)]
+    else:  # every device's piece has one shape
+        extents = [np.full(n, k, dtype=np.int64) for k in before.local_shape(shape, mesh, (0,) * mesh.rank)]
     if isinstance(step, Permute):
-        out = dict.fromkeys(devices, 0)
-        for dev in devices:
-            dest = mesh.member(dev, step.axes, step.perm[mesh.in_group_index(dev, step.axes)])
-            if dest != dev:
-                out[dest] = math.prod(pieces.get(dev, one))
+        # device d sends its piece to the member of its group at perm[its position]
+        to = np.ravel_multi_index(tuple(_sent_to(mesh, mesh.check_axes(step.axes), step.perm, coords).T), mesh.shape)
+        moved = to != np.arange(n)
+        elems = _volumes([(np.zeros(n, dtype=np.int64), e) for e in extents], shape, n)
+        out = np.zeros(n, dtype=elems.dtype)
+        out[to[moved]] = elems[moved]
         return out
     if not p.uneven:
-        return dict.fromkeys(devices, uniform_cost(step, math.prod(one), mesh))
+        cost = uniform_cost(step, math.prod(before.local_shape(shape, mesh, (0,) * mesh.rank)), mesh)
+        return np.full(n, cost, dtype=object if cost >= 1 << 62 else np.int64)
     # padded: the dimension a gather joins, the one an all_to_all joins, and
     # the one it or a reduce_scatter cuts (g times the largest new piece)
     padded: dict[int, int] = {}
@@ -1744,14 +1827,13 @@ def _step_costs(p: _Problem, step: Step, before: Sharding, after: Sharding) -> d
         padded[cut] = mesh.group_size(step.axes) * largest_piece(after, cut, shape, mesh)
         if isinstance(step, AllToAll):
             padded[step.concat_dim] = largest_piece(before, step.concat_dim, shape, mesh)
-    out = {}
-    costs: dict[int, int] = {}  # per padded size: pieces come in few sizes
-    for dev, piece in pieces.items():
-        elems = math.prod(padded.get(i, n) for i, n in enumerate(piece))
-        if elems not in costs:
-            costs[elems] = uniform_cost(step, elems, mesh)
-        out[dev] = costs[elems]
-    return out
+    for i, k in padded.items():
+        extents[i] = np.full(n, k, dtype=np.int64)
+    elems = _volumes([(np.zeros(n, dtype=np.int64), e) for e in extents], shape, n)
+    # pieces come in few sizes
+    sizes_seen, which = np.unique(elems, return_inverse=True)
+    costs = np.array([uniform_cost(step, int(k), mesh) for k in sizes_seen], dtype=elems.dtype)
+    return costs[which.reshape(-1)]
 
 
 def _step_cost_max(step: Step, before: Sharding, shape: tuple[int, ...], mesh: Mesh) -> int:
@@ -1802,42 +1884,39 @@ def _lower_bound(shape: tuple[int, ...], mesh: Mesh, source: Sharding, target: S
     keep = not src_partial or (source.partial_type == target.partial_type and src_partial <= tgt_partial)
     new_axes = sorted(tgt_partial - src_partial) if keep else sorted(tgt_partial)
     identity = target.is_partial and target.partial_type in IDENTITY_KINDS
-    worst = 0
     # a device's need depends only on its coordinates along these axes
     relevant = sorted(set(source.used_axes()) | set(target.used_axes()))
-    for dev in _devices_over(mesh, relevant):
-        if identity and any(dev[a] for a in new_axes):
-            continue
-        need = _lacking(source, target, shape, mesh, dev) if keep else _volume(_box(target, shape, mesh, dev))
-        worst = max(worst, need)
-    return worst
+    coords = _devices_over(mesh, relevant)
+    if identity and new_axes:
+        coords = coords[~np.any(coords[:, new_axes] != 0, axis=1)]
+    if not len(coords):
+        return 0
+    if keep:
+        need = _lacking(source, target, shape, mesh, coords)
+    else:
+        need = _volumes(_boxes(target, shape, mesh, coords), shape, len(coords))
+    return max(0, int(need.max()))
 
 
-def _lacking(before: Sharding, after: Sharding, shape: tuple[int, ...], mesh: Mesh, dev: Device) -> int:
-    """Elements of `dev`'s piece under `after` that its piece under `before`
-    does not hold (halos included; partial layouts are the caller's to
-    weigh)."""
-    want, have = _box(after, shape, mesh, dev), _box(before, shape, mesh, dev)
-    return _volume(want) - _volume([(max(a, c), min(b, d)) for (a, b), (c, d) in zip(want, have)])
-
-
-def _devices_over(mesh: Mesh, axes: Sequence[int]) -> Iterator[Device]:
-    """One device per combination of coordinates along `axes` (0 elsewhere);
-    past `MAX_COUNTED_DEVICES` combinations, a deterministic sample: for
-    every i below the largest axis size and `_SAMPLED_DEVICES`, the devices
-    whose coordinate along the k-th axis is i, size - 1 - i, i + k, or
-    alternately i and size - 1 - i (modulo the axis size)."""
-    origin = (0,) * mesh.rank
+def _devices_over(mesh: Mesh, axes: Sequence[int]) -> np.ndarray:
+    """One device (a row of coordinates) per combination of coordinates
+    along `axes` (0 elsewhere); past `MAX_COUNTED_DEVICES` combinations, a
+    deterministic sample: for every i below the largest axis size and
+    `_SAMPLED_DEVICES`, the devices whose coordinate along the k-th axis is
+    i, size - 1 - i, i + k, or alternately i and size - 1 - i (modulo the
+    axis size)."""
     sizes = [mesh.shape[a] for a in axes]
     if math.prod(sizes) <= MAX_COUNTED_DEVICES:
-        for coords in itertools.product(*(range(n) for n in sizes)):
-            yield mesh.device_at(origin, axes, coords)
-        return
+        return _coordinates(mesh, axes)
+    rows = []
     for i in range(min(max(sizes), _SAMPLED_DEVICES)):
-        yield mesh.device_at(origin, axes, [i % n for n in sizes])
-        yield mesh.device_at(origin, axes, [(n - 1 - i) % n for n in sizes])
-        yield mesh.device_at(origin, axes, [(i + k) % n for k, n in enumerate(sizes)])
-        yield mesh.device_at(origin, axes, [(i if k % 2 else n - 1 - i) % n for k, n in enumerate(sizes)])
+        rows.append([i % n for n in sizes])
+        rows.append([(n - 1 - i) % n for n in sizes])
+        rows.append([(i + k) % n for k, n in enumerate(sizes)])
+        rows.append([(i if k % 2 else n - 1 - i) % n for k, n in enumerate(sizes)])
+    out = np.zeros((len(rows), mesh.rank), dtype=np.int64)
+    out[:, list(axes)] = np.array(rows, dtype=np.int64)
+    return out
 
 
 def _plan(p: _Problem, source: Sharding, target: Sharding, steps: list[Step]) -> Plan:
@@ -1845,18 +1924,17 @@ def _plan(p: _Problem, source: Sharding, target: Sharding, steps: list[Step]) ->
     layouts: list[Sharding] = []
     per_step: list[int] = []
     small = mesh.size <= MAX_COUNTED_DEVICES
-    totals = dict.fromkeys(mesh.devices() if small else [(0,) * mesh.rank], 0)
+    totals: np.ndarray | int = 0  # per device (a large mesh's: the steps' maxima)
     layout = source
     for step in steps:
         after = _apply(p, step, layout)
         if small:
             costs = _step_costs(p, step, layout, after)
-            for d, c in costs.items():
-                totals[d] += c
-            most = max(costs.values(), default=0)
+            totals = totals + costs
+            most = int(costs.max()) if len(costs) else 0
         else:  # only pieces of one size: uneven ones are refused on such meshes
             most = _step_cost_max(step, layout, shape, mesh)
-            totals[(0,) * mesh.rank] += most
+            totals += most
         per_step.append(most * p.element_bytes)
         layout = after
         layouts.append(layout)
@@ -1870,7 +1948,7 @@ def _plan(p: _Problem, source: Sharding, target: Sharding, steps: list[Step]) ->
         steps=tuple(steps),
         intermediate=tuple(layouts),
         step_bytes=tuple(per_step),
-        bytes_received=max(totals.values(), default=0) * p.element_bytes,
+        bytes_received=int(np.max(totals)) * p.element_bytes,
         lower_bound=_lower_bound(shape, mesh, source, target) * p.element_bytes,
         element_bytes=p.element_bytes,
     )
