@@ -212,7 +212,7 @@ coordinate of the mesh axes the two layouts use); larger changes are made
 of the other steps."""
 
 MAX_COUNTED_DEVICES = 1 << 16
-"""Up to this many devices, per-device costs and the lower bound are taken
+"""Up to this many devices, per-device costs and the lower bound are taken for
 every device (on arrays); past it they are computed per step (module docstring)."""
 
 
