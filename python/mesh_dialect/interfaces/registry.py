@@ -29,7 +29,7 @@ import dataclasses
 import io
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from mlir import ir
@@ -1839,7 +1839,9 @@ def _hlo_slice(op: ir.Operation) -> ShardingRule | None:
     full = _shape(op.operands[0]) if len(op.operands) == 1 else None
     if starts is None or limits is None or strides is None or full is None or len(op.results) != 1:
         return None
-    if not len(starts) == len(limits) == len(strides) == len(full):
+    if not len(starts) == len(limits) == len(strides) == len(full) or any(t < 1 for t in strides):
+        return None
+    if not _sized(op.results[0], [max(0, -(-(b - a) // t)) for a, b, t in zip(starts, limits, strides)]):
         return None
     whole = [a == 0 and b == n and t == 1 for a, b, t, n in zip(starts, limits, strides, full)]
     one = [not w and 0 <= a < b <= a + t for w, a, b, t in zip(whole, starts, limits, strides)]
@@ -1861,6 +1863,14 @@ def _hlo_slice(op: ir.Operation) -> ShardingRule | None:
         )
         return ShardingRule(_all_parallel(loops), (m,), (m,), crops=crops)
     return _one_element_loops(op, whole, one, (), full, windows)
+
+
+def _sized(value: ir.Value, sizes: Sequence[int]) -> bool:
+    """Whether `value` is a ranked tensor of `sizes` (a dynamic size
+    matches any): a slice's result as its attributes say (unregistered
+    hlo ops are not verified, and partition cuts by those attributes)."""
+    shape = _shape(value)
+    return shape is not None and len(shape) == len(sizes) and all(n is None or n == k for n, k in zip(shape, sizes))
 
 
 def _strided(start: int, limit: int, stride: int, extent: int | None) -> Window | None:
@@ -1957,7 +1967,7 @@ def _hlo_dynamic_slice(op: ir.Operation) -> ShardingRule | None:
     full = _shape(op.operands[0]) if op.operands else None
     if sizes is None or full is None or len(sizes) != len(full) or len(op.results) != 1:
         return None
-    if len(op.operands) != len(full) + 1:
+    if len(op.operands) != len(full) + 1 or not _sized(op.results[0], sizes):
         return None
     starts = list(op.operands)[1:]
     whole = [k == n for k, n in zip(sizes, full)]
