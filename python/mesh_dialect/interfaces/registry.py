@@ -684,7 +684,9 @@ def _elementwise(op: ir.Operation, *, broadcast: bool = False) -> ShardingRule |
     Operands of that rank follow the loops; with `broadcast` (tosa) an
     operand dimension whose size differs from the result's (size 1) is not
     split.  Other operands (scalars, shift or zero-point tensors) are not
-    split."""
+    split; without `broadcast`, an operand of the results' rank has their
+    sizes and any other is a scalar (the unregistered hlo ops are not
+    verified: a rule for mismatched types would cut them wrongly)."""
     shape = _results_shape(op)
     if shape is None or not op.results:
         return None
@@ -694,6 +696,8 @@ def _elementwise(op: ir.Operation, *, broadcast: bool = False) -> ShardingRule |
         s = _shape(v)
         if s is None:
             operand_maps.append(None)
+        elif not broadcast and not (len(s) == 0 or _sized(v, shape)):
+            return None
         elif len(s) != rank:
             operand_maps.append((None,) * len(s))
         elif broadcast:
@@ -1522,7 +1526,10 @@ def _transpose(op: ir.Operation, attr_name: str) -> ShardingRule | None:
     perm = _ints(_attr(op, attr_name))
     if perm is None or not op.operands or len(op.results) != 1:
         return None
-    if _shape(op.operands[0]) is None or sorted(perm) != list(range(len(perm))):
+    shape = _shape(op.operands[0])
+    if shape is None or sorted(perm) != list(range(len(perm))) or len(perm) != len(shape):
+        return None
+    if not _sized(op.results[0], [shape[p] for p in perm]):  # (a dynamic size matches any)
         return None
     rule = ShardingRule.transpose(perm)
     extra = tuple(_unshardable(v) for v in list(op.operands)[1:])
@@ -1567,12 +1574,11 @@ def _dot_dimension_numbers(attr: ir.Attribute) -> dict[str, list[int]] | None:
     return dims.lists()
 
 
-def _dot_rule(
-    lhs_rank: int, rhs_rank: int, out_rank: int, dims: dict[str, list[int]], result: ir.Type
-) -> ShardingRule | None:
+def _dot_rule(shapes: list, dims: dict[str, list[int]], result: ir.Value) -> ShardingRule | None:
     """Loops: the result's dimensions (batch, lhs free, rhs free), then one
     sum loop per contracting pair (on a boolean result, HLO's sum is a
-    logical or)."""
+    logical or).  `shapes`: lhs's, rhs's and the result's, which must agree."""
+    lhs_rank, rhs_rank, out_rank = (len(shape) for shape in shapes)
     lb, rb = dims["lhs_batching"], dims["rhs_batching"]
     lc, rc = dims["lhs_contracting"], dims["rhs_contracting"]
     if len(lb) != len(rb) or len(lc) != len(rc):
@@ -1584,6 +1590,11 @@ def _dot_rule(
         return None
     if any(not 0 <= d < lhs_rank for d in lb + lc) or any(not 0 <= d < rhs_rank for d in rb + rc):
         return None
+    left, right = shapes[0], shapes[1]
+    if any(None not in (left[a], right[b]) and left[a] != right[b] for a, b in zip(lb + lc, rb + rc)):
+        return None
+    if not _sized(result, [left[d] for d in lb + lhs_free] + [right[d] for d in rhs_free]):
+        return None
     lhs: list[int | None] = [None] * lhs_rank
     rhs: list[int | None] = [None] * rhs_rank
     for loop, (ld, rd) in enumerate(zip(lb, rb)):
@@ -1594,7 +1605,7 @@ def _dot_rule(
         rhs[d] = len(lb) + len(lhs_free) + i
     for i, (ld, rd) in enumerate(zip(lc, rc)):
         lhs[ld], rhs[rd] = n_out + i, n_out + i
-    kind = hlo_combiner_kind("sum", ir.ShapedType(result).element_type)
+    kind = hlo_combiner_kind("sum", ir.ShapedType(result.type).element_type)
     iterators = _all_parallel(n_out) + (Iterator.reduction(kind),) * len(lc)
     return ShardingRule(iterators, (tuple(lhs), tuple(rhs)), (tuple(range(n_out)),))
 
@@ -1607,7 +1618,7 @@ def _hlo_dot_general(op: ir.Operation) -> ShardingRule | None:
     shapes = [_shape(op.operands[0]), _shape(op.operands[1]), _shape(op.results[0])]
     if dims is None or any(s is None for s in shapes):
         return None
-    return _dot_rule(len(shapes[0]), len(shapes[1]), len(shapes[2]), dims, op.results[0].type)
+    return _dot_rule(shapes, dims, op.results[0])
 
 
 def _hlo_dot(op: ir.Operation) -> ShardingRule | None:
@@ -1624,7 +1635,7 @@ def _hlo_dot(op: ir.Operation) -> ShardingRule | None:
         "lhs_contracting": [len(shapes[0]) - 1],
         "rhs_contracting": [0],
     }
-    return _dot_rule(len(shapes[0]), len(shapes[1]), len(shapes[2]), dims, op.results[0].type)
+    return _dot_rule(shapes, dims, op.results[0])
 
 
 def _hlo_broadcast_in_dim(op: ir.Operation) -> ShardingRule | None:
@@ -1635,6 +1646,8 @@ def _hlo_broadcast_in_dim(op: ir.Operation) -> ShardingRule | None:
         return None
     src, out = _shape(op.operands[0]), _shape(op.results[0])
     if src is None or out is None or len(bdims) != len(src) or any(not 0 <= d < len(out) for d in bdims):
+        return None
+    if any(None not in (n, out[d]) and n not in (1, out[d]) for n, d in zip(src, bdims)):
         return None
     operand = tuple(d if src[i] == out[d] else None for i, d in enumerate(bdims))
     return ShardingRule(_all_parallel(len(out)), (operand,), (tuple(range(len(out))),))
@@ -1813,7 +1826,7 @@ def _hlo_iota(op: ir.Operation) -> ShardingRule | None:
     if op.operands or len(op.results) != 1 or _attr(op, "iota_dimension") is None:
         return None
     shape = _shape(op.results[0])
-    if shape is None or None in shape:
+    if shape is None or None in shape or not 0 <= ir.IntegerAttr(_attr(op, "iota_dimension")).value < len(shape):
         return None
     return ShardingRule(_all_parallel(len(shape)), (), (tuple(range(len(shape))),))
 
@@ -1865,12 +1878,17 @@ def _hlo_slice(op: ir.Operation) -> ShardingRule | None:
     return _one_element_loops(op, whole, one, (), full, windows)
 
 
-def _sized(value: ir.Value, sizes: Sequence[int]) -> bool:
-    """Whether `value` is a ranked tensor of `sizes` (a dynamic size
-    matches any): a slice's result as its attributes say (unregistered
-    hlo ops are not verified, and partition cuts by those attributes)."""
+def _sized(value: ir.Value, sizes: Sequence[int | None]) -> bool:
+    """Whether `value` is a ranked tensor of `sizes` (a dynamic size, or
+    None in `sizes`, matches any): a result as its operands and attributes
+    say.  Unregistered hlo ops are not verified, and partition cuts their
+    pieces by the attributes."""
     shape = _shape(value)
-    return shape is not None and len(shape) == len(sizes) and all(n is None or n == k for n, k in zip(shape, sizes))
+    return (
+        shape is not None
+        and len(shape) == len(sizes)
+        and all(n is None or k is None or n == k for n, k in zip(shape, sizes))
+    )
 
 
 def _strided(start: int, limit: int, stride: int, extent: int | None) -> Window | None:
@@ -1926,6 +1944,8 @@ def _hlo_reverse(op: ir.Operation) -> ShardingRule | None:
     dims = _ints(_attr(op, "dimensions"))
     shape = _shape(op.operands[0]) if len(op.operands) == 1 else None
     if dims is None or shape is None or len(op.results) != 1 or any(not 0 <= d < len(shape) for d in dims):
+        return None
+    if not _sized(op.results[0], shape):
         return None
     loops, m = _kept_loops([d not in dims for d in range(len(shape))])
     return ShardingRule(_all_parallel(loops), (m,), (m,))
@@ -1995,6 +2015,8 @@ def _hlo_dynamic_update_slice(op: ir.Operation) -> ShardingRule | None:
     full, update = _shape(op.operands[0]), _shape(op.operands[1])
     if full is None or update is None or len(full) != len(update) or len(op.operands) != len(full) + 2:
         return None
+    if not _sized(op.results[0], full):
+        return None
     loops, m = _kept_loops([u == n and n is not None for u, n in zip(update, full)])
     starts = list(op.operands)[2:]
     operand, updated = list(m), list(m)
@@ -2013,7 +2035,13 @@ def _concatenate(op: ir.Operation, attr_name: str) -> ShardingRule | None:
     shape = _shape(op.results[0]) if len(op.results) == 1 else None
     if dim is None or len(dim) != 1 or shape is None or not 0 <= dim[0] < len(shape):
         return None
-    if any(_shape(v) is None or len(_shape(v)) != len(shape) for v in op.operands):
+    shapes = [_shape(v) for v in op.operands]
+    if not shapes or any(s is None or len(s) != len(shape) for s in shapes):
+        return None
+    joined = None if any(s[dim[0]] is None for s in shapes) else sum(s[dim[0]] for s in shapes)
+    if not _sized(op.results[0], [joined if d == dim[0] else None for d in range(len(shape))]):
+        return None
+    if any(not _sized(v, [None if d == dim[0] else n for d, n in enumerate(shape)]) for v in op.operands):
         return None
     loops, m = _kept_loops([d != dim[0] for d in range(len(shape))])
     return ShardingRule(_all_parallel(loops), (m,) * len(op.operands), (m,))
@@ -2032,7 +2060,10 @@ def _hlo_pad(op: ir.Operation) -> ShardingRule | None:
     if low is None or high is None or interior is None or len(op.operands) != 2 or len(op.results) != 1:
         return None
     shape = _shape(op.operands[0])
-    if shape is None or not len(low) == len(high) == len(interior) == len(shape):
+    if shape is None or not len(low) == len(high) == len(interior) == len(shape) or min(interior, default=0) < 0:
+        return None
+    padded = [None if n is None else a + b + n + max(n - 1, 0) * i for a, b, n, i in zip(low, high, shape, interior)]
+    if not _sized(op.results[0], padded):
         return None
     result = _shape(op.results[0])
     if result is not None and None not in shape and not any(interior):
