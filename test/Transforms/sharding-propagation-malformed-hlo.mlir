@@ -4,7 +4,10 @@
 // instead of an internal error in mesh-partition, which cut the pieces by
 // the attributes (an IndexError on a rank-dropping slice, found by the
 // fuzzer on a mutated test/Sim/stablehlo/slice-one-element.mlir), or
-// partitioned ops whose pieces were as wrong as their types.
+// partitioned ops whose pieces were as wrong as their types.  The window
+// ops (convolution, reduce_window, select_and_scatter) are held to the
+// window count their padding, strides and dilations give, gather and
+// scatter to their indices' batch, reduce and top_k to the sizes they keep.
 // RUN: mesh-opt --split-input-file --verify-diagnostics --allow-unregistered-dialect --sharding-propagation --mesh-partition %s
 
 mesh.mesh @mesh(shape = 4)
@@ -140,4 +143,156 @@ func.func @updated(%a: tensor<8x4xf32>, %u: tensor<8x1xf32>, %i: tensor<i32>) ->
   // expected-error@+1 {{no sharding rule covers this 'stablehlo.dynamic_update_slice'}}
   %r = "stablehlo.dynamic_update_slice"(%a1, %u, %i, %i) : (tensor<8x4xf32>, tensor<8x1xf32>, tensor<i32>, tensor<i32>) -> tensor<8xf32>
   return %r : tensor<8xf32>
+}
+
+// -----
+
+mesh.mesh @mesh(shape = 4)
+func.func @reduce(%a: tensor<8x4xf32>) -> tensor<6xf32> {
+  %s = mesh.sharding @mesh split_axes = [[0]] : !mesh.sharding
+  %a1 = mesh.shard %a to %s : tensor<8x4xf32>
+  %z = "stablehlo.constant"() <{value = dense<0.0> : tensor<f32>}> : () -> tensor<f32>
+  // summing the columns of 8 rows leaves 8 values, not 6
+  // expected-error@+1 {{no sharding rule covers this 'stablehlo.reduce'}}
+  %r = "stablehlo.reduce"(%a1, %z) <{dimensions = array<i64: 1>}> ({
+  ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+    %t = "stablehlo.add"(%x, %y) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    "stablehlo.return"(%t) : (tensor<f32>) -> ()
+  }) : (tensor<8x4xf32>, tensor<f32>) -> tensor<6xf32>
+  return %r : tensor<6xf32>
+}
+
+// -----
+
+mesh.mesh @mesh(shape = 4)
+func.func @gather(%ids: tensor<8xi32>, %table: tensor<16x6xf32>) -> tensor<4x6xf32> {
+  %rows = mesh.sharding @mesh split_axes = [[0]] : !mesh.sharding
+  %i = mesh.shard %ids to %rows : tensor<8xi32>
+  // one row per id: 8 ids give 8 rows, not 4
+  // expected-error@+1 {{no sharding rule covers this 'stablehlo.gather'}}
+  %g = "stablehlo.gather"(%table, %i) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, indices_are_sorted = false, slice_sizes = array<i64: 1, 6>}> : (tensor<16x6xf32>, tensor<8xi32>) -> tensor<4x6xf32>
+  return %g : tensor<4x6xf32>
+}
+
+// -----
+
+mesh.mesh @mesh(shape = 4)
+func.func @conv(%x: tensor<2x16x4xf32>, %w: tensor<3x4x6xf32>) -> tensor<2x12x6xf32> {
+  %s = mesh.sharding @mesh split_axes = [[], [0]] : !mesh.sharding
+  %x0 = mesh.shard %x to %s : tensor<2x16x4xf32>
+  // a 3-wide kernel over 16 cells padded by 2 in front gives 16 outputs, not 12
+  // expected-error@+1 {{no sharding rule covers this 'stablehlo.convolution'}}
+  %y = "stablehlo.convolution"(%x0, %w) <{batch_group_count = 1 : i64, dimension_numbers = #stablehlo.conv<[b, 0, f]x[0, i, o]->[b, 0, f]>, feature_group_count = 1 : i64, lhs_dilation = array<i64: 1>, padding = dense<[[2, 0]]> : tensor<1x2xi64>, rhs_dilation = array<i64: 1>, window_reversal = array<i1: false>, window_strides = array<i64: 1>}> : (tensor<2x16x4xf32>, tensor<3x4x6xf32>) -> tensor<2x12x6xf32>
+  return %y : tensor<2x12x6xf32>
+}
+
+// -----
+
+mesh.mesh @mesh(shape = 4)
+func.func @conv_batch(%x: tensor<8x16x4xf32>, %w: tensor<3x4x6xf32>) -> tensor<4x16x6xf32> {
+  %s = mesh.sharding @mesh split_axes = [[0]] : !mesh.sharding
+  %x0 = mesh.shard %x to %s : tensor<8x16x4xf32>
+  // the batch of 8 comes out as 8, not 4
+  // expected-error@+1 {{no sharding rule covers this 'stablehlo.convolution'}}
+  %y = "stablehlo.convolution"(%x0, %w) <{batch_group_count = 1 : i64, dimension_numbers = #stablehlo.conv<[b, 0, f]x[0, i, o]->[b, 0, f]>, feature_group_count = 1 : i64, lhs_dilation = array<i64: 1>, padding = dense<[[2, 0]]> : tensor<1x2xi64>, rhs_dilation = array<i64: 1>, window_reversal = array<i1: false>, window_strides = array<i64: 1>}> : (tensor<8x16x4xf32>, tensor<3x4x6xf32>) -> tensor<4x16x6xf32>
+  return %y : tensor<4x16x6xf32>
+}
+
+// -----
+
+mesh.mesh @mesh(shape = 4)
+func.func @pool(%a: tensor<8x16xf32>) -> tensor<8x4xf32> {
+  %s = mesh.sharding @mesh split_axes = [[], [0]] : !mesh.sharding
+  %a1 = mesh.shard %a to %s : tensor<8x16xf32>
+  %z = "stablehlo.constant"() <{value = dense<0xFF800000> : tensor<f32>}> : () -> tensor<f32>
+  // windows of 2 moved by 2 over 16 cells are 8, not 4
+  // expected-error@+1 {{no sharding rule covers this 'stablehlo.reduce_window'}}
+  %r = "stablehlo.reduce_window"(%a1, %z) <{window_dimensions = array<i64: 1, 2>, window_strides = array<i64: 1, 2>}> ({
+  ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+    %t = "stablehlo.maximum"(%x, %y) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    "stablehlo.return"(%t) : (tensor<f32>) -> ()
+  }) : (tensor<8x16xf32>, tensor<f32>) -> tensor<8x4xf32>
+  return %r : tensor<8x4xf32>
+}
+
+// -----
+
+mesh.mesh @mesh(shape = 4)
+func.func @pool_rows(%a: tensor<8x16xf32>) -> tensor<4x8xf32> {
+  %s = mesh.sharding @mesh split_axes = [[0]] : !mesh.sharding
+  %a1 = mesh.shard %a to %s : tensor<8x16xf32>
+  %z = "stablehlo.constant"() <{value = dense<0xFF800000> : tensor<f32>}> : () -> tensor<f32>
+  // a window one row wide keeps the 8 rows
+  // expected-error@+1 {{no sharding rule covers this 'stablehlo.reduce_window'}}
+  %r = "stablehlo.reduce_window"(%a1, %z) <{window_dimensions = array<i64: 1, 2>, window_strides = array<i64: 1, 2>}> ({
+  ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+    %t = "stablehlo.maximum"(%x, %y) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    "stablehlo.return"(%t) : (tensor<f32>) -> ()
+  }) : (tensor<8x16xf32>, tensor<f32>) -> tensor<4x8xf32>
+  return %r : tensor<4x8xf32>
+}
+
+// -----
+
+mesh.mesh @mesh(shape = 4)
+func.func @topk(%a: tensor<16x4xf32>) -> (tensor<8x2xf32>, tensor<8x2xi32>) {
+  %s = mesh.sharding @mesh split_axes = [[0]] : !mesh.sharding
+  %a1 = mesh.shard %a to %s : tensor<16x4xf32>
+  // the top 2 of each of 16 rows are 16 rows
+  // expected-error@+1 {{no sharding rule covers this 'chlo.top_k'}}
+  %r:2 = "chlo.top_k"(%a1) <{k = 2 : i64}> : (tensor<16x4xf32>) -> (tensor<8x2xf32>, tensor<8x2xi32>)
+  return %r#0, %r#1 : tensor<8x2xf32>, tensor<8x2xi32>
+}
+
+// -----
+
+mesh.mesh @mesh(shape = 4)
+func.func @sas(%x: tensor<8x4xf32>, %src: tensor<4x2xf32>) -> tensor<8x4xf32> {
+  %s = mesh.sharding @mesh split_axes = [[0]] : !mesh.sharding
+  %x1 = mesh.shard %x to %s : tensor<8x4xf32>
+  %z = "stablehlo.constant"() <{value = dense<0.0> : tensor<f32>}> : () -> tensor<f32>
+  // the source has one value per window: 8x2 here, not 4x2
+  // expected-error@+1 {{no sharding rule covers this 'stablehlo.select_and_scatter'}}
+  %r = "stablehlo.select_and_scatter"(%x1, %src, %z) <{window_dimensions = array<i64: 1, 2>, window_strides = array<i64: 1, 2>}> ({
+  ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+    %c = "stablehlo.compare"(%p, %q) <{comparison_direction = #stablehlo<comparison_direction GE>}> : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    "stablehlo.return"(%c) : (tensor<i1>) -> ()
+  }, {
+  ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+    %t = "stablehlo.add"(%p, %q) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    "stablehlo.return"(%t) : (tensor<f32>) -> ()
+  }) : (tensor<8x4xf32>, tensor<4x2xf32>, tensor<f32>) -> tensor<8x4xf32>
+  return %r : tensor<8x4xf32>
+}
+
+// -----
+
+mesh.mesh @mesh(shape = 2)
+func.func @rows(%t: tensor<16x8xf32>, %ids: tensor<6x1xi32>, %g: tensor<4x8xf32>) -> tensor<16x8xf32> {
+  %s = mesh.sharding @mesh split_axes = [[0]] : !mesh.sharding
+  %i = mesh.shard %ids to %s : tensor<6x1xi32>
+  // each of the 6 ids scatters one row of the updates: 6 rows, not 4
+  // expected-error@+1 {{no sharding rule covers this 'stablehlo.scatter'}}
+  %r = "stablehlo.scatter"(%t, %i, %g) <{scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>}> ({
+  ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+    %z = "stablehlo.add"(%x, %y) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    "stablehlo.return"(%z) : (tensor<f32>) -> ()
+  }) : (tensor<16x8xf32>, tensor<6x1xi32>, tensor<4x8xf32>) -> tensor<16x8xf32>
+  return %r : tensor<16x8xf32>
+}
+
+// -----
+
+mesh.mesh @mesh(shape = 2)
+func.func @window(%t: tensor<16x8xf32>, %ids: tensor<6x1xi32>, %g: tensor<6x12xf32>) -> tensor<16x8xf32> {
+  %s = mesh.sharding @mesh split_axes = [[0]] : !mesh.sharding
+  %i = mesh.shard %ids to %s : tensor<6x1xi32>
+  // an update's window of 12 does not fit in rows of 8
+  // expected-error@+1 {{no sharding rule covers this 'stablehlo.scatter'}}
+  %r = "stablehlo.scatter"(%t, %i, %g) <{scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>}> ({
+  ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+    %z = "stablehlo.add"(%x, %y) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    "stablehlo.return"(%z) : (tensor<f32>) -> ()
+  }) : (tensor<16x8xf32>, tensor<6x1xi32>, tensor<6x12xf32>) -> tensor<16x8xf32>
+  return %r : tensor<16x8xf32>
 }

@@ -36,6 +36,7 @@ from mlir import ir
 
 from ..ir.hlo import (
     FLIPPED,
+    ConvDimensions,
     comparison_direction,
     comparison_type,
     conv_dimensions,
@@ -1811,7 +1812,7 @@ def _hlo_reduce(op: ir.Operation) -> ShardingRule | None:
         return None
     kind = _hlo_reduce_kind(op, n)
     kept = tuple(d for d in range(rank) if d not in dims)
-    if any(_shape(r) is None or len(_shape(r)) != len(kept) for r in op.results):
+    if not all(_sized(r, [shape[d] for d in kept]) for r in op.results):
         return None
     if kind == INVALID and n == 2 and len(dims) == 1 and all(None not in _shape(r) for r in op.results):
         kind = SELECT if is_selection(op) else INVALID
@@ -1889,6 +1890,26 @@ def _sized(value: ir.Value, sizes: Sequence[int | None]) -> bool:
         and len(shape) == len(sizes)
         and all(n is None or k is None or n == k for n, k in zip(shape, sizes))
     )
+
+
+def _fits(size: int | None, bound: int | None, equal: bool = False) -> bool:
+    """Whether a size is at most (`equal`: exactly) `bound`; a dynamic
+    size (None) fits any."""
+    return size is None or bound is None or (size == bound if equal else size <= bound)
+
+
+def _window_count(
+    extent: int | None, size: int, stride: int, dilation: int, base: int, low: int, high: int
+) -> int | None:
+    """How many windows an hlo window op reads along a dimension of
+    `extent` (dilated by `base`, padded by `low` and `high`) with a window
+    of `size` cells `dilation` apart moved by `stride`; None when the
+    extent is dynamic or a factor is not positive."""
+    if extent is None or min(size, stride, dilation, base) < 1:
+        return None
+    padded = max(0, (extent - 1) * base + 1) + low + high
+    span = (size - 1) * dilation + 1
+    return 0 if padded < span else (padded - span) // stride + 1
 
 
 def _strided(start: int, limit: int, stride: int, extent: int | None) -> Window | None:
@@ -1972,7 +1993,10 @@ def _chlo_top_k(op: ir.Operation) -> ShardingRule | None:
     sampling): the leading dimensions split; the last, which it picks from,
     stays whole."""
     shape = _shape(op.operands[0]) if len(op.operands) == 1 else None
-    if shape is None or not shape or len(op.results) != 2 or any(_shape(r) is None for r in op.results):
+    k = _attr(op, "k")
+    if shape is None or not shape or len(op.results) != 2 or not isinstance(k, ir.IntegerAttr):
+        return None
+    if not all(_sized(r, [*shape[:-1], ir.IntegerAttr(k).value]) for r in op.results):
         return None
     loops, m = _kept_loops([k != len(shape) - 1 for k in range(len(shape))])
     return ShardingRule(_all_parallel(loops), (m,), (m, m))
@@ -2107,6 +2131,13 @@ def _hlo_gather(op: ir.Operation) -> ShardingRule | None:
     offset_of = [k for k in range(len(operand)) if k not in dims.collapsed_slice_dims + dims.operand_batching_dims]
     if len(index_batch) != len(batch_at) or len(offset_of) != len(dims.offset_dims):
         return None
+    expected: list[int | None] = [None] * len(result)
+    for k, p in (*zip(index_batch, batch_at), *zip(offset_of, dims.offset_dims)):
+        if not 0 <= p < len(result):
+            return None
+        expected[p] = indices[k] if p in batch_at else sizes[k]
+    if not _sized(op.results[0], expected):
+        return None
     indices_map: list[int | None] = [None] * len(indices)
     for k, p in zip(index_batch, batch_at):
         indices_map[k] = p
@@ -2171,6 +2202,15 @@ def _hlo_scatter(op: ir.Operation) -> ShardingRule | None:
     scattered = [u for u in range(len(update_shape)) if u not in dims.update_window_dims]
     index_batch = [q for q in range(len(index_shape)) if q != ivd]
     if len(window_of) != len(dims.update_window_dims) or len(scattered) != len(index_batch):
+        return None
+    # each update row is scattered by one index row, and its window fits
+    # in the input
+    if not all(_fits(update_shape[u], index_shape[q], equal=True) for u, q in zip(scattered, index_batch)):
+        return None
+    if not all(
+        0 <= u < len(update_shape) and _fits(update_shape[u], shape[k])
+        for u, k in zip(dims.update_window_dims, window_of)
+    ):
         return None
     indices_map: list[int | None] = [None] * len(index_shape)
     update_map: list[int | None] = [None] * len(update_shape)
@@ -2258,6 +2298,8 @@ def _hlo_convolution(op: ir.Operation) -> ShardingRule | None:
     if window is None:
         return None
     strides, rhs_dilation, lhs_dilation, padding = window
+    if not _conv_sized(dims, x, k, out, groups[0][0], groups[1][0], window):
+        return None
     rank = n + 2
     iterators = [Iterator.invalid()] * rank
     inputs: list[DimExpr] = [frozenset()] * rank
@@ -2314,6 +2356,40 @@ def _hlo_convolution(op: ir.Operation) -> ShardingRule | None:
     return ShardingRule.from_exprs(tuple(iterators), [inputs, kernel], [list(range(rank))])
 
 
+def _conv_sized(
+    dims: ConvDimensions, x: tuple, k: tuple, out: tuple, feature_groups: int, batch_groups: int, window: tuple
+) -> bool:
+    """Whether a convolution's shapes agree with its attributes: the
+    kernel's input features times the feature groups are the input's, the
+    batch divides by the batch groups, and each output dimension has the
+    size the batch, the kernel's output features or the window count say."""
+    strides, rhs_dilation, lhs_dilation, padding = window
+    if feature_groups < 1 or batch_groups < 1:
+        return False
+    if not _fits(x[dims.input_feature], _times(k[dims.kernel_input_feature], feature_groups), equal=True):
+        return False
+    batch = x[dims.input_batch]
+    if batch is not None and batch % batch_groups:
+        return False
+    expected: list[int | None] = [None] * len(out)
+    expected[dims.output_batch] = None if batch is None else batch // batch_groups
+    expected[dims.output_feature] = k[dims.kernel_output_feature]
+    for j, (xd, kd, od) in enumerate(zip(dims.input_spatial, dims.kernel_spatial, dims.output_spatial)):
+        size = k[kd]
+        expected[od] = (
+            None
+            if size is None
+            else _window_count(
+                x[xd], size, strides[j], rhs_dilation[j], lhs_dilation[j], padding[2 * j], padding[2 * j + 1]
+            )
+        )
+    return all(_fits(n, e, equal=True) for n, e in zip(out, expected))
+
+
+def _times(n: int | None, factor: int) -> int | None:
+    return None if n is None else n * factor
+
+
 def _hlo_reduce_window(op: ir.Operation) -> ShardingRule | None:
     """`reduce_window` of one input (max or average pooling): one loop per
     result dimension.  A dimension whose window is one cell wide, moved one
@@ -2330,6 +2406,12 @@ def _hlo_reduce_window(op: ir.Operation) -> ShardingRule | None:
         return None
     x, out, (size, strides, dilation, base, padding) = found
     rank = len(x)
+    counts = [
+        _window_count(x[d], size[d], strides[d], dilation[d], base[d], padding[2 * d], padding[2 * d + 1])
+        for d in range(rank)
+    ]
+    if not all(_fits(n, c, equal=True) for n, c in zip(out, counts)):
+        return None
     neutral = _neutral_init(op)
     scan = _scanned(op, x, out, found[2])
     iterators: list[Iterator] = []
@@ -2433,6 +2515,9 @@ def _hlo_select_and_scatter(op: ir.Operation) -> ShardingRule | None:
     if window is None:
         return None
     size, strides, padding = window
+    counts = [_window_count(x[d], size[d], strides[d], 1, 1, padding[2 * d], padding[2 * d + 1]) for d in range(rank)]
+    if not _sized(op.results[0], x) or not all(_fits(n, c, equal=True) for n, c in zip(src, counts)):
+        return None
     plain = [size[d] == strides[d] == 1 and padding[2 * d] == padding[2 * d + 1] == 0 for d in range(rank)]
     loops, m = _kept_loops(plain)
     return ShardingRule(_all_parallel(loops), (m, m, _unshardable(op.operands[2])), (m,))
