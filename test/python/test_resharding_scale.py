@@ -347,3 +347,39 @@ def test_property_costs_on_arrays_match_the_model_device_by_device(problem):
         totals = [t + c for t, c in zip(totals, want)]
         layout = after
     assert plan.bytes_received == max(totals, default=0) * 4
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(
+        st.one_of(base_problems(max_devices=24), uneven_problems(max_devices=24), partial_problems()),
+        min_size=1,
+        max_size=3,
+    )
+)
+def test_property_search_bounds_shared_between_plans_change_no_plan(problems):
+    # The exact search's bounds are kept per goal across plans (a compile
+    # plans many layout changes toward few goals).  Plans toward one goal
+    # with another element size, a doubled shape or another start, planned
+    # after each other, equal the plans each made with nothing kept.
+    requests = []
+    for shape, mesh_shape, source, target in problems:
+        doubled = tuple(2 * n for n in shape)
+        for s, t in ((source, target), (target, source), (Sharding(()), target)):
+            for dims, element_bytes in ((shape, 4), (shape, 1), (doubled, 4)):
+                if (s.sharded_dims_offsets or t.sharded_dims_offsets) and dims != shape:
+                    continue  # offsets are cut for their own shape
+                requests.append((dims, mesh_shape, s, t, element_bytes))
+
+    def plan(request):
+        dims, mesh_shape, s, t, element_bytes = request
+        found = plan_resharding(dims, mesh_shape, s, t, element_bytes=element_bytes, exchange=False)
+        return found.steps, found.bytes_received
+
+    alone = []
+    for request in requests:
+        rs._BOUNDS.clear()
+        alone.append(plan(request))
+    rs._BOUNDS.clear()
+    assert [plan(r) for r in requests] == alone
+    assert [plan(r) for r in reversed(requests)] == alone[::-1]

@@ -1115,10 +1115,11 @@ class _Remaining:
 
     @classmethod
     def of(cls, p: _Problem, goal: _State) -> Callable[[_State], int]:
-        """The bound as a function of a state (0 where there is none)."""
+        """The bound as a function of a state (0 where there is none),
+        shared by the searches toward one goal (`_shared`)."""
         if p.mesh.size > cls.LIMIT:
             return lambda state: 0
-        return cls(p, goal)
+        return _shared(cls, (p.shape, p.sizes, p.element_bytes, goal), p, goal)
 
     def pieces(self, d: int, axes: tuple[int, ...], b) -> tuple[np.ndarray, np.ndarray]:
         """[start, stop) of every device's piece of dimension `d` split over
@@ -1187,8 +1188,8 @@ class _StepsLeft:
 
     @classmethod
     def of(cls, p: _Problem, goal: _State) -> Callable[[_State], int]:
-        """The bound as a function of a state."""
-        return cls(p, goal)
+        """The bound as a function of a state (`_shared`)."""
+        return _shared(cls, (p.sizes, goal), p, goal)
 
     def __call__(self, state: _State) -> int:
         found = self.found.get(state)
@@ -1220,6 +1221,27 @@ class _StepsLeft:
                     return True  # all_to_all
         count = self.p.count
         return all(count(a) == count(b) for a, b in zip(split, gsplit))  # Permute
+
+
+_BOUNDS: dict[tuple, _Remaining | _StepsLeft] = {}
+"""The search bounds by what they depend on (`_shared`)."""
+
+_BOUNDS_KEPT = 512
+"""How many `_BOUNDS` keeps before it starts again."""
+
+
+def _shared(cls: type, key: tuple, p: _Problem, goal: _State) -> _Remaining | _StepsLeft:
+    """The bound `cls` toward `goal` for problems alike in `key` (what the
+    bound reads of the problem): a compile plans many layout changes toward
+    a few goals (on a five-axis mesh, 376 searches toward 46), and each
+    bound remembers what it found per state."""
+    key = (cls, *key)
+    found = _BOUNDS.get(key)
+    if found is None:
+        if len(_BOUNDS) >= _BOUNDS_KEPT:
+            _BOUNDS.clear()
+        found = _BOUNDS[key] = cls(p, goal)
+    return found
 
 
 # -- the decomposition past the search budget ------------------------------------
