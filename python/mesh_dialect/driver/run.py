@@ -413,6 +413,7 @@ def _extents(module: ir.Operation, function: str) -> tuple[int, float]:
     length of the sums it computes along one dimension) and the largest
     machine epsilon of the floats it computes in (0.0 if none): a result
     widened from f16 was summed with f16's rounding."""
+    from ..sim.floats import BF16_EPSILON
     from ..sim.program import SimError, dtype_of
 
     longest = 1
@@ -439,6 +440,9 @@ def _extents(module: ir.Operation, function: str) -> tuple[int, float]:
             op.operation.walk(visit)
     eps = 0.0
     for t in floats:
+        if isinstance(t, ir.BF16Type):
+            eps = max(eps, BF16_EPSILON)  # (held in f32: its dtype says f32's)
+            continue
         try:
             eps = max(eps, _epsilon(dtype_of(t)))
         except SimError:  # a type the simulator does not run (the run has refused it)

@@ -25,8 +25,9 @@ from ..ir.syntax import Unprintable, decode_sharding_attr
 from ..sharding.spec import Mesh, Sharding
 from . import layout
 from . import ops as _ops  # noqa: F401 - registers the op handlers
+from .floats import to_bf16
 from .interpreter import MAX_DEVICES, Runner
-from .program import Function, SimError, dtype_of
+from .program import Function, SimError, dtype_of, is_bf16
 
 
 @dataclass(frozen=True)
@@ -132,6 +133,8 @@ def random_inputs(sig: Signature, mesh: Mesh | None, seed: int) -> list[np.ndarr
             value = rng.integers(-8 if dtype.kind == "i" else 0, 9, shape).astype(dtype)
         else:
             value = rng.standard_normal(shape).astype(dtype)
+            if is_bf16(t):
+                value = to_bf16(value)
         out.append(value if isinstance(t, ir.ShapedType) else value[()])
     return out
 
@@ -143,13 +146,20 @@ def partial_rng(seed: int, argument: int) -> np.random.Generator:
 
 
 def shard_input(
-    value: np.ndarray, sharding: Sharding | None, mesh: Mesh, seed: int | None, argument: int
+    value: np.ndarray,
+    sharding: Sharding | None,
+    mesh: Mesh,
+    seed: int | None,
+    argument: int,
+    *,
+    bf16: bool = False,
 ) -> dict[tuple[int, ...], np.ndarray]:
     """Every device's piece of a global input (random partial terms from
-    `seed`, the fixed decomposition when it is None)."""
+    `seed`, the fixed decomposition when it is None; `bf16`: terms a bf16
+    holds, for an argument of bf16 elements)."""
     s = sharding or Sharding.replicated()
     rng = partial_rng(seed, argument) if seed is not None and s.is_partial else None
-    return layout.shard(value, s, mesh, rng=rng)
+    return layout.shard(value, s, mesh, rng=rng, bf16=bf16)
 
 
 class Simulation:
@@ -293,7 +303,7 @@ class Simulation:
                     per_device[d].append(value)
                 continue
             try:
-                pieces = shard_input(value, s, mesh, seed, i)
+                pieces = shard_input(value, s, mesh, seed, i, bf16=is_bf16(t))
             except ValueError as e:
                 raise SimError(f"argument {i} of @{function}: {e}") from None
             for d in per_device:
@@ -367,6 +377,13 @@ def _checked(i: int, x, t: ir.Type, function: str, *, local: bool = True):
     if array.dtype.kind not in kinds.get(dtype.kind, dtype.kind):
         raise SimError(f"input {i} of @{function} holds {array.dtype} values but the argument is {t}")
     _check_range(i, array, dtype, t, function)
+    if is_bf16(t):  # a bf16 argument holds bf16 values
+        with np.errstate(over="ignore"):
+            rounded = to_bf16(array.astype(dtype))
+        overflow = np.isfinite(array) & ~np.isfinite(rounded)
+        if overflow.any():
+            raise SimError(f"input {i} of @{function} holds {float(array[overflow].flat[0])!r}, which {t} cannot hold")
+        array = rounded
     if not isinstance(t, ir.ShapedType):
         if array.ndim:
             raise SimError(f"input {i} of @{function} has shape {list(array.shape)} but the argument is {t}")

@@ -36,6 +36,7 @@ import numpy as np
 
 from ..sharding.spec import REDUCTION_KINDS, Device, Mesh, Sharding, ShardingError
 from . import minmax
+from .floats import BF16_BITS, to_bf16
 
 REDUCIBLE_KINDS = tuple(k for k in REDUCTION_KINDS if k != "generic")
 """The reduction kinds with a defined meaning (all but `generic`)."""
@@ -244,7 +245,7 @@ def fixed_terms(value: np.ndarray, kind: str, n: int) -> np.ndarray:
     return terms
 
 
-def partial_terms(value: np.ndarray, kind: str, n: int, rng: np.random.Generator) -> np.ndarray:
+def partial_terms(value: np.ndarray, kind: str, n: int, rng: np.random.Generator, *, bf16: bool = False) -> np.ndarray:
     """`n` random terms, stacked on a new first axis in in-group order, whose
     reduction `combine(list(terms), kind)` is `value`.
 
@@ -256,6 +257,7 @@ def partial_terms(value: np.ndarray, kind: str, n: int, rng: np.random.Generator
     (larger) values on the others.  Where a float term would overflow, or an
     average cannot be hit exactly, the element keeps whichever of the random
     and the fixed decomposition (`fixed_terms`) reduces closer to it.
+    `bf16`: f32 values that are bf16s (`floats`), and so are the terms.
     """
     x = np.asarray(value)
     dt = x.dtype
@@ -267,7 +269,9 @@ def partial_terms(value: np.ndarray, kind: str, n: int, rng: np.random.Generator
     with np.errstate(all="ignore"):
         if dt.kind in "biu":
             return _integer_terms(x, kind, n, rng)
-        terms = _float_terms(x, kind, n, rng)
+        terms = _float_terms(x, kind, n, rng, BF16_BITS if bf16 else None)
+        if bf16:
+            terms = to_bf16(terms)  # (sum terms already are; the check below catches the others)
         fixed = fixed_terms(x, kind, n)
         got = combine(list(terms), kind, dt)
         if kind in ("sum", "average"):
@@ -362,7 +366,7 @@ def _integer_terms(x: np.ndarray, kind: str, n: int, rng: np.random.Generator) -
     return rng.permuted(terms, axis=0)
 
 
-def _float_terms(x: np.ndarray, kind: str, n: int, rng: np.random.Generator) -> np.ndarray:
+def _float_terms(x: np.ndarray, kind: str, n: int, rng: np.random.Generator, bits: int | None = None) -> np.ndarray:
     dt = x.dtype
     if dt.kind == "c":
         if kind == "product":
@@ -372,7 +376,7 @@ def _float_terms(x: np.ndarray, kind: str, n: int, rng: np.random.Generator) -> 
         return (real + 1j * imag).astype(dt)
     if kind in ("sum", "average"):
         target = x if kind == "sum" else _average_target(x, n)
-        return _sum_terms(target, n, rng)
+        return _sum_terms(target, n, rng, bits)
     if kind == "product":
         return _product_terms(x, n, rng)
     # max / min: x on one random device, strictly smaller (larger) values elsewhere.
@@ -421,7 +425,7 @@ def _average_target(x: np.ndarray, n: int) -> np.ndarray:
     return best
 
 
-def _sum_terms(x: np.ndarray, n: int, rng: np.random.Generator) -> np.ndarray:
+def _sum_terms(x: np.ndarray, n: int, rng: np.random.Generator, bits: int | None = None) -> np.ndarray:
     """Signed random terms whose in-order sum is exactly x.
 
     With B >= |x| below 2**e and q = 2**(e - nbits + k), 2**k >= n: terms
@@ -431,7 +435,7 @@ def _sum_terms(x: np.ndarray, n: int, rng: np.random.Generator) -> np.ndarray:
     and x - S is exact because it has x's sign and is no larger than x.
     """
     dt = x.dtype
-    nbits = np.finfo(dt).nmant + 1
+    nbits = bits or np.finfo(dt).nmant + 1  # (`bits`: a narrower type held in `dt`)
     finite = np.isfinite(x)
     wide = np.where(finite, x, 0).astype(np.float64)
     magnitude = np.abs(wide)
@@ -463,14 +467,20 @@ def _sum_terms(x: np.ndarray, n: int, rng: np.random.Generator) -> np.ndarray:
 
 
 def shard(
-    global_array: np.ndarray, sharding: Sharding, mesh: Mesh, *, rng: np.random.Generator | None = None
+    global_array: np.ndarray,
+    sharding: Sharding,
+    mesh: Mesh,
+    *,
+    rng: np.random.Generator | None = None,
+    bf16: bool = False,
 ) -> dict[Device, np.ndarray]:
     """Every device's local array for `global_array` laid out by `sharding`.
 
     A local array is the device's core plus its halos; halo cells that fall
     outside the global array are poison.  Partial layouts get the fixed
     decomposition described in the module docstring, or random terms drawn
-    from `rng` (`partial_terms`).  Arrays are fresh copies.
+    from `rng` (`partial_terms`; `bf16`: values and terms that are bf16s).
+    Arrays are fresh copies.
     """
     g = np.asarray(global_array)
     sharding.validate(mesh, g.shape)
@@ -480,7 +490,7 @@ def shard(
             raise LayoutError(problem)
     if sharding.is_partial and rng is not None:
         n = mesh.group_size(sharding.partial_axes)
-        terms = partial_terms(g, sharding.partial_type, n, rng)
+        terms = partial_terms(g, sharding.partial_type, n, rng, bf16=bf16)
         return _shard_terms(terms, sharding, mesh)
     ident = _identity(sharding.partial_type, g.dtype) if sharding.is_partial else None
     out: dict[Device, np.ndarray] = {}

@@ -976,7 +976,7 @@ def _local_inputs(
     from mlir import ir
 
     from .api import shard_input
-    from .program import dtype_of
+    from .program import dtype_of, is_bf16
 
     fn = runner.compiler.function(function)
     if len(inputs) != len(fn.arg_types):
@@ -990,7 +990,7 @@ def _local_inputs(
             continue
         sharding = shardings[i] if i < len(shardings) and shardings[i] is not None else Sharding.replicated()
         try:
-            out.append(shard_input(np.asarray(x, dtype=dtype), sharding, runner.mesh, seed, i)[device])
+            out.append(shard_input(np.asarray(x, dtype=dtype), sharding, runner.mesh, seed, i, bf16=is_bf16(t))[device])
         except ValueError as e:
             raise MpiError(f"argument {i} of @{function}: {e}") from None
     return out

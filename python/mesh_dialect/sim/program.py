@@ -18,6 +18,8 @@ from typing import Any
 import numpy as np
 from mlir import ir
 
+from .floats import to_bf16
+
 
 class SimError(Exception):
     """An op the simulator cannot run, or a run that cannot go on.  An error
@@ -51,6 +53,9 @@ class Step:
     rank0: tuple[int, ...] = ()
     """The results typed as rank-0 tensors: numpy gives scalars for them
     (a sum, an op on 0-d arrays), which later ops would fail to write into."""
+    bf16: tuple[int, ...] = ()
+    """The results of bf16 elements, held in f32 and rounded to bf16 as they
+    are made (`floats`)."""
 
 
 @dataclass
@@ -127,6 +132,7 @@ def fail(step_or_op, message: str) -> SimError:
 # Element types.
 
 _DTYPES = {
+    "bf16": np.float32,  # every value rounded to a bf16 (`floats`)
     "f16": np.float16,
     "f32": np.float32,
     "f64": np.float64,
@@ -145,6 +151,17 @@ _DTYPES = {
     "si32": np.int32,
     "si64": np.int64,
 }
+
+
+def is_bf16(t: ir.Type) -> bool:
+    """Whether `t` is bf16 or a shaped type of bf16 elements (held in f32)."""
+    if isinstance(t, ir.ShapedType):
+        t = ir.ShapedType(t).element_type
+    return isinstance(t, ir.BF16Type)
+
+
+_BITCASTS = frozenset(("arith.bitcast", "tensor.bitcast", "stablehlo.bitcast_convert", "tosa.bitcast"))
+"""Ops that reinterpret bits: a bf16 held in f32 has other bits."""
 
 
 def dtype_of(t: ir.Type) -> np.dtype:
@@ -281,6 +298,9 @@ class Compiler:
             raise fail(op, "has a region with several blocks; the simulator runs single-block regions only")
         step = Step(name, handler.run, operands, results, {}, regions, where(op), handler.generator)
         step.attrs["result_types"] = [r.type for r in op.results]
+        step.bf16 = tuple(k for k, t in enumerate(step.attrs["result_types"]) if is_bf16(t))
+        if name in _BITCASTS and (step.bf16 or any(is_bf16(v.type) for v in op.operands)):
+            raise fail(op, "reinterprets the bits of a bf16, which the simulator holds as an f32: not supported")
         shapes = tuple(
             tuple(ir.RankedTensorType(t).shape) if isinstance(t, ir.RankedTensorType) else None
             for t in step.attrs["result_types"]
@@ -392,6 +412,10 @@ def run_block(frame: Frame, block: Block, args, check: bool = True) -> Iterator:
             # numpy's own complaint (shapes that do not broadcast, memory),
             # said at the op that caused it.
             raise fail(step, f"failed: {type(e).__name__}: {e}") from None
+        if step.bf16:
+            out = list(out)
+            for k in step.bf16:
+                out[k] = to_bf16(out[k])
         if step.rank0:
             out = _as_arrays(out, step.rank0)
         if check and step.shapes is not None:

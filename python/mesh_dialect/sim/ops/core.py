@@ -13,8 +13,9 @@ import re
 import numpy as np
 from mlir import ir
 
+from ..floats import bf16_from_bits, to_bf16
 from ..minmax import maximum, maximum_number, minimum, minimum_number
-from ..program import Compiler, Frame, dtype_of, fail, register, run_block, run_function
+from ..program import Compiler, Frame, dtype_of, fail, is_bf16, register, run_block, run_function
 
 # ---------------------------------------------------------------------------
 # func
@@ -213,7 +214,32 @@ def tensor_constant(attr: ir.Attribute, t: ir.Type) -> np.ndarray:
     dense = ir.DenseElementsAttr(attr)
     if dense.is_splat:
         return np.full(shape, _scalar_attr(dense.get_splat_value()), dtype=dtype)
+    if is_bf16(t):
+        return _bf16_dense(attr, shape)
     return np.array(dense, dtype=dtype).reshape(shape)
+
+
+_HEX_DATA = re.compile(r'dense<"0x([0-9A-Fa-f]*)">')
+_NUMBER = re.compile(r"0x[0-9A-Fa-f]+|[-+]?(?:inf|nan|\d+(?:\.\d*)?(?:[eE][-+]?\d+)?)")
+
+
+def _bf16_dense(attr: ir.Attribute, shape: tuple[int, ...]) -> np.ndarray:
+    """A dense bf16 constant's values in f32, read from its text (the
+    bindings give no buffer of bf16 elements): hex data is the elements'
+    bits, a list spells each value in decimal (exact once rounded: six
+    digits hold a bf16's three) or a NaN or infinity by its bits."""
+    text = str(attr)
+    raw = _HEX_DATA.match(text)
+    if raw is not None:
+        bits = np.frombuffer(bytes.fromhex(raw.group(1)), dtype="<u2")
+    else:
+        body = text[text.index("<") + 1 : text.rindex(">", 0, text.rindex(":"))]
+        words = _NUMBER.findall(body)
+        bits = np.array([int(w, 16) for w in words if w.startswith("0x")], dtype=np.uint16)
+        if len(bits) != len(words):
+            values = [bf16_from_bits(np.array([int(w, 16)], np.uint16))[0] if w.startswith("0x") else w for w in words]
+            return to_bf16(np.array(values, dtype=np.float32)).reshape(shape)
+    return bf16_from_bits(bits).reshape(shape)
 
 
 def _resource(attr: ir.Attribute) -> ir.DenseResourceElementsAttr | None:
@@ -243,10 +269,14 @@ def _resource_array(attr: ir.Attribute, resource: ir.DenseResourceElementsAttr, 
     raw = bytes.fromhex(found.group(1).decode())[4:]
     count = math.prod(shape)
     stored = np.dtype(np.uint8) if dtype == np.bool_ else dtype.newbyteorder("<")
+    if is_bf16(resource.type):
+        stored = np.dtype("<u2")
     if len(raw) != count * stored.itemsize:
         raise ValueError(
             f"{attr} holds {len(raw)} bytes of data, but {count} elements of {dtype} need {count * stored.itemsize}"
         )
+    if is_bf16(resource.type):
+        return bf16_from_bits(np.frombuffer(raw, dtype=stored)).reshape(shape)
     return np.frombuffer(raw, dtype=stored).astype(dtype).reshape(shape)
 
 

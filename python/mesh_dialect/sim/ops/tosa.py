@@ -32,6 +32,7 @@ from mlir import ir
 
 from .. import minmax
 from ..program import Compiler, Step, dtype_of, fail, register
+from .core import tensor_constant
 
 # ---------------------------------------------------------------------------
 # Helpers.
@@ -447,10 +448,7 @@ def _argmax(frame, step: Step, x):
 
 
 def _prepare_values(c: Compiler, op: ir.Operation) -> dict:
-    t = op.results[0].type
-    dense = ir.DenseElementsAttr(op.attributes["values"])
-    shape = tuple(ir.ShapedType(t).shape)
-    return {"value": np.array(dense, dtype=dtype_of(t)).reshape(shape)}
+    return {"value": tensor_constant(op.attributes["values"], op.results[0].type)}
 
 
 @register("tosa.const", prepare=_prepare_values)
