@@ -590,9 +590,18 @@ def test_jax_exports_give_jaxs_results(path):
     data = np.load(path[: -len(".mlir")] + ".npz")
     args = [data[f"arg{i}"] for i in range(len(data.files) - 1)]
     with open(path, encoding="utf-8") as f:
-        module = mesh_dialect.parse(f.read(), filename=path, context=mesh_dialect.context())
+        text = f.read()
+    module = mesh_dialect.parse(text, filename=path, context=mesh_dialect.context())
     (out,) = Runner(module).run_global("main", args)
-    np.testing.assert_allclose(out, data["out"], rtol=2e-6, atol=2e-6)
+    want = data["out"]  # (bf16 results kept as the f32 of the same value)
+    if "xbf16>" not in text:
+        np.testing.assert_allclose(out, want, rtol=2e-6, atol=2e-6)
+        return
+    # bf16: rounded op by op as XLA rounds, most elements come out bit for
+    # bit (without the rounding none did on block-bf16-2d), the others
+    # within a bf16 epsilon of the largest (XLA keeps some sums in f32)
+    assert np.count_nonzero(out == want) >= 0.75 * want.size
+    np.testing.assert_allclose(out, want, rtol=2**-7, atol=2**-7 * float(np.abs(want).max()))
 
 
 # -- sharding rules -------------------------------------------------------------------------

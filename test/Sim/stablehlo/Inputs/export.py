@@ -218,6 +218,27 @@ def remat_grad(x, w1, w2):
 F32 = np.float32
 
 
+def block_bf16(x, w1, w2, g):
+    """A transformer block's MLP half in bf16, as mixed-precision training
+    runs it: bf16 matmuls, a residual add, and a layer norm whose mean and
+    variance JAX accumulates in f32."""
+    y = jax.nn.relu(x @ w1) @ w2 + x
+    mean = jnp.mean(y, axis=-1, keepdims=True)
+    var = jnp.var(y, axis=-1, keepdims=True)
+    return (y - mean) * jax.lax.rsqrt(var + 1e-5) * g
+
+
+def bf16(a):
+    return jnp.asarray(a, dtype=jnp.bfloat16)
+
+
+def stored(a) -> np.ndarray:
+    """An array as NAME.npz keeps it: bf16 as the f32 of the same value
+    (numpy has no bf16)."""
+    a = np.asarray(a)
+    return a.astype(np.float32) if a.dtype == jnp.bfloat16 else a
+
+
 def small(*shape):
     """Small integers as floats: every sum is exact, in any order."""
     return RNG.integers(-2, 3, shape).astype(F32)
@@ -358,6 +379,13 @@ CASES = {
         [[[0]], [[], [1]], [[1]]],
         [[], [1]],
     ),
+    "block-bf16-2d": (
+        block_bf16,
+        (bf16(normal(8, 16)), bf16(normal(16, 32) / 4), bf16(normal(32, 16) / 4), bf16(normal(16))),
+        [2, 2],
+        [[[0]], [[], [1]], [[1]], []],
+        [[0]],
+    ),
 }
 
 
@@ -435,8 +463,8 @@ def main() -> None:
         header = f"// {name}: {fn.__name__} exported by JAX {jax.__version__} (Inputs/export.py); do not edit.\n"
         with open(os.path.join(HERE, f"{name}.mlir"), "w") as f:
             f.write(header + printed)
-        arrays = {f"arg{i}": a for i, a in enumerate(args)}
-        np.savez(os.path.join(HERE, f"{name}.npz"), out=np.asarray(jax.jit(fn)(*args)), **arrays)
+        arrays = {f"arg{i}": stored(a) for i, a in enumerate(args)}
+        np.savez(os.path.join(HERE, f"{name}.npz"), out=stored(jax.jit(fn)(*args)), **arrays)
 
 
 if __name__ == "__main__":
