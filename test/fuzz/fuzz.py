@@ -166,6 +166,22 @@ class Worker:
 # findings
 
 
+def float_kind(text: str) -> bool | str:
+    """Whether a program computes on floats: "bf16" when on bf16 (whose
+    rounding, modelled by the simulator, exceeds the fixed tolerance),
+    else True or False."""
+    if re.search(r"xbf16>|: bf16\b", text):
+        return "bf16"
+    return bool(re.search(r"x(f16|f32|f64)>", text))
+
+
+def tolerance(floats: bool | str) -> list[str]:
+    """mesh-run's tolerance flags for a comparison: a tight fixed one on
+    floats (reduction order only), mesh-run's own default on bf16 (its
+    epsilon, 2**-7, scaled by the work), none on integers (exact)."""
+    return ["--rtol", "1e-4", "--atol", "1e-4"] if floats is True else []
+
+
 def normalize(msg: str) -> str:
     """A message's shape: no file positions, values, numbers or types."""
     msg = msg.strip()
@@ -268,8 +284,8 @@ class Checker:
         self.calls += 1
         return self.worker.call({"tool": "mesh-opt", "argv": argv, "files": {"in.mlir": text}}, self.timeout)
 
-    def run_sim(self, part: str, orig: str, seed: int, floats: bool) -> tuple[dict, dict]:
-        tol = ["--rtol", "1e-4", "--atol", "1e-4"] if floats else []
+    def run_sim(self, part: str, orig: str, seed: int, floats: bool | str) -> tuple[dict, dict]:
+        tol = tolerance(floats)
         self.calls += 2
         ref = self.worker.call(
             {
@@ -449,7 +465,7 @@ class Checker:
         first = _first_error(again["stderr"])
         return Failure(cls, f"{prefix}{normalize(first)}", f"{message}: {first}", check, text, {"output": out}), again
 
-    def check_sim(self, text: str, part: str, flags: list[str], seed: int, floats: bool) -> list[Failure]:
+    def check_sim(self, text: str, part: str, flags: list[str], seed: int, floats: bool | str) -> list[Failure]:
         check = {"kind": "sim", "flags": flags, "seed": seed, "floats": floats}
         flags = [re.sub(r" ?traversal=[\w-]+|=full-arguments=true", "", f) for f in flags]  # one bug, any traversal
         ref, got = self.run_sim(part, text, seed, floats)
@@ -492,7 +508,7 @@ class Checker:
                             "--spmd",
                             "--mesh",
                             mesh.group(1),
-                            *(["--rtol", "1e-4", "--atol", "1e-4"] if floats else []),
+                            *tolerance(floats),
                         ],
                         "files": {"part.mlir": part, "orig.mlir": text},
                     },
@@ -556,7 +572,7 @@ class Checker:
                         for f in p
                     ]
                 )
-        floats = bool(re.search(r"x(f16|f32|f64|bf16)>", inp.text))
+        floats = float_kind(inp.text)
         propagated = None
         for flags in pipelines:
             fs, out = self.check_pass(inp.text, flags, inp.unregistered, printed)
@@ -569,7 +585,7 @@ class Checker:
             failures += self.check_relayout(inp.text, propagated, rng, floats)
         return failures
 
-    def check_relayout(self, text: str, propagated: str, rng: random.Random, floats: bool) -> list[Failure]:
+    def check_relayout(self, text: str, propagated: str, rng: random.Random, floats: bool | str) -> list[Failure]:
         """Propagation's output with some layouts changed, partitioned alone:
         layouts do not change what a program computes, so an accepted
         partition must simulate equal to the original."""
@@ -652,7 +668,7 @@ def cli_commands(check: dict, path: str) -> list[str]:
     flags = " ".join(shlex.quote(f) for f in check["flags"])
     if check["kind"] == "pass":
         return [f"{opt}{unreg} --no-verify-each {flags} {path} -o /tmp/fz-out.mlir && {opt}{unreg} /tmp/fz-out.mlir"]
-    tol = " --rtol 1e-4 --atol 1e-4" if check.get("floats") else ""
+    tol = "".join(f" {t}" for t in tolerance(check.get("floats", False)))
     if check.get("spmd"):
         tol += f" --spmd --mesh {check['spmd']}"
     return [
