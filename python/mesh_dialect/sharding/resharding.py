@@ -1099,6 +1099,8 @@ class _Remaining:
             for a, n in enumerate(p.sizes)
         ]
         self.scalar_shape = (1,) * rank
+        self.indices: dict[tuple[int, ...], np.ndarray] = {}
+        self.edges: dict[tuple, np.ndarray] = {}
         gsplit, gpartial, gkind, gbounds = goal
         self.goal_partial = frozenset(a for a in gpartial if p.sizes[a] > 1)
         self.goal_kind = gkind
@@ -1128,10 +1130,18 @@ class _Remaining:
             return np.zeros(self.scalar_shape, dtype=np.int64), np.full(
                 self.scalar_shape, self.p.shape[d], dtype=np.int64
             )
-        index = np.zeros(self.scalar_shape, dtype=np.int64)
-        for a in axes:
-            index = index * self.p.sizes[a] + self.coords[a]
-        edges = np.asarray(_actual(self.p, d, axes, b), dtype=np.int64)
+        # (a device's piece number along `axes`, and a dimension's edges,
+        # recur across dimensions and layouts: each is made once)
+        index = self.indices.get(axes)
+        if index is None:
+            index = np.zeros(self.scalar_shape, dtype=np.int64)
+            for a in axes:
+                index = index * self.p.sizes[a] + self.coords[a]
+            self.indices[axes] = index
+        key = (d, self.p.count(axes), b)
+        edges = self.edges.get(key)
+        if edges is None:
+            edges = self.edges[key] = np.asarray(_actual(self.p, d, axes, b), dtype=np.int64)
         return edges[index], edges[index + 1]
 
     def __call__(self, state: _State) -> int:
