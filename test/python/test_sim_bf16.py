@@ -5,6 +5,9 @@ rounded op by op."""
 
 from __future__ import annotations
 
+import math
+from fractions import Fraction
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -128,3 +131,145 @@ def test_an_input_past_bf16s_range_is_refused():
     module = mesh_dialect.parse(_PROGRAM, context=mesh_dialect.context())
     with pytest.raises(Exception, match=r"input 0 of @scale holds 3\.4e\+38, which tensor<4xbf16> cannot hold"):
         Simulation(module.operation).run("scale", [np.array([1.0, 2.0, 3.0, 3.4e38])])
+
+
+_BF16_MAX = (2 - 2**-7) * 2.0**127
+
+
+def _exact_bf16(v: float, mode: int) -> float:
+    """`v` rounded to bf16 by arith's `mode`, with exact fractions: the two
+    bf16 magnitudes around |v| are multiples of the bf16 step at |v|'s
+    exponent (8 significant bits; subnormals share the least exponent)."""
+    if math.isnan(v) or math.isinf(v):
+        return v
+    mag = Fraction(abs(v))
+    if mag == 0:
+        return v
+    exponent = max(math.frexp(abs(v))[1] - 1, -126)
+    step = Fraction(2) ** (exponent - 7)
+    low = (mag // step) * step
+    high = low + step
+    negative = v < 0
+    if mode == 0:
+        up = mag - low > high - mag or (mag - low == high - mag and (low / step) % 2 == 1)
+    elif mode == 4:
+        up = mag - low >= high - mag
+    elif mode == 3:
+        up = False
+    else:
+        up = mag != low and negative == (mode == 1)
+    out = high if up else low
+    result = math.inf if out > Fraction(_BF16_MAX) else float(out)
+    return -result if negative else result
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.floats(allow_nan=False, min_value=-3.4e38, max_value=3.4e38) | st.sampled_from([1 + 2**-8 + 2**-30, 1e-40]),
+    st.sampled_from([0, 1, 2, 3, 4]),
+    st.booleans(),
+)
+def test_property_every_rounding_mode_agrees_with_exact_arithmetic(v, mode, single):
+    # From f64 (rounded once, not through the nearest f32) or from f32.
+    x = np.float32(v) if single else np.float64(v)
+    got = to_bf16(np.array([x]), mode)[0]
+    assert got.dtype == np.float32
+    want = _exact_bf16(float(x), mode)
+    assert got == want or (got == 0 and want == 0), (float(x), mode, float(got), want)
+    assert np.signbit(got) == np.signbit(x)
+
+
+_CONVERSIONS = """
+func.func @modes(%x: f32) -> (bf16, bf16, bf16, bf16, bf16) {
+  %0 = arith.truncf %x : f32 to bf16
+  %1 = arith.truncf %x downward : f32 to bf16
+  %2 = arith.truncf %x upward : f32 to bf16
+  %3 = arith.truncf %x toward_zero : f32 to bf16
+  %4 = arith.truncf %x to_nearest_away : f32 to bf16
+  return %0, %1, %2, %3, %4 : bf16, bf16, bf16, bf16, bf16
+}
+func.func @wide(%i: i32, %d: f64) -> (bf16, bf16) {
+  %0 = arith.sitofp %i : i32 to bf16
+  %1 = arith.truncf %d : f64 to bf16
+  return %0, %1 : bf16, bf16
+}
+func.func @mixed(%a: tensor<1x1xf32>, %b: tensor<1x1xf32>) -> tensor<1x1xbf16> {
+  %z = arith.constant 0.0 : bf16
+  %e = tensor.empty() : tensor<1x1xbf16>
+  %c = linalg.fill ins(%z : bf16) outs(%e : tensor<1x1xbf16>) -> tensor<1x1xbf16>
+  %r = linalg.matmul ins(%a, %b : tensor<1x1xf32>, tensor<1x1xf32>) outs(%c : tensor<1x1xbf16>) -> tensor<1x1xbf16>
+  return %r : tensor<1x1xbf16>
+}
+func.func @buffer(%a: memref<1x3xbf16>, %b: memref<3x1xbf16>, %c: memref<1x1xbf16>) -> memref<1x1xbf16> {
+  linalg.matmul ins(%a, %b : memref<1x3xbf16>, memref<3x1xbf16>) outs(%c : memref<1x1xbf16>)
+  return %c : memref<1x1xbf16>
+}
+"""
+
+
+def _run(text: str, function: str, *inputs):
+    module = mesh_dialect.parse(text, context=mesh_dialect.context())
+    return Simulation(module.operation).run(function, list(inputs))
+
+
+def test_conversions_to_bf16_round_once_by_their_mode():
+    # 1.006 lies between 1 and 1 + 2**-7, nearer the latter
+    got = _run(_CONVERSIONS, "modes", np.float32(1.006))
+    assert [float(g) for g in got] == [1.0078125, 1.0, 1.0078125, 1.0, 1.0078125]
+    # 2**25 + 2**17 + 1 and 1 + 2**-8 + 2**-30 lie just past a tie between
+    # two bf16s: through the nearest f32 they would land on it and go to even
+    got = _run(_CONVERSIONS, "wide", np.int32(2**25 + 2**17 + 1), np.float64(1 + 2**-8 + 2**-30))
+    assert [float(g) for g in got] == [2**25 + 2**18, 1.0078125]
+
+
+def test_contractions_into_bf16_round_their_inputs_and_buffers():
+    # the body converts 1.005 to bf16 (1.0078125) before multiplying
+    (got,) = _run(_CONVERSIONS, "mixed", np.full((1, 1), 1.005, np.float32), np.full((1, 1), 1.005, np.float32))
+    assert got.tolist() == [[1.015625]]
+    # a buffer written in place holds a bf16 (1 + 3 * 2**-8, summed in f32, is a tie: to even)
+    a = np.array([[1.0, 2**-8, 2**-7]], np.float32)
+    (got,) = _run(_CONVERSIONS, "buffer", a, np.ones((3, 1), np.float32), np.zeros((1, 1), np.float32))
+    assert got.tolist() == [[1.015625]]
+
+
+_REDUCE = """
+func.func @sum(%x: tensor<ROWSx3xbf16>) -> tensor<ROWSxbf16> {
+  %z = arith.constant 0.0 : bf16
+  %e = tensor.empty() : tensor<ROWSxbf16>
+  %i = linalg.fill ins(%z : bf16) outs(%e : tensor<ROWSxbf16>) -> tensor<ROWSxbf16>
+  %r = linalg.reduce ins(%x : tensor<ROWSx3xbf16>) outs(%i : tensor<ROWSxbf16>) dimensions = [1]
+    (%v: bf16, %acc: bf16) {
+      %s = arith.addf %v, %acc : bf16
+      linalg.yield %s : bf16
+    }
+  return %r : tensor<ROWSxbf16>
+}
+"""
+
+
+@pytest.mark.parametrize("rows", [1, 4096])
+def test_a_bf16_reduction_rounds_every_step_whatever_its_width(rows):
+    # 1 + 2**-8 is a tie (to 1), and so is 1 + 2**-8 again: the loop nest
+    # gives 1 for every row, however many rows run at once (a device's
+    # piece or the whole); a sum in f32 rounded once would give 1 + 2**-7
+    x = np.tile(np.array([1.0, 2**-8, 2**-8], np.float32), (rows, 1))
+    (got,) = _run(_REDUCE.replace("ROWS", str(rows)), "sum", x)
+    assert got.tolist() == [1.0] * rows
+
+
+def test_a_partial_bf16_result_is_put_together_as_a_bf16():
+    text = """
+    mesh.mesh @mesh(shape = 2)
+    func.func @f(%x: tensor<1xbf16> {mesh.sharding = #mesh.sharding<@mesh, [[]]>})
+        -> (tensor<1xbf16> {mesh.sharding = #mesh.sharding<@mesh, [[]], partial = sum [0]>}) {
+      %p = mesh.process_linear_index on @mesh : index
+      %c0 = arith.constant 0 : index
+      %first = arith.cmpi eq, %p, %c0 : index
+      %small = arith.constant dense<0.01171875> : tensor<1xbf16>
+      %y = arith.select %first, %x, %small : tensor<1xbf16>
+      return %y : tensor<1xbf16>
+    }"""
+    # device 0 holds 1.0, device 1 holds 3 * 2**-8: their sum 1 + 3 * 2**-8
+    # is a tie between two bf16s, which an all_reduce would round to even
+    (got,) = _run(text, "f", np.array([1.0], np.float32))
+    assert got.tolist() == [1.015625]

@@ -250,9 +250,12 @@ class Simulation:
         for i, s in enumerate(sig.result_shardings):
             locals_ = {d: np.asarray(outs[d][i]) for d in outs}
             try:
-                results.append(layout.assemble(locals_, s or Sharding.replicated(), mesh))
+                whole = layout.assemble(locals_, s or Sharding.replicated(), mesh)
             except ValueError as e:
                 raise SimError(f"result {i} of @{function}: {e}") from None
+            if s is not None and s.is_partial and is_bf16(sig.result_types[i]):
+                whole = to_bf16(whole)  # the terms' sum, as an all_reduce would round it
+            results.append(whole)
         return results
 
     def _spmd_mesh(self, sig: Signature) -> str:

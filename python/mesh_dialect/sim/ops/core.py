@@ -320,6 +320,8 @@ def _cast(name: str, *, unsigned_source: bool = False, float_to_int: bool = Fals
                 # in range for the unsigned type, out of range for the signed
                 # one: convert unsigned, then read the bits signed
                 return [_as(_as(src, _unsigned(dtype)), dtype)]
+            if step.bf16:  # rounded once from the integer, not through f32
+                return [to_bf16(_as(src, np.dtype(np.float64)))]
             return [_as(src, dtype)]
 
     register(name, prepare=_result_dtype)(run)
@@ -345,6 +347,8 @@ def _truncf(frame, step, a):
     default, 1 downward, 2 upward, 3 toward zero, 4 to nearest away): numpy
     rounds to nearest even, and a step to the neighbour mends the rest."""
     dtype, mode = step.attrs["dtype"], step.attrs["mode"]
+    if step.bf16:  # held in f32: rounded by the mode from the source itself
+        return [to_bf16(a, mode)]
     with np.errstate(all="ignore"):
         x = np.asarray(a, np.float64)
         r = x.astype(dtype)

@@ -42,7 +42,8 @@ from mlir.dialects import linalg as _linalg
 
 from ...ir.types import is_boolean
 from .. import minmax
-from ..program import Block, Compiler, Step, dtype_of, fail, register, run_block_now
+from ..floats import to_bf16
+from ..program import Block, Compiler, Step, dtype_of, fail, is_bf16, register, run_block_now
 
 # ---------------------------------------------------------------------------
 # Affine expressions, compiled to tuples once.
@@ -213,6 +214,10 @@ class _Plan:
     is a permutation of the parallel dims."""
     buffers: bool
     """The op works on buffers (no results): outputs are written in place."""
+    bf16_outs: tuple[int, ...] = ()
+    """The outputs of bf16 elements (held in f32, `floats`): their inputs
+    are rounded as the body's conversions would, reductions round at every
+    step, and buffers written in place are rounded."""
 
 
 _VECTOR_OPS = ("arith.", "math.")
@@ -359,6 +364,7 @@ def _prepare_structured(c: Compiler, op: ir.Operation) -> dict:
             n_args == n_ins + n_outs,
             vector_body and outputs_ok,
             n_results == 0,
+            tuple(j for j, v in enumerate(list(op.operands)[n_ins : n_ins + n_outs]) if is_bf16(v.type)),
         ),
     }
 
@@ -526,7 +532,13 @@ def _run_vectorized(frame, step: Step, plan: _Plan, operands: tuple, sizes: list
     combiners = _combiners_of(step, plan)
     parallel = int(np.prod(pshape, dtype=np.int64))
     inner = int(np.prod([sizes[d] for d in rdims[1:]], dtype=np.int64))
-    if combiners is not None and parallel <= _LOOP_WIDTH and parallel * inner <= _ACCUMULATE_LIMIT:
+    # (bf16 accumulators round at every step: only the loop does that)
+    if (
+        combiners is not None
+        and not plan.bf16_outs
+        and parallel <= _LOOP_WIDTH
+        and parallel * inner <= _ACCUMULATE_LIMIT
+    ):
         results = _run_accumulate(frame, step, plan, ins, sizes, pdims, rdims, combiners, results)
     else:
         results = _run_reduction_loop(frame, step, plan, ins, sizes, pdims, rdims, results)
@@ -619,9 +631,23 @@ def _run_elements(frame, step: Step, plan: _Plan, operands: tuple, sizes: list[i
 
 def _run_structured(frame, step: Step, *operands) -> list:
     plan: _Plan = step.attrs["plan"]
+    results = _run_structured_unrounded(frame, step, plan, operands)
+    if plan.bf16_outs and plan.buffers:  # (results are rounded by run_block)
+        for j in plan.bf16_outs:
+            out = operands[plan.n_ins + j]
+            out[...] = to_bf16(out)
+    return results
+
+
+def _run_structured_unrounded(frame, step: Step, plan: _Plan, operands: tuple) -> list:
     subscripts = step.attrs["einsum"]
     if subscripts is not None and not (LOOP_ORDER_FLOATS and operands[2].dtype.kind in "fc"):
         if all(isinstance(o, np.ndarray) for o in operands):
+            if plan.bf16_outs:
+                # the body converts its inputs to bf16 before multiplying;
+                # the products are then summed in f32 (as XLA's dot does;
+                # loops would round each step)
+                operands = (to_bf16(operands[0]), to_bf16(operands[1]), operands[2])
             result = _run_einsum(step, subscripts, *operands)
             if plan.buffers:
                 operands[2][...] = result
