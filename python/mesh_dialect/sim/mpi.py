@@ -50,8 +50,9 @@ import numpy as np
 
 from ..sharding.spec import Device, Mesh, MeshError, Sharding
 from . import layout
+from .floats import to_bf16
 from .interpreter import MAX_DEVICES, PointToPoint, Request, Runner
-from .program import Block, Compiler, SimError, Step
+from .program import Block, Compiler, SimError, Step, is_bf16
 
 # ---------------------------------------------------------------------------
 # Errors.
@@ -976,7 +977,7 @@ def _local_inputs(
     from mlir import ir
 
     from .api import shard_input
-    from .program import dtype_of, is_bf16
+    from .program import dtype_of
 
     fn = runner.compiler.function(function)
     if len(inputs) != len(fn.arg_types):
@@ -997,16 +998,23 @@ def _local_inputs(
 
 
 def _global_outputs(
-    per_device: dict[Device, list[Any]], shardings: Sequence[Sharding | None], mesh: Mesh, function: str
+    per_device: dict[Device, list[Any]],
+    shardings: Sequence[Sharding | None],
+    mesh: Mesh,
+    function: str,
+    bf16: Sequence[bool] = (),
 ) -> list[np.ndarray]:
+    """The global results; `bf16`: per result, whether its elements are
+    bf16 (a partial one's sum is rounded, as `Simulation.run` does)."""
     first = per_device[mesh.devices()[0]]
     out = []
     for i in range(len(first)):
         sharding = shardings[i] if i < len(shardings) and shardings[i] is not None else Sharding.replicated()
         try:
-            out.append(layout.assemble({d: np.asarray(v[i]) for d, v in per_device.items()}, sharding, mesh))
+            whole = layout.assemble({d: np.asarray(v[i]) for d, v in per_device.items()}, sharding, mesh)
         except ValueError as e:
             raise MpiError(f"result {i} of @{function}: {e}") from None
+        out.append(to_bf16(whole) if sharding.is_partial and i < len(bf16) and bf16[i] else whole)
     return out
 
 
@@ -1054,7 +1062,8 @@ def worker_main(argv: Sequence[str]) -> int:
             results = executor.run(job["function"], args)
             per_device = executor.gather_results(results)
             if per_device is not None:
-                outputs = _global_outputs(per_device, job["result_shardings"], executor.mesh, job["function"])
+                bf16 = [is_bf16(t) for t in runner.compiler.function(job["function"]).result_types]
+                outputs = _global_outputs(per_device, job["result_shardings"], executor.mesh, job["function"], bf16)
                 for i, value in enumerate(outputs):
                     np.save(os.path.join(run_dir, f"result{i}.npy"), np.asarray(value), allow_pickle=False)
                 with open(os.path.join(run_dir, "results.json"), "w", encoding="utf-8") as f:
