@@ -139,10 +139,26 @@ def traffic_of(devices) -> Iterator[None]:
         _ONLY.pop()
 
 
-def received(device: Device, nbytes: int) -> None:
+_PER_BYTE: list[float] = []
+
+
+@contextmanager
+def counted_per_byte(ratio: float) -> Iterator[None]:
+    """Count `ratio` bytes per byte of the arrays inside the block: a type
+    held in a wider dtype (bf16 in f32 moves half its arrays' bytes)."""
+    _PER_BYTE.append(ratio)
+    try:
+        yield
+    finally:
+        _PER_BYTE.pop()
+
+
+def received(device: Device, nbytes: float) -> None:
     """Record that `device` received `nbytes` (for `count_traffic`)."""
     if _ONLY and device not in _ONLY[-1]:
         return
+    if _PER_BYTE:
+        nbytes *= _PER_BYTE[-1]
     for counts in _COUNTERS:
         counts[device] = counts.get(device, 0) + int(nbytes)
 

@@ -18,7 +18,7 @@ from ...ir.syntax import decode_axes_array, decode_reduction
 from ...sharding.spec import Sharding
 from .. import collectives as coll
 from ..interpreter import PointToPoint, Request
-from ..program import Compiler, Step, dtype_of, fail, register
+from ..program import Compiler, Step, dtype_of, fail, is_bf16, register
 
 # ---------------------------------------------------------------------------
 # Attributes, decoded once.
@@ -33,7 +33,9 @@ def _dynamic_list(static: list[int], values: list) -> list[int]:
 def _mesh_attrs(c: Compiler, op: ir.Operation) -> dict[str, Any]:
     name = op.attributes["mesh"].value
     c.check_unambiguous(name, "mesh")
-    return {"mesh_name": name, "mesh_shape": c.meshes.get(name)}
+    # bf16 is held in f32 (`floats`): what moves is half the arrays' bytes
+    held = 0.5 if len(op.operands) and is_bf16(op.operands[0].type) else 1.0
+    return {"mesh_name": name, "mesh_shape": c.meshes.get(name), "held_ratio": held}
 
 
 def _collective_attrs(c: Compiler, op: ir.Operation) -> dict[str, Any]:
@@ -182,7 +184,7 @@ def _run(fn):
     def call(runner, step: Step, requests: dict[tuple, Request]) -> dict[tuple, np.ndarray]:
         mesh = runner.mesh
         try:
-            with coll.traffic_of(requests):
+            with coll.traffic_of(requests), coll.counted_per_byte(step.attrs.get("held_ratio", 1.0)):
                 out = fn(step.attrs, _filled(requests, mesh), mesh, requests)
         except coll.CollectiveError as e:
             raise fail(step, str(e)) from None
@@ -240,7 +242,7 @@ def _recv(frame, step, buffer, *dynamic):
     if "source" in step.attrs:
         peer = mesh.device_at(frame.device, step.attrs["mesh_axes"], _root_of(step, "source", dynamic))
     received = yield PointToPoint(step, frame.device, False, peer, buffer)
-    coll.received(frame.device, np.asarray(received).nbytes)
+    coll.received(frame.device, np.asarray(received).nbytes * step.attrs.get("held_ratio", 1.0))
     return [received.astype(buffer.dtype, copy=False)]
 
 
