@@ -423,25 +423,13 @@ def test_partial_arguments_get_the_simulators_random_terms(tmp_path: Path) -> No
         assert not np.array_equal(got, x)
 
 
-PARTIAL_BF16 = """\
-mesh.mesh @m(shape = 2)
-func.func @f(%x: tensor<1xbf16> {mesh.sharding = #mesh.sharding<@m, [[]]>})
-    -> (tensor<1xbf16> {mesh.sharding = #mesh.sharding<@m, [[]], partial = sum [0]>}) {
-  %p = mesh.process_linear_index on @m : index
-  %c0 = arith.constant 0 : index
-  %first = arith.cmpi eq, %p, %c0 : index
-  %small = arith.constant dense<0.01171875> : tensor<1xbf16>
-  %y = arith.select %first, %x, %small : tensor<1xbf16>
-  return %y : tensor<1xbf16>
-}
-"""
-
-
 def test_a_partial_bf16_result_is_put_together_as_the_simulator_does(tmp_path: Path) -> None:
     """Terms 1.0 and 3 * 2**-8 add up to a tie between two bf16s: both
     runners round the sum to even, as an all_reduce would."""
-    path = _write(tmp_path, "bf16.mlir", PARTIAL_BF16)
-    got = run_mpi(path, "f", mesh="m", inputs=[np.array([1.0], np.float32)], timeout=TIMEOUT)[0]
+    from test_sim_bf16 import PARTIAL_RESULT
+
+    path = _write(tmp_path, "bf16.mlir", PARTIAL_RESULT)
+    got = run_mpi(path, "f", mesh="mesh", inputs=[np.array([1.0], np.float32)], timeout=TIMEOUT)[0]
     assert got.tolist() == [1.015625]
 
 

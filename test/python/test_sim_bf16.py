@@ -257,19 +257,23 @@ def test_a_bf16_reduction_rounds_every_step_whatever_its_width(rows):
     assert got.tolist() == [1.0] * rows
 
 
+PARTIAL_RESULT = """
+mesh.mesh @mesh(shape = 2)
+func.func @f(%x: tensor<1xbf16> {mesh.sharding = #mesh.sharding<@mesh, [[]]>})
+    -> (tensor<1xbf16> {mesh.sharding = #mesh.sharding<@mesh, [[]], partial = sum [0]>}) {
+  %p = mesh.process_linear_index on @mesh : index
+  %c0 = arith.constant 0 : index
+  %first = arith.cmpi eq, %p, %c0 : index
+  %small = arith.constant dense<0.01171875> : tensor<1xbf16>
+  %y = arith.select %first, %x, %small : tensor<1xbf16>
+  return %y : tensor<1xbf16>
+}
+"""
+"""Device 0 returns its input, device 1 returns 3 * 2**-8: with 1.0 in,
+the terms add up to a tie between two bf16s, which an all_reduce rounds to
+even, 1 + 2**-6 (test_mpi.py runs it under mpiexec too)."""
+
+
 def test_a_partial_bf16_result_is_put_together_as_a_bf16():
-    text = """
-    mesh.mesh @mesh(shape = 2)
-    func.func @f(%x: tensor<1xbf16> {mesh.sharding = #mesh.sharding<@mesh, [[]]>})
-        -> (tensor<1xbf16> {mesh.sharding = #mesh.sharding<@mesh, [[]], partial = sum [0]>}) {
-      %p = mesh.process_linear_index on @mesh : index
-      %c0 = arith.constant 0 : index
-      %first = arith.cmpi eq, %p, %c0 : index
-      %small = arith.constant dense<0.01171875> : tensor<1xbf16>
-      %y = arith.select %first, %x, %small : tensor<1xbf16>
-      return %y : tensor<1xbf16>
-    }"""
-    # device 0 holds 1.0, device 1 holds 3 * 2**-8: their sum 1 + 3 * 2**-8
-    # is a tie between two bf16s, which an all_reduce would round to even
-    (got,) = _run(text, "f", np.array([1.0], np.float32))
+    (got,) = _run(PARTIAL_RESULT, "f", np.array([1.0], np.float32))
     assert got.tolist() == [1.015625]
