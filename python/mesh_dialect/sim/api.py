@@ -250,12 +250,11 @@ class Simulation:
         for i, s in enumerate(sig.result_shardings):
             locals_ = {d: np.asarray(outs[d][i]) for d in outs}
             try:
-                whole = layout.assemble(locals_, s or Sharding.replicated(), mesh)
+                results.append(
+                    layout.assemble(locals_, s or Sharding.replicated(), mesh, bf16=is_bf16(sig.result_types[i]))
+                )
             except ValueError as e:
                 raise SimError(f"result {i} of @{function}: {e}") from None
-            if s is not None and s.is_partial and is_bf16(sig.result_types[i]):
-                whole = to_bf16(whole)  # the terms' sum, as an all_reduce would round it
-            results.append(whole)
         return results
 
     def _spmd_mesh(self, sig: Signature) -> str:
@@ -352,7 +351,8 @@ def _check_range(i: int, array: np.ndarray, dtype: np.dtype, t: ir.Type, functio
     something to wrap (1000 into i8) or overflow (1e10 into f16) silently.
     An integer type holds both its signed and unsigned readings (MLIR's
     signless integers)."""
-    if not array.size or array.dtype == dtype:
+    bf16 = is_bf16(t)
+    if not array.size or (array.dtype == dtype and not bf16):
         return
     if dtype.kind in "iu" and array.dtype.kind in "iu":
         bits = dtype.itemsize * 8
@@ -361,10 +361,10 @@ def _check_range(i: int, array: np.ndarray, dtype: np.dtype, t: ir.Type, functio
         if least < low or most > high:
             bad = least if least < low else most
             raise SimError(f"input {i} of @{function} holds {bad}, which {t} cannot hold")
-    elif dtype.kind == "f" and array.dtype.kind == "f" and dtype.itemsize < array.dtype.itemsize:
+    elif dtype.kind == "f" and array.dtype.kind == "f" and (bf16 or dtype.itemsize < array.dtype.itemsize):
         finite = np.isfinite(array)
         with np.errstate(over="ignore"):
-            narrowed = array.astype(dtype)
+            narrowed = to_bf16(array) if bf16 else array.astype(dtype)
         overflow = finite & ~np.isfinite(narrowed)
         if overflow.any():
             raise SimError(f"input {i} of @{function} holds {float(array[overflow].flat[0])!r}, which {t} cannot hold")
@@ -380,13 +380,8 @@ def _checked(i: int, x, t: ir.Type, function: str, *, local: bool = True):
     if array.dtype.kind not in kinds.get(dtype.kind, dtype.kind):
         raise SimError(f"input {i} of @{function} holds {array.dtype} values but the argument is {t}")
     _check_range(i, array, dtype, t, function)
-    if is_bf16(t):  # a bf16 argument holds bf16 values
-        with np.errstate(over="ignore"):
-            rounded = to_bf16(array.astype(dtype))
-        overflow = np.isfinite(array) & ~np.isfinite(rounded)
-        if overflow.any():
-            raise SimError(f"input {i} of @{function} holds {float(array[overflow].flat[0])!r}, which {t} cannot hold")
-        array = rounded
+    if is_bf16(t):  # a bf16 argument holds bf16 values (`_check_range` refused what overflows)
+        array = to_bf16(array)
     if not isinstance(t, ir.ShapedType):
         if array.ndim:
             raise SimError(f"input {i} of @{function} has shape {list(array.shape)} but the argument is {t}")

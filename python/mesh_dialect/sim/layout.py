@@ -563,11 +563,17 @@ def global_shape(locals: Mapping[Device, np.ndarray], sharding: Sharding, mesh: 
 
 
 def assemble(
-    locals: Mapping[Device, np.ndarray], sharding: Sharding, mesh: Mesh, *, check_replicas: bool = True
+    locals: Mapping[Device, np.ndarray],
+    sharding: Sharding,
+    mesh: Mesh,
+    *,
+    check_replicas: bool = True,
+    bf16: bool = False,
 ) -> np.ndarray:
     """The global array that per-device arrays laid out by `sharding` stand
     for: cores put in place, partial terms reduced with the partial type (in
-    in-group order over the partial axes).
+    in-group order over the partial axes; `bf16`: values that are bf16s,
+    whose reduction is rounded to one, as an all_reduce's is).
 
     With `check_replicas`, devices that differ only along mesh axes used
     neither for splitting nor as partial axes must hold the same core, NaN
@@ -615,6 +621,8 @@ def assemble(
         if sharding.is_partial:
             terms = [cores[m] for m in mesh.group_of(d, sharding.partial_axes)]
             core = combine(terms, sharding.partial_type, dtype)
+            if bf16:
+                core = to_bf16(core)
         out[sharding.slice_of(shape, mesh, d)] = core
     if check_replicas and any(sharding.halo_sizes) and not sharding.is_partial:
         _check_halos(arrays, out, sharding, mesh)

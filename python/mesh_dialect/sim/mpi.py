@@ -50,7 +50,6 @@ import numpy as np
 
 from ..sharding.spec import Device, Mesh, MeshError, Sharding
 from . import layout
-from .floats import to_bf16
 from .interpreter import MAX_DEVICES, PointToPoint, Request, Runner
 from .program import Block, Compiler, SimError, Step, is_bf16
 
@@ -1005,16 +1004,16 @@ def _global_outputs(
     bf16: Sequence[bool] = (),
 ) -> list[np.ndarray]:
     """The global results; `bf16`: per result, whether its elements are
-    bf16 (a partial one's sum is rounded, as `Simulation.run` does)."""
+    bf16 (`layout.assemble`)."""
     first = per_device[mesh.devices()[0]]
     out = []
     for i in range(len(first)):
         sharding = shardings[i] if i < len(shardings) and shardings[i] is not None else Sharding.replicated()
         try:
-            whole = layout.assemble({d: np.asarray(v[i]) for d, v in per_device.items()}, sharding, mesh)
+            locals_ = {d: np.asarray(v[i]) for d, v in per_device.items()}
+            out.append(layout.assemble(locals_, sharding, mesh, bf16=i < len(bf16) and bf16[i]))
         except ValueError as e:
             raise MpiError(f"result {i} of @{function}: {e}") from None
-        out.append(to_bf16(whole) if sharding.is_partial and i < len(bf16) and bf16[i] else whole)
     return out
 
 

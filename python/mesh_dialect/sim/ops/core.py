@@ -231,15 +231,17 @@ def _bf16_dense(attr: ir.Attribute, shape: tuple[int, ...]) -> np.ndarray:
     text = str(attr)
     raw = _HEX_DATA.match(text)
     if raw is not None:
-        bits = np.frombuffer(bytes.fromhex(raw.group(1)), dtype="<u2")
-    else:
-        body = text[text.index("<") + 1 : text.rindex(">", 0, text.rindex(":"))]
-        words = _NUMBER.findall(body)
-        bits = np.array([int(w, 16) for w in words if w.startswith("0x")], dtype=np.uint16)
-        if len(bits) != len(words):
-            values = [bf16_from_bits(np.array([int(w, 16)], np.uint16))[0] if w.startswith("0x") else w for w in words]
-            return to_bf16(np.array(values, dtype=np.float32)).reshape(shape)
-    return bf16_from_bits(bits).reshape(shape)
+        return bf16_from_bits(np.frombuffer(bytes.fromhex(raw.group(1)), dtype="<u2")).reshape(shape)
+    body = text[text.index("<") + 1 : text.rindex(">", 0, text.rindex(":"))]
+    values = [_bf16_word(w) for w in _NUMBER.findall(body)]
+    return to_bf16(np.array(values, dtype=np.float32)).reshape(shape)
+
+
+def _bf16_word(word: str) -> float:
+    """One element of a bf16 list: its bits in hex (NaN, infinities) or decimal."""
+    if word.startswith("0x"):
+        return float(bf16_from_bits(np.array([int(word, 16)], np.uint16))[0])
+    return float(word)
 
 
 def _resource(attr: ir.Attribute) -> ir.DenseResourceElementsAttr | None:
@@ -268,16 +270,14 @@ def _resource_array(attr: ir.Attribute, resource: ir.DenseResourceElementsAttr, 
         raise ValueError(f"{attr} has no data (the file's {{-# dialect_resources #-}} section lacks its blob)")
     raw = bytes.fromhex(found.group(1).decode())[4:]
     count = math.prod(shape)
-    stored = np.dtype(np.uint8) if dtype == np.bool_ else dtype.newbyteorder("<")
-    if is_bf16(resource.type):
-        stored = np.dtype("<u2")
+    bf16 = is_bf16(resource.type)  # (held in f32: stored as 16 bits)
+    stored = np.dtype("<u2") if bf16 else np.dtype(np.uint8) if dtype == np.bool_ else dtype.newbyteorder("<")
     if len(raw) != count * stored.itemsize:
         raise ValueError(
             f"{attr} holds {len(raw)} bytes of data, but {count} elements of {dtype} need {count * stored.itemsize}"
         )
-    if is_bf16(resource.type):
-        return bf16_from_bits(np.frombuffer(raw, dtype=stored)).reshape(shape)
-    return np.frombuffer(raw, dtype=stored).astype(dtype).reshape(shape)
+    values = np.frombuffer(raw, dtype=stored)
+    return (bf16_from_bits(values) if bf16 else values.astype(dtype)).reshape(shape)
 
 
 def _scalar_attr(attr: ir.Attribute):

@@ -334,7 +334,7 @@ def _cast(frame, step: Step, x):
         return [_out(rounded, dtype)]
     # float<->float rounds to nearest, int->float rounds to nearest, i1
     # converts to 0/1, int->int sign-extends or truncates (wrapping).
-    if step.bf16 and src != dtype:  # once from the source, not through f32
+    if step.bf16:  # once from the source, not through f32
         return [to_bf16(x if src.kind == "f" else x.astype(np.float64))]
     return [_out(x, dtype)]
 
