@@ -167,18 +167,18 @@ class Worker:
 
 
 def float_kind(text: str) -> bool | str:
-    """Whether a program computes on floats: "bf16" when on bf16 (whose
-    rounding, modelled by the simulator, exceeds the fixed tolerance),
-    else True or False."""
-    if re.search(r"xbf16>|: bf16\b", text):
-        return "bf16"
+    """Whether a program computes on floats: "narrow" when on bf16 or f16
+    (whose rounding, modelled by the simulator, exceeds the fixed
+    tolerance), else True or False."""
+    if re.search(r"x(?:bf16|f16)>|: (?:bf16|f16)\b", text):
+        return "narrow"
     return bool(re.search(r"x(f16|f32|f64)>", text))
 
 
 def tolerance(floats: bool | str) -> list[str]:
     """mesh-run's tolerance flags for a comparison: a tight fixed one on
-    floats (reduction order only), mesh-run's own default on bf16 (its
-    epsilon, 2**-7, scaled by the work), none on integers (exact)."""
+    floats (reduction order only), mesh-run's own default on bf16 and f16
+    (their epsilon, scaled by the work), none on integers (exact)."""
     return ["--rtol", "1e-4", "--atol", "1e-4"] if floats is True else []
 
 

@@ -411,7 +411,7 @@ class Program:
         self.mesh = [rng.choice([1, 2, 2, 2, 3, 4]) for _ in range(rank)]
         if math.prod(self.mesh) > 16:
             self.mesh = [2] * rank
-        self.elt = rng.choice(["i32", "i32", "f32", "f32", "i64", "f64"])
+        self.elt = rng.choice(["i32", "i32", "f32", "f32", "i64", "f64", "bf16", "f16"])
         self.is_int = self.elt.startswith("i")
         self.args: list[Val] = []
         self.lines: list[str] = []
@@ -441,6 +441,13 @@ class Program:
 
     def ty(self, shape: tuple[int, ...], elt: str | None = None) -> str:
         return "tensor<" + "".join(f"{d}x" for d in shape) + (elt or self.elt) + ">"
+
+    def infinity(self, negative: bool) -> str:
+        """The hex spelling of the float element type's -inf or +inf (f32's
+        0xFF800000 and 0x7F800000 stand for them in the generator's calls)."""
+        bits = {"f64": ("0xFFF0000000000000", "0x7FF0000000000000"), "f16": ("0xFC00", "0x7C00")}
+        bits["bf16"] = ("0xFF80", "0x7F80")
+        return bits.get(self.elt, ("0xFF800000", "0x7F800000"))[0 if negative else 1]
 
     def emit(self, line: str) -> None:
         self.lines.append(self.indent + line)
@@ -583,15 +590,9 @@ class Program:
         key = f"{value}:{self.elt}"
         if key not in self.consts:
             name = self.fresh("c")
-            lit = (
-                value
-                if self.is_int or value in ("0xFF800000", "0x7F800000")
-                else (value if "." in value else value + ".0")
-            )
+            lit = value if self.is_int or value.startswith("0x") else (value if "." in value else value + ".0")
             if not self.is_int and value.startswith("0x"):
-                lit = {"0xFF800000": "0xFF800000", "0x7F800000": "0x7F800000"}[value]
-                if self.elt == "f64":
-                    lit = {"0xFF800000": "0xFFF0000000000000", "0x7F800000": "0x7FF0000000000000"}[value]
+                lit = self.infinity(negative=value == "0xFF800000")
             self.emit(f"{name} = arith.constant {lit} : {self.elt}")
             self.consts[key] = name
         return self.consts[key]
@@ -691,9 +692,7 @@ class Program:
         if self.is_int:
             lowest = str(-(2 ** (bits - 1)) if wins == "GT" else 2 ** (bits - 1) - 1)
         else:
-            lowest = "0xFF800000" if wins == "GT" else "0x7F800000"
-            if bits == 64:
-                lowest = "0xFFF0000000000000" if wins == "GT" else "0x7FF0000000000000"
+            lowest = self.infinity(negative=wins == "GT")
         ta, tr, tn = self.ty(a.shape), self.ty(out_shape), self.ty(a.shape, "i32")
         s, si = f"tensor<{elt}>", "tensor<i32>"
         r, iota, v0, i0 = self.fresh("am"), self.fresh("ai"), self.fresh("av"), self.fresh("ak")
@@ -1082,8 +1081,8 @@ class Program:
         """A `stablehlo.constant` scalar of the element type (lowest: -inf)."""
         lit = value
         if not self.is_int:
-            if value == "0xFF800000" and self.elt == "f64":
-                lit = "0xFFF0000000000000"
+            if value == "0xFF800000":
+                lit = self.infinity(negative=True)
             elif not value.startswith("0x") and "." not in value:
                 lit = value + ".0"
         s, name = f"tensor<{self.elt}>", self.fresh("hc")
