@@ -402,6 +402,18 @@ def diff_rows(b: Builder) -> None:
     b.result(zero_rows(b, d, (4, 47, 16), 1), ((0,), (1,)))
 
 
+def kv_cache_write(b: Builder) -> None:
+    """`lax.dynamic_update_slice(cache, new, (0, 30, 0))`: four new tokens'
+    keys written into a cache whose sequence is split, across the boundary
+    of two devices' pieces."""
+    seq: Split = ((), (0,))
+    cache = b.arg("cache", (2, 64, 32), seq)
+    new = b.arg("new", (2, 4, 32), R)
+    t, n = tensor((2, 64, 32)), tensor((2, 4, 32))
+    op = f"tensor.insert_slice {new} into {cache}[0, 30, 0] [2, 4, 32] [1, 1, 1] : {n} into {t}"
+    b.result(b.emit(op, (2, 64, 32)), seq)
+
+
 def transpose_swap(b: Builder) -> None:
     """`x.T` with the same layout in and out: the mesh axes trade dimensions."""
     x = b.arg("x", (16, 32), ((0,), (1,)))
@@ -594,6 +606,7 @@ PROGRAMS = [
     Program("dilated_causal_conv1d", (4,), dilated_causal_conv1d),
     Program("grouped_conv1d", (4,), grouped_conv1d),
     Program("nearest_upsample", (4,), nearest_upsample),
+    Program("kv_cache_write", (4,), kv_cache_write),
 ]
 
 # -- measuring --------------------------------------------------------------------

@@ -270,6 +270,13 @@ PROGRAMS = [
         [((2, 8, 16, 16), HEIGHT), ((2, 8, 32, 32), HEIGHT)],
         HEIGHT,
     ),
+    Program(
+        "kv_cache_write",
+        (4,),
+        lambda cache, new: jax.lax.dynamic_update_slice(cache, new, (0, 30, 0)),
+        [((2, 64, 32), (None, "a0")), ((2, 4, 32), R)],
+        (None, "a0"),
+    ),
 ]
 
 

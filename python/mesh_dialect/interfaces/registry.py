@@ -945,14 +945,36 @@ def _extract_slice(op: ir.Operation) -> ShardingRule | None:
 
 
 def _insert_slice(op: ir.Operation) -> ShardingRule | None:
-    """Split only along dimensions the inserted piece fills whole or every
-    t-th element of (`_slice_dims`)."""
+    """Split along dimensions the inserted piece fills whole or every t-th
+    element of (`_slice_dims`), and, at static offsets, sizes and shapes,
+    along one it fills a run of at stride 1 (a KV cache's new rows): the
+    piece is read there as a pad reads its source (`Crop` with `pads`),
+    each device writing the rows of the run its piece of the destination
+    holds and keeping the others."""
     found = _slice_maps(op, op.operands[1], op.operands[0])
     if found is None:
         return None
     loops, full_map, piece_map, _ = found
+    full_map, piece_map = list(full_map), list(piece_map)
+    crops: list[Crop] = []
+    full, piece = _shape(op.operands[1]), _shape(op.operands[0])
+    offsets, sizes = _ints(_attr(op, "static_offsets")), _ints(_attr(op, "static_sizes"))
+    strides = _ints(_attr(op, "static_strides"))
+    kept = None if sizes is None or piece is None else _kept_dims(sizes, len(piece))
+    static = len(op.operands) == 2 and full is not None and piece is not None and None not in (*full, *piece)
+    if static and offsets is not None and strides is not None and kept is not None:
+        assert full is not None and piece is not None and sizes is not None
+        for k, d in enumerate(kept):
+            run = strides[d] == 1 and 0 <= offsets[d] and offsets[d] + sizes[d] <= full[d]  # type: ignore[operator]
+            if full_map[d] is None and run and piece[k] >= 1 and full[d] >= 2:  # type: ignore[operator]
+                crop = Crop(0, k, loops, -offsets[d], 1, tuple(piece), full[d], pads=True, inserts=True)  # type: ignore[arg-type]
+                crops.append(crop)
+                full_map[d] = piece_map[k] = loops
+                loops += 1
     others = tuple(None for _ in op.operands[2:])
-    return ShardingRule(_all_parallel(loops), (piece_map, full_map, *others), (full_map,))
+    return ShardingRule(
+        _all_parallel(loops), (tuple(piece_map), tuple(full_map), *others), (tuple(full_map),), crops=tuple(crops)
+    )
 
 
 def _pad(op: ir.Operation) -> ShardingRule | None:

@@ -177,6 +177,10 @@ class Crop:
     shape: tuple[int, ...]
     out: int
     pads: bool = False
+    # an inserted piece (`tensor.insert_slice`): the rows it does not cover
+    # keep the destination's, and the piece, no longer than its run, arrives
+    # cut where each device's part of the run starts (pieces may be empty)
+    inserts: bool = False
 
     @property
     def extent(self) -> int:

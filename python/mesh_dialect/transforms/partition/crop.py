@@ -114,6 +114,8 @@ def localize(part: _Partition, op: ir.Operation, rule: ShardingRule, out: Shardi
     assert out is not None and part.mesh is not None
     if op.name == "tensor.pad":
         return _pad(part, op, crops, out)
+    if op.name == "tensor.insert_slice":
+        return _insert(part, op, crops, out)
     if op.name in _HLO_PADS:
         return _hlo_pad(part, op, crops, out)
     from .mesh_partition import _dense_i64
@@ -195,6 +197,73 @@ def _localized(
             raise ValueError(f"the slice's rows along dimension {d} do not lie in each device's piece")
         table = tuple(int(s) for s in starts if s is not None)
         offsets[d] = ix.table(table, _one(table), index)
+
+
+def _insert(part: _Partition, op: ir.Operation, crops: list[tuple[Crop, int]], out: Sharding) -> ir.Operation:
+    """A `tensor.insert_slice` made again on this device's piece of the
+    destination: along a split crop, the rows of the inserted run its piece
+    holds (a slice of its rows of the source, `_padded`'s tables: none on a
+    device whose piece the run misses) written after as many of its own rows
+    as come before the run; along a dimension inserted whole, the piece's
+    size (read from the local source: pieces may differ)."""
+    from .mesh_partition import _dense_i64, _Ix, _one
+
+    mesh = part.mesh
+    assert mesh is not None
+    source, dest = op.operands[0], op.operands[1]
+    have = _held(part, op, crops, out)
+    ix = _Ix(part, ir.InsertionPoint(op), op.location)
+    offsets: list[int | ir.Value] = list(ir.DenseI64ArrayAttr(op.attributes["static_offsets"]))
+    sizes: list[int | ir.Value] = list(ir.DenseI64ArrayAttr(op.attributes["static_sizes"]))
+    rank = ir.RankedTensorType(source.type).rank
+    kept = list(range(len(sizes))) if rank == len(sizes) else [d for d, n in enumerate(sizes) if n != 1]
+    source_offsets: list[int | ir.Value] = [0] * rank
+    source_sizes: list[int | ir.Value | None] = [None] * rank  # (None: the local source's, read if needed)
+    by_dim = {c.dim: (c, k) for c, k in crops}  # (source dimension: the crop and its result dimension)
+    sliced = False
+    for j, d in enumerate(kept):
+        found = by_dim.get(j)
+        if found is None:
+            sizes[d] = ix.dim(source, j)  # inserted whole (or every t-th element): as much as the piece holds
+            continue
+        c, k = found
+        index = ix.group_index(out.axes_of(k))
+        out_cut = out.cut(k, c.out, mesh)
+        n = len(out_cut) - 1
+        starts = _starts(c, out, k, have, mesh)
+        if None in starts:  # (`fit` resharded the source so: never met)
+            raise ValueError(f"the inserted rows along dimension {d} do not lie in each device's piece")
+        runs = [c.run(out_cut, p) for p in range(n)]
+        lengths = tuple(r[1] - r[0] if r else 0 for r in runs)
+        before = tuple(c.padding(out_cut, p)[0] for p in range(n))
+        cut, (above, below) = have.cut(c.dim, c.extent, mesh), have.halo(c.dim)
+        held = tuple(cut[p + 1] - cut[p] + above + below for p in range(n))
+        if lengths != held or any(starts):
+            sliced = True
+            table = tuple(int(x) for x in starts if x is not None)
+            source_offsets[j] = ix.table(table, _one(table), index)
+            source_sizes[j] = ix.table(lengths, _one(lengths), index)
+        offsets[d] = ix.table(before, _one(before), index)
+        sizes[d] = ix.table(lengths, _one(lengths), index)
+    if sliced:
+        source = ix.slice(
+            source, source_offsets, [ix.dim(source, k) if n is None else n for k, n in enumerate(source_sizes)]
+        )
+    dyn = ir.ShapedType.get_dynamic_size()
+    attrs = {key: op.attributes[key] for key in op.attributes}
+    attrs["static_offsets"] = _dense_i64([v if isinstance(v, int) else dyn for v in offsets])
+    attrs["static_sizes"] = _dense_i64([v if isinstance(v, int) else dyn for v in sizes])
+    dynamic_offsets = [v for v in offsets if not isinstance(v, int)]
+    dynamic_sizes = [v for v in sizes if not isinstance(v, int)]
+    attrs["operandSegmentSizes"] = ir.DenseI32ArrayAttr.get([1, 1, len(dynamic_offsets), len(dynamic_sizes), 0])
+    return ir.Operation.create(
+        "tensor.insert_slice",
+        results=[dest.type],
+        operands=[source, dest, *dynamic_offsets, *dynamic_sizes],
+        attributes=attrs,
+        loc=op.location,
+        ip=ir.InsertionPoint(op),
+    )
 
 
 def _pad(part: _Partition, op: ir.Operation, crops: list[tuple[Crop, int]], out: Sharding) -> ir.Operation:

@@ -543,9 +543,14 @@ class _Candidates:
         if rule is not None and st.option is not None and not self.lines_up_at_run_time(node, st):
             return False
         uneven = False
+        # (an inserted piece cut where each device's part of its run starts,
+        # `crop_layout`'s offsets: its pieces are those parts, whatever the mesh divides)
+        cropped = {c.operand for c in rule.crops if c.inserts} if rule is not None and st.option is not None else ()
         for values, lays in ((node.operands, st.needs), (node.results, st.produces)):
-            for v, lay in zip(values, lays):
+            for k, (v, lay) in enumerate(zip(values, lays)):
                 if v < 0 or lay is None:
+                    continue
+                if cropped and lay[1].sharded_dims_offsets and values is node.operands and k in cropped:
                     continue
                 value = self.g.values[v]
                 key = (value.shape, value.dynamic, st.mesh, lay[1])
