@@ -316,7 +316,7 @@ def bytes_received(text: str, mesh: tuple[int, ...]) -> tuple[int, int, dict[str
         else:
             halos += found
             count += 1
-    n, b, kinds = traffic("\n".join(other), mesh, 4)
+    n, b, kinds = traffic("\n".join(other), mesh)
     if count:
         kinds["update_halo"] = count
     return n + count, b + halos, kinds

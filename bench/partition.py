@@ -49,7 +49,6 @@ from mesh_dialect.transforms import MeshPartition
 
 BATCH, FEATURES, HIDDEN = 8, 64, 128
 MESH = (4,)
-ELEMENT_BYTES = 4
 # Ops per layer as MLIR counts them (a walk), the bodies of linalg's named ops
 # included: 2 mesh.shard, 3 tensor.empty, 2 linalg.fill (+ yield), 2
 # linalg.matmul (+ mulf, addf, yield), linalg.generic (+ maximumf, yield).
@@ -328,7 +327,7 @@ def main() -> None:
         ops = ours.get("ops", "?")
         if ours["ok"]:
             passes = ours["propagate"] + ours["partition"]
-            c_ours, b_ours, k_ours = traffic(ours["ir"], MESH, ELEMENT_BYTES)
+            c_ours, b_ours, k_ours = traffic(ours["ir"], MESH)
             ours_cols = f"{ours['parse']:.3f} | {ours['propagate']:.3f} | {ours['partition']:.3f} | {ops / passes:,.0f}"
         else:
             passes = None
@@ -336,7 +335,7 @@ def main() -> None:
             notes.append(f"ours at {ops} ops: {ours['error']}")
         if up["ok"]:
             t_up = up["propagate"] + up["partition"]
-            c_up, b_up, k_up = traffic(up["ir"], MESH, ELEMENT_BYTES)
+            c_up, b_up, k_up = traffic(up["ir"], MESH)
             up_col = f"{t_up:.3f}"
             ratio = f"{passes / t_up:.1f}x" if passes else "-"
             notes.append(f"upstream at {ops} ops: propagate {up['propagate']:.3f} s, partition {up['partition']:.3f} s")

@@ -63,7 +63,6 @@ from mesh_dialect.driver.run import RunDriver, RunOptions
 from mesh_dialect.interop.upstream import to_upstream
 from mesh_dialect.transforms import MeshOptimizeCollectives, MeshPartition, PrepareWindows, ShardingPropagation
 
-ELEMENT_BYTES = 4
 XLA_PLANS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "xla_plans.json")
 UPSTREAM_TIMEOUT = 300.0
 
@@ -627,7 +626,7 @@ class Plan:
 
     @classmethod
     def of(cls, text: str, b: Builder, name: str) -> Plan:
-        c, n, kinds = traffic(text, b.mesh, ELEMENT_BYTES)
+        c, n, kinds = traffic(text, b.mesh)
         return cls(c, n, kinds, signature=signature_change(text, b, name))
 
     @property

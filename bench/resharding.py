@@ -114,7 +114,7 @@ func.func @f(%x: {t}) -> {t} {{
 def upstream_bytes(ir_text: str, mesh: tuple[int, ...]) -> int | None:
     """Bytes a device receives in upstream's output, with our cost model;
     None if it holds a communicating op the model does not cover."""
-    found = traffic(ir_text, mesh, ELEMENT_BYTES, modelled_only=True)
+    found = traffic(ir_text, mesh, modelled_only=True)
     return None if found is None else found[1]
 
 

@@ -9,7 +9,9 @@ and reduce (the root) (g-1)*S, scatter (off the root) its result, broadcast
 and recv S, shift S when some device has a source other than itself,
 update_halo the destination halo cells inside the tensor that other devices
 own (the middle piece's), send and all_slice 0; a one-device group moves
-nothing.  Shared by the benchmarks that compare our output with upstream's."""
+nothing.  An element weighs what its type does (bf16 2 bytes, f64 8, i1 1),
+as in the simulator.  Shared by the benchmarks that compare our output with
+upstream's."""
 
 from __future__ import annotations
 
@@ -22,6 +24,8 @@ SPLIT = re.compile(r"split_axes = \[((?:\[[\d, ]*\],? ?)*)\]")
 HALOS = re.compile(r"\b(source_|destination_)?halo_sizes = \[([^\]]*)\]")
 SHIFT = re.compile(r"shift_axis = (\d+) offset = (-?\d+)( rotate)?")
 MODELLED = {"all_gather", "all_reduce", "reduce_scatter", "all_to_all"}
+DIMS = re.compile(r"^(?:(?:\d+|\?)x)*")
+WIDTH = re.compile(r"^(?:[a-z]*?)(\d+)")
 COMMUNICATING = MODELLED | {"send", "recv", "shift", "broadcast", "gather", "scatter", "reduce", "update_halo"}
 
 
@@ -32,14 +36,25 @@ class DynamicSize(ValueError):
 
 
 def elements(tensor_type: str) -> int:
-    dims = tensor_type[len("tensor<") : -1].split("x")[:-1]
+    dims = DIMS.match(tensor_type[len("tensor<") : -1]).group(0).split("x")[:-1]
     if "?" in dims:
         raise DynamicSize(f"a collective on {tensor_type}, whose size is known only at run time")
     return math.prod(int(d) for d in dims)
 
 
+def element_bytes(tensor_type: str) -> int:
+    """Bytes of one element of `tensor<...xT>`: T's bit width rounded up to
+    whole bytes (index 8, complex both parts, a type without a width 4)."""
+    element = DIMS.sub("", tensor_type[len("tensor<") : -1]).strip()
+    if element == "index":
+        return 8
+    parts = 2 if element.startswith("complex<") else 1
+    m = WIDTH.match(element.removeprefix("complex<"))
+    return parts * (max(1, (int(m.group(1)) + 7) // 8) if m else 4)
+
+
 def traffic(
-    ir_text: str, mesh: tuple[int, ...], element_bytes: int, *, modelled_only: bool = False
+    ir_text: str, mesh: tuple[int, ...], *, modelled_only: bool = False
 ) -> tuple[int, int, dict[str, int]] | None:
     """(collectives, bytes a device receives, {kind: count}); with
     `modelled_only`, None when an op outside the four collectives the
@@ -73,11 +88,11 @@ def traffic(
         g = math.prod(mesh[a] for a in axes)
         count += 1
         kinds[kind] = kinds.get(kind, 0) + 1
-        regions[-1][1][-1] += _received(kind, line, m, e, g, mesh)
+        regions[-1][1][-1] += _received(kind, line, m, e, g, mesh) * element_bytes(m.group(2))
     while len(regions) > 1:  # (text cut short: close what is open)
         _, totals = regions.pop()
         regions[-1][1][-1] += max(totals)
-    return count, regions[0][1][0] * element_bytes, kinds
+    return count, regions[0][1][0], kinds
 
 
 SCF_IF = re.compile(r"= scf\.if |^\s*scf\.if ")

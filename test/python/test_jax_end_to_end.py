@@ -340,7 +340,7 @@ def _priced(path: Path, shape: tuple[int, ...]) -> tuple[int, int, dict[str, int
     sizes (pieces of unequal sizes), mesh-analysis's busiest device, which
     follows each device's sizes and counts as the simulator does."""
     try:
-        found = traffic(path.read_text(), shape, 4)
+        found = traffic(path.read_text(), shape)
     except DynamicSize:
         function = next(f for f in analyze(parse(path)).functions if f.name == "main")
         busiest = max(function.devices, key=lambda d: d.bytes_received)
@@ -394,7 +394,7 @@ def test_fsdp_step_moves_activations_instead_of_weights(flavour, workdir):
     batch of 8 the cost solver's plan moves activations and gradient pieces
     instead: 1,664 bytes in five collectives."""
     path = partitioned("fsdp", flavour, workdir)
-    collectives, nbytes, kinds = traffic(path.read_text(), (2, 4), 4)
+    collectives, nbytes, kinds = traffic(path.read_text(), (2, 4))
     assert (collectives, nbytes) == (5, 1664)
     assert kinds == {"all_to_all": 1, "reduce_scatter": 2, "all_gather": 2}
     assert nbytes * 3 <= xla_header("fsdp", flavour)["bytes"]  # a third of XLA's bytes or less
