@@ -50,6 +50,40 @@ def _starts(c: Crop, out: Sharding, k: int, have: Sharding, mesh: Mesh) -> list[
     return [c.local(out_cut, cut, halo, p) for p in range(len(out_cut) - 1)]
 
 
+@dataclasses.dataclass(frozen=True)
+class _Runs:
+    """Per piece of the result along a split crop: where its run starts in
+    the rows the piece holds, how long it is, how many of the piece's rows
+    come before it, and whether any piece holds rows outside its run (then
+    the operand is sliced to the run first)."""
+
+    starts: tuple[int, ...]
+    lengths: tuple[int, ...]
+    before: tuple[int, ...]
+    after: tuple[int, ...]
+    sliced: bool
+
+
+def _runs(c: Crop, out: Sharding, k: int, have: Sharding, mesh: Mesh, what: str) -> _Runs:
+    out_cut = out.cut(k, c.out, mesh)
+    n = len(out_cut) - 1
+    starts = _starts(c, out, k, have, mesh)
+    if None in starts:  # (`fit` resharded the source so: never met)
+        raise ValueError(f"the {what} do not lie in each device's piece")
+    runs = [c.run(out_cut, p) for p in range(n)]
+    lengths = tuple(r[1] - r[0] if r else 0 for r in runs)
+    pads = [c.padding(out_cut, p) for p in range(n)]
+    cut, (above, below) = have.cut(c.dim, c.extent, mesh), have.halo(c.dim)
+    held = tuple(cut[p + 1] - cut[p] + above + below for p in range(n))
+    return _Runs(
+        starts=tuple(int(s) for s in starts if s is not None),
+        lengths=lengths,
+        before=tuple(lo for lo, _ in pads),
+        after=tuple(hi for _, hi in pads),
+        sliced=lengths != held or any(starts),
+    )
+
+
 def _held(part: _Partition, op: ir.Operation, crops: list[tuple[Crop, int]], out: Sharding) -> Sharding:
     """The layout of the op's operand, split along each crop as the result
     is (`fit` resharded it so; ValueError where it did not)."""
@@ -228,23 +262,13 @@ def _insert(part: _Partition, op: ir.Operation, crops: list[tuple[Crop, int]], o
             continue
         c, k = found
         index = ix.group_index(out.axes_of(k))
-        out_cut = out.cut(k, c.out, mesh)
-        n = len(out_cut) - 1
-        starts = _starts(c, out, k, have, mesh)
-        if None in starts:  # (`fit` resharded the source so: never met)
-            raise ValueError(f"the inserted rows along dimension {d} do not lie in each device's piece")
-        runs = [c.run(out_cut, p) for p in range(n)]
-        lengths = tuple(r[1] - r[0] if r else 0 for r in runs)
-        before = tuple(c.padding(out_cut, p)[0] for p in range(n))
-        cut, (above, below) = have.cut(c.dim, c.extent, mesh), have.halo(c.dim)
-        held = tuple(cut[p + 1] - cut[p] + above + below for p in range(n))
-        if lengths != held or any(starts):
+        r = _runs(c, out, k, have, mesh, f"inserted rows along dimension {d}")
+        if r.sliced:
             sliced = True
-            table = tuple(int(x) for x in starts if x is not None)
-            source_offsets[j] = ix.table(table, _one(table), index)
-            source_sizes[j] = ix.table(lengths, _one(lengths), index)
-        offsets[d] = ix.table(before, _one(before), index)
-        sizes[d] = ix.table(lengths, _one(lengths), index)
+            source_offsets[j] = ix.table(r.starts, _one(r.starts), index)
+            source_sizes[j] = ix.table(r.lengths, _one(r.lengths), index)
+        offsets[d] = ix.table(r.before, _one(r.before), index)
+        sizes[d] = ix.table(r.lengths, _one(r.lengths), index)
     if sliced:
         source = ix.slice(
             source, source_offsets, [ix.dim(source, k) if n is None else n for k, n in enumerate(source_sizes)]
@@ -367,20 +391,11 @@ def _padded(
     sliced = False
     for c, k in crops:
         index = ix.group_index(out.axes_of(k))
-        out_cut = out.cut(k, c.out, mesh)
-        n = len(out_cut) - 1
-        starts = _starts(c, out, k, have, mesh)
-        if None in starts:  # (`fit` resharded the source so: never met)
-            raise ValueError(f"the pad's rows along dimension {k} do not lie in each device's piece")
-        runs = [c.run(out_cut, p) for p in range(n)]
-        pads = [c.padding(out_cut, p) for p in range(n)]
-        lengths = tuple(r[1] - r[0] if r else 0 for r in runs)
-        cut, (above, below) = have.cut(c.dim, c.extent, mesh), have.halo(c.dim)
-        held = tuple(cut[p + 1] - cut[p] + above + below for p in range(n))
-        tables = [(tuple(lo for lo, _ in pads), low), (tuple(hi for _, hi in pads), high)]
-        if lengths != held or any(starts):  # (else each device pads all it holds)
+        r = _runs(c, out, k, have, mesh, f"pad's rows along dimension {k}")
+        tables = [(r.before, low), (r.after, high)]
+        if r.sliced:  # (else each device pads all it holds)
             sliced = True
-            tables += [(tuple(int(s) for s in starts if s is not None), offsets), (lengths, sizes)]
+            tables += [(r.starts, offsets), (r.lengths, sizes)]
         for values, target in tables:
             target[k] = ix.table(values, _one(values), index)
     if not sliced:
