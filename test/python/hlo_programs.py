@@ -474,6 +474,40 @@ class _Gen:
         dims = f"broadcast_dimensions = {index_list(dialect, where)}"
         return self.op(out, f"{dialect}.broadcast_in_dim", [a], dims)
 
+    def gather(self) -> Value:
+        """An embedding lookup as JAX writes it: one row of a table per id
+        (ids of shape (..., 1), some out of range: clamped), the rest of the
+        row taken whole."""
+        table = self.pick(self.rng.choice(("f32", "i32")), min_rank=2)
+        if len(table.shape) > 3:
+            return self.unary()
+        batch = self.shape(self.rng.choice((1, 1, 2)))
+        ids_type = ttype((*batch, 1), "i32")
+        if self.rng.random() < 0.6:  # ids over every row (and past both ends)
+            rows = table.shape[0]
+            words = [str(self.rng.randint(-2, rows + 1)) for _ in range(math.prod(batch))]
+            ids = Value(self.fresh(), (*batch, 1), "i32")
+            self.emit(
+                f'{ids.name} = "stablehlo.constant"() <{{value = dense<{list(map(int, words))}> : '
+                f"tensor<{math.prod(batch)}xi32>}}> : () -> tensor<{math.prod(batch)}xi32>"
+            )
+            flat = ids
+            ids = Value(self.fresh(), (*batch, 1), "i32")
+            self.emit(f'{ids.name} = "stablehlo.reshape"({flat.name}) : (tensor<{math.prod(batch)}xi32>) -> {ids_type}')
+            ids = self.add(ids)
+        else:
+            ids = self.arg((*batch, 1), "i32")
+        rest = table.shape[1:]
+        offset_dims = list(range(len(batch), len(batch) + len(rest)))
+        dialect = self.dialect()
+        numbers = (
+            f"dimension_numbers = #{dialect}.gather<offset_dims = [{', '.join(map(str, offset_dims))}], "
+            f"collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = {len(batch)}>, "
+            f"slice_sizes = {index_list(dialect, [1, *rest])}"
+        )
+        out = Value(self.fresh(), (*batch, *rest), table.elem, table.bound, table.signed)
+        return self.op(out, f"{dialect}.gather", [table, ids], numbers)
+
     def program(self) -> Program:
         for _ in range(self.rng.randint(1, 2)):
             self.arg(self.shape(), self.rng.choice(("f32", "f32", "i32")))
@@ -487,6 +521,7 @@ class _Gen:
             (self.transpose, 2),
             (self.dot, 3),
             (self.broadcast, 3),
+            (self.gather, 1),
         )
         count = self.rng.randint(2, KNOBS["max_ops"])
         made = []

@@ -1,8 +1,9 @@
 """Hlo ops on pieces of unequal sizes, by execution: random stablehlo
 programs (chains and DAGs of elementwise ops, select and compare, convert,
 clamp, reduce with add/max/min/multiply bodies and JAX's argmax body,
-transpose, dot and dot_general, broadcast_in_dim, constants) over sizes the
-mesh mostly does not divide, with random `mesh.shard` annotations, go
+transpose, dot and dot_general, broadcast_in_dim, embedding gathers,
+constants) over sizes the mesh mostly does not divide, with random
+`mesh.shard` annotations, go
 through sharding-propagation and mesh-partition (then
 mesh-optimize-collectives).  Each either partitions to a program that
 verifies and computes the original's results on random inputs (bit for bit
@@ -23,7 +24,7 @@ from hlo_programs import KNOBS, check, dynamic_hlo_ops, generate
 SEEDS = range(20261130, 20261130 + 240)
 # The ops the solver may run unevenly besides the elementwise ones: each
 # must show up typed dynamic in the run above.
-UNEVEN_KINDS = ("reduce", "transpose", "dot_general", "broadcast_in_dim")
+UNEVEN_KINDS = ("reduce", "transpose", "dot_general", "broadcast_in_dim", "gather")
 
 
 @pytest.fixture(scope="module")

@@ -10,6 +10,8 @@
 // RUN: mesh-run %t.mlir --compare-with %s -f two_axes -q --seed 2 | FileCheck %s --check-prefix=SIM
 // RUN: mesh-run %t.mlir --compare-with %s -f integers -q --seed 3 | FileCheck %s --check-prefix=SIM
 // RUN: mesh-run %t.mlir --compare-with %s -f clamped -q --seed 4 | FileCheck %s --check-prefix=SIM
+// RUN: mesh-run %t.mlir --compare-with %s -f xla_cut -q --seed 5 | FileCheck %s --check-prefix=SIM
+// RUN: mesh-run %t.mlir --compare-with %s -f xla_cut -q --seed 6 | FileCheck %s --check-prefix=SIM
 // SIM: match
 
 mesh.mesh @mesh(shape = 2x2)
@@ -61,4 +63,25 @@ func.func @clamped(%ids: tensor<6x1xi32>, %table: tensor<8x2xf32>) -> tensor<6x2
   %p = mesh.shard %g to %sum : tensor<6x2xf32>
   %r = mesh.shard %p to %whole annotate_for_users : tensor<6x2xf32>
   return %r : tensor<6x2xf32>
+}
+
+// Rows cut as XLA cuts 15 over four devices (4, 4, 4, 3): each device's
+// first row and row count are read from tables at its place on the mesh.
+// CHECK-LABEL: func.func @xla_cut(
+// CHECK-SAME: %arg1: tensor<?x5xf32> {mesh.sharding = #mesh.sharding<@mesh, {{\[\[}}0, 1]], sharded_dims_offsets = [0, 4, 8, 12, 15]>}
+// CHECK: arith.constant dense<[0, 4, 8, 12]> : tensor<4xindex>
+// CHECK: arith.constant dense<[4, 4, 4, 3]> : tensor<4xindex>
+// CHECK: "stablehlo.gather"(%arg1, {{.*}} : (tensor<?x5xf32>, tensor<7x1xi64>) -> tensor<7x5xf32>
+// CHECK: mesh.all_reduce {{.*}} mesh_axes = [0, 1] : tensor<7x5xf32>
+func.func @xla_cut(%ids: tensor<7x1xi32>, %table: tensor<15x5xf32>) -> tensor<7x5xf32> {
+  %rows = mesh.sharding @mesh split_axes = [[0, 1]] sharded_dims_offsets = [0, 4, 8, 12, 15] : !mesh.sharding
+  %whole = mesh.sharding @mesh split_axes = [[]] : !mesh.sharding
+  %sum = mesh.sharding @mesh split_axes = [[]] partial = sum [0, 1] : !mesh.sharding
+  %t = mesh.shard %table to %rows annotate_for_users : tensor<15x5xf32>
+  %m = "stablehlo.constant"() <{value = dense<15> : tensor<7x1xi32>}> : () -> tensor<7x1xi32>
+  %k = "stablehlo.and"(%ids, %m) : (tensor<7x1xi32>, tensor<7x1xi32>) -> tensor<7x1xi32>
+  %g = "stablehlo.gather"(%t, %k) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, indices_are_sorted = false, slice_sizes = array<i64: 1, 5>}> : (tensor<15x5xf32>, tensor<7x1xi32>) -> tensor<7x5xf32>
+  %p = mesh.shard %g to %sum : tensor<7x5xf32>
+  %r = mesh.shard %p to %whole annotate_for_users : tensor<7x5xf32>
+  return %r : tensor<7x5xf32>
 }

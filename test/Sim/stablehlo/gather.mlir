@@ -20,6 +20,10 @@
 // RUN: mesh-opt --sharding-propagation --mesh-partition %S/Inputs/embedding-vocab-2d.mlir -o %t.vocab.mlir
 // RUN: FileCheck %s --check-prefix=VOCAB < %t.vocab.mlir
 // RUN: mesh-run %t.vocab.mlir --compare-with %S/Inputs/embedding-vocab-2d.mlir -q --seed 4 | FileCheck %s
+// RUN: mesh-opt --sharding-propagation --mesh-partition %S/Inputs/embedding-vocab-uneven-2d.mlir -o %t.uneven.mlir
+// RUN: FileCheck %s --check-prefix=UNEVEN < %t.uneven.mlir
+// RUN: mesh-run %t.uneven.mlir --compare-with %S/Inputs/embedding-vocab-uneven-2d.mlir -q --seed 5 | FileCheck %s
+// RUN: mesh-run %t.uneven.mlir --compare-with %S/Inputs/embedding-vocab-uneven-2d.mlir -q --seed 6 | FileCheck %s
 // CHECK: match
 
 // Each device looks up its batch of ids in its columns of the table: no
@@ -53,3 +57,25 @@
 // VOCAB: %[[S:.*]] = arith.select %[[B]], %[[G]], %[[Z]]
 // VOCAB: mesh.all_reduce {{.*}} on @mesh mesh_axes = [1] : tensor<2x3x8xf32> -> tensor<2x3x8xf32>
 // VOCAB-NOT: mesh.all_
+
+// A vocabulary the devices do not divide (15 rows: pieces of 7 and 8) is
+// looked up where it lies all the same: each device's first row and row
+// count come from tables read at its place on the mesh, and the partial
+// sums meet in one all_reduce; the table is not gathered.
+// UNEVEN-LABEL: func.func public @main(
+// UNEVEN-SAME: %arg1: tensor<?x8xf32> {mesh.sharding = #mesh.sharding<@mesh, {{\[\[}}1]], sharded_dims_offsets = [0, 7, 15]>}
+// UNEVEN-NOT: mesh.all_gather
+// UNEVEN: %[[AT:.*]] = mesh.process_multi_index on @mesh axes = [1] : index
+// UNEVEN: %[[FIRSTS:.*]] = arith.constant dense<[0, 7]> : tensor<2xindex>
+// UNEVEN: %[[FIRST:.*]] = tensor.extract %[[FIRSTS]][%[[AT]]]
+// UNEVEN: %[[COUNTS:.*]] = arith.constant dense<[7, 8]> : tensor<2xindex>
+// UNEVEN: %[[COUNT:.*]] = tensor.extract %[[COUNTS]][%[[AT]]]
+// UNEVEN: %[[F:.*]] = arith.index_cast %[[FIRST]] : index to i64
+// UNEVEN: %[[FS:.*]] = tensor.splat %[[F]] : tensor<2x3x1xi64>
+// UNEVEN: %[[LOCAL:.*]] = arith.subi %{{.*}}, %[[FS]] : tensor<2x3x1xi64>
+// UNEVEN: %[[N:.*]] = arith.index_cast %[[COUNT]] : index to i64
+// UNEVEN: %[[NS:.*]] = tensor.splat %[[N]] : tensor<2x3x1xi64>
+// UNEVEN: arith.cmpi slt, %[[LOCAL]], %[[NS]] : tensor<2x3x1xi64>
+// UNEVEN: "stablehlo.gather"(%arg1, %[[LOCAL]]) {{.*}}slice_sizes = array<i64: 1, 8>}> : (tensor<?x8xf32>, tensor<2x3x1xi64>) -> tensor<2x3x8xf32>
+// UNEVEN: mesh.all_reduce {{.*}} on @mesh mesh_axes = [1] : tensor<2x3x8xf32> -> tensor<2x3x8xf32>
+// UNEVEN-NOT: mesh.all_

@@ -10,6 +10,10 @@
 // the two. A broadcast's new dimension takes no explicit cut (its type
 // could not size the pieces): a scalar broadcast to 10 and annotated cut 9,
 // 1 is made in the even cut the dot reads it in (partition refused it).
+// A gather looks its ids up in a table whose rows are cut 13, 13, 13, 11
+// where they lie (partial sums, one all_reduce); rows cut 2, 2, 1, 0 leave
+// the last device no row to take a slice of one row from, so the lookup
+// does not run on them (this small table is gathered).
 // Each function is simulated against the unpartitioned program.
 // RUN: mesh-opt --sharding-propagation --mesh-partition %s -o %t.mlir
 // RUN: FileCheck %s --check-prefix=IR < %t.mlir
@@ -23,6 +27,10 @@
 // RUN: mesh-run %t.mlir -f contract_cols --compare-with %s -q --seed 2 | FileCheck %s
 // RUN: mesh-run %t.mlir -f broadcast_cut --compare-with %s -q --seed 1 | FileCheck %s
 // RUN: mesh-run %t.mlir -f broadcast_cut --compare-with %s -q --seed 2 | FileCheck %s
+// RUN: mesh-run %t.mlir -f embedding --compare-with %s -q --seed 1 | FileCheck %s
+// RUN: mesh-run %t.mlir -f embedding --compare-with %s -q --seed 2 | FileCheck %s
+// RUN: mesh-run %t.mlir -f embedding_no_rows --compare-with %s -q --seed 1 | FileCheck %s
+// RUN: mesh-run %t.mlir -f embedding_no_rows --compare-with %s -q --seed 2 | FileCheck %s
 // CHECK: match
 
 // IR-LABEL: func.func @softmax(
@@ -55,6 +63,19 @@
 // IR-LABEL: func.func @broadcast_cut(
 // IR: "stablehlo.broadcast_in_dim"(%{{.*}}) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<5xf32>
 // IR-NEXT: "stablehlo.dot_general"(%arg0, %{{.*}}) {{.*}} : (tensor<5xf32>, tensor<5xf32>) -> tensor<f32>
+
+// IR-LABEL: func.func @embedding(
+// IR-SAME: %arg1: tensor<?x8xf32> {mesh.sharding = #mesh.sharding<@mesh4, {{\[\[}}0]], sharded_dims_offsets = [0, 13, 26, 39, 50]>}
+// IR-NOT: mesh.all
+// IR: arith.constant dense<[13, 13, 13, 11]> : tensor<4xindex>
+// IR: "stablehlo.gather"(%arg1, {{.*}} : (tensor<?x8xf32>, tensor<6x1xi64>) -> tensor<6x8xf32>
+// IR: mesh.all_reduce {{.*}} on @mesh4 mesh_axes = [0] : tensor<6x8xf32> -> tensor<6x8xf32>
+// IR-NOT: mesh.all
+
+// IR-LABEL: func.func @embedding_no_rows(
+// IR-SAME: %arg1: tensor<?x8xf32> {mesh.sharding = #mesh.sharding<@mesh4, {{\[\[}}0]], sharded_dims_offsets = [0, 2, 4, 5, 5]>}
+// IR: mesh.all_gather {{.*}} -> tensor<5x8xf32>
+// IR-NEXT: "stablehlo.gather"({{.*}} : (tensor<5x8xf32>, tensor<6x1xi32>) -> tensor<6x8xf32>
 
 mesh.mesh @mesh(shape = 3)
 mesh.mesh @mesh4(shape = 4)
@@ -128,4 +149,22 @@ func.func @broadcast_cut(%x: tensor<10xf32>) -> tensor<f32> {
   %bs = mesh.shard %b to %o : tensor<10xf32>
   %d = "stablehlo.dot_general"(%xs, %b) <{dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [0], rhs_contracting_dimensions = [0]>}> : (tensor<10xf32>, tensor<10xf32>) -> tensor<f32>
   return %d : tensor<f32>
+}
+
+func.func @embedding(%ids: tensor<6x1xi32>, %table: tensor<50x8xf32>) -> tensor<6x8xf32> {
+  %rows = mesh.sharding @mesh4 split_axes = [[0]] sharded_dims_offsets = [0, 13, 26, 39, 50] : !mesh.sharding
+  %t = mesh.shard %table to %rows annotate_for_users : tensor<50x8xf32>
+  %g = "stablehlo.gather"(%t, %ids) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, indices_are_sorted = false, slice_sizes = array<i64: 1, 8>}> : (tensor<50x8xf32>, tensor<6x1xi32>) -> tensor<6x8xf32>
+  %whole = mesh.sharding @mesh4 split_axes = [[]] : !mesh.sharding
+  %r = mesh.shard %g to %whole : tensor<6x8xf32>
+  return %r : tensor<6x8xf32>
+}
+
+func.func @embedding_no_rows(%ids: tensor<6x1xi32>, %table: tensor<5x8xf32>) -> tensor<6x8xf32> {
+  %rows = mesh.sharding @mesh4 split_axes = [[0]] sharded_dims_offsets = [0, 2, 4, 5, 5] : !mesh.sharding
+  %t = mesh.shard %table to %rows annotate_for_users : tensor<5x8xf32>
+  %g = "stablehlo.gather"(%t, %ids) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, indices_are_sorted = false, slice_sizes = array<i64: 1, 8>}> : (tensor<5x8xf32>, tensor<6x1xi32>) -> tensor<6x8xf32>
+  %whole = mesh.sharding @mesh4 split_axes = [[]] : !mesh.sharding
+  %r = mesh.shard %g to %whole : tensor<6x8xf32>
+  return %r : tensor<6x8xf32>
 }

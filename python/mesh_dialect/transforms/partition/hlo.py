@@ -570,26 +570,36 @@ def _gather(part: _Partition, op: ir.Operation) -> None:
     """A gather runs on its pieces once each slice size that took a whole
     operand dimension takes that dimension's local piece (the rule splits
     only such offset dimensions); pieces of different sizes cannot be
-    written in `slice_sizes`."""
+    written in `slice_sizes`, but along the rows the ids pick one at a time
+    (the rule's sum loop), which each device holds as many of as it may."""
     _static_local(part, op)
     operand = ir.RankedTensorType(op.operands[0].type)
     attr = op.attributes["slice_sizes"]
     sizes = ints_of(attr)
+    dims = gather_dimensions(str(op.attributes["dimension_numbers"]))
+    layout = part.layout.get(op.operands[0])
+    row = None
+    if dims is not None and layout is not None and len(dims.start_index_map) == 1:
+        row = dims.start_index_map[0] if layout.axes_of(dims.start_index_map[0]) else None
     changed = False
     for d, (n, k) in enumerate(zip(operand.shape, sizes)):
         if operand.is_dynamic_dim(d):
+            if d == row and k == 1:
+                continue
             raise _unsupported(op, f"on operand pieces of different or dynamic sizes is not supported yet ({operand})")
         if k > n:  # a whole dimension, now a piece
             sizes[d] = n
             changed = True
     if changed:
         op.attributes["slice_sizes"] = ints_like(attr, sizes)
-    dims = gather_dimensions(str(op.attributes["dimension_numbers"]))
-    layout = part.layout.get(op.operands[0])
-    if dims is not None and layout is not None and len(dims.start_index_map) == 1:
-        row = dims.start_index_map[0]
-        if layout.axes_of(row):
-            _gather_held_rows(part, op, dims, row, layout)
+    if dims is not None and layout is not None and row is not None:
+        mesh = part.mesh
+        rows = ir.RankedTensorType(part.global_type[op.operands[0]]).shape[row]
+        static = mesh is not None and not set(part.dynamic_axes).intersection(layout.axes_of(row))
+        cut = layout.cut(row, rows, mesh) if static else ()
+        if any(b <= a for a, b in zip(cut, cut[1:])):
+            raise _unsupported(op, f"from pieces of no rows is not supported (rows cut at {list(cut)})")
+        _gather_held_rows(part, op, dims, row, layout)
 
 
 def _gather_held_rows(part: _Partition, op: ir.Operation, dims: GatherDimensions, row: int, layout) -> None:
@@ -600,7 +610,7 @@ def _gather_held_rows(part: _Partition, op: ir.Operation, dims: GatherDimensions
     from .mesh_partition import _Ix
 
     whole = ir.RankedTensorType(part.global_type[op.operands[0]])
-    rows, held = whole.shape[row], ir.RankedTensorType(op.operands[0].type).shape[row]
+    rows = whole.shape[row]
     ids = op.operands[1]
     given = ir.RankedTensorType(ids.type)
     if not isinstance(given.element_type, ir.IntegerType) or not given.element_type.is_signless:
@@ -609,7 +619,9 @@ def _gather_held_rows(part: _Partition, op: ir.Operation, dims: GatherDimensions
     local = ir.RankedTensorType(result.type)
     ip, loc = ir.InsertionPoint(op), op.location
     ix = _Ix(part, ip, loc)
-    start = ix.value(ix.start(layout, row, rows, ix.group_index(layout.axes_of(row))))
+    index = ix.group_index(layout.axes_of(row))
+    start = ix.value(ix.start(layout, row, rows, index))
+    held = ix.size(layout, row, rows, index)  # (pieces of unequal sizes: a table)
     with ip, loc:
         # in i64, whatever the ids' width: a row count or a device's first
         # row need not fit an i8 id (StableHLO clamps in the ids' own values)
@@ -626,7 +638,9 @@ def _gather_held_rows(part: _Partition, op: ir.Operation, dims: GatherDimensions
         moved = arith.SubIOp(clamped, splat(arith.IndexCastOp(element, start).result)).result
         predicate = arith.CmpIPredicate
         low = arith.CmpIOp(predicate.sge, moved, splat(0)).result
-        high = arith.CmpIOp(predicate.slt, moved, splat(held)).result
+        high = arith.CmpIOp(
+            predicate.slt, moved, splat(held if isinstance(held, int) else arith.IndexCastOp(element, held).result)
+        ).result
         mine = arith.AndIOp(low, high).result
     op.operands[1] = moved
     with ir.InsertionPoint.after(op), loc:

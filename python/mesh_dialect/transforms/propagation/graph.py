@@ -55,14 +55,15 @@ _UNEVEN_OPS = ("linalg.", "arith.", "math.", "tensor.empty")
 device its own sizes (slices, reshapes, pads and tosa ops keep to even
 pieces; hlo ops, see `_UNEVEN_HLO`)."""
 _HLO_DIALECTS = ("stablehlo.", "mhlo.", "chlo.")
-_UNEVEN_HLO = frozenset(("broadcast_in_dim", "transpose", "dot_general", "dot", "reduce"))
+_UNEVEN_HLO = frozenset(("broadcast_in_dim", "transpose", "dot_general", "dot", "reduce", "gather"))
 """The hlo ops besides the elementwise ones that partition runs on pieces of
 unequal sizes.  An hlo op writes its result types out, so such a piece
 types as dynamic along its cut: each of these (and each elementwise op)
 takes that size from an operand, where the solver cuts a loop its operands
 index (`Node.sized_by_operands`).  An argmax or argmin reduce split along the
 dimension it picks along gathers its picks, and keeps to even pieces
-(`_Candidates.divides`)."""
+(`_Candidates.divides`); a gather cuts unevenly only the rows its ids pick
+one at a time (`Node.uneven_loops`)."""
 
 
 def uneven_kind(name: str) -> tuple[bool, bool]:
@@ -531,6 +532,13 @@ class _Builder:
             # a slice or a pad reading a dimension through a `Crop`:
             # partition gives each device its own offsets and sizes (crop.py)
             uneven = True
+        uneven_loops = None
+        if uneven and name.endswith(".gather"):
+            # a gather split along the rows its ids pick (its sum loop) masks
+            # the ids a device does not hold (partition's `_gather_held_rows`):
+            # those rows may be cut unevenly, its other loops may not
+            uneven_loops = frozenset(k for k, it in enumerate(rule.iterators) if it.is_reduction)
+            uneven = bool(uneven_loops)
         # (only the ops `SUM_LINEAR_OPS` lists, and generics whose body may
         # be linear, may run on partial sums)
         linear: tuple[tuple[int, ...], ...] = ()
@@ -542,7 +550,7 @@ class _Builder:
             linear = term_operands(op) if found is None else found
         if linear and rule.fused:
             linear = ways_off_pads(linear, rule)  # (as partition's `on_terms` reads them)
-        node = Node(ops, res, [], rule, False, weight, None, uneven, linear, kind[1])
+        node = Node(ops, res, [], rule, False, weight, None, uneven, linear, kind[1], uneven_loops)
         if weight != 1:
             node.operand_weights = self.use_weights([*operands, *aligned.values()], weight)
         if choice is not None:

@@ -246,6 +246,22 @@ def _lined_up(cut: dict, rule: ShardingRule, operands: list[ir.Value], results: 
     return out
 
 
+def _summed_cut(cut: dict, rule: ShardingRule, operands: list[ir.Value], option) -> dict:
+    """The part of `cut` along the dimensions the rule's sum loops index (a
+    gather's rows, the only ones it runs on unequal pieces of) that gives
+    every device a row (a slice of one row does not fit in none): its other
+    dimensions keep the default cut."""
+    kept = set()
+    for v, m in zip(operands, rule.operand_maps):
+        t = v.type
+        if m is None or not isinstance(t, ir.RankedTensorType):
+            continue
+        for d, loop in enumerate(m):
+            if loop is not None and option[loop] and rule.iterators[loop].is_reduction and d < t.rank:
+                kept.add((t.shape[d], tuple(option[loop])))
+    return {k: o for k, o in cut.items() if k in kept and all(a < b for a, b in zip(o, o[1:]))}
+
+
 def _static_mesh(shape: tuple[int, ...] | None) -> Mesh | None:
     """The mesh of `shape`, None when a size is dynamic (offsets need static ones)."""
     return Mesh(shape) if shape and all(n >= 1 for n in shape) else None
@@ -879,6 +895,8 @@ class _Function:
             rule = self.rules[index]
             assert isinstance(rule, ShardingRule)
             cut = _lined_up(cut, rule, operands, results, choice.option)
+            if op.name.endswith(".gather"):
+                cut = _summed_cut(cut, rule, operands, choice.option)
         for i, r in enumerate(results):
             need = choice.results[i]
             if need is not None:

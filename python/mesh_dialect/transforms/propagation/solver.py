@@ -175,6 +175,8 @@ class Node:
     # its results' pieces take their sizes from its operands' (an hlo op, whose
     # types are written out): on unequal pieces, only loops an operand indexes are cut
     sized_by_operands: bool = False
+    # with `uneven`: the only loops that may cut a value unevenly (None: any)
+    uneven_loops: frozenset[int] | None = None
 
     def weight_of(self, i: int) -> int:
         """How many times operand `i` is read: the trip counts around the use."""
@@ -568,7 +570,24 @@ class _Candidates:
             return True
         if rule.selects and select_axes(rule, st.option):
             return False  # the picks are gathered: from even pieces
+        if node.uneven_loops is not None and not self.even_elsewhere(node, st, node.uneven_loops):
+            return False
         return self.lines_up(node, st) and (not node.sized_by_operands or self.sized(node, st))
+
+    def even_elsewhere(self, node: Node, st: State, loops: frozenset[int]) -> bool:
+        """Whether every split loop but `loops` cuts each dimension it
+        indexes into pieces of one size."""
+        rule = node.rule
+        assert rule is not None and st.option is not None
+        shape = self.g.meshes[st.mesh]
+        for loop, axes in enumerate(st.option):
+            if not axes or loop in loops:
+                continue
+            pieces = _group(shape, axes)
+            for value, d in self.indexed_dims(node, rule, loop):
+                if d not in value.dynamic and value.shape[d] % pieces:
+                    return False
+        return True
 
     def sized(self, node: Node, st: State) -> bool:
         """Whether every loop that cuts a result unevenly also indexes an
@@ -681,7 +700,7 @@ class _Candidates:
         aliases = None if len(set(ids)) == len(ids) else tuple([ids.index(v) for v in ids])
         around = tuple([(form[v], seen[v]) for v in ids])
         # (with whether it may run on pieces of unequal sizes: nodes of equal rules may differ there)
-        uneven = (node.uneven, node.sized_by_operands)
+        uneven = (node.uneven, node.sized_by_operands, node.uneven_loops)
         key = (id(node.rule), node.linear, uneven, aliases, len(node.results), list_id, around)
         found = self.expand_memo.get(key)
         if found is None:

@@ -386,6 +386,15 @@ CASES = {
         [[[0]], [[], [1]], [[1]], []],
         [[0]],
     ),
+    # 15 rows over 2 devices: pieces of 7 and 8 rows; ids from -15 (counted
+    # from the end) to 15 (out of range: NaN)
+    "embedding-vocab-uneven-2d": (
+        embedding,
+        (RNG.integers(-15, 16, (4, 3)).astype(np.int32), normal(15, 8)),
+        [2, 2],
+        [[[0]], [[1]]],
+        [[0]],
+    ),
 }
 
 
