@@ -593,12 +593,6 @@ def _gather(part: _Partition, op: ir.Operation) -> None:
     if changed:
         op.attributes["slice_sizes"] = ints_like(attr, sizes)
     if dims is not None and layout is not None and row is not None:
-        mesh = part.mesh
-        rows = ir.RankedTensorType(part.global_type[op.operands[0]]).shape[row]
-        static = mesh is not None and not set(part.dynamic_axes).intersection(layout.axes_of(row))
-        cut = layout.cut(row, rows, mesh) if static else ()
-        if any(b <= a for a, b in zip(cut, cut[1:])):
-            raise _unsupported(op, f"from pieces of no rows is not supported (rows cut at {list(cut)})")
         _gather_held_rows(part, op, dims, row, layout)
 
 
@@ -610,7 +604,11 @@ def _gather_held_rows(part: _Partition, op: ir.Operation, dims: GatherDimensions
     from .mesh_partition import _Ix
 
     whole = ir.RankedTensorType(part.global_type[op.operands[0]])
-    rows = whole.shape[row]
+    rows, mesh = whole.shape[row], part.mesh
+    if mesh is not None and not set(part.dynamic_axes).intersection(layout.axes_of(row)):
+        if any(b <= a for a, b in layout.bounds(row, rows, mesh)):  # (no slice of one row fits in none)
+            cut = list(layout.cut(row, rows, mesh))
+            raise _unsupported(op, f"from pieces of no rows is not supported (rows cut at {cut})")
     ids = op.operands[1]
     given = ir.RankedTensorType(ids.type)
     if not isinstance(given.element_type, ir.IntegerType) or not given.element_type.is_signless:
