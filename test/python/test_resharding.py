@@ -605,6 +605,41 @@ def test_property_the_search_bound_changes_no_plan(problem):
     assert p.spent <= q.spent
 
 
+@settings(max_examples=200, deadline=None)
+@given(
+    st.one_of(
+        problems(),
+        uneven_problems(),
+        problems(mesh_ranks=(4, 6), max_devices=64, axis_sizes=(1, 4)),
+        partial_problems(),
+    ),
+    st.lists(st.sampled_from([0, 1, 6, 7, 12]), min_size=0, max_size=1),
+)
+def test_property_the_remembered_slices_are_every_fitting_sequence(problem, zero_dims):
+    # `_Problem.slices` lists a dimension's all_slices from a memo, and on
+    # pieces of one size grows only sequences whose devices divide what is
+    # left: the same as trying every order of every subset of the free
+    # axes, in that order (sizes of 0 included, which every count divides).
+    shape, mesh_shape, source, target = problem
+    shape = tuple(zero_dims[0] if zero_dims and d == 0 else n for d, n in enumerate(shape))
+    try:
+        p, start, _ = search_problem(shape, mesh_shape, source, target)
+    except ValueError:
+        return
+    split, partial, _, bounds = start
+    used = {a for axes in split for a in axes} | set(partial)
+    free = tuple(a for a in range(len(mesh_shape)) if a not in used)
+    every = [seq for r in range(1, len(free) + 1) for seq in itertools.permutations(free, r)]
+    for d in range(len(shape)):
+        plain = []
+        for i, seq in enumerate(every):
+            b = rs._refined(p, d, split[d], bounds[d], seq)
+            if b is not rs._INVALID:
+                plain.append((i, seq, b))
+        assert p.slices(d, split[d], bounds[d], free) == plain
+        assert p.slices(d, split[d], bounds[d], free) is p.slices(d, split[d], bounds[d], free)
+
+
 def test_the_search_bound_of_a_scalar():
     # A scalar that is not partial is held by every device (nothing to
     # move); a partial one over 4 devices needs its one element at each

@@ -199,6 +199,9 @@ from .spec import Mesh, Sharding, ShardingError, _ints, split_piece
 Split = tuple[tuple[int, ...], ...]
 """Split axes with one entry per tensor dimension (trailing empties kept)."""
 
+_Fit = tuple[int, tuple[int, ...], object]
+"""A slice that fits (`_Problem.slices`): the sequence's place, the sequence, the new boundaries."""
+
 IDENTITY_KINDS = ("sum", "bitwise_xor", "product")
 """Partial kinds whose non-leading terms are an identity value, not the value."""
 
@@ -802,6 +805,9 @@ class _Problem:
         self.classes: dict[tuple, list[Split]] = {}
         self.defaults: dict[tuple[int, int], tuple[int, ...]] = {}
         self.counts: dict[tuple[int, ...], int] = {}
+        self.reductions: dict[Split, Split] = {}
+        self.orders: dict[tuple[int, ...], dict[tuple[int, ...], int]] = {}
+        self.fits: dict[tuple, list[_Fit]] = {}
         self.spent = 0
         if self.budget is None:
             self.budget = EXACT_SEARCH_BUDGET
@@ -820,6 +826,61 @@ class _Problem:
         if n is None:
             n = self.counts[axes] = math.prod(self.sizes[a] for a in axes)
         return n
+
+    def sequences(self, free: tuple[int, ...]) -> dict[tuple[int, ...], int]:
+        """Every order of every non-empty subset of the `free` axes, by
+        length then in `itertools.permutations` order, each with its place
+        in that order (memoized)."""
+        found = self.orders.get(free)
+        if found is None:
+            seqs = itertools.chain.from_iterable(itertools.permutations(free, r) for r in range(1, len(free) + 1))
+            found = self.orders[free] = {seq: i for i, seq in enumerate(seqs)}
+        return found
+
+    def slices(self, d: int, axes: tuple[int, ...], b, free: tuple[int, ...]) -> list[_Fit]:
+        """The all_slices of dimension `d` (split over `axes`, boundaries
+        `b`) over a sequence of the `free` axes that fit, as (the sequence's
+        place in `sequences`, the sequence, the new boundaries); memoized,
+        as layouts of a search share most dimensions."""
+        key = (d, axes, b, free)
+        found = self.fits.get(key)
+        if found is None:
+            order = self.sequences(free)
+            if self.uneven:
+                candidates: Iterator[tuple[int, ...]] = iter(order)
+            else:
+                # pieces of one size: a sequence fits when its devices divide
+                # what is left of the dimension, so no longer one does when
+                # a prefix does not
+                size, pieces = self.shape[d], self.count(axes)
+                candidates = iter(()) if size % pieces else self._dividing(size // pieces, free)
+            found = []
+            for seq in candidates:
+                nb = _refined(self, d, axes, b, seq)
+                if nb is not _INVALID:
+                    found.append((order[seq], seq, nb))
+            found.sort(key=_first_two)
+            self.fits[key] = found
+        return found
+
+    def _dividing(self, n: int, free: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+        """The sequences of distinct `free` axes whose devices divide `n`."""
+        stack: list[tuple[tuple[int, ...], int]] = [((), n)]
+        while stack:
+            seq, left = stack.pop()
+            for a in free:
+                size = self.sizes[a]
+                if a not in seq and left % size == 0:
+                    stack.append((seq + (a,), left // size))
+                    yield seq + (a,)
+
+    def reduced(self, split: Split) -> Split:
+        """`_reduced(split)` on this mesh (memoized: a search meets the
+        same splits again and again)."""
+        found = self.reductions.get(split)
+        if found is None:
+            found = self.reductions[split] = _reduced(split, self.sizes)
+        return found
 
     def permute_table(self, *splits: Split) -> int:
         """Entries of the table `_permutation` walks between `splits`: the
@@ -920,15 +981,16 @@ def _moves(p: _Problem, state: _State, last: Step | None = None) -> Iterator[tup
             g = p.count(axes[-k:])
             new, nb = _with_dim(split, bounds, d, axes[:-k], b)
             yield AllGather(axes[-k:], d), (new, partial, kind, nb), (g - 1) * elems * eb
-    # slice over free axes
-    for r in range(1, len(free) + 1):
-        for seq in itertools.permutations(free, r):
-            p.spend(rank)
-            for d in range(rank):
-                b = _refined(p, d, split[d], bounds[d], seq)
-                if b is not _INVALID:
-                    new, nb = _with_dim(split, bounds, d, split[d] + seq, b)
-                    yield AllSlice(seq, d), (new, partial, kind, nb), 0
+    # slice over free axes (every order of every subset is a candidate for
+    # every dimension; those that fit come from `_Problem.slices`, in the
+    # order of the sequences, then of the dimensions)
+    free_key = tuple(free)
+    p.spend(rank * len(p.sequences(free_key)))
+    fitting = [(i, d, seq, b) for d in range(rank) for i, seq, b in p.slices(d, split[d], bounds[d], free_key)]
+    fitting.sort(key=_first_two)
+    for _, d, seq, b in fitting:
+        new, nb = _with_dim(split, bounds, d, split[d] + seq, b)
+        yield AllSlice(seq, d), (new, partial, kind, nb), 0
     # all_to_all: a suffix of concat_dim to the end of split_dim
     for c, axes in enumerate(split):
         for k in range(1, len(axes) + 1):
@@ -980,15 +1042,25 @@ def _moves(p: _Problem, state: _State, last: Step | None = None) -> Iterator[tup
     # change hands and the boundaries stay, so only on static mesh axes
     if isinstance(last, Permute) and p.mesh.size <= MAX_PERMUTE_DEVICES:
         return
-    mine = _reduced(split, p.sizes)
-    for other in p.same_counts(counts, partial):
-        p.spend()
-        if other == split or p.permute_table(split, other) > MAX_PERMUTE_DEVICES:
+    others = p.same_counts(counts, partial)
+    # (the caller takes every move, so counting them all at once runs out
+    # of budget exactly when counting one by one would)
+    p.spend(len(others))
+    reduced = p.reduced
+    mine = reduced(split)
+    # a table never has more entries than the mesh has devices
+    check_table = p.mesh.size > MAX_PERMUTE_DEVICES
+    whole = elems * eb
+    for other in others:
+        if other == split or (check_table and p.permute_table(split, other) > MAX_PERMUTE_DEVICES):
             continue
         if p.dynamic_axes and any(a in p.dynamic_axes for axes in (*split, *other) for a in axes):
             continue
-        cost = 0 if _reduced(other, p.sizes) == mine else elems * eb
-        yield Permute((), (), other), (other, partial, kind, bounds), cost
+        yield Permute((), (), other), (other, partial, kind, bounds), 0 if reduced(other) == mine else whole
+
+
+def _first_two(entry: tuple) -> tuple:
+    return entry[:2]
 
 
 def _with_dim(split: Split, bounds: tuple, d: int, axes: tuple[int, ...], b) -> tuple[Split, tuple]:
@@ -1023,8 +1095,11 @@ def _search(p: _Problem, start: _State, goal: _State) -> list[Step] | None:
         if state == goal:
             break
         for step, new, c in _moves(p, state, parent[state][1] if state in parent else None):
+            known = best.get(new)
+            if known is not None and (cost + c, n + 1) > known[:2]:
+                continue  # (without making the step's key: most moves reach a layout already reached for less)
             cand = (cost + c, n + 1, keys + (_step_key(step),))
-            if new not in best or cand < best[new]:
+            if known is None or cand < known:
                 best[new] = cand
                 parent[new] = (state, step)
                 order = (cand[0] + remaining(new), cand[1] + steps_left(new), cand[2])
