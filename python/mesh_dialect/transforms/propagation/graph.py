@@ -66,6 +66,18 @@ dimension it picks along gathers its picks, and keeps to even pieces
 one at a time (`Node.uneven_loops`)."""
 
 
+_UNEVEN_SUM_LOOPS_ONLY = frozenset(("gather",))
+"""The hlo ops of `_UNEVEN_HLO` that cut unevenly only along their sum loops."""
+
+
+def uneven_sum_loops_only(name: str) -> bool:
+    """Whether ops named `name` run on pieces of unequal sizes only along
+    their rule's sum loops (a gather's rows, picked one at a time by its
+    ids): the solver keeps their other loops even (`Node.uneven_loops`) and
+    `apply` gives them a cut along those loops alone."""
+    return name.startswith(_HLO_DIALECTS) and name.partition(".")[2] in _UNEVEN_SUM_LOOPS_ONLY
+
+
 def uneven_kind(name: str) -> tuple[bool, bool]:
     """(whether ops named `name` may run on pieces of unequal sizes, whether
     they are hlo ops: their pieces' sizes must then come from their operands)."""
@@ -533,7 +545,7 @@ class _Builder:
             # partition gives each device its own offsets and sizes (crop.py)
             uneven = True
         uneven_loops = None
-        if uneven and name.endswith(".gather"):
+        if uneven and uneven_sum_loops_only(name):
             # a gather split along the rows its ids pick (its sum loop) masks
             # the ids a device does not hold (partition's `_gather_held_rows`):
             # those rows may be cut unevenly, its other loops may not

@@ -56,7 +56,16 @@ from ...ir.signature import op_address
 from ...ir.syntax import Unprintable, decode_sharding_attr, encode_sharding_attr
 from ...sharding.spec import Mesh, Sharding
 from ..base import LOCAL_MESH, Pass, PassFailed, mesh_scopes, redefined_mesh, sharding_of
-from .graph import ANY_MESH, LATER, costed_mesh, costed_value, extract, rebuilds_from, uneven_kind
+from .graph import (
+    ANY_MESH,
+    LATER,
+    costed_mesh,
+    costed_value,
+    extract,
+    rebuilds_from,
+    uneven_kind,
+    uneven_sum_loops_only,
+)
 from .solver import CAPTURED, IMPOSSIBLE, REPLICATED, Graph, Layout, Solver, bytes_moved
 from .solver import Value as GraphValue
 
@@ -895,7 +904,7 @@ class _Function:
             rule = self.rules[index]
             assert isinstance(rule, ShardingRule)
             cut = _lined_up(cut, rule, operands, results, choice.option)
-            if op.name.endswith(".gather"):
+            if uneven_sum_loops_only(op.name):
                 cut = _summed_cut(cut, rule, operands, choice.option)
         for i, r in enumerate(results):
             need = choice.results[i]
