@@ -12,7 +12,8 @@ hangs:
 - `mesh-opt --no-verify-each PASSES IN` for the passes in PIPELINES: the
   same, and an accepted output re-parses (so it verifies);
 - for generated programs, every accepted partition simulates equal to the
-  original (`mesh-run PART --compare-with IN --seed K`).
+  original (`mesh-run PART --compare-with IN --seed K`), also once lowered
+  below mesh ops (SIM_PIPELINES).
 
 Each distinct failure (class + normalized first line) is written, shrunk by
 lines, to OUT/<class>/<n>.mlir with <n>.txt (command, what happened, whether
@@ -56,6 +57,14 @@ SIM_PIPELINES: list[list[str]] = [
     ["--pass-pipeline=builtin.module(sharding-propagation{fixed-point=false traversal={traversal}}, mesh-partition)"],
     ["--sharding-propagation=skip-unknown=true", "--mesh-partition{full}"],
     ["--prepare-windows", "--sharding-propagation", "--mesh-partition"],
+    # the per-device program lowered below mesh ops, as a backend takes it
+    [
+        "--mesh-partition{limit}",
+        "--mesh-optimize-collectives",
+        "--mesh-canonicalize",
+        "--mesh-lower-all-slice",
+        "--mesh-lower-process-multi-index",
+    ],
 ]
 TRAVERSALS = ["forward", "backward", "forward-backward", "backward-forward"]
 
