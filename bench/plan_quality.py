@@ -1,5 +1,5 @@
 """Plan quality: how much a device receives in the partitioned program, ours
-against upstream MLIR's and XLA's, on 27 small programs where only the
+against upstream MLIR's and XLA's, on 30 small programs where only the
 arguments and results are annotated (as JAX's in/out shardings do).
 
 The programs (f32, linalg on tensors) are the shared spec of the plan-quality
@@ -9,7 +9,8 @@ weight_stationary_2d, mlp_chain_4, shared_inits, residual_mlp, dp_mean_loss,
 parallel_block, uneven_hidden_mlp, fsdp_mlp, vocab_parallel_xent, flip_cols,
 roll_cols, shifted_product_cols, pad_rows, diff_rows, transpose_swap,
 conv2d_same_rows, causal_conv1d, dilated_causal_conv1d, grouped_conv1d,
-nearest_upsample (see `PROGRAMS` below for each one's mesh and layouts).
+nearest_upsample, kv_cache_write, sequence_parallel_block, dp_tp_linear_bwd
+(see `PROGRAMS` below for each one's mesh and layouts).
 
 Measured in one run, per program:
   * ours      `mesh_dialect.parse`, then `PrepareWindows`, `ShardingPropagation`,
@@ -291,6 +292,30 @@ def dp_linear_fwd_bwd(b: Builder) -> None:
     b.result(b.matmul(x, w), ROWS)
     b.result(b.generic("ki,kj->ij", [x, dy], MAC, fill="zero"), R)
     b.result(b.generic("ik,jk->ij", [dy, w], MAC, fill="zero"), ROWS)
+
+
+def sequence_parallel_block(b: Builder) -> None:
+    """Megatron's sequence parallelism: the layer norm and the residual on
+    the sequence split (rows), the MLP between them tensor-parallel; the
+    sequence is gathered before the first matmul and the second one's
+    partial sums go back to the sequence split."""
+    x = b.arg("x", (32, 64), ROWS)
+    mean = b.generic("i->i", [b.generic("ij->i", [x], SUM_ACC, fill="zero")], DIV_64)
+    c = b.generic("ij,i->ij", [x, mean], SUB2)
+    var = b.generic("i->i", [b.generic("ij->i", [c], SQUARE_ACC, fill="zero")], DIV_64)
+    h = b.generic("ij,i->ij", [c, var], NORMALIZE)
+    b.result(b.generic("ij,ij->ij", [x, megatron_layer(b, h)], ADD2), ROWS)
+
+
+def dp_tp_linear_bwd(b: Builder) -> None:
+    """The backward of a column-parallel linear layer under data and
+    tensor parallelism (2x4): the weight gradient `x.T @ dy` keeps the
+    weight's column split, the input gradient `dy @ w.T` the batch split."""
+    x = b.arg("x", (16, 64), ((0,), ()))
+    dy = b.arg("dy", (16, 128), ((0,), (1,)))
+    w = b.arg("w", (64, 128), ((), (1,)))
+    b.result(b.generic("ki,kj->ij", [x, dy], MAC, fill="zero"), ((), (1,)))
+    b.result(b.generic("ik,jk->ij", [dy, w], MAC, fill="zero"), ((0,), ()))
 
 
 def contraction_split_matmul(b: Builder) -> None:
@@ -606,6 +631,8 @@ PROGRAMS = [
     Program("grouped_conv1d", (4,), grouped_conv1d),
     Program("nearest_upsample", (4,), nearest_upsample),
     Program("kv_cache_write", (4,), kv_cache_write),
+    Program("sequence_parallel_block", (4,), sequence_parallel_block),
+    Program("dp_tp_linear_bwd", (2, 4), dp_tp_linear_bwd),
 ]
 
 # -- measuring --------------------------------------------------------------------

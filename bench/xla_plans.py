@@ -131,6 +131,10 @@ def layer_norm(x: jax.Array) -> jax.Array:
     return c * jax.lax.rsqrt(var + 1e-5)[:, None]
 
 
+def sequence_parallel_block(x: jax.Array, w1: jax.Array, w2: jax.Array) -> jax.Array:
+    return x + megatron(layer_norm(x), w1, w2)
+
+
 def dp_linear(x: jax.Array, w: jax.Array, dy: jax.Array) -> tuple[jax.Array, jax.Array, jax.Array]:
     return x @ w, x.T @ dy, dy @ w.T
 
@@ -276,6 +280,20 @@ PROGRAMS = [
         lambda cache, new: jax.lax.dynamic_update_slice(cache, new, (0, 30, 0)),
         [((2, 64, 32), (None, "a0")), ((2, 4, 32), R)],
         (None, "a0"),
+    ),
+    Program(
+        "sequence_parallel_block",
+        (4,),
+        sequence_parallel_block,
+        [((32, 64), ROWS), ((64, 128), COLS), ((128, 64), ROWS)],
+        ROWS,
+    ),
+    Program(
+        "dp_tp_linear_bwd",
+        (2, 4),
+        lambda x, dy, w: (x.T @ dy, dy @ w.T),
+        [((16, 64), ("a0", None)), ((16, 128), ("a0", "a1")), ((64, 128), (None, "a1"))],
+        [(None, "a1"), ("a0", None)],
     ),
 ]
 
