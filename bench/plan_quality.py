@@ -1,5 +1,5 @@
 """Plan quality: how much a device receives in the partitioned program, ours
-against upstream MLIR's and XLA's, on 30 small programs where only the
+against upstream MLIR's and XLA's, on 31 small programs where only the
 arguments and results are annotated (as JAX's in/out shardings do).
 
 The programs (f32, linalg on tensors) are the shared spec of the plan-quality
@@ -9,7 +9,8 @@ weight_stationary_2d, mlp_chain_4, shared_inits, residual_mlp, dp_mean_loss,
 parallel_block, uneven_hidden_mlp, fsdp_mlp, vocab_parallel_xent, flip_cols,
 roll_cols, shifted_product_cols, pad_rows, diff_rows, transpose_swap,
 conv2d_same_rows, causal_conv1d, dilated_causal_conv1d, grouped_conv1d,
-nearest_upsample, kv_cache_write, sequence_parallel_block, dp_tp_linear_bwd
+nearest_upsample, kv_cache_write, kv_cache_decode, sequence_parallel_block,
+dp_tp_linear_bwd
 (see `PROGRAMS` below for each one's mesh and layouts).
 
 Measured in one run, per program:
@@ -144,6 +145,16 @@ class Builder:
         t, s = tensor(shape), self.sharding(split)
         v = self.emit(f"mesh.shard %{name} to {s} : {t}", shape) if self.pin_arguments else f"%{name}"
         return self.emit(f"mesh.shard {v} to {s} annotate_for_users : {t}", shape)
+
+    def position(self, name: str, last: int) -> str:
+        """A position given at run time, as JAX passes one: a 0-d i64
+        argument (after the tensors: it has no layout), read and clamped
+        to [0, last] as `lax.dynamic_update_slice` clamps its start."""
+        self.args.append(f"%{name}: tensor<i64>")
+        at = self.emit(f"tensor.extract %{name}[] : tensor<i64>", ())
+        index = self.emit(f"arith.index_cast {at} : i64 to index", ())
+        low, high = self.emit("arith.constant 0 : index", ()), self.emit(f"arith.constant {last} : index", ())
+        return self.emit(f"arith.minsi {self.emit(f'arith.maxsi {index}, {low} : index', ())}, {high} : index", ())
 
     def result(self, value: str, split: Split = ()) -> None:
         shape = self.shapes[value]
@@ -438,6 +449,19 @@ def kv_cache_write(b: Builder) -> None:
     b.result(b.emit(op, (2, 64, 32)), seq)
 
 
+def kv_cache_decode(b: Builder) -> None:
+    """One decoding step's keys written at a position known only at run
+    time (`lax.dynamic_update_slice(cache, new, (0, pos, 0))`, torch's
+    `cache[:, pos] = new`) into a cache whose sequence is split."""
+    seq: Split = ((), (0,))
+    cache = b.arg("cache", (2, 64, 32), seq)
+    new = b.arg("new", (2, 1, 32), R)
+    pos = b.position("pos", 63)
+    t, n = tensor((2, 64, 32)), tensor((2, 1, 32))
+    op = f"tensor.insert_slice {new} into {cache}[0, {pos}, 0] [2, 1, 32] [1, 1, 1] : {n} into {t}"
+    b.result(b.emit(op, (2, 64, 32)), seq)
+
+
 def transpose_swap(b: Builder) -> None:
     """`x.T` with the same layout in and out: the mesh axes trade dimensions."""
     x = b.arg("x", (16, 32), ((0,), (1,)))
@@ -631,6 +655,7 @@ PROGRAMS = [
     Program("grouped_conv1d", (4,), grouped_conv1d),
     Program("nearest_upsample", (4,), nearest_upsample),
     Program("kv_cache_write", (4,), kv_cache_write),
+    Program("kv_cache_decode", (4,), kv_cache_decode),
     Program("sequence_parallel_block", (4,), sequence_parallel_block),
     Program("dp_tp_linear_bwd", (2, 4), dp_tp_linear_bwd),
 ]

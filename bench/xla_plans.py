@@ -47,6 +47,8 @@ from jax.sharding import Mesh, NamedSharding  # noqa: E402
 from jax.sharding import PartitionSpec as P  # noqa: E402
 
 F32 = jnp.float32
+POSITION = jnp.int32
+"""A 0-d argument is a position given at run time (`kv_cache_decode`)."""
 KINDS = ("all-reduce", "all-gather", "reduce-scatter", "all-to-all", "collective-permute")
 # Communicating opcodes outside the five: counted and reported, never silently dropped.
 OTHER = ("collective-broadcast", "ragged-all-to-all", "send", "recv", "all-reduce-scatter")
@@ -105,7 +107,9 @@ class Program:
         out_sh = [sharding(s) for s in self.outs] if isinstance(self.outs, list) else sharding(self.outs)
         out_sh = tuple(out_sh) if isinstance(out_sh, list) else out_sh
         jitted = jax.jit(fn, in_shardings=in_sh, out_shardings=out_sh)
-        return jitted.lower(*(jax.ShapeDtypeStruct(shape, F32) for shape, _ in self.args)).compile()
+        return jitted.lower(
+            *(jax.ShapeDtypeStruct(shape, POSITION if shape == () else F32) for shape, _ in self.args)
+        ).compile()
 
 
 def relu(h: jax.Array) -> jax.Array:
@@ -279,6 +283,13 @@ PROGRAMS = [
         (4,),
         lambda cache, new: jax.lax.dynamic_update_slice(cache, new, (0, 30, 0)),
         [((2, 64, 32), (None, "a0")), ((2, 4, 32), R)],
+        (None, "a0"),
+    ),
+    Program(
+        "kv_cache_decode",
+        (4,),
+        lambda cache, new, pos: jax.lax.dynamic_update_slice(cache, new, (0, pos, 0)),
+        [((2, 64, 32), (None, "a0")), ((2, 1, 32), R), ((), R)],
         (None, "a0"),
     ),
     Program(

@@ -950,7 +950,9 @@ def _insert_slice(op: ir.Operation) -> ShardingRule | None:
     along one it fills a run of at stride 1 (a KV cache's new rows): the
     piece is read there as a pad reads its source (`Crop` with `pads`),
     each device writing the rows of the run its piece of the destination
-    holds and keeping the others."""
+    holds and keeping the others; at a dynamic offset, along one it fills
+    a run of static size at stride 1, and along a unit dimension the piece
+    drops (the piece arrives whole there)."""
     found = _slice_maps(op, op.operands[1], op.operands[0])
     if found is None:
         return None
@@ -971,6 +973,21 @@ def _insert_slice(op: ir.Operation) -> ShardingRule | None:
                 crops.append(crop)
                 full_map[d] = piece_map[k] = loops
                 loops += 1
+    if full is not None and offsets is not None and sizes is not None and strides is not None and kept is not None:
+        # At a dynamic offset (a decoder's cache write at position `pos`), a
+        # run of static size at stride 1 into a dimension of static extent,
+        # or (without crops) one row the inserted piece drops (`x[:, 5] = v`):
+        # the destination may be split there while the piece stays whole,
+        # each device writing the part of the run its piece holds
+        # (`partition/crop.py`, `insert_at_offsets`).
+        dyn = ir.ShapedType.get_dynamic_size()
+        if dyn not in sizes and dyn not in strides:
+            for d, (o, n, t, f) in enumerate(zip(offsets, sizes, strides, full)):
+                dropped = d not in kept and not crops and 0 <= o < (f or 0)
+                runs = t == 1 and f is not None and f >= 2 and 1 <= n <= f
+                if (o == dyn or dropped) and runs and full_map[d] is None:
+                    full_map[d] = loops
+                    loops += 1
     others = tuple(None for _ in op.operands[2:])
     return ShardingRule(
         _all_parallel(loops), (tuple(piece_map), tuple(full_map), *others), (tuple(full_map),), crops=tuple(crops)

@@ -14,7 +14,7 @@ import dataclasses
 from typing import TYPE_CHECKING
 
 from mlir import ir
-from mlir.dialects import tensor
+from mlir.dialects import arith, tensor
 
 from ...interfaces.rules import Crop, ShardingRule, crop_layout
 from ...ir.hlo import ints_of
@@ -288,6 +288,111 @@ def _insert(part: _Partition, op: ir.Operation, crops: list[tuple[Crop, int]], o
         loc=op.location,
         ip=ir.InsertionPoint(op),
     )
+
+
+def insert_at_offsets(part: _Partition, op: ir.Operation, out: Sharding | None) -> ir.Operation | None:
+    """A `tensor.insert_slice` at dynamic offsets (or of a unit dimension
+    the inserted piece drops) along dimensions its destination is split
+    along (the rule's loops there leave the piece whole) made again on
+    this device's piece: along each, of the run
+    [pos, pos + size) the device writes the part its rows [lo, lo + n)
+    hold, from max(pos, lo) - lo on, read from the source at
+    max(pos, lo) - pos (no rows on a device the run misses); along its
+    other dimensions as `_localize` does.  A rank-reducing insert is
+    expanded to the destination's rank first (the dropped dimensions have
+    one row).  None when no such dimension is split."""
+    from .mesh_partition import _dense_i64, _Ix
+
+    dyn = ir.ShapedType.get_dynamic_size()
+    static_offsets = list(ir.DenseI64ArrayAttr(op.attributes["static_offsets"]))
+    sizes = list(ir.DenseI64ArrayAttr(op.attributes["static_sizes"]))
+    source, dest = op.operands[0], op.operands[1]
+    rank = ir.RankedTensorType(source.type).rank
+    kept = range(len(sizes)) if rank == len(sizes) else [d for d, n in enumerate(sizes) if n != 1]
+    split = [
+        d
+        for d, o in enumerate(static_offsets)
+        if (o == dyn or d not in kept) and out is not None and d < len(out.split_axes) and out.split_axes[d]
+    ]
+    if not split:
+        return None
+    assert out is not None and part.mesh is not None
+    if out.halo_sizes:
+        raise ValueError(f"an insert at dynamic offsets into a destination with halos is not supported ({out})")
+    if dyn in sizes or dyn in list(ir.DenseI64ArrayAttr(op.attributes["static_strides"])):
+        raise ValueError("an insert at dynamic offsets of dynamic sizes or strides is not supported")
+    given = iter(list(op.operands)[2:])
+    offsets: list[int | ir.Value] = [next(given) if o == dyn else o for o in static_offsets]
+    whole = ir.RankedTensorType(part.global_type.get(op.results[0], dest.type))
+    ix = _Ix(part, ir.InsertionPoint(op), op.location)
+    rows = _unreduced(ix, source, sizes)
+    source_offsets: list[int | ir.Value] = [0] * len(sizes)
+    source_sizes = ix.sizes_of(rows)
+    new_sizes = list(source_sizes)  # (other dimensions: as much as the source piece holds)
+    for d in split:
+        first = ix.start(out, d, whole.shape[d], ix.group_index(out.axes_of(d)))
+        held = ix.dim(dest, d)
+        at = ix.sub(offsets[d], first)  # the run's start in this piece's rows
+        start = _clamped(ix, at, 0, held)
+        length = ix.sub(_clamped(ix, ix.add(at, sizes[d]), 0, held), start)
+        source_offsets[d] = _clamped(ix, ix.sub(start, at), 0, sizes[d])
+        source_sizes[d] = new_sizes[d] = length
+        offsets[d] = start
+    rows = ix.slice(rows, source_offsets, source_sizes)
+    dyn_off, st_off = ix._mixed(offsets)
+    dyn_size, st_size = ix._mixed(new_sizes)
+    attrs = {key: op.attributes[key] for key in op.attributes}
+    attrs["static_offsets"] = _dense_i64(st_off)
+    attrs["static_sizes"] = _dense_i64(st_size)
+    attrs["operandSegmentSizes"] = ir.DenseI32ArrayAttr.get([1, 1, len(dyn_off), len(dyn_size), 0])
+    return ir.Operation.create(
+        "tensor.insert_slice",
+        results=[dest.type],
+        operands=[rows, dest, *dyn_off, *dyn_size],
+        attributes=attrs,
+        loc=op.location,
+        ip=ir.InsertionPoint(op),
+    )
+
+
+def _clamped(ix, x: int | ir.Value, low: int, high: int | ir.Value) -> int | ir.Value:
+    """`x` clamped to [low, high] (signed)."""
+    if isinstance(x, int) and isinstance(high, int):
+        return min(max(x, low), high)
+    with ix.ip, ix.loc:
+        return arith.MaxSIOp(arith.MinSIOp(ix.value(x), ix.value(high)).result, ix.value(low)).result
+
+
+def _unreduced(ix, source: ir.Value, sizes: list[int]) -> ir.Value:
+    """`source` with the unit dimensions a rank-reducing insert drops put
+    back (each joins the group of the next kept dimension, or of the last
+    one), so that it has the destination's rank."""
+    t = ir.RankedTensorType(source.type)
+    if t.rank == len(sizes):
+        return source
+    if not t.has_static_shape:
+        raise ValueError(f"a rank-reducing insert of a piece of dynamic sizes is not supported here ({t})")
+    kept = [d for d, n in enumerate(sizes) if n != 1]
+    shape = [1] * len(sizes)
+    groups: list[list[int]] = [[] for _ in kept]
+    k = 0
+    for d in range(len(sizes)):
+        if k < len(kept) and d == kept[k]:
+            shape[d] = t.shape[k]
+            groups[k].append(d)
+            k += 1
+        elif groups:
+            groups[min(k, len(groups) - 1)].append(d)
+    groups = [sorted(g) for g in groups]
+    i64 = ir.IntegerType.get_signless(64)
+    reassociation = ir.ArrayAttr.get([ir.ArrayAttr.get([ir.IntegerAttr.get(i64, d) for d in g]) for g in groups])
+    with ix.ip, ix.loc:
+        return ir.Operation.create(
+            "tensor.expand_shape",
+            results=[ir.RankedTensorType.get(shape, t.element_type, t.encoding)],
+            operands=[source],
+            attributes={"reassociation": reassociation, "static_output_shape": ir.DenseI64ArrayAttr.get(shape)},
+        ).result
 
 
 def _pad(part: _Partition, op: ir.Operation, crops: list[tuple[Crop, int]], out: Sharding) -> ir.Operation:

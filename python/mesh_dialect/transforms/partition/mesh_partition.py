@@ -903,6 +903,11 @@ class _Partition:
                 cropped = crop.localize(self, op, rule, outs[0])
             except ValueError as e:
                 raise _Unsupported(op.location, str(e)) from None
+        if cropped is None and name == "tensor.insert_slice":
+            try:
+                cropped = crop.insert_at_offsets(self, op, outs[0])
+            except ValueError as e:
+                raise _Unsupported(op.location, str(e)) from None
         if cropped is not None:
             assert not rule.windows and not pads  # (a crop's rule reads no window and fuses no pad)
             self.replaced(op, cropped)
