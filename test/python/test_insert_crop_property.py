@@ -35,6 +35,35 @@ def _split(draw, rank: int, axes: int) -> list[list[int]]:
     return split
 
 
+def _insert(lines: list[str], k: int, new: str, value: str, offsets, sizes, piece, shape, add: bool) -> str:
+    """Append insert `k` of `new` into `value` (and, with `add`, the
+    result added to itself); the value it makes."""
+    ints = ", ".join
+    lines.append(
+        f"%v{k} = tensor.insert_slice {new} into {value}[{ints(offsets)}] [{ints(map(str, sizes))}]"
+        f" [{ints(['1'] * len(shape))}] : {_t(piece)} into {_t(shape)}"
+    )
+    if not add:
+        return f"%v{k}"
+    lines.append(f"%a{k} = arith.addf %v{k}, %v{k} : {_t(shape)}")
+    return f"%a{k}"
+
+
+def _function(mesh: tuple[int, ...], shape: list[int], split: list[list[int]], args: list[str], lines, value) -> str:
+    """`@f` over mesh `@m`: the cache argument split as `split`, then
+    `lines`, `value` returned with the cache's layout for its users."""
+    body = "\n  ".join(lines)
+    return f"""mesh.mesh @m(shape = {"x".join(map(str, mesh))})
+func.func @f({", ".join(args)}) -> {_t(shape)} {{
+  %s = mesh.sharding @m split_axes = {_layout(split)} : !mesh.sharding
+  %cs = mesh.shard %cache to %s : {_t(shape)}
+  {body}
+  %out = mesh.shard {value} to %s annotate_for_users : {_t(shape)}
+  return %out : {_t(shape)}
+}}
+"""
+
+
 @st.composite
 def programs(draw) -> str:
     mesh = draw(st.sampled_from([(2,), (3,), (4,), (2, 2), (2, 3)]))
@@ -60,25 +89,8 @@ def programs(draw) -> str:
             lines[-1] += " : !mesh.sharding"
             lines.append(f"%n{k} = mesh.shard {new} to %p{k} annotate_for_users : {_t(piece)}")
             new = f"%n{k}"
-        ints = ", ".join
-        lines.append(
-            f"%v{k} = tensor.insert_slice {new} into {value}[{ints(map(str, offsets))}] [{ints(map(str, sizes))}]"
-            f" [{ints(['1'] * rank)}] : {_t(piece)} into {_t(shape)}"
-        )
-        value = f"%v{k}"
-        if draw(st.booleans()):
-            lines.append(f"%a{k} = arith.addf {value}, {value} : {_t(shape)}")
-            value = f"%a{k}"
-    body = "\n  ".join(lines)
-    return f"""mesh.mesh @m(shape = {"x".join(map(str, mesh))})
-func.func @f({", ".join(args)}) -> {_t(shape)} {{
-  %s = mesh.sharding @m split_axes = {_layout(split)} : !mesh.sharding
-  %cs = mesh.shard %cache to %s : {_t(shape)}
-  {body}
-  %out = mesh.shard {value} to %s annotate_for_users : {_t(shape)}
-  return %out : {_t(shape)}
-}}
-"""
+        value = _insert(lines, k, new, value, [str(o) for o in offsets], sizes, piece, shape, draw(st.booleans()))
+    return _function(mesh, shape, split, args, lines, value)
 
 
 @settings(max_examples=150, deadline=None)
@@ -125,26 +137,8 @@ def programs_at_dynamic_offsets(draw) -> tuple[str, list[int]]:
         if 1 in sizes and draw(st.booleans()):
             piece = [n for n in sizes if n != 1]  # rank-reduced: the unit dimensions dropped
         args.append(f"%new{k}: {_t(piece)}")
-        ints = ", ".join
-        lines.append(
-            f"%v{k} = tensor.insert_slice %new{k} into {value}[{ints(offsets)}] [{ints(map(str, sizes))}]"
-            f" [{ints(['1'] * rank)}] : {_t(piece)} into {_t(shape)}"
-        )
-        value = f"%v{k}"
-        if draw(st.booleans()):
-            lines.append(f"%a{k} = arith.addf {value}, {value} : {_t(shape)}")
-            value = f"%a{k}"
-    body = "\n  ".join(lines)
-    text = f"""mesh.mesh @m(shape = {"x".join(map(str, mesh))})
-func.func @f({", ".join(args)}) -> {_t(shape)} {{
-  %s = mesh.sharding @m split_axes = {_layout(split)} : !mesh.sharding
-  %cs = mesh.shard %cache to %s : {_t(shape)}
-  {body}
-  %out = mesh.shard {value} to %s annotate_for_users : {_t(shape)}
-  return %out : {_t(shape)}
-}}
-"""
-    return text, positions
+        value = _insert(lines, k, f"%new{k}", value, offsets, sizes, piece, shape, draw(st.booleans()))
+    return _function(mesh, shape, split, args, lines, value), positions
 
 
 @settings(max_examples=150, deadline=None)

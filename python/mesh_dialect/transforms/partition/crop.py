@@ -240,7 +240,7 @@ def _insert(part: _Partition, op: ir.Operation, crops: list[tuple[Crop, int]], o
     device whose piece the run misses) written after as many of its own rows
     as come before the run; along a dimension inserted whole, the piece's
     size (read from the local source: pieces may differ)."""
-    from .mesh_partition import _dense_i64, _Ix, _one
+    from .mesh_partition import _Ix, _one
 
     mesh = part.mesh
     assert mesh is not None
@@ -273,6 +273,17 @@ def _insert(part: _Partition, op: ir.Operation, crops: list[tuple[Crop, int]], o
         source = ix.slice(
             source, source_offsets, [ix.dim(source, k) if n is None else n for k, n in enumerate(source_sizes)]
         )
+    return _insert_like(op, source, dest, offsets, sizes)
+
+
+def _insert_like(
+    op: ir.Operation, source: ir.Value, dest: ir.Value, offsets: list[int | ir.Value], sizes: list[int | ir.Value]
+) -> ir.Operation:
+    """`op` (a `tensor.insert_slice` at stride 1) made again in front of
+    itself, of `source` into `dest` at `offsets` and `sizes` (ints or
+    index values), its other attributes kept."""
+    from .mesh_partition import _dense_i64
+
     dyn = ir.ShapedType.get_dynamic_size()
     attrs = {key: op.attributes[key] for key in op.attributes}
     attrs["static_offsets"] = _dense_i64([v if isinstance(v, int) else dyn for v in offsets])
@@ -301,7 +312,7 @@ def insert_at_offsets(part: _Partition, op: ir.Operation, out: Sharding | None) 
     other dimensions as `_localize` does.  A rank-reducing insert is
     expanded to the destination's rank first (the dropped dimensions have
     one row).  None when no such dimension is split."""
-    from .mesh_partition import _dense_i64, _Ix
+    from .mesh_partition import _Ix
 
     dyn = ir.ShapedType.get_dynamic_size()
     static_offsets = list(ir.DenseI64ArrayAttr(op.attributes["static_offsets"]))
@@ -338,21 +349,7 @@ def insert_at_offsets(part: _Partition, op: ir.Operation, out: Sharding | None) 
         source_offsets[d] = _clamped(ix, ix.sub(start, at), 0, sizes[d])
         source_sizes[d] = new_sizes[d] = length
         offsets[d] = start
-    rows = ix.slice(rows, source_offsets, source_sizes)
-    dyn_off, st_off = ix._mixed(offsets)
-    dyn_size, st_size = ix._mixed(new_sizes)
-    attrs = {key: op.attributes[key] for key in op.attributes}
-    attrs["static_offsets"] = _dense_i64(st_off)
-    attrs["static_sizes"] = _dense_i64(st_size)
-    attrs["operandSegmentSizes"] = ir.DenseI32ArrayAttr.get([1, 1, len(dyn_off), len(dyn_size), 0])
-    return ir.Operation.create(
-        "tensor.insert_slice",
-        results=[dest.type],
-        operands=[rows, dest, *dyn_off, *dyn_size],
-        attributes=attrs,
-        loc=op.location,
-        ip=ir.InsertionPoint(op),
-    )
+    return _insert_like(op, ix.slice(rows, source_offsets, source_sizes), dest, offsets, new_sizes)
 
 
 def _clamped(ix, x: int | ir.Value, low: int, high: int | ir.Value) -> int | ir.Value:
