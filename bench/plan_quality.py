@@ -2,7 +2,8 @@
 against upstream MLIR's and XLA's, on 31 small programs where only the
 arguments and results are annotated (as JAX's in/out shardings do).
 
-The programs (f32, linalg on tensors) are the shared spec of the plan-quality
+The programs (f32 tensors, linalg; kv_cache_decode also takes a 0-d i64
+position) are the shared spec of the plan-quality
 benchmarks: megatron_mlp, dp_tp_mlp, attention_heads, layer_norm_hidden,
 vocab_row_max, dp_linear_fwd_bwd, contraction_split_matmul,
 weight_stationary_2d, mlp_chain_4, shared_inits, residual_mlp, dp_mean_loss,

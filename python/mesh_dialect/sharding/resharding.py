@@ -199,7 +199,7 @@ from .spec import Mesh, Sharding, ShardingError, _ints, split_piece
 Split = tuple[tuple[int, ...], ...]
 """Split axes with one entry per tensor dimension (trailing empties kept)."""
 
-_Fit = tuple[int, tuple[int, ...], object]
+_Fit = tuple[tuple[int, tuple[int, ...]], tuple[int, ...], object]
 """A slice that fits (`_Problem.slices`): the sequence's place, the sequence, the new boundaries."""
 
 IDENTITY_KINDS = ("sum", "bitwise_xor", "product")
@@ -806,7 +806,6 @@ class _Problem:
         self.defaults: dict[tuple[int, int], tuple[int, ...]] = {}
         self.counts: dict[tuple[int, ...], int] = {}
         self.reductions: dict[Split, Split] = {}
-        self.orders: dict[tuple[int, ...], dict[tuple[int, ...], int]] = {}
         self.fits: dict[tuple, list[_Fit]] = {}
         self.spent = 0
         if self.budget is None:
@@ -827,39 +826,33 @@ class _Problem:
             n = self.counts[axes] = math.prod(self.sizes[a] for a in axes)
         return n
 
-    def sequences(self, free: tuple[int, ...]) -> dict[tuple[int, ...], int]:
-        """Every order of every non-empty subset of the `free` axes, by
-        length then in `itertools.permutations` order, each with its place
-        in that order (memoized)."""
-        found = self.orders.get(free)
-        if found is None:
-            seqs = itertools.chain.from_iterable(itertools.permutations(free, r) for r in range(1, len(free) + 1))
-            found = self.orders[free] = {seq: i for i, seq in enumerate(seqs)}
-        return found
-
     def slices(self, d: int, axes: tuple[int, ...], b, free: tuple[int, ...]) -> list[_Fit]:
         """The all_slices of dimension `d` (split over `axes`, boundaries
-        `b`) over a sequence of the `free` axes that fit, as (the sequence's
-        place in `sequences`, the sequence, the new boundaries); memoized,
-        as layouts of a search share most dimensions."""
+        `b`) over a sequence of the `free` axes that fit, as (the
+        sequence's place among every order of every subset of the free
+        axes: by length, then in `itertools.permutations` order; the
+        sequence; the new boundaries), in that order; memoized, as layouts
+        of a search share most dimensions."""
         key = (d, axes, b, free)
         found = self.fits.get(key)
         if found is None:
-            order = self.sequences(free)
             if self.uneven:
-                candidates: Iterator[tuple[int, ...]] = iter(order)
+                candidates: Iterator[tuple[int, ...]] = itertools.chain.from_iterable(
+                    itertools.permutations(free, r) for r in range(1, len(free) + 1)
+                )
             else:
                 # pieces of one size: a sequence fits when its devices divide
                 # what is left of the dimension, so no longer one does when
                 # a prefix does not
                 size, pieces = self.shape[d], self.count(axes)
                 candidates = iter(()) if size % pieces else self._dividing(size // pieces, free)
+            place = {a: i for i, a in enumerate(free)}
             found = []
             for seq in candidates:
                 nb = _refined(self, d, axes, b, seq)
                 if nb is not _INVALID:
-                    found.append((order[seq], seq, nb))
-            found.sort(key=_first_two)
+                    found.append(((len(seq), tuple(place[a] for a in seq)), seq, nb))
+            found.sort(key=_first)
             self.fits[key] = found
         return found
 
@@ -985,7 +978,9 @@ def _moves(p: _Problem, state: _State, last: Step | None = None) -> Iterator[tup
     # every dimension; those that fit come from `_Problem.slices`, in the
     # order of the sequences, then of the dimensions)
     free_key = tuple(free)
-    p.spend(rank * len(p.sequences(free_key)))
+    # (charged before any is listed: past the budget the search stops here,
+    # before listing the orders of many free axes, which grow factorially)
+    p.spend(rank * _orders(len(free_key)))
     fitting = [(i, d, seq, b) for d in range(rank) for i, seq, b in p.slices(d, split[d], bounds[d], free_key)]
     fitting.sort(key=_first_two)
     for _, d, seq, b in fitting:
@@ -1059,8 +1054,23 @@ def _moves(p: _Problem, state: _State, last: Step | None = None) -> Iterator[tup
         yield Permute((), (), other), (other, partial, kind, bounds), 0 if reduced(other) == mine else whole
 
 
+_ORDERS: dict[int, int] = {}
+
+
+def _orders(k: int) -> int:
+    """How many orders of non-empty subsets `k` axes have (`_Problem.slices`)."""
+    found = _ORDERS.get(k)
+    if found is None:
+        found = _ORDERS[k] = sum(math.perm(k, r) for r in range(1, k + 1))
+    return found
+
+
 def _first_two(entry: tuple) -> tuple:
     return entry[:2]
+
+
+def _first(entry: tuple):
+    return entry[0]
 
 
 def _with_dim(split: Split, bounds: tuple, d: int, axes: tuple[int, ...], b) -> tuple[Split, tuple]:
