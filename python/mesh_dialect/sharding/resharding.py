@@ -184,6 +184,7 @@ halos, which moves nothing) and the target's added last.
 
 from __future__ import annotations
 
+import functools
 import heapq
 import itertools
 import math
@@ -1054,15 +1055,10 @@ def _moves(p: _Problem, state: _State, last: Step | None = None) -> Iterator[tup
         yield Permute((), (), other), (other, partial, kind, bounds), 0 if reduced(other) == mine else whole
 
 
-_ORDERS: dict[int, int] = {}
-
-
+@functools.cache
 def _orders(k: int) -> int:
     """How many orders of non-empty subsets `k` axes have (`_Problem.slices`)."""
-    found = _ORDERS.get(k)
-    if found is None:
-        found = _ORDERS[k] = sum(math.perm(k, r) for r in range(1, k + 1))
-    return found
+    return sum(math.perm(k, r) for r in range(1, k + 1))
 
 
 def _first_two(entry: tuple) -> tuple:

@@ -11,10 +11,11 @@ offsets and sizes (tables read at its piece number).
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from mlir import ir
-from mlir.dialects import arith, tensor
+from mlir.dialects import tensor
 
 from ...interfaces.rules import Crop, ShardingRule, crop_layout
 from ...ir.hlo import ints_of
@@ -336,7 +337,7 @@ def insert_at_offsets(part: _Partition, op: ir.Operation, out: Sharding | None) 
     offsets: list[int | ir.Value] = [next(given) if o == dyn else o for o in static_offsets]
     whole = ir.RankedTensorType(part.global_type.get(op.results[0], dest.type))
     ix = _Ix(part, ir.InsertionPoint(op), op.location)
-    rows = _unreduced(ix, source, sizes)
+    rows = _unreduced(ix, source, sizes, kept)
     source_offsets: list[int | ir.Value] = [0] * len(sizes)
     source_sizes = ix.sizes_of(rows)
     new_sizes = list(source_sizes)  # (other dimensions: as much as the source piece holds)
@@ -344,32 +345,23 @@ def insert_at_offsets(part: _Partition, op: ir.Operation, out: Sharding | None) 
         first = ix.start(out, d, whole.shape[d], ix.group_index(out.axes_of(d)))
         held = ix.dim(dest, d)
         at = ix.sub(offsets[d], first)  # the run's start in this piece's rows
-        start = _clamped(ix, at, 0, held)
-        length = ix.sub(_clamped(ix, ix.add(at, sizes[d]), 0, held), start)
-        source_offsets[d] = _clamped(ix, ix.sub(start, at), 0, sizes[d])
+        start = ix.clamp(at, 0, held)
+        length = ix.sub(ix.clamp(ix.add(at, sizes[d]), 0, held), start)
+        source_offsets[d] = ix.clamp(ix.sub(start, at), 0, sizes[d])
         source_sizes[d] = new_sizes[d] = length
         offsets[d] = start
     return _insert_like(op, ix.slice(rows, source_offsets, source_sizes), dest, offsets, new_sizes)
 
 
-def _clamped(ix, x: int | ir.Value, low: int, high: int | ir.Value) -> int | ir.Value:
-    """`x` clamped to [low, high] (signed)."""
-    if isinstance(x, int) and isinstance(high, int):
-        return min(max(x, low), high)
-    with ix.ip, ix.loc:
-        return arith.MaxSIOp(arith.MinSIOp(ix.value(x), ix.value(high)).result, ix.value(low)).result
-
-
-def _unreduced(ix, source: ir.Value, sizes: list[int]) -> ir.Value:
-    """`source` with the unit dimensions a rank-reducing insert drops put
-    back (each joins the group of the next kept dimension, or of the last
-    one), so that it has the destination's rank."""
+def _unreduced(ix, source: ir.Value, sizes: list[int], kept: Sequence[int]) -> ir.Value:
+    """`source` with the unit dimensions a rank-reducing insert drops (all
+    but `kept`) put back (each joins the group of the next kept dimension,
+    or of the last one), so that it has the destination's rank."""
     t = ir.RankedTensorType(source.type)
     if t.rank == len(sizes):
         return source
     if not t.has_static_shape:
         raise ValueError(f"a rank-reducing insert of a piece of dynamic sizes is not supported here ({t})")
-    kept = [d for d, n in enumerate(sizes) if n != 1]
     shape = [1] * len(sizes)
     groups: list[list[int]] = [[] for _ in kept]
     k = 0

@@ -2468,6 +2468,12 @@ class _Ix:
             return b
         return a if b == 0 else self._arith(arith.AddIOp, a, b)
 
+    def clamp(self, x, low: int, high):
+        """`x` clamped to [low, high] (signed)."""
+        if isinstance(x, int) and isinstance(high, int):
+            return min(max(x, low), high)
+        return self._arith(arith.MaxSIOp, self._arith(arith.MinSIOp, x, high), low)
+
     def sub(self, a, b):
         if isinstance(a, int) and isinstance(b, int):
             return a - b
