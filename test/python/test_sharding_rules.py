@@ -23,6 +23,7 @@ from mesh_dialect.interfaces import (
     option_from_shardings,
     option_to_lists,
     register_rule,
+    registry,
     rule_for,
     shardings_from_option,
     validate_option,
@@ -757,6 +758,23 @@ def test_moved_options_are_valid_and_place_every_axis_of_the_request(rule, data)
     for option in moved:
         validate_option(rule, option)
         assert set(s.used_axes()) <= {a for axes in option for a in axes}
+
+
+def test_rank_reducing_slices_keep_their_dimensions_of_other_sizes():
+    """A rank-reducing slice drops unit dimensions: its piece's dimensions
+    are the slice's others, in order, which partition reads again
+    (`crop.kept_of`).  Where only some unit dimensions are dropped, which
+    ones is not said by the sizes: the slice has no rule, never split."""
+    assert registry.kept_dims([4, 1, 8, 1], 2) == [0, 2]
+    assert registry.kept_dims([4, 1, 8], 3) == [0, 1, 2]
+    assert registry.kept_dims([1, 1, 4], 2) is None
+    ops = [
+        "%0 = tensor.extract_slice %x[0, 3, 0] [2, 1, 8] [1, 1, 1] : tensor<2x4x8xf32> to tensor<2x8xf32>",
+        "%1 = tensor.extract_slice %x[0, 3, 0] [1, 1, 8] [1, 1, 1] : tensor<2x4x8xf32> to tensor<1x8xf32>",
+    ]
+    reduced, ambiguous = rules_of("\n".join(ops), "%x: tensor<2x4x8xf32>")["tensor.extract_slice"]
+    assert reduced == R([P, P], [(0, None, 1)], [(0, 1)])
+    assert ambiguous is None
 
 
 def test_slices_taking_part_of_a_dimension_read_through_crops():

@@ -884,9 +884,12 @@ def _slice_dims(op: ir.Operation, full: tuple[int | None, ...]) -> list[bool] | 
     ]
 
 
-def _kept_dims(sizes: list[int], piece_rank: int) -> list[int] | None:
+def kept_dims(sizes: Sequence[int], piece_rank: int) -> list[int] | None:
     """Dimensions of the full tensor that the (possibly rank-reduced) slice
-    keeps, in order: a rank-reducing slice drops unit dimensions."""
+    of `sizes` keeps, in order: a rank-reducing slice drops unit dimensions.
+    None when that is ambiguous (some unit dimensions kept, others dropped):
+    the slice rules then give no rule, and partition never meets such a
+    slice split."""
     if piece_rank == len(sizes):
         return list(range(len(sizes)))
     kept = [d for d, n in enumerate(sizes) if n != 1]
@@ -906,7 +909,7 @@ def _slice_maps(
         return None
     whole = _slice_dims(op, full)
     sizes = _ints(_attr(op, "static_sizes")) or []
-    kept = _kept_dims(sizes, len(piece))
+    kept = kept_dims(sizes, len(piece))
     if whole is None or kept is None:
         return None
     offsets, strides = _ints(_attr(op, "static_offsets")), _ints(_attr(op, "static_strides"))
@@ -962,7 +965,7 @@ def _insert_slice(op: ir.Operation) -> ShardingRule | None:
     full, piece = _shape(op.operands[1]), _shape(op.operands[0])
     offsets, sizes = _ints(_attr(op, "static_offsets")), _ints(_attr(op, "static_sizes"))
     strides = _ints(_attr(op, "static_strides"))
-    kept = None if sizes is None or piece is None else _kept_dims(sizes, len(piece))
+    kept = None if sizes is None or piece is None else kept_dims(sizes, len(piece))
     static = len(op.operands) == 2 and full is not None and piece is not None and None not in (*full, *piece)
     if static and offsets is not None and strides is not None and kept is not None:
         assert full is not None and piece is not None and sizes is not None

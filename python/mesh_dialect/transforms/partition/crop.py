@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from mlir import ir
 from mlir.dialects import tensor
 
+from ...interfaces.registry import kept_dims
 from ...interfaces.rules import Crop, ShardingRule, crop_layout
 from ...ir.hlo import ints_of
 from ...sharding.spec import Mesh, Sharding
@@ -192,6 +193,16 @@ def localize(part: _Partition, op: ir.Operation, rule: ShardingRule, out: Shardi
     )
 
 
+def kept_of(sizes: Sequence[int], rank: int) -> list[int]:
+    """The dimensions of a slice of static `sizes` (dynamic ones negative)
+    that its piece of `rank` keeps (`registry.kept_dims`): only slices whose
+    rule exists are split, and their rule found those."""
+    kept = kept_dims(sizes, rank)
+    if kept is None:  # (never met: such a slice has no rule, and is never split)
+        raise ValueError(f"a slice of sizes {list(sizes)} into rank {rank} drops unit dimensions ambiguously")
+    return kept
+
+
 def _localized(
     part: _Partition,
     op: ir.Operation,
@@ -210,7 +221,7 @@ def _localized(
     result = op.results[0]
     global_out = ir.RankedTensorType(part.global_type.get(result, result.type))
     rank = global_out.rank
-    kept = list(range(len(sizes))) if rank == len(sizes) else [d for d, n in enumerate(static_sizes) if n != 1]
+    kept = kept_of(static_sizes, rank)
     have = _held(part, op, crops, out)
     by_dim = {c.dim: c for c, _ in crops}
     ix = _Ix(part, ir.InsertionPoint(op), op.location)
@@ -251,7 +262,7 @@ def _insert(part: _Partition, op: ir.Operation, crops: list[tuple[Crop, int]], o
     offsets: list[int | ir.Value] = list(ir.DenseI64ArrayAttr(op.attributes["static_offsets"]))
     sizes: list[int | ir.Value] = list(ir.DenseI64ArrayAttr(op.attributes["static_sizes"]))
     rank = ir.RankedTensorType(source.type).rank
-    kept = list(range(len(sizes))) if rank == len(sizes) else [d for d, n in enumerate(sizes) if n != 1]
+    kept = kept_of(sizes, rank)  # type: ignore[arg-type]
     source_offsets: list[int | ir.Value] = [0] * rank
     source_sizes: list[int | ir.Value | None] = [None] * rank  # (None: the local source's, read if needed)
     by_dim = {c.dim: (c, k) for c, k in crops}  # (source dimension: the crop and its result dimension)
@@ -320,7 +331,7 @@ def insert_at_offsets(part: _Partition, op: ir.Operation, out: Sharding | None) 
     sizes = list(ir.DenseI64ArrayAttr(op.attributes["static_sizes"]))
     source, dest = op.operands[0], op.operands[1]
     rank = ir.RankedTensorType(source.type).rank
-    kept = range(len(sizes)) if rank == len(sizes) else [d for d, n in enumerate(sizes) if n != 1]
+    kept = kept_of(sizes, rank)
     split = [
         d
         for d, o in enumerate(static_offsets)

@@ -2788,7 +2788,7 @@ def _localize(op: ir.Operation, name: str, forget) -> None:
         # inserted source (a rank-reducing slice drops unit dimensions).
         piece = ir.RankedTensorType(op.results[0].type if name == "tensor.extract_slice" else op.operands[0].type)
         sizes = list(op.attributes["static_sizes"])
-        kept = range(len(sizes)) if piece.rank == len(sizes) else [d for d, n in enumerate(sizes) if n != 1]
+        kept = crop.kept_of(sizes, piece.rank)
         for k, d in enumerate(kept):
             if sizes[d] >= 0 and k < piece.rank and not piece.is_dynamic_dim(k):
                 sizes[d] = piece.shape[k]
