@@ -1,5 +1,5 @@
 """Plan quality: how much a device receives in the partitioned program, ours
-against upstream MLIR's and XLA's, on 31 small programs where only the
+against upstream MLIR's and XLA's, on 33 small programs where only the
 arguments and results are annotated (as JAX's in/out shardings do).
 
 The programs (f32 tensors, linalg; kv_cache_decode also takes a 0-d i64
@@ -11,7 +11,7 @@ parallel_block, uneven_hidden_mlp, fsdp_mlp, vocab_parallel_xent, flip_cols,
 roll_cols, shifted_product_cols, pad_rows, diff_rows, transpose_swap,
 conv2d_same_rows, causal_conv1d, dilated_causal_conv1d, grouped_conv1d,
 nearest_upsample, kv_cache_write, kv_cache_decode, sequence_parallel_block,
-dp_tp_linear_bwd
+dp_tp_linear_bwd, gpt_block_dp_tp, gpt_block_dp_tp_sp
 (see `PROGRAMS` below for each one's mesh and layouts).
 
 Measured in one run, per program:
@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import functools
 import io
 import json
 import math
@@ -328,6 +329,47 @@ def dp_tp_linear_bwd(b: Builder) -> None:
     w = b.arg("w", (64, 128), ((), (1,)))
     b.result(b.generic("ki,kj->ij", [x, dy], MAC, fill="zero"), ((), (1,)))
     b.result(b.generic("ik,jk->ij", [dy, w], MAC, fill="zero"), ((0,), ()))
+
+
+def layer_norm_3d(b: Builder, x: str) -> str:
+    """A layer norm over the last dimension (64) of a (batch, sequence,
+    hidden) activation, without scale and shift."""
+    mean = b.generic("bs->bs", [b.generic("bsd->bs", [x], SUM_ACC, fill="zero")], DIV_64)
+    c = b.generic("bsd,bs->bsd", [x, mean], SUB2)
+    var = b.generic("bs->bs", [b.generic("bsd->bs", [c], SQUARE_ACC, fill="zero")], DIV_64)
+    return b.generic("bsd,bs->bsd", [c, var], NORMALIZE)
+
+
+def gpt_block(sequence_parallel: bool) -> Callable[[Builder], None]:
+    """A pre-norm GPT block on 2x4: the batch over the first mesh axis
+    (data parallel), the heads of the q, k, v and output projections and
+    the MLP's hidden dimension over the second (Megatron tensor
+    parallelism): attention and MLP each with their residual add; with
+    `sequence_parallel`, the block's input and output also split their
+    sequence over the second axis (Megatron's sequence parallelism)."""
+    return functools.partial(_gpt_block, layout=((0,), (1,)) if sequence_parallel else ((0,),))
+
+
+def _gpt_block(b: Builder, layout: Split) -> None:
+    tp = ((), (1,))
+    x = b.arg("x", (4, 16, 64), layout)
+    wq, wk, wv = (b.arg(n, (64, 4, 16), tp) for n in ("wq", "wk", "wv"))
+    wo = b.arg("wo", (4, 16, 64), ((1,),))
+    w1 = b.arg("w1", (64, 256), tp)
+    w2 = b.arg("w2", (256, 64), ((1,),))
+    h = layer_norm_3d(b, x)
+    q, k, v = (b.generic("bsd,dhe->bshe", [h, w], MAC, fill="zero") for w in (wq, wk, wv))
+    s = b.generic("bqhe,bkhe->bhqk", [q, k], MAC, fill="zero")
+    s = b.generic("bhqk->bhqk", [s], SCALE)
+    m = b.generic("bhqk->bhq", [s], MAX_ACC, fill="ninf")
+    e = b.generic("bhqk,bhq->bhqk", [s, m], EXP_SUB)
+    p = b.generic("bhqk,bhq->bhqk", [e, b.generic("bhqk->bhq", [e], SUM_ACC, fill="zero")], DIV2)
+    ctx = b.generic("bhqk,bkhe->bqhe", [p, v], MAC, fill="zero")
+    x = b.generic("bsd,bsd->bsd", [x, b.generic("bshe,hed->bsd", [ctx, wo], MAC, fill="zero")], ADD2)
+    f = b.generic("bsd,df->bsf", [layer_norm_3d(b, x), w1], MAC, fill="zero")
+    f = b.generic("bsf,bsf->bsf", [f, b.zeros(b.shapes[f])], MAX2)
+    y = b.generic("bsf,fd->bsd", [f, w2], MAC, fill="zero")
+    b.result(b.generic("bsd,bsd->bsd", [x, y], ADD2), layout)
 
 
 def contraction_split_matmul(b: Builder) -> None:
@@ -659,6 +701,8 @@ PROGRAMS = [
     Program("kv_cache_decode", (4,), kv_cache_decode),
     Program("sequence_parallel_block", (4,), sequence_parallel_block),
     Program("dp_tp_linear_bwd", (2, 4), dp_tp_linear_bwd),
+    Program("gpt_block_dp_tp", (2, 4), gpt_block(sequence_parallel=False)),
+    Program("gpt_block_dp_tp_sp", (2, 4), gpt_block(sequence_parallel=True)),
 ]
 
 # -- measuring --------------------------------------------------------------------
