@@ -1,5 +1,5 @@
 """Plan quality: how much a device receives in the partitioned program, ours
-against upstream MLIR's and XLA's, on 33 small programs where only the
+against upstream MLIR's and XLA's, on 34 small programs where only the
 arguments and results are annotated (as JAX's in/out shardings do).
 
 The programs (f32 tensors, linalg; kv_cache_decode also takes a 0-d i64
@@ -11,7 +11,7 @@ parallel_block, uneven_hidden_mlp, fsdp_mlp, vocab_parallel_xent, flip_cols,
 roll_cols, shifted_product_cols, pad_rows, diff_rows, transpose_swap,
 conv2d_same_rows, causal_conv1d, dilated_causal_conv1d, grouped_conv1d,
 nearest_upsample, kv_cache_write, kv_cache_decode, sequence_parallel_block,
-dp_tp_linear_bwd, gpt_block_dp_tp, gpt_block_dp_tp_sp
+dp_tp_linear_bwd, gpt_block_dp_tp, gpt_block_dp_tp_sp, gpt_block_fsdp_tp
 (see `PROGRAMS` below for each one's mesh and layouts).
 
 Measured in one run, per program:
@@ -340,6 +340,12 @@ def layer_norm_3d(b: Builder, x: str) -> str:
     return b.generic("bsd,bs->bsd", [c, var], NORMALIZE)
 
 
+def gpt_block_fsdp(b: Builder) -> None:
+    """The GPT block of `gpt_block` under FSDP and tensor parallelism: each
+    weight's model dimension also split over the batch's mesh axis."""
+    _gpt_block(b, ((0,),), fsdp=True)
+
+
 def gpt_block(sequence_parallel: bool) -> Callable[[Builder], None]:
     """A pre-norm GPT block on 2x4: the batch over the first mesh axis
     (data parallel), the heads of the q, k, v and output projections and
@@ -350,13 +356,13 @@ def gpt_block(sequence_parallel: bool) -> Callable[[Builder], None]:
     return functools.partial(_gpt_block, layout=((0,), (1,)) if sequence_parallel else ((0,),))
 
 
-def _gpt_block(b: Builder, layout: Split) -> None:
-    tp = ((), (1,))
+def _gpt_block(b: Builder, layout: Split, fsdp: bool = False) -> None:
+    model: tuple[int, ...] = (0,) if fsdp else ()
     x = b.arg("x", (4, 16, 64), layout)
-    wq, wk, wv = (b.arg(n, (64, 4, 16), tp) for n in ("wq", "wk", "wv"))
-    wo = b.arg("wo", (4, 16, 64), ((1,),))
-    w1 = b.arg("w1", (64, 256), tp)
-    w2 = b.arg("w2", (256, 64), ((1,),))
+    wq, wk, wv = (b.arg(n, (64, 4, 16), (model, (1,))) for n in ("wq", "wk", "wv"))
+    wo = b.arg("wo", (4, 16, 64), ((1,), (), model))
+    w1 = b.arg("w1", (64, 256), (model, (1,)))
+    w2 = b.arg("w2", (256, 64), ((1,), model))
     h = layer_norm_3d(b, x)
     q, k, v = (b.generic("bsd,dhe->bshe", [h, w], MAC, fill="zero") for w in (wq, wk, wv))
     s = b.generic("bqhe,bkhe->bhqk", [q, k], MAC, fill="zero")
@@ -703,6 +709,7 @@ PROGRAMS = [
     Program("dp_tp_linear_bwd", (2, 4), dp_tp_linear_bwd),
     Program("gpt_block_dp_tp", (2, 4), gpt_block(sequence_parallel=False)),
     Program("gpt_block_dp_tp_sp", (2, 4), gpt_block(sequence_parallel=True)),
+    Program("gpt_block_fsdp_tp", (2, 4), gpt_block_fsdp),
 ]
 
 # -- measuring --------------------------------------------------------------------
