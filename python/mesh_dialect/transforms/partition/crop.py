@@ -371,14 +371,15 @@ def _unreduced(ix, source: ir.Value, sizes: list[int], kept: Sequence[int]) -> i
     t = ir.RankedTensorType(source.type)
     if t.rank == len(sizes):
         return source
-    if not t.has_static_shape:
-        raise ValueError(f"a rank-reducing insert of a piece of dynamic sizes is not supported here ({t})")
     shape = [1] * len(sizes)
+    given: list[ir.Value] = []  # (a piece of a dimension cut unevenly: its size, read from it)
     groups: list[list[int]] = [[] for _ in kept]
     k = 0
     for d in range(len(sizes)):
         if k < len(kept) and d == kept[k]:
             shape[d] = t.shape[k]
+            if t.is_dynamic_dim(k):
+                given.append(ix.value(ix.dim(source, k)))
             groups[k].append(d)
             k += 1
         elif groups:
@@ -390,7 +391,7 @@ def _unreduced(ix, source: ir.Value, sizes: list[int], kept: Sequence[int]) -> i
         return ir.Operation.create(
             "tensor.expand_shape",
             results=[ir.RankedTensorType.get(shape, t.element_type, t.encoding)],
-            operands=[source],
+            operands=[source, *given],
             attributes={"reassociation": reassociation, "static_output_shape": ir.DenseI64ArrayAttr.get(shape)},
         ).result
 

@@ -50,10 +50,22 @@ a `linalg.generic` when it is a fill)."""
 _NOT_COLLECTIVES = ("mesh.mesh", "mesh.sharding", "mesh.shard")
 """The mesh ops that are no collective (nor a query of one device's data),
 as partition tells them apart (`check_collective`)."""
-_UNEVEN_OPS = ("linalg.", "arith.", "math.", "tensor.empty")
+_UNEVEN_OPS = (
+    "linalg.",
+    "arith.",
+    "math.",
+    "tensor.empty",
+    "tensor.extract_slice",
+    "tensor.insert_slice",
+    "tensor.concat",
+)
 """Ops the solver may run on pieces of unequal sizes: partition gives each
-device its own sizes (slices, reshapes, pads and tosa ops keep to even
-pieces; hlo ops, see `_UNEVEN_HLO`)."""
+device its own sizes (a slice's or an insert's, read from its piece, along
+the dimensions it takes whole: `_Partition.localize_dynamic`; a strided
+one's differ in size and do not line up, `_Candidates.lines_up`; a
+concatenation's along the others than the one it joins along).
+Reshapes (but unit ones), pads and tosa ops keep to even pieces; hlo ops,
+see `_UNEVEN_HLO`."""
 _HLO_DIALECTS = ("stablehlo.", "mhlo.", "chlo.")
 _UNEVEN_HLO = frozenset(("broadcast_in_dim", "transpose", "dot_general", "dot", "reduce", "gather"))
 """The hlo ops besides the elementwise ones that partition runs on pieces of
