@@ -1,5 +1,5 @@
 """Plan quality: how much a device receives in the partitioned program, ours
-against upstream MLIR's and XLA's, on 34 small programs where only the
+against upstream MLIR's and XLA's, on 35 small programs where only the
 arguments and results are annotated (as JAX's in/out shardings do).
 
 The programs (f32 tensors, linalg; kv_cache_decode also takes a 0-d i64
@@ -11,7 +11,8 @@ parallel_block, uneven_hidden_mlp, fsdp_mlp, vocab_parallel_xent, flip_cols,
 roll_cols, shifted_product_cols, pad_rows, diff_rows, transpose_swap,
 conv2d_same_rows, causal_conv1d, dilated_causal_conv1d, grouped_conv1d,
 nearest_upsample, kv_cache_write, kv_cache_decode, sequence_parallel_block,
-dp_tp_linear_bwd, gpt_block_dp_tp, gpt_block_dp_tp_sp, gpt_block_fsdp_tp
+dp_tp_linear_bwd, gpt_block_dp_tp, gpt_block_dp_tp_sp, gpt_block_fsdp_tp,
+last_token_logits
 (see `PROGRAMS` below for each one's mesh and layouts).
 
 Measured in one run, per program:
@@ -378,6 +379,18 @@ def _gpt_block(b: Builder, layout: Split, fsdp: bool = False) -> None:
     b.result(b.generic("bsd,bsd->bsd", [x, y], ADD2), layout)
 
 
+def last_token_logits(b: Builder) -> None:
+    """The LM head's logits of the last position only (`logits[:, -1]`, for
+    sampling the next token, which reads them whole), the vocabulary (50)
+    split unevenly over 4 devices."""
+    logits = b.generic("bsd,dv->bsv", [b.arg("h", (2, 8, 64), R), b.arg("w", (64, 50), COLS)], MAC, fill="zero")
+    last = b.emit(
+        f"tensor.extract_slice {logits}[0, 7, 0] [2, 1, 50] [1, 1, 1] : {tensor((2, 8, 50))} to {tensor((2, 50))}",
+        (2, 50),
+    )
+    b.result(last, R)
+
+
 def contraction_split_matmul(b: Builder) -> None:
     b.result(b.matmul(b.arg("x", (8, 64), COLS), b.arg("w", (64, 16), ROWS)), ((0,), ()))
 
@@ -710,6 +723,7 @@ PROGRAMS = [
     Program("gpt_block_dp_tp", (2, 4), gpt_block(sequence_parallel=False)),
     Program("gpt_block_dp_tp_sp", (2, 4), gpt_block(sequence_parallel=True)),
     Program("gpt_block_fsdp_tp", (2, 4), gpt_block_fsdp),
+    Program("last_token_logits", (4,), last_token_logits),
 ]
 
 # -- measuring --------------------------------------------------------------------
