@@ -825,24 +825,6 @@ def _tensor_reshape(op: ir.Operation) -> ShardingRule | None:
     return _reshape_rule(src, dst, groups)
 
 
-UNIT_RESHAPES = ("tensor.expand_shape", "tensor.collapse_shape")
-
-
-def unit_reshape(op: ir.Operation) -> bool:
-    """Whether a `tensor.expand_shape` or `collapse_shape` only adds or drops
-    dimensions of size 1 (torch-mlir's [6] -> [6, 1]): each group of its
-    reassociation holds at most one other dimension, which keeps its size,
-    so a piece of it is the same piece on both sides, even or not."""
-    grouped = op.results[0] if op.name == "tensor.expand_shape" else op.operands[0]
-    shape = _shape(grouped)
-    if shape is None or None in shape:
-        return False
-    for group in op.attributes["reassociation"]:
-        if sum(1 for d in group if shape[ir.IntegerAttr(d).value] != 1) > 1:
-            return False
-    return True
-
-
 def _shape_reshape(op: ir.Operation) -> ShardingRule | None:
     """`tosa.reshape` and hlo `reshape`: groups from the static shapes."""
     src, dst = _shape(op.operands[0]), _shape(op.results[0])

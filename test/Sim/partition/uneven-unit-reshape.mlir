@@ -1,7 +1,9 @@
-// A tensor.expand_shape or collapse_shape that only adds or drops unit
-// dimensions (torch-mlir writes [6] -> [6, 1] inside its NLL loss) keeps a
-// dimension the mesh does not divide split, at the same cut on both sides;
-// it was gathered whole.  Any other reshape still keeps to even pieces.
+// A tensor.expand_shape or collapse_shape keeps a dimension the mesh does
+// not divide split, at the same cut on both sides, where the dimension is
+// alone in its group but for unit dimensions: torch-mlir's [6] -> [6, 1]
+// inside its NLL loss, or an uneven batch beside the heads a reshape splits
+// off the hidden dimension.  Such a dimension was gathered whole.  A group
+// reshaped into other sizes still keeps to even pieces.
 // Each function is simulated against the unpartitioned program.
 // RUN: mesh-opt --sharding-propagation --mesh-partition %s -o %t.mlir
 // RUN: FileCheck %s --check-prefix=IR < %t.mlir
@@ -9,10 +11,13 @@
 // RUN: mesh-run %t.mlir -f expand --compare-with %s -q --seed 2 | FileCheck %s
 // RUN: mesh-run %t.mlir -f middle --compare-with %s -q --seed 1 | FileCheck %s
 // RUN: mesh-run %t.mlir -f grouped --compare-with %s -q --seed 1 | FileCheck %s
+// RUN: mesh-run %t.mlir -f heads --compare-with %s -q --seed 1 | FileCheck %s
+// RUN: mesh-run %t.mlir -f heads --compare-with %s -q --seed 2 | FileCheck %s
 // CHECK: match
 
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
 #id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 mesh.mesh @mesh(shape = 4)
 mesh.mesh @two(shape = 2)
 
@@ -76,4 +81,27 @@ func.func @grouped(%arg0: tensor<6xf32>) -> tensor<3x2xf32> {
   } -> tensor<3x2xf32>
   %res = mesh.shard %r to %sh : tensor<3x2xf32>
   return %res : tensor<3x2xf32>
+}
+
+// A batch of 6 over 4 devices beside a hidden dimension of 64 reshaped
+// into 4 heads of 16 and back: the batch keeps its uneven cut.
+// IR-LABEL: func.func @heads(
+// IR-NOT: mesh.all_
+// IR: tensor.expand_shape %arg0 {{\[\[}}0], [1], [2, 3]] output_shape [%{{.*}}, 16, 4, 16] : tensor<?x16x64xf32> into tensor<?x16x4x16xf32>
+// IR-NOT: mesh.all_
+// IR: tensor.collapse_shape %{{.*}} {{\[\[}}0], [1], [2, 3]] : tensor<?x16x4x16xf32> into tensor<?x16x64xf32>
+// IR-NEXT: return
+func.func @heads(%x: tensor<6x16x64xf32>) -> tensor<6x16x64xf32> {
+  %s = mesh.sharding @mesh split_axes = [[0]] : !mesh.sharding
+  %a = mesh.shard %x to %s annotate_for_users : tensor<6x16x64xf32>
+  %h = tensor.expand_shape %a [[0], [1], [2, 3]] output_shape [6, 16, 4, 16] : tensor<6x16x64xf32> into tensor<6x16x4x16xf32>
+  %e = tensor.empty() : tensor<6x16x4x16xf32>
+  %g = linalg.generic {indexing_maps = [#id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%h : tensor<6x16x4x16xf32>) outs(%e : tensor<6x16x4x16xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %m = arith.mulf %in, %in : f32
+    linalg.yield %m : f32
+  } -> tensor<6x16x4x16xf32>
+  %c = tensor.collapse_shape %g [[0], [1], [2, 3]] : tensor<6x16x4x16xf32> into tensor<6x16x64xf32>
+  %r = mesh.shard %c to %s : tensor<6x16x64xf32>
+  return %r : tensor<6x16x64xf32>
 }

@@ -17,7 +17,7 @@ from mlir import ir
 from ...interfaces.captures import MaskedRead, aligned_reads, masked_read
 from ...interfaces.choice import same_placement
 from ...interfaces.linear import SUM_LINEAR_OPS, term_operands, ways_off_pads
-from ...interfaces.registry import INDEX_OFFSET_OPS, UNIT_RESHAPES, is_pointwise, unit_reshape, walk_inside
+from ...interfaces.registry import INDEX_OFFSET_OPS, is_pointwise, walk_inside
 from ...interfaces.rules import (
     Conflict,
     Iterator,
@@ -58,14 +58,18 @@ _UNEVEN_OPS = (
     "tensor.extract_slice",
     "tensor.insert_slice",
     "tensor.concat",
+    "tensor.expand_shape",
+    "tensor.collapse_shape",
 )
 """Ops the solver may run on pieces of unequal sizes: partition gives each
 device its own sizes (a slice's or an insert's, read from its piece, along
-the dimensions it takes whole: `_Partition.localize_dynamic`; a strided
-one's differ in size and do not line up, `_Candidates.lines_up`; a
-concatenation's along the others than the one it joins along).
-Reshapes (but unit ones), pads and tosa ops keep to even pieces; hlo ops,
-see `_UNEVEN_HLO`."""
+the dimensions it takes whole: `_Partition.localize_dynamic`; a
+concatenation's along the others than the one it joins along; a
+reshape's along a dimension alone in its group but for unit dimensions).
+A loop that indexes dimensions of different sizes (a strided slice's, a
+reshape's group of other sizes, whose cut on one side is not the default
+cut on the other) is cut only evenly (`_Candidates.lines_up`).  Pads and
+tosa ops keep to even pieces; hlo ops, see `_UNEVEN_HLO`."""
 _HLO_DIALECTS = ("stablehlo.", "mhlo.", "chlo.")
 _UNEVEN_HLO = frozenset(("broadcast_in_dim", "transpose", "dot_general", "dot", "reduce", "gather"))
 """The hlo ops besides the elementwise ones that partition runs on pieces of
@@ -548,11 +552,7 @@ class _Builder:
         if kind is None:
             kind = self.uneven_kinds[name] = uneven_kind(name)
         uneven = kind[0] and (not fn.any_offsets or kind[1])
-        if name in UNIT_RESHAPES and not fn.any_offsets:
-            # (other reshapes keep to even pieces: a split group's cut on one
-            # side is not the default cut on the other)
-            uneven = unit_reshape(op)
-        elif rule.crops and not fn.any_offsets:
+        if rule.crops and not fn.any_offsets:
             # a slice or a pad reading a dimension through a `Crop`:
             # partition gives each device its own offsets and sizes (crop.py)
             uneven = True
