@@ -288,12 +288,18 @@ def attention_heads(b: Builder) -> None:
     b.result(b.named("linalg.batch_matmul", p, v), ROWS)
 
 
+def layer_norm(b: Builder, x: str, dims: str = "ij") -> str:
+    """A layer norm over the last of `dims` (the einsum letters of `x`, whose
+    last dimension is 64), without scale and shift."""
+    rows = dims[:-1]
+    mean = b.generic(f"{rows}->{rows}", [b.generic(f"{dims}->{rows}", [x], SUM_ACC, fill="zero")], DIV_64)
+    c = b.generic(f"{dims},{rows}->{dims}", [x, mean], SUB2)
+    var = b.generic(f"{rows}->{rows}", [b.generic(f"{dims}->{rows}", [c], SQUARE_ACC, fill="zero")], DIV_64)
+    return b.generic(f"{dims},{rows}->{dims}", [c, var], NORMALIZE)
+
+
 def layer_norm_hidden(b: Builder) -> None:
-    x = b.arg("x", (8, 64), COLS)
-    mean = b.generic("i->i", [b.generic("ij->i", [x], SUM_ACC, fill="zero")], DIV_64)
-    c = b.generic("ij,i->ij", [x, mean], SUB2)
-    var = b.generic("i->i", [b.generic("ij->i", [c], SQUARE_ACC, fill="zero")], DIV_64)
-    b.result(b.generic("ij,i->ij", [c, var], NORMALIZE), COLS)
+    b.result(layer_norm(b, b.arg("x", (8, 64), COLS)), COLS)
 
 
 def vocab_row_max(b: Builder) -> None:
@@ -314,11 +320,7 @@ def sequence_parallel_block(b: Builder) -> None:
     sequence is gathered before the first matmul and the second one's
     partial sums go back to the sequence split."""
     x = b.arg("x", (32, 64), ROWS)
-    mean = b.generic("i->i", [b.generic("ij->i", [x], SUM_ACC, fill="zero")], DIV_64)
-    c = b.generic("ij,i->ij", [x, mean], SUB2)
-    var = b.generic("i->i", [b.generic("ij->i", [c], SQUARE_ACC, fill="zero")], DIV_64)
-    h = b.generic("ij,i->ij", [c, var], NORMALIZE)
-    b.result(b.generic("ij,ij->ij", [x, megatron_layer(b, h)], ADD2), ROWS)
+    b.result(b.generic("ij,ij->ij", [x, megatron_layer(b, layer_norm(b, x))], ADD2), ROWS)
 
 
 def dp_tp_linear_bwd(b: Builder) -> None:
@@ -332,29 +334,16 @@ def dp_tp_linear_bwd(b: Builder) -> None:
     b.result(b.generic("ik,jk->ij", [dy, w], MAC, fill="zero"), ((0,), ()))
 
 
-def layer_norm_3d(b: Builder, x: str) -> str:
-    """A layer norm over the last dimension (64) of a (batch, sequence,
-    hidden) activation, without scale and shift."""
-    mean = b.generic("bs->bs", [b.generic("bsd->bs", [x], SUM_ACC, fill="zero")], DIV_64)
-    c = b.generic("bsd,bs->bsd", [x, mean], SUB2)
-    var = b.generic("bs->bs", [b.generic("bsd->bs", [c], SQUARE_ACC, fill="zero")], DIV_64)
-    return b.generic("bsd,bs->bsd", [c, var], NORMALIZE)
-
-
-def gpt_block_fsdp(b: Builder) -> None:
-    """The GPT block of `gpt_block` under FSDP and tensor parallelism: each
-    weight's model dimension also split over the batch's mesh axis."""
-    _gpt_block(b, ((0,),), fsdp=True)
-
-
-def gpt_block(sequence_parallel: bool) -> Callable[[Builder], None]:
+def gpt_block(sequence_parallel: bool = False, fsdp: bool = False) -> Callable[[Builder], None]:
     """A pre-norm GPT block on 2x4: the batch over the first mesh axis
     (data parallel), the heads of the q, k, v and output projections and
     the MLP's hidden dimension over the second (Megatron tensor
-    parallelism): attention and MLP each with their residual add; with
+    parallelism): attention and MLP each with their residual add.  With
     `sequence_parallel`, the block's input and output also split their
-    sequence over the second axis (Megatron's sequence parallelism)."""
-    return functools.partial(_gpt_block, layout=((0,), (1,)) if sequence_parallel else ((0,),))
+    sequence over the second axis (Megatron's sequence parallelism); with
+    `fsdp`, each weight's model dimension is also split over the first."""
+    layout = ((0,), (1,)) if sequence_parallel else ((0,),)
+    return functools.partial(_gpt_block, layout=layout, fsdp=fsdp)
 
 
 def _gpt_block(b: Builder, layout: Split, fsdp: bool = False) -> None:
@@ -364,7 +353,7 @@ def _gpt_block(b: Builder, layout: Split, fsdp: bool = False) -> None:
     wo = b.arg("wo", (4, 16, 64), ((1,), (), model))
     w1 = b.arg("w1", (64, 256), (model, (1,)))
     w2 = b.arg("w2", (256, 64), ((1,), model))
-    h = layer_norm_3d(b, x)
+    h = layer_norm(b, x, "bsd")
     q, k, v = (b.generic("bsd,dhe->bshe", [h, w], MAC, fill="zero") for w in (wq, wk, wv))
     s = b.generic("bqhe,bkhe->bhqk", [q, k], MAC, fill="zero")
     s = b.generic("bhqk->bhqk", [s], SCALE)
@@ -373,7 +362,7 @@ def _gpt_block(b: Builder, layout: Split, fsdp: bool = False) -> None:
     p = b.generic("bhqk,bhq->bhqk", [e, b.generic("bhqk->bhq", [e], SUM_ACC, fill="zero")], DIV2)
     ctx = b.generic("bhqk,bkhe->bqhe", [p, v], MAC, fill="zero")
     x = b.generic("bsd,bsd->bsd", [x, b.generic("bshe,hed->bsd", [ctx, wo], MAC, fill="zero")], ADD2)
-    f = b.generic("bsd,df->bsf", [layer_norm_3d(b, x), w1], MAC, fill="zero")
+    f = b.generic("bsd,df->bsf", [layer_norm(b, x, "bsd"), w1], MAC, fill="zero")
     f = b.generic("bsf,bsf->bsf", [f, b.zeros(b.shapes[f])], MAX2)
     y = b.generic("bsf,fd->bsd", [f, w2], MAC, fill="zero")
     b.result(b.generic("bsd,bsd->bsd", [x, y], ADD2), layout)
@@ -722,7 +711,7 @@ PROGRAMS = [
     Program("dp_tp_linear_bwd", (2, 4), dp_tp_linear_bwd),
     Program("gpt_block_dp_tp", (2, 4), gpt_block(sequence_parallel=False)),
     Program("gpt_block_dp_tp_sp", (2, 4), gpt_block(sequence_parallel=True)),
-    Program("gpt_block_fsdp_tp", (2, 4), gpt_block_fsdp),
+    Program("gpt_block_fsdp_tp", (2, 4), gpt_block(fsdp=True)),
     Program("last_token_logits", (4,), last_token_logits),
 ]
 

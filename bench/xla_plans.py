@@ -129,33 +129,37 @@ def attention(q: jax.Array, k: jax.Array, v: jax.Array) -> jax.Array:
 
 
 def layer_norm(x: jax.Array) -> jax.Array:
-    mean = jnp.sum(x, axis=1) / 64
-    c = x - mean[:, None]
-    var = jnp.sum(c * c, axis=1) / 64
-    return c * jax.lax.rsqrt(var + 1e-5)[:, None]
-
-
-def sequence_parallel_block(x: jax.Array, w1: jax.Array, w2: jax.Array) -> jax.Array:
-    return x + megatron(layer_norm(x), w1, w2)
-
-
-def layer_norm_3d(x: jax.Array) -> jax.Array:
     mean = jnp.sum(x, axis=-1, keepdims=True) / 64
     c = x - mean
     var = jnp.sum(c * c, axis=-1, keepdims=True) / 64
     return c * jax.lax.rsqrt(var + 1e-5)
 
 
+def sequence_parallel_block(x: jax.Array, w1: jax.Array, w2: jax.Array) -> jax.Array:
+    return x + megatron(layer_norm(x), w1, w2)
+
+
 def gpt_block(x: jax.Array, *ws: jax.Array) -> jax.Array:
     wq, wk, wv, wo, w1, w2 = ws
-    h = layer_norm_3d(x)
+    h = layer_norm(x)
     q, k, v = (jnp.einsum("bsd,dhe->bshe", h, w) for w in (wq, wk, wv))
     s = jnp.einsum("bqhe,bkhe->bhqk", q, k) * (1.0 / math.sqrt(32))
     m = jnp.max(s, axis=-1, keepdims=True)
     e = jnp.exp(s - m)
     p = e / jnp.sum(e, axis=-1, keepdims=True)
     x = x + jnp.einsum("bqhe,hed->bqd", jnp.einsum("bhqk,bkhe->bqhe", p, v), wo)
-    return x + relu(layer_norm_3d(x) @ w1) @ w2
+    return x + relu(layer_norm(x) @ w1) @ w2
+
+
+def gpt_block_args(x: tuple, model: str | None = None) -> list:
+    """`gpt_block`'s arguments: the input laid out as `x`, the heads and the
+    MLP's hidden dimension over a1, each weight's model dimension over
+    `model` (FSDP)."""
+    return (
+        [((4, 16, 64), x)]
+        + [((64, 4, 16), (model, "a1"))] * 3
+        + [((4, 16, 64), ("a1", None, model)), ((64, 256), (model, "a1")), ((256, 64), ("a1", model))]
+    )
 
 
 def dp_linear(x: jax.Array, w: jax.Array, dy: jax.Array) -> tuple[jax.Array, jax.Array, jax.Array]:
@@ -325,33 +329,9 @@ PROGRAMS = [
         [((16, 64), ("a0", None)), ((16, 128), ("a0", "a1")), ((64, 128), (None, "a1"))],
         [(None, "a1"), ("a0", None)],
     ),
-    Program(
-        "gpt_block_dp_tp",
-        (2, 4),
-        gpt_block,
-        [((4, 16, 64), ("a0",))]
-        + [((64, 4, 16), (None, "a1"))] * 3
-        + [((4, 16, 64), ("a1",)), ((64, 256), (None, "a1")), ((256, 64), ("a1",))],
-        ("a0",),
-    ),
-    Program(
-        "gpt_block_dp_tp_sp",
-        (2, 4),
-        gpt_block,
-        [((4, 16, 64), ("a0", "a1"))]
-        + [((64, 4, 16), (None, "a1"))] * 3
-        + [((4, 16, 64), ("a1",)), ((64, 256), (None, "a1")), ((256, 64), ("a1",))],
-        ("a0", "a1"),
-    ),
-    Program(
-        "gpt_block_fsdp_tp",
-        (2, 4),
-        gpt_block,
-        [((4, 16, 64), ("a0",))]
-        + [((64, 4, 16), ("a0", "a1"))] * 3
-        + [((4, 16, 64), ("a1", None, "a0")), ((64, 256), ("a0", "a1")), ((256, 64), ("a1", "a0"))],
-        ("a0",),
-    ),
+    Program("gpt_block_dp_tp", (2, 4), gpt_block, gpt_block_args(("a0",)), ("a0",)),
+    Program("gpt_block_dp_tp_sp", (2, 4), gpt_block, gpt_block_args(("a0", "a1")), ("a0", "a1")),
+    Program("gpt_block_fsdp_tp", (2, 4), gpt_block, gpt_block_args(("a0",), "a0"), ("a0",)),
     Program(
         "last_token_logits",
         (4,),
