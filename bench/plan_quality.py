@@ -12,7 +12,7 @@ roll_cols, shifted_product_cols, pad_rows, diff_rows, transpose_swap,
 conv2d_same_rows, causal_conv1d, dilated_causal_conv1d, grouped_conv1d,
 nearest_upsample, kv_cache_write, kv_cache_decode, sequence_parallel_block,
 dp_tp_linear_bwd, gpt_block_dp_tp, gpt_block_dp_tp_sp, gpt_block_fsdp_tp,
-last_token_logits
+last_token_logits, sequence_split_last_token, kv_cache_read
 (see `PROGRAMS` below for each one's mesh and layouts).
 
 Measured in one run, per program:
@@ -380,6 +380,29 @@ def last_token_logits(b: Builder) -> None:
     b.result(last, R)
 
 
+def sequence_split_last_token(b: Builder) -> None:
+    """The LM head on the last position of a hidden state whose sequence
+    is split (sequence or context parallelism): `h[:, -1] @ w`, read
+    whole for sampling."""
+    seq: Split = ((), (0,))
+    h = b.arg("h", (2, 16, 64), seq)
+    last = b.emit(
+        f"tensor.extract_slice {h}[0, 15, 0] [2, 1, 64] [1, 1, 1] : {tensor((2, 16, 64))} to {tensor((2, 64))}",
+        (2, 64),
+    )
+    b.result(b.matmul(last, b.arg("w", (64, 48), R)), R)
+
+
+def kv_cache_read(b: Builder) -> None:
+    """One decoding step reading the keys at a position known only at run
+    time (`lax.dynamic_index_in_dim(cache, pos, 1, keepdims=False)`,
+    torch's `cache[:, pos]`) from a cache whose sequence is split, whole."""
+    cache = b.arg("cache", (2, 64, 32), ((), (0,)))
+    pos = b.position("pos", 63)
+    op = f"tensor.extract_slice {cache}[0, {pos}, 0] [2, 1, 32] [1, 1, 1] : {tensor((2, 64, 32))} to {tensor((2, 32))}"
+    b.result(b.emit(op, (2, 32)), R)
+
+
 def contraction_split_matmul(b: Builder) -> None:
     b.result(b.matmul(b.arg("x", (8, 64), COLS), b.arg("w", (64, 16), ROWS)), ((0,), ()))
 
@@ -713,6 +736,8 @@ PROGRAMS = [
     Program("gpt_block_dp_tp_sp", (2, 4), gpt_block(sequence_parallel=True)),
     Program("gpt_block_fsdp_tp", (2, 4), gpt_block(fsdp=True)),
     Program("last_token_logits", (4,), last_token_logits),
+    Program("sequence_split_last_token", (4,), sequence_split_last_token),
+    Program("kv_cache_read", (4,), kv_cache_read),
 ]
 
 # -- measuring --------------------------------------------------------------------

@@ -339,6 +339,16 @@ PROGRAMS = [
         [((2, 8, 64), R), ((64, 50), COLS)],
         R,
     ),
+    Program(
+        "sequence_split_last_token", (4,), lambda h, w: h[:, -1] @ w, [((2, 16, 64), (None, "a0")), ((64, 48), R)], R
+    ),
+    Program(
+        "kv_cache_read",
+        (4,),
+        lambda cache, pos: jax.lax.dynamic_index_in_dim(cache, pos, axis=1, keepdims=False),
+        [((2, 64, 32), (None, "a0")), ((), R)],
+        R,
+    ),
 ]
 
 

@@ -773,7 +773,8 @@ def test_rank_reducing_slices_keep_their_dimensions_of_other_sizes():
         "%1 = tensor.extract_slice %x[0, 3, 0] [1, 1, 8] [1, 1, 1] : tensor<2x4x8xf32> to tensor<1x8xf32>",
     ]
     reduced, ambiguous = rules_of("\n".join(ops), "%x: tensor<2x4x8xf32>")["tensor.extract_slice"]
-    assert reduced == R([P, P], [(0, None, 1)], [(0, 1)])
+    # (the row it reads of the dimension it drops: a sum loop, `crop.mask_rows`)
+    assert reduced == R([P, P, SUM], [(0, 2, 1)], [(0, 1)])
     assert ambiguous is None
 
 
@@ -800,7 +801,8 @@ def test_slices_taking_part_of_a_dimension_read_through_crops():
     assert strided == ShardingRule(
         (P, P), ((0, 1),), ((0, 1),), crops=(Crop(0, 0, 0, 2, 1, (8, 64), 4), Crop(0, 1, 1, 1, 2, (8, 64), 31))
     )
-    assert single == R([], [(None, None)], [(None, None)])  # one element: nothing to split
+    # one element: a sum loop per dimension, read where it lies (`crop.mask_rows`)
+    assert single == R([SUM, SUM], [(0, 1)], [(None, None)])
     cols = ((), (0,))
     # 63 outputs over 4 are cut 15, 16, 16, 16: x[:, :-1]'s devices 1-3 start a row early
     assert shardings_from_option(head, cols, (4,))[0] == (Sharding(((), (0,)), halo_sizes=(1, 0)),)

@@ -920,13 +920,42 @@ def _is_crop(offset: int, size: int, stride: int, extent: int) -> bool:
 def _extract_slice(op: ir.Operation) -> ShardingRule | None:
     """Split only along dimensions the slice takes whole or every t-th
     element of (`_slice_dims`), or a run of at static offsets and sizes
-    (`Crop`: the operand arrives holding each device's run)."""
+    (`Crop`: the operand arrives holding each device's run), or one row
+    of, at a static or run-time offset (`x[:, -1]`, a decoder reading
+    position `pos`): a sum loop there, so its result is a partial sum,
+    the row on the device whose piece holds it and zeros elsewhere
+    (`partition/crop.py`, `mask_rows`)."""
     found = _slice_maps(op, op.operands[0], op.results[0], crops=True)
     if found is None:
         return None
     loops, full_map, piece_map, crops = found
+    iterators = list(_all_parallel(loops))
+    if not crops and _has_zero(op.results[0].type):
+        full = _shape(op.operands[0]) or ()
+        offsets, sizes = _ints(_attr(op, "static_offsets")), _ints(_attr(op, "static_sizes"))
+        dyn = ir.ShapedType.get_dynamic_size()
+        full_map = list(full_map)
+        for d, (o, n, f) in enumerate(zip(offsets or (), sizes or (), full)):
+            if full_map[d] is None and n == 1 and f is not None and f >= 2 and (o == dyn or 0 <= o < f):
+                full_map[d] = len(iterators)
+                iterators.append(Iterator.reduction("sum"))
+        full_map = tuple(full_map)
     others = tuple(None for _ in op.operands[1:])  # dynamic offsets, sizes, strides
-    return ShardingRule(_all_parallel(loops), (full_map, *others), (piece_map,), crops=crops)
+    return ShardingRule(tuple(iterators), (full_map, *others), (piece_map,), crops=crops)
+
+
+def _has_zero(t: ir.Type) -> bool:
+    """Whether a tensor's elements are floats with a zero, signless integers
+    wider than i1 or indices: numbers a device holding no data can hold
+    the zero of a sum of (`sum_zero_attr`)."""
+    if not isinstance(t, ir.RankedTensorType):
+        return False
+    e = t.element_type
+    if isinstance(e, ir.FloatType):
+        return float_zero(e) is not None
+    if isinstance(e, ir.IntegerType):
+        return e.width > 1 and e.is_signless
+    return isinstance(e, ir.IndexType)
 
 
 def _insert_slice(op: ir.Operation) -> ShardingRule | None:

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from mlir import ir
-from mlir.dialects import tensor
+from mlir.dialects import arith, tensor
 
 from ...interfaces.registry import kept_dims
 from ...interfaces.rules import Crop, ShardingRule, crop_layout
@@ -362,6 +362,48 @@ def insert_at_offsets(part: _Partition, op: ir.Operation, out: Sharding | None) 
         source_sizes[d] = new_sizes[d] = length
         offsets[d] = start
     return _insert_like(op, ix.slice(rows, source_offsets, source_sizes), dest, offsets, new_sizes)
+
+
+def mask_rows(part: _Partition, op: ir.Operation, rule: ShardingRule) -> None:
+    """A `tensor.extract_slice` reading one row of dimensions its operand
+    is split along (sum loops of its rule, `registry._extract_slice`)
+    made to read this device's piece, as `hlo._held_element` reads an hlo
+    slice's element: the piece's row at the position clamped into it,
+    kept where the position lies in the piece and the sum's zero
+    elsewhere, read at offset 0 along those dimensions.  The zeros are
+    a splat of the row's size, which may be known at run time only (a
+    piece of another dimension cut unevenly)."""
+    from .hlo import held_at, split_positions, zero_attr
+
+    rows = [d for d, k in enumerate(rule.operand_maps[0] or ()) if k is not None and rule.iterators[k].is_reduction]
+    found, ix = split_positions(part, op, rows)
+    if not found:
+        return
+    source = op.operands[0]
+    dyn = ir.ShapedType.get_dynamic_size()
+    static_offsets = list(ir.DenseI64ArrayAttr(op.attributes["static_offsets"]))
+    given = [d for d, o in enumerate(static_offsets) if o == dyn]  # (operands 1, 2, ...: offsets in order)
+    offsets: list[int | ir.Value] = [0] * len(static_offsets)
+    sizes = ix.sizes_of(source)
+    mine: ir.Value | None = None
+    for d, first, held in found:
+        position = op.operands[1 + given.index(d)] if d in given else static_offsets[d]
+        here, offsets[d] = held_at(ix, ix.sub(position, first), held)
+        with ix.ip, ix.loc:
+            mine = here if mine is None else arith.AndIOp(mine, here).result
+        sizes[d] = 1
+        if d in given:
+            op.operands[1 + given.index(d)] = ix.value(0)
+        else:
+            static_offsets[d] = 0
+    row = ix.slice(source, offsets, sizes)
+    t = ir.RankedTensorType(row.type)
+    with ix.ip, ix.loc:
+        zero = arith.ConstantOp(t.element_type, zero_attr(op, t.element_type)).result
+        zeros = tensor.SplatOp(t, zero, [ix.value(n) for n in sizes if not isinstance(n, int)]).result
+        op.operands[0] = arith.SelectOp(mine, row, zeros).result
+    op.attributes["static_offsets"] = ir.DenseI64ArrayAttr.get(static_offsets)
+    part.layout[op.operands[0]] = part.layout[source]  # (`localize_dynamic` reads its split dimensions)
 
 
 def _unreduced(ix, source: ir.Value, sizes: list[int], kept: Sequence[int]) -> ir.Value:

@@ -55,7 +55,7 @@ def localize(part: _Partition, op: ir.Operation, name: str) -> None:
         fn(part, op)
 
 
-def _zero_attr(op: ir.Operation, element: ir.Type) -> ir.Attribute:
+def zero_attr(op: ir.Operation, element: ir.Type) -> ir.Attribute:
     """The zero the devices not holding a masked read's element yield
     (`sum_zero_attr`), refused in a format without one."""
     zero = sum_zero_attr(element)
@@ -144,7 +144,7 @@ def _held_element(part: _Partition, op: ir.Operation, position) -> list[int]:
     # the whole result: a piece of a dimension taken whole may be 1 wide too
     result = ir.RankedTensorType(part.global_type.get(op.results[0], op.results[0].type))
     ones = [d for d in range(whole.rank) if result.shape[d] == 1 and whole.shape[d] > 1]
-    found, ix = _split_positions(part, op, ones)
+    found, ix = split_positions(part, op, ones)
     if not found:
         return []
     local = _static_local(part, op) or ir.RankedTensorType(op.results[0].type)
@@ -152,7 +152,7 @@ def _held_element(part: _Partition, op: ir.Operation, position) -> list[int]:
     sizes = ix.sizes_of(x)
     mine = None
     for d, first, held in found:
-        here, offsets[d] = _held_at(ix, ix.sub(position(d, ix), first), held)
+        here, offsets[d] = held_at(ix, ix.sub(position(d, ix), first), held)
         with ix.ip, ix.loc:
             mine = here if mine is None else arith.AndIOp(mine, here).result
         sizes[d] = 1
@@ -160,7 +160,7 @@ def _held_element(part: _Partition, op: ir.Operation, position) -> list[int]:
     r = op.results[0]
     with ir.InsertionPoint.after(op), op.location:
         value = local.element_type
-        zero = _zero_attr(op, value)
+        zero = zero_attr(op, value)
         zeros = arith.ConstantOp(local, ir.DenseElementsAttr.get_splat(local, zero)).result
         select = arith.SelectOp(mine, r, zeros)
     r.replace_all_uses_except(select.result, select.operation)
@@ -171,7 +171,7 @@ def _held_element(part: _Partition, op: ir.Operation, position) -> list[int]:
     return [d for d, _, _ in found]
 
 
-def _split_positions(part: _Partition, op: ir.Operation, dims: list[int]):
+def split_positions(part: _Partition, op: ir.Operation, dims: list[int]):
     """For the dimensions of `dims` the op's operand 0 is split along (the
     rule splits only ones of static size): (dimension, the device's first
     index, its piece's size) and the `_Ix` that made them."""
@@ -205,7 +205,7 @@ def _clamped_start(ix, start: ir.Value, last: int) -> ir.Value:
         return arith.MinSIOp(arith.MaxSIOp(at, ix.value(0)).result, ix.value(last)).result
 
 
-def _held_at(ix, at, held) -> tuple[ir.Value, int | ir.Value]:
+def held_at(ix, at, held) -> tuple[ir.Value, int | ir.Value]:
     """(whether `at` falls in [0, held), `at` clamped into it)."""
     with ix.ip, ix.loc:
         at_value = ix.value(at)
@@ -232,7 +232,7 @@ def _dynamic_update_slice(part: _Partition, op: ir.Operation) -> None:
     local = ir.RankedTensorType(update.type)
     given = ir.RankedTensorType(part.global_type.get(update, update.type))
     ones = [d for d in range(whole.rank) if given.shape[d] == 1 and whole.shape[d] > 1]
-    found, ix = _split_positions(part, op, ones)
+    found, ix = split_positions(part, op, ones)
     if not found:
         return
     if not local.has_static_shape:
@@ -240,7 +240,7 @@ def _dynamic_update_slice(part: _Partition, op: ir.Operation) -> None:
     mine = None
     starts = list(op.operands)[2:]
     for d, first, held in found:
-        here, take = _held_at(ix, ix.sub(_clamped_start(ix, starts[d], whole.shape[d] - 1), first), held)
+        here, take = held_at(ix, ix.sub(_clamped_start(ix, starts[d], whole.shape[d] - 1), first), held)
         with ix.ip, ix.loc:
             mine = here if mine is None else arith.AndIOp(mine, here).result
             element = ir.RankedTensorType(starts[d].type).element_type
@@ -275,7 +275,7 @@ def _scatter(part: _Partition, op: ir.Operation) -> None:
     if dims is None:
         return
     moved = list(dims.scatter_dims_to_operand_dims)
-    found, ix = _split_positions(part, op, [k for k in moved if k not in dims.input_batching_dims])
+    found, ix = split_positions(part, op, [k for k in moved if k not in dims.input_batching_dims])
     if not found:
         return
     indices = op.operands[n]
@@ -657,7 +657,7 @@ def _gather_held_rows(part: _Partition, op: ir.Operation, dims: GatherDimensions
             empty = tensor.EmptyOp(local.shape, boolean).result
             mine = linalg.broadcast(mine, outs=[empty], dimensions=list(dims.offset_dims))
         value = local.element_type
-        zero = _zero_attr(op, value)
+        zero = zero_attr(op, value)
         zeros = arith.ConstantOp(local, ir.DenseElementsAttr.get_splat(local, zero)).result
         select = arith.SelectOp(mine, result, zeros)
     result.replace_all_uses_except(select.result, select.operation)

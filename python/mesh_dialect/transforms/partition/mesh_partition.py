@@ -897,6 +897,8 @@ class _Partition:
                 r.set_type(self.local_type(t, s, op.location) if local is None else local)
         if after:
             self.reshard_results(op, after)
+        if name == "tensor.extract_slice" and any(it.is_reduction for it in rule.iterators):
+            crop.mask_rows(self, op, rule)
         cropped = None
         if rule.crops:
             try:
