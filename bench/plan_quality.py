@@ -12,7 +12,8 @@ roll_cols, shifted_product_cols, pad_rows, diff_rows, transpose_swap,
 conv2d_same_rows, causal_conv1d, dilated_causal_conv1d, grouped_conv1d,
 nearest_upsample, kv_cache_write, kv_cache_decode, sequence_parallel_block,
 dp_tp_linear_bwd, gpt_block_dp_tp, gpt_block_dp_tp_sp, gpt_block_fsdp_tp,
-last_token_logits, sequence_split_last_token, kv_cache_read
+last_token_logits, sequence_split_last_token, kv_cache_read,
+row_parallel_last_token
 (see `PROGRAMS` below for each one's mesh and layouts).
 
 Measured in one run, per program:
@@ -403,6 +404,18 @@ def kv_cache_read(b: Builder) -> None:
     b.result(b.emit(op, (2, 32)), R)
 
 
+def row_parallel_last_token(b: Builder) -> None:
+    """The last token of a row-parallel layer's output (the contraction
+    split, the result a partial sum), read whole: `(h @ w)[:, -1]`."""
+    h, w = b.arg("h", (2, 16, 128), ((), (), (0,))), b.arg("w", (128, 64), ROWS)
+    out = b.generic("bsk,kn->bsn", [h, w], MAC, fill="zero")
+    last = b.emit(
+        f"tensor.extract_slice {out}[0, 15, 0] [2, 1, 64] [1, 1, 1] : {tensor((2, 16, 64))} to {tensor((2, 64))}",
+        (2, 64),
+    )
+    b.result(last, R)
+
+
 def contraction_split_matmul(b: Builder) -> None:
     b.result(b.matmul(b.arg("x", (8, 64), COLS), b.arg("w", (64, 16), ROWS)), ((0,), ()))
 
@@ -738,6 +751,7 @@ PROGRAMS = [
     Program("last_token_logits", (4,), last_token_logits),
     Program("sequence_split_last_token", (4,), sequence_split_last_token),
     Program("kv_cache_read", (4,), kv_cache_read),
+    Program("row_parallel_last_token", (4,), row_parallel_last_token),
 ]
 
 # -- measuring --------------------------------------------------------------------

@@ -349,6 +349,13 @@ PROGRAMS = [
         [((2, 64, 32), (None, "a0")), ((), R)],
         R,
     ),
+    Program(
+        "row_parallel_last_token",
+        (4,),
+        lambda h, w: (h @ w)[:, -1],
+        [((2, 16, 128), (None, None, "a0")), ((128, 64), ROWS)],
+        R,
+    ),
 ]
 
 

@@ -1,6 +1,7 @@
 """Hypothesis strategies shared by the resharding tests: random meshes and
 pairs of layouts of a tensor on them, with pieces of one size
-(`problems`) or of sizes drawn freely (`uneven_problems`)."""
+(`problems`) or of sizes drawn freely (`uneven_problems`); and split axes
+for the slice tests' programs (`split_axes`, spelled by `split_text`)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,23 @@ from hypothesis import strategies as st
 from mesh_dialect.sharding import Sharding
 
 KINDS = ("sum", "max")
+
+
+@st.composite
+def split_axes(draw, rank: int, axes: int) -> list[list[int]]:
+    """Per dimension of a tensor of `rank`, the mesh axes splitting it:
+    each of `axes` mesh axes splits one dimension or none."""
+    split: list[list[int]] = [[] for _ in range(rank)]
+    for a in range(axes):
+        d = draw(st.integers(-1, rank - 1))  # -1: this axis splits nothing
+        if d >= 0:
+            split[d].append(a)
+    return split
+
+
+def split_text(split: list[list[int]]) -> str:
+    """`split_axes` as a `mesh.sharding` spells it: `[[0], [], [1, 2]]`."""
+    return f"[{', '.join('[' + ', '.join(map(str, s)) + ']' for s in split)}]"
 
 
 def draw_mesh(draw, ranks: tuple[int, int], axis_sizes: tuple[int, int], max_devices: int) -> tuple[int, ...]:

@@ -15,24 +15,11 @@ import numpy as np
 from hlo_programs import partitioned_results
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
+from strategies import split_axes, split_text
 
 
 def _t(shape: list[int]) -> str:
     return f"tensor<{'x'.join(map(str, shape))}{'x' if shape else ''}f32>"
-
-
-def _layout(split: list[list[int]]) -> str:
-    return f"[{', '.join('[' + ', '.join(map(str, s)) + ']' for s in split)}]"
-
-
-@st.composite
-def _split(draw, rank: int, axes: int) -> list[list[int]]:
-    split: list[list[int]] = [[] for _ in range(rank)]
-    for a in range(axes):
-        d = draw(st.integers(-1, rank - 1))  # -1: this axis splits nothing
-        if d >= 0:
-            split[d].append(a)
-    return split
 
 
 def _insert(lines: list[str], k: int, new: str, value: str, offsets, sizes, piece, shape, add: bool) -> str:
@@ -55,7 +42,7 @@ def _function(mesh: tuple[int, ...], shape: list[int], split: list[list[int]], a
     body = "\n  ".join(lines)
     return f"""mesh.mesh @m(shape = {"x".join(map(str, mesh))})
 func.func @f({", ".join(args)}) -> {_t(shape)} {{
-  %s = mesh.sharding @m split_axes = {_layout(split)} : !mesh.sharding
+  %s = mesh.sharding @m split_axes = {split_text(split)} : !mesh.sharding
   %cs = mesh.shard %cache to %s : {_t(shape)}
   {body}
   %out = mesh.shard {value} to %s annotate_for_users : {_t(shape)}
@@ -69,7 +56,7 @@ def programs(draw) -> str:
     mesh = draw(st.sampled_from([(2,), (3,), (4,), (2, 2), (2, 3)]))
     rank = draw(st.integers(1, 3))
     shape = [draw(st.integers(2, 13)) for _ in range(rank)]
-    split = draw(_split(rank, len(mesh)))
+    split = draw(split_axes(rank, len(mesh)))
     lines, value = [], "%cs"
     args = [f"%cache: {_t(shape)}"]
     for k in range(draw(st.integers(1, 2))):
@@ -85,7 +72,7 @@ def programs(draw) -> str:
         args.append(f"%new{k}: {_t(piece)}")
         new = f"%new{k}"
         if draw(st.booleans()):
-            lines.append(f"%p{k} = mesh.sharding @m split_axes = {_layout(draw(_split(len(piece), len(mesh))))}")
+            lines.append(f"%p{k} = mesh.sharding @m split_axes = {split_text(draw(split_axes(len(piece), len(mesh))))}")
             lines[-1] += " : !mesh.sharding"
             lines.append(f"%n{k} = mesh.shard {new} to %p{k} annotate_for_users : {_t(piece)}")
             new = f"%n{k}"
@@ -117,7 +104,7 @@ def programs_at_dynamic_offsets(draw) -> tuple[str, list[int]]:
     rank = draw(st.integers(1, 3))
     # (sizes the meshes divide too: an insert keeps to even pieces)
     shape = [draw(st.one_of(st.sampled_from([4, 6, 12]), st.integers(2, 13))) for _ in range(rank)]
-    split = draw(_split(rank, len(mesh)))
+    split = draw(split_axes(rank, len(mesh)))
     lines, value, positions = [], "%cs", []
     args = [f"%cache: {_t(shape)}"]
     for k in range(draw(st.integers(1, 2))):

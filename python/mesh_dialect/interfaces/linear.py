@@ -17,8 +17,19 @@ from mlir import ir
 from ..sharding.spec import Sharding
 from .rules import Conflict, ShardingOption, ShardingRule, option_from_requests, shardings_from_option
 
-_MOVES = frozenset(("stablehlo.transpose", "mhlo.transpose", "stablehlo.reshape", "mhlo.reshape"))
-"""Elements moved without arithmetic."""
+_MOVES = frozenset(
+    (
+        "stablehlo.transpose",
+        "mhlo.transpose",
+        "stablehlo.reshape",
+        "mhlo.reshape",
+        "tensor.expand_shape",
+        "tensor.collapse_shape",
+        "tensor.extract_slice",
+    )
+)
+"""Elements moved without arithmetic (a slice: only one taking each
+dimension whole or one row of it, at static positions, `_whole_or_rows`)."""
 _ADDS = frozenset(("stablehlo.add", "mhlo.add", "arith.addf", "arith.addi"))
 """Sums: the terms of a + b are a's terms plus b's.  For floats too: a sum
 of terms is -0.0 only when every term is, as the totals' sum is."""
@@ -80,6 +91,8 @@ def term_operands(op: ir.Operation | ir.OpView) -> tuple[tuple[int, ...], ...]:
         return generic_terms(op)
     if name not in SUM_LINEAR_OPS or len(op.results) != 1:
         return ()
+    if name == "tensor.extract_slice":
+        return ((0,),) if _whole_or_rows(op) else ()
     t = op.results[0].type
     if not isinstance(t, ir.RankedTensorType):
         return ()
@@ -101,6 +114,26 @@ def term_operands(op: ir.Operation | ir.OpView) -> tuple[tuple[int, ...], ...]:
     if name in _ADDS and float_terms_overflow(element, list(op.operands)):
         return ()
     return (tuple(range(n)),)
+
+
+def _whole_or_rows(op: ir.Operation | ir.OpView) -> bool:
+    """Whether a `tensor.extract_slice` of real numbers takes each
+    dimension of its operand whole or one row of it, at static positions
+    (`h[:, -1]` of a partial sum: the row of each device's terms adds up
+    to the row of the total).  A run of rows is read through a crop,
+    whose layouts hold no partial sums."""
+    if len(op.operands) != 1:
+        return False  # (offsets, sizes or strides given at run time)
+    t = op.operands[0].type
+    if not isinstance(t, ir.RankedTensorType) or not t.has_static_shape:
+        return False
+    element = t.element_type
+    if not isinstance(element, ir.FloatType) and not (isinstance(element, ir.IntegerType) and element.width > 1):
+        return False
+    offsets = ir.DenseI64ArrayAttr(op.attributes["static_offsets"])
+    sizes = ir.DenseI64ArrayAttr(op.attributes["static_sizes"])
+    strides = ir.DenseI64ArrayAttr(op.attributes["static_strides"])
+    return all(n == 1 or (o == 0 and n == f and s == 1) for o, n, s, f in zip(offsets, sizes, strides, t.shape))
 
 
 def float_terms_overflow(element: ir.Type | None, terms: Sequence[ir.Value]) -> bool:

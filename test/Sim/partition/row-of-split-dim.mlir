@@ -7,7 +7,9 @@
 // (an all_to_all) and back, or the operand was gathered.  The pieces may
 // be uneven, and two dimensions may be read so at once.  Each function is
 // simulated against the unpartitioned program with several seeds (the
-// positions are random); `mesh-analysis` counts the bytes.
+// positions are random); `mesh-analysis` counts the bytes.  A row of
+// partial sums is the sum of the rows of the terms: a row-parallel
+// layer's output is sliced before it is reduced.
 // RUN: mesh-opt --sharding-propagation --mesh-partition %s -o %t.mlir
 // RUN: FileCheck %s --check-prefix=IR < %t.mlir
 // RUN: mesh-opt --mesh-analysis %t.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=BYTES
@@ -24,6 +26,9 @@
 // RUN: mesh-run %t.mlir -f row_of_split_cols --compare-with %s -q --seed 1 | FileCheck %s
 // RUN: mesh-run %t.mlir -f last_of_seven --compare-with %s -q --seed 1 | FileCheck %s
 // RUN: mesh-run %t.mlir -f whole --compare-with %s -q --seed 1 | FileCheck %s
+// RUN: mesh-run %t.mlir -f last_of_partial --compare-with %s -q --seed 1 | FileCheck %s
+// RUN: mesh-run %t.mlir -f last_of_partial --compare-with %s -q --seed 2 | FileCheck %s
+// RUN: mesh-run %t.mlir -f last_of_reshaped_partial --compare-with %s -q --seed 1 | FileCheck %s
 // CHECK: match
 
 mesh.mesh @mesh(shape = 4)
@@ -150,4 +155,60 @@ func.func @whole(%x: tensor<8x5xf32>) -> tensor<5xf32> {
   %t = mesh.sharding @mesh2d split_axes = [[0]] : !mesh.sharding
   %r = mesh.shard %y to %t : tensor<5xf32>
   return %r : tensor<5xf32>
+}
+
+// The output of a layer whose contraction is split is a partial sum: its
+// last token is sliced from each device's terms and only that row is
+// all-reduced (768 bytes), where the whole output was (12,288, as XLA).
+// IR-LABEL: func.func @last_of_partial(
+// IR: %[[M:.*]] = linalg.generic
+// IR: %[[X:.*]] = tensor.extract_slice %[[M]][0, 15, 0] [2, 1, 64] [1, 1, 1] : tensor<2x16x64xf32> to tensor<2x64xf32>
+// IR-NEXT: %[[R:.*]] = mesh.all_reduce %[[X]] on @mesh mesh_axes = [0] : tensor<2x64xf32> -> tensor<2x64xf32>
+// IR-NEXT: return %[[R]]
+// BYTES-LABEL: @last_of_partial on @mesh
+// BYTES: max all_reduce 1 768
+func.func @last_of_partial(%h: tensor<2x16x128xf32>, %w: tensor<128x64xf32>) -> tensor<2x64xf32> {
+  %s = mesh.sharding @mesh split_axes = [[], [], [0]] : !mesh.sharding
+  %a = mesh.shard %h to %s annotate_for_users : tensor<2x16x128xf32>
+  %ws = mesh.sharding @mesh split_axes = [[0]] : !mesh.sharding
+  %b = mesh.shard %w to %ws annotate_for_users : tensor<128x64xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x16x64xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<2x16x64xf32>) -> tensor<2x16x64xf32>
+  %m = linalg.generic {indexing_maps = [affine_map<(b, s, n, k) -> (b, s, k)>, affine_map<(b, s, n, k) -> (k, n)>, affine_map<(b, s, n, k) -> (b, s, n)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%a, %b : tensor<2x16x128xf32>, tensor<128x64xf32>) outs(%f : tensor<2x16x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %p = arith.mulf %x, %y : f32
+    %q = arith.addf %o, %p : f32
+    linalg.yield %q : f32
+  } -> tensor<2x16x64xf32>
+  %y = tensor.extract_slice %m[0, 15, 0] [2, 1, 64] [1, 1, 1] : tensor<2x16x64xf32> to tensor<2x64xf32>
+  %t = mesh.sharding @mesh split_axes = [[]] : !mesh.sharding
+  %r = mesh.shard %y to %t : tensor<2x64xf32>
+  return %r : tensor<2x64xf32>
+}
+
+// As torch-mlir writes a linear layer on a 3-D input (collapse, matmul,
+// expand): the reshape of the partial sums runs on terms too.
+// IR-LABEL: func.func @last_of_reshaped_partial(
+// IR: %[[M:.*]] = linalg.matmul
+// IR-NEXT: %[[E:.*]] = tensor.expand_shape %[[M]]
+// IR-NEXT: %[[X:.*]] = tensor.extract_slice %[[E]][0, 15, 0] [2, 1, 64] [1, 1, 1] : tensor<2x16x64xf32> to tensor<2x64xf32>
+// IR-NEXT: %[[R:.*]] = mesh.all_reduce %[[X]] on @mesh mesh_axes = [0] : tensor<2x64xf32> -> tensor<2x64xf32>
+// BYTES-LABEL: @last_of_reshaped_partial on @mesh
+// BYTES: max all_reduce 1 768
+func.func @last_of_reshaped_partial(%h: tensor<2x16x128xf32>, %w: tensor<128x64xf32>) -> tensor<2x64xf32> {
+  %s = mesh.sharding @mesh split_axes = [[], [], [0]] : !mesh.sharding
+  %a = mesh.shard %h to %s annotate_for_users : tensor<2x16x128xf32>
+  %ws = mesh.sharding @mesh split_axes = [[0]] : !mesh.sharding
+  %b = mesh.shard %w to %ws annotate_for_users : tensor<128x64xf32>
+  %c = tensor.collapse_shape %a [[0, 1], [2]] : tensor<2x16x128xf32> into tensor<32x128xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<32x64xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<32x64xf32>) -> tensor<32x64xf32>
+  %m = linalg.matmul ins(%c, %b : tensor<32x128xf32>, tensor<128x64xf32>) outs(%f : tensor<32x64xf32>) -> tensor<32x64xf32>
+  %x = tensor.expand_shape %m [[0, 1], [2]] output_shape [2, 16, 64] : tensor<32x64xf32> into tensor<2x16x64xf32>
+  %y = tensor.extract_slice %x[0, 15, 0] [2, 1, 64] [1, 1, 1] : tensor<2x16x64xf32> to tensor<2x64xf32>
+  %t = mesh.sharding @mesh split_axes = [[]] : !mesh.sharding
+  %r = mesh.shard %y to %t : tensor<2x64xf32>
+  return %r : tensor<2x64xf32>
 }

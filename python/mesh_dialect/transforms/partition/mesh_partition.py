@@ -950,6 +950,8 @@ class _Partition:
             # too (asked first: reading the body costs more); only a generic
             # of one result may run on terms (`generic_terms`)
             return False
+        if op.name == "tensor.extract_slice" and self.fits_rule(op, rule, out):
+            return False  # a row of a split operand read where it lies (`crop.mask_rows`)
         ways = ways_off_pads(term_operands(op), rule)
         if not ways:
             return False
