@@ -29,6 +29,15 @@
 // RUN: mesh-run %t.mlir -f last_of_partial --compare-with %s -q --seed 1 | FileCheck %s
 // RUN: mesh-run %t.mlir -f last_of_partial --compare-with %s -q --seed 2 | FileCheck %s
 // RUN: mesh-run %t.mlir -f last_of_reshaped_partial --compare-with %s -q --seed 1 | FileCheck %s
+// RUN: mesh-run %t.mlir -f empty_pieces --compare-with %s -q --seed 1 | FileCheck %s
+// RUN: mesh-run %t.mlir -f empty_pieces --compare-with %s -q --seed 2 | FileCheck %s
+// RUN: mesh-run %t.mlir -f empty_pieces --compare-with %s -q --seed 3 | FileCheck %s
+// The sweep solver splits 3 rows over 4 devices, one piece empty:
+// RUN: mesh-opt --sharding-propagation=solver=sweep --mesh-partition %s -o %t.sweep.mlir
+// RUN: FileCheck %s --check-prefix=SWEEP < %t.sweep.mlir
+// RUN: mesh-run %t.sweep.mlir -f three_rows --compare-with %s -q --seed 1 | FileCheck %s
+// RUN: mesh-run %t.sweep.mlir -f three_rows --compare-with %s -q --seed 2 | FileCheck %s
+// RUN: mesh-run %t.sweep.mlir -f three_rows --compare-with %s -q --seed 5 | FileCheck %s
 // CHECK: match
 
 mesh.mesh @mesh(shape = 4)
@@ -211,4 +220,37 @@ func.func @last_of_reshaped_partial(%h: tensor<2x16x128xf32>, %w: tensor<128x64x
   %t = mesh.sharding @mesh split_axes = [[]] : !mesh.sharding
   %r = mesh.shard %y to %t : tensor<2x64xf32>
   return %r : tensor<2x64xf32>
+}
+
+// A cut by offsets leaving the first piece empty: each device reads as
+// many rows as its piece has, at most one, into the zeros (a piece of no
+// rows has none to slice).
+// IR-LABEL: func.func @empty_pieces(
+// IR: %[[N:.*]] = tensor.dim %arg0, %{{.*}} : tensor<?x8xf32>
+// IR: %[[HAS:.*]] = arith.minsi %[[N]], %{{.*}} : index
+// IR-NEXT: %[[READ:.*]] = arith.maxsi %[[HAS]], %{{.*}} : index
+// IR-NEXT: %[[ROW:.*]] = tensor.extract_slice %arg0[%{{.*}}, 0] [%[[READ]], 8] [1, 1] : tensor<?x8xf32> to tensor<?x8xf32>
+// IR: %[[ZEROS:.*]] = tensor.splat %{{.*}} : tensor<1x8xf32>
+// IR-NEXT: %[[IN:.*]] = tensor.insert_slice %[[ROW]] into %[[ZEROS]][0, 0] [%[[READ]], 8] [1, 1] : tensor<?x8xf32> into tensor<1x8xf32>
+// IR-NEXT: arith.select %{{.*}}, %[[IN]], %[[ZEROS]] : tensor<1x8xf32>
+func.func @empty_pieces(%x: tensor<8x8xf32>, %p: index) -> tensor<8xf32> {
+  %s = mesh.sharding @mesh split_axes = [[0]] sharded_dims_offsets = [0, 0, 4, 8, 8] : !mesh.sharding
+  %a0 = mesh.shard %x to %s : tensor<8x8xf32>
+  %a = mesh.shard %a0 to %s annotate_for_users : tensor<8x8xf32>
+  %c8 = arith.constant 8 : index
+  %q = arith.remui %p, %c8 : index
+  %y = tensor.extract_slice %a[%q, 0] [1, 8] [1, 1] : tensor<8x8xf32> to tensor<8xf32>
+  return %y : tensor<8xf32>
+}
+
+// SWEEP-LABEL: func.func @three_rows(
+// SWEEP: tensor.insert_slice
+// SWEEP: arith.select
+func.func @three_rows(%x: tensor<3x8xf32>, %p: index) -> tensor<8xf32> {
+  %s = mesh.sharding @mesh split_axes = [[0]] : !mesh.sharding
+  %a = mesh.shard %x to %s annotate_for_users : tensor<3x8xf32>
+  %c3 = arith.constant 3 : index
+  %q = arith.remui %p, %c3 : index
+  %y = tensor.extract_slice %a[%q, 0] [1, 8] [1, 1] : tensor<3x8xf32> to tensor<8xf32>
+  return %y : tensor<8xf32>
 }

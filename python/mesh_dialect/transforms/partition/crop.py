@@ -372,19 +372,29 @@ def mask_rows(part: _Partition, op: ir.Operation, rule: ShardingRule) -> None:
     kept where the position lies in the piece and the sum's zero
     elsewhere, read at offset 0 along those dimensions.  The zeros are
     a splat of the row's size, which may be known at run time only (a
-    piece of another dimension cut unevenly)."""
-    from .hlo import held_at, split_positions, zero_attr
+    piece of another dimension cut unevenly).  Where a piece may hold no
+    row (a cut by offsets that says so), the row is read with as many
+    rows as the piece has, at most one, into the zeros."""
+    from .hlo import held_at, may_be_empty, split_positions, zero_attr
 
     rows = [d for d, k in enumerate(rule.operand_maps[0] or ()) if k is not None and rule.iterators[k].is_reduction]
-    found, ix = split_positions(part, op, rows)
+    source = op.operands[0]
+    layout = part.layout.get(source)
+    if layout is not None and source not in part.global_type and any(layout.axes_of(d) for d in rows):
+        # (never met: partition knows the whole type of every value it splits)
+        raise ValueError(f"the slice's operand is split ({layout}) but its whole type is not known")
+    found, ix = split_positions(part, op, rows, empty_ok=True)
     if not found:
         return
-    source = op.operands[0]
+    assert layout is not None
+    whole = ir.RankedTensorType(part.global_type[source])
     dyn = ir.ShapedType.get_dynamic_size()
     static_offsets = list(ir.DenseI64ArrayAttr(op.attributes["static_offsets"]))
     given = [d for d, o in enumerate(static_offsets) if o == dyn]  # (operands 1, 2, ...: offsets in order)
     offsets: list[int | ir.Value] = [0] * len(static_offsets)
     sizes = ix.sizes_of(source)
+    read = list(sizes)  # (the rows read: none where the piece is empty)
+    empty = False
     mine: ir.Value | None = None
     for d, first, held in found:
         position = op.operands[1 + given.index(d)] if d in given else static_offsets[d]
@@ -392,18 +402,24 @@ def mask_rows(part: _Partition, op: ir.Operation, rule: ShardingRule) -> None:
         with ix.ip, ix.loc:
             mine = here if mine is None else arith.AndIOp(mine, here).result
         sizes[d] = 1
+        read[d] = 1
+        if may_be_empty(part, ix, layout, d, whole.shape[d]):
+            read[d], empty = ix.clamp(held, 0, 1), True
         if d in given:
             op.operands[1 + given.index(d)] = ix.value(0)
         else:
             static_offsets[d] = 0
-    row = ix.slice(source, offsets, sizes)
-    t = ir.RankedTensorType(row.type)
+    row = ix.slice(source, offsets, read)
+    t = ix.tensor_type(sizes, whole.element_type)
     with ix.ip, ix.loc:
         zero = arith.ConstantOp(t.element_type, zero_attr(op, t.element_type)).result
         zeros = tensor.SplatOp(t, zero, [ix.value(n) for n in sizes if not isinstance(n, int)]).result
+    if empty:
+        row = ix.insert(row, zeros, [0] * len(sizes), read)
+    with ix.ip, ix.loc:
         op.operands[0] = arith.SelectOp(mine, row, zeros).result
     op.attributes["static_offsets"] = ir.DenseI64ArrayAttr.get(static_offsets)
-    part.layout[op.operands[0]] = part.layout[source]  # (`localize_dynamic` reads its split dimensions)
+    part.layout[op.operands[0]] = layout  # (`localize_dynamic` reads its split dimensions)
 
 
 def _unreduced(ix, source: ir.Value, sizes: list[int], kept: Sequence[int]) -> ir.Value:

@@ -39,7 +39,7 @@ from ...interfaces.registry import hlo_scan, is_selection
 from ...ir import ops as mesh_ops
 from ...ir.hlo import GatherDimensions, conv_dimensions, gather_dimensions, ints_like, ints_of, scatter_dimensions
 from ...ir.types import sum_zero_attr
-from ...sharding.spec import IDEMPOTENT_KINDS
+from ...sharding.spec import IDEMPOTENT_KINDS, Sharding
 
 if TYPE_CHECKING:
     from .mesh_partition import _Partition
@@ -171,10 +171,11 @@ def _held_element(part: _Partition, op: ir.Operation, position) -> list[int]:
     return [d for d, _, _ in found]
 
 
-def split_positions(part: _Partition, op: ir.Operation, dims: list[int]):
+def split_positions(part: _Partition, op: ir.Operation, dims: list[int], empty_ok: bool = False):
     """For the dimensions of `dims` the op's operand 0 is split along (the
     rule splits only ones of static size): (dimension, the device's first
-    index, its piece's size) and the `_Ix` that made them."""
+    index, its piece's size) and the `_Ix` that made them.  A piece that
+    may be empty (`may_be_empty`) is refused unless `empty_ok`."""
     from .mesh_partition import _Ix
 
     x = op.operands[0]
@@ -188,13 +189,20 @@ def split_positions(part: _Partition, op: ir.Operation, dims: list[int]):
         if not layout.axes_of(d) or whole.is_dynamic_dim(d):
             continue
         n = whole.shape[d]
-        # (listed once: `ix.start` below reads the same `_Partition.pieces`)
-        static = isinstance(ix.count(layout.axes_of(d)), int)
-        if not static or any(size <= 0 for size in part.pieces(layout, d, n).sizes):
+        if not empty_ok and may_be_empty(part, ix, layout, d, n):
             # a piece of no element has none to read or write
             raise _unsupported(op, f"split along dimension {d} needs pieces that are not empty (a static mesh)")
         found.append((d, ix.start(layout, d, n, ix.group_index(layout.axes_of(d))), ix.dim(x, d)))
     return found, ix
+
+
+def may_be_empty(part: _Partition, ix, layout: Sharding, d: int, n: int) -> bool:
+    """Whether some device's piece of dimension `d` (of `n` elements) under
+    `layout` may hold no element: a cut by offsets that says so, or a mesh
+    axis whose size is known at run time only."""
+    # (listed once: `ix.start` reads the same `_Partition.pieces`)
+    static = isinstance(ix.count(layout.axes_of(d)), int)
+    return not static or any(size <= 0 for size in part.pieces(layout, d, n).sizes)
 
 
 def _clamped_start(ix, start: ir.Value, last: int) -> ir.Value:

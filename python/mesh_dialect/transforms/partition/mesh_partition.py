@@ -898,7 +898,10 @@ class _Partition:
         if after:
             self.reshard_results(op, after)
         if name == "tensor.extract_slice" and any(it.is_reduction for it in rule.iterators):
-            crop.mask_rows(self, op, rule)
+            try:
+                crop.mask_rows(self, op, rule)
+            except ValueError as e:
+                raise _Unsupported(op.location, str(e)) from None
         cropped = None
         if rule.crops:
             try:
