@@ -369,29 +369,31 @@ def _gpt_block(b: Builder, layout: Split, fsdp: bool = False) -> None:
     b.result(b.generic("bsd,bsd->bsd", [x, y], ADD2), layout)
 
 
+def row_at(b: Builder, x: str, at: str | None = None) -> str:
+    """`x[:, at]` of a (batch, sequence, hidden) `x`: one position's row,
+    the sequence dimension dropped; the last one unless `at` (a static
+    index or an index value) says."""
+    batch, seq, hidden = b.shapes[x]
+    at = str(seq - 1) if at is None else at
+    t, row = tensor((batch, seq, hidden)), tensor((batch, hidden))
+    op = f"tensor.extract_slice {x}[0, {at}, 0] [{batch}, 1, {hidden}] [1, 1, 1] : {t} to {row}"
+    return b.emit(op, (batch, hidden))
+
+
 def last_token_logits(b: Builder) -> None:
     """The LM head's logits of the last position only (`logits[:, -1]`, for
     sampling the next token, which reads them whole), the vocabulary (50)
     split unevenly over 4 devices."""
     logits = b.generic("bsd,dv->bsv", [b.arg("h", (2, 8, 64), R), b.arg("w", (64, 50), COLS)], MAC, fill="zero")
-    last = b.emit(
-        f"tensor.extract_slice {logits}[0, 7, 0] [2, 1, 50] [1, 1, 1] : {tensor((2, 8, 50))} to {tensor((2, 50))}",
-        (2, 50),
-    )
-    b.result(last, R)
+    b.result(row_at(b, logits), R)
 
 
 def sequence_split_last_token(b: Builder) -> None:
     """The LM head on the last position of a hidden state whose sequence
     is split (sequence or context parallelism): `h[:, -1] @ w`, read
     whole for sampling."""
-    seq: Split = ((), (0,))
-    h = b.arg("h", (2, 16, 64), seq)
-    last = b.emit(
-        f"tensor.extract_slice {h}[0, 15, 0] [2, 1, 64] [1, 1, 1] : {tensor((2, 16, 64))} to {tensor((2, 64))}",
-        (2, 64),
-    )
-    b.result(b.matmul(last, b.arg("w", (64, 48), R)), R)
+    h = b.arg("h", (2, 16, 64), ((), (0,)))
+    b.result(b.matmul(row_at(b, h), b.arg("w", (64, 48), R)), R)
 
 
 def kv_cache_read(b: Builder) -> None:
@@ -399,21 +401,14 @@ def kv_cache_read(b: Builder) -> None:
     time (`lax.dynamic_index_in_dim(cache, pos, 1, keepdims=False)`,
     torch's `cache[:, pos]`) from a cache whose sequence is split, whole."""
     cache = b.arg("cache", (2, 64, 32), ((), (0,)))
-    pos = b.position("pos", 63)
-    op = f"tensor.extract_slice {cache}[0, {pos}, 0] [2, 1, 32] [1, 1, 1] : {tensor((2, 64, 32))} to {tensor((2, 32))}"
-    b.result(b.emit(op, (2, 32)), R)
+    b.result(row_at(b, cache, b.position("pos", 63)), R)
 
 
 def row_parallel_last_token(b: Builder) -> None:
     """The last token of a row-parallel layer's output (the contraction
     split, the result a partial sum), read whole: `(h @ w)[:, -1]`."""
     h, w = b.arg("h", (2, 16, 128), ((), (), (0,))), b.arg("w", (128, 64), ROWS)
-    out = b.generic("bsk,kn->bsn", [h, w], MAC, fill="zero")
-    last = b.emit(
-        f"tensor.extract_slice {out}[0, 15, 0] [2, 1, 64] [1, 1, 1] : {tensor((2, 16, 64))} to {tensor((2, 64))}",
-        (2, 64),
-    )
-    b.result(last, R)
+    b.result(row_at(b, b.generic("bsk,kn->bsn", [h, w], MAC, fill="zero")), R)
 
 
 def contraction_split_matmul(b: Builder) -> None:

@@ -91,8 +91,6 @@ def term_operands(op: ir.Operation | ir.OpView) -> tuple[tuple[int, ...], ...]:
         return generic_terms(op)
     if name not in SUM_LINEAR_OPS or len(op.results) != 1:
         return ()
-    if name == "tensor.extract_slice":
-        return ((0,),) if _whole_or_rows(op) else ()
     t = op.results[0].type
     if not isinstance(t, ir.RankedTensorType):
         return ()
@@ -101,6 +99,8 @@ def term_operands(op: ir.Operation | ir.OpView) -> tuple[tuple[int, ...], ...]:
         return ()
     is_float = isinstance(element, ir.FloatType)
     if not is_float and not (isinstance(element, ir.IntegerType) and ir.IntegerType(element).width > 1):
+        return ()
+    if name == "tensor.extract_slice" and not _whole_or_rows(op):
         return ()
     n = len(op.operands)
     if name in _PRODUCTS:
@@ -117,18 +117,14 @@ def term_operands(op: ir.Operation | ir.OpView) -> tuple[tuple[int, ...], ...]:
 
 
 def _whole_or_rows(op: ir.Operation | ir.OpView) -> bool:
-    """Whether a `tensor.extract_slice` of real numbers takes each
-    dimension of its operand whole or one row of it, at static positions
-    (`h[:, -1]` of a partial sum: the row of each device's terms adds up
-    to the row of the total).  A run of rows is read through a crop,
-    whose layouts hold no partial sums."""
-    if len(op.operands) != 1:
-        return False  # (offsets, sizes or strides given at run time)
-    t = op.operands[0].type
-    if not isinstance(t, ir.RankedTensorType) or not t.has_static_shape:
-        return False
-    element = t.element_type
-    if not isinstance(element, ir.FloatType) and not (isinstance(element, ir.IntegerType) and element.width > 1):
+    """Whether a `tensor.extract_slice` of static offsets, sizes and
+    strides (`term_operands` took no other: those would be operands) takes
+    each dimension of its operand of static shape whole or one row of it
+    (`h[:, -1]` of a partial sum: the row of each device's terms adds up to
+    the row of the total).  A run of rows is read through a crop, whose
+    layouts hold no partial sums."""
+    t = ir.RankedTensorType(op.operands[0].type)
+    if not t.has_static_shape:
         return False
     offsets = ir.DenseI64ArrayAttr(op.attributes["static_offsets"])
     sizes = ir.DenseI64ArrayAttr(op.attributes["static_sizes"])

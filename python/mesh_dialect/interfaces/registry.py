@@ -930,7 +930,7 @@ def _extract_slice(op: ir.Operation) -> ShardingRule | None:
         return None
     loops, full_map, piece_map, crops = found
     iterators = list(_all_parallel(loops))
-    if not crops and _has_zero(op.results[0].type):
+    if not crops and _has_zero(op.results[0]):
         full = _shape(op.operands[0]) or ()
         offsets, sizes = _ints(_attr(op, "static_offsets")), _ints(_attr(op, "static_sizes"))
         dyn = ir.ShapedType.get_dynamic_size()
@@ -944,18 +944,15 @@ def _extract_slice(op: ir.Operation) -> ShardingRule | None:
     return ShardingRule(tuple(iterators), (full_map, *others), (piece_map,), crops=crops)
 
 
-def _has_zero(t: ir.Type) -> bool:
-    """Whether a tensor's elements are floats with a zero, signless integers
-    wider than i1 or indices: numbers a device holding no data can hold
-    the zero of a sum of (`sum_zero_attr`)."""
-    if not isinstance(t, ir.RankedTensorType):
+def _has_zero(v: ir.Value) -> bool:
+    """`_summable`, of the elements arith makes a zero of (`sum_zero_attr`):
+    integers only signless, floats only in a format with a zero."""
+    if not isinstance(v.type, ir.RankedTensorType) or not _summable(v):
         return False
-    e = t.element_type
-    if isinstance(e, ir.FloatType):
-        return float_zero(e) is not None
+    e = v.type.element_type
     if isinstance(e, ir.IntegerType):
-        return e.width > 1 and e.is_signless
-    return isinstance(e, ir.IndexType)
+        return e.is_signless
+    return float_zero(e) is not None if isinstance(e, ir.FloatType) else True
 
 
 def _insert_slice(op: ir.Operation) -> ShardingRule | None:
