@@ -47,6 +47,8 @@ PIPELINE = "import-shardings, sharding-propagation, mesh-partition"
 # The PartitionSpecs generate.py gave JAX: (arguments, results), one entry per tensor dimension: a mesh
 # axis, a tuple of them (the first outermost), or None.
 DM = ("data", "model")
+# the Llama block's arguments (generate.py's LLAMA_SPECS)
+LLAMA = [("data",), (), *[(None, "model")] * 3, ("model",), (), *[(None, "model")] * 2, ("model", None)]
 SPECS = {
     "mlp": ([("data", None), (None, "model"), ("model",), ("model", None), ()], [("data", None)]),
     "mlp2": ([("data", None), (None, "model"), ("model", None), (None, "model"), ("model", None)], [("data", None)]),
@@ -87,6 +89,15 @@ SPECS = {
         [DM],
         [("model", "data"), (("model", "data"),), (DM,), (None, ("model", "data")), (), ("model",)],
     ),
+    "llama": (LLAMA, [("data",)]),
+    "llama_sp": ([DM, *LLAMA[1:]], [DM]),
+    "llama_fsdp_grad": (
+        [("data",), (), DM, DM, DM, ("model", None, "data"), (), DM, DM, ("model", "data")],
+        [DM, DM, ("model", "data")],
+    ),
+    "moe_top1": ([("data", None), (), ("model",)], [("data", None)]),
+    "embed": ([("model", None), ("data", None)], [("data", None, None)]),
+    "xent_take": ([DM, ("data",)], [()]),
 }
 
 

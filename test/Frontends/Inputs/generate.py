@@ -10,7 +10,11 @@ argmax ties and integer sums, 2-D convolution halos, `jax.grad` of an RMS
 norm, scatters, a binary search, uneven pieces (integer reductions, a
 softmax, a gelu MLP), pure resharding, a reversal, a rotation, a pad, a
 finite difference, a token shift, a causal filter and the total variation
-of a split sequence) on 8 CPU devices as the mesh ("data"=2, "model"=4), and each flavour (Shardy, GSPMD):
+of a split sequence; then whole blocks users shard: a Llama block, the same
+with its sequence split, `jax.grad` of it under FSDP, a top-1 mixture of
+experts, an embedding lookup and a cross-entropy by `take_along_axis`) on
+8 CPU devices as the mesh ("data"=2, "model"=4), and each flavour (Shardy,
+GSPMD):
 
 - `NAME.FLAVOUR.mlir`: the lowered module in MLIR's generic form, as
   `mesh_dialect.frontends.jax.export` writes it;
@@ -364,6 +368,73 @@ def seq_next_token(logits: jax.Array, targets: jax.Array) -> jax.Array:
     return -jnp.sum(log_probs * targets[:, 1:])
 
 
+def _rms_norm(x: jax.Array, gain: jax.Array) -> jax.Array:
+    return x * jax.lax.rsqrt(jnp.mean(x * x, axis=-1, keepdims=True) + 1e-6) * gain
+
+
+def _rotary(x: jax.Array) -> jax.Array:
+    """Rotary position embedding of (batch, sequence, heads, head_dim): the
+    angles come from `jnp.arange` over the sequence, so a device holding a
+    piece of the sequence must use its own positions."""
+    seq, dim = x.shape[1], x.shape[3]
+    freq = 1.0 / (10000 ** (jnp.arange(0, dim, 2, dtype=jnp.float32) / dim))
+    angle = jnp.arange(seq, dtype=jnp.float32)[:, None] * freq[None, :]
+    cos, sin = jnp.cos(angle)[None, :, None, :], jnp.sin(angle)[None, :, None, :]
+    lo, hi = x[..., : dim // 2], x[..., dim // 2 :]
+    return jnp.concatenate([lo * cos - hi * sin, lo * sin + hi * cos], axis=-1)
+
+
+def llama(x, g1, wq, wk, wv, wo, g2, wg, wu, wd):  # noqa: ANN001, ANN201 - ten arrays
+    """A Llama block: RMS norms, rotary embeddings, grouped-query causal
+    attention (8 query heads over 4 key/value heads, `jnp.repeat`), a
+    residual, and a SwiGLU MLP; heads and the MLP's hidden columns over
+    "model"."""
+    h = _rms_norm(x, g1)
+    q = _rotary(jnp.einsum("bse,ehd->bshd", h, wq))
+    k = jnp.repeat(_rotary(jnp.einsum("bse,ehd->bshd", h, wk)), 2, axis=2)
+    v = jnp.repeat(jnp.einsum("bse,ehd->bshd", h, wv), 2, axis=2)
+    seq = x.shape[1]
+    scores = jnp.einsum("bqhd,bkhd->bhqk", q, k) / math.sqrt(q.shape[-1])
+    scores = jnp.where(jnp.tril(jnp.ones((seq, seq), bool)), scores, -1e9)
+    attended = jnp.einsum("bhqk,bkhd->bqhd", jax.nn.softmax(scores, axis=-1), v)
+    x = x + jnp.einsum("bqhd,hde->bqe", attended, wo)
+    h = _rms_norm(x, g2)
+    return x + (jax.nn.silu(h @ wg) * (h @ wu)) @ wd
+
+
+def _llama_loss(*args: jax.Array) -> jax.Array:
+    return jnp.mean(llama(*args) ** 2)
+
+
+def llama_grad(*args: jax.Array) -> tuple[jax.Array, jax.Array, jax.Array]:
+    """`jax.grad` of a loss over the Llama block, with respect to the query,
+    gate and down projections."""
+    return jax.grad(_llama_loss, argnums=(2, 7, 9))(*args)
+
+
+def moe_top1(x: jax.Array, router: jax.Array, experts: jax.Array) -> jax.Array:
+    """A mixture of 4 experts with top-1 routing written with one-hot
+    matrices (dispatch and combine einsums), the experts over "model"."""
+    gates = jax.nn.softmax(x @ router, axis=-1)
+    chosen = jax.nn.one_hot(jnp.argmax(gates, axis=-1), router.shape[1], dtype=x.dtype)
+    dispatched = jnp.einsum("tx,te->xte", chosen, x)
+    out = jnp.einsum("xtf,tx->tf", jnp.einsum("xte,xef->xtf", dispatched, experts), chosen)
+    return out * jnp.sum(gates * chosen, axis=-1)[:, None]
+
+
+def embed(table: jax.Array, ids: jax.Array) -> jax.Array:
+    """An embedding lookup (`jnp.take`) into a table whose vocabulary is
+    over "model", the int32 ids' batch over "data"."""
+    return jnp.take(table, ids, axis=0)
+
+
+def xent_take(logits: jax.Array, labels: jax.Array) -> jax.Array:
+    """A cross-entropy reading each row's label logit with
+    `take_along_axis` from logits whose vocabulary is over "model"."""
+    picked = jnp.take_along_axis(logits, labels[:, None], axis=-1)[:, 0]
+    return jnp.mean(jax.nn.logsumexp(logits, axis=-1) - picked)
+
+
 def ints(shape: tuple[int, ...], low: int, high: int) -> Callable[[np.random.Generator], np.ndarray]:
     """An int32 argument drawn from [low, high)."""
     return lambda rng: rng.integers(low, high, shape).astype(np.int32)
@@ -378,6 +449,11 @@ def ascending(n: int) -> Callable[[np.random.Generator], np.ndarray]:
     """A sorted float32 vector (searchsorted's edges)."""
     return lambda rng: np.sort(rng.standard_normal(n)).astype(np.float32)
 
+
+# The Llama programs' arguments: x, norm gain, wq (8 heads), wk and wv (4
+# key/value heads), wo, norm gain, gate, up and down projections.
+LLAMA_SHAPES = [(2, 8, 16), (16,), (16, 8, 4), (16, 4, 4), (16, 4, 4), (8, 4, 16), (16,), (16, 32), (16, 32), (32, 16)]
+LLAMA_SPECS = [P("data"), P(), *[P(None, "model")] * 3, P("model"), P(), *[P(None, "model")] * 2, P("model", None)]
 
 # name: (function, arguments, argument specs, result spec or a tuple of them, one per result); an argument
 # is a float32 shape or one of the generators above; small sizes keep the files small
@@ -500,6 +576,18 @@ PROGRAMS = {
         [P("data", "model")],
         (P("model", "data"), P(("model", "data")), P(("data", "model")), P(None, ("model", "data")), P(), P("model")),
     ),
+    "llama": (llama, LLAMA_SHAPES, LLAMA_SPECS, P("data")),
+    "llama_sp": (llama, LLAMA_SHAPES, [P("data", "model"), *LLAMA_SPECS[1:]], P("data", "model")),
+    "llama_fsdp_grad": (
+        llama_grad,
+        LLAMA_SHAPES,
+        [P("data"), P(), *[P("data", "model")] * 3, P("model", None, "data"), P(), *[P("data", "model")] * 2]
+        + [P("model", "data")],
+        (P("data", "model"), P("data", "model"), P("model", "data")),
+    ),
+    "moe_top1": (moe_top1, [(16, 8), (8, 4), (4, 8, 16)], [P("data", None), P(), P("model")], P("data", None)),
+    "embed": (embed, [(64, 16), ints((2, 8), 0, 64)], [P("model", None), P("data", None)], P("data", None, None)),
+    "xent_take": (xent_take, [(8, 32), ints((8,), 0, 32)], [P("data", "model"), P("data")], P()),
 }
 
 _DROP = re.compile(
