@@ -176,6 +176,28 @@ def test_fill_empty_splat_constants_and_arith_math_elementwise():
     assert rules["arith.select"] == [R([P, P], [None, (0, 1), (0, 1)], [(0, 1)])]
 
 
+def test_softmax_keeps_the_dimension_it_normalizes_whole_and_bitcast_is_elementwise():
+    rules = rules_of(
+        """
+  %e = tensor.empty() : tensor<2x6x8xf32>
+  %a = linalg.softmax dimension(1) ins(%x : tensor<2x6x8xf32>) outs(%e : tensor<2x6x8xf32>) -> tensor<2x6x8xf32>
+  %b = linalg.softmax dimension(0) ins(%x : tensor<2x6x8xf32>) outs(%e : tensor<2x6x8xf32>) -> tensor<2x6x8xf32>
+  %c = linalg.softmax dimension(2) ins(%x : tensor<2x6x8xf32>) outs(%e : tensor<2x6x8xf32>) -> tensor<2x6x8xf32>
+  %i = tensor.bitcast %x : tensor<2x6x8xf32> to tensor<2x6x8xi32>
+  %u = tensor.bitcast %y : tensor<?x4xf16> to tensor<?x4xi16>
+""",
+        "%x: tensor<2x6x8xf32>, %y: tensor<?x4xf16>",
+    )
+    first, last = (None, 0, 1), (0, 1, None)
+    assert rules["linalg.softmax"] == [
+        R([P, P], [(0, None, 1), (0, None, 1)], [(0, None, 1)]),
+        R([P, P], [first, first], [first]),
+        R([P, P], [last, last], [last]),
+    ]
+    assert rules["tensor.bitcast"] == [R([P, P, P], [(0, 1, 2)], [(0, 1, 2)]), R([P, P], [(0, 1)], [(0, 1)])]
+    assert registry.is_pointwise("tensor.bitcast") and not registry.is_pointwise("linalg.softmax")
+
+
 # ---------------------------------------------------------------------------
 # Rules of real ops: tosa
 

@@ -5,15 +5,17 @@ ways a reduction runs agreeing bit for bit, and the errors."""
 from __future__ import annotations
 
 import math
+import subprocess
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from simhelpers import run, small_ints
+from simhelpers import MLIR_OPT, run, small_ints
 
 import mesh_dialect
 import mesh_dialect.sim.ops  # noqa: F401  (registers the handlers)
+from mesh_dialect.sim.floats import to_bf16
 from mesh_dialect.sim.interpreter import Runner
 from mesh_dialect.sim.ops import linalg as linalg_ops
 from mesh_dialect.sim.program import SimError
@@ -614,12 +616,66 @@ def test_out_of_bounds_affine_read_fails():
 
 def test_linalg_ops_without_a_body_are_reported_unsupported():
     text = """
-    func.func @f(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
-      %0 = linalg.softmax dimension(1) ins(%x : tensor<2x3xf32>) outs(%x : tensor<2x3xf32>) -> tensor<2x3xf32>
-      return %0 : tensor<2x3xf32>
+    func.func @f(%x: tensor<2x4xf32>, %e: tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32> {
+      %0 = linalg.pack %x inner_dims_pos = [0, 1] inner_tiles = [2, 2] into %e : tensor<2x4xf32> -> tensor<1x2x2x2xf32>
+      return %0 : tensor<1x2x2x2xf32>
     }"""
-    with pytest.raises(SimError, match="'linalg.softmax' is not supported"):
-        run(text, ints((2, 3)))
+    with pytest.raises(SimError, match="'linalg.pack' is not supported"):
+        run(text, ints((2, 4)), ints((1, 2, 2, 2)))
+
+
+_DECOMPOSE = """
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %ops = transform.structured.match ops{["linalg.softmax"]} in %root : (!transform.any_op) -> !transform.any_op
+    %parts = transform.structured.decompose_interface %ops : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("element", ["f32", "f16", "bf16"])
+@pytest.mark.parametrize("dim", [0, 1])
+def test_softmax_runs_as_mlirs_own_decomposition(element, dim):
+    """linalg.softmax gives, bit for bit, what upstream's decomposition of
+    it (max, exp of the difference, sum, quotient: `decompose_interface`)
+    gives in the simulator, NaN and infinite rows included."""
+    if not MLIR_OPT.exists():
+        pytest.skip("upstream mlir-opt is not installed")
+    t = f"tensor<6x6x{element}>"
+    text = f"""func.func @f(%x: {t}) -> {t} {{
+      %e = tensor.empty() : {t}
+      %r = linalg.softmax dimension({dim}) ins(%x : {t}) outs(%e : {t}) -> {t}
+      return %r : {t}
+    }}"""
+    out = subprocess.run(
+        [str(MLIR_OPT), "--transform-interpreter"], input=text + _DECOMPOSE, capture_output=True, text=True, check=True
+    ).stdout
+    decomposed = out[: out.index("  module attributes {transform")] + "}"
+    assert "linalg.softmax" not in decomposed and "arith.maxnumf" in decomposed
+    rng = np.random.default_rng(dim)
+    x = (rng.standard_normal((6, 6)) * 6).astype(np.float32)
+    # rows as normalized along dimension 1 (transposed for dimension 0):
+    # one NaN makes its row NaN, as do all -inf (-inf - -inf) and one +inf
+    x[1, 2], x[2, :], x[3, 4] = np.nan, -np.inf, np.inf
+    x[4, 4] = -1e4  # exp of a large negative difference: 0
+    x = x if dim == 1 else np.ascontiguousarray(x.T)
+    if element == "f16":
+        x = x.astype(np.float16)
+    elif element == "bf16":
+        x = to_bf16(x)
+    (ours,) = run(text, x)
+    (theirs,) = run(decomposed, x)
+    assert ours.dtype == theirs.dtype == x.dtype
+    np.testing.assert_array_equal(ours, theirs)
+    finite = np.isfinite(ours)
+    assert finite.sum() == 18  # the three rows of numbers
+    wide = np.where(finite, x.astype(np.float64), 0.0)
+    exact = np.exp(wide - wide.max(axis=dim, keepdims=True))
+    exact /= exact.sum(axis=dim, keepdims=True)
+    tolerance = {"f32": 1e-6, "f16": 2e-3, "bf16": 2e-2}[element]
+    np.testing.assert_allclose(ours[finite], exact[finite], atol=tolerance)
 
 
 def test_matmul_by_blas_is_close_to_loop_order_and_exact_for_integers():

@@ -538,6 +538,8 @@ class Compiler:
         if dialect in ("arith", "math"):
             if name not in _CASTS:
                 a["flops"] = "elementwise"
+        elif name == "linalg.softmax":
+            a["flops"] = "softmax"
         elif dialect == "tosa":
             if base in _TOSA_ELEMENTWISE:
                 a["flops"] = "elementwise"
@@ -1355,6 +1357,8 @@ class DeviceRun:
         out = self.known(n.results[0]) if n.results else None
         if model == "elementwise":
             return math.prod(out) if out is not None else self.unknown(n)
+        if model == "softmax":  # per element as decomposed: a max, a subtraction, an exp, a sum and a division
+            return 5 * math.prod(out) if out is not None else self.unknown(n)
         if model == "reduce":
             total = 0
             for v in n.operands[: a.get("inputs", 1)]:

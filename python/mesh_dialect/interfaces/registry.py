@@ -802,7 +802,8 @@ def _shape_groups(a: tuple[int, ...], b: tuple[int, ...]) -> list[tuple[list[int
 
 
 def _static_cast(op: ir.Operation) -> ShardingRule | None:
-    """`tensor.cast` between ranked shapes: elementwise.  A dimension of
+    """`tensor.cast` between ranked shapes, and `tensor.bitcast` (each
+    element's bits read as another type of their width): elementwise.  A dimension of
     dynamic size on one side and static on the other (what `canonicalize`
     writes once it knows a size) splits too: both sides hold the same
     piece, which the local types say as precisely as they can."""
@@ -810,6 +811,22 @@ def _static_cast(op: ir.Operation) -> ShardingRule | None:
         if _shape(v) is None:
             return None
     return _elementwise(op)
+
+
+def _softmax(op: ir.Operation) -> ShardingRule | None:
+    """`linalg.softmax`: a parallel loop per dimension but the one it
+    normalizes along, which stays whole (each row's maximum and sum read
+    all of it); its init and result are indexed as its input."""
+    if len(op.operands) != 2 or len(op.results) != 1:
+        return None
+    shape = _shape(op.operands[0])
+    if shape is None or _shape(op.results[0]) != shape or _shape(op.operands[1]) != shape:
+        return None
+    dim = ir.IntegerAttr(op.attributes["dimension"]).value
+    if not 0 <= dim < len(shape):
+        return None
+    tensor_map = tuple(None if d == dim else d - (d > dim) for d in range(len(shape)))
+    return ShardingRule(_all_parallel(len(shape) - 1), (tensor_map, tensor_map), (tensor_map,))
 
 
 def _tensor_reshape(op: ir.Operation) -> ShardingRule | None:
@@ -2684,6 +2701,8 @@ def _register_builtins() -> None:
     for base in _TOSA_ELEMENTWISE:
         register_rule(f"tosa.{base}", _tosa_elementwise)
     register_rule("tensor.cast", _static_cast)
+    register_rule("tensor.bitcast", _static_cast)
+    register_rule("linalg.softmax", _softmax)
     register_rule("tensor.collapse_shape", _tensor_reshape)
     register_rule("tensor.expand_shape", _tensor_reshape)
     register_rule("tensor.extract_slice", _extract_slice)

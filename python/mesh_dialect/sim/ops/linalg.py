@@ -681,9 +681,47 @@ _STRUCTURED = sorted(
     and (getattr(cls, "_ODS_REGIONS", None) or (0,))[0] > 0
 )
 """Every linalg op with a body region: these are the structured ops (generic,
-named, map, reduce, transpose, broadcast, ...). linalg.softmax, pack,
-unpack and the winograd transforms have no body and are not run."""
+named, map, reduce, transpose, broadcast, ...). linalg.softmax (below) has
+no body; pack, unpack and the winograd transforms are not run."""
 
 
 for _name in _STRUCTURED:
     register(_name, prepare=_prepare_structured)(_run_structured)
+
+
+def _prepare_softmax(c: Compiler, op: ir.Operation) -> dict:
+    if len(op.results) != 1:
+        raise ValueError("runs on tensors only (it has no result)")
+    t = ir.ShapedType(op.operands[0].type)
+    if not isinstance(t.element_type, ir.FloatType):
+        raise ValueError(f"needs float elements, got {t.element_type}")
+    dim = ir.IntegerAttr(op.attributes["dimension"]).value
+    if not 0 <= dim < t.rank:
+        raise ValueError(f"dimension {dim} is out of range for rank {t.rank}")
+    return {"dim": dim, "bf16": is_bf16(t)}
+
+
+@register("linalg.softmax", prepare=_prepare_softmax)
+def _softmax(frame, step: Step, x, _init) -> list:
+    """The op as MLIR decomposes it (`decompose_interface`): the largest
+    number along `dimension` (maxnumf from a NaN, which any number
+    replaces), exp(x - max), the sum of those from zero, one position
+    after another, and the quotient; a bf16 held in f32 is rounded after
+    each step."""
+    dim, bf16 = step.attrs["dim"], step.attrs["bf16"]
+    x = np.asarray(x)
+
+    def rounded(a: np.ndarray) -> np.ndarray:
+        return to_bf16(a) if bf16 else a.astype(x.dtype, copy=False)
+
+    rows = np.moveaxis(x, dim, 0)
+    largest = np.full(rows.shape[1:], np.nan, dtype=x.dtype)
+    for row in rows:
+        largest = minmax.maximum_number(largest, row)
+    with np.errstate(over="ignore", invalid="ignore"):
+        powers = rounded(np.exp(rounded(rows - largest)))
+        total = np.zeros(rows.shape[1:], dtype=x.dtype)
+        for row in powers:
+            total = rounded(total + row)
+        out = rounded(powers / total)
+    return [np.ascontiguousarray(np.moveaxis(out, 0, dim))]
