@@ -25,7 +25,7 @@ matching NaN. By default rtol = n * eps and atol = n * eps * scale, where
 eps is the largest machine epsilon of the result's type and of the floats
 either function computes in (an f32 result widened from f16 sums carries
 f16's rounding), n the reduction length
-(the longest tensor dimension of the reference function, at least 2) and
+(the longest tensor dimension of either function, at least 2) and
 scale the largest magnitude among the reference result and the float
 inputs: summing n terms in another order (as a partitioned program does)
 moves a result by up to about n * eps times the magnitude of its terms.
