@@ -16,6 +16,7 @@
 // HELP:      --allow-unregistered-dialect
 // HELP:      --list-passes
 // CHECK:      passes of mesh-opt (usable as --NAME or inside --pass-pipeline):
+// CHECK-NEXT:  --decompose-softmax        Write linalg.softmax as generics, so that it splits along the dimension it normalizes
 // CHECK-NEXT:   --export-shardings         Write argument and result layouts as sdy.sharding attributes and meshes as sdy.mesh
 // CHECK-NEXT:       strip                remove the annotations and meshes nothing uses [default: true]
 // CHECK-NEXT:       python               a remark with jax.make_mesh, in_shardings and out_shardings [default: false]

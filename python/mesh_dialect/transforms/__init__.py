@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from .lowering.mesh_lower_process_multi_index import MeshLowerProcessMultiIndex
     from .optimize.mesh_optimize_collectives import MeshOptimizeCollectives
     from .partition.mesh_partition import MeshPartition, MeshSpmdization
+    from .prepare.decompose_softmax import DecomposeSoftmax
     from .prepare.prepare_windows import PrepareWindows
     from .propagation.sharding_propagation import ShardingPropagation
 
@@ -34,6 +35,7 @@ if TYPE_CHECKING:
 _BUILTIN_PASSES: dict[str, str] = {
     "mesh-canonicalize": "cleanup.mesh_canonicalize:MeshCanonicalize",
     "prepare-windows": "prepare.prepare_windows:PrepareWindows",
+    "decompose-softmax": "prepare.decompose_softmax:DecomposeSoftmax",
     "sharding-propagation": "propagation.sharding_propagation:ShardingPropagation",
     "mesh-partition": "partition.mesh_partition:MeshPartition",
     "mesh-spmdization": "partition.mesh_partition:MeshSpmdization",
@@ -117,6 +119,7 @@ def __dir__() -> list[str]:
 
 __all__ = [
     "PASSES",
+    "DecomposeSoftmax",
     "ExportShardings",
     "ImportShardings",
     "MeshAnalysis",

@@ -3,6 +3,7 @@ it computes, so that propagation finds a cheaper plan."""
 
 from __future__ import annotations
 
+from .decompose_softmax import DecomposeSoftmax
 from .prepare_windows import PrepareWindows
 
-__all__ = ["PrepareWindows"]
+__all__ = ["DecomposeSoftmax", "PrepareWindows"]
