@@ -1,5 +1,5 @@
 """Plan quality: how much a device receives in the partitioned program, ours
-against upstream MLIR's and XLA's, on 35 small programs where only the
+against upstream MLIR's and XLA's, on 39 small programs where only the
 arguments and results are annotated (as JAX's in/out shardings do).
 
 The programs (f32 tensors, linalg; kv_cache_decode also takes a 0-d i64
@@ -13,11 +13,11 @@ conv2d_same_rows, causal_conv1d, dilated_causal_conv1d, grouped_conv1d,
 nearest_upsample, kv_cache_write, kv_cache_decode, sequence_parallel_block,
 dp_tp_linear_bwd, gpt_block_dp_tp, gpt_block_dp_tp_sp, gpt_block_fsdp_tp,
 last_token_logits, sequence_split_last_token, kv_cache_read,
-row_parallel_last_token
+row_parallel_last_token, vocab_softmax
 (see `PROGRAMS` below for each one's mesh and layouts).
 
 Measured in one run, per program:
-  * ours      `mesh_dialect.parse`, then `PrepareWindows`, `ShardingPropagation`,
+  * ours      `mesh_dialect.parse`, then `PrepareWindows` and `DecomposeSoftmax`, `ShardingPropagation`,
               `MeshPartition` and `MeshOptimizeCollectives` through `mlir.passmanager`;
               collectives and bytes a device receives are read after the
               partition and again after optimize-collectives (`traffic.py`'s
@@ -67,7 +67,13 @@ from traffic import traffic  # bench/traffic.py, beside this script
 import mesh_dialect
 from mesh_dialect.driver.run import RunDriver, RunOptions
 from mesh_dialect.interop.upstream import to_upstream
-from mesh_dialect.transforms import MeshOptimizeCollectives, MeshPartition, PrepareWindows, ShardingPropagation
+from mesh_dialect.transforms import (
+    DecomposeSoftmax,
+    MeshOptimizeCollectives,
+    MeshPartition,
+    PrepareWindows,
+    ShardingPropagation,
+)
 
 XLA_PLANS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "xla_plans.json")
 UPSTREAM_TIMEOUT = 300.0
@@ -411,6 +417,16 @@ def row_parallel_last_token(b: Builder) -> None:
     b.result(row_at(b, b.generic("bsk,kn->bsn", [h, w], MAC, fill="zero")), R)
 
 
+def vocab_softmax(b: Builder) -> None:
+    """An LM head's probabilities: `linalg.softmax` over a vocabulary the
+    column-parallel weight splits (`decompose-softmax` writes it as the
+    generics whose maximum and sum split into partial results)."""
+    logits = b.matmul(b.arg("x", (8, 64), R), b.arg("w", (64, 192), COLS))
+    t, init = tensor((8, 192)), b.empty((8, 192))
+    probs = b.emit(f"linalg.softmax dimension(1) ins({logits} : {t}) outs({init} : {t}) -> {t}", (8, 192))
+    b.result(probs, COLS)
+
+
 def contraction_split_matmul(b: Builder) -> None:
     b.result(b.matmul(b.arg("x", (8, 64), COLS), b.arg("w", (64, 16), ROWS)), ((0,), ()))
 
@@ -747,6 +763,7 @@ PROGRAMS = [
     Program("sequence_split_last_token", (4,), sequence_split_last_token),
     Program("kv_cache_read", (4,), kv_cache_read),
     Program("row_parallel_last_token", (4,), row_parallel_last_token),
+    Program("vocab_softmax", (4,), vocab_softmax),
 ]
 
 # -- measuring --------------------------------------------------------------------
@@ -829,17 +846,18 @@ def run_ours(text: str, b: Builder, name: str) -> tuple[dict[str, Plan], dict[st
     irs = {"input": text}
     ctx = mesh_dialect.context()
     stages = (
-        ("prepare", PrepareWindows()),
-        ("propagate", ShardingPropagation(solver=SOLVER)),
-        ("partition", MeshPartition()),
-        ("optimize", MeshOptimizeCollectives()),
+        ("prepare", (PrepareWindows(), DecomposeSoftmax())),
+        ("propagate", (ShardingPropagation(solver=SOLVER),)),
+        ("partition", (MeshPartition(),)),
+        ("optimize", (MeshOptimizeCollectives(),)),
     )
     stage = "parse"
     try:
         module = mesh_dialect.parse(text, filename=f"{name}.mlir", context=ctx)
-        for stage, pass_ in stages:
+        for stage, passes in stages:
             pm = PassManager("builtin.module", context=ctx)
-            pass_.add_to(pm)
+            for pass_ in passes:
+                pass_.add_to(pm)
             with ctx:
                 pm.run(module)
             irs[stage] = mesh_dialect.print_ir(module)
@@ -1043,7 +1061,9 @@ def main() -> None:
         rows.append(measure(known[name], args, xla))
         print(f"  {name}: done", file=sys.stderr, flush=True)
 
-    print("collectives / bytes a device receives (f32); ours = prepare-windows + sharding-propagation +")
+    print(
+        "collectives / bytes a device receives (f32); ours = prepare-windows + decompose-softmax + sharding-propagation +"
+    )
     print(
         "mesh-partition, ours+opt = then mesh-optimize-collectives; (sig) = the partitioned signature is not the requested"
     )

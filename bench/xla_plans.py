@@ -356,6 +356,7 @@ PROGRAMS = [
         [((2, 16, 128), (None, None, "a0")), ((128, 64), ROWS)],
         R,
     ),
+    Program("vocab_softmax", (4,), lambda x, w: jax.nn.softmax(x @ w, axis=1), [((8, 64), R), ((64, 192), COLS)], COLS),
 ]
 
 
