@@ -56,7 +56,7 @@ SIM_PIPELINES: list[list[str]] = [
     ["--mesh-partition{limit}", "--mesh-optimize-collectives"],
     ["--pass-pipeline=builtin.module(sharding-propagation{fixed-point=false traversal={traversal}}, mesh-partition)"],
     ["--sharding-propagation=skip-unknown=true", "--mesh-partition{full}"],
-    ["--prepare-windows", "--sharding-propagation", "--mesh-partition"],
+    ["--prepare-windows", "--decompose-softmax", "--sharding-propagation", "--mesh-partition"],
     # the per-device program lowered below mesh ops, as a backend takes it
     [
         "--mesh-partition{limit}",

@@ -739,6 +739,27 @@ class Program:
         )
         return Val(r, shape)
 
+    def softmax(self) -> Val:
+        """`linalg.softmax` along any dimension (float programs), or, in
+        others, a `tensor.bitcast` to floats of the width and back."""
+        rng = self.rng
+        a = self.pick(rank=rng.choice([1, 2, 2, 3]))
+        a = self.operand(a)
+        t = self.ty(a.shape)
+        r = self.fresh()
+        if self.is_int:
+            other = self.ty(a.shape, {"i32": "f32", "i64": "f64"}[self.elt])
+            mid = self.fresh()
+            self.emit(f"{mid} = tensor.bitcast {a.name} : {t} to {other}")
+            self.emit(f"{r} = tensor.bitcast {mid} : {other} to {t}")
+            self.features.add("bitcast")
+            return Val(r, a.shape)
+        out = self.init(a.shape, None)
+        dim = rng.randrange(len(a.shape))
+        self.emit(f"{r} = linalg.softmax dimension({dim}) ins({a.name} : {t}) outs({out.name} : {t}) -> {t}")
+        self.features.add("softmax")
+        return Val(r, a.shape)
+
     def reshape(self) -> Val:
         """collapse_shape, expand_shape, tosa.reshape, an identity tensor.cast."""
         rng = self.rng
@@ -1757,7 +1778,7 @@ class Program:
         choices = [self.elementwise, self.elementwise, self.matmul, self.matmul, self.reduce, self.transpose]
         if self.extended:
             choices += [self.reshape, self.slice, self.gather, self.argmax, self.scatter, self.sort, self.lookup]
-            choices += [self.upsample]
+            choices += [self.upsample, self.softmax]
             if self.rng.random() < 0.1:
                 choices.append(self.collective)
             if depth == 0 and self.rng.random() < 0.2:
