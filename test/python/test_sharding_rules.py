@@ -198,6 +198,22 @@ def test_softmax_keeps_the_dimension_it_normalizes_whole_and_bitcast_is_elementw
     assert registry.is_pointwise("tensor.bitcast") and not registry.is_pointwise("linalg.softmax")
 
 
+def test_tensor_reshape_groups_dimensions_as_the_other_reshapes():
+    rules = rules_of(
+        """
+  %a = tensor.reshape %x(%s) : (tensor<8x6xf32>, tensor<2xi64>) -> tensor<16x3xf32>
+  %b = tensor.reshape %x(%t) : (tensor<8x6xf32>, tensor<3xindex>) -> tensor<8x2x3xf32>
+  %c = tensor.reshape %y(%s) : (tensor<?x6xf32>, tensor<2xi64>) -> tensor<16x3xf32>
+""",
+        "%x: tensor<8x6xf32>, %y: tensor<?x6xf32>, %s: tensor<2xi64>, %t: tensor<3xindex>",
+    )
+    assert rules["tensor.reshape"] == [
+        R([P], [(0, None), None], [(0, None)]),  # one group, split along its first dimension
+        R([P, P], [(0, 1), None], [(0, 1, None)]),
+        None,  # a dynamic size: no groups
+    ]
+
+
 # ---------------------------------------------------------------------------
 # Rules of real ops: tosa
 

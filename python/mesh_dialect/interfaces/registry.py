@@ -843,7 +843,8 @@ def _tensor_reshape(op: ir.Operation) -> ShardingRule | None:
 
 
 def _shape_reshape(op: ir.Operation) -> ShardingRule | None:
-    """`tosa.reshape` and hlo `reshape`: groups from the static shapes."""
+    """`tosa.reshape`, `tensor.reshape` and hlo `reshape`: groups from the
+    static shapes (a target shape operand is read whole)."""
     src, dst = _shape(op.operands[0]), _shape(op.results[0])
     if src is None or dst is None or None in src or None in dst:
         return None
@@ -2710,6 +2711,7 @@ def _register_builtins() -> None:
     register_rule("tensor.pad", _pad)
     register_rule("tensor.concat", lambda op: _concatenate(op, "dim"))
     register_rule("tosa.reshape", _shape_reshape)
+    register_rule("tensor.reshape", _shape_reshape)
     register_rule("func.return", _passthrough)
     register_rule("func.call", _passthrough)
     register_rule("tosa.matmul", _tosa_matmul)

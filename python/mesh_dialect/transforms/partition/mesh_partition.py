@@ -120,6 +120,7 @@ _SPECIAL = frozenset(
         "tensor.insert_slice",
         "tensor.expand_shape",
         "tosa.reshape",
+        "tensor.reshape",
     }
 )
 """Ops `_Partition.rewrite` treats by name (besides mesh and hlo ops):
@@ -1061,8 +1062,8 @@ class _Partition:
                 ).operation
             self.replaced(op, new)
             return True
-        if name == "tosa.reshape" and not ir.RankedTensorType(op.results[0].type).has_static_shape:
-            raise _Unsupported(op.location, "tosa.reshape of pieces of different or dynamic sizes is not supported yet")
+        if name in ("tosa.reshape", "tensor.reshape") and not ir.RankedTensorType(op.results[0].type).has_static_shape:
+            raise _Unsupported(op.location, f"{name} of pieces of different or dynamic sizes is not supported yet")
         return False
 
     def replaced(self, op: ir.Operation, new: ir.Operation) -> None:
@@ -2776,7 +2777,9 @@ def _check_windowed_results(op: ir.Operation, rule: ShardingRule, outs: list[Sha
             )
 
 
-_LOCALIZED = frozenset({"tensor.extract_slice", "tensor.insert_slice", "tensor.expand_shape", "tosa.reshape"})
+_LOCALIZED = frozenset(
+    {"tensor.extract_slice", "tensor.insert_slice", "tensor.expand_shape", "tosa.reshape", "tensor.reshape"}
+)
 """The ops whose attributes or operands spell out global sizes (`_localize`,
 `_Partition.localize_dynamic`)."""
 
@@ -2802,13 +2805,20 @@ def _localize(op: ir.Operation, name: str, forget) -> None:
         op.attributes["static_sizes"] = _dense_i64(sizes)
     elif name == "tensor.expand_shape":
         op.attributes["static_output_shape"] = _dense_i64(ir.RankedTensorType(op.results[0].type).shape)
-    elif name == "tosa.reshape":
+    elif name in ("tosa.reshape", "tensor.reshape"):
         shape = ir.RankedTensorType(op.results[0].type).shape
         with op.location, ir.InsertionPoint(op):
-            attr = ir.DenseElementsAttr.get(
-                np.array(shape, dtype=np.int64), type=ir.RankedTensorType.get([len(shape)], ir.IndexType.get())
-            )
-            const = ir.Operation.create("tosa.const_shape", results=[op.operands[1].type], attributes={"values": attr})
+            if name == "tosa.reshape":
+                attr = ir.DenseElementsAttr.get(
+                    np.array(shape, dtype=np.int64), type=ir.RankedTensorType.get([len(shape)], ir.IndexType.get())
+                )
+                const = ir.Operation.create(
+                    "tosa.const_shape", results=[op.operands[1].type], attributes={"values": attr}
+                )
+            else:  # the shape as a constant of the operand's type (index or integer elements)
+                t = op.operands[1].type
+                attr = ir.Attribute.parse(f"dense<[{', '.join(map(str, shape))}]> : {t}")
+                const = ir.Operation.create("arith.constant", results=[t], attributes={"value": attr})
         old = op.operands[1]
         op.operands[1] = const.results[0]
         if not len(list(old.uses)) and isinstance(old.owner, ir.Operation | ir.OpView):
