@@ -95,14 +95,21 @@ def term_operands(op: ir.Operation | ir.OpView) -> tuple[tuple[int, ...], ...]:
     if not isinstance(t, ir.RankedTensorType):
         return ()
     element = ir.RankedTensorType(t).element_type
-    if any(not isinstance(v.type, ir.RankedTensorType) or v.type.element_type != element for v in op.operands):
+    operands = list(op.operands)
+    if name == "tensor.extract_slice":
+        # a slice's dynamic offsets, sizes and strides are index scalars,
+        # which every device holds whole: only its source is read as terms
+        if any(v.type != ir.IndexType.get() for v in operands[1:]):
+            return ()
+        operands = operands[:1]
+    if any(not isinstance(v.type, ir.RankedTensorType) or v.type.element_type != element for v in operands):
         return ()
     is_float = isinstance(element, ir.FloatType)
     if not is_float and not (isinstance(element, ir.IntegerType) and ir.IntegerType(element).width > 1):
         return ()
     if name == "tensor.extract_slice" and not _whole_or_rows(op):
         return ()
-    n = len(op.operands)
+    n = len(operands)
     if name in _PRODUCTS:
         if not is_float:
             return tuple((i,) for i in range(n))
@@ -117,12 +124,12 @@ def term_operands(op: ir.Operation | ir.OpView) -> tuple[tuple[int, ...], ...]:
 
 
 def _whole_or_rows(op: ir.Operation | ir.OpView) -> bool:
-    """Whether a `tensor.extract_slice` of static offsets, sizes and
-    strides (`term_operands` took no other: those would be operands) takes
-    each dimension of its operand of static shape whole or one row of it
-    (`h[:, -1]` of a partial sum: the row of each device's terms adds up to
-    the row of the total).  A run of rows is read through a crop, whose
-    layouts hold no partial sums."""
+    """Whether a `tensor.extract_slice` takes each dimension of its operand
+    of static shape whole or one row of it, at a static or a run-time
+    position, with static sizes and strides (`h[:, -1]` or `h[:, pos]` of a
+    partial sum: the row of each device's terms adds up to the row of the
+    total).  A run of rows is read through a crop, whose layouts hold no
+    partial sums."""
     t = ir.RankedTensorType(op.operands[0].type)
     if not t.has_static_shape:
         return False
@@ -286,24 +293,26 @@ def _splat_value(v: ir.Value) -> float | int | None:
 
 def on_terms(
     rule: ShardingRule, out: Sharding, terms: Sequence[int], mesh_shape: Sequence[int] | None = None
-) -> tuple[ShardingOption, tuple[Sharding, ...]] | None:
+) -> tuple[ShardingOption, tuple[Sharding | None, ...]] | None:
     """How a `sum_linear` op produces `out`, a partial sum, reading operands
     `terms` as terms: its loop sharding (the one giving `out`'s split) and
     the layout of each operand (its split under that loop sharding, partial
-    over `out`'s axes for the operands in `terms`).  None when `out` is no
+    over `out`'s axes for the operands in `terms`; None for one the rule
+    does not index, a slice's run-time offset).  None when `out` is no
     plain partial sum or the op's loops cannot give its split."""
     if out.partial_type != "sum" or not out.partial_axes or out.halo_sizes or out.sharded_dims_offsets:
         return None
     if set(out.partial_axes).intersection(a for axes in out.split_axes for a in axes):
         return None  # not a layout
-    if len(rule.result_maps) != 1 or any(m is None for m in rule.operand_maps):
+    if len(rule.result_maps) != 1 or any(m is None for i, m in enumerate(rule.operand_maps) if i in terms):
         return None
     split = Sharding(out.split_axes)
     option = option_from_requests(rule, [("result", 0, split)])
     if isinstance(option, Conflict):
         return None
     operands, results = shardings_from_option(rule, option, mesh_shape)
-    if results[0] != split or any(s is None or s.halo_sizes or s.partial_axes for s in operands):
+    indexed = [s for s, m in zip(operands, rule.operand_maps) if m is not None]
+    if results[0] != split or any(s is None or s.halo_sizes or s.partial_axes for s in indexed):
         return None
     return option, tuple(
         Sharding(s.split_axes, out.partial_axes, "sum") if i in terms else s  # type: ignore[union-attr]

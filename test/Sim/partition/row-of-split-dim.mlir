@@ -29,6 +29,9 @@
 // RUN: mesh-run %t.mlir -f last_of_partial --compare-with %s -q --seed 1 | FileCheck %s
 // RUN: mesh-run %t.mlir -f last_of_partial --compare-with %s -q --seed 2 | FileCheck %s
 // RUN: mesh-run %t.mlir -f last_of_reshaped_partial --compare-with %s -q --seed 1 | FileCheck %s
+// RUN: mesh-run %t.mlir -f at_of_partial --compare-with %s -q --seed 1 | FileCheck %s
+// RUN: mesh-run %t.mlir -f at_of_partial --compare-with %s -q --seed 2 | FileCheck %s
+// RUN: mesh-run %t.mlir -f at_of_partial --compare-with %s -q --seed 3 | FileCheck %s
 // RUN: mesh-run %t.mlir -f empty_pieces --compare-with %s -q --seed 1 | FileCheck %s
 // RUN: mesh-run %t.mlir -f empty_pieces --compare-with %s -q --seed 2 | FileCheck %s
 // RUN: mesh-run %t.mlir -f empty_pieces --compare-with %s -q --seed 3 | FileCheck %s
@@ -191,6 +194,40 @@ func.func @last_of_partial(%h: tensor<2x16x128xf32>, %w: tensor<128x64xf32>) -> 
     linalg.yield %q : f32
   } -> tensor<2x16x64xf32>
   %y = tensor.extract_slice %m[0, 15, 0] [2, 1, 64] [1, 1, 1] : tensor<2x16x64xf32> to tensor<2x64xf32>
+  %t = mesh.sharding @mesh split_axes = [[]] : !mesh.sharding
+  %r = mesh.shard %y to %t : tensor<2x64xf32>
+  return %r : tensor<2x64xf32>
+}
+
+// The same at a run-time position (a decoder reading its position's
+// output): the offset is an index every device holds, and the row is
+// sliced from the terms as well.
+// IR-LABEL: func.func @at_of_partial(
+// IR: %[[M:.*]] = linalg.generic
+// IR: %[[X:.*]] = tensor.extract_slice %[[M]][0, %{{.*}}, 0] [2, 1, 64] [1, 1, 1] : tensor<2x16x64xf32> to tensor<2x64xf32>
+// IR-NEXT: %[[R:.*]] = mesh.all_reduce %[[X]] on @mesh mesh_axes = [0] : tensor<2x64xf32> -> tensor<2x64xf32>
+// IR-NEXT: return %[[R]]
+// BYTES-LABEL: @at_of_partial on @mesh
+// BYTES: max all_reduce 1 768
+func.func @at_of_partial(%h: tensor<2x16x128xf32>, %w: tensor<128x64xf32>, %pos: index) -> tensor<2x64xf32> {
+  %s = mesh.sharding @mesh split_axes = [[], [], [0]] : !mesh.sharding
+  %a = mesh.shard %h to %s annotate_for_users : tensor<2x16x128xf32>
+  %ws = mesh.sharding @mesh split_axes = [[0]] : !mesh.sharding
+  %b = mesh.shard %w to %ws annotate_for_users : tensor<128x64xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x16x64xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<2x16x64xf32>) -> tensor<2x16x64xf32>
+  %m = linalg.generic {indexing_maps = [affine_map<(b, s, n, k) -> (b, s, k)>, affine_map<(b, s, n, k) -> (k, n)>, affine_map<(b, s, n, k) -> (b, s, n)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%a, %b : tensor<2x16x128xf32>, tensor<128x64xf32>) outs(%f : tensor<2x16x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %p = arith.mulf %x, %y : f32
+    %q = arith.addf %o, %p : f32
+    linalg.yield %q : f32
+  } -> tensor<2x16x64xf32>
+  %c0 = arith.constant 0 : index
+  %c15 = arith.constant 15 : index
+  %lo = arith.maxsi %pos, %c0 : index
+  %at = arith.minsi %lo, %c15 : index
+  %y = tensor.extract_slice %m[0, %at, 0] [2, 1, 64] [1, 1, 1] : tensor<2x16x64xf32> to tensor<2x64xf32>
   %t = mesh.sharding @mesh split_axes = [[]] : !mesh.sharding
   %r = mesh.shard %y to %t : tensor<2x64xf32>
   return %r : tensor<2x64xf32>

@@ -968,7 +968,8 @@ class _Partition:
             return False
         ip = ir.InsertionPoint(op)
         for i, target in enumerate(found[1]):
-            self.reshard_operand(op, i, target, ip, op.location)
+            if target is not None:  # (None: an index operand, a slice's offset)
+                self.reshard_operand(op, i, target, ip, op.location)
         self.check_pieces(op, rule)  # uneven cuts must line up, as in `fit`
         drop_totals_only_flags(op)  # terms may wrap where their totals do not
         if op.name == "linalg.generic":  # (its body's ops, then)
