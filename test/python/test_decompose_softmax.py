@@ -1,7 +1,8 @@
-"""decompose-softmax computes what linalg.softmax computes, bit for bit:
-the simulator runs the op as upstream decomposes it (max by maxnumf from
-a NaN), the pass writes a max by maximumf from -inf, and rows with NaNs,
-infinities, equal values and signed zeros must come out the same."""
+"""decompose-softmax computes what linalg.softmax computes, bit for bit but
+for a NaN's sign: the simulator runs the op as upstream decomposes it (max
+by maxnumf from a NaN), the pass writes a max by maximumf from -inf, and
+rows with NaNs, infinities, equal values and signed zeros must come out
+the same (a NaN where the op gives one)."""
 
 from __future__ import annotations
 
@@ -68,6 +69,24 @@ def test_softmax_of_an_element_type_without_an_infinity_is_left_alone():
     text = softmax_text((2, 3), "f8E4M3FN", 1)
     module = passes(text, "decompose-softmax")
     assert "linalg.softmax" in str(module)
+
+
+@pytest.mark.parametrize(
+    ("source", "init"),
+    [
+        ("tensor<?x4xf32>", "tensor<8x4xf32>"),
+        ("tensor<8x4xf32>", "tensor<?x4xf32>"),
+        ("memref<8x4xf32>", "tensor<8x4xf32>"),
+    ],
+)
+def test_softmax_of_types_that_differ_is_left_alone(source, init):
+    """The generics index input, init and result alike: a softmax whose
+    types differ (as the verifier allows) keeps its op."""
+    text = f"""func.func @f(%x: {source}, %e: {init}) -> {init} {{
+      %r = linalg.softmax dimension(1) ins(%x : {source}) outs(%e : {init}) -> {init}
+      return %r : {init}
+    }}"""
+    assert "linalg.softmax" in str(passes(text, "decompose-softmax"))
 
 
 def test_softmax_on_buffers_is_left_alone():

@@ -819,8 +819,13 @@ def _softmax(op: ir.Operation) -> ShardingRule | None:
     all of it); its init and result are indexed as its input."""
     if len(op.operands) != 2 or len(op.results) != 1:
         return None
-    shape = _shape(op.operands[0])
-    if shape is None or _shape(op.results[0]) != shape or _shape(op.operands[1]) != shape:
+    shapes = [_shape(v) for v in (op.operands[0], op.operands[1], op.results[0])]
+    if any(s is None or len(s) != len(shapes[0]) for s in shapes):
+        return None
+    shape = shapes[0]
+    assert shape is not None
+    # a static size on one side and a dynamic one on another (as the verifier allows) is one size
+    if any(len({n for n in sizes if n is not None}) > 1 for sizes in zip(*shapes)):  # type: ignore[call-overload]
         return None
     dim = ir.IntegerAttr(op.attributes["dimension"]).value
     if not 0 <= dim < len(shape):

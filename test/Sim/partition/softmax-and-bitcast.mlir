@@ -14,6 +14,7 @@
 // RUN: mesh-run %t.mlir -f of_partial --compare-with %s -q --seed 1 | FileCheck %s
 // RUN: mesh-run %t.mlir -f uneven_rows --compare-with %s -q --seed 1 | FileCheck %s
 // RUN: mesh-run %t.mlir -f batch_of_3d --compare-with %s -q --seed 1 | FileCheck %s
+// RUN: mesh-run %t.mlir -f mixed_types --compare-with %s -q --seed 1 | FileCheck %s
 // RUN: mesh-run %t.mlir -f bits --compare-with %s -q --seed 1 | FileCheck %s
 // RUN: mesh-run %t.mlir -f bits_of_f16 --compare-with %s -q --seed 2 | FileCheck %s
 
@@ -99,6 +100,20 @@ func.func @batch_of_3d(%x: tensor<2x6x8xf32>) -> tensor<2x6x8xf32> {
   return %rs : tensor<2x6x8xf32>
 }
 mesh.mesh @mesh2(shape = 2x2)
+
+// A static size on one side and a dynamic one on the other, as the
+// verifier allows: one size to the rule, each side typed as its own.
+// IR-LABEL: func.func @mixed_types
+// IR: linalg.softmax dimension(1) ins(%{{.*}} : tensor<?x4xf32>) outs(%{{.*}} : tensor<2x4xf32>) -> tensor<2x4xf32>
+func.func @mixed_types(%x: tensor<8x4xf32>) -> tensor<8x4xf32> {
+  %s = mesh.sharding @mesh split_axes = [[0]] : !mesh.sharding
+  %xs = mesh.shard %x to %s : tensor<8x4xf32>
+  %c = tensor.cast %xs : tensor<8x4xf32> to tensor<?x4xf32>
+  %e = tensor.empty() : tensor<8x4xf32>
+  %r = linalg.softmax dimension(1) ins(%c : tensor<?x4xf32>) outs(%e : tensor<8x4xf32>) -> tensor<8x4xf32>
+  %rs = mesh.shard %r to %s : tensor<8x4xf32>
+  return %rs : tensor<8x4xf32>
+}
 
 // IR-LABEL: func.func @bits
 // IR-NOT: = mesh.

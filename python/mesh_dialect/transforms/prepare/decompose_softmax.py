@@ -12,11 +12,14 @@ replace the all_to_all.
 The steps are upstream's decomposition (`decompose_interface`) but for the
 maximum, which is `arith.maximumf` from -inf instead of `arith.maxnumf`
 from a NaN: a mesh max reduction propagates NaNs, so only the former may
-run on partial results.  The softmax is the same, bit for bit: without a
-NaN in a row both maxima are the same number (a zero's sign changes no
-difference, exp(±0) = 1), and with one the row's sum is NaN either way,
-so every element of the row is NaN.  Each new op takes the softmax's
-location.  A softmax on buffers (no result) is left as it is.
+run on partial results.  The softmax is the same, bit for bit, but for the
+sign of a NaN: without a NaN in a row both maxima are the same number (a
+zero's sign changes no difference, exp(±0) = 1), and with one the row's
+sum is NaN either way, so every element of the row is NaN (propagated
+from another operand, so its sign may differ).  Each new op takes the
+softmax's location.  A softmax on buffers, or whose input, init and
+result are not of one tensor type (a static size on one side, dynamic on
+the other), is left as it is.
 """
 
 from __future__ import annotations
@@ -38,7 +41,8 @@ class DecomposeSoftmax(Pass):
     SUMMARY: ClassVar[str] = "Write linalg.softmax as generics, so that it splits along the dimension it normalizes"
     DESCRIPTION: ClassVar[str] = (
         "Each linalg.softmax on tensors becomes a max reduction (arith.maximumf from -inf), exp(x - max), a sum "
-        "reduction and a division, computing the same bits: sharding-propagation can then split the dimension it "
+        "reduction and a division, computing the same bits (a NaN's sign aside): sharding-propagation can then split "
+        "the dimension it "
         "normalizes along, with the maximum and the sum as partial results, instead of moving that split away."
     )
 
@@ -53,7 +57,10 @@ class DecomposeSoftmax(Pass):
         module.walk(visit)
         templates: dict[tuple[str, int], ir.Module] = {}  # (the module keeps its function alive)
         for op in found:
+            # (the generics index their input, init and result alike: one type for the three)
             if len(op.results) != 1 or not isinstance(op.results[0].type, ir.RankedTensorType):
+                continue
+            if not op.operands[0].type == op.operands[1].type == op.results[0].type:
                 continue
             t = ir.RankedTensorType(op.operands[0].type)
             element = str(t.element_type)
