@@ -761,9 +761,10 @@ class Program:
         return Val(r, a.shape)
 
     def reshape(self) -> Val:
-        """collapse_shape, expand_shape, tosa.reshape, an identity tensor.cast."""
+        """collapse_shape, expand_shape, tosa.reshape, tensor.reshape, an
+        identity tensor.cast."""
         rng = self.rng
-        kind = rng.randrange(4)
+        kind = rng.randrange(5)
         if kind == 0:
             a = self.pick(rank=rng.choice([2, 3]))
             i = rng.randrange(len(a.shape) - 1)
@@ -802,6 +803,16 @@ class Program:
                 f"{c} = tosa.const_shape {{values = dense<{list(shape)}> : tensor<2xindex>}} : () -> !tosa.shape<2>"
             )
             self.emit(f"{r} = tosa.reshape {a.name}, {c} : ({self.ty(a.shape)}, !tosa.shape<2>) -> {self.ty(shape)}")
+            return Val(r, shape)
+        if kind == 3:  # the rows kept, the rest merged (8x6 to 16x3 needs no more)
+            a = self.pick(rank=rng.choice([2, 3]))
+            shape = (a.shape[0], math.prod(a.shape[1:]))
+            a = self.operand(a)
+            c, r = self.fresh("sh"), self.fresh()
+            target = f"tensor<2x{rng.choice(['index', 'i64'])}>"
+            self.emit(f"{c} = arith.constant dense<{list(shape)}> : {target}")
+            self.emit(f"{r} = tensor.reshape {a.name}({c}) : ({self.ty(a.shape)}, {target}) -> {self.ty(shape)}")
+            self.features.add("tensor-reshape")
             return Val(r, shape)
         a = self.operand(self.pick())
         r = self.fresh()
