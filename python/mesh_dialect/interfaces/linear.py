@@ -99,7 +99,7 @@ def term_operands(op: ir.Operation | ir.OpView) -> tuple[tuple[int, ...], ...]:
     if name == "tensor.extract_slice":
         # a slice's dynamic offsets, sizes and strides are index scalars,
         # which every device holds whole: only its source is read as terms
-        if any(v.type != ir.IndexType.get() for v in operands[1:]):
+        if any(not isinstance(v.type, ir.IndexType) for v in operands[1:]):
             return ()
         operands = operands[:1]
     if any(not isinstance(v.type, ir.RankedTensorType) or v.type.element_type != element for v in operands):

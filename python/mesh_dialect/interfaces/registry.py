@@ -819,13 +819,10 @@ def _softmax(op: ir.Operation) -> ShardingRule | None:
     all of it); its init and result are indexed as its input."""
     if len(op.operands) != 2 or len(op.results) != 1:
         return None
-    shapes = [_shape(v) for v in (op.operands[0], op.operands[1], op.results[0])]
-    if any(s is None or len(s) != len(shapes[0]) for s in shapes):
-        return None
-    shape = shapes[0]
-    assert shape is not None
+    init, result = op.operands[1], op.results[0]
+    shape = _shape(op.operands[0])
     # a static size on one side and a dynamic one on another (as the verifier allows) is one size
-    if any(len({n for n in sizes if n is not None}) > 1 for sizes in zip(*shapes)):  # type: ignore[call-overload]
+    if shape is None or not (_sized(init, shape) and _sized(result, shape) and _sized(result, _shape(init) or ())):
         return None
     dim = ir.IntegerAttr(op.attributes["dimension"]).value
     if not 0 <= dim < len(shape):

@@ -42,8 +42,8 @@ class DecomposeSoftmax(Pass):
     DESCRIPTION: ClassVar[str] = (
         "Each linalg.softmax on tensors becomes a max reduction (arith.maximumf from -inf), exp(x - max), a sum "
         "reduction and a division, computing the same bits (a NaN's sign aside): sharding-propagation can then split "
-        "the dimension it "
-        "normalizes along, with the maximum and the sum as partial results, instead of moving that split away."
+        "the dimension it normalizes along, with the maximum and the sum as partial results, instead of moving that "
+        "split away."
     )
 
     def run(self, module: ir.Operation) -> None:
