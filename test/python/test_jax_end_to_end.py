@@ -98,6 +98,11 @@ SPECS = {
     "moe_top1": ([("data", None), (), ("model",)], [("data", None)]),
     "embed": ([("model", None), ("data", None)], [("data", None, None)]),
     "xent_take": ([DM, ("data",)], [()]),
+    "contrastive": ([("data",), ("data",)], [()]),
+    "adam": ([(None, "model")] * 3 + [("data",), DM], [(None, "model")] * 3),
+    "moe_top2": ([("data", None), (), ("model",)], [("data", None)]),
+    "sort_pieces": ([DM], [DM, DM]),
+    "while_halve": ([DM], [DM]),
 }
 
 

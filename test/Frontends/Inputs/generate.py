@@ -12,7 +12,9 @@ softmax, a gelu MLP), pure resharding, a reversal, a rotation, a pad, a
 finite difference, a token shift, a causal filter and the total variation
 of a split sequence; then whole blocks users shard: a Llama block, the same
 with its sequence split, `jax.grad` of it under FSDP, a top-1 mixture of
-experts, an embedding lookup and a cross-entropy by `take_along_axis`) on
+experts, an embedding lookup and a cross-entropy by `take_along_axis`;
+then a CLIP loss, an Adam step, a top-2 mixture of experts, sorts along
+split dimensions and a while loop whose condition reduces its operand) on
 8 CPU devices as the mesh ("data"=2, "model"=4), and each flavour (Shardy,
 GSPMD):
 
@@ -435,6 +437,55 @@ def xent_take(logits: jax.Array, labels: jax.Array) -> jax.Array:
     return jnp.mean(jax.nn.logsumexp(logits, axis=-1) - picked)
 
 
+def contrastive(images: jax.Array, texts: jax.Array) -> jax.Array:
+    """A CLIP loss: both batches over "data", their normalized products'
+    log-softmax taken along each axis and read on the diagonal."""
+    a = images / jnp.linalg.norm(images, axis=-1, keepdims=True)
+    b = texts / jnp.linalg.norm(texts, axis=-1, keepdims=True)
+    logits = 10.0 * a @ b.T
+    diagonal = jnp.arange(logits.shape[0])
+    rows = jax.nn.log_softmax(logits, axis=-1)[diagonal, diagonal]
+    columns = jax.nn.log_softmax(logits, axis=0)[diagonal, diagonal]
+    return -(jnp.mean(rows) + jnp.mean(columns)) / 2
+
+
+def adam(w: jax.Array, m: jax.Array, v: jax.Array, x: jax.Array, y: jax.Array) -> tuple[jax.Array, ...]:
+    """One Adam step of a least-squares layer whose weight and moments
+    are over "model" (the gradient by `jax.grad`; the second moment kept
+    positive so that its square root is a number)."""
+    g = jax.grad(lambda w: jnp.mean((x @ w - y) ** 2))(w)
+    m = 0.9 * m + 0.1 * g
+    v = 0.999 * jnp.abs(v) + 0.001 * g * g
+    return w - 1e-3 * m / (jnp.sqrt(v) + 1e-8), m, v
+
+
+def moe_top2(x: jax.Array, router: jax.Array, experts: jax.Array) -> jax.Array:
+    """A mixture of 4 experts over "model" routed to each token's two best
+    (`lax.top_k`), dispatched and combined by one-hot einsums."""
+    values, chosen = jax.lax.top_k(jax.nn.softmax(x @ router, axis=-1), 2)
+    onehot = jax.nn.one_hot(chosen, router.shape[1], dtype=x.dtype)
+    dispatched = jnp.einsum("tx,te->xte", jnp.sum(onehot, axis=1), x)
+    out = jnp.einsum("xte,xef->xtf", dispatched, experts)
+    return jnp.einsum("xtf,tx->tf", out, jnp.einsum("tk,tkx->tx", values, onehot))
+
+
+def sort_pieces(x: jax.Array) -> tuple[jax.Array, jax.Array]:
+    """`jnp.sort` along the dimension over "model" and `jnp.argsort` along
+    the one over "data"."""
+    return jnp.sort(x, axis=-1), jnp.argsort(x, axis=0)
+
+
+def while_halve(x: jax.Array) -> jax.Array:
+    """A `lax.while_loop` halving its split operand while its largest
+    magnitude is above one (at most 5 times): a condition on a reduction."""
+
+    def more(carry: tuple[jax.Array, jax.Array]) -> jax.Array:
+        i, y = carry
+        return (i < 5) & (jnp.max(jnp.abs(y)) > 1.0)
+
+    return jax.lax.while_loop(more, lambda carry: (carry[0] + 1, carry[1] * 0.5), (0, x))[1]
+
+
 def ints(shape: tuple[int, ...], low: int, high: int) -> Callable[[np.random.Generator], np.ndarray]:
     """An int32 argument drawn from [low, high)."""
     return lambda rng: rng.integers(low, high, shape).astype(np.int32)
@@ -588,6 +639,16 @@ PROGRAMS = {
     "moe_top1": (moe_top1, [(16, 8), (8, 4), (4, 8, 16)], [P("data", None), P(), P("model")], P("data", None)),
     "embed": (embed, [(64, 16), ints((2, 8), 0, 64)], [P("model", None), P("data", None)], P("data", None, None)),
     "xent_take": (xent_take, [(8, 32), ints((8,), 0, 32)], [P("data", "model"), P("data")], P()),
+    "contrastive": (contrastive, [(8, 16), (8, 16)], [P("data"), P("data")], P()),
+    "adam": (
+        adam,
+        [(16, 32), (16, 32), (16, 32), (8, 16), (8, 32)],
+        [*[P(None, "model")] * 3, P("data"), P("data", "model")],
+        (P(None, "model"),) * 3,
+    ),
+    "moe_top2": (moe_top2, [(16, 8), (8, 4), (4, 8, 16)], [P("data", None), P(), P("model")], P("data", None)),
+    "sort_pieces": (sort_pieces, [(8, 16)], [P("data", "model")], (P("data", "model"), P("data", "model"))),
+    "while_halve": (while_halve, [(8, 16)], [P("data", "model")], P("data", "model")),
 }
 
 _DROP = re.compile(
