@@ -103,6 +103,7 @@ SPECS = {
     "moe_top2": ([("data", None), (), ("model",)], [("data", None)]),
     "sort_pieces": ([DM], [DM, DM]),
     "while_halve": ([DM], [DM]),
+    "causal_conv": ([DM, (), ()], [DM]),
 }
 
 

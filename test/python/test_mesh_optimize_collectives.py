@@ -851,6 +851,30 @@ def stencils(draw):
         lines.append(f"%k = arith.constant dense<{draw(st.integers(-3, 3))}> : {sliced}")
         lines.append(f"%scaled = arith.muli {value}, %k : {sliced}")
         value = "%scaled"
+    params = f"%a0: {_ty(arg)}"
+    if draw(st.booleans()):
+        # scaled by an hlo broadcast of a per-device tensor (as JAX writes
+        # `x * w`): the same along the rows but for "rows", its piece of the
+        # traded dimension ("piece", "row of pieces"), or one number per
+        # device ("one", "scalar", which differ between devices)
+        forms = ["rows", "one", "scalar"] + (["piece", "row of pieces"] if traded else [])
+        form = draw(st.sampled_from(forms))
+        width = other // n
+        operand, dims = {
+            "rows": ((length,), [0]),
+            "one": ((1,) * rank, list(range(rank))),
+            "scalar": ((), []),
+            "piece": ((width,), [1]),
+            "row of pieces": ((1, width), [0, 1]),
+        }[form]
+        typed = _ty(operand) if operand else "tensor<i32>"
+        params += f", %a1: {typed}"
+        lines.append(
+            f'%wb = "stablehlo.broadcast_in_dim"(%a1) <{{broadcast_dimensions = array<i64{": " if dims else ""}'
+            f"{', '.join(map(str, dims))}>}}> : ({typed}) -> {sliced}"
+        )
+        lines.append(f"%weighed = arith.muli {value}, %wb : {sliced}")
+        value = "%weighed"
     if length == rows:
         lines.append(f"%p = arith.addi {value}, {value} : {sliced}")
     else:
@@ -860,17 +884,19 @@ def stencils(draw):
             f"    tensor.yield %fill : i32\n  }} : {sliced} to {_ty(shape(rows))}"
         )
     lines.append(f"%r = {second} : {_ty(shape(rows))} -> {_ty(arg)}")
-    return _function(mesh, f"%a0: {_ty(arg)}", _ty(arg), lines, "%r")
+    return _function(mesh, params, _ty(arg), lines, "%r")
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(stencils(), st.integers(0, 2**31 - 1))
 def test_stencils_between_collectives_keep_every_devices_results(text, seed):
     printed = _same(text, seed)
-    if "mesh.all_" not in printed:  # rewritten (only where fewer bytes move)
+    if "mesh.all_to_all" not in printed and "mesh.all_slice" not in printed:  # rewritten (only where fewer bytes move)
         assert "tensor.pad" not in printed and printed.count("mesh.update_halo") <= 1, printed
+        # only a broadcast tensor holding its piece of the traded dimension is gathered (whole)
+        assert printed.count("mesh.all_gather") == printed.count("mesh.all_gather %arg1") <= 1, printed
     else:
-        assert "mesh.update_halo" not in printed, printed
+        assert "mesh.update_halo" not in printed and "mesh.all_gather %a1" not in printed, printed
 
 
 _DIFFERENCE = """
@@ -903,6 +929,57 @@ def test_a_finite_difference_between_two_all_to_alls_becomes_one_update_halo():
     assert "dense<[12, 12, 12, 11]> : tensor<4xindex>" in printed  # the rows each device keeps
     assert "mesh.all_to_all" not in printed and "tensor.pad" not in printed
     assert "mesh.update_halo" not in _same(text, 0, stencil_by_halo=False)
+
+
+_WEIGHED = """
+mesh.mesh @mesh(shape = 4)
+func.func @f(%a0: tensor<12x8xi32>, %a1: WEIGHT) -> tensor<12x8xi32> {
+  %g = mesh.all_to_all %a0 on @mesh mesh_axes = [0] split_axis = 1 concat_axis = 0
+      : tensor<12x8xi32> -> tensor<48x2xi32>
+  %a = tensor.extract_slice %g[1, 0] [47, 2] [1, 1] : tensor<48x2xi32> to tensor<47x2xi32>
+  %b = tensor.extract_slice %g[0, 0] [47, 2] [1, 1] : tensor<48x2xi32> to tensor<47x2xi32>
+  %w = "stablehlo.broadcast_in_dim"(%a1) <{broadcast_dimensions = array<i64: DIMS>}> : (WEIGHT) -> tensor<47x2xi32>
+  %wa = arith.muli %a, %w : tensor<47x2xi32>
+  %d = arith.subi %wa, %b : tensor<47x2xi32>
+  %c = arith.constant 0 : i32
+  %p = tensor.pad %d low[0, 0] high[1, 0] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %c : i32
+  } : tensor<47x2xi32> to tensor<48x2xi32>
+  %r = mesh.all_to_all %p on @mesh mesh_axes = [0] split_axis = 0 concat_axis = 1 : tensor<48x2xi32> -> tensor<12x8xi32>
+  return %r : tensor<12x8xi32>
+}
+"""
+"""w * x[1:] - x[:-1] between two all_to_alls that trade the rows for the
+columns, `w` a broadcast of %a1 (of type WEIGHT, along DIMS)."""
+
+
+def test_a_broadcast_of_each_devices_columns_is_gathered_whole_for_the_halo():
+    """Between the all_to_alls each device scales its two columns by its
+    own two weights (as JAX writes `x * w[i]`): computing its rows of all
+    eight columns instead, a device needs every device's weights, in
+    device order (24 bytes) and one row of its neighbour's piece (32
+    bytes), where the all_to_alls received 576."""
+    printed = _same(_WEIGHED.replace("WEIGHT", "tensor<2xi32>").replace("DIMS", "1"), 3)
+    assert "mesh.all_gather %arg1 on @mesh mesh_axes = [0] gather_axis = 0 : tensor<2xi32> -> tensor<8xi32>" in printed
+    assert "destination_halo_sizes = [0, 1] : tensor<12x8xi32> -> tensor<13x8xi32>" in printed
+    assert "mesh.all_to_all" not in printed
+
+
+def test_a_broadcast_of_one_number_per_device_keeps_the_collectives():
+    """A weight of one number per device, the same down each device's
+    columns: computing all columns, a device would scale every column by
+    its own number where the others scaled theirs by their own, so the
+    collectives stay."""
+    printed = _same(_WEIGHED.replace("WEIGHT", "tensor<1x1xi32>").replace("DIMS", "0, 1"), 4)
+    assert printed.count("mesh.all_to_all") == 2 and "mesh.update_halo" not in printed
+
+
+def test_a_broadcast_varying_along_the_rows_keeps_the_collectives():
+    """A weight per row (a position's) is no value the same on every row: its
+    rows would have to move with the halo's, and the collectives stay."""
+    printed = _same(_WEIGHED.replace("WEIGHT", "tensor<47xi32>").replace("DIMS", "0"), 5)
+    assert printed.count("mesh.all_to_all") == 2 and "mesh.update_halo" not in printed
 
 
 def test_a_value_read_after_the_collectives_keeps_them():

@@ -14,7 +14,8 @@ of a split sequence; then whole blocks users shard: a Llama block, the same
 with its sequence split, `jax.grad` of it under FSDP, a top-1 mixture of
 experts, an embedding lookup and a cross-entropy by `take_along_axis`;
 then a CLIP loss, an Adam step, a top-2 mixture of experts, sorts along
-split dimensions and a while loop whose condition reduces its operand) on
+split dimensions, a while loop whose condition reduces its operand and
+Mamba's short causal convolution along a split sequence) on
 8 CPU devices as the mesh ("data"=2, "model"=4), and each flavour (Shardy,
 GSPMD):
 
@@ -486,6 +487,16 @@ def while_halve(x: jax.Array) -> jax.Array:
     return jax.lax.while_loop(more, lambda carry: (carry[0] + 1, carry[1] * 0.5), (0, x))[1]
 
 
+def causal_conv(x: jax.Array, w: jax.Array, b: jax.Array) -> jax.Array:
+    """Mamba's short convolution: a depthwise causal convolution of width 4
+    along a sequence over "model" (the sequence padded in front, four
+    shifted copies scaled by rows of the weights), a bias, SiLU, and a gate
+    by the input."""
+    padded = jnp.pad(x, ((0, 0), (3, 0), (0, 0)))
+    y = sum(padded[:, k : k + x.shape[1], :] * w[k] for k in range(4)) + b
+    return jax.nn.silu(y) * x
+
+
 def ints(shape: tuple[int, ...], low: int, high: int) -> Callable[[np.random.Generator], np.ndarray]:
     """An int32 argument drawn from [low, high)."""
     return lambda rng: rng.integers(low, high, shape).astype(np.int32)
@@ -649,6 +660,7 @@ PROGRAMS = {
     "moe_top2": (moe_top2, [(16, 8), (8, 4), (4, 8, 16)], [P("data", None), P(), P("model")], P("data", None)),
     "sort_pieces": (sort_pieces, [(8, 16)], [P("data", "model")], (P("data", "model"), P("data", "model"))),
     "while_halve": (while_halve, [(8, 16)], [P("data", "model")], P("data", "model")),
+    "causal_conv": (causal_conv, [(2, 32, 8), (4, 8), (8,)], [P("data", "model"), P(), P()], P("data", "model")),
 }
 
 _DROP = re.compile(

@@ -1375,15 +1375,21 @@ class _Stencil:
     leaves: dict[tuple[int, int], ir.Operation]
     ops: list[ir.Operation]  # the ops of the steps, each after the ones it reads
     halos: list[tuple[int, int]]
+    # per leaf (by address) holding its piece of the dimension the
+    # collectives trade, its operand's dimension gathered whole (`_leaf_gather`)
+    gathers: dict[int, int] = dataclasses.field(default_factory=dict)
 
     def received(self) -> int:
-        """The bytes a device receives in the halos."""
+        """The bytes a device receives in the halos and the leaves' gathers."""
         total = 0
         for forward, (low, high) in zip(self.forwards, self.halos):
             t = forward.operands[0].type
             shape = _static_shape(t) or ()
             rows = math.prod(shape) // shape[self.dim] if shape[self.dim] else 0
             total += (low + high) * rows * element_bytes(t)
+        for leaf in _distinct([leaf for leaf in self.leaves.values() if op_address(leaf) in self.gathers]):
+            t = leaf.operands[0].type
+            total += (self.devices - 1) * math.prod(_static_shape(t) or ()) * element_bytes(t)
         return total
 
 
@@ -1456,13 +1462,16 @@ def _linalg_elementwise(op: ir.Operation) -> bool:
     return True
 
 
-def _leaf(value: ir.Value, mesh: str, axis: int, traded: bool) -> ir.Operation | None:
-    """The op making `value` when every row of it is the same, made again
-    at any shape: a constant tensor of one repeated value, a `tensor.empty`
-    (a linalg init), or an hlo broadcast of a 0-d tensor (as JAX writes
-    `2.0 * x`; when the collectives trade dimensions, one the same on
-    every device along `axis` of `mesh`: each device then computes rows the
-    others did)."""
+def _leaf(value: ir.Value, mesh: str, axis: int, traded: bool, d: int, e: int | None) -> ir.Operation | None:
+    """The op making `value` when every row of it (along `d`) is the same,
+    made again at any number of rows: a constant tensor of one repeated
+    value, a `tensor.empty` (a linalg init), or an hlo broadcast of a
+    tensor that does not vary along `d` (a 0-d one, as JAX writes `2.0 *
+    x`, or a weight vector, as it writes `x * w[i]`).  When the collectives
+    trade `d` for dimension `e`, each device then computes rows the others
+    did, all of `e`: the broadcast tensor must hold its piece of `e`
+    (gathered whole, `_leaf_gather`) or be the same on every device along
+    `axis` of `mesh`."""
     owner = value.owner
     if isinstance(owner, ir.Block) or _static_shape(value.type) is None:
         return None
@@ -1470,14 +1479,40 @@ def _leaf(value: ir.Value, mesh: str, axis: int, traded: bool) -> ir.Operation |
     if name == "tensor.empty":
         return owner.operation if len(owner.operands) == 0 else None
     if name in _BROADCASTS:
-        scalar = owner.operands[0]
-        if _static_shape(scalar.type) != ():
+        source = owner.operands[0]
+        shape = _static_shape(source.type)
+        dims = _broadcast_dims(owner.operation)
+        if shape is None or dims is None or len(dims) != len(shape):
             return None
-        return owner.operation if not traded or _same_on_every_device(scalar, mesh, axis) else None
+        if any(r == d and shape[i] != 1 for i, r in enumerate(dims)):
+            return None  # it varies along the rows
+        if not traded or _leaf_gather(owner.operation, e) is not None:
+            return owner.operation
+        return owner.operation if _same_on_every_device(source, mesh, axis) else None
     if name not in _CONSTANTS or "value" not in owner.attributes:
         return None
     attr = owner.attributes["value"]
     return owner.operation if isinstance(attr, ir.DenseElementsAttr) and attr.is_splat else None
+
+
+def _broadcast_dims(op: ir.Operation) -> list[int] | None:
+    """An hlo `broadcast_in_dim`'s result dimension per operand dimension."""
+    return ints_of(op.attributes["broadcast_dimensions"]) if "broadcast_dimensions" in op.attributes else None
+
+
+def _leaf_gather(leaf: ir.Operation, e: int | None) -> int | None:
+    """The dimension of an hlo broadcast's operand that holds its piece of
+    the result's dimension `e` (the one two all_to_alls trade for the
+    rows): gathered over the axis, each device's piece of `e` in device
+    order, it gives the whole dimension; None when no operand dimension
+    maps to `e` at its size (the operand is then the same along it)."""
+    if e is None or leaf.name not in _BROADCASTS:
+        return None
+    shape, out = _static_shape(leaf.operands[0].type), _static_shape(leaf.results[0].type)
+    dims = _broadcast_dims(leaf)
+    if shape is None or out is None or dims is None:
+        return None
+    return next((i for i, r in enumerate(dims) if r == e and shape[i] == out[e]), None)
 
 
 def _stencil_between(back: ir.Operation, meshes: Meshes) -> _Stencil | None:
@@ -1492,7 +1527,8 @@ def _stencil_between(back: ir.Operation, meshes: Meshes) -> _Stencil | None:
         return None
     view = _collective(back)
     axis, traded = view.mesh_axes[0], back.name == "mesh.all_to_all"
-    walked = _stencil_walk(y, back.block, d, view.mesh, axis, traded, _GATHERING[back.name])
+    e = view.concat_axis if traded else None
+    walked = _stencil_walk(y, back.block, d, e, view.mesh, axis, traded, _GATHERING[back.name])
     if walked is None:
         return None
     steps, gathered, ops = walked
@@ -1540,7 +1576,7 @@ def _stencil_reduced(reduce: ir.Operation, meshes: Meshes) -> tuple[_Stencil, st
     dims = set(ints_of(reduce.attributes["dimensions"])) if "dimensions" in reduce.attributes else set()
     if d not in dims or e not in dims:
         return None  # the reduce keeps a dimension whose pieces change
-    walked = _stencil_walk(y, reduce.block, d, view.mesh, axis, True, "mesh.all_to_all")
+    walked = _stencil_walk(y, reduce.block, d, e, view.mesh, axis, True, "mesh.all_to_all")
     if walked is None:
         return None
     steps, gathered, ops = walked
@@ -1581,7 +1617,7 @@ def _first_gathering(y: ir.Value, block: ir.Block) -> ir.Operation | None:
 
 
 def _stencil_walk(
-    y: ir.Value, block: ir.Block, d: int, mesh: str, axis: int, traded: bool, gathering: str
+    y: ir.Value, block: ir.Block, d: int, e: int | None, mesh: str, axis: int, traded: bool, gathering: str
 ) -> tuple[list[tuple[ir.Operation, int, list[int | None]]], list[ir.Value], list[ir.Operation]] | None:
     """The steps computing `y` at distance 0 (`_Stencil`), in a post-order
     walk of (value, distance), the values collectives named `gathering`
@@ -1611,7 +1647,7 @@ def _stencil_walk(
             return None
         stack.append((v, s, found))
         for u, t in zip(op.operands, found):
-            if t is None or _leaf(u, mesh, axis, traded) is not None:
+            if t is None or _leaf(u, mesh, axis, traded, d, e) is not None:
                 continue
             source = u.owner
             if not isinstance(source, ir.Block) and source.name == gathering:
@@ -1655,14 +1691,19 @@ def _stencil(
     between devices or a halo would be wider than a piece."""
     view = _collective(forwards[0])
     axis = view.mesh_axes[0]
+    e = view.split_axis if traded else None  # (the forward all_to_all splits what the back one gathers)
     index = {g: n for n, g in enumerate(gathered)}
     reads: dict[tuple[int, int], tuple[int, int]] = {}
     leaves: dict[tuple[int, int], ir.Operation] = {}
+    gathers: dict[int, int] = {}
     for i, (op, _, shifts) in enumerate(steps):
         for k, (u, t) in enumerate(zip(op.operands, shifts)):
-            leaf = _leaf(u, view.mesh, axis, traded) if t is not None else None
+            leaf = _leaf(u, view.mesh, axis, traded, d, e) if t is not None else None
             if leaf is not None:
                 leaves[(i, k)] = leaf
+                at = _leaf_gather(leaf, e)
+                if at is not None:
+                    gathers[op_address(leaf)] = at
             elif t is not None and u in index:
                 reads[(i, k)] = (index[u], t)
         if op.name in _PADS and traded:
@@ -1683,7 +1724,7 @@ def _stencil(
         if low > piece or high > piece:
             return None
         halos.append((low, high))
-    return _Stencil(forwards, d, devices, steps, reads, leaves, ops, halos)
+    return _Stencil(forwards, d, devices, steps, reads, leaves, ops, halos, gathers)
 
 
 class _StencilBuilder:
@@ -1763,7 +1804,17 @@ class _StencilBuilder:
         t = self.typed(leaf.results[0].type)
         key = (op_address(leaf), t)
         if key not in self.remade:
+            at = found.gathers.get(op_address(leaf))
+            whole = None
+            if at is not None:  # each device's piece of the traded dimension, in device order
+                source = leaf.operands[0]
+                shape = list(_static_shape(source.type) or ())
+                shape[at] *= found.devices
+                gathered = _with_shape(source.type, shape, ir.Location.current)
+                whole = self.made_by(mesh_ops.all_gather(gathered, source, self.mesh, at, mesh_axes=[self.axis]))
             copy = leaf.clone(ip=ir.InsertionPoint.current)
+            if whole is not None:
+                copy.operands[0] = whole
             if leaf.name in _CONSTANTS:
                 value = ir.DenseElementsAttr(leaf.attributes["value"]).get_splat_value()
                 copy.attributes["value"] = ir.DenseElementsAttr.get_splat(t, value)
