@@ -80,7 +80,45 @@ def encode_symbol_name(name: str) -> str:
 
 
 def _quote(s: str) -> str:
-    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    """`s` as an MLIR string literal: a backslash and a quote escaped, and
+    a control character as its hex code (the lexer takes no raw newline)."""
+    out = []
+    for c in s:
+        if c == "\\" or c == '"':
+            out.append("\\" + c)
+        elif ord(c) < 0x20 or ord(c) == 0x7F:
+            out.append(f"\\{ord(c):02X}")
+        else:
+            out.append(c)
+    return '"' + "".join(out) + '"'
+
+
+_ESCAPE = re.compile(r"\\(?:([0-9A-Fa-f]{2})|(.))", re.S)
+
+
+def _unescape(quoted: str, raw: str) -> str:
+    """The text of an MLIR string literal (`"..."`, as MLIR prints a symbol
+    name that is no bare identifier: `\\XX` hex bytes, `\\\\`, `\\"`, `\\n`, `\\t`)."""
+    if len(quoted) < 2 or not (quoted.startswith('"') and quoted.endswith('"')):
+        raise Unprintable(raw)
+    named = {"n": b"\n", "t": b"\t", "\\": b"\\", '"': b'"'}
+    out = bytearray()
+    body = quoted[1:-1]
+    i = 0
+    for m in _ESCAPE.finditer(body):
+        out += body[i : m.start()].encode()
+        if m.group(1) is not None:
+            out.append(int(m.group(1), 16))
+        elif m.group(2) in named:
+            out += named[m.group(2)]
+        else:
+            raise Unprintable(raw)
+        i = m.end()
+    out += body[i:].encode()
+    try:
+        return out.decode()
+    except UnicodeDecodeError:
+        raise Unprintable(raw) from None
 
 
 class Unprintable(Exception):
@@ -180,7 +218,10 @@ def _surface_attr_to_generic(text: str, pos: int) -> tuple[int, str] | None:
 def encode_sharding_attr(
     mesh: str, split_axes, partial_axes=(), partial_type: str = "sum", halo_sizes=(), sharded_dims_offsets=()
 ) -> str:
-    """IRDL's spelling of `#mesh.sharding` (`mesh` with its `@`)."""
+    """IRDL's spelling of `#mesh.sharding` (`mesh` is `@` and the mesh's
+    name as it is, quoted here when it is no bare identifier)."""
+    if mesh.startswith("@"):
+        mesh = encode_symbol_name(mesh[1:])
     return (
         f"#mesh.sharding<{mesh}, {encode_axes_array(split_axes)}, {encode_axes(partial_axes)}, "
         f"{encode_reduction(partial_type)}, {encode_i64_list(halo_sizes)}, {encode_i64_list(sharded_dims_offsets)}>"
@@ -196,7 +237,7 @@ def decode_sharding_attr(raw: str) -> tuple[str, list[list[int]], list[int], str
     if len(parts) != 6 or not parts[0].startswith("@"):
         raise Unprintable(raw)
     return (
-        parts[0],
+        parts[0] if not parts[0].startswith('@"') else "@" + _unescape(parts[0][1:], raw),
         decode_axes_array(parts[1]),
         decode_dense(parts[2], "i16"),
         decode_reduction(parts[3]),
@@ -209,7 +250,12 @@ def _surface_sharding_to_generic(text: str, pos: int) -> tuple[int, str] | None:
     """`#mesh.sharding<@m, [[0], []], partial = sum [1], halo_sizes = [1, 1]>`
     (the fields after the split axes are optional, in any order)."""
     cur = Cursor(text, pos + len("#mesh.sharding<"))
-    _, mesh = cur.symbol()
+    start, mesh = cur.symbol()
+    if mesh.startswith('@"'):  # (encode_sharding_attr quotes the name itself)
+        try:
+            mesh = "@" + _unescape(mesh[1:], mesh)
+        except Unprintable:
+            raise MeshSyntaxError(start, f"mesh name {mesh} is not a valid string") from None
     cur.expect(",", "after the mesh of #mesh.sharding")
     if cur.peek("#mesh.axisarray"):
         return None  # IRDL's spelling already
@@ -234,7 +280,7 @@ def _surface_sharding_to_generic(text: str, pos: int) -> tuple[int, str] | None:
 
 def _sharding_to_surface(raw: str) -> str:
     mesh, split, partial_axes, kind, halos, offsets = decode_sharding_attr(raw)
-    text = f"#mesh.sharding<{mesh}, {_fmt_axes_array(split)}"
+    text = f"#mesh.sharding<{encode_symbol_name(mesh[1:])}, {_fmt_axes_array(split)}"
     if partial_axes:
         text += f", partial = {kind} {_fmt_list(partial_axes)}"
     if halos:

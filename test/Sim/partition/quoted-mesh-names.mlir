@@ -1,0 +1,42 @@
+// Meshes whose names are no bare identifiers (a space, a comma and a '>'
+// in them) are written quoted, as MLIR writes any such symbol, in every
+// sharding the passes make: the options propagation records, the layouts
+// partition writes on arguments and results.  The output parses again,
+// and each function simulates equal to the original.
+// RUN: mesh-opt --sharding-propagation %s | mesh-opt | FileCheck %s --check-prefix=PROP
+// RUN: mesh-opt --sharding-propagation --mesh-partition %s -o %t.mlir
+// RUN: FileCheck %s < %t.mlir
+// RUN: mesh-run %t.mlir -f spaced --compare-with %s -q --seed 1 | FileCheck %s --check-prefix=MATCH
+// RUN: mesh-run %t.mlir -f punctuated --compare-with %s -q --seed 2 | FileCheck %s --check-prefix=MATCH
+// MATCH: match
+
+// PROP: linalg.matmul {mesh.sharding_option = #mesh.sharding<@"two devices", {{\[\[0\]\]}}>}
+// PROP: math.exp %{{.*}} {mesh.sharding_option = #mesh.sharding<@"two devices", {{\[\[0\]\]}}>}
+// PROP: linalg.matmul {mesh.sharding_option = #mesh.sharding<@"odd,name>", {{\[\[0\], \[\], \[1\]\]}}>}
+
+// CHECK: func.func @spaced(%arg0: tensor<4x4xf32> {mesh.sharding = #mesh.sharding<@"two devices", {{\[\[0\]\]}}>}
+// CHECK: func.func @punctuated(%arg0: tensor<4x2xf32> {mesh.sharding = #mesh.sharding<@"odd,name>", {{\[\[0\], \[1\]\]}}>}
+// CHECK-SAME: -> (tensor<4x6xf32> {mesh.sharding = #mesh.sharding<@"odd,name>", {{\[\[0\]\]}}, partial = sum [1]>})
+mesh.mesh @"two devices"(shape = 2)
+mesh.mesh @"odd,name>"(shape = 2x2)
+
+func.func @spaced(%x: tensor<8x4xf32>, %w: tensor<4x6xf32>) -> tensor<8x6xf32> {
+  %rows = mesh.sharding @"two devices" split_axes = [[0]] : !mesh.sharding
+  %xs = mesh.shard %x to %rows annotate_for_users : tensor<8x4xf32>
+  %e = tensor.empty() : tensor<8x6xf32>
+  %zero = arith.constant 0.0 : f32
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<8x6xf32>) -> tensor<8x6xf32>
+  %y = linalg.matmul ins(%xs, %w : tensor<8x4xf32>, tensor<4x6xf32>) outs(%f : tensor<8x6xf32>) -> tensor<8x6xf32>
+  %z = math.exp %y : tensor<8x6xf32>
+  return %z : tensor<8x6xf32>
+}
+
+func.func @punctuated(%x: tensor<8x4xf32>, %w: tensor<4x6xf32>) -> tensor<8x6xf32> {
+  %cols = mesh.sharding @"odd,name>" split_axes = [[0], [1]] : !mesh.sharding
+  %xs = mesh.shard %x to %cols annotate_for_users : tensor<8x4xf32>
+  %e = tensor.empty() : tensor<8x6xf32>
+  %zero = arith.constant 0.0 : f32
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<8x6xf32>) -> tensor<8x6xf32>
+  %y = linalg.matmul ins(%xs, %w : tensor<8x4xf32>, tensor<4x6xf32>) outs(%f : tensor<8x6xf32>) -> tensor<8x6xf32>
+  return %y : tensor<8x6xf32>
+}
