@@ -2816,15 +2816,23 @@ def _localize(op: ir.Operation, name: str, forget) -> None:
                 const = ir.Operation.create(
                     "tosa.const_shape", results=[op.operands[1].type], attributes={"values": attr}
                 )
-            else:  # the shape as a constant of the operand's type (index or integer elements)
-                t = op.operands[1].type
+            else:
+                # the shape as a constant of the operand's element type (index
+                # or integer), whole: the operand itself may have been split
+                element = ir.ShapedType(op.operands[1].type).element_type
+                t = ir.RankedTensorType.get([len(shape)], element)
                 attr = ir.Attribute.parse(f"dense<[{', '.join(map(str, shape))}]> : {t}")
                 const = ir.Operation.create("arith.constant", results=[t], attributes={"value": attr})
         old = op.operands[1]
         op.operands[1] = const.results[0]
-        if not len(list(old.uses)) and isinstance(old.owner, ir.Operation | ir.OpView):
-            forget(old)
-            old.owner.erase()  # visited already: it comes before its use
+        owner = old.owner
+        # a constant read by nothing else goes (visited already: it comes
+        # before its use); any other op stays, its other results or effects
+        # may matter
+        if isinstance(owner, ir.Operation | ir.OpView) and owner.name in ("arith.constant", "tosa.const_shape"):
+            if not len(list(old.uses)):
+                forget(old)
+                owner.erase()
 
 
 _same_cut = rederive.same_cut
