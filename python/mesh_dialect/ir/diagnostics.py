@@ -3,6 +3,7 @@ CLI report them one way: `file:line:col: error: message`."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -77,7 +78,7 @@ def file_position(loc: ir.Location) -> tuple[str | None, int, int]:
     locations wrap one)."""
     try:
         if loc.is_a_file():
-            return loc.filename, loc.start_line, loc.start_col
+            return _file_name(loc), loc.start_line, loc.start_col
         if loc.is_a_name():
             return file_position(loc.child_loc)
         if loc.is_a_callsite():
@@ -90,6 +91,28 @@ def file_position(loc: ir.Location) -> tuple[str | None, int, int]:
     except (AttributeError, ValueError, RuntimeError):  # pragma: no cover - exotic locations
         pass
     return None, 0, 0
+
+
+_PRINTED_FILE = re.compile(r'loc\("((?:[^"\\]|\\.)*)"')
+_BYTE_ESCAPE = re.compile(r"\\([0-9A-Fa-f]{2}|.)", re.S)
+
+
+def _file_name(loc: ir.Location) -> str:
+    """A file location's name, read from its printed form: the bindings'
+    `filename` aborts the process on a name that is not UTF-8, where the
+    printer escapes its bytes (`\\XX`); such bytes read as U+FFFD here."""
+    m = _PRINTED_FILE.match(str(loc))
+    if m is None:
+        return "-"
+    out = bytearray()
+    body, i = m.group(1), 0
+    for e in _BYTE_ESCAPE.finditer(body):
+        out += body[i : e.start()].encode()
+        code = e.group(1)
+        out += bytes([int(code, 16)]) if len(code) == 2 else {"n": b"\n", "t": b"\t"}.get(code, code.encode())
+        i = e.end()
+    out += body[i:].encode()
+    return out.decode("utf-8", errors="replace")
 
 
 def not_op_dump(message: str) -> bool:
