@@ -52,6 +52,7 @@ from ...ir.control import (
     layout_holder,
     malformed,
 )
+from ...ir.schema import DYNAMIC
 from ...ir.signature import op_address
 from ...ir.syntax import Unprintable, decode_sharding_attr, encode_sharding_attr
 from ...sharding.spec import Mesh, Sharding
@@ -514,6 +515,15 @@ class _Function:
                 op.location.emit_error(f"mesh axis {bad} is out of range for mesh @{mesh} of rank {rank}")
                 self.failed = True
                 return
+            for field_name in ("halo_sizes", "sharded_dims_offsets"):
+                values = getattr(sharding, field_name)
+                if DYNAMIC in values:  # (partition refuses them too: the layouts it makes are static)
+                    shown = ", ".join("?" if v == DYNAMIC else str(v) for v in values)
+                    op.location.emit_error(
+                        f"sharding propagation needs static {field_name}, got [{shown}] (a size computed at run time)"
+                    )
+                    self.failed = True
+                    return
             self.valid.add(id(found))
         ann = Ann(
             op, op.operands[0], op.result, mesh, sharding, "annotate_for_users" in op.attributes, True, (op.location,)
