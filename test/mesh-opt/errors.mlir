@@ -20,6 +20,15 @@
 // OPTION:     mesh-opt: pass 'mesh-canonicalize' has no option 'nope' (options: cse, dce, fold-collectives, fold-queries)
 // OPTION-NOT: {{.}}
 
+// Text that is no key=value item is refused, not read as no option (a
+// stray brace, or one closing brace too many left on a value).
+// RUN: not mesh-opt %s '--mesh-canonicalize={{{' 2>&1 | FileCheck %s --check-prefix=GARBAGE
+// RUN: not mesh-opt %s --pass-pipeline='builtin.module(mesh-canonicalize{dce=false {})' 2>&1 | FileCheck %s --check-prefix=GARBAGE2
+// RUN: not mesh-opt %s '--mesh-canonicalize=dce=false}' 2>&1 | FileCheck %s --check-prefix=BRACE
+// GARBAGE:  mesh-opt: cannot read the options of pass 'mesh-canonicalize': unexpected '{' at column 1 of '{{\{\{\{}}' (expected key=value items, a value with blanks quoted or braced)
+// GARBAGE2: mesh-opt: cannot read the options of pass 'mesh-canonicalize': unexpected '{' at column 11 of 'dce=false {' (expected key=value items, a value with blanks quoted or braced)
+// BRACE:    mesh-opt: option 'dce' of pass 'mesh-canonicalize' must be true or false, got 'false}'
+
 // An option value that does not parse.
 // RUN: not mesh-opt %s --pass-pipeline='builtin.module(mesh-canonicalize{dce=maybe})' 2>&1 | FileCheck %s --check-prefix=VALUE
 // VALUE: mesh-opt: option 'dce' of pass 'mesh-canonicalize' must be true or false, got 'maybe'

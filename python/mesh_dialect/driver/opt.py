@@ -542,7 +542,11 @@ def _read_bytecode(data: bytes, filename: str, ctx: ir.Context) -> ir.Operation:
             found = [diag.convert(d, remapper(ctx), diag.not_op_dump) for d in e.error_diagnostics]
         except (RuntimeError, UnicodeError):  # a location whose file name is not UTF-8
             found = []
-        found = [d if d.filename and d.filename != "-" else _at_file_start(d, filename) for d in found]
+        # (a name that is not UTF-8 reads with U+FFFD: a damaged file's bytes, no file of the user's)
+        found = [
+            d if d.filename and d.filename != "-" and "\ufffd" not in d.filename else _at_file_start(d, filename)
+            for d in found
+        ]
         raise diag.DiagnosticError(found or [diag.Diagnostic("error", "invalid bytecode", filename, 1, 1)]) from None
     except (RuntimeError, UnicodeError) as e:
         detail = str(e).strip().splitlines()[-1] if str(e).strip() else type(e).__name__

@@ -174,7 +174,10 @@ def _pass_flags(unknown: list[str], parser: argparse.ArgumentParser) -> list[Ele
         if not arg.startswith("--") or len(arg) == 2:
             parser.error(f"unrecognized argument '{arg}'")
         name, _, options = arg[2:].partition("=")
-        elements.append(Element(name, options.strip().strip("{}")))
+        options = options.strip()
+        if options.startswith("{") and options.endswith("}"):
+            options = options[1:-1].strip()  # one pair of braces, as a pipeline writes them
+        elements.append(Element(name, options))
     return elements
 
 

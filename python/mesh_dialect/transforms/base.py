@@ -355,7 +355,19 @@ class Pass:
         """Build from `key=value key2=value` (MLIR's pass-option syntax)."""
         fields = {f.name.replace("_", "-"): f for f in cls.options()}
         values = {}
-        for item in _OPTION_ITEM.findall(text):
+        items, end = [], 0
+        for m in _OPTION_ITEM.finditer(text):
+            if text[end : m.start()].strip():
+                break
+            items.append(m.group())
+            end = m.end()
+        if text[end:].strip():
+            at = end + len(text[end:]) - len(text[end:].lstrip())
+            raise OptionError(
+                f"cannot read the options of pass '{cls.ARGUMENT}': unexpected {text[at]!r} at column {at + 1} "
+                f"of '{text}' (expected key=value items, a value with blanks quoted or braced)"
+            )
+        for item in items:
             key, eq, raw = item.partition("=")
             if len(raw) >= 2 and raw[0] + raw[-1] in ('""', "''", "{}"):
                 raw = raw[1:-1]  # quoted (or braced) as mlir-opt takes a value holding spaces
