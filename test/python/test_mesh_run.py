@@ -104,6 +104,18 @@ def test_an_op_it_cannot_run_is_a_diagnostic_even_in_a_file_named_with_colons(fi
     assert p.stderr == want
 
 
+def test_an_internal_error_in_a_walk_is_one_line_without_its_traceback(files):
+    """A function whose name is not UTF-8 (MLIR takes the bytes) fails inside
+    a callback the bindings make, which hands back the exception with its
+    traceback as text: only its last line is shown."""
+    body = "  %0 = arith.constant 1.0 : f32\n  return %0 : f32\n"
+    (files / "named.mlir").write_text('func.func @"f\\FF"() -> f32 {\n' + body + "}\n")
+    p = run("named.mlir", cwd=files)
+    assert (p.returncode, p.stdout) == (2, "")
+    assert p.stderr.startswith("mesh-run: internal error: RuntimeError: ") and p.stderr.count("\n") == 1, p.stderr
+    assert "Traceback" not in p.stderr
+
+
 def test_input_of_the_wrong_shape(files):
     np.save(files / "bad.npy", np.zeros((3, 2), np.int32))
     p = run("spmd.mlir", "-i", "bad.npy", "-i", "k.npy", cwd=files)

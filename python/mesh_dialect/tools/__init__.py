@@ -106,7 +106,9 @@ def guarded(prog: str, body: Callable[[], int]) -> int:
         _silence(saved)
         return 1
     except Exception as e:  # noqa: BLE001 - a CLI must never show a traceback
-        stderr.write(f"{prog}: internal error: {type(e).__name__}: {e}\n")
+        from ..transforms.base import one_line  # (a callback's exception carries a traceback as text)
+
+        stderr.write(f"{prog}: internal error: {one_line(e)}\n")
         return 2
     finally:
         stderr.flush()
