@@ -46,6 +46,7 @@
 // CHECK-NEXT:       pad-by-shift         a pad between the collectives that gather and split its dimension -> mesh.shift [default: true]
 // CHECK-NEXT:       flip-by-exchange     a reversal between the collectives that gather and split its dimension -> mirror exchange [default: true]
 // CHECK-NEXT:       stencil-by-halo      slices, pads and elementwise ops between the collectives that gather and split their dimension -> mesh.update_halo [default: true]
+// CHECK-NEXT:       merge-halos          update_halos of one tensor with different halo sizes -> one with the widest halos, sliced [default: true]
 // CHECK-NEXT:       explain              a remark per rewrite with the bytes received before and after [default: false]
 // CHECK-NEXT:   --mesh-partition           Turn annotated functions into the program each device runs (SPMD)
 // CHECK-NEXT:       full-arguments       arguments arrive whole and each device slices its piece on entry [default: false]

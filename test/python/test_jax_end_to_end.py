@@ -104,6 +104,7 @@ SPECS = {
     "sort_pieces": ([DM], [DM, DM]),
     "while_halve": ([DM], [DM]),
     "causal_conv": ([DM, (), ()], [DM]),
+    "second_difference": ([DM], [("data",), ("data",)]),
 }
 
 

@@ -7,6 +7,7 @@ be equal bit for bit."""
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -897,6 +898,102 @@ def test_stencils_between_collectives_keep_every_devices_results(text, seed):
         assert printed.count("mesh.all_gather") == printed.count("mesh.all_gather %arg1") <= 1, printed
     else:
         assert "mesh.update_halo" not in printed and "mesh.all_gather %a1" not in printed, printed
+
+
+@st.composite
+def halo_updates(draw):
+    """A per-device program: two or three `mesh.update_halo`s of one
+    argument (one or two dimensions split over their own mesh axes) with
+    their own destination halos, every result returned."""
+    mesh = [draw(st.integers(2, 3)) for _ in range(draw(st.integers(1, 2)))]
+    rank = draw(st.integers(1, 2))
+    core = [draw(st.integers(1, 4)) for _ in range(rank)]
+    axes = list(range(len(mesh)))
+    split = [[axes.pop(0)] if axes and draw(st.booleans()) else [] for _ in range(rank)]
+    if not any(split):
+        split[0] = [0]
+    sharded = [d for d in range(rank) if split[d]]
+    lines, results = [], []
+    for k in range(draw(st.integers(2, 3))):
+        halos = [draw(st.integers(0, core[d])) for d in sharded for _ in range(2)]
+        shape = list(core)
+        for i, d in enumerate(sharded):
+            shape[d] += halos[2 * i] + halos[2 * i + 1]
+        lines.append(f"%e{k} = tensor.empty() : {_ty(tuple(shape))}")
+        lines.append(
+            f"%h{k} = mesh.update_halo %a0 into %e{k} on @mesh split_axes = {_axes_array(split)} "
+            f"destination_halo_sizes = {_axes(halos)} : {_ty(tuple(core))} -> {_ty(tuple(shape))}"
+        )
+        results.append((f"%h{k}", _ty(tuple(shape))))
+    returned = ", ".join(name for name, _ in results)
+    types = ", ".join(t for _, t in results)
+    return _function(mesh, f"%a0: {_ty(tuple(core))}", f"({types})", lines, returned).replace(
+        f"return {returned} : ({types})", f"return {returned} : {types}"
+    )
+
+
+def _axes_array(split: list[list[int]]) -> str:
+    return "[" + ", ".join(_axes(a) for a in split) + "]"
+
+
+@settings(max_examples=60, deadline=None)
+@given(halo_updates(), st.integers(0, 2**31 - 1))
+def test_halo_updates_of_one_tensor_keep_every_devices_results(text, seed):
+    """merge-halos: one update with the widest halos and a slice per window
+    gives each device the cells it had (the edges' undefined ones alike),
+    and never receives more."""
+    printed = _same(text, seed)
+    assert 1 <= printed.count("mesh.update_halo") <= text.count("mesh.update_halo"), printed
+    assert printed == _same(text, seed, merge_halos=True)
+    assert text.count("mesh.update_halo") == _same(text, seed, merge_halos=False).count("mesh.update_halo")
+
+
+_HALOS = """
+mesh.mesh @mesh(shape = 2x4)
+func.func @f(%a0: tensor<2x8xf32>) -> (tensor<2x9xf32>, tensor<2x9xf32>, tensor<2x10xf32>) {
+  %e0 = tensor.empty() : tensor<2x9xf32>
+  %h0 = mesh.update_halo %a0 into %e0 on @mesh split_axes = [[0], [1]] destination_halo_sizes = [0, 0, 0, 1]
+      : tensor<2x8xf32> -> tensor<2x9xf32>
+  %e1 = tensor.empty() : tensor<2x9xf32>
+  %h1 = mesh.update_halo %a0 into %e1 on @mesh split_axes = [[0], [1]] destination_halo_sizes = [0, 0, 1, 0]
+      : tensor<2x8xf32> -> tensor<2x9xf32>
+  %e2 = tensor.empty() : tensor<2x10xf32>
+  %h2 = mesh.update_halo %a0 into %e2 on @mesh split_axes = [[0], [1]] destination_halo_sizes = [0, 0, 2, 0]
+      : tensor<2x8xf32> -> tensor<2x10xf32>
+  return %h0, %h1, %h2 : tensor<2x9xf32>, tensor<2x9xf32>, tensor<2x10xf32>
+}
+"""
+"""Three halo updates of one piece, as partition reads `x[:, 2:]`,
+`x[:, 1:-1]` and `x[:, :-2]` of columns split over "model"."""
+
+
+def test_halo_updates_of_one_piece_become_one_with_the_widest_halos():
+    """A column of the next device and two of the previous one: one update
+    receives 3 columns (24 bytes) where the three received 4 (32)."""
+    printed = _same(_HALOS.replace("f32", "i32"), 6)
+    assert printed.count("mesh.update_halo") == 1
+    assert "destination_halo_sizes = [0, 0, 2, 1] : tensor<2x8xi32> -> tensor<2x11xi32>" in printed
+    # the next device's column is the last: the window of %h0 starts 2 in, of %h1 1 in, of %h2 at 0
+    windows = re.findall(r"tensor\.extract_slice %\w+\[(0, \d)\] \[(2, \d+)\]", printed)
+    assert windows == [("0, 2", "2, 9"), ("0, 1", "2, 9"), ("0, 0", "2, 10")], printed
+
+
+def test_halos_along_two_dimensions_stay_apart():
+    """One update of both halos would also receive their corner: a row halo
+    and a column halo of a 2x2 piece receive 4 cells apart, 5 together."""
+    text = """
+mesh.mesh @mesh(shape = 2x2)
+func.func @f(%a0: tensor<2x2xi32>) -> (tensor<3x2xi32>, tensor<2x3xi32>) {
+  %e0 = tensor.empty() : tensor<3x2xi32>
+  %h0 = mesh.update_halo %a0 into %e0 on @mesh split_axes = [[0], [1]] destination_halo_sizes = [1, 0, 0, 0]
+      : tensor<2x2xi32> -> tensor<3x2xi32>
+  %e1 = tensor.empty() : tensor<2x3xi32>
+  %h1 = mesh.update_halo %a0 into %e1 on @mesh split_axes = [[0], [1]] destination_halo_sizes = [0, 0, 1, 0]
+      : tensor<2x2xi32> -> tensor<2x3xi32>
+  return %h0, %h1 : tensor<3x2xi32>, tensor<2x3xi32>
+}
+"""
+    assert _same(text, 7).count("mesh.update_halo") == 2
 
 
 _DIFFERENCE = """

@@ -15,7 +15,8 @@ with its sequence split, `jax.grad` of it under FSDP, a top-1 mixture of
 experts, an embedding lookup and a cross-entropy by `take_along_axis`;
 then a CLIP loss, an Adam step, a top-2 mixture of experts, sorts along
 split dimensions, a while loop whose condition reduces its operand and
-Mamba's short causal convolution along a split sequence) on
+Mamba's short causal convolution along a split sequence, and a second
+difference summed and maxed along one) on
 8 CPU devices as the mesh ("data"=2, "model"=4), and each flavour (Shardy,
 GSPMD):
 
@@ -497,6 +498,13 @@ def causal_conv(x: jax.Array, w: jax.Array, b: jax.Array) -> jax.Array:
     return jax.nn.silu(y) * x
 
 
+def second_difference(x: jax.Array) -> tuple[jax.Array, jax.Array]:
+    """A second difference along a sequence over "model", its energy summed
+    and its largest magnitude per row."""
+    d = x[:, 2:] - 2 * x[:, 1:-1] + x[:, :-2]
+    return jnp.sum(d * d, axis=1), jnp.max(jnp.abs(d), axis=1)
+
+
 def ints(shape: tuple[int, ...], low: int, high: int) -> Callable[[np.random.Generator], np.ndarray]:
     """An int32 argument drawn from [low, high)."""
     return lambda rng: rng.integers(low, high, shape).astype(np.int32)
@@ -661,6 +669,7 @@ PROGRAMS = {
     "sort_pieces": (sort_pieces, [(8, 16)], [P("data", "model")], (P("data", "model"), P("data", "model"))),
     "while_halve": (while_halve, [(8, 16)], [P("data", "model")], P("data", "model")),
     "causal_conv": (causal_conv, [(2, 32, 8), (4, 8), (8,)], [P("data", "model"), P(), P()], P("data", "model")),
+    "second_difference": (second_difference, [(4, 32)], [P("data", "model")], (P("data"), P("data"))),
 }
 
 _DROP = re.compile(

@@ -349,6 +349,10 @@ class MeshOptimizeCollectives(Pass):
             "dimension -> mesh.update_halo"
         },
     )
+    merge_halos: bool = dataclasses.field(
+        default=True,
+        metadata={"help": "update_halos of one tensor with different halo sizes -> one with the widest halos, sliced"},
+    )
     explain: bool = dataclasses.field(
         default=False, metadata={"help": "a remark per rewrite with the bytes received before and after"}
     )
@@ -380,6 +384,8 @@ class MeshOptimizeCollectives(Pass):
             rewrites.append(self._flip_by_exchange)
         if self.stencil_by_halo:
             rewrites.append(self._stencil_by_halo)
+        if self.merge_halos:
+            rewrites.append(self._merge_halos)
         for _ in range(_MAX_ROUNDS):
             changed = False
             for rewrite in rewrites:
@@ -439,6 +445,95 @@ class MeshOptimizeCollectives(Pass):
             op.erase()
             changed = True
         return changed
+
+    def _merge_halos(self, module: ir.Operation, meshes: Meshes) -> bool:
+        """`mesh.update_halo`s of one tensor in one block, alike but for their
+        static destination halos (partition reads `x[:, 1:]` and `x[:, :-2]`
+        through two): one update_halo with the widest halo on each side, in
+        front of the first, and each read its window by a slice.  A halo
+        cell is its owner's core cell whichever update brings it, and cells
+        beyond the tensor's edge are undefined in both, so every device
+        reads what it read.  Kept only where the one update receives no
+        more cells than they did (two halos along different dimensions
+        would add their corner)."""
+        groups: dict[tuple, list[ir.Operation]] = {}
+        for op in _ops(module, ("mesh.update_halo",)):
+            if len(op.operands) != 2 or not all(_static_shape(v.type) for v in (*op.operands, op.results[0])):
+                continue  # halo sizes computed at run time, or a dynamic shape
+            attrs = op.attributes
+            key = (
+                op.operands[0],
+                op_address(op.parent),
+                *(attrs[k] for k in ("mesh", "split_axes", "static_source_halo_sizes")),
+                _element(op.results[0].type),
+            )
+            groups.setdefault(key, []).append(op)
+        changed = False
+        for group in groups.values():
+            if len(group) < 2 or any(op.block != group[0].block for op in group):
+                continue
+            changed |= self._merge_halo_group(group)
+        return changed
+
+    def _merge_halo_group(self, group: list[ir.Operation]) -> bool:
+        first = group[0]
+        view = _collective(first)
+        split = [list(axes) for axes in view.split_axes]
+        sharded = [d for d, axes in enumerate(split) if axes]
+        halos = [list(_collective(op).static_destination_halo_sizes) for op in group]
+        if any(len(h) != 2 * len(sharded) for h in halos) or len({tuple(h) for h in halos}) < 2:
+            return False
+        widest = [max(h[k] for h in halos) for k in range(2 * len(sharded))]
+        shape = list(_static_shape(first.results[0].type) or ())
+        core = list(shape)
+        for i, d in enumerate(sharded):
+            core[d] -= halos[0][2 * i] + halos[0][2 * i + 1]
+        wide = list(core)
+        for i, d in enumerate(sharded):
+            wide[d] += widest[2 * i] + widest[2 * i + 1]
+
+        size = element_bytes(first.results[0].type)
+
+        def received(dims: list[int]) -> int:  # bytes of the halo cells of a device inside the mesh
+            return (math.prod(dims) - math.prod(core)) * size
+
+        before = sum(received(list(_static_shape(op.results[0].type) or ())) for op in group)
+        after = received(wide)
+        if after > before:
+            return False
+        where = first.location  # (the walk lists them in program order: the first dominates the others)
+        with ir.InsertionPoint(first), where:
+            into = tensor.EmptyOp(wide, _element(first.results[0].type)).result
+            merged = mesh_ops.UpdateHaloOp(
+                first.operands[0],
+                into,
+                view.mesh,
+                split,
+                source_halo_sizes=list(view.static_source_halo_sizes),
+                destination_halo_sizes=widest,
+            ).result
+        n = len(core)
+        for op, h in zip(group, halos):
+            out = op.results[0]
+            if h == widest:
+                value = merged
+            else:
+                offsets = [0] * n
+                for i, d in enumerate(sharded):
+                    offsets[d] = widest[2 * i] - h[2 * i]
+                sizes = list(_static_shape(out.type) or ())
+                with ir.InsertionPoint(op), op.location:
+                    value = tensor.ExtractSliceOp(
+                        _with_shape(out.type, sizes, op.location), merged, [], [], [], offsets, sizes, [1] * n
+                    ).result
+            dest = op.operands[1]
+            out.replace_all_uses_with(value)
+            op.erase()
+            owner = dest.owner
+            if not isinstance(owner, ir.Block) and owner.name == "tensor.empty" and next(iter(dest.uses), None) is None:
+                owner.operation.erase()
+        self._explain(where, f"{len(group)} update_halos of one tensor merged", before, after)
+        return True
 
     # -- 3. all_reduce of all_reduce ---------------------------------------------
 
