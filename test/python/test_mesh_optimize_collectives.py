@@ -1028,25 +1028,16 @@ def test_a_finite_difference_between_two_all_to_alls_becomes_one_update_halo():
     assert "mesh.update_halo" not in _same(text, 0, stencil_by_halo=False)
 
 
-_WEIGHED = """
-mesh.mesh @mesh(shape = 4)
-func.func @f(%a0: tensor<12x8xi32>, %a1: WEIGHT) -> tensor<12x8xi32> {
-  %g = mesh.all_to_all %a0 on @mesh mesh_axes = [0] split_axis = 1 concat_axis = 0
-      : tensor<12x8xi32> -> tensor<48x2xi32>
-  %a = tensor.extract_slice %g[1, 0] [47, 2] [1, 1] : tensor<48x2xi32> to tensor<47x2xi32>
-  %b = tensor.extract_slice %g[0, 0] [47, 2] [1, 1] : tensor<48x2xi32> to tensor<47x2xi32>
-  %w = "stablehlo.broadcast_in_dim"(%a1) <{broadcast_dimensions = array<i64: DIMS>}> : (WEIGHT) -> tensor<47x2xi32>
-  %wa = arith.muli %a, %w : tensor<47x2xi32>
-  %d = arith.subi %wa, %b : tensor<47x2xi32>
-  %c = arith.constant 0 : i32
-  %p = tensor.pad %d low[0, 0] high[1, 0] {
-  ^bb0(%i: index, %j: index):
-    tensor.yield %c : i32
-  } : tensor<47x2xi32> to tensor<48x2xi32>
-  %r = mesh.all_to_all %p on @mesh mesh_axes = [0] split_axis = 0 concat_axis = 1 : tensor<48x2xi32> -> tensor<12x8xi32>
-  return %r : tensor<12x8xi32>
-}
-"""
+_WEIGHED = (
+    _DIFFERENCE.replace("(%a0: tensor<12x8xi32>)", "(%a0: tensor<12x8xi32>, %a1: WEIGHT)")
+    .replace(
+        "%d = arith.subi %a, %b",
+        '%w = "stablehlo.broadcast_in_dim"(%a1) <{broadcast_dimensions = array<i64: DIMS>}> : (WEIGHT)'
+        " -> tensor<47x2xi32>\n  %wa = arith.muli %a, %w : tensor<47x2xi32>\n  %d = arith.subi %wa, %b",
+    )
+    .replace("RESULTS", "tensor<12x8xi32>")
+    .replace("RETURNED", "%r")
+)
 """w * x[1:] - x[:-1] between two all_to_alls that trade the rows for the
 columns, `w` a broadcast of %a1 (of type WEIGHT, along DIMS)."""
 
