@@ -17,6 +17,7 @@ from mlir import ir
 from mlir.passmanager import PassManager
 
 import mesh_dialect
+from mesh_dialect.ir.syntax import decode_sharding_attr
 from mesh_dialect.sim.api import Simulation
 from mesh_dialect.transforms import PASSES, MeshCanonicalize, MeshOptimizeCollectives
 from mesh_dialect.transforms.optimize.mesh_optimize_collectives import pad_plan
@@ -317,10 +318,36 @@ def _device_args(text: str, seed: int) -> dict:
     runner = sim.runner("mesh")
     sig = sim.signature("f")
     rng = np.random.default_rng(seed)
-    return {
+    args = {
         d: [rng.integers(-4, 5, size=tuple(t.shape)).astype(np.int32) for t in sig.arg_types]
         for d in runner.mesh.devices()
     }
+    # an argument laid out whole is the same on every device (its layout says so, and rewrites rely on it)
+    whole = [i for i, layout in enumerate(_arg_layouts(module)) if layout is not None and not any(layout)]
+    first = runner.mesh.devices()[0]
+    for d in args:
+        for i in whole:
+            args[d][i] = args[first][i]
+    return args
+
+
+def _arg_layouts(module) -> list[list | None]:
+    """Per argument of function @f, its split axes and partial axes (None:
+    no layout)."""
+    for op in module.operation.regions[0].blocks[0].operations:
+        if op.operation.name != "func.func" or ir.StringAttr(op.attributes["sym_name"]).value != "f":
+            continue
+        if "arg_attrs" in op.attributes:
+            out: list[list | None] = []
+            for attrs in ir.ArrayAttr(op.attributes["arg_attrs"]):
+                d = ir.DictAttr(attrs)
+                if "mesh.sharding" not in d:
+                    out.append(None)
+                    continue
+                _, split, partial, *_ = decode_sharding_attr(str(d["mesh.sharding"]))
+                out.append([*(a for axes in split for a in axes), *partial])
+            return out
+    return []
 
 
 _PADDED_BETWEEN = """\
@@ -858,7 +885,7 @@ def stencils(draw):
         # `x * w`): the same along the rows but for "rows", its piece of the
         # traded dimension ("piece", "row of pieces"), or one number per
         # device ("one", "scalar", which differ between devices)
-        forms = ["rows", "one", "scalar"] + (["piece", "row of pieces"] if traded else [])
+        forms = ["rows", "one", "scalar"] + (["piece", "row of pieces", "sliced"] if traded else [])
         form = draw(st.sampled_from(forms))
         width = other // n
         operand, dims = {
@@ -867,11 +894,22 @@ def stencils(draw):
             "scalar": ((), []),
             "piece": ((width,), [1]),
             "row of pieces": ((1, width), [0, 1]),
+            "sliced": ((width,), [1]),  # a whole weight's piece, as partition slices it
         }[form]
         typed = _ty(operand) if operand else "tensor<i32>"
-        params += f", %a1: {typed}"
+        weight = "%a1"
+        if form == "sliced":
+            # laid out whole (the same on every device, as partition's weights are): made again whole
+            whole = " {mesh.sharding = #mesh.sharding<@mesh, [[]]>}" if draw(st.booleans()) else ""
+            params += f", %a1: {_ty((other,))}{whole}"
+            lines.append(
+                f"%ws = mesh.all_slice %a1 on @mesh mesh_axes = [{axis}] slice_axis = 0 : {_ty((other,))} -> {typed}"
+            )
+            weight = "%ws"
+        else:
+            params += f", %a1: {typed}"
         lines.append(
-            f'%wb = "stablehlo.broadcast_in_dim"(%a1) <{{broadcast_dimensions = array<i64{": " if dims else ""}'
+            f'%wb = "stablehlo.broadcast_in_dim"({weight}) <{{broadcast_dimensions = array<i64{": " if dims else ""}'
             f"{', '.join(map(str, dims))}>}}> : ({typed}) -> {sliced}"
         )
         lines.append(f"%weighed = arith.muli {value}, %wb : {sliced}")
@@ -894,8 +932,8 @@ def test_stencils_between_collectives_keep_every_devices_results(text, seed):
     printed = _same(text, seed)
     if "mesh.all_to_all" not in printed and "mesh.all_slice" not in printed:  # rewritten (only where fewer bytes move)
         assert "tensor.pad" not in printed and printed.count("mesh.update_halo") <= 1, printed
-        # only a broadcast tensor holding its piece of the traded dimension is gathered (whole)
-        assert printed.count("mesh.all_gather") == printed.count("mesh.all_gather %arg1") <= 1, printed
+        # only the broadcast weight, holding its piece of the traded dimension, is gathered (whole)
+        assert printed.count("mesh.all_gather") <= 1, printed
     else:
         assert "mesh.update_halo" not in printed and "mesh.all_gather %a1" not in printed, printed
 
@@ -1052,6 +1090,31 @@ def test_a_broadcast_of_each_devices_columns_is_gathered_whole_for_the_halo():
     assert "mesh.all_gather %arg1 on @mesh mesh_axes = [0] gather_axis = 0 : tensor<2xi32> -> tensor<8xi32>" in printed
     assert "destination_halo_sizes = [0, 1] : tensor<12x8xi32> -> tensor<13x8xi32>" in printed
     assert "mesh.all_to_all" not in printed
+
+
+def test_a_broadcast_of_a_whole_weights_piece_is_made_from_the_whole_weight():
+    """The piece partition slices from a whole weight (`all_slice`, then an
+    hlo slice of one row and a reshape) is made again from the weight at
+    its whole width: only the halo row moves (32 bytes).  A weight that may
+    differ between devices (no layout says it is whole) is gathered."""
+    text = (
+        _WEIGHED.replace("%a1: WEIGHT", "%a1: tensor<3x8xi32> {mesh.sharding = #mesh.sharding<@mesh, [[]]>}")
+        .replace(
+            '%w = "stablehlo.broadcast_in_dim"(%a1)',
+            "%ws = mesh.all_slice %a1 on @mesh mesh_axes = [0] slice_axis = 1 : tensor<3x8xi32> -> tensor<3x2xi32>\n"
+            '  %wr = "stablehlo.slice"(%ws) <{start_indices = array<i64: 1, 0>, limit_indices = array<i64: 2, 2>,'
+            " strides = array<i64: 1, 1>}> : (tensor<3x2xi32>) -> tensor<1x2xi32>\n"
+            '  %wv = "stablehlo.reshape"(%wr) : (tensor<1x2xi32>) -> tensor<2xi32>\n'
+            '  %w = "stablehlo.broadcast_in_dim"(%wv)',
+        )
+        .replace("WEIGHT", "tensor<2xi32>")
+        .replace("DIMS", "1")
+    )
+    printed = _same(text, 8)
+    assert "mesh.all_gather" not in printed and "mesh.all_slice" not in printed and "mesh.all_to_all" not in printed
+    assert "limit_indices = array<i64: 2, 8>" in printed and "(tensor<1x8xi32>) -> tensor<8xi32>" in printed
+    per_device = _same(text.replace(" {mesh.sharding = #mesh.sharding<@mesh, [[]]>}", ""), 9)
+    assert "mesh.all_gather %" in per_device and "mesh.all_to_all" not in per_device
 
 
 def test_a_broadcast_of_one_number_per_device_keeps_the_collectives():

@@ -1149,9 +1149,13 @@ class MeshOptimizeCollectives(Pass):
             gone = [f for f, a in zip(found.forwards, alone) if a]
             self._replace_around(end, gone, found.ops[::-1], value, what, before, after)
             builder.sweep()
+            erased: set[int] = set()  # (a leaf may be read by another leaf only, and go with it)
             for leaf in _distinct(list(found.leaves.values())):
-                if next(iter(leaf.results[0].uses), None) is None:
+                if op_address(leaf) not in erased and next(iter(leaf.results[0].uses), None) is None:
+                    source = leaf.operands[0] if len(leaf.operands) else None
+                    erased.add(op_address(leaf))
                     leaf.erase()  # read only by the ops rewritten
+                    _erase_unread_chain(source, erased)
             changed = True
         return changed
 
@@ -1482,8 +1486,12 @@ class _Stencil:
             shape = _static_shape(t) or ()
             rows = math.prod(shape) // shape[self.dim] if shape[self.dim] else 0
             total += (low + high) * rows * element_bytes(t)
+        view = _collective(self.forwards[0])
         for leaf in _distinct([leaf for leaf in self.leaves.values() if op_address(leaf) in self.gathers]):
-            t = leaf.operands[0].type
+            source, at = leaf.operands[0], self.gathers[op_address(leaf)]
+            if _sliced_from(source, at, view.mesh, view.mesh_axes[0], self.devices) is not None:
+                continue  # rebuilt from the whole tensor partition sliced it from: nothing moves
+            t = source.type
             total += (self.devices - 1) * math.prod(_static_shape(t) or ()) * element_bytes(t)
         return total
 
@@ -1588,6 +1596,85 @@ def _leaf(value: ir.Value, mesh: str, axis: int, traded: bool, d: int, e: int | 
         return None
     attr = owner.attributes["value"]
     return owner.operation if isinstance(attr, ir.DenseElementsAttr) and attr.is_splat else None
+
+
+_HLO_SLICES = ("stablehlo.slice", "mhlo.slice")
+_HLO_RESHAPES = ("stablehlo.reshape", "mhlo.reshape")
+
+
+def _sliced_from(
+    value: ir.Value, d: int, mesh: str, axis: int, devices: int
+) -> tuple[ir.Value, list[tuple[ir.Operation, int]]] | None:
+    """(the whole tensor, the ops) when `value`, a device's piece along
+    dimension `d`, is an `all_slice` over `axis` of `mesh` of a tensor the
+    same on every device along it (a whole argument), split evenly, through
+    hlo slices that keep that dimension whole, broadcasts that carry it and
+    reshapes that only add or drop unit dimensions: each op listed with the
+    dimension of its result that carries the piece, from the slice on.
+    The ops made again from the whole tensor give what gathering `value`
+    over the axis gives (partition slices a whole weight per device this
+    way); None otherwise."""
+    steps: list[tuple[ir.Operation, int]] = []
+    for _ in range(8):
+        owner = value.owner
+        if isinstance(owner, ir.Block):
+            return None
+        op = owner.operation
+        shape = _static_shape(value.type)
+        if shape is None or len(op.operands) != 1:
+            return None
+        source = op.operands[0]
+        below = _static_shape(source.type)
+        if below is None:
+            return None
+        if op.name == "mesh.all_slice":
+            view = _collective(op)
+            if view.mesh != mesh or list(view.mesh_axes) != [axis] or view.slice_axis != d:
+                return None
+            if below[d] != shape[d] * devices:
+                return None  # not cut in equal pieces
+            if not _same_on_every_device(source, mesh, axis):
+                return None  # each device's piece of its own tensor: only a gather brings the others'
+            return source, steps[::-1]
+        if op.name in _HLO_SLICES:
+            starts, limits = (ints_of(op.attributes[k]) for k in ("start_indices", "limit_indices"))
+            strides = ints_of(op.attributes["strides"]) if "strides" in op.attributes else [1] * len(shape)
+            if starts[d] != 0 or limits[d] != below[d] or strides[d] != 1:
+                return None  # it cuts the piece's dimension
+            steps.append((op, d))
+        elif op.name in _BROADCASTS:
+            dims = _broadcast_dims(op)
+            k = None if dims is None or d not in dims else dims.index(d)
+            if k is None or below[k] != shape[d]:
+                return None  # the piece's dimension is made by the broadcast, not carried
+            steps.append((op, d))
+            d = k
+        elif op.name in _HLO_RESHAPES:
+            kept = [k for k, n in enumerate(shape) if n != 1]
+            kept_below = [k for k, n in enumerate(below) if n != 1]
+            if shape[d] == 1 or [shape[k] for k in kept] != [below[k] for k in kept_below]:
+                return None  # it regroups elements, or the piece's dimension is one wide
+            steps.append((op, d))
+            d = kept_below[kept.index(d)]
+        else:
+            return None
+        value = source
+    return None
+
+
+def _erase_unread_chain(value: ir.Value | None, erased: set[int]) -> None:
+    """Erase the op making `value`, and so on up, while nothing reads it and
+    it only slices, reshapes or broadcasts (what a rewritten leaf read);
+    each erased op's address goes in `erased`."""
+    erasable = ("mesh.all_slice", *_HLO_SLICES, *_HLO_RESHAPES, *_BROADCASTS)
+    while value is not None and next(iter(value.uses), None) is None:
+        owner = value.owner
+        if isinstance(owner, ir.Block) or owner.name not in erasable or len(owner.results) != 1:
+            return
+        op = owner.operation
+        value = op.operands[0] if len(op.operands) else None
+        erased.add(op_address(op))
+        op.erase()
 
 
 def _broadcast_dims(op: ir.Operation) -> list[int] | None:
@@ -1903,10 +1990,14 @@ class _StencilBuilder:
             whole = None
             if at is not None:  # each device's piece of the traded dimension, in device order
                 source = leaf.operands[0]
-                shape = list(_static_shape(source.type) or ())
-                shape[at] *= found.devices
-                gathered = _with_shape(source.type, shape, ir.Location.current)
-                whole = self.made_by(mesh_ops.all_gather(gathered, source, self.mesh, at, mesh_axes=[self.axis]))
+                chain = _sliced_from(source, at, self.mesh, self.axis, found.devices)
+                if chain is not None:
+                    whole = self.unsliced(*chain)
+                else:
+                    shape = list(_static_shape(source.type) or ())
+                    shape[at] *= found.devices
+                    gathered = _with_shape(source.type, shape, ir.Location.current)
+                    whole = self.made_by(mesh_ops.all_gather(gathered, source, self.mesh, at, mesh_axes=[self.axis]))
             copy = leaf.clone(ip=ir.InsertionPoint.current)
             if whole is not None:
                 copy.operands[0] = whole
@@ -1916,6 +2007,23 @@ class _StencilBuilder:
             copy.results[0].set_type(t)
             self.remade[key] = self.made_by(copy.results[0])
         return self.remade[key]
+
+    def unsliced(self, base: ir.Value, steps: list[tuple[ir.Operation, int]]) -> ir.Value:
+        """The ops `steps` (`_sliced_from`) made again from the whole tensor
+        `base`, each at the whole size of the dimension it carries."""
+        value = base
+        for op, d in steps:
+            copy = op.clone(ip=ir.InsertionPoint.current)
+            copy.operands[0] = value
+            shape = list(_static_shape(op.results[0].type) or ())
+            if op.name in _SLICES:
+                limits = ints_of(op.attributes["limit_indices"])
+                limits[d] = _static_shape(value.type)[d]
+                copy.attributes["limit_indices"] = ir.DenseI64ArrayAttr.get(limits)
+            shape[d] *= self.found.devices
+            copy.results[0].set_type(_with_shape(op.results[0].type, shape, ir.Location.current))
+            value = self.made_by(copy.results[0])
+        return value
 
     def read(self, g: int, shift: int) -> ir.Value:
         """Gathered tensor g's rows from this device's first one plus `shift` on."""
