@@ -301,8 +301,8 @@ class MeshOptimizeCollectives(Pass):
         "each device's window reads, cut at an offset of its own; and turns a reversal of such a dimension (jnp.flip) "
         "into a local reversal and an exchange with the mirror device; and turns slices, pads and elementwise ops of "
         "such a dimension that keep its size (x[1:] - x[:-1] padded back), or that an hlo reduce sums up, into "
-        "mesh.update_halos of the rows each device's piece reads from its neighbours. Every rewrite computes the "
-        "same values on every device."
+        "mesh.update_halos of the rows each device's piece reads from its neighbours; and merges update_halos of "
+        "one tensor into one with the widest halos. Every rewrite computes the same values on every device."
     )
 
     fold_one_device: bool = dataclasses.field(
