@@ -10,6 +10,8 @@ from dataclasses import dataclass
 
 from mlir import ir
 
+from .text import unescape_string_body
+
 _SEVERITY = {
     ir.DiagnosticSeverity.ERROR: "error",
     ir.DiagnosticSeverity.WARNING: "warning",
@@ -94,7 +96,6 @@ def file_position(loc: ir.Location) -> tuple[str | None, int, int]:
 
 
 _PRINTED_FILE = re.compile(r'loc\("((?:[^"\\]|\\.)*)"')
-_BYTE_ESCAPE = re.compile(r"\\([0-9A-Fa-f]{2}|.)", re.S)
 
 
 def _file_name(loc: ir.Location) -> str:
@@ -102,17 +103,8 @@ def _file_name(loc: ir.Location) -> str:
     `filename` aborts the process on a name that is not UTF-8, where the
     printer escapes its bytes (`\\XX`); such bytes read as U+FFFD here."""
     m = _PRINTED_FILE.match(str(loc))
-    if m is None:
-        return "-"
-    out = bytearray()
-    body, i = m.group(1), 0
-    for e in _BYTE_ESCAPE.finditer(body):
-        out += body[i : e.start()].encode()
-        code = e.group(1)
-        out += bytes([int(code, 16)]) if len(code) == 2 else {"n": b"\n", "t": b"\t"}.get(code, code.encode())
-        i = e.end()
-    out += body[i:].encode()
-    return out.decode("utf-8", errors="replace")
+    found = None if m is None else unescape_string_body(m.group(1))
+    return "-" if found is None else found.decode("utf-8", errors="replace")
 
 
 def not_op_dump(message: str) -> bool:

@@ -42,6 +42,7 @@ from .text import (
     scan_balanced,
     scan_group,
     split_top_level,
+    unescape_string_body,
 )
 
 # ---------------------------------------------------------------------------
@@ -93,32 +94,18 @@ def _quote(s: str) -> str:
     return '"' + "".join(out) + '"'
 
 
-_ESCAPE = re.compile(r"\\(?:([0-9A-Fa-f]{2})|(.))", re.S)
-
-
 def _unescape(quoted: str, raw: str) -> str:
     """The text of an MLIR string literal (`"..."`, as MLIR prints a symbol
-    name that is no bare identifier: `\\XX` hex bytes, `\\\\`, `\\"`, `\\n`, `\\t`)."""
+    name that is no bare identifier); `raw` is what a failure names."""
     if len(quoted) < 2 or not (quoted.startswith('"') and quoted.endswith('"')):
         raise Unprintable(raw)
-    named = {"n": b"\n", "t": b"\t", "\\": b"\\", '"': b'"'}
-    out = bytearray()
-    body = quoted[1:-1]
-    i = 0
-    for m in _ESCAPE.finditer(body):
-        out += body[i : m.start()].encode()
-        if m.group(1) is not None:
-            out.append(int(m.group(1), 16))
-        elif m.group(2) in named:
-            out += named[m.group(2)]
-        else:
-            raise Unprintable(raw)
-        i = m.end()
-    out += body[i:].encode()
-    try:
-        return out.decode()
-    except UnicodeDecodeError:
-        raise Unprintable(raw) from None
+    found = unescape_string_body(quoted[1:-1])
+    if found is not None:
+        try:
+            return found.decode()
+        except UnicodeDecodeError:
+            pass
+    raise Unprintable(raw)
 
 
 class Unprintable(Exception):

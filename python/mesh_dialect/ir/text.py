@@ -217,6 +217,29 @@ def scan_balanced(text: str, pos: int) -> int:
     return i
 
 
+_STRING_ESCAPE = re.compile(r"\\(?:([0-9A-Fa-f]{2})|(.))", re.S)
+_NAMED_ESCAPES = {"n": b"\n", "t": b"\t", "\\": b"\\", '"': b'"'}
+
+
+def unescape_string_body(body: str) -> bytes | None:
+    """The bytes of an MLIR string literal's body (quotes aside): `\\XX`
+    hex bytes, `\\\\`, `\\"`, `\\n`, `\\t`; None at any other escape.
+    MLIR prints a symbol or file name that is no plain identifier so."""
+    out = bytearray()
+    i = 0
+    for m in _STRING_ESCAPE.finditer(body):
+        out += body[i : m.start()].encode()
+        if m.group(1) is not None:
+            out.append(int(m.group(1), 16))
+        elif m.group(2) in _NAMED_ESCAPES:
+            out += _NAMED_ESCAPES[m.group(2)]
+        else:
+            return None
+        i = m.end()
+    out += body[i:].encode()
+    return bytes(out)
+
+
 def split_top_level(text: str) -> list[str]:
     """Split `a, b<c, d>, e` at top-level commas."""
     parts = []
