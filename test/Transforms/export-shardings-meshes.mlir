@@ -36,7 +36,7 @@ module @together {
 // CHECK-NOT: sdy.sharding
 module @dynamic {
   mesh.mesh @m(shape = 2x?)
-  // expected-warning @+1 {{a mesh of dynamic size has no shardy counterpart (@m, shape 2x?); left out: split_axes = [[0]]}}
+  // expected-warning @+1 {{a mesh of dynamic size has no shardy counterpart (@m, shape 2x?); left out of argument 0: split_axes = [[0]]}}
   func.func @main(%arg0: tensor<8x8xf32> {mesh.sharding = #mesh.sharding<@m, [[0]]>}) -> tensor<8x8xf32> {
     return %arg0 : tensor<8x8xf32>
   }

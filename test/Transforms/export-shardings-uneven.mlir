@@ -9,7 +9,8 @@
 // RUN: mesh-opt --split-input-file --allow-unregistered-dialect --export-shardings %s 2>&1 >/dev/null | FileCheck %s --check-prefix=WARN
 // RUN: mesh-opt --allow-unregistered-dialect --import-shardings --export-shardings %S/Inputs/sdy-uneven.mlir 2>&1 | FileCheck %s --check-prefix=BACK
 
-// WARN-COUNT-2: warning: shardy would cut the pieces at [0, 2, 4, 6, 7], this layout cuts them at [0, 1, 3, 5, 7]; left out: split_axes = {{\[\[}}0]]
+// WARN: warning: shardy would cut the pieces at [0, 2, 4, 6, 7], this layout cuts them at [0, 1, 3, 5, 7]; left out of argument 0: split_axes = {{\[\[}}0]]
+// WARN: warning: shardy would cut the pieces at [0, 2, 4, 6, 7], this layout cuts them at [0, 1, 3, 5, 7]; left out of result 0: split_axes = {{\[\[}}0]]
 // CHECK-LABEL: func.func @default_cut(%arg0: tensor<7xf32>) -> tensor<7xf32>
 mesh.mesh @m(shape = 4)
 func.func @default_cut(%a: tensor<7xf32>) -> tensor<7xf32> {
@@ -31,7 +32,8 @@ func.func @shardys_cut(%a: tensor<7xf32>) -> tensor<7xf32> {
 // -----
 
 // WARN-NOT: warning
-// WARN-COUNT-2: warning: shardy would cut the pieces at [0, 4, 8], this layout cuts them at [0, 3, 8]; left out: split_axes = {{\[\[}}], [0]] sharded_dims_offsets = [0, 3, 8]
+// WARN: warning: shardy would cut the pieces at [0, 4, 8], this layout cuts them at [0, 3, 8]; left out of argument 0: split_axes = {{\[\[}}], [0]] sharded_dims_offsets = [0, 3, 8]
+// WARN: warning: shardy would cut the pieces at [0, 4, 8], this layout cuts them at [0, 3, 8]; left out of result 0: split_axes = {{\[\[}}], [0]] sharded_dims_offsets = [0, 3, 8]
 // CHECK-LABEL: func.func @other_offsets(%arg0: tensor<2x8xf32>) -> tensor<2x8xf32>
 mesh.mesh @m(shape = 2)
 func.func @other_offsets(%a: tensor<2x8xf32>) -> tensor<2x8xf32> {
@@ -60,7 +62,7 @@ func.func @per_device_signature(%a: tensor<?x?xf32> {mesh.sharding = #mesh.shard
 // without listing them, and an uneven default cut is left out with a
 // warning that does not list them either (export listed every piece and
 // ran out of memory).
-// WARN: warning: shardy would cut the pieces at ['8 over 4294967296 pieces of 1'], this layout cuts them at ['8 over 4294967296 pieces, the last 8 one larger']; left out: split_axes = {{\[\[}}0, 1]]
+// WARN: warning: shardy would cut the pieces at ['8 over 4294967296 pieces of 1'], this layout cuts them at ['8 over 4294967296 pieces, the last 8 one larger']; left out of argument 1: split_axes = {{\[\[}}0, 1]]
 // CHECK-LABEL: func.func @huge_mesh(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@m, [{"axis0", "axis1"}]>}, %arg1: tensor<8xf32>) -> tensor<8xf32>
 mesh.mesh @m(shape = 65536x65536)
 func.func @huge_mesh(%x: tensor<8xf32> {mesh.sharding = #mesh.sharding<@m, [[0, 1]]>}, %y: tensor<8xf32>) -> tensor<8xf32> {

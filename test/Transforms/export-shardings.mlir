@@ -67,7 +67,7 @@ func.func @spmd(%x: tensor<2x8xf32> {mesh.sharding = #mesh.sharding<@mesh, [[0]]
 // CHECK-NEXT:    mesh.mesh @mesh(shape = 4)
 // CHECK-NEXT:    func.func @spmd(%arg0: tensor<2x8xf32> {sdy.sharding = #sdy.sharding<@mesh_sdy, [{"axis0"}, {}]>}, %arg1: tensor<4x8xf32>) -> (tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh_sdy, [{}, {}]>}) {
 
-// PY:      warning: halos and piece offsets have no shardy counterpart; left out: split_axes = {{\[\[}}0]] halo_sizes = [1, 1]
+// PY:      warning: halos have no shardy counterpart; left out of argument 1: split_axes = {{\[\[}}0]] halo_sizes = [1, 1]
 // PY:      remark: jit shardings of @spmd:
 // PY-NEXT: mesh = jax.make_mesh((4,), ('axis0',))
 // PY-NEXT: in_shardings = (NamedSharding(mesh, P('axis0')), None)

@@ -28,7 +28,7 @@ import operator
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
-from ..ir.schema import REDUCTION_KINDS  # one list for the dialect and the algebra
+from ..ir.schema import DYNAMIC, REDUCTION_KINDS  # one list for the dialect and the algebra
 
 _INT64_MAX = (1 << 63) - 1
 
@@ -73,6 +73,11 @@ def _ints(values: Iterable[object], what: str, error: type[ValueError]) -> tuple
 
 def _fmt(values: Sequence[int]) -> str:
     return "[" + ", ".join(str(v) for v in values) + "]"
+
+
+def _fmt_sizes(values: Sequence[int]) -> str:
+    """Halos or offsets as the IR shows them: a size known only at run time is `?`."""
+    return "[" + ", ".join("?" if v == DYNAMIC else str(v) for v in values) + "]"
 
 
 @dataclass(frozen=True)
@@ -546,9 +551,9 @@ class Sharding:
         if self.partial_axes:
             text += f" partial = {self.partial_type} {_fmt(self.partial_axes)}"
         if self.halo_sizes:
-            text += f" halo_sizes = {_fmt(self.halo_sizes)}"
+            text += f" halo_sizes = {_fmt_sizes(self.halo_sizes)}"
         if self.sharded_dims_offsets:
-            text += f" sharded_dims_offsets = {_fmt(self.sharded_dims_offsets)}"
+            text += f" sharded_dims_offsets = {_fmt_sizes(self.sharded_dims_offsets)}"
         return text
 
 

@@ -40,6 +40,7 @@ from typing import ClassVar
 from mlir import ir
 
 from ...frontends import FrontendError, gspmd, sdy
+from ...ir.schema import DYNAMIC
 from ...ir.syntax import Unprintable, decode_sharding_attr
 from ...ir.types import is_boolean
 from ...sharding.spec import Sharding, split_piece
@@ -122,14 +123,15 @@ class ExportShardings(Pass):
         for arg, given in zip(entry.arguments, attrs_args):
             # a layout in the signature is a per-device function's: its type is a piece
             local = given is not None
-            args.append(self.checked(func, given or self.argument_layout(arg), arg.type, local))
+            what = f"argument {arg.arg_number}"
+            args.append(self.checked(func, given or self.argument_layout(arg), arg.type, what, local))
         returns = [op for op in entry.operations if op.operation.name == "func.return"]
         results = []
         for i, given in enumerate(attrs_results):
             local = given is not None
             if given is None and len(returns) == 1:
                 given = self.defining_layout(returns[0].operation.operands[i])
-            results.append(self.checked(func, given, ftype.results[i], local))
+            results.append(self.checked(func, given, ftype.results[i], f"result {i}", local))
         return args, results
 
     def attr_layouts(self, func: ir.Operation, key: str, count: int) -> list[tuple[str, Sharding] | None]:
@@ -176,14 +178,20 @@ class ExportShardings(Pass):
         found = sharding_of(owner.operands[1])
         return None if found is None else (found[0], found[1])
 
-    def checked(self, func: ir.Operation, found, t: ir.Type, local: bool = False):
+    def checked(self, func: ir.Operation, found, t: ir.Type, what: str, local: bool = False):
         """(sdy mesh name, TensorSharding) for a layout Shardy can hold; `t`
-        is a piece's type when `local`."""
+        is a piece's type when `local`; `what` names the value in warnings."""
         if found is None or not isinstance(t, ir.RankedTensorType):
             return None
         mesh, layout = found
         if layout.halo_sizes:
-            self.warning(func.location, f"halos and piece offsets have no shardy counterpart; left out: {layout}")
+            self.warning(func.location, f"halos have no shardy counterpart; left out of {what}: {layout}")
+            return None
+        if DYNAMIC in layout.sharded_dims_offsets:
+            self.warning(
+                func.location,
+                f"piece offsets known only at run time have no shardy counterpart; left out of {what}: {layout}",
+            )
             return None
         if mesh not in self.meshes:
             return None
@@ -192,7 +200,8 @@ class ExportShardings(Pass):
             shape = "x".join("?" if d < 1 else str(d) for d in mesh_shape)
             self.warning(
                 func.location,
-                f"a mesh of dynamic size has no shardy counterpart (@{mesh}, shape {shape}); left out: {layout}",
+                f"a mesh of dynamic size has no shardy counterpart (@{mesh}, shape {shape}); "
+                f"left out of {what}: {layout}",
             )
             return None
         smesh, refs = self.sdy_mesh(mesh)
@@ -207,13 +216,13 @@ class ExportShardings(Pass):
                 rule = "explicit pieces of a dynamic dimension have no shardy counterpart"
             else:
                 rule = f"shardy would cut the pieces at {list(shardys)}, this layout cuts them at {list(ours)}"
-            self.warning(func.location, f"{rule}; left out: {layout}")
+            self.warning(func.location, f"{rule}; left out of {what}: {layout}")
             return None
         layout = dataclasses.replace(layout, sharded_dims_offsets=())
         try:
             return mesh, sdy.from_layout(layout, mesh, smesh, refs, tensor.rank, boolean=is_boolean(tensor))
         except FrontendError as e:
-            self.warning(func.location, f"{e}; left out")
+            self.warning(func.location, f"{e}; left out of {what}")
             return None
 
     def sdy_mesh(self, mesh: str) -> tuple[sdy.SdyMesh, list[sdy.AxisRef]]:
