@@ -327,9 +327,9 @@ def test_location_and_block_in_different_contexts_raise() -> None:
             "mesh.sharding: partial_axes, partial_type must be given together",
         ),
         (
-            lambda e: ops.process_linear_index("@mesh0"),
+            lambda e: ops.process_linear_index(""),
             ValueError,
-            "mesh.process_linear_index: mesh must be a symbol name without '@', got '@mesh0'",
+            "mesh.process_linear_index: mesh must be a non-empty symbol name, got ''",
         ),
         (
             lambda e: ops.mesh_shape("mesh0"),
@@ -380,6 +380,17 @@ def test_invalid_arguments_raise_before_reaching_cpp(
         build(env)
     assert str(info.value) == message
     assert len(env.module.body.operations) == 3
+
+
+def test_name_beginning_with_at_sign_is_the_symbols_own(env: Env) -> None:
+    """A leading '@' is part of the name, as for `ir.FlatSymbolRefAttr`:
+    MLIR quotes the symbol (the passes build ops on a mesh named so)."""
+    with ir.InsertionPoint(env.module.body):
+        ops.mesh("@m", [2])
+        ops.process_linear_index("@m")
+    text = env.generic()
+    assert 'sym_name = "@m"' in text
+    assert '"mesh.process_linear_index"() {mesh = @"@m"} : () -> index' in text
 
 
 def test_unloaded_dialect_raises_instead_of_aborting() -> None:

@@ -103,8 +103,9 @@ def _count(what: str, value: object) -> int:
 def _symbol_name(what: str, name: object) -> str:
     if not isinstance(name, str):
         raise TypeError(f"{what} must be a str, got {type(name).__name__}")
-    if not name or name.startswith("@"):
-        raise ValueError(f"{what} must be a symbol name without '@', got {name!r}")
+    # (a leading '@' is the name's own: MLIR quotes such a symbol, @"@m")
+    if not name:
+        raise ValueError(f"{what} must be a non-empty symbol name, got ''")
     return name
 
 

@@ -97,8 +97,9 @@ _PRELUDE = '''\
 """Typed builders for every `mesh` op: an OpView subclass and a function each.
 
 Conventions:
-- Attributes are plain Python values: the mesh is a symbol name without
-  `@`, axes are sequences of int, reduction kinds are names from
+- Attributes are plain Python values: the mesh is its symbol's name
+  (`"mesh0"` for `@mesh0`: a leading `@` is part of the name), axes are
+  sequences of int, reduction kinds are names from
   `schema.REDUCTION_KINDS`, unit attributes are bools, and `None` in a
   `shape` is a dynamic (`?`) dimension.
 - A static list that may hold SSA values (`root`, `halo_sizes`, ...) is one
