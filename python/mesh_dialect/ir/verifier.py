@@ -145,6 +145,25 @@ def _i64_list_attr(op: ir.Operation, name: str) -> list[int]:
     return list(attr)
 
 
+def _symbol(attr: ir.StringAttr | ir.FlatSymbolRefAttr) -> str:
+    """A symbol's name; one that is not UTF-8 (MLIR takes any bytes) breaks
+    a rule here, where the passes, which name meshes with str, would fail."""
+    try:
+        return attr.value
+    except RuntimeError:  # (the bindings' failed conversion to str)
+        shown = str(attr)
+        shown = shown if shown.startswith("@") else "@" + shown
+        raise _Invalid(f"mesh name must be valid UTF-8, got {shown}") from None
+
+
+def _symbol_or_none(attr: ir.Attribute) -> str | None:
+    """`_symbol` without the rule: None for a name that is not UTF-8 (its op reports it)."""
+    try:
+        return _symbol(attr)
+    except _Invalid:
+        return None
+
+
 def _int_attr(op: ir.Operation, name: str, type_name: str) -> int:
     attr = op.attributes[name]
     if not isinstance(attr, ir.IntegerAttr) or str(attr.type) != type_name:
@@ -417,7 +436,7 @@ class _Verifier:
         name_attr = op.attributes["sym_name"]
         if not isinstance(name_attr, ir.StringAttr):
             raise _Invalid(f"sym_name must be a string, got {name_attr}")
-        name = name_attr.value
+        name = _symbol(name_attr)
         shape = _dims(_i64_list_attr(op, "shape"))
         scope = self.meshes.setdefault(op.parent, {})
         if name in scope:
@@ -433,7 +452,7 @@ class _Verifier:
         attr = op.attributes["mesh"]
         if not isinstance(attr, ir.FlatSymbolRefAttr):
             raise _Invalid(f"mesh must be a flat symbol reference, got {attr}")
-        return self.mesh_named(op, attr.value)
+        return self.mesh_named(op, _symbol(attr))
 
     def mesh_named(self, op: ir.Operation, name: str) -> MeshInfo:
         scope = op.parent
@@ -601,7 +620,7 @@ class _Verifier:
         self._check_dynamic(offsets, segments[0], "sharded_dims_offsets")
         self._check_dynamic(halos, segments[1], "halo_sizes")
         return ShardingInfo(
-            op.attributes["mesh"].value,
+            _symbol(op.attributes["mesh"]),
             tuple(tuple(a) for a in _trim(split_axes)),
             tuple(sorted(partial_axes)),
             partial_type if partial_axes else None,
@@ -1050,7 +1069,7 @@ def _defines_mesh_within(op: ir.Operation, name: str) -> bool:
 
     def visit(inner: ir.Operation) -> ir.WalkResult:
         nonlocal found
-        if inner.name == "mesh.mesh" and inner.attributes["sym_name"].value == name:
+        if inner.name == "mesh.mesh" and _symbol_or_none(inner.attributes["sym_name"]) == name:
             found = True
             return ir.WalkResult.INTERRUPT
         return ir.WalkResult.ADVANCE

@@ -1187,3 +1187,30 @@ func.func @max_partial_of_complex(%arg0: tensor<4xcomplex<f32>>) -> tensor<4xcom
   %0 = mesh.shard %arg0 to %s : tensor<4xcomplex<f32>>
   return %0 : tensor<4xcomplex<f32>>
 }
+
+// -----
+
+// MLIR takes a symbol name of any bytes; the passes name meshes with
+// Python strings, so one that is not UTF-8 is refused here (it was an
+// internal error without a position).
+// expected-error@+1 {{'mesh.mesh' op mesh name must be valid UTF-8, got @"m\FF"}}
+mesh.mesh @"m\FF"(shape = 2)
+func.func @mesh_name_not_utf8(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error@+1 {{'mesh.sharding' op mesh name must be valid UTF-8, got @"m\FF"}}
+  %s = mesh.sharding @"m\FF" split_axes = [[0]] : !mesh.sharding
+  %0 = mesh.shard %arg0 to %s : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// A mesh of such a name elsewhere does not stop the verifier explaining an
+// unknown one.
+// expected-error@+1 {{'mesh.mesh' op mesh name must be valid UTF-8, got @"m\FF"}}
+mesh.mesh @"m\FF"(shape = 2)
+func.func @other_mesh_not_utf8(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error@+1 {{'mesh.sharding' op mesh symbol @m is not defined}}
+  %s = mesh.sharding @m split_axes = [[0]] : !mesh.sharding
+  %0 = mesh.shard %arg0 to %s : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
