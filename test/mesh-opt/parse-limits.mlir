@@ -206,3 +206,37 @@ func.func @f(%i: index) -> i64 {
   %a = arith.index_cast %j#2147483647 : index to i64
   return %a : i64
 }
+
+// -----
+
+// Pads that take a static dimension below 0 (the sum wraps 64 bits, as
+// MLIR adds it): MLIR inferred a result type of that size and aborted, in
+// the custom syntax's parser and in the generic form's verifier (found by
+// the fuzzer).  A dynamic pad entry leaves the size to run time.
+func.func @negative_pad(%x: tensor<4x4xf32>, %n: index) -> tensor<4x?xf32> {
+  %c = arith.constant 0.0 : f32
+  %ok = tensor.pad %x low[0, %n] high[0, -9] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %c : f32
+  } : tensor<4x4xf32> to tensor<4x?xf32>
+  // POS: parse-limits.mlir:[[@LINE+2]]:8: error: 'tensor.pad' result dimension 1 must not be negative, got 4 + 0 + 9223372036854775807 = -9223372036854775805
+  // expected-error@+1 {{'tensor.pad' result dimension 1 must not be negative, got 4 + 0 + 9223372036854775807 = -9223372036854775805}}
+  %p = tensor.pad %x low[0, 0] high[0, 9223372036854775807] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %c : f32
+  } : tensor<4x4xf32> to tensor<4x4xf32>
+  return %ok : tensor<4x?xf32>
+}
+
+// -----
+
+func.func @negative_pad_generic(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %c = arith.constant 0.0 : f32
+  // POS: parse-limits.mlir:[[@LINE+2]]:8: error: 'tensor.pad' result dimension 1 must not be negative, got 4 + 0 + -9 = -5
+  // expected-error@+1 {{'tensor.pad' result dimension 1 must not be negative, got 4 + 0 + -9 = -5}}
+  %p = "tensor.pad"(%x) <{nofold, operandSegmentSizes = array<i32: 1, 0, 0>, static_high = array<i64: 0, -9>, static_low = array<i64: 0, 0>}> ({
+  ^bb0(%i: index, %j: index):
+    tensor.yield %c : f32
+  }) : (tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %p : tensor<4x4xf32>
+}

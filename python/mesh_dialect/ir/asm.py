@@ -507,6 +507,93 @@ def _reassociation_trap(text: str) -> tuple[int, str] | None:
     return None
 
 
+_PAD_CUSTOM = re.compile(_SKIPPED + r'(?<![\w$.%@#^!])tensor\.pad\b(?!")')
+_PAD_GENERIC = re.compile(r'//[^\n]*|"tensor\.pad"(?=\s*\()|' + _STRING)
+_PAD_LIST = re.compile(r"\b(low|high)\s*(?=\[)")
+_PAD_PROPERTY = re.compile(r"\bstatic_(low|high)\s*=\s*array<i64\s*(?::([^>]*))?>")
+_SOURCE_DIMS = re.compile(r"\s*:\s*\(?\s*tensor<((?:[?\d]+\s*x\s*)*)")
+
+
+def _pad_trap(text: str) -> tuple[int, str] | None:
+    """A `tensor.pad` whose static low and high pads take a static source
+    dimension below 0 (`high[-9]` on 4 rows; the sum wraps 64 bits as MLIR
+    adds it): MLIR infers the result type with that size and asserts, in
+    the custom syntax's parser and in the verifier of the generic form
+    (mlir-opt aborts too)."""
+    if "tensor.pad" not in text:
+        return None
+    for m in _ops_in_code(_PAD_CUSTOM, text):
+        pads: dict[str, list[int | None]] = {}
+        pos = m.end()
+        for _ in range(2):
+            stop = _NEXT_OP.search(text, pos)
+            found = _PAD_LIST.search(text, pos, stop.start() if stop else len(text))
+            if found is None:
+                break
+            end = scan_group(text, found.end())
+            pads[found.group(1)] = _pad_items(text[found.end() + 1 : end - 1])
+            pos = end
+        source = _after_groups(text, pos, "{")
+        why = _negative_pad(pads, source)
+        if why is not None:
+            return m.start(), f"'tensor.pad' {why}"
+    for m in _PAD_GENERIC.finditer(text):
+        if m.group(0) != '"tensor.pad"':
+            continue
+        pos = scan_group(text, _BLANKS.match(text, m.end()).end())  # the operands
+        pads = {}
+        at = _BLANKS.match(text, pos).end()
+        for group_open in ("<", "(", "{"):  # properties, the region, attributes
+            if text.startswith(group_open, at):
+                end = scan_group(text, at)
+                if group_open != "(":
+                    for prop in _PAD_PROPERTY.finditer(text, at, end):
+                        pads[prop.group(1)] = _pad_items(prop.group(2) or "")
+                at = _BLANKS.match(text, end).end()
+        why = _negative_pad(pads, _SOURCE_DIMS.match(text, at))
+        if why is not None:
+            return m.start(), f"'tensor.pad' {why}"
+    return None
+
+
+def _pad_items(listed: str) -> list[int | None]:
+    """A pad list's entries (None: an SSA value, or not an integer)."""
+    out: list[int | None] = []
+    for item in _blank_comments(listed).split(","):
+        item = item.strip()
+        if not item:
+            continue
+        out.append(int(item) if re.fullmatch(r"-?\d+", item) else None)
+    return out
+
+
+def _after_groups(text: str, pos: int, opener: str) -> re.Match | None:
+    """The source type's dimensions (`_SOURCE_DIMS`) after the groups
+    opening with `opener` from `pos` on (a pad's region and attributes)."""
+    at = _BLANKS.match(text, pos).end()
+    while text.startswith(opener, at):
+        at = _BLANKS.match(text, scan_group(text, at)).end()
+    return _SOURCE_DIMS.match(text, at)
+
+
+def _negative_pad(pads: dict[str, list[int | None]], source: re.Match | None) -> str | None:
+    """Why `pads` (static low and high entries) give a static source
+    dimension a negative size, or None."""
+    if source is None or "low" not in pads or "high" not in pads:
+        return None
+    dims = [None if d.strip() == "?" else int(d) for d in source.group(1).split("x")[:-1]]
+    low, high = pads["low"], pads["high"]
+    if not len(dims) == len(low) == len(high):
+        return None  # MLIR reports the mismatch
+    for d, (n, lo, hi) in enumerate(zip(dims, low, high)):
+        if n is None or lo is None or hi is None:
+            continue
+        total = (n + lo + hi + 2**63) % 2**64 - 2**63  # as MLIR adds in 64 bits
+        if total < 0 and total != -(2**63):
+            return f"result dimension {d} must not be negative, got {n} + {lo} + {hi} = {total}"
+    return None
+
+
 _METADATA_SCAN = re.compile(_SKIPPED + r"\{-#")
 _METADATA_TOKEN = re.compile(r"#-\}|[{}:,]|" + _OPEN_STRING + r'"?|[^\s{}:,"]+')
 _ZERO_ALIGNED_BLOB = re.compile(r'"0x0{8}(?:[0-9A-Fa-f]{2})+"')
@@ -754,7 +841,7 @@ def parse(
     depth, deepest_at = _depth(text, insertions)
     if depth > MAX_NESTING:
         raise _too_deep(text, filename, depth, deepest_at)
-    trap = _reassociation_trap(text) or _resource_trap(text) or _result_number_trap(text)
+    trap = _reassociation_trap(text) or _resource_trap(text) or _result_number_trap(text) or _pad_trap(text)
     if "linalg." in text:  # the other traps are all in linalg ops: one scan of a large text
         trap = _upstream_trap(text) or _flat_list_trap(text) or _element_type_trap(text) or trap
     if trap is not None:
