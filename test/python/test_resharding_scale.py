@@ -283,6 +283,28 @@ def step_costs_device_by_device(p, step, before: Sharding, after: Sharding) -> l
         return [0] * len(devices)
     if isinstance(step, Exchange):
         return [_lacking(before, after, shape, mesh, d) for d in devices]
+    if isinstance(step, rs.Recut):
+        # one round per distance k between holder and receiver, its block the
+        # longest run any position receives from k places on
+        old, new = before.bounds(step.dim, shape[step.dim], mesh), step.cut
+        n = len(old)
+
+        def run(p: int, q: int) -> int:
+            return max(0, min(new[p + 1], old[q][1]) - max(new[p], old[q][0]))
+
+        block = {}
+        for p in range(n):
+            for q in range(n):
+                if q != p and run(p, q):
+                    block[q - p] = max(block.get(q - p, 0), run(p, q))
+        out = []
+        for d in devices:
+            p = mesh.in_group_index(d, step.axes)
+            rows = sum(b for k, b in block.items() if 0 <= p + k < n and run(p, p + k))
+            extents = [s.stop - s.start for s in before.slice_of(shape, mesh, d)]
+            extents[step.dim] = rows
+            out.append(math.prod(extents))
+        return out
     if p.uneven:
         pieces = {d: [s.stop - s.start for s in before.slice_of(shape, mesh, d)] for d in devices}
     else:

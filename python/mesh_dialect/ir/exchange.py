@@ -1,7 +1,9 @@
 """Point-to-point `mesh.send`/`mesh.recv` among the devices of each group:
 a permutation of whole pieces (partition's Permute step, and the
-optimizer's mirror exchange for a reversed dimension) and an exchange of
-blocks of pieces (partition's Exchange step, `sharding.exchange`)."""
+optimizer's mirror exchange for a reversed dimension), an exchange of
+blocks of pieces (partition's Exchange step, `sharding.exchange`) and
+the rows a new cut of a dimension moves (partition's Recut step,
+`sharding.recut`)."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from mlir import ir
 from mlir.dialects import arith, scf, tensor
 
 from ..sharding.exchange import Schedule, chain_positions
+from ..sharding.recut import RecutPlan
 from . import ops as mesh_ops
 
 
@@ -118,6 +121,123 @@ def exchanged(value: ir.Value, mesh: str, sched: Schedule, piece: ir.RankedTenso
     return result
 
 
+def recut(
+    value: ir.Value, mesh: str, axes: Sequence[int], sizes: Sequence[int], dim: int, plan: RecutPlan, piece: ir.Type
+) -> ir.Value:
+    """The new piece (of type `piece`) each device of the groups over `axes`
+    (of `sizes`) builds from its old piece `value` when dimension `dim` is
+    cut at `plan.after` instead of `plan.before`: the rows it keeps copied
+    into a `tensor.empty`, then per round a block of its old piece sent to
+    the device `distance` places before it and one received from the
+    device as far after it, whose first rows (as many as the run it lacks)
+    go into the new piece; built at the current insertion point and
+    location."""
+    idx_type = ir.IndexType.get()
+    source_type, piece_type = ir.RankedTensorType(value.type), ir.RankedTensorType(piece)
+    rank, element = source_type.rank, source_type.element_type
+    linear = _linear_index(mesh, axes, sizes)
+    made: dict[tuple, ir.Value] = {}
+
+    def at(values: Sequence[int]) -> int | ir.Value:
+        return device_table(list(values), linear, made)
+
+    def size_of(k: int) -> int | ir.Value:
+        if not source_type.is_dynamic_dim(k):
+            return source_type.shape[k]
+        return tensor.DimOp(value, arith.ConstantOp(idx_type, k).result).result
+
+    others = [size_of(k) if k != dim else 0 for k in range(rank)]
+
+    def along(dim_value: int | ir.Value, rest: int | None = 0) -> list[int | ir.Value]:
+        """`others` with `dim_value` at `dim` (`rest` elsewhere: offsets)."""
+        return [dim_value if k == dim else (others[k] if rest is None else rest) for k in range(rank)]
+
+    n = len(plan.keep_count)
+    new_sizes = [plan.after[p + 1] - plan.after[p] for p in range(n)]
+    result = _empty(along(at(new_sizes), None), piece_type)
+    kept = _slice_mixed(value, along(at(plan.keep_from)), along(at(plan.keep_count), None))
+    result = _insert_mixed(kept, result, along(at(plan.keep_at)))
+    held = value
+    pad = plan.padding()
+    if pad:  # a block reaching past a sender's last row reads this padding (never kept)
+        grown = source_type.shape[dim] + pad if not source_type.is_dynamic_dim(dim) else None
+        if grown is None:
+            grown = arith.AddIOp(size_of(dim), arith.ConstantOp(idx_type, pad).result).result
+        held = _insert_mixed(value, _empty(along(grown, None), None, element), [0] * rank)
+    zero = arith.ConstantOp(idx_type, 0).result
+
+    def flag(values: Sequence[bool]) -> ir.Value:
+        entry = at([int(v) for v in values])
+        if isinstance(entry, int):
+            return arith.ConstantOp(ir.IntegerType.get_signless(1), entry).result
+        return arith.CmpIOp(arith.CmpIPredicate.ne, entry, zero).result
+
+    for r in plan.rounds:
+        sends = [r.sends(q) for q in range(n)]
+        receives = [r.receives(p) for p in range(n)]
+        dest = [q - r.distance if sends[q] else q for q in range(n)]
+        source = [p + r.distance if receives[p] else p for p in range(n)]
+        block = _slice_mixed(held, along(at(r.send_at)), along(r.block, None))
+        block_type = ir.RankedTensorType(block.type)
+        to = _coordinates(_as_value(at(dest)), sizes)
+        first = flag([s and f for s, f in zip(sends, r.send_first)])
+        later = flag([s and not f for s, f in zip(sends, r.send_first)])
+        _send_if(first, block, mesh, list(axes), to)
+        # (every table made outside the branch: `made` hands them to later rounds)
+        origin = _coordinates(_as_value(at(source)), sizes)
+        count, into_at = along(at(r.recv_count), None), along(at(r.recv_at))
+        taken = scf.IfOp(flag(receives), [piece_type], has_else=True)
+        with ir.InsertionPoint(taken.then_block):
+            into = _empty(along(r.block, None), block_type)
+            got = mesh_ops.RecvOp(block_type, into, mesh, mesh_axes=list(axes), source=origin).result
+            scf.YieldOp([_insert_mixed(_slice_mixed(got, [0] * rank, count), result, into_at)])
+        with ir.InsertionPoint(taken.else_block):
+            scf.YieldOp([result])
+        result = taken.results[0]
+        _send_if(later, block, mesh, list(axes), to)
+    return result
+
+
+def _as_value(entry: int | ir.Value) -> ir.Value:
+    return entry if isinstance(entry, ir.Value) else arith.ConstantOp(ir.IndexType.get(), entry).result
+
+
+def _empty(sizes: Sequence[int | ir.Value], typed: ir.RankedTensorType | None, element: ir.Type | None = None):
+    """A `tensor.empty` of `sizes`, of type `typed` when given (its dynamic
+    dimensions take the Values, static ones must match), else static where
+    `sizes` are ints."""
+    if typed is None:
+        assert element is not None
+        shape = [ir.ShapedType.get_dynamic_size() if isinstance(x, ir.Value) else x for x in sizes]
+        typed = ir.RankedTensorType.get(shape, element)
+    dynamic = [_as_value(x) for k, x in enumerate(sizes) if typed.is_dynamic_dim(k)]
+    return ir.Operation.create("tensor.empty", results=[typed], operands=dynamic).result
+
+
+def _slice_mixed(source: ir.Value, offsets: Sequence[int | ir.Value], sizes: Sequence[int | ir.Value]) -> ir.Value:
+    """`tensor.extract_slice` of unit strides, offsets and sizes each an int or a Value."""
+    element = ir.RankedTensorType(source.type).element_type
+    dyn_off, static_off = _split_static(offsets)
+    dyn_size = [x for x in sizes if isinstance(x, ir.Value)]
+    static_size = [ir.ShapedType.get_dynamic_size() if isinstance(x, ir.Value) else x for x in sizes]
+    result = ir.RankedTensorType.get(static_size, element)
+    rank = len(sizes)
+    return tensor.ExtractSliceOp(result, source, dyn_off, dyn_size, [], static_off, static_size, [1] * rank).result
+
+
+def _insert_mixed(block: ir.Value, into: ir.Value, offsets: Sequence[int | ir.Value]) -> ir.Value:
+    """`tensor.insert_slice` of all of `block` at `offsets` (ints or Values)."""
+    t = ir.RankedTensorType(block.type)
+    dyn_off, static_off = _split_static(offsets)
+    dyn_size = [
+        tensor.DimOp(block, arith.ConstantOp(ir.IndexType.get(), k).result).result
+        for k in range(t.rank)
+        if t.is_dynamic_dim(k)
+    ]
+    static_size = list(t.shape)
+    return tensor.InsertSliceOp(block, into, dyn_off, dyn_size, [], static_off, static_size, [1] * t.rank).result
+
+
 def _send_if(condition: ir.Value, block: ir.Value, mesh: str, axes: list[int], dest: list[ir.Value]) -> None:
     """`mesh.send` of `block` to `dest` where `condition` holds."""
     branch = scf.IfOp(condition, [], has_else=False)
@@ -194,4 +314,4 @@ def device_table(values: Sequence[int], index: ir.Value, made: dict[tuple, ir.Va
     return found
 
 
-__all__ = ["device_table", "exchanged", "permuted"]
+__all__ = ["device_table", "exchanged", "permuted", "recut"]

@@ -171,7 +171,11 @@ device's elements outside that dimension,
 `sim.collectives.count_traffic` counts what they move with the same
 model, so a plan's bytes can be checked against its execution.  Past the
 search budget, uneven plans reduce, gather every dimension whole and cut
-the target's pieces.  Sizes only known at run time (`dynamic_dims`,
+the target's pieces.  Two layouts that split every dimension over the same
+axes but cut some elsewhere become Recuts instead (one per such
+dimension, `recut.recut_plan`) when those receive fewer bytes: each
+device receives only the rows at the edges of its new piece that its
+neighbours hold, as blocks as long as each round's longest run.  Sizes only known at run time (`dynamic_dims`,
 `dynamic_axes`) are planned with stand-in sizes for the costs, and a
 dimension whose pieces depend on them is only gathered whole or cut from
 whole (the only moves that fit whatever the sizes).  Halos on uneven
@@ -195,6 +199,7 @@ import numpy as np
 
 from .costs import all_reduce_elements
 from .exchange import schedule
+from .recut import recut_plan
 from .spec import Mesh, Sharding, ShardingError, _ints, split_piece
 
 Split = tuple[tuple[int, ...], ...]
@@ -369,7 +374,27 @@ def halos_within(destination: Sequence[int], source: Sequence[int]) -> bool:
     return all(d <= (source[k] if k < len(source) else 0) for k, d in enumerate(destination))
 
 
-Step = AllGather | AllSlice | AllToAll | AllReduce | ReduceScatter | Permute | Partialize | UpdateHalo | Exchange
+@dataclass(frozen=True)
+class Recut:
+    """Point-to-point: tensor dimension `dim`, split over `axes` as before,
+    cut at `cut` (its n + 1 piece boundaries) instead: each device receives
+    from its neighbours along the group the rows of its new piece it does
+    not hold, one round per distance (`recut.recut_plan`).  Never a move of
+    the search: a plan becomes Recuts when the layouts differ only in where
+    they cut dimensions and the search's plan moves more (`plan_resharding`)."""
+
+    dim: int
+    axes: tuple[int, ...]
+    cut: tuple[int, ...]
+    rounds: int
+
+    def __str__(self) -> str:
+        return f"recut mesh_axes = {_fmt(self.axes)} axis = {self.dim} at {_fmt(self.cut)} in {self.rounds} rounds"
+
+
+Step = (
+    AllGather | AllSlice | AllToAll | AllReduce | ReduceScatter | Permute | Partialize | UpdateHalo | Exchange | Recut
+)
 
 _KIND_ORDER = {
     UpdateHalo: 0,
@@ -441,7 +466,7 @@ def plan_resharding(
 ) -> Plan:
     """The cheapest sequence of steps (see the module docstring) that turns a
     tensor of `shape` laid out by `source` into `target`; with `exchange`
-    False, of collectives and Permutes only (no Exchange).
+    False, of collectives and Permutes only (no Exchange or Recut).
 
     Pieces of different sizes (sizes the mesh does not divide, or
     `sharded_dims_offsets`) are planned as the module docstring's "Uneven
@@ -498,6 +523,12 @@ def plan_resharding(
         steps.append(UpdateHalo(target.split_axes, (), target.halo_sizes))
     plan = _plan(p, source, target, steps)
     static = not (dynamic_dims or dynamic_axes)  # (the schedule's tables need every size)
+    if exchange and static and p.uneven and plan.bytes_received:
+        recuts = _recuts_instead(p, source, target)
+        if recuts is not None:
+            moved = _plan(p, source, target, recuts)
+            if (moved.bytes_received, _rounds(recuts)) < (plan.bytes_received, _rounds(found)):
+                return moved
     if exchange and static and plan.lower_bound < plan.bytes_received and _may_exchange(p, source, target):
         direct = _exchange_instead(p, source, found)
         if direct is not None:
@@ -526,17 +557,70 @@ def _exchange_instead(p: _Problem, source: Sharding, found: list[Step]) -> Excha
     rounds than `found` has steps that move data (fewer bytes are not
     bought with more latency) and is within `sharding.exchange`'s limits;
     else None."""
-    moving = sum(
-        1
-        for step in found
-        if isinstance(step, AllGather | AllToAll | ReduceScatter | AllReduce)
-        or (isinstance(step, Permute) and any(i != j for i, j in enumerate(step.perm)))
-    )
+    moving = _rounds(found)
     target = _full_split(p.target, len(p.shape))
     found_schedule = schedule(p.shape, p.mesh, source.split_axes, target, max_rounds=moving)
     if found_schedule is None:
         return None
     return Exchange(target, len(found_schedule.rounds))
+
+
+def _rounds(steps: Sequence[Step]) -> int:
+    """The steps that move data, each point-to-point round counted."""
+    return sum(
+        step.rounds
+        if isinstance(step, Exchange | Recut)
+        else int(
+            isinstance(step, AllGather | AllToAll | ReduceScatter | AllReduce)
+            or (isinstance(step, Permute) and any(i != j for i, j in enumerate(step.perm)))
+        )
+        for step in steps
+    )
+
+
+def _recuts_instead(p: _Problem, source: Sharding, target: Sharding) -> list[Step] | None:
+    """Where `source` and `target` split every dimension over the same axes
+    (partial alike, no halos, static sizes) and differ only in where they
+    cut some: a Recut per such dimension (`recut.recut_plan`); else None."""
+    rank = len(p.shape)
+    split = _full_split(source, rank)
+    if p.dynamic_dims or p.dynamic_axes or source.halo_sizes or target.halo_sizes:
+        return None
+    if split != _full_split(target, rank) or (source.partial_axes, source.partial_type) != (
+        target.partial_axes,
+        target.partial_type,
+    ):
+        return None
+    steps: list[Step] = []
+    for d, axes in enumerate(split):
+        if not axes:
+            continue
+        before, after = source.cut(d, p.shape[d], p.mesh), target.cut(d, p.shape[d], p.mesh)
+        if before == after:
+            continue
+        found = recut_plan(before, after)
+        if found is None:
+            return None
+        steps.append(Recut(d, axes, tuple(after), len(found.rounds)))
+    return steps or None
+
+
+def _recut_applied(p: _Problem, step: Recut, layout: Sharding) -> Sharding:
+    """The layout after a Recut: dimension `step.dim` cut at `step.cut`."""
+    rank = len(p.shape)
+    split = _full_split(layout, rank)
+    if not 0 <= step.dim < rank or split[step.dim] != tuple(step.axes) or not step.axes:
+        raise ValueError(f"{step} does not apply to {layout}: the dimension is not split over those axes")
+    if layout.halo_sizes:
+        raise ValueError(f"{step} does not apply to {layout}: the layout has halos")
+    cut = tuple(step.cut)
+    size, n = p.shape[step.dim], p.count(tuple(step.axes))
+    if len(cut) != n + 1 or cut[0] != 0 or cut[-1] != size or any(a > b for a, b in zip(cut, cut[1:])):
+        raise ValueError(f"{step} does not apply to {layout}: not a cut of {size} elements into {n} pieces")
+    split_, partial, kind, bounds = _state(p, layout)
+    out = list(bounds)
+    out[step.dim] = _normal(p, step.dim, tuple(step.axes), cut)
+    return _sharding(p, (split_, partial, kind, tuple(out)))
 
 
 def _halos_beside_dynamic(
@@ -1554,6 +1638,8 @@ def _apply(p: _Problem, step: Step, layout: Sharding) -> Sharding:
     "Uneven pieces")."""
     mesh, shape = p.mesh, p.shape
     original = layout
+    if isinstance(step, Recut):
+        return _recut_applied(p, step, layout)
     if p.uneven:
         if layout.halo_sizes or isinstance(step, UpdateHalo):
             raise ValueError(f"{step} does not apply to {layout}: halos on uneven pieces are not supported yet")
@@ -1915,6 +2001,13 @@ def _step_costs(p: _Problem, step: Step, before: Sharding, after: Sharding) -> n
         return np.zeros(n, dtype=np.int64)
     if isinstance(step, Exchange):
         return _lacking(before, after, shape, mesh, coords)
+    if isinstance(step, Recut):
+        found = recut_plan(before.cut(step.dim, shape[step.dim], mesh), step.cut)
+        assert found is not None  # (the planner only plans a recut it can make)
+        extents = [stop - start for start, stop in _cores(before, shape, mesh, coords)]
+        rows = np.asarray(found.received_rows(), dtype=np.int64)
+        extents[step.dim] = rows[_group_index(step.axes, mesh.shape, coords)]
+        return _volumes([(np.zeros(n, dtype=np.int64), e) for e in extents], shape, n)
     if p.uneven:  # the extents of each device's piece
         extents = [stop - start for start, stop in _cores(before, shape, mesh, coords)]
     else:  # every device's piece has one shape
@@ -2076,6 +2169,7 @@ __all__ = [
     "Partialize",
     "Permute",
     "Plan",
+    "Recut",
     "ReduceScatter",
     "Step",
     "UpdateHalo",

@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from ..sharding.exchange import schedule
+from ..sharding.recut import recut_plan
 from ..sharding.resharding import (
     IDENTITY_KINDS,
     AllGather,
@@ -20,6 +21,7 @@ from ..sharding.resharding import (
     Partialize,
     Permute,
     Plan,
+    Recut,
     ReduceScatter,
     Step,
     UpdateHalo,
@@ -91,6 +93,55 @@ def _exchange(
     return out
 
 
+def _recut(
+    arrays: dict[Device, np.ndarray], mesh: Mesh, step: Recut, before: Sharding, shape: tuple[int, ...]
+) -> dict[Device, np.ndarray]:
+    """A Recut step as partition writes it (`ir.exchange.recut`): the rows a
+    device keeps copied, then per round one padded block sent to the
+    device `distance` places before along the group, of which the receiver
+    keeps its run's rows."""
+    plan = recut_plan(before.cut(step.dim, shape[step.dim], mesh), step.cut)
+    if plan is None:
+        raise ValueError(f"no recut from {before} to {step}")
+    d = step.dim
+    devices = mesh.devices()
+    at = {dev: mesh.in_group_index(dev, step.axes) for dev in devices}
+    groups = {dev: mesh.group_of(dev, step.axes) for dev in devices}
+
+    def rows(a: np.ndarray, start: int, count: int) -> np.ndarray:
+        return a[(slice(None),) * d + (slice(start, start + count),)]
+
+    pad = plan.padding()
+    out = {}
+    for dev in devices:
+        a, p = arrays[dev], at[dev]
+        new_shape = list(a.shape)
+        new_shape[d] = plan.after[p + 1] - plan.after[p]
+        out[dev] = poison(tuple(new_shape), a.dtype)
+        rows(out[dev], plan.keep_at[p], plan.keep_count[p])[...] = rows(a, plan.keep_from[p], plan.keep_count[p])
+    for r in plan.rounds:
+        sends: dict[Device, tuple[Device, np.ndarray]] = {}
+        recvs: dict[Device, Device] = {}
+        for dev in devices:
+            q = at[dev]
+            a = arrays[dev]
+            if pad:
+                widths = [(0, 0)] * a.ndim
+                widths[d] = (0, pad)
+                a = np.pad(a, widths)
+            block = rows(a, r.send_at[q], r.block)  # (cut on every device, as partition does)
+            assert block.shape[d] == r.block
+            if r.sends(q):
+                sends[dev] = (groups[dev][q - r.distance], block)
+            if r.receives(q):
+                recvs[dev] = groups[dev][q + r.distance]
+        got = coll.exchange(sends, recvs, mesh=mesh)
+        for dev, block in got.items():
+            p = at[dev]
+            rows(out[dev], r.recv_at[p], r.recv_count[p])[...] = rows(block, 0, r.recv_count[p])
+    return out
+
+
 def _execute_step(
     step: Step,
     arrays: dict[Device, np.ndarray],
@@ -117,6 +168,8 @@ def _execute_step(
         return coll.exchange(sends, recvs, mesh=mesh)
     if isinstance(step, Exchange):
         return _exchange(arrays, mesh, before, after, shape)
+    if isinstance(step, Recut):
+        return _recut(arrays, mesh, step, before, shape)
     if isinstance(step, Partialize):
         out = {}
         for d, a in arrays.items():

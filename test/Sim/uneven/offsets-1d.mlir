@@ -25,10 +25,15 @@
 // how large the whole tensor is.
 // IR-LABEL: func.func @f
 // IR-SAME: tensor<?x10xf32> {mesh.sharding = #mesh.sharding<@m, {{\[\[0\]\]}}, sharded_dims_offsets = [0, 1, 4, 6, 8]>}
-// Every collective runs on pieces padded to the largest one (3 rows, 3
-// columns), and the valid parts are joined again.
-// IR: mesh.all_to_all {{.*}} : tensor<3x12xf32> -> tensor<12x3xf32>
-// IR: tensor.concat dim(0) {{.*}} : (tensor<1x?xf32>, tensor<3x?xf32>, tensor<2x?xf32>, tensor<2x?xf32>) -> tensor<8x?xf32>
+// The default cut of the rows takes one row to device 0 from device 1
+// (a recut: the others hold their new pieces).  Every collective runs on
+// pieces padded to the largest one (3 columns), and the valid parts are
+// joined again.
+// IR: mesh.send {{.*}} : (tensor<1x10xf32>, index) -> tensor<1x10xf32>
+// IR: mesh.recv {{.*}} : (tensor<1x10xf32>, index) -> tensor<1x10xf32>
+// IR: mesh.all_to_all {{.*}} : tensor<2x12xf32> -> tensor<8x3xf32>
+// IR: tensor.concat dim(0) {{.*}} : (tensor<2x?xf32>, tensor<2x?xf32>, tensor<2x?xf32>, tensor<2x?xf32>) -> tensor<8x?xf32>
+// IR: mesh.all_to_all {{.*}} : tensor<12x3xf32> -> tensor<3x12xf32>
 // IR: mesh.reduce_scatter {{.*}} : tensor<12x3xf32> -> tensor<3x3xf32>
 
 mesh.mesh @m(shape = 4)

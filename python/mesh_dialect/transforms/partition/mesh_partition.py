@@ -71,7 +71,7 @@ from ...ir.control import (
     selector,
     terminator,
 )
-from ...ir.exchange import exchanged, permuted
+from ...ir.exchange import exchanged, permuted, recut
 from ...ir.flags import drop_totals_only_flags
 from ...ir.signature import op_address, value_address
 from ...ir.syntax import encode_sharding_attr
@@ -81,6 +81,7 @@ from ...ir.uniform import fill_init as _fill_init
 from ...ir.uniform import filled as _filled
 from ...ir.uniform import splat_of as _splat_of
 from ...sharding.exchange import schedule
+from ...sharding.recut import recut_plan
 from ...sharding.spec import IDEMPOTENT_KINDS, Mesh, Sharding, ShardingError
 from ..base import LOCAL_MESH, REDUCED_ATTR, Pass, element_bytes, mesh_scopes, redefined_mesh, sharding_of
 from ..propagation.sharding_propagation import OPTION_ATTR
@@ -2027,6 +2028,8 @@ class _Partition:
             for step, before, after, out, plain in steps:
                 if isinstance(step, _planner().Exchange):
                     current = self.exchange(current, out, t, before, after, ip, loc)
+                elif isinstance(step, _planner().Recut):
+                    current = self.recut(step, current, out, t, before, ip, loc)
                 elif plain:
                     current = self.emit(step, current, out, ip, loc)
                 else:
@@ -2267,6 +2270,16 @@ class _Partition:
             raise _Unsupported(loc, f"no exchange schedule from {before} to {after}")
         with ip, loc:
             return exchanged(value, self.mesh_name, found, ir.RankedTensorType(out))
+
+    def recut(self, step, value: ir.Value, out: ir.Type, t: ir.RankedTensorType, before: Sharding, ip, loc) -> ir.Value:
+        """A Recut step: `ir.exchange.recut` by the planner's rounds."""
+        assert self.mesh is not None and self.mesh_name is not None
+        plan = recut_plan(before.cut(step.dim, t.shape[step.dim], self.mesh), step.cut)
+        if plan is None:  # pragma: no cover - the planner only plans a recut it can make
+            raise _Unsupported(loc, f"no recut from {before} to {step}")
+        sizes = [self.mesh.shape[a] for a in step.axes]
+        with ip, loc:
+            return recut(value, self.mesh_name, step.axes, sizes, step.dim, plan, out)
 
     def permute(self, step, value: ir.Value, ip, loc: ir.Location, buffer: ir.Value | None = None) -> ir.Value:
         """A Permute step: `ir.exchange.permuted` over the step's axes."""

@@ -839,7 +839,9 @@ class _Function:
             return IMPOSSIBLE, 0
         local = (rs.AllSlice, rs.Partialize)  # each device on its own data
         return plan.bytes_received, sum(
-            step.rounds if isinstance(step, rs.Exchange) else 1 for step in plan.steps if not isinstance(step, local)
+            step.rounds if isinstance(step, rs.Exchange | rs.Recut) else 1
+            for step in plan.steps
+            if not isinstance(step, local)
         )
 
     # -- one op ------------------------------------------------------------

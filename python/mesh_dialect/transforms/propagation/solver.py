@@ -545,14 +545,27 @@ class _Candidates:
         if rule is not None and st.option is not None and not self.lines_up_at_run_time(node, st):
             return False
         uneven = False
-        # (an inserted piece cut where each device's part of its run starts,
-        # `crop_layout`'s offsets: its pieces are those parts, whatever the mesh divides)
-        cropped = {c.operand for c in rule.crops if c.inserts} if rule is not None and st.option is not None else ()
+        # A crop's operand cut by `crop_layout`'s offsets, where each device's
+        # run starts: an inserted piece's pieces are those parts, whatever the
+        # mesh divides; a sliced operand's too where the mesh divides the
+        # dimensions it crops (another dimension cut unevenly keeps its cut,
+        # and partition moves the rows across each boundary: `Recut`).  A
+        # cropped dimension the mesh does not divide is not cut so: its
+        # outputs' cut is the default one, which here costs more than
+        # gathering it (whose halo exchange the optimizer finds).
+        cropped: dict[int, bool] = {}
+        if rule is not None and st.option is not None:
+            for c in rule.crops:
+                if c.inserts:
+                    cropped[c.operand] = True
+                elif st.option[c.loop]:
+                    even = c.extent % _group(self.g.meshes[st.mesh], st.option[c.loop]) == 0
+                    cropped[c.operand] = cropped.get(c.operand, True) and even
         for values, lays in ((node.operands, st.needs), (node.results, st.produces)):
             for k, (v, lay) in enumerate(zip(values, lays)):
                 if v < 0 or lay is None:
                     continue
-                if cropped and lay[1].sharded_dims_offsets and values is node.operands and k in cropped:
+                if cropped.get(k) and lay[1].sharded_dims_offsets and values is node.operands:
                     continue
                 value = self.g.values[v]
                 key = (value.shape, value.dynamic, st.mesh, lay[1])
