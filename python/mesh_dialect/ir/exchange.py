@@ -97,7 +97,7 @@ def exchanged(value: ir.Value, mesh: str, sched: Schedule, piece: ir.RankedTenso
             continue  # every device receives this block
         # (a device that receives it copies a block of its own first: overwritten below)
         rows = [at if at is not None else (0,) * len(sched.block) for at in own]
-        result = _insert(_slice(value, offsets(rows), block_type), result, list(slot))
+        result = _insert(_slice(value, offsets(rows), sched.block), result, list(slot))
     for r in sched.rounds:
         dest_index, source_index = _table(list(r.dest), linear), _table(list(r.source), linear)
         sends = arith.CmpIOp(arith.CmpIPredicate.ne, dest_index, linear).result
@@ -105,7 +105,7 @@ def exchanged(value: ir.Value, mesh: str, sched: Schedule, piece: ir.RankedTenso
         first = arith.CmpIOp(
             arith.CmpIPredicate.ne, _table([int(f) for f in r.send_first], linear), arith.ConstantOp(idx_type, 0).result
         ).result
-        block = _slice(value, offsets(r.send_at), block_type)
+        block = _slice(value, offsets(r.send_at), sched.block)
         dest, source = _coordinates(dest_index, sched.sizes), _coordinates(source_index, sched.sizes)
         _send_if(arith.AndIOp(sends, first).result, block, mesh, axes, dest)
         taken = scf.IfOp(receives, [piece], has_else=True)
@@ -148,22 +148,27 @@ def recut(
 
     others = [size_of(k) if k != dim else 0 for k in range(rank)]
 
-    def along(dim_value: int | ir.Value, rest: int | None = 0) -> list[int | ir.Value]:
-        """`others` with `dim_value` at `dim` (`rest` elsewhere: offsets)."""
-        return [dim_value if k == dim else (others[k] if rest is None else rest) for k in range(rank)]
+    def sizes_with(rows: int | ir.Value) -> list[int | ir.Value]:
+        """The old piece's sizes, `rows` along `dim`."""
+        return [rows if k == dim else others[k] for k in range(rank)]
+
+    def offsets_with(row: int | ir.Value) -> list[int | ir.Value]:
+        """Offset `row` along `dim`, 0 elsewhere."""
+        return [row if k == dim else 0 for k in range(rank)]
 
     n = len(plan.keep_count)
     new_sizes = [plan.after[p + 1] - plan.after[p] for p in range(n)]
-    result = _empty(along(at(new_sizes), None), piece_type)
-    kept = _slice_mixed(value, along(at(plan.keep_from)), along(at(plan.keep_count), None))
-    result = _insert_mixed(kept, result, along(at(plan.keep_at)))
+    result = _empty(sizes_with(at(new_sizes)), piece_type)
+    kept = _slice(value, offsets_with(at(plan.keep_from)), sizes_with(at(plan.keep_count)))
+    result = _insert(kept, result, offsets_with(at(plan.keep_at)))
     held = value
     pad = plan.padding()
     if pad:  # a block reaching past a sender's last row reads this padding (never kept)
-        grown = source_type.shape[dim] + pad if not source_type.is_dynamic_dim(dim) else None
-        if grown is None:
-            grown = arith.AddIOp(size_of(dim), arith.ConstantOp(idx_type, pad).result).result
-        held = _insert_mixed(value, _empty(along(grown, None), None, element), [0] * rank)
+        if source_type.is_dynamic_dim(dim):
+            grown: int | ir.Value = arith.AddIOp(size_of(dim), arith.ConstantOp(idx_type, pad).result).result
+        else:
+            grown = source_type.shape[dim] + pad
+        held = _insert(value, _empty(sizes_with(grown), None, element), [0] * rank)
     zero = arith.ConstantOp(idx_type, 0).result
 
     def flag(values: Sequence[bool]) -> ir.Value:
@@ -177,7 +182,7 @@ def recut(
         receives = [r.receives(p) for p in range(n)]
         dest = [q - r.distance if sends[q] else q for q in range(n)]
         source = [p + r.distance if receives[p] else p for p in range(n)]
-        block = _slice_mixed(held, along(at(r.send_at)), along(r.block, None))
+        block = _slice(held, offsets_with(at(r.send_at)), sizes_with(r.block))
         block_type = ir.RankedTensorType(block.type)
         to = _coordinates(_as_value(at(dest)), sizes)
         first = flag([s and f for s, f in zip(sends, r.send_first)])
@@ -185,12 +190,12 @@ def recut(
         _send_if(first, block, mesh, list(axes), to)
         # (every table made outside the branch: `made` hands them to later rounds)
         origin = _coordinates(_as_value(at(source)), sizes)
-        count, into_at = along(at(r.recv_count), None), along(at(r.recv_at))
+        count, into_at = sizes_with(at(r.recv_count)), offsets_with(at(r.recv_at))
         taken = scf.IfOp(flag(receives), [piece_type], has_else=True)
         with ir.InsertionPoint(taken.then_block):
-            into = _empty(along(r.block, None), block_type)
+            into = _empty(sizes_with(r.block), block_type)
             got = mesh_ops.RecvOp(block_type, into, mesh, mesh_axes=list(axes), source=origin).result
-            scf.YieldOp([_insert_mixed(_slice_mixed(got, [0] * rank, count), result, into_at)])
+            scf.YieldOp([_insert(_slice(got, [0] * rank, count), result, into_at)])
         with ir.InsertionPoint(taken.else_block):
             scf.YieldOp([result])
         result = taken.results[0]
@@ -214,8 +219,9 @@ def _empty(sizes: Sequence[int | ir.Value], typed: ir.RankedTensorType | None, e
     return ir.Operation.create("tensor.empty", results=[typed], operands=dynamic).result
 
 
-def _slice_mixed(source: ir.Value, offsets: Sequence[int | ir.Value], sizes: Sequence[int | ir.Value]) -> ir.Value:
-    """`tensor.extract_slice` of unit strides, offsets and sizes each an int or a Value."""
+def _slice(source: ir.Value, offsets: Sequence[int | ir.Value], sizes: Sequence[int | ir.Value]) -> ir.Value:
+    """`tensor.extract_slice` of unit strides, offsets and sizes each an int
+    or a Value (a Value size is a dynamic dimension of the result)."""
     element = ir.RankedTensorType(source.type).element_type
     dyn_off, static_off = _split_static(offsets)
     dyn_size = [x for x in sizes if isinstance(x, ir.Value)]
@@ -225,7 +231,7 @@ def _slice_mixed(source: ir.Value, offsets: Sequence[int | ir.Value], sizes: Seq
     return tensor.ExtractSliceOp(result, source, dyn_off, dyn_size, [], static_off, static_size, [1] * rank).result
 
 
-def _insert_mixed(block: ir.Value, into: ir.Value, offsets: Sequence[int | ir.Value]) -> ir.Value:
+def _insert(block: ir.Value, into: ir.Value, offsets: Sequence[int | ir.Value]) -> ir.Value:
     """`tensor.insert_slice` of all of `block` at `offsets` (ints or Values)."""
     t = ir.RankedTensorType(block.type)
     dyn_off, static_off = _split_static(offsets)
@@ -287,18 +293,6 @@ def _split_static(at: Sequence[ir.Value | int]) -> tuple[list[ir.Value], list[in
     dynamic = [x for x in at if isinstance(x, ir.Value)]
     static = [ir.ShapedType.get_dynamic_stride_or_offset() if isinstance(x, ir.Value) else x for x in at]
     return dynamic, static
-
-
-def _slice(source: ir.Value, at: Sequence[ir.Value | int], block_type: ir.RankedTensorType) -> ir.Value:
-    dynamic, static = _split_static(at)
-    rank = block_type.rank
-    return tensor.ExtractSliceOp(block_type, source, dynamic, [], [], static, list(block_type.shape), [1] * rank).result
-
-
-def _insert(block: ir.Value, into: ir.Value, at: Sequence[ir.Value | int]) -> ir.Value:
-    dynamic, static = _split_static(at)
-    shape = ir.RankedTensorType(block.type).shape
-    return tensor.InsertSliceOp(block, into, dynamic, [], [], static, list(shape), [1] * len(shape)).result
 
 
 def device_table(values: Sequence[int], index: ir.Value, made: dict[tuple, ir.Value]) -> int | ir.Value:
