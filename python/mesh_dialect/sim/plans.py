@@ -113,23 +113,22 @@ def _recut(
 
     pad = plan.padding()
     out = {}
+    held = {}  # each old piece padded as partition pads it (blocks may reach past its end)
     for dev in devices:
         a, p = arrays[dev], at[dev]
         new_shape = list(a.shape)
         new_shape[d] = plan.after[p + 1] - plan.after[p]
         out[dev] = poison(tuple(new_shape), a.dtype)
         rows(out[dev], plan.keep_at[p], plan.keep_count[p])[...] = rows(a, plan.keep_from[p], plan.keep_count[p])
+        widths = [(0, 0)] * a.ndim
+        widths[d] = (0, pad)
+        held[dev] = np.pad(a, widths) if pad else a
     for r in plan.rounds:
         sends: dict[Device, tuple[Device, np.ndarray]] = {}
         recvs: dict[Device, Device] = {}
         for dev in devices:
             q = at[dev]
-            a = arrays[dev]
-            if pad:
-                widths = [(0, 0)] * a.ndim
-                widths[d] = (0, pad)
-                a = np.pad(a, widths)
-            block = rows(a, r.send_at[q], r.block)  # (cut on every device, as partition does)
+            block = rows(held[dev], r.send_at[q], r.block)  # (cut on every device, as partition does)
             assert block.shape[d] == r.block
             if r.sends(q):
                 sends[dev] = (groups[dev][q - r.distance], block)
