@@ -556,11 +556,12 @@ class _Candidates:
         cropped: dict[int, bool] = {}
         if rule is not None and st.option is not None:
             for c in rule.crops:
-                if c.inserts:
-                    cropped[c.operand] = True
-                elif st.option[c.loop]:
+                if not c.inserts and st.option[c.loop]:
                     even = c.extent % _group(self.g.meshes[st.mesh], st.option[c.loop]) == 0
                     cropped[c.operand] = cropped.get(c.operand, True) and even
+            for c in rule.crops:  # (after the others: an inserted piece takes its cut whatever they say)
+                if c.inserts:
+                    cropped[c.operand] = True
         for values, lays in ((node.operands, st.needs), (node.results, st.produces)):
             for k, (v, lay) in enumerate(zip(values, lays)):
                 if v < 0 or lay is None:
