@@ -192,6 +192,8 @@ def build(
         else:
             if _INLINER.search(el.text):
                 pm.add(_refuse_opaque_regions, name="InlinerGuard", argument="inliner-guard")
+            if not _NON_FOLDING.issuperset(_pass_names(el.text)):
+                pm.add(_self_fold_guard(el.text), name="FoldGuard", argument="fold-guard")
             _add_upstream(pm, el.text)
         if observe is not None:
             _add_callback(pm, observe, "ran", index)
@@ -239,6 +241,127 @@ def _refuse_opaque_regions(op, pass_) -> None:
             " on which MLIR's inliner aborts): import-shardings inlines private functions"
         )
         pass_.signal_pass_failure()
+
+
+_NON_FOLDING = frozenset(("cse", "symbol-dce", "symbol-privatize", "strip-debuginfo", "loop-invariant-code-motion"))
+"""Upstream passes that fold nothing, so never meet `_SELF_FOLDS`; `func.func`
+and `builtin.module` are the anchors of nested pipelines."""
+
+_ANCHORS = frozenset(("func.func", "builtin.module"))
+
+
+def _pass_names(text: str) -> set[str]:
+    """The pass names in an upstream element, options left out."""
+    names: set[str] = set()
+    depth = 0
+    for token in re.finditer(r"\{|\}|[\w.-]+", text):
+        word = token.group()
+        if word == "{":
+            depth += 1
+        elif word == "}":
+            depth -= 1
+        elif depth == 0 and word not in _ANCHORS:
+            names.add(word)
+    return names
+
+
+_IDEMPOTENT = frozenset(("arith.andi", "arith.ori", "arith.maxsi", "arith.maxui", "arith.minsi", "arith.minui"))
+
+
+def _same_value(a: ir.Value, b: ir.Value) -> bool:
+    """Whether `a` and `b` are one value once upstream's folds of trivial ops
+    (a select or idempotent op of one value twice, a cast to its own type)
+    have run, which is how such a pair reaches the folder mid-pass."""
+    return a == b or _root(a) == _root(b)
+
+
+def _root(value: ir.Value, depth: int = 0) -> ir.Value:
+    while depth < 32:
+        depth += 1
+        owner = value.owner
+        if isinstance(owner, ir.Block):
+            forwarded = _forwarded_iter_arg(value, owner)
+            if forwarded is None:
+                return value
+            value = forwarded
+            continue
+        name = owner.name
+        operands = owner.operands
+        if name == "scf.if" and len(owner.regions[1].blocks):
+            index = value.result_number
+            then, other = (_yielded(owner.regions[k], index) for k in (0, 1))
+            if _root(then, depth) != _root(other, depth):
+                return value
+            value = then
+        elif (
+            name == "scf.for"
+            and _yielded(owner.regions[0], value.result_number)
+            == (owner.regions[0].blocks[0].arguments[1 + value.result_number])
+        ):
+            value = operands[3 + value.result_number]
+        elif name == "tensor.cast" and operands[0].type == value.type:
+            value = operands[0]
+        elif name == "arith.select" and _root(operands[1], depth) == _root(operands[2], depth):
+            value = operands[1]
+        elif name in _IDEMPOTENT and _root(operands[0], depth) == _root(operands[1], depth):
+            value = operands[0]
+        else:
+            return value
+    return value
+
+
+def _yielded(region: ir.Region, index: int) -> ir.Value:
+    block = region.blocks[0]
+    return block.operations[len(block.operations) - 1].operands[index]
+
+
+def _forwarded_iter_arg(arg: ir.BlockArgument, block: ir.Block) -> ir.Value | None:
+    """The initial value of an `scf.for` iteration argument the loop yields
+    unchanged (upstream folds it away), else None."""
+    loop = block.owner
+    if loop is None or loop.name != "scf.for" or arg.arg_number == 0:
+        return None
+    index = arg.arg_number - 1
+    if _yielded(loop.regions[0], index) != arg:
+        return None
+    return loop.operands[3 + index]
+
+
+def _self_fold_guard(element: str) -> Callable:
+    """A pass that stops before upstream pass `element` when the module holds
+    an integer comparison or xor of one value with itself on a tensor of
+    unknown shape: MLIR's folders make a constant of that shape for it and
+    assert (taking the process down), as `mlir-opt --canonicalize` does."""
+
+    def guard(op, pass_) -> None:
+        module = op.operation if hasattr(op, "operation") else op
+        found: list[ir.Operation] = []
+
+        def visit(inner: ir.Operation) -> ir.WalkResult:
+            name = inner.name
+            if name == "arith.xori" or name == "arith.cmpi":
+                kind = inner.results[0].type
+                if isinstance(kind, ir.RankedTensorType):
+                    dynamic = not kind.has_static_shape
+                else:
+                    # An unranked xori folds to nothing; an unranked cmpi aborts too.
+                    dynamic = name == "arith.cmpi" and isinstance(kind, ir.UnrankedTensorType)
+                if dynamic and _same_value(inner.operands[0], inner.operands[1]):
+                    found.append(inner)
+                    return ir.WalkResult.INTERRUPT
+            return ir.WalkResult.ADVANCE
+
+        module.walk(visit, ir.WalkOrder.PRE_ORDER)
+        if found:
+            culprit = found[0]
+            culprit.location.emit_error(
+                f"upstream pass '{element}' cannot run on '{culprit.name}' of one value with itself on"
+                f" '{culprit.operands[0].type}' (MLIR aborts folding it to a constant of unknown shape);"
+                " fold it while its shape is static, before mesh-partition"
+            )
+            pass_.signal_pass_failure()
+
+    return guard
 
 
 def _add_callback(pm: PassManager, observe: Observer, point: str, index: int) -> None:
