@@ -585,7 +585,7 @@ def _stderr_captured(into: list[str]) -> Iterator[None]:
 
 _RULE = "===" + "-" * 73 + "==="
 _STATISTICS_BANNER = f"{_RULE}\n                         ... Pass statistics report ...\n{_RULE}\n"
-_HELPERS = ("Observe", "PrintIR", "VerifyMesh")
+_HELPERS = ("Observe", "PrintIR", "VerifyMesh", "InlinerGuard", "FoldGuard")
 """The driver's own passes in a pipeline (pass `name`s), left out of reports."""
 
 
