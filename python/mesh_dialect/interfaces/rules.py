@@ -673,11 +673,17 @@ def validate_option(rule: ShardingRule, option: ShardingOption) -> None:
 
 
 def shardings_from_option(
-    rule: ShardingRule, option: ShardingOption, mesh_shape: Sequence[int] | None = None
+    rule: ShardingRule,
+    option: ShardingOption,
+    mesh_shape: Sequence[int] | None = None,
+    cuts: dict[tuple[int, tuple[int, ...]], tuple[int, ...]] | None = None,
 ) -> tuple[tuple[Sharding | None, ...], tuple[Sharding | None, ...]]:
     """The layout of every operand and result when the op runs split as
     `option` says (None for operands and results that are not tensors).
-    With `mesh_shape`, windowed operand dimensions carry their halos."""
+    With `mesh_shape`, windowed operand dimensions carry their halos, and
+    cropped ones the layout their outputs' cut needs: the default cut, or
+    the one `cuts` gives a size split over those axes (a function's
+    explicit cut, which propagation gives such a size)."""
     option = tuple(tuple(_index(a, "a mesh axis") for a in axes) for axes in option)
     validate_option(rule, option)
     its = rule.iterators
@@ -694,7 +700,7 @@ def shardings_from_option(
     )
     if rule.crops and mesh_shape is not None:
         operands = tuple(
-            _cropped(rule, i, s, option, mesh_shape) if s is not None else None for i, s in enumerate(operands)
+            _cropped(rule, i, s, option, mesh_shape, cuts) if s is not None else None for i, s in enumerate(operands)
         )
     results = tuple(None if m is None else Sharding(split(m), partial, kind) for m in rule.result_maps)
     return operands, results
@@ -709,12 +715,17 @@ def select_axes(rule: ShardingRule, option: ShardingOption) -> tuple[int, ...]:
 
 
 def _cropped(
-    rule: ShardingRule, operand: int, s: Sharding, option: ShardingOption, mesh_shape: Sequence[int]
+    rule: ShardingRule,
+    operand: int,
+    s: Sharding,
+    option: ShardingOption,
+    mesh_shape: Sequence[int],
+    cuts: dict[tuple[int, tuple[int, ...]], tuple[int, ...]] | None = None,
 ) -> Sharding:
     """Operand `operand`'s layout `s` as its split crops need it
-    (`crop_layout`, for the outputs' default cut); `s` when it has none or
-    a mesh size it uses is dynamic (partition then reshards it as it finds
-    the outputs cut)."""
+    (`crop_layout`, for the outputs' cut: `cuts`' for a size it lists, else
+    the default one); `s` when it has none or a mesh size it uses is dynamic
+    (partition then reshards it as it finds the outputs cut)."""
     crops = [c for c in rule.crops if c.operand == operand and option[c.loop]]
     if not crops:
         return s
@@ -723,8 +734,16 @@ def _cropped(
         return s
     mesh = Mesh(tuple(n if n >= 1 else 1 for n in mesh_shape))  # (the axes `s` uses are static)
     shape = crops[0].shape
-    found = {c.dim: (c, s.cut(c.dim, c.out, mesh)) for c in crops}
-    return crop_layout(s, found, {d: s.cut(d, shape[d], mesh) for d in s.sharded_dims()})
+    if not cuts:
+        found = {c.dim: (c, s.cut(c.dim, c.out, mesh)) for c in crops}
+        return crop_layout(s, found, {d: s.cut(d, shape[d], mesh) for d in s.sharded_dims()})
+
+    def cut(d: int, n: int) -> Sequence[int]:
+        given = cuts.get((n, s.split_axes[d]))
+        return given if given is not None else s.cut(d, n, mesh)
+
+    found = {c.dim: (c, cut(c.dim, c.out)) for c in crops}
+    return crop_layout(s, found, {d: cut(d, shape[d]) for d in s.sharded_dims()})
 
 
 def _halos(

@@ -119,13 +119,23 @@ func.func @collapse(%x: tensor<6x4xi32>) -> tensor<24xi32> {
   return %cs : tensor<24xi32>
 }
 
-// Beside an annotation cut by offsets, propagation gives values of that type
-// and split the annotation's cut, not the default one: a broadcast operand
-// of another type would be cut otherwise (0:2, 2:4, 4:7 against 0:3, 3:5,
-// 5:7), which partition refuses. No uneven choice is made in such a
-// function: the op runs whole.
+// Beside an annotation cut by offsets, the op runs on the annotation's cut
+// (0:3, 3:5, 5:7), not the default one (0:2, 2:4, 4:7): its broadcast
+// operand, annotated with the default cut, and its result, wanted so, are
+// recut (each device sends or receives the rows at its edges: 20 bytes at
+// most, where the op ran whole on gathered operands, 120).
 // PROP-LABEL: func.func @beside_offsets(
-// PROP: linalg.generic {{.*}}mesh.sharding_option = #mesh.sharding<@m3, []>
+// PROP-DAG: %[[CUT:.*]] = mesh.sharding @m3 split_axes = {{\[\[}}0]] sharded_dims_offsets = [0, 3, 5, 7]
+// PROP-DAG: %[[ROWS:.*]] = mesh.sharding @m3 split_axes = {{\[\[}}0]] : !mesh.sharding
+// PROP: mesh.shard %{{.*}} to %[[CUT]] annotate_for_users : tensor<7xf32>
+// PROP: linalg.generic {{.*}}mesh.sharding_option = #mesh.sharding<@m3, {{\[\[}}0]]>}
+// PROP: %[[G:.*]] = mesh.shard %{{.*}} to %[[CUT]] : tensor<7x4xf32>
+// PROP-NEXT: mesh.shard %[[G]] to %[[ROWS]] annotate_for_users : tensor<7x4xf32>
+// IR-LABEL: func.func @beside_offsets(
+// IR-NOT: mesh.all_gather
+// IR: mesh.recv
+// IR-NOT: mesh.all_gather
+// IR: return
 func.func @beside_offsets(%x: tensor<7x4xf32>, %b: tensor<7xf32>) -> tensor<7x4xf32> {
   %cut = mesh.sharding @m3 split_axes = [[0]] sharded_dims_offsets = [0, 3, 5, 7] : !mesh.sharding
   %rows = mesh.sharding @m3 split_axes = [[0]] : !mesh.sharding

@@ -551,8 +551,8 @@ class _Builder:
         kind = self.uneven_kinds.get(name)
         if kind is None:
             kind = self.uneven_kinds[name] = uneven_kind(name)
-        uneven = kind[0] and (not fn.any_offsets or kind[1])
-        if rule.crops and not fn.any_offsets:
+        uneven = kind[0]
+        if rule.crops:
             # a slice or a pad reading a dimension through a `Crop`:
             # partition gives each device its own offsets and sizes (crop.py)
             uneven = True

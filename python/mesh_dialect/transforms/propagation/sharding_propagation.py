@@ -205,16 +205,32 @@ def _agreed(found: dict) -> dict:
     return {k: o for k, o in found.items() if o is not None}
 
 
-def _fed_cuts(operands: list[ir.Value], needs: tuple[Sharding | None, ...], cut: dict) -> dict:
+def _fed_cuts(operands: list[ir.Value], needs: tuple[Sharding | None, ...], cut: dict, cropped: set) -> dict:
     """The part of `cut` an hlo op's operands carry: its result types are
     written out, so a piece's size must come from an operand cut alike (a
-    broadcast's new dimension keeps its default cut)."""
-    fed = set()
+    broadcast's new dimension keeps its default cut), or from a crop
+    (`cropped`: partition makes an hlo slice or pad again as its `tensor`
+    twin, each device's sizes read from tables)."""
+    fed = set(cropped)
     for v, need in zip(operands, needs):
         t = v.type
         if need is not None and isinstance(t, ir.RankedTensorType):
             fed.update((t.shape[d], need.split_axes[d]) for d in need.sharded_dims() if d < t.rank)
     return {k: o for k, o in cut.items() if k in fed}
+
+
+def _cropped_sizes(rule: ShardingRule, results: list[ir.Value], option) -> set:
+    """(size, mesh axes) of each result dimension a split crop loop indexes."""
+    found = set()
+    m = rule.result_maps[0] if rule.result_maps else None
+    if not rule.crops or m is None or not results or not isinstance(results[0].type, ir.RankedTensorType):
+        return found
+    shape = results[0].type.shape
+    for c in rule.crops:
+        axes = option[c.loop] if c.loop < len(option) else ()
+        if axes and c.loop in m:
+            found.add((shape[m.index(c.loop)], tuple(axes)))
+    return found
 
 
 def _lined_up(cut: dict, rule: ShardingRule, operands: list[ir.Value], results: list[ir.Value], option) -> dict:
@@ -614,6 +630,7 @@ class _Function:
         if self.any_offsets:
             self.cuts = self.explicit_cuts()
         graph, refs = extract(self)
+        graph.cuts = self.cuts
         self.graph_values = graph.values
         chosen = self.solve(graph)
         for arg, lay in self.entry_arrivals:  # as `extract` read them
@@ -902,16 +919,18 @@ class _Function:
                 )
         anchor = op
         # most hlo ops run on even pieces only (their static types give their
-        # sizes): values there keep the default cut, and an explicit one is resharded
+        # sizes): values there keep the default cut, and an explicit one is
+        # resharded; an hlo slice or pad is made again as its `tensor` twin
         uneven, hlo = uneven_kind(op.name) if self.any_offsets else (False, False)
-        runs_uneven = self.any_offsets and (uneven or not hlo)
+        runs_uneven = self.any_offsets and (uneven or not hlo or bool(self.rules[index].crops))
         mesh = _static_mesh(self.mesh_shapes.get(choice.mesh)) if runs_uneven else None
         cut = self.offsets_cut(operands, results, choice, mesh) if mesh is not None else None
         if cut is not None and self.cuts.get(choice.mesh):
             # a size the mesh does not divide takes the function's cut, which the solver priced
             cut = {**self.cuts[choice.mesh], **cut}
         if cut and hlo:
-            cut = _fed_cuts(operands, choice.operands, cut)
+            rule = self.rules[index]
+            cut = _fed_cuts(operands, choice.operands, cut, _cropped_sizes(rule, results, choice.option))
         if cut:
             rule = self.rules[index]
             assert isinstance(rule, ShardingRule)

@@ -208,6 +208,10 @@ class Graph:
     # off the table's masked dimension) stay candidates
     unmasked: dict[int, ShardingRule] = field(default_factory=dict)
     masks: bool = True  # False: no state splits a masked read's loop
+    # per mesh, the function's explicit cut of each (size, split axes) the
+    # mesh does not divide (`_Function.explicit_cuts`): a crop's operand is
+    # laid out for its outputs so cut
+    cuts: dict[str, dict[tuple, tuple[int, ...]]] = field(default_factory=dict)
     # nodes whose ways to run on partial sums a generic's body gives
     # (`interfaces.linear.generic_terms`), with those ways
     linear_generics: dict[int, tuple[tuple[int, ...], ...]] = field(default_factory=dict)
@@ -480,7 +484,8 @@ class _Candidates:
         key = (id(rule), mesh, option)
         found = self.state_memo.get(key)
         if found is None:
-            operands, results = shardings_from_option(rule, option, self.g.meshes.get(mesh))
+            cuts = self.g.cuts.get(mesh) if rule.crops else None
+            operands, results = shardings_from_option(rule, option, self.g.meshes.get(mesh), cuts)
             needs = self.lids(tuple(None if s is None else (mesh, s) for s in operands))
             produces = self.lids(tuple(None if s is None else (mesh, s) for s in results))
             st = State(self.canonical(needs), self.canonical(produces), option, mesh, self.tie(mesh, option))
