@@ -25,6 +25,7 @@ from mesh_dialect.sharding.resharding import (
     Partialize,
     Permute,
     Plan,
+    Recut,
     ReduceScatter,
     UpdateHalo,
     _cheapest_without_whole_gathers,
@@ -696,10 +697,16 @@ def test_the_search_bound_keeps_a_4d_uneven_plan_within_the_budget():
     # bound the exact search finishes and cuts dimension 0 first.
     shape, mesh = (12, 16, 24), (2, 2, 2, 2)
     source, target = S([], [2]), S([1], [2], offsets=(0, 1, 12, 0, 11, 16))
-    plan = plan_resharding(shape, mesh, source, target)
+    plan = plan_resharding(shape, mesh, source, target, exchange=False)
     assert plan.steps == (AllSlice((1,), 0), AllGather((2,), 1), AllSlice((2,), 1))
     assert plan.bytes_received == 8448
     run(plan, np.arange(math.prod(shape), dtype=np.int64).reshape(shape) % 11)
+    # with point-to-point steps, dimension 1 is recut after the slice: the
+    # rows 8 to 10 move to the first device of axis 2, the lower bound
+    recut = plan_resharding(shape, mesh, source, target)
+    assert recut.steps == (AllSlice((1,), 0), Recut(1, (2,), (0, 11, 16), 1))
+    assert recut.bytes_received == recut.lower_bound == 3168
+    run(recut, np.arange(math.prod(shape), dtype=np.int64).reshape(shape) % 11)
 
 
 def test_the_steps_bound_keeps_a_6d_plan_within_the_budget():

@@ -524,11 +524,15 @@ def plan_resharding(
     plan = _plan(p, source, target, steps)
     static = not (dynamic_dims or dynamic_axes)  # (the schedule's tables need every size)
     if exchange and static and p.uneven and plan.bytes_received:
+        best, best_key = plan, (plan.bytes_received, _rounds(found))
         recuts = _recuts_instead(p, source, target)
-        if recuts is not None:
-            moved = _plan(p, source, target, recuts)
-            if (moved.bytes_received, _rounds(recuts)) < (plan.bytes_received, _rounds(found)):
-                return moved
+        for other in [recuts] if recuts is not None else _recuts_around(p, source, target):
+            moved = _plan(p, source, target, other)
+            key = (moved.bytes_received, _rounds(other))
+            if key < best_key:
+                best, best_key = moved, key
+        if best is not plan:
+            return best
     if exchange and static and plan.lower_bound < plan.bytes_received and _may_exchange(p, source, target):
         direct = _exchange_instead(p, source, found)
         if direct is not None:
@@ -603,6 +607,45 @@ def _recuts_instead(p: _Problem, source: Sharding, target: Sharding) -> list[Ste
             return None
         steps.append(Recut(d, axes, tuple(after), len(found.rounds)))
     return steps or None
+
+
+def _recuts_around(p: _Problem, source: Sharding, target: Sharding) -> list[list[Step]]:
+    """Where the layouts differ in split too, but split some dimensions over
+    the same axes and cut them elsewhere: the search's plan to `target` cut
+    there as `source` is, then Recuts of those dimensions; and the Recuts
+    first, then the search's plan from there.  (The search itself moves
+    such rows by gathering the dimension and cutting it again.)"""
+    if p.dynamic_dims or p.dynamic_axes or source.halo_sizes or target.halo_sizes:
+        return []
+    rank = len(p.shape)
+    split, tsplit = _full_split(source, rank), _full_split(target, rank)
+    recut: dict[int, tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]] = {}
+    for d, axes in enumerate(split):
+        if axes and axes == tsplit[d]:
+            before, after = source.cut(d, p.shape[d], p.mesh), target.cut(d, p.shape[d], p.mesh)
+            if before != after:
+                recut[d] = (axes, tuple(before), tuple(after))
+    if not recut:
+        return []
+    found: list[list[Step]] = []
+    for recut_first in (False, True):
+        steps: list[Step] = []
+        mid = source if recut_first else target
+        for d, (axes, before, after) in recut.items():
+            planned = recut_plan(before, after)
+            if planned is None:
+                return []
+            step = Recut(d, axes, after, len(planned.rounds))
+            steps.append(step)
+            mid = _recut_applied(p, step if recut_first else Recut(d, axes, before, 0), mid)
+        start, goal = (_state(p, mid), _state(p, target)) if recut_first else (_state(p, source), _state(p, mid))
+        try:
+            searched = _search(p, start, goal)
+        except _SearchTooLarge:
+            searched = _decompose(p, start, goal)
+        if searched is not None:
+            found.append(steps + searched if recut_first else searched + steps)
+    return found
 
 
 def _recut_applied(p: _Problem, step: Recut, layout: Sharding) -> Sharding:

@@ -11,6 +11,8 @@
 // RUN: mesh-run %t.mlir -f slice_beside_uneven_rows --compare-with %s -q --seed 3 | FileCheck %s --check-prefix=MATCH
 // RUN: mesh-run %t.mlir -f slice_beside_uneven_rows --compare-with %s -q --seed 4 | FileCheck %s --check-prefix=MATCH
 // RUN: mesh-run %t.mlir -f both_ways --compare-with %s -q --seed 5 | FileCheck %s --check-prefix=MATCH
+// RUN: mesh-run %t.mlir -f gather_then_recut --compare-with %s -q --seed 6 | FileCheck %s --check-prefix=MATCH
+// RUN: mesh-run %t.mlir -f gather_then_recut --compare-with %s -q --seed 7 | FileCheck %s --check-prefix=MATCH
 // RUN: mesh-opt --mesh-analysis %t.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=BYTES
 // MATCH: match
 
@@ -88,4 +90,25 @@ func.func @both_ways(%x: tensor<10x3xf32>) -> tensor<10x3xf32> {
   %xs = mesh.shard %x to %from : tensor<10x3xf32>
   %y = mesh.shard %xs to %to : tensor<10x3xf32>
   return %y : tensor<10x3xf32>
+}
+
+// Rows over axis 0 and columns over axis 1, to the rows cut 3, 5 and whole
+// columns: the columns are gathered, then device 1 receives one row (8
+// floats) from device 0: 128 bytes, where gathering the rows and cutting
+// them again received 152.
+// BYTES-LABEL: @gather_then_recut on @m24
+// BYTES: max     all_gather 1, recv 1, send 1           128
+// CHECK-LABEL: func.func @gather_then_recut(
+// CHECK: %[[G:.*]] = mesh.all_gather %arg0 on @m24 mesh_axes = [1] gather_axis = 1 : tensor<4x2xf32> -> tensor<4x8xf32>
+// CHECK-NOT: mesh.all_
+// CHECK: mesh.send %{{.*}} on @m24 mesh_axes = [0] destination = [%{{.*}}] : (tensor<1x8xf32>, index) -> tensor<1x8xf32>
+// CHECK: mesh.recv %{{.*}} on @m24 mesh_axes = [0] source = [%{{.*}}] : (tensor<1x8xf32>, index) -> tensor<1x8xf32>
+// CHECK-NOT: mesh.all_
+// CHECK: return
+func.func @gather_then_recut(%x: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  %from = mesh.sharding @m24 split_axes = [[0], [1]] : !mesh.sharding
+  %to = mesh.sharding @m24 split_axes = [[0]] sharded_dims_offsets = [0, 3, 8] : !mesh.sharding
+  %xs = mesh.shard %x to %from : tensor<8x8xf32>
+  %y = mesh.shard %xs to %to : tensor<8x8xf32>
+  return %y : tensor<8x8xf32>
 }
