@@ -5,8 +5,10 @@
 // outputs so cut.  Before, only hlo elementwise ops did: the others
 // gathered their operands (an elementwise subtract 768 bytes a device, a
 // pair of slices and their difference 2,112), and an hlo slice put its
-// outputs in the default cut and recut them.  Each function simulates equal
-// to the original.
+// outputs in the default cut and recut them.  (Where two annotations cut a
+// size differently by offsets, or a size the mesh divides otherwise than
+// evenly, only hlo ops run on unequal pieces there, as before.)  Each
+// function simulates equal to the original.
 // RUN: mesh-opt --sharding-propagation --mesh-partition %s -o %t.mlir
 // RUN: FileCheck %s < %t.mlir
 // RUN: mesh-run %t.mlir -f sub --compare-with %s -q --seed 1 | FileCheck %s --check-prefix=MATCH
@@ -15,10 +17,14 @@
 // RUN: mesh-run %t.mlir -f diff --compare-with %s -q --seed 4 | FileCheck %s --check-prefix=MATCH
 // RUN: mesh-run %t.mlir -f hlo_diff --compare-with %s -q --seed 5 | FileCheck %s --check-prefix=MATCH
 // RUN: mesh-run %t.mlir -f hlo_diff --compare-with %s -q --seed 6 | FileCheck %s --check-prefix=MATCH
+// RUN: mesh-run %t.mlir -f default_beside_offsets --compare-with %s -q --seed 7 | FileCheck %s --check-prefix=MATCH
+// RUN: mesh-run %t.mlir -f concat_to_default --compare-with %s -q --seed 8 | FileCheck %s --check-prefix=MATCH
 // RUN: mesh-opt --mesh-analysis %t.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=BYTES
 // MATCH: match
 
 mesh.mesh @mesh(shape = 4)
+mesh.mesh @m3(shape = 3)
+mesh.mesh @m2(shape = 2)
 
 // Both operands and the result in XLA's cut: nothing moves.
 // BYTES-LABEL: @sub on @mesh
@@ -80,4 +86,42 @@ func.func @hlo_diff(%x: tensor<8x32xf32>) -> tensor<8x31xf32> {
   %d = "stablehlo.subtract"(%a, %b) : (tensor<8x31xf32>, tensor<8x31xf32>) -> tensor<8x31xf32>
   %ds = mesh.shard %d to %xla : tensor<8x31xf32>
   return %ds : tensor<8x31xf32>
+}
+
+// A size cut by offsets in one annotation and by default in another: the
+// value annotated with the default cut is priced in that cut (a layout
+// without offsets is priced as the function's explicit cut, and an op
+// split there runs on that cut), so the exp runs on the explicit pieces
+// and the tanh, whose result is wanted in the default cut, whole on its
+// whole argument: nothing moves.  (Priced as the explicit cut, the tanh ran
+// on it and its result was recut: 144 bytes.)
+// BYTES-LABEL: @default_beside_offsets on @m3
+// BYTES: max     -                       0
+// CHECK-LABEL: func.func @default_beside_offsets(
+// CHECK-NOT: mesh.{{all_|recv|send|update_halo}}
+// CHECK: return
+func.func @default_beside_offsets(%x: tensor<5x9xf64>, %y: tensor<5xf64>) -> (tensor<5x9xf64>, tensor<5xf64>) {
+  %c = mesh.sharding @m3 split_axes = [[0]] sharded_dims_offsets = [0, 2, 5, 5] : !mesh.sharding
+  %d = mesh.sharding @m3 split_axes = [[0]] : !mesh.sharding
+  %ys = mesh.shard %y to %c : tensor<5xf64>
+  %e = math.exp %ys : tensor<5xf64>
+  %es = mesh.shard %e to %c : tensor<5xf64>
+  %t = math.tanh %x : tensor<5x9xf64>
+  %ts = mesh.shard %t to %d : tensor<5x9xf64>
+  return %ts, %es : tensor<5x9xf64>, tensor<5xf64>
+}
+
+// A concatenation of a whole argument and one cut 6, 1, its result wanted
+// in the default cut (3, 4): the concatenation runs on the default pieces,
+// the small operand gathered (48 bytes; run on the explicit cut, the result
+// was recut: 96).
+// BYTES-LABEL: @concat_to_default on @m2
+// BYTES: max     all_gather 1            48
+func.func @concat_to_default(%x: tensor<7x6xi32>, %y: tensor<7x2xi32>) -> tensor<7x8xi32> {
+  %cut = mesh.sharding @m2 split_axes = [[0], []] sharded_dims_offsets = [0, 6, 7] : !mesh.sharding
+  %ys = mesh.shard %y to %cut : tensor<7x2xi32>
+  %c = tensor.concat dim(1) %x, %ys : (tensor<7x6xi32>, tensor<7x2xi32>) -> tensor<7x8xi32>
+  %rows = mesh.sharding @m2 split_axes = [[0], []] : !mesh.sharding
+  %cs = mesh.shard %c to %rows : tensor<7x8xi32>
+  return %cs : tensor<7x8xi32>
 }

@@ -269,8 +269,8 @@ class _Builder:
         as produced where partition does (`read_through`), and one that
         nothing reads moves nothing (`unread`)."""
         vid = self.vid
-        lay = (ann.mesh, ann.sharding)
         src, fn = ann.src, self.fn
+        lay = (ann.mesh, fn.priced_layout(ann) if fn.cuts else ann.sharding)
         if ann.for_users:
             below = fn.anns.get(src)
             if below is not None and not below.for_users and self.read_through(below) is not None:
@@ -544,15 +544,14 @@ class _Builder:
             rule, aligned = self.aligned(op, rule)
             ops = own + list(aligned)
         weight = self.weight(op) if fn.has_loops else 1
-        # (where an annotation is cut by offsets, `apply` gives its cut to the
-        # op's other dimensions of its size and split, not the default one the
-        # solver assumes: only hlo ops, which the solver prices with the
-        # function's cuts (`_Function.explicit_cuts`), run on unequal pieces there)
+        # (where annotations cut a size by offsets, the solver prices that cut
+        # (`_Function.explicit_cuts`) and `apply` gives it; where they cut it
+        # differently, only hlo ops run on unequal pieces: `cuts_agree`)
         kind = self.uneven_kinds.get(name)
         if kind is None:
             kind = self.uneven_kinds[name] = uneven_kind(name)
-        uneven = kind[0]
-        if rule.crops:
+        uneven = kind[0] and (not fn.any_offsets or kind[1] or fn.cuts_agree)
+        if rule.crops and (not fn.any_offsets or fn.cuts_agree):
             # a slice or a pad reading a dimension through a `Crop`:
             # partition gives each device its own offsets and sizes (crop.py)
             uneven = True

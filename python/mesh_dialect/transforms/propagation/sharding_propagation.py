@@ -374,6 +374,12 @@ class _Function:
         # per mesh, the cut every annotation cut by offsets gives a dimension of
         # a size and split (`explicit_cuts`): the cost solver prices layouts so
         self.cuts: dict[str, dict[tuple, tuple[int, ...]]] = {}
+        # whether the annotations cut by offsets cut each size the mesh does
+        # not divide alike, and each it divides evenly: only then do ops other
+        # than hlo ones, and slices, run on unequal pieces beside them (else
+        # `apply` may take a neighbour's cut, which the solver, pricing the
+        # default one, does not see)
+        self.cuts_agree = False
         self.entry = func.regions[0].blocks[0]
         self.entry_ip = ir.InsertionPoint.at_block_begin(self.entry)
         # `front`: the op it last answered for, and its answer
@@ -708,9 +714,11 @@ class _Function:
         and `apply` gives it that cut (or its neighbours' where they differ,
         `offsets_cut`): the solver prices a layout without offsets as cut
         so, and reading such an annotation in it as free (a JAX program's
-        cut is XLA's, on every value).  (A user's annotation of the default
-        cut of such a size is priced as the explicit cut too.)"""
+        cut is XLA's, on every value).  A user's annotation of the default
+        cut of such a size is priced in its own cut (`priced_layout`).  Sets
+        `cuts_agree`."""
         found: dict[str, dict[tuple, tuple[int, ...] | None]] = {}
+        even_elsewhere = False  # a size the mesh divides, cut otherwise than evenly
         for ann in self.anns.values():
             s = ann.sharding
             mesh = _static_mesh(self.mesh_shapes.get(ann.mesh)) if s.sharded_dims_offsets else None
@@ -720,7 +728,32 @@ class _Function:
             # (a dimension split evenly is split by ops that keep to even pieces: their cut is the default one)
             uneven = [d for d in s.sharded_dims() if t.shape[d] % s.shard_count(d, mesh)]
             _note_cuts(found.setdefault(ann.mesh, {}), s, t.shape, uneven, mesh)
+            even_elsewhere = even_elsewhere or any(
+                s.cut(d, t.shape[d], mesh) != Sharding(s.split_axes).cut(d, t.shape[d], mesh)
+                for d in s.sharded_dims()
+                if d not in uneven
+            )
+        self.cuts_agree = not even_elsewhere and all(None not in cuts.values() for cuts in found.values())
         return {m: _agreed(cuts) for m, cuts in found.items()}
+
+    def priced_layout(self, ann: Ann) -> Sharding:
+        """`ann`'s layout as the solver prices it: an annotation of the
+        default cut of a size the function's offsets cut otherwise
+        (`explicit_cuts`) with that default cut written as offsets, since the
+        solver prices a layout without offsets as the offsets' cut."""
+        s = ann.sharding
+        cuts = self.cuts.get(ann.mesh)
+        if not cuts or s.sharded_dims_offsets or s.halo_sizes or not s.split_axes:
+            return s
+        t = ann.value.type
+        mesh = _static_mesh(self.mesh_shapes.get(ann.mesh))
+        if mesh is None or not isinstance(t, ir.RankedTensorType) or not t.has_static_shape:
+            return s
+        dims = s.sharded_dims()
+        default = [s.cut(d, t.shape[d], mesh) for d in dims]
+        if all(cuts.get((t.shape[d], s.split_axes[d]), c) == c for d, c in zip(dims, default)):
+            return s
+        return dataclasses.replace(s, sharded_dims_offsets=tuple(n for c in default for n in c))
 
     def keep_whole_arguments(self) -> None:
         """The solver priced an argument without a layout of its own as
