@@ -220,22 +220,27 @@ of an unregistered dialect that has regions, such as generic-form
 `stablehlo.reduce`: it cannot tell whether the op uses symbols."""
 
 
-def _refuse_opaque_regions(op, pass_) -> None:
-    """Stop before upstream's inliner when the module holds an op it would
-    abort on, with an error at that op."""
+def _first_op(op, wanted: Callable[[ir.Operation], bool]) -> ir.Operation | None:
+    """The first op of the module (pre-order) that `wanted` picks, or None."""
     module = op.operation if hasattr(op, "operation") else op
-    context = module.context
     found: list[ir.Operation] = []
 
     def visit(inner: ir.Operation) -> ir.WalkResult:
-        if len(inner.regions) and not context.is_registered_operation(inner.name):
+        if wanted(inner):
             found.append(inner)
             return ir.WalkResult.INTERRUPT
         return ir.WalkResult.ADVANCE
 
     module.walk(visit, ir.WalkOrder.PRE_ORDER)
-    if found:
-        culprit = found[0]
+    return found[0] if found else None
+
+
+def _refuse_opaque_regions(op, pass_) -> None:
+    """Stop before upstream's inliner when the module holds an op it would
+    abort on, with an error at that op."""
+    context = (op.operation if hasattr(op, "operation") else op).context
+    culprit = _first_op(op, lambda inner: len(inner.regions) and not context.is_registered_operation(inner.name))
+    if culprit is not None:
         culprit.location.emit_error(
             f"upstream's inline pass cannot run on '{culprit.name}' (an op of an unregistered dialect with regions,"
             " on which MLIR's inliner aborts): import-shardings inlines private functions"
@@ -327,6 +332,21 @@ def _forwarded_iter_arg(arg: ir.BlockArgument, block: ir.Block) -> ir.Value | No
     return loop.operands[3 + index]
 
 
+def _folds_to_unknown_shape(op: ir.Operation) -> bool:
+    """An integer comparison or xor of one value with itself on a tensor of
+    unknown shape, which upstream folds to a constant it cannot build."""
+    name = op.name
+    if name != "arith.xori" and name != "arith.cmpi":
+        return False
+    kind = op.results[0].type
+    if isinstance(kind, ir.RankedTensorType):
+        dynamic = not kind.has_static_shape
+    else:
+        # An unranked xori folds to nothing; an unranked cmpi aborts too.
+        dynamic = name == "arith.cmpi" and isinstance(kind, ir.UnrankedTensorType)
+    return dynamic and _same_value(op.operands[0], op.operands[1])
+
+
 def _self_fold_guard(element: str) -> Callable:
     """A pass that stops before upstream pass `element` when the module holds
     an integer comparison or xor of one value with itself on a tensor of
@@ -334,26 +354,8 @@ def _self_fold_guard(element: str) -> Callable:
     assert (taking the process down), as `mlir-opt --canonicalize` does."""
 
     def guard(op, pass_) -> None:
-        module = op.operation if hasattr(op, "operation") else op
-        found: list[ir.Operation] = []
-
-        def visit(inner: ir.Operation) -> ir.WalkResult:
-            name = inner.name
-            if name == "arith.xori" or name == "arith.cmpi":
-                kind = inner.results[0].type
-                if isinstance(kind, ir.RankedTensorType):
-                    dynamic = not kind.has_static_shape
-                else:
-                    # An unranked xori folds to nothing; an unranked cmpi aborts too.
-                    dynamic = name == "arith.cmpi" and isinstance(kind, ir.UnrankedTensorType)
-                if dynamic and _same_value(inner.operands[0], inner.operands[1]):
-                    found.append(inner)
-                    return ir.WalkResult.INTERRUPT
-            return ir.WalkResult.ADVANCE
-
-        module.walk(visit, ir.WalkOrder.PRE_ORDER)
-        if found:
-            culprit = found[0]
+        culprit = _first_op(op, _folds_to_unknown_shape)
+        if culprit is not None:
             culprit.location.emit_error(
                 f"upstream pass '{element}' cannot run on '{culprit.name}' of one value with itself on"
                 f" '{culprit.operands[0].type}' (MLIR aborts folding it to a constant of unknown shape);"
