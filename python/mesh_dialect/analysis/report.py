@@ -25,6 +25,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
+from ..ir.syntax import encode_symbol_name
+
 SCHEMA_VERSION = 1
 _ROW_EACH_DEVICE = 16
 
@@ -181,10 +183,12 @@ def _device(d: tuple[int, ...]) -> str:
 
 def _table(f: FunctionReport) -> _Table:
     if f.mesh is None:
-        title = f"@{f.name} (no mesh: one device)"
+        title = f"{encode_symbol_name(f.name)} (no mesh: one device)"
     else:
         shape = "x".join("?" if n < 0 else str(n) for n in f.mesh_shape)
-        title = f"@{f.name} on @{f.mesh} (shape {shape}, {len(f.devices)} devices)"
+        title = (
+            f"{encode_symbol_name(f.name)} on {encode_symbol_name(f.mesh)} (shape {shape}, {len(f.devices)} devices)"
+        )
     rows: list[list[str]] = []
     if len(f.devices) <= _ROW_EACH_DEVICE:
         for d in f.devices:

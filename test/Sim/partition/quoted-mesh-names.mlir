@@ -9,7 +9,12 @@
 // RUN: mesh-run %t.mlir -f spaced --compare-with %s -q --seed 1 | FileCheck %s --check-prefix=MATCH
 // RUN: mesh-run %t.mlir -f punctuated --compare-with %s -q --seed 2 | FileCheck %s --check-prefix=MATCH
 // RUN: mesh-run %t.mlir -f at_sign --compare-with %s -q --seed 3 | FileCheck %s --check-prefix=MATCH
+// RUN: mesh-opt --mesh-analysis %t.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=REPORT
 // MATCH: match
+// The analysis names the meshes as MLIR writes them (it wrote @@x).
+// REPORT: @spaced on @"two devices" (shape 2, 2 devices)
+// REPORT: @punctuated on @"odd,name>" (shape 2x2, 4 devices)
+// REPORT: @at_sign on @"@x" (shape 2, 2 devices)
 
 // PROP: linalg.matmul {mesh.sharding_option = #mesh.sharding<@"two devices", {{\[\[0\]\]}}>}
 // PROP: math.exp %{{.*}} {mesh.sharding_option = #mesh.sharding<@"two devices", {{\[\[0\]\]}}>}
