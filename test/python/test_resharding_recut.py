@@ -156,14 +156,33 @@ def test_executed_recuts_give_the_target_pieces(shape, mesh_shape) -> None:
     for source, target in uneven_pairs(shape, mesh_shape, 60, seed=len(shape)):
         plan = rs.plan_resharding(shape, mesh_shape, source, target)
         recut += any(isinstance(s, rs.Recut) for s in plan.steps)
-        out = execute(plan, shard(whole, source, mesh), mesh)
-        want = shard(whole, target, mesh)
-        with count_traffic() as counted:
-            execute(plan, shard(whole, source, mesh), mesh)
-        assert max(counted.values(), default=0) == plan.bytes_received, (source, target)
-        for d in mesh.devices():
-            np.testing.assert_array_equal(out[d], want[d], err_msg=f"{source} -> {target}, device {d}")
+        _executes_to_target(plan, whole, mesh)
     assert recut > 10
+
+
+def _executes_to_target(plan: rs.Plan, whole: np.ndarray, mesh: Mesh) -> None:
+    """`plan` run by `sim.plans` gives every device its piece of `whole` in
+    the target layout, each receiving at most the plan's bytes."""
+    source, target = plan.source, plan.target
+    with count_traffic() as counted:
+        out = execute(plan, shard(whole, source, mesh), mesh)
+    assert max(counted.values(), default=0) == plan.bytes_received, (source, target)
+    want = shard(whole, target, mesh)
+    for d in mesh.devices():
+        np.testing.assert_array_equal(out[d], want[d], err_msg=f"{source} -> {target}, device {d}")
+
+
+def _partitioned_computes(plan: rs.Plan, x: np.ndarray) -> str:
+    """The partitioned program of `reshard_program` for the plan's layouts
+    computes its value (`x + x`; a partial target's `x`, which the simulator
+    sums from its terms) and receives the plan's bytes; its text."""
+    source, target = plan.source, plan.target
+    module = partitioned(reshard_program(x.shape, plan.mesh_shape, source, target))
+    with count_traffic() as counted:
+        got = Simulation(module).run("f", [x], seed=None)
+    np.testing.assert_array_equal(got[0], x if target.partial_axes else x + x, err_msg=f"{source} -> {target}")
+    assert max(counted.values(), default=0) == plan.bytes_received, (source, target)
+    return str(module)
 
 
 @pytest.mark.parametrize(("shape", "mesh_shape"), CASES)
@@ -175,12 +194,7 @@ def test_partitioned_recuts_compute_the_value_and_receive_the_plans_bytes(shape,
         if not any(isinstance(s, rs.Recut) for s in plan.steps):
             continue
         seen += 1
-        module = partitioned(reshard_program(shape, mesh_shape, source, target))
-        assert "mesh.all_gather" not in str(module)
-        with count_traffic() as counted:
-            got = Simulation(module).run("f", [x], seed=None)
-        np.testing.assert_array_equal(got[0], x + x, err_msg=f"{source} -> {target}")
-        assert max(counted.values(), default=0) == plan.bytes_received, (source, target)
+        assert "mesh.all_gather" not in _partitioned_computes(plan, x)
     assert seen > 5
 
 
@@ -255,14 +269,8 @@ def test_executed_recuts_beside_collectives_give_the_target_pieces(shape, mesh_s
         searched = rs.plan_resharding(shape, mesh_shape, source, target, exchange=False)
         assert plan.bytes_received <= searched.bytes_received, (source, target)
         composed += _composed(plan)
-        if target.partial_axes:
-            continue  # (partitioned below)
-        with count_traffic() as counted:
-            out = execute(plan, shard(whole, source, mesh), mesh)
-        assert max(counted.values(), default=0) == plan.bytes_received, (source, target)
-        want = shard(whole, target, mesh)
-        for d in mesh.devices():
-            np.testing.assert_array_equal(out[d], want[d], err_msg=f"{source} -> {target}, device {d}")
+        if not target.partial_axes:  # (partial ones: partitioned below)
+            _executes_to_target(plan, whole, mesh)
     assert composed > 20
 
 
@@ -275,10 +283,5 @@ def test_partitioned_recuts_beside_collectives_compute_the_value(shape, mesh_sha
         if not _composed(plan):
             continue
         seen += 1
-        module = partitioned(reshard_program(shape, mesh_shape, source, target))
-        with count_traffic() as counted:
-            got = Simulation(module).run("f", [x], seed=None)
-        # (a partial target is returned as it is: the simulator sums its terms)
-        np.testing.assert_array_equal(got[0], x if target.partial_axes else x + x, err_msg=f"{source} -> {target}")
-        assert max(counted.values(), default=0) == plan.bytes_received, (source, target)
+        _partitioned_computes(plan, x)
     assert seen > 5

@@ -249,10 +249,11 @@ def _refuse_opaque_regions(op, pass_) -> None:
 
 
 _NON_FOLDING = frozenset(("cse", "symbol-dce", "symbol-privatize", "strip-debuginfo", "loop-invariant-code-motion"))
-"""Upstream passes that fold nothing, so never meet `_SELF_FOLDS`; `func.func`
-and `builtin.module` are the anchors of nested pipelines."""
+"""Upstream passes that fold nothing, so never meet what
+`_folds_to_unknown_shape` finds: no fold guard runs before them."""
 
 _ANCHORS = frozenset(("func.func", "builtin.module"))
+"""The anchors of nested pipelines, which are no passes."""
 
 
 def _pass_names(text: str) -> set[str]:
@@ -298,12 +299,12 @@ def _root(value: ir.Value, depth: int = 0) -> ir.Value:
             if _root(then, depth) != _root(other, depth):
                 return value
             value = then
-        elif (
-            name == "scf.for"
-            and _yielded(owner.regions[0], value.result_number)
-            == (owner.regions[0].blocks[0].arguments[1 + value.result_number])
-        ):
-            value = operands[3 + value.result_number]
+        elif name == "scf.for":
+            body = owner.regions[0].blocks[0]
+            forwarded = _forwarded_iter_arg(body.arguments[1 + value.result_number], body)
+            if forwarded is None:
+                return value
+            value = forwarded
         elif name == "tensor.cast" and operands[0].type == value.type:
             value = operands[0]
         elif name == "arith.select" and _root(operands[1], depth) == _root(operands[2], depth):

@@ -734,12 +734,9 @@ def _cropped(
         return s
     mesh = Mesh(tuple(n if n >= 1 else 1 for n in mesh_shape))  # (the axes `s` uses are static)
     shape = crops[0].shape
-    if not cuts:
-        found = {c.dim: (c, s.cut(c.dim, c.out, mesh)) for c in crops}
-        return crop_layout(s, found, {d: s.cut(d, shape[d], mesh) for d in s.sharded_dims()})
 
     def cut(d: int, n: int) -> Sequence[int]:
-        given = cuts.get((n, s.split_axes[d]))
+        given = cuts.get((n, s.split_axes[d])) if cuts else None
         return given if given is not None else s.cut(d, n, mesh)
 
     found = {c.dim: (c, cut(c.dim, c.out)) for c in crops}

@@ -192,7 +192,7 @@ import functools
 import heapq
 import itertools
 import math
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -588,16 +588,26 @@ def _recuts_instead(p: _Problem, source: Sharding, target: Sharding) -> list[Ste
     cut some: a Recut per such dimension (`recut.recut_plan`); else None."""
     rank = len(p.shape)
     split = _full_split(source, rank)
-    if p.dynamic_dims or p.dynamic_axes or source.halo_sizes or target.halo_sizes:
-        return None
     if split != _full_split(target, rank) or (source.partial_axes, source.partial_type) != (
         target.partial_axes,
         target.partial_type,
     ):
         return None
-    steps: list[Step] = []
-    for d, axes in enumerate(split):
-        if not axes:
+    return _recut_steps(p, source, target, range(rank)) or None
+
+
+def _recut_steps(p: _Problem, source: Sharding, target: Sharding, dims: Iterable[int]) -> list[Recut] | None:
+    """A Recut of each of `dims` that both layouts split over the same axes
+    but cut elsewhere, from `source`'s cut to `target`'s (static sizes, no
+    halos); None where one cannot be planned."""
+    if p.dynamic_dims or p.dynamic_axes or source.halo_sizes or target.halo_sizes:
+        return None
+    rank = len(p.shape)
+    split, tsplit = _full_split(source, rank), _full_split(target, rank)
+    steps: list[Recut] = []
+    for d in dims:
+        axes = split[d]
+        if not axes or axes != tsplit[d]:
             continue
         before, after = source.cut(d, p.shape[d], p.mesh), target.cut(d, p.shape[d], p.mesh)
         if before == after:
@@ -606,7 +616,7 @@ def _recuts_instead(p: _Problem, source: Sharding, target: Sharding) -> list[Ste
         if found is None:
             return None
         steps.append(Recut(d, axes, tuple(after), len(found.rounds)))
-    return steps or None
+    return steps
 
 
 def _recuts_around(p: _Problem, source: Sharding, target: Sharding) -> list[list[Step]]:
@@ -615,36 +625,23 @@ def _recuts_around(p: _Problem, source: Sharding, target: Sharding) -> list[list
     there as `source` is, then Recuts of those dimensions; and the Recuts
     first, then the search's plan from there.  (The search itself moves
     such rows by gathering the dimension and cutting it again.)"""
-    if p.dynamic_dims or p.dynamic_axes or source.halo_sizes or target.halo_sizes:
-        return []
-    rank = len(p.shape)
-    split, tsplit = _full_split(source, rank), _full_split(target, rank)
-    recut: dict[int, tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]] = {}
-    for d, axes in enumerate(split):
-        if axes and axes == tsplit[d]:
-            before, after = source.cut(d, p.shape[d], p.mesh), target.cut(d, p.shape[d], p.mesh)
-            if before != after:
-                recut[d] = (axes, tuple(before), tuple(after))
-    if not recut:
+    recuts = _recut_steps(p, source, target, range(len(p.shape)))
+    if not recuts:
         return []
     found: list[list[Step]] = []
     for recut_first in (False, True):
-        steps: list[Step] = []
         mid = source if recut_first else target
-        for d, (axes, before, after) in recut.items():
-            planned = recut_plan(before, after)
-            if planned is None:
-                return []
-            step = Recut(d, axes, after, len(planned.rounds))
-            steps.append(step)
-            mid = _recut_applied(p, step if recut_first else Recut(d, axes, before, 0), mid)
+        for step in recuts:
+            # (`target` cut back as `source` is along the step's dimension)
+            cut = step.cut if recut_first else source.cut(step.dim, p.shape[step.dim], p.mesh)
+            mid = _recut_applied(p, Recut(step.dim, step.axes, tuple(cut), step.rounds), mid)
         start, goal = (_state(p, mid), _state(p, target)) if recut_first else (_state(p, source), _state(p, mid))
         try:
             searched = _search(p, start, goal)
         except _SearchTooLarge:
             searched = _decompose(p, start, goal)
         if searched is not None:
-            found.append(steps + searched if recut_first else searched + steps)
+            found.append([*recuts, *searched] if recut_first else [*searched, *recuts])
     return found
 
 

@@ -954,19 +954,18 @@ class _Function:
         # most hlo ops run on even pieces only (their static types give their
         # sizes): values there keep the default cut, and an explicit one is
         # resharded; an hlo slice or pad is made again as its `tensor` twin
+        rule = self.rules[index]
+        assert isinstance(rule, ShardingRule)
         uneven, hlo = uneven_kind(op.name) if self.any_offsets else (False, False)
-        runs_uneven = self.any_offsets and (uneven or not hlo or bool(self.rules[index].crops))
+        runs_uneven = self.any_offsets and (uneven or not hlo or bool(rule.crops))
         mesh = _static_mesh(self.mesh_shapes.get(choice.mesh)) if runs_uneven else None
         cut = self.offsets_cut(operands, results, choice, mesh) if mesh is not None else None
         if cut is not None and self.cuts.get(choice.mesh):
             # a size the mesh does not divide takes the function's cut, which the solver priced
             cut = {**self.cuts[choice.mesh], **cut}
         if cut and hlo:
-            rule = self.rules[index]
             cut = _fed_cuts(operands, choice.operands, cut, _cropped_sizes(rule, results, choice.option))
         if cut:
-            rule = self.rules[index]
-            assert isinstance(rule, ShardingRule)
             cut = _lined_up(cut, rule, operands, results, choice.option)
             if uneven_sum_loops_only(op.name):
                 cut = _summed_cut(cut, rule, operands, choice.option)
