@@ -8,6 +8,8 @@ import sys
 import numpy as np
 import pytest
 
+import mesh_dialect
+
 MESH_RUN = os.environ.get("MESH_RUN") or os.path.join(os.path.dirname(sys.executable), "mesh-run")
 
 GLOBAL = """\
@@ -104,16 +106,37 @@ def test_an_op_it_cannot_run_is_a_diagnostic_even_in_a_file_named_with_colons(fi
     assert p.stderr == want
 
 
-def test_an_internal_error_in_a_walk_is_one_line_without_its_traceback(files):
+def test_a_function_name_not_utf8_is_refused_at_the_function(files):
     """A function whose name is not UTF-8 (MLIR takes the bytes) fails inside
-    a callback the bindings make, which hands back the exception with its
-    traceback as text: only its last line is shown."""
+    a walk the simulator makes: the error names the function's position
+    and its name as MLIR prints it (it was an internal error, exit 2)."""
     body = "  %0 = arith.constant 1.0 : f32\n  return %0 : f32\n"
     (files / "named.mlir").write_text('func.func @"f\\FF"() -> f32 {\n' + body + "}\n")
     p = run("named.mlir", cwd=files)
-    assert (p.returncode, p.stdout) == (2, "")
-    assert p.stderr.startswith("mesh-run: internal error: RuntimeError: ") and p.stderr.count("\n") == 1, p.stderr
+    assert (p.returncode, p.stdout) == (1, "")
+    assert p.stderr.splitlines()[0] == (
+        "named.mlir:1:1: error: names and strings must be UTF-8 for the simulator to read them, "
+        "got attribute 'sym_name' = \"f\\FF\""
+    ), p.stderr
     assert "Traceback" not in p.stderr
+
+
+def test_an_exception_in_a_walk_is_one_line_without_its_traceback():
+    """An exception raised inside a callback the bindings call comes back as
+    a RuntimeError carrying the traceback as text: `one_line` keeps the
+    original exception's line."""
+    from mesh_dialect.transforms.base import one_line
+
+    ctx = mesh_dialect.context()
+    module = mesh_dialect.parse("func.func @f() {\n  return\n}\n", context=ctx)
+
+    def visit(op):
+        raise KeyError("boom")
+
+    with pytest.raises(RuntimeError) as caught:
+        module.walk(visit)
+    assert "Traceback" in str(caught.value)
+    assert one_line(caught.value) == "KeyError: 'boom'"
 
 
 def test_input_of_the_wrong_shape(files):

@@ -18,6 +18,7 @@ from collections.abc import Iterator
 
 from mlir import ir
 
+from ..ir import diagnostics as diag
 from .cost import MAX_DEVICES, AnalysisError, cost_function
 from .report import AnalysisReport, DeviceCost, FunctionReport
 
@@ -74,7 +75,13 @@ def partitioned_copy(module: ir.Operation) -> tuple[ir.Operation, tuple[str, ...
                     copy.erase()
                     raise AnalysisError(str(e), e.location) from None
                 except Exception as e:  # noqa: BLE001 - a bug in a pass: reported, not raised raw
+                    found = diag.non_utf8_attribute(copy) if diag.text_refused(e) else None
                     copy.erase()
+                    if found is not None:
+                        raise AnalysisError(
+                            f"names and strings must be UTF-8 for pass '{p.ARGUMENT}' to read them, got {found[1]}",
+                            found[0].location,
+                        ) from None
                     raise AnalysisError(
                         f"internal error in pass '{p.ARGUMENT}' on the annotated program: {one_line(e)}"
                     ) from None

@@ -74,6 +74,9 @@ class RunDriver:
         self.progress = progress or Progress()
         self.stdin_text: str | None = None
         self.function: str | None = None  # the function being simulated
+        # the modules read and their texts, for an error found in them after parsing
+        self.modules: list[ir.Operation] = []
+        self.sources: dict[str, str] = {}
 
     def run(self) -> int:
         from ..sim.program import SimError
@@ -90,6 +93,11 @@ class RunDriver:
             self.stderr.write("mesh-run: error: out of memory (are the tensors or the mesh this large?)\n")
         except RecursionError as e:
             self.stderr.write(f"mesh-run: error: {_too_deep(e, self.function)}\n")
+        except (RuntimeError, UnicodeDecodeError) as e:
+            error = diag.non_utf8_error(self.modules, "the simulator", self.sources) if diag.text_refused(e) else None
+            if error is None:
+                raise
+            self.stderr.write(str(error) + "\n")
         return 1
 
     # ------------------------------------------------------------------
@@ -116,7 +124,10 @@ class RunDriver:
         if isinstance(text, bytes):
             raise RunError(f"input file '{path}' is MLIR bytecode: mesh-run reads text (mesh-opt prints it)")
         self.progress.phase(f"parsing {path}")
-        return parse(text, filename=path, context=ctx)
+        module = parse(text, filename=path, context=ctx)
+        self.modules.append(module)
+        self.sources[path] = text
+        return module
 
     def _mesh(self, module: ir.Operation) -> str | None:
         """--mesh, without its `@`: a mesh of the module."""

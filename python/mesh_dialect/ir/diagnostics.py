@@ -4,7 +4,7 @@ CLI report them one way: `file:line:col: error: message`."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -105,6 +105,67 @@ def _file_name(loc: ir.Location) -> str:
     m = _PRINTED_FILE.match(str(loc))
     found = None if m is None else unescape_string_body(m.group(1))
     return "-" if found is None else found.decode("utf-8", errors="replace")
+
+
+def text_refused(e: BaseException) -> bool:
+    """Whether `e` is the bindings refusing to hand a name or string that is
+    not UTF-8 to Python as a `str` (MLIR accepts any bytes there)."""
+    return isinstance(e, UnicodeDecodeError) or (isinstance(e, RuntimeError) and "str_from_cstr_and_size" in str(e))
+
+
+_QUOTED = re.compile(r'"((?:[^"\\]|\\.)*)"')
+
+
+def _utf8(printed: str) -> bool:
+    """Whether every string literal in a printed attribute is UTF-8 once
+    unescaped (the printer escapes every byte outside ASCII)."""
+    for m in _QUOTED.finditer(printed):
+        body = unescape_string_body(m.group(1))
+        try:
+            (body or b"").decode("utf-8")
+        except UnicodeDecodeError:
+            return False
+    return True
+
+
+def non_utf8_attribute(root: ir.Operation) -> tuple[ir.Operation, str] | None:
+    """The first op under `root` (itself included) with an attribute whose
+    name, or a string or symbol inside whose value, is not UTF-8, and the
+    words for it (`attribute 'sym_name' = "f\\FF"`); None when there is
+    none.  Slow (it prints every attribute): for an error path only."""
+    found: list[tuple[ir.Operation, str]] = []
+
+    def visit(op: ir.Operation) -> ir.WalkResult:
+        attributes = op.attributes
+        for i in range(len(attributes)):
+            named = attributes[i]
+            printed = str(named.attr)
+            try:
+                name = named.name
+            except (RuntimeError, UnicodeDecodeError):
+                found.append((op, f"an attribute's name (its value {printed})"))
+                return ir.WalkResult.INTERRUPT
+            if not _utf8(printed):
+                found.append((op, f"attribute '{name}' = {printed}"))
+                return ir.WalkResult.INTERRUPT
+        return ir.WalkResult.ADVANCE
+
+    root.walk(visit, ir.WalkOrder.PRE_ORDER)
+    return found[0] if found else None
+
+
+def non_utf8_error(roots: Iterable[ir.Operation], reader: str, sources: dict[str, str]) -> DiagnosticError | None:
+    """The error for the first attribute under `roots` that is not UTF-8
+    (`non_utf8_attribute`), at its op, worded for `reader` (what refused
+    it); None when there is none."""
+    from .asm import remap_location  # (asm reads this module)
+
+    found = next(filter(None, map(non_utf8_attribute, roots)), None)
+    if found is None:
+        return None
+    name, line, col = remap_location(found[0].location)
+    message = f"names and strings must be UTF-8 for {reader} to read them, got {found[1]}"
+    return DiagnosticError([Diagnostic("error", message, name, line, col)], sources)
 
 
 def not_op_dump(message: str) -> bool:

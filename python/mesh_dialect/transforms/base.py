@@ -21,6 +21,7 @@ from typing import ClassVar
 from mlir import ir
 from mlir.passmanager import PassManager
 
+from ..ir import diagnostics as diag
 from ..ir import ops as mesh_ops
 from ..ir import verifier
 from ..ir.asm import remap_location
@@ -334,6 +335,10 @@ class Pass:
 
             if isinstance(e, RuleError):  # a user's rule, reported at its op
                 e.location.emit_error(str(e))
+            elif diag.text_refused(e) and (found := diag.non_utf8_attribute(op)) is not None:
+                found[0].location.emit_error(
+                    f"names and strings must be UTF-8 for pass '{self.ARGUMENT}' to read them, got {found[1]}"
+                )
             else:
                 op.location.emit_error(f"internal error in pass '{self.ARGUMENT}': {one_line(e)}")
             pass_.signal_pass_failure()
