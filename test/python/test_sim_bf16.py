@@ -116,15 +116,45 @@ def test_partial_bf16_argument_reduces_to_its_value():
         assert got.tolist() == to_bf16(x).tolist()
 
 
-def test_a_bitcast_of_bf16_is_refused_at_its_op():
-    text = """
-    func.func @f(%x: tensor<4xbf16>) -> tensor<4xi16> {
-      %y = arith.bitcast %x : tensor<4xbf16> to tensor<4xi16>
-      return %y : tensor<4xi16>
-    }"""
-    module = mesh_dialect.parse(text, context=mesh_dialect.context())
-    with pytest.raises(Exception, match="'arith.bitcast' reinterprets the bits of a bf16"):
-        Simulation(module.operation).run("f", [np.zeros(4, np.float32)])
+_BITCASTS = """
+func.func @to_bits(%x: tensor<6xbf16>) -> (tensor<6xi16>, tensor<6xf16>) {
+  %i = arith.bitcast %x : tensor<6xbf16> to tensor<6xi16>
+  %h = tensor.bitcast %x : tensor<6xbf16> to tensor<6xf16>
+  return %i, %h : tensor<6xi16>, tensor<6xf16>
+}
+func.func @from_bits(%i: tensor<3xi16>, %h: tensor<3xf16>) -> (tensor<3xbf16>, tensor<3xbf16>) {
+  %x = tensor.bitcast %i : tensor<3xi16> to tensor<3xbf16>
+  %y = arith.bitcast %h : tensor<3xf16> to tensor<3xbf16>
+  return %x, %y : tensor<3xbf16>, tensor<3xbf16>
+}
+func.func @scalars() -> (i16, bf16) {
+  %a = arith.constant -1.5 : bf16
+  %b = arith.bitcast %a : bf16 to i16
+  %c = arith.constant 16448 : i16
+  %d = arith.bitcast %c : i16 to bf16
+  return %b, %d : i16, bf16
+}
+"""
+
+
+def test_a_bitcast_of_bf16_reads_and_writes_its_own_bits():
+    """A bf16 is held in an f32: a bitcast reinterprets the bf16's 16 bits
+    (the f32's upper half), both ways, on tensors and scalars."""
+    module = mesh_dialect.parse(_BITCASTS, context=mesh_dialect.context())
+    sim = Simulation(module.operation)
+    x = np.array([1.0, -2.0, 0.5, np.inf, -0.0, np.nan], np.float32)
+    bits, halves = sim.run("to_bits", [x])
+    assert bits.dtype == np.int16
+    assert bits.tolist() == [0x3F80, -0x4000, 0x3F00, 0x7F80, -0x8000, 0x7FC0]
+    assert halves.view(np.int16).tolist() == bits.tolist()
+    # 0x4040 is 3.0 in bf16; f16's 1.0 (0x3C00) read as a bf16 is 2**-7, f16's 2.0 (0x4000) is 2.0
+    values, from_f16 = sim.run(
+        "from_bits", [np.array([0x4040, -0x4000, 0x0001], np.int16), np.array([1.0, -0.0, 2.0], np.float16)]
+    )
+    assert values.tolist() == [3.0, -2.0, float(np.float32(2.0**-133))]
+    assert from_f16.tolist() == [2.0**-7, -0.0, 2.0]  # 0x4000: 2.0 in both
+    b, d = sim.run("scalars", [])
+    assert (int(b), float(d)) == (-0x4040, 3.0)
 
 
 def test_an_input_past_bf16s_range_is_refused():
@@ -277,3 +307,19 @@ even, 1 + 2**-6 (test_mpi.py runs it under mpiexec too)."""
 def test_a_partial_bf16_result_is_put_together_as_a_bf16():
     (got,) = _run(PARTIAL_RESULT, "f", np.array([1.0], np.float32))
     assert got.tolist() == [1.015625]
+
+
+def test_hlo_bitcast_convert_of_bf16_round_trips_through_its_bits():
+    text = """
+    func.func @f(%x: tensor<4xbf16>) -> (tensor<4xi16>, tensor<4xbf16>) {
+      %a = "stablehlo.bitcast_convert"(%x) : (tensor<4xbf16>) -> tensor<4xi16>
+      %b = "stablehlo.bitcast_convert"(%a) : (tensor<4xi16>) -> tensor<4xbf16>
+      return %a, %b : tensor<4xi16>, tensor<4xbf16>
+    }"""
+    ctx = mesh_dialect.context()
+    ctx.allow_unregistered_dialects = True
+    module = mesh_dialect.parse(text, context=ctx)
+    x = np.array([1.0, -2.0, 0.5, -3.0], np.float32)
+    bits, back = Simulation(module.operation).run("f", [x])
+    assert bits.tolist() == [0x3F80, -0x4000, 0x3F00, -0x3FC0]
+    assert back.tolist() == x.tolist()

@@ -66,6 +66,18 @@ def _odd_f32(x) -> np.ndarray:
     return bits.view(np.float32)
 
 
-def bf16_from_bits(raw: np.ndarray) -> np.ndarray:
-    """f32 values of bf16 bit patterns (uint16): the f32 with those high bits."""
-    return (raw.astype(np.uint32) << np.uint32(16)).view(np.float32)
+def bf16_bits(x):
+    """The 16 bits of each bf16 `x` holds (held in f32, already rounded):
+    its f32's upper half, as uint16 (an array for an array)."""
+    a = np.asarray(x, dtype=np.float32)
+    bits = (a.view(np.uint32) >> np.uint32(16)).astype(np.uint16)
+    return bits if isinstance(x, np.ndarray) else bits[()]
+
+
+def bf16_from_bits(x):
+    """The bf16s whose bits are the 16-bit values `x` holds (uint16, or
+    another 16-bit dtype a bitcast reads), in f32: the bits become the
+    f32's upper half."""
+    a = np.asarray(x)
+    out = (a.view(np.uint16).astype(np.uint32) << np.uint32(16)).view(np.float32)
+    return out if isinstance(x, np.ndarray) else out[()]

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 from mlir import ir
 
-from .floats import to_bf16
+from .floats import bf16_bits, bf16_from_bits, to_bf16
 
 
 class SimError(Exception):
@@ -299,8 +299,7 @@ class Compiler:
         step = Step(name, handler.run, operands, results, {}, regions, where(op), handler.generator)
         step.attrs["result_types"] = [r.type for r in op.results]
         step.bf16 = tuple(k for k, t in enumerate(step.attrs["result_types"]) if is_bf16(t))
-        if name in _BITCASTS and (step.bf16 or any(is_bf16(v.type) for v in op.operands)):
-            raise fail(op, "reinterprets the bits of a bf16, which the simulator holds as an f32: not supported")
+        from_bf16 = name in _BITCASTS and len(op.operands) == 1 and is_bf16(op.operands[0].type)
         shapes = tuple(
             tuple(ir.RankedTensorType(t).shape) if isinstance(t, ir.RankedTensorType) else None
             for t in step.attrs["result_types"]
@@ -318,9 +317,26 @@ class Compiler:
                 raise
             except (KeyError, ValueError, TypeError, IndexError) as e:
                 raise fail(op, f"cannot be simulated: {e}") from None
+        if from_bf16 or (name in _BITCASTS and step.bf16):
+            _through_bits(step, from_bf16)
         # A plain handler runs its regions with run_block_now, which reports a
         # collective inside them; only generator handlers pass them through.
         return step
+
+
+def _through_bits(step: Step, from_bf16: bool) -> None:
+    """Make a bitcast `step` from or to bf16 (held in f32) reinterpret the
+    bf16's own 16 bits: its operand's bits go in as uint16, and a bf16
+    result comes out of the uint16 the handler makes."""
+    run, to_bf16 = step.run, bool(step.bf16)
+    if to_bf16:
+        step.attrs["dtype"] = np.dtype(np.uint16)
+
+    def through_bits(frame, step: Step, x):
+        outs = run(frame, step, bf16_bits(x) if from_bf16 else x)
+        return [bf16_from_bits(out) for out in outs] if to_bf16 else outs
+
+    step.run = through_bits
 
 
 def _no_run(*_args):  # pragma: no cover - terminators are read, not run
