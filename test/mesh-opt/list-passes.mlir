@@ -65,4 +65,6 @@
 // CHECK-NEXT:       explain              emit a remark at each reshard point naming its causes [default: false]
 // CHECK-NEXT:       skip-unknown         treat ops with no sharding rule as barriers instead of failing [default: false]
 // CHECK-NEXT:   --test-mesh-resharding     Test pass: turn pairs of mesh.shard ops into the resharding collectives
+// CHECK-NEXT: pipelines (usable as --NAME or inside --pass-pipeline; an option goes to the first pass that has it):
+// CHECK-NEXT:   --mesh-spmd-pipeline       An annotated program to one SPMD program per device: prepare-windows, decompose-softmax, sharding-propagation, mesh-partition, mesh-optimize-collectives, mesh-canonicalize
 // CHECK-NEXT: upstream MLIR passes (canonicalize, cse, symbol-dce, ...) are accepted the same way.

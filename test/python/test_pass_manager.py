@@ -12,7 +12,7 @@ from mlir import ir
 from mlir.passmanager import PassManager
 
 import mesh_dialect
-from mesh_dialect.driver.pipeline import MeshPassManager, PipelineError, expand, parse_pipeline
+from mesh_dialect.driver.pipeline import PIPELINES, MeshPassManager, PipelineError, expand, parse_pipeline
 from mesh_dialect.transforms import PASSES, Pass
 
 ANNOTATED = """\
@@ -101,6 +101,33 @@ def test_pass_manager_accepts_upstreams_nesting_and_means_our_pass():
         printed.append(mesh_dialect.print_ir(module))
     assert printed[0] == printed[1] == printed[2]
     assert "%arg0: tensor<4xf32> {mesh.sharding = #mesh.sharding<@m, [[0]]>}" in printed[0]
+
+
+def test_a_named_pipeline_is_its_passes_with_its_options_routed():
+    """`mesh-spmd-pipeline{...}` runs as its passes spelled out, each option
+    given to the first of them that has it; `pass_manager` lists them."""
+    ctx = mesh_dialect.context()
+    printed = []
+    for text in (
+        "builtin.module(mesh-spmd-pipeline{traversal=forward solver=sweep narrow-slices=false})",
+        "builtin.module(prepare-windows{narrow-slices=false}, decompose-softmax, "
+        "sharding-propagation{solver=sweep traversal=forward}, mesh-partition, mesh-optimize-collectives, "
+        "mesh-canonicalize)",
+    ):
+        module = mesh_dialect.parse(ANNOTATED, context=ctx)
+        pm = mesh_dialect.pass_manager(text, context=ctx)
+        assert [p.ARGUMENT for p in pm.passes][:6] == list(PIPELINES["mesh-spmd-pipeline"].passes)
+        pm.run(module)
+        printed.append(mesh_dialect.print_ir(module))
+    assert printed[0] == printed[1]
+    assert "mesh.sharding = #mesh.sharding<@m, [[0]]>" in printed[0]
+    with pytest.raises(PipelineError, match="pipeline 'mesh-spmd-pipeline' has no option 'colour'"):
+        mesh_dialect.pass_manager("mesh-spmd-pipeline{colour=red}", context=ctx)
+    assert [el.name for el in expand(parse_pipeline("cse, mesh-spmd-pipeline"))][:3] == [
+        "cse",
+        "prepare-windows",
+        "decompose-softmax",
+    ]
 
 
 def test_our_names_win_over_upstreams():

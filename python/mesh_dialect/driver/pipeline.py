@@ -24,6 +24,7 @@ from mlir.passmanager import PassManager
 
 from ..ir.text import scan_group
 from ..transforms import PASSES, OptionError, Pass, VerifyMesh
+from ..transforms.base import option_items
 
 
 class PipelineError(ValueError):
@@ -394,13 +395,62 @@ UPSTREAM_FUNCTION_PASSES = ("sharding-propagation", "mesh-spmdization", "mesh-pa
 `mesh-spmdization`). Only these may be nested, and only in `func.func`."""
 
 
+@dataclass(frozen=True)
+class NamedPipeline:
+    """A pipeline a name stands for (`--mesh-spmd-pipeline`, or the name in
+    `--pass-pipeline`): its passes in order.  Its options go to the first
+    of its passes that has an option of that name."""
+
+    summary: str
+    passes: tuple[str, ...]
+
+    def elements(self, name: str, options: str) -> list[Element]:
+        given: dict[str, list[str]] = {p: [] for p in self.passes}
+        for item in option_items(options, f"pipeline '{name}'"):
+            key = item.partition("=")[0].replace("_", "-")
+            owner = next((p for p in self.passes if key in _option_names(p)), None)
+            if owner is None:
+                known = ", ".join(sorted({o for p in self.passes for o in _option_names(p)}))
+                raise PipelineError(f"pipeline '{name}' has no option '{key}' (options: {known})")
+            given[owner].append(item)
+        return [Element(p, " ".join(given[p])) for p in self.passes]
+
+
+def _option_names(name: str) -> set[str]:
+    return {f.name.replace("_", "-") for f in PASSES[name].options()}
+
+
+PIPELINES: dict[str, NamedPipeline] = {
+    "mesh-spmd-pipeline": NamedPipeline(
+        "An annotated program to one SPMD program per device: prepare-windows, decompose-softmax, "
+        "sharding-propagation, mesh-partition, mesh-optimize-collectives, mesh-canonicalize",
+        (
+            "prepare-windows",
+            "decompose-softmax",
+            "sharding-propagation",
+            "mesh-partition",
+            "mesh-optimize-collectives",
+            "mesh-canonicalize",
+        ),
+    ),
+}
+"""Named pipelines, by name (pass names win: none may be one)."""
+
+
 def expand(elements: list[Element]) -> list[Element]:
-    """`elements` with our passes moved out of upstream's nesting:
+    """`elements` with each named pipeline (`PIPELINES`) replaced by its
+    passes, and our passes moved out of upstream's nesting:
     `func.func(a, sharding-propagation{...}, b)` becomes `func.func(a)`,
     `sharding-propagation{...}`, `func.func(b)`. These passes treat each
     function on its own, so this runs as upstream's nesting would."""
     out: list[Element] = []
     for el in elements:
+        named = PIPELINES.get(el.name) if el.name not in PASSES else None
+        if named is not None:
+            if el.nested is not None:
+                raise PipelineError(f"pipeline '{el.name}' takes options in braces, not a nested pipeline")
+            out.extend(named.elements(el.name, el.options))
+            continue
         if el.nested is None or el.name in PASSES or _first_ours(el.nested) is None:
             out.append(el)
             continue

@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from ..driver.opt import OptDriver, OptOptions
-from ..driver.pipeline import Element, PipelineError, parse_pipeline
+from ..driver.pipeline import PIPELINES, Element, PipelineError, parse_pipeline
 from ..transforms import PASSES
 from . import guarded, progress
 
@@ -22,6 +22,11 @@ def _pass_listing() -> str:
             lines.append(
                 f"      {f.name.replace('_', '-'):<20} {f.metadata.get('help', '')}{extra} [default: {default}]"
             )
+    lines.append(
+        "pipelines (usable as --NAME or inside --pass-pipeline; an option goes to the first pass that has it):"
+    )
+    for name, pipeline in sorted(PIPELINES.items()):
+        lines.append(f"  --{name:<24} {pipeline.summary}")
     lines.append("upstream MLIR passes (canonicalize, cse, symbol-dce, ...) are accepted the same way.")
     return "\n".join(lines)
 

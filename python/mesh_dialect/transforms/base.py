@@ -360,19 +360,7 @@ class Pass:
         """Build from `key=value key2=value` (MLIR's pass-option syntax)."""
         fields = {f.name.replace("_", "-"): f for f in cls.options()}
         values = {}
-        items, end = [], 0
-        for m in _OPTION_ITEM.finditer(text):
-            if text[end : m.start()].strip():
-                break
-            items.append(m.group())
-            end = m.end()
-        if text[end:].strip():
-            at = end + len(text[end:]) - len(text[end:].lstrip())
-            raise OptionError(
-                f"cannot read the options of pass '{cls.ARGUMENT}': unexpected {text[at]!r} at column {at + 1} "
-                f"of '{text}' (expected key=value items, a value with blanks quoted or braced)"
-            )
-        for item in items:
+        for item in option_items(text, f"pass '{cls.ARGUMENT}'"):
             key, eq, raw = item.partition("=")
             if len(raw) >= 2 and raw[0] + raw[-1] in ('""', "''", "{}"):
                 raw = raw[1:-1]  # quoted (or braced) as mlir-opt takes a value holding spaces
@@ -385,6 +373,24 @@ class Pass:
 
     def describe_options(self) -> str:
         return " ".join(f"{f.name.replace('_', '-')}={_show(getattr(self, f.name))}" for f in self.options())
+
+
+def option_items(text: str, owner: str) -> list[str]:
+    """The `key=value` items of an options text (`solver=cost explain`);
+    OptionError names `owner` (`pass 'x'`) when the text is not such items."""
+    items, end = [], 0
+    for m in _OPTION_ITEM.finditer(text):
+        if text[end : m.start()].strip():
+            break
+        items.append(m.group())
+        end = m.end()
+    if text[end:].strip():
+        at = end + len(text[end:]) - len(text[end:].lstrip())
+        raise OptionError(
+            f"cannot read the options of {owner}: unexpected {text[at]!r} at column {at + 1} "
+            f"of '{text}' (expected key=value items, a value with blanks quoted or braced)"
+        )
+    return items
 
 
 _OPTION_ITEM = re.compile(r"""(?:"[^"]*"|'[^']*'|\{[^{}]*\}|[^\s"'{])+""")
