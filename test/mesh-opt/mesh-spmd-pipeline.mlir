@@ -12,6 +12,8 @@
 // RUN: mesh-opt --mesh-spmd-pipeline='solver=sweep explain=1' --dump-pass-pipeline %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=DUMP
 // RUN: not mesh-opt --mesh-spmd-pipeline='colour=red' %s 2>&1 | FileCheck %s --check-prefix=OPTION
 // RUN: not mesh-opt --pass-pipeline='builtin.module(mesh-spmd-pipeline(cse))' %s 2>&1 | FileCheck %s --check-prefix=NESTED
+// RUN: not mesh-opt --pass-pipeline='builtin.module(func.func(cse, mesh-spmd-pipeline))' %s 2>&1 | FileCheck %s --check-prefix=INSIDE
+// RUN: not mesh-opt --mesh-spmd-pipeline='solver="cost' %s 2>&1 | FileCheck %s --check-prefix=QUOTE
 
 // CHECK-LABEL: func.func @probs
 // CHECK-SAME:    %arg1: tensor<8x4xf32> {mesh.sharding = #mesh.sharding<@m, {{\[\[}}], [0]]>}
@@ -36,6 +38,8 @@
 // DUMP-NEXT: )
 // OPTION: mesh-opt: pipeline 'mesh-spmd-pipeline' has no option 'colour' (options: cse, dce, {{.*}}, unroll-limit)
 // NESTED: mesh-opt: pipeline 'mesh-spmd-pipeline' takes options in braces, not a nested pipeline
+// INSIDE: mesh-opt: pipeline 'mesh-spmd-pipeline' runs on builtin.module only; list it at the top level of the pipeline
+// QUOTE: mesh-opt: cannot read the options of pipeline 'mesh-spmd-pipeline': unexpected '"' at column 8 of 'solver="cost'
 
 mesh.mesh @m(shape = 4)
 func.func @probs(%x: tensor<4x8xf32>, %w: tensor<8x16xf32>) -> tensor<4x16xf32> {

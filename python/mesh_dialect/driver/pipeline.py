@@ -406,7 +406,11 @@ class NamedPipeline:
 
     def elements(self, name: str, options: str) -> list[Element]:
         given: dict[str, list[str]] = {p: [] for p in self.passes}
-        for item in option_items(options, f"pipeline '{name}'"):
+        try:
+            items = option_items(options, f"pipeline '{name}'")
+        except OptionError as e:
+            raise PipelineError(str(e)) from None
+        for item in items:
             key = item.partition("=")[0].replace("_", "-")
             owner = next((p for p in self.passes if key in _option_names(p)), None)
             if owner is None:
@@ -458,7 +462,8 @@ def expand(elements: list[Element]) -> list[Element]:
         for inner in parse_pipeline(el.nested, anchored=False):
             hoisted = inner.name in UPSTREAM_FUNCTION_PASSES and inner.nested is None and el.name == "func.func"
             if not hoisted:
-                name = inner.name if inner.name in PASSES else _first_ours(inner.nested or "")
+                ours = inner.name in PASSES or inner.name in PIPELINES
+                name = inner.name if ours else _first_ours(inner.nested or "")
                 if name is not None:
                     where = f"{el.name}(...)" if inner.nested is None else f"{el.name}({inner.name}(...))"
                     raise PipelineError(_nesting_refused(name, where))
@@ -479,13 +484,14 @@ def _nesting_refused(name: str, where: str) -> str:
             f"pass '{name}' runs on the whole module, not in '{where}'; "
             "list it at the top level of the pipeline or directly in func.func(...)"
         )
-    return f"pass '{name}' runs on builtin.module only; list it at the top level of the pipeline"
+    what = "pipeline" if name in PIPELINES else "pass"
+    return f"{what} '{name}' runs on builtin.module only; list it at the top level of the pipeline"
 
 
 def _first_ours(nested: str) -> str | None:
     """The first of our passes named anywhere in a nested pipeline."""
     for el in parse_pipeline(nested, anchored=False):
-        if el.name in PASSES:
+        if el.name in PASSES or el.name in PIPELINES:
             return el.name
         if el.nested is not None:
             found = _first_ours(el.nested)
