@@ -78,10 +78,8 @@ def partitioned_copy(module: ir.Operation) -> tuple[ir.Operation, tuple[str, ...
                     found = diag.non_utf8_attribute(copy) if diag.text_refused(e) else None
                     copy.erase()
                     if found is not None:
-                        raise AnalysisError(
-                            f"names and strings must be UTF-8 for pass '{p.ARGUMENT}' to read them, got {found[1]}",
-                            found[0].location,
-                        ) from None
+                        message = diag.non_utf8_message(f"pass '{p.ARGUMENT}'", found[1])
+                        raise AnalysisError(message, found[0].location) from None
                     raise AnalysisError(
                         f"internal error in pass '{p.ARGUMENT}' on the annotated program: {one_line(e)}"
                     ) from None

@@ -82,7 +82,8 @@ class RunDriver:
         from ..sim.program import SimError
 
         try:
-            return self._run()
+            with diag.refusing_non_utf8(self.modules, "the simulator", self.sources):
+                return self._run()
         except RunError as e:
             self.stderr.write(f"mesh-run: {e}\n")
         except SimError as e:
@@ -93,11 +94,6 @@ class RunDriver:
             self.stderr.write("mesh-run: error: out of memory (are the tensors or the mesh this large?)\n")
         except RecursionError as e:
             self.stderr.write(f"mesh-run: error: {_too_deep(e, self.function)}\n")
-        except (RuntimeError, UnicodeDecodeError) as e:
-            error = diag.non_utf8_error(self.modules, "the simulator", self.sources) if diag.text_refused(e) else None
-            if error is None:
-                raise
-            self.stderr.write(str(error) + "\n")
         return 1
 
     # ------------------------------------------------------------------

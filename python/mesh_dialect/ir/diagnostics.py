@@ -154,18 +154,30 @@ def non_utf8_attribute(root: ir.Operation) -> tuple[ir.Operation, str] | None:
     return found[0] if found else None
 
 
-def non_utf8_error(roots: Iterable[ir.Operation], reader: str, sources: dict[str, str]) -> DiagnosticError | None:
-    """The error for the first attribute under `roots` that is not UTF-8
-    (`non_utf8_attribute`), at its op, worded for `reader` (what refused
-    it); None when there is none."""
+def non_utf8_message(reader: str, what: str) -> str:
+    """The words for `what` (`non_utf8_attribute`'s) that `reader` refused:
+    one wording for every tool and pass."""
+    return f"names and strings must be UTF-8 for {reader} to read them, got {what}"
+
+
+@contextmanager
+def refusing_non_utf8(roots: Iterable[ir.Operation], reader: str, sources: dict[str, str]) -> Iterator[None]:
+    """Turn the bindings' refusal of a name or string that is not UTF-8
+    (`text_refused`) into a DiagnosticError at the first op under `roots`
+    holding one, worded for `reader`; any other exception, or one whose
+    culprit is not found, goes on.  `roots` is read only then (a list the
+    body fills works)."""
     from .asm import remap_location  # (asm reads this module)
 
-    found = next(filter(None, map(non_utf8_attribute, roots)), None)
-    if found is None:
-        return None
-    name, line, col = remap_location(found[0].location)
-    message = f"names and strings must be UTF-8 for {reader} to read them, got {found[1]}"
-    return DiagnosticError([Diagnostic("error", message, name, line, col)], sources)
+    try:
+        yield
+    except (RuntimeError, UnicodeDecodeError) as e:
+        found = next(filter(None, map(non_utf8_attribute, roots)), None) if text_refused(e) else None
+        if found is None:
+            raise
+        name, line, col = remap_location(found[0].location)
+        diagnostic = Diagnostic("error", non_utf8_message(reader, found[1]), name, line, col)
+        raise DiagnosticError([diagnostic], sources) from None
 
 
 def not_op_dump(message: str) -> bool:

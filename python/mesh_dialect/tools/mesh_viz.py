@@ -120,13 +120,8 @@ def _run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     load_dialect(ctx)
     with ctx, ir.Location.unknown(ctx):
         module = parse(text, filename=name, context=ctx)
-        try:
+        with diag.refusing_non_utf8([module], PROG, {name: text}):
             functions = function_layouts(module, text)
-        except (RuntimeError, UnicodeDecodeError) as e:
-            error = diag.non_utf8_error([module], PROG, {name: text}) if diag.text_refused(e) else None
-            if error is None:
-                raise
-            raise error from None
     if args.function is not None:
         wanted = args.function.removeprefix("@")
         chosen = [f for f in functions if f.name == wanted]

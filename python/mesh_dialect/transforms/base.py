@@ -336,9 +336,7 @@ class Pass:
             if isinstance(e, RuleError):  # a user's rule, reported at its op
                 e.location.emit_error(str(e))
             elif diag.text_refused(e) and (found := diag.non_utf8_attribute(op)) is not None:
-                found[0].location.emit_error(
-                    f"names and strings must be UTF-8 for pass '{self.ARGUMENT}' to read them, got {found[1]}"
-                )
+                found[0].location.emit_error(diag.non_utf8_message(f"pass '{self.ARGUMENT}'", found[1]))
             else:
                 op.location.emit_error(f"internal error in pass '{self.ARGUMENT}': {one_line(e)}")
             pass_.signal_pass_failure()
