@@ -29,6 +29,7 @@ import random
 import re
 import select
 import shlex
+import shutil
 import signal
 import subprocess
 import sys
@@ -81,7 +82,11 @@ class Worker:
         self.max_requests = max_requests
         self.proc: subprocess.Popen | None = None
         self.requests = 0
-        self.errfile = tempfile.NamedTemporaryFile(prefix="fuzz-worker-err-", delete=False)
+        # One directory holds the worker's stderr and scratch files, whichever
+        # process it runs in: a killed worker cannot clean up after itself,
+        # so `close` removes the directory.
+        self.home = tempfile.mkdtemp(prefix="fuzz-worker-")
+        self.errfile = open(os.path.join(self.home, "stderr"), "w+b")  # noqa: SIM115 - closed by `close`
         self.restarts = 0
 
     def _start(self) -> None:
@@ -89,6 +94,7 @@ class Worker:
         if self.pythonpath:
             env["PYTHONPATH"] = self.pythonpath
         env["PYTHONFAULTHANDLER"] = "1"
+        env["FUZZ_WORKDIR"] = os.path.join(self.home, "work")
         self.errfile.seek(0)
         self.errfile.truncate()
         self.proc = subprocess.Popen(
@@ -140,6 +146,12 @@ class Worker:
                 pass
             self.proc.wait()
             self.proc = None
+
+    def close(self) -> None:
+        """Kill the worker and remove its files."""
+        self.kill()
+        self.errfile.close()
+        shutil.rmtree(self.home, ignore_errors=True)
 
     def call(self, request: dict, timeout: float) -> dict:
         if self.proc is None or self.proc.poll() is not None or self.requests >= self.max_requests:
@@ -907,7 +919,7 @@ def main(argv: list[str] | None = None) -> int:
                 store.save(stats())
                 last_save = time.monotonic()
     finally:
-        worker.kill()
+        worker.close()
         store.save(stats())
     print(json.dumps(stats()))
     return 0

@@ -48,7 +48,7 @@ def main(argv: list[str] | None = None) -> int:
             rows.append((d, status))
             print(f"{d['path']}: {status}", flush=True)
     finally:
-        worker.kill()
+        worker.close()
     lines = [
         f"# Recheck of {out} on {args.project or 'the working tree'} at "
         f"{time.strftime('%Y-%m-%d %H:%M:%S UTC', time.gmtime())}",

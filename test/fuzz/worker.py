@@ -108,7 +108,9 @@ def run(request: dict, workdir: str) -> dict:
 
 def main() -> None:
     proto = _setup()
-    workdir = tempfile.mkdtemp(prefix="fuzz-worker-")
+    # (the directory `fuzz.Worker` removes when it is done with this process)
+    workdir = os.environ.get("FUZZ_WORKDIR") or tempfile.mkdtemp(prefix="fuzz-worker-")
+    os.makedirs(workdir, exist_ok=True)
     import mesh_dialect.tools.mesh_opt  # noqa: F401 - warm up before the first timed request
     import mesh_dialect.tools.mesh_run  # noqa: F401
 

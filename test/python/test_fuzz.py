@@ -40,7 +40,7 @@ def checker():
     try:
         yield fuzz.Checker(worker, timeout=HANG_TIMEOUT, sim_timeout=HANG_TIMEOUT)
     finally:
-        worker.kill()
+        worker.close()
 
 
 def _describe(f: fuzz.Failure) -> str:
@@ -177,3 +177,21 @@ def test_float_ids_come_from_arguments_only():
             assert first.startswith("%arg"), f"seed {seed}: ids read from {first}"
             lookups += 1
     assert lookups >= 3
+
+
+def test_closed_worker_leaves_no_files() -> None:
+    """A worker's scratch files and stderr live in one directory, which
+    `close` removes, also after the worker was killed mid-run and
+    restarted: each start used to leave a directory behind in /tmp."""
+    worker = fuzz.Worker(None)
+    try:
+        worker._start()
+        first = worker.proc.pid
+        worker.kill()
+        worker._start()
+        assert worker.proc.pid != first
+        scratch = Path(worker.home) / "work"
+        assert scratch.is_dir()
+    finally:
+        worker.close()
+    assert not Path(worker.home).exists()
