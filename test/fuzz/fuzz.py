@@ -57,7 +57,8 @@ SIM_PIPELINES: list[list[str]] = [
     ["--mesh-partition{limit}", "--mesh-optimize-collectives"],
     ["--pass-pipeline=builtin.module(sharding-propagation{fixed-point=false traversal={traversal}}, mesh-partition)"],
     ["--sharding-propagation=skip-unknown=true", "--mesh-partition{full}"],
-    ["--prepare-windows", "--decompose-softmax", "--sharding-propagation", "--mesh-partition"],
+    # prepare-windows, decompose-softmax, propagation, partition, optimize, canonicalize
+    ["--mesh-spmd-pipeline"],
     # the per-device program lowered below mesh ops, as a backend takes it
     [
         "--mesh-partition{limit}",
