@@ -373,11 +373,7 @@ class OptDriver:
         path = self.options.input
         name = "<stdin>" if path == "-" else path
         try:
-            if path == "-":
-                data = _stdin_data()
-            else:
-                with open(path, "rb") as f:
-                    data = f.read()
+            data = read_input(path)
         except OSError as e:
             self.stderr.write(f"mesh-opt: {cannot_read(path, e)}\n")
             return None, name
@@ -714,6 +710,27 @@ def cannot_read(path: str, e: OSError) -> str:
     if path == "-":
         return f"error: cannot read standard input: {e.strerror}"
     return f"could not open input file '{path}': {e.strerror}"
+
+
+def read_input(path: str) -> str | bytes:
+    """The bytes of input `path` ('-': stdin, or its text when stdin was
+    replaced by a text stream); an OSError says why they cannot be read
+    (`cannot_read` words it)."""
+    if path == "-":
+        return _stdin_data()
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def decoded_input(data: str | bytes, name: str) -> str | bytes:
+    """Input `data` as text (bytes when it is MLIR bytecode), or a
+    `DiagnosticError` at its first byte that is not UTF-8."""
+    try:
+        return data if isinstance(data, str) else _decoded(data)
+    except UnicodeDecodeError:
+        found = diag.undecodable(data, name)
+        assert found is not None  # the strict decoder refused it, so does this one
+        raise diag.DiagnosticError([found[0]], {name: found[1]}) from None
 
 
 def _read_stdin() -> str | bytes:

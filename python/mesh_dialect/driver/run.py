@@ -17,7 +17,7 @@ from ..ir import diagnostics as diag
 from ..ir.asm import parse
 from ..ir.dialect import load_dialect
 from ..sim.interpreter import MAX_DEVICES
-from .opt import Progress, _decoded, _stdin_data, cannot_read
+from .opt import Progress, cannot_read, decoded_input, read_input
 
 TOLERANCE_DOC = """\
 Floats match when |got - ref| <= atol + rtol * |ref| at every element, NaN
@@ -101,22 +101,13 @@ class RunDriver:
     def _load(self, path: str, ctx: ir.Context) -> ir.Operation:
         self.progress.phase(f"reading {'stdin' if path == '-' else path}")
         try:
-            if path == "-":
-                data = _stdin_data()
-            else:
-                with open(path, "rb") as f:
-                    data = f.read()
+            data = read_input(path)
         except OSError as e:
             raise RunError(cannot_read(path, e)) from None
         path = "<stdin>" if path == "-" else path
-        try:
-            text = data if isinstance(data, str) else _decoded(data)
-            if path == "<stdin>":
-                self.stdin_text = text  # read once: an --mpi run hands it to the ranks
-        except UnicodeDecodeError:
-            found = diag.undecodable(data, path)
-            assert found is not None  # the strict decoder refused it, so does this one
-            raise diag.DiagnosticError([found[0]], {path: found[1]}) from None
+        text = decoded_input(data, path)
+        if path == "<stdin>":
+            self.stdin_text = text  # read once: an --mpi run hands it to the ranks
         if isinstance(text, bytes):
             raise RunError(f"input file '{path}' is MLIR bytecode: mesh-run reads text (mesh-opt prints it)")
         self.progress.phase(f"parsing {path}")

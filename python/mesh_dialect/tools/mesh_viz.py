@@ -19,7 +19,7 @@ from typing import TextIO
 
 from mlir import ir
 
-from ..driver.opt import OptDriver, OptOptions, _decoded, _stdin_data, cannot_read
+from ..driver.opt import OptDriver, OptOptions, cannot_read, decoded_input, read_input
 from ..ir import diagnostics as diag
 from ..ir.asm import parse
 from ..ir.dialect import load_dialect
@@ -89,19 +89,10 @@ def _read(path: str) -> tuple[str, str]:
     its first invalid byte, with the source line and a caret)."""
     name = "<stdin>" if path == "-" else path
     try:
-        if path == "-":
-            data = _stdin_data()
-        else:
-            with open(path, "rb") as f:
-                data = f.read()
+        data = read_input(path)
     except OSError as e:
         raise _Failure(cannot_read(path, e).removeprefix("error: ")) from None
-    try:
-        text = data if isinstance(data, str) else _decoded(data)
-    except UnicodeDecodeError:
-        found = diag.undecodable(data, name)
-        assert found is not None  # the strict decoder refused it, so does this one
-        raise diag.DiagnosticError([found[0]], {name: found[1]}) from None
+    text = decoded_input(data, name)
     if isinstance(text, bytes):  # MLIR bytecode
         raise _Failure(f"input file '{name}' is MLIR bytecode: mesh-viz reads text (mesh-opt prints it)")
     return text, name
