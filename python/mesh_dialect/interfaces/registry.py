@@ -218,7 +218,15 @@ class RuleCache:
         entry = self.rules.get(key)
         if entry is None:
             self.misses += 1
-            entry = self.rules[key] = (fn(op), body is not None and _reads_outside_tensor(body), (key[2], key[3]))
+            try:
+                made = fn(op)
+            except OversizedList as e:
+                raise RuleError(
+                    op.location,
+                    f"'{name}' has an integer list attribute of {e.count} entries, more than any op has dimensions "
+                    f"(at most {MAX_LIST_ENTRIES})",
+                ) from None
+            entry = self.rules[key] = (made, body is not None and _reads_outside_tensor(body), (key[2], key[3]))
             if entry[0] is not None and name == "linalg.generic" and body is not None and _linear_names(body):
                 self.linear_bodies[id(entry[2])] = generic_terms(op) if _keys_linear_reads(body) else None
         rule = entry[0]
@@ -639,15 +647,35 @@ def _unshardable(value: ir.Value) -> TensorMap | None:
     return None if shape is None else (None,) * len(shape)
 
 
+MAX_LIST_ENTRIES = 4096
+"""The most entries `_ints` reads from an integer list attribute: such lists
+hold an entry or two per dimension, and an unverified one (an unregistered
+dialect's) may be a splat of billions that would take minutes to read."""
+
+
+class OversizedList(Exception):
+    """An integer list attribute of more than `MAX_LIST_ENTRIES` entries."""
+
+    def __init__(self, count: int) -> None:
+        super().__init__(count)
+        self.count = count
+
+
 def _ints(attr: ir.Attribute | None) -> list[int] | None:
     """An integer list attribute in any of its usual spellings."""
     if attr is None:
         return None
     if isinstance(attr, ir.DenseI64ArrayAttr | ir.DenseI32ArrayAttr | ir.DenseI16ArrayAttr | ir.DenseI8ArrayAttr):
+        if len(attr) > MAX_LIST_ENTRIES:
+            raise OversizedList(len(attr))
         return [int(x) for x in attr]
     if isinstance(attr, ir.DenseIntElementsAttr):
+        if len(attr) > MAX_LIST_ENTRIES:
+            raise OversizedList(len(attr))
         return [int(x) for x in attr]
     if isinstance(attr, ir.ArrayAttr):
+        if len(attr) > MAX_LIST_ENTRIES:
+            raise OversizedList(len(attr))
         out = []
         for x in attr:
             if not isinstance(x, ir.IntegerAttr):
