@@ -608,6 +608,15 @@ class Program:
         self.emit(f"{f} = linalg.fill ins({c} : {self.elt}) outs({e} : {t}) -> {t}")
         return Val(f, shape)
 
+    def accumulator(self, shape: tuple[int, ...]) -> Val | None:
+        """Sometimes a value the program holds, to fold a reduction into (a
+        loop's carried value is one: gradient accumulation); else None."""
+        held = [v for v in self.pool if v.shape == shape and v.elt is None]
+        if not held or self.rng.random() >= 0.25:
+            return None
+        self.features.add("accumulate")
+        return self.rng.choice(held)
+
     # -- ops ---------------------------------------------------------------
 
     def elementwise(self) -> Val:
@@ -634,7 +643,9 @@ class Program:
         a = self.pick(rank=2)
         b = self.pick(shape=(a.shape[1], self.dim()))
         a, b = self.operand(a), self.operand(b)
-        c = self.init((a.shape[0], b.shape[1]))
+        c = self.accumulator((a.shape[0], b.shape[1]))
+        if c is None:
+            c = self.init((a.shape[0], b.shape[1]))
         c = self.maybe_annotate(c, 0.15)
         r = self.fresh()
         ta, tb, tc = self.ty(a.shape), self.ty(b.shape), self.ty(c.shape)
@@ -668,7 +679,9 @@ class Program:
         if self.rng.random() < 0.1:
             neutral = "1" if neutral != "1" else "0"  # a non-neutral init
         a = self.operand(a)
-        init = self.init(out_shape, neutral)
+        init = self.accumulator(out_shape) if op in ("addf", "addi", "maximumf", "maxsi") else None
+        if init is None:
+            init = self.init(out_shape, neutral)
         r = self.fresh()
         ta, tr = self.ty(a.shape), self.ty(out_shape)
         self.emit(f"{r} = linalg.reduce ins({a.name} : {ta}) outs({init.name} : {tr}) dimensions = [{dim}]")

@@ -33,6 +33,7 @@ from mesh_dialect.transforms.propagation.solver import (
     BYTE,
     COLLECTIVE,
     IMPOSSIBLE,
+    LOOP_MOVE_STEPS,
     MAX_ROUNDS,
     MAX_STATES,
     Graph,
@@ -431,20 +432,50 @@ def _reference(graph: Graph, cost, collectives, passes: list | None = None) -> l
     # (loop head, node handing a value back to it): by that node, then by value
     back_pairs = sorted(((m, p) for p, m, *_ in edges if m < p), key=lambda pair: pair[1])
 
+    def descend(choice: list[int], moved: list[int], fixed: set[int]) -> int:
+        """Move the nodes around `moved` (not `fixed`) to their cheapest, in
+        program order, while that pays; the change of the total."""
+        delta = 0
+        frontier = list(moved)
+        for _ in range(LOOP_MOVE_STEPS):
+            step = []
+            for c in woken_by(frontier):
+                if c in fixed:
+                    continue
+                costs = node_costs(c, choice)
+                best = _first_smallest(costs)
+                if costs[best] < costs[choice[c]]:
+                    delta += costs[best] - costs[choice[c]]
+                    choice[c] = best
+                    moved.append(c)
+                    step.append(c)
+            frontier = step
+            if not frontier:
+                break
+        return delta
+
     def loop_move(choice: list[int]) -> list[int]:
         """The first head and yielding node whose moving together (the head
-        to any other state, the node then to its cheapest) lowers the total."""
+        to any other state, the node then to its cheapest, the nodes around
+        them then to theirs) lowers the total."""
         for head, p in back_pairs:
             costs = node_costs(head, choice)
             for state in range(len(costs)):
                 if state == choice[head]:
                     continue
                 trial = [*choice[:head], state, *choice[head + 1 :]]
+                delta = costs[state] - costs[choice[head]]
                 there = node_costs(p, trial)
                 best = _first_smallest(there)
-                if costs[state] - costs[choice[head]] + there[best] - there[choice[p]] < 0:
-                    choice[head], choice[p] = state, best
-                    return woken_by([head, p])
+                moved = [head]
+                if best != trial[p]:
+                    delta += there[best] - there[trial[p]]
+                    trial[p] = best
+                    moved.append(p)
+                delta += descend(trial, moved, {head, p})
+                if delta < 0:
+                    choice[:] = trial
+                    return woken_by(moved)
         return []
 
     def improve(choice: list[int]) -> list[int]:

@@ -574,6 +574,8 @@ class _Builder:
         if linear and rule.fused:
             linear = ways_off_pads(linear, rule)  # (as partition's `on_terms` reads them)
         node = Node(ops, res, [], rule, False, weight, None, uneven, linear, kind[1], uneven_loops)
+        if name.startswith("linalg.") and len(res) == 1 and res[0] >= 0 and index not in fn.reads_outside:
+            node.init = len(own) - 1  # (a linalg op's init is its last operand)
         if weight != 1:
             node.operand_weights = self.use_weights([*operands, *aligned.values()], weight)
         if choice is not None:

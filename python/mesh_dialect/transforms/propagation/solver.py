@@ -118,6 +118,10 @@ with 8, they crowded out the layouts of the cheapest plan on 2 of 400
 generated 2-D and 3-D mesh MLPs."""
 MAX_STATES = 16
 """Candidate states kept per node (the first found)."""
+LOOP_MOVE_STEPS = 8
+"""How many rounds of moves around a loop head and its yield `loop_move`
+tries before it prices the move (a body of a few ops in a chain)."""
+
 MAX_ROUNDS = 8
 """Rounds of local improvement after the forward pass."""
 IMPOSSIBLE = 1 << 40
@@ -177,6 +181,9 @@ class Node:
     sized_by_operands: bool = False
     # with `uneven`: the only loops that may cut a value unevenly (None: any)
     uneven_loops: frozenset[int] | None = None
+    # the operand that is the init of its one result, a linalg op's (-1:
+    # none): split as a sum reduction, it may read it as terms (`partial_init`)
+    init: int = -1
 
     def weight_of(self, i: int) -> int:
         """How many times operand `i` is read: the trip counts around the use."""
@@ -720,7 +727,7 @@ class _Candidates:
         around = tuple([(form[v], seen[v]) for v in ids])
         # (with whether it may run on pieces of unequal sizes: nodes of equal rules may differ there)
         uneven = (node.uneven, node.sized_by_operands, node.uneven_loops)
-        key = (id(node.rule), node.linear, uneven, aliases, len(node.results), list_id, around)
+        key = (id(node.rule), node.linear, uneven, aliases, len(node.results), node.init, list_id, around)
         found = self.expand_memo.get(key)
         if found is None:
             return self.expanded(index, key, ids)
@@ -744,6 +751,8 @@ class _Candidates:
         suggested = (self.state(rule, mesh, option) for mesh, option in self.options(rule, requests))
         if node.linear:
             suggested = chain(suggested, self.linear(node))
+        if node.init >= 0:
+            suggested = self.partial_init(node, suggested)
         new = self.new_states(node, suggested)
         grew = self.add(index, new)
         seen, before = self.seen, key[-1]
@@ -753,7 +762,7 @@ class _Candidates:
         # Whether asking again adds nothing, as long as nothing else changes
         # the layouts around the node: known when that question is answered.
         form = self.facts.form
-        after = (*key[:5], self.list_id[index], tuple([(form[v], seen[v]) for v in ids]))
+        after = (*key[:6], self.list_id[index], tuple([(form[v], seen[v]) for v in ids]))
         answer = self.expand_memo.get(after)
         settled = self.settling.setdefault(after, [answer is not None and not answer[0]])
         if not states:
@@ -848,6 +857,45 @@ class _Candidates:
                     found = self.linear_memo[key]
                     if found is not None:
                         yield found
+
+    def partial_init(self, node: Node, suggested: Iterator[_Cand]) -> Iterator[_Cand]:
+        """The suggested states, each split as a sum reduction followed by
+        the same state reading the op's init as terms, in the partial-sum
+        layout of its result, when that layout is seen on the init: every
+        device adds its own terms of the reduction to its own terms of the
+        init.  A loop's accumulator so stays partial through a matmul, and
+        is reduced once, after the loop."""
+        v = node.operands[node.init]
+        layouts = self.layouts
+        wanted = {lid for lid in self.seen[v] if layouts[lid][1].partial_type == "sum" and layouts[lid][1].partial_axes}
+        if not wanted:
+            yield from suggested
+            return
+        # (the states the node has are offered again: `new_states` drops them)
+        have = [(st, self.lids(st.needs), self.lids(st.produces)) for st in node.states if st.option is not None]
+        for cand in chain(have, suggested):
+            yield cand
+            found = self.on_partial_init(node.init, cand, wanted)
+            if found is not None:
+                yield found
+
+    def on_partial_init(self, init: int, cand: _Cand, wanted: set[int]) -> _Cand | None:
+        """`cand` reading operand `init` in its result's layout, when that is
+        a partial sum in `wanted` and `cand` reads the init in its split."""
+        st, needs, produces = cand
+        if len(produces) != 1 or produces[0] not in wanted or init >= len(needs):
+            return None
+        key = ("init", id(st), init)
+        found = self.state_memo.get(key)
+        if found is None:
+            out = self.layouts[produces[0]]
+            if needs[init] != self.lid((out[0], Sharding(out[1].split_axes))):
+                return None
+            needs = (*needs[:init], produces[0], *needs[init + 1 :])
+            # one above the state reading the init whole: on a tie the init is reduced
+            variant = State(self.canonical(needs), st.produces, st.option, st.mesh, st.tie + 1)
+            found = self.state_memo[key] = (variant, needs, produces)
+        return found
 
     def linear_state(
         self, rule: ShardingRule, mesh: str, s: Sharding, side: str, i: int, terms: tuple[int, ...]
@@ -1677,10 +1725,12 @@ class _Local:
     def loop_move(self) -> list[int]:
         """A loop head and a node handing a value back to it, moved together
         where moving either alone does not pay (the head taking the layout
-        the body yields, say): the first pair that lowers the total, each
-        priced with the other where it goes; the nodes to revisit then.
-        Both nodes' costs come from `costs`, whose keys hold the other's
-        state (a node's neighbours across a back edge are among `others`)."""
+        the body yields, say), the nodes around them then improved as
+        `improve` would (a body of several ops follows the head's new
+        layout only once both ends moved): the first such move lowering the
+        total is kept, any other undone; the nodes to revisit then.  Each
+        step is priced by `costs`, whose keys hold the neighbours' states,
+        so the steps' sum is the change of the total."""
         s, choice = self.s, self.choice
         if not s.any_back:
             return []
@@ -1688,22 +1738,59 @@ class _Local:
             s.back_pairs = [(head, p) for p, edges in enumerate(s.back) for head, *_ in edges]
         for head, p in s.back_pairs:
             costs = self.costs(head)[1]
-            at_head, at_p = choice[head], choice[p]
+            at_head = choice[head]
             for state, cost in enumerate(costs):
                 if state == at_head:
                     continue
+                trail = [(head, at_head)]
                 self.move(head, state)
+                delta = cost - costs[at_head]
                 best, there = self.costs(p)
-                if cost - costs[at_head] + there[best] - there[at_p] < 0:
+                if best != choice[p]:
+                    delta += there[best] - there[choice[p]]
+                    trail.append((p, choice[p]))
                     self.move(p, best)
+                delta += self.descend(trail, {head, p})
+                if delta < 0:
                     woken: dict[int, None] = {}
-                    for v in chain(self.touched(head), self.touched(p)):
-                        value = self.g.values[v]
-                        woken.setdefault(value.producer[0])
-                        woken.update(dict.fromkeys(m for m, _ in value.consumers))
+                    for c in dict.fromkeys(c for c, _ in trail):
+                        for v in self.touched(c):
+                            value = self.g.values[v]
+                            woken.setdefault(value.producer[0])
+                            woken.update(dict.fromkeys(m for m, _ in value.consumers))
                     return [c for c in sorted(woken) if s.is_choosing[c]]
-                self.move(head, at_head)
+                for c, old in reversed(trail):
+                    self.move(c, old)
         return []
+
+    def descend(self, trail: list[tuple[int, int]], fixed: set[int]) -> int:
+        """Move the choosing nodes around those in `trail` (not `fixed`) to
+        their best states while that pays, up to `LOOP_MOVE_STEPS` moves,
+        each appended to `trail` with the state it left; the change of the
+        total."""
+        g, choice, is_choosing = self.g, self.choice, self.s.is_choosing
+        delta = 0
+        frontier = [c for c, _ in trail]
+        for _ in range(LOOP_MOVE_STEPS):
+            woken: dict[int, None] = {}
+            for c in frontier:
+                for v in self.touched(c):
+                    value = g.values[v]
+                    woken.setdefault(value.producer[0])
+                    woken.update(dict.fromkeys(m for m, _ in value.consumers))
+            frontier = []
+            for c in sorted(woken):
+                if c in fixed or not is_choosing[c]:
+                    continue
+                best, costs = self.costs(c)
+                if costs[best] < costs[choice[c]]:
+                    delta += costs[best] - costs[choice[c]]
+                    trail.append((c, choice[c]))
+                    self.move(c, best)
+                    frontier.append(c)
+            if not frontier:
+                break
+        return delta
 
     def move(self, c: int, state: int) -> None:
         node = self.g.nodes[c]
