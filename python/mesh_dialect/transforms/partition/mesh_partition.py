@@ -2417,7 +2417,7 @@ class _Partition:
             neutral = _neutral(out.partial_type, ir.RankedTensorType(init.type).element_type)
             if neutral is None:
                 raise _Unsupported(op.location, f"a split {out.partial_type} reduction has no neutral value")
-            if _is_fill_of(init, neutral, self.owner) or self.layout.get(init) == out:
+            if _is_fill_of(init, neutral, self.owner) or (n_inits == 1 and self.layout.get(init) == out):
                 continue  # (an init in the result's layout holds its terms: `_init_as_terms`)
             if self.terms_of_total(op, i, init, out):
                 continue

@@ -1702,7 +1702,7 @@ class _Local:
     def improve(self) -> None:
         """Rounds over the nodes whose neighbourhood changed since they were
         last evaluated (all of them at first)."""
-        g, choice, is_choosing = self.g, self.choice, self.s.is_choosing
+        choice = self.choice
         pending = self.s.choosers
         for _ in range(MAX_ROUNDS):
             if not pending:
@@ -1710,17 +1710,13 @@ class _Local:
                 if not pending:
                     break
                 continue
-            woken: dict[int, None] = {}
+            moved = []
             for c in pending:
                 best = self.better(c)
                 if best != choice[c]:
                     self.move(c, best)
-                    for v in self.touched(c):
-                        value = g.values[v]
-                        woken.setdefault(value.producer[0])
-                        for m, _ in value.consumers:
-                            woken.setdefault(m)
-            pending = [c for c in sorted(woken) if is_choosing[c]]
+                    moved.append(c)
+            pending = self.woken_by(moved)
 
     def loop_move(self) -> list[int]:
         """A loop head and a node handing a value back to it, moved together
@@ -1752,13 +1748,7 @@ class _Local:
                     self.move(p, best)
                 delta += self.descend(trail, {head, p})
                 if delta < 0:
-                    woken: dict[int, None] = {}
-                    for c in dict.fromkeys(c for c, _ in trail):
-                        for v in self.touched(c):
-                            value = self.g.values[v]
-                            woken.setdefault(value.producer[0])
-                            woken.update(dict.fromkeys(m for m, _ in value.consumers))
-                    return [c for c in sorted(woken) if s.is_choosing[c]]
+                    return self.woken_by([c for c, _ in trail])
                 for c, old in reversed(trail):
                     self.move(c, old)
         return []
@@ -1768,19 +1758,14 @@ class _Local:
         their best states while that pays, up to `LOOP_MOVE_STEPS` moves,
         each appended to `trail` with the state it left; the change of the
         total."""
-        g, choice, is_choosing = self.g, self.choice, self.s.is_choosing
+        choice = self.choice
         delta = 0
         frontier = [c for c, _ in trail]
         for _ in range(LOOP_MOVE_STEPS):
-            woken: dict[int, None] = {}
-            for c in frontier:
-                for v in self.touched(c):
-                    value = g.values[v]
-                    woken.setdefault(value.producer[0])
-                    woken.update(dict.fromkeys(m for m, _ in value.consumers))
+            woken = self.woken_by(frontier)
             frontier = []
-            for c in sorted(woken):
-                if c in fixed or not is_choosing[c]:
+            for c in woken:
+                if c in fixed:
                     continue
                 best, costs = self.costs(c)
                 if costs[best] < costs[choice[c]]:
@@ -1791,6 +1776,20 @@ class _Local:
             if not frontier:
                 break
         return delta
+
+    def woken_by(self, moved: list[int]) -> list[int]:
+        """The choosing nodes sharing a value with a node of `moved`, in
+        program order: those whose costs the moves changed."""
+        values = self.g.values
+        woken: dict[int, None] = {}
+        for c in moved:
+            for v in self.touched(c):
+                value = values[v]
+                woken.setdefault(value.producer[0])
+                for m, _ in value.consumers:
+                    woken.setdefault(m)
+        is_choosing = self.s.is_choosing
+        return [c for c in sorted(woken) if is_choosing[c]]
 
     def move(self, c: int, state: int) -> None:
         node = self.g.nodes[c]
