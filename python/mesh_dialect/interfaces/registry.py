@@ -665,26 +665,21 @@ def _ints(attr: ir.Attribute | None) -> list[int] | None:
     """An integer list attribute in any of its usual spellings."""
     if attr is None:
         return None
-    if isinstance(attr, ir.DenseI64ArrayAttr | ir.DenseI32ArrayAttr | ir.DenseI16ArrayAttr | ir.DenseI8ArrayAttr):
-        if len(attr) > MAX_LIST_ENTRIES:
-            raise OversizedList(len(attr))
-        return [int(x) for x in attr]
-    if isinstance(attr, ir.DenseIntElementsAttr):
-        if len(attr) > MAX_LIST_ENTRIES:
-            raise OversizedList(len(attr))
-        return [int(x) for x in attr]
-    if isinstance(attr, ir.ArrayAttr):
-        if len(attr) > MAX_LIST_ENTRIES:
-            raise OversizedList(len(attr))
-        out = []
-        for x in attr:
-            if not isinstance(x, ir.IntegerAttr):
-                return None
-            out.append(x.value)
-        return out
     if isinstance(attr, ir.IntegerAttr):
         return [attr.value]
-    return None
+    dense = ir.DenseI64ArrayAttr | ir.DenseI32ArrayAttr | ir.DenseI16ArrayAttr | ir.DenseI8ArrayAttr
+    if not isinstance(attr, dense | ir.DenseIntElementsAttr | ir.ArrayAttr):
+        return None
+    if len(attr) > MAX_LIST_ENTRIES:
+        raise OversizedList(len(attr))
+    if not isinstance(attr, ir.ArrayAttr):
+        return [int(x) for x in attr]
+    out = []
+    for x in attr:
+        if not isinstance(x, ir.IntegerAttr):
+            return None
+        out.append(x.value)
+    return out
 
 
 def _attr(op: ir.Operation, name: str) -> ir.Attribute | None:

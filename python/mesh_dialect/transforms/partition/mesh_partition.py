@@ -982,10 +982,7 @@ class _Partition:
         """Whether the layouts around `op` (of one result, `out`) are the
         ones a loop sharding of its rule implies."""
         ins = [None if m is None else self.layout.get(v, _WHOLE) for v, m in zip(op.operands, rule.operand_maps)]
-        k = _init_as_terms(op.name, ins, [out])
-        if k is not None:  # (as `fit` reads it)
-            ins[k] = dataclasses.replace(out, partial_axes=())
-        return self.fits_at(op, rule, ins, [out])
+        return self.fits_at(op, rule, _init_read_whole(op.name, rule, ins, [out]), [out])
 
     def localize_dynamic(self, op: ir.Operation, name: str) -> bool:
         """Slices and expand_shape whose local pieces have sizes only known at
@@ -1663,9 +1660,7 @@ class _Partition:
         ins = [layout.get(v) for v in operands]
         have_in = [None if m is None else _WHOLE if s is None else s for s, m in zip(ins, rule.operand_maps)]
         have_out = [None if m is None else _WHOLE if s is None else s for s, m in zip(outs, rule.result_maps)]
-        k = _init_as_terms(op.name, have_in, have_out)
-        if k is not None:  # (`fix_init` leaves it as it is)
-            have_in[k] = dataclasses.replace(have_out[0], partial_axes=())
+        have_in = _init_read_whole(op.name, rule, have_in, have_out)  # (`fix_init` leaves it as it is)
         if self.fits_at(op, rule, have_in, have_out):
             self.check_pieces(op, rule, operands, results, ins, outs, types)
             return [], True
@@ -1818,7 +1813,7 @@ class _Partition:
             )
         moved = []
         crops = {c.operand for c in rule.crops}
-        kept = _init_as_terms(op.name, operands, list(derived.results))  # (`fix_init` leaves it as it is)
+        kept = _init_as_terms(op.name, rule, operands, list(derived.results))  # (`fix_init` leaves it as it is)
         for i, (have, need) in enumerate(zip(operands, derived.operands)):
             if have is None or need is None or same_placement(have, need) or i == kept:
                 continue
@@ -2411,14 +2406,16 @@ class _Partition:
         n_inits = len(results)
         if operands is None:
             operands = list(op.operands)
+        layouts = [self.layout.get(v) for v in operands]
+        kept = _init_as_terms(name, rule, layouts, [out] * n_inits)
         for k in range(n_inits):
             i = len(operands) - n_inits + k
             init = operands[i]
             neutral = _neutral(out.partial_type, ir.RankedTensorType(init.type).element_type)
             if neutral is None:
                 raise _Unsupported(op.location, f"a split {out.partial_type} reduction has no neutral value")
-            if _is_fill_of(init, neutral, self.owner) or (n_inits == 1 and self.layout.get(init) == out):
-                continue  # (an init in the result's layout holds its terms: `_init_as_terms`)
+            if i == kept or _is_fill_of(init, neutral, self.owner):
+                continue  # (an init in the result's layout holds its terms)
             if self.terms_of_total(op, i, init, out):
                 continue
             kept = self.first_only(init, list(out.partial_axes), neutral, ir.InsertionPoint(op), op.location)
@@ -2890,19 +2887,39 @@ _TERM_INIT_KINDS = frozenset(("sum", "max", "min"))
 """Reductions whose split op may read its init as terms (`_init_as_terms`)."""
 
 
-def _init_as_terms(name: str, ins: list[Sharding | None], outs: list[Sharding | None]) -> int | None:
+def _init_as_terms(
+    name: str, rule: ShardingRule, ins: list[Sharding | None], outs: list[Sharding | None]
+) -> int | None:
     """The operand of a linalg op of one result that is its init, when the
     init arrives in the result's layout, partial over the same axes: each
     device then folds its own part of the reduction into its own terms of
     the init, and the terms' total is the whole result (a loop's
-    accumulator stays partial through a matmul).  None otherwise."""
+    accumulator stays partial through a matmul).  The partial's kind must
+    be the combiner of one of the op's reduction loops: folding terms of
+    another kind would not add up.  None otherwise."""
     if len(outs) != 1 or not ins or not name.startswith("linalg."):
         return None
     out = outs[0]
     if out is None or not out.partial_axes or out.partial_type not in _TERM_INIT_KINDS:
         return None
+    if not any(it.is_reduction and it.kind == out.partial_type for it in rule.iterators):
+        return None
     k = len(ins) - 1
     return k if ins[k] == out else None
+
+
+def _init_read_whole(
+    name: str, rule: ShardingRule, ins: list[Sharding | None], outs: list[Sharding | None]
+) -> list[Sharding | None]:
+    """`ins` as the rule's fit sees them: an init `_init_as_terms` accepts
+    counts as its result's layout without the partial (the split reduction
+    folds into it where it lies)."""
+    k = _init_as_terms(name, rule, ins, outs)
+    if k is None:
+        return ins
+    out = outs[0]
+    assert out is not None
+    return [*ins[:k], dataclasses.replace(out, partial_axes=()), *ins[k + 1 :]]
 
 
 def _fits(
