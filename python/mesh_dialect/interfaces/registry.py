@@ -36,6 +36,7 @@ from mlir import ir
 
 from ..ir.hlo import (
     FLIPPED,
+    MAX_LIST_ENTRIES,
     ConvDimensions,
     comparison_direction,
     comparison_type,
@@ -645,12 +646,6 @@ def _unshardable(value: ir.Value) -> TensorMap | None:
     """A tensor none of whose dimensions follows a loop."""
     shape = _shape(value)
     return None if shape is None else (None,) * len(shape)
-
-
-MAX_LIST_ENTRIES = 4096
-"""The most entries `_ints` reads from an integer list attribute: such lists
-hold an entry or two per dimension, and an unverified one (an unregistered
-dialect's) may be a splat of billions that would take minutes to read."""
 
 
 class OversizedList(Exception):

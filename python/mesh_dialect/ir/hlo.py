@@ -24,6 +24,12 @@ _COMPARE_TYPE = re.compile(r"comparison_type\s+(\w+)")
 
 T = TypeVar("T")
 
+MAX_LIST_ENTRIES = 4096
+"""The most entries an hlo op's integer list attribute may hold: such lists
+hold an entry or two per dimension, and an unverified one (the dialect is
+unregistered) may be a splat of billions that would take minutes to read.
+The rules and the simulator refuse longer ones."""
+
 FLIPPED = {"LT": "GT", "LE": "GE", "GT": "LT", "GE": "LE", "EQ": "EQ", "NE": "NE"}
 """A compare's direction with its operands swapped."""
 
