@@ -364,3 +364,19 @@ def test_result_number_past_any_op(number):
     # in a comment or a string it is no use
     quiet = "// %j#" + number + '\n"foo.op"() {note = "%j#' + number + '"} : () -> ()\n'
     assert _accepted(quiet)
+
+
+def test_named_op_body_error_has_a_position():
+    """MLIR gives the body it builds for a named linalg op no locations:
+    an invalid one (element types it cannot convert) is said at the op."""
+    text = (
+        "func.func @f(%a: tensor<4xbf16>, %b: tensor<4xf16>, %s: tensor<f16>) -> tensor<f16> {\n"
+        "  %d = linalg.dot ins(%b, %b : tensor<4xf16>, tensor<4xf16>) outs(%s : tensor<f16>) -> tensor<f16>\n"
+        "  %e = linalg.dot ins(%a, %b : tensor<4xbf16>, tensor<4xf16>) outs(%d : tensor<f16>) -> tensor<f16>\n"
+        "  return %e : tensor<f16>\n}\n"
+    )
+    message = (
+        "'linalg.dot' has no valid body for its element types (bf16, f16 -> f16): "
+        "'arith.mulf' op requires the same type for all operands and results"
+    )
+    assert _errors(text, unregistered=False) == [(3, 3, message)]

@@ -17,7 +17,7 @@ from mlir.passmanager import PassManager
 from . import diagnostics as diag
 from .dialect import load_dialect
 from .syntax import Translation, to_custom, to_generic, untranslated_op_error
-from .text import LineIndex, MeshSyntaxError, scan_balanced, scan_group
+from .text import LineIndex, MeshSyntaxError, scan_balanced, scan_group, split_top_level
 
 _ALIAS = re.compile(r"[#!][A-Za-z_][\w$.\-]*[ \t]*=")
 _BLANKS = re.compile(r"(?:\s+|//[^\n]*)*")
@@ -870,6 +870,8 @@ def parse(
         if not diags:
             diags = [_silent_failure(translation, filename)]
         diags = [_place_stray_op(d, text, insertions) for d in diags]
+        if diags[0].line == 0 and "linalg." in text:
+            diags[0] = _place_body_error(diags[0], text, filename, ctx)
         raise diag.DiagnosticError(diags, {filename: text}) from None
     module = _unwrap(outer.operation)
     if refuse_unknown:
@@ -883,6 +885,80 @@ def parse(
     if depth > MAX_NESTING // 4:
         _check_printed_depth(module, text, filename, deepest_at)
     return module
+
+
+_NAMED_LINALG = re.compile(_SKIPPED + r"(?<![\w$.%@#^!])linalg\.(\w+)\b(?!\s*[\"(])")
+_OPERAND_LIST = re.compile(r"\b(ins|outs)\s*\(")
+_PROBES = 256
+"""The most distinct named linalg ops `_place_body_error` parses alone."""
+
+
+def _place_body_error(d: diag.Diagnostic, text: str, filename: str, ctx: ir.Context) -> diag.Diagnostic:
+    """MLIR builds a named linalg op's body itself, without locations: an
+    invalid one (element types it cannot convert between: bf16 into f16)
+    fails verification with no position.  Each named linalg op of `text`
+    is parsed alone, on arguments of its operands' types, and the first
+    that fails the same way is named (its operand types with it).  `d` is
+    returned as it is when none does."""
+    seen: set[str] = set()
+    for m in _ops_in_code(_NAMED_LINALG, text):
+        found = _NEXT_OP.search(text, m.end())
+        op_text = text[m.start() : found.start() if found else len(text)]
+        probe, types = _probe_text(op_text)
+        if probe is None or probe in seen:
+            continue
+        if len(seen) >= _PROBES:
+            break
+        seen.add(probe)
+        try:
+            ir.Operation.parse(probe, context=ctx)
+        except ir.MLIRError as e:
+            if not e.error_diagnostics or e.error_diagnostics[0].message != d.message:
+                continue
+            start = text.rfind("\n", 0, m.start()) + 1
+            at = start + len(text[start : m.start()]) - len(text[start : m.start()].lstrip())
+            line, col = LineIndex(text).position(at)
+            name = f"linalg.{m.group(1)}"
+            message = f"'{name}' has no valid body for its element types ({types}): {d.message}"
+            return diag.Diagnostic("error", message, filename, line, col)
+    return d
+
+
+def _probe_text(op_text: str) -> tuple[str | None, str]:
+    """A function holding only the named linalg op `op_text` (from its name
+    on), its `ins` and `outs` operands renamed to the function's arguments;
+    with it, the operands' element types as `a, b -> c`.  None when the
+    operand lists cannot be read."""
+    args: list[str] = []
+    parts: list[str] = []
+    sides: dict[str, list[str]] = {"ins": [], "outs": []}
+    pos = 0
+    for m in _OPERAND_LIST.finditer(op_text):
+        if m.start() < pos:
+            continue
+        end = scan_group(op_text, m.end() - 1)
+        names, colon, typed = op_text[m.end() : end - 1].partition(":")
+        types = split_top_level(typed)
+        if not colon or len(split_top_level(names)) != len(types):
+            return None, ""
+        renamed = [f"%p{len(args) + k}" for k in range(len(types))]
+        args.extend(f"{v}: {t}" for v, t in zip(renamed, types))
+        sides[m.group(1)].extend(_element_type(t) for t in types)
+        parts.append(f"{op_text[pos : m.end()]}{', '.join(renamed)} : {', '.join(types)})")
+        pos = end
+    if not sides["outs"]:
+        return None, ""
+    body = "".join(parts) + op_text[pos:].rstrip()
+    shown = f"{', '.join(sides['ins'])} -> {', '.join(sides['outs'])}"
+    return f"func.func @probe({', '.join(args)}) {{\n  {body}\n  return\n}}\n", shown
+
+
+def _element_type(t: str) -> str:
+    """`tensor<4x8xf16>` as `f16`; a scalar type as it is."""
+    if not t.endswith(">") or "<" not in t:
+        return t
+    inner = t[t.index("<") + 1 : -1]
+    return split_top_level(inner)[0].rsplit("x", 1)[-1].strip() if "x" in inner else inner.strip()
 
 
 def _place_stray_op(d: diag.Diagnostic, text: str, insertions: dict[int, str]) -> diag.Diagnostic:
