@@ -891,6 +891,8 @@ _NAMED_LINALG = re.compile(_SKIPPED + r"(?<![\w$.%@#^!])linalg\.(\w+)\b(?!\s*[\"
 _OPERAND_LIST = re.compile(r"\b(ins|outs)\s*\(")
 _PROBES = 256
 """The most distinct named linalg ops `_place_body_error` parses alone."""
+_PROBE_CHARS = 4096
+"""The longest op text `_place_body_error` parses alone."""
 
 
 def _place_body_error(d: diag.Diagnostic, text: str, filename: str, ctx: ir.Context) -> diag.Diagnostic:
@@ -904,6 +906,8 @@ def _place_body_error(d: diag.Diagnostic, text: str, filename: str, ctx: ir.Cont
     for m in _ops_in_code(_NAMED_LINALG, text):
         found = _NEXT_OP.search(text, m.end())
         op_text = text[m.start() : found.start() if found else len(text)]
+        if len(op_text) > _PROBE_CHARS:
+            continue  # (ops sharing a line: each probe would hold the rest of it)
         probe, types = _probe_text(op_text)
         if probe is None or probe in seen:
             continue
