@@ -919,8 +919,7 @@ def _place_body_error(d: diag.Diagnostic, text: str, filename: str, ctx: ir.Cont
         except ir.MLIRError as e:
             if not e.error_diagnostics or e.error_diagnostics[0].message != d.message:
                 continue
-            start = text.rfind("\n", 0, m.start()) + 1
-            at = start + len(text[start : m.start()]) - len(text[start : m.start()].lstrip())
+            at = _BLANKS.match(text, text.rfind("\n", 0, m.start()) + 1).end()  # (the line's first word)
             line, col = LineIndex(text).position(at)
             name = f"linalg.{m.group(1)}"
             message = f"'{name}' has no valid body for its element types ({types}): {d.message}"

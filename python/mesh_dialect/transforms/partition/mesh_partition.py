@@ -2407,14 +2407,14 @@ class _Partition:
         if operands is None:
             operands = list(op.operands)
         layouts = [self.layout.get(v) for v in operands]
-        kept = _init_as_terms(name, rule, layouts, [out] * n_inits)
+        as_terms = _init_as_terms(name, rule, layouts, [out] * n_inits)
         for k in range(n_inits):
             i = len(operands) - n_inits + k
             init = operands[i]
             neutral = _neutral(out.partial_type, ir.RankedTensorType(init.type).element_type)
             if neutral is None:
                 raise _Unsupported(op.location, f"a split {out.partial_type} reduction has no neutral value")
-            if i == kept or _is_fill_of(init, neutral, self.owner):
+            if i == as_terms or _is_fill_of(init, neutral, self.owner):
                 continue  # (an init in the result's layout holds its terms)
             if self.terms_of_total(op, i, init, out):
                 continue
