@@ -38,3 +38,24 @@ func.func @transposed(%a: tensor<8x4xbf16>, %b: tensor<4x8xf16>, %c: tensor<4x8x
          ins(%a, %b : tensor<8x4xbf16>, tensor<4x8xf16>) outs(%c : tensor<4x8xf16>) -> tensor<4x8xf16>
   return %v : tensor<4x8xf16>
 }
+
+// -----
+
+// Two ops on one line, the invalid one first: it is parsed alone, and the
+// error names its element types.
+func.func @first_on_line(%h: tensor<4xf16>, %x: tensor<4xf32>, %e: tensor<4xf32>) -> tensor<4xf32> {
+  // CHECK: named-op-body-types.mlir:[[@LINE+2]]:3: error: 'linalg.add' has no valid body for its element types (f16, f16 -> f32)
+  // expected-error@+1 {{'linalg.add' has no valid body for its element types (f16, f16 -> f32)}}
+  %v = linalg.add ins(%h, %h : tensor<4xf16>, tensor<4xf16>) outs(%e : tensor<4xf32>) -> tensor<4xf32> %w = linalg.add ins(%x, %x : tensor<4xf32>, tensor<4xf32>) outs(%v : tensor<4xf32>) -> tensor<4xf32>
+  return %w : tensor<4xf32>
+}
+
+// -----
+
+// The invalid one second, after a valid one: the position is its own.
+func.func @second_on_line(%c: tensor<4xcomplex<f32>>, %x: tensor<4xf32>, %e: tensor<4xf32>) -> tensor<4xf32> {
+  // CHECK: named-op-body-types.mlir:[[@LINE+2]]:104: error: 'linalg.add' has no valid body for its element types (complex<f32>, complex<f32> -> f32)
+  // expected-error@+1 {{'linalg.add' has no valid body for its element types (complex<f32>, complex<f32> -> f32)}}
+  %v = linalg.add ins(%x, %x : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32> %w = linalg.add ins(%c, %c : tensor<4xcomplex<f32>>, tensor<4xcomplex<f32>>) outs(%v : tensor<4xf32>) -> tensor<4xf32>
+  return %w : tensor<4xf32>
+}

@@ -919,12 +919,24 @@ def _place_body_error(d: diag.Diagnostic, text: str, filename: str, ctx: ir.Cont
         except ir.MLIRError as e:
             if not e.error_diagnostics or e.error_diagnostics[0].message != d.message:
                 continue
-            at = _BLANKS.match(text, text.rfind("\n", 0, m.start()) + 1).end()  # (the line's first word)
-            line, col = LineIndex(text).position(at)
+            line, col = LineIndex(text).position(_op_start(text, m.start()))
             name = f"linalg.{m.group(1)}"
             message = f"'{name}' has no valid body for its element types ({types}): {d.message}"
             return diag.Diagnostic("error", message, filename, line, col)
     return d
+
+
+_RESULTS_BEFORE = re.compile(r"%[\w$.\-]+(?::\d+)?(?:\s*,\s*%[\w$.\-]+(?::\d+)?)*\s*=\s*$")
+_OP_AFTER = re.compile(r'%|(?<![#!"\w.$])[A-Za-z_][\w$]*\.[\w$.]+')
+"""In what follows a named op's `outs(...)` on its line: where another op starts."""
+
+
+def _op_start(text: str, name_at: int) -> int:
+    """Where the op whose name is at `name_at` starts: at its result list
+    when it has one (MLIR's position for an op), else at its name."""
+    line_start = max(text.rfind("\n", 0, name_at) + 1, name_at - 512)
+    found = _RESULTS_BEFORE.search(text, line_start, name_at)
+    return found.start() if found else name_at
 
 
 def _probe_text(op_text: str) -> tuple[str | None, str]:
@@ -949,19 +961,27 @@ def _probe_text(op_text: str) -> tuple[str | None, str]:
         sides[m.group(1)].extend(_element_type(t) for t in types)
         parts.append(f"{op_text[pos : m.end()]}{', '.join(renamed)} : {', '.join(types)})")
         pos = end
+        if m.group(1) == "outs":
+            break
     if not sides["outs"]:
         return None, ""
-    body = "".join(parts) + op_text[pos:].rstrip()
+    rest = op_text[pos:]
+    after = _OP_AFTER.search(rest)  # (another op on the same line)
+    body = "".join(parts) + (rest[: after.start()] if after else rest).rstrip()
     shown = f"{', '.join(sides['ins'])} -> {', '.join(sides['outs'])}"
     return f"func.func @probe({', '.join(args)}) {{\n  {body}\n  return\n}}\n", shown
 
 
+_DIMS = re.compile(r"^(?:(?:\d+|\?)\s*x\s*)*")
+
+
 def _element_type(t: str) -> str:
-    """`tensor<4x8xf16>` as `f16`; a scalar type as it is."""
+    """`tensor<4x?xf16>` as `f16`, `memref<4xcomplex<f32>, strided<[1]>>` as
+    `complex<f32>`; a scalar type as it is."""
     if not t.endswith(">") or "<" not in t:
         return t
-    inner = t[t.index("<") + 1 : -1]
-    return split_top_level(inner)[0].rsplit("x", 1)[-1].strip() if "x" in inner else inner.strip()
+    shaped = split_top_level(t[t.index("<") + 1 : -1])[0].strip()
+    return _DIMS.sub("", shaped, count=1)
 
 
 def _place_stray_op(d: diag.Diagnostic, text: str, insertions: dict[int, str]) -> diag.Diagnostic:
