@@ -38,11 +38,13 @@ from ..ir.hlo import (
     FLIPPED,
     MAX_LIST_ENTRIES,
     ConvDimensions,
+    OversizedList,
     comparison_direction,
     comparison_type,
     conv_dimensions,
     dot_dimensions,
     gather_dimensions,
+    int_list,
     scatter_dimensions,
 )
 from ..ir.signature import op_signature, read_signature
@@ -648,35 +650,6 @@ def _unshardable(value: ir.Value) -> TensorMap | None:
     return None if shape is None else (None,) * len(shape)
 
 
-class OversizedList(Exception):
-    """An integer list attribute of more than `MAX_LIST_ENTRIES` entries."""
-
-    def __init__(self, count: int) -> None:
-        super().__init__(count)
-        self.count = count
-
-
-def _ints(attr: ir.Attribute | None) -> list[int] | None:
-    """An integer list attribute in any of its usual spellings."""
-    if attr is None:
-        return None
-    if isinstance(attr, ir.IntegerAttr):
-        return [attr.value]
-    dense = ir.DenseI64ArrayAttr | ir.DenseI32ArrayAttr | ir.DenseI16ArrayAttr | ir.DenseI8ArrayAttr
-    if not isinstance(attr, dense | ir.DenseIntElementsAttr | ir.ArrayAttr):
-        return None
-    if len(attr) > MAX_LIST_ENTRIES:
-        raise OversizedList(len(attr))
-    if not isinstance(attr, ir.ArrayAttr):
-        return [int(x) for x in attr]
-    out = []
-    for x in attr:
-        if not isinstance(x, ir.IntegerAttr):
-            return None
-        out.append(x.value)
-    return out
-
-
 def _attr(op: ir.Operation, name: str) -> ir.Attribute | None:
     return op.attributes[name] if name in op.attributes else None
 
@@ -893,9 +866,9 @@ def _slice_dims(op: ir.Operation, full: tuple[int | None, ...]) -> list[bool] | 
     a piece of the full tensor then holds the elements of exactly its piece
     of the slice, at the same offset and stride (the pieces are even:
     slices never run on uneven ones)."""
-    offsets = _ints(_attr(op, "static_offsets"))
-    sizes = _ints(_attr(op, "static_sizes"))
-    strides = _ints(_attr(op, "static_strides"))
+    offsets = int_list(_attr(op, "static_offsets"))
+    sizes = int_list(_attr(op, "static_sizes"))
+    strides = int_list(_attr(op, "static_strides"))
     if offsets is None or sizes is None or strides is None or len(sizes) != len(full):
         return None
     return [
@@ -928,11 +901,11 @@ def _slice_maps(
     if full is None or piece is None:
         return None
     whole = _slice_dims(op, full)
-    sizes = _ints(_attr(op, "static_sizes")) or []
+    sizes = int_list(_attr(op, "static_sizes")) or []
     kept = kept_dims(sizes, len(piece))
     if whole is None or kept is None:
         return None
-    offsets, strides = _ints(_attr(op, "static_offsets")), _ints(_attr(op, "static_strides"))
+    offsets, strides = int_list(_attr(op, "static_offsets")), int_list(_attr(op, "static_strides"))
     static = crops and None not in full and offsets is not None and strides is not None
     full_map: list[int | None] = [None] * len(full)
     piece_map: list[int | None] = [None] * len(piece)
@@ -970,7 +943,7 @@ def _extract_slice(op: ir.Operation) -> ShardingRule | None:
     iterators = list(_all_parallel(loops))
     if not crops and _has_zero(op.results[0]):
         full = _shape(op.operands[0]) or ()
-        offsets, sizes = _ints(_attr(op, "static_offsets")), _ints(_attr(op, "static_sizes"))
+        offsets, sizes = int_list(_attr(op, "static_offsets")), int_list(_attr(op, "static_sizes"))
         dyn = ir.ShapedType.get_dynamic_size()
         full_map = list(full_map)
         for d, (o, n, f) in enumerate(zip(offsets or (), sizes or (), full)):
@@ -1009,8 +982,8 @@ def _insert_slice(op: ir.Operation) -> ShardingRule | None:
     full_map, piece_map = list(full_map), list(piece_map)
     crops: list[Crop] = []
     full, piece = _shape(op.operands[1]), _shape(op.operands[0])
-    offsets, sizes = _ints(_attr(op, "static_offsets")), _ints(_attr(op, "static_sizes"))
-    strides = _ints(_attr(op, "static_strides"))
+    offsets, sizes = int_list(_attr(op, "static_offsets")), int_list(_attr(op, "static_sizes"))
+    strides = int_list(_attr(op, "static_strides"))
     kept = None if sizes is None or piece is None else kept_dims(sizes, len(piece))
     static = len(op.operands) == 2 and full is not None and piece is not None and None not in (*full, *piece)
     if static and offsets is not None and strides is not None and kept is not None:
@@ -1051,7 +1024,7 @@ def _pad(op: ir.Operation) -> ShardingRule | None:
     when its padding value depends on the position or reads a tensor
     (every device then pads whole)."""
     source, result = _shape(op.operands[0]), _shape(op.results[0])
-    low, high = _ints(_attr(op, "static_low")), _ints(_attr(op, "static_high"))
+    low, high = int_list(_attr(op, "static_low")), int_list(_attr(op, "static_high"))
     if source is None or result is None or low is None or high is None or not len(op.regions):
         return None
     rank = len(result)
@@ -1118,7 +1091,7 @@ def fusible_pad(value: ir.Value) -> tuple[tuple[int, ...], tuple[int, ...]] | No
     if pad.name != "tensor.pad" or len(pad.operands) != 1 or not len(pad.regions):
         return None  # (more operands: dynamic low or high sizes)
     source, result = _shape(pad.operands[0]), _shape(value)
-    low, high = _ints(_attr(pad, "static_low")), _ints(_attr(pad, "static_high"))
+    low, high = int_list(_attr(pad, "static_low")), int_list(_attr(pad, "static_high"))
     if source is None or result is None or low is None or high is None:
         return None
     rank = len(result)
@@ -1512,9 +1485,9 @@ def _tosa_windowed(op: ir.Operation) -> ShardingRule | None:
     if x is None or out is None or len(x) != len(out) or len(x) < 3 or None in x or None in out:
         return None
     spatial = len(x) - 2
-    pad = _ints(_attr(op, "pad"))
-    stride = _ints(_attr(op, "stride"))
-    dilation = _ints(_attr(op, "dilation")) or [1] * spatial
+    pad = int_list(_attr(op, "pad"))
+    stride = int_list(_attr(op, "stride"))
+    dilation = int_list(_attr(op, "dilation")) or [1] * spatial
     conv = name in ("tosa.conv2d", "tosa.conv3d", "tosa.depthwise_conv2d")
     if conv:
         if len(op.operands) < 3:
@@ -1525,7 +1498,7 @@ def _tosa_windowed(op: ir.Operation) -> ShardingRule | None:
         # conv: [OC, K..., IC]; depthwise: [K..., C, M]
         kernel = list(weight[1:-1]) if name != "tosa.depthwise_conv2d" else list(weight[:spatial])
     else:
-        kernel = _ints(_attr(op, "kernel"))
+        kernel = int_list(_attr(op, "kernel"))
     if pad is None or stride is None or kernel is None:
         return None
     if len(pad) != 2 * spatial or len(stride) != spatial or len(dilation) != spatial or len(kernel) != spatial:
@@ -1585,7 +1558,7 @@ def _whole_dims(v: ir.Value) -> list[DimExpr] | None:
 def _tosa_reduce(op: ir.Operation) -> ShardingRule | None:
     """The reduced axis stays with size 1: it is a reduction loop, and the
     result's dimension there follows no loop."""
-    axis = _ints(_attr(op, "axis"))
+    axis = int_list(_attr(op, "axis"))
     if axis is None or len(axis) != 1 or len(op.operands) != 1 or len(op.results) != 1:
         return None
     shape = _shape(op.operands[0])
@@ -1612,7 +1585,7 @@ def ignores_nan(op: ir.Operation) -> bool:
 def _transpose(op: ir.Operation, attr_name: str) -> ShardingRule | None:
     """`result[i] = operand[perm[i]]`; extra operands (old tosa's perms
     tensor) are not split."""
-    perm = _ints(_attr(op, attr_name))
+    perm = int_list(_attr(op, attr_name))
     if perm is None or not op.operands or len(op.results) != 1:
         return None
     shape = _shape(op.operands[0])
@@ -1730,7 +1703,7 @@ def _hlo_dot(op: ir.Operation) -> ShardingRule | None:
 def _hlo_broadcast_in_dim(op: ir.Operation) -> ShardingRule | None:
     """Operand dimension i becomes result dimension `broadcast_dimensions[i]`;
     an operand dimension of size 1 stretched to a larger one is not split."""
-    bdims = _ints(_attr(op, "broadcast_dimensions"))
+    bdims = int_list(_attr(op, "broadcast_dimensions"))
     if bdims is None or len(op.operands) != 1 or len(op.results) != 1:
         return None
     src, out = _shape(op.operands[0]), _shape(op.results[0])
@@ -1888,7 +1861,7 @@ def _hlo_reduce(op: ir.Operation) -> ShardingRule | None:
     `select` reduction when its results have static shapes (partition
     gathers each device's pick along a new last dimension)."""
     n = len(op.results)
-    dims = _ints(_attr(op, "dimensions"))
+    dims = int_list(_attr(op, "dimensions"))
     if dims is None or n == 0 or len(op.operands) != 2 * n:
         return None
     shapes = {_shape(v) for v in list(op.operands)[:n]}
@@ -1936,8 +1909,8 @@ def _hlo_slice(op: ir.Operation) -> ShardingRule | None:
     (`_one_element_loops`); one it takes every t-th element of (t > 1,
     `x[:, 1::2]`) is read through a window one element wide (`_strided`),
     the others stay whole."""
-    starts, limits = _ints(_attr(op, "start_indices")), _ints(_attr(op, "limit_indices"))
-    strides = _ints(_attr(op, "strides")) or ([1] * len(starts) if starts is not None else None)
+    starts, limits = int_list(_attr(op, "start_indices")), int_list(_attr(op, "limit_indices"))
+    strides = int_list(_attr(op, "strides")) or ([1] * len(starts) if starts is not None else None)
     full = _shape(op.operands[0]) if len(op.operands) == 1 else None
     if starts is None or limits is None or strides is None or full is None or len(op.results) != 1:
         return None
@@ -2050,7 +2023,7 @@ def _hlo_reverse(op: ir.Operation) -> ShardingRule | None:
     """`reverse` (`jnp.flip`, a convolution's input gradient): dimensions it
     does not reverse split; a reversed one would need every piece sent to
     its mirror device, and stays whole."""
-    dims = _ints(_attr(op, "dimensions"))
+    dims = int_list(_attr(op, "dimensions"))
     shape = _shape(op.operands[0]) if len(op.operands) == 1 else None
     if dims is None or shape is None or len(op.results) != 1 or any(not 0 <= d < len(shape) for d in dims):
         return None
@@ -2095,7 +2068,7 @@ def _hlo_dynamic_slice(op: ir.Operation) -> ShardingRule | None:
     clamped to 0) split; one it takes a single element of at a signless
     start (`x[:, i]`) is a sum loop (`_one_element_loops`: its clamped start
     falls in exactly one piece); the start indices are scalars."""
-    sizes = _ints(_attr(op, "slice_sizes"))
+    sizes = int_list(_attr(op, "slice_sizes"))
     full = _shape(op.operands[0]) if op.operands else None
     if sizes is None or full is None or len(sizes) != len(full) or len(op.results) != 1:
         return None
@@ -2143,7 +2116,7 @@ def _hlo_dynamic_update_slice(op: ir.Operation) -> ShardingRule | None:
 def _concatenate(op: ir.Operation, attr_name: str) -> ShardingRule | None:
     """hlo `concatenate` and `tensor.concat` (`torch.cat`): every dimension
     but the joined one, which attribute `attr_name` names."""
-    dim = _ints(_attr(op, attr_name))
+    dim = int_list(_attr(op, attr_name))
     shape = _shape(op.results[0]) if len(op.results) == 1 else None
     if dim is None or len(dim) != 1 or shape is None or not 0 <= dim[0] < len(shape):
         return None
@@ -2167,8 +2140,8 @@ def _hlo_pad(op: ir.Operation) -> ShardingRule | None:
     exactly `i + 1` cells per element), which a piece of the operand pads
     into exactly its piece of the result with the same attributes.  The
     padding value is a scalar."""
-    low, high = _ints(_attr(op, "edge_padding_low")), _ints(_attr(op, "edge_padding_high"))
-    interior = _ints(_attr(op, "interior_padding"))
+    low, high = int_list(_attr(op, "edge_padding_low")), int_list(_attr(op, "edge_padding_high"))
+    interior = int_list(_attr(op, "interior_padding"))
     if low is None or high is None or interior is None or len(op.operands) != 2 or len(op.results) != 1:
         return None
     shape = _shape(op.operands[0])
@@ -2207,7 +2180,7 @@ def _hlo_gather(op: ir.Operation) -> ShardingRule | None:
     `transforms/partition/hlo.py`).  Booleans have no such sum; other
     dimensions the indices pick from stay whole."""
     dims = gather_dimensions(str(_attr(op, "dimension_numbers") or ""))
-    sizes = _ints(_attr(op, "slice_sizes"))
+    sizes = int_list(_attr(op, "slice_sizes"))
     if dims is None or sizes is None or len(op.operands) != 2 or len(op.results) != 1:
         return None
     operand, indices, result = _shape(op.operands[0]), _shape(op.operands[1]), _shape(op.results[0])
@@ -2349,8 +2322,8 @@ def _window_lists(op: ir.Operation, names: tuple[str, ...], count: int) -> tuple
     """An hlo window's attributes `names` (1s where absent), then its
     `padding` (0s where absent, a (low, high) pair per dimension); None
     when one does not have an entry per dimension (`count` of them)."""
-    lists = [_ints(_attr(op, name)) or [1] * count for name in names]
-    padding = _ints(_attr(op, "padding")) or [0] * (2 * count)
+    lists = [int_list(_attr(op, name)) or [1] * count for name in names]
+    padding = int_list(_attr(op, "padding")) or [0] * (2 * count)
     if any(len(a) != count for a in lists) or len(padding) != 2 * count:
         return None
     return (*lists, padding)
@@ -2380,7 +2353,7 @@ def _hlo_convolution(op: ir.Operation) -> ShardingRule | None:
         return None
     x, k, out = shapes
     assert x is not None and k is not None and out is not None
-    groups = [_ints(_attr(op, f"{g}_group_count")) or [1] for g in ("feature", "batch")]
+    groups = [int_list(_attr(op, f"{g}_group_count")) or [1] for g in ("feature", "batch")]
     grouped = groups != [[1], [1]]
     window = _window_lists(op, ("window_strides", "rhs_dilation", "lhs_dilation"), n)
     if window is None:

@@ -30,6 +30,38 @@ hold an entry or two per dimension, and an unverified one (the dialect is
 unregistered) may be a splat of billions that would take minutes to read.
 The rules and the simulator refuse longer ones."""
 
+
+class OversizedList(Exception):
+    """An integer list attribute of more than `MAX_LIST_ENTRIES` entries."""
+
+    def __init__(self, count: int) -> None:
+        super().__init__(
+            f"an integer list attribute of {count} entries is more than any op has dimensions "
+            f"(at most {MAX_LIST_ENTRIES})"
+        )
+        self.count = count
+
+
+_DENSE_INTS = ir.DenseI64ArrayAttr | ir.DenseI32ArrayAttr | ir.DenseI16ArrayAttr | ir.DenseI8ArrayAttr
+
+
+def int_list(attr: ir.Attribute | None) -> list[int] | None:
+    """An integer list attribute in any spelling mhlo or stablehlo uses (an
+    integer, a dense array, dense elements, an array of integers); None for
+    anything else.  Raises `OversizedList` before reading a huge one."""
+    if isinstance(attr, ir.IntegerAttr):
+        return [attr.value]
+    if not isinstance(attr, _DENSE_INTS | ir.DenseIntElementsAttr | ir.ArrayAttr):
+        return None
+    if len(attr) > MAX_LIST_ENTRIES:  # (read one by one, a splat of billions takes minutes)
+        raise OversizedList(len(attr))
+    if not isinstance(attr, ir.ArrayAttr):
+        return [int(x) for x in attr]
+    if not all(isinstance(x, ir.IntegerAttr) for x in attr):
+        return None
+    return [x.value for x in attr]
+
+
 FLIPPED = {"LT": "GT", "LE": "GE", "GT": "LT", "GE": "LE", "EQ": "EQ", "NE": "NE"}
 """A compare's direction with its operands swapped."""
 

@@ -43,7 +43,7 @@ import re
 import numpy as np
 from mlir import ir
 
-from ...ir.hlo import MAX_LIST_ENTRIES, conv_dimensions, dot_dimensions, gather_dimensions, scatter_dimensions
+from ...ir.hlo import OversizedList, conv_dimensions, dot_dimensions, gather_dimensions, int_list, scatter_dimensions
 from .. import minmax
 from ..program import Block, Compiler, Step, dtype_of, fail, register, run_block, run_block_now
 from .core import _div_trunc, _rem_trunc, round_half_away, tensor_constant
@@ -56,24 +56,13 @@ DIALECTS = ("stablehlo", "mhlo")
 
 
 def _ints(attr: ir.Attribute) -> list[int]:
-    """An integer list in any spelling mhlo or stablehlo uses."""
-    if isinstance(attr, ir.IntegerAttr):
-        return [attr.value]
-    if isinstance(attr, ir.ArrayAttr):
-        found = attr
-    else:
-        try:
-            found = ir.DenseI64ArrayAttr(attr)
-        except ValueError:
-            found = ir.DenseIntElementsAttr(attr)
-    if len(found) > MAX_LIST_ENTRIES:  # (read one by one, a huge splat would take minutes)
-        raise ValueError(
-            f"an integer list attribute of {len(found)} entries is more than any op has dimensions "
-            f"(at most {MAX_LIST_ENTRIES})"
-        )
-    if isinstance(found, ir.ArrayAttr):
-        return [ir.IntegerAttr(x).value for x in found]
-    return [int(x) for x in found]
+    try:
+        found = int_list(attr)
+    except OversizedList as e:
+        raise ValueError(str(e)) from None
+    if found is None:
+        raise ValueError(f"expected an integer list attribute, got {attr}")
+    return found
 
 
 def _int_attr(op: ir.Operation, name: str) -> int:
