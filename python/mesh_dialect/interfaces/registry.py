@@ -804,6 +804,17 @@ def _static_cast(op: ir.Operation) -> ShardingRule | None:
     return _elementwise(op)
 
 
+def _tensor_insert(op: ir.Operation) -> ShardingRule | None:
+    """`tensor.insert` of a scalar at indices known only at run time: the
+    tensor it writes into, and its result, whole (no loop: a split one is
+    gathered first, and a split result cut from the whole after)."""
+    dest = _shape(op.operands[1]) if len(op.operands) >= 2 else None
+    if dest is None or len(op.results) != 1 or _shape(op.results[0]) is None:
+        return None
+    whole = (None,) * len(dest)
+    return ShardingRule((), (None, whole, *(None for _ in list(op.operands)[2:])), (whole,))
+
+
 def _softmax(op: ir.Operation) -> ShardingRule | None:
     """`linalg.softmax`: a parallel loop per dimension but the one it
     normalizes along, which stays whole (each row's maximum and sum read
@@ -2702,6 +2713,7 @@ def _register_builtins() -> None:
     register_rule("tensor.extract_slice", _extract_slice)
     register_rule("tensor.insert_slice", _insert_slice)
     register_rule("tensor.pad", _pad)
+    register_rule("tensor.insert", _tensor_insert)
     register_rule("tensor.concat", lambda op: _concatenate(op, "dim"))
     register_rule("tosa.reshape", _shape_reshape)
     register_rule("tensor.reshape", _shape_reshape)

@@ -8,18 +8,18 @@
 // resharded from the first layout to the second.
 // RUN: mesh-opt --mesh-partition %s -o %t.mlir 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: FileCheck %s --check-prefix=IR < %t.mlir
-// RUN: mesh-run %t.mlir --compare-with %s -f insert -q --seed 1 | FileCheck %s
+// RUN: mesh-run %t.mlir --compare-with %s -f reverse -q --seed 1 | FileCheck %s
 // RUN: mesh-run %t.mlir --compare-with %s -f loop -q --seed 2 | FileCheck %s
 // RUN: mesh-run %t.mlir --compare-with %s -f region -q --seed 3 | FileCheck %s
 // RUN: mesh-run %t.mlir --compare-with %s -f twice -q --seed 4 | FileCheck %s
 // CHECK: match
 
-// REMARK: :[[#@LINE+36]]:8: remark: no sharding rule for 'tensor.insert': operand 1 (split_axes = {{\[\[}}0]]) gathered whole on every device
+// REMARK: :[[#@LINE+34]]:8: remark: no sharding rule for 'tosa.reverse': operand 0 (split_axes = {{\[\[}}0]]) gathered whole on every device
 // REMARK-NOT: no sharding rule for 'scf.
 
-// IR-LABEL: func.func @insert(
+// IR-LABEL: func.func @reverse(
 // IR: %[[A:.*]] = mesh.all_gather %arg0 on @mesh mesh_axes = [0] gather_axis = 0
-// IR-NEXT: %[[C:.*]] = tensor.insert %arg1 into %[[A]][%{{.*}}, %{{.*}}] : tensor<4x8xf32>
+// IR-NEXT: %[[C:.*]] = tosa.reverse %[[A]] {axis = 0 : i32} : (tensor<4x8xf32>) -> tensor<4x8xf32>
 // IR-NEXT: %[[S:.*]] = mesh.all_slice %[[C]] on @mesh mesh_axes = [0] slice_axis = 0 : tensor<4x8xf32> -> tensor<2x8xf32>
 // The gather for the add's operands serves both:
 // IR-NEXT: %[[W:.*]] = mesh.all_gather %[[S]] on @mesh mesh_axes = [0] gather_axis = 0 : tensor<2x8xf32> -> tensor<4x8xf32>
@@ -45,12 +45,10 @@
 // IR-NOT: mesh.all_to_all
 
 mesh.mesh @mesh(shape = 2)
-func.func @insert(%a: tensor<4x8xf32>, %v: f32) -> tensor<4x8xf32> {
+func.func @reverse(%a: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %s = mesh.sharding @mesh split_axes = [[0]] : !mesh.sharding
   %a0 = mesh.shard %a to %s : tensor<4x8xf32>
-  %i = arith.constant 3 : index
-  %j = arith.constant 5 : index
-  %c = tensor.insert %v into %a0[%i, %j] : tensor<4x8xf32>
+  %c = tosa.reverse %a0 {axis = 0 : i32} : (tensor<4x8xf32>) -> tensor<4x8xf32>
   %c0 = mesh.shard %c to %s : tensor<4x8xf32>
   %d = arith.addf %c0, %c0 : tensor<4x8xf32>
   return %d : tensor<4x8xf32>
