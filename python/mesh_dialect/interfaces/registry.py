@@ -808,11 +808,10 @@ def _tensor_insert(op: ir.Operation) -> ShardingRule | None:
     """`tensor.insert` of a scalar at indices known only at run time: the
     tensor it writes into, and its result, whole (no loop: a split one is
     gathered first, and a split result cut from the whole after)."""
-    dest = _shape(op.operands[1]) if len(op.operands) >= 2 else None
-    if dest is None or len(op.results) != 1 or _shape(op.results[0]) is None:
+    whole = _unshardable(op.operands[1]) if len(op.operands) >= 2 else None
+    if whole is None or len(op.results) != 1 or _shape(op.results[0]) is None:
         return None
-    whole = (None,) * len(dest)
-    return ShardingRule((), (None, whole, *(None for _ in list(op.operands)[2:])), (whole,))
+    return ShardingRule((), (None, whole, *(None,) * (len(op.operands) - 2)), (whole,))
 
 
 def _softmax(op: ir.Operation) -> ShardingRule | None:

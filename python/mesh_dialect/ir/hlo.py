@@ -57,9 +57,12 @@ def int_list(attr: ir.Attribute | None) -> list[int] | None:
         raise OversizedList(len(attr))
     if not isinstance(attr, ir.ArrayAttr):
         return [int(x) for x in attr]
-    if not all(isinstance(x, ir.IntegerAttr) for x in attr):
-        return None
-    return [x.value for x in attr]
+    out = []
+    for x in attr:  # (each entry read once: a binding call)
+        if not isinstance(x, ir.IntegerAttr):
+            return None
+        out.append(x.value)
+    return out
 
 
 FLIPPED = {"LT": "GT", "LE": "GE", "GT": "LT", "GE": "LE", "EQ": "EQ", "NE": "NE"}
