@@ -232,3 +232,49 @@ func.func @pad_body_value_split(%x: tensor<8x16xf32>) -> tensor<10x16xf32> {
   } : tensor<8x16xf32> to tensor<10x16xf32>
   return %pd : tensor<10x16xf32>
 }
+
+// -----
+
+// A collective's result is one device's data: an annotation for its users
+// cannot cut it as one tensor (each device would take columns of its own
+// rows, and the gather would join the two devices' rows).
+mesh.mesh @m2(shape = 2)
+func.func @split_for_users_of_a_slice(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %y = mesh.all_slice %x on @m2 mesh_axes = [0] slice_axis = 0 : tensor<4x4xf32> -> tensor<2x4xf32>
+  %s = mesh.sharding @m2 split_axes = [[], [0]] : !mesh.sharding
+  // expected-error-re@+1 {{a value that differs between devices cannot be resharded, as partition would cut or gather it as one tensor: it is computed per device from 'mesh.all_slice' at {{.*}}mesh-partition-invalid.mlir:{{[0-9]+}}:8, and is wanted as split_axes = {{\[\[}}], [0]]}}
+  %ys = mesh.shard %y to %s annotate_for_users : tensor<2x4xf32>
+  %n = arith.negf %ys : tensor<2x4xf32>
+  %g = mesh.all_gather %n on @m2 mesh_axes = [0] gather_axis = 0 : tensor<2x4xf32> -> tensor<4x4xf32>
+  return %g : tensor<4x4xf32>
+}
+
+// -----
+
+// So is a value computed from one, however many ops later.
+mesh.mesh @m2(shape = 2)
+func.func @split_a_value_made_from_a_slice(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %y = mesh.all_slice %x on @m2 mesh_axes = [0] slice_axis = 0 : tensor<4x4xf32> -> tensor<2x4xf32>
+  %e = math.exp %y : tensor<2x4xf32>
+  %s = mesh.sharding @m2 split_axes = [[], [0]] : !mesh.sharding
+  // expected-error@+1 {{a value that differs between devices cannot be resharded}}
+  %es = mesh.shard %e to %s annotate_for_users : tensor<2x4xf32>
+  %n = arith.negf %es : tensor<2x4xf32>
+  %g = mesh.all_gather %n on @m2 mesh_axes = [0] gather_axis = 0 : tensor<2x4xf32> -> tensor<4x4xf32>
+  return %g : tensor<4x4xf32>
+}
+
+// -----
+
+// A signature that already gives pieces or partial values (partition's own
+// output, or one written per device) holds one device's data: partition
+// would take its types for the whole tensors'.
+mesh.mesh @m2(shape = 2)
+// expected-error@+1 {{a function with a per-device signature cannot be partitioned, as its types are one device's pieces: argument 0 is split_axes = [[]] partial = sum [0] on @m2}}
+func.func @per_device_signature(%x: tensor<4xf32> {mesh.sharding = #mesh.sharding<@m2, [[]], partial = sum [0]>}) -> tensor<4xf32> {
+  %g = mesh.all_reduce %x on @m2 mesh_axes = [0] : tensor<4xf32> -> tensor<4xf32>
+  %s = mesh.sharding @m2 split_axes = [[0]] : !mesh.sharding
+  %gs = mesh.shard %g to %s annotate_for_users : tensor<4xf32>
+  %e = math.exp %gs : tensor<4xf32>
+  return %e : tensor<4xf32>
+}

@@ -16,6 +16,7 @@ from mlir import ir
 from ..ir import diagnostics as diag
 from ..ir.asm import parse
 from ..ir.dialect import load_dialect
+from ..ir.schema import COLLECTIVES
 from ..sim.interpreter import MAX_DEVICES
 from .opt import Progress, cannot_read, decoded_input, read_input
 
@@ -204,9 +205,15 @@ class RunDriver:
                 ref_sim = Simulation(ref_module)
                 ref_fn = self.function = self._pick(ref_sim, self.o.ref_function or function, self.o.compare_with)
                 ref_sig = ref_sim.signature(ref_fn)
-                self.progress.phase(f"simulating the reference @{ref_fn} {_where(ref_sim, ref_sig, ref_sig.spmd)}")
+                ref_spmd = ref_sig.spmd
+                if not ref_spmd and _has_collectives(ref_module, ref_fn) and (on := sim.mesh_for(sig)) is not None:
+                    # A reference written partly per device (collectives
+                    # between whole values) runs on every device of the
+                    # program's mesh: each holds the whole inputs.
+                    ref_sim, ref_spmd = Simulation(ref_module, mesh=on, max_devices=self.o.max_devices), True
+                self.progress.phase(f"simulating the reference @{ref_fn} {_where(ref_sim, ref_sig, ref_spmd)}")
                 # A per-device reference runs on its mesh, from the same global inputs.
-                reference = ref_sim.run(ref_fn, inputs, spmd=ref_sig.spmd, seed=self.o.seed)
+                reference = ref_sim.run(ref_fn, inputs, spmd=ref_spmd, seed=self.o.seed)
                 if len(reference) != len(outputs):
                     raise RunError(
                         f"@{function} returns {len(outputs)} results but the reference @{ref_fn} returns "
@@ -351,6 +358,29 @@ def _too_deep(e: RecursionError, function: str | None) -> str:
         tb = tb.tb_next
     depth = f"deeper than {levels} levels" if levels else "too deeply"
     return f"calls or regions nest {depth}" + (f" (in @{function})" if function else "")
+
+
+_DEVICE_OPS = COLLECTIVES | {"mesh.process_multi_index", "mesh.process_linear_index", "mesh.update_halo"}
+"""Mesh ops only a device of a mesh runs (one device alone has no group)."""
+
+
+def _has_collectives(module: ir.Operation, function: str) -> bool:
+    """Whether @function (of `module`'s top level) runs an op only a device
+    of a mesh can (`_DEVICE_OPS`)."""
+    found = False
+
+    def visit(op: ir.Operation) -> ir.WalkResult:
+        nonlocal found
+        if op.name in _DEVICE_OPS:
+            found = True
+            return ir.WalkResult.INTERRUPT
+        return ir.WalkResult.ADVANCE
+
+    for op in module.regions[0].blocks[0].operations:
+        op = op.operation
+        if op.name == "func.func" and ir.StringAttr(op.attributes["sym_name"]).value == function:
+            op.walk(visit)
+    return found
 
 
 def _where(sim, sig, spmd: bool) -> str:

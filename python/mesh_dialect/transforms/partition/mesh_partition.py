@@ -60,6 +60,7 @@ from ...interfaces.registry import (
 )
 from ...interfaces.rules import Conflict, ShardingRule, option_from_shardings, shardings_from_option, uncropped
 from ...ir import ops as mesh_ops
+from ...ir.asm import remap_location
 from ...ir.control import (
     CARRIED_OPS,
     HLO_REGION_OPS,
@@ -73,8 +74,10 @@ from ...ir.control import (
 )
 from ...ir.exchange import exchanged, permuted, recut
 from ...ir.flags import drop_totals_only_flags
+from ...ir.per_device import SOURCES as PER_DEVICE_SOURCES
+from ...ir.per_device import per_device_values
 from ...ir.signature import op_address, value_address
-from ...ir.syntax import encode_sharding_attr
+from ...ir.syntax import Unprintable, decode_sharding_attr, encode_sharding_attr
 from ...ir.types import float_extreme, float_zero
 from ...ir.uniform import CONSTANTS as _CONSTANTS
 from ...ir.uniform import fill_init as _fill_init
@@ -342,6 +345,8 @@ class _Partition:
         self.shardings: dict[ir.Value, tuple[str, Sharding] | None] = {}  # per run: values die with the IR
         self.returned: list[Sharding | None] | None = None  # result layouts, from the first func.return
         self.reshards: dict[tuple[ir.Value, Sharding, ir.Block], ir.Value] = {}  # one reshard per block
+        # values a program written partly per device computes differently on each device (`per_device`)
+        self.per_device: dict[ir.Value, tuple[frozenset, ir.Operation]] = {}
         # values rebuilt in a layout instead of resharded: (value, its op, and
         # for a fill the empty it fills and that empty's op, else None, None)
         self.rebuilt: list[tuple] = []
@@ -478,6 +483,8 @@ class _Partition:
 
         func.walk(visit, ir.WalkOrder.PRE_ORDER)
         del ops[0], names[0]  # the function itself, visited first
+        if PER_DEVICE_SOURCES.intersection(names):
+            self.per_device = per_device_values(func)
         if _RESHAPES.intersection(names):
             _empties_for_reshapes(ops, names)
         # Layouts: each mesh.shard that annotates a value as produced.
@@ -500,6 +507,7 @@ class _Partition:
                 if name == "func.call":
                     self.check_callee(op)
             return
+        self.check_signature()
         entry = func.regions[0].blocks[0]
         for block in list(func.regions[0].blocks)[1:]:
             # Values reach other blocks through branches, which pass them
@@ -1899,6 +1907,35 @@ class _Partition:
         """The mesh's shape for halo sizes (None: no mesh yet)."""
         return None if self.mesh is None else self.mesh.shape
 
+    def check_signature(self) -> None:
+        """A function whose signature already gives an argument or result
+        in pieces or partial (partition's own output, or one written per
+        device) holds one device's data there, where partition would take
+        each type for the whole tensor's: refused."""
+        attributes = self.func.attributes
+        for key, what in (("arg_attrs", "argument"), ("res_attrs", "result")):
+            if key not in attributes:
+                continue
+            for k, entries in enumerate(ir.ArrayAttr(attributes[key])):
+                entries = ir.DictAttr(entries)
+                if "mesh.sharding" not in entries:
+                    continue
+                raw = str(entries["mesh.sharding"])
+                try:
+                    mesh, split, partial_axes, kind, halos, offsets = decode_sharding_attr(raw)
+                except Unprintable:
+                    said = raw  # not a layout partition can read
+                else:
+                    if not (any(split) or partial_axes or halos or offsets):
+                        continue  # whole on every device: its type is the tensor's
+                    layout = Sharding(tuple(map(tuple, split)), tuple(partial_axes), kind, tuple(halos), tuple(offsets))
+                    said = f"{layout} on {mesh}"
+                raise _Unsupported(
+                    self.func.location,
+                    "a function with a per-device signature cannot be partitioned, as its types are one "
+                    f"device's pieces: {what} {k} is {said}",
+                )
+
     def check_callee(self, op: ir.Operation) -> None:
         callee = op.attributes["callee"].value if "callee" in op.attributes else None
         if callee in self.annotated:
@@ -1959,6 +1996,16 @@ class _Partition:
         """`value` from `source` to `target` at `ip`; `trapped` names the
         per-element op the reshard sits in (`reshard_anchor`), where only a
         plan that moves nothing may go."""
+        if self.per_device and value in self.per_device:
+            origin = self.per_device[value][1]
+            name, line, col = remap_location(origin.location)
+            raise _Unsupported(
+                loc,
+                "a value that differs between devices cannot be resharded, as partition would cut or gather it as "
+                f"one tensor: it is computed per device from '{origin.name}'"
+                + (f" at {name}:{line}:{col}" if name else "")
+                + f", and is wanted as {target}",
+            )
         rs = _planner()
         assert self.mesh is not None and self.mesh_name is not None
         types = self.reshard_types.get((global_type, source, target))

@@ -500,6 +500,10 @@ class _Builder:
         if name == "func.return":
             return  # a returned value keeps its layout: no constraint
         operands, results = fn.io[index]
+        if fn.per_device and _touches(fn.per_device, operands, results):
+            # one device's data, which partition must not cut or gather
+            self.whole_values(fn.ops[index], operands, results)
+            return
         if index in fn.fused_pads:  # the op reads those pads' sources
             operands = fn.through_pads(index, list(operands))
         ids = self.ids
@@ -673,6 +677,9 @@ class _Builder:
 
     def region(self, index: int) -> None:
         op = self.fn.ops[index]
+        if self.fn.per_device and _touches(self.fn.per_device, list(op.operands), list(op.results)):
+            self.whole_values(op)  # one device's data (as `op` says): carried whole
+            return
         chooser = selector(op)
         if chooser is not None:  # the branch every device takes: read whole
             self.whole_values(op, [op.operands[chooser]], [])
@@ -811,6 +818,12 @@ def costed_value(t: ir.RankedTensorType) -> Value:
     shape = tuple(DYNAMIC_SIZE if d == dynamic_size else d for d in dims)
     dynamic = tuple(k for k, d in enumerate(dims) if d == dynamic_size)
     return Value(shape, element_bytes(t), dynamic=dynamic)
+
+
+def _touches(per_device: dict, operands: list[ir.Value], results: list[ir.Value]) -> bool:
+    """Whether an op reads or makes a value `per_device` lists."""
+    keys = per_device.keys()
+    return not (keys.isdisjoint(operands) and keys.isdisjoint(results))
 
 
 def _trip_count(op: ir.Operation) -> int:

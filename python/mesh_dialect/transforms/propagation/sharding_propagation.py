@@ -52,6 +52,8 @@ from ...ir.control import (
     layout_holder,
     malformed,
 )
+from ...ir.per_device import SOURCES as PER_DEVICE_SOURCES
+from ...ir.per_device import per_device_values
 from ...ir.schema import DYNAMIC
 from ...ir.signature import op_address
 from ...ir.syntax import Unprintable, decode_sharding_attr, encode_sharding_attr
@@ -334,6 +336,9 @@ class _Function:
         self.types: list[tuple[tuple, tuple] | None] = []
         self.has_loops = False  # a loop: uses inside it weigh its trip count
         self.unknown: list[ir.Operation] = []
+        # values a program written partly per device computes differently on
+        # each device (`ir.per_device`): an op reading or making one runs whole
+        self.per_device: dict[ir.Value, tuple[frozenset, ir.Operation]] = {}
         self.reads_outside: set[int] = set()  # ops whose body may read a tensor from outside them
         self.unrecorded: set[int] = set()  # ops whose option says no loop the solver split (a masked read's)
         self.explicit_options: dict[int, Choice] = {}
@@ -403,8 +408,10 @@ class _Function:
         kinds: dict[str, str] = {}  # per op name, which of the paths below it takes (`_name_kind`)
         several: set[str] = set()  # names of ops met with other than one result
 
+        per_device = False  # an op making values that differ between devices
+
         def visit(op: ir.Operation) -> ir.WalkResult:
-            nonlocal started
+            nonlocal started, per_device
             if not started:  # the walk starts at the function itself
                 started = True
                 return advance
@@ -439,6 +446,8 @@ class _Function:
                     elif name != "mesh.sharding":
                         sequence.append(("other", op))
                         self.nested = self.nested or len(op.regions) > 0
+                        if name in PER_DEVICE_SOURCES:
+                            per_device = True
                     return advance
                 if name in _SKIPPED_TERMINATORS or (name in _HLO_RETURNS and op.parent.name in HLO_REGION_OPS):
                     # which carried values it hands on, if any, `carried` says (graph.py)
@@ -492,6 +501,8 @@ class _Function:
         self.func.walk(visit, ir.WalkOrder.PRE_ORDER)
         if raised:
             raise raised[0]
+        if per_device:
+            self.per_device = per_device_values(self.func)
         for op in shard_ops:
             self.read_shard(op)
         if self.failed:

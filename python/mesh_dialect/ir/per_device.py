@@ -1,0 +1,149 @@
+"""Values a program written partly per device computes differently on each
+device.
+
+A collective's result is one device's data: `mesh.all_slice` gives each
+device its own rows, `mesh.process_linear_index` its own number.  Partition
+takes every value without a layout for one tensor that every device holds
+whole, and cuts or gathers it as such; a value that differs between devices
+is no such tensor, and cutting it mixes the devices' data.  Propagation and
+partition ask this analysis which values they must leave as they are.
+
+A value varies along a set of mesh axes (`(mesh, axis)` pairs; `ANY` when it
+may vary along any): an op's results vary along the union of its operands'
+sets (values its regions read from outside included), a collective adds the
+axes it spreads data over and `all_gather`, `all_reduce` and `broadcast`
+remove those they make every member of a group agree on.  Whatever a region
+hands on (its terminators' operands) flows into the op's results and into
+its blocks' arguments (loops carry it round), until nothing changes.
+"""
+
+from __future__ import annotations
+
+from mlir import ir
+
+ANY = ("*", -1)
+"""The member of a set of axes that says "along any axis"."""
+
+_AGREE = frozenset({"mesh.all_gather", "mesh.all_reduce", "mesh.broadcast"})
+"""Collectives after which every member of a group holds the same data."""
+_SPREAD = frozenset({"mesh.all_slice", "mesh.reduce_scatter", "mesh.all_to_all"})
+"""Collectives that give each member of a group its own part."""
+_ANYWHERE = frozenset(
+    {
+        "mesh.process_linear_index",
+        "mesh.gather",
+        "mesh.scatter",
+        "mesh.reduce",
+        "mesh.recv",
+        "mesh.send",
+        "mesh.update_halo",
+    }
+)
+"""Ops whose results may differ between any two devices."""
+SOURCES = _SPREAD | _ANYWHERE | {"mesh.process_multi_index", "mesh.shift"}
+"""The ops that make a value differ between devices: without one in a
+function, none does (the passes skip the analysis)."""
+
+_EMPTY: frozenset = frozenset()
+
+
+def _axes(op: ir.Operation, name: str) -> frozenset:
+    """The (mesh, axis) pairs an op names in attribute `name` (empty: none)."""
+    attributes = op.attributes
+    if "mesh" not in attributes:
+        return frozenset({ANY})
+    mesh = ir.FlatSymbolRefAttr(attributes["mesh"]).value
+    if name not in attributes:
+        return _EMPTY
+    return frozenset((mesh, int(a)) for a in ir.DenseI16ArrayAttr(attributes[name]))
+
+
+def _made(op: ir.Operation, name: str, read: frozenset) -> frozenset:
+    """The axes `op`'s results vary along, its operands' being `read`."""
+    if name in _ANYWHERE:
+        return frozenset({ANY})
+    if name in _SPREAD:
+        return read | _axes(op, "mesh_axes")
+    if name in _AGREE:
+        return read - _axes(op, "mesh_axes") if ANY not in read else read
+    if name == "mesh.shift":
+        attributes = op.attributes
+        if "mesh" not in attributes or "shift_axis" not in attributes:
+            return frozenset({ANY})
+        mesh = ir.FlatSymbolRefAttr(attributes["mesh"]).value
+        return read | {(mesh, ir.IntegerAttr(attributes["shift_axis"]).value)}
+    if name == "mesh.process_multi_index":
+        given = _axes(op, "axes")
+        return given if given else frozenset({ANY})
+    return read
+
+
+def per_device_values(func: ir.Operation) -> dict[ir.Value, tuple[frozenset, ir.Operation]]:
+    """The values of `func` that may differ between devices, each with the
+    axes it varies along and the op that first made it so (for diagnostics).
+    Values not listed are the same on every device."""
+    found: dict[ir.Value, tuple[frozenset, ir.Operation]] = {}
+
+    def mark(v: ir.Value, axes: frozenset, origin: ir.Operation) -> bool:
+        old = found.get(v)
+        if old is None:
+            found[v] = (axes, origin)
+            return True
+        if axes <= old[0]:
+            return False
+        found[v] = (old[0] | axes, old[1])
+        return True
+
+    changed = True
+    first = True
+
+    def visit(op: ir.Operation) -> ir.WalkResult:
+        nonlocal changed, first
+        if first:  # the walk starts at the function itself
+            first = False
+            return ir.WalkResult.ADVANCE
+        name = op.name
+        read: frozenset = _EMPTY
+        origin: ir.Operation | None = None
+        for v in op.operands:
+            got = found.get(v)
+            if got is not None:
+                read = read | got[0]
+                origin = origin or got[1]
+        made = _made(op, name, read)
+        if made and origin is None:
+            origin = op
+        if made:
+            assert origin is not None
+            for r in op.results:
+                changed = mark(r, made, origin) or changed
+            for region in op.regions:
+                for block in region.blocks:
+                    for arg in block.arguments:
+                        changed = mark(arg, made, origin) or changed
+        if read and len(op.successors):
+            # a branch hands its operands on to its successors' arguments
+            for block in op.successors:
+                for arg in block.arguments:
+                    changed = mark(arg, read, origin) or changed
+        elif read and not len(op.results) and not name.startswith("mesh."):
+            # a terminator: what it hands on reaches its op's results and,
+            # round a loop, its blocks' arguments (a function's return, none)
+            parent = op.parent
+            if parent is not None and parent.operation != func:
+                parent = parent.operation
+                for r in parent.results:
+                    changed = mark(r, read, origin) or changed
+                for region in parent.regions:
+                    for block in region.blocks:
+                        for arg in block.arguments:
+                            changed = mark(arg, read, origin) or changed
+        return ir.WalkResult.ADVANCE
+
+    while changed:
+        changed, first = False, True
+        func.walk(visit, ir.WalkOrder.PRE_ORDER)
+    return found
+
+
+__all__ = ["ANY", "SOURCES", "per_device_values"]

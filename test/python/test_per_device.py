@@ -1,0 +1,109 @@
+"""Which values of a program written partly per device differ between
+devices (`ir.per_device`), by the mesh axes they vary along."""
+
+from __future__ import annotations
+
+import pytest
+from mlir import ir
+
+import mesh_dialect
+from mesh_dialect.ir.per_device import ANY, per_device_values
+from mesh_dialect.transforms import MeshPartition
+from mesh_dialect.transforms.base import PassFailed
+
+MESH = "mesh.mesh @m(shape = 2x2)\n"
+
+
+def varying(body: str, args: str = "%x: tensor<4x4xf32>") -> dict[str, list]:
+    """Per SSA name of the function @f around `body`, the axes its value
+    varies along (sorted), for the values that vary."""
+    text = f"{MESH}func.func @f({args}) {{\n{body}\n  return\n}}\n"
+    ctx = mesh_dialect.context()
+    module = mesh_dialect.parse(text, context=ctx)
+    func = next(op.operation for op in module.regions[0].blocks[0].operations if op.operation.name == "func.func")
+    with ctx:
+        names = {}
+        for v, (axes, _) in per_device_values(func).items():
+            names[v.get_name()] = sorted(axes)
+    return names
+
+
+def test_nothing_varies_without_a_collective():
+    assert varying("  %y = math.exp %x : tensor<4x4xf32>") == {}
+
+
+def test_a_slice_varies_along_its_axes_and_its_users_too():
+    found = varying(
+        "  %y = mesh.all_slice %x on @m mesh_axes = [1] slice_axis = 0 : tensor<4x4xf32> -> tensor<2x4xf32>\n"
+        "  %z = math.exp %y : tensor<2x4xf32>"
+    )
+    assert found == {"%0": [("m", 1)], "%1": [("m", 1)]}
+
+
+def test_a_gather_over_the_axes_a_value_varies_along_makes_it_agree():
+    found = varying(
+        "  %y = mesh.all_slice %x on @m mesh_axes = [0, 1] slice_axis = 0 : tensor<4x4xf32> -> tensor<1x4xf32>\n"
+        "  %z = mesh.all_gather %y on @m mesh_axes = [1] gather_axis = 0 : tensor<1x4xf32> -> tensor<2x4xf32>\n"
+        "  %w = mesh.all_reduce %z on @m mesh_axes = [0] : tensor<2x4xf32> -> tensor<2x4xf32>"
+    )
+    assert found == {"%0": [("m", 0), ("m", 1)], "%1": [("m", 0)]}
+
+
+def test_indices_vary_along_the_axes_they_name_or_any():
+    found = varying(
+        "  %i = mesh.process_multi_index on @m axes = [1] : index\n"
+        "  %j:2 = mesh.process_multi_index on @m : index, index\n"
+        "  %k = mesh.process_linear_index on @m : index"
+    )
+    assert found == {"%0": [("m", 1)], "%1#0": [ANY], "%1#1": [ANY], "%2": [ANY]}
+
+
+def test_a_loop_carries_what_its_body_yields_round_to_its_arguments():
+    found = varying(
+        "  %c0 = arith.constant 0 : index\n"
+        "  %c1 = arith.constant 1 : index\n"
+        "  %r = scf.for %i = %c0 to %c1 step %c1 iter_args(%a = %x) -> tensor<4x4xf32> {\n"
+        "    %s = mesh.shift %a on @m mesh_axes = [0] shift_axis = 0 offset = 1 rotate"
+        " : tensor<4x4xf32> -> tensor<4x4xf32>\n"
+        "    %e = math.exp %a : tensor<4x4xf32>\n"
+        "    %t = arith.addf %s, %e : tensor<4x4xf32>\n"
+        "    scf.yield %t : tensor<4x4xf32>\n"
+        "  }"
+    )
+    # the loop's result, its block's arguments (the induction variable too:
+    # the analysis does not tell carried arguments apart), the shift, the
+    # exp of the carried value (found on the second round) and the sum
+    assert found == {name: [("m", 0)] for name in ("%0", "%arg1", "%arg2", "%1", "%2", "%3")}
+
+
+def test_a_branch_hands_on_to_its_successors_arguments():
+    found = varying(
+        "  %y = mesh.all_slice %x on @m mesh_axes = [0] slice_axis = 0 : tensor<4x4xf32> -> tensor<2x4xf32>\n"
+        "  cf.br ^next(%y : tensor<2x4xf32>)\n"
+        "^next(%b: tensor<2x4xf32>):",
+    )
+    assert sorted(found.values()) == [[("m", 0)], [("m", 0)]]
+    assert len(found) == 2
+
+
+def test_partition_refuses_to_cut_it():
+    ctx = mesh_dialect.context()
+    text = (
+        "mesh.mesh @m(shape = 2)\n"
+        "func.func @f(%x: tensor<4x4xf32>) -> tensor<2x4xf32> {\n"
+        "  %y = mesh.all_slice %x on @m mesh_axes = [0] slice_axis = 0 : tensor<4x4xf32> -> tensor<2x4xf32>\n"
+        "  %s = mesh.sharding @m split_axes = [[0]] : !mesh.sharding\n"
+        "  %ys = mesh.shard %y to %s annotate_for_users : tensor<2x4xf32>\n"
+        "  %z = math.exp %ys : tensor<2x4xf32>\n"
+        "  return %z : tensor<2x4xf32>\n"
+        "}\n"
+    )
+    module = mesh_dialect.parse(text, context=ctx)
+    messages: list[str] = []
+    ctx.attach_diagnostic_handler(lambda d: messages.append(d.message) or True)
+    with ctx, ir.Location.unknown(), pytest.raises(PassFailed):
+        MeshPartition().run(module)
+    assert messages == [
+        "a value that differs between devices cannot be resharded, as partition would cut or gather it as one "
+        "tensor: it is computed per device from 'mesh.all_slice' at <string>:3:8, and is wanted as split_axes = [[0]]"
+    ]
