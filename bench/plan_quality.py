@@ -1,5 +1,5 @@
 """Plan quality: how much a device receives in the partitioned program, ours
-against upstream MLIR's and XLA's, on 39 small programs where only the
+against upstream MLIR's and XLA's, on 40 small programs where only the
 arguments and results are annotated (as JAX's in/out shardings do).
 
 The programs (f32 tensors, linalg; kv_cache_decode also takes a 0-d i64
@@ -13,7 +13,7 @@ conv2d_same_rows, causal_conv1d, dilated_causal_conv1d, grouped_conv1d,
 nearest_upsample, kv_cache_write, kv_cache_decode, sequence_parallel_block,
 dp_tp_linear_bwd, gpt_block_dp_tp, gpt_block_dp_tp_sp, gpt_block_fsdp_tp,
 last_token_logits, sequence_split_last_token, kv_cache_read,
-row_parallel_last_token, vocab_softmax
+row_parallel_last_token, vocab_softmax, moe_expert_parallel
 (see `PROGRAMS` below for each one's mesh and layouts).
 
 Measured in one run, per program:
@@ -427,6 +427,22 @@ def vocab_softmax(b: Builder) -> None:
     b.result(probs, COLS)
 
 
+def moe_expert_parallel(b: Builder) -> None:
+    """GShard's expert-parallel mixture-of-experts layer: the groups of
+    tokens (G=8, S=8, D=16) and their dispatch and combine masks (E=4
+    experts of capacity C=4) split over the groups, each expert's
+    feed-forward weights (H=32) over the experts; the tokens go to their
+    experts and come back (two all-to-alls in GShard)."""
+    x = b.arg("x", (8, 8, 16), ROWS)
+    dispatch = b.arg("dispatch", (8, 8, 4, 4), ROWS)
+    combine = b.arg("combine", (8, 8, 4, 4), ROWS)
+    w1, w2 = b.arg("w1", (4, 16, 32), ROWS), b.arg("w2", (4, 32, 16), ROWS)
+    xe = b.generic("gsec,gsd->egcd", [dispatch, x], MAC, fill="zero")
+    h = b.generic("egch->egch", [b.generic("egcd,edh->egch", [xe, w1], MAC, fill="zero")], MAX_ACC, fill="zero")
+    ye = b.generic("egch,ehd->egcd", [h, w2], MAC, fill="zero")
+    b.result(b.generic("gsec,egcd->gsd", [combine, ye], MAC, fill="zero"), ROWS)
+
+
 def contraction_split_matmul(b: Builder) -> None:
     b.result(b.matmul(b.arg("x", (8, 64), COLS), b.arg("w", (64, 16), ROWS)), ((0,), ()))
 
@@ -764,6 +780,7 @@ PROGRAMS = [
     Program("kv_cache_read", (4,), kv_cache_read),
     Program("row_parallel_last_token", (4,), row_parallel_last_token),
     Program("vocab_softmax", (4,), vocab_softmax),
+    Program("moe_expert_parallel", (4,), moe_expert_parallel),
 ]
 
 # -- measuring --------------------------------------------------------------------

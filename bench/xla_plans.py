@@ -186,6 +186,17 @@ def vocab_parallel_xent(x: jax.Array, w: jax.Array, onehot: jax.Array) -> jax.Ar
     return jnp.sum(onehot * logp) / -8.0
 
 
+def moe_expert_parallel(
+    x: jax.Array, dispatch: jax.Array, combine: jax.Array, w1: jax.Array, w2: jax.Array
+) -> jax.Array:
+    """GShard's mixture-of-experts layer: dispatch to the experts, each
+    expert's feed-forward layer, combine back."""
+    xe = jnp.einsum("gsec,gsd->egcd", dispatch, x)
+    h = relu(jnp.einsum("egcd,edh->egch", xe, w1))
+    ye = jnp.einsum("egch,ehd->egcd", h, w2)
+    return jnp.einsum("gsec,egcd->gsd", combine, ye)
+
+
 def causal_conv1d(x: jax.Array, w: jax.Array, b: jax.Array) -> jax.Array:
     """PyTorch's `Conv1d(16, 16, 4, groups=16, padding=3)(x)[..., :64]`."""
     y = jax.lax.conv_general_dilated(x, w, (1,), [(3, 3)], dimension_numbers=SEQ, feature_group_count=16)
@@ -357,6 +368,13 @@ PROGRAMS = [
         R,
     ),
     Program("vocab_softmax", (4,), lambda x, w: jax.nn.softmax(x @ w, axis=1), [((8, 64), R), ((64, 192), COLS)], COLS),
+    Program(
+        "moe_expert_parallel",
+        (4,),
+        moe_expert_parallel,
+        [((8, 8, 16), ROWS), ((8, 8, 4, 4), ROWS), ((8, 8, 4, 4), ROWS), ((4, 16, 32), ROWS), ((4, 32, 16), ROWS)],
+        ROWS,
+    ),
 ]
 
 
