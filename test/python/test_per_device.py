@@ -7,7 +7,7 @@ import pytest
 from mlir import ir
 
 import mesh_dialect
-from mesh_dialect.ir.per_device import ANY, per_device_values
+from mesh_dialect.ir.per_device import ANY, may_vary, per_device_values
 from mesh_dialect.transforms import MeshPartition
 from mesh_dialect.transforms.base import PassFailed
 
@@ -84,6 +84,51 @@ def test_a_branch_hands_on_to_its_successors_arguments():
     )
     assert sorted(found.values()) == [[("m", 0)], [("m", 0)]]
     assert len(found) == 2
+
+
+def test_a_call_varies_when_its_callee_may():
+    text = (
+        f"{MESH}func.func private @g(%x: tensor<4xf32>) -> tensor<2xf32> {{\n"
+        "  %y = mesh.all_slice %x on @m mesh_axes = [0] slice_axis = 0 : tensor<4xf32> -> tensor<2xf32>\n"
+        "  return %y : tensor<2xf32>\n}\n"
+        "func.func private @h(%x: tensor<4xf32>) -> tensor<2xf32> {\n"
+        "  %y = func.call @g(%x) : (tensor<4xf32>) -> tensor<2xf32>\n"
+        "  return %y : tensor<2xf32>\n}\n"
+        "func.func private @k(%x: tensor<4xf32>) -> tensor<4xf32> {\n"
+        "  return %x : tensor<4xf32>\n}\n"
+        "func.func @f(%x: tensor<4xf32>) {\n"
+        "  %a = func.call @h(%x) : (tensor<4xf32>) -> tensor<2xf32>\n"
+        "  %b = func.call @k(%x) : (tensor<4xf32>) -> tensor<4xf32>\n"
+        "  return\n}\n"
+    )
+    ctx = mesh_dialect.context()
+    module = mesh_dialect.parse(text, context=ctx)
+    funcs = {
+        ir.StringAttr(op.operation.attributes["sym_name"]).value: op.operation
+        for op in module.regions[0].blocks[0].operations
+        if op.operation.name == "func.func"
+    }
+    with ctx:
+        found = {v.get_name(): sorted(axes) for v, (axes, _) in per_device_values(funcs["f"]).items()}
+        assert may_vary(funcs["f"], ["func.call", "func.return"])
+        assert not may_vary(funcs["k"], ["func.return"])
+    assert found == {"%0": [ANY]}
+
+
+def test_a_jax_device_id_varies_anywhere():
+    text = (
+        "func.func @f() {\n"
+        '  %i = "stablehlo.partition_id"() : () -> tensor<ui32>\n'
+        '  %j = "stablehlo.add"(%i, %i) : (tensor<ui32>, tensor<ui32>) -> tensor<ui32>\n'
+        "  return\n}\n"
+    )
+    ctx = mesh_dialect.context()
+    ctx.allow_unregistered_dialects = True
+    module = mesh_dialect.parse(text, context=ctx)
+    func = next(op.operation for op in module.regions[0].blocks[0].operations)
+    with ctx:
+        found = {v.get_name(): sorted(axes) for v, (axes, _) in per_device_values(func).items()}
+    assert found == {"%0": [ANY], "%1": [ANY]}
 
 
 def test_partition_refuses_to_cut_it():

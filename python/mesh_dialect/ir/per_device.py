@@ -19,6 +19,8 @@ its blocks' arguments (loops carry it round), until nothing changes.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from mlir import ir
 
 ANY = ("*", -1)
@@ -37,6 +39,23 @@ _ANYWHERE = frozenset(
         "mesh.recv",
         "mesh.send",
         "mesh.update_halo",
+        # a JAX program's own (shard_map's collectives and device ids)
+        *(
+            f"{dialect}.{name}"
+            for dialect in ("stablehlo", "mhlo")
+            for name in (
+                "partition_id",
+                "replica_id",
+                "all_reduce",
+                "all_gather",
+                "reduce_scatter",
+                "all_to_all",
+                "collective_permute",
+                "collective_broadcast",
+                "send",
+                "recv",
+            )
+        ),
     }
 )
 """Ops whose results may differ between any two devices."""
@@ -78,11 +97,70 @@ def _made(op: ir.Operation, name: str, read: frozenset) -> frozenset:
     return read
 
 
+def may_vary(func: ir.Operation, names: Iterable[str]) -> bool:
+    """Whether `func`, whose ops have the `names`, may compute a value that
+    differs between devices: it has an op of `SOURCES`, or calls a function
+    that has one (or calls one that does, and so on)."""
+    names = set(names)
+    if not SOURCES.isdisjoint(names):
+        return True
+    return "func.call" in names and any(_callee_varies(call, {}) for call in _calls(func))
+
+
+def _calls(op: ir.Operation) -> list[ir.Operation]:
+    found: list[ir.Operation] = []
+
+    def visit(inner: ir.Operation) -> ir.WalkResult:
+        if inner.name == "func.call":
+            found.append(inner)
+        return ir.WalkResult.ADVANCE
+
+    op.walk(visit)
+    return found
+
+
+def _callee_varies(call: ir.Operation, memo: dict[str, bool]) -> bool:
+    """Whether the function `call` calls may return a value that differs
+    between devices (`may_vary` of it; a callee not found: it may)."""
+    if "callee" not in call.attributes:
+        return True
+    name = ir.FlatSymbolRefAttr(call.attributes["callee"]).value
+    if name in memo:
+        return memo[name]
+    memo[name] = False  # (a recursive call adds nothing the rest of its callee does not)
+    scope = call.parent
+    while scope is not None and scope.operation.name != "builtin.module":
+        scope = scope.parent
+    callee = None
+    if scope is not None:
+        try:
+            callee = ir.SymbolTable(scope.operation)[name]
+        except KeyError:
+            callee = None
+    if callee is None:
+        memo[name] = True
+        return True
+    callee = callee.operation
+    names: set[str] = set()
+    calls: list[ir.Operation] = []
+
+    def visit(inner: ir.Operation) -> ir.WalkResult:
+        names.add(inner.name)
+        if inner.name == "func.call":
+            calls.append(inner)
+        return ir.WalkResult.ADVANCE
+
+    callee.walk(visit)
+    memo[name] = not SOURCES.isdisjoint(names) or any(_callee_varies(c, memo) for c in calls)
+    return memo[name]
+
+
 def per_device_values(func: ir.Operation) -> dict[ir.Value, tuple[frozenset, ir.Operation]]:
     """The values of `func` that may differ between devices, each with the
     axes it varies along and the op that first made it so (for diagnostics).
     Values not listed are the same on every device."""
     found: dict[ir.Value, tuple[frozenset, ir.Operation]] = {}
+    callees: dict[str, bool] = {}
 
     def mark(v: ir.Value, axes: frozenset, origin: ir.Operation) -> bool:
         old = found.get(v)
@@ -111,6 +189,8 @@ def per_device_values(func: ir.Operation) -> dict[ir.Value, tuple[frozenset, ir.
                 read = read | got[0]
                 origin = origin or got[1]
         made = _made(op, name, read)
+        if name == "func.call" and _callee_varies(op, callees):
+            made = made | {ANY}  # what the callee computes per device comes back
         if made and origin is None:
             origin = op
         if made:
@@ -146,4 +226,4 @@ def per_device_values(func: ir.Operation) -> dict[ir.Value, tuple[frozenset, ir.
     return found
 
 
-__all__ = ["ANY", "SOURCES", "per_device_values"]
+__all__ = ["ANY", "SOURCES", "may_vary", "per_device_values"]

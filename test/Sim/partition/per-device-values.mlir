@@ -12,6 +12,7 @@
 // RUN: mesh-run %t.mlir -f contract --compare-with %s -q --seed 2 | FileCheck %s --check-prefix=SIM
 // RUN: mesh-run %t.mlir -f carried --compare-with %s -q --seed 1 | FileCheck %s --check-prefix=SIM
 // RUN: mesh-run %t.mlir -f carried --compare-with %s -q --seed 2 | FileCheck %s --check-prefix=SIM
+// RUN: mesh-run %t.mlir -f through_call --compare-with %s -q --seed 1 | FileCheck %s --check-prefix=SIM
 // SIM: match
 // SIM-NOT: MISMATCH
 // CHECK-LABEL: func.func @contract(
@@ -59,6 +60,30 @@ func.func @carried(%x: tensor<2x4xf32>, %w: tensor<4x64xf32>) -> tensor<2x64xf32
     scf.yield %z : tensor<1x64xf32>
   }
   %n = math.exp %r : tensor<1x64xf32>
+  %g = mesh.all_gather %n on @m mesh_axes = [0] gather_axis = 0 : tensor<1x64xf32> -> tensor<2x64xf32>
+  return %g : tensor<2x64xf32>
+}
+
+// The row comes back from a callee partition leaves as it is: a call's
+// results differ between devices when its callee's may.
+// CHECK-LABEL: func.func @through_call(
+// CHECK: mesh.all_gather %arg1 on @m mesh_axes = [0] gather_axis = 0 : tensor<2x64xf32> -> tensor<4x64xf32>
+// CHECK-NOT: mesh.all_reduce
+// CHECK: return
+func.func private @row(%x: tensor<2x4xf32>) -> tensor<1x4xf32> {
+  %y = mesh.all_slice %x on @m mesh_axes = [0] slice_axis = 0 : tensor<2x4xf32> -> tensor<1x4xf32>
+  return %y : tensor<1x4xf32>
+}
+
+func.func @through_call(%x: tensor<2x4xf32>, %w: tensor<4x64xf32>) -> tensor<2x64xf32> {
+  %y = func.call @row(%x) : (tensor<2x4xf32>) -> tensor<1x4xf32>
+  %rows = mesh.sharding @m split_axes = [[0]] : !mesh.sharding
+  %ws = mesh.shard %w to %rows annotate_for_users : tensor<4x64xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x64xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x64xf32>) -> tensor<1x64xf32>
+  %z = linalg.matmul ins(%y, %ws : tensor<1x4xf32>, tensor<4x64xf32>) outs(%f : tensor<1x64xf32>) -> tensor<1x64xf32>
+  %n = math.exp %z : tensor<1x64xf32>
   %g = mesh.all_gather %n on @m mesh_axes = [0] gather_axis = 0 : tensor<1x64xf32> -> tensor<2x64xf32>
   return %g : tensor<2x64xf32>
 }

@@ -74,8 +74,7 @@ from ...ir.control import (
 )
 from ...ir.exchange import exchanged, permuted, recut
 from ...ir.flags import drop_totals_only_flags
-from ...ir.per_device import SOURCES as PER_DEVICE_SOURCES
-from ...ir.per_device import per_device_values
+from ...ir.per_device import may_vary, per_device_values
 from ...ir.signature import op_address, value_address
 from ...ir.syntax import Unprintable, decode_sharding_attr, encode_sharding_attr
 from ...ir.types import float_extreme, float_zero
@@ -483,7 +482,7 @@ class _Partition:
 
         func.walk(visit, ir.WalkOrder.PRE_ORDER)
         del ops[0], names[0]  # the function itself, visited first
-        if PER_DEVICE_SOURCES.intersection(names):
+        if may_vary(func, names):
             self.per_device = per_device_values(func)
         if _RESHAPES.intersection(names):
             _empties_for_reshapes(ops, names)

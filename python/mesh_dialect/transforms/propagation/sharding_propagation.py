@@ -52,8 +52,7 @@ from ...ir.control import (
     layout_holder,
     malformed,
 )
-from ...ir.per_device import SOURCES as PER_DEVICE_SOURCES
-from ...ir.per_device import per_device_values
+from ...ir.per_device import may_vary, per_device_values
 from ...ir.schema import DYNAMIC
 from ...ir.signature import op_address
 from ...ir.syntax import Unprintable, decode_sharding_attr, encode_sharding_attr
@@ -408,10 +407,8 @@ class _Function:
         kinds: dict[str, str] = {}  # per op name, which of the paths below it takes (`_name_kind`)
         several: set[str] = set()  # names of ops met with other than one result
 
-        per_device = False  # an op making values that differ between devices
-
         def visit(op: ir.Operation) -> ir.WalkResult:
-            nonlocal started, per_device
+            nonlocal started
             if not started:  # the walk starts at the function itself
                 started = True
                 return advance
@@ -446,8 +443,6 @@ class _Function:
                     elif name != "mesh.sharding":
                         sequence.append(("other", op))
                         self.nested = self.nested or len(op.regions) > 0
-                        if name in PER_DEVICE_SOURCES:
-                            per_device = True
                     return advance
                 if name in _SKIPPED_TERMINATORS or (name in _HLO_RETURNS and op.parent.name in HLO_REGION_OPS):
                     # which carried values it hands on, if any, `carried` says (graph.py)
@@ -501,7 +496,7 @@ class _Function:
         self.func.walk(visit, ir.WalkOrder.PRE_ORDER)
         if raised:
             raise raised[0]
-        if per_device:
+        if may_vary(self.func, kinds):  # (`kinds` has the name of every op met)
             self.per_device = per_device_values(self.func)
         for op in shard_ops:
             self.read_shard(op)
