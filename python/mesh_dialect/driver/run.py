@@ -365,22 +365,35 @@ _DEVICE_OPS = COLLECTIVES | {"mesh.process_multi_index", "mesh.process_linear_in
 
 
 def _has_collectives(module: ir.Operation, function: str) -> bool:
-    """Whether @function (of `module`'s top level) runs an op only a device
-    of a mesh can (`_DEVICE_OPS`)."""
-    found = False
-
-    def visit(op: ir.Operation) -> ir.WalkResult:
-        nonlocal found
-        if op.name in _DEVICE_OPS:
-            found = True
-            return ir.WalkResult.INTERRUPT
-        return ir.WalkResult.ADVANCE
-
+    """Whether @function (of `module`'s top level), or a function it calls,
+    runs an op only a device of a mesh can (`_DEVICE_OPS`)."""
+    functions = {}
     for op in module.regions[0].blocks[0].operations:
         op = op.operation
-        if op.name == "func.func" and ir.StringAttr(op.attributes["sym_name"]).value == function:
-            op.walk(visit)
-    return found
+        if op.name == "func.func":
+            functions[ir.StringAttr(op.attributes["sym_name"]).value] = op
+    seen: set[str] = set()
+    todo = [function]
+    while todo:
+        name = todo.pop()
+        if name in seen or name not in functions:
+            continue
+        seen.add(name)
+        found = False
+
+        def visit(op: ir.Operation) -> ir.WalkResult:
+            nonlocal found
+            if op.name in _DEVICE_OPS:
+                found = True
+                return ir.WalkResult.INTERRUPT
+            if op.name == "func.call" and "callee" in op.attributes:
+                todo.append(ir.FlatSymbolRefAttr(op.attributes["callee"]).value)
+            return ir.WalkResult.ADVANCE
+
+        functions[name].walk(visit)
+        if found:
+            return True
+    return False
 
 
 def _where(sim, sig, spmd: bool) -> str:

@@ -13,6 +13,7 @@
 // RUN: mesh-run %t.mlir -f carried --compare-with %s -q --seed 1 | FileCheck %s --check-prefix=SIM
 // RUN: mesh-run %t.mlir -f carried --compare-with %s -q --seed 2 | FileCheck %s --check-prefix=SIM
 // RUN: mesh-run %t.mlir -f through_call --compare-with %s -q --seed 1 | FileCheck %s --check-prefix=SIM
+// RUN: mesh-run %t.mlir -f call_only --compare-with %s -q --seed 1 | FileCheck %s --check-prefix=SIM
 // SIM: match
 // SIM-NOT: MISMATCH
 // CHECK-LABEL: func.func @contract(
@@ -86,4 +87,19 @@ func.func @through_call(%x: tensor<2x4xf32>, %w: tensor<4x64xf32>) -> tensor<2x6
   %n = math.exp %z : tensor<1x64xf32>
   %g = mesh.all_gather %n on @m mesh_axes = [0] gather_axis = 0 : tensor<1x64xf32> -> tensor<2x64xf32>
   return %g : tensor<2x64xf32>
+}
+
+// A reference whose collectives are all in a callee runs on every device too.
+func.func private @gathered_row(%x: tensor<2x4xf32>) -> tensor<2x4xf32> {
+  %y = mesh.all_slice %x on @m mesh_axes = [0] slice_axis = 0 : tensor<2x4xf32> -> tensor<1x4xf32>
+  %g = mesh.all_gather %y on @m mesh_axes = [0] gather_axis = 0 : tensor<1x4xf32> -> tensor<2x4xf32>
+  return %g : tensor<2x4xf32>
+}
+
+func.func @call_only(%x: tensor<2x4xf32>) -> tensor<2x4xf32> {
+  %rows = mesh.sharding @m split_axes = [[0]] : !mesh.sharding
+  %xs = mesh.shard %x to %rows annotate_for_users : tensor<2x4xf32>
+  %e = math.exp %xs : tensor<2x4xf32>
+  %y = func.call @gathered_row(%e) : (tensor<2x4xf32>) -> tensor<2x4xf32>
+  return %y : tensor<2x4xf32>
 }
