@@ -254,6 +254,8 @@ def _check_against_simulator(text: str) -> int:
         want = {d.device: counted.get(d.device, 0) for d in f.devices}
         if any("counted once" in note and ("while" in note or "loop of branches" in note) for note in f.notes):
             continue  # a loop's trips depend on the inputs: counted once, neither a bound nor a run
+        if any("calls are not followed" in note for note in f.notes):
+            continue  # a callee's collectives are not counted (README: mesh-analysis does not follow calls)
         if f.notes:  # counted conservatively: never less than a run
             assert all(got[d] >= want[d] for d in got), (f.name, got, want, f.notes)
         else:

@@ -13,6 +13,7 @@ from typing import TextIO
 import numpy as np
 from mlir import ir
 
+from ..files import write_all
 from ..ir import diagnostics as diag
 from ..ir.asm import parse
 from ..ir.dialect import load_dialect
@@ -296,8 +297,13 @@ class RunDriver:
             return
         try:
             os.makedirs(self.o.save_dir, exist_ok=True)
-            for i, value in enumerate(outputs):
-                np.save(os.path.join(self.o.save_dir, f"result{i}.npy"), np.asarray(value))
+            # all or nothing: no file of a failed save is left half written
+            write_all(
+                [
+                    (os.path.join(self.o.save_dir, f"result{i}.npy"), _npy_writer(np.asarray(value)))
+                    for i, value in enumerate(outputs)
+                ]
+            )
         except OSError as e:
             raise RunError(f"cannot save the results in '{self.o.save_dir}': {e.strerror or e}") from None
 
@@ -358,6 +364,15 @@ def _too_deep(e: RecursionError, function: str | None) -> str:
         tb = tb.tb_next
     depth = f"deeper than {levels} levels" if levels else "too deeply"
     return f"calls or regions nest {depth}" + (f" (in @{function})" if function else "")
+
+
+def _npy_writer(value: np.ndarray):
+    """A `files.write_all` writer of `value` as a .npy file."""
+
+    def write(f) -> None:
+        np.save(f, value)
+
+    return write
 
 
 _DEVICE_OPS = COLLECTIVES | {"mesh.process_multi_index", "mesh.process_linear_index", "mesh.update_halo"}

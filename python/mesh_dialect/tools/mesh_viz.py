@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import argparse
 import io
+import os
 import sys
 from typing import TextIO
 
 from mlir import ir
 
 from ..driver.opt import OptDriver, OptOptions, cannot_read, decoded_input, read_input
+from ..files import write_all
 from ..ir import diagnostics as diag
 from ..ir.asm import parse
 from ..ir.dialect import load_dialect
@@ -125,16 +127,34 @@ def _run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         laid_out = sorted({v.name for f in functions for v in f.values})
         known = ", ".join(laid_out) or "none"
         raise _Failure(f"no layout of {args.value} in '{name}' (values with layouts: {known})")
-    ok = True
+    bodies: list[tuple[str, str]] = []
     if args.svg is not None:
         drawn = [(v.title, v.layout) for _, v in values if v.layout is not None]
         if not drawn:
             raise _Failure(f"nothing to draw in '{name}': no value with a static layout")
-        ok &= _write(args.svg, to_svg(drawn), stdout, stderr)
+        bodies.append((args.svg, to_svg(drawn)))
     if args.html is not None:
-        ok &= _write(args.html, to_html(functions, name), stdout, stderr)
-    if args.svg is None and args.html is None:
+        bodies.append((args.html, to_html(functions, name)))
+    if not bodies:
         _terminal(functions, values, args, stdout, write)
+        return 0
+    if (
+        args.svg is not None
+        and args.svg != "-"
+        and args.html is not None
+        and os.path.realpath(args.svg) == os.path.realpath(args.html)
+    ):
+        raise _Failure(f"--svg and --html name the same file '{args.html}'")
+    # the files all or nothing (`files.write_all`), then what goes to stdout
+    try:
+        write_all([(path, _text_writer(body)) for path, body in bodies if path != "-"])
+    except OSError as e:
+        stderr.write(f"{PROG}: cannot write output file '{e.filename}': {e.strerror}\n")
+        return 1
+    ok = True
+    for path, body in bodies:
+        if path == "-":
+            ok &= _write_stdout(body, stdout, stderr)
     return 0 if ok else 1
 
 
@@ -158,14 +178,20 @@ def _terminal(functions, values, args: argparse.Namespace, stdout: TextIO, write
     stdout.flush()
 
 
-def _write(path: str, body: str, stdout: TextIO, stderr: TextIO) -> bool:
-    """Write `body` to `path` as `mesh-opt -o` does (atomically, through a
-    temporary file; `-` is stdout), its messages under this tool's name."""
+def _write_stdout(body: str, stdout: TextIO, stderr: TextIO) -> bool:
+    """Write `body` to stdout as `mesh-opt -o -` does (a closed or full
+    stdout is one message and exit 1), under this tool's name."""
     errors = io.StringIO()
-    ok = OptDriver(OptOptions(output=path), stdout, errors)._write(body)
+    ok = OptDriver(OptOptions(output="-"), stdout, errors)._write(body)
     for line in errors.getvalue().splitlines():
         stderr.write(line.replace("mesh-opt:", f"{PROG}:", 1) + "\n")
     return ok
+
+
+def _text_writer(body: str):
+    """A `files.write_all` writer of `body` as UTF-8."""
+    data = body.encode("utf-8")
+    return lambda f: f.write(data)
 
 
 def entry() -> None:

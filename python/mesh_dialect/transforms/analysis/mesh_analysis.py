@@ -8,6 +8,7 @@ copy, so the report is of what `mesh-partition` would emit.  The models are
 from __future__ import annotations
 
 import dataclasses
+import io
 import sys
 from dataclasses import field
 from typing import ClassVar
@@ -15,6 +16,7 @@ from typing import ClassVar
 from mlir import ir
 
 from ...analysis import MAX_DEVICES, AnalysisError, analyze
+from ...files import write_all
 from ..base import Pass
 
 
@@ -43,9 +45,11 @@ class MeshAnalysis(Pass):
         if not self.output:
             report.write(sys.stderr, self.format)
             return
-        try:
-            with open(self.output, "w", encoding="utf-8") as out:
-                report.write(out, self.format)
+        text = io.StringIO()
+        report.write(text, self.format)
+        body = text.getvalue().encode("utf-8")
+        try:  # (all or nothing: a file it replaces is not lost on a failed write)
+            write_all([(self.output, lambda f: f.write(body))])
         except OSError as e:
             raise self.error(
                 _first_function(module), f"cannot write the report to '{self.output}': {e.strerror or e}"
