@@ -43,6 +43,7 @@ import re
 import numpy as np
 from mlir import ir
 
+from ...ir.control import malformed
 from ...ir.hlo import OversizedList, conv_dimensions, dot_dimensions, gather_dimensions, int_list, scatter_dimensions
 from .. import minmax
 from ..program import Block, Compiler, Step, dtype_of, fail, register, run_block, run_block_now
@@ -556,7 +557,17 @@ def _while(frame, step: Step, *init):
         values = yield from run_block(frame, body, values)
 
 
-_register("while", _while, generator=True)
+def _prepare_control(c: Compiler, op: ir.Operation) -> dict:
+    """A while, if or case whose regions do not fit its operands and results
+    (an unregistered dialect: MLIR never verified it) is refused here, as the
+    passes refuse it, rather than run on mismatched values."""
+    why = malformed(op)
+    if why is not None:
+        raise ValueError(f"'{op.name}' {why}")
+    return {}
+
+
+_register("while", _while, generator=True, prepare=_prepare_control)
 
 
 def _if(frame, step: Step, pred):
@@ -575,8 +586,8 @@ def _case(frame, step: Step, index):
     return (yield from run_block(frame, _body(step, k, n), []))
 
 
-_register("if", _if, generator=True)
-_register("case", _case, generator=True)
+_register("if", _if, generator=True, prepare=_prepare_control)
+_register("case", _case, generator=True, prepare=_prepare_control)
 
 
 # ---------------------------------------------------------------------------
