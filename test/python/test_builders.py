@@ -342,6 +342,16 @@ def test_location_and_block_in_different_contexts_raise() -> None:
             "mesh.mesh_shape: num_results must be len(axes) when axes is given",
         ),
         (
+            lambda e: ops.mesh_shape("mesh0", num_results=10**9),
+            ValueError,
+            "mesh.mesh_shape: num_results must be at most 32768 (one per mesh axis), got 1000000000",
+        ),
+        (
+            lambda e: ops.process_linear_index("a\udcffb"),
+            ValueError,
+            "mesh.process_linear_index: mesh must be valid Unicode, got 'a\\udcffb'",
+        ),
+        (
             lambda e: ops.broadcast(e.tensor.type, e.tensor, "mesh0", root=[DYNAMIC]),
             ValueError,
             "mesh.broadcast: root[0] is the dynamic marker: pass the ir.Value instead",

@@ -95,8 +95,12 @@ def _type(what: str, value: object, ctx: ir.Context) -> ir.Type:
 
 
 def _count(what: str, value: object) -> int:
+    """A number of results, one per mesh axis: at most as many as an i16
+    axis index can name (a larger one would only exhaust memory)."""
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise ValueError(f"{what} must be a non-negative int, got {value!r}")
+    if value > _I16[1] + 1:
+        raise ValueError(f"{what} must be at most {_I16[1] + 1} (one per mesh axis), got {value}")
     return value
 
 
@@ -106,6 +110,10 @@ def _symbol_name(what: str, name: object) -> str:
     # (a leading '@' is the name's own: MLIR quotes such a symbol, @"@m")
     if not name:
         raise ValueError(f"{what} must be a non-empty symbol name, got ''")
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate: no UTF-8 spells it
+        raise ValueError(f"{what} must be valid Unicode, got {name!r}") from None
     return name
 
 
