@@ -201,3 +201,17 @@ def test_negative_seed_is_a_usage_error(files):
     p = run("global.mlir", "--seed", "-1", cwd=files)
     assert p.returncode == 1
     assert p.stderr.splitlines()[-1] == "mesh-run: error: argument --seed: must be a non-negative integer, got -1"
+
+
+@pytest.mark.parametrize(
+    ("option", "message"),
+    [
+        ("--seed", "must be an integer, got 'abc'"),
+        ("--max-devices", "must be an integer, got 'abc'"),
+        ("--rtol", "must be a number, got 'abc'"),
+    ],
+)
+def test_a_word_for_a_number_is_a_usage_error(files, option, message):
+    p = run("global.mlir", option, "abc", cwd=files)
+    assert p.returncode == 1
+    assert p.stderr.splitlines()[-1] == f"mesh-run: error: argument {option}: {message}"
