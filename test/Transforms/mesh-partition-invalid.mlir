@@ -278,3 +278,135 @@ func.func @per_device_signature(%x: tensor<4xf32> {mesh.sharding = #mesh.shardin
   %e = math.exp %gs : tensor<4xf32>
   return %e : tensor<4xf32>
 }
+
+// -----
+
+// A device index read in a generic's body makes its result differ between
+// devices too.
+mesh.mesh @m2(shape = 2)
+func.func @index_in_a_body(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %e = tensor.empty() : tensor<4xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%x : tensor<4xf32>) outs(%e : tensor<4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %i = mesh.process_linear_index on @m2 : index
+    %n = arith.index_cast %i : index to i64
+    %f = arith.sitofp %n : i64 to f32
+    %s = arith.addf %a, %f : f32
+    linalg.yield %s : f32
+  } -> tensor<4xf32>
+  %rows = mesh.sharding @m2 split_axes = [[0]] : !mesh.sharding
+  // expected-error@+1 {{a value that differs between devices cannot be resharded, as partition would cut or gather it as one tensor: it is computed per device from 'mesh.process_linear_index'}}
+  %rs = mesh.shard %r to %rows annotate_for_users : tensor<4xf32>
+  %g = mesh.all_reduce %rs on @m2 mesh_axes = [0] : tensor<4xf32> -> tensor<4xf32>
+  return %g : tensor<4xf32>
+}
+
+// -----
+
+// Calls that reach a collective through mutual recursion: @odd's result
+// comes from @even's, which may come from @row's all_slice.
+mesh.mesh @m2(shape = 2)
+func.func private @row(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %y = mesh.all_slice %x on @m2 mesh_axes = [0] slice_axis = 0 : tensor<4xf32> -> tensor<2xf32>
+  %c = tensor.concat dim(0) %y, %y : (tensor<2xf32>, tensor<2xf32>) -> tensor<4xf32>
+  return %c : tensor<4xf32>
+}
+func.func private @odd(%x: tensor<4xf32>, %n: index) -> tensor<4xf32> {
+  %r = func.call @even(%x, %n) : (tensor<4xf32>, index) -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+func.func private @even(%x: tensor<4xf32>, %n: index) -> tensor<4xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %more = arith.cmpi ne, %n, %c0 : index
+  %r = scf.if %more -> tensor<4xf32> {
+    %m = arith.subi %n, %c1 : index
+    %o = func.call @odd(%x, %m) : (tensor<4xf32>, index) -> tensor<4xf32>
+    scf.yield %o : tensor<4xf32>
+  } else {
+    %y = func.call @row(%x) : (tensor<4xf32>) -> tensor<4xf32>
+    scf.yield %y : tensor<4xf32>
+  }
+  return %r : tensor<4xf32>
+}
+func.func @through_recursion(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %c1 = arith.constant 1 : index
+  %u = func.call @even(%x, %c1) : (tensor<4xf32>, index) -> tensor<4xf32>
+  %v = func.call @odd(%x, %c1) : (tensor<4xf32>, index) -> tensor<4xf32>
+  %rows = mesh.sharding @m2 split_axes = [[0]] : !mesh.sharding
+  // expected-error@+1 {{a value that differs between devices cannot be resharded, as partition would cut or gather it as one tensor: it is computed per device from 'func.call'}}
+  %vs = mesh.shard %v to %rows annotate_for_users : tensor<4xf32>
+  %e = arith.addf %vs, %u : tensor<4xf32>
+  %g = mesh.all_reduce %e on @m2 mesh_axes = [0] : tensor<4xf32> -> tensor<4xf32>
+  return %g : tensor<4xf32>
+}
+
+// -----
+
+// Which branch a device takes depends on its index: a reshard in the
+// branch would wait for the device that took the other one.
+mesh.mesh @m2(shape = 2)
+func.func @reshard_in_a_branch_of_some_devices(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %i = mesh.process_linear_index on @m2 : index
+  %c0 = arith.constant 0 : index
+  %p = arith.cmpi eq, %i, %c0 : index
+  %y = math.sqrt %x : tensor<4xf32>
+  %r = scf.if %p -> tensor<4xf32> {
+    %rows = mesh.sharding @m2 split_axes = [[0]] : !mesh.sharding
+    // expected-error-re@+1 {{a reshard inside a region only some devices run would wait for devices that never come: which devices run it depends on 'mesh.process_linear_index' at {{.*}}mesh-partition-invalid.mlir:{{[0-9]+}}:8, and a value there is wanted as split_axes = {{\[\[}}0]]}}
+    %xs = mesh.shard %y to %rows annotate_for_users : tensor<4xf32>
+    %e = math.exp %xs : tensor<4xf32>
+    scf.yield %e : tensor<4xf32>
+  } else {
+    scf.yield %x : tensor<4xf32>
+  }
+  %g = mesh.all_reduce %r on @m2 mesh_axes = [0] : tensor<4xf32> -> tensor<4xf32>
+  return %g : tensor<4xf32>
+}
+
+// -----
+
+// So does the block a branch on a per-device flag leads to, and the block
+// where the two ways meet.
+mesh.mesh @m2(shape = 2)
+func.func @reshard_after_a_branch_on_a_device_index(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %i = mesh.process_linear_index on @m2 : index
+  %c0 = arith.constant 0 : index
+  %p = arith.cmpi eq, %i, %c0 : index
+  %a = arith.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
+  cf.cond_br %p, ^one, ^other
+^one:
+  cf.br ^join(%a : tensor<4xf32>)
+^other:
+  cf.br ^join(%x : tensor<4xf32>)
+^join(%j: tensor<4xf32>):
+  %rows = mesh.sharding @m2 split_axes = [[0]] : !mesh.sharding
+  // expected-error@+1 {{a reshard inside a region only some devices run would wait for devices that never come}}
+  %js = mesh.shard %j to %rows annotate_for_users : tensor<4xf32>
+  %e = arith.addf %js, %js : tensor<4xf32>
+  %g = mesh.all_reduce %e on @m2 mesh_axes = [0] : tensor<4xf32> -> tensor<4xf32>
+  return %g : tensor<4xf32>
+}
+
+// -----
+
+// The same body in a generic partition leaves as it is (it reads a constant).
+mesh.mesh @m2(shape = 2)
+func.func @index_in_a_body_left_as_it_is(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %c = arith.constant dense<1.0> : tensor<4xf32>
+  %e = tensor.empty() : tensor<4xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%c : tensor<4xf32>) outs(%e : tensor<4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %i = mesh.process_linear_index on @m2 : index
+    %n = arith.index_cast %i : index to i64
+    %f = arith.sitofp %n : i64 to f32
+    %s = arith.addf %a, %f : f32
+    linalg.yield %s : f32
+  } -> tensor<4xf32>
+  %rows = mesh.sharding @m2 split_axes = [[0]] : !mesh.sharding
+  // expected-error@+1 {{a value that differs between devices cannot be resharded}}
+  %rs = mesh.shard %r to %rows annotate_for_users : tensor<4xf32>
+  %g = mesh.all_reduce %rs on @m2 mesh_axes = [0] : tensor<4xf32> -> tensor<4xf32>
+  %y = arith.addf %g, %x : tensor<4xf32>
+  return %y : tensor<4xf32>
+}

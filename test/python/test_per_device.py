@@ -23,7 +23,7 @@ def varying(body: str, args: str = "%x: tensor<4x4xf32>") -> dict[str, list]:
     func = next(op.operation for op in module.regions[0].blocks[0].operations if op.operation.name == "func.func")
     with ctx:
         names = {}
-        for v, (axes, _) in per_device_values(func).items():
+        for v, (axes, _) in per_device_values(func).values.items():
             names[v.get_name()] = sorted(axes)
     return names
 
@@ -49,13 +49,23 @@ def test_a_gather_over_the_axes_a_value_varies_along_makes_it_agree():
     assert found == {"%0": [("m", 0), ("m", 1)], "%1": [("m", 0)]}
 
 
-def test_indices_vary_along_the_axes_they_name_or_any():
+def test_indices_vary_along_the_axes_they_name_or_all():
     found = varying(
         "  %i = mesh.process_multi_index on @m axes = [1] : index\n"
         "  %j:2 = mesh.process_multi_index on @m : index, index\n"
         "  %k = mesh.process_linear_index on @m : index"
     )
-    assert found == {"%0": [("m", 1)], "%1#0": [ANY], "%1#1": [ANY], "%2": [ANY]}
+    every = [("m", 0), ("m", 1)]
+    assert found == {"%0": [("m", 1)], "%1#0": every, "%1#1": every, "%2": every}
+
+
+def test_a_device_index_reduced_over_every_axis_agrees():
+    found = varying(
+        "  %i = mesh.process_linear_index on @m : index\n"
+        "  %t = tensor.from_elements %i : tensor<1xindex>\n"
+        "  %s = mesh.all_reduce %t on @m mesh_axes = [0, 1] : tensor<1xindex> -> tensor<1xindex>"
+    )
+    assert found == {"%0": [("m", 0), ("m", 1)], "%from_elements": [("m", 0), ("m", 1)]}
 
 
 def test_a_loop_carries_what_its_body_yields_round_to_its_arguments():
@@ -109,7 +119,7 @@ def test_a_call_varies_when_its_callee_may():
         if op.operation.name == "func.func"
     }
     with ctx:
-        found = {v.get_name(): sorted(axes) for v, (axes, _) in per_device_values(funcs["f"]).items()}
+        found = {v.get_name(): sorted(axes) for v, (axes, _) in per_device_values(funcs["f"]).values.items()}
         assert may_vary(funcs["f"], ["func.call", "func.return"])
         assert not may_vary(funcs["k"], ["func.return"])
     assert found == {"%0": [ANY]}
@@ -127,7 +137,7 @@ def test_a_jax_device_id_varies_anywhere():
     module = mesh_dialect.parse(text, context=ctx)
     func = next(op.operation for op in module.regions[0].blocks[0].operations)
     with ctx:
-        found = {v.get_name(): sorted(axes) for v, (axes, _) in per_device_values(func).items()}
+        found = {v.get_name(): sorted(axes) for v, (axes, _) in per_device_values(func).values.items()}
     assert found == {"%0": [ANY], "%1": [ANY]}
 
 

@@ -47,6 +47,7 @@ from ..ir.hlo import (
     int_list,
     scatter_dimensions,
 )
+from ..ir.per_device import SOURCES as PER_DEVICE_SOURCES
 from ..ir.signature import op_signature, read_signature
 from ..ir.types import float_zero, is_boolean
 from .linear import LINEAR_BODY_OPS, generic_terms
@@ -132,9 +133,15 @@ class RuleCache:
     make one per run, or take the context's shared one (`shared`)."""
 
     def __init__(self) -> None:
-        # key -> (rule, body reads a tensor, (operand types, result types) of the key)
-        self.rules: dict[tuple, tuple[ShardingRule | None, bool, tuple[tuple, tuple]]] = {}
+        # key -> (rule, body reads a tensor, (operand types, result types) of
+        # the key, body holds an op that may make a value differing between
+        # devices: `ir.per_device`)
+        self.rules: dict[tuple, tuple[ShardingRule | None, bool, tuple[tuple, tuple], bool]] = {}
         self.misses = 0
+        # set by a lookup of an op whose body may make a value that differs
+        # between devices (a device index read in a generic): a pass clears
+        # it before reading a function's ops and asks it after
+        self.varied = False
         self.parallel: dict[ir.Attribute, bool] = {}  # per iterator_types: no reduction loop
         self.unregistered: dict[str, bool] = {}  # per op name
         # Generics whose body is made of the ops a linear body is: per id of
@@ -229,10 +236,17 @@ class RuleCache:
                     f"'{name}' has an integer list attribute of {e.count} entries, more than any op has dimensions "
                     f"(at most {MAX_LIST_ENTRIES})",
                 ) from None
-            entry = self.rules[key] = (made, body is not None and _reads_outside_tensor(body), (key[2], key[3]))
+            entry = self.rules[key] = (
+                made,
+                body is not None and _reads_outside_tensor(body),
+                (key[2], key[3]),
+                body is not None and _body_may_vary(body),
+            )
             if entry[0] is not None and name == "linalg.generic" and body is not None and _linear_names(body):
                 self.linear_bodies[id(entry[2])] = generic_terms(op) if _keys_linear_reads(body) else None
         rule = entry[0]
+        if entry[3]:
+            self.varied = True
         if rule is not None and rule.windows and fn is _linalg:
             # an operand read through a window may be a pad the op reads
             # through (`fuse_pads`): the pad's facts complete the key
@@ -545,6 +559,16 @@ def _reads_outside_tensor(body: tuple) -> bool:
     if body and body[0] == _PARALLEL_BODY:
         return any(isinstance(name, str) and not _SCALAR_BODY_OP.match(name) for name in body[1:])
     return any(not isinstance(v, (int, *_SCALARS)) for item in body if len(item) == 4 for v in item[2])
+
+
+def _body_may_vary(body: tuple) -> bool:
+    """Whether a body's reading (`_parallel_body` or `_body`) names an op
+    that may make a value differing between devices, or a call."""
+    if body and body[0] == _PARALLEL_BODY:
+        names = {n for n in body[1:] if isinstance(n, str)}
+    else:
+        names = {item[0] for item in body if isinstance(item[0], str)}
+    return not PER_DEVICE_SOURCES.isdisjoint(names) or "func.call" in names
 
 
 def _linear_names(body: tuple) -> bool:

@@ -15,11 +15,20 @@ axes it spreads data over and `all_gather`, `all_reduce` and `broadcast`
 remove those they make every member of a group agree on.  Whatever a region
 hands on (its terminators' operands) flows into the op's results and into
 its blocks' arguments (loops carry it round), until nothing changes.
+
+Control flow that depends on such a value (an `scf.if` on a device's index,
+a loop whose trip count differs, a `cf.cond_br` on a per-device flag) runs
+its regions or blocks on some devices only: everything defined there may
+differ, and a collective placed there would wait for devices that never
+come (`PerDevice.blocks`).  A call's results may differ when its callee
+(or one it calls) computes such a value; a function declared without a
+body is taken to compute the same on every device.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 
 from mlir import ir
 
@@ -32,7 +41,6 @@ _SPREAD = frozenset({"mesh.all_slice", "mesh.reduce_scatter", "mesh.all_to_all"}
 """Collectives that give each member of a group its own part."""
 _ANYWHERE = frozenset(
     {
-        "mesh.process_linear_index",
         "mesh.gather",
         "mesh.scatter",
         "mesh.reduce",
@@ -59,28 +67,79 @@ _ANYWHERE = frozenset(
     }
 )
 """Ops whose results may differ between any two devices."""
-SOURCES = _SPREAD | _ANYWHERE | {"mesh.process_multi_index", "mesh.shift"}
+_INDICES = frozenset({"mesh.process_multi_index", "mesh.process_linear_index"})
+"""A device's index: it varies along the axes it names (all by default)."""
+SOURCES = _SPREAD | _ANYWHERE | _INDICES | {"mesh.shift", "func.call_indirect"}
 """The ops that make a value differ between devices: without one in a
 function, none does (the passes skip the analysis)."""
 
 _EMPTY: frozenset = frozenset()
+_ANY = frozenset({ANY})
+
+_SELECTED = frozenset({"scf.if", "scf.index_switch", "stablehlo.if", "stablehlo.case", "mhlo.if", "mhlo.case"})
+"""Ops whose operand 0 chooses the region that runs."""
+_BRANCHES = frozenset({"cf.cond_br", "cf.switch"})
+"""Branches whose operand 0 chooses the successor."""
+_HLO_WHILE = frozenset({"stablehlo.while", "mhlo.while"})
+
+
+@dataclass
+class PerDevice:
+    """What `per_device_values` found: per value that may differ between
+    devices, the axes it varies along and the op that first made it so;
+    per block only some devices may run, the op whose per-device value
+    decides (for diagnostics)."""
+
+    values: dict[ir.Value, tuple[frozenset, ir.Operation]] = field(default_factory=dict)
+    blocks: dict[ir.Block, ir.Operation] = field(default_factory=dict)
+
+
+class _Meshes:
+    """The axes of the meshes a function's ops name, looked up once each."""
+
+    def __init__(self, func: ir.Operation) -> None:
+        self.module = _module_of(func)
+        self.found: dict[str, frozenset] = {}
+
+    def axes(self, mesh: str) -> frozenset:
+        """Every (mesh, axis) of `mesh`; `ANY` when it cannot be found."""
+        found = self.found.get(mesh)
+        if found is None:
+            found = _ANY
+            if self.module is not None:
+                try:
+                    op = ir.SymbolTable(self.module)[mesh]
+                except KeyError:
+                    op = None
+                if op is not None and op.operation.name == "mesh.mesh" and "shape" in op.operation.attributes:
+                    rank = len(ir.DenseI64ArrayAttr(op.operation.attributes["shape"]))
+                    found = frozenset((mesh, a) for a in range(rank))
+            self.found[mesh] = found
+        return found
+
+
+def _module_of(op: ir.Operation) -> ir.Operation | None:
+    scope = op.parent
+    while scope is not None and scope.operation.name != "builtin.module":
+        scope = scope.parent
+    return None if scope is None else scope.operation
 
 
 def _axes(op: ir.Operation, name: str) -> frozenset:
     """The (mesh, axis) pairs an op names in attribute `name` (empty: none)."""
     attributes = op.attributes
     if "mesh" not in attributes:
-        return frozenset({ANY})
+        return _ANY
     mesh = ir.FlatSymbolRefAttr(attributes["mesh"]).value
     if name not in attributes:
         return _EMPTY
     return frozenset((mesh, int(a)) for a in ir.DenseI16ArrayAttr(attributes[name]))
 
 
-def _made(op: ir.Operation, name: str, read: frozenset) -> frozenset:
+def _made(op: ir.Operation, name: str, read: frozenset, meshes: _Meshes) -> frozenset:
     """The axes `op`'s results vary along, its operands' being `read`."""
-    if name in _ANYWHERE:
-        return frozenset({ANY})
+    if name in _ANYWHERE or name == "func.call_indirect":
+        return _ANY
     if name in _SPREAD:
         return read | _axes(op, "mesh_axes")
     if name in _AGREE:
@@ -88,23 +147,77 @@ def _made(op: ir.Operation, name: str, read: frozenset) -> frozenset:
     if name == "mesh.shift":
         attributes = op.attributes
         if "mesh" not in attributes or "shift_axis" not in attributes:
-            return frozenset({ANY})
+            return _ANY
         mesh = ir.FlatSymbolRefAttr(attributes["mesh"]).value
         return read | {(mesh, ir.IntegerAttr(attributes["shift_axis"]).value)}
-    if name == "mesh.process_multi_index":
+    if name in _INDICES:
         given = _axes(op, "axes")
-        return given if given else frozenset({ANY})
+        if given:
+            return read | given
+        if "mesh" not in op.attributes:
+            return _ANY
+        return read | meshes.axes(ir.FlatSymbolRefAttr(op.attributes["mesh"]).value)
     return read
 
 
-def may_vary(func: ir.Operation, names: Iterable[str]) -> bool:
-    """Whether `func`, whose ops have the `names`, may compute a value that
+def varying_functions(module: ir.Operation | None) -> set[str]:
+    """The functions of `module` (its top level) that may compute a value
+    differing between devices: one holding an op of `SOURCES`, or calling
+    one that does (through any chain of calls, recursion included)."""
+    if module is None:
+        return set()
+    calls: dict[str, set[str]] = {}
+    found: set[str] = set()
+    for op in module.regions[0].blocks[0].operations:
+        op = op.operation
+        if op.name != "func.func":
+            continue
+        name = ir.StringAttr(op.attributes["sym_name"]).value
+        names: set[str] = set()
+        callees: set[str] = set()
+
+        def visit(inner: ir.Operation, names=names, callees=callees) -> ir.WalkResult:
+            names.add(inner.name)
+            if inner.name == "func.call" and "callee" in inner.attributes:
+                callees.add(ir.FlatSymbolRefAttr(inner.attributes["callee"]).value)
+            return ir.WalkResult.ADVANCE
+
+        op.walk(visit)
+        calls[name] = callees
+        if not SOURCES.isdisjoint(names):
+            found.add(name)
+    changed = True
+    while changed:
+        changed = False
+        for name, callees in calls.items():
+            if name not in found and not found.isdisjoint(callees):
+                found.add(name)
+                changed = True
+    return found
+
+
+def may_vary(func: ir.Operation, names: Iterable[str], bodies: Iterable[ir.Operation] = ()) -> bool:
+    """Whether `func`, whose ops have the `names` (the ops in `bodies`
+    aside, whose regions the caller did not enter), may compute a value that
     differs between devices: it has an op of `SOURCES`, or calls a function
-    that has one (or calls one that does, and so on)."""
+    that may."""
     names = set(names)
+    for op in bodies:
+        _names_within(op, names)
     if not SOURCES.isdisjoint(names):
         return True
-    return "func.call" in names and any(_callee_varies(call, {}) for call in _calls(func))
+    if "func.call" not in names:
+        return False
+    varying = varying_functions(_module_of(func))
+    return any(_callee(call) in varying for call in _calls(func))
+
+
+def _names_within(op: ir.Operation, names: set[str]) -> None:
+    def visit(inner: ir.Operation) -> ir.WalkResult:
+        names.add(inner.name)
+        return ir.WalkResult.ADVANCE
+
+    op.walk(visit)
 
 
 def _calls(op: ir.Operation) -> list[ir.Operation]:
@@ -119,48 +232,20 @@ def _calls(op: ir.Operation) -> list[ir.Operation]:
     return found
 
 
-def _callee_varies(call: ir.Operation, memo: dict[str, bool]) -> bool:
-    """Whether the function `call` calls may return a value that differs
-    between devices (`may_vary` of it; a callee not found: it may)."""
+def _callee(call: ir.Operation) -> str | None:
     if "callee" not in call.attributes:
-        return True
-    name = ir.FlatSymbolRefAttr(call.attributes["callee"]).value
-    if name in memo:
-        return memo[name]
-    memo[name] = False  # (a recursive call adds nothing the rest of its callee does not)
-    scope = call.parent
-    while scope is not None and scope.operation.name != "builtin.module":
-        scope = scope.parent
-    callee = None
-    if scope is not None:
-        try:
-            callee = ir.SymbolTable(scope.operation)[name]
-        except KeyError:
-            callee = None
-    if callee is None:
-        memo[name] = True
-        return True
-    callee = callee.operation
-    names: set[str] = set()
-    calls: list[ir.Operation] = []
-
-    def visit(inner: ir.Operation) -> ir.WalkResult:
-        names.add(inner.name)
-        if inner.name == "func.call":
-            calls.append(inner)
-        return ir.WalkResult.ADVANCE
-
-    callee.walk(visit)
-    memo[name] = not SOURCES.isdisjoint(names) or any(_callee_varies(c, memo) for c in calls)
-    return memo[name]
+        return None
+    return ir.FlatSymbolRefAttr(call.attributes["callee"]).value
 
 
-def per_device_values(func: ir.Operation) -> dict[ir.Value, tuple[frozenset, ir.Operation]]:
-    """The values of `func` that may differ between devices, each with the
-    axes it varies along and the op that first made it so (for diagnostics).
-    Values not listed are the same on every device."""
-    found: dict[ir.Value, tuple[frozenset, ir.Operation]] = {}
-    callees: dict[str, bool] = {}
+def per_device_values(func: ir.Operation) -> PerDevice:
+    """The values of `func` that may differ between devices and the blocks
+    only some devices may run (`PerDevice`).  Values not listed are the same
+    on every device."""
+    result = PerDevice()
+    found, blocks = result.values, result.blocks
+    meshes = _Meshes(func)
+    varying: set[str] | None = None  # `varying_functions`, once a call is met
 
     def mark(v: ir.Value, axes: frozenset, origin: ir.Operation) -> bool:
         old = found.get(v)
@@ -172,25 +257,47 @@ def per_device_values(func: ir.Operation) -> dict[ir.Value, tuple[frozenset, ir.
         found[v] = (old[0] | axes, old[1])
         return True
 
+    def diverge(block: ir.Block, origin: ir.Operation) -> bool:
+        """Mark `block` as run by some devices only (its arguments may differ)."""
+        if block in blocks:
+            return False
+        blocks[block] = origin
+        for arg in block.arguments:
+            mark(arg, _ANY, origin)
+        return True
+
+    def decided_by(v: ir.Value) -> ir.Operation | None:
+        got = found.get(v)
+        return None if got is None else got[1]
+
     changed = True
     first = True
 
     def visit(op: ir.Operation) -> ir.WalkResult:
-        nonlocal changed, first
+        nonlocal changed, first, varying
         if first:  # the walk starts at the function itself
             first = False
             return ir.WalkResult.ADVANCE
         name = op.name
         read: frozenset = _EMPTY
         origin: ir.Operation | None = None
-        for v in op.operands:
+        operands = op.operands
+        for v in operands:
             got = found.get(v)
             if got is not None:
                 read = read | got[0]
                 origin = origin or got[1]
-        made = _made(op, name, read)
-        if name == "func.call" and _callee_varies(op, callees):
-            made = made | {ANY}  # what the callee computes per device comes back
+        made = _made(op, name, read, meshes)
+        if name == "func.call":
+            if varying is None:
+                varying = varying_functions(meshes.module)
+            if _callee(op) in varying:
+                made = made | _ANY  # what the callee computes per device comes back
+        block = op.block
+        within = blocks.get(block)
+        if within is not None:
+            made = made | _ANY  # defined on some devices only
+            origin = origin or within
         if made and origin is None:
             origin = op
         if made:
@@ -198,14 +305,30 @@ def per_device_values(func: ir.Operation) -> dict[ir.Value, tuple[frozenset, ir.
             for r in op.results:
                 changed = mark(r, made, origin) or changed
             for region in op.regions:
-                for block in region.blocks:
-                    for arg in block.arguments:
+                for b in region.blocks:
+                    for arg in b.arguments:
                         changed = mark(arg, made, origin) or changed
-        if read and len(op.successors):
-            # a branch hands its operands on to its successors' arguments
-            for block in op.successors:
-                for arg in block.arguments:
-                    changed = mark(arg, read, origin) or changed
+        # regions only some devices run: chosen or bounded by a per-device value
+        decider = within
+        if decider is None and len(op.regions):
+            if name in _SELECTED and len(operands):
+                decider = decided_by(operands[0])
+            elif name == "scf.for" and len(operands) >= 3:
+                decider = decided_by(operands[0]) or decided_by(operands[1]) or decided_by(operands[2])
+        if decider is not None:
+            for region in op.regions:
+                for b in region.blocks:
+                    changed = diverge(b, decider) or changed
+        if len(op.successors):
+            if read:  # a branch hands its operands on to its successors' arguments
+                for b in op.successors:
+                    for arg in b.arguments:
+                        changed = mark(arg, read, origin) or changed
+            if name in _BRANCHES and len(operands) and (decider := decided_by(operands[0])) is not None:
+                # the blocks after it run on some devices only (all but the entry, conservatively)
+                region_blocks = block.region.blocks
+                for k in range(1, len(region_blocks)):
+                    changed = diverge(region_blocks[k], decider) or changed
         elif read and not len(op.results) and not name.startswith("mesh."):
             # a terminator: what it hands on reaches its op's results and,
             # round a loop, its blocks' arguments (a function's return, none)
@@ -215,15 +338,23 @@ def per_device_values(func: ir.Operation) -> dict[ir.Value, tuple[frozenset, ir.
                 for r in parent.results:
                     changed = mark(r, read, origin) or changed
                 for region in parent.regions:
-                    for block in region.blocks:
-                        for arg in block.arguments:
+                    for b in region.blocks:
+                        for arg in b.arguments:
                             changed = mark(arg, read, origin) or changed
+                # a loop whose condition differs runs a different number of times
+                flag = decided_by(operands[0]) if len(operands) else None
+                if flag is not None and (
+                    name == "scf.condition" or (parent.name in _HLO_WHILE and block == parent.regions[0].blocks[0])
+                ):
+                    for region in parent.regions:
+                        for b in region.blocks:
+                            changed = diverge(b, flag) or changed
         return ir.WalkResult.ADVANCE
 
     while changed:
         changed, first = False, True
         func.walk(visit, ir.WalkOrder.PRE_ORDER)
-    return found
+    return result
 
 
-__all__ = ["ANY", "SOURCES", "may_vary", "per_device_values"]
+__all__ = ["ANY", "SOURCES", "PerDevice", "may_vary", "per_device_values", "varying_functions"]

@@ -14,6 +14,9 @@
 // RUN: mesh-run %t.mlir -f carried --compare-with %s -q --seed 2 | FileCheck %s --check-prefix=SIM
 // RUN: mesh-run %t.mlir -f through_call --compare-with %s -q --seed 1 | FileCheck %s --check-prefix=SIM
 // RUN: mesh-run %t.mlir -f call_only --compare-with %s -q --seed 1 | FileCheck %s --check-prefix=SIM
+// RUN: mesh-run %t.mlir -f reduced_index --compare-with %s -q --seed 1 | FileCheck %s --check-prefix=SIM
+// RUN: mesh-run %t.mlir -f uneven_trips --compare-with %s -q --seed 1 | FileCheck %s --check-prefix=SIM
+// RUN: mesh-run %t.mlir -f uneven_trips --compare-with %s -q --seed 2 | FileCheck %s --check-prefix=SIM
 // SIM: match
 // SIM-NOT: MISMATCH
 // CHECK-LABEL: func.func @contract(
@@ -102,4 +105,47 @@ func.func @call_only(%x: tensor<2x4xf32>) -> tensor<2x4xf32> {
   %e = math.exp %xs : tensor<2x4xf32>
   %y = func.call @gathered_row(%e) : (tensor<2x4xf32>) -> tensor<2x4xf32>
   return %y : tensor<2x4xf32>
+}
+
+// A device index summed over every axis of the mesh is the same on every
+// device again: it may be cut.
+mesh.mesh @m4(shape = 2x2)
+// CHECK-LABEL: func.func @reduced_index(
+// CHECK: mesh.all_reduce %{{.*}} on @m4 mesh_axes = [0, 1] : tensor<4xf32> -> tensor<4xf32>
+// CHECK: mesh.all_slice %{{.*}} on @m4 mesh_axes = [0] slice_axis = 0 : tensor<4xf32> -> tensor<2xf32>
+func.func @reduced_index(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %i = mesh.process_linear_index on @m4 : index
+  %n = arith.index_cast %i : index to i64
+  %f = arith.sitofp %n : i64 to f32
+  %t = tensor.splat %f : tensor<4xf32>
+  %sum = mesh.all_reduce %t on @m4 mesh_axes = [0, 1] : tensor<4xf32> -> tensor<4xf32>
+  %rows = mesh.sharding @m4 split_axes = [[0]] : !mesh.sharding
+  %ss = mesh.shard %sum to %rows annotate_for_users : tensor<4xf32>
+  %e = arith.addf %ss, %x : tensor<4xf32>
+  return %e : tensor<4xf32>
+}
+
+// Device d runs the loop d + 1 times: its body runs on whole values, and x
+// is gathered before the loop, not in it (a gather in it would wait for the
+// device whose loop has ended).
+// CHECK-LABEL: func.func @uneven_trips(
+// CHECK: %[[X:.*]] = mesh.all_gather %arg0 on @m mesh_axes = [0] gather_axis = 0 : tensor<2xf32> -> tensor<4xf32>
+// CHECK-NEXT: scf.for
+// CHECK-NEXT: math.exp %[[X]] : tensor<4xf32>
+// CHECK-NOT: mesh.
+// CHECK: scf.yield
+func.func @uneven_trips(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %i = mesh.process_linear_index on @m : index
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = arith.addi %i, %c1 : index
+  %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %x) -> tensor<4xf32> {
+    %rows = mesh.sharding @m split_axes = [[0]] : !mesh.sharding
+    %xs = mesh.shard %x to %rows annotate_for_users : tensor<4xf32>
+    %e = math.exp %xs : tensor<4xf32>
+    %t = arith.addf %e, %acc : tensor<4xf32>
+    scf.yield %t : tensor<4xf32>
+  }
+  %g = mesh.all_reduce %r on @m mesh_axes = [0] : tensor<4xf32> -> tensor<4xf32>
+  return %g : tensor<4xf32>
 }

@@ -105,6 +105,8 @@ _LOOPS = frozenset(LOOP_OPS)
 """Loops: a value defined outside one is resharded in front of it, once,
 not in its body on every iteration."""
 _NOT_RULED = ("mesh.mesh", "mesh.sharding")
+_WRITTEN_BODIES = frozenset({"linalg.generic", "linalg.map", "linalg.reduce"})
+"""linalg ops whose bodies the user writes (a named op's is made from its name)."""
 """Mesh ops partition leaves alone (`mesh.shard` has its own rewrite); every
 other mesh op is a collective or a query that already speaks of one device's
 data."""
@@ -344,8 +346,10 @@ class _Partition:
         self.shardings: dict[ir.Value, tuple[str, Sharding] | None] = {}  # per run: values die with the IR
         self.returned: list[Sharding | None] | None = None  # result layouts, from the first func.return
         self.reshards: dict[tuple[ir.Value, Sharding, ir.Block], ir.Value] = {}  # one reshard per block
-        # values a program written partly per device computes differently on each device (`per_device`)
+        # values a program written partly per device computes differently on each
+        # device, and blocks only some devices run (`ir.per_device`)
         self.per_device: dict[ir.Value, tuple[frozenset, ir.Operation]] = {}
+        self.divergent: dict[ir.Block, ir.Operation] = {}
         # values rebuilt in a layout instead of resharded: (value, its op, and
         # for a fill the empty it fills and that empty's op, else None, None)
         self.rebuilt: list[tuple] = []
@@ -469,6 +473,7 @@ class _Partition:
     def run(self) -> None:
         ops: list[ir.Operation] = []
         names: list[str] = []
+        bodies: list[int] = []  # ops whose own bodies (not their names) say what they compute
         func = self.func
         advance, skip = ir.WalkResult.ADVANCE, ir.WalkResult.SKIP
 
@@ -477,13 +482,13 @@ class _Partition:
             name = op.name
             names.append(name)
             if name.startswith(("linalg.", "mhlo.", "stablehlo.")) and len(op.regions) and name not in HLO_REGION_OPS:
+                if name in _WRITTEN_BODIES or not name.startswith("linalg."):
+                    bodies.append(len(ops) - 2)  # its index once the function is dropped from `ops`
                 return skip
             return advance
 
         func.walk(visit, ir.WalkOrder.PRE_ORDER)
         del ops[0], names[0]  # the function itself, visited first
-        if may_vary(func, names):
-            self.per_device = per_device_values(func)
         if _RESHAPES.intersection(names):
             _empties_for_reshapes(ops, names)
         # Layouts: each mesh.shard that annotates a value as produced.
@@ -515,7 +520,15 @@ class _Partition:
                 self.layout.pop(arg, None)
         shardings = [op for op, name in zip(ops, names) if name == "mesh.sharding"]
         returns = [op for op, name in zip(ops, names) if name == "func.return"]
+        cache = RuleCache.shared(func.context)
+        cache.varied = False
         rules = self.rules(ops, names)
+        # (a rule lookup tells whether a body it read may make a value differing
+        # between devices; the bodies of ops it skipped are read here)
+        skipped = [ops[k] for k in bodies if rules[k] is _SKIP or rules[k] is _READ_THROUGH]
+        if cache.varied or may_vary(func, names, skipped):
+            found = per_device_values(func)
+            self.per_device, self.divergent = found.values, found.blocks
         self.arguments(entry)
         for k, (op, name, rule) in enumerate(zip(ops, names, rules)):
             if rule is _SKIP or rule is _READ_THROUGH:
@@ -1995,6 +2008,16 @@ class _Partition:
         """`value` from `source` to `target` at `ip`; `trapped` names the
         per-element op the reshard sits in (`reshard_anchor`), where only a
         plan that moves nothing may go."""
+        if self.divergent and ip is not None and ip.block in self.divergent:
+            origin = self.divergent[ip.block]
+            name, line, col = remap_location(origin.location)
+            raise _Unsupported(
+                loc,
+                "a reshard inside a region only some devices run would wait for devices that never come: which "
+                f"devices run it depends on '{origin.name}'"
+                + (f" at {name}:{line}:{col}" if name else "")
+                + f", and a value there is wanted as {target}",
+            )
         if self.per_device and value in self.per_device:
             origin = self.per_device[value][1]
             name, line, col = remap_location(origin.location)

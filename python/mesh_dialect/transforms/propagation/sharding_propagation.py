@@ -493,11 +493,13 @@ class _Function:
             # nothing, and costs less than asking whether it has one).
             return skip
 
+        self.rule_cache.varied = False
         self.func.walk(visit, ir.WalkOrder.PRE_ORDER)
         if raised:
             raise raised[0]
-        if may_vary(self.func, kinds):  # (`kinds` has the name of every op met)
-            self.per_device = per_device_values(self.func)
+        # (`kinds` has the name of every op met; the rule lookups, whether a body they read may vary)
+        if self.rule_cache.varied or may_vary(self.func, kinds):
+            self.per_device = per_device_values(self.func).values
         for op in shard_ops:
             self.read_shard(op)
         if self.failed:
