@@ -238,6 +238,20 @@ def _callee(call: ir.Operation) -> str | None:
     return ir.FlatSymbolRefAttr(call.attributes["callee"]).value
 
 
+_NOT_COLLECTIVES = frozenset({"mesh.shard", "mesh.shard_shape", "mesh.sharding", "mesh.mesh"})
+
+
+def read_by_collective(value: ir.Value) -> bool:
+    """Whether a mesh collective (or another mesh op that works on one
+    device's data) reads `value` directly: it reads it as it is, so a
+    function argument it reads arrives whole."""
+    for use in value.uses:
+        name = use.owner.operation.name
+        if name.startswith("mesh.") and name not in _NOT_COLLECTIVES:
+            return True
+    return False
+
+
 def per_device_values(func: ir.Operation) -> PerDevice:
     """The values of `func` that may differ between devices and the blocks
     only some devices may run (`PerDevice`).  Values not listed are the same
@@ -357,4 +371,4 @@ def per_device_values(func: ir.Operation) -> PerDevice:
     return result
 
 
-__all__ = ["ANY", "SOURCES", "PerDevice", "may_vary", "per_device_values", "varying_functions"]
+__all__ = ["ANY", "SOURCES", "PerDevice", "may_vary", "per_device_values", "read_by_collective", "varying_functions"]

@@ -17,6 +17,7 @@
 // RUN: mesh-run %t.mlir -f reduced_index --compare-with %s -q --seed 1 | FileCheck %s --check-prefix=SIM
 // RUN: mesh-run %t.mlir -f uneven_trips --compare-with %s -q --seed 1 | FileCheck %s --check-prefix=SIM
 // RUN: mesh-run %t.mlir -f uneven_trips --compare-with %s -q --seed 2 | FileCheck %s --check-prefix=SIM
+// RUN: mesh-run %t.mlir -f sliced_and_annotated --compare-with %s -q --seed 1 | FileCheck %s --check-prefix=SIM
 // SIM: match
 // SIM-NOT: MISMATCH
 // CHECK-LABEL: func.func @contract(
@@ -148,4 +149,20 @@ func.func @uneven_trips(%x: tensor<4xf32>) -> tensor<4xf32> {
   }
   %g = mesh.all_reduce %r on @m mesh_axes = [0] : tensor<4xf32> -> tensor<4xf32>
   return %g : tensor<4xf32>
+}
+
+// An argument a collective reads arrives whole, even where the annotations
+// for its other users agree on a layout (partition refused the collective's
+// split operand).
+// CHECK-LABEL: func.func @sliced_and_annotated(%arg0: tensor<8xf32> {mesh.sharding = #mesh.sharding<@m, {{\[\[}}]]>})
+// CHECK: mesh.all_slice %arg0 on @m mesh_axes = [0] slice_axis = 0 : tensor<8xf32> -> tensor<4xf32>
+func.func @sliced_and_annotated(%x: tensor<8xf32>) -> tensor<8xf32> {
+  %y = mesh.all_slice %x on @m mesh_axes = [0] slice_axis = 0 : tensor<8xf32> -> tensor<4xf32>
+  %zero = arith.constant dense<0.0> : tensor<8xf32>
+  %z = tensor.insert_slice %y into %zero[2] [4] [1] : tensor<4xf32> into tensor<8xf32>
+  %rows = mesh.sharding @m split_axes = [[0]] : !mesh.sharding
+  %xs = mesh.shard %x to %rows annotate_for_users : tensor<8xf32>
+  %w = arith.mulf %xs, %z : tensor<8xf32>
+  %g = mesh.all_reduce %w on @m mesh_axes = [0] : tensor<8xf32> -> tensor<8xf32>
+  return %g : tensor<8xf32>
 }

@@ -52,7 +52,7 @@ from ...ir.control import (
     layout_holder,
     malformed,
 )
-from ...ir.per_device import may_vary, per_device_values
+from ...ir.per_device import may_vary, per_device_values, read_by_collective
 from ...ir.schema import DYNAMIC
 from ...ir.signature import op_address
 from ...ir.syntax import Unprintable, decode_sharding_attr, encode_sharding_attr
@@ -807,7 +807,7 @@ class _Function:
         wanted = {(a.mesh, a.sharding) for a in self.user_anns.get(arg, ()) if a.explicit}
         if len(wanted) == 1:
             lay = next(iter(wanted))
-            if not lay[1].is_partial:
+            if not lay[1].is_partial and not read_by_collective(arg):
                 return lay
         return None
 
