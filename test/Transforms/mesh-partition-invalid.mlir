@@ -410,3 +410,18 @@ func.func @index_in_a_body_left_as_it_is(%x: tensor<4xf32>) -> tensor<4xf32> {
   %y = arith.addf %g, %x : tensor<4xf32>
   return %y : tensor<4xf32>
 }
+
+// -----
+
+// An annotation saying such a value is produced in pieces is refused where
+// it is written (the error was at the op making the value).
+mesh.mesh @m2(shape = 2)
+func.func @per_device_value_produced_in_pieces(%x: tensor<8xf32>) -> tensor<4xf32> {
+  %y = mesh.all_slice %x on @m2 mesh_axes = [0] slice_axis = 0 : tensor<8xf32> -> tensor<4xf32>
+  %z = math.exp %y : tensor<4xf32>
+  %rows = mesh.sharding @m2 split_axes = [[0]] : !mesh.sharding
+  // expected-error-re@+1 {{a value that differs between devices cannot be annotated as produced in pieces, as partition would take each device's value for its piece: it is computed per device from 'mesh.all_slice' at {{.*}}mesh-partition-invalid.mlir:{{[0-9]+}}:8, and is annotated split_axes = {{\[\[}}0]]}}
+  %zs = mesh.shard %z to %rows : tensor<4xf32>
+  %g = mesh.all_reduce %zs on @m2 mesh_axes = [0] : tensor<4xf32> -> tensor<4xf32>
+  return %g : tensor<4xf32>
+}

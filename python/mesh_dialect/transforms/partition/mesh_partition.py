@@ -529,6 +529,7 @@ class _Partition:
         if cache.varied or may_vary(func, names, skipped):
             found = per_device_values(func)
             self.per_device, self.divergent = found.values, found.blocks
+            self.check_per_device_annotations(ops)
         self.arguments(entry)
         for k, (op, name, rule) in enumerate(zip(ops, names, rules)):
             if rule is _SKIP or rule is _READ_THROUGH:
@@ -1920,6 +1921,25 @@ class _Partition:
     def mesh_shape(self) -> tuple[int, ...] | None:
         """The mesh's shape for halo sizes (None: no mesh yet)."""
         return None if self.mesh is None else self.mesh.shape
+
+    def check_per_device_annotations(self, ops: list[ir.Operation]) -> None:
+        """An annotation that says a value differing between devices is
+        produced in pieces (or as partial terms) would have partition take
+        each device's value for its piece: refused at the annotation."""
+        for k, ((_, s), for_users) in self.annotations.items():
+            if for_users or s.is_replicated:
+                continue
+            found = self.per_device.get(ops[k].operands[0])
+            if found is None:
+                continue
+            name, line, col = remap_location(found[1].location)
+            raise _Unsupported(
+                ops[k].location,
+                "a value that differs between devices cannot be annotated as produced in pieces, as partition would "
+                f"take each device's value for its piece: it is computed per device from '{found[1].name}'"
+                + (f" at {name}:{line}:{col}" if name else "")
+                + f", and is annotated {s}",
+            )
 
     def check_signature(self) -> None:
         """A function whose signature already gives an argument or result
