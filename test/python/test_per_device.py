@@ -162,3 +162,30 @@ def test_partition_refuses_to_cut_it():
         "a value that differs between devices cannot be resharded, as partition would cut or gather it as one "
         "tensor: it is computed per device from 'mesh.all_slice' at <string>:3:8, and is wanted as split_axes = [[0]]"
     ]
+
+
+def test_a_pass_run_reads_its_module_s_callees_once(monkeypatch):
+    """Which functions may vary is found once per pass run, not once per
+    function that calls (a module of n such functions was walked n times)."""
+    import mesh_dialect.ir.per_device as per_device
+
+    calls = []
+    real = per_device.varying_functions
+    monkeypatch.setattr(per_device, "varying_functions", lambda module: calls.append(1) or real(module))
+    text = MESH + "func.func private @g(%x: tensor<4xf32>) -> tensor<4xf32> {\n  return %x : tensor<4xf32>\n}\n"
+    for k in range(20):
+        text += (
+            f"func.func @f{k}(%x: tensor<4xf32>) -> tensor<4xf32> {{\n"
+            "  %s = mesh.sharding @m split_axes = [[0]] : !mesh.sharding\n"
+            "  %xs = mesh.shard %x to %s annotate_for_users : tensor<4xf32>\n"
+            "  %e = math.exp %xs : tensor<4xf32>\n"
+            "  %y = func.call @g(%e) : (tensor<4xf32>) -> tensor<4xf32>\n"
+            "  return %y : tensor<4xf32>\n}\n"
+        )
+    ctx = mesh_dialect.context()
+    module = mesh_dialect.parse(text, context=ctx)
+    with ctx, ir.Location.unknown():
+        mesh_dialect.ShardingPropagation().run(module)
+        assert len(calls) == 1
+        MeshPartition().run(module)
+    assert len(calls) == 2

@@ -196,11 +196,30 @@ def varying_functions(module: ir.Operation | None) -> set[str]:
     return found
 
 
-def may_vary(func: ir.Operation, names: Iterable[str], bodies: Iterable[ir.Operation] = ()) -> bool:
+class Callees:
+    """`varying_functions` of the module a pass run works on, found once per
+    run (a module of many functions would otherwise be walked once per
+    function that calls): a pass makes one per run."""
+
+    def __init__(self) -> None:
+        self.module: ir.Operation | None = None
+        self.found: set[str] | None = None
+
+    def varying(self, func: ir.Operation) -> set[str]:
+        """The functions of `func`'s module that may vary."""
+        module = _module_of(func)
+        if self.found is None or module != self.module:
+            self.module, self.found = module, varying_functions(module)
+        return self.found
+
+
+def may_vary(
+    func: ir.Operation, names: Iterable[str], bodies: Iterable[ir.Operation] = (), callees: Callees | None = None
+) -> bool:
     """Whether `func`, whose ops have the `names` (the ops in `bodies`
     aside, whose regions the caller did not enter), may compute a value that
     differs between devices: it has an op of `SOURCES`, or calls a function
-    that may."""
+    that may (`callees`: the pass run's)."""
     names = set(names)
     for op in bodies:
         _names_within(op, names)
@@ -208,7 +227,7 @@ def may_vary(func: ir.Operation, names: Iterable[str], bodies: Iterable[ir.Opera
         return True
     if "func.call" not in names:
         return False
-    varying = varying_functions(_module_of(func))
+    varying = (callees or Callees()).varying(func)
     return any(_callee(call) in varying for call in _calls(func))
 
 
@@ -252,14 +271,16 @@ def read_by_collective(value: ir.Value) -> bool:
     return False
 
 
-def per_device_values(func: ir.Operation) -> PerDevice:
+def per_device_values(func: ir.Operation, callees: Callees | None = None) -> PerDevice:
     """The values of `func` that may differ between devices and the blocks
     only some devices may run (`PerDevice`).  Values not listed are the same
-    on every device."""
+    on every device.  `callees`: the pass run's (`Callees`)."""
     result = PerDevice()
     found, blocks = result.values, result.blocks
+    axes_of: dict[ir.Block, frozenset] = {}  # per block in `blocks`, the axes its decider varies along
     meshes = _Meshes(func)
-    varying: set[str] | None = None  # `varying_functions`, once a call is met
+    callees = callees or Callees()
+    varying: set[str] | None = None  # `callees.varying`, once a call is met
 
     def mark(v: ir.Value, axes: frozenset, origin: ir.Operation) -> bool:
         old = found.get(v)
@@ -271,18 +292,21 @@ def per_device_values(func: ir.Operation) -> PerDevice:
         found[v] = (old[0] | axes, old[1])
         return True
 
-    def diverge(block: ir.Block, origin: ir.Operation) -> bool:
-        """Mark `block` as run by some devices only (its arguments may differ)."""
-        if block in blocks:
+    def diverge(block: ir.Block, decider: tuple[frozenset, ir.Operation]) -> bool:
+        """Mark `block` as run by some devices only, as a value varying along
+        `decider`'s axes decides: what it defines varies along them."""
+        axes, origin = decider
+        old = axes_of.get(block)
+        if old is not None and axes <= old:
             return False
-        blocks[block] = origin
+        axes_of[block] = axes if old is None else old | axes
+        blocks.setdefault(block, origin)
         for arg in block.arguments:
-            mark(arg, _ANY, origin)
+            mark(arg, axes, origin)
         return True
 
-    def decided_by(v: ir.Value) -> ir.Operation | None:
-        got = found.get(v)
-        return None if got is None else got[1]
+    def decided_by(v: ir.Value) -> tuple[frozenset, ir.Operation] | None:
+        return found.get(v)
 
     changed = True
     first = True
@@ -304,45 +328,52 @@ def per_device_values(func: ir.Operation) -> PerDevice:
         made = _made(op, name, read, meshes)
         if name == "func.call":
             if varying is None:
-                varying = varying_functions(meshes.module)
+                varying = callees.varying(func)
             if _callee(op) in varying:
                 made = made | _ANY  # what the callee computes per device comes back
         block = op.block
-        within = blocks.get(block)
+        seen.add(block)
+        within_axes = axes_of.get(block)
+        within = None if within_axes is None else (within_axes, blocks[block])
         if within is not None:
-            made = made | _ANY  # defined on some devices only
-            origin = origin or within
+            made = made | within[0]  # defined on some devices only
+            origin = origin or within[1]
         if made and origin is None:
             origin = op
+        # (marks of what the walk has yet to visit need no second round;
+        # a mark behind it, round a loop or back along a branch, does)
         if made:
             assert origin is not None
             for r in op.results:
-                changed = mark(r, made, origin) or changed
+                mark(r, made, origin)
             for region in op.regions:
                 for b in region.blocks:
                     for arg in b.arguments:
-                        changed = mark(arg, made, origin) or changed
+                        mark(arg, made, origin)
         # regions only some devices run: chosen or bounded by a per-device value
         decider = within
         if decider is None and len(op.regions):
             if name in _SELECTED and len(operands):
                 decider = decided_by(operands[0])
             elif name == "scf.for" and len(operands) >= 3:
-                decider = decided_by(operands[0]) or decided_by(operands[1]) or decided_by(operands[2])
+                bounds = [got for k in range(3) if (got := decided_by(operands[k])) is not None]
+                if bounds:
+                    decider = (frozenset().union(*(b[0] for b in bounds)), bounds[0][1])
         if decider is not None:
             for region in op.regions:
                 for b in region.blocks:
-                    changed = diverge(b, decider) or changed
+                    diverge(b, decider)
         if len(op.successors):
             if read:  # a branch hands its operands on to its successors' arguments
                 for b in op.successors:
                     for arg in b.arguments:
-                        changed = mark(arg, read, origin) or changed
+                        changed = (mark(arg, read, origin) and b in seen) or changed
             if name in _BRANCHES and len(operands) and (decider := decided_by(operands[0])) is not None:
                 # the blocks after it run on some devices only (all but the entry, conservatively)
                 region_blocks = block.region.blocks
                 for k in range(1, len(region_blocks)):
-                    changed = diverge(region_blocks[k], decider) or changed
+                    b = region_blocks[k]
+                    changed = (diverge(b, decider) and b in seen) or changed
         elif read and not len(op.results) and not name.startswith("mesh."):
             # a terminator: what it hands on reaches its op's results and,
             # round a loop, its blocks' arguments (a function's return, none)
@@ -350,7 +381,7 @@ def per_device_values(func: ir.Operation) -> PerDevice:
             if parent is not None and parent.operation != func:
                 parent = parent.operation
                 for r in parent.results:
-                    changed = mark(r, read, origin) or changed
+                    mark(r, read, origin)
                 for region in parent.regions:
                     for b in region.blocks:
                         for arg in b.arguments:
@@ -365,6 +396,7 @@ def per_device_values(func: ir.Operation) -> PerDevice:
                             changed = diverge(b, flag) or changed
         return ir.WalkResult.ADVANCE
 
+    seen: set[ir.Block] = set()
     while changed:
         changed, first = False, True
         func.walk(visit, ir.WalkOrder.PRE_ORDER)

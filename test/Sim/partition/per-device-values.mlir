@@ -18,6 +18,7 @@
 // RUN: mesh-run %t.mlir -f uneven_trips --compare-with %s -q --seed 1 | FileCheck %s --check-prefix=SIM
 // RUN: mesh-run %t.mlir -f uneven_trips --compare-with %s -q --seed 2 | FileCheck %s --check-prefix=SIM
 // RUN: mesh-run %t.mlir -f sliced_and_annotated --compare-with %s -q --seed 1 | FileCheck %s --check-prefix=SIM
+// RUN: mesh-run %t.mlir -f branch_then_sum --compare-with %s -q --seed 1 | FileCheck %s --check-prefix=SIM
 // SIM: match
 // SIM-NOT: MISMATCH
 // CHECK-LABEL: func.func @contract(
@@ -165,4 +166,28 @@ func.func @sliced_and_annotated(%x: tensor<8xf32>) -> tensor<8xf32> {
   %w = arith.mulf %xs, %z : tensor<8xf32>
   %g = mesh.all_reduce %w on @m mesh_axes = [0] : tensor<8xf32> -> tensor<8xf32>
   return %g : tensor<8xf32>
+}
+
+// A branch chosen by the device index makes its result differ along the
+// axes the index varies along; the sum over them agrees again and may be cut.
+// CHECK-LABEL: func.func @branch_then_sum(
+// CHECK: scf.if
+// CHECK: mesh.all_reduce %{{.*}} on @m mesh_axes = [0] : tensor<4xf32> -> tensor<4xf32>
+// CHECK: mesh.all_slice %{{.*}} on @m mesh_axes = [0] slice_axis = 0 : tensor<4xf32> -> tensor<2xf32>
+func.func @branch_then_sum(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
+  %i = mesh.process_linear_index on @m : index
+  %c0 = arith.constant 0 : index
+  %first = arith.cmpi eq, %i, %c0 : index
+  %r = scf.if %first -> tensor<4xf32> {
+    %e = math.exp %x : tensor<4xf32>
+    scf.yield %e : tensor<4xf32>
+  } else {
+    scf.yield %x : tensor<4xf32>
+  }
+  %g = mesh.all_reduce %r on @m mesh_axes = [0] : tensor<4xf32> -> tensor<4xf32>
+  %rows = mesh.sharding @m split_axes = [[0]] : !mesh.sharding
+  %gs = mesh.shard %g to %rows annotate_for_users : tensor<4xf32>
+  %ys = mesh.shard %y to %rows annotate_for_users : tensor<4xf32>
+  %z = arith.mulf %gs, %ys : tensor<4xf32>
+  return %z : tensor<4xf32>
 }

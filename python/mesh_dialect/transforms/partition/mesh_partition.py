@@ -74,7 +74,7 @@ from ...ir.control import (
 )
 from ...ir.exchange import exchanged, permuted, recut
 from ...ir.flags import drop_totals_only_flags
-from ...ir.per_device import may_vary, per_device_values, read_by_collective
+from ...ir.per_device import Callees, may_vary, per_device_values, read_by_collective
 from ...ir.signature import op_address, value_address
 from ...ir.syntax import Unprintable, decode_sharding_attr, encode_sharding_attr
 from ...ir.types import float_extreme, float_zero
@@ -223,6 +223,7 @@ class MeshPartition(Pass):
         for meshes, functions in scopes:
             if (refused := too_many_pieces(meshes, functions)) is not None:
                 raise self.error(*refused)
+        self.callees = Callees()  # (this run's: which functions may compute per-device values)
         for meshes, functions in scopes:
             annotated = {f.attributes["sym_name"].value for f in functions if _has_annotation(f)}
             for f in functions:
@@ -526,8 +527,10 @@ class _Partition:
         # (a rule lookup tells whether a body it read may make a value differing
         # between devices; the bodies of ops it skipped are read here)
         skipped = [ops[k] for k in bodies if rules[k] is _SKIP or rules[k] is _READ_THROUGH]
-        if cache.varied or may_vary(func, names, skipped):
-            found = per_device_values(func)
+        # (the pass run's `Callees`; a test pass running one function has none)
+        callees = getattr(self.pass_, "callees", None)
+        if cache.varied or may_vary(func, names, skipped, callees):
+            found = per_device_values(func, callees)
             self.per_device, self.divergent = found.values, found.blocks
             self.check_per_device_annotations(ops)
         self.arguments(entry)

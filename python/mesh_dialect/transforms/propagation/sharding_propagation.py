@@ -52,7 +52,7 @@ from ...ir.control import (
     layout_holder,
     malformed,
 )
-from ...ir.per_device import may_vary, per_device_values, read_by_collective
+from ...ir.per_device import Callees, may_vary, per_device_values, read_by_collective
 from ...ir.schema import DYNAMIC
 from ...ir.signature import op_address
 from ...ir.syntax import Unprintable, decode_sharding_attr, encode_sharding_attr
@@ -144,6 +144,7 @@ class ShardingPropagation(Pass):
     def run(self, module: ir.Operation) -> None:
         failed = False
         rules = RuleCache.shared(module.context)
+        self.callees = Callees()  # (this run's: which functions may compute per-device values)
         for shapes, functions in mesh_scopes(module):
             for f in functions:
                 try:
@@ -498,8 +499,8 @@ class _Function:
         if raised:
             raise raised[0]
         # (`kinds` has the name of every op met; the rule lookups, whether a body they read may vary)
-        if self.rule_cache.varied or may_vary(self.func, kinds):
-            self.per_device = per_device_values(self.func).values
+        if self.rule_cache.varied or may_vary(self.func, kinds, callees=self.pass_.callees):
+            self.per_device = per_device_values(self.func, self.pass_.callees).values
         for op in shard_ops:
             self.read_shard(op)
         if self.failed:
