@@ -189,6 +189,12 @@ larger group gets an `scf.for` over its members, so a 65536-device axis
 costs a loop instead of 65536 copies of its body (`_Ix.loop`)."""
 
 
+def _op_at(op: ir.Operation) -> str:
+    """An op another op's diagnostic names: `'mesh.all_slice' at f.mlir:3:8`."""
+    name, line, col = remap_location(op.location)
+    return f"'{op.name}'" + (f" at {name}:{line}:{col}" if name else "")
+
+
 class _Unsupported(Exception):
     """Input partition cannot handle: reported at `loc` as an error."""
 
@@ -1935,13 +1941,11 @@ class _Partition:
             found = self.per_device.get(ops[k].operands[0])
             if found is None:
                 continue
-            name, line, col = remap_location(found[1].location)
             raise _Unsupported(
                 ops[k].location,
                 "a value that differs between devices cannot be annotated as produced in pieces, as partition would "
-                f"take each device's value for its piece: it is computed per device from '{found[1].name}'"
-                + (f" at {name}:{line}:{col}" if name else "")
-                + f", and is annotated {s}",
+                f"take each device's value for its piece: it is computed per device from {_op_at(found[1])}, and is "
+                f"annotated {s}",
             )
 
     def check_signature(self) -> None:
@@ -2034,24 +2038,18 @@ class _Partition:
         per-element op the reshard sits in (`reshard_anchor`), where only a
         plan that moves nothing may go."""
         if self.divergent and ip is not None and ip.block in self.divergent:
-            origin = self.divergent[ip.block]
-            name, line, col = remap_location(origin.location)
             raise _Unsupported(
                 loc,
                 "a reshard inside a region only some devices run would wait for devices that never come: which "
-                f"devices run it depends on '{origin.name}'"
-                + (f" at {name}:{line}:{col}" if name else "")
-                + f", and a value there is wanted as {target}",
+                f"devices run it depends on {_op_at(self.divergent[ip.block])}, and a value there is wanted as "
+                f"{target}",
             )
         if self.per_device and value in self.per_device:
-            origin = self.per_device[value][1]
-            name, line, col = remap_location(origin.location)
             raise _Unsupported(
                 loc,
                 "a value that differs between devices cannot be resharded, as partition would cut or gather it as "
-                f"one tensor: it is computed per device from '{origin.name}'"
-                + (f" at {name}:{line}:{col}" if name else "")
-                + f", and is wanted as {target}",
+                f"one tensor: it is computed per device from {_op_at(self.per_device[value][1])}, and is wanted as "
+                f"{target}",
             )
         rs = _planner()
         assert self.mesh is not None and self.mesh_name is not None
