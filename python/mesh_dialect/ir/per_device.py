@@ -174,16 +174,7 @@ def varying_functions(module: ir.Operation | None) -> set[str]:
             continue
         name = ir.StringAttr(op.attributes["sym_name"]).value
         names: set[str] = set()
-        callees: set[str] = set()
-
-        def visit(inner: ir.Operation, names=names, callees=callees) -> ir.WalkResult:
-            names.add(inner.name)
-            if inner.name == "func.call" and "callee" in inner.attributes:
-                callees.add(ir.FlatSymbolRefAttr(inner.attributes["callee"]).value)
-            return ir.WalkResult.ADVANCE
-
-        op.walk(visit)
-        calls[name] = callees
+        calls[name] = {_callee(call) for call in _read(op, names)}
         if not SOURCES.isdisjoint(names):
             found.add(name)
     changed = True
@@ -222,33 +213,29 @@ def may_vary(
     that may (`callees`: the pass run's)."""
     names = set(names)
     for op in bodies:
-        _names_within(op, names)
+        _read(op, names)
     if not SOURCES.isdisjoint(names):
         return True
     if "func.call" not in names:
         return False
     varying = (callees or Callees()).varying(func)
-    return any(_callee(call) in varying for call in _calls(func))
+    return any(_callee(call) in varying for call in _read(func, set()))
 
 
-def _names_within(op: ir.Operation, names: set[str]) -> None:
+def _read(op: ir.Operation, names: set[str]) -> list[ir.Operation]:
+    """The `func.call`s within `op` (itself included); adds the names of
+    every op within it to `names`."""
+    calls: list[ir.Operation] = []
+
     def visit(inner: ir.Operation) -> ir.WalkResult:
-        names.add(inner.name)
+        name = inner.name
+        names.add(name)
+        if name == "func.call":
+            calls.append(inner)
         return ir.WalkResult.ADVANCE
 
     op.walk(visit)
-
-
-def _calls(op: ir.Operation) -> list[ir.Operation]:
-    found: list[ir.Operation] = []
-
-    def visit(inner: ir.Operation) -> ir.WalkResult:
-        if inner.name == "func.call":
-            found.append(inner)
-        return ir.WalkResult.ADVANCE
-
-    op.walk(visit)
-    return found
+    return calls
 
 
 def _callee(call: ir.Operation) -> str | None:
