@@ -344,18 +344,20 @@ func.func @through_recursion(%x: tensor<4xf32>) -> tensor<4xf32> {
 // -----
 
 // Which branch a device takes depends on its index: a reshard in the
-// branch would wait for the device that took the other one.
+// branch would wait for the device that took the other one.  (A value
+// from outside the branch is resharded in front of it:
+// test/Sim/partition/per-device-values.mlir.)
 mesh.mesh @m2(shape = 2)
 func.func @reshard_in_a_branch_of_some_devices(%x: tensor<4xf32>) -> tensor<4xf32> {
   %i = mesh.process_linear_index on @m2 : index
   %c0 = arith.constant 0 : index
   %p = arith.cmpi eq, %i, %c0 : index
-  %y = math.sqrt %x : tensor<4xf32>
   %r = scf.if %p -> tensor<4xf32> {
+    %y = math.sqrt %x : tensor<4xf32>
     %rows = mesh.sharding @m2 split_axes = [[0]] : !mesh.sharding
     // expected-error-re@+1 {{a reshard inside a region only some devices run would wait for devices that never come: which devices run it depends on 'mesh.process_linear_index' at {{.*}}mesh-partition-invalid.mlir:{{[0-9]+}}:8, and a value there is wanted as split_axes = {{\[\[}}0]]}}
-    %xs = mesh.shard %y to %rows annotate_for_users : tensor<4xf32>
-    %e = math.exp %xs : tensor<4xf32>
+    %ys = mesh.shard %y to %rows annotate_for_users : tensor<4xf32>
+    %e = math.exp %ys : tensor<4xf32>
     scf.yield %e : tensor<4xf32>
   } else {
     scf.yield %x : tensor<4xf32>

@@ -19,6 +19,7 @@
 // RUN: mesh-run %t.mlir -f uneven_trips --compare-with %s -q --seed 2 | FileCheck %s --check-prefix=SIM
 // RUN: mesh-run %t.mlir -f sliced_and_annotated --compare-with %s -q --seed 1 | FileCheck %s --check-prefix=SIM
 // RUN: mesh-run %t.mlir -f branch_then_sum --compare-with %s -q --seed 1 | FileCheck %s --check-prefix=SIM
+// RUN: mesh-run %t.mlir -f gathered_before_the_branch --compare-with %s -q --seed 1 | FileCheck %s --check-prefix=SIM
 // SIM: match
 // SIM-NOT: MISMATCH
 // CHECK-LABEL: func.func @contract(
@@ -190,4 +191,30 @@ func.func @branch_then_sum(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32
   %ys = mesh.shard %y to %rows annotate_for_users : tensor<4xf32>
   %z = arith.mulf %gs, %ys : tensor<4xf32>
   return %z : tensor<4xf32>
+}
+
+// A branch only device 0 takes reads x whole: x is gathered in front of the
+// branch, which every device reaches (a gather in the branch waited for the
+// device that took the other way).
+// CHECK-LABEL: func.func @gathered_before_the_branch(
+// CHECK: %[[X:.*]] = mesh.all_gather %arg0 on @m mesh_axes = [0] gather_axis = 0 : tensor<2xf32> -> tensor<4xf32>
+// CHECK-NEXT: scf.if
+// CHECK-NEXT: math.exp %[[X]] : tensor<4xf32>
+// CHECK-NOT: mesh.
+// CHECK: } else {
+func.func @gathered_before_the_branch(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %rows = mesh.sharding @m split_axes = [[0]] : !mesh.sharding
+  %xs = mesh.shard %x to %rows : tensor<4xf32>
+  %i = mesh.process_linear_index on @m : index
+  %c0 = arith.constant 0 : index
+  %first = arith.cmpi eq, %i, %c0 : index
+  %r = scf.if %first -> tensor<4xf32> {
+    %e = math.exp %xs : tensor<4xf32>
+    scf.yield %e : tensor<4xf32>
+  } else {
+    %n = arith.negf %xs : tensor<4xf32>
+    scf.yield %n : tensor<4xf32>
+  }
+  %g = mesh.all_reduce %r on @m mesh_axes = [0] : tensor<4xf32> -> tensor<4xf32>
+  return %g : tensor<4xf32>
 }

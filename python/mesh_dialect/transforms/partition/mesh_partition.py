@@ -1309,8 +1309,9 @@ class _Partition:
     def reshard_anchor(self, user: ir.Operation, v: ir.Value) -> tuple[ir.Operation, str | None]:
         """The op a reshard of `v` for `user` goes in front of: `user`, or
         the outermost op around it that does not define `v` and whose region
-        is a loop (`_LOOPS`: `v` is the same every iteration) or not control
-        flow at all (`_RUN_ONCE`: a collective must not run per element);
+        is a loop (`_LOOPS`: `v` is the same every iteration), not control
+        flow at all (`_RUN_ONCE`: a collective must not run per element) or
+        run by some devices only (`divergent`: the others would not come);
         and the name of a per-element op the reshard stays inside (it
         defines `v`), else None.  Memoizes in `per_element` (None) the
         blocks that no such op holds, whatever the value."""
@@ -1329,6 +1330,11 @@ class _Partition:
                     anchor = owner.operation
                 elif name not in _LOOPS and trapped is None:
                     trapped = name
+            elif self.divergent and block in self.divergent:
+                # a region only some devices run: a collective goes in front of it
+                depends = True
+                if not below_def:
+                    anchor = owner.operation
             block = owner.operation.block
             below_def = below_def or block == defined_in
         if not depends:
