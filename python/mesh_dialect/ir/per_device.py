@@ -247,15 +247,17 @@ def _callee(call: ir.Operation) -> str | None:
 _NOT_COLLECTIVES = frozenset({"mesh.shard", "mesh.shard_shape", "mesh.sharding", "mesh.mesh"})
 
 
+def is_collective(name: str) -> bool:
+    """Whether ops named `name` are mesh collectives (or other mesh ops that
+    work on one device's data): they read their operands as they are."""
+    return name.startswith("mesh.") and name not in _NOT_COLLECTIVES
+
+
 def read_by_collective(value: ir.Value) -> bool:
-    """Whether a mesh collective (or another mesh op that works on one
-    device's data) reads `value` directly: it reads it as it is, so a
-    function argument it reads arrives whole."""
-    for use in value.uses:
-        name = use.owner.operation.name
-        if name.startswith("mesh.") and name not in _NOT_COLLECTIVES:
-            return True
-    return False
+    """Whether a collective (`is_collective`) reads `value` directly: a
+    function argument it reads arrives whole.  (A use list's iterator ends
+    in a C++ exception: callers ask only where a collective may be.)"""
+    return any(is_collective(use.owner.operation.name) for use in value.uses)
 
 
 def per_device_values(func: ir.Operation, callees: Callees | None = None) -> PerDevice:
@@ -390,4 +392,13 @@ def per_device_values(func: ir.Operation, callees: Callees | None = None) -> Per
     return result
 
 
-__all__ = ["ANY", "SOURCES", "PerDevice", "may_vary", "per_device_values", "read_by_collective", "varying_functions"]
+__all__ = [
+    "ANY",
+    "SOURCES",
+    "PerDevice",
+    "is_collective",
+    "may_vary",
+    "per_device_values",
+    "read_by_collective",
+    "varying_functions",
+]

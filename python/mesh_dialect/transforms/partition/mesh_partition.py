@@ -74,7 +74,7 @@ from ...ir.control import (
 )
 from ...ir.exchange import exchanged, permuted, recut
 from ...ir.flags import drop_totals_only_flags
-from ...ir.per_device import Callees, may_vary, per_device_values, read_by_collective
+from ...ir.per_device import Callees, is_collective, may_vary, per_device_values
 from ...ir.signature import op_address, value_address
 from ...ir.syntax import Unprintable, decode_sharding_attr, encode_sharding_attr
 from ...ir.types import float_extreme, float_zero
@@ -699,14 +699,15 @@ class _Partition:
             s = layout.get(arg)
             if s is None:
                 wanted = []
+                collective = False  # a collective reading it takes it whole: it arrives so
                 for use in arg.uses:
                     user = use.owner
                     if user.name == "mesh.shard" and "annotate_for_users" in user.attributes:
                         wanted.append(self.read_sharding(user.operands[1])[1])
-                # (a collective reading it takes it whole: it arrives so)
-                if wanted and all(w == wanted[0] for w in wanted) and not wanted[0].partial_axes:
-                    if not read_by_collective(arg):
-                        s = layout[arg] = wanted[0]
+                    elif is_collective(user.name):
+                        collective = True
+                if wanted and all(w == wanted[0] for w in wanted) and not wanted[0].partial_axes and not collective:
+                    s = layout[arg] = wanted[0]
             if s is None or s.is_replicated:
                 continue
             if self.pass_.full_arguments:

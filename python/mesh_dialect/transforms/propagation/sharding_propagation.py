@@ -52,7 +52,7 @@ from ...ir.control import (
     layout_holder,
     malformed,
 )
-from ...ir.per_device import Callees, may_vary, per_device_values, read_by_collective
+from ...ir.per_device import Callees, is_collective, may_vary, per_device_values, read_by_collective
 from ...ir.schema import DYNAMIC
 from ...ir.signature import op_address
 from ...ir.syntax import Unprintable, decode_sharding_attr, encode_sharding_attr
@@ -339,6 +339,7 @@ class _Function:
         # values a program written partly per device computes differently on
         # each device (`ir.per_device`): an op reading or making one runs whole
         self.per_device: dict[ir.Value, tuple[frozenset, ir.Operation]] = {}
+        self.collectives = False  # the function holds a collective (`collect`)
         self.reads_outside: set[int] = set()  # ops whose body may read a tensor from outside them
         self.unrecorded: set[int] = set()  # ops whose option says no loop the solver split (a masked read's)
         self.explicit_options: dict[int, Choice] = {}
@@ -499,6 +500,7 @@ class _Function:
         if raised:
             raise raised[0]
         # (`kinds` has the name of every op met; the rule lookups, whether a body they read may vary)
+        self.collectives = any(map(is_collective, kinds))  # (a collective may read an argument: `arrival`)
         if self.rule_cache.varied or may_vary(self.func, kinds, callees=self.pass_.callees):
             self.per_device = per_device_values(self.func, self.pass_.callees).values
         for op in shard_ops:
@@ -808,7 +810,7 @@ class _Function:
         wanted = {(a.mesh, a.sharding) for a in self.user_anns.get(arg, ()) if a.explicit}
         if len(wanted) == 1:
             lay = next(iter(wanted))
-            if not lay[1].is_partial and not read_by_collective(arg):
+            if not lay[1].is_partial and not (self.collectives and read_by_collective(arg)):
                 return lay
         return None
 
