@@ -44,7 +44,7 @@ def write_all(outputs: Sequence[tuple[str, Callable[[BinaryIO], None]]]) -> None
             if st is not None and not stat.S_ISREG(st.st_mode):
                 in_place.append((path, writer))
                 continue
-            if st is not None and not _writable(path, st):
+            if st is not None and not writable(path, st):
                 raise OutputError(errno.EACCES, os.strerror(errno.EACCES), path)
             try:
                 fd, tmp = tempfile.mkstemp(prefix=".mesh-", dir=os.path.dirname(target))
@@ -54,7 +54,7 @@ def write_all(outputs: Sequence[tuple[str, Callable[[BinaryIO], None]]]) -> None
             try:
                 with open(fd, "wb") as f:
                     # mkstemp makes the file 0600: give it the replaced file's mode, or a plain open()'s
-                    os.fchmod(f.fileno(), stat.S_IMODE(st.st_mode) if st is not None else 0o666 & ~_umask())
+                    os.fchmod(f.fileno(), stat.S_IMODE(st.st_mode) if st is not None else 0o666 & ~umask())
                     writer(f)
             except OSError as e:
                 raise OutputError(e.errno, e.strerror or str(e), path) from None
@@ -79,17 +79,17 @@ def write_all(outputs: Sequence[tuple[str, Callable[[BinaryIO], None]]]) -> None
                 pass
 
 
-def _writable(path: str, st: os.stat_result) -> bool:
+def writable(path: str, st: os.stat_result) -> bool:
     """Whether `path` may be replaced: the rename does not open it, so its
     permissions are checked here (a file with no write bit is read-only for
     root too)."""
     return os.access(path, os.W_OK) and bool(st.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH))
 
 
-def _umask() -> int:
+def umask() -> int:
     mask = os.umask(0o022)
     os.umask(mask)
     return mask
 
 
-__all__ = ["OutputError", "write_all"]
+__all__ = ["OutputError", "umask", "writable", "write_all"]

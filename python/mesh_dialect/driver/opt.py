@@ -23,6 +23,7 @@ from typing import TextIO
 
 from mlir import ir
 
+from ..files import umask, writable
 from ..ir import diagnostics as diag
 from ..ir.asm import parse, print_ir, remap_location, remapper, to_custom
 from ..ir.dialect import load_dialect
@@ -398,7 +399,7 @@ class OptDriver:
         if path.endswith(("/", os.sep)) or (st is not None and stat.S_ISDIR(st.st_mode)):
             # `-o nodir/` names a directory even when there is none yet.
             return self._cannot_write(path, errno.EISDIR)
-        if st is not None and stat.S_ISREG(st.st_mode) and not _writable(path, st):
+        if st is not None and stat.S_ISREG(st.st_mode) and not writable(path, st):
             # The rename below would replace a read-only file: refuse, as
             # opening it for writing would.
             return self._cannot_write(path, errno.EACCES)
@@ -423,7 +424,7 @@ class OptDriver:
             # mkstemp creates the file 0600: give it the mode of the file it
             # replaces, or the one a plain open() would (0666 minus umask).
             with _opened(fd, body) as f:
-                os.fchmod(f.fileno(), stat.S_IMODE(st.st_mode) if st is not None else 0o666 & ~_umask())
+                os.fchmod(f.fileno(), stat.S_IMODE(st.st_mode) if st is not None else 0o666 & ~umask())
                 f.write(body)
             os.replace(tmp, target)
             return True
@@ -689,20 +690,6 @@ def _silence(stream: TextIO | None) -> None:
             os.close(devnull)
     except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
         pass
-
-
-def _writable(path: str, st: os.stat_result) -> bool:
-    """Whether `path` may be overwritten: the atomic rename replaces a file
-    without opening it, so its permissions are checked here. Root passes
-    every access check; a file with no write bit at all is read-only for
-    root too."""
-    return os.access(path, os.W_OK) and bool(st.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH))
-
-
-def _umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
 
 
 def cannot_read(path: str, e: OSError) -> str:
