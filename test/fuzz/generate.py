@@ -422,7 +422,7 @@ class Program:
         self.indent = "  "
         self.consts: dict[str, str] = {}
         self.blocks = 0
-        self.has_collective = False
+        self.divergent = 0  # how many branches devices may decide differently are open
         # Ops beyond linalg and scf.for/if: reshapes, slices, scf.while,
         # cf.br, collectives in the input.
         self.extended = rng.random() < 0.5
@@ -1658,13 +1658,106 @@ class Program:
         return Val(arg, a.shape)
 
     def collective(self) -> Val:
-        """A collective already in the program (it is then not simulated)."""
+        """A collective or a device index already in the program: values
+        that differ between devices, which partition must leave as they are
+        (the reference runs on every device of the mesh)."""
+        if self.divergent:  # a collective some devices skip deadlocks the reference itself
+            return self.device_value()
+        kind = self.rng.choice(["all_reduce", "all_reduce", "gather", "slice", "scatter", "all_to_all"])
+        kind = self.rng.choice([kind, "device", "broadcast", "shift"])
+        if kind == "device":
+            return self.device_value()
         a = self.pick()
-        self.has_collective = True
-        axes = sorted(self.rng.sample(range(len(self.mesh)), self.rng.randrange(0, len(self.mesh) + 1)))
+        self.features.add("collective")
+        rng, t = self.rng, self.ty(a.shape)
+        axes = sorted(rng.sample(range(len(self.mesh)), rng.randrange(0, len(self.mesh) + 1)))
+        group = math.prod(self.mesh[x] for x in axes)
         r = self.fresh()
+        on = f"on @mesh mesh_axes = {axes}"
+        dim = rng.randrange(len(a.shape))
+        if kind == "gather":
+            shape = tuple(n * group if d == dim else n for d, n in enumerate(a.shape))
+            self.emit(f"{r} = mesh.all_gather {a.name} {on} gather_axis = {dim} : {t} -> {self.ty(shape)}")
+            return Val(r, shape)
+        if kind in ("slice", "scatter") and a.shape[dim] % group == 0:
+            shape = tuple(n // group if d == dim else n for d, n in enumerate(a.shape))
+            op, axis = ("all_slice", "slice_axis") if kind == "slice" else ("reduce_scatter", "scatter_axis")
+            self.emit(f"{r} = mesh.{op} {a.name} {on} {axis} = {dim} : {t} -> {self.ty(shape)}")
+            return Val(r, shape)
+        if kind == "all_to_all" and len(a.shape) > 1 and a.shape[dim] % group == 0:
+            concat = rng.choice([d for d in range(len(a.shape)) if d != dim])
+            shape = list(a.shape)
+            shape[dim] //= group
+            shape[concat] *= group
+            self.emit(
+                f"{r} = mesh.all_to_all {a.name} {on} split_axis = {dim} concat_axis = {concat} : "
+                f"{t} -> {self.ty(tuple(shape))}"
+            )
+            return Val(r, tuple(shape))
+        if kind == "broadcast":
+            root = [rng.randrange(self.mesh[x]) for x in axes]
+            self.emit(f"{r} = mesh.broadcast {a.name} {on} root = {root} : ({t}) -> {t}")
+            return Val(r, a.shape)
+        if kind == "shift" and axes:
+            axis = rng.choice(axes)
+            offset = rng.choice([-1, 1, 2])
+            rotate = rng.choice(["", " rotate"])
+            self.emit(f"{r} = mesh.shift {a.name} {on} shift_axis = {axis} offset = {offset}{rotate} : {t} -> {t}")
+            return Val(r, a.shape)
+        kinds = ["sum", "max", "min"] + (["bitwise_xor"] if self.is_int else [])
+        reduction = rng.choice(kinds)
+        self.emit(f"{r} = mesh.all_reduce {a.name} {on} reduction = <{reduction}> : {t} -> {t}")
+        return Val(r, a.shape)
+
+    def device_value(self) -> Val:
+        """A tensor holding the device's index (linear, or along one mesh
+        axis), added to a value of the program."""
+        rng = self.rng
+        a = self.pick()
+        self.features.add("device index")
+        d = self.fresh("d")
+        if rng.random() < 0.5:
+            self.emit(f"{d} = mesh.process_linear_index on @mesh : index")
+        else:
+            self.emit(f"{d} = mesh.process_multi_index on @mesh axes = [{rng.randrange(len(self.mesh))}] : index")
+        n = self.fresh("n")
+        if self.is_int:
+            self.emit(f"{n} = arith.index_cast {d} : index to {self.elt}")
+        else:
+            wide = self.fresh("n")
+            self.emit(f"{wide} = arith.index_cast {d} : index to i64")
+            self.emit(f"{n} = arith.sitofp {wide} : i64 to {self.elt}")
+        e, f, r = self.fresh("e"), self.fresh("f"), self.fresh()
         t = self.ty(a.shape)
-        self.emit(f"{r} = mesh.all_reduce {a.name} on @mesh mesh_axes = {axes} : {t} -> {t}")
+        self.emit(f"{e} = tensor.empty() : {t}")
+        self.emit(f"{f} = linalg.fill ins({n} : {self.elt}) outs({e} : {t}) -> {t}")
+        self.emit(f"{r} = arith.{'addi' if self.is_int else 'addf'} {a.name}, {f} : {t}")
+        return Val(r, a.shape)
+
+    def device_branch(self, depth: int) -> Val:
+        """An scf.if that devices decide differently (on their index): only
+        some run each arm, so no collective goes inside."""
+        a = self.pick()
+        d, zero, cond = self.fresh("d"), self.index_const(0), self.fresh("b")
+        self.emit(f"{d} = mesh.process_linear_index on @mesh : index")
+        self.emit(f"{cond} = arith.cmpi {self.rng.choice(['eq', 'ne'])}, {d}, {zero} : index")
+        r = self.fresh("r")
+        t = self.ty(a.shape)
+        self.features.add("device branch")
+        self.emit(f"{r} = scf.if {cond} -> ({t}) {{")
+        saved_pool, saved_consts, saved_sh = self.pool, self.consts, self.shardings
+        self.divergent += 1
+        for arm in range(2):
+            if arm:
+                self.emit("} else {")
+            self.pool, self.consts, self.shardings = list(saved_pool), dict(saved_consts), dict(saved_sh)
+            self.indent += "  "
+            v = self.chain(self.rng.randrange(0, 2), depth + 1, want=a.shape, start=a)
+            self.emit(f"scf.yield {v.name} : {t}")
+            self.indent = self.indent[:-2]
+        self.divergent -= 1
+        self.emit("}")
+        self.pool, self.consts, self.shardings = saved_pool, saved_consts, saved_sh
         return Val(r, a.shape)
 
     def index_const(self, v: int) -> str:
@@ -1821,6 +1914,8 @@ class Program:
                 choices.append(lambda: self.hlo_loop(depth))
             if self.extended and self.rng.random() < 0.3:
                 choices.append(lambda: self.hlo_case(depth))
+            if self.extended and self.rng.random() < 0.1:
+                choices.append(lambda: self.device_branch(depth))
         v = self.rng.choice(choices)()
         self.pool.append(v)
         v2 = self.maybe_annotate(v)
@@ -1881,7 +1976,7 @@ def structured_input(rng: random.Random) -> Input:
     return Input(
         text,
         "structured" + ("-extended" if p.extended else "") + ("-windows" if p.windows else ""),
-        simulate=not p.has_collective,
+        simulate=True,
         notes=sorted(p.features),
     )
 

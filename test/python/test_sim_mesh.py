@@ -334,3 +334,33 @@ def test_integer_average_over_two_axes_in_the_ir():
         assert out[d][0].tolist() == [1, 1] and out[d][1].tolist() == [1, 1]
     # Over axis 0 alone: trunc((1 + 1) / 2) = 1 in column 0, trunc((0 + 2) / 2) = 1 in column 1.
     assert {d: out[d][2].tolist() for d in terms} == {(0, 0): [1], (1, 0): [1], (0, 1): [1], (1, 1): [1]}
+
+
+_SCATTER = """mesh.mesh @m(shape = 2x2)
+func.func @f(%x: tensor<4x3xi32>) -> (tensor<2x3xi32>, tensor<4x3xi32>) {
+  %r = mesh.reduce_scatter %x on @m mesh_axes = [1] scatter_axis = 0 : tensor<4x3xi32> -> tensor<2x3xi32>
+  %s = mesh.all_reduce %x on @m mesh_axes = [0, 1] : tensor<4x3xi32> -> tensor<4x3xi32>
+  return %r, %s : tensor<2x3xi32>, tensor<4x3xi32>
+}"""
+
+
+def test_results_differing_between_devices_are_stacked_when_asked():
+    """A program written per device may return a value each device holds
+    differently: `per_device` stacks every device's array (device first)
+    and names the result; the value every device holds alike stays whole."""
+    ctx = mesh_dialect.context()
+    module = mesh_dialect.parse(_SCATTER, context=ctx)
+    x = np.arange(12, dtype=np.int32).reshape(4, 3)
+    with ctx:
+        sim = Simulation(module, mesh="m")
+        stacked: set[int] = set()
+        pieces, total = sim.run("f", [x], spmd=True, per_device=stacked)
+        assert stacked == {0}
+        assert pieces.shape == (2, 2, 2, 3)
+        for i in range(2):
+            for j in range(2):
+                # two devices along axis 1 each add their copy of x: device j keeps rows 2j, 2j + 1
+                np.testing.assert_array_equal(pieces[i, j], 2 * x[2 * j : 2 * j + 2])
+        np.testing.assert_array_equal(total, 4 * x)
+        with pytest.raises(SimError, match=r"result 0 of @f: replicas \[0, 0\] and \[0, 1\] differ"):
+            sim.run("f", [x], spmd=True)

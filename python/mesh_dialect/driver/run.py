@@ -147,7 +147,7 @@ class RunDriver:
             raise RunError(f"'{path}' has {len(names)} functions ({known}); choose one with --function")
         return names[0]
 
-    def _inputs(self, sim, sig) -> list[np.ndarray]:
+    def _inputs(self, sim, sig, spmd: bool) -> list[np.ndarray]:
         from ..sharding.spec import Mesh
         from ..sim.api import random_inputs
 
@@ -163,7 +163,7 @@ class RunDriver:
             return out
         mesh = None
         name = sim.mesh_for(sig)
-        if sig.spmd if self.o.spmd is None else self.o.spmd:
+        if spmd:
             if name is None:
                 raise RunError(f"@{sig.name} has no layout; name its mesh with --mesh")
             mesh = Mesh(sim.runner(name).mesh.shape, name)
@@ -186,11 +186,24 @@ class RunDriver:
             sim = Simulation(module, mesh=self._mesh(module), max_devices=self.o.max_devices)
             function = self.function = self._pick(sim, self.o.function, self.o.input)
             sig = sim.signature(function)
-            self.progress.phase("preparing the inputs")
-            inputs = self._inputs(sim, sig)
             spmd = sig.spmd if self.o.spmd is None else self.o.spmd
+            written_per_device = False
+            if self.o.spmd is None and not spmd and (on := _per_device_mesh(module, function, sim.mesh_for(sig))):
+                # A program written partly per device, without layouts, runs
+                # on every device of its mesh, and its results may differ
+                # between devices.
+                sim = Simulation(module, mesh=on, max_devices=self.o.max_devices)
+                spmd = written_per_device = True
+            self.progress.phase("preparing the inputs")
+            inputs = self._inputs(sim, sig, spmd)
             if self.o.mpi is not None and self.o.spmd is False:
                 raise RunError("--mpi runs every device of the mesh: it cannot be combined with --global")
+            reference = ref = None
+            if self.o.compare_with is not None:
+                ref = self._reference(ctx, sim, sig, function)
+            # A reference written partly per device may return a value that
+            # differs between devices: the program may too (`_compare`).
+            program_per_device: set[int] | None = set() if written_per_device or (ref is not None and ref[3]) else None
             if self.o.mpi is not None:
                 self.progress.phase(f"running @{function} as {self.o.mpi} MPI processes")
                 outputs = self._run_mpi(sim, sig, inputs)
@@ -198,23 +211,21 @@ class RunDriver:
                 where = f"simulating @{function} {_where(sim, sig, spmd)}"
                 self.progress.phase(where)
                 outputs = sim.run(
-                    function, inputs, spmd=self.o.spmd, seed=self.o.seed, on_progress=self._counting(where)
+                    function,
+                    inputs,
+                    spmd=spmd,
+                    seed=self.o.seed,
+                    on_progress=self._counting(where),
+                    per_device=program_per_device,
                 )
-            reference = None
-            if self.o.compare_with is not None:
-                ref_module = self._load(self.o.compare_with, ctx)
-                ref_sim = Simulation(ref_module)
-                ref_fn = self.function = self._pick(ref_sim, self.o.ref_function or function, self.o.compare_with)
+            if ref is not None:
+                ref_module, ref_sim, ref_fn, ref_spmd = ref
+                self.function = ref_fn
                 ref_sig = ref_sim.signature(ref_fn)
-                ref_spmd = ref_sig.spmd
-                if not ref_spmd and _has_collectives(ref_module, ref_fn) and (on := sim.mesh_for(sig)) is not None:
-                    # A reference written partly per device (collectives
-                    # between whole values) runs on every device of the
-                    # program's mesh: each holds the whole inputs.
-                    ref_sim, ref_spmd = Simulation(ref_module, mesh=on, max_devices=self.o.max_devices), True
                 self.progress.phase(f"simulating the reference @{ref_fn} {_where(ref_sim, ref_sig, ref_spmd)}")
                 # A per-device reference runs on its mesh, from the same global inputs.
-                reference = ref_sim.run(ref_fn, inputs, spmd=ref_spmd, seed=self.o.seed)
+                ref_per_device: set[int] | None = set() if ref_spmd else None
+                reference = ref_sim.run(ref_fn, inputs, spmd=ref_spmd, seed=self.o.seed, per_device=ref_per_device)
                 if len(reference) != len(outputs):
                     raise RunError(
                         f"@{function} returns {len(outputs)} results but the reference @{ref_fn} returns "
@@ -224,15 +235,33 @@ class RunDriver:
                 length, program_eps = max(n_ref, n_got), max(eps_ref, eps_got)
                 mesh = sim.runner(sim.mesh_for(sig)).mesh if spmd and sim.mesh_for(sig) else None
                 layouts = (mesh, sig.result_shardings) if mesh is not None else None
+                differing = (program_per_device or set(), ref_per_device or set())
         self.progress.phase("printing the results")
-        self._report(outputs, sig)
+        self._report(outputs, sig, program_per_device or set())
         if self.o.save_dir is not None:
             self.progress.phase(f"saving the results in {self.o.save_dir}")
         self._save(outputs)
         if reference is None:
             return 0
         self.progress.phase("comparing with the reference")
-        return self._compare(outputs, reference, length, inputs, layouts, program_eps)
+        return self._compare(outputs, reference, length, inputs, layouts, program_eps, differing)
+
+    def _reference(self, ctx, sim, sig, function: str):
+        """(module, simulation, function, whether it runs on every device)
+        of the reference of --compare-with."""
+        from ..sim.api import Simulation
+
+        ref_module = self._load(self.o.compare_with, ctx)
+        ref_sim = Simulation(ref_module)
+        ref_fn = self.function = self._pick(ref_sim, self.o.ref_function or function, self.o.compare_with)
+        self.function = function
+        ref_spmd = ref_sim.signature(ref_fn).spmd
+        if not ref_spmd and (on := _per_device_mesh(ref_module, ref_fn, sim.mesh_for(sig))) is not None:
+            # A reference written partly per device (collectives between
+            # whole values) runs on every device of the program's mesh: each
+            # holds the whole inputs.
+            ref_sim, ref_spmd = Simulation(ref_module, mesh=on, max_devices=self.o.max_devices), True
+        return ref_module, ref_sim, ref_fn, ref_spmd
 
     def _counting(self, where: str):
         """The simulator's progress callback: the phase with the collectives
@@ -279,14 +308,16 @@ class RunDriver:
             text=self.stdin_text if self.o.input == "-" else None,
         )
 
-    def _report(self, outputs, sig) -> None:
+    def _report(self, outputs, sig, per_device: set[int]) -> None:
         if self.o.quiet:
             return
         for i, (value, t) in enumerate(zip(outputs, sig.result_types)):
             value = np.asarray(value)
             text = np.array2string(value, threshold=64, max_line_width=100)
             label = str(t)
-            if isinstance(t, ir.ShapedType) and tuple(ir.ShapedType(t).shape) != value.shape:
+            if i in per_device:
+                label = f"{t} on each device, differing between devices (indexed by device first)"
+            elif isinstance(t, ir.ShapedType) and tuple(ir.ShapedType(t).shape) != value.shape:
                 # An SPMD result: its type is one device's piece; print the whole.
                 dims = "x".join(map(str, value.shape))
                 label = f"tensor<{dims}x{ir.ShapedType(t).element_type}> (each device: {t})"
@@ -307,11 +338,30 @@ class RunDriver:
         except OSError as e:
             raise RunError(f"cannot save the results in '{self.o.save_dir}': {e.strerror or e}") from None
 
-    def _compare(self, outputs, reference, length: int, inputs, layouts, program_eps: float = 0.0) -> int:
+    def _compare(
+        self,
+        outputs,
+        reference,
+        length: int,
+        inputs,
+        layouts,
+        program_eps: float = 0.0,
+        differing: tuple[set[int], set[int]] = (set(), set()),
+    ) -> int:
+        """Each result against the reference's. A result that differs between
+        devices (`Simulation.run`'s `per_device`) is compared device by
+        device, and only with one that differs in the reference too."""
         ok = True
         input_scale = _largest_float(inputs)
         for i, (got, want) in enumerate(zip(outputs, reference)):
             got, want = np.asarray(got), np.asarray(want)
+            if (i in differing[0]) != (i in differing[1]):
+                which = ("the program", "the reference") if i in differing[0] else ("the reference", "the program")
+                self.stdout.write(f"result {i}: differs between devices in {which[0]}, not in {which[1]}\n")
+                ok = False
+                continue
+            if i in differing[0]:
+                layouts = None  # (indexed by device first: no layout names the holders)
             if got.shape != want.shape:
                 self.stdout.write(f"result {i}: shape {list(got.shape)} but the reference has {list(want.shape)}\n")
                 ok = False
@@ -379,9 +429,10 @@ _DEVICE_OPS = COLLECTIVES | {"mesh.process_multi_index", "mesh.process_linear_in
 """Mesh ops only a device of a mesh runs (one device alone has no group)."""
 
 
-def _has_collectives(module: ir.Operation, function: str) -> bool:
-    """Whether @function (of `module`'s top level), or a function it calls,
-    runs an op only a device of a mesh can (`_DEVICE_OPS`)."""
+def _device_meshes(module: ir.Operation, function: str) -> set[str] | None:
+    """The meshes that ops only a device of a mesh can run (`_DEVICE_OPS`)
+    name in @function (of `module`'s top level) and the functions it calls;
+    None when it has no such op."""
     functions = {}
     for op in module.regions[0].blocks[0].operations:
         op = op.operation
@@ -389,26 +440,39 @@ def _has_collectives(module: ir.Operation, function: str) -> bool:
             functions[ir.StringAttr(op.attributes["sym_name"]).value] = op
     seen: set[str] = set()
     todo = [function]
+    meshes: set[str] = set()
+    found = False
     while todo:
         name = todo.pop()
         if name in seen or name not in functions:
             continue
         seen.add(name)
-        found = False
 
         def visit(op: ir.Operation) -> ir.WalkResult:
             nonlocal found
             if op.name in _DEVICE_OPS:
                 found = True
-                return ir.WalkResult.INTERRUPT
-            if op.name == "func.call" and "callee" in op.attributes:
+                if "mesh" in op.attributes:
+                    meshes.add(ir.FlatSymbolRefAttr(op.attributes["mesh"]).value)
+            elif op.name == "func.call" and "callee" in op.attributes:
                 todo.append(ir.FlatSymbolRefAttr(op.attributes["callee"]).value)
             return ir.WalkResult.ADVANCE
 
         functions[name].walk(visit)
-        if found:
-            return True
-    return False
+    return meshes if found else None
+
+
+def _per_device_mesh(module: ir.Operation, function: str, given: str | None) -> str | None:
+    """The mesh a function written partly per device (collectives, device
+    indices) and without layouts runs on: `given` (the other program's, or
+    --mesh), else the one mesh its device ops name; None when it has no
+    such op, or they name several meshes."""
+    meshes = _device_meshes(module, function)
+    if meshes is None:
+        return None
+    if given is not None:
+        return given
+    return next(iter(meshes)) if len(meshes) == 1 else None
 
 
 def _where(sim, sig, spmd: bool) -> str:

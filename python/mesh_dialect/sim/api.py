@@ -217,6 +217,7 @@ class Simulation:
         spmd: bool | None = None,
         seed: int | None = 0,
         on_progress: Callable[[int, int, int], None] | None = None,
+        per_device: set[int] | None = None,
     ) -> list[np.ndarray]:
         """Global outputs for global inputs. A function with layouts (or any
         function when `spmd` is True) runs on every device of its mesh;
@@ -224,10 +225,16 @@ class Simulation:
         docstring). An SPMD run tells `on_progress(exchanges, finished,
         devices)` how far it is (`Runner.run_spmd`).  Float arithmetic is
         IEEE's, as MLIR's: a division by zero or an overflow gives inf or
-        NaN quietly, without numpy's warnings."""
+        NaN quietly, without numpy's warnings.
+
+        A result whose replicas differ is an error, unless `per_device` is
+        given (a program written partly per device may return a value that
+        differs between devices): such a result is then every device's
+        array stacked in the mesh's shape (`[*mesh shape, *local shape]`),
+        and its number is added to `per_device`."""
         self._current()
         with np.errstate(divide="ignore", over="ignore", invalid="ignore", under="ignore"):
-            return self._run(function, inputs, spmd, seed, on_progress)
+            return self._run(function, inputs, spmd, seed, on_progress, stacked=per_device)
 
     def _run(
         self,
@@ -236,6 +243,7 @@ class Simulation:
         spmd: bool | None,
         seed: int | None,
         on_progress: Callable[[int, int, int], None] | None,
+        stacked: set[int] | None = None,
     ) -> list[np.ndarray]:
         sig = self._signature(function)
         if spmd is None:
@@ -253,6 +261,12 @@ class Simulation:
                 results.append(
                     layout.assemble(locals_, s or Sharding.replicated(), mesh, bf16=is_bf16(sig.result_types[i]))
                 )
+            except layout.ReplicaMismatch as e:
+                whole = None if stacked is None else _stacked(locals_, mesh)
+                if whole is None:
+                    raise SimError(f"result {i} of @{function}: {e}") from None
+                stacked.add(i)
+                results.append(whole)
             except ValueError as e:
                 raise SimError(f"result {i} of @{function}: {e}") from None
         return results
@@ -312,6 +326,16 @@ class Simulation:
                 _check_shape(i, pieces[d].shape, t, function, f" on device {d} (after cutting the global input)")
                 per_device[d].append(pieces[d])
         return per_device
+
+
+def _stacked(arrays: dict, mesh: Mesh) -> np.ndarray | None:
+    """Every device's array in one, indexed by device first; None when the
+    devices hold arrays of different shapes or kinds of number."""
+    devices = mesh.devices()
+    first = arrays[devices[0]]
+    if any(arrays[d].shape != first.shape or arrays[d].dtype != first.dtype for d in devices):
+        return None
+    return np.stack([arrays[d] for d in devices]).reshape(tuple(mesh.shape) + first.shape)
 
 
 def _fingerprint(module: ir.Operation) -> bytes:
