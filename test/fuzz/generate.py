@@ -1896,8 +1896,8 @@ class Program:
         if self.extended:
             choices += [self.reshape, self.slice, self.gather, self.argmax, self.scatter, self.sort, self.lookup]
             choices += [self.upsample, self.softmax]
-            if self.rng.random() < 0.1:
-                choices.append(self.collective)
+            if self.rng.random() < 0.2:
+                choices += [self.collective, self.collective]
             if depth == 0 and self.rng.random() < 0.2:
                 choices += [self.block_branch, self.block_choice]
         if self.windows:
