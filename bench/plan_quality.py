@@ -90,6 +90,7 @@ CONSTANTS = {
     "neg8": "-8.000000e+00",
     "two": "2.000000e+00",
     "top15": "1.500000e+01",
+    "one": "1.000000e+00",
 }
 
 # Bodies of linalg.generic: block arguments %a0, %a1, ... then %acc (the init).
@@ -108,6 +109,11 @@ DIV_1024 = "%r = arith.divf %a0, %n1024 : f32"
 NORMALIZE = "%v = arith.addf %a1, %eps : f32\n%s = math.rsqrt %v : f32\n%r = arith.mulf %a0, %s : f32"
 LOG_SUB = "%l = math.log %a2 : f32\n%d = arith.subf %a0, %a1 : f32\n%r = arith.subf %d, %l : f32"
 DIV_NEG8 = "%r = arith.divf %a0, %neg8 : f32"
+# silu(a0) * a1, silu(x) = x / (1 + exp(-x))
+SILU_MUL = (
+    "%n = arith.negf %a0 : f32\n%e = math.exp %n : f32\n%d = arith.addf %e, %one : f32\n"
+    "%s = arith.divf %a0, %d : f32\n%r = arith.mulf %s, %a1 : f32"
+)
 
 Split = tuple[tuple[int, ...], ...]
 
@@ -441,6 +447,57 @@ def moe_expert_parallel(b: Builder) -> None:
     h = b.generic("egch->egch", [b.generic("egcd,edh->egch", [xe, w1], MAC, fill="zero")], MAX_ACC, fill="zero")
     ye = b.generic("egch,ehd->egcd", [h, w2], MAC, fill="zero")
     b.result(b.generic("gsec,egcd->gsd", [combine, ye], MAC, fill="zero"), ROWS)
+
+
+def vocab_parallel_embedding(b: Builder) -> None:
+    """Megatron's vocabulary-parallel embedding: the table's rows (a
+    vocabulary of 256) split over the devices, the token ids (a run-time
+    input, as JAX passes them: i64 after the tensors) whole; each id's row
+    (`table[ids]`, an id past the table clamped to it as XLA's gather
+    does), whole."""
+    table = b.arg("table", (256, 64), ROWS)
+    b.args.append("%ids: tensor<16xi64>")
+    t = tensor((16, 64))
+    maps = "[affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>]"
+    rows = b.emit(
+        f'linalg.generic {{indexing_maps = {maps}, iterator_types = ["parallel", "parallel"]}}\n'
+        f"      ins(%ids : tensor<16xi64>) outs({b.empty((16, 64))} : {t}) {{\n"
+        f"  ^bb0(%id: i64, %acc: f32):\n"
+        f"    %at = arith.index_cast %id : i64 to index\n"
+        f"    %first = arith.constant 0 : index\n"
+        f"    %last = arith.constant 255 : index\n"
+        f"    %low = arith.maxsi %at, %first : index\n"
+        f"    %row = arith.minsi %low, %last : index\n"
+        f"    %col = linalg.index 1 : index\n"
+        f"    %r = tensor.extract {table}[%row, %col] : {tensor((256, 64))}\n"
+        f"    linalg.yield %r : f32\n  }} -> {t}",
+        (16, 64),
+    )
+    b.result(rows, R)
+
+
+def swiglu_mlp(b: Builder) -> None:
+    """LLaMA's feed-forward layer, Megatron-split: the gate and up
+    projections by columns, the down projection by rows; silu(x @ wg) *
+    (x @ wu) @ wd (silu as x * sigmoid written out: x / (1 + exp(-x)))."""
+    x = b.arg("x", (8, 64), R)
+    gate = b.matmul(x, b.arg("wg", (64, 128), COLS))
+    up = b.matmul(x, b.arg("wu", (64, 128), COLS))
+    act = b.generic("ij,ij->ij", [gate, up], SILU_MUL)
+    b.result(b.matmul(act, b.arg("wd", (128, 64), ROWS)), R)
+
+
+def sequence_split_attention(b: Builder) -> None:
+    """Attention over a sequence split across the devices (context or
+    Ulysses-style sequence parallelism): q, k and v (sequence 32, 8 heads
+    of 16) and the output split by sequence; each position attends to every
+    other, per head."""
+    q, k, v = (b.arg(n, (32, 8, 16), ROWS) for n in "qkv")
+    s = b.generic("qhd,khd->hqk", [q, k], MAC, fill="zero")
+    m = b.generic("hqk->hq", [s], MAX_ACC, fill="ninf")
+    e = b.generic("hqk,hq->hqk", [s, m], EXP_SUB)
+    p = b.generic("hqk,hq->hqk", [e, b.generic("hqk->hq", [e], SUM_ACC, fill="zero")], DIV2)
+    b.result(b.generic("hqk,khd->qhd", [p, v], MAC, fill="zero"), ROWS)
 
 
 def contraction_split_matmul(b: Builder) -> None:
@@ -781,6 +838,9 @@ PROGRAMS = [
     Program("row_parallel_last_token", (4,), row_parallel_last_token),
     Program("vocab_softmax", (4,), vocab_softmax),
     Program("moe_expert_parallel", (4,), moe_expert_parallel),
+    Program("vocab_parallel_embedding", (4,), vocab_parallel_embedding),
+    Program("swiglu_mlp", (4,), swiglu_mlp),
+    Program("sequence_split_attention", (4,), sequence_split_attention),
 ]
 
 # -- measuring --------------------------------------------------------------------

@@ -73,7 +73,7 @@ class Program:
         name: str,
         mesh_shape: tuple[int, ...],
         fn: Callable[..., Any],
-        args: list[tuple[tuple[int, ...], tuple[Any, ...]]],
+        args: list[tuple],  # (shape, layout), or (shape, layout, dtype) for an argument that is not f32
         outs: tuple[Any, ...] | list[tuple[Any, ...]],
     ) -> None:
         self.name, self.mesh_shape, self.fn, self.args, self.outs = name, mesh_shape, fn, args, outs
@@ -94,21 +94,21 @@ class Program:
         # arrives whole (slicing it is free, as for ours, which arrives in
         # pieces) and is constrained to its layout first thing, which XLA
         # pads and splits.
-        uneven = [not divides(shape, spec) for shape, spec in self.args]
+        uneven = [not divides(a[0], a[1]) for a in self.args]
 
         def fn(*args: jax.Array) -> Any:
             args = tuple(
                 jax.lax.with_sharding_constraint(a, sharding(spec)) if cut else a
-                for a, cut, (_, spec) in zip(args, uneven, self.args)
+                for a, cut, (_, spec, *_) in zip(args, uneven, self.args)
             )
             return self.fn(*args)
 
-        in_sh = tuple(sharding(R if cut else spec) for cut, (_, spec) in zip(uneven, self.args))
+        in_sh = tuple(sharding(R if cut else spec) for cut, (_, spec, *_) in zip(uneven, self.args))
         out_sh = [sharding(s) for s in self.outs] if isinstance(self.outs, list) else sharding(self.outs)
         out_sh = tuple(out_sh) if isinstance(out_sh, list) else out_sh
         jitted = jax.jit(fn, in_shardings=in_sh, out_shardings=out_sh)
         return jitted.lower(
-            *(jax.ShapeDtypeStruct(shape, POSITION if shape == () else F32) for shape, _ in self.args)
+            *(jax.ShapeDtypeStruct(a[0], a[2] if len(a) > 2 else POSITION if a[0] == () else F32) for a in self.args)
         ).compile()
 
 
@@ -195,6 +195,24 @@ def moe_expert_parallel(
     h = relu(jnp.einsum("egcd,edh->egch", xe, w1))
     ye = jnp.einsum("egch,ehd->egcd", h, w2)
     return jnp.einsum("gsec,egcd->gsd", combine, ye)
+
+
+def vocab_parallel_embedding(table: jax.Array, ids: jax.Array) -> jax.Array:
+    """Each id's row of the table (ids past it clamped, as the MLIR's)."""
+    return jnp.take(table, ids, axis=0, mode="clip")
+
+
+def swiglu_mlp(x: jax.Array, wg: jax.Array, wu: jax.Array, wd: jax.Array) -> jax.Array:
+    """LLaMA's feed-forward layer: silu(x @ wg) * (x @ wu) @ wd."""
+    g = x @ wg
+    return (g / (1 + jnp.exp(-g)) * (x @ wu)) @ wd
+
+
+def sequence_split_attention(q: jax.Array, k: jax.Array, v: jax.Array) -> jax.Array:
+    """Attention per head of q, k, v laid out (sequence, heads, dim)."""
+    s = jnp.einsum("qhd,khd->hqk", q, k)
+    e = jnp.exp(s - jnp.max(s, axis=-1, keepdims=True))
+    return jnp.einsum("hqk,khd->qhd", e / jnp.sum(e, axis=-1, keepdims=True), v)
 
 
 def causal_conv1d(x: jax.Array, w: jax.Array, b: jax.Array) -> jax.Array:
@@ -375,6 +393,9 @@ PROGRAMS = [
         [((8, 8, 16), ROWS), ((8, 8, 4, 4), ROWS), ((8, 8, 4, 4), ROWS), ((4, 16, 32), ROWS), ((4, 32, 16), ROWS)],
         ROWS,
     ),
+    Program("vocab_parallel_embedding", (4,), vocab_parallel_embedding, [((256, 64), ROWS), ((16,), R, jnp.int32)], R),
+    Program("swiglu_mlp", (4,), swiglu_mlp, [((8, 64), R), ((64, 128), COLS), ((64, 128), COLS), ((128, 64), ROWS)], R),
+    Program("sequence_split_attention", (4,), sequence_split_attention, [((32, 8, 16), ROWS)] * 3, ROWS),
 ]
 
 

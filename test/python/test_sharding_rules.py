@@ -32,6 +32,7 @@ from mesh_dialect.interfaces.rules import (
     Crop,
     Scan,
     Window,
+    clash_moves,
     crop_layout,
     moved_options,
     option_from_requests,
@@ -668,6 +669,25 @@ def test_moved_options_put_the_axes_of_a_whole_dimension_on_another_loop():
     transposed = R(["parallel", INVALID], [(None, 0)], [(0,)])
     assert moved_options(reduce_rows, ("operand", 0, S([[0], [1]]))) == []
     assert moved_options(transposed, ("operand", 0, S([[1], [0]]))) == [((0, 1), ())]
+
+
+def test_clash_moves_put_a_contested_axis_on_a_loop_both_operands_index():
+    """Attention's scores `hqd,khd->hqk` (loops h, q, k, d): q and k both
+    split along their sequence over axis 0 clash; the axis may go to the
+    heads, the one parallel loop both index (d is a reduction), after the
+    axes the heads already have.  A matmul's operands share only their
+    contraction: nothing moves.  Requests that do not clash move nothing."""
+    scores = R(["parallel", "parallel", "parallel", "sum"], [(1, 0, 3), (2, 0, 3)], [(0, 1, 2)])
+    q, k = ("operand", 0, S([[0]])), ("operand", 1, S([[0]]))
+    assert clash_moves(scores, q, k) == [((0,), (), (), ())]
+    assert clash_moves(scores, k, q) == [((0,), (), (), ())]
+    # the batch's axis 1 stays where both put it
+    q3, k3 = ("operand", 0, S([[0], [1]])), ("operand", 1, S([[0], [1]]))
+    assert clash_moves(scores, q3, k3) == [((1, 0), (), (), ())]
+    # no clash (different axes), or nothing both index that is parallel
+    assert clash_moves(scores, q, ("operand", 1, S([[1]]))) == []
+    matmul = ShardingRule.matmul()
+    assert clash_moves(matmul, ("operand", 0, S([[0]])), ("operand", 1, S([[], [0]]))) == []
 
 
 def test_strided_slices_read_through_windows_one_element_wide():

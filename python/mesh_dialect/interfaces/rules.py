@@ -1010,6 +1010,35 @@ def moved_options(
     return out
 
 
+def clash_moves(rule: ShardingRule, a: tuple[str, int, Sharding], b: tuple[str, int, Sharding]) -> list[ShardingOption]:
+    """Options for two requests that want one mesh axis on different loops
+    (attention's q and k, each split along its own sequence loop): the
+    contested axes leave both loops for a parallel loop both tensors index
+    (the heads), as its innermost axes, one option per such loop.  Both values then reach the op by
+    an all_to_all each (DeepSpeed-Ulysses' sequence parallelism), where
+    settling the clash for one of them gathers the other whole.  Empty when
+    the two do not clash, or share no such loop."""
+    found = option_from_requests(rule, [a, b])
+    maps = [(rule.result_maps if side == "result" else rule.operand_maps)[i] for side, i, _ in (a, b)]
+    if not isinstance(found, Conflict) or maps[0] is None or maps[1] is None:
+        return []
+    alone = [option_from_requests(rule, [r]) for r in (a, b)]
+    if any(isinstance(o, Conflict) for o in alone):
+        return []
+    # the axes both place, on different loops
+    where = [{x: loop for loop, axes in enumerate(o) for x in axes} for o in alone]
+    moved = tuple(x for x in where[1] if x in where[0] and where[0][x] != where[1][x])
+    if not moved:
+        return []
+    base = tuple(tuple(x for x in axes if x not in moved) for axes in found.resolved)
+    shared = [loop for loop in dict.fromkeys(maps[0]) if loop is not None and loop in maps[1]]
+    out = []
+    for loop in shared:
+        if rule.iterators[loop].is_parallel:
+            out.append(tuple(axes + moved if k == loop else axes for k, axes in enumerate(base)))
+    return out
+
+
 def _nonlocal_windows(rule: ShardingRule, option: ShardingOption, mesh_shape: Sequence[int] | None) -> set[int]:
     """The loops of `option` read through a window one element wide (or
     any window of an operand read through a pad, `ShardingRule.fused`) that

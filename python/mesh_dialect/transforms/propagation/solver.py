@@ -34,7 +34,9 @@ Algorithm, for N nodes, E uses of values and at most K states per node:
    on different values, and all at once) into loop shardings with its
    rule's `option_from_requests` (a pair that wants one mesh axis on two
    loops gives both ways of settling it, the loser keeping its other
-   axes), and a layout splitting a dimension the
+   axes, and the axis moved to a parallel loop both index: `clash_moves`,
+   attention's q and k split along their sequences run split by heads),
+   and a layout splitting a dimension the
    op needs whole also into the options moving those axes to another loop
    (`moved_options`: a sort along a split dimension sorts rows split by the
    same axes, one all_to_all away); the replicated sharding is always a
@@ -101,6 +103,7 @@ from ...interfaces.rules import (
     Conflict,
     ShardingOption,
     ShardingRule,
+    clash_moves,
     moved_options,
     option_from_requests,
     select_axes,
@@ -475,6 +478,12 @@ class _Candidates:
                 out.setdefault((mesh, resolved))
                 opt = option_from_requests(rule, [b, a])
                 out.setdefault((mesh, opt.resolved if isinstance(opt, Conflict) else opt))
+            # or the clash moves to a loop both index (`clash_moves`: q and
+            # k split along their sequences run split by heads), last so
+            # they crowd out no earlier candidate
+            for _, a, b in clashing:
+                for opt in clash_moves(rule, a, b):
+                    out.setdefault((mesh, opt))
             # axes on a dimension the op needs whole may move to another
             # (`moved_options`), last so they crowd out no earlier candidate
             whole = self.g.unmasked.get(id(rule))
