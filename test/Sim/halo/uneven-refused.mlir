@@ -17,21 +17,6 @@ func.func @split_input(%x: tensor<1x4x4x3xf32>) -> tensor<1x4x4x3xf32> {
 
 // -----
 
-// Channels cut 2, 1 by offsets: the input would need both halos and
-// offsets, which one layout cannot carry.
-mesh.mesh @m(shape = 2x2)
-func.func @offsets(%x: tensor<1x4x4x3xf32>) -> tensor<1x4x4x3xf32> {
-  %r = mesh.sharding @m split_axes = [[]] : !mesh.sharding
-  %xr = mesh.shard %x to %r : tensor<1x4x4x3xf32>
-  // expected-error@+1 {{the pieces around 'tosa.max_pool2d' do not line up: operand 0, resharded by partition, would need halos and the pieces [0:2, 2:3] of dimension 3 at once; a layout with halos has no offsets}}
-  %c = tosa.max_pool2d %xr {kernel = array<i64: 3, 3>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<1x4x4x3xf32>) -> tensor<1x4x4x3xf32>
-  %s = mesh.sharding @m split_axes = [[], [0], [], [1]] sharded_dims_offsets = [0, 2, 4, 0, 2, 3] : !mesh.sharding
-  %cs = mesh.shard %c to %s : tensor<1x4x4x3xf32>
-  return %cs : tensor<1x4x4x3xf32>
-}
-
-// -----
-
 // A 1-D mesh: the halo'd rows themselves cut unevenly (8 over 3).
 mesh.mesh @m3(shape = 3)
 func.func @uneven_rows(%x: tensor<1x8x4x2xf32>) -> tensor<1x8x4x2xf32> {

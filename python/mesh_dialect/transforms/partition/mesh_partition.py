@@ -1808,6 +1808,23 @@ class _Partition:
                     )
         self.pieces_fit.add(known)
 
+    def derive_anew(
+        self, rule: ShardingRule, annotated: list[Sharding | None], shapes: tuple, stale: str
+    ) -> rederive.Derived | None:
+        """A loop sharding for an op whose operands' uneven cuts line up with
+        no cut of the layouts it needs (a split of 12 rows expanded to 3x4,
+        the 4 annotated split): the op follows its results' annotations alone
+        (its operands resharded to it), else runs whole (its results
+        resharded after it); None when neither lines up."""
+        assert self.mesh is not None and self.mesh_name is not None
+        free = [None] * len(rule.operand_maps)
+        for results in (annotated, [None] * len(annotated)):
+            try:
+                return rederive.derive(rule, self.mesh_name, free, results, None, self.mesh.shape, stale, shapes)
+            except rederive.Misaligned:
+                continue
+        return None
+
     def fit_layouts(
         self, op: ir.Operation, rule: ShardingRule, recorded: ir.Attribute | None = None
     ) -> list[tuple[int, Sharding]]:
@@ -1839,7 +1856,9 @@ class _Partition:
         try:
             derived = rederive.derive(rule, self.mesh_name, known, annotated, option, self.mesh.shape, stale, shapes)
         except rederive.Misaligned as e:  # no cut of partition's own reshard lines up
-            raise _Unsupported(op.location, f"the pieces around '{op.name}' do not line up: {e}") from None
+            derived = self.derive_anew(rule, annotated, shapes, stale)
+            if derived is None:
+                raise _Unsupported(op.location, f"the pieces around '{op.name}' do not line up: {e}") from None
         except ValueError as e:  # an annotation that does not fit its tensor
             raise _Unsupported(
                 op.location, f"the layouts around '{op.name}' do not fit its sharding rule: {e}"
