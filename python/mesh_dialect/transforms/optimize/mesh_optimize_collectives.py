@@ -142,6 +142,16 @@ def _generic_combination(op: ir.Operation) -> tuple[str, int] | None:
     return kinds.pop(), n
 
 
+def _reads_a_float_input_twice(op: ir.Operation, n_inputs: int) -> bool:
+    """Whether a generic's body reads one of its first `n_inputs` float
+    inputs more than once (`p + p + q`): run on each device's terms, it
+    doubles them, which may overflow where the totals do not."""
+    if not isinstance(_element(op.operands[0].type), ir.FloatType | ir.ComplexType):
+        return False
+    args = op.regions[0].blocks[0].arguments
+    return any(sum(1 for _ in args[i].uses) > 1 for i in range(n_inputs))
+
+
 def _element(t: ir.Type) -> ir.Type | None:
     return ir.ShapedType(t).element_type if isinstance(t, ir.ShapedType) else None
 
@@ -573,6 +583,9 @@ class MeshOptimizeCollectives(Pass):
                 or kind not in _REGROUPABLE
                 or set(inner.mesh_axes) & set(axes)
                 or inner_op.operands[0].type != source.type
+                # (folding regroups the terms: as every other regrouping, not of
+                # float products nor of floats narrower than 32 bits)
+                or not _terms_combine(kind, [inner_op])
             ):
                 continue
             before = _total(_op_cost(inner_op, meshes), _op_cost(op, meshes))
@@ -612,6 +625,8 @@ class MeshOptimizeCollectives(Pass):
             reduces = _reductions(op, inputs, kind)
             if reduces is None or not _terms_combine(kind, reduces):
                 continue
+            if op.name == "linalg.generic" and kind == "sum" and _reads_a_float_input_twice(op, n_inputs):
+                continue  # each device would double its own term (`float_terms_overflow`)
             # Every use of the reductions is an input of this op, so they
             # die with the rewrite.
             if not all(_uses_only_as(v, op, range(n_inputs)) for v in inputs):
