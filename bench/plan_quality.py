@@ -226,6 +226,21 @@ class Builder:
             shape,
         )
 
+    def mapped(self, maps: str, x: str, x_type: str, shape: tuple[int, ...], block: str, body: str) -> str:
+        """A linalg.generic of parallel loops over `shape` reading `x` (of
+        type `x_type`) through hand-written `maps`, where `generic`'s einsum
+        spec cannot say the read (a flipped index, a gathered row): its block
+        arguments are `block`, its lines `body` (which end in the yield)."""
+        t = tensor(shape)
+        kinds = ", ".join(['"parallel"'] * len(shape))
+        lines = "".join(f"    {line}\n" for line in body.splitlines())
+        return self.emit(
+            f"linalg.generic {{indexing_maps = {maps}, iterator_types = [{kinds}]}}\n"
+            f"      ins({x} : {x_type}) outs({self.empty(shape)} : {t}) {{\n"
+            f"  ^bb0({block}):\n{lines}  }} -> {t}",
+            shape,
+        )
+
     def text(self, name: str) -> str:
         used = set(re.findall(r"%(\w+)", "\n".join(self.body)))
         consts = [f"  %{c} = arith.constant {v} : f32" for c, v in CONSTANTS.items() if c in used]
@@ -457,22 +472,18 @@ def vocab_parallel_embedding(b: Builder) -> None:
     does), whole."""
     table = b.arg("table", (256, 64), ROWS)
     b.args.append("%ids: tensor<16xi64>")
-    t = tensor((16, 64))
-    maps = "[affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>]"
-    rows = b.emit(
-        f'linalg.generic {{indexing_maps = {maps}, iterator_types = ["parallel", "parallel"]}}\n'
-        f"      ins(%ids : tensor<16xi64>) outs({b.empty((16, 64))} : {t}) {{\n"
-        f"  ^bb0(%id: i64, %acc: f32):\n"
-        f"    %at = arith.index_cast %id : i64 to index\n"
-        f"    %first = arith.constant 0 : index\n"
-        f"    %last = arith.constant 255 : index\n"
-        f"    %low = arith.maxsi %at, %first : index\n"
-        f"    %row = arith.minsi %low, %last : index\n"
-        f"    %col = linalg.index 1 : index\n"
-        f"    %r = tensor.extract {table}[%row, %col] : {tensor((256, 64))}\n"
-        f"    linalg.yield %r : f32\n  }} -> {t}",
-        (16, 64),
+    body = (
+        "%at = arith.index_cast %id : i64 to index\n"
+        "%first = arith.constant 0 : index\n"
+        "%last = arith.constant 255 : index\n"
+        "%low = arith.maxsi %at, %first : index\n"
+        "%row = arith.minsi %low, %last : index\n"
+        "%col = linalg.index 1 : index\n"
+        f"%r = tensor.extract {table}[%row, %col] : {tensor((256, 64))}\n"
+        "linalg.yield %r : f32"
     )
+    maps = "[affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>]"
+    rows = b.mapped(maps, "%ids", "tensor<16xi64>", (16, 64), "%id: i64, %acc: f32", body)
     b.result(rows, R)
 
 
@@ -545,13 +556,7 @@ def flip_cols(b: Builder) -> None:
     """`jnp.flip` along the split columns."""
     x = b.arg("x", (8, 64), COLS)
     maps = "[affine_map<(i, j) -> (i, 63 - j)>, affine_map<(i, j) -> (i, j)>]"
-    t = tensor((8, 64))
-    y = b.emit(
-        f'linalg.generic {{indexing_maps = {maps}, iterator_types = ["parallel", "parallel"]}}\n'
-        f"      ins({x} : {t}) outs({b.empty((8, 64))} : {t}) {{\n"
-        f"  ^bb0(%a0: f32, %acc: f32):\n    linalg.yield %a0 : f32\n  }} -> {t}",
-        (8, 64),
-    )
+    y = b.mapped(maps, x, tensor((8, 64)), (8, 64), "%a0: f32, %acc: f32", "linalg.yield %a0 : f32")
     b.result(y, COLS)
 
 

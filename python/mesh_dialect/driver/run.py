@@ -253,8 +253,7 @@ class RunDriver:
 
         ref_module = self._load(self.o.compare_with, ctx)
         ref_sim = Simulation(ref_module)
-        ref_fn = self.function = self._pick(ref_sim, self.o.ref_function or function, self.o.compare_with)
-        self.function = function
+        ref_fn = self._pick(ref_sim, self.o.ref_function or function, self.o.compare_with)
         ref_spmd = ref_sim.signature(ref_fn).spmd
         if not ref_spmd and (on := _per_device_mesh(ref_module, ref_fn, sim.mesh_for(sig))) is not None:
             # A reference written partly per device (collectives between

@@ -1014,10 +1014,11 @@ def clash_moves(rule: ShardingRule, a: tuple[str, int, Sharding], b: tuple[str, 
     """Options for two requests that want one mesh axis on different loops
     (attention's q and k, each split along its own sequence loop): the
     contested axes leave both loops for a parallel loop both tensors index
-    (the heads), as its innermost axes, one option per such loop.  Both values then reach the op by
-    an all_to_all each (DeepSpeed-Ulysses' sequence parallelism), where
-    settling the clash for one of them gathers the other whole.  Empty when
-    the two do not clash, or share no such loop."""
+    (the heads), as its innermost axes, one option per such loop.  Both
+    values then reach the op by an all_to_all each (DeepSpeed-Ulysses'
+    sequence parallelism), where settling the clash for one of them gathers
+    the other whole.  Empty when the two do not clash, or share no such
+    loop."""
     found = option_from_requests(rule, [a, b])
     maps = [(rule.result_maps if side == "result" else rule.operand_maps)[i] for side, i, _ in (a, b)]
     if not isinstance(found, Conflict) or maps[0] is None or maps[1] is None:
