@@ -359,8 +359,8 @@ class RunDriver:
                 self.stdout.write(f"result {i}: differs between devices in {which[0]}, not in {which[1]}\n")
                 ok = False
                 continue
-            if i in differing[0]:
-                layouts = None  # (indexed by device first: no layout names the holders)
+            # (a result indexed by device first: no layout names its holders)
+            holders = None if i in differing[0] else layouts
             if got.shape != want.shape:
                 self.stdout.write(f"result {i}: shape {list(got.shape)} but the reference has {list(want.shape)}\n")
                 ok = False
@@ -386,8 +386,8 @@ class RunDriver:
                 idx = np.unravel_index(int(np.argmax(score)), score.shape) if score.ndim else ()
                 idx = tuple(int(j) for j in idx)
                 where = ""
-                if layouts is not None:
-                    mesh, shardings = layouts
+                if holders is not None:
+                    mesh, shardings = holders
                     where = f" ({_holders(idx, got.shape, shardings[i] if i < len(shardings) else None, mesh)})"
                 allowed = f" (tolerance {float(tol[idx]):g})" if tol is not None else ""
                 self.stdout.write(

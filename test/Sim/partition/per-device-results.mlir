@@ -17,6 +17,7 @@
 // RUN: not mesh-run %t.mlir -f summed --compare-with %s --ref-function scatter_summed -q --seed 1 | FileCheck %s --check-prefix=ONLY-REF
 // RUN: not mesh-run %s -f scatter_summed --compare-with %s --ref-function summed -q --seed 1 | FileCheck %s --check-prefix=ONLY-PROGRAM
 // RUN: not mesh-run %s -f by_index --compare-with %s --ref-function by_index_plus_one -q --seed 1 | FileCheck %s --check-prefix=DIFFER
+// RUN: not mesh-run %s -f holders_program --compare-with %s --ref-function holders_reference -q --seed 1 | FileCheck %s --check-prefix=HOLDERS
 
 // OUT-LABEL: result 0: tensor<2x3xi32> on each device, differing between devices (indexed by device first)
 // OUT-NEXT: {{\[\[\[}}
@@ -28,6 +29,9 @@
 // ONLY-PROGRAM-NEXT: MISMATCH
 // DIFFER: result 0: differs from the reference at [0, 0, 0]: got 0, reference 1, difference 1
 // DIFFER-NEXT: MISMATCH
+// HOLDERS: result 0: max error 0
+// HOLDERS: result 1: differs from the reference at [0] (held by device [0]): got 1, reference 0, difference 1
+// HOLDERS-NEXT: MISMATCH
 
 mesh.mesh @m(shape = 2)
 
@@ -88,4 +92,18 @@ func.func @summed(%x: tensor<4x3xi32>) -> tensor<2x3xi32> {
 func.func @scatter_summed(%x: tensor<4x3xi32>) -> tensor<2x3xi32> {
   %r = mesh.reduce_scatter %x on @m mesh_axes = [0] scatter_axis = 0 : tensor<4x3xi32> -> tensor<2x3xi32>
   return %r : tensor<2x3xi32>
+}
+
+// A result that differs between devices, then one that does not and is
+// wrong: the second's mismatch still names the devices that hold it.
+func.func @holders_program(%x: tensor<4xi32> {mesh.sharding = #mesh.sharding<@m, [[]]>}) -> (tensor<2xi32> {mesh.sharding = #mesh.sharding<@m, [[]]>}, tensor<2xi32> {mesh.sharding = #mesh.sharding<@m, [[0]]>}) {
+  %s = mesh.all_slice %x on @m mesh_axes = [0] slice_axis = 0 : tensor<4xi32> -> tensor<2xi32>
+  %one = arith.constant dense<1> : tensor<2xi32>
+  %w = arith.addi %s, %one : tensor<2xi32>
+  return %s, %w : tensor<2xi32>, tensor<2xi32>
+}
+
+func.func @holders_reference(%x: tensor<4xi32>) -> (tensor<2xi32>, tensor<4xi32>) {
+  %s = mesh.all_slice %x on @m mesh_axes = [0] slice_axis = 0 : tensor<4xi32> -> tensor<2xi32>
+  return %s, %x : tensor<2xi32>, tensor<4xi32>
 }
