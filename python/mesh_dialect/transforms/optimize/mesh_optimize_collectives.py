@@ -1746,8 +1746,9 @@ def _stencil_reduced(reduce: ir.Operation, meshes: Meshes) -> tuple[_Stencil, st
     with its combiner's identity as its init (sum, max or min), whose only
     reader is an `all_reduce` of that kind over the all_to_alls' mesh axis:
     each device reduces its own rows instead of its piece of the split one,
-    the all_reduce adds them up alike, and rows past the input's end read
-    as the init; else None."""
+    the all_reduce adds them up alike (of the reduce's own type, terms
+    `_terms_combine` lets regroup), and rows past the input's end read as
+    the init; else None."""
     if len(reduce.operands) != 2 or len(reduce.results) != 1:
         return None
     kind = reduce_identity_kind(reduce)
@@ -1758,6 +1759,11 @@ def _stencil_reduced(reduce: ir.Operation, meshes: Meshes) -> tuple[_Stencil, st
         return None
     combined = _collective(uses[0].owner.operation)
     if combined.reduction != kind:
+        return None
+    if uses[0].owner.results[0].type != reduce.results[0].type or not _terms_combine(kind, [reduce]):
+        # each device's own rows are terms regrouped: not where the all_reduce
+        # converts them (i32 rows wrap where the terms widened to i64 do not),
+        # nor where the partition's rule for partial sums would not regroup them
         return None
     y = reduce.operands[0]
     first = _first_gathering(y, reduce.block)
