@@ -72,10 +72,52 @@ func.func @sub_axes(%a: tensor<6x6xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"
 
 "sdy.mesh"() <{mesh = #sdy.mesh<["x"=2]>, sym_name = "mesh"}> : () -> ()
 func.func @manual_computation(%a: tensor<8xf32>) -> tensor<8xf32> {
-  // expected-error @+1 {{sdy op cannot be imported: 'sdy.manual_computation'}}
+  // expected-error @+1 {{a shard_map needs in_shardings}}
   %0 = "sdy.manual_computation"(%a) ({
   ^bb0(%b: tensor<4xf32>):
     "sdy.return"(%b) : (tensor<4xf32>) -> ()
+  }) : (tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+"sdy.mesh"() <{mesh = #sdy.mesh<["x"=2, "y"=2]>, sym_name = "mesh"}> : () -> ()
+func.func @manual_over_some_axes(%a: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{a shard_map over some of the mesh's axes only cannot be imported: axes ['y'] of @mesh are not in manual_axes ['x']}}
+  %0 = "sdy.manual_computation"(%a) <{in_shardings = #sdy.sharding_per_value<[<@mesh, [{"x"}]>]>, manual_axes = #sdy<manual_axes{"x"}>, out_shardings = #sdy.sharding_per_value<[<@mesh, [{"x"}]>]>}> ({
+  ^bb0(%b: tensor<4xf32>):
+    "sdy.return"(%b) : (tensor<4xf32>) -> ()
+  }) : (tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+"sdy.mesh"() <{mesh = #sdy.mesh<["x"=4]>, sym_name = "mesh"}> : () -> ()
+func.func @manual_odd_groups(%a: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = "sdy.manual_computation"(%a) <{in_shardings = #sdy.sharding_per_value<[<@mesh, [{"x"}]>]>, manual_axes = #sdy<manual_axes{"x"}>, out_shardings = #sdy.sharding_per_value<[<@mesh, [{"x"}]>]>}> ({
+  ^bb0(%b: tensor<2xf32>):
+    // expected-error @+1 {{replica groups must be the groups of some axes of the 4 mesh, got [[0, 2], [1, 3]]}}
+    %1 = "stablehlo.all_reduce"(%b) <{replica_groups = dense<[[0, 2], [1, 3]]> : tensor<2x2xi64>, use_global_device_ids}> ({
+    ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+      %s = "stablehlo.add"(%p, %q) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+      "stablehlo.return"(%s) : (tensor<f32>) -> ()
+    }) : (tensor<2xf32>) -> tensor<2xf32>
+    "sdy.return"(%1) : (tensor<2xf32>) -> ()
+  }) : (tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+"sdy.mesh"() <{mesh = #sdy.mesh<["x"=4]>, sym_name = "mesh"}> : () -> ()
+func.func @manual_swap(%a: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = "sdy.manual_computation"(%a) <{in_shardings = #sdy.sharding_per_value<[<@mesh, [{"x"}]>]>, manual_axes = #sdy<manual_axes{"x"}>, out_shardings = #sdy.sharding_per_value<[<@mesh, [{"x"}]>]>}> ({
+  ^bb0(%b: tensor<2xf32>):
+    // expected-error @+1 {{source_target_pairs must shift the devices along one axis of the 4 mesh, got [[0, 1], [1, 0]]}}
+    %1 = "stablehlo.collective_permute"(%b) <{source_target_pairs = dense<[[0, 1], [1, 0]]> : tensor<2x2xi64>}> : (tensor<2xf32>) -> tensor<2xf32>
+    "sdy.return"(%1) : (tensor<2xf32>) -> ()
   }) : (tensor<8xf32>) -> tensor<8xf32>
   return %0 : tensor<8xf32>
 }
@@ -174,4 +216,32 @@ func.func @empty_mesh_axis(%a: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh
 // expected-error @+1 {{sub-axis must divide its axis of 4 devices: "x":(3)2 in #sdy.sharding<@mesh, [{"x":(3)2}, {}]>}}
 func.func @sub_axis_not_dividing(%a: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x":(3)2}, {}]>}) -> tensor<8x8xf32> {
   return %a : tensor<8x8xf32>
+}
+
+// -----
+
+"sdy.mesh"() <{mesh = #sdy.mesh<["x"=2]>, sym_name = "mesh"}> : () -> ()
+func.func @manual_inside_manual(%a: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = "sdy.manual_computation"(%a) <{in_shardings = #sdy.sharding_per_value<[<@mesh, [{"x"}]>]>, manual_axes = #sdy<manual_axes{"x"}>, out_shardings = #sdy.sharding_per_value<[<@mesh, [{"x"}]>]>}> ({
+  ^bb0(%b: tensor<4xf32>):
+    // expected-error @+1 {{a shard_map inside a shard_map cannot be imported}}
+    %1 = "sdy.manual_computation"(%b) <{in_shardings = #sdy.sharding_per_value<[<@mesh, [{}]>]>, manual_axes = #sdy<manual_axes{"x"}>, out_shardings = #sdy.sharding_per_value<[<@mesh, [{}]>]>}> ({
+    ^bb0(%c: tensor<4xf32>):
+      "sdy.return"(%c) : (tensor<4xf32>) -> ()
+    }) : (tensor<4xf32>) -> tensor<4xf32>
+    "sdy.return"(%1) : (tensor<4xf32>) -> ()
+  }) : (tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+"sdy.mesh"() <{mesh = #sdy.mesh<["x"=4]>, sym_name = "mesh"}> : () -> ()
+func.func @manual_wrong_piece(%a: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{shard_map operand 0 cut as #sdy.sharding<@mesh, [{"x"}]> is tensor<2xf32>, its body reads tensor<4xf32>}}
+  %0 = "sdy.manual_computation"(%a) <{in_shardings = #sdy.sharding_per_value<[<@mesh, [{"x"}]>]>, manual_axes = #sdy<manual_axes{"x"}>, out_shardings = #sdy.sharding_per_value<[<@mesh, [{}]>]>}> ({
+  ^bb0(%b: tensor<4xf32>):
+    "sdy.return"(%b) : (tensor<4xf32>) -> ()
+  }) : (tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
 }

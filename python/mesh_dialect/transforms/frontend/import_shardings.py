@@ -26,7 +26,11 @@ What a JAX export says, and what it becomes:
   propagation chooses it whole. Priorities and explicitly replicated axes
   guide Shardy's own propagation and are dropped. `{maximal device=N}` (a
   value on one device) reads as replicated, with a warning; `{unknown}`
-  is no annotation; `{manual}` (shard_map) is an error.
+  is no annotation; GSPMD's `{manual}` is an error.
+- A shard_map (`sdy.manual_computation`, manual over every mesh axis) is
+  inlined as code every device runs on its own piece: its operands cut by
+  `mesh.all_slice`, its results put together by `mesh.all_gather`, its
+  XLA collectives made this dialect's (`shard_map.Expander`).
 - Unreduced axes (Shardy's `unreduced={"x"}`, GSPMD's
   `last_tile_dims={unreduced}`) are partial axes of the same reduction;
   on i1, whose pending all-reduce is StableHLO's `add` (a logical or),
@@ -60,6 +64,7 @@ from ...ir.control import ancestors
 from ...ir.types import is_boolean
 from ...sharding.spec import Sharding
 from ..base import REDUCED_ATTR, Pass, fresh_name, symbol_names
+from . import shard_map
 
 _SDY_ATTR = "sdy.sharding"
 _HLO_ATTR = "mhlo.sharding"
@@ -85,8 +90,9 @@ class ImportShardings(Pass):
     DESCRIPTION: ClassVar[str] = (
         "sdy.mesh becomes mesh.mesh (sub-axes split an axis into pieces), a GSPMD module gets the mesh whose "
         "axis order gives its device orders; argument shardings become mesh.shard on the arguments, result "
-        "shardings and constraints annotations for users; sdy ops and sharding attributes are removed and "
-        "private functions are inlined, a copy per call."
+        "shardings and constraints annotations for users; a shard_map is inlined as per-device code between "
+        "mesh.all_slice and mesh.all_gather, its collectives made mesh collectives; sdy ops and sharding attributes "
+        "are removed and private functions are inlined, a copy per call."
     )
 
     open_dims: str = dataclasses.field(
@@ -111,6 +117,12 @@ class ImportShardings(Pass):
         try:
             functions = self.read()
             self.make_meshes()
+            expander = shard_map.Expander(self.shard_map_mesh, self.located)
+            for func in functions:
+                boundaries: list[shard_map.Boundary] = []
+                for op in shard_map.manual_computations(func):
+                    boundaries += expander.expand(op)
+                shard_map.annotate_boundaries(func, boundaries)
             arg_shards: dict[str, list[ir.Operation | None]] = {}
             for func in functions:
                 arg_shards[func.attributes["sym_name"].value] = self.annotate(func)
@@ -162,6 +174,11 @@ class ImportShardings(Pass):
         for name in _SHARDING_ATTRS:
             if name in op.attributes and not op.name.startswith("sdy."):
                 self.specs_of_op(op, op.attributes[name], name)
+        if op.name == shard_map.MANUAL:
+            for key in ("in_shardings", "out_shardings"):
+                if key in op.attributes:
+                    for ts in self.parse(op.location, sdy.parse_sharding_per_value, op.attributes[key]):
+                        self.remember(_Spec(op.location, sdy=ts))
         if op.name in _CONSTRAINTS:
             if "sharding" not in op.attributes or len(op.operands) != 1 or len(op.results) != 1:
                 raise self.located(op.location, f"'{op.name}' needs one operand, one result and a sharding")
@@ -366,6 +383,10 @@ class ImportShardings(Pass):
             with ir.InsertionPoint.at_block_begin(self.body), self.module.location:
                 mesh_ops.mesh(self.hlo_mesh_name, self.hlo_mesh.shape(default))
             self.mesh_shapes[self.hlo_mesh_name] = tuple(self.hlo_mesh.shape(default))
+
+    def shard_map_mesh(self, name: str) -> tuple[str, sdy.MeshMapping] | None:
+        """The mesh made for sdy mesh `name` (None: it has no axes)."""
+        return (name, self.mappings[name]) if name in self.mappings else None
 
     def fresh_name(self, base: str) -> str:
         return fresh_name(base, symbol_names(self.body) | set(self.sdy_meshes))

@@ -146,6 +146,11 @@ class _MlirPointer(ctypes.Structure):
 _first_use = None  # the C API's mlirValueGetFirstUse, found on first use (False: not found)
 
 
+def _all_slice_axes(op: ir.Operation) -> list[int]:
+    """The `mesh_axes` of a collective (none listed: none)."""
+    return list(ir.DenseI16ArrayAttr(op.attributes["mesh_axes"])) if "mesh_axes" in op.attributes else []
+
+
 def _has_uses(value: ir.Value) -> bool:
     """Whether anything reads `value`.  The bindings' use iterator ends by
     throwing a C++ exception (about 3 us, most of an unused init's
@@ -356,6 +361,9 @@ class _Partition:
         # values a program written partly per device computes differently on each
         # device, and blocks only some devices run (`ir.per_device`)
         self.per_device: dict[ir.Value, tuple[frozenset, ir.Operation]] = {}
+        # results of `mesh.all_slice`s of a laid-out value that a later slice
+        # of the chain lays out: (that value, the layout so far)
+        self.entered: dict[ir.Value, tuple[ir.Value, Sharding]] = {}
         self.divergent: dict[ir.Block, ir.Operation] = {}
         # values rebuilt in a layout instead of resharded: (value, its op, and
         # for a fill the empty it fills and that empty's op, else None, None)
@@ -850,6 +858,10 @@ class _Partition:
         outside tensors its body reads at its loop indices); None for mesh
         ops, which have no rule.  (`run` treats `mesh.shard` itself.)"""
         if name.startswith("mesh."):
+            if name == "mesh.all_slice" and self.enter_pieces(op):
+                return
+            if name == "mesh.all_gather" and self.leave_pieces(op):
+                return
             if name not in _NOT_RULED:
                 self.check_collective(op)
             elif name == "mesh.mesh" and (why := redefined_mesh(op, self.meshes)) is not None:
@@ -1385,6 +1397,102 @@ class _Partition:
             for block in region.blocks:
                 for arg in block.arguments:
                     self.layout.pop(arg, None)
+
+    def enter_pieces(self, op: ir.Operation) -> bool:
+        """`mesh.all_slice` of a value partition lays out (a shard_map's
+        operand, `import-shardings`): each device's piece is that value in
+        the layout the slice cuts, so the slice becomes a reshard to it,
+        free when the value is laid out so already.  A chain of slices (one
+        per dimension) is one layout: slices whose only users are slices
+        wait for the last.  False when this does not apply (a whole value:
+        the slice stays)."""
+        v = op.operands[0]
+        entered = self.entered.get(v)
+        if entered is not None:
+            source, before = entered
+        else:
+            s = self.layout.get(v)
+            if s is None or s.is_replicated or v in self.per_device:
+                return False
+            source, before = v, _WHOLE
+        mesh = ir.FlatSymbolRefAttr(op.attributes["mesh"]).value
+        self.use_mesh(mesh, op.location)
+        axes = tuple(_all_slice_axes(op))
+        dim = ir.IntegerAttr(op.attributes["slice_axis"]).value
+        split = [tuple(a) for a in before.split_axes]
+        split += [()] * (dim + 1 - len(split))
+        if set(axes) & {a for d in split for a in d}:
+            return False
+        split[dim] = split[dim] + axes
+        target = Sharding(tuple(split))
+        result = op.results[0]
+        uses = [u.owner.operation.name for u in result.uses]
+        if uses and all(u == "mesh.all_slice" for u in uses):
+            self.entered[result] = (source, target)  # the last slice of the chain lays it out
+            return True
+        local = self.in_layout(source, target, op, ir.InsertionPoint(op), op.location)
+        if local.type != result.type:
+            raise _Unsupported(
+                op.location,
+                f"the piece of a value laid out as {target} is {local.type}, but 'mesh.all_slice' gives {result.type}",
+            )
+        with op.location, ir.InsertionPoint(op):
+            # a value of its own, with no layout: the code after it runs per device
+            alias = ir.Operation.create("tensor.cast", results=[result.type], operands=[local]).result
+        result.replace_all_uses_with(alias)
+        while op is not None and not _has_uses(op.results[0]):
+            owner = op.operands[0].owner
+            self.forget(op.results[0])
+            op.erase()
+            slice_before = not isinstance(owner, ir.Block) and owner.operation.name == "mesh.all_slice"
+            op = owner.operation if slice_before else None
+        return True
+
+    def leave_pieces(self, op: ir.Operation) -> bool:
+        """`mesh.all_gather` that makes pieces one value every device holds
+        (a shard_map's result): partition takes that value as laid out in
+        those pieces, each device's piece being the gather's operand, so the
+        gather moves nothing.  False when the result still differs between
+        devices, or the pieces are not each device's alone."""
+        result, piece = op.results[0], op.operands[0]
+        if not self.per_device or result in self.per_device or self.layout.get(piece) is not None:
+            return False
+        mesh = ir.FlatSymbolRefAttr(op.attributes["mesh"]).value
+        self.use_mesh(mesh, op.location)
+        t = ir.RankedTensorType(result.type)
+        if any(ir.ShapedType.is_dynamic_size(n) for n in t.shape):
+            return False
+        # a chain of gathers (one per dimension) is one layout: walk back to
+        # its first, whose operand is each device's piece; a later gather
+        # makes the pieces an earlier one made its minor parts
+        split: list[tuple[int, ...]] = [()] * t.rank
+        chain, link = [], op
+        while True:
+            dim = ir.IntegerAttr(link.attributes["gather_axis"]).value
+            split[dim] = split[dim] + tuple(_all_slice_axes(link))
+            chain.append(link)
+            owner = link.operands[0].owner
+            if isinstance(owner, ir.Block) or owner.operation.name != "mesh.all_gather":
+                break
+            inner = owner.operation
+            if len(list(inner.results[0].uses)) != 1 or self.layout.get(inner.operands[0]) is not None:
+                break
+            if ir.FlatSymbolRefAttr(inner.attributes["mesh"]).value != mesh:
+                break
+            link = inner
+        piece = chain[-1].operands[0]
+        target = Sharding(tuple(split))
+        if target.is_replicated or self.local_type(result.type, target, op.location) != piece.type:
+            return False
+        with op.location, ir.InsertionPoint(op):
+            alias = ir.Operation.create("tensor.cast", results=[piece.type], operands=[piece]).result
+        self.layout[alias] = target
+        self.global_type[alias] = result.type
+        result.replace_all_uses_with(alias)
+        for link in chain:  # the last first: each the only user of the one before
+            self.forget(link.results[0])
+            link.erase()
+        return True
 
     def check_collective(self, op: ir.Operation) -> None:
         """A collective already speaks of one device's data: its operands and
@@ -2044,6 +2152,8 @@ class _Partition:
         self.layout.pop(value, None)
         self.global_type.pop(value, None)
         self.defs.pop(value, None)
+        self.per_device.pop(value, None)
+        self.entered.pop(value, None)
 
     def owner(self, value: ir.Value) -> ir.Operation | ir.OpView | ir.Block:
         """`value.owner`, from `defs` when a visited op defines it."""

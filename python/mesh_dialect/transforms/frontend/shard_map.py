@@ -1,0 +1,432 @@
+"""A shard_map (`sdy.manual_computation`) as code every device runs on its
+own piece, for `import-shardings`.
+
+Its body is written per device: the block arguments are each device's
+pieces of the operands, cut as `in_shardings` says, and what `sdy.return`
+hands back are pieces the results are made of, as `out_shardings` says.
+Inlined, each operand is cut by `mesh.all_slice` (one per split dimension),
+the body's XLA collectives become this dialect's (`frontends.shard_map`
+finds their mesh axes), and each result is put together by
+`mesh.all_gather`.  Every device then runs the whole program: the code
+around the shard_map on whole values, the body on its own pieces, which
+is how `mesh-run` runs a program with collectives and no layouts.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+from mlir import ir
+
+from ...frontends import FrontendError, sdy
+from ...frontends.shard_map import group_axes, permutation_shift
+from ...ir import ops as mesh_ops
+from ...ir.per_device import per_device_values
+from ...ir.types import is_boolean
+from ...sharding.spec import Sharding
+
+MANUAL = "sdy.manual_computation"
+
+_REDUCTIONS = {
+    "add": "sum",
+    "multiply": "product",
+    "maximum": "max",
+    "minimum": "min",
+    "and": "bitwise_and",
+    "or": "bitwise_or",
+    "xor": "bitwise_xor",
+}
+"""The body op of an XLA reduction, by name after its dialect, as a kind."""
+
+_BOOLEAN = {"sum": "bitwise_or", "product": "bitwise_and"}
+"""On i1 StableHLO's add is a logical or, its multiply a logical and."""
+
+_CONVERTED = ("all_reduce", "all_gather", "reduce_scatter", "all_to_all", "collective_permute", "partition_id")
+_REFUSED = ("collective_broadcast", "send", "recv", "replica_id", "infeed", "outfeed")
+
+
+def manual_computations(func: ir.Operation) -> list[ir.Operation]:
+    """The shard_maps of `func`, outermost first (listed before any is
+    expanded: expanding one erases it and moves its body)."""
+    found: list[ir.Operation] = []
+
+    def visit(op: ir.Operation) -> ir.WalkResult:
+        if op.name == MANUAL:
+            found.append(op)
+        return ir.WalkResult.ADVANCE
+
+    func.walk(visit, ir.WalkOrder.PRE_ORDER)
+    return found
+
+
+def manual_axis_names(attr: ir.Attribute) -> list[str]:
+    """The names in `#sdy<manual_axes{"a", "b"}>`."""
+    return [bytes(m, "utf-8").decode("unicode_escape") for m in re.findall(r'"((?:[^"\\]|\\.)*)"', str(attr))]
+
+
+def _dense(attr: ir.Attribute, what: str) -> list[list[int]]:
+    """A 2-d integer attribute (replica groups, pairs) as rows."""
+    try:
+        array = np.array(ir.DenseIntElementsAttr(attr))
+    except (TypeError, ValueError):
+        raise FrontendError(f"{what} must be a 2-d integer array, got {attr}") from None
+    if array.size == 0:
+        return []
+    if array.ndim != 2:
+        raise FrontendError(f"{what} must be a 2-d integer array, got {attr}")
+    return [[int(x) for x in row] for row in array]
+
+
+@dataclass
+class Boundary:
+    """Where per-device code begins or ends: `value`, a whole tensor, in
+    `layout` on `mesh` (a shard_map operand's cut, read by `reader`, the
+    first slice; or a result put together, `reader` None)."""
+
+    value: ir.Value
+    layout: Sharding
+    mesh: str
+    location: ir.Location
+    reader: ir.Operation | None
+
+
+def annotate_boundaries(func: ir.Operation, boundaries: list[Boundary]) -> None:
+    """The layouts the shard_maps of `func` cut and put together, as
+    annotations: an operand for its first slice, a result as produced.
+    Propagation then lays out the code around them alike (what feeds a
+    shard_map arrives cut as it reads it; what reads its result reads it in
+    its pieces), and partition finds the slices and gathers free.  A value
+    that differs between devices is left alone: no layout describes it."""
+    if not boundaries:
+        return
+    varying = per_device_values(func).values
+    top = ir.InsertionPoint.at_block_begin(func.regions[0].blocks[0])
+    made: dict[tuple[str, Sharding], ir.Value] = {}
+    for b in boundaries:
+        if b.value in varying or b.layout.is_replicated:
+            continue
+        s = made.get((b.mesh, b.layout))
+        if s is None:  # (at the top, where it dominates every shard_map's)
+            split = [list(axes) for axes in b.layout.split_axes] or [[]]
+            s = made[(b.mesh, b.layout)] = mesh_ops.sharding(b.mesh, split, loc=b.location, ip=top)
+        if b.reader is not None:
+            b.reader.operands[0] = mesh_ops.shard(
+                b.value, s, annotate_for_users=True, loc=b.location, ip=ir.InsertionPoint(b.reader)
+            )
+            continue
+        produced = mesh_ops.shard(b.value, s, loc=b.location, ip=ir.InsertionPoint.after(b.value.owner))
+        b.value.replace_all_uses_except(produced, produced.owner.operation)
+
+
+class Expander:
+    """Inlines the shard_maps of one module onto meshes already made.
+
+    `mesh_of(name)` gives (mesh symbol, MeshMapping) for an sdy mesh name;
+    `located(loc, message)` makes the FrontendError to raise."""
+
+    def __init__(
+        self,
+        mesh_of: Callable[[str], tuple[str, sdy.MeshMapping] | None],
+        located: Callable[[ir.Location, str], FrontendError],
+    ) -> None:
+        self.mesh_of = mesh_of
+        self.located = located
+
+    def expand(self, op: ir.Operation) -> list[Boundary]:
+        """Inline `op`; return where its per-device code begins and ends."""
+        loc = op.location
+        boundaries: list[Boundary] = []
+        try:
+            ins = self.shardings(op, "in_shardings", len(op.operands))
+            outs = self.shardings(op, "out_shardings", len(op.results))
+        except FrontendError as e:
+            raise self.located(loc, str(e)) from None
+        names = {ts.mesh for ts in ins + outs}
+        if len(names) != 1 or not all(isinstance(n, str) for n in names):
+            raise self.located(loc, f"a shard_map's shardings must all name one sdy.mesh, got {len(names)} meshes")
+        found = self.mesh_of(next(iter(names)))
+        if found is None:
+            raise self.located(loc, f"a shard_map needs a mesh of more than one device, got @{next(iter(names))}")
+        mesh, mapping = found
+        shape = mapping.shape
+        manual = manual_axis_names(op.attributes["manual_axes"]) if "manual_axes" in op.attributes else []
+        covered: set[int] = set()
+        for name in manual:
+            if name not in mapping.pieces:
+                raise self.located(loc, f'manual axis is not in mesh @{mesh}: "{name}"')
+            covered.update(a for _, _, a in mapping.pieces[name])
+        auto = [n for n, a in zip(mapping.names, range(len(shape))) if a not in covered and shape[a] > 1]
+        if auto:
+            raise self.located(
+                loc,
+                f"a shard_map over some of the mesh's axes only cannot be imported: axes {auto} of @{mesh} are not "
+                f"in manual_axes {manual}",
+            )
+        if mapping.device_ids and list(mapping.device_ids) != list(range(len(mapping.device_ids))):
+            raise self.located(
+                loc, f"a shard_map's collectives name devices in mesh order: mesh @{mesh} has device_ids"
+            )
+        block = op.regions[0].blocks[0]
+        if len(block.arguments) != len(op.operands):
+            raise self.located(loc, f"a shard_map's body must take one argument per operand ({len(op.operands)})")
+        collectives: list[ir.Operation] = []
+        nested: list[ir.Operation] = []
+
+        def visit(inner: ir.Operation) -> ir.WalkResult:
+            dialect, _, name = inner.name.partition(".")
+            if dialect in ("stablehlo", "mhlo") and (name in _CONVERTED or name in _REFUSED):
+                collectives.append(inner)
+            elif inner.name == MANUAL and inner != op:
+                nested.append(inner)
+            return ir.WalkResult.ADVANCE
+
+        op.walk(visit, ir.WalkOrder.PRE_ORDER)
+        if nested:
+            raise self.located(nested[0].location, "a shard_map inside a shard_map cannot be imported")
+        for inner in collectives:
+            self.convert(inner, mesh, shape)
+        # operands cut into each device's piece
+        for i, (value, ts) in enumerate(zip(op.operands, ins)):
+            arg = block.arguments[i]
+            piece = self.cut(value, ts, mapping, mesh, op, f"operand {i}", boundaries)
+            if piece.type != arg.type:
+                raise self.located(
+                    loc, f"shard_map operand {i} cut as {ts.text()} is {piece.type}, its body reads {arg.type}"
+                )
+            arg.replace_all_uses_with(piece)
+        terminator = block.operations[len(block.operations) - 1]
+        for inner in list(block.operations)[:-1]:
+            inner.operation.move_before(op)
+        pieces = list(terminator.operands)
+        for j, (result, ts) in enumerate(zip(op.results, outs)):
+            whole = self.join(pieces[j], ts, mapping, mesh, op, f"result {j}", boundaries)
+            if whole.type != result.type:
+                raise self.located(
+                    loc, f"shard_map result {j} put together as {ts.text()} is {whole.type}, not {result.type}"
+                )
+            result.replace_all_uses_with(whole)
+        op.erase()
+        return boundaries
+
+    @staticmethod
+    def shardings(op: ir.Operation, key: str, count: int) -> list[sdy.TensorSharding]:
+        if key not in op.attributes:
+            if count:
+                raise FrontendError(f"a shard_map needs {key}")
+            return []
+        found = sdy.parse_sharding_per_value(str(op.attributes[key]))
+        if len(found) != count:
+            raise FrontendError(f"{key} must have one sharding per value ({count}), got {len(found)}")
+        return found
+
+    def layout_axes(self, ts: sdy.TensorSharding, mapping: sdy.MeshMapping, value: ir.Value, op, what: str):
+        if not isinstance(value.type, ir.RankedTensorType):
+            raise self.located(op.location, f"shard_map {what} must be a ranked tensor, got {value.type}")
+        try:
+            layout = sdy.to_layout(ts, mapping, ir.RankedTensorType(value.type).rank)
+        except FrontendError as e:
+            raise self.located(op.location, f"{e} (shard_map {what})") from None
+        if layout.partial_axes:
+            raise self.located(op.location, f"a shard_map {what} cannot be unreduced: {ts.text()}")
+        return layout.split_axes
+
+    def cut(self, value: ir.Value, ts, mapping, mesh: str, op: ir.Operation, what: str, boundaries) -> ir.Value:
+        """`value`'s piece on each device, as `ts` cuts it."""
+        whole, split = value, self.layout_axes(ts, mapping, value, op, what)
+        for dim, axes in enumerate(split):
+            axes = tuple(a for a in axes if mapping.shape[a] > 1)
+            if not axes:
+                continue
+            t = ir.RankedTensorType(value.type)
+            shape = list(t.shape)
+            count = math.prod(mapping.shape[a] for a in axes)
+            if ir.ShapedType.is_dynamic_size(shape[dim]) or shape[dim] % count:
+                shown = "?" if ir.ShapedType.is_dynamic_size(shape[dim]) else shape[dim]
+                raise self.located(
+                    op.location, f"shard_map {what} dimension {dim} of size {shown} must divide into {count} pieces"
+                )
+            shape[dim] //= count
+            value = mesh_ops.all_slice(
+                ir.RankedTensorType.get(shape, t.element_type),
+                value,
+                mesh,
+                dim,
+                mesh_axes=axes,
+                loc=op.location,
+                ip=ir.InsertionPoint(op),
+            )
+            if value.owner.operands[0] == whole:
+                boundaries.append(Boundary(whole, _kept(split, mapping), mesh, op.location, value.owner.operation))
+        return value
+
+    def join(self, value: ir.Value, ts, mapping, mesh: str, op: ir.Operation, what: str, boundaries) -> ir.Value:
+        """The whole tensor the pieces `value` make, as `ts` cuts it."""
+        piece, split = value, self.layout_axes(ts, mapping, value, op, what)
+        for dim, axes in enumerate(split):
+            axes = tuple(a for a in axes if mapping.shape[a] > 1)
+            if not axes:
+                continue
+            t = ir.RankedTensorType(value.type)
+            shape = list(t.shape)
+            if not ir.ShapedType.is_dynamic_size(shape[dim]):
+                shape[dim] *= math.prod(mapping.shape[a] for a in axes)
+            value = mesh_ops.all_gather(
+                ir.RankedTensorType.get(shape, t.element_type),
+                value,
+                mesh,
+                dim,
+                mesh_axes=axes,
+                loc=op.location,
+                ip=ir.InsertionPoint(op),
+            )
+        if value != piece:
+            boundaries.append(Boundary(value, _kept(split, mapping), mesh, op.location, None))
+        return value
+
+    # -- collectives ----------------------------------------------------------
+
+    def convert(self, op: ir.Operation, mesh: str, shape: tuple[int, ...]) -> None:
+        """One XLA collective (or device number) of a shard_map's body as
+        this dialect's ops, in its place."""
+        name = op.name.partition(".")[2]
+        loc = op.location
+        if name in _REFUSED:
+            raise self.located(loc, f"'{op.name}' inside a shard_map cannot be imported")
+        try:
+            if name == "partition_id":
+                made = [self.partition_id(op, mesh)]
+            elif name == "collective_permute":
+                made = [self.permute(op, mesh, shape)]
+            else:
+                made = self.grouped(op, name, mesh, shape)
+        except FrontendError as e:
+            raise self.located(loc, str(e)) from None
+        for old, new in zip(op.results, made):
+            old.replace_all_uses_with(new)
+        op.erase()
+
+    def grouped(self, op: ir.Operation, name: str, mesh: str, shape: tuple[int, ...]) -> list[ir.Value]:
+        groups = _dense(op.attributes["replica_groups"], "replica_groups") if "replica_groups" in op.attributes else []
+        axes = group_axes(groups, shape)
+        if len(op.operands) != len(op.results):
+            raise FrontendError(f"'{op.name}' must have one result per operand")
+        kind = self.reduction(op) if name in ("all_reduce", "reduce_scatter") else None
+        where = {"mesh_axes": axes, "loc": op.location, "ip": ir.InsertionPoint(op)}
+        made = []
+        for value, result in zip(op.operands, op.results):
+            t = result.type
+            if not axes:
+                made.append(value)  # a group of one device: its own data
+                continue
+            if name == "all_reduce":
+                k = _BOOLEAN.get(kind, kind) if is_boolean(value.type) else kind
+                made.append(mesh_ops.all_reduce(t, value, mesh, reduction=k, **where))
+            elif name == "reduce_scatter":
+                k = _BOOLEAN.get(kind, kind) if is_boolean(value.type) else kind
+                dim = _int(op, "scatter_dimension")
+                made.append(mesh_ops.reduce_scatter(t, value, mesh, dim, reduction=k, **where))
+            elif name == "all_gather":
+                made.append(mesh_ops.all_gather(t, value, mesh, _int(op, "all_gather_dim"), **where))
+            else:
+                count = _int(op, "split_count")
+                members = math.prod(shape[a] for a in axes)
+                if count != members:
+                    raise FrontendError(f"split_count must be the group's size ({members}), got {count}")
+                split, concat = _int(op, "split_dimension"), _int(op, "concat_dimension")
+                made.append(mesh_ops.all_to_all(t, value, mesh, split, concat, **where))
+        return made
+
+    @staticmethod
+    def reduction(op: ir.Operation) -> str:
+        """The kind the op's one-op body reduces by."""
+        body = op.regions[0].blocks[0] if len(op.regions) and len(op.regions[0].blocks) else None
+        ops = list(body.operations) if body is not None else []
+        if len(ops) == 2 and len(body.arguments) == 2:
+            combine = ops[0].operation
+            kind = _REDUCTIONS.get(combine.name.partition(".")[2])
+            if kind is not None and {v for v in combine.operands} == set(body.arguments) and len(combine.operands) == 2:
+                if list(ops[1].operation.operands) == [combine.results[0]]:
+                    return kind
+        shown = ", ".join(f"'{o.operation.name}'" for o in ops) or "none"
+        raise FrontendError(
+            f"'{op.name}' must reduce by one add, multiply, maximum, minimum, and, or or xor, got {shown}"
+        )
+
+    def permute(self, op: ir.Operation, mesh: str, shape: tuple[int, ...]) -> ir.Value:
+        pairs = [(s, t) for s, t in _dense(op.attributes["source_target_pairs"], "source_target_pairs")]
+        if len(op.operands) != 1:
+            raise FrontendError(f"'{op.name}' must have one operand, got {len(op.operands)}")
+        value, t = op.operands[0], op.results[0].type
+        shift = permutation_shift(pairs, shape)
+        if shift is None:
+            return value
+        at = {"loc": op.location, "ip": ir.InsertionPoint(op)}
+        moved = mesh_ops.shift(
+            t, value, mesh, shift.axis, shift.offset, mesh_axes=[shift.axis], rotate=shift.rotate, **at
+        )
+        if shift.rotate:
+            return moved
+        # XLA gives a device no pair names zeros: those whose coordinate
+        # minus the offset leaves the axis
+        element = ir.RankedTensorType(t).element_type
+        if isinstance(element, ir.FloatType):
+            zero = ir.FloatAttr.get(element, 0.0)
+        elif isinstance(element, ir.IntegerType) and ir.IntegerType(element).is_signless:
+            zero = ir.IntegerAttr.get(element, 0)
+        else:
+            raise FrontendError(
+                f"a collective permute leaving devices without data needs floats or signless integers, got {element}"
+            )
+        with op.location, ir.InsertionPoint(op):
+            zeros = ir.Operation.create(
+                "arith.constant", results=[t], attributes={"value": ir.DenseElementsAttr.get_splat(t, zero)}
+            ).result
+            (index,) = mesh_ops.process_multi_index(mesh, axes=[shift.axis])
+            n = shape[shift.axis]
+            bound = shift.offset if shift.offset > 0 else n + shift.offset
+            limit = _index_constant(bound)
+            predicate = 5 if shift.offset > 0 else 2  # sge: from the offset on; slt: below n + offset
+            fed = ir.Operation.create(
+                "arith.cmpi",
+                results=[ir.IntegerType.get_signless(1)],
+                operands=[index, limit],
+                attributes={"predicate": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), predicate)},
+            ).result
+            return ir.Operation.create("arith.select", results=[t], operands=[fed, moved, zeros]).result
+
+    @staticmethod
+    def partition_id(op: ir.Operation, mesh: str) -> ir.Value:
+        """The device's number (`tensor<ui32>`): the mesh's linear index."""
+        t = op.results[0].type
+        if not isinstance(t, ir.RankedTensorType) or ir.RankedTensorType(t).rank != 0:
+            raise FrontendError(f"'{op.name}' must make a 0-d tensor, got {t}")
+        with op.location, ir.InsertionPoint(op):
+            index = mesh_ops.process_linear_index(mesh)
+            i32 = ir.IntegerType.get_signless(32)
+            number = ir.Operation.create("arith.index_cast", results=[i32], operands=[index]).result
+            held = ir.Operation.create(
+                "tensor.from_elements", results=[ir.RankedTensorType.get([], i32)], operands=[number]
+            ).result
+            return ir.Operation.create("stablehlo.convert", results=[t], operands=[held]).result
+
+
+def _kept(split, mapping: sdy.MeshMapping) -> Sharding:
+    """A layout's split without the axes of size 1 (the ones no slice cuts)."""
+    return Sharding(tuple(tuple(a for a in axes if mapping.shape[a] > 1) for axes in split))
+
+
+def _index_constant(value: int) -> ir.Value:
+    index = ir.IndexType.get()
+    return ir.Operation.create(
+        "arith.constant", results=[index], attributes={"value": ir.IntegerAttr.get(index, value)}
+    ).result
+
+
+def _int(op: ir.Operation, key: str) -> int:
+    if key not in op.attributes or not isinstance(op.attributes[key], ir.IntegerAttr):
+        raise FrontendError(f"'{op.name}' needs an integer {key}")
+    return ir.IntegerAttr(op.attributes[key]).value

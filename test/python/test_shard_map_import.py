@@ -1,0 +1,160 @@
+"""shard_map (`sdy.manual_computation`) through `import-shardings`: the
+device groups and permutations its collectives name, as mesh axes
+(`frontends.shard_map`), and JAX's own programs, imported, partitioned and
+run, against JAX's results (test/Sim/shard_map/Inputs, written by its
+export.py)."""
+
+from __future__ import annotations
+
+import glob
+import json
+import os
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from mlir.passmanager import PassManager
+
+import mesh_dialect
+from mesh_dialect.frontends import FrontendError
+from mesh_dialect.frontends.shard_map import Shift, coordinates, group_axes, permutation_shift
+from mesh_dialect.sim.api import Simulation
+from mesh_dialect.transforms import (
+    ImportShardings,
+    MeshOptimizeCollectives,
+    MeshPartition,
+    ShardingPropagation,
+)
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+from traffic import traffic  # noqa: E402  (bench/traffic.py)
+
+INPUTS = os.path.join(os.path.dirname(__file__), "..", "Sim", "shard_map", "Inputs")
+
+
+def test_coordinates_are_row_major():
+    assert [coordinates(d, (2, 4)) for d in (0, 3, 4, 7)] == [(0, 0), (0, 3), (1, 0), (1, 3)]
+
+
+@pytest.mark.parametrize(
+    ("groups", "axes"),
+    [
+        ([[0, 1, 2, 3], [4, 5, 6, 7]], (1,)),
+        ([[0, 4], [1, 5], [2, 6], [3, 7]], (0,)),
+        ([list(range(8))], (0, 1)),
+        ([[0, 4, 1, 5, 2, 6, 3, 7]], (1, 0)),
+        ([[d] for d in range(8)], ()),
+        ([], (0, 1)),
+    ],
+)
+def test_replica_groups_name_mesh_axes(groups, axes):
+    assert group_axes(groups, (2, 4)) == axes
+
+
+def test_size_one_axes_are_left_out():
+    assert group_axes([], (1, 4, 1)) == (1,)
+    assert group_axes([[0, 1, 2, 3]], (1, 4, 1)) == (1,)
+
+
+@pytest.mark.parametrize(
+    ("groups", "message"),
+    [
+        ([[0, 1], [2, 3], [4, 5], [6, 7]], "must be the groups of some axes of the 2x4 mesh"),
+        ([[0, 2, 1, 3], [4, 6, 5, 7]], "must be the groups of some axes"),
+        ([[0, 1, 2, 3]], "must hold each of the mesh's 8 devices once"),
+        ([[0, 1, 2, 3], [3, 4, 5, 6]], "must hold each of the mesh's 8 devices once"),
+    ],
+)
+def test_groups_no_axes_give_are_refused(groups, message):
+    with pytest.raises(FrontendError, match=message):
+        group_axes(groups, (2, 4))
+
+
+def rows(step) -> list[tuple[int, int]]:
+    """Pairs moving each row of a 2x4 mesh's devices as `step` says."""
+    return [(4 * r + i, 4 * r + step(i)) for r in range(2) for i in range(4) if 0 <= step(i) < 4]
+
+
+def test_a_ring_is_a_rotating_shift():
+    assert permutation_shift(rows(lambda i: (i + 1) % 4), (2, 4)) == Shift(1, 1, True)
+    assert permutation_shift(rows(lambda i: (i + 3) % 4), (2, 4)) == Shift(1, 3, True)
+    assert permutation_shift([(i, (i + 4) % 8) for i in range(8)], (2, 4)) == Shift(0, 1, True)
+
+
+def test_an_open_chain_is_a_shift_without_rotation():
+    assert permutation_shift(rows(lambda i: i + 1), (2, 4)) == Shift(1, 1, False)
+    assert permutation_shift(rows(lambda i: i - 1), (2, 4)) == Shift(1, -1, False)
+
+
+def test_keeping_every_device_data_is_no_shift():
+    assert permutation_shift([(d, d) for d in range(8)], (2, 4)) is None
+
+
+@pytest.mark.parametrize(
+    ("pairs", "message"),
+    [
+        ([(0, 1), (1, 2), (2, 3), (3, 0)], "must shift the devices along one axis"),  # one row only
+        ([(0, 5), (5, 0)], "must shift the devices along one axis"),
+        ([(0, 1), (0, 2)], "at most once per side"),
+        ([(0, 9)], "must name devices of the mesh's 8"),
+        ([(0, 0)], "must keep every device's data"),
+    ],
+)
+def test_other_permutations_are_refused(pairs, message):
+    with pytest.raises(FrontendError, match=message):
+        permutation_shift(pairs, (2, 4))
+
+
+# -- JAX's programs -------------------------------------------------------------------
+
+
+def _passed(path: str, passes):
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    ctx = mesh_dialect.context()
+    module = mesh_dialect.parse(text, filename=path, context=ctx)
+    pm = PassManager("builtin.module", context=ctx)
+    for p in passes:
+        p.add_to(pm)
+    with ctx:
+        pm.run(module)
+    return module
+
+
+def _run(path: str, passes) -> list[np.ndarray]:
+    data = np.load(path[: -len(".mlir")] + ".npz")
+    args = [data[f"arg{i}"] for i in range(sum(1 for k in data.files if k.startswith("arg")))]
+    return Simulation(_passed(path, passes), mesh="mesh").run("main", args, spmd=True)
+
+
+@pytest.mark.parametrize("partition", [False, True], ids=["imported", "partitioned"])
+@pytest.mark.parametrize("path", sorted(glob.glob(os.path.join(INPUTS, "*.mlir"))), ids=os.path.basename)
+def test_jax_shard_maps_give_jaxs_results(path, partition):
+    """Each program, imported (every device runs it, the shard_map's body on
+    its own piece) and then partitioned, gives JAX's results on JAX's
+    inputs."""
+    passes = [ImportShardings()]
+    if partition:
+        passes += [ShardingPropagation(), MeshPartition(), MeshOptimizeCollectives()]
+    data = np.load(path[: -len(".mlir")] + ".npz")
+    outs = _run(path, passes)
+    wants = [data[f"out{i}"] for i in range(sum(1 for k in data.files if k.startswith("out")))]
+    assert len(outs) == len(wants)
+    for out, want in zip(outs, wants):
+        np.testing.assert_allclose(out, want, rtol=2e-5, atol=2e-5)
+
+
+with open(os.path.join(INPUTS, "xla.json"), encoding="utf-8") as _f:
+    XLA = json.load(_f)
+
+
+@pytest.mark.parametrize("name", sorted(XLA))
+def test_partitioned_shard_maps_move_no_more_than_xla(name):
+    """The programs with layouts, partitioned and optimized, move no more
+    bytes than XLA's compiled plan of the same program (`xla.json`):
+    the body's collectives as written, nothing at its edges."""
+    passes = [ImportShardings(), ShardingPropagation(), MeshPartition(), MeshOptimizeCollectives()]
+    module = _passed(os.path.join(INPUTS, f"{name}.mlir"), passes)
+    _, moved, _ = traffic(mesh_dialect.print_ir(module), (2, 4))
+    assert moved <= XLA[name]["bytes"]
