@@ -1749,7 +1749,7 @@ def _hlo_broadcast_in_dim(op: ir.Operation) -> ShardingRule | None:
     return ShardingRule(_all_parallel(len(out)), (operand,), (tuple(range(len(out))),))
 
 
-def _hlo_reduce_kind(op: ir.Operation, n: int) -> str:
+def hlo_reduce_kind(op: ir.Operation, n: int) -> str:
     """The kind when result j of the body is `op(arg j, arg n + j)` for one
     combiner shared by every result, else `invalid`."""
     if len(op.regions) != 1 or len(op.regions[0].blocks) != 1:
@@ -1905,7 +1905,7 @@ def _hlo_reduce(op: ir.Operation) -> ShardingRule | None:
     rank = len(shape)
     if any(not 0 <= d < rank for d in dims):
         return None
-    kind = _hlo_reduce_kind(op, n)
+    kind = hlo_reduce_kind(op, n)
     kept = tuple(d for d in range(rank) if d not in dims)
     if not all(_sized(r, [shape[d] for d in kept]) for r in op.results):
         return None
@@ -2332,7 +2332,7 @@ def _hlo_scatter(op: ir.Operation) -> ShardingRule | None:
             if 0 <= k < rank and width == 1 and shape[k] is not None and shape[k] > 1:
                 followed.add(k)
     iterators = [Iterator.parallel() if k in followed else Iterator.invalid() for k in range(rank)]
-    if n == 1 and _hlo_reduce_kind(op, 1) == "sum" and _summable(op.results[0]) and _neutral(inputs[0], "sum"):
+    if n == 1 and hlo_reduce_kind(op, 1) == "sum" and _summable(op.results[0]) and _neutral(inputs[0], "sum"):
         # added into zeros (an embedding's gradient): each device may scatter
         # a part of the updates, and the pieces' sum is the scatter
         for u, q in zip(scattered, index_batch):
@@ -2588,7 +2588,7 @@ def _scanned(op: ir.Operation, x: tuple, out: tuple, window: tuple) -> tuple[int
         if strides[d] != 1 or dilation[d] != 1 or base[d] != 1 or (low, high) not in ((n - 1, 0), (0, n - 1)):
             return None
         found = (d, low == 0)
-    kind = _hlo_reduce_kind(op, 1)
+    kind = hlo_reduce_kind(op, 1)
     if found is None or kind == INVALID or not _neutral(op.operands[1], kind):
         return None
     return found[0], kind, found[1]
@@ -2634,7 +2634,7 @@ an integer max or min: the type's lowest or highest, checked below)."""
 def _neutral_init(op: ir.Operation) -> bool:
     """Whether a one-input reduce_window's init is a constant its body's
     combiner leaves every value unchanged with."""
-    return _neutral(op.operands[1], _hlo_reduce_kind(op, 1))
+    return _neutral(op.operands[1], hlo_reduce_kind(op, 1))
 
 
 def reduce_identity_kind(op: ir.Operation) -> str | None:
@@ -2643,7 +2643,7 @@ def reduce_identity_kind(op: ir.Operation) -> str | None:
     else None."""
     if len(op.operands) != 2:
         return None
-    kind = _hlo_reduce_kind(op, 1)
+    kind = hlo_reduce_kind(op, 1)
     return kind if kind != INVALID and _neutral(op.operands[1], kind) else None
 
 

@@ -24,26 +24,13 @@ from mlir import ir
 
 from ...frontends import FrontendError, sdy
 from ...frontends.shard_map import group_axes, permutation_shift
+from ...interfaces.registry import hlo_reduce_kind
+from ...interfaces.rules import INVALID
 from ...ir import ops as mesh_ops
 from ...ir.per_device import per_device_values
-from ...ir.types import is_boolean
 from ...sharding.spec import Sharding
 
 MANUAL = "sdy.manual_computation"
-
-_REDUCTIONS = {
-    "add": "sum",
-    "multiply": "product",
-    "maximum": "max",
-    "minimum": "min",
-    "and": "bitwise_and",
-    "or": "bitwise_or",
-    "xor": "bitwise_xor",
-}
-"""The body op of an XLA reduction, by name after its dialect, as a kind."""
-
-_BOOLEAN = {"sum": "bitwise_or", "product": "bitwise_and"}
-"""On i1 StableHLO's add is a logical or, its multiply a logical and."""
 
 _CONVERTED = ("all_reduce", "all_gather", "reduce_scatter", "all_to_all", "collective_permute", "partition_id")
 _REFUSED = ("collective_broadcast", "send", "recv", "replica_id", "infeed", "outfeed")
@@ -323,12 +310,10 @@ class Expander:
                 made.append(value)  # a group of one device: its own data
                 continue
             if name == "all_reduce":
-                k = _BOOLEAN.get(kind, kind) if is_boolean(value.type) else kind
-                made.append(mesh_ops.all_reduce(t, value, mesh, reduction=k, **where))
+                made.append(mesh_ops.all_reduce(t, value, mesh, reduction=kind, **where))
             elif name == "reduce_scatter":
-                k = _BOOLEAN.get(kind, kind) if is_boolean(value.type) else kind
                 dim = _int(op, "scatter_dimension")
-                made.append(mesh_ops.reduce_scatter(t, value, mesh, dim, reduction=k, **where))
+                made.append(mesh_ops.reduce_scatter(t, value, mesh, dim, reduction=kind, **where))
             elif name == "all_gather":
                 made.append(mesh_ops.all_gather(t, value, mesh, _int(op, "all_gather_dim"), **where))
             else:
@@ -342,19 +327,15 @@ class Expander:
 
     @staticmethod
     def reduction(op: ir.Operation) -> str:
-        """The kind the op's one-op body reduces by."""
-        body = op.regions[0].blocks[0] if len(op.regions) and len(op.regions[0].blocks) else None
-        ops = list(body.operations) if body is not None else []
-        if len(ops) == 2 and len(body.arguments) == 2:
-            combine = ops[0].operation
-            kind = _REDUCTIONS.get(combine.name.partition(".")[2])
-            if kind is not None and {v for v in combine.operands} == set(body.arguments) and len(combine.operands) == 2:
-                if list(ops[1].operation.operands) == [combine.results[0]]:
-                    return kind
-        shown = ", ".join(f"'{o.operation.name}'" for o in ops) or "none"
-        raise FrontendError(
-            f"'{op.name}' must reduce by one add, multiply, maximum, minimum, and, or or xor, got {shown}"
-        )
+        """The kind the op's one-op body reduces by, as XLA reads it (on
+        `i1`, add and maximum are a logical or, multiply and minimum a
+        logical and)."""
+        kind = hlo_reduce_kind(op, 1)
+        if kind == INVALID:
+            raise FrontendError(
+                f"'{op.name}' must reduce by one add, multiply, maximum, minimum, and, or or xor of its two arguments"
+            )
+        return kind
 
     def permute(self, op: ir.Operation, mesh: str, shape: tuple[int, ...]) -> ir.Value:
         pairs = [(s, t) for s, t in _dense(op.attributes["source_target_pairs"], "source_target_pairs")]

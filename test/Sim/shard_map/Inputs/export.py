@@ -105,6 +105,22 @@ def collectives(x):
     return shard_map(body, mesh=MESH, in_specs=P(None, "model"), out_specs=specs, check_vma=False)(x)
 
 
+def booleans(x):
+    """Reductions of flags and counts: XLA's maximum of i1 is a logical or,
+    its minimum a logical and."""
+
+    def body(b):
+        flags = b > 0
+        return (
+            jax.lax.pmax(flags, "model"),
+            jax.lax.pmin(flags, "data"),
+            jax.lax.psum(flags.astype(jnp.int32), ("model", "data")),
+        )
+
+    specs = (P("data", None), P(None, "model"), P())
+    return shard_map(body, mesh=MESH, in_specs=P("data", "model"), out_specs=specs)(x)
+
+
 def two_maps(x, w):
     """Two shard_maps in a row: a reduce-scatter's pieces, then gathered."""
 
@@ -125,6 +141,7 @@ def main() -> None:
     write("between", between, (normal(8, 16), normal(16, 4)), (P("data"), P()), P(None, "model"))
     write("ring-step", ring_step, (normal(4, 8),), (P("data", "model"),), P("data", "model"))
     write("collectives", collectives, (normal(4, 8),))
+    write("booleans", booleans, (normal(4, 8),))
     write("two-maps", two_maps, (normal(8, 16), normal(16, 8)), (P("data", "model"), P("model")), P("data"))
     with open(os.path.join(HERE, "xla.json"), "w", encoding="utf-8") as file:
         json.dump(XLA, file, indent=1, sort_keys=True)
