@@ -224,28 +224,14 @@ class Expander:
     def cut(self, value: ir.Value, ts, mapping, mesh: str, op: ir.Operation, what: str, boundaries) -> ir.Value:
         """`value`'s piece on each device, as `ts` cuts it."""
         whole, split = value, self.layout_axes(ts, mapping, value, op, what)
-        for dim, axes in enumerate(split):
-            axes = tuple(a for a in axes if mapping.shape[a] > 1)
-            if not axes:
-                continue
-            t = ir.RankedTensorType(value.type)
-            shape = list(t.shape)
-            count = math.prod(mapping.shape[a] for a in axes)
-            if ir.ShapedType.is_dynamic_size(shape[dim]) or shape[dim] % count:
-                shown = "?" if ir.ShapedType.is_dynamic_size(shape[dim]) else shape[dim]
+        for dim, axes, count in _split_dims(split, mapping):
+            size = ir.RankedTensorType(value.type).shape[dim]
+            if ir.ShapedType.is_dynamic_size(size) or size % count:
+                shown = "?" if ir.ShapedType.is_dynamic_size(size) else size
                 raise self.located(
                     op.location, f"shard_map {what} dimension {dim} of size {shown} must divide into {count} pieces"
                 )
-            shape[dim] //= count
-            value = mesh_ops.all_slice(
-                ir.RankedTensorType.get(shape, t.element_type),
-                value,
-                mesh,
-                dim,
-                mesh_axes=axes,
-                loc=op.location,
-                ip=ir.InsertionPoint(op),
-            )
+            value = _step(mesh_ops.all_slice, value, dim, size // count, mesh, axes, op)
             if value.owner.operands[0] == whole:
                 boundaries.append(Boundary(whole, _kept(split, mapping), mesh, op.location, value.owner.operation))
         return value
@@ -253,23 +239,10 @@ class Expander:
     def join(self, value: ir.Value, ts, mapping, mesh: str, op: ir.Operation, what: str, boundaries) -> ir.Value:
         """The whole tensor the pieces `value` make, as `ts` cuts it."""
         piece, split = value, self.layout_axes(ts, mapping, value, op, what)
-        for dim, axes in enumerate(split):
-            axes = tuple(a for a in axes if mapping.shape[a] > 1)
-            if not axes:
-                continue
-            t = ir.RankedTensorType(value.type)
-            shape = list(t.shape)
-            if not ir.ShapedType.is_dynamic_size(shape[dim]):
-                shape[dim] *= math.prod(mapping.shape[a] for a in axes)
-            value = mesh_ops.all_gather(
-                ir.RankedTensorType.get(shape, t.element_type),
-                value,
-                mesh,
-                dim,
-                mesh_axes=axes,
-                loc=op.location,
-                ip=ir.InsertionPoint(op),
-            )
+        for dim, axes, count in _split_dims(split, mapping):
+            size = ir.RankedTensorType(value.type).shape[dim]
+            whole = size if ir.ShapedType.is_dynamic_size(size) else size * count
+            value = _step(mesh_ops.all_gather, value, dim, whole, mesh, axes, op)
         if value != piece:
             boundaries.append(Boundary(value, _kept(split, mapping), mesh, op.location, None))
         return value
@@ -393,6 +366,24 @@ class Expander:
                 "tensor.from_elements", results=[ir.RankedTensorType.get([], i32)], operands=[number]
             ).result
             return ir.Operation.create("stablehlo.convert", results=[t], operands=[held]).result
+
+
+def _split_dims(split, mapping: sdy.MeshMapping):
+    """(dimension, its mesh axes of more than one device, their devices)
+    for each dimension of `split` those axes cut."""
+    for dim, axes in enumerate(split):
+        axes = tuple(a for a in axes if mapping.shape[a] > 1)
+        if axes:
+            yield dim, axes, math.prod(mapping.shape[a] for a in axes)
+
+
+def _step(build, value: ir.Value, dim: int, size: int, mesh: str, axes, op: ir.Operation) -> ir.Value:
+    """`build` (all_slice or all_gather) of `value` along `dim` to `size`, before `op`."""
+    t = ir.RankedTensorType(value.type)
+    shape = list(t.shape)
+    shape[dim] = size
+    result = ir.RankedTensorType.get(shape, t.element_type)
+    return build(result, value, mesh, dim, mesh_axes=axes, loc=op.location, ip=ir.InsertionPoint(op))
 
 
 def _kept(split, mapping: sdy.MeshMapping) -> Sharding:
