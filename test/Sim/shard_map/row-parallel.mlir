@@ -32,11 +32,8 @@
 // CHECK-LABEL: func.func public @main(
 // CHECK-SAME:    %arg0: tensor<4x4xf32> {mesh.sharding = #mesh.sharding<@mesh, {{\[\[}}0], [1]]>}, %arg1: tensor<4x4xf32> {mesh.sharding = #mesh.sharding<@mesh, {{\[\[}}1]]>})
 // CHECK-SAME:    -> (tensor<4x4xf32> {jax.result_info = "result", mesh.sharding = #mesh.sharding<@mesh, {{\[\[}}0]]>})
-// CHECK-NEXT:    %[[X:.*]] = tensor.cast %arg0 : tensor<4x4xf32> to tensor<4x4xf32>
-// CHECK-NEXT:    %[[W:.*]] = tensor.cast %arg1 : tensor<4x4xf32> to tensor<4x4xf32>
-// CHECK-NEXT:    %[[D:.*]] = "stablehlo.dot_general"(%[[X]], %[[W]])
+// CHECK-NEXT:    %[[D:.*]] = "stablehlo.dot_general"(%arg0, %arg1)
 // CHECK-NEXT:    %[[S:.*]] = mesh.all_reduce %[[D]] on @mesh mesh_axes = [1] : tensor<4x4xf32> -> tensor<4x4xf32>
-// CHECK-NEXT:    %[[R:.*]] = tensor.cast %[[S]] : tensor<4x4xf32> to tensor<4x4xf32>
-// CHECK-NEXT:    return %[[R]] : tensor<4x4xf32>
+// CHECK-NEXT:    return %[[S]] : tensor<4x4xf32>
 
 // SIM: match

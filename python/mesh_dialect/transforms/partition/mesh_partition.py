@@ -364,6 +364,9 @@ class _Partition:
         # results of `mesh.all_slice`s of a laid-out value that a later slice
         # of the chain lays out: (that value, the layout so far)
         self.entered: dict[ir.Value, tuple[ir.Value, Sharding]] = {}
+        # the `tensor.cast`s those slices and gathers became: a value of its
+        # own, with no layout (or one), folded away once partition is done
+        self.aliases: list[ir.Operation] = []
         self.divergent: dict[ir.Block, ir.Operation] = {}
         # values rebuilt in a layout instead of resharded: (value, its op, and
         # for a fill the empty it fills and that empty's op, else None, None)
@@ -570,6 +573,9 @@ class _Partition:
             if not any(_has_uses(r) for r in op.results):
                 op.erase()
         self.signature(entry, returns[0] if returns else None)
+        for alias in self.aliases:  # (they kept per-device code's values apart while layouts were read)
+            alias.results[0].replace_all_uses_with(alias.operands[0])
+            alias.erase()
 
     def rules(self, ops: list[ir.Operation], names: list[str]) -> list[ShardingRule | None | object]:
         """Each op's sharding rule, taken before anything is retyped (rules
@@ -1437,8 +1443,10 @@ class _Partition:
                 f"the piece of a value laid out as {target} is {local.type}, but 'mesh.all_slice' gives {result.type}",
             )
         with op.location, ir.InsertionPoint(op):
-            # a value of its own, with no layout: the code after it runs per device
+            # a value of its own, with no layout: the code after it runs per
+            # device (a same-type cast, folded away at the end)
             alias = ir.Operation.create("tensor.cast", results=[result.type], operands=[local]).result
+        self.aliases.append(alias.owner.operation)
         result.replace_all_uses_with(alias)
         while op is not None and not _has_uses(op.results[0]):
             owner = op.operands[0].owner
@@ -1486,6 +1494,7 @@ class _Partition:
             return False
         with op.location, ir.InsertionPoint(op):
             alias = ir.Operation.create("tensor.cast", results=[piece.type], operands=[piece]).result
+        self.aliases.append(alias.owner.operation)
         self.layout[alias] = target
         self.global_type[alias] = result.type
         result.replace_all_uses_with(alias)
