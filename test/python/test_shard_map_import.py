@@ -158,3 +158,28 @@ def test_partitioned_shard_maps_move_no_more_than_xla(name):
     module = _passed(os.path.join(INPUTS, f"{name}.mlir"), passes)
     _, moved, _ = traffic(mesh_dialect.print_ir(module), (2, 4))
     assert moved <= XLA[name]["bytes"]
+
+
+OVERLAPPING_SLICES = """
+mesh.mesh @mesh(shape = 2x4)
+func.func @main(%x: tensor<8x8xf32>) -> tensor<2x2xf32> {
+  %s = mesh.sharding @mesh split_axes = [[0]] : !mesh.sharding
+  %a = mesh.shard %x to %s : tensor<8x8xf32>
+  %p = mesh.all_slice %a on @mesh mesh_axes = [1] slice_axis = 0 : tensor<8x8xf32> -> tensor<2x8xf32>
+  %q = mesh.all_slice %p on @mesh mesh_axes = [1] slice_axis = 1 : tensor<2x8xf32> -> tensor<2x2xf32>
+  return %q : tensor<2x2xf32>
+}
+"""
+
+
+def test_a_chain_of_slices_no_layout_gives_is_refused_whole():
+    """Two slices over one mesh axis (no layout cuts a value so): the first
+    is not laid out either, where it once waited for the second and was
+    left reading a value partition had cut (invalid IR)."""
+    ctx = mesh_dialect.context()
+    module = mesh_dialect.parse(OVERLAPPING_SLICES, context=ctx)
+    pm = PassManager("builtin.module", context=ctx)
+    MeshPartition().add_to(pm)
+    with pytest.raises(Exception, match="a collective already works on one device's data"):
+        with ctx:
+            pm.run(module.operation)

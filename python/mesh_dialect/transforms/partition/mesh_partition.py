@@ -151,6 +151,35 @@ def _all_slice_axes(op: ir.Operation) -> list[int]:
     return list(ir.DenseI16ArrayAttr(op.attributes["mesh_axes"])) if "mesh_axes" in op.attributes else []
 
 
+def _slice_target(op: ir.Operation, before: Sharding) -> Sharding | None:
+    """The layout `before` (of a value a chain of all_slices cuts) with
+    `op`, an all_slice of it, cutting it further; None when `op` cuts over
+    an axis `before` already uses."""
+    axes = tuple(_all_slice_axes(op))
+    dim = ir.IntegerAttr(op.attributes["slice_axis"]).value
+    split = [tuple(a) for a in before.split_axes]
+    split += [()] * (dim + 1 - len(split))
+    if set(axes) & {a for d in split for a in d}:
+        return None
+    split[dim] = split[dim] + axes
+    return Sharding(tuple(split))
+
+
+def _slices_line_up(op: ir.Operation, before: Sharding, mesh: str) -> bool:
+    """Whether `op` and every all_slice after it that `enter_pieces` would
+    lay out with it (through results only slices read) give layouts, on
+    `mesh`: else none of them is laid out."""
+    if ir.FlatSymbolRefAttr(op.attributes["mesh"]).value != mesh:
+        return False
+    target = _slice_target(op, before)
+    if target is None:
+        return False
+    users = [u.owner.operation for u in op.results[0].uses]
+    if users and all(u.name == "mesh.all_slice" for u in users):
+        return all(_slices_line_up(u, target, mesh) for u in users)
+    return True
+
+
 def _has_uses(value: ir.Value) -> bool:
     """Whether anything reads `value`.  The bindings' use iterator ends by
     throwing a C++ exception (about 3 us, most of an unused init's
@@ -1413,6 +1442,7 @@ class _Partition:
         wait for the last.  False when this does not apply (a whole value:
         the slice stays)."""
         v = op.operands[0]
+        mesh = ir.FlatSymbolRefAttr(op.attributes["mesh"]).value
         entered = self.entered.get(v)
         if entered is not None:
             source, before = entered
@@ -1421,16 +1451,11 @@ class _Partition:
             if s is None or s.is_replicated or v in self.per_device:
                 return False
             source, before = v, _WHOLE
-        mesh = ir.FlatSymbolRefAttr(op.attributes["mesh"]).value
+            if not _slices_line_up(op, before, mesh):
+                return False  # (the collective check names what does not fit)
         self.use_mesh(mesh, op.location)
-        axes = tuple(_all_slice_axes(op))
-        dim = ir.IntegerAttr(op.attributes["slice_axis"]).value
-        split = [tuple(a) for a in before.split_axes]
-        split += [()] * (dim + 1 - len(split))
-        if set(axes) & {a for d in split for a in d}:
-            return False
-        split[dim] = split[dim] + axes
-        target = Sharding(tuple(split))
+        target = _slice_target(op, before)
+        assert target is not None  # (`_slices_line_up` checked the chain from its first slice)
         result = op.results[0]
         uses = [u.owner.operation.name for u in result.uses]
         if uses and all(u == "mesh.all_slice" for u in uses):
@@ -1460,10 +1485,11 @@ class _Partition:
         """`mesh.all_gather` that makes pieces one value every device holds
         (a shard_map's result): partition takes that value as laid out in
         those pieces, each device's piece being the gather's operand, so the
-        gather moves nothing.  False when the result still differs between
-        devices, or the pieces are not each device's alone."""
-        result, piece = op.results[0], op.operands[0]
-        if not self.per_device or result in self.per_device or self.layout.get(piece) is not None:
+        gather moves nothing (a laid-out value gathered again is tiled
+        copies of it: its own pieces).  False when the result still differs
+        between devices, or the pieces are not each device's alone."""
+        result = op.results[0]
+        if result in self.per_device:  # (no analysis: no value differs)
             return False
         mesh = ir.FlatSymbolRefAttr(op.attributes["mesh"]).value
         self.use_mesh(mesh, op.location)
@@ -1489,6 +1515,20 @@ class _Partition:
                 break
             link = inner
         piece = chain[-1].operands[0]
+        base = self.layout.get(piece)
+        if base is not None:
+            # the gathered value is one every device holds alike, laid out:
+            # the gather tiles copies of it, and each device's piece of the
+            # tiles is its piece of the value (whose axes stay minor)
+            gathered = {a for axes in split for a in axes}
+            if base.partial_axes or base.halo_sizes or base.sharded_dims_offsets:
+                return False
+            if gathered & {a for axes in base.split_axes for a in axes}:
+                return False
+            split = [axes + base.axes_of(d) for d, axes in enumerate(split)]
+        used = [a for axes in split for a in axes]
+        if len(used) != len(set(used)):
+            return False  # a gather over an axis the pieces already vary along twice: no layout says it
         target = Sharding(tuple(split))
         if target.is_replicated or self.local_type(result.type, target, op.location) != piece.type:
             return False

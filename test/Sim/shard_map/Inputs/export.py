@@ -121,6 +121,17 @@ def booleans(x):
     return shard_map(body, mesh=MESH, in_specs=P("data", "model"), out_specs=specs)(x)
 
 
+def tiled_again(x, y):
+    """Pieces every device of a group holds alike, tiled by out_specs over
+    that group (a psum's result out as P("data", "model")), and a whole
+    operand (in_specs P()) put out in pieces."""
+    summed = shard_map(
+        lambda b: jax.lax.psum(b, "model"), mesh=MESH, in_specs=P("data", "model"), out_specs=P("data", "model")
+    )(x)
+    tiled = shard_map(lambda b: jnp.sin(b), mesh=MESH, in_specs=P(), out_specs=P("data", "model"))(y)
+    return summed, tiled
+
+
 def two_maps(x, w):
     """Two shard_maps in a row: a reduce-scatter's pieces, then gathered."""
 
@@ -142,6 +153,7 @@ def main() -> None:
     write("ring-step", ring_step, (normal(4, 8),), (P("data", "model"),), P("data", "model"))
     write("collectives", collectives, (normal(4, 8),))
     write("booleans", booleans, (normal(4, 8),))
+    write("tiled-again", tiled_again, (normal(8, 8), normal(4, 2)), (P("data", "model"), P()), None)
     write("two-maps", two_maps, (normal(8, 16), normal(16, 8)), (P("data", "model"), P("model")), P("data"))
     with open(os.path.join(HERE, "xla.json"), "w", encoding="utf-8") as file:
         json.dump(XLA, file, indent=1, sort_keys=True)
