@@ -257,6 +257,8 @@ class Expander:
         if name in _REFUSED:
             raise self.located(loc, f"'{op.name}' inside a shard_map cannot be imported")
         try:
+            if name == "partition_id" and self.axis_index(op, mesh, shape):
+                return
             if name == "partition_id":
                 made = [self.partition_id(op, mesh)]
             elif name == "collective_permute":
@@ -359,13 +361,60 @@ class Expander:
         if not isinstance(t, ir.RankedTensorType) or ir.RankedTensorType(t).rank != 0:
             raise FrontendError(f"'{op.name}' must make a 0-d tensor, got {t}")
         with op.location, ir.InsertionPoint(op):
-            index = mesh_ops.process_linear_index(mesh)
-            i32 = ir.IntegerType.get_signless(32)
-            number = ir.Operation.create("arith.index_cast", results=[i32], operands=[index]).result
-            held = ir.Operation.create(
-                "tensor.from_elements", results=[ir.RankedTensorType.get([], i32)], operands=[number]
-            ).result
-            return ir.Operation.create("stablehlo.convert", results=[t], operands=[held]).result
+            return _as_tensor(mesh_ops.process_linear_index(mesh), t)
+
+    @staticmethod
+    def axis_index(op: ir.Operation, mesh: str, shape: tuple[int, ...]) -> bool:
+        """JAX's `axis_index` of one mesh axis, `(partition_id / stride) %
+        size` (the division left out for the last axis): made the device's
+        index along that axis, which varies along it alone (the linear index
+        varies along every axis, and what reads it could not be laid out
+        along the others).  False when the number is read otherwise."""
+        uses = list(op.results[0].uses)
+        if len(uses) != 1 or uses[0].operand_number != 0:
+            return False
+        dialect = op.name.partition(".")[0]
+        reader, chain, stride = uses[0].owner.operation, [op], 1
+        if reader.name == f"{dialect}.divide":
+            stride = _scalar(reader.operands[1])
+            after = list(reader.results[0].uses)
+            if stride is None or len(after) != 1 or after[0].operand_number != 0:
+                return False
+            chain.append(reader)
+            reader = after[0].owner.operation
+        if reader.name != f"{dialect}.remainder":
+            return False
+        size = _scalar(reader.operands[1])
+        axes = [a for a in range(len(shape)) if shape[a] == size > 1 and math.prod(shape[a + 1 :]) == stride]
+        if len(axes) != 1:
+            return False
+        with reader.location, ir.InsertionPoint(reader):
+            (index,) = mesh_ops.process_multi_index(mesh, axes=axes)
+            made = _as_tensor(index, reader.results[0].type)
+        reader.results[0].replace_all_uses_with(made)
+        for dead in [reader, *reversed(chain)]:
+            dead.erase()
+        return True
+
+
+def _as_tensor(index: ir.Value, t: ir.Type) -> ir.Value:
+    """An index as the 0-d tensor `t` (JAX's `tensor<ui32>`), at the
+    current insertion point."""
+    i32 = ir.IntegerType.get_signless(32)
+    number = ir.Operation.create("arith.index_cast", results=[i32], operands=[index]).result
+    held = ir.Operation.create("tensor.from_elements", results=[ir.RankedTensorType.get([], i32)], operands=[number])
+    return ir.Operation.create("stablehlo.convert", results=[t], operands=[held.result]).result
+
+
+def _scalar(value: ir.Value) -> int | None:
+    """The integer a 0-d hlo constant holds, else None."""
+    owner = value.owner
+    if isinstance(owner, ir.Block) or owner.operation.name.partition(".")[2] != "constant":
+        return None
+    attr = owner.operation.attributes["value"] if "value" in owner.operation.attributes else None
+    if not isinstance(attr, ir.DenseIntElementsAttr) or ir.ShapedType(attr.type).rank != 0:
+        return None
+    return int(np.array(ir.DenseIntElementsAttr(attr)).item())
 
 
 def _split_dims(split, mapping: sdy.MeshMapping):

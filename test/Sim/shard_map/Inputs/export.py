@@ -132,6 +132,21 @@ def tiled_again(x, y):
     return summed, tiled
 
 
+def axis_indices(x):
+    """Each device's index along one axis added to its block, put out along
+    that axis only: the index varies along that axis alone (JAX writes it
+    as the device's number divided and reduced)."""
+
+    def by_model(b):
+        return b + jax.lax.axis_index("model").astype(jnp.float32)
+
+    def by_data(b):
+        return b * jax.lax.axis_index("data").astype(jnp.float32)
+
+    y = shard_map(by_model, mesh=MESH, in_specs=P(None, "model"), out_specs=P(None, "model"))(x)
+    return shard_map(by_data, mesh=MESH, in_specs=P("data"), out_specs=P("data"))(y)
+
+
 def two_maps(x, w):
     """Two shard_maps in a row: a reduce-scatter's pieces, then gathered."""
 
@@ -153,6 +168,7 @@ def main() -> None:
     write("ring-step", ring_step, (normal(4, 8),), (P("data", "model"),), P("data", "model"))
     write("collectives", collectives, (normal(4, 8),))
     write("booleans", booleans, (normal(4, 8),))
+    write("axis-index", axis_indices, (normal(8, 8),), (P(None, "model"),), P(None, "model"))
     write("tiled-again", tiled_again, (normal(8, 8), normal(4, 2)), (P("data", "model"), P()), None)
     write("two-maps", two_maps, (normal(8, 16), normal(16, 8)), (P("data", "model"), P("model")), P("data"))
     with open(os.path.join(HERE, "xla.json"), "w", encoding="utf-8") as file:
