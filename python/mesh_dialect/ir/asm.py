@@ -864,7 +864,13 @@ def parse(
     _remember(filename, translation, ctx)
     generic = translation.generic
     try:
-        outer = ir.Operation.parse(generic, source_name=filename, context=ctx)
+        try:
+            outer = ir.Operation.parse(generic, source_name=filename, context=ctx)
+        except ir.MLIRError as e:
+            opened = _open_manual_computations(generic, e)
+            if opened is None:
+                raise
+            outer = ir.Operation.parse(opened, source_name=filename, context=ctx)
     except ir.MLIRError as e:
         diags = [diag.convert(d, remapper(ctx), diag.not_op_dump) for d in e.error_diagnostics]
         if not diags:
@@ -885,6 +891,64 @@ def parse(
     if depth > MAX_NESTING // 4:
         _check_printed_depth(module, text, filename, deepest_at)
     return module
+
+
+_MANUAL = '"sdy.manual_computation"('
+
+
+def _open_manual_computations(generic: str, error: ir.MLIRError) -> str | None:
+    """`generic` with an empty second region given to each shard_map
+    (`sdy.manual_computation`), when the parse failed on a call in one:
+    MLIR takes an op of a dialect it does not know with one region for a
+    symbol table, so a `func.call @relu` in a shard_map's body (JAX's
+    jitted helpers) finds no function.  An op of two regions is none;
+    `import-shardings` reads the first.  None when that is not the error
+    (or there is no shard_map)."""
+    if _MANUAL not in generic:
+        return None
+    if not any("does not reference a valid function" in d.message for d in error.error_diagnostics):
+        return None
+    out, at = [], 0
+    while (start := generic.find(_MANUAL, at)) >= 0:
+        pos = _balanced_end(generic, start + len(_MANUAL) - 1)  # the operands
+        pos = _skip_space(generic, pos)
+        if generic.startswith("<{", pos):
+            pos = _skip_space(generic, _balanced_end(generic, pos + 1) + 1)  # the properties and their `>`
+        if generic.startswith("{", pos):
+            pos = _skip_space(generic, _balanced_end(generic, pos))  # an attribute dictionary
+        if not (generic.startswith("(", pos) and generic.startswith("{", _skip_space(generic, pos + 1))):
+            return None
+        close = _balanced_end(generic, pos) - 1
+        out.append(generic[at:close] + ", {}")
+        at = close
+    out.append(generic[at:])
+    return "".join(out)
+
+
+def _skip_space(text: str, pos: int) -> int:
+    while pos < len(text) and text[pos].isspace():
+        pos += 1
+    return pos
+
+
+def _balanced_end(text: str, pos: int) -> int:
+    """The offset after the bracket that closes the one at `pos` (round,
+    curly or square), strings skipped."""
+    depth, i = 0, pos
+    while i < len(text):
+        ch = text[i]
+        if ch == '"':
+            i += 1
+            while i < len(text) and text[i] != '"':
+                i += 2 if text[i] == "\\" else 1
+        elif ch in "({[":
+            depth += 1
+        elif ch in ")}]":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    return len(text)
 
 
 _NAMED_LINALG = re.compile(_SKIPPED + r"(?<![\w$.%@#^!])linalg\.(\w+)\b(?!\s*[\"(])")

@@ -147,6 +147,16 @@ def axis_indices(x):
     return shard_map(by_data, mesh=MESH, in_specs=P("data"), out_specs=P("data"))(y)
 
 
+def helper_calls(x, w):
+    """A body calling JAX's jitted helpers (`jax.nn.relu`, written as a
+    private function and a `func.call`) inside the shard_map."""
+
+    def body(x, w):
+        return jax.lax.psum(jax.nn.relu(x) @ w, "model")
+
+    return shard_map(body, mesh=MESH, in_specs=(P("data", "model"), P("model")), out_specs=P("data"))(x, w)
+
+
 def two_maps(x, w):
     """Two shard_maps in a row: a reduce-scatter's pieces, then gathered."""
 
@@ -169,6 +179,7 @@ def main() -> None:
     write("collectives", collectives, (normal(4, 8),))
     write("booleans", booleans, (normal(4, 8),))
     write("axis-index", axis_indices, (normal(8, 8),), (P(None, "model"),), P(None, "model"))
+    write("helper-calls", helper_calls, (normal(8, 16), normal(16, 4)), (P("data", "model"), P("model")), P("data"))
     write("tiled-again", tiled_again, (normal(8, 8), normal(4, 2)), (P("data", "model"), P()), None)
     write("two-maps", two_maps, (normal(8, 16), normal(16, 8)), (P("data", "model"), P("model")), P("data"))
     with open(os.path.join(HERE, "xla.json"), "w", encoding="utf-8") as file:
