@@ -82,18 +82,6 @@ func.func @manual_computation(%a: tensor<8xf32>) -> tensor<8xf32> {
 
 // -----
 
-"sdy.mesh"() <{mesh = #sdy.mesh<["x"=2, "y"=2]>, sym_name = "mesh"}> : () -> ()
-func.func @manual_over_some_axes(%a: tensor<8xf32>) -> tensor<8xf32> {
-  // expected-error @+1 {{a shard_map over some of the mesh's axes only cannot be imported: axes ['y'] of @mesh are not in manual_axes ['x']}}
-  %0 = "sdy.manual_computation"(%a) <{in_shardings = #sdy.sharding_per_value<[<@mesh, [{"x"}]>]>, manual_axes = #sdy<manual_axes{"x"}>, out_shardings = #sdy.sharding_per_value<[<@mesh, [{"x"}]>]>}> ({
-  ^bb0(%b: tensor<4xf32>):
-    "sdy.return"(%b) : (tensor<4xf32>) -> ()
-  }) : (tensor<8xf32>) -> tensor<8xf32>
-  return %0 : tensor<8xf32>
-}
-
-// -----
-
 "sdy.mesh"() <{mesh = #sdy.mesh<["x"=4]>, sym_name = "mesh"}> : () -> ()
 func.func @manual_odd_groups(%a: tensor<8xf32>) -> tensor<8xf32> {
   %0 = "sdy.manual_computation"(%a) <{in_shardings = #sdy.sharding_per_value<[<@mesh, [{"x"}]>]>, manual_axes = #sdy<manual_axes{"x"}>, out_shardings = #sdy.sharding_per_value<[<@mesh, [{"x"}]>]>}> ({

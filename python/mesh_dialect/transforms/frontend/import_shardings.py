@@ -27,7 +27,7 @@ What a JAX export says, and what it becomes:
   guide Shardy's own propagation and are dropped. `{maximal device=N}` (a
   value on one device) reads as replicated, with a warning; `{unknown}`
   is no annotation; GSPMD's `{manual}` is an error.
-- A shard_map (`sdy.manual_computation`, manual over every mesh axis) is
+- A shard_map (`sdy.manual_computation`; along axes it is not manual over, whole values) is
   inlined as code every device runs on its own piece: its operands cut by
   `mesh.all_slice`, its results put together by `mesh.all_gather`, its
   XLA collectives made this dialect's (`shard_map.Expander`).

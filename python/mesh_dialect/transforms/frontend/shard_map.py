@@ -32,6 +32,7 @@ from ...sharding.spec import Sharding
 
 MANUAL = "sdy.manual_computation"
 
+_CONSTRAINTS = ("sdy.sharding_constraint", "sdy.reshard")
 _CONVERTED = ("all_reduce", "all_gather", "reduce_scatter", "all_to_all", "collective_permute", "partition_id")
 _REFUSED = ("collective_broadcast", "send", "recv", "replica_id", "infeed", "outfeed")
 
@@ -122,6 +123,7 @@ class Expander:
     ) -> None:
         self.mesh_of = mesh_of
         self.located = located
+        self.manual: set[int] = set()  # the mesh axes the shard_map being expanded is manual over
 
     def expand(self, op: ir.Operation) -> list[Boundary]:
         """Inline `op`; return where its per-device code begins and ends."""
@@ -146,13 +148,10 @@ class Expander:
             if name not in mapping.pieces:
                 raise self.located(loc, f'manual axis is not in mesh @{mesh}: "{name}"')
             covered.update(a for _, _, a in mapping.pieces[name])
-        auto = [n for n, a in zip(mapping.names, range(len(shape))) if a not in covered and shape[a] > 1]
-        if auto:
-            raise self.located(
-                loc,
-                f"a shard_map over some of the mesh's axes only cannot be imported: axes {auto} of @{mesh} are not "
-                f"in manual_axes {manual}",
-            )
+        # Over some axes only, the body speaks of whole values along the
+        # others: it is cut and put together along the manual ones, and runs
+        # whole along the rest (partition cuts no per-device value).
+        self.manual = covered
         if mapping.device_ids and list(mapping.device_ids) != list(range(len(mapping.device_ids))):
             raise self.located(
                 loc, f"a shard_map's collectives name devices in mesh order: mesh @{mesh} has device_ids"
@@ -219,7 +218,7 @@ class Expander:
             raise self.located(op.location, f"{e} (shard_map {what})") from None
         if layout.partial_axes:
             raise self.located(op.location, f"a shard_map {what} cannot be unreduced: {ts.text()}")
-        return layout.split_axes
+        return tuple(tuple(a for a in axes if a in self.manual) for axes in layout.split_axes)
 
     def cut(self, value: ir.Value, ts, mapping, mesh: str, op: ir.Operation, what: str, boundaries) -> ir.Value:
         """`value`'s piece on each device, as `ts` cuts it."""
@@ -305,6 +304,10 @@ class Expander:
         """The kind the op's one-op body reduces by, as XLA reads it (on
         `i1`, add and maximum are a logical or, multiply and minimum a
         logical and)."""
+        for inner in list(op.regions[0].blocks[0].operations) if len(op.regions) and len(op.regions[0].blocks) else []:
+            if inner.operation.name in _CONSTRAINTS:  # (JAX constrains the reducer's scalars: no layout there)
+                inner.operation.results[0].replace_all_uses_with(inner.operation.operands[0])
+                inner.operation.erase()
         kind = hlo_reduce_kind(op, 1)
         if kind == INVALID:
             raise FrontendError(

@@ -157,6 +157,19 @@ def helper_calls(x, w):
     return shard_map(body, mesh=MESH, in_specs=(P("data", "model"), P("model")), out_specs=P("data"))(x, w)
 
 
+def partly_manual(x, w):
+    """A shard_map manual over "model" only (`axis_names`): along "data"
+    its body speaks of whole values, which JAX's compiler may still cut."""
+
+    def body(x, w):
+        return jax.lax.psum(x @ w, "model")
+
+    y = shard_map(
+        body, mesh=MESH, in_specs=(P(None, "model"), P("model")), out_specs=P(), axis_names=frozenset({"model"})
+    )(x, w)
+    return jnp.tanh(y)
+
+
 def two_maps(x, w):
     """Two shard_maps in a row: a reduce-scatter's pieces, then gathered."""
 
@@ -180,6 +193,7 @@ def main() -> None:
     write("booleans", booleans, (normal(4, 8),))
     write("axis-index", axis_indices, (normal(8, 8),), (P(None, "model"),), P(None, "model"))
     write("helper-calls", helper_calls, (normal(8, 16), normal(16, 4)), (P("data", "model"), P("model")), P("data"))
+    write("partly-manual", partly_manual, (normal(8, 16), normal(16, 4)), (P("data", "model"), P("model")), P("data"))
     write("tiled-again", tiled_again, (normal(8, 8), normal(4, 2)), (P("data", "model"), P()), None)
     write("two-maps", two_maps, (normal(8, 16), normal(16, 8)), (P("data", "model"), P("model")), P("data"))
     with open(os.path.join(HERE, "xla.json"), "w", encoding="utf-8") as file:
