@@ -193,3 +193,31 @@ def test_a_chain_of_slices_no_layout_gives_is_refused_whole():
     with pytest.raises(Exception, match="a collective already works on one device's data"):
         with ctx:
             pm.run(module.operation)
+
+
+_NAME = r'"d\C3\A9\22"'
+_SPEC = f"#sdy.sharding_per_value<[<@mesh, [{{{_NAME}}}]>]>"
+ESCAPED_AXIS = f"""
+"sdy.mesh"() <{{mesh = #sdy.mesh<[{_NAME}=2]>, sym_name = "mesh"}}> : () -> ()
+func.func @main(%a: tensor<8xf32>) -> tensor<8xf32> {{
+  %0 = "sdy.manual_computation"(%a) <{{in_shardings = {_SPEC}, manual_axes = #sdy<manual_axes{{{_NAME}}}>,
+                                      out_shardings = {_SPEC}}}> ({{
+  ^bb0(%b: tensor<4xf32>):
+    "sdy.return"(%b) : (tensor<4xf32>) -> ()
+  }}) : (tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}}
+"""
+
+
+def test_manual_axes_are_read_as_the_mesh_names_are():
+    """An axis name MLIR prints with escapes (non-ASCII bytes, a quote) in
+    manual_axes names the mesh's axis of the same text."""
+    ctx = mesh_dialect.context(allow_unregistered_dialects=True)
+    module = mesh_dialect.parse(ESCAPED_AXIS, context=ctx)
+    pm = PassManager("builtin.module", context=ctx)
+    ImportShardings().add_to(pm)
+    with ctx:
+        pm.run(module.operation)
+    printed = mesh_dialect.print_ir(module)
+    assert "mesh.all_slice" in printed and "mesh.all_gather" in printed and "sdy." not in printed

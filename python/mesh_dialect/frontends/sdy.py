@@ -187,6 +187,12 @@ class _Reader:
             self.accept(mnemonic)
 
 
+def parse_manual_axes(text: str) -> list[str]:
+    """The axis names of a shard_map's `#sdy<manual_axes{"a", "b"}>`, read
+    as the mesh's own names are."""
+    return [_unquote(m) for m in re.findall(r'"(?:[^"\\]|\\.)*"', text)]
+
+
 def _unquote(token: str) -> str:
     return re.sub(r"\\(.)", r"\1", token[1:-1])
 

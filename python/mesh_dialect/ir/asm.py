@@ -875,7 +875,7 @@ def parse(
         diags = [diag.convert(d, remapper(ctx), diag.not_op_dump) for d in e.error_diagnostics]
         if not diags:
             diags = [_silent_failure(translation, filename)]
-        diags = [_place_stray_op(d, text, insertions) for d in diags]
+        diags = [_hint_generic_form(_place_stray_op(d, text, insertions)) for d in diags]
         if diags[0].line == 0 and "linalg." in text:
             diags[0] = _place_body_error(diags[0], text, filename, ctx)
         raise diag.DiagnosticError(diags, {filename: text}) from None
@@ -891,6 +891,25 @@ def parse(
     if depth > MAX_NESTING // 4:
         _check_printed_depth(module, text, filename, deepest_at)
     return module
+
+
+_JAX_DIALECT = re.compile(r"Dialect `(sdy|stablehlo|mhlo|chlo)' not found for custom op")
+
+
+def _hint_generic_form(d: diag.Diagnostic) -> diag.Diagnostic:
+    """An op of JAX's dialects in custom syntax (`as_text()`): say how to
+    print the module so that it can be read here."""
+    if not _JAX_DIALECT.search(d.message):
+        return d
+    note = diag.Diagnostic(
+        "note",
+        "the stablehlo and sdy dialects are not loaded here: their ops are read in MLIR's generic form, "
+        "which JAX prints with `lowered.compiler_ir('stablehlo').operation.get_asm(print_generic_op_form=True)`",
+        d.filename,
+        d.line,
+        d.col,
+    )
+    return dataclasses.replace(d, notes=(*d.notes, note))
 
 
 _MANUAL = '"sdy.manual_computation"('

@@ -117,7 +117,8 @@ class ImportShardings(Pass):
         try:
             functions = self.read()
             self.make_meshes()
-            expander = shard_map.Expander(self.shard_map_mesh, self.located)
+            by_name = {f.attributes["sym_name"].value: f for f in functions}
+            expander = shard_map.Expander(self.shard_map_mesh, self.located, by_name)
             for func in functions:
                 boundaries: list[shard_map.Boundary] = []
                 for op in shard_map.manual_computations(func):

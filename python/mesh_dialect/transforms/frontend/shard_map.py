@@ -15,7 +15,6 @@ is how `mesh-run` runs a program with collectives and no layouts.
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -49,11 +48,6 @@ def manual_computations(func: ir.Operation) -> list[ir.Operation]:
 
     func.walk(visit, ir.WalkOrder.PRE_ORDER)
     return found
-
-
-def manual_axis_names(attr: ir.Attribute) -> list[str]:
-    """The names in `#sdy<manual_axes{"a", "b"}>`."""
-    return [bytes(m, "utf-8").decode("unicode_escape") for m in re.findall(r'"((?:[^"\\]|\\.)*)"', str(attr))]
 
 
 def _dense(attr: ir.Attribute, what: str) -> list[list[int]]:
@@ -114,15 +108,19 @@ class Expander:
     """Inlines the shard_maps of one module onto meshes already made.
 
     `mesh_of(name)` gives (mesh symbol, MeshMapping) for an sdy mesh name;
-    `located(loc, message)` makes the FrontendError to raise."""
+    `located(loc, message)` makes the FrontendError to raise; `functions`
+    are the module's, by name (a body's calls are followed into them, and
+    their collectives made this dialect's in place)."""
 
     def __init__(
         self,
         mesh_of: Callable[[str], tuple[str, sdy.MeshMapping] | None],
         located: Callable[[ir.Location, str], FrontendError],
+        functions: dict[str, ir.Operation] | None = None,
     ) -> None:
         self.mesh_of = mesh_of
         self.located = located
+        self.functions = functions or {}  # the module's functions, by name
         self.manual: set[int] = set()  # the mesh axes the shard_map being expanded is manual over
 
     def expand(self, op: ir.Operation) -> list[Boundary]:
@@ -142,7 +140,7 @@ class Expander:
             raise self.located(loc, f"a shard_map needs a mesh of more than one device, got @{next(iter(names))}")
         mesh, mapping = found
         shape = mapping.shape
-        manual = manual_axis_names(op.attributes["manual_axes"]) if "manual_axes" in op.attributes else []
+        manual = sdy.parse_manual_axes(str(op.attributes["manual_axes"])) if "manual_axes" in op.attributes else []
         covered: set[int] = set()
         for name in manual:
             if name not in mapping.pieces:
@@ -161,6 +159,7 @@ class Expander:
             raise self.located(loc, f"a shard_map's body must take one argument per operand ({len(op.operands)})")
         collectives: list[ir.Operation] = []
         nested: list[ir.Operation] = []
+        called: list[ir.Operation] = []
 
         def visit(inner: ir.Operation) -> ir.WalkResult:
             dialect, _, name = inner.name.partition(".")
@@ -168,9 +167,17 @@ class Expander:
                 collectives.append(inner)
             elif inner.name == MANUAL and inner != op:
                 nested.append(inner)
+            elif inner.name == "func.call" and "callee" in inner.attributes:
+                callee = self.functions.get(ir.FlatSymbolRefAttr(inner.attributes["callee"]).value)
+                if callee is not None and callee not in called:
+                    called.append(callee)
             return ir.WalkResult.ADVANCE
 
         op.walk(visit, ir.WalkOrder.PRE_ORDER)
+        # the functions the body calls (JAX's jitted helpers, which may hold
+        # collectives and device indices too), and those they call
+        for callee in called:
+            callee.walk(visit, ir.WalkOrder.PRE_ORDER)
         if nested:
             raise self.located(nested[0].location, "a shard_map inside a shard_map cannot be imported")
         for inner in collectives:
@@ -334,15 +341,16 @@ class Expander:
         element = ir.RankedTensorType(t).element_type
         if isinstance(element, ir.FloatType):
             zero = ir.FloatAttr.get(element, 0.0)
-        elif isinstance(element, ir.IntegerType) and ir.IntegerType(element).is_signless:
+        elif isinstance(element, ir.IntegerType):
             zero = ir.IntegerAttr.get(element, 0)
         else:
             raise FrontendError(
-                f"a collective permute leaving devices without data needs floats or signless integers, got {element}"
+                f"a collective permute leaving devices without data needs floats or integers, got {element}"
             )
         with op.location, ir.InsertionPoint(op):
+            # (an hlo constant: arith's takes signless integers only)
             zeros = ir.Operation.create(
-                "arith.constant", results=[t], attributes={"value": ir.DenseElementsAttr.get_splat(t, zero)}
+                "stablehlo.constant", results=[t], attributes={"value": ir.DenseElementsAttr.get_splat(t, zero)}
             ).result
             (index,) = mesh_ops.process_multi_index(mesh, axes=[shift.axis])
             n = shape[shift.axis]

@@ -170,6 +170,24 @@ def partly_manual(x, w):
     return jnp.tanh(y)
 
 
+@jax.jit
+def _summed(a):
+    """A jitted helper holding a collective and a device index."""
+    return jax.lax.psum(a, "model") + jax.lax.axis_index("data").astype(a.dtype)
+
+
+def collective_helper(x, counts):
+    """A body calling a jitted helper that holds a psum and an axis_index
+    (JAX writes it as a private function and a call), and an open chain of
+    uint8 blocks (devices with no sender get zeros)."""
+
+    def body(b, c):
+        return _summed(b) * 2, jax.lax.ppermute(c, "model", [(i, i + 1) for i in range(3)])
+
+    specs = (P("data", "model"), P(None, "model"))
+    return shard_map(body, mesh=MESH, in_specs=specs, out_specs=(P("data"), P(None, "model")))(x, counts)
+
+
 def two_maps(x, w):
     """Two shard_maps in a row: a reduce-scatter's pieces, then gathered."""
 
@@ -194,6 +212,8 @@ def main() -> None:
     write("axis-index", axis_indices, (normal(8, 8),), (P(None, "model"),), P(None, "model"))
     write("helper-calls", helper_calls, (normal(8, 16), normal(16, 4)), (P("data", "model"), P("model")), P("data"))
     write("partly-manual", partly_manual, (normal(8, 16), normal(16, 4)), (P("data", "model"), P("model")), P("data"))
+    counts = RNG.integers(0, 255, (2, 8)).astype(np.uint8)
+    write("collective-helper", collective_helper, (normal(4, 8), counts))
     write("tiled-again", tiled_again, (normal(8, 8), normal(4, 2)), (P("data", "model"), P()), None)
     write("two-maps", two_maps, (normal(8, 16), normal(16, 8)), (P("data", "model"), P("model")), P("data"))
     with open(os.path.join(HERE, "xla.json"), "w", encoding="utf-8") as file:
