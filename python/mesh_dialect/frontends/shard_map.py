@@ -83,7 +83,18 @@ class Shift:
     rotate: bool
 
 
-def permutation_shift(pairs: Sequence[tuple[int, int]], shape: Sequence[int]) -> Shift | None:
+@dataclass(frozen=True)
+class Ring:
+    """A rotation of the devices' index over two mesh axes (`major`, then
+    `minor`: JAX's `ppermute` over an axis tuple, or over an axis the mesh
+    cuts into two): the device at index i receives from i - `offset`."""
+
+    major: int
+    minor: int
+    offset: int
+
+
+def permutation_shift(pairs: Sequence[tuple[int, int]], shape: Sequence[int]) -> Shift | Ring | None:
     """The shift the (source, target) pairs of a collective permute make,
     None when every device keeps its own data (each its own source)."""
     count = math.prod(shape)
@@ -101,7 +112,16 @@ def permutation_shift(pairs: Sequence[tuple[int, int]], shape: Sequence[int]) ->
         raise FrontendError(f"a collective permute that moves nothing must keep every device's data, got {shown}")
     axes = {a for s, t in moved for a in range(len(shape)) if s[a] != t[a]}
     mesh = "x".join(map(str, shape))
-    not_shift = f"source_target_pairs must shift the devices along one axis of the {mesh} mesh, got {shown}"
+    not_shift = (
+        f"source_target_pairs must shift the devices along one axis of the {mesh} mesh, or rotate them over two, "
+        f"got {shown}"
+    )
+    if len(axes) == 2 and len(moved) == len(pairs) == count:
+        for major, minor in itertools.permutations(sorted(axes)):
+            size, minors = shape[major] * shape[minor], shape[minor]
+            steps = {(t[major] * minors + t[minor] - s[major] * minors - s[minor]) % size for s, t in moved}
+            if len(steps) == 1:
+                return Ring(major, minor, steps.pop())
     if len(axes) != 1 or len(moved) != len(pairs):
         raise FrontendError(not_shift)
     axis = axes.pop()

@@ -22,7 +22,7 @@ import numpy as np
 from mlir import ir
 
 from ...frontends import FrontendError, sdy
-from ...frontends.shard_map import group_axes, permutation_shift
+from ...frontends.shard_map import Ring, group_axes, permutation_shift
 from ...interfaces.registry import hlo_reduce_kind
 from ...interfaces.rules import INVALID
 from ...ir import ops as mesh_ops
@@ -330,6 +330,8 @@ class Expander:
         shift = permutation_shift(pairs, shape)
         if shift is None:
             return value
+        if isinstance(shift, Ring):
+            return self.ring(op, value, t, mesh, shift, shape)
         at = {"loc": op.location, "ip": ir.InsertionPoint(op)}
         moved = mesh_ops.shift(
             t, value, mesh, shift.axis, shift.offset, mesh_axes=[shift.axis], rotate=shift.rotate, **at
@@ -364,6 +366,34 @@ class Expander:
                 attributes={"predicate": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), predicate)},
             ).result
             return ir.Operation.create("arith.select", results=[t], operands=[fed, moved, zeros]).result
+
+    @staticmethod
+    def ring(op: ir.Operation, value: ir.Value, t: ir.Type, mesh: str, ring: Ring, shape) -> ir.Value:
+        """A rotation by k over two axes: a rotation by k mod n along the
+        minor axis (of n devices), then one by k / n along the major axis,
+        or by one more on the devices whose minor index wrapped round
+        (those below k mod n)."""
+        n, m = shape[ring.minor], shape[ring.major]
+        q, r = divmod(ring.offset, n)
+        with op.location, ir.InsertionPoint(op):
+
+            def along(x: ir.Value, axis: int, by: int) -> ir.Value:
+                if by % shape[axis] == 0:
+                    return x
+                return mesh_ops.shift(t, x, mesh, axis, by % shape[axis], mesh_axes=[axis], rotate=True)
+
+            moved = along(value, ring.minor, r)
+            if r == 0:
+                return along(moved, ring.major, q)
+            kept, carried = along(moved, ring.major, q % m), along(moved, ring.major, (q + 1) % m)
+            (index,) = mesh_ops.process_multi_index(mesh, axes=[ring.minor])
+            no_carry = ir.Operation.create(
+                "arith.cmpi",
+                results=[ir.IntegerType.get_signless(1)],
+                operands=[index, _index_constant(r)],
+                attributes={"predicate": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 5)},  # sge
+            ).result
+            return ir.Operation.create("arith.select", results=[t], operands=[no_carry, kept, carried]).result
 
     @staticmethod
     def partition_id(op: ir.Operation, mesh: str) -> ir.Value:

@@ -188,6 +188,22 @@ def collective_helper(x, counts):
     return shard_map(body, mesh=MESH, in_specs=specs, out_specs=(P("data"), P(None, "model")))(x, counts)
 
 
+def rings_over_two_axes(x):
+    """Rings over all eight devices, numbered over ("data", "model") and
+    over ("model", "data"), by one and by three steps."""
+
+    def body(b):
+        forward = [(i, (i + 1) % 8) for i in range(8)]
+        by_three = [(i, (i + 3) % 8) for i in range(8)]
+        return (
+            jax.lax.ppermute(b, ("data", "model"), forward),
+            jax.lax.ppermute(b, ("model", "data"), by_three),
+        )
+
+    specs = (P(("data", "model")), P(("data", "model")))
+    return shard_map(body, mesh=MESH, in_specs=P(("data", "model")), out_specs=specs)(x)
+
+
 def two_maps(x, w):
     """Two shard_maps in a row: a reduce-scatter's pieces, then gathered."""
 
@@ -214,6 +230,7 @@ def main() -> None:
     write("partly-manual", partly_manual, (normal(8, 16), normal(16, 4)), (P("data", "model"), P("model")), P("data"))
     counts = RNG.integers(0, 255, (2, 8)).astype(np.uint8)
     write("collective-helper", collective_helper, (normal(4, 8), counts))
+    write("rings", rings_over_two_axes, (normal(16, 4),), (P(("data", "model")),), None)
     write("tiled-again", tiled_again, (normal(8, 8), normal(4, 2)), (P("data", "model"), P()), None)
     write("two-maps", two_maps, (normal(8, 16), normal(16, 8)), (P("data", "model"), P("model")), P("data"))
     with open(os.path.join(HERE, "xla.json"), "w", encoding="utf-8") as file:
