@@ -103,7 +103,7 @@ func.func @manual_odd_groups(%a: tensor<8xf32>) -> tensor<8xf32> {
 func.func @manual_swap(%a: tensor<8xf32>) -> tensor<8xf32> {
   %0 = "sdy.manual_computation"(%a) <{in_shardings = #sdy.sharding_per_value<[<@mesh, [{"x"}]>]>, manual_axes = #sdy<manual_axes{"x"}>, out_shardings = #sdy.sharding_per_value<[<@mesh, [{"x"}]>]>}> ({
   ^bb0(%b: tensor<2xf32>):
-    // expected-error @+1 {{source_target_pairs must shift the devices along one axis of the 4 mesh, got [[0, 1], [1, 0]]}}
+    // expected-error @+1 {{source_target_pairs must shift the devices along one axis of the 4 mesh, or rotate them over two, got [[0, 1], [1, 0]]}}
     %1 = "stablehlo.collective_permute"(%b) <{source_target_pairs = dense<[[0, 1], [1, 0]]> : tensor<2x2xi64>}> : (tensor<2xf32>) -> tensor<2xf32>
     "sdy.return"(%1) : (tensor<2xf32>) -> ()
   }) : (tensor<8xf32>) -> tensor<8xf32>
