@@ -929,45 +929,25 @@ def _open_manual_computations(generic: str, error: ir.MLIRError) -> str | None:
         return None
     out, at = [], 0
     while (start := generic.find(_MANUAL, at)) >= 0:
-        pos = _balanced_end(generic, start + len(_MANUAL) - 1)  # the operands
-        pos = _skip_space(generic, pos)
+        pos = _after_space(generic, scan_group(generic, start + len(_MANUAL) - 1))  # the operands
         if generic.startswith("<{", pos):
-            pos = _skip_space(generic, _balanced_end(generic, pos + 1) + 1)  # the properties and their `>`
+            pos = _after_space(generic, scan_group(generic, pos))  # the properties
         if generic.startswith("{", pos):
-            pos = _skip_space(generic, _balanced_end(generic, pos))  # an attribute dictionary
-        if not (generic.startswith("(", pos) and generic.startswith("{", _skip_space(generic, pos + 1))):
+            pos = _after_space(generic, scan_group(generic, pos))  # an attribute dictionary
+        if not (generic.startswith("(", pos) and generic.startswith("{", _after_space(generic, pos + 1))):
             return None
-        close = _balanced_end(generic, pos) - 1
+        close = scan_group(generic, pos) - 1
         out.append(generic[at:close] + ", {}")
         at = close
     out.append(generic[at:])
     return "".join(out)
 
 
-def _skip_space(text: str, pos: int) -> int:
-    while pos < len(text) and text[pos].isspace():
-        pos += 1
-    return pos
+def _after_space(text: str, pos: int) -> int:
+    return _SPACE.match(text, pos).end()
 
 
-def _balanced_end(text: str, pos: int) -> int:
-    """The offset after the bracket that closes the one at `pos` (round,
-    curly or square), strings skipped."""
-    depth, i = 0, pos
-    while i < len(text):
-        ch = text[i]
-        if ch == '"':
-            i += 1
-            while i < len(text) and text[i] != '"':
-                i += 2 if text[i] == "\\" else 1
-        elif ch in "({[":
-            depth += 1
-        elif ch in ")}]":
-            depth -= 1
-            if depth == 0:
-                return i + 1
-        i += 1
-    return len(text)
+_SPACE = re.compile(r"\s*")
 
 
 _NAMED_LINALG = re.compile(_SKIPPED + r"(?<![\w$.%@#^!])linalg\.(\w+)\b(?!\s*[\"(])")

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from mlir import ir
+from mlir.dialects import arith
 
 from ...frontends import FrontendError, sdy
 from ...frontends.shard_map import Ring, group_axes, permutation_shift
@@ -354,18 +355,10 @@ class Expander:
             zeros = ir.Operation.create(
                 "stablehlo.constant", results=[t], attributes={"value": ir.DenseElementsAttr.get_splat(t, zero)}
             ).result
-            (index,) = mesh_ops.process_multi_index(mesh, axes=[shift.axis])
-            n = shape[shift.axis]
-            bound = shift.offset if shift.offset > 0 else n + shift.offset
-            limit = _index_constant(bound)
-            predicate = 5 if shift.offset > 0 else 2  # sge: from the offset on; slt: below n + offset
-            fed = ir.Operation.create(
-                "arith.cmpi",
-                results=[ir.IntegerType.get_signless(1)],
-                operands=[index, limit],
-                attributes={"predicate": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), predicate)},
-            ).result
-            return ir.Operation.create("arith.select", results=[t], operands=[fed, moved, zeros]).result
+            if shift.offset > 0:  # fed from the offset on
+                return _by_index(mesh, shift.axis, arith.CmpIPredicate.sge, shift.offset, moved, zeros)
+            # fed below the axis's size plus the (negative) offset
+            return _by_index(mesh, shift.axis, arith.CmpIPredicate.slt, shape[shift.axis] + shift.offset, moved, zeros)
 
     @staticmethod
     def ring(op: ir.Operation, value: ir.Value, t: ir.Type, mesh: str, ring: Ring, shape) -> ir.Value:
@@ -373,8 +366,7 @@ class Expander:
         minor axis (of n devices), then one by k / n along the major axis,
         or by one more on the devices whose minor index wrapped round
         (those below k mod n)."""
-        n, m = shape[ring.minor], shape[ring.major]
-        q, r = divmod(ring.offset, n)
+        q, r = divmod(ring.offset, shape[ring.minor])
         with op.location, ir.InsertionPoint(op):
 
             def along(x: ir.Value, axis: int, by: int) -> ir.Value:
@@ -385,15 +377,9 @@ class Expander:
             moved = along(value, ring.minor, r)
             if r == 0:
                 return along(moved, ring.major, q)
-            kept, carried = along(moved, ring.major, q % m), along(moved, ring.major, (q + 1) % m)
-            (index,) = mesh_ops.process_multi_index(mesh, axes=[ring.minor])
-            no_carry = ir.Operation.create(
-                "arith.cmpi",
-                results=[ir.IntegerType.get_signless(1)],
-                operands=[index, _index_constant(r)],
-                attributes={"predicate": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 5)},  # sge
-            ).result
-            return ir.Operation.create("arith.select", results=[t], operands=[no_carry, kept, carried]).result
+            kept, carried = along(moved, ring.major, q), along(moved, ring.major, q + 1)
+            # no carry from the minor index r on
+            return _by_index(mesh, ring.minor, arith.CmpIPredicate.sge, r, kept, carried)
 
     @staticmethod
     def partition_id(op: ir.Operation, mesh: str) -> ir.Value:
@@ -481,11 +467,12 @@ def _kept(split, mapping: sdy.MeshMapping) -> Sharding:
     return Sharding(tuple(tuple(a for a in axes if mapping.shape[a] > 1) for axes in split))
 
 
-def _index_constant(value: int) -> ir.Value:
-    index = ir.IndexType.get()
-    return ir.Operation.create(
-        "arith.constant", results=[index], attributes={"value": ir.IntegerAttr.get(index, value)}
-    ).result
+def _by_index(mesh: str, axis: int, predicate, bound: int, chosen: ir.Value, other: ir.Value) -> ir.Value:
+    """`chosen` on the devices whose index along `axis` compares to `bound`
+    by `predicate`, `other` elsewhere (at the current insertion point)."""
+    (index,) = mesh_ops.process_multi_index(mesh, axes=[axis])
+    limit = arith.ConstantOp(ir.IndexType.get(), bound).result
+    return arith.SelectOp(arith.CmpIOp(predicate, index, limit).result, chosen, other).result
 
 
 def _int(op: ir.Operation, key: str) -> int:

@@ -146,17 +146,12 @@ class _MlirPointer(ctypes.Structure):
 _first_use = None  # the C API's mlirValueGetFirstUse, found on first use (False: not found)
 
 
-def _all_slice_axes(op: ir.Operation) -> list[int]:
-    """The `mesh_axes` of a collective (none listed: none)."""
-    return list(ir.DenseI16ArrayAttr(op.attributes["mesh_axes"])) if "mesh_axes" in op.attributes else []
-
-
 def _slice_target(op: ir.Operation, before: Sharding) -> Sharding | None:
     """The layout `before` (of a value a chain of all_slices cuts) with
     `op`, an all_slice of it, cutting it further; None when `op` cuts over
     an axis `before` already uses."""
-    axes = tuple(_all_slice_axes(op))
-    dim = ir.IntegerAttr(op.attributes["slice_axis"]).value
+    view = op.opview
+    axes, dim = view.mesh_axes, view.slice_axis
     split = [tuple(a) for a in before.split_axes]
     split += [()] * (dim + 1 - len(split))
     if set(axes) & {a for d in split for a in d}:
@@ -169,7 +164,7 @@ def _slices_line_up(op: ir.Operation, before: Sharding, mesh: str) -> bool:
     """Whether `op` and every all_slice after it that `enter_pieces` would
     lay out with it (through results only slices read) give layouts, on
     `mesh`: else none of them is laid out."""
-    if ir.FlatSymbolRefAttr(op.attributes["mesh"]).value != mesh:
+    if op.opview.mesh != mesh:
         return False
     target = _slice_target(op, before)
     if target is None:
@@ -1442,7 +1437,7 @@ class _Partition:
         wait for the last.  False when this does not apply (a whole value:
         the slice stays)."""
         v = op.operands[0]
-        mesh = ir.FlatSymbolRefAttr(op.attributes["mesh"]).value
+        mesh = op.opview.mesh
         entered = self.entered.get(v)
         if entered is not None:
             source, before = entered
@@ -1491,7 +1486,7 @@ class _Partition:
         result = op.results[0]
         if result in self.per_device:  # (no analysis: no value differs)
             return False
-        mesh = ir.FlatSymbolRefAttr(op.attributes["mesh"]).value
+        mesh = op.opview.mesh
         self.use_mesh(mesh, op.location)
         t = ir.RankedTensorType(result.type)
         if any(ir.ShapedType.is_dynamic_size(n) for n in t.shape):
@@ -1502,8 +1497,8 @@ class _Partition:
         split: list[tuple[int, ...]] = [()] * t.rank
         chain, link = [], op
         while True:
-            dim = ir.IntegerAttr(link.attributes["gather_axis"]).value
-            split[dim] = split[dim] + tuple(_all_slice_axes(link))
+            view = link.opview
+            split[view.gather_axis] = split[view.gather_axis] + view.mesh_axes
             chain.append(link)
             owner = link.operands[0].owner
             if isinstance(owner, ir.Block) or owner.operation.name != "mesh.all_gather":
@@ -1511,7 +1506,7 @@ class _Partition:
             inner = owner.operation
             if len(list(inner.results[0].uses)) != 1 or self.layout.get(inner.operands[0]) is not None:
                 break
-            if ir.FlatSymbolRefAttr(inner.attributes["mesh"]).value != mesh:
+            if inner.opview.mesh != mesh:
                 break
             link = inner
         piece = chain[-1].operands[0]
