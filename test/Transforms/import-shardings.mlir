@@ -39,13 +39,13 @@
 // CHECK-NEXT:      %[[W:.*]] = mesh.shard %arg1 to %[[M]] : tensor<16x32xf32>
 // CHECK-NEXT:      %[[DOT:.*]] = "stablehlo.dot_general"(%[[X]], %[[W]])
 // The private relu, called once, is inlined:
-// CHECK-NEXT:      "stablehlo.constant"
+// CHECK-NEXT:      %[[ZERO:.*]] = "stablehlo.constant"
 // CHECK-NEXT:      "stablehlo.broadcast_in_dim"
 // CHECK-NEXT:      %[[R:.*]] = "stablehlo.maximum"(%[[DOT]],
 // The constraint is the layout its users read:
 // CHECK-NEXT:      %[[C:.*]] = mesh.shard %[[R]] to %[[D]] annotate_for_users : tensor<8x32xf32>
-// CHECK-NEXT:      "stablehlo.constant"
-// CHECK-NEXT:      %[[SUM:.*]] = "stablehlo.reduce"(%[[C]],
+// The sum's zero is the relu's (one constant, as XLA merges them):
+// CHECK-NEXT:      %[[SUM:.*]] = "stablehlo.reduce"(%[[C]], %[[ZERO]])
 // CHECK:           %[[OUT:.*]] = mesh.shard %[[SUM]] to %[[D]] annotate_for_users : tensor<8xf32>
 // CHECK-NEXT:      return %[[OUT]] : tensor<8xf32>
 // CHECK-NEXT:    }
@@ -89,12 +89,12 @@
 // CHECK-NEXT:      %[[M:.*]] = mesh.sharding @mesh split_axes = {{\[\[}}], [1]] : !mesh.sharding
 // CHECK-NEXT:      %[[W:.*]] = mesh.shard %arg1 to %[[M]] : tensor<16x32xf32>
 // CHECK-NEXT:      %[[DOT:.*]] = "stablehlo.dot_general"(%[[X]], %[[W]])
-// CHECK-NEXT:      "stablehlo.constant"
+// CHECK-NEXT:      %[[ZERO:.*]] = "stablehlo.constant"
 // CHECK-NEXT:      "stablehlo.broadcast_in_dim"
 // CHECK-NEXT:      %[[R:.*]] = "stablehlo.maximum"(%[[DOT]],
 // CHECK-NEXT:      %[[C:.*]] = mesh.shard %[[R]] to %[[D]] annotate_for_users : tensor<8x32xf32>
-// CHECK-NEXT:      "stablehlo.constant"
-// CHECK-NEXT:      %[[SUM:.*]] = "stablehlo.reduce"(%[[C]],
+// The sum's zero is the relu's (one constant, as XLA merges them):
+// CHECK-NEXT:      %[[SUM:.*]] = "stablehlo.reduce"(%[[C]], %[[ZERO]])
 // CHECK:           %[[OUT:.*]] = mesh.shard %[[SUM]] to %[[D]] annotate_for_users : tensor<8xf32>
 // CHECK-NEXT:      return %[[OUT]] : tensor<8xf32>
 // CHECK-NOT:   mhlo.sharding

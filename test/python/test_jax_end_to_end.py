@@ -26,7 +26,6 @@ import pytest
 from mlir import ir
 
 import mesh_dialect
-from mesh_dialect.analysis import analyze
 from mesh_dialect.ir.syntax import decode_sharding_attr
 from mesh_dialect.sharding import Mesh, Sharding
 
@@ -37,7 +36,8 @@ MESH_OPT = os.environ.get("MESH_OPT") or str(BIN / "mesh-opt")
 MESH_RUN = os.environ.get("MESH_RUN") or str(BIN / "mesh-run")
 
 sys.path.insert(0, str(ROOT / "bench"))
-from traffic import DynamicSize, traffic  # noqa: E402  (the planner's cost model, as bench/plan_quality.py counts)
+from jax_plans import priced, xla_header  # noqa: E402  (the planner's cost model, as bench/plan_quality.py counts)
+from traffic import traffic  # noqa: E402
 
 JAX_MESH = Mesh((2, 4), name="mesh")
 AXES = ("data", "model")
@@ -105,6 +105,13 @@ SPECS = {
     "while_halve": ([DM], [DM]),
     "causal_conv": ([DM, (), ()], [DM]),
     "second_difference": ([DM], [("data",), ("data",)]),
+    "mlp_grad": ([("data",), (None, "model"), ("model",), ("data",)], [(None, "model"), ("model",)]),
+    "block_grad": ([("data",), (), (None, "model"), ("model",)], [(None, "model"), ()]),
+    "attention_grad": ([("data",), *[(None, "model")] * 3], [(None, "model")]),
+    "batch_norm": ([DM], [DM]),
+    "concat": ([DM, DM], [DM, DM]),
+    "rope_head_dim": ([("data", None, "model"), DM, DM], [("data", None, "model")]),
+    "scan_fsdp": ([(None, "model"), ("data",)], [("data",)]),
 }
 
 
@@ -178,19 +185,6 @@ def main_function(module: ir.Module | ir.Operation) -> ir.Operation:
 def parse(path: Path) -> ir.Module:
     ctx = mesh_dialect.context(allow_unregistered_dialects=True)
     return mesh_dialect.parse(path.read_text(), filename=str(path), context=ctx)
-
-
-def xla_header(name: str, flavour: str) -> dict[str, int]:
-    text = (INPUTS / f"{name}.{flavour}.xla-collectives.txt").read_text()
-    count = re.search(r"^# collectives: (\d+)$", text, re.M)
-    nbytes = re.search(r"^# bytes a device receives: (\d+)$", text, re.M)
-    assert count and nbytes, text
-    kinds: dict[str, int] = {}
-    for line in text.splitlines():
-        if line and not line.startswith("#"):
-            kind = line.split()[0].replace("-", "_")
-            kinds[kind] = kinds.get(kind, 0) + 1
-    return {"collectives": int(count.group(1)), "bytes": int(nbytes.group(1)), "kinds": kinds}
 
 
 # Float32 tolerance (integer results must be equal): each element of a
@@ -330,6 +324,15 @@ def test_mesh_run_equals_jax(name, flavour, optimize, workdir, tmp_path):
     assert_runs_like_jax(partitioned(name, flavour, workdir, optimize), name, tmp_path)
 
 
+# Where ours moves more as both count it (each collective once, as written).
+# scan_fsdp: XLA all-reduces each layer's partial product inside the scan's
+# loop (1,536 bytes, three times a run) and gathers 768 bytes; ours sends
+# the stacked weights to a split of their other dimension once, before the
+# loop (2,304), and gathers the activations in it (768 a step): 4,608 bytes
+# a run against XLA's 5,376 or more.
+MOVES_MORE = {"scan_fsdp": 3072}
+
+
 @pytest.mark.parametrize(("name", "flavour"), cases())
 def test_collectives_no_costlier_than_xla(name, flavour, workdir):
     """Bytes a device receives, with the planner's model on both sides
@@ -342,30 +345,17 @@ def test_collectives_no_costlier_than_xla(name, flavour, workdir):
     mesh = re.search(r"^\s*mesh\.mesh @\S+\(shape = ([\dx]+)\)", plain_path.read_text(), re.M)
     assert mesh, "no mesh.mesh in the partitioned program"
     shape = tuple(int(n) for n in mesh.group(1).split("x"))
-    plain = _priced(plain_path, shape)
-    optimized = _priced(partitioned(name, flavour, workdir, True), shape)
+    plain = priced(plain_path.read_text(), shape)
+    optimized = priced(partitioned(name, flavour, workdir, True).read_text(), shape)
     print(
         f"{name}.{flavour}: ours {plain[0]} collectives / {plain[1]} bytes {plain[2]}, "
         f"optimized {optimized[0]} / {optimized[1]} {optimized[2]}; "
         f"XLA {xla['collectives']} / {xla['bytes']} {xla['kinds']}"
     )
-    assert optimized[1] <= xla["bytes"], f"ours {optimized[1]} bytes, XLA {xla['bytes']}"
-
-
-def _priced(path: Path, shape: tuple[int, ...]) -> tuple[int, int, dict[str, int]]:
-    """(collectives, bytes a device receives, {kind: count}) of a partitioned
-    program: bench/traffic.py's model, or where a collective's type has `?`
-    sizes (pieces of unequal sizes), mesh-analysis's busiest device, which
-    follows each device's sizes and counts as the simulator does."""
-    try:
-        found = traffic(path.read_text(), shape)
-    except DynamicSize:
-        function = next(f for f in analyze(parse(path)).functions if f.name == "main")
-        busiest = max(function.devices, key=lambda d: d.bytes_received)
-        kinds = {k: n for k, n in busiest.collectives.items() if k != "all_slice"}
-        return sum(kinds.values()), busiest.bytes_received, kinds
-    assert found is not None
-    return found
+    if name in MOVES_MORE:
+        assert optimized[1] == MOVES_MORE[name] > xla["bytes"]
+    else:
+        assert optimized[1] <= xla["bytes"], f"ours {optimized[1]} bytes, XLA {xla['bytes']}"
 
 
 @pytest.mark.parametrize("flavour", FLAVOURS)
@@ -375,8 +365,8 @@ def test_a_gather_the_next_op_slices_back_is_undone(flavour, workdir):
     back; mesh-optimize-collectives leaves the one all_reduce of the
     second matmul's partial sums (384 bytes against XLA's 432)."""
     shape = (2, 4)
-    plain = _priced(partitioned("uneven_gelu", flavour, workdir), shape)
-    optimized = _priced(partitioned("uneven_gelu", flavour, workdir, True), shape)
+    plain = priced(partitioned("uneven_gelu", flavour, workdir).read_text(), shape)
+    optimized = priced(partitioned("uneven_gelu", flavour, workdir, True).read_text(), shape)
     assert plain == (2, 432, {"all_gather": 1, "all_reduce": 1})
     assert optimized == (1, 384, {"all_reduce": 1})
 

@@ -2781,6 +2781,16 @@ _register_builtins()
 _POINTWISE: frozenset[RuleFn] = frozenset({_elementwise, _tosa_elementwise, _family_arith_math, _static_cast})
 
 
+_HLO_DIALECTS = ("stablehlo.", "mhlo.", "chlo.")
+
+
+def is_pure_hlo(name: str) -> bool:
+    """Whether ops named `name` are hlo ops with a built-in rule: each of
+    those computes its results from its operands alone (no effect, no
+    collective, no custom call), so one nothing reads may be dropped."""
+    return name.startswith(_HLO_DIALECTS) and built_in(name)
+
+
 def is_pointwise(name: str) -> bool:
     """Whether ops named `name` take a built-in elementwise rule, which reads
     none of their attributes: the op cloned onto pieces (its result retyped)
@@ -2802,6 +2812,7 @@ __all__ = [
     "fuse_pads",
     "fusible_pad",
     "is_pointwise",
+    "is_pure_hlo",
     "knows",
     "padding_value",
     "reduce_identity_kind",

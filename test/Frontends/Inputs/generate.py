@@ -16,7 +16,10 @@ experts, an embedding lookup and a cross-entropy by `take_along_axis`;
 then a CLIP loss, an Adam step, a top-2 mixture of experts, sorts along
 split dimensions, a while loop whose condition reduces its operand and
 Mamba's short causal convolution along a split sequence, and a second
-difference summed and maxed along one) on
+difference summed and maxed along one; then gradients exported beside the
+loss nothing returns (an MLP's, a gelu block's, attention's), a batch norm,
+concatenations and RoPE along split dimensions, and a scan over stacked
+weights split FSDP-style) on
 8 CPU devices as the mesh ("data"=2, "model"=4), and each flavour (Shardy,
 GSPMD):
 
@@ -505,6 +508,62 @@ def second_difference(x: jax.Array) -> tuple[jax.Array, jax.Array]:
     return jnp.sum(d * d, axis=1), jnp.max(jnp.abs(d), axis=1)
 
 
+def _mlp_loss(x: jax.Array, w1: jax.Array, w2: jax.Array, y: jax.Array) -> jax.Array:
+    return jnp.mean(jnp.square(jax.nn.relu(x @ w1) @ w2 - y))
+
+
+def mlp_grad(x: jax.Array, w1: jax.Array, w2: jax.Array, y: jax.Array) -> tuple[jax.Array, jax.Array]:
+    """`jax.grad` of a Megatron MLP's squared error with respect to both
+    weights: JAX exports the loss's tail beside the gradients."""
+    return jax.grad(_mlp_loss, argnums=(1, 2))(x, w1, w2, y)
+
+
+def _block_loss(x: jax.Array, gain: jax.Array, w1: jax.Array, w2: jax.Array) -> jax.Array:
+    return jnp.sum(jax.nn.gelu(layernorm(x, gain, 0.0) @ w1) @ w2 + x)
+
+
+def block_grad(x: jax.Array, gain: jax.Array, w1: jax.Array, w2: jax.Array) -> tuple[jax.Array, jax.Array]:
+    """`jax.grad` of a pre-norm gelu block with respect to its first weight
+    and its norm's gain: the forward pass's output, a row-parallel partial
+    sum, is summed into a loss nothing returns."""
+    return jax.grad(_block_loss, argnums=(2, 1))(x, gain, w1, w2)
+
+
+def _attention_loss(x: jax.Array, wq: jax.Array, wk: jax.Array, wv: jax.Array) -> jax.Array:
+    q, k, v = (jnp.einsum("bsd,dhk->bshk", x, w) for w in (wq, wk, wv))
+    scores = jnp.einsum("bqhk,bthk->bhqt", q, k) / math.sqrt(q.shape[-1])
+    return jnp.sum(jnp.square(jnp.einsum("bhqt,bthk->bqhk", jax.nn.softmax(scores, axis=-1), v)))
+
+
+def attention_grad(x: jax.Array, wq: jax.Array, wk: jax.Array, wv: jax.Array) -> jax.Array:
+    """`jax.grad` of self-attention with respect to the query projection."""
+    return jax.grad(_attention_loss, argnums=1)(x, wq, wk, wv)
+
+
+def batch_norm(x: jax.Array) -> jax.Array:
+    """Batch norm in training: statistics over a batch split over "data"."""
+    return (x - jnp.mean(x, axis=0)) / jnp.sqrt(jnp.var(x, axis=0) + 1e-5)
+
+
+def concat(x: jax.Array, y: jax.Array) -> tuple[jax.Array, jax.Array]:
+    """Concatenations along a dimension both operands and the result split."""
+    return jnp.concatenate([x, y], axis=1), jnp.concatenate([x, y], axis=0)
+
+
+def rope_head_dim(x: jax.Array, cos: jax.Array, sin: jax.Array) -> jax.Array:
+    """Rotary embedding by per-position angles given as arguments, with the
+    head dimension the rotation swaps halves of split over "model"."""
+    half = x.shape[-1] // 2
+    rotated = jnp.concatenate([-x[..., half:], x[..., :half]], axis=-1)
+    return x * cos[:, None, :] + rotated * sin[:, None, :]
+
+
+def scan_fsdp(ws: jax.Array, x: jax.Array) -> jax.Array:
+    """Three tanh layers with stacked weights applied by `lax.scan`, each
+    weight's input dimension split over "model" (FSDP)."""
+    return jax.lax.scan(lambda h, w: (jnp.tanh(h @ w), None), x, ws)[0]
+
+
 def ints(shape: tuple[int, ...], low: int, high: int) -> Callable[[np.random.Generator], np.ndarray]:
     """An int32 argument drawn from [low, high)."""
     return lambda rng: rng.integers(low, high, shape).astype(np.int32)
@@ -670,6 +729,33 @@ PROGRAMS = {
     "while_halve": (while_halve, [(8, 16)], [P("data", "model")], P("data", "model")),
     "causal_conv": (causal_conv, [(2, 32, 8), (4, 8), (8,)], [P("data", "model"), P(), P()], P("data", "model")),
     "second_difference": (second_difference, [(4, 32)], [P("data", "model")], (P("data"), P("data"))),
+    "mlp_grad": (
+        mlp_grad,
+        [(16, 32), (32, 64), (64, 32), (16, 32)],
+        [P("data"), P(None, "model"), P("model"), P("data")],
+        (P(None, "model"), P("model")),
+    ),
+    "block_grad": (
+        block_grad,
+        [(16, 32), (32,), (32, 64), (64, 32)],
+        [P("data"), P(), P(None, "model"), P("model")],
+        (P(None, "model"), P()),
+    ),
+    "attention_grad": (
+        attention_grad,
+        [(2, 8, 32), (32, 4, 8), (32, 4, 8), (32, 4, 8)],
+        [P("data"), *[P(None, "model")] * 3],
+        P(None, "model"),
+    ),
+    "batch_norm": (batch_norm, [(32, 16)], [P("data", "model")], P("data", "model")),
+    "concat": (concat, [(8, 32), (8, 32)], [P("data", "model")] * 2, (P("data", "model"), P("data", "model"))),
+    "rope_head_dim": (
+        rope_head_dim,
+        [(8, 4, 64), (8, 64), (8, 64)],
+        [P("data", None, "model"), P("data", "model"), P("data", "model")],
+        P("data", None, "model"),
+    ),
+    "scan_fsdp": (scan_fsdp, [(3, 32, 32), (16, 32)], [P(None, "model"), P("data")], P("data")),
 }
 
 _DROP = re.compile(

@@ -64,7 +64,7 @@ from ...ir.control import ancestors
 from ...ir.types import is_boolean
 from ...sharding.spec import Sharding
 from ..base import REDUCED_ATTR, Pass, fresh_name, symbol_names
-from . import shard_map
+from . import hlo_cleanup, shard_map
 
 _SDY_ATTR = "sdy.sharding"
 _HLO_ATTR = "mhlo.sharding"
@@ -129,6 +129,10 @@ class ImportShardings(Pass):
                 arg_shards[func.attributes["sym_name"].value] = self.annotate(func)
             if self.inline:
                 self.inline_calls(functions, arg_shards)
+            for op in self.body.operations:  # (inlining erased the private functions it copied)
+                if op.operation.name == "func.func":
+                    hlo_cleanup.merge_duplicate_hlo(op.operation)
+                    hlo_cleanup.drop_dead_hlo(op.operation)
         except FrontendError as e:
             raise self.error(getattr(e, "location", module.location), str(e)) from None
 

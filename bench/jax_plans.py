@@ -1,0 +1,148 @@
+"""Plan quality on programs written in JAX: ours, through the JAX frontend,
+against XLA's compiled plan of the same export, and our result against
+JAX's own.
+
+The programs are the frontend's checked-in exports
+(`test/Frontends/Inputs/`, written with JAX 0.10.2 by `generate.py` there,
+which says what each is for), on the mesh ("data"=2, "model"=4). Per
+program and flavour (Shardy, GSPMD), in one run:
+  * ours   `mesh_dialect.parse` of the export, then `ImportShardings`,
+           `ShardingPropagation`, `MeshPartition` and
+           `MeshOptimizeCollectives`; collectives and bytes a device receives
+           as `traffic.py` counts them; the partitioned program run by the
+           simulator on the saved inputs, each result compared with JAX's
+           (largest difference over the largest magnitude, 0 when integers
+           are equal).
+  * XLA    the header of `NAME.FLAVOUR.xla-collectives.txt`: the compiled
+           HLO's collectives, counted as `xla_plans.py` counts them.
+Both count each op once as written (a collective in a loop body counts
+once, whatever the trip count).  Usage:
+    .venv/bin/python bench/jax_plans.py [--flavour shardy|gspmd] [--only NAME,...] [--show NAME]
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from mlir.passmanager import PassManager
+
+import mesh_dialect
+from mesh_dialect.analysis import analyze
+from mesh_dialect.sim.api import Simulation
+from mesh_dialect.transforms import ImportShardings, MeshOptimizeCollectives, MeshPartition, ShardingPropagation
+
+sys.path.insert(0, str(Path(__file__).parent))
+from traffic import DynamicSize, traffic  # noqa: E402
+
+INPUTS = Path(__file__).resolve().parents[1] / "test" / "Frontends" / "Inputs"
+MESH = (2, 4)
+
+
+def names() -> list[str]:
+    """The exported programs, in the order their files sort."""
+    return sorted({p.name.split(".")[0] for p in INPUTS.glob("*.shardy.mlir")})
+
+
+def saved(name: str, what: str) -> list[np.ndarray]:
+    """A program's saved inputs (`arg`) or JAX's results (`result`), in order."""
+    out = []
+    while (path := INPUTS / f"{name}.{what}{len(out)}.npy").exists():
+        out.append(np.load(path))
+    return out
+
+
+def xla_header(name: str, flavour: str) -> dict[str, Any]:
+    """XLA's plan of the export: its collectives' count, bytes and kinds."""
+    text = (INPUTS / f"{name}.{flavour}.xla-collectives.txt").read_text()
+    count = re.search(r"^# collectives: (\d+)$", text, re.M)
+    nbytes = re.search(r"^# bytes a device receives: (\d+)$", text, re.M)
+    assert count and nbytes, text
+    kinds: dict[str, int] = {}
+    for line in text.splitlines():
+        if line and not line.startswith("#"):
+            kind = line.split()[0].replace("-", "_")
+            kinds[kind] = kinds.get(kind, 0) + 1
+    return {"collectives": int(count.group(1)), "bytes": int(nbytes.group(1)), "kinds": kinds}
+
+
+def priced(text: str, shape: tuple[int, ...]) -> tuple[int, int, dict[str, int]]:
+    """(collectives, bytes a device receives, {kind: count}) of a partitioned
+    program: `traffic.py`'s model, or where a collective's type has `?` sizes
+    (pieces of unequal sizes), mesh-analysis's busiest device, which follows
+    each device's sizes and counts as the simulator does."""
+    try:
+        found = traffic(text, shape)
+    except DynamicSize:
+        module = mesh_dialect.parse(text, context=mesh_dialect.context(allow_unregistered_dialects=True))
+        function = next(f for f in analyze(module).functions if f.name == "main")
+        busiest = max(function.devices, key=lambda d: d.bytes_received)
+        kinds = {k: n for k, n in busiest.collectives.items() if k != "all_slice"}
+        return sum(kinds.values()), busiest.bytes_received, kinds
+    assert found is not None
+    return found
+
+
+def partitioned(name: str, flavour: str) -> Any:
+    """The export, imported, propagated, partitioned and its collectives optimized."""
+    path = INPUTS / f"{name}.{flavour}.mlir"
+    ctx = mesh_dialect.context(allow_unregistered_dialects=True)
+    module = mesh_dialect.parse(path.read_text(), filename=str(path), context=ctx)
+    pm = PassManager("builtin.module", context=ctx)
+    for p in (ImportShardings(), ShardingPropagation(), MeshPartition(), MeshOptimizeCollectives()):
+        p.add_to(pm)
+    with ctx:
+        pm.run(module)
+    return module
+
+
+def measure(name: str, flavour: str) -> dict[str, Any]:
+    """Our plan's collectives and bytes, and how far its results are from JAX's."""
+    module = partitioned(name, flavour)
+    count, moved, kinds = priced(mesh_dialect.print_ir(module), MESH)
+    ours = Simulation(module, mesh="mesh").run("main", saved(name, "arg"), spmd=True)
+    error = 0.0
+    for result, expected in zip(ours, saved(name, "result"), strict=True):
+        scale = float(np.max(np.abs(expected))) or 1.0
+        error = max(error, float(np.max(np.abs(np.asarray(result, np.float64) - expected))) / scale)
+    return {"collectives": count, "bytes": moved, "kinds": kinds, "error": error}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--flavour", choices=("shardy", "gspmd"), default="shardy")
+    ap.add_argument("--only", default="", help="comma-separated program names")
+    ap.add_argument("--show", metavar="NAME", help="print our partitioned program and stop")
+    args = ap.parse_args()
+    if args.show:
+        print(mesh_dialect.print_ir(partitioned(args.show, args.flavour)))
+        return 0
+    chosen = [n for n in args.only.split(",") if n] or names()
+    print(f"flavour: {args.flavour}; collectives as written / bytes a device receives\n")
+    print("| program | ours | XLA | ours / XLA | JAX's results |")
+    print("|---|---:|---:|---:|---|")
+    worse = []
+    for name in chosen:
+        ours, xla = measure(name, args.flavour), xla_header(name, args.flavour)
+        if ours["bytes"] == xla["bytes"]:
+            ratio = "="
+        else:
+            ratio = f"{ours['bytes'] / xla['bytes']:.2f}" if xla["bytes"] else "more"
+        if ours["bytes"] > xla["bytes"]:
+            worse.append(name)
+        print(
+            f"| {name} | {ours['collectives']} / {ours['bytes']:,} | {xla['collectives']} / {xla['bytes']:,} "
+            f"| {ratio} | equal to {ours['error']:.0e} |"
+        )
+    print(
+        f"\n{len(chosen)} programs; ours moves more than XLA on {len(worse)}{': ' if worse else ''}{', '.join(worse)}"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,130 @@
+"""What XLA does to an exported module before it partitions, and a plan
+must not pay for: duplicate hlo ops merged, dead ones dropped.
+
+Only ops with a built-in sharding rule are touched (`registry.is_pure_hlo`):
+each computes its results from its operands alone (no effect, no
+collective, no custom call), so two alike compute the same values and one
+nothing reads may go.  JAX's exports hold both: `jnp.var` computes the
+mean `jnp.mean` already did, and `jax.grad` exports the forward pass's
+loss beside the gradient it returns."""
+
+from __future__ import annotations
+
+import re
+
+from mlir import ir
+
+_HLO = ("stablehlo.", "mhlo.", "chlo.")
+
+
+def _hlo_ops(func: ir.Operation, laid_out: set[ir.Value] | None = None) -> list[ir.Operation]:
+    """The function's hlo ops at any depth, in pre-order (a value's users
+    come after its producer), but none inside a pure one (a reducer's body):
+    erasing an op erases what it holds.  `laid_out` gets the values that
+    have a layout of their own (a `mesh.shard` of them that is not for
+    their users: an op's `sdy.sharding`)."""
+    from ...interfaces.registry import is_pure_hlo  # (a large module: only for modules with hlo ops)
+
+    found: list[ir.Operation] = []
+
+    def collect(op: ir.Operation) -> ir.WalkResult:
+        name = op.name
+        if name.startswith(_HLO):
+            found.append(op)
+            if is_pure_hlo(name):
+                return ir.WalkResult.SKIP
+        elif name == "mesh.shard" and laid_out is not None and "annotate_for_users" not in op.attributes:
+            laid_out.add(op.operands[0])
+        return ir.WalkResult.ADVANCE
+
+    func.walk(collect, ir.WalkOrder.PRE_ORDER)
+    return found
+
+
+def _outer_values(op: ir.Operation) -> tuple | None:
+    """The values from outside the op that its regions read, in the order
+    they are met (their printed names say only that order); None when a
+    region has other than one block or holds a region itself."""
+    outer: list[ir.Value] = []
+    for region in op.regions:
+        blocks = list(region.blocks)
+        if len(blocks) != 1:
+            return None
+        inside = set(blocks[0].arguments)
+        for inner in blocks[0].operations:
+            inner = inner.operation
+            if len(inner.regions):
+                return None
+            outer += (v for v in inner.operands if v not in inside)
+            inside.update(inner.results)
+    return tuple(outer)
+
+
+_NAMES = re.compile(r'"(?:[^"\\]|\\.)*"|%[\w.$#-]+')
+
+
+def _shape_text(op: ir.Operation) -> str:
+    """The op printed alone in generic form, its SSA names renamed in the
+    order they appear: equal for two ops that differ in nothing but their
+    operands and names (properties, which an unregistered op keeps out of
+    `op.attributes`, and regions included)."""
+    names: dict[str, str] = {}
+
+    def rename(m: re.Match) -> str:
+        token = m.group(0)
+        if token[0] == '"':
+            return token
+        return names.setdefault(token, f"%{len(names)}")
+
+    return _NAMES.sub(rename, op.get_asm(use_local_scope=True, print_generic_op_form=True))
+
+
+def merge_duplicate_hlo(func: ir.Operation) -> None:
+    """Replace each pure hlo op that repeats an earlier one of its block
+    (same name, attributes, properties, operands, result types and regions)
+    by that one.  Ops are met in program order, so a duplicate's users
+    become duplicates in turn.  Ops that agree on their name, attributes,
+    operands, result types and the values their regions read are compared
+    as they print (`_shape_text`)."""
+    from ...interfaces.registry import is_pure_hlo
+
+    seen: dict[tuple, list[tuple[ir.Operation, str | None]]] = {}
+    laid_out: set[ir.Value] = set()
+    for op in _hlo_ops(func, laid_out):
+        if not is_pure_hlo(op.name):
+            continue
+        outer = _outer_values(op) if len(op.regions) else ()
+        if outer is None:
+            continue
+        key = (op.block, op.name, tuple(op.attributes.items()), tuple(op.operands), tuple(op.results.types), outer)
+        earlier = seen.setdefault(key, [])
+        if not earlier:
+            earlier.append((op, None))
+            continue
+        text = _shape_text(op)
+        first = None
+        for k, (candidate, candidate_text) in enumerate(earlier):
+            if candidate_text is None:
+                candidate_text = _shape_text(candidate)
+                earlier[k] = (candidate, candidate_text)
+            if candidate_text == text:
+                first = candidate
+                break
+        if first is None:
+            earlier.append((op, text))
+            continue
+        if any(r in laid_out for r in (*op.results, *first.results)):
+            continue  # (two layouts given to one value: left to the user's intent)
+        for mine, theirs in zip(op.results, first.results, strict=True):
+            mine.replace_all_uses_with(theirs)
+        op.erase()
+
+
+def drop_dead_hlo(func: ir.Operation) -> None:
+    """Erase the pure hlo ops nothing reads.  Users come after their
+    producers in pre-order, so one pass backwards drops whole dead chains."""
+    from ...interfaces.registry import is_pure_hlo
+
+    for op in reversed(_hlo_ops(func)):
+        if is_pure_hlo(op.name) and all(next(iter(r.uses), None) is None for r in op.results):
+            op.erase()

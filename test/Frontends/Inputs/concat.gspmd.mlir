@@ -1,0 +1,8 @@
+"builtin.module"() <{sym_name = "jit_concat"}> ({
+  "func.func"() <{arg_attrs = [{mhlo.sharding = "{devices=[2,4]<=[8]}"}, {mhlo.sharding = "{devices=[2,4]<=[8]}"}], function_type = (tensor<8x32xf32>, tensor<8x32xf32>) -> (tensor<8x64xf32>, tensor<16x32xf32>), res_attrs = [{jax.result_info = "result[0]", mhlo.sharding = "{devices=[2,4]<=[8]}"}, {jax.result_info = "result[1]", mhlo.sharding = "{devices=[2,4]<=[8]}"}], sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8x32xf32>, %arg1: tensor<8x32xf32>):
+    %0 = "stablehlo.concatenate"(%arg0, %arg1) <{dimension = 1 : i64}> : (tensor<8x32xf32>, tensor<8x32xf32>) -> tensor<8x64xf32>
+    %1 = "stablehlo.concatenate"(%arg0, %arg1) <{dimension = 0 : i64}> : (tensor<8x32xf32>, tensor<8x32xf32>) -> tensor<16x32xf32>
+    "func.return"(%0, %1) : (tensor<8x64xf32>, tensor<16x32xf32>) -> ()
+  }) : () -> ()
+}) {mhlo.num_partitions = 8 : i32, mhlo.num_replicas = 1 : i32} : () -> ()
