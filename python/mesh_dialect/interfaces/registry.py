@@ -299,7 +299,7 @@ def _registered_rule(fn: RuleFn, op: ir.Operation, name: str) -> ShardingRule | 
     return rule
 
 
-def _properties_text(op: ir.Operation) -> str:
+def properties_text(op: ir.Operation) -> str:
     """The op printed alone: an op of an unregistered dialect (stablehlo,
     mhlo in these bindings) keeps its `<{...}>` properties (a transpose's
     permutation, a dot's dimension numbers) out of `op.attributes`, which
@@ -415,7 +415,7 @@ def _signature(
         key, option = read_signature(op, reads, _IGNORED, operands, results)
         iterators = key[1][0]
     if facts.foreign:
-        key += (_properties_text(op),)
+        key += (properties_text(op),)
     if facts.reduce_window:
         key += (_neutral_init(op),)  # its rule reads the init's defining op
     elif facts.scatter and len(op.operands) == 3:
@@ -600,7 +600,7 @@ def _body(op: ir.Operation, unregistered: dict[str, bool]) -> tuple:
     arguments and results, or by its type when defined outside, and each
     block as ("^", its number of arguments) before its ops; an op of an
     unregistered dialect (a `stablehlo.compare` in a reduce) also by its
-    properties' text (`_properties_text`).  (Regions, blocks and arguments
+    properties' text (`properties_text`).  (Regions, blocks and arguments
     are reached by index: iterating the bindings' lists of them costs
     several times more; an op's operands are listed once.)"""
     ids: dict[ir.Value, int] = {}
@@ -635,7 +635,7 @@ def _body(op: ir.Operation, unregistered: dict[str, bool]) -> tuple:
         name = inner.name
         attributes = tuple(inner.attributes.items())
         if _is_unregistered(inner, name, unregistered):
-            attributes += (_properties_text(inner),)
+            attributes += (properties_text(inner),)
         items.append((name, attributes, tuple(operands), n))
         if n:
             for r in results:
@@ -2813,6 +2813,7 @@ __all__ = [
     "fusible_pad",
     "is_pointwise",
     "is_pure_hlo",
+    "properties_text",
     "knows",
     "padding_value",
     "reduce_identity_kind",

@@ -10,8 +10,6 @@ loss beside the gradient it returns."""
 
 from __future__ import annotations
 
-import re
-
 from mlir import ir
 
 _HLO = ("stablehlo.", "mhlo.", "chlo.")
@@ -60,35 +58,20 @@ def _outer_values(op: ir.Operation) -> tuple | None:
     return tuple(outer)
 
 
-_NAMES = re.compile(r'"(?:[^"\\]|\\.)*"|%[\w.$#-]+')
-
-
-def _shape_text(op: ir.Operation) -> str:
-    """The op printed alone in generic form, its SSA names renamed in the
-    order they appear: equal for two ops that differ in nothing but their
-    operands and names (properties, which an unregistered op keeps out of
-    `op.attributes`, and regions included)."""
-    names: dict[str, str] = {}
-
-    def rename(m: re.Match) -> str:
-        token = m.group(0)
-        if token[0] == '"':
-            return token
-        return names.setdefault(token, f"%{len(names)}")
-
-    return _NAMES.sub(rename, op.get_asm(use_local_scope=True, print_generic_op_form=True))
-
-
 def merge_duplicate_hlo(func: ir.Operation) -> None:
     """Replace each pure hlo op that repeats an earlier one of its block
     (same name, attributes, properties, operands, result types and regions)
     by that one.  Ops are met in program order, so a duplicate's users
     become duplicates in turn.  Ops that agree on their name, attributes,
-    operands, result types and the values their regions read are compared
-    as they print (`_shape_text`)."""
-    from ...interfaces.registry import is_pure_hlo
+    operands, result types and the values their regions read are told
+    apart by how each prints alone (`registry.properties_text`: an
+    unregistered op keeps its properties, a constant's value, out of
+    `op.attributes`), which is asked only of such ops."""
+    from ...interfaces.registry import is_pure_hlo, properties_text
 
-    seen: dict[tuple, list[tuple[ir.Operation, str | None]]] = {}
+    # per key, the first op met with it (its text not yet asked), then the
+    # ops met by their text
+    seen: dict[tuple, tuple[ir.Operation, dict[str, ir.Operation]]] = {}
     laid_out: set[ir.Value] = set()
     for op in _hlo_ops(func, laid_out):
         if not is_pure_hlo(op.name):
@@ -97,21 +80,15 @@ def merge_duplicate_hlo(func: ir.Operation) -> None:
         if outer is None:
             continue
         key = (op.block, op.name, tuple(op.attributes.items()), tuple(op.operands), tuple(op.results.types), outer)
-        earlier = seen.setdefault(key, [])
-        if not earlier:
-            earlier.append((op, None))
+        found = seen.get(key)
+        if found is None:
+            seen[key] = (op, {})
             continue
-        text = _shape_text(op)
-        first = None
-        for k, (candidate, candidate_text) in enumerate(earlier):
-            if candidate_text is None:
-                candidate_text = _shape_text(candidate)
-                earlier[k] = (candidate, candidate_text)
-            if candidate_text == text:
-                first = candidate
-                break
-        if first is None:
-            earlier.append((op, text))
+        first_met, by_text = found
+        if not by_text:
+            by_text[properties_text(first_met)] = first_met
+        first = by_text.setdefault(properties_text(op), op)
+        if first is op:
             continue
         if any(r in laid_out for r in (*op.results, *first.results)):
             continue  # (two layouts given to one value: left to the user's intent)
