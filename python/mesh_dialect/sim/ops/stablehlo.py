@@ -1283,7 +1283,10 @@ def _scatter(frame, step: Step, *operands):
         raise fail(step, "needs inputs of one shape and updates of one shape")
     targets, fits = _scatter_targets(step, inputs[0].shape, operands[n], updates[0].shape)
     targets = targets[fits]
-    outs = [np.array(x, dtype=t, copy=True) for x, t in zip(inputs, dtypes)]
+    # (row-major copies: a flat view of one is the copy itself, where a
+    # column-major input, a matmul's result, would give a flat copy the
+    # writes below never reach)
+    outs = [np.array(x, dtype=t, copy=True, order="C") for x, t in zip(inputs, dtypes)]
     flats = [o.reshape(-1) for o in outs]
     values = [u.astype(t, copy=False).ravel()[fits] for u, t in zip(updates, dtypes)]
     combiner = step.attrs["combiner"]
