@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from mlir import ir
 
+from ..ir.uniform import readable_attr
 from ..sharding.spec import Sharding
 from .rules import Conflict, ShardingOption, ShardingRule, option_from_requests, shardings_from_option
 
@@ -277,9 +278,9 @@ def _splat_value(v: ir.Value) -> float | int | None:
             break
         v = owner.operands[0]
     owner = v.owner
-    if isinstance(owner, ir.Block) or owner.name not in _CONSTANTS or "value" not in owner.attributes:
+    if isinstance(owner, ir.Block) or owner.name not in _CONSTANTS:
         return None
-    attr = owner.attributes["value"]
+    attr = readable_attr(owner, "value")
     if isinstance(attr, ir.DenseElementsAttr):
         if not attr.is_splat:
             return None

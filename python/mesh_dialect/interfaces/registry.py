@@ -50,6 +50,7 @@ from ..ir.hlo import (
 from ..ir.per_device import SOURCES as PER_DEVICE_SOURCES
 from ..ir.signature import op_signature, read_signature
 from ..ir.types import float_zero, is_boolean
+from ..ir.uniform import readable_attr
 from .linear import LINEAR_BODY_OPS, generic_terms
 from .rules import INVALID, SELECT, Crop, DimExpr, Iterator, Scan, ShardingRule, TensorMap, Window
 
@@ -2679,9 +2680,9 @@ def _neutral(v: ir.Value, kind: str) -> bool:
             break
     if kind not in _IDENTITIES or not isinstance(owner, ir.OpView | ir.Operation):
         return False
-    if owner.name not in ("stablehlo.constant", "mhlo.constant") or "value" not in owner.attributes:
+    if owner.name not in ("stablehlo.constant", "mhlo.constant"):
         return False
-    attr = owner.attributes["value"]
+    attr = readable_attr(owner, "value")
     if not isinstance(attr, ir.DenseElementsAttr) or not attr.is_splat:
         return False
     element = ir.ShapedType(attr.type).element_type

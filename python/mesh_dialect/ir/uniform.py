@@ -15,16 +15,25 @@ CONSTANTS = ("arith.constant", "tosa.const", "mhlo.constant", "stablehlo.constan
 """Ops making a tensor from an attribute."""
 
 
+def readable_attr(owner: ir.Operation | ir.OpView, name: str) -> ir.Attribute | None:
+    """`owner.attributes[name]`, or None when absent or when the bindings
+    cannot hand it over (a dense attribute of complex elements: reading one
+    raises TypeError)."""
+    try:
+        return owner.attributes[name] if name in owner.attributes else None
+    except TypeError:
+        return None
+
+
 def splat_of(owner: ir.Operation | ir.OpView) -> tuple[str, str, ir.Attribute] | None:
     """(op name, attribute name, element) of a splat tensor constant made
     by `owner`, else None."""
     if owner.name not in CONSTANTS:
         return None
     for attr_name in ("value", "values"):
-        if attr_name in owner.attributes:
-            attr = owner.attributes[attr_name]
-            if isinstance(attr, ir.DenseElementsAttr) and attr.is_splat:
-                return owner.name, attr_name, attr.get_splat_value()
+        attr = readable_attr(owner, attr_name)
+        if isinstance(attr, ir.DenseElementsAttr) and attr.is_splat:
+            return owner.name, attr_name, attr.get_splat_value()
     return None
 
 

@@ -79,7 +79,11 @@ def merge_duplicate_hlo(func: ir.Operation) -> None:
         outer = _outer_values(op) if len(op.regions) else ()
         if outer is None:
             continue
-        key = (op.block, op.name, tuple(op.attributes.items()), tuple(op.operands), tuple(op.results.types), outer)
+        try:
+            attributes = tuple(op.attributes.items())
+        except TypeError:  # (an attribute the bindings cannot hand over: a dense one of complex elements)
+            continue
+        key = (op.block, op.name, attributes, tuple(op.operands), tuple(op.results.types), outer)
         found = seen.get(key)
         if found is None:
             seen[key] = (op, {})

@@ -39,6 +39,7 @@ from ...interfaces.registry import hlo_scan, is_selection
 from ...ir import ops as mesh_ops
 from ...ir.hlo import GatherDimensions, conv_dimensions, gather_dimensions, ints_like, ints_of, scatter_dimensions
 from ...ir.types import sum_zero_attr
+from ...ir.uniform import readable_attr
 from ...sharding.spec import IDEMPOTENT_KINDS, Sharding
 
 if TYPE_CHECKING:
@@ -383,7 +384,7 @@ def _neutral_init(init: ir.Value, neutral) -> bool:
     owner = init.owner
     if not isinstance(owner, ir.Operation | ir.OpView) or owner.name not in _CONSTANTS:
         return False
-    attr = owner.attributes["value"]
+    attr = readable_attr(owner, "value")
     if not isinstance(attr, ir.DenseElementsAttr) or not attr.is_splat:
         return False
     value = attr.get_splat_value()
@@ -408,7 +409,9 @@ def _reduce(part: _Partition, op: ir.Operation) -> None:
         element = ir.RankedTensorType(init.type).element_type
         neutral = _neutral(out.partial_type, element)
         if neutral is None:
-            raise _unsupported(op, f"a split {out.partial_type} reduction has no neutral value")
+            raise _unsupported(
+                op, f"a split {out.partial_type} reduction of {element} elements has no neutral value partition can make"
+            )
         if _neutral_init(init, neutral):
             continue
         kept = part.first_only(init, list(out.partial_axes), neutral, ir.InsertionPoint(op), op.location)
