@@ -107,6 +107,20 @@ def test_inputs_and_every_result_are_rounded():
     assert got.tolist() == [1.0078125, 3.171875, 1.0078125, 258.0]
 
 
+def test_a_bf16_argument_takes_bf16_bits_as_jax_saves_them(tmp_path):
+    """JAX's bf16 arrays are ml_dtypes' bfloat16, which numpy saves as two
+    bytes a value and reads back alone as `|V2`: the argument takes their
+    bits, exactly, where it refused them before."""
+    x = to_bf16(np.array([1.0, -3.140625, 1e-3, 300.0], np.float32))
+    raw = (x.view(np.uint32) >> np.uint32(16)).astype(np.uint16).view("V2")
+    np.save(tmp_path / "x.npy", raw)
+    saved = np.load(tmp_path / "x.npy")
+    assert saved.dtype == np.dtype("V2")
+    module = mesh_dialect.parse(_PROGRAM, context=mesh_dialect.context())
+    (got,) = Simulation(module.operation).run("sum", [saved])
+    assert got.tolist() == x.tolist()
+
+
 def test_partial_bf16_argument_reduces_to_its_value():
     module = mesh_dialect.parse(_PROGRAM, context=mesh_dialect.context())
     sim = Simulation(module.operation)

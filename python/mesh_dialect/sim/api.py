@@ -25,7 +25,7 @@ from ..ir.syntax import Unprintable, decode_sharding_attr
 from ..sharding.spec import Mesh, Sharding
 from . import layout
 from . import ops as _ops  # noqa: F401 - registers the op handlers
-from .floats import to_bf16
+from .floats import bf16_from_bits, to_bf16
 from .interpreter import MAX_DEVICES, Runner
 from .program import Function, SimError, dtype_of, is_bf16
 
@@ -400,6 +400,9 @@ def _checked(i: int, x, t: ir.Type, function: str, *, local: bool = True):
     device, the argument's shape."""
     dtype = dtype_of(t)
     array = np.asarray(x)
+    if array.dtype.kind == "V" and array.dtype.itemsize == 2 and is_bf16(t):
+        # bf16 as JAX saves it (ml_dtypes' bfloat16; `|V2` where numpy reads it back alone)
+        array = bf16_from_bits(array.view(np.uint16))
     kinds = {"b": "b", "i": "iu", "u": "iu", "f": "f"}
     if array.dtype.kind not in kinds.get(dtype.kind, dtype.kind):
         raise SimError(f"input {i} of @{function} holds {array.dtype} values but the argument is {t}")
