@@ -409,9 +409,8 @@ def _reduce(part: _Partition, op: ir.Operation) -> None:
         element = ir.RankedTensorType(init.type).element_type
         neutral = _neutral(out.partial_type, element)
         if neutral is None:
-            raise _unsupported(
-                op, f"a split {out.partial_type} reduction of {element} elements has no neutral value partition can make"
-            )
+            why = f"a split {out.partial_type} reduction of {element} elements has no neutral value partition can make"
+            raise _unsupported(op, why)
         if _neutral_init(init, neutral):
             continue
         kept = part.first_only(init, list(out.partial_axes), neutral, ir.InsertionPoint(op), op.location)
