@@ -12,26 +12,24 @@ from __future__ import annotations
 
 from mlir import ir
 
-_HLO = ("stablehlo.", "mhlo.", "chlo.")
 
-
-def _hlo_ops(func: ir.Operation, laid_out: set[ir.Value] | None = None) -> list[ir.Operation]:
-    """The function's hlo ops at any depth, in pre-order (a value's users
-    come after its producer), but none inside a pure one (a reducer's body):
-    erasing an op erases what it holds.  `laid_out` gets the values that
-    have a layout of their own (a `mesh.shard` of them that is not for
-    their users: an op's `sdy.sharding`)."""
+def _pure_hlo_ops(func: ir.Operation, laid_out: set[ir.Value] | None = None) -> list[ir.Operation]:
+    """The function's pure hlo ops (`registry.is_pure_hlo`) at any depth, in
+    pre-order (a value's users come after its producer), but none inside
+    another (a reducer's body): erasing an op erases what it holds.
+    `laid_out` gets the values that have a layout of their own (a
+    `mesh.shard` of them that is not for their users: an op's
+    `sdy.sharding`)."""
     from ...interfaces.registry import is_pure_hlo  # (a large module: only for modules with hlo ops)
 
     found: list[ir.Operation] = []
 
     def collect(op: ir.Operation) -> ir.WalkResult:
         name = op.name
-        if name.startswith(_HLO):
+        if is_pure_hlo(name):
             found.append(op)
-            if is_pure_hlo(name):
-                return ir.WalkResult.SKIP
-        elif name == "mesh.shard" and laid_out is not None and "annotate_for_users" not in op.attributes:
+            return ir.WalkResult.SKIP
+        if name == "mesh.shard" and laid_out is not None and "annotate_for_users" not in op.attributes:
             laid_out.add(op.operands[0])
         return ir.WalkResult.ADVANCE
 
@@ -67,15 +65,13 @@ def merge_duplicate_hlo(func: ir.Operation) -> None:
     apart by how each prints alone (`registry.properties_text`: an
     unregistered op keeps its properties, a constant's value, out of
     `op.attributes`), which is asked only of such ops."""
-    from ...interfaces.registry import is_pure_hlo, properties_text
+    from ...interfaces.registry import properties_text
 
     # per key, the first op met with it (its text not yet asked), then the
     # ops met by their text
     seen: dict[tuple, tuple[ir.Operation, dict[str, ir.Operation]]] = {}
     laid_out: set[ir.Value] = set()
-    for op in _hlo_ops(func, laid_out):
-        if not is_pure_hlo(op.name):
-            continue
+    for op in _pure_hlo_ops(func, laid_out):
         outer = _outer_values(op) if len(op.regions) else ()
         if outer is None:
             continue
@@ -104,8 +100,6 @@ def merge_duplicate_hlo(func: ir.Operation) -> None:
 def drop_dead_hlo(func: ir.Operation) -> None:
     """Erase the pure hlo ops nothing reads.  Users come after their
     producers in pre-order, so one pass backwards drops whole dead chains."""
-    from ...interfaces.registry import is_pure_hlo
-
-    for op in reversed(_hlo_ops(func)):
-        if is_pure_hlo(op.name) and all(next(iter(r.uses), None) is None for r in op.results):
+    for op in reversed(_pure_hlo_ops(func)):
+        if all(next(iter(r.uses), None) is None for r in op.results):
             op.erase()
