@@ -10,6 +10,7 @@
 // RUN: mesh-run --allow-unregistered-dialect %t.mlir --compare-with %s -f grad -q --seed 3 | FileCheck %s --check-prefix=SIM
 // RUN: mesh-run --allow-unregistered-dialect %t.mlir --compare-with %s -f norm -q --seed 4 | FileCheck %s --check-prefix=SIM
 // RUN: mesh-run --allow-unregistered-dialect %t.mlir --compare-with %s -f laid_out -q --seed 5 | FileCheck %s --check-prefix=SIM
+// RUN: mesh-run --allow-unregistered-dialect %t.mlir --compare-with %s -f bodies -q --seed 6 | FileCheck %s --check-prefix=SIM
 // SIM: match
 
 module @jit_grad attributes {mhlo.num_partitions = 4 : i32} {
@@ -98,6 +99,40 @@ module @jit_grad attributes {mhlo.num_partitions = 4 : i32} {
     %b = "stablehlo.negate"(%x) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"a"}]>]>} : (tensor<8x8xf32>) -> tensor<8x8xf32>
     return %a, %b : tensor<8x8xf32>, tensor<8x8xf32>
   }
+
+  // Bodies that read different results of one multi-result op (`%p#0`
+  // against `%p#1`) are different bodies: an ascending and a descending
+  // sort, a sum of squares of either operand, all stay apart.
+  func.func public @bodies(%x: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {}]>}) -> (tensor<8x8xf32>, tensor<8x8xf32>, tensor<8xf32>, tensor<8xf32>) {
+    %up = "stablehlo.sort"(%x) <{dimension = 1 : i64, is_stable = true}> ({
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %p:2 = "stablehlo.optimization_barrier"(%a, %b) : (tensor<f32>, tensor<f32>) -> (tensor<f32>, tensor<f32>)
+      %c = "stablehlo.compare"(%p#0, %p#1) <{comparison_direction = #stablehlo<comparison_direction LT>}> : (tensor<f32>, tensor<f32>) -> tensor<i1>
+      "stablehlo.return"(%c) : (tensor<i1>) -> ()
+    }) : (tensor<8x8xf32>) -> tensor<8x8xf32>
+    %down = "stablehlo.sort"(%x) <{dimension = 1 : i64, is_stable = true}> ({
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %p:2 = "stablehlo.optimization_barrier"(%a, %b) : (tensor<f32>, tensor<f32>) -> (tensor<f32>, tensor<f32>)
+      %c = "stablehlo.compare"(%p#1, %p#0) <{comparison_direction = #stablehlo<comparison_direction LT>}> : (tensor<f32>, tensor<f32>) -> tensor<i1>
+      "stablehlo.return"(%c) : (tensor<i1>) -> ()
+    }) : (tensor<8x8xf32>) -> tensor<8x8xf32>
+    %zero = "stablehlo.constant"() <{value = dense<0.000000e+00> : tensor<f32>}> : () -> tensor<f32>
+    %first = "stablehlo.reduce"(%x, %zero) <{dimensions = array<i64: 1>}> ({
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %p:2 = "stablehlo.optimization_barrier"(%a, %b) : (tensor<f32>, tensor<f32>) -> (tensor<f32>, tensor<f32>)
+      %m = "stablehlo.multiply"(%p#1, %p#1) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+      %s = "stablehlo.add"(%a, %m) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+      "stablehlo.return"(%s) : (tensor<f32>) -> ()
+    }) : (tensor<8x8xf32>, tensor<f32>) -> tensor<8xf32>
+    %second = "stablehlo.reduce"(%x, %zero) <{dimensions = array<i64: 1>}> ({
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %p:2 = "stablehlo.optimization_barrier"(%a, %b) : (tensor<f32>, tensor<f32>) -> (tensor<f32>, tensor<f32>)
+      %m = "stablehlo.multiply"(%p#0, %p#0) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+      %s = "stablehlo.add"(%a, %m) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+      "stablehlo.return"(%s) : (tensor<f32>) -> ()
+    }) : (tensor<8x8xf32>, tensor<f32>) -> tensor<8xf32>
+    return %up, %down, %first, %second : tensor<8x8xf32>, tensor<8x8xf32>, tensor<8xf32>, tensor<8xf32>
+  }
 }
 
 // CHECK-LABEL: func.func public @grad(
@@ -134,6 +169,12 @@ module @jit_grad attributes {mhlo.num_partitions = 4 : i32} {
 
 // CHECK-LABEL: func.func public @laid_out(
 // CHECK-COUNT-2: "stablehlo.negate"
+
+// CHECK-LABEL: func.func public @bodies(
+// CHECK: "stablehlo.compare"(%{{.*}}#0, %{{.*}}#1)
+// CHECK: "stablehlo.compare"(%{{.*}}#1, %{{.*}}#0)
+// CHECK: "stablehlo.multiply"(%{{.*}}#1, %{{.*}}#1)
+// CHECK: "stablehlo.multiply"(%{{.*}}#0, %{{.*}}#0)
 
 // PART-LABEL: func.func public @grad(
 // PART-NOT: mesh.all_reduce

@@ -291,3 +291,29 @@ func.func private @again(%x: tensor<8xf32>) -> tensor<8xf32> {
 // CHECK-NOT:     @max0
 // CHECK:       func.func private @again(
 // CHECK-NEXT:    call @again(
+
+// -----
+
+// An argument with a layout of its own, then a used and an unused
+// constraint of it: the unused one's annotation goes at the top beside the
+// argument's, after the sharding it reads (it went right after the
+// argument's annotation, before that sharding: IR that did not verify).
+"sdy.mesh"() <{mesh = #sdy.mesh<["a"=2, "b"=2]>, sym_name = "mesh"}> : () -> ()
+func.func @constrained_twice(%x: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {}]>}) -> tensor<8x8xf32> {
+  %0 = "sdy.sharding_constraint"(%x) <{sharding = #sdy.sharding<@mesh, [{}, {"a"}]>}> : (tensor<8x8xf32>) -> tensor<8x8xf32>
+  "sdy.sharding_constraint"(%x) <{sharding = #sdy.sharding<@mesh, [{"b"}, {}]>}> : (tensor<8x8xf32>) -> tensor<8x8xf32>
+  %1 = "stablehlo.negate"(%0) : (tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %1 : tensor<8x8xf32>
+}
+
+// CHECK-LABEL: func.func @constrained_twice(%arg0: tensor<8x8xf32>)
+// CHECK-NEXT:    %[[R:.*]] = mesh.sharding @mesh split_axes = {{\[\[}}]] :
+// CHECK-NEXT:    %[[X:.*]] = mesh.shard %arg0 to %[[R]] :
+// CHECK-NEXT:    %[[A:.*]] = mesh.sharding @mesh split_axes = {{\[\[}}], [0]] :
+// CHECK-NEXT:    %[[B:.*]] = mesh.sharding @mesh split_axes = {{\[\[}}1]] :
+// CHECK-NEXT:    %[[XB:.*]] = mesh.shard %[[X]] to %[[B]] :
+// CHECK-NEXT:    %[[XA:.*]] = mesh.shard %[[XB]] to %[[A]] annotate_for_users :
+// CHECK-NEXT:    "stablehlo.negate"(%[[XA]])
+
+// SPMD-LABEL: func.func @constrained_twice(
+// SPMD:         return

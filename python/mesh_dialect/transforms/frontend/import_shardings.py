@@ -477,10 +477,17 @@ class ImportShardings(Pass):
             return shardings[key]
 
         def shard(
-            value: ir.Value, found: tuple[str, Sharding], for_users: bool, where: ir.InsertionPoint | None
+            value: ir.Value,
+            found: tuple[str, Sharding],
+            for_users: bool,
+            where: ir.InsertionPoint | ir.Operation | None,
         ) -> ir.Value:
-            """`where` None: at the top (for the entry block's arguments)."""
+            """`where` None: at the top (for the entry block's arguments); an
+            op: right after it, or at the top if it is there itself (a later
+            sharding may go after it, and must come before its user)."""
             s = sharding_value(*found)
+            if isinstance(where, ir.Operation):
+                where = None if where in made_at_top else ir.InsertionPoint.after(where)
             with where or at_top(), func.location:
                 made = mesh_ops.shard(value, s, annotate_for_users=for_users)
             if where is None:
@@ -586,7 +593,7 @@ class ImportShardings(Pass):
             if isinstance(owner, ir.Block):
                 where = None if owner == entry else ir.InsertionPoint.at_block_begin(owner)
             else:
-                where = ir.InsertionPoint.after(owner)
+                where = owner.operation
             new = shard(source, found, False, where)
             source.replace_all_uses_except(new, [new.owner.operation, op])
         self.erase(op)
