@@ -68,6 +68,18 @@ def test_a_device_index_reduced_over_every_axis_agrees():
     assert found == {"%0": [("m", 0), ("m", 1)], "%from_elements": [("m", 0), ("m", 1)]}
 
 
+def test_a_value_that_may_vary_anyhow_agrees_after_a_collective_over_every_axis():
+    """What a receive brings may differ along any axis; gathered or reduced
+    over every axis of the mesh, every device holds the same, and over one
+    axis only it still may differ anyhow."""
+    found = varying(
+        "  %r = mesh.recv %x on @m mesh_axes = [0, 1] : (tensor<4x4xf32>) -> tensor<4x4xf32>\n"
+        "  %g = mesh.all_gather %r on @m mesh_axes = [0, 1] gather_axis = 0 : tensor<4x4xf32> -> tensor<16x4xf32>\n"
+        "  %s = mesh.all_reduce %r on @m mesh_axes = [1] : tensor<4x4xf32> -> tensor<4x4xf32>"
+    )
+    assert found == {"%0": [ANY], "%2": [ANY]}
+
+
 def test_a_loop_carries_what_its_body_yields_round_to_its_arguments():
     found = varying(
         "  %c0 = arith.constant 0 : index\n"

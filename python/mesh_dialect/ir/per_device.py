@@ -143,7 +143,13 @@ def _made(op: ir.Operation, name: str, read: frozenset, meshes: _Meshes) -> froz
     if name in _SPREAD:
         return read | _axes(op, "mesh_axes")
     if name in _AGREE:
-        return read - _axes(op, "mesh_axes") if ANY not in read else read
+        over = _axes(op, "mesh_axes")
+        if ANY not in read:
+            return read - over
+        # (over every axis of its mesh: every device ends with the same data,
+        # whatever it held before)
+        whole = meshes.axes(ir.FlatSymbolRefAttr(op.attributes["mesh"]).value) if "mesh" in op.attributes else _ANY
+        return _EMPTY if ANY not in whole and whole <= over else read
     if name == "mesh.shift":
         attributes = op.attributes
         if "mesh" not in attributes or "shift_axis" not in attributes:

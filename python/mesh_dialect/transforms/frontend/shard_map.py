@@ -27,6 +27,7 @@ from ...frontends.shard_map import Ring, group_axes, permutation_shift
 from ...interfaces.registry import hlo_reduce_kind
 from ...interfaces.rules import INVALID
 from ...ir import ops as mesh_ops
+from ...ir.exchange import permuted
 from ...ir.per_device import per_device_values
 from ...sharding.spec import Sharding
 
@@ -362,24 +363,20 @@ class Expander:
 
     @staticmethod
     def ring(op: ir.Operation, value: ir.Value, t: ir.Type, mesh: str, ring: Ring, shape) -> ir.Value:
-        """A rotation by k over two axes: a rotation by k mod n along the
-        minor axis (of n devices), then one by k / n along the major axis,
-        or by one more on the devices whose minor index wrapped round
-        (those below k mod n)."""
-        q, r = divmod(ring.offset, shape[ring.minor])
+        """A rotation by k over two axes.  By whole rows of the minor axis
+        (k a multiple of its n devices): a rotation by k / n along the major
+        axis.  Otherwise each device sends its block straight to the device
+        k places on (`ir.exchange.permuted`), as XLA's collective permute
+        does: each block moves once, where a rotation along the minor axis
+        and then the major one moves the wrapped blocks twice."""
+        sizes = [shape[ring.major], shape[ring.minor]]
+        q, r = divmod(ring.offset, sizes[1])
         with op.location, ir.InsertionPoint(op):
-
-            def along(x: ir.Value, axis: int, by: int) -> ir.Value:
-                if by % shape[axis] == 0:
-                    return x
-                return mesh_ops.shift(t, x, mesh, axis, by % shape[axis], mesh_axes=[axis], rotate=True)
-
-            moved = along(value, ring.minor, r)
             if r == 0:
-                return along(moved, ring.major, q)
-            kept, carried = along(moved, ring.major, q), along(moved, ring.major, q + 1)
-            # no carry from the minor index r on
-            return _by_index(mesh, ring.minor, arith.CmpIPredicate.sge, r, kept, carried)
+                return mesh_ops.shift(t, value, mesh, ring.major, q, mesh_axes=[ring.major], rotate=True)
+            count = sizes[0] * sizes[1]
+            perm = [(i + ring.offset) % count for i in range(count)]
+            return permuted(value, mesh, sizes, [ring.major, ring.minor], perm)
 
     @staticmethod
     def partition_id(op: ir.Operation, mesh: str) -> ir.Value:
