@@ -154,6 +154,20 @@ def test_parse_ignores_prose_and_plain_text() -> None:
             ("malformed expected-error-re directive: invalid regex '[0-9': unterminated character set at position 0"),
         ),
         (
+            "// expected-error-re {{a {{(?i)b}}}}",
+            (
+                "malformed expected-error-re directive: invalid regex text 'a {{(?i)b}}': "
+                "global flags not at the start of the expression"
+            ),
+        ),
+        (
+            "// expected-error-re {{{{(?P<x>a)}} {{(?P<x>b)}}}}",
+            (
+                "malformed expected-error-re directive: invalid regex text '{{(?P<x>a)}} {{(?P<x>b)}}': "
+                "redefinition of group name 'x' as group 2; was group 1"
+            ),
+        ),
+        (
             "// expected-error-re {{a {{b}}",
             "malformed expected-error-re directive: unterminated '{{' in regex text 'a {{b'",
         ),

@@ -166,6 +166,14 @@ def test_several_functions_need_a_choice(files):
     )
 
 
+def test_a_function_may_be_named_with_its_at_sign(files):
+    """`-f @scale` names @scale, as `--mesh @mesh` and mesh-viz's `-f` take it."""
+    (files / "two.mlir").write_text(GLOBAL + GLOBAL.replace("@scale", "@other"))
+    with_at, without = run("two.mlir", "-f", "@other", cwd=files), run("two.mlir", "-f", "other", cwd=files)
+    assert (with_at.returncode, with_at.stdout) == (0, without.stdout)
+    assert without.stdout.startswith("result 0: tensor<4x2xi32>")
+
+
 def test_usage_error_exits_1(files):
     p = run("global.mlir", "--no-such-flag", cwd=files)
     assert p.returncode == 1

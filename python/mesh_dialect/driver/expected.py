@@ -202,7 +202,10 @@ def _compile_mixed(text: str) -> re.Pattern[str]:
         pieces += [re.escape(text[pos:start]), f"(?:{inner})"]
         pos = end + 2
     pieces.append(re.escape(text[pos:]))
-    return re.compile("".join(pieces))
+    try:  # (each group compiles alone; together, a flag not in front or a group name used twice does not)
+        return re.compile("".join(pieces))
+    except re.error as exc:
+        raise ValueError(f"invalid regex text '{text}': {exc.msg}") from None  # (positions in the joined text)
 
 
 def _flatten(diagnostics: Iterable[Diagnostic], as_note: bool = False) -> Iterator[tuple[str, Diagnostic]]:

@@ -136,6 +136,7 @@ class RunDriver:
     def _pick(sim, requested: str | None, path: str) -> str:
         names = sim.function_names()
         if requested is not None:
+            requested = requested.removeprefix("@")  # (as --mesh and mesh-viz -f take it)
             if requested not in names:
                 known = ", ".join("@" + n for n in names) or "none"
                 raise RunError(f"no function @{requested} in '{path}' (functions: {known})")
