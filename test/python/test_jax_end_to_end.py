@@ -85,6 +85,7 @@ SPECS = {
     "seq_filter": ([DM], [DM]),
     "seq_tv": ([DM], [()]),
     "seq_next_token": ([DM, DM], [()]),
+    "seq_next_token_take": ([DM, DM], [()]),
     "reshard": (
         [DM],
         [("model", "data"), (("model", "data"),), (DM,), (None, ("model", "data")), (), ("model",)],

@@ -32,6 +32,7 @@ from mesh_dialect.interfaces.rules import (
     Crop,
     Scan,
     Window,
+    cheapest_crop_cut,
     clash_moves,
     crop_layout,
     moved_options,
@@ -1022,3 +1023,21 @@ def test_pad_crops_give_every_device_its_rows_and_padding(extent, pieces, data):
     cut = s.sharded_dims_offsets or source
     halo = tuple(s.halo_sizes) or (0, 0)
     assert all(c.local(out_cut, cut, halo, p) is not None for p in range(pieces))
+
+
+def test_slices_keep_their_rows_in_place_where_that_moves_fewer_bytes():
+    """`cheapest_crop_cut`: `x[:, :-1]` of 32 rows over 4 keeps each device's
+    rows where they are (8, 8, 8, 7), where the default cut of 31 (7, 8, 8,
+    8) brings a row to three devices; `x[:, 1:]`'s own cut is the default
+    one.  Two slices wanting different cuts (a next-token loss's logits and
+    targets) take the one that moves the cheaper rows; a crop reading such a
+    value (a pad back to 32) is priced too, and a tie keeps the default."""
+    even = (0, 8, 16, 24, 32)
+    head, tail = Crop(0, 1, 1, 0, 1, (4, 32, 16), 31), Crop(0, 1, 1, 1, 1, (4, 32), 31)
+    assert cheapest_crop_cut([(head, 256, even)], [], 31, 4) == (0, 8, 16, 24, 31)
+    assert cheapest_crop_cut([(tail, 16, even)], [], 31, 4) is None
+    assert cheapest_crop_cut([(head, 256, even), (tail, 16, even)], [], 31, 4) == (0, 8, 16, 24, 31)
+    assert cheapest_crop_cut([(head, 16, even), (tail, 256, even)], [], 31, 4) is None
+    # pad(x[:, :-1], low 1) back to 32 rows: either cut moves one row
+    shift = Crop(0, 1, 1, -1, 1, (4, 31, 16), 32, pads=True)
+    assert cheapest_crop_cut([(head, 256, even)], [(shift, 256, even)], 31, 4) is None

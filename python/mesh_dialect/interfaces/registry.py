@@ -788,7 +788,7 @@ def _reshape_rule(in_shape, out_shape, groups: list[tuple[list[int], list[int]]]
     return ShardingRule(_all_parallel(loops), (tuple(in_map),), (tuple(out_map),))
 
 
-def _shape_groups(a: tuple[int, ...], b: tuple[int, ...]) -> list[tuple[list[int], list[int]]] | None:
+def shape_groups(a: tuple[int, ...], b: tuple[int, ...]) -> list[tuple[list[int], list[int]]] | None:
     """Split two static shapes of equal size into the shortest runs of
     dimensions with equal products (4x6 -> 24 is one run, 2x3x4 -> 6x4 two);
     trailing unit dimensions join the last run.  None if the sizes differ."""
@@ -886,7 +886,7 @@ def _shape_reshape(op: ir.Operation) -> ShardingRule | None:
         alike = [src[d] for d in kept_src] == [dst[d] for d in kept_dst]
         groups = [([i], [j]) for i, j in zip(kept_src, kept_dst)] if alike else []
     else:
-        groups = _shape_groups(src, dst)
+        groups = shape_groups(src, dst)
     if groups is None:
         return None
     rule = _reshape_rule(src, dst, groups)
@@ -2377,8 +2377,11 @@ def _hlo_convolution(op: ir.Operation) -> ShardingRule | None:
     Feature groups tie
     a group's input and output features together, and batch groups the
     batch to the output features, so those loops stay whole then, except
-    in a depthwise convolution (one channel per group), whose channels
-    split like a batch; batch groups still sum over every input feature."""
+    where a group has one input or one output channel (a depthwise
+    convolution, with a channel multiplier or not), whose channels split
+    like a batch, or one example per batch group (a depthwise kernel's
+    gradient), whose batch splits with the output features; batch groups
+    still sum over every input feature."""
     dims = conv_dimensions(str(_attr(op, "dimension_numbers") or ""))
     if dims is None or len(op.operands) != 2 or len(op.results) != 1:
         return None
@@ -2403,16 +2406,25 @@ def _hlo_convolution(op: ir.Operation) -> ShardingRule | None:
     if groups[1] == [1]:
         inputs[dims.input_batch] = dims.output_batch
         iterators[dims.output_batch] = Iterator.parallel()
+    feature_groups, batch_groups = groups[0][0], groups[1][0]
     depthwise = (
-        groups[1] == [1]
-        and groups[0][0] > 1
-        and x[dims.input_feature] == k[dims.kernel_output_feature] == out[dims.output_feature] == groups[0][0]
-        and k[dims.kernel_input_feature] == 1
+        batch_groups == 1
+        and feature_groups > 1
+        and k[dims.kernel_output_feature] == out[dims.output_feature]
+        and (k[dims.kernel_input_feature] == 1 or k[dims.kernel_output_feature] == feature_groups)
     )
     if depthwise:
-        # one channel per group: a device's channels are whole groups, and
-        # partition sets its feature_group_count to its channel count
+        # one input or one output channel per group (a depthwise convolution,
+        # with a channel multiplier or not): a piece of either feature
+        # dimension that divides evenly holds whole groups, and partition
+        # sets feature_group_count to the device's groups
         inputs[dims.input_feature] = kernel[dims.kernel_output_feature] = dims.output_feature
+        iterators[dims.output_feature] = Iterator.parallel()
+    if feature_groups == 1 and batch_groups > 1 and x[dims.input_batch] == batch_groups:
+        # one example per batch group (JAX's depthwise kernel gradient, its
+        # channels the batch): the batch splits with the output features,
+        # and partition sets batch_group_count to the device's groups
+        inputs[dims.input_batch] = kernel[dims.kernel_output_feature] = dims.output_feature
         iterators[dims.output_feature] = Iterator.parallel()
     if not grouped:
         kernel[dims.kernel_output_feature] = dims.output_feature

@@ -375,6 +375,15 @@ def seq_next_token(logits: jax.Array, targets: jax.Array) -> jax.Array:
     return -jnp.sum(log_probs * targets[:, 1:])
 
 
+def seq_next_token_take(logits: jax.Array, targets: jax.Array) -> jax.Array:
+    """The next-token loss as LM code writes it: integer targets picked with
+    `take_along_axis` (a batched gather) from the log-probabilities of
+    `logits[:, :-1]`, the targets shifted by one (`targets[:, 1:]`), the
+    sequence (48, cut 31 over 4 devices once sliced) split over "model"."""
+    log_probs = jax.nn.log_softmax(logits[:, :-1], axis=-1)
+    return -jnp.mean(jnp.take_along_axis(log_probs, targets[:, 1:, None], axis=-1))
+
+
 def _rms_norm(x: jax.Array, gain: jax.Array) -> jax.Array:
     return x * jax.lax.rsqrt(jnp.mean(x * x, axis=-1, keepdims=True) + 1e-6) * gain
 
@@ -699,6 +708,12 @@ PROGRAMS = {
     "seq_filter": (seq_filter, [(4, 48, 16)], [P("data", "model")], P("data", "model")),
     "seq_tv": (seq_tv, [(4, 48, 16)], [P("data", "model")], P()),
     "seq_next_token": (seq_next_token, [(4, 48, 16), (4, 48, 16)], [P("data", "model"), P("data", "model")], P()),
+    "seq_next_token_take": (
+        seq_next_token_take,
+        [(4, 32, 16), ints((4, 32), 0, 16)],
+        [P("data", "model"), P("data", "model")],
+        P(),
+    ),
     "reshard": (
         reshard,
         [(8, 16)],

@@ -2,7 +2,10 @@
 // a broadcast_in_dim's static type and sizes: partition refuses them where
 // they stand (a reshape and a broadcast_in_dim used to get a dynamic
 // result type that nothing sizes).  A slice of stride 1 on such pieces
-// becomes a tensor.extract_slice (stablehlo/crops.mlir).
+// becomes a tensor.extract_slice (stablehlo/crops.mlir), and a reshape
+// that only adds or drops unit dimensions next to them tensor reshapes
+// (stablehlo/uneven-reshape.mlir); one that merges such a piece with
+// another dimension does not line up.
 // RUN: mesh-opt --split-input-file --verify-diagnostics --mesh-partition %s
 
 mesh.mesh @mesh(shape = 2)
@@ -27,12 +30,12 @@ func.func @broadcast_new_dim(%arg0: tensor<4xf32>) -> tensor<3x4xf32> {
 
 // -----
 
-mesh.mesh @mesh(shape = 2x2)
-func.func @reshape_two_groups(%arg0: tensor<5x7xf32>) -> tensor<5x7x1xf32> {
-  %s = mesh.sharding @mesh split_axes = [[0], [1]] : !mesh.sharding
+mesh.mesh @mesh(shape = 2)
+func.func @reshape_merging(%arg0: tensor<5x7xf32>) -> tensor<35xf32> {
+  %s = mesh.sharding @mesh split_axes = [[0]] : !mesh.sharding
   %x = mesh.shard %arg0 to %s : tensor<5x7xf32>
-  // expected-error @+1 {{'stablehlo.reshape' of pieces of different or dynamic sizes is not supported yet (local type tensor<?x?x1xf32>)}}
-  %0 = "stablehlo.reshape"(%x) : (tensor<5x7xf32>) -> tensor<5x7x1xf32>
-  %1 = mesh.shard %0 to %s : tensor<5x7x1xf32>
-  return %1 : tensor<5x7x1xf32>
+  // expected-error @+1 {{the pieces around 'stablehlo.reshape' do not line up: operand 0 is cut as [0:2, 2:5] and result 0 as [0:17, 17:35] along loop 0}}
+  %0 = "stablehlo.reshape"(%x) : (tensor<5x7xf32>) -> tensor<35xf32>
+  %1 = mesh.shard %0 to %s : tensor<35xf32>
+  return %1 : tensor<35xf32>
 }

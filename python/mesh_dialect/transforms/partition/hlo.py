@@ -552,6 +552,63 @@ def _sized_by_type(part: _Partition, op: ir.Operation) -> None:
     _static_local(part, op)
 
 
+def _reshape(part: _Partition, op: ir.Operation) -> None:
+    """A reshape of pieces of different sizes (a dimension cut unevenly,
+    which the rule splits only where its group has no other dimension but
+    units) cannot write its result size: it becomes `tensor.collapse_shape`
+    and `tensor.expand_shape` of the runs of dimensions it merges and
+    splits, each piece's size read from the operand's."""
+    r = op.results[0]
+    if r not in part.global_type or ir.RankedTensorType(r.type).has_static_shape:
+        return
+    from ...interfaces.registry import shape_groups
+
+    x = op.operands[0]
+    given, local = ir.RankedTensorType(x.type), ir.RankedTensorType(r.type)
+    whole_x = ir.RankedTensorType(part.global_type.get(x, x.type)).shape
+    groups = shape_groups(tuple(whole_x), tuple(ir.RankedTensorType(part.global_type[r]).shape))
+    if groups is None:
+        _static_local(part, op)
+        return
+    for ins, outs in groups:
+        for t, dims in ((given, ins), (local, outs)):
+            open_dims = [d for d in dims if t.is_dynamic_dim(d)]
+            if open_dims and any(t.shape[d] != 1 for d in dims if d not in open_dims):
+                _static_local(part, op)  # (a piece of dynamic size merged with another dimension)
+    dyn = ir.ShapedType.get_dynamic_size()
+    with ir.InsertionPoint(op), op.location:
+        value = x
+        if any(len(ins) > 1 for ins, _ in groups):
+            runs = [
+                dyn if any(given.is_dynamic_dim(d) for d in ins) else math.prod(given.shape[d] for d in ins)
+                for ins, _ in groups
+            ]
+            run_type = ir.RankedTensorType.get(runs, local.element_type)
+            value = tensor.CollapseShapeOp(run_type, value, ir.Attribute.parse(str([ins for ins, _ in groups]))).result
+        if any(len(outs) > 1 for _, outs in groups) or value.type != local:
+            sizes: list = []
+            for k, (_, outs) in enumerate(groups):
+                for d in outs:
+                    if local.is_dynamic_dim(d):
+                        index = arith.ConstantOp(ir.IndexType.get(), k).result
+                        sizes.append(tensor.DimOp(value, index).result)
+                    else:
+                        sizes.append(local.shape[d])
+            value = tensor.ExpandShapeOp(
+                local,
+                value,
+                ir.Attribute.parse(str([outs for _, outs in groups])),
+                [v for v in sizes if not isinstance(v, int)],
+                [v if isinstance(v, int) else dyn for v in sizes],
+            ).result
+    if value == x:  # (the same type: nothing to do but read the operand)
+        r.replace_all_uses_with(x)
+        part.forget(r)
+        op.erase()
+        return
+    part.replaced(op, value.owner.operation)
+
+
 def _broadcast_in_dim(part: _Partition, op: ir.Operation) -> None:
     """A broadcast's result piece of dynamic size along a dimension its
     operand's piece gives (the same size, cut alike) is that piece's size;
@@ -581,20 +638,29 @@ def _gather(part: _Partition, op: ir.Operation) -> None:
     operand dimension takes that dimension's local piece (the rule splits
     only such offset dimensions); pieces of different sizes cannot be
     written in `slice_sizes`, but along the rows the ids pick one at a time
-    (the rule's sum loop), which each device holds as many of as it may."""
-    _static_local(part, op)
+    (the rule's sum loop), which each device holds as many of as it may,
+    and along the batch (slices of one row at the ids' own batch
+    position), whose sizes the ids' piece gives."""
+    dims = gather_dimensions(str(op.attributes["dimension_numbers"]))
+    result = op.results[0]
+    if result in part.global_type and dims is not None:
+        local = ir.RankedTensorType(result.type)
+        if any(local.is_dynamic_dim(p) for p in dims.offset_dims):
+            raise _unsupported(op, f"of pieces of different or dynamic sizes is not supported yet (local type {local})")
+    else:
+        _static_local(part, op)
     operand = ir.RankedTensorType(op.operands[0].type)
     attr = op.attributes["slice_sizes"]
     sizes = ints_of(attr)
-    dims = gather_dimensions(str(op.attributes["dimension_numbers"]))
     layout = part.layout.get(op.operands[0])
     row = None
     if dims is not None and layout is not None and len(dims.start_index_map) == 1:
         row = dims.start_index_map[0] if layout.axes_of(dims.start_index_map[0]) else None
+    batching = dims.operand_batching_dims if dims is not None else ()
     changed = False
     for d, (n, k) in enumerate(zip(operand.shape, sizes)):
         if operand.is_dynamic_dim(d):
-            if d == row and k == 1:
+            if (d == row or d in batching) and k == 1:
                 continue
             raise _unsupported(op, f"on operand pieces of different or dynamic sizes is not supported yet ({operand})")
         if k > n:  # a whole dimension, now a piece
@@ -676,30 +742,38 @@ def _gather_held_rows(part: _Partition, op: ir.Operation, dims: GatherDimensions
 
 
 def _convolution(part: _Partition, op: ir.Operation) -> None:
-    """A depthwise convolution split over its channels (one per group)
-    holds fewer groups on each device: its feature_group_count becomes the
-    device's channel count."""
-    if "feature_group_count" not in op.attributes:
-        return
-    groups = ir.IntegerAttr(op.attributes["feature_group_count"]).value
+    """A grouped convolution split along its groups (the rule splits the
+    features of a group of one input or one output channel, or the batch of
+    one example per batch group) holds fewer groups on each device: its
+    feature_group_count (batch_group_count) becomes the device's count."""
     dims = conv_dimensions(str(op.attributes["dimension_numbers"]))
-    x = op.operands[0]
-    if groups == 1 or dims is None or x not in part.global_type:
+    x, w = op.operands[0], op.operands[1]
+    if dims is None or x not in part.global_type:
         return
-    whole = ir.RankedTensorType(part.global_type[x]).shape[dims.input_feature]
     local = ir.RankedTensorType(x.type)
-    mine = local.shape[dims.input_feature]
-    if whole != groups or mine == groups:
-        return
-    if local.is_dynamic_dim(dims.input_feature):
-        raise _unsupported(op, f"split over channels into pieces of different sizes is not supported yet ({local})")
-    op.attributes["feature_group_count"] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), mine)
+    whole = ir.RankedTensorType(part.global_type[x]).shape
+    for attr_name, d, per_group in (
+        ("feature_group_count", dims.input_feature, ir.RankedTensorType(w.type).shape[dims.kernel_input_feature]),
+        ("batch_group_count", dims.input_batch, 1),
+    ):
+        if attr_name not in op.attributes:
+            continue
+        groups = ir.IntegerAttr(op.attributes[attr_name]).value
+        if groups == 1 or whole[d] != groups * per_group or local.shape[d] == whole[d]:
+            continue
+        if local.is_dynamic_dim(d):
+            why = f"split over its groups into pieces of different sizes is not supported yet ({local})"
+            raise _unsupported(op, why)
+        if local.shape[d] % per_group:
+            why = f"split within a group ({local.shape[d]} of {whole[d]} features, {per_group} a group)"
+            raise _unsupported(op, why)
+        op.attributes[attr_name] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), local.shape[d] // per_group)
 
 
 _LOCALIZE = {
     "gather": _gather,
     "broadcast_in_dim": _broadcast_in_dim,
-    "reshape": _sized_by_type,
+    "reshape": _reshape,
     "iota": _iota,
     "slice": _slice,
     "dynamic_slice": _dynamic_slice,

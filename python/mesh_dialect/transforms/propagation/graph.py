@@ -71,7 +71,7 @@ reshape's group of other sizes, whose cut on one side is not the default
 cut on the other) is cut only evenly (`_Candidates.lines_up`).  Pads and
 tosa ops keep to even pieces; hlo ops, see `_UNEVEN_HLO`."""
 _HLO_DIALECTS = ("stablehlo.", "mhlo.", "chlo.")
-_UNEVEN_HLO = frozenset(("broadcast_in_dim", "transpose", "dot_general", "dot", "reduce", "gather"))
+_UNEVEN_HLO = frozenset(("broadcast_in_dim", "transpose", "dot_general", "dot", "reduce", "gather", "reshape"))
 """The hlo ops besides the elementwise ones that partition runs on pieces of
 unequal sizes.  An hlo op writes its result types out, so such a piece
 types as dynamic along its cut: each of these (and each elementwise op)
@@ -79,19 +79,34 @@ takes that size from an operand, where the solver cuts a loop its operands
 index (`Node.sized_by_operands`).  An argmax or argmin reduce split along the
 dimension it picks along gathers its picks, and keeps to even pieces
 (`_Candidates.divides`); a gather cuts unevenly only the rows its ids pick
-one at a time (`Node.uneven_loops`)."""
+one at a time and its batch (`Node.uneven_loops`); a reshape only a
+dimension alone in its group but for unit dimensions (partition writes it
+as tensor reshapes, `hlo._reshape`)."""
 
 
 _UNEVEN_SUM_LOOPS_ONLY = frozenset(("gather",))
-"""The hlo ops of `_UNEVEN_HLO` that cut unevenly only along their sum loops."""
+"""The hlo ops of `_UNEVEN_HLO` that cut unevenly only along some loops
+(`gather_uneven_loops`)."""
 
 
 def uneven_sum_loops_only(name: str) -> bool:
     """Whether ops named `name` run on pieces of unequal sizes only along
-    their rule's sum loops (a gather's rows, picked one at a time by its
-    ids): the solver keeps their other loops even (`Node.uneven_loops`) and
-    `apply` gives them a cut along those loops alone."""
+    their rule's sum loops and the loops their ids index (a gather's rows,
+    picked one at a time by its ids, and its batch): the solver keeps their
+    other loops even (`Node.uneven_loops`) and `apply` gives them a cut
+    along those loops alone."""
     return name.startswith(_HLO_DIALECTS) and name.partition(".")[2] in _UNEVEN_SUM_LOOPS_ONLY
+
+
+def gather_uneven_loops(rule: ShardingRule) -> frozenset[int]:
+    """The loops of a gather's rule that may cut unevenly: its sum loop (the
+    rows its ids pick) and the loops its ids (operand 1) index, its batch,
+    whose sizes come from the ids' piece; a dimension the slice takes whole
+    (an offset loop) has its size written in `slice_sizes`, one for all."""
+    loops = {k for k, it in enumerate(rule.iterators) if it.is_reduction}
+    if len(rule.operand_maps) > 1 and rule.operand_maps[1] is not None:
+        loops.update(loop for loop in rule.operand_maps[1] if loop is not None)
+    return frozenset(loops)
 
 
 def uneven_kind(name: str) -> tuple[bool, bool]:
@@ -563,8 +578,8 @@ class _Builder:
         if uneven and uneven_sum_loops_only(name):
             # a gather split along the rows its ids pick (its sum loop) masks
             # the ids a device does not hold (partition's `_gather_held_rows`):
-            # those rows may be cut unevenly, its other loops may not
-            uneven_loops = frozenset(k for k, it in enumerate(rule.iterators) if it.is_reduction)
+            # those rows and its batch may be cut unevenly, its offsets may not
+            uneven_loops = gather_uneven_loops(rule)
             uneven = bool(uneven_loops)
         # (only the ops `SUM_LINEAR_OPS` lists, and generics whose body may
         # be linear, may run on partial sums)

@@ -31,6 +31,8 @@ where the chosen layouts differ from it, the difference is resharded.  With
 from __future__ import annotations
 
 import dataclasses
+import itertools
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -39,7 +41,14 @@ from mlir import ir
 
 from ...interfaces.choice import Choice, Request, choice_from_option, choose, same_placement
 from ...interfaces.registry import RuleCache, RuleError, knows, rule_always_exists
-from ...interfaces.rules import ShardingRule, option_from_lists, option_to_lists, validate_option
+from ...interfaces.rules import (
+    Crop,
+    ShardingRule,
+    cheapest_crop_cut,
+    option_from_lists,
+    option_to_lists,
+    validate_option,
+)
 from ...ir import ops as mesh_ops
 from ...ir.asm import remap_location
 from ...ir.control import (
@@ -57,13 +66,14 @@ from ...ir.schema import DYNAMIC
 from ...ir.signature import op_address
 from ...ir.syntax import Unprintable, decode_sharding_attr, encode_sharding_attr
 from ...sharding.spec import Mesh, Sharding
-from ..base import LOCAL_MESH, Pass, PassFailed, mesh_scopes, redefined_mesh, sharding_of
+from ..base import LOCAL_MESH, Pass, PassFailed, element_bytes, mesh_scopes, redefined_mesh, sharding_of
 from .graph import (
     ANY_MESH,
     LATER,
     costed_mesh,
     costed_value,
     extract,
+    gather_uneven_loops,
     rebuilds_from,
     uneven_kind,
     uneven_sum_loops_only,
@@ -275,17 +285,18 @@ def _lined_up(cut: dict, rule: ShardingRule, operands: list[ir.Value], results: 
 
 
 def _summed_cut(cut: dict, rule: ShardingRule, operands: list[ir.Value], option) -> dict:
-    """The part of `cut` along the dimensions the rule's sum loops index (a
-    gather's rows, the only ones it runs on unequal pieces of) that gives
-    every device a row (a slice of one row does not fit in none): its other
-    dimensions keep the default cut."""
+    """The part of `cut` along the dimensions a gather's uneven loops index
+    (`gather_uneven_loops`: its rows and its batch, the only ones it runs on
+    unequal pieces of) that gives every device a row (a slice of one row
+    does not fit in none): its other dimensions keep the default cut."""
     kept = set()
+    uneven = gather_uneven_loops(rule)
     for v, m in zip(operands, rule.operand_maps):
         t = v.type
         if m is None or not isinstance(t, ir.RankedTensorType):
             continue
         for d, loop in enumerate(m):
-            if loop is not None and option[loop] and rule.iterators[loop].is_reduction and d < t.rank:
+            if loop is not None and option[loop] and loop in uneven and d < t.rank:
                 kept.add((t.shape[d], tuple(option[loop])))
     return {k: o for k, o in cut.items() if k in kept and all(a < b for a, b in zip(o, o[1:]))}
 
@@ -646,6 +657,7 @@ class _Function:
         moved (`solver.py`), then write the choices as `visit` would."""
         if self.any_offsets:
             self.cuts = self.explicit_cuts()
+        self.adopt_crop_cuts()
         graph, refs = extract(self)
         graph.cuts = self.cuts
         self.graph_values = graph.values
@@ -746,6 +758,55 @@ class _Function:
             )
         self.cuts_agree = not even_elsewhere and all(None not in cuts.values() for cuts in found.values())
         return {m: _agreed(cuts) for m, cuts in found.items()}
+
+    def adopt_crop_cuts(self) -> None:
+        """Cut each size slices give (along a dimension of a size a mesh axis
+        group does not divide) where the slices keep the most rows where they
+        are (`rules.cheapest_crop_cut`, the crops reading such a dimension
+        priced too), when no annotation cuts it already: as if an
+        annotation cut it so (`explicit_cuts`).  One mesh only."""
+        if len(self.mesh_shapes) != 1:
+            return
+        ((name, shape),) = self.mesh_shapes.items()
+        mesh = _static_mesh(shape)
+        if mesh is None:
+            return
+        given = self.cuts.get(name, {})
+        crops: list[tuple[Crop, int]] = []
+        for index, rule in enumerate(self.rules):
+            if rule is not None and rule.crops:
+                for c in rule.crops:
+                    t = self.ops[index].operands[c.operand].type
+                    crops.append((c, math.prod(n for d, n in enumerate(c.shape) if d != c.dim) * element_bytes(t)))
+        if not crops:
+            return
+        groups = [
+            (axes, math.prod(shape[a] for a in axes))
+            for r in range(1, len(shape) + 1)
+            for axes in itertools.permutations(range(len(shape)), r)
+        ]
+
+        def cut(size: int, axes: tuple[int, ...]) -> tuple[int, ...]:
+            return given.get((size, axes)) or Sharding((axes,)).cut(0, size, mesh)
+
+        chosen = {}
+        for axes, count in groups:
+            sizes = {
+                c.out
+                for c, _ in crops
+                if c.stride == 1 and not (c.pads or c.inserts) and count <= c.out and c.out % count
+            }
+            for size in sizes - {n for n, a in given if a == axes}:
+                made = [(c, row, cut(c.extent, axes)) for c, row in crops if c.out == size and not c.inserts]
+                read = [(c, row, cut(c.out, axes)) for c, row in crops if c.extent == size and not c.inserts]
+                found = cheapest_crop_cut(made, read, size, count)
+                if found is not None:
+                    chosen[(size, axes)] = found
+        if chosen:
+            if not self.any_offsets:
+                self.cuts_agree = True
+            self.any_offsets = True
+            self.cuts = {**self.cuts, name: {**given, **chosen}}
 
     def priced_layout(self, ann: Ann) -> Sharding:
         """`ann`'s layout as the solver prices it: an annotation of the
