@@ -174,6 +174,15 @@ def test_a_function_may_be_named_with_its_at_sign(files):
     assert without.stdout.startswith("result 0: tensor<4x2xi32>")
 
 
+def test_an_argument_of_a_type_the_simulator_lacks_is_named_at_its_function(files):
+    (files / "odd.mlir").write_text("func.func @f(%k: i32, %t: tuple<i32>) -> i32 {\n  return %k : i32\n}\n")
+    p = run("odd.mlir", "-q", cwd=files)
+    assert (p.returncode, p.stderr.splitlines()[0]) == (
+        1,
+        "odd.mlir:1:1: error: argument 1 of @f: element type tuple<i32> is not supported by the simulator",
+    )
+
+
 def test_usage_error_exits_1(files):
     p = run("global.mlir", "--no-such-flag", cwd=files)
     assert p.returncode == 1

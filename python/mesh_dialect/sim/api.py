@@ -117,7 +117,10 @@ def random_inputs(sig: Signature, mesh: Mesh | None, seed: int) -> list[np.ndarr
     rng = np.random.default_rng(seed)
     out = []
     for i, (t, s) in enumerate(zip(sig.arg_types, sig.arg_shardings)):
-        dtype = dtype_of(t)
+        try:
+            dtype = dtype_of(t)
+        except SimError as e:
+            raise _at(sig.where, f"argument {i} of @{sig.name}: {e}") from None
         if isinstance(t, ir.ShapedType):
             if mesh is not None and s is not None and _sized_by_offsets(t, s, mesh):
                 shape = global_shape(tuple(ir.ShapedType(t).shape), s, mesh)
