@@ -378,6 +378,7 @@ def _parse_type_list(cur: Cursor) -> list[tuple[int, str]]:
 
 
 def _parse_elements(cur: Cursor, op: OpDef, elements, out: _Parsed) -> None:
+    skipped: list[str] = []  # the leading literals of the optional groups left out so far
     for el in elements:
         if isinstance(el, Literal):
             if el.text == ":" and op.implicit_result_type and not cur.peek(":"):
@@ -385,8 +386,15 @@ def _parse_elements(cur: Cursor, op: OpDef, elements, out: _Parsed) -> None:
             cur.expect(el.text, f"in '{op.full_name}'")
         elif isinstance(el, Optional):
             first = el.elements[0]
-            if isinstance(first, Literal) and cur.peek(first.text):
-                _parse_elements(cur, op, el.elements, out)
+            if not isinstance(first, Literal):
+                continue
+            if not cur.peek(first.text):
+                skipped.append(first.text)
+                continue
+            _parse_elements(cur, op, el.elements, out)
+            late = next((lit for lit in skipped if cur.peek(lit)), None)
+            if late is not None:  # (an optional part written after one the format puts later)
+                raise MeshSyntaxError(cur.pos, f"'{late}' must come before '{first.text}' in '{op.full_name}'")
         elif isinstance(el, Ref):
             if op.operand(el.name):
                 out.operands[el.name] = [cur.ssa()]

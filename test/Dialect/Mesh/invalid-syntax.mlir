@@ -86,6 +86,17 @@ func.func @unknown_reduction(%x: tensor<2x2xi8>) -> tensor<2x2xi8> {
 
 // -----
 
+// The optional parts of a sharding in another order than the syntax's.
+mesh.mesh @mesh0(shape = 2x2)
+func.func @misordered_parts() {
+  // POS: invalid-syntax.mlir:[[@LINE+2]]:68: error: 'partial' must come before 'halo_sizes' in 'mesh.sharding'
+  // expected-error@+1 {{'partial' must come before 'halo_sizes' in 'mesh.sharding'}}
+  %s = mesh.sharding @mesh0 split_axes = [[0]] halo_sizes = [1, 1] partial = sum [1] : !mesh.sharding
+  return
+}
+
+// -----
+
 mesh.mesh @mesh0(shape = 2x2)
 func.func @unknown_partial_kind() {
   // expected-error@+1 {{unknown reduction kind 'foo'; expected one of sum, max, min}}
