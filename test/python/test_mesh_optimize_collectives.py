@@ -586,11 +586,12 @@ def test_a_pad_plan_fetches_only_the_neighbours_some_device_reads():
     assert (plan.neighbours, plan.before, plan.after, plan.step, plan.start) == ((0, 1), 0, 4, 4, 0)
 
 
-def _gather_and_split(axis: int, traded: bool, moved: str) -> tuple[str, str]:
-    """The collective gathering dimension 0 of %a0 over mesh axis `axis`, and
-    the one splitting it again in `moved`: two all_to_alls trading it with
-    dimension 1 (`traded`), or an all_gather and an all_slice."""
-    on = f"on @mesh mesh_axes = [{axis}]"
+def _gather_and_split(axis: int | list[int], traded: bool, moved: str) -> tuple[str, str]:
+    """The collective gathering dimension 0 of %a0 over mesh axis `axis` (or
+    axes), and the one splitting it again in `moved`: two all_to_alls
+    trading it with dimension 1 (`traded`), or an all_gather and an
+    all_slice."""
+    on = f"on @mesh mesh_axes = {[axis] if isinstance(axis, int) else axis}"
     if traded:
         return (
             f"mesh.all_to_all %a0 {on} split_axis = 1 concat_axis = 0",
@@ -703,8 +704,11 @@ def flips(draw):
     dimension, a reversal of it (a copying linalg.generic or stablehlo's
     reverse), and the collective splitting it again."""
     mesh = [draw(st.integers(2, 5))] + ([draw(st.integers(1, 3))] if draw(st.booleans()) else [])
-    axis = draw(st.integers(0, len(mesh) - 1))
+    axis: int | list[int] = draw(st.integers(0, len(mesh) - 1))
     n = mesh[axis]
+    if len(mesh) == 2 and draw(st.booleans()):  # over both axes, in either order
+        axis = draw(st.permutations([0, 1]))
+        n = mesh[0] * mesh[1]
     piece = draw(st.integers(1, 3))
     mesh_text = "x".join(map(str, mesh))
     if draw(st.booleans()):

@@ -13,6 +13,8 @@
 // RUN: mesh-run %t.mlir -f rows_over_2 --compare-with %s -q --seed 3 | FileCheck %s --check-prefix=MATCH
 // RUN: mesh-run --allow-unregistered-dialect %t.mlir -f hlo_2x4 --compare-with %s -q --seed 4 | FileCheck %s --check-prefix=MATCH
 // RUN: mesh-run %t.mlir -f one_dim --compare-with %s -q --seed 5 | FileCheck %s --check-prefix=MATCH
+// RUN: mesh-run --allow-unregistered-dialect %t.mlir -f hlo_rows_over_both_axes --compare-with %s -q --seed 6 | FileCheck %s --check-prefix=MATCH
+// RUN: mesh-run --allow-unregistered-dialect %t.mlir -f hlo_rows_over_both_axes_minor_first --compare-with %s -q --seed 7 | FileCheck %s --check-prefix=MATCH
 // RUN: mesh-opt --mesh-optimize-collectives=explain=true %t.part.mlir --allow-unregistered-dialect -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 // MATCH: match
 // REMARK: remark: a reversal between two all_to_alls became an exchange with the mirror device: 768 -> 512 bytes received per device
@@ -132,4 +134,36 @@ func.func @one_dim(%x: tensor<16xf32>) -> tensor<16xf32> {
   } -> tensor<16xf32>
   %ys = mesh.shard %y to %s : tensor<16xf32>
   return %ys : tensor<16xf32>
+}
+
+// Rows split over both axes of the 2x4 mesh (an axis tuple), in either
+// order: the mirror of group index i is 7 - i in that order, one block
+// each (128 bytes, XLA's collective-permute), where two all_to_alls
+// received 224.
+// CHECK-LABEL: func.func @hlo_rows_over_both_axes(
+// CHECK-NOT: mesh.all_to_all
+// CHECK: "stablehlo.reverse"(%arg0)
+// CHECK: mesh.send %{{.*}} on @m24 mesh_axes = [0, 1] destination = [%{{.*}}, %{{.*}}] : (tensor<1x32xf32>, index, index)
+// CHECK: mesh.recv %{{.*}} on @m24 mesh_axes = [0, 1] source = [%{{.*}}, %{{.*}}] : (tensor<1x32xf32>, index, index)
+// CHECK-NOT: mesh.all_to_all
+// CHECK: return
+func.func @hlo_rows_over_both_axes(%x: tensor<8x32xf32>) -> tensor<8x32xf32> {
+  %rows = mesh.sharding @m24 split_axes = [[0, 1]] : !mesh.sharding
+  %xs = mesh.shard %x to %rows : tensor<8x32xf32>
+  %y = "stablehlo.reverse"(%xs) <{dimensions = array<i64: 0>}> : (tensor<8x32xf32>) -> tensor<8x32xf32>
+  %ys = mesh.shard %y to %rows : tensor<8x32xf32>
+  return %ys : tensor<8x32xf32>
+}
+
+// CHECK-LABEL: func.func @hlo_rows_over_both_axes_minor_first(
+// CHECK-NOT: mesh.all_to_all
+// CHECK: mesh.send %{{.*}} on @m24 mesh_axes = [1, 0]
+// CHECK-NOT: mesh.all_to_all
+// CHECK: return
+func.func @hlo_rows_over_both_axes_minor_first(%x: tensor<8x32xf32>) -> tensor<8x32xf32> {
+  %rows = mesh.sharding @m24 split_axes = [[1, 0]] : !mesh.sharding
+  %xs = mesh.shard %x to %rows : tensor<8x32xf32>
+  %y = "stablehlo.reverse"(%xs) <{dimensions = array<i64: 0>}> : (tensor<8x32xf32>) -> tensor<8x32xf32>
+  %ys = mesh.shard %y to %rows : tensor<8x32xf32>
+  return %ys : tensor<8x32xf32>
 }

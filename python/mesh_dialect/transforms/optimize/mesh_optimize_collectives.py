@@ -1092,8 +1092,9 @@ class MeshOptimizeCollectives(Pass):
                 continue
             forward, reverse, mesh, d = found
             view = _collective(back)
-            axis = view.mesh_axes[0]
-            n = mesh.shape[axis]
+            axes = list(view.mesh_axes)
+            sizes = [mesh.shape[a] for a in axes]
+            n = math.prod(sizes)
             x = forward.operands[0]
             alone = _only_user(forward.results[0], reverse)
             before = _total(_op_cost(forward, meshes) if alone else 0, _op_cost(back, meshes))
@@ -1103,12 +1104,12 @@ class MeshOptimizeCollectives(Pass):
                 continue
             with ir.InsertionPoint(back), back.location:
                 local = _reversed_piece(reverse, x, d)
-                if n == 2:
-                    value = mesh_ops.ShiftOp(x.type, local, view.mesh, axis, 1, mesh_axes=[axis], rotate=True).result
-                else:
-                    value = permuted(local, view.mesh, [n], [axis], [n - 1 - i for i in range(n)])
+                if n == 2 and len(axes) == 1:
+                    value = mesh_ops.ShiftOp(x.type, local, view.mesh, axes[0], 1, mesh_axes=axes, rotate=True).result
+                else:  # (over several axes: the mirror in the group's row-major order, as they cut the dimension)
+                    value = permuted(local, view.mesh, sizes, axes, [n - 1 - i for i in range(n)])
             init = _producer(reverse.operands[1], "tensor.empty") if len(reverse.operands) > 1 else None
-            how = "mesh.shift" if n == 2 else "an exchange with the mirror device"
+            how = "mesh.shift" if n == 2 and len(axes) == 1 else "an exchange with the mirror device"
             what = _became(back, "a reversal", how)
             self._replace_around(back, [forward] if alone else [], (reverse,), value, what, before, after)
             if init is not None and next(iter(init.results[0].uses), None) is None:
@@ -1219,12 +1220,13 @@ def _became(back: ir.Operation, moved: str, how: str) -> str:
     return f"{moved} between {pair} became {how}"
 
 
-def _splits_again(back: ir.Operation, meshes: Meshes) -> tuple[Mesh, int] | None:
+def _splits_again(back: ir.Operation, meshes: Meshes, *, axes: int = 1) -> tuple[Mesh, int] | None:
     """(the mesh, the dimension) when `back`, an all_to_all or an all_slice,
-    splits a dimension over one mesh axis of a static mesh; else None."""
+    splits a dimension over one mesh axis (up to `axes` of them) of a static
+    mesh; else None."""
     view = _collective(back)
     mesh = _static_mesh(back, meshes)
-    if mesh is None or len(view.mesh_axes) != 1:
+    if mesh is None or not 1 <= len(view.mesh_axes) <= axes:
         return None
     return mesh, view.split_axis if back.name == "mesh.all_to_all" else view.slice_axis
 
@@ -2115,10 +2117,10 @@ _REVERSES = ("stablehlo.reverse", "mhlo.reverse")
 
 def _reversal_between(back: ir.Operation, meshes: Meshes) -> tuple[ir.Operation, ir.Operation, Mesh, int] | None:
     """(the first collective, the reversal, the mesh, the dimension) when
-    `back` (an all_to_all or an all_slice) splits again, over one mesh axis,
-    the dimension a reversal of that dimension only reversed right after an
+    `back` (an all_to_all or an all_slice) splits again, over mesh axes, the
+    dimension a reversal of that dimension only reversed right after an
     all_to_all or an all_gather gathered it; else None."""
-    split = _splits_again(back, meshes)
+    split = _splits_again(back, meshes, axes=len(_collective(back).mesh_axes))
     if split is None:
         return None
     mesh, d = split
@@ -2137,7 +2139,7 @@ def _reversal_between(back: ir.Operation, meshes: Meshes) -> tuple[ir.Operation,
     if forward is None or forward.operands[0].type != back.results[0].type:
         return None
     local = _static_shape(back.results[0].type)
-    if local is None or local[d] * mesh.shape[_collective(back).mesh_axes[0]] != shape[d]:
+    if local is None or local[d] * math.prod(mesh.shape[a] for a in _collective(back).mesh_axes) != shape[d]:
         return None
     return forward, reverse, mesh, d
 
