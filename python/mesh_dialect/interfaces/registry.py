@@ -2379,9 +2379,9 @@ def _hlo_convolution(op: ir.Operation) -> ShardingRule | None:
     batch to the output features, so those loops stay whole then, except
     where a group has one input or one output channel (a depthwise
     convolution, with a channel multiplier or not), whose channels split
-    like a batch, or one example per batch group (a depthwise kernel's
-    gradient), whose batch splits with the output features; batch groups
-    still sum over every input feature."""
+    like a batch, or one example or one output channel per batch group (a
+    depthwise kernel's gradient), whose batch splits with the output
+    features; batch groups still sum over every input feature."""
     dims = conv_dimensions(str(_attr(op, "dimension_numbers") or ""))
     if dims is None or len(op.operands) != 2 or len(op.results) != 1:
         return None
@@ -2420,10 +2420,17 @@ def _hlo_convolution(op: ir.Operation) -> ShardingRule | None:
         # sets feature_group_count to the device's groups
         inputs[dims.input_feature] = kernel[dims.kernel_output_feature] = dims.output_feature
         iterators[dims.output_feature] = Iterator.parallel()
-    if feature_groups == 1 and batch_groups > 1 and x[dims.input_batch] == batch_groups:
-        # one example per batch group (JAX's depthwise kernel gradient, its
-        # channels the batch): the batch splits with the output features,
-        # and partition sets batch_group_count to the device's groups
+    if (
+        feature_groups == 1
+        and batch_groups > 1
+        and batch_groups in (x[dims.input_batch], k[dims.kernel_output_feature])
+        and k[dims.kernel_output_feature] == out[dims.output_feature]
+    ):
+        # one example or one output channel per batch group (JAX's depthwise
+        # kernel gradient, its channels the batch): a piece of either that
+        # divides evenly holds whole groups, so the batch splits with the
+        # output features, and partition sets batch_group_count to the
+        # device's groups
         inputs[dims.input_batch] = kernel[dims.kernel_output_feature] = dims.output_feature
         iterators[dims.output_feature] = Iterator.parallel()
     if not grouped:

@@ -11,6 +11,7 @@
 // RUN: mesh-run %t.mlir --compare-with %s -f depthwise_multiplier -q --seed 7 | FileCheck %s --check-prefix=SIM
 // RUN: mesh-run %t.mlir --compare-with %s -f one_output_per_group -q --seed 8 | FileCheck %s --check-prefix=SIM
 // RUN: mesh-run %t.mlir --compare-with %s -f depthwise_kernel_gradient -q --seed 9 | FileCheck %s --check-prefix=SIM
+// RUN: mesh-run %t.mlir --compare-with %s -f batch_groups_of_two -q --seed 10 | FileCheck %s --check-prefix=SIM
 // SIM: match
 
 mesh.mesh @mesh(shape = 2)
@@ -103,4 +104,20 @@ func.func @depthwise_kernel_gradient(%x: tensor<3x5x5x4xi32>, %dy: tensor<3x5x5x
   %g = "stablehlo.convolution"(%x0, %d0) <{batch_group_count = 4 : i64, dimension_numbers = #stablehlo.conv<[f, 0, 1, b]x[i, 0, 1, o]->[0, 1, b, f]>, feature_group_count = 1 : i64, padding = dense<1> : tensor<2x2xi64>, window_strides = array<i64: 1, 1>}> : (tensor<3x5x5x4xi32>, tensor<3x5x5x4xi32>) -> tensor<3x3x1x4xi32>
   %g0 = mesh.shard %g to %s : tensor<3x3x1x4xi32>
   return %g0 : tensor<3x3x1x4xi32>
+}
+
+// Batch groups of two examples and one output channel each: the batch
+// splits in whole groups with the output channels.
+// CHECK-LABEL: func.func @batch_groups_of_two(
+// CHECK-NOT: mesh.all_
+// CHECK: "stablehlo.convolution"({{.*}}batch_group_count = 2 : i64{{.*}} : (tensor<3x5x5x4xi32>, tensor<3x5x5x2xi32>) -> tensor<3x3x2x2xi32>
+// CHECK-NOT: mesh.all_
+// CHECK: return
+func.func @batch_groups_of_two(%x: tensor<3x5x5x8xi32>, %dy: tensor<3x5x5x4xi32>) -> tensor<3x3x2x4xi32> {
+  %s = mesh.sharding @mesh split_axes = [[], [], [], [0]] : !mesh.sharding
+  %x0 = mesh.shard %x to %s : tensor<3x5x5x8xi32>
+  %d0 = mesh.shard %dy to %s : tensor<3x5x5x4xi32>
+  %g = "stablehlo.convolution"(%x0, %d0) <{batch_group_count = 4 : i64, dimension_numbers = #stablehlo.conv<[f, 0, 1, b]x[i, 0, 1, o]->[0, 1, b, f]>, feature_group_count = 1 : i64, padding = dense<1> : tensor<2x2xi64>, window_strides = array<i64: 1, 1>}> : (tensor<3x5x5x8xi32>, tensor<3x5x5x4xi32>) -> tensor<3x3x2x4xi32>
+  %g0 = mesh.shard %g to %s : tensor<3x3x2x4xi32>
+  return %g0 : tensor<3x3x2x4xi32>
 }

@@ -747,20 +747,18 @@ def _convolution(part: _Partition, op: ir.Operation) -> None:
     one example per batch group) holds fewer groups on each device: its
     feature_group_count (batch_group_count) becomes the device's count."""
     dims = conv_dimensions(str(op.attributes["dimension_numbers"]))
-    x, w = op.operands[0], op.operands[1]
+    x = op.operands[0]
     if dims is None or x not in part.global_type:
         return
     local = ir.RankedTensorType(x.type)
     whole = ir.RankedTensorType(part.global_type[x]).shape
-    for attr_name, d, per_group in (
-        ("feature_group_count", dims.input_feature, ir.RankedTensorType(w.type).shape[dims.kernel_input_feature]),
-        ("batch_group_count", dims.input_batch, 1),
-    ):
+    for attr_name, d in (("feature_group_count", dims.input_feature), ("batch_group_count", dims.input_batch)):
         if attr_name not in op.attributes:
             continue
         groups = ir.IntegerAttr(op.attributes[attr_name]).value
-        if groups == 1 or whole[d] != groups * per_group or local.shape[d] == whole[d]:
+        if groups == 1 or whole[d] % groups or local.shape[d] == whole[d]:
             continue
+        per_group = whole[d] // groups
         if local.is_dynamic_dim(d):
             why = f"split over its groups into pieces of different sizes is not supported yet ({local})"
             raise _unsupported(op, why)
