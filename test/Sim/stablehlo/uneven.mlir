@@ -39,3 +39,18 @@ func.func @reshape_merging(%arg0: tensor<5x7xf32>) -> tensor<35xf32> {
   %1 = mesh.shard %0 to %s : tensor<35xf32>
   return %1 : tensor<35xf32>
 }
+
+// -----
+
+// A gather along a batch cut into a piece of no rows (device 3's): refused,
+// as its rows split so are.
+mesh.mesh @mesh(shape = 4)
+func.func @gather_empty_batch_piece(%x: tensor<6x10xf32>, %i: tensor<6x3x1xi32>) -> tensor<6x3xf32> {
+  %s = mesh.sharding @mesh split_axes = [[0]] sharded_dims_offsets = [0, 2, 4, 6, 6] : !mesh.sharding
+  %x0 = mesh.shard %x to %s annotate_for_users : tensor<6x10xf32>
+  %i0 = mesh.shard %i to %s annotate_for_users : tensor<6x3x1xi32>
+  // expected-error @+1 {{'stablehlo.gather' on batch pieces of no rows is not supported (rows cut at [0, 2, 4, 6, 6])}}
+  %g = "stablehlo.gather"(%x0, %i0) <{dimension_numbers = #stablehlo.gather<collapsed_slice_dims = [1], operand_batching_dims = [0], start_indices_batching_dims = [0], start_index_map = [1], index_vector_dim = 2>, indices_are_sorted = false, slice_sizes = array<i64: 1, 1>}> : (tensor<6x10xf32>, tensor<6x3x1xi32>) -> tensor<6x3xf32>
+  %r = mesh.shard %g to %s : tensor<6x3xf32>
+  return %r : tensor<6x3xf32>
+}

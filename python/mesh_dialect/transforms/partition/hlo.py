@@ -657,9 +657,15 @@ def _gather(part: _Partition, op: ir.Operation) -> None:
     if dims is not None and layout is not None and len(dims.start_index_map) == 1:
         row = dims.start_index_map[0] if layout.axes_of(dims.start_index_map[0]) else None
     batching = dims.operand_batching_dims if dims is not None else ()
+    whole = part.global_type.get(op.operands[0])
     changed = False
     for d, (n, k) in enumerate(zip(operand.shape, sizes)):
         if operand.is_dynamic_dim(d):
+            if d in batching and k == 1 and layout is not None and whole is not None and part.mesh is not None:
+                rows = ir.RankedTensorType(whole).shape[d]
+                if any(b <= a for a, b in layout.bounds(d, rows, part.mesh)):  # (as `_gather_held_rows` refuses)
+                    cut = list(layout.cut(d, rows, part.mesh))
+                    raise _unsupported(op, f"on batch pieces of no rows is not supported (rows cut at {cut})")
             if (d == row or d in batching) and k == 1:
                 continue
             raise _unsupported(op, f"on operand pieces of different or dynamic sizes is not supported yet ({operand})")
@@ -703,10 +709,16 @@ def _gather_held_rows(part: _Partition, op: ir.Operation, dims: GatherDimensions
         ids_type = ir.RankedTensorType.get(given.shape, element, given.encoding)
         if given.element_type.width < 64:
             ids = arith.ExtSIOp(ids_type, ids).result
+        # (a batch cut unevenly: the ids' sizes, read from them)
+        id_sizes = [
+            tensor.DimOp(ids, arith.ConstantOp(ir.IndexType.get(), d).result).result
+            for d in range(given.rank)
+            if given.is_dynamic_dim(d)
+        ]
 
         def splat(x: ir.Value | int) -> ir.Value:
             scalar = arith.ConstantOp(element, x).result if isinstance(x, int) else x
-            return tensor.SplatOp(ids_type, scalar, []).result
+            return tensor.SplatOp(ids_type, scalar, id_sizes).result
 
         clamped = arith.MinSIOp(arith.MaxSIOp(ids, splat(0)).result, splat(rows - 1)).result
         moved = arith.SubIOp(clamped, splat(arith.IndexCastOp(element, start).result)).result
@@ -729,14 +741,28 @@ def _gather_held_rows(part: _Partition, op: ir.Operation, dims: GatherDimensions
                 ir.RankedTensorType.get(kept, mine.type.element_type), mine, ir.Attribute.parse(str(groups))
             ).result
         boolean = ir.IntegerType.get_signless(1)
+        # (a batch cut unevenly: the result's sizes, read from it)
+        sizes = [
+            tensor.DimOp(result, arith.ConstantOp(ir.IndexType.get(), d).result).result
+            for d in range(local.rank)
+            if local.is_dynamic_dim(d)
+        ]
         if dims.offset_dims:
-            empty = tensor.EmptyOp(local.shape, boolean).result
+            shape = list(local.shape)
+            for d, size in zip((d for d in range(local.rank) if local.is_dynamic_dim(d)), sizes):
+                shape[d] = size
+            empty = tensor.EmptyOp(shape, boolean).result
             mine = linalg.broadcast(mine, outs=[empty], dimensions=list(dims.offset_dims))
         value = local.element_type
         zero = zero_attr(op, value)
-        zeros = arith.ConstantOp(local, ir.DenseElementsAttr.get_splat(local, zero)).result
+        if sizes:
+            scalar = arith.ConstantOp(value, zero).result
+            zeros = tensor.SplatOp(local, scalar, sizes).result
+        else:
+            zeros = arith.ConstantOp(local, ir.DenseElementsAttr.get_splat(local, zero)).result
         select = arith.SelectOp(mine, result, zeros)
-    result.replace_all_uses_except(select.result, select.operation)
+    # (the sizes read from the result read it too)
+    result.replace_all_uses_except(select.result, [select.operation, *(v.owner.operation for v in sizes)])
     part.layout[select.result] = part.layout[result]
     part.global_type[select.result] = part.global_type[result]
 

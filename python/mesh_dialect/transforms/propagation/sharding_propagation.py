@@ -657,11 +657,23 @@ class _Function:
         moved (`solver.py`), then write the choices as `visit` would."""
         if self.any_offsets:
             self.cuts = self.explicit_cuts()
-        self.adopt_crop_cuts()
-        graph, refs = extract(self)
-        graph.cuts = self.cuts
+        plain, unknown = (self.cuts, self.any_offsets, self.cuts_agree), len(self.unknown)
+        graph, refs, chosen = self.extract_and_solve()
+        if self.adopt_crop_cuts():
+            # The cuts slices keep in place save their own rows but may cost
+            # elsewhere (a loop carrying such a value keeps to even pieces, a
+            # user's annotation of the default cut is resharded): the plan
+            # that moves fewer bytes wins, the default cuts' on a tie.
+            moved = bytes_moved(graph, self.reshard_bytes, chosen)
+            del self.unknown[unknown:]
+            trial = self.extract_and_solve()
+            if bytes_moved(trial[0], self.reshard_bytes, trial[2]) < moved:
+                graph, refs, chosen = trial
+            else:
+                self.cuts, self.any_offsets, self.cuts_agree = plain
+                del self.unknown[unknown:]
+                graph, refs, chosen = self.extract_and_solve()
         self.graph_values = graph.values
-        chosen = self.solve(graph)
         for arg, lay in self.entry_arrivals:  # as `extract` read them
             if lay is not None and arg not in self.def_ann:
                 self.arrivals[arg] = lay
@@ -695,6 +707,13 @@ class _Function:
                 mesh, layout = state.produces[0]
                 self.apply_carried(self.ops[index], k, mesh, layout, ())
         self.keep_whole_arguments()
+
+    def extract_and_solve(self) -> tuple[Graph, list, list[int]]:
+        """The function's graph (`extract`), what each node stands for, and
+        the solver's choice of a state per node."""
+        graph, refs = extract(self)
+        graph.cuts = self.cuts
+        return graph, refs, self.solve(graph)
 
     def solve(self, graph: Graph) -> list[int]:
         """The solver's choice of a state per node.  Masked reads
@@ -759,18 +778,20 @@ class _Function:
         self.cuts_agree = not even_elsewhere and all(None not in cuts.values() for cuts in found.values())
         return {m: _agreed(cuts) for m, cuts in found.items()}
 
-    def adopt_crop_cuts(self) -> None:
+    def adopt_crop_cuts(self) -> bool:
         """Cut each size slices give (along a dimension of a size a mesh axis
         group does not divide) where the slices keep the most rows where they
         are (`rules.cheapest_crop_cut`, the crops reading such a dimension
-        priced too), when no annotation cuts it already: as if an
-        annotation cut it so (`explicit_cuts`).  One mesh only."""
+        priced too; larger sizes first, so a slice of a slice reads its
+        operand's new cut), when no annotation cuts it already: as if an
+        annotation cut it so (`explicit_cuts`).  One mesh only.  Whether any
+        cut was adopted."""
         if len(self.mesh_shapes) != 1:
-            return
+            return False
         ((name, shape),) = self.mesh_shapes.items()
         mesh = _static_mesh(shape)
         if mesh is None:
-            return
+            return False
         given = self.cuts.get(name, {})
         crops: list[tuple[Crop, int]] = []
         for index, rule in enumerate(self.rules):
@@ -779,34 +800,38 @@ class _Function:
                     t = self.ops[index].operands[c.operand].type
                     crops.append((c, math.prod(n for d, n in enumerate(c.shape) if d != c.dim) * element_bytes(t)))
         if not crops:
-            return
+            return False
         groups = [
             (axes, math.prod(shape[a] for a in axes))
             for r in range(1, len(shape) + 1)
             for axes in itertools.permutations(range(len(shape)), r)
         ]
 
-        def cut(size: int, axes: tuple[int, ...]) -> tuple[int, ...]:
-            return given.get((size, axes)) or Sharding((axes,)).cut(0, size, mesh)
+        chosen: dict[tuple, tuple[int, ...]] = {}
 
-        chosen = {}
+        def cut(size: int, axes: tuple[int, ...]) -> tuple[int, ...]:
+            key = (size, axes)
+            return chosen.get(key) or given.get(key) or Sharding((axes,)).cut(0, size, mesh)
+
         for axes, count in groups:
             sizes = {
                 c.out
                 for c, _ in crops
                 if c.stride == 1 and not (c.pads or c.inserts) and count <= c.out and c.out % count
             }
-            for size in sizes - {n for n, a in given if a == axes}:
+            for size in sorted(sizes - {n for n, a in given if a == axes}, reverse=True):
                 made = [(c, row, cut(c.extent, axes)) for c, row in crops if c.out == size and not c.inserts]
                 read = [(c, row, cut(c.out, axes)) for c, row in crops if c.extent == size and not c.inserts]
                 found = cheapest_crop_cut(made, read, size, count)
                 if found is not None:
                     chosen[(size, axes)] = found
-        if chosen:
-            if not self.any_offsets:
-                self.cuts_agree = True
-            self.any_offsets = True
-            self.cuts = {**self.cuts, name: {**given, **chosen}}
+        if not chosen:
+            return False
+        if not self.any_offsets:
+            self.cuts_agree = True
+        self.any_offsets = True
+        self.cuts = {**self.cuts, name: {**given, **chosen}}
+        return True
 
     def priced_layout(self, ann: Ann) -> Sharding:
         """`ann`'s layout as the solver prices it: an annotation of the
