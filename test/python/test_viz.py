@@ -572,3 +572,25 @@ def test_cli_as_a_module_from_stdin():
         timeout=120,
     )
     assert done.returncode == 1 and re.match(r"<stdin>:1:\d+: error: ", done.stderr) and "Traceback" not in done.stderr
+
+
+def test_svg_of_nothing_drawable_says_why(tmp_path: Path):
+    """When every layout is refused for one reason (a mesh too large to
+    draw), --svg names it, as the terminal view does, and writes nothing."""
+    path = tmp_path / "huge.mlir"
+    path.write_text(
+        "mesh.mesh @m(shape = 100000)\n"
+        "func.func @f(%x: tensor<8xf32>) -> tensor<8xf32> {\n"
+        "  %s = mesh.sharding @m split_axes = [[0]] : !mesh.sharding\n"
+        "  %xs = mesh.shard %x to %s : tensor<8xf32>\n"
+        "  return %xs : tensor<8xf32>\n"
+        "}\n",
+        encoding="utf-8",
+    )
+    code, _, err = _run([str(path), "--svg", str(tmp_path / "out.svg")])
+    assert (code, err) == (
+        1,
+        f"mesh-viz: error: nothing to draw in '{path}': not drawn: "
+        "drawing is limited to 65536 devices, got a mesh of 100000\n",
+    )
+    assert not (tmp_path / "out.svg").exists()

@@ -131,7 +131,9 @@ def _run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     if args.svg is not None:
         drawn = [(v.title, v.layout) for _, v in values if v.layout is not None]
         if not drawn:
-            raise _Failure(f"nothing to draw in '{name}': no value with a static layout")
+            problems = sorted({v.problem for _, v in values if v.problem})
+            why = f"not drawn: {problems[0]}" if len(problems) == 1 else "no value with a static layout"
+            raise _Failure(f"nothing to draw in '{name}': {why}")
         bodies.append((args.svg, to_svg(drawn)))
     if args.html is not None:
         bodies.append((args.html, to_html(functions, name)))
