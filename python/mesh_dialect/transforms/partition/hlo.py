@@ -35,12 +35,13 @@ import numpy as np
 from mlir import ir
 from mlir.dialects import arith, linalg, tensor
 
-from ...interfaces.registry import hlo_scan, is_selection
+from ...interfaces.registry import hlo_scan, is_selection, shape_groups
 from ...ir import ops as mesh_ops
 from ...ir.hlo import GatherDimensions, conv_dimensions, gather_dimensions, ints_like, ints_of, scatter_dimensions
 from ...ir.types import sum_zero_attr
 from ...ir.uniform import readable_attr
 from ...sharding.spec import IDEMPOTENT_KINDS, Sharding
+from .halo import sizes_of
 
 if TYPE_CHECKING:
     from .mesh_partition import _Partition
@@ -561,8 +562,6 @@ def _reshape(part: _Partition, op: ir.Operation) -> None:
     r = op.results[0]
     if r not in part.global_type or ir.RankedTensorType(r.type).has_static_shape:
         return
-    from ...interfaces.registry import shape_groups
-
     x = op.operands[0]
     given, local = ir.RankedTensorType(x.type), ir.RankedTensorType(r.type)
     whole_x = ir.RankedTensorType(part.global_type.get(x, x.type)).shape
@@ -710,11 +709,7 @@ def _gather_held_rows(part: _Partition, op: ir.Operation, dims: GatherDimensions
         if given.element_type.width < 64:
             ids = arith.ExtSIOp(ids_type, ids).result
         # (a batch cut unevenly: the ids' sizes, read from them)
-        id_sizes = [
-            tensor.DimOp(ids, arith.ConstantOp(ir.IndexType.get(), d).result).result
-            for d in range(given.rank)
-            if given.is_dynamic_dim(d)
-        ]
+        id_sizes = [n for n in sizes_of(ids, given) if isinstance(n, ir.Value)]
 
         def splat(x: ir.Value | int) -> ir.Value:
             scalar = arith.ConstantOp(element, x).result if isinstance(x, int) else x
@@ -742,15 +737,9 @@ def _gather_held_rows(part: _Partition, op: ir.Operation, dims: GatherDimensions
             ).result
         boolean = ir.IntegerType.get_signless(1)
         # (a batch cut unevenly: the result's sizes, read from it)
-        sizes = [
-            tensor.DimOp(result, arith.ConstantOp(ir.IndexType.get(), d).result).result
-            for d in range(local.rank)
-            if local.is_dynamic_dim(d)
-        ]
+        shape = sizes_of(result, local)
+        sizes = [n for n in shape if isinstance(n, ir.Value)]
         if dims.offset_dims:
-            shape = list(local.shape)
-            for d, size in zip((d for d in range(local.rank) if local.is_dynamic_dim(d)), sizes):
-                shape[d] = size
             empty = tensor.EmptyOp(shape, boolean).result
             mine = linalg.broadcast(mine, outs=[empty], dimensions=list(dims.offset_dims))
         value = local.element_type
