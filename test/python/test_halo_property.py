@@ -68,6 +68,59 @@ def test_a_halo_covers_every_window_and_is_the_least_that_does(case):
         assert (low, high) == (0, 0)
 
 
+@st.composite
+def dilated_windows(draw) -> tuple[Window, int]:
+    n = draw(st.integers(2, 6))
+    base, stride, dilation, size = (draw(st.integers(lo, 3)) for lo in (2, 1, 1, 1))
+    extent = n * draw(st.integers(1, 4))
+    offset = draw(st.integers(-size, (extent - 1) * base))
+    piece = draw(st.integers(1, 4))
+    return Window(0, stride, dilation, size, offset, extent, n * piece, base=base), n
+
+
+def _dilated(rows: np.ndarray, base: int, low: int, high: int) -> np.ndarray:
+    """`rows` spread `base` apart with zeros between, and `low`/`high` zeros
+    around: what a convolution's lhs_dilation and padding make of them."""
+    out = np.zeros(low + (len(rows) - 1) * base + 1 + high, dtype=rows.dtype) if len(rows) else np.zeros(0)
+    out[low : low + (len(rows) - 1) * base + 1 : base] = rows
+    return out
+
+
+@settings(max_examples=400, deadline=None)
+@given(dilated_windows())
+def test_a_dilated_window_splits_where_every_piece_reads_its_rows_alike(case):
+    # Even means each piece reads as many rows, at the same place among its
+    # positions: then its rows, dilated and padded alike on every device,
+    # are exactly the positions of the whole dilated dimension it reads.
+    w, n = case
+    x = np.arange(1, w.extent + 1)
+    whole = np.zeros(w.out * w.stride + w.size * w.dilation + abs(w.offset) + w.extent * w.base + 8, dtype=int)
+    origin = max(0, -w.offset)  # whole[origin + q] holds position q
+    whole[origin : origin + (w.extent - 1) * w.base + 1 : w.base] = x
+    shapes = set()
+    for p in range(n):
+        start, stop = w.positions(n, p)
+        first, last = w.reads(n, p)
+        assert first * w.base >= start and (last - 1) * w.base < stop
+        assert (first - 1) * w.base < start and last * w.base >= stop  # no row left out
+        shapes.add((last - first, first * w.base - start, stop - 1 - (last - 1) * w.base))
+    assert w.even(n) == (len(shapes) == 1 and next(iter(shapes))[0] > 0)
+    if not w.even(n):
+        assert w.halo(n) == (0, 0)
+        return
+    low, high = w.halo(n)
+    core = w.extent // n
+    assert w.rows(n) == next(iter(shapes))[0]
+    for p in range(n):
+        first, last = w.reads(n, p)
+        assert p * core - low <= first and last <= (p + 1) * core + high
+        assert first == w.reads(n, 0)[0] + p * w.step(n)
+        rows = np.array([x[r] if 0 <= r < w.extent else 0 for r in range(first, last)])
+        start, stop = w.positions(n, p)
+        local = _dilated(rows, w.base, *w.dilated_padding(n))
+        np.testing.assert_array_equal(local, whole[origin + start : origin + stop])
+
+
 def test_aligned_pieces_need_only_the_window_past_their_end():
     # output piece [s, e) with stride S reads [s*S, (e-1)*S + (W-1)*D + 1)
     w = Window(0, stride=2, dilation=3, size=3, offset=0, extent=16, out=8)
@@ -287,6 +340,74 @@ def test_random_windowed_ops_partition_to_the_same_results(text, seed):
     event(f"{kind}: {'update_halo' if 'mesh.update_halo' in printed else 'no halo exchange'}")
     if "mesh.sharding_option" in text:  # split as asked: the windows are local
         assert "all_gather" not in printed
+    sim = Simulation(mesh_dialect.parse(text, context=_context()))
+    rng = np.random.default_rng(seed)
+    args = [rng.integers(-3, 4, size=tuple(t.shape)).astype(np.float32) for t in sim.signature("f").arg_types]
+    expected = sim.run("f", args)
+    got = Simulation(module).run("f", args)
+    np.testing.assert_array_equal(got[0], expected[0])
+
+
+@st.composite
+def transposed_convolutions(draw) -> tuple[str, bool]:
+    """A stablehlo convolution over 1 or 2 spatial dimensions whose input
+    is dilated (`lhs_dilation` 1-3, a transposed convolution), with
+    strides, a dilated kernel and padding of either sign, its input and
+    result split alike over random mesh axes; and whether every split
+    window cuts into pieces that read their rows alike (`Window.even`)."""
+    spatial = draw(st.integers(1, 2))
+    mesh, splits = draw(meshes_and_splits(spatial))
+    dims, even = [], True
+    for axes in splits:
+        n = math.prod(mesh[a] for a in axes)
+        base, stride, dilation, size = (draw(st.integers(lo, hi)) for lo, hi in ((1, 3), (1, 2), (1, 2), (1, 4)))
+        extent = n * draw(st.integers(1, 4))
+        reach = (size - 1) * dilation + 1
+        low = draw(st.integers(-1, reach))
+        fits = []
+        for high in range(-1, reach + base + 1):
+            padded = (extent - 1) * base + 1 + low + high
+            out = (padded - reach) // stride + 1 if padded >= reach else 0
+            if out >= 1 and out % n == 0:
+                fits.append((high, out))
+        assume(fits)
+        high, out = draw(st.sampled_from(fits))
+        w = Window(0, stride, dilation, size, -low, extent, out, base=base)
+        even = even and w.even(n)
+        dims.append((extent, out, base, stride, dilation, size, low, high))
+    x, k, y = (2, *[d[0] for d in dims], 2), (*[d[5] for d in dims], 2, 3), (2, *[d[1] for d in dims], 3)
+    letters = ", ".join(str(j) for j in range(spatial))
+    attrs = ", ".join(
+        [
+            "batch_group_count = 1 : i64",
+            f"dimension_numbers = #stablehlo.conv<[b, {letters}, f]x[{letters}, i, o]->[b, {letters}, f]>",
+            "feature_group_count = 1 : i64",
+            "lhs_dilation = array<i64: " + ", ".join(str(d[2]) for d in dims) + ">",
+            "padding = dense<[" + ", ".join(f"[{d[6]}, {d[7]}]" for d in dims) + f"]> : tensor<{spatial}x2xi64>",
+            "rhs_dilation = array<i64: " + ", ".join(str(d[4]) for d in dims) + ">",
+            "window_strides = array<i64: " + ", ".join(str(d[3]) for d in dims) + ">",
+        ]
+    )
+    text = f"""mesh.mesh @mesh(shape = {"x".join(map(str, mesh))})
+func.func @f(%x: {_t(x)}, %k: {_t(k)}) -> {_t(y)} {{
+  %s = mesh.sharding @mesh split_axes = {_split_text([[], *splits])} : !mesh.sharding
+  %xs = mesh.shard %x to %s : {_t(x)}
+  %y = "stablehlo.convolution"(%xs, %k) <{{{attrs}}}> : ({_t(x)}, {_t(k)}) -> {_t(y)}
+  %ys = mesh.shard %y to %s : {_t(y)}
+  return %ys : {_t(y)}
+}}"""
+    return text, even
+
+
+@settings(max_examples=150, deadline=None)
+@given(transposed_convolutions(), st.integers(0, 2**31 - 1))
+def test_random_transposed_convolutions_partition_to_the_same_results(case, seed):
+    text, even = case
+    module = _partition(text)
+    printed = mesh_dialect.print_ir(module)
+    event("halo exchange" if "mesh.update_halo" in printed else "no halo exchange")
+    if even:  # every device convolves its own rows and a halo: nothing else moves
+        assert "mesh.all_" not in printed and "mesh.send" not in printed
     sim = Simulation(mesh_dialect.parse(text, context=_context()))
     rng = np.random.default_rng(seed)
     args = [rng.integers(-3, 4, size=tuple(t.shape)).astype(np.float32) for t in sim.signature("f").arg_types]

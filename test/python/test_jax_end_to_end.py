@@ -106,6 +106,7 @@ SPECS = {
     "while_halve": ([DM], [DM]),
     "causal_conv": ([DM, (), ()], [DM]),
     "second_difference": ([DM], [("data",), ("data",)]),
+    "conv_up": ([(None, "data", "model"), (), (), (None, "data", "model")], [(None, "data", "model")] * 2),
     "mlp_grad": ([("data",), (None, "model"), ("model",), ("data",)], [(None, "model"), ("model",)]),
     "block_grad": ([("data",), (), (None, "model"), ("model",)], [(None, "model"), ()]),
     "attention_grad": ([("data",), *[(None, "model")] * 3], [(None, "model")]),

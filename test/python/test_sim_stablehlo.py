@@ -1483,9 +1483,16 @@ def test_rules_of_convolution_split_batch_features_and_space():
     assert depthwise == ShardingRule.from_exprs(
         [P, P, P, P, never, never], [[0, window(1, 4), window(2, 5), 3], [4, 5, whole, 3]], [[0, 1, 2, 3]]
     )
-    # an input dilated (a transposed convolution) keeps its space whole
+
+    # an input dilated by 2 (a transposed convolution): row i reads the
+    # positions i - 1 .. i + 1 of the 11 the 6 rows spread over
+    def spread(loop: int, kernel_loop: int) -> Window:
+        return Window(
+            loop=loop, stride=1, dilation=1, size=3, offset=-1, extent=6, out=11, window_loop=kernel_loop, base=2
+        )
+
     assert dilated == ShardingRule.from_exprs(
-        [P, never, never, P, summed], [[0, whole, whole, 4], [whole, whole, 4, 3]], [[0, 1, 2, 3]]
+        [P, P, P, P, summed, never, never], [[0, spread(1, 5), spread(2, 6), 4], [5, 6, 4, 3]], [[0, 1, 2, 3]]
     )
 
 

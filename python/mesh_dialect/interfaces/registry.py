@@ -1171,8 +1171,8 @@ def fuse_pads(rule: ShardingRule, pads: tuple | None) -> ShardingRule:
             continue
         low, high = found
         padded = [d for d in range(len(low)) if low[d] or high[d]]
-        if len(low) != len(dims) or not padded or any(dims[d] is None for d in padded):
-            continue  # a dimension padded but not read through a window: the pad stays
+        if len(low) != len(dims) or not padded or any(dims[d] is None or dims[d].base != 1 for d in padded):
+            continue  # a dimension padded but not read through a window (or dilated first): the pad stays
         windows[k] = tuple(
             None if w is None else dataclasses.replace(w, extent=w.extent - low[d] - high[d], offset=w.offset - low[d])
             for d, w in enumerate(dims)
@@ -2371,10 +2371,10 @@ def _hlo_convolution(op: ir.Operation) -> ShardingRule | None:
     the input's batch and the feature loop the kernel's output features;
     an output spatial loop reads its input dimension through a window
     (`window_strides`, `rhs_dilation`, the kernel's size, the low padding as
-    a negative offset), so it splits with halos, unless the input is
-    dilated (`lhs_dilation`: a transposed convolution) or its elements have
-    no arith zero (complex, quantized, signed or unsigned integers).
-    Feature groups tie
+    a negative offset, `lhs_dilation` as the window's base: a transposed
+    convolution), so it splits with halos, unless its elements have no
+    arith zero (complex, quantized, signed or unsigned integers).  Feature
+    groups tie
     a group's input and output features together, and batch groups the
     batch to the output features, so those loops stay whole then, except
     where a group has one input or one output channel (a depthwise
@@ -2452,7 +2452,7 @@ def _hlo_convolution(op: ir.Operation) -> ShardingRule | None:
     for j in range(n if fillable else 0):
         xd, kd, od = dims.input_spatial[j], dims.kernel_spatial[j], dims.output_spatial[j]
         size, extent, length = k[kd], x[xd], out[od]
-        if lhs_dilation[j] != 1 or None in (size, extent, length) or strides[j] < 1 or rhs_dilation[j] < 1:
+        if None in (size, extent, length) or min(strides[j], rhs_dilation[j], lhs_dilation[j]) < 1:
             continue
         window_loop = len(iterators)
         iterators.append(Iterator.invalid())
@@ -2467,6 +2467,7 @@ def _hlo_convolution(op: ir.Operation) -> ShardingRule | None:
             extent=extent,  # type: ignore[arg-type]
             out=length,  # type: ignore[arg-type]
             window_loop=window_loop,
+            base=lhs_dilation[j],
         )
     return ShardingRule.from_exprs(tuple(iterators), [inputs, kernel], [list(range(rank))])
 

@@ -108,7 +108,10 @@ class Window:
     dilation * k + offset`, for loop i (`loop`, of `out` iterations) and k
     in [0, `size`) (`window_loop`, None when no loop of the op stands for k,
     as in tosa's pooling).  A negative offset is padding: rows before 0 and
-    from `extent` on are the op's padding value, not data.
+    from `extent` on are the op's padding value, not data.  With `base` > 1
+    (a transposed convolution's `lhs_dilation`) those positions index the
+    dimension dilated by `base`: position q is row q / base where base
+    divides q, and a padding cell elsewhere.
 
     Split i into n even pieces and device p's outputs [p*P, (p+1)*P) read
     rows `reads(n, p)` of the dimension, whose own even piece is
@@ -123,21 +126,56 @@ class Window:
     extent: int
     out: int
     window_loop: int | None = None
+    base: int = 1
 
     def span(self, piece: int) -> int:
-        """Rows `piece` consecutive outputs read."""
+        """Positions (rows, for `base` 1) `piece` consecutive outputs read."""
         return (piece - 1) * self.stride + (self.size - 1) * self.dilation + 1 if piece else 0
 
     def even(self, n: int) -> bool:
-        """Whether both the outputs and the dimension cut into n even pieces."""
-        return n >= 1 and self.out % n == 0 and self.extent % n == 0
+        """Whether both the outputs and the dimension cut into n even pieces
+        and, on a dilated dimension, every piece reads as many rows, at the
+        same place between them (its outputs move a whole number of rows)."""
+        if not (n >= 1 and self.out % n == 0 and self.extent % n == 0):
+            return False
+        if self.base == 1 or n == 1:
+            return True
+        piece = self.out // n
+        return piece * self.stride % self.base == 0 and self.rows(n) > 0
+
+    def positions(self, n: int, p: int) -> tuple[int, int]:
+        """[start, stop) of the (dilated) positions piece p of n reads."""
+        piece = self.out // n
+        start = p * piece * self.stride + self.offset
+        return start, start + self.span(piece)
 
     def reads(self, n: int, p: int) -> tuple[int, int]:
         """[start, stop) of the rows piece p of n reads (beyond [0, extent)
         where the op pads)."""
-        piece = self.out // n
-        start = p * piece * self.stride + self.offset
-        return start, start + self.span(piece)
+        start, stop = self.positions(n, p)
+        if self.base == 1:
+            return start, stop
+        return -(-start // self.base), -(-stop // self.base)
+
+    def rows(self, n: int) -> int:
+        """Rows each of n even pieces reads."""
+        start, stop = self.reads(n, 0)
+        return stop - start
+
+    def step(self, n: int) -> int:
+        """How many rows further on each of n even pieces reads than the one
+        before."""
+        return self.out // n * self.stride // self.base
+
+    def dilated_padding(self, n: int) -> tuple[int, int]:
+        """(low, high) positions each of n even pieces reads before its first
+        row and after its last one (0 without `base`): the local dilated
+        op's padding."""
+        if self.base == 1:
+            return (0, 0)
+        start, stop = self.positions(n, 0)
+        first, last = self.reads(n, 0)
+        return first * self.base - start, stop - 1 - (last - 1) * self.base
 
     def halo(self, n: int) -> tuple[int, int]:
         """(low, high) rows every piece carries so that its window is local;
@@ -653,7 +691,7 @@ def _normalized_windows(
             if w.window_loop is not None and 0 <= w.window_loop < len(iterators):
                 if not iterators[w.window_loop].is_invalid:
                     raise ValueError(f"window loop {w.window_loop} of operand {i} dimension {d} must be invalid")
-            if w.stride < 1 or w.dilation < 1 or w.size < 1 or w.extent < 0 or w.out < 0:
+            if w.stride < 1 or w.dilation < 1 or w.size < 1 or w.base < 1 or w.extent < 0 or w.out < 0:
                 raise ValueError(f"operand {i} dimension {d} has a malformed window {w}")
         out.append(dims)
     return tuple(out)

@@ -15,8 +15,9 @@ with its sequence split, `jax.grad` of it under FSDP, a top-1 mixture of
 experts, an embedding lookup and a cross-entropy by `take_along_axis`;
 then a CLIP loss, an Adam step, a top-2 mixture of experts, sorts along
 split dimensions, a while loop whose condition reduces its operand and
-Mamba's short causal convolution along a split sequence, and a second
-difference summed and maxed along one; then gradients exported beside the
+Mamba's short causal convolution along a split sequence, a second
+difference summed and maxed along one, and a transposed convolution and
+a strided convolution's input gradient on split images; then gradients exported beside the
 loss nothing returns (an MLP's, a gelu block's, attention's), a batch norm,
 concatenations and RoPE along split dimensions, and a scan over stacked
 weights split FSDP-style) on
@@ -517,6 +518,22 @@ def second_difference(x: jax.Array) -> tuple[jax.Array, jax.Array]:
     return jnp.sum(d * d, axis=1), jnp.max(jnp.abs(d), axis=1)
 
 
+def conv_up(x: jax.Array, w_up: jax.Array, w: jax.Array, y: jax.Array) -> tuple[jax.Array, jax.Array]:
+    """A U-Net decoder step on images with rows over "data" and columns over
+    "model": a stride-2 transposed convolution doubles both (an input
+    dilated by 2), relu, a 3x3 convolution; and the input gradient of a
+    stride-2 3x3 convolution, which JAX writes as a convolution of the
+    output gradient dilated by 2."""
+    dn = ("NHWC", "HWIO", "NHWC")
+    up = jax.nn.relu(jax.lax.conv_transpose(x, w_up, (2, 2), "SAME", dimension_numbers=dn))
+    z = jax.lax.conv_general_dilated(up, w, (1, 1), "SAME", dimension_numbers=dn)
+
+    def strided(y: jax.Array) -> jax.Array:
+        return jnp.sum(jnp.square(jax.lax.conv_general_dilated(y, w, (2, 2), "SAME", dimension_numbers=dn)))
+
+    return z, jax.grad(strided)(y)
+
+
 def _mlp_loss(x: jax.Array, w1: jax.Array, w2: jax.Array, y: jax.Array) -> jax.Array:
     return jnp.mean(jnp.square(jax.nn.relu(x @ w1) @ w2 - y))
 
@@ -744,6 +761,12 @@ PROGRAMS = {
     "while_halve": (while_halve, [(8, 16)], [P("data", "model")], P("data", "model")),
     "causal_conv": (causal_conv, [(2, 32, 8), (4, 8), (8,)], [P("data", "model"), P(), P()], P("data", "model")),
     "second_difference": (second_difference, [(4, 32)], [P("data", "model")], (P("data"), P("data"))),
+    "conv_up": (
+        conv_up,
+        [(2, 8, 16, 4), (3, 3, 4, 3), (3, 3, 3, 3), (2, 16, 32, 3)],
+        [P(None, "data", "model"), P(), P(), P(None, "data", "model")],
+        (P(None, "data", "model"),) * 2,
+    ),
     "mlp_grad": (
         mlp_grad,
         [(16, 32), (32, 64), (64, 32), (16, 32)],

@@ -111,7 +111,7 @@ class _Dim:
 
     @property
     def span(self) -> int:
-        return self.window.span(self.window.out // self.n)
+        return self.window.rows(self.n)
 
     def rows(self, p: int) -> tuple[int, int, int]:
         """(local offset, rows, padding before) of piece p's window: the
@@ -167,6 +167,12 @@ def windowed_dims(
         n = math.prod(mesh.shape[a] for a in axes)
         if n <= 1:
             continue
+        if w.out % n == 0 and w.extent % n == 0 and global_shape[d] == w.extent and not w.even(n):
+            raise ValueError(
+                f"operand {operand} dimension {d} is dilated by {w.base} and its {w.out} outputs split into {n} "
+                f"pieces of {w.out // n}, which would not all read as many of its rows at the same place "
+                f"(each piece must move a multiple of {w.base} positions and read a row)"
+            )
         if not w.even(n) or global_shape[d] != w.extent:
             raise ValueError(
                 f"operand {operand} dimension {d} of size {w.extent} and its {w.out} outputs do not split evenly "
@@ -317,18 +323,19 @@ def _window(
             continue
         p = _piece(dim.axes, mesh, mesh_name, indices)
         w = dim.window
-        piece = w.out // dim.n
+        # piece p's rows start at first + p * step (`Window.step`)
+        first_row = w.reads(dim.n, 0)[0]
         if all(r[1] == dim.span for r in rows):
-            # inside the tensor everywhere: offset low + offset + p * (P*stride - E/n)
-            step = piece * w.stride - dim.core
-            offset = const(dim.low + w.offset)
+            # inside the tensor everywhere: offset low + first + p * (step - E/n)
+            step = w.step(dim.n) - dim.core
+            offset = const(dim.low + first_row)
             if step:
                 offset = arith.AddIOp(offset, arith.MulIOp(p, const(step)).result).result
             offsets[dim.dim] = offset
             sizes[dim.dim] = dim.span
             continue
         padded = True
-        start = arith.AddIOp(arith.MulIOp(p, const(piece * w.stride)).result, const(w.offset)).result
+        start = arith.AddIOp(arith.MulIOp(p, const(w.step(dim.n))).result, const(first_row)).result
         first = arith.MaxSIOp(start, const(0)).result
         last = arith.MinSIOp(arith.AddIOp(start, const(dim.span)).result, const(w.extent)).result
         count = arith.MaxSIOp(arith.SubIOp(last, first).result, const(0)).result
@@ -555,8 +562,10 @@ def _unpad(op: ir.Operation, dims: list[tuple[int, _Dim]], pads: dict[int, ir.Op
         attr = op.attributes["padding"]
         pad = [int(v) for v in ir.DenseIntElementsAttr(attr)]  # a splat lists every entry too
         for _, dim in dims:
+            # a dilated input (a transposed convolution) keeps the padding
+            # between its window's edges and its first and last rows
             j = row(dim.dim)
-            pad[2 * j] = pad[2 * j + 1] = 0
+            pad[2 * j], pad[2 * j + 1] = dim.window.dilated_padding(dim.n)
         op.attributes["padding"] = ints_like(attr, pad)
         return
     lows = {

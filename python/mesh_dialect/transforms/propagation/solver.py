@@ -560,6 +560,8 @@ class _Candidates:
                         continue
                     if d in dynamic_dims or dynamic_axes.intersection(st.option[w.loop]):
                         return False  # halos need static pieces
+                    if w.base != 1 and not w.even(_group(shape, st.option[w.loop])):
+                        return False  # a dilated input's pieces must each read as many rows alike
         if rule is not None and rule.crops and st.option is not None:
             if self.g.dynamic_axes.get(st.mesh) and any(st.option[c.loop] for c in rule.crops):
                 return False  # a crop's cut needs static pieces (partition splits none on such a mesh)
