@@ -12,6 +12,13 @@
 // RUN: mesh-opt --sharding-propagation %s | FileCheck %s --check-prefix=KEPT
 // Other strings that are not UTF-8 stay unread, and partition runs.
 // RUN: mesh-opt --mesh-partition %S/Inputs/string-not-utf8.mlir | FileCheck %s --check-prefix=STRING
+// An error whose message MLIR writes with such a name (a return that does
+// not match its function's type, "in function @...") cannot be shown: the
+// parser names the string instead of failing with an internal error.
+// RUN: not mesh-opt %S/Inputs/error-names-not-utf8.mlir 2>&1 | FileCheck %s --check-prefix=ERROR
+// RUN: not mesh-run %S/Inputs/error-names-not-utf8.mlir 2>&1 | FileCheck %s --check-prefix=ERROR
+// ERROR: error-names-not-utf8.mlir:2:12: error: the program has an error whose message holds a name or string that is not UTF-8, so it cannot be shown; names and strings must be UTF-8 for it to be read, got "f\ff"
+// ERROR-NOT: internal error
 
 // PASS: name-not-utf8.mlir:[[@LINE+6]]:1: error: names and strings must be UTF-8 for pass 'mesh-partition' to read them, got attribute 'sym_name' = "f\FF"
 // ANALYSIS: name-not-utf8.mlir:[[@LINE+5]]:1: error: cannot analyze the program: names and strings must be UTF-8 for pass 'mesh-partition' to read them, got attribute 'sym_name' = "f\FF"

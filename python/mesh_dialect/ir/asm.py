@@ -871,6 +871,18 @@ def parse(
             if opened is None:
                 raise
             outer = ir.Operation.parse(opened, source_name=filename, context=ctx)
+    except RuntimeError as e:
+        # MLIR's message names a string that is not UTF-8 (a function's
+        # name in a verifier's words), which the bindings cannot hand over
+        found = diag.non_utf8_string(text) if diag.text_refused(e) else None
+        if found is None:
+            raise
+        line, col = LineIndex(text).position(found[0])
+        message = (
+            "the program has an error whose message holds a name or string that is not UTF-8, so it cannot be "
+            f"shown; names and strings must be UTF-8 for it to be read, got {found[1]}"
+        )
+        raise diag.DiagnosticError([diag.Diagnostic("error", message, filename, line, col)], {filename: text}) from None
     except ir.MLIRError as e:
         diags = [diag.convert(d, remapper(ctx), diag.not_op_dump) for d in e.error_diagnostics]
         if not diags:

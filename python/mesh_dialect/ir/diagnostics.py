@@ -128,6 +128,19 @@ def _utf8(printed: str) -> bool:
     return True
 
 
+def non_utf8_string(text: str) -> tuple[int, str] | None:
+    """(offset, literal) of the first string literal in `text` whose
+    escapes spell bytes that are not UTF-8 (`"f\\ff"`); None when there is
+    none."""
+    for m in _QUOTED.finditer(text):
+        body = unescape_string_body(m.group(1))
+        try:
+            (body or b"").decode("utf-8")
+        except UnicodeDecodeError:
+            return m.start(), m.group(0)
+    return None
+
+
 def non_utf8_attribute(root: ir.Operation) -> tuple[ir.Operation, str] | None:
     """The first op under `root` (itself included) with an attribute whose
     name, or a string or symbol inside whose value, is not UTF-8, and the
