@@ -11,7 +11,7 @@ import re
 
 import numpy as np
 import pytest
-from hypothesis import example, given, settings
+from hypothesis import assume, event, example, given, settings
 from hypothesis import strategies as st
 from mlir import ir
 from mlir.passmanager import PassManager
@@ -747,6 +747,81 @@ def flips(draw):
 def test_reversals_between_collectives_keep_every_devices_results(text, seed):
     printed = _same(text, seed)
     if "mesh.send" in printed or "mesh.shift" in printed:  # rewritten
+        assert "mesh.all_" not in printed, printed
+
+
+# -- roll-by-shift ------------------------------------------------------------------
+
+
+@st.composite
+def rolls(draw):
+    """A per-device program: an all_to_all (or all_gather) gathering a split
+    dimension over one mesh axis or both, a rotation of it by any amount
+    (two slices concatenated the other way round, as tensor or stablehlo
+    ops), and the collective splitting it again."""
+    mesh = [draw(st.integers(2, 4))] + ([draw(st.integers(1, 3))] if draw(st.booleans()) else [])
+    axis: int | list[int] = draw(st.integers(0, len(mesh) - 1))
+    n = mesh[axis]
+    if len(mesh) == 2 and draw(st.booleans()):  # over both axes, in either order
+        axis = draw(st.permutations([0, 1]))
+        n = mesh[0] * mesh[1]
+    piece = draw(st.integers(1, 3))
+    total = n * piece
+    assume(total > 1)
+    cut = draw(st.integers(1, total - 1))  # the rotation moves cells `total - cut` places up
+    traded = draw(st.booleans())
+    if traded:
+        other = n * draw(st.integers(1, 2))
+        arg, gathered, rest = (piece, other), (total, other // n), [other // n]
+    else:
+        arg, gathered, rest = (piece,), (total,), []
+    first, second = _gather_and_split(axis, traded, "%r")
+    tail, head = (total - cut, *rest), (cut, *rest)
+    zeros = ", ".join(["0"] * len(gathered))
+    if draw(st.booleans()):
+
+        def sliced(name: str, start: int, shape: tuple[int, ...]) -> str:
+            starts = ", ".join(map(str, [start, *[0] * len(rest)]))
+            limits = ", ".join(map(str, [start + shape[0], *rest]))
+            ones = ", ".join(["1"] * len(gathered))
+            return (
+                f'  {name} = "stablehlo.slice"(%g) <{{start_indices = array<i64: {starts}>, '
+                f"limit_indices = array<i64: {limits}>, strides = array<i64: {ones}>}}> "
+                f": ({_ty(gathered)}) -> {_ty(shape)}\n"
+            )
+
+        rotate = (
+            sliced("%t", cut, tail)
+            + sliced("%h", 0, head)
+            + f'  %r = "stablehlo.concatenate"(%t, %h) <{{dimension = 0 : i64}}> '
+            f": ({_ty(tail)}, {_ty(head)}) -> {_ty(gathered)}\n"
+        )
+    else:
+        ones = ", ".join(["1"] * len(gathered))
+        tails, heads = (", ".join(map(str, shape)) for shape in (tail, head))
+        rotate = (
+            f"  %t = tensor.extract_slice %g[{cut}{', 0' * len(rest)}] [{tails}] [{ones}] "
+            f": {_ty(gathered)} to {_ty(tail)}\n"
+            f"  %h = tensor.extract_slice %g[{zeros}] [{heads}] [{ones}] : {_ty(gathered)} to {_ty(head)}\n"
+            f"  %r = tensor.concat dim(0) %t, %h : ({_ty(tail)}, {_ty(head)}) -> {_ty(gathered)}\n"
+        )
+    return (
+        f"mesh.mesh @mesh(shape = {'x'.join(map(str, mesh))})\n"
+        f"func.func @f(%a0: {_ty(arg)}) -> {_ty(arg)} {{\n"
+        f"  %g = {first} : {_ty(arg)} -> {_ty(gathered)}\n"
+        f"{rotate}"
+        f"  %y = {second} : {_ty(gathered)} -> {_ty(arg)}\n"
+        f"  return %y : {_ty(arg)}\n}}\n"
+    )
+
+
+@settings(max_examples=80, deadline=None)
+@given(rolls(), st.integers(0, 2**31 - 1))
+def test_rotations_between_collectives_keep_every_devices_results(text, seed):
+    printed = _same(text, seed)
+    rewritten = "mesh.send" in printed or "mesh.shift" in printed
+    event("rewritten" if rewritten else "kept")
+    if rewritten:
         assert "mesh.all_" not in printed, printed
 
 

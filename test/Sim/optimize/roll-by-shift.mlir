@@ -4,7 +4,9 @@
 // all_gather and an all_slice for a tensor of one dimension); the
 // optimizer turns that into a rotating mesh.shift of the cells that wrap
 // around (and of whole pieces first when the rotation spans one), up or down,
-// whichever moves fewer cells.  Every function is compared with the original.
+// whichever moves fewer cells.  A dimension split over several mesh axes
+// moves the same cells by sends and receives along the devices' row-major
+// order over those axes.  Every function is compared with the original.
 // RUN: mesh-opt --allow-unregistered-dialect --sharding-propagation --mesh-partition %s -o %t.part.mlir
 // RUN: mesh-opt --allow-unregistered-dialect --mesh-optimize-collectives %t.part.mlir -o %t.mlir
 // RUN: FileCheck %s < %t.mlir
@@ -15,6 +17,7 @@
 // RUN: mesh-run --allow-unregistered-dialect %t.mlir -f hlo_up3 --compare-with %s -q --seed 5 | FileCheck %s --check-prefix=MATCH
 // RUN: mesh-run --allow-unregistered-dialect %t.mlir -f mhlo_i32_up3 --compare-with %s -q --seed 6 | FileCheck %s --check-prefix=MATCH
 // RUN: mesh-run --allow-unregistered-dialect %t.mlir -f gathered_down5 --compare-with %s -q --seed 7 | FileCheck %s --check-prefix=MATCH
+// RUN: mesh-run --allow-unregistered-dialect %t.mlir -f tuple_up3 --compare-with %s -q --seed 8 | FileCheck %s --check-prefix=MATCH
 // MATCH: match
 
 mesh.mesh @m4(shape = 4)
@@ -77,12 +80,15 @@ func.func @up2_i32(%x: tensor<6x32x4xi32>) -> tensor<6x32x4xi32> {
   return %ys : tensor<6x32x4xi32>
 }
 
-// A dimension split over two mesh axes: its pieces do not follow one axis,
-// and no shift along one axis moves them; the all_to_alls stay.
-// CHECK: mesh.all_to_all
-// CHECK-NOT: mesh.shift
-// CHECK: mesh.all_to_all
-// CHECK-NOT: mesh.shift
+// A dimension split over two mesh axes: its pieces follow the devices in
+// row-major order over both, so a rotation by 5 (a piece of 4 and one
+// cell) sends each device's piece to the next device in that order, then
+// the last column of what it got to the one after (160 bytes, where the
+// two all_to_alls received 192).
+// CHECK-NOT: mesh.all_to_all
+// CHECK: mesh.send %arg0 on @m22 mesh_axes = [0, 1] destination = [%{{.*}}, %{{.*}}] : (tensor<8x4xf32>, index, index) -> tensor<8x4xf32>
+// CHECK: mesh.send %{{.*}} on @m22 mesh_axes = [0, 1] destination = [%{{.*}}, %{{.*}}] : (tensor<8x1xf32>, index, index) -> tensor<8x1xf32>
+// CHECK-NOT: mesh.all_to_all
 // CHECK-LABEL: func.func @hlo_up3(
 func.func @two_axes(%x: tensor<8x16xf32>) -> tensor<8x16xf32> {
   %s = mesh.sharding @m22 split_axes = [[], [0, 1]] : !mesh.sharding
@@ -145,4 +151,24 @@ func.func @gathered_down5(%x: tensor<64xf32>) -> tensor<64xf32> {
   %y = tensor.concat dim(0) %a, %b : (tensor<59xf32>, tensor<5xf32>) -> tensor<64xf32>
   %ys = mesh.shard %y to %rows : tensor<64xf32>
   return %ys : tensor<64xf32>
+}
+
+// jnp.roll(x, 3, 1) of a sequence split over both axes of a 2x4 mesh (3
+// rows, which no axis divides, so the columns are gathered over both):
+// each device sends its last 3 columns to the next device in row-major
+// order, the last device to the first (36 bytes, where the all_gather
+// received 336).
+// CHECK-LABEL: func.func @tuple_up3(
+// CHECK-NOT: mesh.all_gather
+// CHECK: mesh.send %{{.*}} on @m24 mesh_axes = [0, 1] destination = [%{{.*}}, %{{.*}}] : (tensor<3x3xf32>, index, index) -> tensor<3x3xf32>
+// CHECK-NOT: mesh.all_
+// CHECK: return
+func.func @tuple_up3(%x: tensor<3x32xf32>) -> tensor<3x32xf32> {
+  %s = mesh.sharding @m24 split_axes = [[], [0, 1]] : !mesh.sharding
+  %x0 = mesh.shard %x to %s : tensor<3x32xf32>
+  %a = "stablehlo.slice"(%x0) <{start_indices = array<i64: 0, 29>, limit_indices = array<i64: 3, 32>, strides = array<i64: 1, 1>}> : (tensor<3x32xf32>) -> tensor<3x3xf32>
+  %b = "stablehlo.slice"(%x0) <{start_indices = array<i64: 0, 0>, limit_indices = array<i64: 3, 29>, strides = array<i64: 1, 1>}> : (tensor<3x32xf32>) -> tensor<3x29xf32>
+  %y = "stablehlo.concatenate"(%a, %b) <{dimension = 1 : i64}> : (tensor<3x3xf32>, tensor<3x29xf32>) -> tensor<3x32xf32>
+  %y0 = mesh.shard %y to %s : tensor<3x32xf32>
+  return %y0 : tensor<3x32xf32>
 }

@@ -306,7 +306,8 @@ class MeshOptimizeCollectives(Pass):
         "all_reduce followed by elementwise work into reduce_scatter, the work on 1/g of the data, and "
         "all_gather; and turns a rotation of a split dimension between the collectives that gather it and split it "
         "again (two all_to_alls, or an all_gather and an all_slice; the rotation two slices concatenated the other "
-        "way round, as jnp.roll writes it) into a rotating mesh.shift of the cells that wrap around; and turns a pad "
+        "way round, as jnp.roll writes it) into a rotating mesh.shift of the cells that wrap around (sends and "
+        "receives over an axis tuple); and turns a pad "
         "of a split dimension between such collectives into non-rotating mesh.shifts of the neighbouring pieces "
         "each device's window reads, cut at an offset of its own; and turns a reversal of such a dimension (jnp.flip) "
         "into a local reversal and an exchange with the mirror device; and turns slices, pads and elementwise ops of "
@@ -984,7 +985,10 @@ class MeshOptimizeCollectives(Pass):
         piece of the rotated tensor is the end of a piece some devices
         before it and the start of one after that, so `mesh.shift ...
         rotate` moves whole pieces by the rotation's multiple of the piece
-        size and then the cells that wrap around."""
+        size and then the cells that wrap around.  Over several mesh axes
+        (a dimension split over an axis tuple) each such move is one
+        exchange of every device with the one as many places along in the
+        group's row-major order, the order the axes cut the dimension in."""
         changed = False
         for back in _ops(module, _GATHERING):
             found = _rotation_between(back, meshes)
@@ -992,10 +996,13 @@ class MeshOptimizeCollectives(Pass):
                 continue
             forward, concat, (first, second), mesh, amount, d = found
             view = _collective(back)
-            axis = view.mesh_axes[0]
+            axes = list(view.mesh_axes)
+            sizes = [mesh.shape[a] for a in axes]
+            devices = math.prod(sizes)
             x = forward.operands[0]
             shape = list(_static_shape(x.type) or ())
-            piece, n = shape[d], shape[d] * mesh.shape[axis]
+            piece, n = shape[d], shape[d] * devices
+
             # Cells move `amount` places up, or equally n - amount down: the
             # direction whose cells moving are fewer.
             ways = []
@@ -1015,9 +1022,7 @@ class MeshOptimizeCollectives(Pass):
             with ir.InsertionPoint(back):
                 value = x
                 if whole:
-                    value = mesh_ops.ShiftOp(
-                        x.type, value, view.mesh, axis, sign * whole, mesh_axes=[axis], rotate=True, loc=loc
-                    ).result
+                    value = _rotated(value, view.mesh, axes, sizes, sign * whole, loc)
                 if part:
                     # up: the last `part` cells of the piece before join the
                     # start; down: the first of the piece after join the end
@@ -1025,21 +1030,18 @@ class MeshOptimizeCollectives(Pass):
                     low = _sliced(first, value, d, 0, cut, shape)
                     high = _sliced(second, value, d, cut, piece, shape)
                     if sign > 0:
-                        high = mesh_ops.ShiftOp(
-                            high.type, high, view.mesh, axis, 1, mesh_axes=[axis], rotate=True, loc=loc
-                        ).result
+                        high = _rotated(high, view.mesh, axes, sizes, 1, loc)
                     else:
-                        low = mesh_ops.ShiftOp(
-                            low.type, low, view.mesh, axis, -1, mesh_axes=[axis], rotate=True, loc=loc
-                        ).result
+                        low = _rotated(low, view.mesh, axes, sizes, -1, loc)
                     joined = concat.clone(ip=ir.InsertionPoint(back))
                     joined.operands[0], joined.operands[1] = high, low
                     joined.results[0].set_type(x.type)
                     value = joined.results[0]
             moved = f"a rotation by {sign * (whole * piece + part):+d}"
             between = (concat, first, second)
+            how = "mesh.shift" if len(axes) == 1 else "exchanges along the group's order"
             self._replace_around(
-                back, [forward] if alone else [], between, value, _became(back, moved, "mesh.shift"), before, after
+                back, [forward] if alone else [], between, value, _became(back, moved, how), before, after
             )
             changed = True
         return changed
@@ -1255,15 +1257,27 @@ def _gathering(back: ir.Operation, gathered: ir.Value, d: int, between: Sequence
     return forward
 
 
+def _rotated(value: ir.Value, mesh: str, axes: list[int], sizes: list[int], k: int, loc: ir.Location) -> ir.Value:
+    """Device i's `value` on device i + k (modulo the group's size) of its
+    group over `axes`: a rotating `mesh.shift` along one axis, an exchange
+    in the group's row-major order over several."""
+    if len(axes) == 1:
+        return mesh_ops.ShiftOp(value.type, value, mesh, axes[0], k, mesh_axes=axes, rotate=True, loc=loc).result
+    devices = math.prod(sizes)
+    with loc:
+        return permuted(value, mesh, sizes, axes, [(i + k) % devices for i in range(devices)])
+
+
 def _rotation_between(
     back: ir.Operation, meshes: Meshes
 ) -> tuple[ir.Operation, ir.Operation, tuple[ir.Operation, ir.Operation], Mesh, int, int] | None:
     """(the first collective, the concatenation, its two slices, the mesh,
     how far the rotation moves cells, the dimension) when `back` (an
-    all_to_all or an all_slice) splits again, over one mesh axis, the
+    all_to_all or an all_slice) splits again, over mesh axes, the
     dimension a rotation rotated right after an all_to_all or an all_gather
     gathered it; else None."""
-    split = _splits_again(back, meshes)
+    axes = _collective(back).mesh_axes
+    split = _splits_again(back, meshes, axes=len(axes))
     if split is None:
         return None
     mesh, d = split
@@ -1288,7 +1302,7 @@ def _rotation_between(
     if forward.operands[0].type != back.results[0].type:
         return None
     shape, local = _static_shape(gathered.type), _static_shape(back.results[0].type)
-    if shape is None or local is None or local[d] * mesh.shape[_collective(back).mesh_axes[0]] != shape[d]:
+    if shape is None or local is None or local[d] * math.prod(mesh.shape[a] for a in axes) != shape[d]:
         return None
     ranges = [_slice_range(op, shape, d) for op in slices]
     if ranges[0] is None or ranges[1] is None:
