@@ -750,6 +750,66 @@ def test_reversals_between_collectives_keep_every_devices_results(text, seed):
         assert "mesh.all_" not in printed, printed
 
 
+@st.composite
+def multi_flips(draw):
+    """A per-device program: all_gathers of two or three dimensions, each
+    over its own mesh axes (in any order), an hlo reverse of those
+    dimensions and maybe another, and all_slices splitting each again (in
+    any order)."""
+    mesh = [draw(st.integers(2, 3)) for _ in range(draw(st.integers(2, 3)))]
+    rank = draw(st.integers(2, 3))
+    count = draw(st.integers(2, min(rank, len(mesh))))
+    dims = sorted(draw(st.permutations(range(rank)))[:count])
+    free = draw(st.permutations(range(len(mesh))))
+    groups = {}
+    for k, d in enumerate(dims):  # each dimension at least one axis of its own, the last the rest maybe
+        take = 1 if k < count - 1 else draw(st.integers(1, len(free) - k))
+        groups[d] = list(free[k : k + take])
+    local = [draw(st.integers(1, 2)) for _ in range(rank)]
+    reversed_dims = sorted(set(dims) | ({draw(st.integers(0, rank - 1))} if draw(st.booleans()) else set()))
+    shape = list(local)
+    lines = []
+    value = "%a0"
+    for j, d in enumerate(draw(st.permutations(dims))):
+        before = tuple(shape)
+        shape[d] *= math.prod(mesh[a] for a in groups[d])
+        lines.append(
+            f"  %g{j} = mesh.all_gather {value} on @mesh mesh_axes = {groups[d]} gather_axis = {d} "
+            f": {_ty(before)} -> {_ty(tuple(shape))}"
+        )
+        value = f"%g{j}"
+    whole = _ty(tuple(shape))
+    lines.append(
+        f'  %r = "stablehlo.reverse"({value}) <{{dimensions = array<i64: {", ".join(map(str, reversed_dims))}>}}> '
+        f": ({whole}) -> {whole}"
+    )
+    value = "%r"
+    for j, d in enumerate(draw(st.permutations(dims))):
+        before = tuple(shape)
+        shape[d] //= math.prod(mesh[a] for a in groups[d])
+        lines.append(
+            f"  %s{j} = mesh.all_slice {value} on @mesh mesh_axes = {groups[d]} slice_axis = {d} "
+            f": {_ty(before)} -> {_ty(tuple(shape))}"
+        )
+        value = f"%s{j}"
+    arg = _ty(tuple(local))
+    body = "\n".join(lines)
+    return (
+        f"mesh.mesh @mesh(shape = {'x'.join(map(str, mesh))})\n"
+        f"func.func @f(%a0: {arg}) -> {arg} {{\n{body}\n  return {value} : {arg}\n}}\n"
+    )
+
+
+@settings(max_examples=60, deadline=None)
+@given(multi_flips(), st.integers(0, 2**31 - 1))
+def test_reversals_of_several_gathered_dimensions_keep_every_devices_results(text, seed):
+    printed = _same(text, seed)
+    rewritten = "mesh.send" in printed
+    event("rewritten" if rewritten else "kept")
+    if rewritten:
+        assert "mesh.all_" not in printed, printed
+
+
 # -- roll-by-shift ------------------------------------------------------------------
 
 

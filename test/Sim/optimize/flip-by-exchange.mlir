@@ -4,7 +4,11 @@
 // reversed: the optimizer reverses each piece where it is and trades it
 // with the mirror device (a rotating mesh.shift on an axis of two devices,
 // sends and receives otherwise; the middle device of an odd axis keeps its
-// own).  Every function is compared with the original.
+// own).  jnp.flip of several dimensions, each split over its own axes,
+// gathers each and splits each again: device i trades its reversed piece
+// with the device at n - 1 - i in the row-major order over all those axes
+// (the mirror along every group).  Every function is compared with the
+// original.
 // RUN: mesh-opt --allow-unregistered-dialect --sharding-propagation --mesh-partition %s -o %t.part.mlir
 // RUN: mesh-opt --allow-unregistered-dialect --mesh-optimize-collectives %t.part.mlir -o %t.mlir
 // RUN: FileCheck %s < %t.mlir
@@ -15,6 +19,8 @@
 // RUN: mesh-run %t.mlir -f one_dim --compare-with %s -q --seed 5 | FileCheck %s --check-prefix=MATCH
 // RUN: mesh-run --allow-unregistered-dialect %t.mlir -f hlo_rows_over_both_axes --compare-with %s -q --seed 6 | FileCheck %s --check-prefix=MATCH
 // RUN: mesh-run --allow-unregistered-dialect %t.mlir -f hlo_rows_over_both_axes_minor_first --compare-with %s -q --seed 7 | FileCheck %s --check-prefix=MATCH
+// RUN: mesh-run --allow-unregistered-dialect %t.mlir -f hlo_rows_and_cols --compare-with %s -q --seed 8 | FileCheck %s --check-prefix=MATCH
+// RUN: mesh-run --allow-unregistered-dialect %t.mlir -f hlo_three_dims --compare-with %s -q --seed 9 | FileCheck %s --check-prefix=MATCH
 // RUN: mesh-opt --mesh-optimize-collectives=explain=true %t.part.mlir --allow-unregistered-dialect -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 // MATCH: match
 // REMARK: remark: a reversal between two all_to_alls became an exchange with the mirror device: 768 -> 512 bytes received per device
@@ -23,6 +29,7 @@ mesh.mesh @m4(shape = 4)
 mesh.mesh @m3(shape = 3)
 mesh.mesh @m2(shape = 2)
 mesh.mesh @m24(shape = 2x4)
+mesh.mesh @m222(shape = 2x2x2)
 
 #flip64 = affine_map<(i, j) -> (i, 63 - j)>
 #id = affine_map<(i, j) -> (i, j)>
@@ -166,4 +173,35 @@ func.func @hlo_rows_over_both_axes_minor_first(%x: tensor<8x32xf32>) -> tensor<8
   %y = "stablehlo.reverse"(%xs) <{dimensions = array<i64: 0>}> : (tensor<8x32xf32>) -> tensor<8x32xf32>
   %ys = mesh.shard %y to %rows : tensor<8x32xf32>
   return %ys : tensor<8x32xf32>
+}
+
+// jnp.flip of an image split along its rows (axis 0) and columns (axis 1):
+// one block each, 128 bytes, where the two all_gathers received 896.
+// CHECK-LABEL: func.func @hlo_rows_and_cols(
+// CHECK-NOT: mesh.all_
+// CHECK: "stablehlo.reverse"(%arg0) <{dimensions = array<i64: 0, 1>}> : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK: mesh.send %{{.*}} on @m24 mesh_axes = [0, 1] destination = [%{{.*}}, %{{.*}}] : (tensor<4x8xf32>, index, index)
+// CHECK-NOT: mesh.all_
+// CHECK: return
+func.func @hlo_rows_and_cols(%x: tensor<8x32xf32>) -> tensor<8x32xf32> {
+  %s = mesh.sharding @m24 split_axes = [[0], [1]] : !mesh.sharding
+  %xs = mesh.shard %x to %s : tensor<8x32xf32>
+  %y = "stablehlo.reverse"(%xs) <{dimensions = array<i64: 0, 1>}> : (tensor<8x32xf32>) -> tensor<8x32xf32>
+  %ys = mesh.shard %y to %s : tensor<8x32xf32>
+  return %ys : tensor<8x32xf32>
+}
+
+// Three dimensions, the last split over two axes minor first, the first
+// over the third: the order is the dimensions', each group's axes as listed.
+// CHECK-LABEL: func.func @hlo_three_dims(
+// CHECK-NOT: mesh.all_
+// CHECK: mesh.send %{{.*}} on @m222 mesh_axes = [2, 1, 0] destination = [%{{.*}}, %{{.*}}, %{{.*}}] : (tensor<2x3x2xi32>, index, index, index)
+// CHECK-NOT: mesh.all_
+// CHECK: return
+func.func @hlo_three_dims(%x: tensor<4x3x8xi32>) -> tensor<4x3x8xi32> {
+  %s = mesh.sharding @m222 split_axes = [[2], [], [1, 0]] : !mesh.sharding
+  %xs = mesh.shard %x to %s : tensor<4x3x8xi32>
+  %y = "stablehlo.reverse"(%xs) <{dimensions = array<i64: 0, 1, 2>}> : (tensor<4x3x8xi32>) -> tensor<4x3x8xi32>
+  %ys = mesh.shard %y to %s : tensor<4x3x8xi32>
+  return %ys : tensor<4x3x8xi32>
 }

@@ -1117,6 +1117,42 @@ class MeshOptimizeCollectives(Pass):
             if init is not None and next(iter(init.results[0].uses), None) is None:
                 init.erase()  # the reversal's own init, read by nothing else
             changed = True
+        return self._flip_dims_by_exchange(module, meshes) or changed
+
+    def _flip_dims_by_exchange(self, module: ir.Operation, meshes: Meshes) -> bool:
+        """All_gathers that gather several dimensions, each split over its
+        own mesh axes, an hlo `reverse` of those dimensions and maybe others
+        (`jnp.flip` of an image split along rows and columns), and the
+        all_slices that split them again: device i's piece is its mirror's
+        along every group, reversed, and mirroring each group's index
+        mirrors the row-major index over all their axes, so each device
+        reverses its own piece and trades it with the device at n - 1 - i
+        in that order."""
+        changed = False
+        for reverse in _ops(module, _REVERSES):
+            found = _reversal_of_gathered_dims(reverse, meshes)
+            if found is None:
+                continue
+            gathers, slices, mesh_name, axes, sizes = found
+            x = gathers[-1].operands[0]
+            before = _total(*(_op_cost(g, meshes) for g in gathers))
+            after = math.prod(_static_shape(x.type) or ()) * element_bytes(x.type)
+            if before is None or after >= before:
+                continue
+            back = slices[-1]
+            n = math.prod(sizes)
+            with ir.InsertionPoint(back), back.location:
+                local = reverse.clone(ip=ir.InsertionPoint.current)
+                local.operands[0] = x
+                local.results[0].set_type(x.type)
+                value = permuted(local.results[0], mesh_name, sizes, axes, [n - 1 - i for i in range(n)])
+            dims = ", ".join(str(_collective(g).gather_axis) for g in reversed(gathers))
+            what = (
+                f"a reversal of dimensions {dims} between all_gathers and all_slices became an exchange with "
+                "the mirror device"
+            )
+            self._replace_around(back, gathers, (*slices[-2::-1], reverse), value, what, before, after)
+            changed = True
         return changed
 
     def _stencil_by_halo(self, module: ir.Operation, meshes: Meshes) -> bool:
@@ -2127,6 +2163,60 @@ class _StencilBuilder:
 
 
 _REVERSES = ("stablehlo.reverse", "mhlo.reverse")
+
+
+def _reversal_of_gathered_dims(
+    reverse: ir.Operation, meshes: Meshes
+) -> tuple[list[ir.Operation], list[ir.Operation], str, list[int], list[int]] | None:
+    """(the all_gathers before `reverse`, last first; the all_slices after
+    it, in order; the mesh; every gathered dimension's mesh axes, in
+    dimension order; their sizes) when two or more all_gathers, each of a
+    dimension over its own axes, made `reverse`'s operand, it reverses
+    those dimensions (and maybe others), and all_slices split each again over the
+    same axes into pieces of the gathered ones' size, every value between
+    read only by the next op of the chain; else None."""
+    if len(reverse.operands) != 1 or "dimensions" not in reverse.attributes:
+        return None
+    gathers: list[ir.Operation] = []
+    value = reverse.operands[0]
+    reader = reverse
+    while not isinstance(value.owner, ir.Block) and value.owner.name == "mesh.all_gather":
+        if not _only_user(value, reader):
+            return None
+        reader = value.owner.operation
+        gathers.append(reader)
+        value = reader.operands[0]
+    slices: list[ir.Operation] = []
+    value = reverse.results[0]
+    while len(slices) < len(gathers):
+        uses = list(value.uses)
+        if len(uses) != 1 or uses[0].owner.name != "mesh.all_slice":
+            return None
+        slices.append(uses[0].owner.operation)
+        value = slices[-1].results[0]
+    if len(gathers) < 2 or any(op.block != reverse.block for op in (*gathers, *slices)):
+        return None
+    views = [_collective(op) for op in (*gathers, *slices)]
+    mesh = _static_mesh(gathers[0], meshes)
+    if mesh is None or any(v.mesh != views[0].mesh for v in views):
+        return None
+    gathered = {_collective(g).gather_axis: tuple(_collective(g).mesh_axes) for g in gathers}
+    split = {_collective(s).slice_axis: tuple(_collective(s).mesh_axes) for s in slices}
+    dims = sorted(gathered)
+    # (a reversed dimension no collective gathers is each device's own: reversed where it is)
+    if (
+        len(gathered) != len(gathers)
+        or gathered != split
+        or not set(dims) <= set(ints_of(reverse.attributes["dimensions"]))
+    ):
+        return None
+    axes = [a for d in dims for a in gathered[d]]
+    if len(set(axes)) != len(axes):
+        return None
+    x, y = gathers[-1].operands[0], slices[-1].results[0]
+    if x.type != y.type or _static_shape(x.type) is None:
+        return None
+    return gathers, slices, views[0].mesh, axes, [mesh.shape[a] for a in axes]
 
 
 def _reversal_between(back: ir.Operation, meshes: Meshes) -> tuple[ir.Operation, ir.Operation, Mesh, int] | None:
