@@ -500,13 +500,19 @@ def collectives(hlo: str, devices: int) -> dict[str, Any]:
         ins = [a for op in re.findall(r"%([\w.\-]+)", operands) for a in arrays(shapes[op])]
         g = group_size(attrs, devices)
         b = b_rs = 0
+        if kind == "all-to-all":
+            # a tuple all-to-all's operands are its chunks, one per device: a
+            # device receives all but its own, (g-1)/g of the whole, however
+            # small each chunk is (rounded per operand, a chunk of 2
+            # elements over 8 devices would count 1)
+            ins, b = [], (g - 1) * sum(e * eb for e, eb in ins) // g
         for e, eb in ins:
             if kind == "all-gather":
                 b += (g - 1) * e * eb
             elif kind == "all-reduce":
                 b += 2 * (e - e // g) * eb
                 b_rs += (g - 1) * e // g * eb
-            elif kind in ("reduce-scatter", "all-to-all"):
+            elif kind == "reduce-scatter":
                 b += (g - 1) * e // g * eb
             else:
                 b += e * eb
