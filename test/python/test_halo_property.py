@@ -330,6 +330,17 @@ def _partition(text: str):
     return module
 
 
+def _assert_same_results(text: str, module, seed: int) -> None:
+    """`module` (`text` partitioned) gives `text`'s result exactly on small
+    random integers."""
+    sim = Simulation(mesh_dialect.parse(text, context=_context()))
+    rng = np.random.default_rng(seed)
+    args = [rng.integers(-3, 4, size=tuple(t.shape)).astype(np.float32) for t in sim.signature("f").arg_types]
+    expected = sim.run("f", args)
+    got = Simulation(module).run("f", args)
+    np.testing.assert_array_equal(got[0], expected[0])
+
+
 @settings(max_examples=150, deadline=None)
 @given(programs(), st.integers(0, 2**31 - 1))
 def test_random_windowed_ops_partition_to_the_same_results(text, seed):
@@ -340,12 +351,7 @@ def test_random_windowed_ops_partition_to_the_same_results(text, seed):
     event(f"{kind}: {'update_halo' if 'mesh.update_halo' in printed else 'no halo exchange'}")
     if "mesh.sharding_option" in text:  # split as asked: the windows are local
         assert "all_gather" not in printed
-    sim = Simulation(mesh_dialect.parse(text, context=_context()))
-    rng = np.random.default_rng(seed)
-    args = [rng.integers(-3, 4, size=tuple(t.shape)).astype(np.float32) for t in sim.signature("f").arg_types]
-    expected = sim.run("f", args)
-    got = Simulation(module).run("f", args)
-    np.testing.assert_array_equal(got[0], expected[0])
+    _assert_same_results(text, module, seed)
 
 
 @st.composite
@@ -408,12 +414,7 @@ def test_random_transposed_convolutions_partition_to_the_same_results(case, seed
     event("halo exchange" if "mesh.update_halo" in printed else "no halo exchange")
     if even:  # every device convolves its own rows and a halo: nothing else moves
         assert "mesh.all_" not in printed and "mesh.send" not in printed
-    sim = Simulation(mesh_dialect.parse(text, context=_context()))
-    rng = np.random.default_rng(seed)
-    args = [rng.integers(-3, 4, size=tuple(t.shape)).astype(np.float32) for t in sim.signature("f").arg_types]
-    expected = sim.run("f", args)
-    got = Simulation(module).run("f", args)
-    np.testing.assert_array_equal(got[0], expected[0])
+    _assert_same_results(text, module, seed)
 
 
 # ---------------------------------------------------------------------------

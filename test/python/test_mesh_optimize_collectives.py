@@ -699,16 +699,25 @@ func.func @f(%a0: tensor<3x4xi32>, %a1: tensor<i32>, %a2: tensor<3xi32>) -> (ten
 
 
 @st.composite
+def _split_axes(draw, largest: int):
+    """(mesh shape, the axis or axes a dimension is split over, their
+    device count): a mesh of one axis (2 to `largest` devices) or two, the
+    dimension over one of them or both in either order."""
+    mesh = [draw(st.integers(2, largest))] + ([draw(st.integers(1, 3))] if draw(st.booleans()) else [])
+    axis: int | list[int] = draw(st.integers(0, len(mesh) - 1))
+    n = mesh[axis]
+    if len(mesh) == 2 and draw(st.booleans()):
+        axis = draw(st.permutations([0, 1]))
+        n = mesh[0] * mesh[1]
+    return mesh, axis, n
+
+
+@st.composite
 def flips(draw):
     """A per-device program: an all_to_all (or all_gather) gathering a split
     dimension, a reversal of it (a copying linalg.generic or stablehlo's
     reverse), and the collective splitting it again."""
-    mesh = [draw(st.integers(2, 5))] + ([draw(st.integers(1, 3))] if draw(st.booleans()) else [])
-    axis: int | list[int] = draw(st.integers(0, len(mesh) - 1))
-    n = mesh[axis]
-    if len(mesh) == 2 and draw(st.booleans()):  # over both axes, in either order
-        axis = draw(st.permutations([0, 1]))
-        n = mesh[0] * mesh[1]
+    mesh, axis, n = draw(_split_axes(5))
     piece = draw(st.integers(1, 3))
     mesh_text = "x".join(map(str, mesh))
     if draw(st.booleans()):
@@ -732,11 +741,17 @@ def flips(draw):
             "  ^bb0(%v: i32, %o: i32):\n    linalg.yield %v : i32\n"
             f"  }} -> {_ty(gathered)}\n"
         )
+    return _between_collectives(mesh_text, arg, gathered, first, reverse, second)
+
+
+def _between_collectives(mesh: str, arg: tuple, gathered: tuple, first: str, middle: str, second: str) -> str:
+    """A per-device program: `first` gathers %a0 into %g, the ops `middle`
+    make %r of it, and `second` splits %r again."""
     return (
-        f"mesh.mesh @mesh(shape = {mesh_text})\n"
+        f"mesh.mesh @mesh(shape = {mesh})\n"
         f"func.func @f(%a0: {_ty(arg)}) -> {_ty(arg)} {{\n"
         f"  %g = {first} : {_ty(arg)} -> {_ty(gathered)}\n"
-        f"{reverse}"
+        f"{middle}"
         f"  %y = {second} : {_ty(gathered)} -> {_ty(arg)}\n"
         f"  return %y : {_ty(arg)}\n}}\n"
     )
@@ -803,11 +818,7 @@ def multi_flips(draw):
 @settings(max_examples=60, deadline=None)
 @given(multi_flips(), st.integers(0, 2**31 - 1))
 def test_reversals_of_several_gathered_dimensions_keep_every_devices_results(text, seed):
-    printed = _same(text, seed)
-    rewritten = "mesh.send" in printed
-    event("rewritten" if rewritten else "kept")
-    if rewritten:
-        assert "mesh.all_" not in printed, printed
+    _same_and_moved_point_to_point(text, seed)
 
 
 # -- roll-by-shift ------------------------------------------------------------------
@@ -819,12 +830,7 @@ def rolls(draw):
     dimension over one mesh axis or both, a rotation of it by any amount
     (two slices concatenated the other way round, as tensor or stablehlo
     ops), and the collective splitting it again."""
-    mesh = [draw(st.integers(2, 4))] + ([draw(st.integers(1, 3))] if draw(st.booleans()) else [])
-    axis: int | list[int] = draw(st.integers(0, len(mesh) - 1))
-    n = mesh[axis]
-    if len(mesh) == 2 and draw(st.booleans()):  # over both axes, in either order
-        axis = draw(st.permutations([0, 1]))
-        n = mesh[0] * mesh[1]
+    mesh, axis, n = draw(_split_axes(4))
     piece = draw(st.integers(1, 3))
     total = n * piece
     assume(total > 1)
@@ -865,19 +871,18 @@ def rolls(draw):
             f"  %h = tensor.extract_slice %g[{zeros}] [{heads}] [{ones}] : {_ty(gathered)} to {_ty(head)}\n"
             f"  %r = tensor.concat dim(0) %t, %h : ({_ty(tail)}, {_ty(head)}) -> {_ty(gathered)}\n"
         )
-    return (
-        f"mesh.mesh @mesh(shape = {'x'.join(map(str, mesh))})\n"
-        f"func.func @f(%a0: {_ty(arg)}) -> {_ty(arg)} {{\n"
-        f"  %g = {first} : {_ty(arg)} -> {_ty(gathered)}\n"
-        f"{rotate}"
-        f"  %y = {second} : {_ty(gathered)} -> {_ty(arg)}\n"
-        f"  return %y : {_ty(arg)}\n}}\n"
-    )
+    return _between_collectives("x".join(map(str, mesh)), arg, gathered, first, rotate, second)
 
 
 @settings(max_examples=80, deadline=None)
 @given(rolls(), st.integers(0, 2**31 - 1))
 def test_rotations_between_collectives_keep_every_devices_results(text, seed):
+    _same_and_moved_point_to_point(text, seed)
+
+
+def _same_and_moved_point_to_point(text: str, seed: int) -> None:
+    """Every device's results stay (`_same`), and where the rewrite fired
+    (shifts, sends and receives) no collective is left."""
     printed = _same(text, seed)
     rewritten = "mesh.send" in printed or "mesh.shift" in printed
     event("rewritten" if rewritten else "kept")
