@@ -412,8 +412,8 @@ def test_random_transposed_convolutions_partition_to_the_same_results(case, seed
     module = _partition(text)
     printed = mesh_dialect.print_ir(module)
     event("halo exchange" if "mesh.update_halo" in printed else "no halo exchange")
-    if even:  # every device convolves its own rows and a halo: nothing else moves
-        assert "mesh.all_" not in printed and "mesh.send" not in printed
+    if even:  # rows and a halo on every device, or the split moved to the batch where that moves less
+        assert "mesh.all_gather" not in printed and "mesh.send" not in printed
     _assert_same_results(text, module, seed)
 
 

@@ -1085,6 +1085,10 @@ def moved_options(
     for loop in dict.fromkeys(m):
         if loop is not None and loop not in unfit and rule.iterators[loop].is_parallel:
             out.append(tuple(axes + lost if k == loop else axes for k, axes in enumerate(base)))
+    if any(w is not None and w.base != 1 and w.loop in unfit for dims in rule.windows for w in dims or ()):
+        # a dilated input's loop may not split at all: the other loops keep
+        # their axes without it (the all_gather a whole window loop asks)
+        out.append(base)
     return out
 
 
@@ -1121,17 +1125,21 @@ def clash_moves(rule: ShardingRule, a: tuple[str, int, Sharding], b: tuple[str, 
 def _nonlocal_windows(rule: ShardingRule, option: ShardingOption, mesh_shape: Sequence[int] | None) -> set[int]:
     """The loops of `option` read through a window one element wide (or
     any window of an operand read through a pad, `ShardingRule.fused`) that
-    its axes do not cut into even pieces each read locally (on a mesh of
-    static sizes)."""
+    its axes do not cut into even pieces each read locally, and so those of
+    a dilated input (`Window.base`) (on a mesh of static sizes)."""
     if mesh_shape is None or not rule.windows:
         return set()
     out = set()
     for k, dims in enumerate(rule.windows):
         for w in dims or ():
-            if w is None or (w.size != 1 and k not in rule.fused) or not option[w.loop]:
+            if w is None or not option[w.loop]:
                 continue
             sizes = [mesh_shape[a] if 0 <= a < len(mesh_shape) else 1 for a in option[w.loop]]
             n = math.prod(sizes)
-            if all(size >= 1 for size in sizes) and (not w.even(n) or any(w.halo(n))):
+            if any(size < 1 for size in sizes):
+                continue
+            # (a dilated input's halos may be wider than its pieces: moving
+            # its axes away is offered too, and the solver weighs both)
+            if (w.size == 1 or k in rule.fused or w.base != 1) and (not w.even(n) or any(w.halo(n))):
                 out.add(w.loop)
     return out

@@ -90,18 +90,3 @@ func.func @halos_to_offsets(%x: tensor<8x6xf32>) -> tensor<8x6xf32> {
   return %3 : tensor<8x6xf32>
 }
 
-// -----
-
-// An input dilated by 2 (a transposed convolution) whose 12 outputs split
-// into pieces of 3: piece 0's window starts on a row, piece 1's between
-// two, so no one local convolution serves every device.
-mesh.mesh @line(shape = 4)
-func.func @dilated_odd_pieces(%x: tensor<2x8x3xf32>, %w: tensor<4x3x5xf32>) -> tensor<2x12x5xf32> {
-  %s = mesh.sharding @line split_axes = [[], [0]] : !mesh.sharding
-  %x0 = mesh.shard %x to %s : tensor<2x8x3xf32>
-  %x1 = mesh.shard %x0 to %s annotate_for_users : tensor<2x8x3xf32>
-  // expected-error@+1 {{operand 0 dimension 1 is dilated by 2 and its 12 outputs split into 4 pieces of 3, which would not all read as many of its rows at the same place (each piece must move a multiple of 2 positions and read a row)}}
-  %y = "stablehlo.convolution"(%x1, %w) <{batch_group_count = 1 : i64, dimension_numbers = #stablehlo.conv<[b, 0, f]x[0, i, o]->[b, 0, f]>, feature_group_count = 1 : i64, lhs_dilation = array<i64: 2>, padding = dense<[[0, 0]]> : tensor<1x2xi64>, rhs_dilation = array<i64: 1>, window_reversal = array<i1: false>, window_strides = array<i64: 1>}> : (tensor<2x8x3xf32>, tensor<4x3x5xf32>) -> tensor<2x12x5xf32>
-  %y0 = mesh.shard %y to %s : tensor<2x12x5xf32>
-  return %y0 : tensor<2x12x5xf32>
-}

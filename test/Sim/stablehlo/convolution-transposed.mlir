@@ -6,7 +6,8 @@
 // halo (one update_halo) and convolves them with the same dilation and the
 // padding between its window's edges and its first and last rows.  Pieces
 // that would read their rows at different places (3 outputs of an input
-// dilated by 2) are not split that way: the input is gathered.
+// dilated by 2) are not split that way: the input is gathered (under
+// partition alone too: convolution-transposed-alone.mlir).
 // RUN: mesh-opt --sharding-propagation --mesh-partition %s -o %t.mlir
 // RUN: FileCheck %s < %t.mlir
 // RUN: mesh-run %t.mlir --compare-with %s -f upsample -q --seed 1 | FileCheck %s --check-prefix=SIM

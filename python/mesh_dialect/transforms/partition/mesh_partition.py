@@ -58,7 +58,14 @@ from ...interfaces.registry import (
     index_reads,
     walk_inside,
 )
-from ...interfaces.rules import Conflict, ShardingRule, option_from_shardings, shardings_from_option, uncropped
+from ...interfaces.rules import (
+    Conflict,
+    Iterator,
+    ShardingRule,
+    option_from_shardings,
+    shardings_from_option,
+    uncropped,
+)
 from ...ir import ops as mesh_ops
 from ...ir.asm import remap_location
 from ...ir.control import (
@@ -923,6 +930,8 @@ class _Partition:
         if rule.crops and self.dynamic_axes:
             # (where each device's rows start depends on the sizes: as the solver, never split a crop there)
             rule = self.uncropped.setdefault(id(rule), uncropped(rule))
+        if rule.windows and self.mesh is not None:
+            rule = self.dilations_kept_whole(op, rule, read[2])
         pads: dict[int, ir.Operation] = {}
         for k in rule.fused:
             # the rule describes the pad's source: the op reads it (and the
@@ -1976,6 +1985,32 @@ class _Partition:
             except rederive.Misaligned:
                 continue
         return None
+
+    def dilations_kept_whole(self, op: ir.Operation, rule: ShardingRule, results: list[ir.Value]) -> ShardingRule:
+        """`rule`, or a copy whose loops read through a dilated input
+        (`Window.base`) are whole where the layouts around `op` split them
+        into pieces that would not read their rows alike (`Window.even`):
+        the input is gathered there and the result sliced, as propagation
+        plans such an op, instead of a refusal."""
+        assert self.mesh is not None
+        shape = self.mesh.shape
+        layouts = [self.layout.get(v) for v in op.operands]
+        outs = [self.layout.get(r) for r in results]
+        whole: set[int] = set()
+        for k, dims in enumerate(rule.windows):
+            for d, w in enumerate(dims or ()):
+                if w is None or w.base == 1:
+                    continue
+                axes = [layouts[k].axes_of(d) if k < len(layouts) and layouts[k] is not None else ()]
+                for m, out in zip(rule.result_maps, outs):
+                    if m is not None and out is not None and w.loop in m:
+                        axes.append(out.axes_of(m.index(w.loop)))
+                if any(not w.even(math.prod(shape[a] for a in group)) for group in axes):
+                    whole.add(w.loop)
+        if not whole:
+            return rule
+        iterators = tuple(Iterator.invalid() if i in whole else it for i, it in enumerate(rule.iterators))
+        return ShardingRule(iterators, rule.operand_maps, rule.result_maps, rule.windows, rule.fused)
 
     def fit_layouts(
         self, op: ir.Operation, rule: ShardingRule, recorded: ir.Attribute | None = None
