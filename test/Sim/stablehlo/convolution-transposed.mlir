@@ -13,10 +13,12 @@
 // RUN: mesh-run %t.mlir --compare-with %s -f upsample -q --seed 1 | FileCheck %s --check-prefix=SIM
 // RUN: mesh-run %t.mlir --compare-with %s -f sequence -q --seed 2 | FileCheck %s --check-prefix=SIM
 // RUN: mesh-run %t.mlir --compare-with %s -f odd_pieces -q --seed 3 2>/dev/null | FileCheck %s --check-prefix=SIM
+// RUN: mesh-run %t.mlir --compare-with %s -f rows_by_three -q --seed 4 | FileCheck %s --check-prefix=SIM
 // SIM: match
 
 mesh.mesh @mesh(shape = 2x2)
 mesh.mesh @line(shape = 4)
+mesh.mesh @mesh24(shape = 2x4)
 
 // JAX's conv_transpose of stride 2 ("SAME"): 8x8 rows and columns become
 // 16x16; device (i, j) computes outputs 8i.. and 8j.. from rows 4i-1 ..
@@ -59,4 +61,20 @@ func.func @odd_pieces(%x: tensor<2x8x3xf32>, %w: tensor<4x3x5xf32>) -> tensor<2x
   %y = "stablehlo.convolution"(%x0, %w) <{batch_group_count = 1 : i64, dimension_numbers = #stablehlo.conv<[b, 0, f]x[0, i, o]->[b, 0, f]>, feature_group_count = 1 : i64, lhs_dilation = array<i64: 2>, padding = dense<[[0, 0]]> : tensor<1x2xi64>, rhs_dilation = array<i64: 1>, window_reversal = array<i1: false>, window_strides = array<i64: 1>}> : (tensor<2x8x3xf32>, tensor<4x3x5xf32>) -> tensor<2x12x5xf32>
   %y0 = mesh.shard %y to %s : tensor<2x12x5xf32>
   return %y0 : tensor<2x12x5xf32>
+}
+
+// Rows dilated by 3 (20 outputs, uneven over 2) beside columns split with
+// halos: the rows' split moves to the batch (one all_to_all) and the
+// columns keep theirs (one update_halo), where both were gathered.
+// CHECK-LABEL: func.func @rows_by_three(
+// CHECK-NOT: mesh.all_gather
+// CHECK: mesh.all_to_all %arg0 on @mesh24 mesh_axes = [0] split_axis = 0 concat_axis = 1 : tensor<2x4x2x1xf32> -> tensor<1x8x2x1xf32>
+// CHECK: mesh.update_halo %{{.*}} on @mesh24 split_axes = {{\[\[}}0], [], [1]] destination_halo_sizes = [0, 0, 1, 1] : tensor<1x8x2x1xf32> -> tensor<1x8x4x1xf32>
+// CHECK-NOT: mesh.all_gather
+// CHECK: return
+func.func @rows_by_three(%x: tensor<2x8x8x1xf32>, %w: tensor<3x3x1x2xf32>) -> tensor<2x20x8x2xf32> {
+  %s = mesh.sharding @mesh24 split_axes = [[], [0], [1]] : !mesh.sharding
+  %x0 = mesh.shard %x to %s : tensor<2x8x8x1xf32>
+  %y = "stablehlo.convolution"(%x0, %w) <{batch_group_count = 1 : i64, dimension_numbers = #stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>, feature_group_count = 1 : i64, lhs_dilation = array<i64: 3, 1>, padding = dense<[[0, 0], [1, 1]]> : tensor<2x2xi64>, rhs_dilation = array<i64: 1, 1>, window_reversal = array<i1: false, false>, window_strides = array<i64: 1, 1>}> : (tensor<2x8x8x1xf32>, tensor<3x3x1x2xf32>) -> tensor<2x20x8x2xf32>
+  return %y : tensor<2x20x8x2xf32>
 }
