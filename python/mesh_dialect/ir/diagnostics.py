@@ -119,13 +119,7 @@ _QUOTED = re.compile(r'"((?:[^"\\]|\\.)*)"')
 def _utf8(printed: str) -> bool:
     """Whether every string literal in a printed attribute is UTF-8 once
     unescaped (the printer escapes every byte outside ASCII)."""
-    for m in _QUOTED.finditer(printed):
-        body = unescape_string_body(m.group(1))
-        try:
-            (body or b"").decode("utf-8")
-        except UnicodeDecodeError:
-            return False
-    return True
+    return non_utf8_string(printed) is None
 
 
 def non_utf8_string(text: str) -> tuple[int, str] | None:

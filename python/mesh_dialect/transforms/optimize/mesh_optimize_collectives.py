@@ -1002,7 +1002,6 @@ class MeshOptimizeCollectives(Pass):
             x = forward.operands[0]
             shape = list(_static_shape(x.type) or ())
             piece, n = shape[d], shape[d] * devices
-
             # Cells move `amount` places up, or equally n - amount down: the
             # direction whose cells moving are fewer.
             ways = []
@@ -2200,8 +2199,8 @@ def _reversal_of_gathered_dims(
     mesh = _static_mesh(gathers[0], meshes)
     if mesh is None or any(v.mesh != views[0].mesh for v in views):
         return None
-    gathered = {_collective(g).gather_axis: tuple(_collective(g).mesh_axes) for g in gathers}
-    split = {_collective(s).slice_axis: tuple(_collective(s).mesh_axes) for s in slices}
+    gathered = {v.gather_axis: tuple(v.mesh_axes) for v in views[: len(gathers)]}
+    split = {v.slice_axis: tuple(v.mesh_axes) for v in views[len(gathers) :]}
     dims = sorted(gathered)
     # (a reversed dimension no collective gathers is each device's own: reversed where it is)
     if (
