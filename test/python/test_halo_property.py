@@ -379,7 +379,8 @@ def transposed_convolutions(draw) -> tuple[str, bool]:
         assume(fits)
         high, out = draw(st.sampled_from(fits))
         w = Window(0, stride, dilation, size, -low, extent, out, base=base)
-        even = even and w.even(n)
+        # (a window wider than its outputs splits its positions instead: the outputs stay whole)
+        even = even and w.even(n) and not (base == 1 and size > out)
         dims.append((extent, out, base, stride, dilation, size, low, high))
     x, k, y = (2, *[d[0] for d in dims], 2), (*[d[5] for d in dims], 2, 3), (2, *[d[1] for d in dims], 3)
     letters = ", ".join(str(j) for j in range(spatial))
@@ -414,6 +415,69 @@ def test_random_transposed_convolutions_partition_to_the_same_results(case, seed
     event("halo exchange" if "mesh.update_halo" in printed else "no halo exchange")
     if even:  # rows and a halo on every device, or the split moved to the batch where that moves less
         assert "mesh.all_gather" not in printed and "mesh.send" not in printed
+    _assert_same_results(text, module, seed)
+
+
+@st.composite
+def kernel_gradients(draw) -> str:
+    """A stablehlo convolution laid out as JAX writes a kernel's gradient
+    (`[f, 0, b]x[i, 0, o]->[0, b, f]`: the images' batch is contracted, the
+    output gradient is the window), over 1 or 2 spatial dimensions whose
+    window is wider than the outputs, with strides, a dilated window
+    (the forward pass's stride), padding of either sign and a window read
+    forwards or backwards (`window_reversal`); the input and the window
+    split alike over random mesh axes, the kernel whole."""
+    spatial = draw(st.integers(1, 2))
+    mesh, splits = draw(meshes_and_splits(spatial))
+    dims = []
+    for axes in splits:
+        n = math.prod(mesh[a] for a in axes)
+        window = n * draw(st.integers(1, 3))
+        assume(window > 1)
+        out = draw(st.integers(1, window - 1))
+        stride, dilation = draw(st.integers(1, 2)), draw(st.integers(1, 3))
+        low = draw(st.integers(-1, 2))
+        reach = (window - 1) * dilation + (out - 1) * stride + 1
+        extent = n * draw(st.integers(max(1, -(-(reach - low - 2) // n)), -(-(reach - low + 2) // n)))
+        high = reach - extent - low  # (the last output's window ends on the padded input's last row)
+        assume(-1 <= high <= 2)
+        dims.append((extent, window, out, stride, dilation, low, high, draw(st.booleans())))
+    x, k, y = (2, *[d[0] for d in dims], 2), (2, *[d[1] for d in dims], 3), (*[d[2] for d in dims], 2, 3)
+    letters = ", ".join(str(j) for j in range(spatial))
+    attrs = ", ".join(
+        [
+            "batch_group_count = 1 : i64",
+            f"dimension_numbers = #stablehlo.conv<[f, {letters}, b]x[i, {letters}, o]->[{letters}, b, f]>",
+            "feature_group_count = 1 : i64",
+            "lhs_dilation = array<i64: " + ", ".join("1" for _ in dims) + ">",
+            "padding = dense<[" + ", ".join(f"[{d[5]}, {d[6]}]" for d in dims) + f"]> : tensor<{spatial}x2xi64>",
+            "rhs_dilation = array<i64: " + ", ".join(str(d[4]) for d in dims) + ">",
+            "window_reversal = array<i1: " + ", ".join("true" if d[7] else "false" for d in dims) + ">",
+            "window_strides = array<i64: " + ", ".join(str(d[3]) for d in dims) + ">",
+        ]
+    )
+    return f"""mesh.mesh @mesh(shape = {"x".join(map(str, mesh))})
+func.func @f(%x: {_t(x)}, %dy: {_t(k)}) -> {_t(y)} {{
+  %s = mesh.sharding @mesh split_axes = {_split_text([[], *splits])} : !mesh.sharding
+  %r = mesh.sharding @mesh split_axes = [[]] : !mesh.sharding
+  %xs = mesh.shard %x to %s : {_t(x)}
+  %dys = mesh.shard %dy to %s : {_t(k)}
+  %y = "stablehlo.convolution"(%xs, %dys) <{{{attrs}}}> : ({_t(x)}, {_t(k)}) -> {_t(y)}
+  %ys = mesh.shard %y to %r : {_t(y)}
+  return %ys : {_t(y)}
+}}"""
+
+
+@settings(max_examples=150, deadline=None)
+@given(kernel_gradients(), st.integers(0, 2**31 - 1))
+def test_random_kernel_gradients_partition_to_the_same_results(text, seed):
+    """The window splits where that moves the fewest bytes (an all_reduce
+    of the kernel's partial sums), or stays whole: either way the same
+    kernel."""
+    module = _partition(text)
+    printed = mesh_dialect.print_ir(module)
+    event("window split: all_reduce" if "mesh.all_reduce" in printed else "window whole")
+    event("halo exchange" if "mesh.update_halo" in printed else "no halo exchange")
     _assert_same_results(text, module, seed)
 
 

@@ -2367,7 +2367,9 @@ def _window_lists(op: ir.Operation, names: tuple[str, ...], count: int) -> tuple
 def _hlo_convolution(op: ir.Operation) -> ShardingRule | None:
     """`convolution`: one loop per result dimension, a sum loop over the
     input features the kernel contracts (a logical or on booleans), then a
-    loop per kernel spatial dimension, never split.  The batch loop follows
+    loop per kernel spatial dimension, never split but where the window is
+    wider than the outputs (a kernel's gradient): there the window's loop
+    splits as a sum and the output's stays whole.  The batch loop follows
     the input's batch and the feature loop the kernel's output features;
     an output spatial loop reads its input dimension through a window
     (`window_strides`, `rhs_dilation`, the kernel's size, the low padding as
@@ -2449,14 +2451,37 @@ def _hlo_convolution(op: ir.Operation) -> ShardingRule | None:
     fillable = isinstance(zero, ir.FloatType | ir.IndexType) or (
         isinstance(zero, ir.IntegerType) and ir.IntegerType(zero).is_signless
     )
+    # what a split window sums its positions' products with (None: no sum)
+    summable = hlo_combiner_kind("sum", element) if isinstance(element, ir.FloatType | ir.IntegerType) else None
+    reversed_windows = _reversed_windows(op, n)
     for j in range(n if fillable else 0):
         xd, kd, od = dims.input_spatial[j], dims.kernel_spatial[j], dims.output_spatial[j]
         size, extent, length = k[kd], x[xd], out[od]
         if None in (size, extent, length) or min(strides[j], rhs_dilation[j], lhs_dilation[j]) < 1:
             continue
         window_loop = len(iterators)
-        iterators.append(Iterator.invalid())
         kernel[kd] = window_loop
+        if size > length and lhs_dilation[j] == 1 and summable and not reversed_windows[j]:
+            # A window wider than the outputs it makes (a kernel's gradient:
+            # the forward pass's output gradient is the window, the kernel
+            # offsets the outputs): the window loop splits instead, as a sum
+            # over its positions, and each device reads the rows its part
+            # of the window meets at every output (with halos); the output
+            # loop stays whole.  The window's roles swap (the same rows).
+            iterators.append(Iterator.reduction(summable))
+            iterators[od] = Iterator.invalid()
+            inputs[xd] = Window(
+                loop=window_loop,
+                stride=rhs_dilation[j],
+                dilation=strides[j],
+                size=length,
+                offset=-padding[2 * j],
+                extent=extent,  # type: ignore[arg-type]
+                out=size,  # type: ignore[arg-type]
+                window_loop=od,
+            )
+            continue
+        iterators.append(Iterator.invalid())
         iterators[od] = Iterator.parallel()
         inputs[xd] = Window(
             loop=od,
@@ -2470,6 +2495,21 @@ def _hlo_convolution(op: ir.Operation) -> ShardingRule | None:
             base=lhs_dilation[j],
         )
     return ShardingRule.from_exprs(tuple(iterators), [inputs, kernel], [list(range(rank))])
+
+
+def _reversed_windows(op: ir.Operation, n: int) -> list[bool]:
+    """Per spatial dimension, whether the convolution reads its kernel
+    backwards (`window_reversal`; an unreadable one counts as reversed)."""
+    attr = _attr(op, "window_reversal")
+    if attr is None:
+        return [False] * n
+    if isinstance(attr, ir.DenseBoolArrayAttr):
+        found = [bool(x) for x in attr]
+    elif isinstance(attr, ir.DenseIntElementsAttr):
+        found = [bool(x) for x in ir.DenseIntElementsAttr(attr)]
+    else:
+        found = []
+    return found if len(found) == n else [True] * n
 
 
 def _conv_sized(

@@ -196,6 +196,12 @@ class Window:
         return start < 0 or stop > self.extent
 
 
+def _sums(it: Iterator) -> bool:
+    """Whether a loop sums what it iterates over (a logical or on booleans):
+    a window's loop may be one (a convolution's kernel gradient)."""
+    return it.kind in ("sum", "bitwise_or")
+
+
 @dataclass(frozen=True)
 class Crop:
     """Dimension `dim` of operand `operand` (a tensor of static `shape`)
@@ -594,7 +600,8 @@ class ShardingRule:
                 elif isinstance(d, Window):
                     if d.window_loop is not None:
                         bad.add(d.window_loop)
-                    if is_result or not 0 <= d.loop < n or not its[d.loop].is_parallel:
+                    # (a sum over a window's positions splits too: a kernel's gradient)
+                    if is_result or not 0 <= d.loop < n or not (its[d.loop].is_parallel or _sums(its[d.loop])):
                         bad.add(d.loop)
                 if loop is not None and loops.count(loop) > 1:
                     bad.add(loop)

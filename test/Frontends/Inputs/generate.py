@@ -17,7 +17,9 @@ then a CLIP loss, an Adam step, a top-2 mixture of experts, sorts along
 split dimensions, a while loop whose condition reduces its operand and
 Mamba's short causal convolution along a split sequence, a second
 difference summed and maxed along one, and a transposed convolution and
-a strided convolution's input gradient on split images; then gradients exported beside the
+a strided convolution's input gradient on split images, and both gradients
+of a strided convolution (the kernel's read through a window wider than
+it); then gradients exported beside the
 loss nothing returns (an MLP's, a gelu block's, attention's), a batch norm,
 concatenations and RoPE along split dimensions, and a scan over stacked
 weights split FSDP-style) on
@@ -534,6 +536,20 @@ def conv_up(x: jax.Array, w_up: jax.Array, w: jax.Array, y: jax.Array) -> tuple[
     return z, jax.grad(strided)(y)
 
 
+def conv_grad(x: jax.Array, w: jax.Array) -> tuple[jax.Array, jax.Array]:
+    """A training step's gradients of a stride-2 3x3 convolution on images
+    with rows over "data" and columns over "model": the input's gradient
+    (the output gradient dilated by 2) and the kernel's, which JAX writes
+    as a convolution whose window is the output gradient, wider than the
+    3x3 kernel it makes."""
+    dn = ("NHWC", "HWIO", "NHWC")
+
+    def loss(x: jax.Array, w: jax.Array) -> jax.Array:
+        return jnp.sum(jnp.square(jnp.tanh(jax.lax.conv_general_dilated(x, w, (2, 2), "SAME", dimension_numbers=dn))))
+
+    return jax.grad(loss, argnums=(0, 1))(x, w)
+
+
 def _mlp_loss(x: jax.Array, w1: jax.Array, w2: jax.Array, y: jax.Array) -> jax.Array:
     return jnp.mean(jnp.square(jax.nn.relu(x @ w1) @ w2 - y))
 
@@ -766,6 +782,12 @@ PROGRAMS = {
         [(2, 8, 16, 4), (3, 3, 4, 3), (3, 3, 3, 3), (2, 16, 32, 3)],
         [P(None, "data", "model"), P(), P(), P(None, "data", "model")],
         (P(None, "data", "model"),) * 2,
+    ),
+    "conv_grad": (
+        conv_grad,
+        [(2, 16, 16, 4), (3, 3, 4, 8)],
+        [P(None, "data", "model"), P()],
+        (P(None, "data", "model"), P()),
     ),
     "mlp_grad": (
         mlp_grad,
