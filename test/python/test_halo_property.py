@@ -481,6 +481,67 @@ def test_random_kernel_gradients_partition_to_the_same_results(text, seed):
     _assert_same_results(text, module, seed)
 
 
+@st.composite
+def tiled_pooling_gradients(draw) -> tuple[str, bool]:
+    """A select_and_scatter (max pooling's gradient) over 1 or 2 spatial
+    dimensions whose windows tile them side by side (window s, stride s,
+    1 <= s <= 3, no padding), as many windows as the dimension's devices
+    times 1-2 or any count 1-6 (pieces that may not hold whole windows),
+    operand, source and result split alike over random mesh axes; and
+    whether every split dimension's windows cut into even pieces."""
+    spatial = draw(st.integers(1, 2))
+    mesh, splits = draw(meshes_and_splits(spatial))
+    sizes, windows, even = [], [], True
+    for axes in splits:
+        n = math.prod(mesh[a] for a in axes)
+        s = draw(st.integers(1, 3))
+        count = draw(st.one_of(st.integers(1, 2).map(lambda k, n=n: k * n), st.integers(1, 6)))
+        sizes.append(count * s)
+        windows.append(s)
+        even = even and count % n == 0
+    x, g = (2, *sizes, 2), (2, *[c // s for c, s in zip(sizes, windows)], 2)
+    ones = ", ".join(["1", *map(str, windows), "1"])
+    attrs = (
+        f"padding = dense<0> : tensor<{spatial + 2}x2xi64>, window_dimensions = array<i64: {ones}>, "
+        f"window_strides = array<i64: {ones}>"
+    )
+    ge = "comparison_direction = #stablehlo<comparison_direction GE>"
+    text = f"""mesh.mesh @mesh(shape = {"x".join(map(str, mesh))})
+func.func @f(%x: {_t(x)}, %g: {_t(g)}) -> {_t(x)} {{
+  %s = mesh.sharding @mesh split_axes = {_split_text([[], *splits])} : !mesh.sharding
+  %xs = mesh.shard %x to %s : {_t(x)}
+  %gs = mesh.shard %g to %s : {_t(g)}
+  %zero = "stablehlo.constant"() <{{value = dense<0.0> : tensor<f32>}}> : () -> tensor<f32>
+  %y = "stablehlo.select_and_scatter"(%xs, %gs, %zero) <{{{attrs}}}> ({{
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %c = "stablehlo.compare"(%a, %b) <{{{ge}}}> : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    "stablehlo.return"(%c) : (tensor<i1>) -> ()
+  }}, {{
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %p = "stablehlo.add"(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    "stablehlo.return"(%p) : (tensor<f32>) -> ()
+  }}) : ({_t(x)}, {_t(g)}, tensor<f32>) -> {_t(x)}
+  %ys = mesh.shard %y to %s : {_t(x)}
+  return %ys : {_t(x)}
+}}"""
+    return text, even
+
+
+@settings(max_examples=150, deadline=None)
+@given(tiled_pooling_gradients(), st.integers(0, 2**31 - 1))
+def test_random_tiled_pooling_gradients_partition_to_the_same_results(case, seed):
+    """Each device scatters into its own cells where its pieces hold whole
+    windows (no collective), and the op runs whole elsewhere: either way
+    the same gradient, ties included (small integers tie often)."""
+    text, even = case
+    module = _partition(text)
+    printed = mesh_dialect.print_ir(module)
+    event("local" if "mesh.all_gather" not in printed else "gathered")
+    if even:
+        assert "mesh.all_" not in printed
+    _assert_same_results(text, module, seed)
+
+
 # ---------------------------------------------------------------------------
 # The simulator's tosa window ops against their definition, cell by cell
 

@@ -108,6 +108,7 @@ SPECS = {
     "second_difference": ([DM], [("data",), ("data",)]),
     "conv_up": ([(None, "data", "model"), (), (), (None, "data", "model")], [(None, "data", "model")] * 2),
     "conv_grad": ([(None, "data", "model"), ()], [(None, "data", "model"), ()]),
+    "pool_grad": ([(None, "data", "model"), ()], [(None, "data", "model"), ()]),
     "mlp_grad": ([("data",), (None, "model"), ("model",), ("data",)], [(None, "model"), ("model",)]),
     "block_grad": ([("data",), (), (None, "model"), ("model",)], [(None, "model"), ()]),
     "attention_grad": ([("data",), *[(None, "model")] * 3], [(None, "model")]),

@@ -2657,10 +2657,12 @@ def _scanned(op: ir.Operation, x: tuple, out: tuple, window: tuple) -> tuple[int
 
 def _hlo_select_and_scatter(op: ir.Operation) -> ShardingRule | None:
     """`select_and_scatter` (the max-pooling gradient): a dimension whose
-    window is one cell wide, moved one by one and unpadded (a batch, the
-    channels) splits the operand, the source and the result alike; a wider
-    window stays whole (a window near a piece's edge would scatter into its
-    neighbour's cells)."""
+    windows tile it, unpadded and side by side (one cell wide and moved one
+    by one: a batch, the channels; or s wide and moved s: 2x2 pooling with
+    stride 2) splits the operand, the source and the result alike, a piece
+    of the source's windows holding the operand's and the result's cells
+    those windows cover; overlapping windows stay whole (a window near a
+    piece's edge would scatter into its neighbour's cells)."""
     if len(op.operands) != 3 or len(op.results) != 1:
         return None
     x, src, out = (_shape(v) for v in (op.operands[0], op.operands[1], op.results[0]))
@@ -2674,7 +2676,12 @@ def _hlo_select_and_scatter(op: ir.Operation) -> ShardingRule | None:
     counts = [_window_count(x[d], size[d], strides[d], 1, 1, padding[2 * d], padding[2 * d + 1]) for d in range(rank)]
     if not _sized(op.results[0], x) or not all(_fits(n, c, equal=True) for n, c in zip(src, counts)):
         return None
-    plain = [size[d] == strides[d] == 1 and padding[2 * d] == padding[2 * d + 1] == 0 for d in range(rank)]
+    # (a piece of whole windows is a piece of as many cells s times over:
+    # even pieces of the source cut the operand into even pieces of whole windows)
+    plain = [
+        size[d] == strides[d] >= 1 and padding[2 * d] == padding[2 * d + 1] == 0 and x[d] == src[d] * size[d]
+        for d in range(rank)
+    ]
     loops, m = _kept_loops(plain)
     return ShardingRule(_all_parallel(loops), (m, m, _unshardable(op.operands[2])), (m,))
 

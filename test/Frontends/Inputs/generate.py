@@ -19,7 +19,7 @@ Mamba's short causal convolution along a split sequence, a second
 difference summed and maxed along one, and a transposed convolution and
 a strided convolution's input gradient on split images, and both gradients
 of a strided convolution (the kernel's read through a window wider than
-it); then gradients exported beside the
+it) and of a convolution, relu and 2x2 max pooling; then gradients exported beside the
 loss nothing returns (an MLP's, a gelu block's, attention's), a batch norm,
 concatenations and RoPE along split dimensions, and a scan over stacked
 weights split FSDP-style) on
@@ -550,6 +550,21 @@ def conv_grad(x: jax.Array, w: jax.Array) -> tuple[jax.Array, jax.Array]:
     return jax.grad(loss, argnums=(0, 1))(x, w)
 
 
+def pool_grad(x: jax.Array, w: jax.Array) -> tuple[jax.Array, jax.Array]:
+    """A training step's gradients through a 3x3 convolution, relu and 2x2
+    max pooling of stride 2, on images with rows over "data" and columns
+    over "model": the pooling's gradient is a select_and_scatter whose
+    windows tile the rows and columns side by side."""
+    dn = ("NHWC", "HWIO", "NHWC")
+
+    def loss(x: jax.Array, w: jax.Array) -> jax.Array:
+        h = jax.nn.relu(jax.lax.conv_general_dilated(x, w, (1, 1), "SAME", dimension_numbers=dn))
+        pooled = jax.lax.reduce_window(h, -jnp.inf, jax.lax.max, (1, 2, 2, 1), (1, 2, 2, 1), "VALID")
+        return jnp.sum(jnp.square(pooled))
+
+    return jax.grad(loss, argnums=(0, 1))(x, w)
+
+
 def _mlp_loss(x: jax.Array, w1: jax.Array, w2: jax.Array, y: jax.Array) -> jax.Array:
     return jnp.mean(jnp.square(jax.nn.relu(x @ w1) @ w2 - y))
 
@@ -785,6 +800,12 @@ PROGRAMS = {
     ),
     "conv_grad": (
         conv_grad,
+        [(2, 16, 16, 4), (3, 3, 4, 8)],
+        [P(None, "data", "model"), P()],
+        (P(None, "data", "model"), P()),
+    ),
+    "pool_grad": (
+        pool_grad,
         [(2, 16, 16, 4), (3, 3, 4, 8)],
         [P(None, "data", "model"), P()],
         (P(None, "data", "model"), P()),

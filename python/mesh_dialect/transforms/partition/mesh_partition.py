@@ -932,6 +932,8 @@ class _Partition:
             rule = self.uncropped.setdefault(id(rule), uncropped(rule))
         if rule.windows and self.mesh is not None:
             rule = self.dilations_kept_whole(op, rule, read[2])
+        if name.endswith(".select_and_scatter") and self.mesh is not None:
+            rule = self.tiles_kept_whole(op, rule, read[2])
         pads: dict[int, ir.Operation] = {}
         for k in rule.fused:
             # the rule describes the pad's source: the op reads it (and the
@@ -2007,6 +2009,39 @@ class _Partition:
                         axes.append(out.axes_of(m.index(w.loop)))
                 if any(not w.even(math.prod(shape[a] for a in group)) for group in axes):
                     whole.add(w.loop)
+        if not whole:
+            return rule
+        iterators = tuple(Iterator.invalid() if i in whole else it for i, it in enumerate(rule.iterators))
+        return ShardingRule(iterators, rule.operand_maps, rule.result_maps, rule.windows, rule.fused)
+
+    def tiles_kept_whole(self, op: ir.Operation, rule: ShardingRule, results: list[ir.Value]) -> ShardingRule:
+        """`rule`, or a copy whose loops are whole where the layouts around
+        a select_and_scatter cut its windows (the source) and the cells
+        they cover (the operand and the result) into pieces that do not
+        line up (6 windows of 12 cells over 4 devices, each cut by default):
+        those values are gathered and the result sliced, as propagation
+        plans it, instead of a refusal (`check_pieces`)."""
+        assert self.mesh is not None
+        mesh = self.mesh
+        whole: set[int] = set()
+        sides = [
+            (list(op.operands), rule.operand_maps, lambda v: self.global_type.get(v, v.type)),
+            (results, rule.result_maps, lambda v: v.type),
+        ]
+        for loop in range(rule.num_loops):
+            cuts = []
+            for values, maps, type_of in sides:
+                for v, m in zip(values, maps):
+                    s = self.layout.get(v)
+                    t = type_of(v)
+                    if m is None or s is None or loop not in m or not isinstance(t, ir.RankedTensorType):
+                        continue
+                    d = m.index(loop)
+                    size = t.shape[d]
+                    if d < len(s.split_axes) and s.split_axes[d] and not ir.ShapedType.is_dynamic_size(size):
+                        cuts.append((size, s.bounds(d, size, mesh)))
+            if any(not _same_cut(*cuts[0], *cut) for cut in cuts[1:]):
+                whole.add(loop)
         if not whole:
             return rule
         iterators = tuple(Iterator.invalid() if i in whole else it for i, it in enumerate(rule.iterators))
