@@ -2461,7 +2461,7 @@ def _hlo_convolution(op: ir.Operation) -> ShardingRule | None:
             continue
         window_loop = len(iterators)
         kernel[kd] = window_loop
-        if size > length and lhs_dilation[j] == 1 and summable and not reversed_windows[j]:
+        if _window_splits(size, length, extent) and lhs_dilation[j] == 1 and summable and not reversed_windows[j]:
             # A window wider than the outputs it makes (a kernel's gradient:
             # the forward pass's output gradient is the window, the kernel
             # offsets the outputs): the window loop splits instead, as a sum
@@ -2495,6 +2495,26 @@ def _hlo_convolution(op: ir.Operation) -> ShardingRule | None:
             base=lhs_dilation[j],
         )
     return ShardingRule.from_exprs(tuple(iterators), [inputs, kernel], [list(range(rank))])
+
+
+def _window_splits(size: int, length: int, extent: int) -> bool:
+    """Whether a convolution's window loop (of `size` positions) splits
+    instead of its output loop (`length` outputs) along an input dimension
+    of `extent` rows: the window is wider and cuts, with the rows, into
+    even pieces for more device counts than the outputs do (a loop splits
+    evenly over n devices where n divides its size and the rows), or for as
+    many, the fewest devices among them being fewer.  8 positions of 16 rows
+    split over 2, 4 or 8 devices where 3 outputs split over none; 5
+    positions beside 4 outputs of 10 rows stay whole (over 5 devices only,
+    where the outputs split over 2)."""
+    return size > length and _split_counts(math.gcd(size, extent)) > _split_counts(math.gcd(length, extent))
+
+
+def _split_counts(n: int) -> tuple[int, int]:
+    """(how many device counts above 1 divide `n`, minus the least of them):
+    a larger key splits evenly over more meshes, or over a smaller one."""
+    counts = [k for k in range(2, n + 1) if n % k == 0]
+    return len(counts), -counts[0] if counts else 0
 
 
 def _reversed_windows(op: ir.Operation, n: int) -> list[bool]:

@@ -11,10 +11,12 @@
 // RUN: mesh-run %t.mlir --compare-with %s -f sequence -q --seed 3 | FileCheck %s --check-prefix=SIM
 // RUN: mesh-run %t.mlir --compare-with %s -f uneven_window -q --seed 4 2>/dev/null | FileCheck %s --check-prefix=SIM
 // RUN: mesh-run %t.mlir --compare-with %s -f reversed_rows -q --seed 5 | FileCheck %s --check-prefix=SIM
+// RUN: mesh-run %t.mlir --compare-with %s -f outputs_split -q --seed 6 | FileCheck %s --check-prefix=SIM
 // SIM: match
 
 mesh.mesh @line(shape = 4)
 mesh.mesh @mesh(shape = 2x2)
+mesh.mesh @pair(shape = 2)
 
 // A strided convolution's kernel gradient (stride 2, "SAME"), as JAX
 // writes it: 16 input rows over 4 devices, the 8 rows of the output
@@ -100,4 +102,22 @@ func.func @reversed_rows(%x: tensor<2x16x16x4xf32>, %dy: tensor<2x8x8x8xf32>) ->
   %k = "stablehlo.convolution"(%x0, %dy0) <{batch_group_count = 1 : i64, dimension_numbers = #stablehlo.conv<[f, 0, 1, b]x[i, 0, 1, o]->[0, 1, b, f]>, feature_group_count = 1 : i64, lhs_dilation = array<i64: 1, 1>, padding = dense<[[0, 1], [0, 1]]> : tensor<2x2xi64>, rhs_dilation = array<i64: 2, 2>, window_reversal = array<i1: true, false>, window_strides = array<i64: 1, 1>}> : (tensor<2x16x16x4xf32>, tensor<2x8x8x8xf32>) -> tensor<3x3x4x8xf32>
   %k0 = mesh.shard %k to %r : tensor<3x3x4x8xf32>
   return %k0 : tensor<3x3x4x8xf32>
+}
+
+// 5 window positions beside 4 outputs (stride 3, feature groups of 1): the
+// window splits evenly over no mesh the outputs do not, so the outputs
+// split (over 2, with halos) and the window stays whole.
+// CHECK-LABEL: func.func @outputs_split(
+// CHECK: mesh.update_halo %arg0 into %{{.*}} on @pair split_axes = {{\[\[}}], [0]] destination_halo_sizes = [2, 2] : tensor<6x5x1xf32> -> tensor<6x9x1xf32>
+// CHECK: "stablehlo.convolution"({{.*}} : (tensor<6x8x1xf32>, tensor<2x5x3xf32>) -> tensor<2x1x3xf32>
+// CHECK-NOT: mesh.all_reduce
+func.func @outputs_split(%x: tensor<6x10x1xf32>, %dy: tensor<2x5x3xf32>) -> tensor<4x1x3xf32> {
+  %sx = mesh.sharding @pair split_axes = [[], [0]] : !mesh.sharding
+  %sk = mesh.sharding @pair split_axes = [[], [0]] : !mesh.sharding
+  %x0 = mesh.shard %x to %sx : tensor<6x10x1xf32>
+  %dy0 = mesh.shard %dy to %sk : tensor<2x5x3xf32>
+  %k = "stablehlo.convolution"(%x0, %dy0) <{batch_group_count = 1 : i64, dimension_numbers = #stablehlo.conv<[f, 0, b]x[i, 0, o]->[0, b, f]>, feature_group_count = 3 : i64, lhs_dilation = array<i64: 1>, padding = dense<[[2, 3]]> : tensor<1x2xi64>, rhs_dilation = array<i64: 1>, window_reversal = array<i1: false>, window_strides = array<i64: 3>}> : (tensor<6x10x1xf32>, tensor<2x5x3xf32>) -> tensor<4x1x3xf32>
+  %r = mesh.sharding @pair split_axes = [[0]] : !mesh.sharding
+  %k0 = mesh.shard %k to %r : tensor<4x1x3xf32>
+  return %k0 : tensor<4x1x3xf32>
 }

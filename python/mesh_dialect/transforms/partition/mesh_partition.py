@@ -1990,10 +1990,11 @@ class _Partition:
 
     def dilations_kept_whole(self, op: ir.Operation, rule: ShardingRule, results: list[ir.Value]) -> ShardingRule:
         """`rule`, or a copy whose loops read through a dilated input
-        (`Window.base`) are whole where the layouts around `op` split them
-        into pieces that would not read their rows alike (`Window.even`):
-        the input is gathered there and the result sliced, as propagation
-        plans such an op, instead of a refusal."""
+        (`Window.base`), or summing over a window's positions (a kernel's
+        gradient), are whole where the layouts around `op` split them into
+        pieces that would not read their rows alike (`Window.even`): the
+        input is gathered there and the result sliced, as propagation plans
+        such an op, instead of a refusal."""
         assert self.mesh is not None
         shape = self.mesh.shape
         layouts = [self.layout.get(v) for v in op.operands]
@@ -2001,12 +2002,15 @@ class _Partition:
         whole: set[int] = set()
         for k, dims in enumerate(rule.windows):
             for d, w in enumerate(dims or ()):
-                if w is None or w.base == 1:
+                if w is None or (w.base == 1 and not rule.iterators[w.loop].is_reduction):
                     continue
                 axes = [layouts[k].axes_of(d) if k < len(layouts) and layouts[k] is not None else ()]
                 for m, out in zip(rule.result_maps, outs):
                     if m is not None and out is not None and w.loop in m:
                         axes.append(out.axes_of(m.index(w.loop)))
+                for m, s in zip(rule.operand_maps, layouts):  # (a summed window's loop: the kernel's dimension)
+                    if m is not None and s is not None and w.loop in m:
+                        axes.append(s.axes_of(m.index(w.loop)))
                 if any(not w.even(math.prod(shape[a] for a in group)) for group in axes):
                     whole.add(w.loop)
         if not whole:
