@@ -1680,8 +1680,10 @@ def test_select_and_scatter_computes_what_the_specification_says(shape, size, st
     module = mesh_dialect.parse(text, context=mesh_dialect.context())
     (got,) = Runner(module).run_global("f", [x, source])
     np.testing.assert_array_equal(got, want)
-    # one-cell windows moved one by one split; the others stay whole
-    plain = [k == s == 1 for k, s in zip(size, strides)]
+    # windows tiling their dimension side by side split (one-cell windows
+    # moved one by one, and s-cell windows moved s: (1, 2, 2) of stride 2
+    # over 6 columns); overlapping ones stay whole
+    plain = [k == s and n % k == 0 for n, k, s in zip(shape, size, strides)]
     loops = list(itertools.accumulate(plain, initial=0))
     m = tuple(loops[d] if p else None for d, p in enumerate(plain))
     assert rules_of(text)["stablehlo.select_and_scatter"] == ShardingRule([P] * sum(plain), [m, m, ()], [m])
