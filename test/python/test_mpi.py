@@ -363,7 +363,12 @@ def _cmdline(pid: int) -> str:
 def test_a_stopped_mpi_run_leaves_no_process(tmp_path: Path, signum: int) -> None:
     _write(tmp_path, "loop.mlir", LOOP)
     proc = subprocess.Popen(
-        [MESH_RUN, "loop.mlir", "--mpi", "2"], cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        [MESH_RUN, "loop.mlir", "--mpi", "2"],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        # (a shell's background job ignores SIGINT, and so would its children: Ctrl-C reaches a foreground run)
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
         deadline = time.monotonic() + 60  # a bound, not a measurement: start-up takes about 2 s
