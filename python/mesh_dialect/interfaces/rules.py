@@ -276,6 +276,14 @@ class Crop:
         return run[0] - held if held <= run[0] and run[1] <= cut[p + 1] + halo[1] else None
 
 
+def with_whole_loops(rule: ShardingRule, loops: set[int]) -> ShardingRule:
+    """`rule` with `loops` invalid (never split), its maps as they are."""
+    if not loops:
+        return rule
+    its = tuple(Iterator.invalid() if i in loops else it for i, it in enumerate(rule.iterators))
+    return ShardingRule(its, rule.operand_maps, rule.result_maps, rule.windows, rule.fused)
+
+
 def uncropped(rule: ShardingRule) -> ShardingRule:
     """`rule` with its crops' loops invalid: their dimensions never split
     (as on a mesh axis of dynamic size, where the rows each device's

@@ -60,11 +60,11 @@ from ...interfaces.registry import (
 )
 from ...interfaces.rules import (
     Conflict,
-    Iterator,
     ShardingRule,
     option_from_shardings,
     shardings_from_option,
     uncropped,
+    with_whole_loops,
 )
 from ...ir import ops as mesh_ops
 from ...ir.asm import remap_location
@@ -2000,23 +2000,21 @@ class _Partition:
         layouts = [self.layout.get(v) for v in op.operands]
         outs = [self.layout.get(r) for r in results]
         whole: set[int] = set()
-        for k, dims in enumerate(rule.windows):
-            for d, w in enumerate(dims or ()):
+        for dims in rule.windows:
+            for w in dims or ():
                 if w is None or (w.base == 1 and not rule.iterators[w.loop].is_reduction):
                     continue
-                axes = [layouts[k].axes_of(d) if k < len(layouts) and layouts[k] is not None else ()]
-                for m, out in zip(rule.result_maps, outs):
-                    if m is not None and out is not None and w.loop in m:
-                        axes.append(out.axes_of(m.index(w.loop)))
-                for m, s in zip(rule.operand_maps, layouts):  # (a summed window's loop: the kernel's dimension)
-                    if m is not None and s is not None and w.loop in m:
-                        axes.append(s.axes_of(m.index(w.loop)))
+                # every value the loop splits: the windowed operand, the
+                # results, a summed window's kernel
+                axes = [
+                    s.axes_of(m.index(w.loop))
+                    for maps, values in ((rule.operand_maps, layouts), (rule.result_maps, outs))
+                    for m, s in zip(maps, values)
+                    if m is not None and s is not None and w.loop in m
+                ]
                 if any(not w.even(math.prod(shape[a] for a in group)) for group in axes):
                     whole.add(w.loop)
-        if not whole:
-            return rule
-        iterators = tuple(Iterator.invalid() if i in whole else it for i, it in enumerate(rule.iterators))
-        return ShardingRule(iterators, rule.operand_maps, rule.result_maps, rule.windows, rule.fused)
+        return with_whole_loops(rule, whole)
 
     def tiles_kept_whole(self, op: ir.Operation, rule: ShardingRule, results: list[ir.Value]) -> ShardingRule:
         """`rule`, or a copy whose loops are whole where the layouts around
@@ -2046,10 +2044,7 @@ class _Partition:
                         cuts.append((size, s.bounds(d, size, mesh)))
             if any(not _same_cut(*cuts[0], *cut) for cut in cuts[1:]):
                 whole.add(loop)
-        if not whole:
-            return rule
-        iterators = tuple(Iterator.invalid() if i in whole else it for i, it in enumerate(rule.iterators))
-        return ShardingRule(iterators, rule.operand_maps, rule.result_maps, rule.windows, rule.fused)
+        return with_whole_loops(rule, whole)
 
     def fit_layouts(
         self, op: ir.Operation, rule: ShardingRule, recorded: ir.Attribute | None = None
