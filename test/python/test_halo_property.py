@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import math
+import re
 
 import numpy as np
 from hypothesis import assume, event, given, settings
@@ -540,6 +541,61 @@ def test_random_tiled_pooling_gradients_partition_to_the_same_results(case, seed
     event("local" if "mesh.all_gather" not in printed else "gathered")
     if even:
         assert "mesh.all_" not in printed
+    _assert_same_results(text, module, seed)
+
+
+@st.composite
+def hlo_poolings(draw) -> str:
+    """A sum or max `reduce_window` over a batch, two spatial dimensions
+    and channels: windows 1-3 wide, strides 1-3, padding up to the window
+    less one, 2-9 cells a dimension; each dimension over its own axis of a
+    2x2x2 mesh or whole, so odd sizes are cut unevenly (the solver then
+    drops the loops the op cannot split and keeps the others); the result
+    annotated as the input, or left to propagation."""
+    kind = draw(st.sampled_from(["add", "maximum"]))
+    sizes = [draw(st.integers(2, 9)) for _ in range(4)]
+    window, stride, padding, out = [1, 1, 1, 1], [1, 1, 1, 1], [0] * 8, list(sizes)
+    for d in (1, 2):
+        window[d], stride[d] = draw(st.integers(1, 3)), draw(st.integers(1, 3))
+        padding[2 * d], padding[2 * d + 1] = draw(st.integers(0, window[d] - 1)), draw(st.integers(0, window[d] - 1))
+        span = sizes[d] + padding[2 * d] + padding[2 * d + 1] - window[d]
+        assume(span >= 0)
+        out[d] = span // stride[d] + 1
+    axes = draw(st.permutations([0, 1, 2, None]))
+    splits = [[] if a is None or draw(st.booleans()) else [a] for a in axes]
+    init = "0.0" if kind == "add" else "0xFF800000"
+    pads = ", ".join(str(padding[2 * d : 2 * d + 2]) for d in range(4))
+    attrs = (
+        f"base_dilations = array<i64: 1, 1, 1, 1>, padding = dense<[{pads}]> : tensor<4x2xi64>, "
+        f"window_dilations = array<i64: 1, 1, 1, 1>, window_dimensions = array<i64: {', '.join(map(str, window))}>, "
+        f"window_strides = array<i64: {', '.join(map(str, stride))}>"
+    )
+    result = f"\n  %ys = mesh.shard %y to %s annotate_for_users : {_t(out)}" if draw(st.booleans()) else ""
+    return f"""mesh.mesh @mesh(shape = 2x2x2)
+func.func @f(%x: {_t(sizes)}) -> {_t(out)} {{
+  %s = mesh.sharding @mesh split_axes = {_split_text(splits)} : !mesh.sharding
+  %xs = mesh.shard %x to %s annotate_for_users : {_t(sizes)}
+  %init = "stablehlo.constant"() <{{value = dense<{init}> : tensor<f32>}}> : () -> tensor<f32>
+  %y = "stablehlo.reduce_window"(%xs, %init) <{{{attrs}}}> ({{
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %c = "stablehlo.{kind}"(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    "stablehlo.return"(%c) : (tensor<f32>) -> ()
+  }}) : ({_t(sizes)}, tensor<f32>) -> {_t(out)}{result}
+  return {"%ys" if result else "%y"} : {_t(out)}
+}}"""
+
+
+@settings(max_examples=150, deadline=None)
+@given(hlo_poolings(), st.integers(0, 2**31 - 1))
+def test_random_hlo_poolings_partition_to_the_same_results(text, seed):
+    """However the annotations cut the input, evenly or not, the pooled
+    result is the original's exactly."""
+    module = _partition(text)
+    printed = mesh_dialect.print_ir(module)
+    whole = re.search(r"%x: (tensor<[^>]*>)", text).group(1)
+    runs_on = re.search(r"\}\) : \((tensor<[^>]*>), tensor<f32>\)", printed).group(1)
+    gathered = "mesh.all_gather" in printed
+    event(("partly gathered" if runs_on != whole else "gathered") if gathered else "local")
     _assert_same_results(text, module, seed)
 
 

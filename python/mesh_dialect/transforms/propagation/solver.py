@@ -816,14 +816,55 @@ class _Candidates:
         have = {id(s) for s in node.states}  # states are memoized: one object each
         room = MAX_STATES - len(node.states)
         out: list[_Cand] = []
+        refused: list[State] = []
         for cand in suggested:
             st = cand[0]
-            if id(st) not in have and self.divides(node, st):
+            if id(st) in have:
+                continue
+            if self.divides(node, st):
                 out.append(cand)
                 have.add(id(st))
                 if len(out) >= room:
+                    return out
+            elif node.rule is not None and st.option is not None:
+                refused.append(st)
+        # A suggestion the node cannot run in (one loop's dimension the mesh
+        # does not divide, where the op needs even pieces) is tried with only
+        # the loops it can split: images with the batch over one axis and
+        # rows over another keep their batch split under a window whose
+        # outputs the other axis does not divide.
+        for st in refused:
+            cand = self.narrowed(node, st)
+            if cand is not None and id(cand[0]) not in have and self.divides(node, cand[0]):
+                out.append(cand)
+                have.add(id(cand[0]))
+                if len(out) >= room:
                     break
         return out
+
+    def narrowed(self, node: Node, st: State) -> _Cand | None:
+        """State `st` of a ruled node with each split loop kept only if the
+        node can run with that loop alone split so; None when that keeps
+        all of them or none (the whole state is suggested anyway), or `st`
+        is not a plain state of the rule's options (a linear or a partial
+        init's)."""
+        rule = node.rule
+        option = st.option
+        assert rule is not None and option is not None
+        if len(option) != len(rule.iterators) or self.state(rule, st.mesh, option)[0] is not st:
+            return None
+        split = [loop for loop, axes in enumerate(option) if axes]
+        if len(split) < 2:
+            return None
+        nothing = tuple(() for _ in option)
+        kept = [
+            loop
+            for loop in split
+            if self.divides(node, self.state(rule, st.mesh, (*nothing[:loop], option[loop], *nothing[loop + 1 :]))[0])
+        ]
+        if not kept or len(kept) == len(split):
+            return None
+        return self.state(rule, st.mesh, tuple(option[loop] if loop in kept else () for loop in range(len(option))))
 
     def requests(self, node: Node) -> tuple[tuple[str, int, Layout], ...]:
         """The layouts on an op's values, as requests to its rule."""
