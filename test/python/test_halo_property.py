@@ -1,9 +1,9 @@
 """Halos as properties: the halo of a window is exactly what the pieces
 lack (`rules.Window`), and random windowed ops (stencils with strides,
 dilations and offsets, linalg convolutions, tosa convolutions and max
-pooling with padding) split over random meshes of rank 1-3 are propagated,
-partitioned and run on every device, giving the original's results exactly
-(small integers, so sums are exact)."""
+pooling with padding, hlo poolings cut unevenly) split over random meshes
+of rank 1-3 are propagated, partitioned and run on every device, giving the
+original's results exactly (small integers, so sums are exact)."""
 
 from __future__ import annotations
 
@@ -550,8 +550,9 @@ def hlo_poolings(draw) -> str:
     and channels: windows 1-3 wide, strides 1-3, padding up to the window
     less one, 2-9 cells a dimension; each dimension over its own axis of a
     2x2x2 mesh or whole, so odd sizes are cut unevenly (the solver then
-    drops the loops the op cannot split and keeps the others); the result
-    annotated as the input, or left to propagation."""
+    drops the loops the op cannot split and keeps the others, or moves
+    their axes to other loops); the result annotated as the input, or left
+    to propagation."""
     kind = draw(st.sampled_from(["add", "maximum"]))
     sizes = [draw(st.integers(2, 9)) for _ in range(4)]
     window, stride, padding, out = [1, 1, 1, 1], [1, 1, 1, 1], [0] * 8, list(sizes)
@@ -594,8 +595,12 @@ def test_random_hlo_poolings_partition_to_the_same_results(text, seed):
     printed = mesh_dialect.print_ir(module)
     whole = re.search(r"%x: (tensor<[^>]*>)", text).group(1)
     runs_on = re.search(r"\}\) : \((tensor<[^>]*>), tensor<f32>\)", printed).group(1)
-    gathered = "mesh.all_gather" in printed
-    event(("partly gathered" if runs_on != whole else "gathered") if gathered else "local")
+    if runs_on == whole:
+        event("run whole")
+    elif "mesh.all_to_all" in printed:
+        event("axes moved")
+    else:
+        event("partly gathered" if "mesh.all_gather" in printed else "local")
     _assert_same_results(text, module, seed)
 
 

@@ -119,11 +119,18 @@ func.func @both_axes(%x: tensor<2x4x6xf32>) -> tensor<2x8x12xf32> {
 }
 
 // 6 input rows for 12 output rows over 4 devices: a device's 3 output rows
-// do not start at an even row, so the input is read whole and the body
-// reads it at the global row. (Propagation runs this op whole; partition
-// alone splits the loop as %y is split.)
+// do not start at an even row, so partition alone (which splits the loop as
+// %y is split) reads the input whole, at the global row.  Propagation moves
+// the axis to the columns instead (8 outputs read 4 inputs at j floordiv 2:
+// a device's 2 columns read its 1 column), by one all_to_all of each
+// operand and one back: 336 bytes a device, where gathering took 768.
 // IR-LABEL: func.func @uneven(
-// IR: mesh.all_gather
+// IR-NOT: mesh.all_gather
+// IR: mesh.all_to_all %arg1 on @mesh mesh_axes = [0] split_axis = 2 concat_axis = 1 : tensor<2x3x8xf32> -> tensor<2x12x2xf32>
+// IR: mesh.all_to_all %{{.*}} on @mesh mesh_axes = [0] split_axis = 2 concat_axis = 1 : tensor<2x2x4xf32> -> tensor<2x8x1xf32>
+// IR: tensor.extract %{{.*}} : tensor<2x6x1xf32>
+// IR: mesh.all_to_all %{{.*}} on @mesh mesh_axes = [0] split_axis = 1 concat_axis = 2 : tensor<2x12x2xf32> -> tensor<2x3x8xf32>
+// IR-NOT: mesh.all_gather
 // IR: return
 // PART-LABEL: func.func @uneven(
 // PART: mesh.all_gather

@@ -830,41 +830,63 @@ class _Candidates:
                 refused.append(st)
         # A suggestion the node cannot run in (one loop's dimension the mesh
         # does not divide, where the op needs even pieces) is tried with only
-        # the loops it can split: images with the batch over one axis and
-        # rows over another keep their batch split under a window whose
-        # outputs the other axis does not divide.
+        # the loops it can split, and with the others' axes moved (`narrowed`):
+        # images with the batch over one axis and rows over another keep
+        # their batch split under a window whose outputs the other axis does
+        # not divide, and may take that axis on their channels.
         for st in refused:
-            cand = self.narrowed(node, st)
-            if cand is not None and id(cand[0]) not in have and self.divides(node, cand[0]):
-                out.append(cand)
-                have.add(id(cand[0]))
-                if len(out) >= room:
-                    break
+            for cand in self.narrowed(node, st):
+                if id(cand[0]) not in have and self.divides(node, cand[0]):
+                    out.append(cand)
+                    have.add(id(cand[0]))
+                    if len(out) >= room:
+                        return out
         return out
 
-    def narrowed(self, node: Node, st: State) -> _Cand | None:
-        """State `st` of a ruled node with each split loop kept only if the
-        node can run with that loop alone split so; None when that keeps
-        all of them or none (the whole state is suggested anyway), or `st`
-        is not a plain state of the rule's options (a linear or a partial
-        init's)."""
+    def narrowed(self, node: Node, st: State) -> list[_Cand]:
+        """States to try for a state `st` of a ruled node that the node
+        cannot run in: `st` with each split loop kept only where the node
+        can run with that loop alone split so, then with the axes of the
+        loops dropped moved to each other parallel loop that indexes a
+        dimension of a tensor a dropped loop indexes, and only dimensions of
+        static size (innermost, as `moved_options` moves them: one
+        all_to_all instead of a gather).
+        Nothing for a state whose every loop splits alone (it is refused for
+        another reason), or that is not a plain state of the rule's options
+        (a linear or a partial init's)."""
         rule = node.rule
         option = st.option
         assert rule is not None and option is not None
         if len(option) != len(rule.iterators) or self.state(rule, st.mesh, option)[0] is not st:
-            return None
+            return []
         split = [loop for loop, axes in enumerate(option) if axes]
-        if len(split) < 2:
-            return None
         nothing = tuple(() for _ in option)
         kept = [
             loop
             for loop in split
-            if self.divides(node, self.state(rule, st.mesh, (*nothing[:loop], option[loop], *nothing[loop + 1 :]))[0])
+            if len(split) > 1
+            and self.divides(node, self.state(rule, st.mesh, (*nothing[:loop], option[loop], *nothing[loop + 1 :]))[0])
         ]
-        if not kept or len(kept) == len(split):
-            return None
-        return self.state(rule, st.mesh, tuple(option[loop] if loop in kept else () for loop in range(len(option))))
+        if len(kept) == len(split):
+            return []
+        base = tuple(option[loop] if loop in kept else () for loop in range(len(option)))
+        out = [self.state(rule, st.mesh, base)] if kept else []
+        dropped = [loop for loop in split if loop not in kept]
+        lost = tuple(a for loop in dropped for a in option[loop])
+        beside: dict[int, None] = {}
+        for m in (*rule.operand_maps, *rule.result_maps):
+            if m is not None and any(loop in m for loop in dropped):
+                beside.update(dict.fromkeys(loop for loop in m if loop is not None and loop not in dropped))
+        for loop in beside:
+            # (not onto a dimension of dynamic size: its pieces' sizes, and
+            # so the move's cost, are a guess; a batch of 1 would leave
+            # most devices nothing)
+            if rule.iterators[loop].is_parallel and not any(
+                d in value.dynamic for value, d in self.indexed_dims(node, rule, loop)
+            ):
+                moved = tuple(axes + lost if k == loop else axes for k, axes in enumerate(base))
+                out.append(self.state(rule, st.mesh, moved))
+        return out
 
     def requests(self, node: Node) -> tuple[tuple[str, int, Layout], ...]:
         """The layouts on an op's values, as requests to its rule."""
