@@ -5,23 +5,27 @@ original program's exactly (small integers, so sums are exact)."""
 from __future__ import annotations
 
 import numpy as np
-from hypothesis import given, settings
+from hypothesis import event, given, settings
 from hypothesis import strategies as st
 from mlir import ir
 from mlir.passmanager import PassManager
-from test_resharding import problems
+from strategies import problems, uneven_problems
 from test_sharding_propagation import _context, programs
 
 import mesh_dialect
+from mesh_dialect.sharding.spec import Mesh, Sharding
 from mesh_dialect.sim.api import Simulation
 from mesh_dialect.transforms import MeshPartition
+from mesh_dialect.transforms.partition.mesh_partition import _slices_only
 
 
-def _partition(text: str, **options) -> ir.Operation:
+def _partition(text: str, propagate: bool = True, **options) -> ir.Operation:
+    """`text` partitioned (after propagation, or as its annotations say), verified."""
     module = mesh_dialect.parse(text, context=_context())
     with _context():
         pm = PassManager("builtin.module")
-        mesh_dialect.ShardingPropagation().add_to(pm)
+        if propagate:
+            mesh_dialect.ShardingPropagation().add_to(pm)
         MeshPartition(**options).add_to(pm)
         pm.run(module)
     mesh_dialect.verify(module)
@@ -81,6 +85,57 @@ def _layout_text(s) -> str:
     return text
 
 
+@st.composite
+def round_trips(draw):
+    """(shape, mesh, first layout, second layout): the second extends the
+    first's split axes by some of another layout's about half the time (the
+    way there only slices), and is that other layout otherwise."""
+    shape, mesh, source, other = draw(st.one_of(problems(), uneven_problems()))
+    if draw(st.booleans()):
+        used = {a for axes in source.split_axes for a in axes} | set(source.partial_axes)
+        split = []
+        for d in range(len(shape)):
+            had = source.split_axes[d] if d < len(source.split_axes) else ()
+            more = tuple(a for a in (other.split_axes[d] if d < len(other.split_axes) else ()) if a not in used)
+            used.update(more)
+            split.append(had + more)
+        other = Sharding(tuple(split), source.partial_axes, source.partial_type)
+    return shape, mesh, source, other
+
+
+@settings(max_examples=150, deadline=None)
+@given(round_trips(), st.integers(0, 2**31 - 1))
+def test_random_round_trips_simulate_to_the_value_and_move_nothing_after_a_slice(trip, seed):
+    """A value annotated in a second layout and read back in its first: the
+    way back is the value itself where the way there only sliced it (no
+    collective but the slice), and the global value survives either way."""
+    shape, mesh, first, second = trip
+    t = "tensor<" + "".join(f"{n}x" for n in shape) + "i32>"
+    text = (
+        f"mesh.mesh @mesh(shape = {'x'.join(map(str, mesh))})\n"
+        f"func.func @f(%x: {t}) -> ({t}, {t}) {{\n"
+        f"  %s0 = mesh.sharding @mesh {first} : !mesh.sharding\n"
+        f"  %0 = mesh.shard %x to %s0 : {t}\n"
+        f"  %s1 = mesh.sharding @mesh {second} : !mesh.sharding\n"
+        f"  %1 = mesh.shard %0 to %s1 : {t}\n"
+        f"  %2 = mesh.shard %1 to %s0 annotate_for_users : {t}\n"
+        f"  return %2, %1 : {t}, {t}\n}}\n"
+    )
+    module = _partition(text, propagate=False)
+    x = np.random.default_rng(seed).integers(-50, 50, size=shape).astype(np.int32)
+    back, there = Simulation(module).run("f", [x])
+    np.testing.assert_array_equal(back, x)
+    np.testing.assert_array_equal(there, x)
+    with _context(), ir.Location.unknown():
+        whole = ir.RankedTensorType.get(shape, ir.IntegerType.get_signless(32))
+        only_slices = _slices_only(first, second, whole, Mesh(mesh))
+    event("the way there only slices" if only_slices else "the way there moves data or starts partial")
+    if only_slices:
+        printed = mesh_dialect.print_ir(module)
+        moving = ("all_gather", "all_to_all", "all_reduce", "send", "recv", "shift", "update_halo")
+        assert not [k for k in moving if f"mesh.{k} " in printed], printed
+
+
 @settings(max_examples=60, deadline=None)
 @given(problems(), st.integers(0, 2**31 - 1))
 def test_random_reshardings_emit_ir_that_simulates_to_the_target(problem, seed):
@@ -98,11 +153,6 @@ def test_random_reshardings_emit_ir_that_simulates_to_the_target(problem, seed):
         f"  %1 = mesh.shard %0 to %s1 annotate_for_users : {t}\n"
         f"  return %1 : {t}\n}}\n"
     )
-    module = mesh_dialect.parse(text, context=_context())
-    with _context():
-        pm = PassManager("builtin.module")
-        MeshPartition().add_to(pm)
-        pm.run(module)
-    mesh_dialect.verify(module)
+    module = _partition(text, propagate=False)
     x = np.random.default_rng(seed).integers(-50, 50, size=shape).astype(np.int32)
     np.testing.assert_array_equal(Simulation(module).run("f", [x])[0], x)

@@ -389,6 +389,18 @@ def test_ops_without_a_handler_are_named():
         run_op("stablehlo.fft", ints((4,)))
 
 
+def test_a_complex_constant_is_refused_by_its_type():
+    # (the bindings raise when asked for the attribute: the message named their cast, not the type)
+    text = """
+    func.func @f() -> tensor<2xcomplex<f32>> {
+      %0 = "stablehlo.constant"() <{value = dense<(0.0, 1.0)> : tensor<2xcomplex<f32>>}> : () -> tensor<2xcomplex<f32>>
+      return %0 : tensor<2xcomplex<f32>>
+    }"""
+    message = r":3:12: 'stablehlo.constant' element type complex<f32> is not supported by the simulator$"
+    with pytest.raises(SimError, match=message):
+        run(text)
+
+
 # -- data movement ---------------------------------------------------------------------
 
 

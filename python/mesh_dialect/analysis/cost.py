@@ -74,6 +74,7 @@ from ..ir.control import HLO_BRANCHES, HLO_REGION_OPS, HLO_WHILE, malformed, tri
 from ..ir.hlo import conv_dimensions, dot_dimensions
 from ..ir.schema import DYNAMIC
 from ..ir.syntax import Unprintable, decode_axes_array, decode_sharding_attr
+from ..ir.uniform import readable_attr
 from ..sharding.costs import all_reduce_elements
 from ..sharding.spec import Mesh, Sharding, ShardingError
 from ..transforms.base import element_bytes
@@ -471,7 +472,7 @@ class Compiler:
             return
         if name in _HLO_CONSTANTS:
             # a rank-0 integer constant: an hlo case's index or if's predicate
-            attr = op.attributes["value"] if "value" in op.attributes else None
+            attr = readable_attr(op, "value")
             if isinstance(attr, ir.DenseIntElementsAttr) and ir.ShapedType(attr.type).rank == 0:
                 a["int"] = ir.IntegerAttr(ir.DenseIntElementsAttr(attr).get_splat_value()).value
             return
@@ -487,7 +488,7 @@ class Compiler:
             a["unsigned"] = ir.IntegerType(bound).width if isinstance(bound, ir.IntegerType) else 64
             return
         if name == "arith.constant":
-            attr = op.attributes["value"]
+            attr = readable_attr(op, "value")  # (None for complex elements: no integer to follow)
             if isinstance(attr, ir.BoolAttr):  # an i1 constant: true is -1, as cmpi gives it
                 a["int"] = -1 if ir.BoolAttr(attr).value else 0
             elif isinstance(attr, ir.IntegerAttr):

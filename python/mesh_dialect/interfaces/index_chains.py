@@ -20,6 +20,7 @@ from collections.abc import Sequence
 import numpy as np
 from mlir import ir
 
+from ..ir.uniform import readable_attr
 from .registry import single_use
 
 _FLOATS = {16: np.float16, 32: np.float32, 64: np.float64}
@@ -237,7 +238,7 @@ def _constant(v: ir.Value) -> int | float | None:
     op = owner.operation
     if op.name != "arith.constant":
         return None
-    attr = op.attributes["value"]
+    attr = readable_attr(op, "value")
     if isinstance(attr, ir.IntegerAttr):
         return ir.IntegerAttr(attr).value
     if isinstance(attr, ir.FloatAttr):

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from mlir import ir
 
 from .hlo import FLIPPED, comparison_direction
+from .uniform import readable_attr
 
 HLO_WHILE = ("stablehlo.while", "mhlo.while")
 HLO_BRANCHES = ("stablehlo.if", "stablehlo.case", "mhlo.if", "mhlo.case")
@@ -175,7 +176,7 @@ def _int_constant(v: ir.Value) -> int | None:
     owner = v.owner
     if isinstance(owner, ir.Block) or owner.name not in ("arith.constant", "stablehlo.constant", "mhlo.constant"):
         return None
-    attr = owner.attributes["value"]
+    attr = readable_attr(owner, "value")
     if isinstance(attr, ir.IntegerAttr):
         return ir.IntegerAttr(attr).value
     if isinstance(attr, ir.DenseIntElementsAttr) and ir.DenseIntElementsAttr(attr).is_splat:

@@ -28,7 +28,10 @@ def op_signature(
     `operands` and `results` passes them: the same key, fewer binding calls.
     With `report_skipped`, returns (key, the value of `skip` or None): the
     caller need not ask the bindings for the attributes again."""
-    attributes = tuple(op.attributes.items())
+    try:
+        attributes = tuple(op.attributes.items())
+    except TypeError:
+        attributes = _attribute_items(op)
     skipped = None
     if skip:
         for item in attributes:
@@ -38,6 +41,22 @@ def op_signature(
                 break
     key = (op.name, attributes, *_types(op, operands, results))
     return (key, skipped) if report_skipped else key
+
+
+def _attribute_items(op: ir.Operation) -> tuple:
+    """The op's (name, attribute) pairs where the bindings cannot hand one
+    over (a dense attribute of complex elements: asking for it raises, and
+    asking a `NamedAttribute` for it ends the process): that one is keyed
+    by its text instead."""
+    attributes = op.attributes
+    items = []
+    for i in range(len(attributes)):
+        named = attributes[i]
+        try:
+            items.append((named.name, attributes[named.name]))
+        except TypeError:
+            items.append((named.name, ("unreadable", str(named))))
+    return tuple(items)
 
 
 def read_signature(

@@ -174,6 +174,17 @@ def dtype_of(t: ir.Type) -> np.dtype:
     return np.dtype(_DTYPES[key])
 
 
+def _unsupported_element(types: list[ir.Type]) -> str | None:
+    """What `dtype_of` says of the first of `types` whose elements the
+    simulator does not hold (None: it holds them all)."""
+    for t in types:
+        try:
+            dtype_of(t)
+        except SimError as e:
+            return str(e)
+    return None
+
+
 # ---------------------------------------------------------------------------
 # The compiler.
 
@@ -316,7 +327,9 @@ class Compiler:
             except SimError:
                 raise
             except (KeyError, ValueError, TypeError, IndexError) as e:
-                raise fail(op, f"cannot be simulated: {e}") from None
+                # (a complex constant's attribute cannot even be read: name its type instead)
+                lacking = _unsupported_element(step.attrs["result_types"])
+                raise fail(op, lacking or f"cannot be simulated: {e}") from None
         if from_bf16 or (name in _BITCASTS and step.bf16):
             _through_bits(step, from_bf16)
         # A plain handler runs its regions with run_block_now, which reports a

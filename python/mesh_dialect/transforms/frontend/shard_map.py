@@ -29,6 +29,7 @@ from ...interfaces.rules import INVALID
 from ...ir import ops as mesh_ops
 from ...ir.exchange import permuted
 from ...ir.per_device import per_device_values
+from ...ir.uniform import readable_attr
 from ...sharding.spec import Sharding
 
 MANUAL = "sdy.manual_computation"
@@ -435,7 +436,7 @@ def _scalar(value: ir.Value) -> int | None:
     owner = value.owner
     if isinstance(owner, ir.Block) or owner.operation.name.partition(".")[2] != "constant":
         return None
-    attr = owner.operation.attributes["value"] if "value" in owner.operation.attributes else None
+    attr = readable_attr(owner.operation, "value")
     if not isinstance(attr, ir.DenseIntElementsAttr) or ir.ShapedType(attr.type).rank != 0:
         return None
     return int(np.array(ir.DenseIntElementsAttr(attr)).item())

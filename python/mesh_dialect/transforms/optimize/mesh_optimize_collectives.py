@@ -43,6 +43,7 @@ from ...ir.schema import DYNAMIC
 from ...ir.signature import op_address
 from ...ir.syntax import Unprintable, decode_sharding_attr
 from ...ir.types import is_boolean, sum_zero_attr
+from ...ir.uniform import readable_attr
 from ...sharding.resharding import AllGather, AllReduce, AllToAll, ReduceScatter, Step, uniform_cost
 from ...sharding.spec import IDEMPOTENT_KINDS, Mesh
 from ..base import Pass, element_bytes
@@ -1658,9 +1659,9 @@ def _leaf(value: ir.Value, mesh: str, axis: int, traded: bool, d: int, e: int | 
         if not traded or _leaf_gather(owner.operation, e) is not None:
             return owner.operation
         return owner.operation if _same_on_every_device(source, mesh, axis) else None
-    if name not in _CONSTANTS or "value" not in owner.attributes:
+    if name not in _CONSTANTS:
         return None
-    attr = owner.attributes["value"]
+    attr = readable_attr(owner, "value")
     return owner.operation if isinstance(attr, ir.DenseElementsAttr) and attr.is_splat else None
 
 

@@ -275,6 +275,39 @@ class MeshPartition(Pass):
                     raise self.error(e.loc, str(e)) from None
 
 
+_SLICES = frozenset(("mesh.all_slice", "tensor.extract_slice"))
+"""What a reshard that only slices makes (`_slices_only`): ops with no effect but their result."""
+
+
+def _slices_only(source: Sharding, target: Sharding, t: ir.Type, mesh: Mesh) -> bool:
+    """Whether resharding a value of type `t` from `source` to `target`
+    only cuts pieces out of the ones each device holds: each dimension's
+    axes extended (a split one into even pieces only: uneven ones do not lie
+    within the coarser pieces), nothing partial, no halos, a dimension split
+    alike on both sides cut alike.  Such a reshard moves nothing, and the
+    way back is the value it started from."""
+    if source.partial_axes or target.partial_axes or source.halo_sizes or target.halo_sizes:
+        return False
+    if source.sharded_dims_offsets or not isinstance(t, ir.RankedTensorType):
+        return False
+    before = source.split_axes
+    for d, axes in enumerate(target.split_axes):
+        had = before[d] if d < len(before) else ()
+        if axes[: len(had)] != had:
+            return False
+        if not had:
+            continue  # held whole: any cut of it is sliced out
+        if t.is_dynamic_dim(d):
+            return False
+        size = t.shape[d]
+        if axes == had:
+            if target.sharded_dims_offsets and target.bounds(d, size, mesh) != source.bounds(d, size, mesh):
+                return False  # (the offsets cut it elsewhere than the source holds it)
+        elif target.sharded_dims_offsets or size % target.shard_count(d, mesh):
+            return False  # (uneven pieces of a split dimension do not lie within its pieces)
+    return all(not axes for axes in before[len(target.split_axes) :])
+
+
 def _has_annotation(func: ir.Operation) -> bool:
     found = False
 
@@ -389,6 +422,15 @@ class _Partition:
         self.shardings: dict[ir.Value, tuple[str, Sharding] | None] = {}  # per run: values die with the IR
         self.returned: list[Sharding | None] | None = None  # result layouts, from the first func.return
         self.reshards: dict[tuple[ir.Value, Sharding, ir.Block], ir.Value] = {}  # one reshard per block
+        # per value a reshard made by slicing alone (`_slices_only`), (the
+        # layout it started from, the value it started from): asked for in that
+        # layout again, the value is the one it was sliced from, not gathered
+        # back (a constraint cuts rows a convolution then reads whole); by the
+        # value started from, the values sliced from it (erased, it answers
+        # for none)
+        self.undo: dict[ir.Value, tuple[Sharding, ir.Value]] = {}
+        self.undone_from: dict[ir.Value, list[ir.Value]] = {}
+        self.went_back: list[ir.Value] = []  # values of `undo` a user was given the origin of instead
         # values a program written partly per device computes differently on each
         # device, and blocks only some devices run (`ir.per_device`)
         self.per_device: dict[ir.Value, tuple[frozenset, ir.Operation]] = {}
@@ -590,6 +632,10 @@ class _Partition:
                 self.shard(op, self.annotations[k])
             else:
                 self.rewrite(op, name, rule, self.read[k])
+        for made in self.went_back:
+            found = self.undo.get(made)  # (none once erased: `forget`)
+            if found is not None:
+                self.erase_slices(made, found[1])
         for local, arg in self.whole.items():  # slices of full arguments nobody read
             while local != arg and not _has_uses(local):
                 owner = local.owner
@@ -1304,6 +1350,11 @@ class _Partition:
         source = self.layout.get(v, _WHOLE)
         if source is target or source == target:
             return v
+        if self.undo:
+            back = self.undo.get(v)
+            if back is not None and back[0] == target and self.layout.get(back[1], _WHOLE) == target:
+                self.went_back.append(v)
+                return back[1]  # (it dominates `v`, which a reshard made from it, and so every user of `v`)
         if self.whole and v in self.whole:
             v, source = self.whole[v], _WHOLE
             if source == target:
@@ -1344,7 +1395,12 @@ class _Partition:
                 global_type = v.type
             if ip is None:  # made here, only when a reshard is needed
                 ip, loc = ir.InsertionPoint(user), user.location
+            rebuilt = len(self.rebuilt)
             new = self.reshards[key] = self.reshard(v, global_type, source, target, ip, loc, trapped)
+            if new != v and len(self.rebuilt) == rebuilt and _slices_only(source, target, global_type, self.mesh):
+                # (a value made again in the new layout, not sliced, is made again on the way back)
+                self.undo[new] = (source, v)
+                self.undone_from.setdefault(v, []).append(new)
             if source.partial_axes and target == self.without_partial(source) and _made_by(new, "mesh.all_reduce"):
                 self.totals[new] = (v, source, key)  # `terms_of_total` may read v instead
             if not target.is_replicated:
@@ -1425,8 +1481,9 @@ class _Partition:
         gathered = []
         for i, v in enumerate(op.operands):
             s = self.layout.get(v)
-            if self.reshard_operand(op, i, None, ir.InsertionPoint(op), op.location):
-                gathered.append(f"operand {i} ({s})")
+            back = len(self.went_back)
+            if self.reshard_operand(op, i, None, ir.InsertionPoint(op), op.location) and len(self.went_back) == back:
+                gathered.append(f"operand {i} ({s})")  # (not the whole value a slice was cut from: nothing moves)
         if gathered:
             self.pass_.remark(
                 op.location,
@@ -2259,6 +2316,19 @@ class _Partition:
         self.layout.pop(result, None)  # a mesh.shard result is in no other table (`forget`)
         op.erase()
 
+    def erase_slices(self, value: ir.Value, origin: ir.Value) -> None:
+        """The slices from `origin` to `value` that nothing reads any more
+        (users went back to `origin`), last first; index arithmetic for
+        uneven pieces stays, unused, for `canonicalize`."""
+        while value != origin:
+            owner = value.owner
+            if isinstance(owner, ir.Block) or owner.name not in _SLICES or _has_uses(value):
+                return
+            source = owner.operands[0]
+            self.forget(value)
+            owner.erase()
+            value = source
+
     def forget(self, value: ir.Value) -> None:
         """Drop what is known of a value about to be erased: MLIR may give its
         address to a value created later."""
@@ -2267,6 +2337,10 @@ class _Partition:
         self.defs.pop(value, None)
         self.per_device.pop(value, None)
         self.entered.pop(value, None)
+        if self.undo:
+            self.undo.pop(value, None)
+            for made in self.undone_from.pop(value, ()):
+                self.undo.pop(made, None)
 
     def owner(self, value: ir.Value) -> ir.Operation | ir.OpView | ir.Block:
         """`value.owner`, from `defs` when a visited op defines it."""
@@ -3551,9 +3625,8 @@ def _is_fill_of(value: ir.Value, neutral, owner_of=_value_owner) -> bool:
     scalar = owner_of(filled)
     if not isinstance(scalar, ir.OpView | ir.Operation) or scalar.name != "arith.constant":
         return False
-    attr = scalar.attributes["value"]
     try:
-        return float(attr.value) == float(neutral)
+        return float(scalar.attributes["value"].value) == float(neutral)
     except (AttributeError, TypeError, ValueError):
         return False
 
