@@ -48,7 +48,7 @@ from ..ir.hlo import (
     scatter_dimensions,
 )
 from ..ir.per_device import SOURCES as PER_DEVICE_SOURCES
-from ..ir.signature import op_signature, read_signature
+from ..ir.signature import attribute_items, attribute_or_text, op_signature, read_signature
 from ..ir.types import float_zero, is_boolean
 from ..ir.uniform import readable_attr
 from .linear import LINEAR_BODY_OPS, generic_terms
@@ -501,7 +501,7 @@ def _linear_reads(inner: ir.Operation, name: str, produced: dict) -> tuple:
     other value (("?",)).  `produced` maps the body's values to those
     numbers; it lists the body's arguments when first needed."""
     if name == "arith.constant":
-        reads: tuple = ("=", inner.attributes["value"])
+        reads: tuple = ("=", attribute_or_text(inner, "value"))
     else:
         found = []
         for v in inner.operands:
@@ -517,7 +517,7 @@ def _linear_reads(inner: ir.Operation, name: str, produced: dict) -> tuple:
                 continue
             owner = v.owner
             if not isinstance(owner, ir.Block) and owner.name == "arith.constant" and "value" in owner.attributes:
-                found.append(("=", owner.attributes["value"]))
+                found.append(("=", attribute_or_text(owner, "value")))
             else:
                 found.append(("?",))
         reads = tuple(found)
@@ -634,7 +634,7 @@ def _body(op: ir.Operation, unregistered: dict[str, bool]) -> tuple:
         results = inner.results
         n = len(results)
         name = inner.name
-        attributes = tuple(inner.attributes.items())
+        attributes = attribute_items(inner)
         if _is_unregistered(inner, name, unregistered):
             attributes += (properties_text(inner),)
         items.append((name, attributes, tuple(operands), n))

@@ -28,10 +28,7 @@ def op_signature(
     `operands` and `results` passes them: the same key, fewer binding calls.
     With `report_skipped`, returns (key, the value of `skip` or None): the
     caller need not ask the bindings for the attributes again."""
-    try:
-        attributes = tuple(op.attributes.items())
-    except TypeError:
-        attributes = _attribute_items(op)
+    attributes = attribute_items(op)
     skipped = None
     if skip:
         for item in attributes:
@@ -43,20 +40,30 @@ def op_signature(
     return (key, skipped) if report_skipped else key
 
 
-def _attribute_items(op: ir.Operation) -> tuple:
-    """The op's (name, attribute) pairs where the bindings cannot hand one
-    over (a dense attribute of complex elements: asking for it raises, and
-    asking a `NamedAttribute` for it ends the process): that one is keyed
-    by its text instead."""
+def attribute_items(op: ir.Operation) -> tuple:
+    """The op's (name, attribute) pairs, `op.attributes.items()`, where one
+    the bindings cannot hand over (a dense attribute of complex elements:
+    asking for it raises) is keyed by its text (`attribute_or_text`)."""
+    try:
+        return tuple(op.attributes.items())
+    except TypeError:
+        attributes = op.attributes
+        return tuple((attributes[i].name, attribute_or_text(op, attributes[i].name)) for i in range(len(attributes)))
+
+
+def attribute_or_text(op: ir.Operation, name: str) -> ir.Attribute | tuple[str, str]:
+    """`op.attributes[name]`, or ("unreadable", its text) when the bindings
+    cannot hand it over (asking a `NamedAttribute` for it ends the process:
+    its text is printed from the named attribute instead)."""
     attributes = op.attributes
-    items = []
-    for i in range(len(attributes)):
-        named = attributes[i]
-        try:
-            items.append((named.name, attributes[named.name]))
-        except TypeError:
-            items.append((named.name, ("unreadable", str(named))))
-    return tuple(items)
+    try:
+        return attributes[name]
+    except TypeError:
+        for i in range(len(attributes)):
+            named = attributes[i]
+            if named.name == name:
+                return ("unreadable", str(named))
+        raise
 
 
 def read_signature(

@@ -40,7 +40,7 @@ from ...ir.exchange import device_table, permuted
 from ...ir.flags import drop_totals_only_flags
 from ...ir.hlo import ints_like, ints_of
 from ...ir.schema import DYNAMIC
-from ...ir.signature import op_address
+from ...ir.signature import attribute_items, op_address
 from ...ir.syntax import Unprintable, decode_sharding_attr
 from ...ir.types import is_boolean, sum_zero_attr
 from ...ir.uniform import readable_attr
@@ -2356,7 +2356,7 @@ def _referenced(func: ir.Operation) -> bool:
 
     def visit(op: ir.Operation) -> ir.WalkResult:
         nonlocal found
-        for key, attr in op.attributes.items():
+        for key, attr in attribute_items(op):
             if key != "sym_name" and mention.search(str(attr)):
                 found = True
                 return ir.WalkResult.INTERRUPT

@@ -88,6 +88,7 @@ from ...ir.types import float_extreme, float_zero
 from ...ir.uniform import CONSTANTS as _CONSTANTS
 from ...ir.uniform import fill_init as _fill_init
 from ...ir.uniform import filled as _filled
+from ...ir.uniform import readable_attr
 from ...ir.uniform import splat_of as _splat_of
 from ...sharding.exchange import schedule
 from ...sharding.recut import recut_plan
@@ -1345,8 +1346,10 @@ class _Partition:
 
     def in_layout(self, v: ir.Value, target: Sharding, user: ir.Operation, ip, loc: ir.Location) -> ir.Value:
         """`v` in layout `target` for `user`: itself when it already is, the
-        whole of a sliced full argument when that is what `target` asks,
-        else a reshard (from the whole for a sliced full argument)."""
+        value a reshard sliced `v` out of when that one is in `target`
+        (`undo`), the whole of a sliced full argument when that is what
+        `target` asks, else a reshard (from the whole for a sliced full
+        argument)."""
         source = self.layout.get(v, _WHOLE)
         if source is target or source == target:
             return v
@@ -1397,7 +1400,12 @@ class _Partition:
                 ip, loc = ir.InsertionPoint(user), user.location
             rebuilt = len(self.rebuilt)
             new = self.reshards[key] = self.reshard(v, global_type, source, target, ip, loc, trapped)
-            if new != v and len(self.rebuilt) == rebuilt and _slices_only(source, target, global_type, self.mesh):
+            if (
+                new != v
+                and len(self.rebuilt) == rebuilt
+                and not self.dynamic_axes  # (pieces over an axis of unknown size may not nest: sizes unknown)
+                and _slices_only(source, target, global_type, self.mesh)
+            ):
                 # (a value made again in the new layout, not sliced, is made again on the way back)
                 self.undo[new] = (source, v)
                 self.undone_from.setdefault(v, []).append(new)
@@ -2711,7 +2719,7 @@ class _Partition:
         if s is None or s.is_replicated or not isinstance(r.type, ir.RankedTensorType):
             return
         attr_name = "value" if "value" in op.attributes else "values"
-        attr = op.attributes[attr_name] if attr_name in op.attributes else None
+        attr = readable_attr(op, attr_name)  # (None for complex elements: sliced as a non-splat)
         local = self.local_type(r.type, s, op.location)
         if (
             isinstance(attr, ir.DenseElementsAttr)
