@@ -423,13 +423,12 @@ class _Partition:
         self.shardings: dict[ir.Value, tuple[str, Sharding] | None] = {}  # per run: values die with the IR
         self.returned: list[Sharding | None] | None = None  # result layouts, from the first func.return
         self.reshards: dict[tuple[ir.Value, Sharding, ir.Block], ir.Value] = {}  # one reshard per block
-        # per value a reshard made by slicing alone (`_slices_only`), (the
-        # layout it started from, the value it started from): asked for in that
-        # layout again, the value is the one it was sliced from, not gathered
-        # back (a constraint cuts rows a convolution then reads whole); by the
-        # value started from, the values sliced from it (erased, it answers
-        # for none)
-        self.undo: dict[ir.Value, tuple[Sharding, ir.Value]] = {}
+        # per value a reshard made by slicing alone (`_slices_only`), the value
+        # it was sliced from: asked for in that one's layout, the value is that
+        # one, not gathered back (a constraint cuts rows a convolution then
+        # reads whole); by the value started from, the values sliced from it
+        # (erased, it answers for none)
+        self.undo: dict[ir.Value, ir.Value] = {}
         self.undone_from: dict[ir.Value, list[ir.Value]] = {}
         self.went_back: list[ir.Value] = []  # values of `undo` a user was given the origin of instead
         # values a program written partly per device computes differently on each
@@ -634,9 +633,9 @@ class _Partition:
             else:
                 self.rewrite(op, name, rule, self.read[k])
         for made in self.went_back:
-            found = self.undo.get(made)  # (none once erased: `forget`)
-            if found is not None:
-                self.erase_slices(made, found[1])
+            origin = self.undo.get(made)  # (none once erased: `forget`)
+            if origin is not None:
+                self.erase_slices(made, origin)
         for local, arg in self.whole.items():  # slices of full arguments nobody read
             while local != arg and not _has_uses(local):
                 owner = local.owner
@@ -1354,10 +1353,10 @@ class _Partition:
         if source is target or source == target:
             return v
         if self.undo:
-            back = self.undo.get(v)
-            if back is not None and back[0] == target and self.layout.get(back[1], _WHOLE) == target:
+            origin = self.undo.get(v)
+            if origin is not None and self.layout.get(origin, _WHOLE) == target:
                 self.went_back.append(v)
-                return back[1]  # (it dominates `v`, which a reshard made from it, and so every user of `v`)
+                return origin  # (it dominates `v`, which a reshard made from it, and so every user of `v`)
         if self.whole and v in self.whole:
             v, source = self.whole[v], _WHOLE
             if source == target:
@@ -1407,7 +1406,7 @@ class _Partition:
                 and _slices_only(source, target, global_type, self.mesh)
             ):
                 # (a value made again in the new layout, not sliced, is made again on the way back)
-                self.undo[new] = (source, v)
+                self.undo[new] = v
                 self.undone_from.setdefault(v, []).append(new)
             if source.partial_axes and target == self.without_partial(source) and _made_by(new, "mesh.all_reduce"):
                 self.totals[new] = (v, source, key)  # `terms_of_total` may read v instead
