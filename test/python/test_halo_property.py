@@ -434,15 +434,19 @@ def kernel_gradients(draw) -> str:
     dims = []
     for axes in splits:
         n = math.prod(mesh[a] for a in axes)
-        window = n * draw(st.integers(1, 3))
-        assume(window > 1)
+        window = n * draw(st.integers(1 if n > 1 else 2, 3))
         out = draw(st.integers(1, window - 1))
         stride, dilation = draw(st.integers(1, 2)), draw(st.integers(1, 3))
-        low = draw(st.integers(-1, 2))
         reach = (window - 1) * dilation + (out - 1) * stride + 1
-        extent = n * draw(st.integers(max(1, -(-(reach - low - 2) // n)), -(-(reach - low + 2) // n)))
-        high = reach - extent - low  # (the last output's window ends on the padded input's last row)
-        assume(-1 <= high <= 2)
+        # The padding on both ends, each in [-1, 2], makes up reach - extent
+        # (the last output's window ends on the padded input's last row):
+        # the extent is drawn among the multiples of n that allow it, then the
+        # low padding among the values that leave the high one in range.
+        extents = [e for e in range(max(n, reach - 4), reach + 3) if e % n == 0]
+        assume(extents)  # (only 8 devices on one dimension can miss them all)
+        extent = draw(st.sampled_from(extents))
+        low = draw(st.integers(max(-1, reach - extent - 2), min(2, reach - extent + 1)))
+        high = reach - extent - low
         dims.append((extent, window, out, stride, dilation, low, high, draw(st.booleans())))
     x, k, y = (2, *[d[0] for d in dims], 2), (2, *[d[1] for d in dims], 3), (*[d[2] for d in dims], 2, 3)
     letters = ", ".join(str(j) for j in range(spatial))
