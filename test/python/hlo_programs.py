@@ -508,6 +508,55 @@ class _Gen:
         out = Value(self.fresh(), (*batch, *rest), table.elem, table.bound, table.signed)
         return self.op(out, f"{dialect}.gather", [table, ids], numbers)
 
+    def window_sizes(self, shape: tuple[int, ...]) -> list[int]:
+        """A window of one position along some dimensions (at least one) of
+        `shape`, the others whole: what a decoder reads or writes."""
+        sizes = [1 if n > 1 and self.rng.random() < 0.5 else n for n in shape]
+        if sizes == list(shape):
+            sizes[self.rng.randrange(len(sizes))] = 1
+        return sizes
+
+    def starts(self, shape: tuple[int, ...], sizes: list[int]) -> list[Value]:
+        """Scalar i32 starts of a window of `sizes` in `shape`: along a
+        dimension it covers one position of, anywhere from before the first
+        position to past the last (the op clamps it), now and then an
+        argument (small numbers: the first positions); 0 elsewhere."""
+        out = []
+        for n, k in zip(shape, sizes):
+            if k == n:
+                out.append(self.scalar("i32", "0"))
+            elif self.rng.random() < 0.25:
+                v = Value(f"%arg{len(self.args)}", (), "i32")
+                self.args.append(v)
+                out.append(v)
+            else:
+                out.append(self.scalar("i32", str(self.rng.randint(-2, n + 1))))
+        return out
+
+    def dynamic_slice(self) -> Value:
+        """A read of one position along some dimensions at scalar starts
+        (JAX's `x[:, i]`, a cache read)."""
+        a = self.pick(min_rank=1)
+        if len(a.shape) > 3:
+            return self.unary()
+        sizes = self.window_sizes(a.shape)
+        starts = self.starts(a.shape, sizes)
+        out = Value(self.fresh(), tuple(sizes), a.elem, a.bound, a.signed)
+        dialect = self.dialect()
+        return self.op(out, f"{dialect}.dynamic_slice", [a, *starts], f"slice_sizes = {index_list(dialect, sizes)}")
+
+    def dynamic_update_slice(self) -> Value:
+        """A write of one position along some dimensions at scalar starts
+        (a decoder's cache write, `cache.at[:, pos].set(new)`)."""
+        a = self.pick(min_rank=1)
+        if len(a.shape) > 3:
+            return self.unary()
+        sizes = self.window_sizes(a.shape)
+        new = self.like(Value("", tuple(sizes), a.elem))
+        starts = self.starts(a.shape, sizes)
+        out = Value(self.fresh(), a.shape, a.elem, max(a.bound, new.bound), a.signed and new.signed)
+        return self.op(out, f"{self.dialect()}.dynamic_update_slice", [a, new, *starts])
+
     def program(self) -> Program:
         for _ in range(self.rng.randint(1, 2)):
             self.arg(self.shape(), self.rng.choice(("f32", "f32", "i32")))
@@ -522,6 +571,8 @@ class _Gen:
             (self.dot, 3),
             (self.broadcast, 3),
             (self.gather, 1),
+            (self.dynamic_slice, 1),
+            (self.dynamic_update_slice, 1),
         )
         count = self.rng.randint(2, KNOBS["max_ops"])
         made = []

@@ -1,7 +1,9 @@
 """Hlo ops on pieces of unequal sizes, by execution: random stablehlo
 programs (chains and DAGs of elementwise ops, select and compare, convert,
 clamp, reduce with add/max/min/multiply bodies and JAX's argmax body,
-transpose, dot and dot_general, broadcast_in_dim, embedding gathers,
+transpose, dot and dot_general, broadcast_in_dim, embedding gathers, reads
+and writes of one position at clamped starts (dynamic_slice and
+dynamic_update_slice),
 constants) over sizes the mesh mostly does not divide, with random
 `mesh.shard` annotations, go
 through sharding-propagation and mesh-partition (then
@@ -24,7 +26,15 @@ from hlo_programs import KNOBS, check, dynamic_hlo_ops, generate
 SEEDS = range(20261130, 20261130 + 240)
 # The ops the solver may run unevenly besides the elementwise ones: each
 # must show up typed dynamic in the run above.
-UNEVEN_KINDS = ("reduce", "transpose", "dot_general", "broadcast_in_dim", "gather")
+UNEVEN_KINDS = (
+    "reduce",
+    "transpose",
+    "dot_general",
+    "broadcast_in_dim",
+    "gather",
+    "dynamic_slice",
+    "dynamic_update_slice",
+)
 
 
 @pytest.fixture(scope="module")

@@ -116,6 +116,7 @@ SPECS = {
     "concat": ([DM, DM], [DM, DM]),
     "rope_head_dim": ([("data", None, "model"), DM, DM], [("data", None, "model")]),
     "scan_fsdp": ([(None, "model"), ("data",)], [("data",)]),
+    "kv_decode_uneven": ([("data",)] * 3 + [()] * 5, [("data",)] * 3),
 }
 
 

@@ -21,8 +21,9 @@ a strided convolution's input gradient on split images, and both gradients
 of a strided convolution (the kernel's read through a window wider than
 it) and of a convolution, relu and 2x2 max pooling; then gradients exported beside the
 loss nothing returns (an MLP's, a gelu block's, attention's), a batch norm,
-concatenations and RoPE along split dimensions, and a scan over stacked
-weights split FSDP-style) on
+concatenations and RoPE along split dimensions, a scan over stacked
+weights split FSDP-style, and a KV cache decode step over a sequence the
+devices do not divide) on
 8 CPU devices as the mesh ("data"=2, "model"=4), and each flavour (Shardy,
 GSPMD):
 
@@ -621,6 +622,28 @@ def scan_fsdp(ws: jax.Array, x: jax.Array) -> jax.Array:
     return jax.lax.scan(lambda h, w: (jnp.tanh(h @ w), None), x, ws)[0]
 
 
+def kv_decode_uneven(ck, cv, x, wq, wk, wv, wo, pos):  # noqa: ANN001, ANN201 - eight arrays
+    """One decode step over a KV cache of 10 positions, which constraints
+    split over the 4 "model" devices (XLA cuts 3, 3, 3, 1): the new token's
+    key and value written at a position given at run time, then attention
+    over the cache, positions past it masked."""
+    b, heads, s, hd = ck.shape
+    split = NamedSharding(mesh(), P("data", None, "model"))
+    ck, cv = jax.lax.with_sharding_constraint(ck, split), jax.lax.with_sharding_constraint(cv, split)
+    q, k, v = ((x @ w).reshape(b, heads, hd) for w in (wq, wk, wv))
+    ck = jax.lax.with_sharding_constraint(jax.lax.dynamic_update_slice(ck, k[:, :, None], (0, 0, pos, 0)), split)
+    cv = jax.lax.with_sharding_constraint(jax.lax.dynamic_update_slice(cv, v[:, :, None], (0, 0, pos, 0)), split)
+    scores = jnp.einsum("bhd,bhsd->bhs", q, ck) / np.sqrt(hd)
+    scores = jnp.where(jnp.arange(s)[None, None, :] <= pos, scores, -1e9)
+    out = jnp.einsum("bhs,bhsd->bhd", jax.nn.softmax(scores, -1), cv).reshape(b, heads * hd)
+    return out @ wo, ck, cv
+
+
+def position(p: int) -> Callable[[np.random.Generator], np.ndarray]:
+    """A 0-d int32 argument: a position given at run time."""
+    return lambda rng: np.asarray(p, np.int32)
+
+
 def ints(shape: tuple[int, ...], low: int, high: int) -> Callable[[np.random.Generator], np.ndarray]:
     """An int32 argument drawn from [low, high)."""
     return lambda rng: rng.integers(low, high, shape).astype(np.int32)
@@ -837,6 +860,12 @@ PROGRAMS = {
         P("data", None, "model"),
     ),
     "scan_fsdp": (scan_fsdp, [(3, 32, 32), (16, 32)], [P(None, "model"), P("data")], P("data")),
+    "kv_decode_uneven": (
+        kv_decode_uneven,
+        [(4, 4, 10, 8), (4, 4, 10, 8), (4, 32), (32, 32), (32, 32), (32, 32), (32, 32), position(7)],
+        [P("data"), P("data"), P("data"), P(), P(), P(), P(), P()],
+        (P("data"), P("data"), P("data")),
+    ),
 }
 
 _DROP = re.compile(

@@ -71,42 +71,82 @@ reshape's group of other sizes, whose cut on one side is not the default
 cut on the other) is cut only evenly (`_Candidates.lines_up`).  Pads and
 tosa ops keep to even pieces; hlo ops, see `_UNEVEN_HLO`."""
 _HLO_DIALECTS = ("stablehlo.", "mhlo.", "chlo.")
-_UNEVEN_HLO = frozenset(("broadcast_in_dim", "transpose", "dot_general", "dot", "reduce", "gather", "reshape"))
+_UNEVEN_HLO = frozenset(
+    (
+        "broadcast_in_dim",
+        "transpose",
+        "dot_general",
+        "dot",
+        "reduce",
+        "gather",
+        "reshape",
+        "dynamic_slice",
+        "dynamic_update_slice",
+    )
+)
 """The hlo ops besides the elementwise ones that partition runs on pieces of
 unequal sizes.  An hlo op writes its result types out, so such a piece
 types as dynamic along its cut: each of these (and each elementwise op)
 takes that size from an operand, where the solver cuts a loop its operands
 index (`Node.sized_by_operands`).  An argmax or argmin reduce split along the
 dimension it picks along gathers its picks, and keeps to even pieces
-(`_Candidates.divides`); a gather cuts unevenly only the rows its ids pick
-one at a time and its batch (`Node.uneven_loops`); a reshape only a
-dimension alone in its group but for unit dimensions (partition writes it
-as tensor reshapes, `hlo._reshape`)."""
-
-
-_UNEVEN_SUM_LOOPS_ONLY = frozenset(("gather",))
-"""The hlo ops of `_UNEVEN_HLO` that cut unevenly only along some loops
-(`gather_uneven_loops`)."""
-
-
-def uneven_sum_loops_only(name: str) -> bool:
-    """Whether ops named `name` run on pieces of unequal sizes only along
-    their rule's sum loops and the loops their ids index (a gather's rows,
-    picked one at a time by its ids, and its batch): the solver keeps their
-    other loops even (`Node.uneven_loops`) and `apply` gives them a cut
-    along those loops alone."""
-    return name.startswith(_HLO_DIALECTS) and name.partition(".")[2] in _UNEVEN_SUM_LOOPS_ONLY
+(`_Candidates.divides`); a gather, a dynamic_slice and a
+dynamic_update_slice cut unevenly only some of their loops
+(`uneven_loops_of`); a reshape only a dimension
+alone in its group but for unit dimensions (partition writes it as tensor
+reshapes, `hlo._reshape`)."""
 
 
 def gather_uneven_loops(rule: ShardingRule) -> frozenset[int]:
     """The loops of a gather's rule that may cut unevenly: its sum loop (the
     rows its ids pick) and the loops its ids (operand 1) index, its batch,
     whose sizes come from the ids' piece; a dimension the slice takes whole
-    (an offset loop) has its size written in `slice_sizes`, one for all."""
+    (an offset loop) has its size written in `slice_sizes`, one for all.
+    (Partition's `_gather_held_rows` masks the ids a device does not hold.)"""
     loops = {k for k, it in enumerate(rule.iterators) if it.is_reduction}
     if len(rule.operand_maps) > 1 and rule.operand_maps[1] is not None:
         loops.update(loop for loop in rule.operand_maps[1] if loop is not None)
     return frozenset(loops)
+
+
+def read_position_loops(rule: ShardingRule) -> frozenset[int]:
+    """The loops of a dynamic_slice's rule that may cut unevenly: its sum
+    loops, the dimensions it reads one element of, which the device holding
+    that element cuts from its piece whatever that piece's size
+    (`hlo._held_element`); a dimension it reads more of has its size
+    written in `slice_sizes`, one for all."""
+    return frozenset(k for k, it in enumerate(rule.iterators) if it.is_reduction)
+
+
+def written_position_loops(rule: ShardingRule) -> frozenset[int]:
+    """The loops of a dynamic_update_slice's rule that may cut unevenly: the
+    dimensions it writes one position of (its operand indexes them, its
+    update does not), where each device moves the start into its own piece
+    whatever that piece's size (`hlo._dynamic_update_slice`); the update's
+    own dimensions keep even pieces, whose static sizes it writes out."""
+    operand, update = rule.operand_maps[0], rule.operand_maps[1] if len(rule.operand_maps) > 1 else None
+    if operand is None:
+        return frozenset()
+    return frozenset(loop for loop in operand if loop is not None and (update is None or loop not in update))
+
+
+_UNEVEN_SOME_LOOPS = {
+    "gather": gather_uneven_loops,
+    "dynamic_slice": read_position_loops,
+    "dynamic_update_slice": written_position_loops,
+}
+"""The hlo ops of `_UNEVEN_HLO` that cut unevenly only along some loops, and
+the function that names those loops from the op's rule."""
+
+
+def uneven_loops_of(name: str, rule: ShardingRule) -> frozenset[int] | None:
+    """The only loops of op `name` (of rule `rule`) that may cut its values
+    unevenly (None: any loop may): the solver keeps the others even
+    (`Node.uneven_loops`) and `apply` gives a cut along those alone."""
+    if not name.startswith(_HLO_DIALECTS):
+        return None
+    fn = _UNEVEN_SOME_LOOPS.get(name.partition(".")[2])
+    return None if fn is None else fn(rule)
 
 
 def uneven_kind(name: str) -> tuple[bool, bool]:
@@ -575,12 +615,13 @@ class _Builder:
             # partition gives each device its own offsets and sizes (crop.py)
             uneven = True
         uneven_loops = None
-        if uneven and uneven_sum_loops_only(name):
-            # a gather split along the rows its ids pick (its sum loop) masks
-            # the ids a device does not hold (partition's `_gather_held_rows`):
-            # those rows and its batch may be cut unevenly, its offsets may not
-            uneven_loops = gather_uneven_loops(rule)
-            uneven = bool(uneven_loops)
+        if uneven and kind[1]:
+            # a gather's rows and batch, a dynamic_slice's or
+            # dynamic_update_slice's one position: its only loops that may
+            # cut unevenly
+            uneven_loops = uneven_loops_of(name, rule)
+            if uneven_loops is not None:
+                uneven = bool(uneven_loops)
         # (only the ops `SUM_LINEAR_OPS` lists, and generics whose body may
         # be linear, may run on partial sums)
         linear: tuple[tuple[int, ...], ...] = ()

@@ -73,10 +73,9 @@ from .graph import (
     costed_mesh,
     costed_value,
     extract,
-    gather_uneven_loops,
     rebuilds_from,
     uneven_kind,
-    uneven_sum_loops_only,
+    uneven_loops_of,
 )
 from .solver import CAPTURED, IMPOSSIBLE, REPLICATED, Graph, Layout, Solver, bytes_moved
 from .solver import Value as GraphValue
@@ -284,13 +283,14 @@ def _lined_up(cut: dict, rule: ShardingRule, operands: list[ir.Value], results: 
     return out
 
 
-def _summed_cut(cut: dict, rule: ShardingRule, operands: list[ir.Value], option) -> dict:
-    """The part of `cut` along the dimensions a gather's uneven loops index
-    (`gather_uneven_loops`: its rows and its batch, the only ones it runs on
-    unequal pieces of) that gives every device a row (a slice of one row
-    does not fit in none): its other dimensions keep the default cut."""
+def _summed_cut(cut: dict, rule: ShardingRule, operands: list[ir.Value], option, uneven: frozenset[int]) -> dict:
+    """The part of `cut` along the dimensions the op's `uneven` loops index
+    (`uneven_loops_of`: a gather's rows and batch, the position a
+    dynamic_slice reads or a dynamic_update_slice writes, the only ones it
+    runs on unequal pieces of) that
+    gives every device a row (a slice of one row does not fit in none): its
+    other dimensions keep the default cut."""
     kept = set()
-    uneven = gather_uneven_loops(rule)
     for v, m in zip(operands, rule.operand_maps):
         t = v.type
         if m is None or not isinstance(t, ir.RankedTensorType):
@@ -1064,8 +1064,9 @@ class _Function:
             cut = _fed_cuts(operands, choice.operands, cut, _cropped_sizes(rule, results, choice.option))
         if cut:
             cut = _lined_up(cut, rule, operands, results, choice.option)
-            if uneven_sum_loops_only(op.name):
-                cut = _summed_cut(cut, rule, operands, choice.option)
+            loops = uneven_loops_of(op.name, rule) if hlo else None
+            if loops is not None:
+                cut = _summed_cut(cut, rule, operands, choice.option, loops)
         for i, r in enumerate(results):
             need = choice.results[i]
             if need is not None:
