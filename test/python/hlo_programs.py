@@ -557,6 +557,47 @@ class _Gen:
         out = Value(self.fresh(), a.shape, a.elem, max(a.bound, new.bound), a.signed and new.signed)
         return self.op(out, f"{self.dialect()}.dynamic_update_slice", [a, new, *starts])
 
+    def scatter(self) -> Value:
+        """`x.at[..., i, ...].set(u)` (or `.add`) as JAX writes it: one
+        position of one dimension at an index (an update past either end is
+        dropped whole), the other dimensions whole."""
+        a = self.pick(self.rng.choice(("f32", "i32")), min_rank=1)
+        if len(a.shape) > 3:
+            return self.unary()
+        d = self.rng.randrange(len(a.shape))
+        rest = tuple(n for k, n in enumerate(a.shape) if k != d)
+        new = self.like(Value("", (1, *rest), a.elem))
+        index_type = ttype((1, 1), "i32")
+        if self.rng.random() < 0.25:
+            index = Value(f"%arg{len(self.args)}", (1, 1), "i32")
+            self.args.append(index)
+        else:
+            index = Value(self.fresh(), (1, 1), "i32")
+            at = self.rng.randint(-2, a.shape[d] + 1)
+            self.emit(
+                f'{index.name} = "stablehlo.constant"() <{{value = dense<{at}> : {index_type}}}> : () -> {index_type}'
+            )
+        adds = self.rng.random() < 0.5
+        bound = a.bound + new.bound if adds else max(a.bound, new.bound)
+        out = Value(self.fresh(), a.shape, a.elem, bound, a.signed and new.signed)
+        dialect = self.dialect()
+        self.ops[f"{dialect}.scatter.{'add' if adds else 'set'}"] += 1
+        windows = ", ".join(str(k) for k in range(1, len(a.shape)))
+        numbers = (
+            f"scatter_dimension_numbers = #{dialect}.scatter<update_window_dims = [{windows}], "
+            f"inserted_window_dims = [{d}], scatter_dims_to_operand_dims = [{d}], index_vector_dim = 1>"
+        )
+        s, old, given, total = f"tensor<{a.elem}>", self.fresh(), self.fresh(), self.fresh()
+        self.emit(f'{out.name} = "{dialect}.scatter"({a.name}, {index.name}, {new.name}) <{{{numbers}}}> ({{')
+        self.emit(f"^bb0({old}: {s}, {given}: {s}):")
+        if adds:
+            self.emit(f'  {total} = "{dialect}.add"({old}, {given}) : ({s}, {s}) -> {s}')
+            self.emit(f'  "{dialect}.return"({total}) : ({s}) -> ()')
+        else:
+            self.emit(f'  "{dialect}.return"({given}) : ({s}) -> ()')
+        self.emit(f"}}) : ({a.type}, {index_type}, {new.type}) -> {out.type}")
+        return self.add(out)
+
     def program(self) -> Program:
         for _ in range(self.rng.randint(1, 2)):
             self.arg(self.shape(), self.rng.choice(("f32", "f32", "i32")))
@@ -573,6 +614,7 @@ class _Gen:
             (self.gather, 1),
             (self.dynamic_slice, 1),
             (self.dynamic_update_slice, 1),
+            (self.scatter, 1),
         )
         count = self.rng.randint(2, KNOBS["max_ops"])
         made = []

@@ -3,7 +3,7 @@ programs (chains and DAGs of elementwise ops, select and compare, convert,
 clamp, reduce with add/max/min/multiply bodies and JAX's argmax body,
 transpose, dot and dot_general, broadcast_in_dim, embedding gathers, reads
 and writes of one position at clamped starts (dynamic_slice and
-dynamic_update_slice),
+dynamic_update_slice) or at an index (scatter, setting or adding),
 constants) over sizes the mesh mostly does not divide, with random
 `mesh.shard` annotations, go
 through sharding-propagation and mesh-partition (then
@@ -34,6 +34,7 @@ UNEVEN_KINDS = (
     "gather",
     "dynamic_slice",
     "dynamic_update_slice",
+    "scatter",
 )
 
 

@@ -82,6 +82,7 @@ _UNEVEN_HLO = frozenset(
         "reshape",
         "dynamic_slice",
         "dynamic_update_slice",
+        "scatter",
     )
 )
 """The hlo ops besides the elementwise ones that partition runs on pieces of
@@ -90,9 +91,8 @@ types as dynamic along its cut: each of these (and each elementwise op)
 takes that size from an operand, where the solver cuts a loop its operands
 index (`Node.sized_by_operands`).  An argmax or argmin reduce split along the
 dimension it picks along gathers its picks, and keeps to even pieces
-(`_Candidates.divides`); a gather, a dynamic_slice and a
-dynamic_update_slice cut unevenly only some of their loops
-(`uneven_loops_of`); a reshape only a dimension
+(`_Candidates.divides`); a gather, a dynamic_slice, a dynamic_update_slice
+and a scatter cut unevenly only some of their loops (`uneven_loops_of`); a reshape only a dimension
 alone in its group but for unit dimensions (partition writes it as tensor
 reshapes, `hlo._reshape`)."""
 
@@ -130,10 +130,26 @@ def written_position_loops(rule: ShardingRule) -> frozenset[int]:
     return frozenset(loop for loop in operand if loop is not None and (update is None or loop not in update))
 
 
+def scattered_position_loops(rule: ShardingRule) -> frozenset[int]:
+    """The loops of a scatter's rule that may cut unevenly: the input
+    dimensions its windows cover one position of at an index (no indices or
+    updates follow them), where each device moves the indices by its piece's
+    first position and the windows landing outside its piece are dropped
+    whatever that piece's size (`hlo._scatter`); the loops the indices and
+    updates follow keep even pieces, whose static sizes they write out."""
+    n = len(rule.result_maps)
+    first = rule.operand_maps[0] if rule.operand_maps else None
+    if first is None:
+        return frozenset()
+    followed = {loop for m in rule.operand_maps[n:] if m is not None for loop in m if loop is not None}
+    return frozenset(loop for loop in first if loop is not None and loop not in followed)
+
+
 _UNEVEN_SOME_LOOPS = {
     "gather": gather_uneven_loops,
     "dynamic_slice": read_position_loops,
     "dynamic_update_slice": written_position_loops,
+    "scatter": scattered_position_loops,
 }
 """The hlo ops of `_UNEVEN_HLO` that cut unevenly only along some loops, and
 the function that names those loops from the op's rule."""
@@ -616,9 +632,9 @@ class _Builder:
             uneven = True
         uneven_loops = None
         if uneven and kind[1]:
-            # a gather's rows and batch, a dynamic_slice's or
-            # dynamic_update_slice's one position: its only loops that may
-            # cut unevenly
+            # a gather's rows and batch, the one position a dynamic_slice
+            # reads or a dynamic_update_slice or scatter writes: its only
+            # loops that may cut unevenly
             uneven_loops = uneven_loops_of(name, rule)
             if uneven_loops is not None:
                 uneven = bool(uneven_loops)

@@ -286,8 +286,8 @@ def _lined_up(cut: dict, rule: ShardingRule, operands: list[ir.Value], results: 
 def _summed_cut(cut: dict, rule: ShardingRule, operands: list[ir.Value], option, uneven: frozenset[int]) -> dict:
     """The part of `cut` along the dimensions the op's `uneven` loops index
     (`uneven_loops_of`: a gather's rows and batch, the position a
-    dynamic_slice reads or a dynamic_update_slice writes, the only ones it
-    runs on unequal pieces of) that
+    dynamic_slice reads or a dynamic_update_slice or scatter writes, the
+    only ones it runs on unequal pieces of) that
     gives every device a row (a slice of one row does not fit in none): its
     other dimensions keep the default cut."""
     kept = set()
