@@ -56,6 +56,7 @@ func.func @main(%k: tensor<2x10x4xf32>, %kn: tensor<2x1x4xf32>, %v: tensor<2x7x4
 // IR: "stablehlo.dynamic_update_slice"(%arg2, {{.*}}) : (tensor<1x?x4xf32>, tensor<1x1x4xf32>, {{.*}}) -> tensor<1x?x4xf32>
 // IR: %[[SCATTER_FIRSTS:.*]] = arith.constant dense<[0, 2, 4, 7]> : tensor<4xindex>
 // IR: %[[SCATTER_FIRST:.*]] = tensor.extract %[[SCATTER_FIRSTS]][%{{.*}}] : tensor<4xindex>
+// IR-NOT: tensor.dim %arg5
 // IR: %[[WIDE:.*]] = arith.extsi %arg6 : tensor<1xi32> to tensor<1xi64>
 // IR: %[[SHIFT:.*]] = arith.index_cast %[[SCATTER_FIRST]] : index to i64
 // IR: %[[SHIFTS:.*]] = tensor.splat %[[SHIFT]] : tensor<1xi64>

@@ -173,11 +173,13 @@ def _held_element(part: _Partition, op: ir.Operation, position) -> list[int]:
     return [d for d, _, _ in found]
 
 
-def split_positions(part: _Partition, op: ir.Operation, dims: list[int], empty_ok: bool = False):
+def split_positions(part: _Partition, op: ir.Operation, dims: list[int], empty_ok: bool = False, sizes: bool = True):
     """For the dimensions of `dims` the op's operand 0 is split along (the
     rule splits only ones of static size): (dimension, the device's first
-    index, its piece's size) and the `_Ix` that made them.  A piece that
-    may be empty (`may_be_empty`) is refused unless `empty_ok`."""
+    index, its piece's size: None without `sizes`, so that a caller reading
+    none makes no `tensor.dim` of an uneven piece) and the `_Ix` that made
+    them.  A piece that may be empty (`may_be_empty`) is refused unless
+    `empty_ok`."""
     from .mesh_partition import _Ix
 
     x = op.operands[0]
@@ -194,7 +196,7 @@ def split_positions(part: _Partition, op: ir.Operation, dims: list[int], empty_o
         if not empty_ok and may_be_empty(part, ix, layout, d, n):
             # a piece of no element has none to read or write
             raise _unsupported(op, f"split along dimension {d} needs pieces that are not empty (a static mesh)")
-        found.append((d, ix.start(layout, d, n, ix.group_index(layout.axes_of(d))), ix.dim(x, d)))
+        found.append((d, ix.start(layout, d, n, ix.group_index(layout.axes_of(d))), ix.dim(x, d) if sizes else None))
     return found, ix
 
 
@@ -285,7 +287,7 @@ def _scatter(part: _Partition, op: ir.Operation) -> None:
     if dims is None:
         return
     moved = list(dims.scatter_dims_to_operand_dims)
-    found, ix = split_positions(part, op, [k for k in moved if k not in dims.input_batching_dims])
+    found, ix = split_positions(part, op, [k for k in moved if k not in dims.input_batching_dims], sizes=False)
     if not found:
         return
     indices = op.operands[n]
