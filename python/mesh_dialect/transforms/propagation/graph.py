@@ -92,9 +92,9 @@ takes that size from an operand, where the solver cuts a loop its operands
 index (`Node.sized_by_operands`).  An argmax or argmin reduce split along the
 dimension it picks along gathers its picks, and keeps to even pieces
 (`_Candidates.divides`); a gather, a dynamic_slice, a dynamic_update_slice
-and a scatter cut unevenly only some of their loops (`uneven_loops_of`); a reshape only a dimension
-alone in its group but for unit dimensions (partition writes it as tensor
-reshapes, `hlo._reshape`)."""
+and a scatter cut unevenly only some of their loops (`uneven_loops_of`); a
+reshape only a dimension alone in its group but for unit dimensions
+(partition writes it as tensor reshapes, `hlo._reshape`)."""
 
 
 def gather_uneven_loops(rule: ShardingRule) -> frozenset[int]:
@@ -119,24 +119,14 @@ def read_position_loops(rule: ShardingRule) -> frozenset[int]:
 
 
 def written_position_loops(rule: ShardingRule) -> frozenset[int]:
-    """The loops of a dynamic_update_slice's rule that may cut unevenly: the
-    dimensions it writes one position of (its operand indexes them, its
-    update does not), where each device moves the start into its own piece
-    whatever that piece's size (`hlo._dynamic_update_slice`); the update's
-    own dimensions keep even pieces, whose static sizes it writes out."""
-    operand, update = rule.operand_maps[0], rule.operand_maps[1] if len(rule.operand_maps) > 1 else None
-    if operand is None:
-        return frozenset()
-    return frozenset(loop for loop in operand if loop is not None and (update is None or loop not in update))
-
-
-def scattered_position_loops(rule: ShardingRule) -> frozenset[int]:
-    """The loops of a scatter's rule that may cut unevenly: the input
-    dimensions its windows cover one position of at an index (no indices or
-    updates follow them), where each device moves the indices by its piece's
-    first position and the windows landing outside its piece are dropped
-    whatever that piece's size (`hlo._scatter`); the loops the indices and
-    updates follow keep even pieces, whose static sizes they write out."""
+    """The loops of a dynamic_update_slice's or a scatter's rule that may
+    cut unevenly: the dimensions it writes one position of, which its
+    inputs index and no other operand follows (not the update, nor a
+    scatter's indices).  Each device moves the start (the indices) into its
+    own piece whatever that piece's size, and writes nothing that lands
+    outside it (`hlo._dynamic_update_slice`, `hlo._scatter`); the loops the
+    other operands follow keep even pieces, whose static sizes they write
+    out."""
     n = len(rule.result_maps)
     first = rule.operand_maps[0] if rule.operand_maps else None
     if first is None:
@@ -149,7 +139,7 @@ _UNEVEN_SOME_LOOPS = {
     "gather": gather_uneven_loops,
     "dynamic_slice": read_position_loops,
     "dynamic_update_slice": written_position_loops,
-    "scatter": scattered_position_loops,
+    "scatter": written_position_loops,
 }
 """The hlo ops of `_UNEVEN_HLO` that cut unevenly only along some loops, and
 the function that names those loops from the op's rule."""

@@ -283,13 +283,13 @@ def _lined_up(cut: dict, rule: ShardingRule, operands: list[ir.Value], results: 
     return out
 
 
-def _summed_cut(cut: dict, rule: ShardingRule, operands: list[ir.Value], option, uneven: frozenset[int]) -> dict:
+def _cut_of_loops(cut: dict, rule: ShardingRule, operands: list[ir.Value], option, uneven: frozenset[int]) -> dict:
     """The part of `cut` along the dimensions the op's `uneven` loops index
     (`uneven_loops_of`: a gather's rows and batch, the position a
     dynamic_slice reads or a dynamic_update_slice or scatter writes, the
-    only ones it runs on unequal pieces of) that
-    gives every device a row (a slice of one row does not fit in none): its
-    other dimensions keep the default cut."""
+    only ones it runs on unequal pieces of) that gives every device a row
+    (a slice of one row does not fit in none): its other dimensions keep
+    the default cut."""
     kept = set()
     for v, m in zip(operands, rule.operand_maps):
         t = v.type
@@ -1066,7 +1066,7 @@ class _Function:
             cut = _lined_up(cut, rule, operands, results, choice.option)
             loops = uneven_loops_of(op.name, rule) if hlo else None
             if loops is not None:
-                cut = _summed_cut(cut, rule, operands, choice.option, loops)
+                cut = _cut_of_loops(cut, rule, operands, choice.option, loops)
         for i, r in enumerate(results):
             need = choice.results[i]
             if need is not None:
