@@ -510,17 +510,22 @@ class _Gen:
 
     def window_sizes(self, shape: tuple[int, ...]) -> list[int]:
         """A window of one position along some dimensions (at least one) of
-        `shape`, the others whole: what a decoder reads or writes."""
+        `shape`, the others whole (what a decoder reads or writes), now and
+        then a few positions of one (a dimension no device splits)."""
         sizes = [1 if n > 1 and self.rng.random() < 0.5 else n for n in shape]
         if sizes == list(shape):
             sizes[self.rng.randrange(len(sizes))] = 1
+        wide = [d for d, n in enumerate(shape) if n > 2 and sizes[d] == n]
+        if wide and self.rng.random() < 0.2:
+            d = self.rng.choice(wide)
+            sizes[d] = self.rng.randint(2, shape[d] - 1)
         return sizes
 
     def starts(self, shape: tuple[int, ...], sizes: list[int]) -> list[Value]:
         """Scalar i32 starts of a window of `sizes` in `shape`: along a
-        dimension it covers one position of, anywhere from before the first
-        position to past the last (the op clamps it), now and then an
-        argument (small numbers: the first positions); 0 elsewhere."""
+        dimension it covers part of, anywhere from before the first position
+        to past the last (the op clamps it), now and then an argument (small
+        numbers: the first positions); 0 along one it covers whole."""
         out = []
         for n, k in zip(shape, sizes):
             if k == n:
@@ -598,6 +603,27 @@ class _Gen:
         self.emit(f"}}) : ({a.type}, {index_type}, {new.type}) -> {out.type}")
         return self.add(out)
 
+    def concatenate(self) -> Value:
+        """Two or three values joined along one dimension (`jnp.concatenate`,
+        a cache grown by a token), equal along the others."""
+        a = self.pick(min_rank=1)
+        if len(a.shape) > 3:
+            return self.unary()
+        d = self.rng.randrange(len(a.shape))
+        parts = [a]
+        for _ in range(self.rng.choice((1, 1, 2))):
+            shape = tuple(self.size() if k == d else n for k, n in enumerate(a.shape))
+            parts.append(self.like(Value("", shape, a.elem)))
+        joined = tuple(sum(v.shape[d] for v in parts) if k == d else n for k, n in enumerate(a.shape))
+        out = Value(
+            self.fresh(),
+            joined,
+            a.elem,
+            max(v.bound for v in parts),
+            all(v.signed for v in parts),
+        )
+        return self.op(out, f"{self.dialect()}.concatenate", parts, f"dimension = {d} : i64")
+
     def program(self) -> Program:
         for _ in range(self.rng.randint(1, 2)):
             self.arg(self.shape(), self.rng.choice(("f32", "f32", "i32")))
@@ -615,6 +641,7 @@ class _Gen:
             (self.dynamic_slice, 1),
             (self.dynamic_update_slice, 1),
             (self.scatter, 1),
+            (self.concatenate, 1),
         )
         count = self.rng.randint(2, KNOBS["max_ops"])
         made = []

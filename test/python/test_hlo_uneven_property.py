@@ -4,7 +4,7 @@ clamp, reduce with add/max/min/multiply bodies and JAX's argmax body,
 transpose, dot and dot_general, broadcast_in_dim, embedding gathers, reads
 and writes of one position at clamped starts (dynamic_slice and
 dynamic_update_slice) or at an index (scatter, setting or adding),
-constants) over sizes the mesh mostly does not divide, with random
+concatenations, constants) over sizes the mesh mostly does not divide, with random
 `mesh.shard` annotations, go
 through sharding-propagation and mesh-partition (then
 mesh-optimize-collectives).  Each either partitions to a program that
@@ -35,6 +35,7 @@ UNEVEN_KINDS = (
     "dynamic_slice",
     "dynamic_update_slice",
     "scatter",
+    "concatenate",
 )
 
 

@@ -117,6 +117,8 @@ SPECS = {
     "rope_head_dim": ([("data", None, "model"), DM, DM], [("data", None, "model")]),
     "scan_fsdp": ([(None, "model"), ("data",)], [("data",)]),
     "kv_decode_uneven": ([("data",)] * 3 + [()] * 5, [("data",)] * 3),
+    "scan_uneven": ([DM, (), ()], [("data",)]),
+    "slot_cache_uneven": ([()] * 5, [(), ()]),
 }
 
 

@@ -902,6 +902,57 @@ def test_one_position_of_a_split_dimension_is_written_where_it_is_held(mesh, n, 
         np.testing.assert_array_equal(got, want, err_msg=f"{write} at {index}")
 
 
+@pytest.mark.parametrize(
+    ("mesh", "split", "offsets", "read_split", "read_offsets"),
+    [
+        ("4", "[[], [0]]", "", "[[], [0]]", ""),
+        ("4", "[[], [0]]", "[0, 3, 6, 9, 10]", "[[], [0]]", "[0, 3, 6, 9, 10]"),
+        ("2x2", "[[0], [1]]", "[0, 2, 4, 0, 3, 10]", "[[], [1]]", "[0, 3, 10]"),
+    ],
+)
+def test_a_slot_is_read_and_written_whole_along_positions_cut_unevenly(mesh, split, offsets, read_split, read_offsets):
+    """A dynamic_slice and a dynamic_update_slice of one slot of a cache
+    taking its 10 positions whole, the positions cut into pieces of unequal
+    sizes (2, 2, 3, 3 by default; 3, 3, 3, 1 as XLA cuts; 3 and 7), at every
+    slot before, in and past the cache: each device reads (a tensor slice of
+    its piece) and writes its own positions, nothing moves but the sum of a
+    read of slots split over the devices."""
+    from mesh_dialect.sim.api import Simulation
+
+    t, one = ttype((4, 10, 3), "f32"), ttype((1, 10, 3), "f32")
+    cache = np.arange(120, dtype=F32).reshape(4, 10, 3) + 1
+    new = np.full((1, 10, 3), -7, F32)
+    cut = f" sharded_dims_offsets = {offsets}" if offsets else ""
+    read_cut = f" sharded_dims_offsets = {read_offsets}" if read_offsets else ""
+    for slot in range(-2, 6):
+        text = f"""
+        mesh.mesh @mesh(shape = {mesh})
+        func.func @f(%a: {t}, %b: {one}) -> ({one}, {t}) {{
+          %s = mesh.sharding @mesh split_axes = {split}{cut} : !mesh.sharding
+          %r = mesh.sharding @mesh split_axes = {read_split}{read_cut} : !mesh.sharding
+          %c = mesh.shard %a to %s : {t}
+          %u = mesh.shard %b to %r : {one}
+          %z = "stablehlo.constant"() <{{value = dense<0> : tensor<i32>}}> : () -> tensor<i32>
+          %i = "stablehlo.constant"() <{{value = dense<{slot}> : tensor<i32>}}> : () -> tensor<i32>
+          %0 = "stablehlo.dynamic_slice"(%c, %i, %z, %z) <{{slice_sizes = array<i64: 1, 10, 3>}}>
+            : ({t}, tensor<i32>, tensor<i32>, tensor<i32>) -> {one}
+          %1 = "stablehlo.dynamic_update_slice"(%c, %u, %i, %z, %z)
+            : ({t}, {one}, tensor<i32>, tensor<i32>, tensor<i32>) -> {t}
+          %2 = mesh.shard %0 to %r : {one}
+          %3 = mesh.shard %1 to %s : {t}
+          return %2, %3 : {one}, {t}
+        }}"""
+        module = _partitioned(text)
+        printed = mesh_dialect.print_ir(module)
+        moved = {name for name in ("all_gather", "all_to_all", "all_reduce", "send") if f"mesh.{name}" in printed}
+        assert moved == ({"all_reduce"} if mesh == "2x2" else set()), (slot, moved)
+        args = [cache, new]
+        want = Simulation(mesh_dialect.parse(text, context=mesh_dialect.context())).run("f", args)
+        got = Simulation(module).run("f", args)
+        for g, w in zip(got, want):
+            np.testing.assert_array_equal(g, w, err_msg=f"slot {slot}")
+
+
 def test_reverse_flips_the_listed_dimensions_and_splits_the_others():
     x = np.arange(24, dtype=I32).reshape(2, 3, 4)
     t = ttype((2, 3, 4), "i32")

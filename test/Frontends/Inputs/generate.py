@@ -639,6 +639,30 @@ def kv_decode_uneven(ck, cv, x, wq, wk, wv, wo, pos):  # noqa: ANN001, ANN201 - 
     return out @ wo, ck, cv
 
 
+def scan_uneven(x, w, ws):  # noqa: ANN001, ANN201 - three arrays
+    """A sequence padded to 12 positions, split evenly over the 4 "model"
+    devices, cut back to its 10 real ones (which constraints split as XLA
+    cuts them: 3, 3, 3, 1), then three tanh layers applied by `lax.scan`
+    keeping that split, and the mean over the sequence."""
+    split = NamedSharding(mesh(), P("data", "model"))
+    h = jax.lax.with_sharding_constraint(jnp.tanh(x @ w)[:, :10], split)
+    h = jax.lax.scan(lambda c, wl: (jax.lax.with_sharding_constraint(jnp.tanh(c @ wl), split), None), h, ws)[0]
+    return jnp.mean(h, 1)
+
+
+def slot_cache_uneven(cache, new, slot, rd, w):  # noqa: ANN001, ANN201 - five arrays
+    """Continuous batching: a cache of 4 request slots by 10 positions,
+    which constraints split over the 4 "model" devices (XLA cuts 3, 3, 3,
+    1); a new request's 10 positions written into slot `slot`, then slot
+    `rd` read back, both slots given at run time."""
+    split = NamedSharding(mesh(), P(None, "model"))
+    cache = jax.lax.with_sharding_constraint(cache, split)
+    prompt = jax.lax.with_sharding_constraint(jnp.tanh(new @ w), NamedSharding(mesh(), P("model")))
+    cache = jax.lax.with_sharding_constraint(jax.lax.dynamic_update_slice(cache, prompt[None], (slot, 0, 0)), split)
+    read = jax.lax.dynamic_slice(cache, (rd, 0, 0), (1, *cache.shape[1:]))[0]
+    return jnp.sum(cache, 1), jnp.sum(read * read, 0)
+
+
 def position(p: int) -> Callable[[np.random.Generator], np.ndarray]:
     """A 0-d int32 argument: a position given at run time."""
     return lambda rng: np.asarray(p, np.int32)
@@ -865,6 +889,18 @@ PROGRAMS = {
         [(4, 4, 10, 8), (4, 4, 10, 8), (4, 32), (32, 32), (32, 32), (32, 32), (32, 32), position(7)],
         [P("data"), P("data"), P("data"), P(), P(), P(), P(), P()],
         (P("data"), P("data"), P("data")),
+    ),
+    "scan_uneven": (
+        scan_uneven,
+        [(4, 12, 16), (16, 16), (3, 16, 16)],
+        [P("data", "model"), P(), P()],
+        P("data"),
+    ),
+    "slot_cache_uneven": (
+        slot_cache_uneven,
+        [(4, 10, 16), (10, 16), position(2), position(1), (16, 16)],
+        [P(), P(), P(), P(), P()],
+        (P(), P()),
     ),
 }
 

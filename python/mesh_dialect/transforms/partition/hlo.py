@@ -19,9 +19,12 @@ compute the right piece as they are (elementwise ops, `dot_general`,
 Pieces of different sizes (uneven or dynamic) cannot be written in these
 ops' static attributes and types, so they are refused with a diagnostic
 (a `slice` of stride 1 and a `pad` without interior padding become their
-`tensor` twins instead, `crop.localize`).
-Elementwise ops, `transpose`, `dot_general`, `reduce` and a
-`broadcast_in_dim` along its operand's dimensions run on them: their local
+`tensor` twins instead, `crop.localize`, and a `dynamic_slice` taking such
+a dimension whole a `tensor.extract_slice`; a `dynamic_update_slice`
+writing its update's pieces runs as it is).
+Elementwise ops, `transpose`, `dot_general`, `reduce`, `concatenate`
+(along the dimensions it does not join) and a `broadcast_in_dim` along its
+operand's dimensions run on them: their local
 types are dynamic along the cut, and an operand gives each size.
 `_Partition.rewrite` calls `localize` once an op has its local types.
 """
@@ -121,14 +124,50 @@ def _dynamic_slice(part: _Partition, op: ir.Operation) -> None:
     """Resize the dimensions taken whole; read a single element of a split
     dimension where it is held (its start, clamped to the dimension, is
     read once; the window's start into the piece of one element is then
-    clamped to 0, whatever it says)."""
-    _resized(part, op, "slice_sizes")
+    clamped to 0, whatever it says).  A dimension taken whole cut into
+    pieces of different sizes has no size `slice_sizes` can say: the op
+    becomes a `tensor.extract_slice` of the piece (`_sliced_by_tensor`)."""
+    x = op.operands[0]
+    whole = ir.RankedTensorType(part.global_type.get(x, x.type))
+    r = op.results[0]
+    uneven = r in part.global_type and not ir.RankedTensorType(r.type).has_static_shape
+    if not uneven:
+        _resized(part, op, "slice_sizes")
 
     def position(d: int, ix) -> ir.Value:
-        n = ir.RankedTensorType(part.global_type[op.operands[0]]).shape[d]
-        return _clamped_start(ix, op.operands[1 + d], n - 1)
+        return _clamped_start(ix, op.operands[1 + d], whole.shape[d] - 1)
 
-    _held_element(part, op, position)
+    taken = _held_element(part, op, position)
+    if uneven:
+        _sliced_by_tensor(part, op, whole, taken)
+
+
+def _sliced_by_tensor(part: _Partition, op: ir.Operation, whole: ir.RankedTensorType, taken: list[int]) -> None:
+    """A dynamic_slice whose result piece is of dynamic size (a dimension it
+    takes whole cut unevenly) as a `tensor.extract_slice` of its operand
+    (`whole`: the operand's whole type): from 0 with the piece's size along
+    each dimension taken whole, from 0 along the `taken` ones (the operand is
+    already the held element there), and elsewhere (never split) from the
+    start clamped as the op clamps it, of the window's static size."""
+    from .mesh_partition import _Ix
+
+    x = op.operands[0]
+    ix = _Ix(part, ir.InsertionPoint(op), op.location)
+    sizes = ix.sizes_of(x)
+    windows = ints_of(op.attributes["slice_sizes"])
+    offsets: list[int | ir.Value] = [0] * whole.rank
+    for d in range(whole.rank):
+        if d not in taken and windows[d] != whole.shape[d]:
+            offsets[d] = _clamped_start(ix, op.operands[1 + d], whole.shape[d] - windows[d])
+            sizes[d] = windows[d]
+    piece = ix.slice(x, offsets, sizes)
+    r = op.results[0]
+    if piece == x:  # (the whole piece: nothing to cut)
+        r.replace_all_uses_with(x)
+        part.forget(r)
+        op.erase()
+        return
+    part.replaced(op, piece.owner.operation)
 
 
 def _held_element(part: _Partition, op: ir.Operation, position) -> list[int]:
@@ -149,9 +188,11 @@ def _held_element(part: _Partition, op: ir.Operation, position) -> list[int]:
     found, ix = split_positions(part, op, ones)
     if not found:
         return []
-    local = _static_local(part, op) or ir.RankedTensorType(op.results[0].type)
+    local = ir.RankedTensorType(op.results[0].type)
     offsets: list[int | ir.Value] = [0] * whole.rank
     sizes = ix.sizes_of(x)
+    # (a result dimension of dynamic size is one taken whole: the piece's)
+    zero_sizes = [sizes[d] if local.is_dynamic_dim(d) else local.shape[d] for d in range(local.rank)]
     mine = None
     for d, first, held in found:
         here, offsets[d] = held_at(ix, ix.sub(position(d, ix), first), held)
@@ -160,10 +201,14 @@ def _held_element(part: _Partition, op: ir.Operation, position) -> list[int]:
         sizes[d] = 1
     op.operands[0] = ix.slice(x, offsets, sizes)
     r = op.results[0]
+    zero = zero_attr(op, local.element_type)
+    if not local.has_static_shape:
+        with ix.ip, ix.loc:
+            scalar = arith.ConstantOp(local.element_type, zero).result
+            zeros = linalg.fill(scalar, outs=[ix.empty(zero_sizes, local.element_type)])
     with ir.InsertionPoint.after(op), op.location:
-        value = local.element_type
-        zero = zero_attr(op, value)
-        zeros = arith.ConstantOp(local, ir.DenseElementsAttr.get_splat(local, zero)).result
+        if local.has_static_shape:
+            zeros = arith.ConstantOp(local, ir.DenseElementsAttr.get_splat(local, zero)).result
         select = arith.SelectOp(mine, r, zeros)
     r.replace_all_uses_except(select.result, select.operation)
     if r in part.layout:
@@ -247,8 +292,6 @@ def _dynamic_update_slice(part: _Partition, op: ir.Operation) -> None:
     found, ix = split_positions(part, op, ones)
     if not found:
         return
-    if not local.has_static_shape:
-        raise _unsupported(op, f"of an update of dynamic sizes is not supported yet ({local})")
     mine = None
     starts = list(op.operands)[2:]
     for d, first, held in found:
@@ -258,6 +301,20 @@ def _dynamic_update_slice(part: _Partition, op: ir.Operation) -> None:
             element = ir.RankedTensorType(starts[d].type).element_type
             scalar = arith.IndexCastOp(element, ix.value(take)).result
             starts[d] = tensor.FromElementsOp(starts[d].type, [scalar]).result
+    for d, _, _ in found:
+        op.operands[2 + d] = starts[d]
+    if not local.has_static_shape:
+        # the update is cut unevenly along a dimension it fills whole: no
+        # static window reads back what it covers, so every device writes,
+        # and one whose piece does not hold the position keeps its piece
+        r = op.results[0]
+        with ir.InsertionPoint.after(op), op.location:
+            kept = arith.SelectOp(mine, r, x)
+        r.replace_all_uses_except(kept.result, kept.operation)
+        for table in (part.layout, part.global_type):
+            if r in table:
+                table[kept.result] = table[r]
+        return
     dialect = op.name.partition(".")[0]
     sizes = list(local.shape)
     sizes_attr = (
@@ -271,8 +328,6 @@ def _dynamic_update_slice(part: _Partition, op: ir.Operation) -> None:
         ).result
         written = arith.SelectOp(mine, update, old).result
     op.operands[1] = written
-    for d, _, _ in found:
-        op.operands[2 + d] = starts[d]
 
 
 def _scatter(part: _Partition, op: ir.Operation) -> None:

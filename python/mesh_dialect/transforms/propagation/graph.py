@@ -74,6 +74,7 @@ _HLO_DIALECTS = ("stablehlo.", "mhlo.", "chlo.")
 _UNEVEN_HLO = frozenset(
     (
         "broadcast_in_dim",
+        "concatenate",
         "transpose",
         "dot_general",
         "dot",
@@ -91,9 +92,11 @@ types as dynamic along its cut: each of these (and each elementwise op)
 takes that size from an operand, where the solver cuts a loop its operands
 index (`Node.sized_by_operands`).  An argmax or argmin reduce split along the
 dimension it picks along gathers its picks, and keeps to even pieces
-(`_Candidates.divides`); a gather, a dynamic_slice, a dynamic_update_slice
-and a scatter cut unevenly only some of their loops (`uneven_loops_of`); a
-reshape only a dimension alone in its group but for unit dimensions
+(`_Candidates.divides`); a concatenate's loops are the dimensions it does
+not join, each piece joined on its own device; a gather and a scatter cut
+unevenly only some of their loops, and a dynamic_slice and a
+dynamic_update_slice only into pieces of a row or more (`uneven_loops_of`);
+a reshape only a dimension alone in its group but for unit dimensions
 (partition writes it as tensor reshapes, `hlo._reshape`)."""
 
 
@@ -109,24 +112,25 @@ def gather_uneven_loops(rule: ShardingRule) -> frozenset[int]:
     return frozenset(loops)
 
 
-def read_position_loops(rule: ShardingRule) -> frozenset[int]:
-    """The loops of a dynamic_slice's rule that may cut unevenly: its sum
-    loops, the dimensions it reads one element of, which the device holding
-    that element cuts from its piece whatever that piece's size
-    (`hlo._held_element`); a dimension it reads more of has its size
-    written in `slice_sizes`, one for all."""
-    return frozenset(k for k, it in enumerate(rule.iterators) if it.is_reduction)
+def every_loop(rule: ShardingRule) -> frozenset[int]:
+    """The loops of a dynamic_slice's or dynamic_update_slice's rule that
+    may cut unevenly: all of them, the dimension it reads or writes one
+    position of (each device finds the position in its piece, whatever
+    that piece's size: `hlo._held_element`, `hlo._dynamic_update_slice`) and
+    the ones it takes whole (each device takes its own piece, read by a
+    tensor slice of the piece's size, `hlo._dynamic_slice`).  Listed, not
+    None, so that `apply` cuts them only where every device gets a row (a
+    position is not found in an empty piece)."""
+    return frozenset(range(len(rule.iterators)))
 
 
 def written_position_loops(rule: ShardingRule) -> frozenset[int]:
-    """The loops of a dynamic_update_slice's or a scatter's rule that may
-    cut unevenly: the dimensions it writes one position of, which its
-    inputs index and no other operand follows (not the update, nor a
-    scatter's indices).  Each device moves the start (the indices) into its
-    own piece whatever that piece's size, and writes nothing that lands
-    outside it (`hlo._dynamic_update_slice`, `hlo._scatter`); the loops the
-    other operands follow keep even pieces, whose static sizes they write
-    out."""
+    """The loops of a scatter's rule that may cut unevenly: the dimensions
+    it writes one position of, which its inputs index and no other operand
+    follows (not the updates, nor the indices).  Each device moves the
+    indices into its own piece whatever that piece's size, and writes
+    nothing that lands outside it (`hlo._scatter`); the loops the updates
+    follow keep even pieces, whose static sizes they write out."""
     n = len(rule.result_maps)
     first = rule.operand_maps[0] if rule.operand_maps else None
     if first is None:
@@ -137,8 +141,8 @@ def written_position_loops(rule: ShardingRule) -> frozenset[int]:
 
 _UNEVEN_SOME_LOOPS = {
     "gather": gather_uneven_loops,
-    "dynamic_slice": read_position_loops,
-    "dynamic_update_slice": written_position_loops,
+    "dynamic_slice": every_loop,
+    "dynamic_update_slice": every_loop,
     "scatter": written_position_loops,
 }
 """The hlo ops of `_UNEVEN_HLO` that cut unevenly only along some loops, and
@@ -622,9 +626,9 @@ class _Builder:
             uneven = True
         uneven_loops = None
         if uneven and kind[1]:
-            # a gather's rows and batch, the one position a dynamic_slice
-            # reads or a dynamic_update_slice or scatter writes: its only
-            # loops that may cut unevenly
+            # a gather's rows and batch, the one position a scatter writes:
+            # its only loops that may cut unevenly (a dynamic slice's or
+            # update's, all its loops, into pieces of a row or more)
             uneven_loops = uneven_loops_of(name, rule)
             if uneven_loops is not None:
                 uneven = bool(uneven_loops)
@@ -776,7 +780,7 @@ class _Builder:
             res = ([] if value.result is None else [self.vid(value.result)]) + [self.vid(a) for a in value.args]
             # the init is read once, in front of the loop; the yields once per
             # iteration (their weights come with them)
-            node = Node(ops, res, carry=True, weight=weight, uneven=not self.fn.any_offsets)
+            node = Node(ops, res, carry=True, weight=weight, uneven=not self.fn.any_offsets or self.fn.cuts_agree)
             carries.append((self.add(node, ("carry", index, k)), value.yields))
         self.carries[op] = carries
 

@@ -285,9 +285,9 @@ def _lined_up(cut: dict, rule: ShardingRule, operands: list[ir.Value], results: 
 
 def _cut_of_loops(cut: dict, rule: ShardingRule, operands: list[ir.Value], option, uneven: frozenset[int]) -> dict:
     """The part of `cut` along the dimensions the op's `uneven` loops index
-    (`uneven_loops_of`: a gather's rows and batch, the position a
-    dynamic_slice reads or a dynamic_update_slice or scatter writes, the
-    only ones it runs on unequal pieces of) that gives every device a row
+    (`uneven_loops_of`: a gather's rows and batch, the position a scatter
+    writes, a dynamic_slice's or dynamic_update_slice's loops, the only
+    ones it runs on unequal pieces of) that gives every device a row
     (a slice of one row does not fit in none): its other dimensions keep
     the default cut."""
     kept = set()
@@ -1396,6 +1396,12 @@ class _Function:
         """Carried value `k` of `op` gets layout `need` at its result, its
         init, its block arguments and every terminator handing it on."""
         value = carried(op)[k]
+        cut = self.cuts.get(mesh) if self.any_offsets else None
+        if cut and (static := _static_mesh(self.mesh_shapes.get(mesh))) is not None:
+            # a size the mesh does not divide is carried in the function's
+            # cut, which the ops around the loop run on (and the solver priced)
+            some = value.result if value.result is not None else (value.args or [op.operands[value.init]])[0]
+            need = _with_cut(need, some, cut, static)
         if value.result is not None:
             number = ir.OpResult(value.result).result_number
             what = f"result {number} of '{op.name}'"

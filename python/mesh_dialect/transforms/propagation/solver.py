@@ -94,7 +94,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import chain, combinations
 from operator import add
 
@@ -1010,6 +1010,12 @@ class _Candidates:
                 if v >= 0:
                     for lay in self.seen[v]:
                         lids.setdefault(lay)
+                        mesh, s = self.layouts[lay]
+                        if node.uneven and s.sharded_dims_offsets and not s.halo_sizes:
+                            # an annotation's cut by offsets: the same split
+                            # without them, which the solver prices as the
+                            # function's cut (`Graph.cuts`), as an op's options are
+                            lids.setdefault(self.lid((mesh, replace(s, sharded_dims_offsets=()))))
             for mesh in dict.fromkeys(self.layouts[k][0] for k in lids):
                 lids.setdefault(self.lid((mesh, REPLICATED)))
             for lid in lids:
