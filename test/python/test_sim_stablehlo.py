@@ -953,6 +953,41 @@ def test_a_slot_is_read_and_written_whole_along_positions_cut_unevenly(mesh, spl
             np.testing.assert_array_equal(g, w, err_msg=f"slot {slot}")
 
 
+def test_a_window_read_next_to_positions_cut_unevenly_clamps_its_start_as_the_op_does():
+    """A dynamic_slice taking 10 positions whole, cut 2, 2, 3, 3, and a
+    window of 2 rows: of a dimension of dynamic size, each device clamps
+    the start to the size it reads at run time (an index constant of the
+    unknown size raised before); with unsigned starts, which index
+    arithmetic cannot read, the positions are gathered as before."""
+    from mesh_dialect.sim.api import Simulation
+
+    rows = np.arange(60, dtype=F32).reshape(6, 10)
+    for start_type, rows_type in (("i32", "?x10"), ("ui32", "6x10")):
+        text = f"""
+        mesh.mesh @mesh(shape = 4)
+        func.func @f(%c: tensor<{rows_type}xf32>, %a: tensor<{start_type}>, %b: tensor<{start_type}>)
+            -> tensor<2x10xf32> {{
+          %s = mesh.sharding @mesh split_axes = [[], [0]] : !mesh.sharding
+          %cs = mesh.shard %c to %s : tensor<{rows_type}xf32>
+          %r = "stablehlo.dynamic_slice"(%cs, %a, %b) <{{slice_sizes = array<i64: 2, 10>}}>
+            : (tensor<{rows_type}xf32>, tensor<{start_type}>, tensor<{start_type}>) -> tensor<2x10xf32>
+          %o = mesh.shard %r to %s : tensor<2x10xf32>
+          return %o : tensor<2x10xf32>
+        }}"""
+        module = _partitioned(text)
+        printed = mesh_dialect.print_ir(module)
+        if start_type == "i32":
+            assert "mesh.all_" not in printed and "tensor.extract_slice" in printed
+        else:
+            assert "stablehlo.dynamic_slice" in printed and "mesh.all_gather" in printed
+        dtype = np.int32 if start_type == "i32" else np.uint32
+        for start in (0, 2, 4, 5, 2**31 - 1) if start_type == "i32" else (0, 3, 5, 2**32 - 1):
+            args = [rows, np.asarray(start, dtype), np.asarray(7, dtype)]
+            (want,) = Simulation(mesh_dialect.parse(text, context=mesh_dialect.context())).run("f", args)
+            (got,) = Simulation(module).run("f", args)
+            np.testing.assert_array_equal(got, want, err_msg=f"{start_type} start {start}")
+
+
 def test_reverse_flips_the_listed_dimensions_and_splits_the_others():
     x = np.arange(24, dtype=I32).reshape(2, 3, 4)
     t = ttype((2, 3, 4), "i32")

@@ -148,7 +148,9 @@ def _sliced_by_tensor(part: _Partition, op: ir.Operation, whole: ir.RankedTensor
     (`whole`: the operand's whole type): from 0 with the piece's size along
     each dimension taken whole, from 0 along the `taken` ones (the operand is
     already the held element there), and elsewhere (never split) from the
-    start clamped as the op clamps it, of the window's static size."""
+    start clamped as the op clamps it, of the window's static size (the
+    solver cuts such pieces only for signless starts, which index
+    arithmetic reads: `graph.signless_starts`)."""
     from .mesh_partition import _Ix
 
     x = op.operands[0]
@@ -157,8 +159,9 @@ def _sliced_by_tensor(part: _Partition, op: ir.Operation, whole: ir.RankedTensor
     windows = ints_of(op.attributes["slice_sizes"])
     offsets: list[int | ir.Value] = [0] * whole.rank
     for d in range(whole.rank):
-        if d not in taken and windows[d] != whole.shape[d]:
-            offsets[d] = _clamped_start(ix, op.operands[1 + d], whole.shape[d] - windows[d])
+        if d not in taken and (whole.is_dynamic_dim(d) or windows[d] != whole.shape[d]):
+            # (never split: the piece's size, read at run time if dynamic, is the whole's)
+            offsets[d] = _clamped_start(ix, op.operands[1 + d], ix.sub(sizes[d], windows[d]))
             sizes[d] = windows[d]
     piece = ix.slice(x, offsets, sizes)
     r = op.results[0]

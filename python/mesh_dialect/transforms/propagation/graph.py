@@ -124,6 +124,19 @@ def every_loop(rule: ShardingRule) -> frozenset[int]:
     return frozenset(range(len(rule.iterators)))
 
 
+def signless_starts(starts: list[ir.Value]) -> bool:
+    """Whether every start index is a signless integer (what `arith` reads;
+    hlo also takes unsigned ones)."""
+    for v in starts:
+        t = v.type
+        if not isinstance(t, ir.RankedTensorType):
+            return False
+        element = ir.RankedTensorType(t).element_type
+        if not isinstance(element, ir.IntegerType) or not element.is_signless:
+            return False
+    return True
+
+
 def written_position_loops(rule: ShardingRule) -> frozenset[int]:
     """The loops of a scatter's rule that may cut unevenly: the dimensions
     it writes one position of, which its inputs index and no other operand
@@ -630,6 +643,11 @@ class _Builder:
             # its only loops that may cut unevenly (a dynamic slice's or
             # update's, all its loops, into pieces of a row or more)
             uneven_loops = uneven_loops_of(name, rule)
+            if uneven_loops and name.endswith(".dynamic_slice") and not signless_starts(operands[1:]):
+                # a window read from unequal pieces clamps its start in index
+                # arithmetic (`hlo._sliced_by_tensor`): only the positions it
+                # reads one element of (signless starts) then cut unevenly
+                uneven_loops = frozenset(k for k, it in enumerate(rule.iterators) if it.is_reduction)
             if uneven_loops is not None:
                 uneven = bool(uneven_loops)
         # (only the ops `SUM_LINEAR_OPS` lists, and generics whose body may
