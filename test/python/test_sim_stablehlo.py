@@ -958,11 +958,12 @@ def test_a_window_read_next_to_positions_cut_unevenly_clamps_its_start_as_the_op
     window of 2 rows: of a dimension of dynamic size, each device clamps
     the start to the size it reads at run time (an index constant of the
     unknown size raised before); with unsigned starts, which index
-    arithmetic cannot read, the positions are gathered as before."""
+    arithmetic cannot read, or i1 ones (a true start is 1, where an index
+    cast reads -1), the positions are gathered as before."""
     from mesh_dialect.sim.api import Simulation
 
     rows = np.arange(60, dtype=F32).reshape(6, 10)
-    for start_type, rows_type in (("i32", "?x10"), ("ui32", "6x10")):
+    for start_type, rows_type in (("i32", "?x10"), ("ui32", "6x10"), ("i1", "6x10")):
         text = f"""
         mesh.mesh @mesh(shape = 4)
         func.func @f(%c: tensor<{rows_type}xf32>, %a: tensor<{start_type}>, %b: tensor<{start_type}>)
@@ -980,9 +981,10 @@ def test_a_window_read_next_to_positions_cut_unevenly_clamps_its_start_as_the_op
             assert "mesh.all_" not in printed and "tensor.extract_slice" in printed
         else:
             assert "stablehlo.dynamic_slice" in printed and "mesh.all_gather" in printed
-        dtype = np.int32 if start_type == "i32" else np.uint32
-        for start in (0, 2, 4, 5, 2**31 - 1) if start_type == "i32" else (0, 3, 5, 2**32 - 1):
-            args = [rows, np.asarray(start, dtype), np.asarray(7, dtype)]
+        dtype = {"i32": np.int32, "ui32": np.uint32, "i1": np.bool_}[start_type]
+        starts = {"i32": (0, 2, 4, 5, 2**31 - 1), "ui32": (0, 3, 5, 2**32 - 1), "i1": (False, True)}[start_type]
+        for start in starts:
+            args = [rows, np.asarray(start, dtype), np.asarray(start if start_type == "i1" else 7, dtype)]
             (want,) = Simulation(mesh_dialect.parse(text, context=mesh_dialect.context())).run("f", args)
             (got,) = Simulation(module).run("f", args)
             np.testing.assert_array_equal(got, want, err_msg=f"{start_type} start {start}")

@@ -2111,11 +2111,11 @@ def _hlo_dynamic_slice(op: ir.Operation) -> ShardingRule | None:
         return None
     starts = list(op.operands)[1:]
     whole = [k == n for k, n in zip(sizes, full)]
-    one = [k == 1 and _signless_index(v) for k, v in zip(sizes, starts)]
+    one = [k == 1 and signless_index(v) for k, v in zip(sizes, starts)]
     return _one_element_loops(op, whole, one, tuple(_unshardable(v) for v in starts), full)
 
 
-def _signless_index(v: ir.Value) -> bool:
+def signless_index(v: ir.Value) -> bool:
     """Whether a start index is a signless integer partition's arith reads."""
     if not isinstance(v.type, ir.RankedTensorType):
         return False
@@ -2141,7 +2141,7 @@ def _hlo_dynamic_update_slice(op: ir.Operation) -> ShardingRule | None:
     starts = list(op.operands)[2:]
     operand, updated = list(m), list(m)
     for d, (u, n) in enumerate(zip(update, full)):
-        if u == 1 and n is not None and n > 1 and all(_signless_index(v) for v in starts):
+        if u == 1 and n is not None and n > 1 and all(signless_index(v) for v in starts):
             operand[d] = loops
             loops += 1
     maps = tuple(_unshardable(v) for v in starts)

@@ -150,7 +150,7 @@ def _sliced_by_tensor(part: _Partition, op: ir.Operation, whole: ir.RankedTensor
     already the held element there), and elsewhere (never split) from the
     start clamped as the op clamps it, of the window's static size (the
     solver cuts such pieces only for signless starts, which index
-    arithmetic reads: `graph.signless_starts`)."""
+    arithmetic reads: `graph.window_read_loops`)."""
     from .mesh_partition import _Ix
 
     x = op.operands[0]
@@ -213,12 +213,17 @@ def _held_element(part: _Partition, op: ir.Operation, position) -> list[int]:
         if local.has_static_shape:
             zeros = arith.ConstantOp(local, ir.DenseElementsAttr.get_splat(local, zero)).result
         select = arith.SelectOp(mine, r, zeros)
-    r.replace_all_uses_except(select.result, select.operation)
-    if r in part.layout:
-        part.layout[select.result] = part.layout[r]
-    if r in part.global_type:
-        part.global_type[select.result] = part.global_type[r]
+    _hand_on(part, r, select.operation)
     return [d for d, _, _ in found]
+
+
+def _hand_on(part: _Partition, r: ir.Value, select: ir.Operation) -> None:
+    """`select`, made after the op of `r` and reading it, takes the other
+    uses of `r`, its layout and its global type."""
+    r.replace_all_uses_except(select.result, select)
+    for table in (part.layout, part.global_type):
+        if r in table:
+            table[select.result] = table[r]
 
 
 def split_positions(part: _Partition, op: ir.Operation, dims: list[int], empty_ok: bool = False, sizes: bool = True):
@@ -313,10 +318,7 @@ def _dynamic_update_slice(part: _Partition, op: ir.Operation) -> None:
         r = op.results[0]
         with ir.InsertionPoint.after(op), op.location:
             kept = arith.SelectOp(mine, r, x)
-        r.replace_all_uses_except(kept.result, kept.operation)
-        for table in (part.layout, part.global_type):
-            if r in table:
-                table[kept.result] = table[r]
+        _hand_on(part, r, kept.operation)
         return
     dialect = op.name.partition(".")[0]
     sizes = list(local.shape)

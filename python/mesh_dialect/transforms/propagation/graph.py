@@ -17,7 +17,7 @@ from mlir import ir
 from ...interfaces.captures import MaskedRead, aligned_reads, masked_read
 from ...interfaces.choice import same_placement
 from ...interfaces.linear import SUM_LINEAR_OPS, term_operands, ways_off_pads
-from ...interfaces.registry import INDEX_OFFSET_OPS, is_pointwise, walk_inside
+from ...interfaces.registry import INDEX_OFFSET_OPS, is_pointwise, signless_index, walk_inside
 from ...interfaces.rules import (
     Conflict,
     Iterator,
@@ -100,7 +100,7 @@ a reshape only a dimension alone in its group but for unit dimensions
 (partition writes it as tensor reshapes, `hlo._reshape`)."""
 
 
-def gather_uneven_loops(rule: ShardingRule) -> frozenset[int]:
+def gather_uneven_loops(rule: ShardingRule, operands: list[ir.Value]) -> frozenset[int]:
     """The loops of a gather's rule that may cut unevenly: its sum loop (the
     rows its ids pick) and the loops its ids (operand 1) index, its batch,
     whose sizes come from the ids' piece; a dimension the slice takes whole
@@ -112,32 +112,31 @@ def gather_uneven_loops(rule: ShardingRule) -> frozenset[int]:
     return frozenset(loops)
 
 
-def every_loop(rule: ShardingRule) -> frozenset[int]:
-    """The loops of a dynamic_slice's or dynamic_update_slice's rule that
-    may cut unevenly: all of them, the dimension it reads or writes one
-    position of (each device finds the position in its piece, whatever
-    that piece's size: `hlo._held_element`, `hlo._dynamic_update_slice`) and
-    the ones it takes whole (each device takes its own piece, read by a
-    tensor slice of the piece's size, `hlo._dynamic_slice`).  Listed, not
-    None, so that `apply` cuts them only where every device gets a row (a
-    position is not found in an empty piece)."""
+def every_loop(rule: ShardingRule, operands: list[ir.Value]) -> frozenset[int]:
+    """The loops of a dynamic_update_slice's rule that may cut unevenly: all
+    of them, the dimension it writes one position of (each device finds the
+    position in its piece, whatever that piece's size) and the ones its
+    update fills whole (each device writes its own piece:
+    `hlo._dynamic_update_slice`).  Listed, not None, so that `apply` cuts
+    them only where every device gets a row (a position is not found in an
+    empty piece)."""
     return frozenset(range(len(rule.iterators)))
 
 
-def signless_starts(starts: list[ir.Value]) -> bool:
-    """Whether every start index is a signless integer (what `arith` reads;
-    hlo also takes unsigned ones)."""
-    for v in starts:
-        t = v.type
-        if not isinstance(t, ir.RankedTensorType):
-            return False
-        element = ir.RankedTensorType(t).element_type
-        if not isinstance(element, ir.IntegerType) or not element.is_signless:
-            return False
-    return True
+def window_read_loops(rule: ShardingRule, operands: list[ir.Value]) -> frozenset[int]:
+    """The loops of a dynamic_slice's rule that may cut unevenly: the
+    dimension it reads one element of (the device holding it cuts it from
+    its piece, whatever that piece's size: `hlo._held_element`) and, where
+    every start is a signless integer, the ones it takes whole too (each
+    device reads its own piece by a tensor slice whose start it clamps in
+    index arithmetic, which reads no unsigned start: `hlo._sliced_by_tensor`).
+    Listed, as `every_loop`'s are."""
+    if all(map(signless_index, operands[1:])):
+        return every_loop(rule, operands)
+    return frozenset(k for k, it in enumerate(rule.iterators) if it.is_reduction)
 
 
-def written_position_loops(rule: ShardingRule) -> frozenset[int]:
+def written_position_loops(rule: ShardingRule, operands: list[ir.Value]) -> frozenset[int]:
     """The loops of a scatter's rule that may cut unevenly: the dimensions
     it writes one position of, which its inputs index and no other operand
     follows (not the updates, nor the indices).  Each device moves the
@@ -154,22 +153,23 @@ def written_position_loops(rule: ShardingRule) -> frozenset[int]:
 
 _UNEVEN_SOME_LOOPS = {
     "gather": gather_uneven_loops,
-    "dynamic_slice": every_loop,
+    "dynamic_slice": window_read_loops,
     "dynamic_update_slice": every_loop,
     "scatter": written_position_loops,
 }
 """The hlo ops of `_UNEVEN_HLO` that cut unevenly only along some loops, and
-the function that names those loops from the op's rule."""
+the function that names those loops from the op's rule and operands."""
 
 
-def uneven_loops_of(name: str, rule: ShardingRule) -> frozenset[int] | None:
-    """The only loops of op `name` (of rule `rule`) that may cut its values
-    unevenly (None: any loop may): the solver keeps the others even
-    (`Node.uneven_loops`) and `apply` gives a cut along those alone."""
+def uneven_loops_of(name: str, rule: ShardingRule, operands: list[ir.Value]) -> frozenset[int] | None:
+    """The only loops of op `name` (of rule `rule`, reading `operands`) that
+    may cut its values unevenly (None: any loop may): the solver keeps the
+    others even (`Node.uneven_loops`) and `apply` gives a cut along those
+    alone."""
     if not name.startswith(_HLO_DIALECTS):
         return None
     fn = _UNEVEN_SOME_LOOPS.get(name.partition(".")[2])
-    return None if fn is None else fn(rule)
+    return None if fn is None else fn(rule, operands)
 
 
 def uneven_kind(name: str) -> tuple[bool, bool]:
@@ -642,12 +642,7 @@ class _Builder:
             # a gather's rows and batch, the one position a scatter writes:
             # its only loops that may cut unevenly (a dynamic slice's or
             # update's, all its loops, into pieces of a row or more)
-            uneven_loops = uneven_loops_of(name, rule)
-            if uneven_loops and name.endswith(".dynamic_slice") and not signless_starts(operands[1:]):
-                # a window read from unequal pieces clamps its start in index
-                # arithmetic (`hlo._sliced_by_tensor`): only the positions it
-                # reads one element of (signless starts) then cut unevenly
-                uneven_loops = frozenset(k for k, it in enumerate(rule.iterators) if it.is_reduction)
+            uneven_loops = uneven_loops_of(name, rule, operands)
             if uneven_loops is not None:
                 uneven = bool(uneven_loops)
         # (only the ops `SUM_LINEAR_OPS` lists, and generics whose body may

@@ -1064,7 +1064,7 @@ class _Function:
             cut = _fed_cuts(operands, choice.operands, cut, _cropped_sizes(rule, results, choice.option))
         if cut:
             cut = _lined_up(cut, rule, operands, results, choice.option)
-            loops = uneven_loops_of(op.name, rule) if hlo else None
+            loops = uneven_loops_of(op.name, rule, operands) if hlo else None
             if loops is not None:
                 cut = _cut_of_loops(cut, rule, operands, choice.option, loops)
         for i, r in enumerate(results):
