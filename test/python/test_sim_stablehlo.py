@@ -1736,6 +1736,15 @@ def test_mhlo_spells_window_reversal_as_a_dense_tensor():
     np.testing.assert_array_equal(got.ravel(), [3 * i + 2 * (i + 1) + (i + 2) for i in range(4)])
 
 
+def test_window_reversal_spelled_as_integers_is_refused_by_name():
+    # flags are i1 in both spellings; an i64 array is no list of flags
+    attrs = "dimension_numbers = #stablehlo.conv<[b, 0, f]x[0, i, o]->[b, 0, f]>, window_reversal = array<i64: 1>"
+    text = op_fn("stablehlo.convolution", [((1, 6, 1), "f32"), ((3, 1, 1), "f32")], ((1, 4, 1), "f32"), attrs)
+    module = mesh_dialect.parse(text, context=mesh_dialect.context())
+    with pytest.raises(SimError, match=r"window_reversal array<i64: 1> is not a list of flags this simulator reads"):
+        Runner(module).run_global("f", [np.zeros((1, 6, 1), F32), np.zeros((3, 1, 1), F32)])
+
+
 def _select_and_scatter_by_the_spec(x, source, init, size, strides, keep):
     """Each window picks its first cell, then any later one `keep` does not
     keep the picked one over; the result starts at init and each window's

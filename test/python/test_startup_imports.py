@@ -75,6 +75,49 @@ def test_a_pass_loads_its_own_module_only(tmp_path: Path):
     ]
 
 
+HLO = """\
+mesh.mesh @m(shape = 4)
+func.func @f(%x: tensor<8x12xf32>) -> tensor<8x12xf32> {
+  %s = mesh.sharding @m split_axes = [[], [0]] : !mesh.sharding
+  %xs = mesh.shard %x to %s : tensor<8x12xf32>
+  %c = "stablehlo.constant"() <{value = dense<1> : tensor<i32>}> : () -> tensor<i32>
+  %y = "stablehlo.dynamic_slice"(%xs, %c, %c) <{slice_sizes = array<i64: 8, 12>}>
+      : (tensor<8x12xf32>, tensor<i32>, tensor<i32>) -> tensor<8x12xf32>
+  %r = mesh.sharding @m split_axes = [[]] : !mesh.sharding
+  %yr = mesh.shard %y to %r : tensor<8x12xf32>
+  %z = "stablehlo.constant"() <{value = dense<0.0> : tensor<f32>}> : () -> tensor<f32>
+  %w = "stablehlo.reduce_window"(%xs, %z)
+      <{padding = dense<[[0, 0], [1, 1]]> : tensor<2x2xi64>, window_dimensions = array<i64: 1, 3>}> ({
+  ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+    %t = "stablehlo.add"(%p, %q) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    "stablehlo.return"(%t) : (tensor<f32>) -> ()
+  }) : (tensor<8x12xf32>, tensor<f32>) -> tensor<8x12xf32>
+  %ws = mesh.shard %w to %s : tensor<8x12xf32>
+  %o = "stablehlo.add"(%yr, %ws) : (tensor<8x12xf32>, tensor<8x12xf32>) -> tensor<8x12xf32>
+  return %o : tensor<8x12xf32>
+}
+"""
+
+
+def test_partitioning_an_hlo_program_never_loads_the_linalg_python_package(tmp_path: Path):
+    # `mlir.dialects.linalg` builds every named op of its DSL when imported
+    # (about 90 ms of a small run): the passes build and read linalg ops
+    # through `ir.linalg_ops`, so a program without one never loads it, even
+    # where partition adds a fill (the zeros of a window's halo)
+    src = tmp_path / "hlo.mlir"
+    src.write_text(HLO)
+    out = tmp_path / "out.mlir"
+    pipeline = "--pass-pipeline=builtin.module(mesh-spmd-pipeline)"
+    code = (
+        "from mesh_dialect.tools.mesh_opt import main\n"
+        f"assert main([{str(src)!r}, '--allow-unregistered-dialect', {pipeline!r}, '-o', {str(out)!r}]) == 0"
+    )
+    modules = loaded_after(code)
+    assert "mesh_dialect.transforms.partition.mesh_partition" in modules
+    assert sorted(m for m in modules if m.startswith("mlir.dialects.linalg")) == []
+    assert "linalg.fill" in out.read_text()
+
+
 def test_registry_names_every_pass_without_importing_it():
     code = "from mesh_dialect.transforms import PASSES\nassert 'mesh-partition' in PASSES and len(sorted(PASSES)) >= 7"
     assert heavy(loaded_after(code)) == []

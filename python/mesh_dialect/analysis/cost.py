@@ -72,6 +72,7 @@ from mlir import ir
 from ..ir.asm import remap_location
 from ..ir.control import HLO_BRANCHES, HLO_REGION_OPS, HLO_WHILE, malformed, trip_count
 from ..ir.hlo import conv_dimensions, dot_dimensions
+from ..ir.linalg_ops import get_indexing_maps
 from ..ir.schema import DYNAMIC
 from ..ir.syntax import Unprintable, decode_axes_array, decode_sharding_attr
 from ..ir.uniform import readable_attr
@@ -519,9 +520,7 @@ class Compiler:
         a = node.attrs
         dialect, _, base = name.partition(".")
         if dialect == "linalg" and len(op.regions):
-            from mlir.dialects import linalg  # loads the opdsl: only when a structured op is met
-
-            maps_attr = linalg.get_indexing_maps(op)
+            maps_attr = get_indexing_maps(op)
             if maps_attr is None:
                 return
             maps = [ir.AffineMapAttr(m).value for m in ir.ArrayAttr(maps_attr)]

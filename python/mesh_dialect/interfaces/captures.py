@@ -28,8 +28,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from mlir import ir
-from mlir.dialects import linalg
 
+from ..ir.linalg_ops import get_indexing_maps
 from ..ir.signature import op_address
 from ..ir.types import float_zero
 from .index_chains import chain_to_index, divides_by
@@ -303,7 +303,7 @@ def _loop_sizes(op: ir.Operation) -> dict[int, int]:
     """The static sizes of a `linalg.generic`'s loops that some operand
     dimension indexes plainly."""
     sizes: dict[int, int] = {}
-    maps = [ir.AffineMapAttr(a).value for a in ir.ArrayAttr(linalg.get_indexing_maps(op))]
+    maps = [ir.AffineMapAttr(a).value for a in ir.ArrayAttr(get_indexing_maps(op))]
     for v, m in zip(op.operands, maps):
         t = v.type
         if not isinstance(t, ir.RankedTensorType):

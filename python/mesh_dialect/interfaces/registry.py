@@ -39,6 +39,7 @@ from ..ir.hlo import (
     MAX_LIST_ENTRIES,
     ConvDimensions,
     OversizedList,
+    bools_of,
     comparison_direction,
     comparison_type,
     conv_dimensions,
@@ -47,6 +48,7 @@ from ..ir.hlo import (
     int_list,
     scatter_dimensions,
 )
+from ..ir.linalg_ops import get_indexing_maps
 from ..ir.per_device import SOURCES as PER_DEVICE_SOURCES
 from ..ir.signature import attribute_items, attribute_or_text, op_signature, read_signature
 from ..ir.types import float_zero, is_boolean
@@ -1384,9 +1386,8 @@ def _linalg(op: ir.Operation) -> ShardingRule | None:
     """Any structured op: its indexing maps are the loop nest; iterator types
     come from `iterator_types`, else a loop no output map names is reduced
     over; a reduction's kind comes from the body's combiner."""
-    from mlir.dialects import linalg as linalg_dialect  # loads the opdsl (~45 ms): only structured ops need it
 
-    maps_attr = linalg_dialect.get_indexing_maps(op)
+    maps_attr = get_indexing_maps(op)
     if maps_attr is None:
         return None
     maps = [ir.AffineMapAttr(a).value for a in ir.ArrayAttr(maps_attr)]
@@ -2523,13 +2524,8 @@ def _reversed_windows(op: ir.Operation, n: int) -> list[bool]:
     attr = _attr(op, "window_reversal")
     if attr is None:
         return [False] * n
-    if isinstance(attr, ir.DenseBoolArrayAttr):
-        found = [bool(x) for x in attr]
-    elif isinstance(attr, ir.DenseIntElementsAttr):
-        found = [bool(x) for x in ir.DenseIntElementsAttr(attr)]
-    else:
-        found = []
-    return found if len(found) == n else [True] * n
+    found = bools_of(attr)
+    return found if found is not None and len(found) == n else [True] * n
 
 
 def _conv_sized(

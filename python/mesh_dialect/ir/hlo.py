@@ -256,6 +256,16 @@ def ints_of(attr: ir.Attribute) -> list[int]:
     return [int(x) for x in ir.DenseIntElementsAttr(attr)]
 
 
+def bools_of(attr: ir.Attribute) -> list[bool] | None:
+    """An hlo flag list (stablehlo's `array<i1: ...>`, mhlo's `dense<...> :
+    tensor<Nxi1>`) as bools; None for any other attribute."""
+    if isinstance(attr, ir.DenseBoolArrayAttr):
+        return [bool(x) for x in attr]
+    if isinstance(attr, ir.DenseIntElementsAttr):
+        return [bool(x) for x in ir.DenseIntElementsAttr(attr)]
+    return None
+
+
 def ints_like(attr: ir.Attribute, values: list[int]) -> ir.Attribute:
     """`values` in the spelling of `attr` (stablehlo's `array<i64: ...>`,
     mhlo's `dense<...> : tensor<Nxi64>`, or their 32-bit forms)."""

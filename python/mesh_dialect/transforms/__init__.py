@@ -6,9 +6,10 @@ A user pass becomes available to `mesh-opt` and pipelines by
 The registry names this project's passes as "module:Class" and imports a
 pass's module only when the pass is looked up; the names below (passes,
 `Pass`, `OptionError`, ...) load on first use too. So `import mesh_dialect`
-and a `mesh-opt` run without passes never load the planner, the simulator
-or `mlir.dialects.linalg`, which some passes need, and `from
-mesh_dialect.transforms import MeshPartition` works as before.
+and a `mesh-opt` run without passes never load the planner or the
+simulator, and `from mesh_dialect.transforms import MeshPartition` works
+as before. No pass loads `mlir.dialects.linalg` on a program without
+linalg ops (`ir.linalg_ops` builds the few they make).
 """
 
 from __future__ import annotations

@@ -38,8 +38,8 @@ from typing import Any
 import numpy as np
 from mlir import ir
 from mlir.dialects import _linalg_ops_gen
-from mlir.dialects import linalg as _linalg
 
+from ...ir.linalg_ops import get_indexing_maps
 from ...ir.types import is_boolean
 from .. import minmax
 from ..floats import to_bf16
@@ -314,7 +314,7 @@ def _prepare_structured(c: Compiler, op: ir.Operation) -> dict:
     n_results = len(op.results)
     if n_results not in (0, n_outs):
         raise ValueError(f"has {n_results} results for {n_outs} outputs")
-    maps_attr = _linalg.get_indexing_maps(op)
+    maps_attr = get_indexing_maps(op)
     if maps_attr is None:
         raise ValueError("has no indexing maps")
     attrs = list(ir.ArrayAttr(maps_attr))

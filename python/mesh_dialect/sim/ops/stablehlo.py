@@ -44,7 +44,15 @@ import numpy as np
 from mlir import ir
 
 from ...ir.control import malformed
-from ...ir.hlo import OversizedList, conv_dimensions, dot_dimensions, gather_dimensions, int_list, scatter_dimensions
+from ...ir.hlo import (
+    OversizedList,
+    bools_of,
+    conv_dimensions,
+    dot_dimensions,
+    gather_dimensions,
+    int_list,
+    scatter_dimensions,
+)
 from .. import minmax
 from ..program import Block, Compiler, Step, dtype_of, fail, register, run_block, run_block_now
 from .core import _div_trunc, _rem_trunc, round_half_away, tensor_constant
@@ -928,14 +936,6 @@ _register("dot_general", _dot_general, prepare=_prepare_dot_general)
 _register("dot", _dot_general, prepare=_prepare_dot_general)
 
 
-def _bools(attr: ir.Attribute) -> list[bool]:
-    """A boolean list as stablehlo (`array<i1: ...>`) or mhlo (`dense<...> :
-    tensor<Nxi1>`) spells it."""
-    if isinstance(attr, ir.DenseBoolArrayAttr):
-        return [bool(x) for x in attr]
-    return [bool(x) for x in ir.DenseIntElementsAttr(attr)]
-
-
 def _window_attr(op: ir.Operation, name: str, rank: int, default: int) -> list[int]:
     return _ints(op.attributes[name]) if name in op.attributes else [default] * rank
 
@@ -947,7 +947,10 @@ def _prepare_convolution(c: Compiler, op: ir.Operation) -> dict:
         raise fail(op, f"dimension_numbers {attr} is not a #stablehlo.conv this simulator reads")
     n = len(dims.input_spatial)
     padding = _window_attr(op, "padding", 2 * n, 0)
-    reversal = _bools(op.attributes["window_reversal"]) if "window_reversal" in op.attributes else [False] * n
+    flags = op.attributes["window_reversal"] if "window_reversal" in op.attributes else None
+    reversal = [False] * n if flags is None else bools_of(flags)
+    if reversal is None:
+        raise fail(op, f"window_reversal {flags} is not a list of flags this simulator reads")
     groups = [_int_attr(op, k) if k in op.attributes else 1 for k in ("feature_group_count", "batch_group_count")]
     window = {
         "strides": _window_attr(op, "window_strides", n, 1),

@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import ClassVar
 
 from mlir import ir
-from mlir.dialects import arith, linalg, tensor
+from mlir.dialects import arith, tensor
 
 from ...interfaces.linear import float_terms_overflow
 from ...interfaces.registry import (
@@ -35,6 +35,7 @@ from ...interfaces.registry import (
     reduce_identity_kind,
     rule_for,
 )
+from ...ir import linalg_ops
 from ...ir import ops as mesh_ops
 from ...ir.exchange import device_table, permuted
 from ...ir.flags import drop_totals_only_flags
@@ -720,10 +721,10 @@ class MeshOptimizeCollectives(Pass):
             with ir.InsertionPoint(op), op.location:
                 # (a format without a zero is narrower than 32 bits: `_terms_combine` refused it)
                 zero = arith.ConstantOp(t.element_type, sum_zero_attr(t.element_type)).result
-                zeros = linalg.fill(zero, outs=[tensor.EmptyOp(t.shape, t.element_type).result])
+                zeros = linalg_ops.fill(zero, tensor.EmptyOp(t.shape, t.element_type).result)
                 whole_zeros, init = zeros, None
                 if terms_type != t:  # reduce_scatters: the terms are whole
-                    whole_zeros = linalg.fill(zero, outs=[tensor.EmptyOp(terms_type.shape, t.element_type).result])
+                    whole_zeros = linalg_ops.fill(zero, tensor.EmptyOp(terms_type.shape, t.element_type).result)
                     init = tensor.EmptyOp(terms_type.shape, t.element_type).result
                 terms = op.clone(ip=ir.InsertionPoint(op))  # after what it reads
                 if init is not None:

@@ -36,10 +36,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from mlir import ir
-from mlir.dialects import arith, linalg, tensor
+from mlir.dialects import arith, tensor
 
 from ...interfaces.registry import padding_value
 from ...interfaces.rules import ShardingRule, Window
+from ...ir import linalg_ops
 from ...ir import ops as mesh_ops
 from ...ir.exchange import device_table
 from ...ir.hlo import conv_dimensions, ints_like, ints_of
@@ -357,7 +358,7 @@ def _window(
     rows = _slice(value, ir.RankedTensorType.get(piece_shape, t.element_type), offsets, sizes)
     filled = [s if t.is_dynamic_dim(d) else n for d, (n, s) in enumerate(zip(window_shape, sizes))]
     scalar = _pad_value(op, t.element_type) if pad is None else _padding_of(pad)
-    fill = linalg.fill(scalar, outs=[tensor.EmptyOp(filled, t.element_type).result])
+    fill = linalg_ops.fill(scalar, tensor.EmptyOp(filled, t.element_type).result)
     return _insert(rows, fill, before, sizes)
 
 

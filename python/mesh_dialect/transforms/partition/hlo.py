@@ -36,9 +36,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 from mlir import ir
-from mlir.dialects import arith, linalg, tensor
+from mlir.dialects import arith, tensor
 
 from ...interfaces.registry import hlo_scan, is_selection, shape_groups
+from ...ir import linalg_ops
 from ...ir import ops as mesh_ops
 from ...ir.hlo import GatherDimensions, conv_dimensions, gather_dimensions, ints_like, ints_of, scatter_dimensions
 from ...ir.types import sum_zero_attr
@@ -208,7 +209,7 @@ def _held_element(part: _Partition, op: ir.Operation, position) -> list[int]:
     if not local.has_static_shape:
         with ix.ip, ix.loc:
             scalar = arith.ConstantOp(local.element_type, zero).result
-            zeros = linalg.fill(scalar, outs=[ix.empty(zero_sizes, local.element_type)])
+            zeros = linalg_ops.fill(scalar, ix.empty(zero_sizes, local.element_type))
     with ir.InsertionPoint.after(op), op.location:
         if local.has_static_shape:
             zeros = arith.ConstantOp(local, ir.DenseElementsAttr.get_splat(local, zero)).result
@@ -370,7 +371,7 @@ def _scatter(part: _Partition, op: ir.Operation) -> None:
                 ir.RankedTensorType.get([len(moved)], i64), [by_dim.get(k, zero) for k in moved]
             ).result
             empty = tensor.EmptyOp(given.shape, i64).result
-            shift = linalg.broadcast(vector, outs=[empty], dimensions=[q for q in range(given.rank) if q != ivd])
+            shift = linalg_ops.broadcast(vector, empty, [q for q in range(given.rank) if q != ivd])
         op.operands[n] = arith.SubIOp(indices, shift).result
 
 
@@ -803,7 +804,7 @@ def _gather_held_rows(part: _Partition, op: ir.Operation, dims: GatherDimensions
         sizes = [n for n in shape if isinstance(n, ir.Value)]
         if dims.offset_dims:
             empty = tensor.EmptyOp(shape, boolean).result
-            mine = linalg.broadcast(mine, outs=[empty], dimensions=list(dims.offset_dims))
+            mine = linalg_ops.broadcast(mine, empty, dims.offset_dims)
         value = local.element_type
         zero = zero_attr(op, value)
         if sizes:

@@ -45,7 +45,7 @@ from typing import ClassVar, NamedTuple
 
 import numpy as np
 from mlir import _mlir_libs, ir
-from mlir.dialects import arith, linalg, scf, tensor
+from mlir.dialects import arith, scf, tensor
 
 from ...interfaces.captures import AlignedRead, MaskedRead, aligned_reads, masked_read
 from ...interfaces.choice import same_layout, same_placement
@@ -66,6 +66,7 @@ from ...interfaces.rules import (
     uncropped,
     with_whole_loops,
 )
+from ...ir import linalg_ops
 from ...ir import ops as mesh_ops
 from ...ir.asm import remap_location
 from ...ir.control import (
@@ -723,7 +724,7 @@ class _Partition:
         reads = index_reads(op)
         if not reads:
             return
-        maps = [ir.AffineMapAttr(a).value for a in ir.ArrayAttr(linalg.get_indexing_maps(op))]
+        maps = [ir.AffineMapAttr(a).value for a in ir.ArrayAttr(linalg_ops.get_indexing_maps(op))]
         operands = list(op.operands)
         ix: _Ix | None = None
         starts: dict[int, ir.Value | None] = {}
@@ -1889,7 +1890,7 @@ class _Partition:
         """Per loop of a linalg op, the layout of an operand dimension the
         loop indexes plainly and splits, and that dimension: it gives the
         loop's pieces (None: the loop is not split, or split with halos)."""
-        maps = [ir.AffineMapAttr(a).value for a in ir.ArrayAttr(linalg.get_indexing_maps(op))]
+        maps = [ir.AffineMapAttr(a).value for a in ir.ArrayAttr(linalg_ops.get_indexing_maps(op))]
         operands = list(op.operands)
         carriers: dict[int, tuple[Sharding, int] | None] = {}
 
@@ -2770,7 +2771,7 @@ class _Partition:
                 if scalar_ok:
                     scalar = arith.ConstantOp(element, neutral).result
                     empty = tensor.EmptyOp(sizes, element).result
-                    scf.YieldOp([linalg.fill(scalar, outs=[empty])])
+                    scf.YieldOp([linalg_ops.fill(scalar, empty)])
                 else:
                     splat = ir.DenseElementsAttr.get_splat(t, ir.IntegerAttr.get(element, neutral))
                     scf.YieldOp([arith.ConstantOp(t, splat).result])
