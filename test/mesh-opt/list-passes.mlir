@@ -58,6 +58,7 @@
 // CHECK-NEXT:   --prepare-windows          Rewrite convolutions and poolings so that they split with halos
 // CHECK-NEXT:       narrow-slices        make a convolution read only through a slice compute the kept outputs only [default: true]
 // CHECK-NEXT:       pads-past-reshapes   move a tensor.pad after the tensor.expand_shape reading it [default: true]
+// CHECK-NEXT:       pad-uneven           run an hlo window op on its input padded to equal pieces where annotations cut it unevenly [default: true]
 // CHECK-NEXT:   --sharding-propagation     Complete sharding annotations from the ops' sharding rules
 // CHECK-NEXT:       solver               how loop shardings are chosen: cost (fewest bytes moved over the whole function) or sweep (upstream's op-by-op search, for parity) (one of cost, sweep) [default: cost]
 // CHECK-NEXT:       traversal            order of the sweeps over each function (solver=sweep) (one of forward, backward, forward-backward, backward-forward) [default: backward-forward]

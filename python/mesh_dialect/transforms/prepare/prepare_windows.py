@@ -12,7 +12,7 @@ gathers the input.  And torch-mlir writes a grouped convolution's input as
 a pad followed by an `expand_shape` that splits the channels into groups,
 so the op reads a reshape, not the pad it could read through (see Halos).
 
-Two rewrites, each an option:
+Three rewrites, each an option:
 
 * `narrow-slices`: a `tensor.extract_slice` (static offsets and sizes,
   stride 1, not rank-reducing) of the only use of a linalg convolution's or
@@ -35,6 +35,18 @@ Two rewrites, each an option:
   (static, one padding value) used only there, where every padded dimension
   expands into one dimension and unit ones, becomes the expand_shape of the
   pad's source, padded after it.
+* `pad-uneven`: an hlo `reduce_window` (one input) or `convolution` reading
+  a `mesh.shard` that cuts a dimension it slides along into pieces of c
+  rows and a shorter last one (XLA's cut of a size its devices do not
+  divide: 10 rows over 4 devices, 3, 3, 3 and 1, which JAX programs carry
+  as offsets) runs on its input padded to c rows a piece (12), with the
+  value its own padding holds (the init of a reduce_window, zero for a
+  convolution), and its result is sliced back to the rows the program
+  has.  The window must move one row at a time, undilated, and keep the
+  dimension's size: its outputs at the rows the program has read exactly
+  what they read before.  Halos need pieces of one size; the pad and the
+  slice run on each device's own rows, so the op keeps the split and
+  partition exchanges halos instead of moving the split away and back.
 
 Ops the rewrites leave unused are erased.
 """
@@ -44,11 +56,16 @@ from __future__ import annotations
 import dataclasses
 from typing import ClassVar
 
+import numpy as np
 from mlir import ir
 from mlir.dialects import tensor
 
 from ...interfaces.registry import affine_linear, fusible_pad, padding_value, single_use
-from ..base import Pass
+from ...ir.hlo import OversizedList, conv_dimensions, int_list
+from ...ir.linalg_ops import get_indexing_maps
+from ...ir.types import float_zero
+from ...sharding.spec import Mesh
+from ..base import Pass, mesh_scopes, sharding_of
 
 Ranges = dict[int, tuple[int, int]]
 """Per dimension cut, its rows [start, end); dimensions kept whole are absent."""
@@ -64,13 +81,20 @@ class PrepareWindows(Pass):
         "outputs when that only drops padding they do not read and they line up with the padded input: "
         "conv(padding=k-1)[..., :L] then has the input's size. pads-past-reshapes: a tensor.pad read only by "
         "a tensor.expand_shape that keeps each padded dimension whole pads after the reshape instead, so a "
-        "convolution reads the pad directly and reads through it."
+        "convolution reads the pad directly and reads through it. pad-uneven: an hlo reduce_window or "
+        "convolution reading an annotation that cuts a dimension it slides along into pieces of c rows and a "
+        "shorter last one (XLA's cut) runs on its input padded to c rows a piece and slices its result back, "
+        "when the window moves one row at a time, undilated, and keeps the dimension's size."
     )
     narrow_slices: bool = dataclasses.field(
         default=True, metadata={"help": "make a convolution read only through a slice compute the kept outputs only"}
     )
     pads_past_reshapes: bool = dataclasses.field(
         default=True, metadata={"help": "move a tensor.pad after the tensor.expand_shape reading it"}
+    )
+    pad_uneven: bool = dataclasses.field(
+        default=True,
+        metadata={"help": "run an hlo window op on its input padded to equal pieces where annotations cut it unevenly"},
     )
 
     def run(self, module: ir.Operation) -> None:
@@ -91,6 +115,11 @@ class PrepareWindows(Pass):
                 window = _match(op)
                 if window is not None:
                     _narrow(op, window)
+        if self.pad_uneven:
+            for shapes, functions in mesh_scopes(module):
+                for f in functions:
+                    for op in _hlo_windows(f):
+                        _pad_uneven(op, shapes)
 
 
 def _ints(op: ir.Operation, name: str) -> list[int]:
@@ -193,9 +222,8 @@ def _ranges(op: ir.Operation, cut: Ranges) -> _Window | None:
     """How `op` narrows to the result rows `cut`: per operand, the rows its
     kept outputs read; None when its maps do not say it simply (a constant
     term, a negative coefficient, a loop of unknown extent)."""
-    from mlir.dialects import linalg  # loads the opdsl: only this pass's matches need it
 
-    maps_attr = linalg.get_indexing_maps(op)
+    maps_attr = get_indexing_maps(op)
     if maps_attr is None:
         return None
     maps = [ir.AffineMapAttr(a).value for a in ir.ArrayAttr(maps_attr)]
@@ -416,6 +444,183 @@ def _erase_if_unused(value: ir.Value) -> None:
     op.erase()
     for v in operands:
         _erase_if_unused(v)
+
+
+# -- pad-uneven -------------------------------------------------------------
+
+_HLO_WINDOWS = frozenset(("stablehlo.reduce_window", "mhlo.reduce_window", "stablehlo.convolution", "mhlo.convolution"))
+
+
+def _hlo_windows(func: ir.Operation) -> list[ir.Operation]:
+    found: list[ir.Operation] = []
+
+    def visit(op: ir.Operation) -> ir.WalkResult:
+        if op.name in _HLO_WINDOWS:
+            found.append(op)
+        return ir.WalkResult.ADVANCE
+
+    func.walk(visit)
+    return found
+
+
+@dataclasses.dataclass(frozen=True)
+class _Slide:
+    """How a window op moves along one input dimension: the output
+    dimension it gives, the window's size, stride and dilations, and the
+    padding before and after."""
+
+    input_dim: int
+    output_dim: int
+    size: int
+    stride: int
+    dilations: tuple[int, int]  # the input's (base, lhs) and the window's (rhs)
+    low: int
+    high: int
+
+
+def _window_list(op: ir.Operation, name: str, n: int, default: int) -> list[int] | None:
+    if name not in op.attributes:
+        return [default] * n
+    try:
+        found = int_list(op.attributes[name])
+    except OversizedList:
+        return None
+    return found if found is not None and len(found) == n else None
+
+
+def _slides(op: ir.Operation, x: list[int], kernel: list[int] | None) -> list[_Slide] | None:
+    """Per windowed input dimension of an hlo reduce_window (`kernel`
+    None) or convolution (the kernel's shape), how the window moves."""
+    if kernel is None:
+        n, dims = len(x), [(d, d, d) for d in range(len(x))]
+        sizes = _window_list(op, "window_dimensions", n, 1)
+        base = _window_list(op, "base_dilations", n, 1)
+    else:
+        numbers = op.attributes["dimension_numbers"] if "dimension_numbers" in op.attributes else None
+        conv = None if numbers is None else conv_dimensions(str(numbers))
+        if conv is None:
+            return None
+        n = len(conv.input_spatial)
+        dims = list(zip(conv.input_spatial, conv.output_spatial, conv.kernel_spatial))
+        sizes = [kernel[k] for _, _, k in dims]
+        base = _window_list(op, "lhs_dilation", n, 1)
+    strides = _window_list(op, "window_strides", n, 1)
+    window = _window_list(op, "window_dilations" if kernel is None else "rhs_dilation", n, 1)
+    padding = _window_list(op, "padding", 2 * n, 0)
+    if sizes is None or base is None or strides is None or window is None or padding is None:
+        return None
+    return [
+        _Slide(i, o, sizes[k], strides[k], (base[k], window[k]), padding[2 * k], padding[2 * k + 1])
+        for k, (i, o, _) in enumerate(dims)
+    ]
+
+
+def _padded_size(cut: tuple[int, ...]) -> int | None:
+    """The size that makes every piece of `cut` as long as the first, when
+    `cut` is XLA's cut of its size (pieces of c rows, a shorter one, then
+    empty ones); None for any other cut, or an even one."""
+    pieces = len(cut) - 1
+    c = cut[1] - cut[0]
+    if c < 1 or cut[0] != 0 or c * pieces == cut[-1]:
+        return None
+    if any(cut[k] != min(k * c, cut[-1]) for k in range(pieces + 1)):
+        return None
+    return c * pieces
+
+
+def _pad_uneven(op: ir.Operation, shapes: dict[str, tuple[int, ...]]) -> None:
+    """`pad-uneven` on one hlo window op (see the module's docstring)."""
+    reduce_window = op.name.endswith("reduce_window")
+    if len(op.operands) != 2 or len(op.results) != 1:
+        return  # (a reduce_window of several inputs)
+    x, result = op.operands[0], op.results[0]
+    shape, out = _static_shape(x.type), _static_shape(result.type)
+    kernel = None if reduce_window else _static_shape(op.operands[1].type)
+    if shape is None or out is None or (kernel is None and not reduce_window):
+        return
+    element = ir.RankedTensorType(x.type).element_type
+    if not isinstance(element, ir.FloatType | ir.IntegerType) or (not reduce_window and _zero(element) is None):
+        return
+    shard = _producer(x, "mesh.shard")
+    found = None if shard is None else sharding_of(shard.operands[1])
+    mesh_shape = None if found is None else shapes.get(found[0])
+    if found is None or found[2] or not mesh_shape or min(mesh_shape) < 1:
+        return
+    layout, mesh = found[1], Mesh(mesh_shape)
+    if not layout.sharded_dims_offsets:
+        return
+    slides = _slides(op, shape, kernel)
+    if slides is None:
+        return
+    high = [0] * len(shape)
+    padded_out = list(out)
+    for w in slides:
+        if w.input_dim not in layout.sharded_dims() or w.input_dim >= len(shape) or w.output_dim >= len(out):
+            continue
+        size = shape[w.input_dim]
+        cut = layout.cut(w.input_dim, size, mesh)
+        padded = _padded_size(cut)
+        if padded is None:
+            continue
+        if w.stride != 1 or w.dilations != (1, 1) or out[w.output_dim] != size or min(w.low, w.high) < 0:
+            continue  # (the outputs the program has read rows the padding would change)
+        if max(w.low, w.high) > cut[1]:
+            continue  # halos past a neighbour's piece: a scan's window (a cumulative sum), split otherwise
+        high[w.input_dim] = padded - size
+        padded_out[w.output_dim] = padded
+    if not any(high):
+        return
+    dialect = op.name.partition(".")[0]
+    with ir.InsertionPoint(op), op.location:
+        if reduce_window:
+            value = op.operands[1]  # a reduce_window pads with its init
+        else:
+            scalar = ir.RankedTensorType.get([], element)
+            zero = ir.DenseElementsAttr.get_splat(scalar, _zero(element))
+            value = ir.Operation.create(f"{dialect}.constant", results=[scalar], attributes={"value": zero}).result
+        padded_type = ir.RankedTensorType.get([n + h for n, h in zip(shape, high)], element)
+        zeros = _hlo_ints(dialect, [0] * len(shape))
+        pad = ir.Operation.create(
+            f"{dialect}.pad",
+            results=[padded_type],
+            operands=[x, value],
+            attributes={
+                "edge_padding_low": zeros,
+                "edge_padding_high": _hlo_ints(dialect, high),
+                "interior_padding": zeros,
+            },
+        )
+        wide = op.clone(ip=ir.InsertionPoint(op))
+        wide.operands[0] = pad.result
+        wide.results[0].set_type(ir.RankedTensorType.get(padded_out, ir.RankedTensorType(result.type).element_type))
+        kept = ir.Operation.create(
+            f"{dialect}.slice",
+            results=[result.type],
+            operands=[wide.results[0]],
+            attributes={
+                "start_indices": _hlo_ints(dialect, [0] * len(out)),
+                "limit_indices": _hlo_ints(dialect, out),
+                "strides": _hlo_ints(dialect, [1] * len(out)),
+            },
+        )
+    result.replace_all_uses_with(kept.result)
+    op.erase()
+
+
+def _zero(element: ir.Type) -> ir.Attribute | None:
+    """The zero a convolution pads with (+0.0 of a float, 0 of an integer);
+    None in a float format without a zero."""
+    if isinstance(element, ir.IntegerType):
+        return ir.IntegerAttr.get(element, 0)
+    return None if float_zero(element) is None else ir.FloatAttr.get(element, 0.0)
+
+
+def _hlo_ints(dialect: str, values: list[int]) -> ir.Attribute:
+    """An index list as the dialect spells it: stablehlo's `array<i64>`,
+    mhlo's `dense<...> : tensor<Nxi64>`."""
+    if dialect == "stablehlo":
+        return ir.DenseI64ArrayAttr.get(values)
+    return ir.DenseElementsAttr.get(np.array(values, dtype=np.int64))
 
 
 __all__ = ["PrepareWindows"]
