@@ -44,11 +44,14 @@ def programs(draw) -> tuple[str, bool]:
     stride = draw(st.sampled_from([1, 1, 1, 2]))
     if stride == 2:
         high += 1  # (an output count of ceil(n / 2))
-    xla = draw(st.integers(0, 3)) > 0 or n % pieces == 0
+    other = draw(st.sampled_from([None, None, None, "balanced", "wide"])) if n % pieces else None
+    xla = other is None
     c = math.ceil(n / pieces)
     cut = [min(i * c, n) for i in range(pieces + 1)]
-    if not xla:  # the balanced cut: 2, 2, 3, 3 of 10
+    if other == "balanced":  # 2, 2, 3, 3 of 10
         cut = [n * i // pieces for i in range(pieces + 1)]
+    elif other == "wide":  # XLA's pattern with wider pieces: 4, 4, 2, 0 of 10
+        cut = [min(i * (c + 1), n) for i in range(pieces + 1)]
     out = (n + low + high - k) // stride + 1
     # (halos of at most a piece: a window wider than that, a cumulative
     # sum's, is a scan, which partition splits otherwise)
@@ -97,7 +100,7 @@ def programs(draw) -> tuple[str, bool]:
             f'    "{dialect}.return"(%t) : (tensor<f32>) -> ()\n'
             f"  }}){after} : ({x}, tensor<f32>) -> {y}\n"
         )
-    event(f"{kind}, {'rewritten' if applies else 'left alone'}")
+    event(f"{kind}, {'rewritten' if applies else 'left alone'}{'' if xla else ', ' + str(other)}")
     tail = f"  %b = mesh.shard %r to %s : {y}\n  return %b : {y}\n}}\n" if out == n else f"  return %r : {y}\n}}\n"
     return head + body + tail, applies
 

@@ -7,10 +7,10 @@
 // a piece) and two dimensions cut unevenly at once pad alike.  Each
 // partitioned program runs equal to the original.
 // RUN: mesh-opt --allow-unregistered-dialect --pass-pipeline='builtin.module(prepare-windows, sharding-propagation, mesh-partition, mesh-optimize-collectives)' %s -o %t.mlir
-// RUN: mesh-run %t.mlir -f sum_pool --compare-with %s --seed 1 -q --allow-unregistered-dialect | FileCheck %s --check-prefix=SIM
-// RUN: mesh-run %t.mlir -f conv1d --compare-with %s --seed 2 -q --allow-unregistered-dialect | FileCheck %s --check-prefix=SIM
-// RUN: mesh-run %t.mlir -f causal_empty_pieces --compare-with %s --seed 3 -q --allow-unregistered-dialect | FileCheck %s --check-prefix=SIM
-// RUN: mesh-run %t.mlir -f max_pool_2d --compare-with %s --seed 4 -q --allow-unregistered-dialect | FileCheck %s --check-prefix=SIM
+// RUN: mesh-run %t.mlir -f sum_pool --compare-with %s --seed 1 -q --rtol 0 --atol 0 --allow-unregistered-dialect | FileCheck %s --check-prefix=SIM
+// RUN: mesh-run %t.mlir -f conv1d --compare-with %s --seed 2 -q --rtol 0 --atol 0 --allow-unregistered-dialect | FileCheck %s --check-prefix=SIM
+// RUN: mesh-run %t.mlir -f causal_empty_pieces --compare-with %s --seed 3 -q --rtol 0 --atol 0 --allow-unregistered-dialect | FileCheck %s --check-prefix=SIM
+// RUN: mesh-run %t.mlir -f max_pool_2d --compare-with %s --seed 4 -q --rtol 0 --atol 0 --allow-unregistered-dialect | FileCheck %s --check-prefix=SIM
 // RUN: mesh-opt --allow-unregistered-dialect --mesh-analysis %t.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=BYTES
 // RUN: mesh-opt --allow-unregistered-dialect --pass-pipeline='builtin.module(sharding-propagation, mesh-partition, mesh-optimize-collectives, mesh-analysis)' %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=BEFORE
 // SIM: match

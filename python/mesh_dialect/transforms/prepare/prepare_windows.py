@@ -47,6 +47,11 @@ Three rewrites, each an option:
   what they read before.  Halos need pieces of one size; the pad and the
   slice run on each device's own rows, so the op keeps the split and
   partition exchanges halos instead of moving the split away and back.
+  Left alone: a cut of wider pieces (padding them moves more than it
+  saves), a reduce_window whose init has another element type than its
+  input (the pad would round it), and an input two window ops read (each
+  padded alone would exchange its own halos, where one reshard serves
+  both).
 
 Ops the rewrites leave unused are erased.
 """
@@ -517,11 +522,12 @@ def _slides(op: ir.Operation, x: list[int], kernel: list[int] | None) -> list[_S
 
 def _padded_size(cut: tuple[int, ...]) -> int | None:
     """The size that makes every piece of `cut` as long as the first, when
-    `cut` is XLA's cut of its size (pieces of c rows, a shorter one, then
-    empty ones); None for any other cut, or an even one."""
+    `cut` is XLA's cut of its size n over p pieces (pieces of c = ceil(n /
+    p) rows, a shorter one, then empty ones); None for any other cut (one
+    of wider pieces pads more rows than it saves), or an even one."""
     pieces = len(cut) - 1
     c = cut[1] - cut[0]
-    if c < 1 or cut[0] != 0 or c * pieces == cut[-1]:
+    if cut[0] != 0 or c != -(-cut[-1] // pieces) or c * pieces == cut[-1]:
         return None
     if any(cut[k] != min(k * c, cut[-1]) for k in range(pieces + 1)):
         return None
@@ -541,6 +547,10 @@ def _pad_uneven(op: ir.Operation, shapes: dict[str, tuple[int, ...]]) -> None:
     element = ir.RankedTensorType(x.type).element_type
     if not isinstance(element, ir.FloatType | ir.IntegerType) or (not reduce_window and _zero(element) is None):
         return
+    if reduce_window and ir.RankedTensorType(op.operands[1].type).element_type != element:
+        return  # an init of a wider type (bf16 rows, an f32 sum): the pad would round it
+    if sum(1 for use in x.uses if use.owner.name in _HLO_WINDOWS) > 1:
+        return  # each op padded alone exchanges its own halos, where one reshard serves them all
     shard = _producer(x, "mesh.shard")
     found = None if shard is None else sharding_of(shard.operands[1])
     mesh_shape = None if found is None else shapes.get(found[0])
