@@ -7,7 +7,7 @@ The programs are the frontend's checked-in exports
 which says what each is for), on the mesh ("data"=2, "model"=4). Per
 program and flavour (Shardy, GSPMD), in one run:
   * ours   `mesh_dialect.parse` of the export, then `ImportShardings`,
-           `ShardingPropagation`, `MeshPartition` and
+           `PrepareWindows`, `ShardingPropagation`, `MeshPartition` and
            `MeshOptimizeCollectives`; collectives and bytes a device receives
            as `traffic.py` counts them; the partitioned program run by the
            simulator on the saved inputs, each result compared with JAX's
@@ -34,7 +34,13 @@ from mlir.passmanager import PassManager
 import mesh_dialect
 from mesh_dialect.analysis import analyze
 from mesh_dialect.sim.api import Simulation
-from mesh_dialect.transforms import ImportShardings, MeshOptimizeCollectives, MeshPartition, ShardingPropagation
+from mesh_dialect.transforms import (
+    ImportShardings,
+    MeshOptimizeCollectives,
+    MeshPartition,
+    PrepareWindows,
+    ShardingPropagation,
+)
 
 sys.path.insert(0, str(Path(__file__).parent))
 from traffic import DynamicSize, traffic  # noqa: E402
@@ -88,12 +94,13 @@ def priced(text: str, shape: tuple[int, ...]) -> tuple[int, int, dict[str, int]]
 
 
 def partitioned(name: str, flavour: str) -> Any:
-    """The export, imported, propagated, partitioned and its collectives optimized."""
+    """The export, imported, its windows prepared, propagated, partitioned
+    and its collectives optimized."""
     path = INPUTS / f"{name}.{flavour}.mlir"
     ctx = mesh_dialect.context(allow_unregistered_dialects=True)
     module = mesh_dialect.parse(path.read_text(), filename=str(path), context=ctx)
     pm = PassManager("builtin.module", context=ctx)
-    for p in (ImportShardings(), ShardingPropagation(), MeshPartition(), MeshOptimizeCollectives()):
+    for p in (ImportShardings(), PrepareWindows(), ShardingPropagation(), MeshPartition(), MeshOptimizeCollectives()):
         p.add_to(pm)
     with ctx:
         pm.run(module)

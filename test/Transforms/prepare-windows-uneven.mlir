@@ -10,6 +10,7 @@
 // RUN: mesh-run %t.mlir -f conv_mhlo --compare-with %s --seed 2 -q --rtol 0 --atol 0 --allow-unregistered-dialect | FileCheck %s --check-prefix=SIM
 // RUN: mesh-run %t.mlir -f max_pool_init --compare-with %s --seed 3 -q --rtol 0 --atol 0 --allow-unregistered-dialect | FileCheck %s --check-prefix=SIM
 // RUN: mesh-run %t.mlir -f left_alone_too --compare-with %s --seed 4 -q --rtol 0 --atol 0 --allow-unregistered-dialect | FileCheck %s --check-prefix=SIM
+// RUN: mesh-run %t.mlir -f computed_input --compare-with %s --seed 5 -q --rtol 0 --atol 0 --allow-unregistered-dialect | FileCheck %s --check-prefix=SIM
 // SIM: match
 
 // A sum over 3 rows, same padding, of 10 rows cut 3, 3, 3, 1: padded with
@@ -168,4 +169,47 @@ func.func @left_alone_too(%x: tensor<10x4xbf16>, %y: tensor<10x4xf32>, %v: tenso
   }) : (tensor<1x10x4xf32>, tensor<f32>) -> tensor<1x10x4xf32>
   %conv = "stablehlo.convolution"(%c, %k) <{batch_group_count = 1 : i64, dimension_numbers = #stablehlo.conv<[b, 0, f]x[0, i, o]->[b, 0, f]>, feature_group_count = 1 : i64, padding = dense<1> : tensor<1x2xi64>}> : (tensor<1x10x4xf32>, tensor<3x4x4xf32>) -> tensor<1x10x4xf32>
   return %promoted, %wider, %pooled, %conv : tensor<10x4xf32>, tensor<10x4xf32>, tensor<1x10x4xf32>, tensor<1x10x4xf32>
+}
+
+// -----
+
+// A window op reading a value computed from annotated ones (a pooling of
+// a sum, as JAX writes `pool(h) + h` into a convolution) takes the one
+// uneven XLA cut the function's annotations give its size; where they
+// give that size two cuts (10 over one axis of a 2x4 mesh, 3, 3, 3, 1, and
+// over both, 2 a piece), the op is left alone.
+// CHECK-LABEL: func.func @computed_input
+// CHECK:         %[[S:.*]] = "stablehlo.negate"
+// CHECK:         "stablehlo.pad"(%[[S]], %{{.*}}) {edge_padding_high = array<i64: 2, 0>
+// CHECK:         "stablehlo.reduce_window"
+// CHECK:         }) : (tensor<12x4xf32>, tensor<f32>) -> tensor<12x4xf32>
+// CHECK-LABEL: func.func @two_cuts_of_one_size
+// CHECK-NOT:     "stablehlo.pad"
+// CHECK:         {{^ *}}return %
+mesh.mesh @mesh8b(shape = 2x4)
+func.func @computed_input(%x: tensor<10x4xf32>) -> tensor<10x4xf32> {
+  %s = mesh.sharding @mesh8b split_axes = [[1]] sharded_dims_offsets = [0, 3, 6, 9, 10] : !mesh.sharding
+  %a = mesh.shard %x to %s annotate_for_users : tensor<10x4xf32>
+  %n = "stablehlo.negate"(%a) : (tensor<10x4xf32>) -> tensor<10x4xf32>
+  %z = "stablehlo.constant"() <{value = dense<0.0> : tensor<f32>}> : () -> tensor<f32>
+  %r = "stablehlo.reduce_window"(%n, %z) <{padding = dense<[[1, 1], [0, 0]]> : tensor<2x2xi64>, window_dimensions = array<i64: 3, 1>}> ({
+  ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+    %t = "stablehlo.add"(%p, %q) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    "stablehlo.return"(%t) : (tensor<f32>) -> ()
+  }) : (tensor<10x4xf32>, tensor<f32>) -> tensor<10x4xf32>
+  return %r : tensor<10x4xf32>
+}
+func.func @two_cuts_of_one_size(%x: tensor<10x4xf32>, %y: tensor<10x4xf32>) -> tensor<10x4xf32> {
+  %s = mesh.sharding @mesh8b split_axes = [[1]] sharded_dims_offsets = [0, 3, 6, 9, 10] : !mesh.sharding
+  %t8 = mesh.sharding @mesh8b split_axes = [[0, 1]] sharded_dims_offsets = [0, 2, 4, 6, 8, 10, 10, 10, 10] : !mesh.sharding
+  %a = mesh.shard %x to %s annotate_for_users : tensor<10x4xf32>
+  %b = mesh.shard %y to %t8 annotate_for_users : tensor<10x4xf32>
+  %n = "stablehlo.add"(%a, %b) : (tensor<10x4xf32>, tensor<10x4xf32>) -> tensor<10x4xf32>
+  %z = "stablehlo.constant"() <{value = dense<0.0> : tensor<f32>}> : () -> tensor<f32>
+  %r = "stablehlo.reduce_window"(%n, %z) <{padding = dense<[[1, 1], [0, 0]]> : tensor<2x2xi64>, window_dimensions = array<i64: 3, 1>}> ({
+  ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+    %t = "stablehlo.add"(%p, %q) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    "stablehlo.return"(%t) : (tensor<f32>) -> ()
+  }) : (tensor<10x4xf32>, tensor<f32>) -> tensor<10x4xf32>
+  return %r : tensor<10x4xf32>
 }

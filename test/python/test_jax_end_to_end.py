@@ -42,7 +42,7 @@ from traffic import traffic  # noqa: E402
 JAX_MESH = Mesh((2, 4), name="mesh")
 AXES = ("data", "model")
 FLAVOURS = ("shardy", "gspmd")
-PIPELINE = "import-shardings, sharding-propagation, mesh-partition"
+PIPELINE = "import-shardings, prepare-windows, sharding-propagation, mesh-partition"
 
 # The PartitionSpecs generate.py gave JAX: (arguments, results), one entry per tensor dimension: a mesh
 # axis, a tuple of them (the first outermost), or None.
@@ -118,6 +118,7 @@ SPECS = {
     "scan_fsdp": ([(None, "model"), ("data",)], [("data",)]),
     "kv_decode_uneven": ([("data",)] * 3 + [()] * 5, [("data",)] * 3),
     "scan_uneven": ([DM, (), ()], [("data",)]),
+    "pool_conv_uneven": ([DM, (), ()], [("data",)]),
     "slot_cache_uneven": ([()] * 5, [(), ()]),
 }
 

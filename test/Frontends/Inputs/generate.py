@@ -22,8 +22,9 @@ of a strided convolution (the kernel's read through a window wider than
 it) and of a convolution, relu and 2x2 max pooling; then gradients exported beside the
 loss nothing returns (an MLP's, a gelu block's, attention's), a batch norm,
 concatenations and RoPE along split dimensions, a scan over stacked
-weights split FSDP-style, and a KV cache decode step over a sequence the
-devices do not divide) on
+weights split FSDP-style, and a KV cache decode step, a scan, a slot
+cache and a pooling with a convolution over a sequence the devices do not
+divide) on
 8 CPU devices as the mesh ("data"=2, "model"=4), and each flavour (Shardy,
 GSPMD):
 
@@ -650,6 +651,21 @@ def scan_uneven(x, w, ws):  # noqa: ANN001, ANN201 - three arrays
     return jnp.mean(h, 1)
 
 
+def pool_conv_uneven(x, w, wc):  # noqa: ANN001, ANN201 - three arrays
+    """A sequence padded to 12 positions, split evenly over the 4 "model"
+    devices, cut back to its 10 real ones (XLA cuts 3, 3, 3, 1), then a
+    3-wide average pooling and a 3-wide convolution along it ("same"
+    padding, one position at a time), a residual, and the mean over the
+    sequence: prepare-windows pads each window's input back to 3 positions
+    a device, so both split with halos as XLA runs them."""
+    split = NamedSharding(mesh(), P("data", "model"))
+    h = jax.lax.with_sharding_constraint(jnp.tanh(x @ w)[:, :10], split)
+    pooled = jax.lax.reduce_window(h, 0.0, jax.lax.add, (1, 3, 1), (1, 1, 1), "SAME") / 3.0
+    dn = ("NWC", "WIO", "NWC")
+    y = jax.nn.relu(jax.lax.conv_general_dilated(pooled + h, wc, (1,), "SAME", dimension_numbers=dn))
+    return jnp.mean(jax.lax.with_sharding_constraint(y + h, split), 1)
+
+
 def slot_cache_uneven(cache, new, slot, rd, w):  # noqa: ANN001, ANN201 - five arrays
     """Continuous batching: a cache of 4 request slots by 10 positions,
     which constraints split over the 4 "model" devices (XLA cuts 3, 3, 3,
@@ -892,6 +908,12 @@ PROGRAMS = {
     ),
     "scan_uneven": (
         scan_uneven,
+        [(4, 12, 16), (16, 16), (3, 16, 16)],
+        [P("data", "model"), P(), P()],
+        P("data"),
+    ),
+    "pool_conv_uneven": (
+        pool_conv_uneven,
         [(4, 12, 16), (16, 16), (3, 16, 16)],
         [P("data", "model"), P(), P()],
         P("data"),

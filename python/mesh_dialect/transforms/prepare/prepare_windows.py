@@ -39,7 +39,9 @@ Three rewrites, each an option:
   a `mesh.shard` that cuts a dimension it slides along into pieces of c
   rows and a shorter last one (XLA's cut of a size its devices do not
   divide: 10 rows over 4 devices, 3, 3, 3 and 1, which JAX programs carry
-  as offsets) runs on its input padded to c rows a piece (12), with the
+  as offsets), or reading a value no annotation makes when the function's
+  annotations cut that size one such way, runs on its input padded to c
+  rows a piece (12), with the
   value its own padding holds (the init of a reduce_window, zero for a
   convolution), and its result is sliced back to the rows the program
   has.  The window must move one row at a time, undilated, and keep the
@@ -69,7 +71,7 @@ from ...interfaces.registry import affine_linear, fusible_pad, padding_value, si
 from ...ir.hlo import OversizedList, conv_dimensions, int_list
 from ...ir.linalg_ops import get_indexing_maps
 from ...ir.types import float_zero
-from ...sharding.spec import Mesh
+from ...sharding.spec import Mesh, Sharding
 from ..base import Pass, mesh_scopes, sharding_of
 
 Ranges = dict[int, tuple[int, int]]
@@ -123,8 +125,9 @@ class PrepareWindows(Pass):
         if self.pad_uneven:
             for shapes, functions in mesh_scopes(module):
                 for f in functions:
-                    for op in _hlo_windows(f):
-                        _pad_uneven(op, shapes)
+                    ops, cuts = _hlo_windows(f, shapes)
+                    for op in ops:
+                        _pad_uneven(op, shapes, cuts)
 
 
 def _ints(op: ir.Operation, name: str) -> list[int]:
@@ -456,16 +459,39 @@ def _erase_if_unused(value: ir.Value) -> None:
 _HLO_WINDOWS = frozenset(("stablehlo.reduce_window", "mhlo.reduce_window", "stablehlo.convolution", "mhlo.convolution"))
 
 
-def _hlo_windows(func: ir.Operation) -> list[ir.Operation]:
+def _hlo_windows(
+    func: ir.Operation, shapes: dict[str, tuple[int, ...]]
+) -> tuple[list[ir.Operation], dict[int, set[tuple[int, ...]]]]:
+    """The function's hlo window ops, and per size, the uneven XLA cuts its
+    annotations give dimensions of that size (`_annotated_cut`)."""
     found: list[ir.Operation] = []
+    cuts: dict[int, set[tuple[int, ...]]] = {}
 
     def visit(op: ir.Operation) -> ir.WalkResult:
         if op.name in _HLO_WINDOWS:
             found.append(op)
+        elif op.name == "mesh.shard":
+            shape = _static_shape(op.operands[0].type)
+            read = _layout(op, shapes)
+            if shape is not None and read is not None and read[0].sharded_dims_offsets:
+                for d in read[0].sharded_dims():
+                    if d < len(shape):
+                        cut = read[0].cut(d, shape[d], read[1])
+                        if _padded_size(cut) is not None:
+                            cuts.setdefault(shape[d], set()).add(cut)
         return ir.WalkResult.ADVANCE
 
     func.walk(visit)
-    return found
+    return found, cuts
+
+
+def _layout(shard: ir.Operation, shapes: dict[str, tuple[int, ...]]) -> tuple[Sharding, Mesh] | None:
+    """A `mesh.shard`'s layout and its static mesh, None when either is not known."""
+    found = sharding_of(shard.operands[1])
+    mesh_shape = None if found is None else shapes.get(found[0])
+    if found is None or found[2] or not mesh_shape or min(mesh_shape) < 1:
+        return None
+    return found[1], Mesh(mesh_shape)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -534,8 +560,12 @@ def _padded_size(cut: tuple[int, ...]) -> int | None:
     return c * pieces
 
 
-def _pad_uneven(op: ir.Operation, shapes: dict[str, tuple[int, ...]]) -> None:
-    """`pad-uneven` on one hlo window op (see the module's docstring)."""
+def _pad_uneven(op: ir.Operation, shapes: dict[str, tuple[int, ...]], cuts: dict[int, set[tuple[int, ...]]]) -> None:
+    """`pad-uneven` on one hlo window op (see the module's docstring): its
+    input's cut is its annotation's, or where it has none, the one uneven
+    XLA cut the function's annotations give dimensions of its size (a
+    window op reading a value computed from annotated ones: propagation
+    prices that cut for such a size)."""
     reduce_window = op.name.endswith("reduce_window")
     if len(op.operands) != 2 or len(op.results) != 1:
         return  # (a reduce_window of several inputs)
@@ -552,25 +582,31 @@ def _pad_uneven(op: ir.Operation, shapes: dict[str, tuple[int, ...]]) -> None:
     if sum(1 for use in x.uses if use.owner.name in _HLO_WINDOWS) > 1:
         return  # each op padded alone exchanges its own halos, where one reshard serves them all
     shard = _producer(x, "mesh.shard")
-    found = None if shard is None else sharding_of(shard.operands[1])
-    mesh_shape = None if found is None else shapes.get(found[0])
-    if found is None or found[2] or not mesh_shape or min(mesh_shape) < 1:
-        return
-    layout, mesh = found[1], Mesh(mesh_shape)
-    if not layout.sharded_dims_offsets:
-        return
+    read = None if shard is None else _layout(shard, shapes)
+    if shard is not None and read is None:
+        return  # a layout not known here
+
+    def cut_of(dim: int) -> tuple[int, ...] | None:
+        if read is None:
+            found = cuts.get(shape[dim], set())
+            return next(iter(found)) if len(found) == 1 else None
+        layout, mesh = read
+        if not layout.sharded_dims_offsets or dim not in layout.sharded_dims():
+            return None
+        return layout.cut(dim, shape[dim], mesh)
+
     slides = _slides(op, shape, kernel)
     if slides is None:
         return
     high = [0] * len(shape)
     padded_out = list(out)
     for w in slides:
-        if w.input_dim not in layout.sharded_dims() or w.input_dim >= len(shape) or w.output_dim >= len(out):
-            continue
+        if w.input_dim >= len(shape) or w.output_dim >= len(out) or w.size == 1 and w.low == w.high == 0:
+            continue  # (a dimension read one row at a time splits as it is)
         size = shape[w.input_dim]
-        cut = layout.cut(w.input_dim, size, mesh)
-        padded = _padded_size(cut)
-        if padded is None:
+        cut = cut_of(w.input_dim)
+        padded = None if cut is None else _padded_size(cut)
+        if cut is None or padded is None:
             continue
         if w.stride != 1 or w.dilations != (1, 1) or out[w.output_dim] != size or min(w.low, w.high) < 0:
             continue  # (the outputs the program has read rows the padding would change)
