@@ -463,7 +463,8 @@ def _hlo_windows(
     func: ir.Operation, shapes: dict[str, tuple[int, ...]]
 ) -> tuple[list[ir.Operation], dict[int, set[tuple[int, ...]]]]:
     """The function's hlo window ops, and per size, the uneven XLA cuts its
-    annotations give dimensions of that size (`_annotated_cut`)."""
+    annotations give dimensions of that size (for an op whose input no
+    annotation makes, `_pad_uneven`)."""
     found: list[ir.Operation] = []
     cuts: dict[int, set[tuple[int, ...]]] = {}
 
