@@ -2354,7 +2354,7 @@ def _summable(v: ir.Value) -> bool:
     return isinstance(element, ir.FloatType | ir.IntegerType | ir.IndexType) and not is_boolean(element)
 
 
-def _window_lists(op: ir.Operation, names: tuple[str, ...], count: int) -> tuple[list[int], ...] | None:
+def window_lists(op: ir.Operation, names: tuple[str, ...], count: int) -> tuple[list[int], ...] | None:
     """An hlo window's attributes `names` (1s where absent), then its
     `padding` (0s where absent, a (low, high) pair per dimension); None
     when one does not have an entry per dimension (`count` of them)."""
@@ -2396,7 +2396,7 @@ def _hlo_convolution(op: ir.Operation) -> ShardingRule | None:
     assert x is not None and k is not None and out is not None
     groups = [int_list(_attr(op, f"{g}_group_count")) or [1] for g in ("feature", "batch")]
     grouped = groups != [[1], [1]]
-    window = _window_lists(op, ("window_strides", "rhs_dilation", "lhs_dilation"), n)
+    window = window_lists(op, ("window_strides", "rhs_dilation", "lhs_dilation"), n)
     if window is None:
         return None
     strides, rhs_dilation, lhs_dilation, padding = window
@@ -2628,7 +2628,7 @@ def _one_input_window(op: ir.Operation, x: tuple[int | None, ...] | None, out: t
     of one input of shape `x` and result of shape `out`, else None."""
     if len(op.operands) != 2 or len(op.results) != 1 or x is None or out is None or len(x) != len(out):
         return None
-    window = _window_lists(op, ("window_dimensions", "window_strides", "window_dilations", "base_dilations"), len(x))
+    window = window_lists(op, ("window_dimensions", "window_strides", "window_dilations", "base_dilations"), len(x))
     return None if window is None else (x, out, window)
 
 
@@ -2685,7 +2685,7 @@ def _hlo_select_and_scatter(op: ir.Operation) -> ShardingRule | None:
     if x is None or src is None or out is None or not len(x) == len(src) == len(out):
         return None
     rank = len(x)
-    window = _window_lists(op, ("window_dimensions", "window_strides"), rank)
+    window = window_lists(op, ("window_dimensions", "window_strides"), rank)
     if window is None:
         return None
     size, strides, padding = window

@@ -266,6 +266,14 @@ def bools_of(attr: ir.Attribute) -> list[bool] | None:
     return None
 
 
+def hlo_ints(dialect: str, values: list[int]) -> ir.Attribute:
+    """An index list as `dialect` spells it in an op it builds: stablehlo's
+    `array<i64: ...>`, mhlo's `dense<...> : tensor<Nxi64>`."""
+    if dialect == "stablehlo":
+        return ir.DenseI64ArrayAttr.get(values)
+    return ir.DenseElementsAttr.get(np.array(values, dtype=np.int64))
+
+
 def ints_like(attr: ir.Attribute, values: list[int]) -> ir.Attribute:
     """`values` in the spelling of `attr` (stablehlo's `array<i64: ...>`,
     mhlo's `dense<...> : tensor<Nxi64>`, or their 32-bit forms)."""

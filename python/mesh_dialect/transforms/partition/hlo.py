@@ -41,7 +41,15 @@ from mlir.dialects import arith, tensor
 from ...interfaces.registry import hlo_scan, is_selection, shape_groups
 from ...ir import linalg_ops
 from ...ir import ops as mesh_ops
-from ...ir.hlo import GatherDimensions, conv_dimensions, gather_dimensions, ints_like, ints_of, scatter_dimensions
+from ...ir.hlo import (
+    GatherDimensions,
+    conv_dimensions,
+    gather_dimensions,
+    hlo_ints,
+    ints_like,
+    ints_of,
+    scatter_dimensions,
+)
 from ...ir.types import sum_zero_attr
 from ...ir.uniform import readable_attr
 from ...sharding.spec import IDEMPOTENT_KINDS, Sharding
@@ -322,12 +330,7 @@ def _dynamic_update_slice(part: _Partition, op: ir.Operation) -> None:
         _hand_on(part, r, kept.operation)
         return
     dialect = op.name.partition(".")[0]
-    sizes = list(local.shape)
-    sizes_attr = (
-        ir.DenseI64ArrayAttr.get(sizes)
-        if dialect == "stablehlo"
-        else ir.DenseElementsAttr.get(np.array(sizes, dtype=np.int64))
-    )
+    sizes_attr = hlo_ints(dialect, list(local.shape))
     with ix.ip, ix.loc:
         old = ir.Operation.create(
             f"{dialect}.dynamic_slice", results=[local], operands=[x, *starts], attributes={"slice_sizes": sizes_attr}

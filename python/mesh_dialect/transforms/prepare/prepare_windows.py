@@ -63,12 +63,11 @@ from __future__ import annotations
 import dataclasses
 from typing import ClassVar
 
-import numpy as np
 from mlir import ir
 from mlir.dialects import tensor
 
-from ...interfaces.registry import affine_linear, fusible_pad, padding_value, single_use
-from ...ir.hlo import OversizedList, conv_dimensions, int_list
+from ...interfaces.registry import affine_linear, fusible_pad, padding_value, single_use, window_lists
+from ...ir.hlo import OversizedList, conv_dimensions, hlo_ints
 from ...ir.linalg_ops import get_indexing_maps
 from ...ir.types import float_zero
 from ...sharding.spec import Mesh, Sharding
@@ -510,23 +509,13 @@ class _Slide:
     high: int
 
 
-def _window_list(op: ir.Operation, name: str, n: int, default: int) -> list[int] | None:
-    if name not in op.attributes:
-        return [default] * n
-    try:
-        found = int_list(op.attributes[name])
-    except OversizedList:
-        return None
-    return found if found is not None and len(found) == n else None
-
-
 def _slides(op: ir.Operation, x: list[int], kernel: list[int] | None) -> list[_Slide] | None:
     """Per windowed input dimension of an hlo reduce_window (`kernel`
-    None) or convolution (the kernel's shape), how the window moves."""
+    None) or convolution (the kernel's shape), how the window moves, as
+    their sharding rules read the window's lists (`window_lists`)."""
     if kernel is None:
         n, dims = len(x), [(d, d, d) for d in range(len(x))]
-        sizes = _window_list(op, "window_dimensions", n, 1)
-        base = _window_list(op, "base_dilations", n, 1)
+        names = ("window_dimensions", "window_strides", "base_dilations", "window_dilations")
     else:
         numbers = op.attributes["dimension_numbers"] if "dimension_numbers" in op.attributes else None
         conv = None if numbers is None else conv_dimensions(str(numbers))
@@ -534,13 +523,18 @@ def _slides(op: ir.Operation, x: list[int], kernel: list[int] | None) -> list[_S
             return None
         n = len(conv.input_spatial)
         dims = list(zip(conv.input_spatial, conv.output_spatial, conv.kernel_spatial))
-        sizes = [kernel[k] for _, _, k in dims]
-        base = _window_list(op, "lhs_dilation", n, 1)
-    strides = _window_list(op, "window_strides", n, 1)
-    window = _window_list(op, "window_dilations" if kernel is None else "rhs_dilation", n, 1)
-    padding = _window_list(op, "padding", 2 * n, 0)
-    if sizes is None or base is None or strides is None or window is None or padding is None:
+        names = ("window_strides", "lhs_dilation", "rhs_dilation")
+    try:
+        found = window_lists(op, names, n)
+    except OversizedList:
         return None
+    if found is None:
+        return None
+    if kernel is None:
+        sizes, strides, base, window, padding = found
+    else:
+        strides, base, window, padding = found
+        sizes = [kernel[k] for _, _, k in dims]
     return [
         _Slide(i, o, sizes[k], strides[k], (base[k], window[k]), padding[2 * k], padding[2 * k + 1])
         for k, (i, o, _) in enumerate(dims)
@@ -626,14 +620,14 @@ def _pad_uneven(op: ir.Operation, shapes: dict[str, tuple[int, ...]], cuts: dict
             zero = ir.DenseElementsAttr.get_splat(scalar, _zero(element))
             value = ir.Operation.create(f"{dialect}.constant", results=[scalar], attributes={"value": zero}).result
         padded_type = ir.RankedTensorType.get([n + h for n, h in zip(shape, high)], element)
-        zeros = _hlo_ints(dialect, [0] * len(shape))
+        zeros = hlo_ints(dialect, [0] * len(shape))
         pad = ir.Operation.create(
             f"{dialect}.pad",
             results=[padded_type],
             operands=[x, value],
             attributes={
                 "edge_padding_low": zeros,
-                "edge_padding_high": _hlo_ints(dialect, high),
+                "edge_padding_high": hlo_ints(dialect, high),
                 "interior_padding": zeros,
             },
         )
@@ -645,9 +639,9 @@ def _pad_uneven(op: ir.Operation, shapes: dict[str, tuple[int, ...]], cuts: dict
             results=[result.type],
             operands=[wide.results[0]],
             attributes={
-                "start_indices": _hlo_ints(dialect, [0] * len(out)),
-                "limit_indices": _hlo_ints(dialect, out),
-                "strides": _hlo_ints(dialect, [1] * len(out)),
+                "start_indices": hlo_ints(dialect, [0] * len(out)),
+                "limit_indices": hlo_ints(dialect, out),
+                "strides": hlo_ints(dialect, [1] * len(out)),
             },
         )
     result.replace_all_uses_with(kept.result)
@@ -660,14 +654,6 @@ def _zero(element: ir.Type) -> ir.Attribute | None:
     if isinstance(element, ir.IntegerType):
         return ir.IntegerAttr.get(element, 0)
     return None if float_zero(element) is None else ir.FloatAttr.get(element, 0.0)
-
-
-def _hlo_ints(dialect: str, values: list[int]) -> ir.Attribute:
-    """An index list as the dialect spells it: stablehlo's `array<i64>`,
-    mhlo's `dense<...> : tensor<Nxi64>`."""
-    if dialect == "stablehlo":
-        return ir.DenseI64ArrayAttr.get(values)
-    return ir.DenseElementsAttr.get(np.array(values, dtype=np.int64))
 
 
 __all__ = ["PrepareWindows"]
