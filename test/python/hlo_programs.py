@@ -477,33 +477,34 @@ class _Gen:
     def gather(self) -> Value:
         """An embedding lookup as JAX writes it: one row of a table per id
         (ids of shape (..., 1), some out of range: clamped), the rest of the
-        row taken whole."""
+        row taken whole; now and then one element of the leading two or
+        three dimensions per index vector (`t[r, c]`)."""
         table = self.pick(self.rng.choice(("f32", "i32")), min_rank=2)
         if len(table.shape) > 3:
             return self.unary()
         batch = self.shape(self.rng.choice((1, 1, 2)))
-        ids_type = ttype((*batch, 1), "i32")
+        points = 1 if self.rng.random() < 0.6 else self.rng.randint(2, len(table.shape))
+        ids_type = ttype((*batch, points), "i32")
         if self.rng.random() < 0.6:  # ids over every row (and past both ends)
-            rows = table.shape[0]
-            words = [str(self.rng.randint(-2, rows + 1)) for _ in range(math.prod(batch))]
-            ids = Value(self.fresh(), (*batch, 1), "i32")
+            words = [self.rng.randint(-2, table.shape[k] + 1) for _ in range(math.prod(batch)) for k in range(points)]
+            flat = Value(self.fresh(), (len(words),), "i32")
             self.emit(
-                f'{ids.name} = "stablehlo.constant"() <{{value = dense<{list(map(int, words))}> : '
-                f"tensor<{math.prod(batch)}xi32>}}> : () -> tensor<{math.prod(batch)}xi32>"
+                f'{flat.name} = "stablehlo.constant"() <{{value = dense<{words}> : '
+                f"tensor<{len(words)}xi32>}}> : () -> tensor<{len(words)}xi32>"
             )
-            flat = ids
-            ids = Value(self.fresh(), (*batch, 1), "i32")
-            self.emit(f'{ids.name} = "stablehlo.reshape"({flat.name}) : (tensor<{math.prod(batch)}xi32>) -> {ids_type}')
+            ids = Value(self.fresh(), (*batch, points), "i32")
+            self.emit(f'{ids.name} = "stablehlo.reshape"({flat.name}) : (tensor<{len(words)}xi32>) -> {ids_type}')
             ids = self.add(ids)
         else:
-            ids = self.arg((*batch, 1), "i32")
-        rest = table.shape[1:]
+            ids = self.arg((*batch, points), "i32")
+        rest = table.shape[points:]
         offset_dims = list(range(len(batch), len(batch) + len(rest)))
+        picked = ", ".join(map(str, range(points)))
         dialect = self.dialect()
         numbers = (
             f"dimension_numbers = #{dialect}.gather<offset_dims = [{', '.join(map(str, offset_dims))}], "
-            f"collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = {len(batch)}>, "
-            f"slice_sizes = {index_list(dialect, [1, *rest])}"
+            f"collapsed_slice_dims = [{picked}], start_index_map = [{picked}], index_vector_dim = {len(batch)}>, "
+            f"slice_sizes = {index_list(dialect, [1] * points + list(rest))}"
         )
         out = Value(self.fresh(), (*batch, *rest), table.elem, table.bound, table.signed)
         return self.op(out, f"{dialect}.gather", [table, ids], numbers)

@@ -99,6 +99,7 @@ SPECS = {
     "moe_top1": ([("data", None), (), ("model",)], [("data", None)]),
     "embed": ([("model", None), ("data", None)], [("data", None, None)]),
     "xent_take": ([DM, ("data",)], [()]),
+    "xent_index": ([DM, ("data",)], [()]),
     "contrastive": ([("data",), ("data",)], [()]),
     "adam": ([(None, "model")] * 3 + [("data",), DM], [(None, "model")] * 3),
     "moe_top2": ([("data", None), (), ("model",)], [("data", None)]),

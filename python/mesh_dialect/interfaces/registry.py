@@ -2209,12 +2209,12 @@ def _hlo_gather(op: ir.Operation) -> ShardingRule | None:
     dimensions (all but `index_vector_dim`) are the result's batch loops;
     an operand dimension the slice takes whole from 0 (not indexed, not
     collapsed) is its offset loop; an operand batching dimension shares its
-    indices dimension's loop.  The one dimension a single start index picks
-    one row from (an embedding's vocabulary) is a sum loop: exactly one
-    device holds each row, and the others give 0 for it (Megatron's
-    vocabulary-parallel embedding; partition masks the ids it does not hold,
-    `transforms/partition/hlo.py`).  Booleans have no such sum; other
-    dimensions the indices pick from stay whole."""
+    indices dimension's loop.  Each dimension an index picks one row from
+    (an embedding's vocabulary; both dimensions of `t[r, c]`) is a sum
+    loop: exactly one device holds each picked element, and the others give
+    0 for it (Megatron's vocabulary-parallel embedding; partition masks the
+    ids it does not hold, `transforms/partition/hlo.py`).  Booleans have no
+    such sum; other dimensions the indices pick from stay whole."""
     dims = gather_dimensions(str(_attr(op, "dimension_numbers") or ""))
     sizes = int_list(_attr(op, "slice_sizes"))
     if dims is None or sizes is None or len(op.operands) != 2 or len(op.results) != 1:
@@ -2252,21 +2252,26 @@ def _hlo_gather(op: ir.Operation) -> ShardingRule | None:
     followed = {loop for loop in (*operand_map, *indices_map) if loop is not None}
     iterators = tuple(Iterator.parallel() if p in followed else Iterator.invalid() for p in range(loops))
     result_map = tuple(range(loops))
-    (row,) = dims.start_index_map if len(dims.start_index_map) == 1 else (None,)
-    ids = ir.RankedTensorType(op.operands[1].type).element_type
+    given = ir.RankedTensorType(op.operands[1].type)
+    ids = given.element_type
     if (
-        row is not None
-        and 0 <= row < len(operand)
-        and row in dims.collapsed_slice_dims
-        and sizes[row] == 1
-        and operand[row] is not None
-        and _summable(op.results[0])
+        _summable(op.results[0])
         and isinstance(ids, ir.IntegerType)
         and ids.is_signless  # partition shifts them with arith, in i64
         and ids.width <= 64
+        # (several picked dimensions: partition slices each out of the ids)
+        and (len(dims.start_index_map) == 1 or given.encoding is None)
     ):
-        operand_map[row] = loops
-        iterators += (Iterator.reduction("sum"),)
+        for row in dims.start_index_map:
+            if (
+                0 <= row < len(operand)
+                and row in dims.collapsed_slice_dims
+                and sizes[row] == 1
+                and operand[row] is not None
+                and operand_map[row] is None
+            ):
+                operand_map[row] = len(iterators)
+                iterators += (Iterator.reduction("sum"),)
     return ShardingRule(iterators, (tuple(operand_map), tuple(indices_map)), (result_map,))
 
 

@@ -12,7 +12,8 @@ softmax, a gelu MLP), pure resharding, a reversal, a rotation, a pad, a
 finite difference, a token shift, a causal filter and the total variation
 of a split sequence; then whole blocks users shard: a Llama block, the same
 with its sequence split, `jax.grad` of it under FSDP, a top-1 mixture of
-experts, an embedding lookup and a cross-entropy by `take_along_axis`;
+experts, an embedding lookup and a cross-entropy by `take_along_axis` and
+by indexing;
 then a CLIP loss, an Adam step, a top-2 mixture of experts, sorts along
 split dimensions, a while loop whose condition reduces its operand and
 Mamba's short causal convolution along a split sequence, a second
@@ -456,6 +457,14 @@ def xent_take(logits: jax.Array, labels: jax.Array) -> jax.Array:
     return jnp.mean(jax.nn.logsumexp(logits, axis=-1) - picked)
 
 
+def xent_index(logits: jax.Array, labels: jax.Array) -> jax.Array:
+    """The same cross-entropy reading each row's label logit as
+    `logits[jnp.arange(n), labels]`: a gather of one element along both
+    dimensions, the batch over "data" and the vocabulary over "model"."""
+    picked = logits[jnp.arange(logits.shape[0]), labels]
+    return jnp.mean(jax.nn.logsumexp(logits, axis=-1) - picked)
+
+
 def contrastive(images: jax.Array, texts: jax.Array) -> jax.Array:
     """A CLIP loss: both batches over "data", their normalized products'
     log-softmax taken along each axis and read on the diagonal."""
@@ -843,6 +852,7 @@ PROGRAMS = {
     "moe_top1": (moe_top1, [(16, 8), (8, 4), (4, 8, 16)], [P("data", None), P(), P("model")], P("data", None)),
     "embed": (embed, [(64, 16), ints((2, 8), 0, 64)], [P("model", None), P("data", None)], P("data", None, None)),
     "xent_take": (xent_take, [(8, 32), ints((8,), 0, 32)], [P("data", "model"), P("data")], P()),
+    "xent_index": (xent_index, [(8, 32), ints((8,), 0, 32)], [P("data", "model"), P("data")], P()),
     "contrastive": (contrastive, [(8, 16), (8, 16)], [P("data"), P("data")], P()),
     "adam": (
         adam,

@@ -41,6 +41,7 @@ from mlir.dialects import arith, tensor
 from ...interfaces.registry import hlo_scan, is_selection, shape_groups
 from ...ir import linalg_ops
 from ...ir import ops as mesh_ops
+from ...ir.exchange import extract_slice, insert_slice
 from ...ir.hlo import (
     GatherDimensions,
     conv_dimensions,
@@ -718,20 +719,19 @@ def _gather(part: _Partition, op: ir.Operation) -> None:
     attr = op.attributes["slice_sizes"]
     sizes = ints_of(attr)
     layout = part.layout.get(op.operands[0])
-    row = None
-    if dims is not None and layout is not None and len(dims.start_index_map) == 1:
-        row = dims.start_index_map[0] if layout.axes_of(dims.start_index_map[0]) else None
+    # the dimensions split along the rows the ids pick (the rule's sum loops)
+    rows = [k for k in dims.start_index_map if layout.axes_of(k)] if dims is not None and layout is not None else []
     batching = dims.operand_batching_dims if dims is not None else ()
     whole = part.global_type.get(op.operands[0])
     changed = False
     for d, (n, k) in enumerate(zip(operand.shape, sizes)):
         if operand.is_dynamic_dim(d):
             if d in batching and k == 1 and layout is not None and whole is not None and part.mesh is not None:
-                rows = ir.RankedTensorType(whole).shape[d]
-                if any(b <= a for a, b in layout.bounds(d, rows, part.mesh)):  # (as `_gather_held_rows` refuses)
-                    cut = list(layout.cut(d, rows, part.mesh))
+                count = ir.RankedTensorType(whole).shape[d]
+                if any(b <= a for a, b in layout.bounds(d, count, part.mesh)):  # (as `_gather_held_rows` refuses)
+                    cut = list(layout.cut(d, count, part.mesh))
                     raise _unsupported(op, f"on batch pieces of no rows is not supported (rows cut at {cut})")
-            if (d == row or d in batching) and k == 1:
+            if (d in rows or d in batching) and k == 1:
                 continue
             raise _unsupported(op, f"on operand pieces of different or dynamic sizes is not supported yet ({operand})")
         if k > n:  # a whole dimension, now a piece
@@ -739,23 +739,28 @@ def _gather(part: _Partition, op: ir.Operation) -> None:
             changed = True
     if changed:
         op.attributes["slice_sizes"] = ints_like(attr, sizes)
-    if dims is not None and layout is not None and row is not None:
-        _gather_held_rows(part, op, dims, row, layout)
+    if dims is not None and layout is not None and rows:
+        _gather_held_rows(part, op, dims, rows, layout)
 
 
-def _gather_held_rows(part: _Partition, op: ir.Operation, dims: GatherDimensions, row: int, layout) -> None:
-    """A gather from rows split over the devices (the rule's sum loop): each
-    device looks up the ids whose (clamped) row it holds, at the row's local
+def _gather_held_rows(part: _Partition, op: ir.Operation, dims: GatherDimensions, rows: list[int], layout) -> None:
+    """A gather from rows split over the devices (the rule's sum loops): each
+    device looks up the ids whose (clamped) element it holds, at its local
     position, and gives 0 for the others (-0.0 for floats: x + -0.0 is x),
-    so that the sum over the devices is the gather."""
+    so that the sum over the devices is the gather.  With several picked
+    dimensions (`t[r, c]`), each is one component of the index vector,
+    shifted on its own, and a device holds an element when it holds its
+    position along every split one."""
     from .mesh_partition import _Ix
 
     whole = ir.RankedTensorType(part.global_type[op.operands[0]])
-    rows, mesh = whole.shape[row], part.mesh
-    if mesh is not None and not set(part.dynamic_axes).intersection(layout.axes_of(row)):
-        if any(b <= a for a, b in layout.bounds(row, rows, mesh)):  # (no slice of one row fits in none)
-            cut = list(layout.cut(row, rows, mesh))
-            raise _unsupported(op, f"from pieces of no rows is not supported (rows cut at {cut})")
+    mesh = part.mesh
+    for row in rows:
+        n = whole.shape[row]
+        if mesh is not None and not set(part.dynamic_axes).intersection(layout.axes_of(row)):
+            if any(b <= a for a, b in layout.bounds(row, n, mesh)):  # (no slice of one row fits in none)
+                cut = list(layout.cut(row, n, mesh))
+                raise _unsupported(op, f"from pieces of no rows is not supported (rows cut at {cut})")
     ids = op.operands[1]
     given = ir.RankedTensorType(ids.type)
     if not isinstance(given.element_type, ir.IntegerType) or not given.element_type.is_signless:
@@ -764,9 +769,7 @@ def _gather_held_rows(part: _Partition, op: ir.Operation, dims: GatherDimensions
     local = ir.RankedTensorType(result.type)
     ip, loc = ir.InsertionPoint(op), op.location
     ix = _Ix(part, ip, loc)
-    index = ix.group_index(layout.axes_of(row))
-    start = ix.value(ix.start(layout, row, rows, index))
-    held = ix.size(layout, row, rows, index)  # (pieces of unequal sizes: a table)
+    ivd = dims.index_vector_dim
     with ip, loc:
         # in i64, whatever the ids' width: a row count or a device's first
         # row need not fit an i8 id (StableHLO clamps in the ids' own values)
@@ -774,22 +777,43 @@ def _gather_held_rows(part: _Partition, op: ir.Operation, dims: GatherDimensions
         ids_type = ir.RankedTensorType.get(given.shape, element, given.encoding)
         if given.element_type.width < 64:
             ids = arith.ExtSIOp(ids_type, ids).result
+        # one component of the index vector: all of the ids when there is one
         # (a batch cut unevenly: the ids' sizes, read from them)
-        id_sizes = [n for n in sizes_of(ids, given) if isinstance(n, ir.Value)]
+        sliced = len(dims.start_index_map) > 1
+        shape = sizes_of(ids, given)
+        if sliced:
+            shape[ivd] = 1
+        component = ir.RankedTensorType.get(
+            [ir.ShapedType.get_dynamic_size() if isinstance(n, ir.Value) else n for n in shape],
+            element,
+            None if sliced else given.encoding,
+        )
+        id_sizes = [n for n in shape if isinstance(n, ir.Value)]
 
         def splat(x: ir.Value | int) -> ir.Value:
             scalar = arith.ConstantOp(element, x).result if isinstance(x, int) else x
-            return tensor.SplatOp(ids_type, scalar, id_sizes).result
+            return tensor.SplatOp(component, scalar, id_sizes).result
 
-        clamped = arith.MinSIOp(arith.MaxSIOp(ids, splat(0)).result, splat(rows - 1)).result
-        moved = arith.SubIOp(clamped, splat(arith.IndexCastOp(element, start).result)).result
+        mine = None
         predicate = arith.CmpIPredicate
-        low = arith.CmpIOp(predicate.sge, moved, splat(0)).result
-        high = arith.CmpIOp(
-            predicate.slt, moved, splat(held if isinstance(held, int) else arith.IndexCastOp(element, held).result)
-        ).result
-        mine = arith.AndIOp(low, high).result
-    op.operands[1] = moved
+        for row in rows:
+            index = ix.group_index(layout.axes_of(row))
+            start = ix.value(ix.start(layout, row, whole.shape[row], index))
+            held = ix.size(layout, row, whole.shape[row], index)  # (pieces of unequal sizes: a table)
+            at = [0] * given.rank
+            if sliced:
+                at[ivd] = dims.start_index_map.index(row)
+            picked = extract_slice(ids, at, shape) if sliced else ids
+            clamped = arith.MinSIOp(arith.MaxSIOp(picked, splat(0)).result, splat(whole.shape[row] - 1)).result
+            moved = arith.SubIOp(clamped, splat(arith.IndexCastOp(element, start).result)).result
+            low = arith.CmpIOp(predicate.sge, moved, splat(0)).result
+            high = arith.CmpIOp(
+                predicate.slt, moved, splat(held if isinstance(held, int) else arith.IndexCastOp(element, held).result)
+            ).result
+            holds = arith.AndIOp(low, high).result
+            mine = holds if mine is None else arith.AndIOp(mine, holds).result
+            ids = insert_slice(moved, ids, at) if sliced else moved
+    op.operands[1] = ids
     with ir.InsertionPoint.after(op), loc:
         ivd = dims.index_vector_dim
         if ivd < ids_type.rank:  # the index vector (one id) goes: the mask is per batch element
