@@ -15,6 +15,10 @@
 // RUN: mesh-run %t.mlir --compare-with %s -f xla_cut -q --seed 6 --rtol 0 --atol 0 --allow-unregistered-dialect | FileCheck %s --check-prefix=SIM
 // RUN: mesh-run %t.mlir --compare-with %s -f label_logits -q --seed 7 --rtol 0 --atol 0 --allow-unregistered-dialect | FileCheck %s --check-prefix=SIM
 // RUN: mesh-run %t.mlir --compare-with %s -f label_logits -q --seed 8 --rtol 0 --atol 0 --allow-unregistered-dialect | FileCheck %s --check-prefix=SIM
+// RUN: mesh-run %t.mlir --compare-with %s -f no_rows -q --seed 9 --rtol 0 --atol 0 --allow-unregistered-dialect | FileCheck %s --check-prefix=SIM
+// RUN: mesh-run %t.mlir --compare-with %s -f no_rows -q --seed 10 --rtol 0 --atol 0 --allow-unregistered-dialect | FileCheck %s --check-prefix=SIM
+// RUN: mesh-run %t.mlir --compare-with %s -f no_rows_one_dim -q --seed 11 --rtol 0 --atol 0 --allow-unregistered-dialect | FileCheck %s --check-prefix=SIM
+// RUN: mesh-run %t.mlir --compare-with %s -f propagated_no_rows -q --seed 12 --rtol 0 --atol 0 --allow-unregistered-dialect | FileCheck %s --check-prefix=SIM
 // RUN: mesh-opt --allow-unregistered-dialect --pass-pipeline='builtin.module(mesh-analysis)' %t.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=BYTES
 // SIM: match
 
@@ -131,4 +135,65 @@ func.func @label_logits(%logits: tensor<8x12xf32>, %labels: tensor<8xi32>) -> te
   %g = "stablehlo.gather"(%l, %ids) <{dimension_numbers = #stablehlo.gather<collapsed_slice_dims = [0, 1], start_index_map = [0, 1], index_vector_dim = 1>, indices_are_sorted = false, slice_sizes = array<i64: 1, 1>}> : (tensor<8x12xf32>, tensor<8x2xi32>) -> tensor<8xf32>
   %o = mesh.shard %g to %batch : tensor<8xf32>
   return %o : tensor<8xf32>
+}
+
+// Columns cut as 4, 0 and rows as 3, 2: a device holding no columns
+// gets one column of zeros (a slice of one element fits in no piece of
+// none), which its mask never lets through.
+// CHECK-LABEL: func.func @no_rows(
+// CHECK-SAME: %arg0: tensor<?x?xf32>
+// CHECK: %[[Z:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<?x?xf32>)
+// CHECK: %[[T:.*]] = tensor.insert_slice %arg0 into %[[Z]][0, 0]
+// CHECK: "stablehlo.gather"(%[[T]], {{.*}}) {{.*}} : (tensor<?x?xf32>, tensor<6x2xi64>) -> tensor<6xf32>
+// CHECK: mesh.all_reduce {{.*}} mesh_axes = [0, 1] : tensor<6xf32>
+// CHECK: return
+func.func @no_rows(%table: tensor<5x4xf32>, %ids: tensor<6x2xi32>) -> tensor<6xf32> {
+  %cut = mesh.sharding @mesh split_axes = [[0], [1]] sharded_dims_offsets = [0, 3, 5, 0, 4, 4] : !mesh.sharding
+  %whole = mesh.sharding @mesh split_axes = [[]] : !mesh.sharding
+  %sum = mesh.sharding @mesh split_axes = [[]] partial = sum [0, 1] : !mesh.sharding
+  %t = mesh.shard %table to %cut annotate_for_users : tensor<5x4xf32>
+  %m = "stablehlo.constant"() <{value = dense<7> : tensor<6x2xi32>}> : () -> tensor<6x2xi32>
+  %k = "stablehlo.and"(%ids, %m) : (tensor<6x2xi32>, tensor<6x2xi32>) -> tensor<6x2xi32>
+  %g = "stablehlo.gather"(%t, %k) <{dimension_numbers = #stablehlo.gather<collapsed_slice_dims = [0, 1], start_index_map = [0, 1], index_vector_dim = 1>, indices_are_sorted = false, slice_sizes = array<i64: 1, 1>}> : (tensor<5x4xf32>, tensor<6x2xi32>) -> tensor<6xf32>
+  %p = mesh.shard %g to %sum : tensor<6xf32>
+  %o = mesh.shard %p to %whole annotate_for_users : tensor<6xf32>
+  return %o : tensor<6xf32>
+}
+
+// The same with one picked dimension (Megatron's embedding), 5 rows over 4
+// devices cut 2, 2, 1, 0: refused before.
+// CHECK-LABEL: func.func @no_rows_one_dim(
+// CHECK: tensor.insert_slice %arg0 into
+// CHECK: "stablehlo.gather"
+// CHECK: mesh.all_reduce {{.*}} mesh_axes = [0, 1] : tensor<3x8xf32>
+func.func @no_rows_one_dim(%table: tensor<5x8xf32>, %ids: tensor<3x1xi32>) -> tensor<3x8xf32> {
+  %rows = mesh.sharding @mesh split_axes = [[0, 1]] sharded_dims_offsets = [0, 2, 4, 5, 5] : !mesh.sharding
+  %whole = mesh.sharding @mesh split_axes = [[]] : !mesh.sharding
+  %sum = mesh.sharding @mesh split_axes = [[]] partial = sum [0, 1] : !mesh.sharding
+  %t = mesh.shard %table to %rows annotate_for_users : tensor<5x8xf32>
+  %m = "stablehlo.constant"() <{value = dense<7> : tensor<3x1xi32>}> : () -> tensor<3x1xi32>
+  %k = "stablehlo.and"(%ids, %m) : (tensor<3x1xi32>, tensor<3x1xi32>) -> tensor<3x1xi32>
+  %g = "stablehlo.gather"(%t, %k) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, indices_are_sorted = false, slice_sizes = array<i64: 1, 8>}> : (tensor<5x8xf32>, tensor<3x1xi32>) -> tensor<3x8xf32>
+  %p = mesh.shard %g to %sum : tensor<3x8xf32>
+  %o = mesh.shard %p to %whole annotate_for_users : tensor<3x8xf32>
+  return %o : tensor<3x8xf32>
+}
+
+// Propagated from a table whose rows are cut 2, 2, 0 over three devices
+// (helper-193's case): the device of no rows takes part in the sum, 24
+// bytes a device (the table was cut again first: 312; before several
+// picked dimensions split, an all_to_all: 192).
+mesh.mesh @line(shape = 3)
+// CHECK-LABEL: func.func @propagated_no_rows(
+// CHECK-NOT: mesh.send
+// CHECK: mesh.reduce_scatter
+// BYTES-LABEL: @propagated_no_rows on @line
+// BYTES: max reduce_scatter 1 24
+func.func @propagated_no_rows(%table: tensor<4x9x4xf32>, %ids: tensor<2xi32>) -> tensor<9xf32> {
+  %rows = mesh.sharding @line split_axes = [[0]] sharded_dims_offsets = [0, 2, 4, 4] : !mesh.sharding
+  %t = mesh.shard %table to %rows annotate_for_users : tensor<4x9x4xf32>
+  %g = "stablehlo.gather"(%t, %ids) <{dimension_numbers = #stablehlo.gather<offset_dims = [0], collapsed_slice_dims = [0, 2], start_index_map = [0, 2], index_vector_dim = 0>, indices_are_sorted = false, slice_sizes = array<i64: 1, 9, 1>}> : (tensor<4x9x4xf32>, tensor<2xi32>) -> tensor<9xf32>
+  %out = mesh.sharding @line split_axes = [[0]] : !mesh.sharding
+  %o = mesh.shard %g to %out : tensor<9xf32>
+  return %o : tensor<9xf32>
 }

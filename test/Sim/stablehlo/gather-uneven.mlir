@@ -1,8 +1,7 @@
 // A gather's slice_sizes are static: an operand dimension cut into pieces of
 // different sizes (10 columns over 4 devices) cannot be written there, so
-// partition refuses it where it stands.  The rows the ids pick may be cut
-// unevenly, but not into a piece of no rows: a slice of one row does not fit
-// there either.
+// partition refuses it where it stands.  (The rows the ids pick may be cut
+// unevenly, even into pieces of none: gather-points.mlir.)
 // RUN: mesh-opt --split-input-file --verify-diagnostics --mesh-partition %s
 
 mesh.mesh @mesh(shape = 4)
@@ -15,15 +14,3 @@ func.func @f(%table: tensor<16x10xf32>, %ids: tensor<3x1xi32>) -> tensor<3x10xf3
   return %r : tensor<3x10xf32>
 }
 
-// -----
-
-mesh.mesh @mesh(shape = 4)
-func.func @no_rows(%table: tensor<5x8xf32>, %ids: tensor<3x1xi32>) -> tensor<3x8xf32> {
-  %rows = mesh.sharding @mesh split_axes = [[0]] sharded_dims_offsets = [0, 2, 4, 5, 5] : !mesh.sharding
-  %sum = mesh.sharding @mesh split_axes = [[]] partial = sum [0] : !mesh.sharding
-  %t = mesh.shard %table to %rows annotate_for_users : tensor<5x8xf32>
-  // expected-error @+1 {{'stablehlo.gather' from pieces of no rows is not supported (rows cut at [0, 2, 4, 5, 5])}}
-  %g = "stablehlo.gather"(%t, %ids) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, indices_are_sorted = false, slice_sizes = array<i64: 1, 8>}> : (tensor<5x8xf32>, tensor<3x1xi32>) -> tensor<3x8xf32>
-  %r = mesh.shard %g to %sum : tensor<3x8xf32>
-  return %r : tensor<3x8xf32>
-}

@@ -750,17 +750,12 @@ def _gather_held_rows(part: _Partition, op: ir.Operation, dims: GatherDimensions
     so that the sum over the devices is the gather.  With several picked
     dimensions (`t[r, c]`), each is one component of the index vector,
     shifted on its own, and a device holds an element when it holds its
-    position along every split one."""
+    position along every split one.  A piece that may hold no rows along
+    a picked dimension gets one row of zeros after its own (a slice of one
+    row does not fit in none), which no device reads unmasked."""
     from .mesh_partition import _Ix
 
     whole = ir.RankedTensorType(part.global_type[op.operands[0]])
-    mesh = part.mesh
-    for row in rows:
-        n = whole.shape[row]
-        if mesh is not None and not set(part.dynamic_axes).intersection(layout.axes_of(row)):
-            if any(b <= a for a, b in layout.bounds(row, n, mesh)):  # (no slice of one row fits in none)
-                cut = list(layout.cut(row, n, mesh))
-                raise _unsupported(op, f"from pieces of no rows is not supported (rows cut at {cut})")
     ids = op.operands[1]
     given = ir.RankedTensorType(ids.type)
     if not isinstance(given.element_type, ir.IntegerType) or not given.element_type.is_signless:
@@ -769,6 +764,17 @@ def _gather_held_rows(part: _Partition, op: ir.Operation, dims: GatherDimensions
     local = ir.RankedTensorType(result.type)
     ip, loc = ir.InsertionPoint(op), op.location
     ix = _Ix(part, ip, loc)
+    grown = [row for row in rows if may_be_empty(part, ix, layout, row, whole.shape[row])]
+    if grown:
+        table = op.operands[0]
+        element = ir.RankedTensorType(table.type).element_type
+        sizes = ix.sizes_of(table)
+        for row in grown:
+            sizes[row] = ix.add(sizes[row], 1)
+        with ip, loc:
+            zero = arith.ConstantOp(element, zero_attr(op, element)).result
+            zeros = linalg_ops.fill(zero, ix.empty(sizes, element))
+            op.operands[0] = insert_slice(table, zeros, [0] * whole.rank)
     ivd = dims.index_vector_dim
     with ip, loc:
         # in i64, whatever the ids' width: a row count or a device's first

@@ -283,14 +283,18 @@ def _lined_up(cut: dict, rule: ShardingRule, operands: list[ir.Value], results: 
     return out
 
 
-def _cut_of_loops(cut: dict, rule: ShardingRule, operands: list[ir.Value], option, uneven: frozenset[int]) -> dict:
+def _cut_of_loops(
+    cut: dict, rule: ShardingRule, operands: list[ir.Value], option, uneven: frozenset[int], empty_ok: bool
+) -> dict:
     """The part of `cut` along the dimensions the op's `uneven` loops index
     (`uneven_loops_of`: a gather's rows and batch, the position a scatter
     writes, a dynamic_slice's or dynamic_update_slice's loops, the only
     ones it runs on unequal pieces of) that gives every device a row
-    (a slice of one row does not fit in none): its other dimensions keep
-    the default cut."""
-    kept = set()
+    (a slice of one row does not fit in none), but along a sum loop where
+    `empty_ok` (a gather's rows: partition gives a piece of none a row of
+    zeros, `hlo._gather_held_rows`): its other dimensions keep the default
+    cut."""
+    kept, empty = set(), set()
     for v, m in zip(operands, rule.operand_maps):
         t = v.type
         if m is None or not isinstance(t, ir.RankedTensorType):
@@ -298,7 +302,9 @@ def _cut_of_loops(cut: dict, rule: ShardingRule, operands: list[ir.Value], optio
         for d, loop in enumerate(m):
             if loop is not None and option[loop] and loop in uneven and d < t.rank:
                 kept.add((t.shape[d], tuple(option[loop])))
-    return {k: o for k, o in cut.items() if k in kept and all(a < b for a, b in zip(o, o[1:]))}
+                if empty_ok and rule.iterators[loop].is_reduction:
+                    empty.add((t.shape[d], tuple(option[loop])))
+    return {k: o for k, o in cut.items() if k in empty or (k in kept and all(a < b for a, b in zip(o, o[1:])))}
 
 
 def _static_mesh(shape: tuple[int, ...] | None) -> Mesh | None:
@@ -1066,7 +1072,8 @@ class _Function:
             cut = _lined_up(cut, rule, operands, results, choice.option)
             loops = uneven_loops_of(op.name, rule, operands) if hlo else None
             if loops is not None:
-                cut = _cut_of_loops(cut, rule, operands, choice.option, loops)
+                gather = op.name.partition(".")[2] == "gather"
+                cut = _cut_of_loops(cut, rule, operands, choice.option, loops, gather)
         for i, r in enumerate(results):
             need = choice.results[i]
             if need is not None:
