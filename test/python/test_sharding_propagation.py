@@ -314,3 +314,105 @@ def test_an_annotation_naming_an_axis_the_mesh_lacks_is_an_error_even_unverified
     (d,) = info.value.error_diagnostics
     assert d.message == "mesh axis 3 is out of range for mesh @mesh of rank 1"
     assert str(d.location) == 'loc("<string>":5:9)'
+
+
+# -- many hard plans ---------------------------------------------------------
+
+# The fuzzer's hang (seed 28600): a mesh of seven axes, on which each of the
+# 422 reshards the solver prices spent the planner's whole exact budget.
+MANY_AXES = """
+mesh.mesh @mesh(shape = 4x2x4x3x2x3x2)
+func.func @f(%arg0: tensor<6x12xf16>, %arg1: tensor<12x8xf16>,
+    %arg2: tensor<12x4xf16>, %arg3: tensor<6x8xf16>, %arg4: tensor<8x12xf16>)
+    -> (tensor<6x8xf16>) {
+  %e1 = tensor.empty() : tensor<6x8xf16>
+  %c2 = arith.constant 0.0 : f16
+  %f3 = linalg.fill ins(%c2 : f16) outs(%e1 : tensor<6x8xf16>) -> tensor<6x8xf16>
+  %v4 = linalg.matmul ins(%arg0, %arg1 : tensor<6x12xf16>, tensor<12x8xf16>)
+      outs(%f3 : tensor<6x8xf16>) -> tensor<6x8xf16>
+  %s5 = mesh.sharding @mesh split_axes = [[], [0]] partial = sum [1] : !mesh.sharding
+  %a6 = mesh.shard %v4 to %s5 : tensor<6x8xf16>
+  %i7 = arith.constant 0 : index
+  %i8 = arith.constant 1 : index
+  %r9 = scf.for %iv10 = %i7 to %i8 step %i8 iter_args(%acc11 = %arg0) -> (tensor<6x12xf16>) {
+    %r12 = scf.for %iv13 = %i7 to %i8 step %i8 iter_args(%acc14 = %arg1) -> (tensor<12x8xf16>) {
+      %s15 = mesh.sharding @mesh split_axes = [[1]] : !mesh.sharding
+      %a16 = mesh.shard %arg0 to %s15 annotate_for_users : tensor<6x12xf16>
+      %e17 = tensor.empty() : tensor<6x4xf16>
+      %f18 = linalg.fill ins(%c2 : f16) outs(%e17 : tensor<6x4xf16>) -> tensor<6x4xf16>
+      %s19 = mesh.sharding @mesh split_axes = [[], [1]] : !mesh.sharding
+      %a20 = mesh.shard %f18 to %s19 : tensor<6x4xf16>
+      %v21 = linalg.matmul ins(%a16, %arg2 : tensor<6x12xf16>, tensor<12x4xf16>)
+          outs(%a20 : tensor<6x4xf16>) -> tensor<6x4xf16>
+      %a22 = mesh.shard %v21 to %s19 : tensor<6x4xf16>
+      %v23 = arith.addf %a6, %arg3 : tensor<6x8xf16>
+      %s24 = mesh.sharding @mesh split_axes = [] : !mesh.sharding
+      %a25 = mesh.shard %v23 to %s24 : tensor<6x8xf16>
+      %v26 = arith.addf %arg1, %acc14 : tensor<12x8xf16>
+      scf.yield %v26 : tensor<12x8xf16>
+    }
+    %s27 = mesh.sharding @mesh split_axes = [[0]] : !mesh.sharding
+    %a28 = mesh.shard %r12 to %s27 : tensor<12x8xf16>
+    %s29 = mesh.sharding @mesh split_axes = [[], [1]] partial = average [0] : !mesh.sharding
+    %a30 = mesh.shard %a28 to %s29 : tensor<12x8xf16>
+    %i31 = arith.constant 3 : index
+    %r32 = scf.for %iv33 = %i7 to %i31 step %i8 iter_args(%acc34 = %a30) -> (tensor<12x8xf16>) {
+      %s35 = mesh.sharding @mesh split_axes = [[2]] : !mesh.sharding
+      %a36 = mesh.shard %a6 to %s35 annotate_for_users : tensor<6x8xf16>
+      %e38 = tensor.empty() : tensor<6x8xf16>
+      %v37 = linalg.mul ins(%a6, %a36 : tensor<6x8xf16>, tensor<6x8xf16>)
+          outs(%e38 : tensor<6x8xf16>) -> tensor<6x8xf16>
+      %s39 = mesh.sharding @mesh split_axes = [[], [1]] partial = sum [0] : !mesh.sharding
+      %a40 = mesh.shard %v37 to %s39 : tensor<6x8xf16>
+      %s41 = mesh.sharding @mesh split_axes = [[1], [0]] : !mesh.sharding
+      %a42 = mesh.shard %v37 to %s41 annotate_for_users : tensor<6x8xf16>
+      %e43 = tensor.empty() : tensor<6x12xf16>
+      %f44 = linalg.fill ins(%c2 : f16) outs(%e43 : tensor<6x12xf16>) -> tensor<6x12xf16>
+      %s45 = mesh.sharding @mesh split_axes = [[1]] partial = sum [0] : !mesh.sharding
+      %a46 = mesh.shard %f44 to %s45 : tensor<6x12xf16>
+      %v47 = linalg.matmul ins(%a42, %arg4 : tensor<6x8xf16>, tensor<8x12xf16>)
+          outs(%a46 : tensor<6x12xf16>) -> tensor<6x12xf16>
+      %v48 = arith.addf %r12, %acc34 : tensor<12x8xf16>
+      scf.yield %v48 : tensor<12x8xf16>
+    }
+    %s49 = mesh.sharding @mesh split_axes = [[1], [0]] : !mesh.sharding
+    %a50 = mesh.shard %r32 to %s49 : tensor<12x8xf16>
+    %v51 = arith.addf %acc11, %acc11 : tensor<6x12xf16>
+    %s52 = mesh.sharding @mesh split_axes = [[]] : !mesh.sharding
+    %a53 = mesh.shard %v51 to %s52 : tensor<6x12xf16>
+    %s54 = mesh.sharding @mesh split_axes = [[], [1]] : !mesh.sharding
+    %a55 = mesh.shard %a53 to %s54 annotate_for_users : tensor<6x12xf16>
+    scf.yield %a55 : tensor<6x12xf16>
+  }
+  %e57 = tensor.empty() : tensor<6x8xf16>
+  %v56 = linalg.max ins(%v4, %a6 : tensor<6x8xf16>, tensor<6x8xf16>) outs(%e57 : tensor<6x8xf16>) -> tensor<6x8xf16>
+  %s58 = mesh.sharding @mesh split_axes = [] : !mesh.sharding
+  %a59 = mesh.shard %v56 to %s58 : tensor<6x8xf16>
+  %a60 = mesh.shard %a59 to %s58 annotate_for_users : tensor<6x8xf16>
+  return %a60 : tensor<6x8xf16>
+}
+"""
+
+
+def test_the_plans_of_one_pass_share_a_search_allowance(monkeypatch):
+    from mesh_dialect.sharding import resharding as rs
+
+    plan, seen = rs.plan_resharding, []
+
+    def counted(*args, **kwargs):
+        allowance = kwargs["allowance"]
+        seen.append((allowance, allowance.left))
+        return plan(*args, **kwargs)
+
+    monkeypatch.setattr(rs, "plan_resharding", counted)
+    ctx = mesh_dialect.context()
+    module = mesh_dialect.parse(MANY_AXES, context=ctx)
+    mesh_dialect.pass_manager("builtin.module(sharding-propagation)", context=ctx).run(module.operation)
+    module.operation.verify()
+    allowances = {id(a): a for a, _ in seen}
+    assert len(allowances) == 1 and len(seen) > 400
+    (allowance,) = allowances.values()
+    first = rs.SearchAllowance()
+    # the whole allowance, then at most `after` (and one batch of moves) a plan
+    assert first.left - allowance.left < first.left + len(seen) * (first.after + 5_000)
+    assert allowance.left < 0  # (spent: the program is as hard as it looks)

@@ -41,7 +41,7 @@ import math
 import os
 from collections.abc import Callable
 from dataclasses import field
-from typing import ClassVar, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 from mlir import _mlir_libs, ir
@@ -456,6 +456,7 @@ class _Partition:
         # checks are memoized for the run (types are uniqued by the context).
         self.local_types: dict[tuple[ir.Type, Sharding], ir.Type] = {}
         self.plans: dict[tuple, object] = {}
+        self.allowance: Any = None  # the planner's `SearchAllowance` for this function's plans
         # per plan: (step, layout before, layout after, local type after, plain)
         self.plan_steps: dict[tuple, list[tuple]] = {}
         self.collectives: dict[object, tuple[str, dict[str, ir.Attribute]]] = {}  # step -> (op name, attributes)
@@ -2421,6 +2422,8 @@ class _Partition:
         if plan is None:
             dynamic = [d for d in range(t.rank) if t.is_dynamic_dim(d)]
             shape = tuple(_STAND_IN_DIM if d in dynamic else n for d, n in enumerate(t.shape))
+            if self.allowance is None:
+                self.allowance = rs.SearchAllowance()
             try:
                 plan = rs.plan_resharding(
                     shape,
@@ -2430,6 +2433,7 @@ class _Partition:
                     element_bytes=element_bytes(t),
                     dynamic_dims=dynamic,
                     dynamic_axes=self.dynamic_axes,
+                    allowance=self.allowance,
                 )
             except ValueError as e:
                 raise _Unsupported(loc, f"cannot reshard from {source} to {target}: {e}") from None

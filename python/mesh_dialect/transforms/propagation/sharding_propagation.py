@@ -386,6 +386,7 @@ class _Function:
         # not ask an op for its block
         self.nested = len(func.regions[0].blocks) > 1
         self.plans: dict[tuple, tuple[int, int]] = {}  # `reshard_plan`, per value shape and layouts
+        self.allowance: Any = None  # the planner's `SearchAllowance` for this function's plans
         # the cost solver's graph: each IR value's id, and the values (`costed`)
         self.value_ids: dict[ir.Value, int] = {}
         self.graph_values: list[GraphValue] = []
@@ -980,6 +981,8 @@ class _Function:
         try:
             # (partition exchanges only values and meshes of static sizes)
             static = not value.dynamic and _static_mesh(self.mesh_shapes[hmesh]) is not None
+            if self.allowance is None:
+                self.allowance = rs.SearchAllowance()
             plan = rs.plan_resharding(
                 value.shape,
                 costed_mesh(self.mesh_shapes[hmesh]),
@@ -987,6 +990,7 @@ class _Function:
                 ns,
                 element_bytes=value.element_bytes,
                 exchange=static,
+                allowance=self.allowance,
             )
         except ValueError:
             return IMPOSSIBLE, 0
