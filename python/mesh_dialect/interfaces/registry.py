@@ -2256,8 +2256,7 @@ def _hlo_gather(op: ir.Operation) -> ShardingRule | None:
     ids = given.element_type
     if (
         _summable(op.results[0])
-        and isinstance(ids, ir.IntegerType)
-        and ids.is_signless  # partition shifts them with arith, in i64
+        and signless_index(op.operands[1])  # partition shifts them with arith, in i64
         and ids.width <= 64
         # (several picked dimensions: partition slices each out of the ids)
         and (len(dims.start_index_map) == 1 or given.encoding is None)

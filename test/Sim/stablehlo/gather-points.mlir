@@ -197,3 +197,19 @@ func.func @propagated_no_rows(%table: tensor<4x9x4xf32>, %ids: tensor<2xi32>) ->
   %o = mesh.shard %g to %out : tensor<9xf32>
   return %o : tensor<9xf32>
 }
+
+// Boolean ids (which StableHLO does not allow) are no rows partition can
+// shift: i1 true would read as -1 once widened.  The split moves from the
+// rows to the columns the slice takes whole.
+// CHECK-LABEL: func.func @boolean_ids(
+// CHECK-NOT: arith.extsi
+// CHECK: mesh.all_to_all %arg0 on @mesh mesh_axes = [0] split_axis = 1 concat_axis = 0
+// CHECK: "stablehlo.gather"
+// CHECK-NOT: mesh.all_reduce
+// CHECK: return
+func.func @boolean_ids(%table: tensor<2x6xf32>, %ids: tensor<3x1xi1>) -> tensor<3x6xf32> {
+  %rows = mesh.sharding @mesh split_axes = [[0]] : !mesh.sharding
+  %t = mesh.shard %table to %rows annotate_for_users : tensor<2x6xf32>
+  %g = "stablehlo.gather"(%t, %ids) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, indices_are_sorted = false, slice_sizes = array<i64: 1, 6>}> : (tensor<2x6xf32>, tensor<3x1xi1>) -> tensor<3x6xf32>
+  return %g : tensor<3x6xf32>
+}
