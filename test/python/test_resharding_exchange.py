@@ -217,7 +217,7 @@ def test_the_cost_solver_prices_an_exchange_only_where_partition_writes_one():
     source, target = S([], [], [0]), S([], [0], [1])
 
     def price(shape, mesh_shape, dynamic=()):
-        fn = SimpleNamespace(mesh_shapes={"m": mesh_shape}, cuts={})
+        fn = SimpleNamespace(mesh_shapes={"m": mesh_shape}, cuts={}, allowance=None)
         return _Function._reshard_plan(fn, Value(shape, 4, dynamic=dynamic), ("m", source), ("m", target))
 
     exchanged = rs.plan_resharding((4, 16, 16), (2, 4), source, target)
