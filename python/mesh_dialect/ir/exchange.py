@@ -97,7 +97,7 @@ def exchanged(value: ir.Value, mesh: str, sched: Schedule, piece: ir.RankedTenso
             continue  # every device receives this block
         # (a device that receives it copies a block of its own first: overwritten below)
         rows = [at if at is not None else (0,) * len(sched.block) for at in own]
-        result = insert_slice(extract_slice(value, offsets(rows), sched.block), result, list(slot))
+        result = _insert(_slice(value, offsets(rows), sched.block), result, list(slot))
     for r in sched.rounds:
         dest_index, source_index = _table(list(r.dest), linear), _table(list(r.source), linear)
         sends = arith.CmpIOp(arith.CmpIPredicate.ne, dest_index, linear).result
@@ -105,14 +105,14 @@ def exchanged(value: ir.Value, mesh: str, sched: Schedule, piece: ir.RankedTenso
         first = arith.CmpIOp(
             arith.CmpIPredicate.ne, _table([int(f) for f in r.send_first], linear), arith.ConstantOp(idx_type, 0).result
         ).result
-        block = extract_slice(value, offsets(r.send_at), sched.block)
+        block = _slice(value, offsets(r.send_at), sched.block)
         dest, source = _coordinates(dest_index, sched.sizes), _coordinates(source_index, sched.sizes)
         _send_if(arith.AndIOp(sends, first).result, block, mesh, axes, dest)
         taken = scf.IfOp(receives, [piece], has_else=True)
         with ir.InsertionPoint(taken.then_block):
             into = tensor.EmptyOp(list(sched.block), element).result
             got = mesh_ops.RecvOp(block_type, into, mesh, mesh_axes=axes, source=source).result
-            scf.YieldOp([insert_slice(got, result, offsets(r.recv_at))])
+            scf.YieldOp([_insert(got, result, offsets(r.recv_at))])
         with ir.InsertionPoint(taken.else_block):
             scf.YieldOp([result])
         result = taken.results[0]
@@ -159,8 +159,8 @@ def recut(
     n = len(plan.keep_count)
     new_sizes = [plan.after[p + 1] - plan.after[p] for p in range(n)]
     result = _empty(sizes_with(at(new_sizes)), piece_type)
-    kept = extract_slice(value, offsets_with(at(plan.keep_from)), sizes_with(at(plan.keep_count)))
-    result = insert_slice(kept, result, offsets_with(at(plan.keep_at)))
+    kept = _slice(value, offsets_with(at(plan.keep_from)), sizes_with(at(plan.keep_count)))
+    result = _insert(kept, result, offsets_with(at(plan.keep_at)))
     held = value
     pad = plan.padding()
     if pad:  # a block reaching past a sender's last row reads this padding (never kept)
@@ -168,7 +168,7 @@ def recut(
             grown: int | ir.Value = arith.AddIOp(size_of(dim), arith.ConstantOp(idx_type, pad).result).result
         else:
             grown = source_type.shape[dim] + pad
-        held = insert_slice(value, _empty(sizes_with(grown), None, element), [0] * rank)
+        held = _insert(value, _empty(sizes_with(grown), None, element), [0] * rank)
     zero = arith.ConstantOp(idx_type, 0).result
 
     def flag(values: Sequence[bool]) -> ir.Value:
@@ -182,7 +182,7 @@ def recut(
         receives = [r.receives(p) for p in range(n)]
         dest = [q - r.distance if sends[q] else q for q in range(n)]
         source = [p + r.distance if receives[p] else p for p in range(n)]
-        block = extract_slice(held, offsets_with(at(r.send_at)), sizes_with(r.block))
+        block = _slice(held, offsets_with(at(r.send_at)), sizes_with(r.block))
         block_type = ir.RankedTensorType(block.type)
         to = _coordinates(_as_value(at(dest)), sizes)
         first = flag([s and f for s, f in zip(sends, r.send_first)])
@@ -195,7 +195,7 @@ def recut(
         with ir.InsertionPoint(taken.then_block):
             into = _empty(sizes_with(r.block), block_type)
             got = mesh_ops.RecvOp(block_type, into, mesh, mesh_axes=list(axes), source=origin).result
-            scf.YieldOp([insert_slice(extract_slice(got, [0] * rank, count), result, into_at)])
+            scf.YieldOp([_insert(_slice(got, [0] * rank, count), result, into_at)])
         with ir.InsertionPoint(taken.else_block):
             scf.YieldOp([result])
         result = taken.results[0]
@@ -219,7 +219,7 @@ def _empty(sizes: Sequence[int | ir.Value], typed: ir.RankedTensorType | None, e
     return ir.Operation.create("tensor.empty", results=[typed], operands=dynamic).result
 
 
-def extract_slice(source: ir.Value, offsets: Sequence[int | ir.Value], sizes: Sequence[int | ir.Value]) -> ir.Value:
+def _slice(source: ir.Value, offsets: Sequence[int | ir.Value], sizes: Sequence[int | ir.Value]) -> ir.Value:
     """`tensor.extract_slice` of unit strides, offsets and sizes each an int
     or a Value (a Value size is a dynamic dimension of the result)."""
     element = ir.RankedTensorType(source.type).element_type
@@ -231,7 +231,7 @@ def extract_slice(source: ir.Value, offsets: Sequence[int | ir.Value], sizes: Se
     return tensor.ExtractSliceOp(result, source, dyn_off, dyn_size, [], static_off, static_size, [1] * rank).result
 
 
-def insert_slice(block: ir.Value, into: ir.Value, offsets: Sequence[int | ir.Value]) -> ir.Value:
+def _insert(block: ir.Value, into: ir.Value, offsets: Sequence[int | ir.Value]) -> ir.Value:
     """`tensor.insert_slice` of all of `block` at `offsets` (ints or Values)."""
     t = ir.RankedTensorType(block.type)
     dyn_off, static_off = _split_static(offsets)

@@ -41,7 +41,6 @@ from mlir.dialects import arith, tensor
 from ...interfaces.registry import hlo_scan, is_selection, shape_groups
 from ...ir import linalg_ops
 from ...ir import ops as mesh_ops
-from ...ir.exchange import extract_slice, insert_slice
 from ...ir.hlo import (
     GatherDimensions,
     conv_dimensions,
@@ -728,7 +727,7 @@ def _gather(part: _Partition, op: ir.Operation) -> None:
         if operand.is_dynamic_dim(d):
             if d in batching and k == 1 and layout is not None and whole is not None and part.mesh is not None:
                 count = ir.RankedTensorType(whole).shape[d]
-                if any(b <= a for a, b in layout.bounds(d, count, part.mesh)):  # (as `_gather_held_rows` refuses)
+                if any(b <= a for a, b in layout.bounds(d, count, part.mesh)):  # (a slice of one row fits in none)
                     cut = list(layout.cut(d, count, part.mesh))
                     raise _unsupported(op, f"on batch pieces of no rows is not supported (rows cut at {cut})")
             if (d in rows or d in batching) and k == 1:
@@ -768,13 +767,14 @@ def _gather_held_rows(part: _Partition, op: ir.Operation, dims: GatherDimensions
     if grown:
         table = op.operands[0]
         element = ir.RankedTensorType(table.type).element_type
-        sizes = ix.sizes_of(table)
+        held_sizes = ix.sizes_of(table)
+        sizes = list(held_sizes)
         for row in grown:
             sizes[row] = ix.add(sizes[row], 1)
         with ip, loc:
             zero = arith.ConstantOp(element, zero_attr(op, element)).result
             zeros = linalg_ops.fill(zero, ix.empty(sizes, element))
-            op.operands[0] = insert_slice(table, zeros, [0] * whole.rank)
+        op.operands[0] = ix.insert(table, zeros, [0] * whole.rank, held_sizes)
     ivd = dims.index_vector_dim
     with ip, loc:
         # in i64, whatever the ids' width: a row count or a device's first
@@ -809,7 +809,7 @@ def _gather_held_rows(part: _Partition, op: ir.Operation, dims: GatherDimensions
             at = [0] * given.rank
             if sliced:
                 at[ivd] = dims.start_index_map.index(row)
-            picked = extract_slice(ids, at, shape) if sliced else ids
+            picked = ix.slice(ids, at, shape) if sliced else ids
             clamped = arith.MinSIOp(arith.MaxSIOp(picked, splat(0)).result, splat(whole.shape[row] - 1)).result
             moved = arith.SubIOp(clamped, splat(arith.IndexCastOp(element, start).result)).result
             low = arith.CmpIOp(predicate.sge, moved, splat(0)).result
@@ -818,7 +818,7 @@ def _gather_held_rows(part: _Partition, op: ir.Operation, dims: GatherDimensions
             ).result
             holds = arith.AndIOp(low, high).result
             mine = holds if mine is None else arith.AndIOp(mine, holds).result
-            ids = insert_slice(moved, ids, at) if sliced else moved
+            ids = ix.insert(moved, ids, at, shape) if sliced else moved
     op.operands[1] = ids
     with ir.InsertionPoint.after(op), loc:
         ivd = dims.index_vector_dim

@@ -601,7 +601,7 @@ def _pad_uneven(op: ir.Operation, shapes: dict[str, tuple[int, ...]], cuts: dict
         size = shape[w.input_dim]
         cut = cut_of(w.input_dim)
         padded = None if cut is None else _padded_size(cut)
-        if cut is None or padded is None:
+        if padded is None:
             continue
         if w.stride != 1 or w.dilations != (1, 1) or out[w.output_dim] != size or min(w.low, w.high) < 0:
             continue  # (the outputs the program has read rows the padding would change)

@@ -172,6 +172,16 @@ def uneven_loops_of(name: str, rule: ShardingRule, operands: list[ir.Value]) -> 
     return None if fn is None else fn(rule, operands)
 
 
+def empty_loops_of(name: str, rule: ShardingRule) -> frozenset[int]:
+    """The loops of op `name` (of rule `rule`) among its `uneven_loops_of`
+    that may also cut a piece of no rows: a gather's sum loops (partition
+    gives such a piece one row of zeros its mask never lets through,
+    `hlo._gather_held_rows`); the others need a row on every device."""
+    if name.startswith(_HLO_DIALECTS) and name.partition(".")[2] == "gather":
+        return frozenset(k for k, it in enumerate(rule.iterators) if it.is_reduction)
+    return frozenset()
+
+
 def uneven_kind(name: str) -> tuple[bool, bool]:
     """(whether ops named `name` may run on pieces of unequal sizes, whether
     they are hlo ops: their pieces' sizes must then come from their operands)."""

@@ -72,6 +72,7 @@ from .graph import (
     LATER,
     costed_mesh,
     costed_value,
+    empty_loops_of,
     extract,
     rebuilds_from,
     uneven_kind,
@@ -284,16 +285,14 @@ def _lined_up(cut: dict, rule: ShardingRule, operands: list[ir.Value], results: 
 
 
 def _cut_of_loops(
-    cut: dict, rule: ShardingRule, operands: list[ir.Value], option, uneven: frozenset[int], empty_ok: bool
+    cut: dict, rule: ShardingRule, operands: list[ir.Value], option, uneven: frozenset[int], empty_ok: frozenset[int]
 ) -> dict:
     """The part of `cut` along the dimensions the op's `uneven` loops index
     (`uneven_loops_of`: a gather's rows and batch, the position a scatter
     writes, a dynamic_slice's or dynamic_update_slice's loops, the only
     ones it runs on unequal pieces of) that gives every device a row
-    (a slice of one row does not fit in none), but along a sum loop where
-    `empty_ok` (a gather's rows: partition gives a piece of none a row of
-    zeros, `hlo._gather_held_rows`): its other dimensions keep the default
-    cut."""
+    (a slice of one row does not fit in none), but along the `empty_ok`
+    loops (`empty_loops_of`): its other dimensions keep the default cut."""
     kept, empty = set(), set()
     for v, m in zip(operands, rule.operand_maps):
         t = v.type
@@ -302,7 +301,7 @@ def _cut_of_loops(
         for d, loop in enumerate(m):
             if loop is not None and option[loop] and loop in uneven and d < t.rank:
                 kept.add((t.shape[d], tuple(option[loop])))
-                if empty_ok and rule.iterators[loop].is_reduction:
+                if loop in empty_ok:
                     empty.add((t.shape[d], tuple(option[loop])))
     return {k: o for k, o in cut.items() if k in empty or (k in kept and all(a < b for a, b in zip(o, o[1:])))}
 
@@ -1076,8 +1075,8 @@ class _Function:
             cut = _lined_up(cut, rule, operands, results, choice.option)
             loops = uneven_loops_of(op.name, rule, operands) if hlo else None
             if loops is not None:
-                gather = op.name.partition(".")[2] == "gather"
-                cut = _cut_of_loops(cut, rule, operands, choice.option, loops, gather)
+                empty = empty_loops_of(op.name, rule)
+                cut = _cut_of_loops(cut, rule, operands, choice.option, loops, empty)
         for i, r in enumerate(results):
             need = choice.results[i]
             if need is not None:
