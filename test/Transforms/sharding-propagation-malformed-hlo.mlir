@@ -296,3 +296,39 @@ func.func @window(%t: tensor<16x8xf32>, %ids: tensor<6x1xi32>, %g: tensor<6x12xf
   }) : (tensor<16x8xf32>, tensor<6x1xi32>, tensor<6x12xf32>) -> tensor<16x8xf32>
   return %r : tensor<16x8xf32>
 }
+
+// -----
+
+// Dimension numbers naming a dimension the operand does not have were
+// read as if the pick were not there: the table was split, the gather
+// partitioned, and the pass succeeded on an op no device can run.
+mesh.mesh @mesh(shape = 2x2)
+func.func @gather_map_out_of_range(%table: tensor<8x6xf32>, %ids: tensor<5x2xi32>) -> tensor<5xf32> {
+  %split = mesh.sharding @mesh split_axes = [[0], [1]] : !mesh.sharding
+  %t = mesh.shard %table to %split annotate_for_users : tensor<8x6xf32>
+  // expected-error@+1 {{'stablehlo.gather' has dimension numbers that do not fit its values: start_index_map entry 7 is out of range for an operand of rank 2}}
+  %g = "stablehlo.gather"(%t, %ids) <{dimension_numbers = #stablehlo.gather<collapsed_slice_dims = [0, 1], start_index_map = [0, 7], index_vector_dim = 1>, indices_are_sorted = false, slice_sizes = array<i64: 1, 1>}> : (tensor<8x6xf32>, tensor<5x2xi32>) -> tensor<5xf32>
+  return %g : tensor<5xf32>
+}
+
+// -----
+
+mesh.mesh @mesh(shape = 2)
+func.func @gather_short_map(%table: tensor<8x6xf32>, %ids: tensor<5x2xi32>) -> tensor<5x6xf32> {
+  // expected-error@+1 {{'stablehlo.gather' has dimension numbers that do not fit its values: start_index_map has 1 entries for index vectors of 2}}
+  %g = "stablehlo.gather"(%table, %ids) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, indices_are_sorted = false, slice_sizes = array<i64: 1, 6>}> : (tensor<8x6xf32>, tensor<5x2xi32>) -> tensor<5x6xf32>
+  return %g : tensor<5x6xf32>
+}
+
+// -----
+
+mesh.mesh @mesh(shape = 2)
+func.func @scatter_twice(%t: tensor<16x8xf32>, %ids: tensor<6x1xi32>, %g: tensor<6x8xf32>) -> tensor<16x8xf32> {
+  // expected-error@+1 {{'stablehlo.scatter' has dimension numbers that do not fit its values: inserted_window_dims [0, 0] names a dimension twice}}
+  %r = "stablehlo.scatter"(%t, %ids, %g) <{scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0, 0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>}> ({
+  ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+    %z = "stablehlo.add"(%x, %y) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    "stablehlo.return"(%z) : (tensor<f32>) -> ()
+  }) : (tensor<16x8xf32>, tensor<6x1xi32>, tensor<6x8xf32>) -> tensor<16x8xf32>
+  return %r : tensor<16x8xf32>
+}

@@ -19,7 +19,14 @@ import mesh_dialect
 import mesh_dialect.sim.ops  # noqa: F401  (registers the handlers)
 from mesh_dialect.interfaces import Iterator, ShardingRule, rule_for
 from mesh_dialect.interfaces.rules import Crop, Window
-from mesh_dialect.ir.hlo import ConvDimensions, conv_dimensions
+from mesh_dialect.ir.hlo import (
+    ConvDimensions,
+    GatherDimensions,
+    ScatterDimensions,
+    conv_dimensions,
+    gather_problem,
+    scatter_problem,
+)
 from mesh_dialect.sim.interpreter import Runner
 from mesh_dialect.sim.program import SimError
 
@@ -1003,6 +1010,49 @@ def test_reverse_flips_the_listed_dimensions_and_splits_the_others():
     np.testing.assert_array_equal(got, x[::-1, :, ::-1])
     # the reversed dimensions would need each piece sent to its mirror: whole
     assert rules_of(text)["stablehlo.reverse"] == ShardingRule([P], [(None, 0, None)], [(None, 0, None)])
+
+
+@pytest.mark.parametrize(
+    ("fields", "problem"),
+    [
+        ({"offset_dims": (1,), "collapsed_slice_dims": (0,), "start_index_map": (0,), "index_vector_dim": 2}, None),
+        ({"collapsed_slice_dims": (0, 1), "start_index_map": (0, 1), "index_vector_dim": 1}, None),
+        ({"index_vector_dim": 3}, "index_vector_dim 3 is out of range for start indices of rank 2"),
+        ({"offset_dims": (2,)}, "offset_dims entry 2 is out of range for a result of rank 2"),
+        ({"collapsed_slice_dims": (0, 0)}, "collapsed_slice_dims [0, 0] names a dimension twice"),
+        (
+            {"collapsed_slice_dims": (0,), "operand_batching_dims": (0,), "start_indices_batching_dims": (0,)},
+            "collapsed_slice_dims and operand_batching_dims share a dimension",
+        ),
+        (
+            {"start_index_map": (1,), "operand_batching_dims": (1,), "start_indices_batching_dims": (0,)},
+            "start_index_map and operand_batching_dims share a dimension",
+        ),
+        (
+            {"operand_batching_dims": (1,), "start_indices_batching_dims": (1,), "index_vector_dim": 1},
+            "start_indices_batching_dims holds index_vector_dim 1",
+        ),
+        ({"operand_batching_dims": (1,)}, "operand_batching_dims has 1 entries but start_indices_batching_dims 0"),
+        ({"start_index_map": (0,), "index_vector_dim": 1}, "start_index_map has 1 entries for index vectors of 2"),
+        ({"start_index_map": (0, 1), "index_vector_dim": 2}, "start_index_map has 2 entries for index vectors of 1"),
+    ],
+)
+def test_gather_dimension_numbers_that_do_not_fit_are_named(fields, problem):
+    """The rules and the simulator refuse a gather by these messages (a
+    rank-2 operand, start indices of shape 5x2, a rank-2 result)."""
+    assert gather_problem(GatherDimensions(**fields), (2, 2), (5, 2)) == problem
+
+
+def test_scatter_dimension_numbers_name_the_scatters_fields():
+    fits = ScatterDimensions(
+        update_window_dims=(1,), inserted_window_dims=(0,), scatter_dims_to_operand_dims=(0,), index_vector_dim=1
+    )
+    assert scatter_problem(fits, (2, 2), (6,)) is None
+    assert scatter_problem(fits, (1, 2), (6,)) == "update_window_dims entry 1 is out of range for updates of rank 1"
+    twice = ScatterDimensions(inserted_window_dims=(0,), scatter_dims_to_operand_dims=(0, 0), index_vector_dim=1)
+    assert scatter_problem(twice, (2, 2), (6, 2)) == "scatter_dims_to_operand_dims [0, 0] names a dimension twice"
+    unsized = ScatterDimensions(scatter_dims_to_operand_dims=(0,), index_vector_dim=1)
+    assert scatter_problem(unsized, (2, 2), (6, None)) is None
 
 
 def test_rules_of_gather_split_batch_offset_and_batching_dimensions():

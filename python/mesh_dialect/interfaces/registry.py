@@ -38,6 +38,7 @@ from ..ir.hlo import (
     FLIPPED,
     MAX_LIST_ENTRIES,
     ConvDimensions,
+    MalformedDimensions,
     OversizedList,
     bools_of,
     comparison_direction,
@@ -45,8 +46,10 @@ from ..ir.hlo import (
     conv_dimensions,
     dot_dimensions,
     gather_dimensions,
+    gather_problem,
     int_list,
     scatter_dimensions,
+    scatter_problem,
 )
 from ..ir.linalg_ops import get_indexing_maps
 from ..ir.per_device import SOURCES as PER_DEVICE_SOURCES
@@ -238,6 +241,10 @@ class RuleCache:
                     op.location,
                     f"'{name}' has an integer list attribute of {e.count} entries, more than any op has dimensions "
                     f"(at most {MAX_LIST_ENTRIES})",
+                ) from None
+            except MalformedDimensions as e:
+                raise RuleError(
+                    op.location, f"'{name}' has dimension numbers that do not fit its values: {e}"
                 ) from None
             entry = self.rules[key] = (
                 made,
@@ -2222,6 +2229,9 @@ def _hlo_gather(op: ir.Operation) -> ShardingRule | None:
     operand, indices, result = _shape(op.operands[0]), _shape(op.operands[1]), _shape(op.results[0])
     if operand is None or indices is None or result is None or len(sizes) != len(operand):
         return None
+    problem = gather_problem(dims, (len(result), len(operand)), indices)
+    if problem is not None:
+        raise MalformedDimensions(problem)
     ivd = dims.index_vector_dim
     batch_at = [p for p in range(len(result)) if p not in dims.offset_dims]
     index_batch = [k for k in range(len(indices)) if k != ivd]
@@ -2298,6 +2308,9 @@ def _hlo_scatter(op: ir.Operation) -> ShardingRule | None:
     (update_shape,) = update_shapes
     if any(_shape(v) != shape for v in (*inputs, *op.results)):
         return None
+    problem = scatter_problem(dims, (len(update_shape), len(shape)), index_shape)
+    if problem is not None:
+        raise MalformedDimensions(problem)
     rank, ivd = len(shape), dims.index_vector_dim
     window_of = dims.window_of(rank)
     scattered = [u for u in range(len(update_shape)) if u not in dims.update_window_dims]

@@ -6,6 +6,7 @@ structured attributes are opaque: they are read from their text.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -119,6 +120,75 @@ def _read(pattern: re.Pattern[str], cls: type[T], text: str) -> T | None:
     return cls(**fields)
 
 
+def _dims_problem(field: str, values: tuple[int, ...], rank: int, of: str) -> str | None:
+    """Why `values`, a dimension-number list, is not distinct dimensions of
+    a rank-`rank` value; None when they are."""
+    for v in values:
+        if not 0 <= v < rank:
+            return f"{field} entry {v} is out of range for {of} of rank {rank}"
+    if len(set(values)) != len(values):
+        return f"{field} {list(values)} names a dimension twice"
+    return None
+
+
+def _first(*problems: str | None) -> str | None:
+    return next((p for p in problems if p is not None), None)
+
+
+class MalformedDimensions(ValueError):
+    """An hlo gather's or scatter's dimension numbers that do not fit its
+    operands (MLIR never verifies the unregistered dialect); the message
+    names the field and the value."""
+
+
+def _indexing_problem(
+    dims: GatherDimensions | ScatterDimensions,
+    names: tuple[str, str, str, str, str],
+    ranks: tuple[int, int],
+    indices: Sequence[int | None],
+    of: tuple[str, str, str],
+) -> str | None:
+    """Why a gather's or scatter's dimension numbers do not fit its values:
+    `names` are its fields for (window dimensions, collapsed dimensions,
+    operand batching dimensions, index batching dimensions, index map),
+    `ranks` the ranks of (its window-holding value, its operand), `of`
+    how to call (that value, the operand, the indices)."""
+    window, collapsed, batching, index_batching, index_map = (getattr(dims, n) for n in names)
+    ivd = dims.index_vector_dim
+    if not 0 <= ivd <= len(indices):
+        return f"index_vector_dim {ivd} is out of range for {of[2]} of rank {len(indices)}"
+    problem = _first(
+        _dims_problem(names[0], window, ranks[0], of[0]),
+        *(_dims_problem(n, v, ranks[1], of[1]) for n, v in zip(names[1:3], (collapsed, batching))),
+        _dims_problem(names[3], index_batching, len(indices), of[2]),
+        _dims_problem(names[4], index_map, ranks[1], of[1]),
+    )
+    if problem is not None:
+        return problem
+    for other, values in ((names[1], collapsed), (names[4], index_map)):
+        if set(values) & set(batching):
+            return f"{other} and {names[2]} share a dimension"
+    if ivd in index_batching:
+        return f"{names[3]} holds index_vector_dim {ivd}"
+    if len(batching) != len(index_batching):
+        return f"{names[2]} has {len(batching)} entries but {names[3]} {len(index_batching)}"
+    vector = 1 if ivd == len(indices) else indices[ivd]
+    if vector is not None and len(index_map) != vector:
+        return f"{names[4]} has {len(index_map)} entries for index vectors of {vector}"
+    return None
+
+
+def gather_problem(dims: GatherDimensions, ranks: tuple[int, int], indices: Sequence[int | None]) -> str | None:
+    """Why `dims` cannot describe a gather of a rank-`ranks[1]` operand
+    into a rank-`ranks[0]` result by start indices of shape `indices` (the
+    rules, partition and the simulator index by these numbers); None when
+    they fit.  Counts the shapes decide are left to the callers."""
+    names = ("offset_dims", "collapsed_slice_dims", "operand_batching_dims", "start_indices_batching_dims")
+    return _indexing_problem(
+        dims, (*names, "start_index_map"), ranks, indices, ("a result", "an operand", "start indices")
+    )
+
+
 def gather_dimensions(text: str) -> GatherDimensions | None:
     """The fields of a gather's `dimension_numbers` printed as `text`; None
     when it is not one (or names a field this reading does not know)."""
@@ -142,6 +212,16 @@ class ScatterDimensions:
         order: those neither inserted nor batching."""
         skipped = set(self.inserted_window_dims) | set(self.input_batching_dims)
         return [d for d in range(rank) if d not in skipped]
+
+
+def scatter_problem(dims: ScatterDimensions, ranks: tuple[int, int], indices: Sequence[int | None]) -> str | None:
+    """Why `dims` cannot describe a scatter of rank-`ranks[0]` updates into
+    rank-`ranks[1]` inputs by indices of shape `indices`; None when they
+    fit (as `gather_problem`)."""
+    names = ("update_window_dims", "inserted_window_dims", "input_batching_dims", "scatter_indices_batching_dims")
+    return _indexing_problem(
+        dims, (*names, "scatter_dims_to_operand_dims"), ranks, indices, ("updates", "an input", "indices")
+    )
 
 
 def scatter_dimensions(text: str) -> ScatterDimensions | None:
@@ -290,11 +370,14 @@ __all__ = [
     "ConvDimensions",
     "DotDimensions",
     "GatherDimensions",
+    "MalformedDimensions",
     "ScatterDimensions",
     "conv_dimensions",
     "dot_dimensions",
     "gather_dimensions",
+    "gather_problem",
     "ints_like",
     "ints_of",
     "scatter_dimensions",
+    "scatter_problem",
 ]

@@ -50,8 +50,10 @@ from ...ir.hlo import (
     conv_dimensions,
     dot_dimensions,
     gather_dimensions,
+    gather_problem,
     int_list,
     scatter_dimensions,
+    scatter_problem,
 )
 from .. import minmax
 from ..program import Block, Compiler, Step, dtype_of, fail, register, run_block, run_block_now
@@ -769,6 +771,9 @@ def _gather(frame, step: Step, operand, start_indices):
     batch's (clamped) start, plus its batching index, plus its offset."""
     x = np.asarray(operand)
     d, sizes = step.attrs["dims"], step.attrs["sizes"]
+    problem = gather_problem(d, (len(step.attrs["shape"]), x.ndim), np.shape(start_indices))
+    if problem is not None:
+        raise fail(step, f"has dimension numbers that do not fit its values: {problem}")
     ivd = d.index_vector_dim
     starts = _start_vectors(step, start_indices, ivd, "start indices")
     batch_shape = starts.shape[:-1]
@@ -1236,6 +1241,9 @@ def _scatter_targets(step: Step, shape: tuple[int, ...], indices, update_shape: 
     lands on, and a mask of the elements whose window fits the input."""
     d = step.attrs["dims"]
     rank = len(shape)
+    problem = scatter_problem(d, (len(update_shape), rank), np.shape(indices))
+    if problem is not None:
+        raise fail(step, f"has dimension numbers that do not fit its values: {problem}")
     ivd = d.index_vector_dim
     starts = _start_vectors(step, indices, ivd, "scatter indices")
     window_of = d.window_of(rank)
