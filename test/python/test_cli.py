@@ -847,3 +847,33 @@ def test_fuzz_random_bytes(tmp_path):
         name = "in.mlir" if i % 2 else "<stdin>"
         assert (p.returncode, out(p)) == (1, "")
         assert err(p).startswith(f"{name}:{line}:{col}: error: input must be UTF-8 text: {reason}")
+
+
+_OP_VIEWS = """
+import sys
+from mesh_dialect.tools.opviews import use_light_dialect_modules
+if sys.argv[1] == "light":
+    use_light_dialect_modules()
+import mesh_dialect
+from mlir.dialects import _linalg_ops_gen
+text = '''
+func.func @f(%a: tensor<4x4xf32>, %b: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<4x4xf32>, tensor<4x4xf32>) outs(%a : tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %0 : tensor<4x4xf32>
+}
+'''
+module = mesh_dialect.parse(text, context=mesh_dialect.context())
+body = module.regions[0].blocks[0].operations[0].regions[0].blocks[0]
+matmul = list(body.operations)[0]
+print(type(matmul) is _linalg_ops_gen.MatmulOp, "mlir.dialects.linalg" in sys.modules)
+"""
+
+
+@pytest.mark.parametrize(("search", "printed"), [("light", "True False"), ("upstream", "True True")])
+def test_tools_find_linalg_op_classes_without_its_op_dsl(search, printed):
+    """The tools' search finds the same generated op class for a linalg op
+    without importing `mlir.dialects.linalg`, whose op DSL costs a small
+    run about 50 ms; upstream's search (the Python API's) imports it."""
+    p = subprocess.run([sys.executable, "-c", _OP_VIEWS, search], capture_output=True, timeout=120)
+    assert p.returncode == 0, p.stderr.decode()
+    assert p.stdout.decode().split() == printed.split()

@@ -9,6 +9,7 @@ from ..driver.opt import OptDriver, OptOptions
 from ..driver.pipeline import PIPELINES, Element, PipelineError, parse_pipeline
 from ..transforms import PASSES
 from . import guarded, progress
+from .opviews import use_light_dialect_modules
 
 
 def _pass_listing() -> str:
@@ -275,6 +276,7 @@ def _main(argv: list[str] | None) -> int:
 
 
 def entry() -> None:
+    use_light_dialect_modules()
     sys.exit(main())
 
 

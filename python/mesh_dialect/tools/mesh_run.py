@@ -12,6 +12,7 @@ from collections.abc import Callable
 from ..driver.run import TOLERANCE_DOC, RunDriver, RunOptions
 from ..sim.interpreter import MAX_DEVICES
 from . import guarded, progress
+from .opviews import use_light_dialect_modules
 
 
 def _integer(text: str) -> int:
@@ -197,6 +198,7 @@ def _main(argv: list[str] | None) -> int:
 
 
 def entry() -> None:
+    use_light_dialect_modules()
     sys.exit(main())
 
 

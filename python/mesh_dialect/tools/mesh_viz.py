@@ -26,6 +26,7 @@ from ..ir import diagnostics as diag
 from ..ir.asm import parse
 from ..ir.dialect import load_dialect
 from . import guarded
+from .opviews import use_light_dialect_modules
 
 PROG = "mesh-viz"
 MAX_WIDTH = 10000
@@ -197,6 +198,7 @@ def _text_writer(body: str):
 
 
 def entry() -> None:
+    use_light_dialect_modules()
     sys.exit(main())
 
 
