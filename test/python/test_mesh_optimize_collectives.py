@@ -767,29 +767,45 @@ def test_reversals_between_collectives_keep_every_devices_results(text, seed):
 
 @st.composite
 def multi_flips(draw):
-    """A per-device program: all_gathers of two or three dimensions, each
-    over its own mesh axes (in any order), an hlo reverse of those
-    dimensions and maybe another, and all_slices splitting each again (in
-    any order)."""
+    """A per-device program: all_gathers of one to three dimensions, each
+    over its own mesh axes (in any order; a dimension's axes maybe over two
+    gathers, minor first as partition gathers an axis tuple, or in any
+    order), an hlo reverse of those dimensions and maybe another, and
+    all_slices splitting each again (in any order, a dimension's axes major
+    first, or in any order)."""
     mesh = [draw(st.integers(2, 3)) for _ in range(draw(st.integers(2, 3)))]
-    rank = draw(st.integers(2, 3))
-    count = draw(st.integers(2, min(rank, len(mesh))))
+    rank = draw(st.integers(1, 3))
+    count = draw(st.integers(1, min(rank, len(mesh))))
     dims = sorted(draw(st.permutations(range(rank)))[:count])
     free = draw(st.permutations(range(len(mesh))))
     groups = {}
     for k, d in enumerate(dims):  # each dimension at least one axis of its own, the last the rest maybe
         take = 1 if k < count - 1 else draw(st.integers(1, len(free) - k))
         groups[d] = list(free[k : k + take])
+    # each dimension's axes in one or two chunks, major first
+    chunks = {}
+    for d, axes in groups.items():
+        cut = draw(st.integers(1, len(axes)))
+        chunks[d] = [axes[:cut], axes[cut:]] if cut < len(axes) else [axes]
+    steps = [(d, k) for d in dims for k in range(len(chunks[d]))]
+    tidy = draw(st.booleans()) or draw(st.booleans())  # (else a dimension's chunks in any order)
+
+    def ordered(permuted: list[tuple[int, int]], minor_first: bool) -> list[tuple[int, int]]:
+        if not tidy:
+            return permuted
+        left = {d: sorted((k for e, k in permuted if e == d), reverse=minor_first) for d in dims}
+        return [(d, left[d].pop(0)) for d, _ in permuted]
+
     local = [draw(st.integers(1, 2)) for _ in range(rank)]
     reversed_dims = sorted(set(dims) | ({draw(st.integers(0, rank - 1))} if draw(st.booleans()) else set()))
     shape = list(local)
     lines = []
     value = "%a0"
-    for j, d in enumerate(draw(st.permutations(dims))):
+    for j, (d, k) in enumerate(ordered(list(draw(st.permutations(steps))), True)):
         before = tuple(shape)
-        shape[d] *= math.prod(mesh[a] for a in groups[d])
+        shape[d] *= math.prod(mesh[a] for a in chunks[d][k])
         lines.append(
-            f"  %g{j} = mesh.all_gather {value} on @mesh mesh_axes = {groups[d]} gather_axis = {d} "
+            f"  %g{j} = mesh.all_gather {value} on @mesh mesh_axes = {chunks[d][k]} gather_axis = {d} "
             f": {_ty(before)} -> {_ty(tuple(shape))}"
         )
         value = f"%g{j}"
@@ -799,11 +815,11 @@ def multi_flips(draw):
         f": ({whole}) -> {whole}"
     )
     value = "%r"
-    for j, d in enumerate(draw(st.permutations(dims))):
+    for j, (d, k) in enumerate(ordered(list(draw(st.permutations(steps))), False)):
         before = tuple(shape)
-        shape[d] //= math.prod(mesh[a] for a in groups[d])
+        shape[d] //= math.prod(mesh[a] for a in chunks[d][k])
         lines.append(
-            f"  %s{j} = mesh.all_slice {value} on @mesh mesh_axes = {groups[d]} slice_axis = {d} "
+            f"  %s{j} = mesh.all_slice {value} on @mesh mesh_axes = {chunks[d][k]} slice_axis = {d} "
             f": {_ty(before)} -> {_ty(tuple(shape))}"
         )
         value = f"%s{j}"
@@ -815,10 +831,32 @@ def multi_flips(draw):
     )
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(multi_flips(), st.integers(0, 2**31 - 1))
 def test_reversals_of_several_gathered_dimensions_keep_every_devices_results(text, seed):
     _same_and_moved_point_to_point(text, seed)
+
+
+TUPLE_FLIP = """
+mesh.mesh @mesh(shape = 2x3)
+func.func @f(%a0: tensor<2x3xi32>) -> tensor<2x3xi32> {
+  %g0 = mesh.all_gather %a0 on @mesh mesh_axes = [0] gather_axis = 0 : tensor<2x3xi32> -> tensor<4x3xi32>
+  %g1 = mesh.all_gather %g0 on @mesh mesh_axes = [1] gather_axis = 0 : tensor<4x3xi32> -> tensor<12x3xi32>
+  %r = "stablehlo.reverse"(%g1) <{dimensions = array<i64: 0, 1>}> : (tensor<12x3xi32>) -> tensor<12x3xi32>
+  %s0 = mesh.all_slice %r on @mesh mesh_axes = [1] slice_axis = 0 : tensor<12x3xi32> -> tensor<4x3xi32>
+  %s1 = mesh.all_slice %s0 on @mesh mesh_axes = [0] slice_axis = 0 : tensor<4x3xi32> -> tensor<2x3xi32>
+  return %s1 : tensor<2x3xi32>
+}
+"""
+"""Rows split over the axis tuple (1, 0), gathered minor axis first and
+split again major first, reversed with the columns."""
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_a_dimension_gathered_over_two_axes_in_turn_trades_with_one_mirror(seed):
+    printed = _same(TUPLE_FLIP, seed)
+    assert "mesh.all_" not in printed, printed
+    assert printed.count("mesh.send %") == 2 and "mesh_axes = [1, 0] destination" in printed, printed
 
 
 # -- roll-by-shift ------------------------------------------------------------------

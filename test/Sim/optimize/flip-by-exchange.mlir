@@ -21,6 +21,9 @@
 // RUN: mesh-run --allow-unregistered-dialect %t.mlir -f hlo_rows_over_both_axes_minor_first --compare-with %s -q --seed 7 | FileCheck %s --check-prefix=MATCH
 // RUN: mesh-run --allow-unregistered-dialect %t.mlir -f hlo_rows_and_cols --compare-with %s -q --seed 8 | FileCheck %s --check-prefix=MATCH
 // RUN: mesh-run --allow-unregistered-dialect %t.mlir -f hlo_three_dims --compare-with %s -q --seed 9 | FileCheck %s --check-prefix=MATCH
+// RUN: mesh-run --allow-unregistered-dialect %t.mlir -f hlo_rows_and_whole_cols --compare-with %s -q --seed 10 | FileCheck %s --check-prefix=MATCH
+// RUN: mesh-run --allow-unregistered-dialect %t.mlir -f hlo_rows_and_whole_cols --compare-with %s -q --seed 11 | FileCheck %s --check-prefix=MATCH
+// RUN: mesh-opt --allow-unregistered-dialect --pass-pipeline='builtin.module(mesh-analysis)' %t.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=BYTES
 // RUN: mesh-opt --mesh-optimize-collectives=explain=true %t.part.mlir --allow-unregistered-dialect -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 // MATCH: match
 // REMARK: remark: a reversal between two all_to_alls became an exchange with the mirror device: 768 -> 512 bytes received per device
@@ -204,4 +207,23 @@ func.func @hlo_three_dims(%x: tensor<4x3x8xi32>) -> tensor<4x3x8xi32> {
   %y = "stablehlo.reverse"(%xs) <{dimensions = array<i64: 0, 1, 2>}> : (tensor<4x3x8xi32>) -> tensor<4x3x8xi32>
   %ys = mesh.shard %y to %s : tensor<4x3x8xi32>
   return %ys : tensor<4x3x8xi32>
+}
+
+// jnp.flip(x) of a tensor split along its rows alone reverses the columns
+// too: they reverse in place, beside the rows' exchange (128 bytes, as
+// XLA's collective-permute; the all_gather received 384).
+// CHECK-LABEL: func.func @hlo_rows_and_whole_cols(
+// CHECK-NOT: mesh.all_
+// CHECK: "stablehlo.reverse"(%arg0) <{dimensions = array<i64: 0, 1>}> : (tensor<2x16xf32>) -> tensor<2x16xf32>
+// CHECK: mesh.send %{{.*}} on @m24 mesh_axes = [1] destination = [%{{.*}}] : (tensor<2x16xf32>, index)
+// CHECK-NOT: mesh.all_
+// CHECK: return
+// BYTES-LABEL: @hlo_rows_and_whole_cols
+// BYTES: max {{.*}} 128
+func.func @hlo_rows_and_whole_cols(%x: tensor<8x16xf32>) -> tensor<8x16xf32> {
+  %s = mesh.sharding @m24 split_axes = [[1]] : !mesh.sharding
+  %xs = mesh.shard %x to %s : tensor<8x16xf32>
+  %y = "stablehlo.reverse"(%xs) <{dimensions = array<i64: 0, 1>}> : (tensor<8x16xf32>) -> tensor<8x16xf32>
+  %ys = mesh.shard %y to %s : tensor<8x16xf32>
+  return %ys : tensor<8x16xf32>
 }

@@ -1087,8 +1087,11 @@ class MeshOptimizeCollectives(Pass):
         Each device reverses its own piece and trades it with its mirror
         device (a rotating `mesh.shift` when the axis has two devices,
         point-to-point sends and receives otherwise; the middle device of
-        an odd axis keeps its own)."""
-        changed = False
+        an odd axis keeps its own).  Chains of all_gathers and all_slices
+        are taken whole first (`_flip_dims_by_exchange`): a dimension split
+        over an axis tuple is gathered one axis at a time, and the
+        innermost pair alone would leave the others' collectives."""
+        changed = self._flip_dims_by_exchange(module, meshes)
         for back in _ops(module, _GATHERING):
             found = _reversal_between(back, meshes)
             if found is None:
@@ -1118,13 +1121,14 @@ class MeshOptimizeCollectives(Pass):
             if init is not None and next(iter(init.results[0].uses), None) is None:
                 init.erase()  # the reversal's own init, read by nothing else
             changed = True
-        return self._flip_dims_by_exchange(module, meshes) or changed
+        return changed
 
     def _flip_dims_by_exchange(self, module: ir.Operation, meshes: Meshes) -> bool:
-        """All_gathers that gather several dimensions, each split over its
-        own mesh axes, an hlo `reverse` of those dimensions and maybe others
-        (`jnp.flip` of an image split along rows and columns), and the
-        all_slices that split them again: device i's piece is its mirror's
+        """All_gathers that gather dimensions, each split over its own mesh
+        axes (one or several gathers each), an hlo `reverse` of those
+        dimensions and maybe others (`jnp.flip` of an image split along rows
+        and columns, or along rows alone: the columns reverse in place), and
+        the all_slices that split them again: device i's piece is its mirror's
         along every group, reversed, and mirroring each group's index
         mirrors the row-major index over all their axes, so each device
         reverses its own piece and trades it with the device at n - 1 - i
@@ -1147,10 +1151,12 @@ class MeshOptimizeCollectives(Pass):
                 local.operands[0] = x
                 local.results[0].set_type(x.type)
                 value = permuted(local.results[0], mesh_name, sizes, axes, [n - 1 - i for i in range(n)])
-            dims = ", ".join(str(_collective(g).gather_axis) for g in reversed(gathers))
+            gathered = sorted({_collective(g).gather_axis for g in gathers})
+            dims = ", ".join(map(str, gathered))
+            around = "all_gathers and all_slices" if len(gathers) > 1 else "an all_gather and an all_slice"
             what = (
-                f"a reversal of dimensions {dims} between all_gathers and all_slices became an exchange with "
-                "the mirror device"
+                f"a reversal of dimension{'s' if len(gathered) > 1 else ''} {dims} between {around} became an "
+                "exchange with the mirror device"
             )
             self._replace_around(back, gathers, (*slices[-2::-1], reverse), value, what, before, after)
             changed = True
@@ -2171,11 +2177,12 @@ def _reversal_of_gathered_dims(
 ) -> tuple[list[ir.Operation], list[ir.Operation], str, list[int], list[int]] | None:
     """(the all_gathers before `reverse`, last first; the all_slices after
     it, in order; the mesh; every gathered dimension's mesh axes, in
-    dimension order; their sizes) when two or more all_gathers, each of a
-    dimension over its own axes, made `reverse`'s operand, it reverses
-    those dimensions (and maybe others), and all_slices split each again over the
-    same axes into pieces of the gathered ones' size, every value between
-    read only by the next op of the chain; else None."""
+    dimension order; their sizes) when all_gathers, each of a dimension
+    over its own axes, made `reverse`'s operand, it reverses those
+    dimensions (and maybe others: one gathered dimension and others too is
+    `jnp.flip(x)` of all of a tensor split along one), and all_slices split
+    each again over the same axes into pieces of the gathered ones' size,
+    every value between read only by the next op of the chain; else None."""
     if len(reverse.operands) != 1 or "dimensions" not in reverse.attributes:
         return None
     gathers: list[ir.Operation] = []
@@ -2195,21 +2202,24 @@ def _reversal_of_gathered_dims(
             return None
         slices.append(uses[0].owner.operation)
         value = slices[-1].results[0]
-    if len(gathers) < 2 or any(op.block != reverse.block for op in (*gathers, *slices)):
+    if not gathers or any(op.block != reverse.block for op in (*gathers, *slices)):
         return None
     views = [_collective(op) for op in (*gathers, *slices)]
     mesh = _static_mesh(gathers[0], meshes)
     if mesh is None or any(v.mesh != views[0].mesh for v in views):
         return None
-    gathered = {v.gather_axis: tuple(v.mesh_axes) for v in views[: len(gathers)]}
-    split = {v.slice_axis: tuple(v.mesh_axes) for v in views[len(gathers) :]}
+    # per dimension, its axes major first: a dimension split over an axis
+    # tuple is gathered minor axis first, so the gather nearest the reversal
+    # holds its major axes, and the slice nearest it splits them again
+    gathered: dict[int, tuple[int, ...]] = {}
+    split: dict[int, tuple[int, ...]] = {}
+    for v in views[: len(gathers)]:
+        gathered[v.gather_axis] = gathered.get(v.gather_axis, ()) + tuple(v.mesh_axes)
+    for v in views[len(gathers) :]:
+        split[v.slice_axis] = split.get(v.slice_axis, ()) + tuple(v.mesh_axes)
     dims = sorted(gathered)
     # (a reversed dimension no collective gathers is each device's own: reversed where it is)
-    if (
-        len(gathered) != len(gathers)
-        or gathered != split
-        or not set(dims) <= set(ints_of(reverse.attributes["dimensions"]))
-    ):
+    if gathered != split or not set(dims) <= set(ints_of(reverse.attributes["dimensions"])):
         return None
     axes = [a for d in dims for a in gathered[d]]
     if len(set(axes)) != len(axes):
