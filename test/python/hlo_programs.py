@@ -147,6 +147,19 @@ class _Gen:
         self.pool.append(v)
         return v
 
+    def rows_split(self, v: Value) -> Value:
+        """`v` annotated split along its first dimension over one mesh axis."""
+        axis = self.rng.randrange(len(self.mesh))
+        if v.shape[0] % self.mesh[axis]:
+            self.all_even = False
+        self.annotations += 1
+        s = self.fresh()
+        text = "[" + ", ".join([f"[{axis}]", *("[]" for _ in v.shape[1:])]) + "]"
+        self.emit(f"{s} = mesh.sharding @mesh split_axes = {text} : !mesh.sharding")
+        out = dataclasses.replace(v, name=self.fresh())
+        self.emit(f"{out.name} = mesh.shard {v.name} to {s} : {v.type}")
+        return out
+
     def annotate(self, v: Value) -> Value:
         split: list[list[int]] = [[] for _ in v.shape]
         for a in self.rng.sample(range(len(self.mesh)), len(self.mesh)):
@@ -604,6 +617,54 @@ class _Gen:
         self.emit(f"}}) : ({a.type}, {index_type}, {new.type}) -> {out.type}")
         return self.add(out)
 
+    def segment(self) -> Value:
+        """`jax.ops.segment_sum` (or `_max`, `_min`, `_prod`): rows of a value
+        scattered by ids into `m` segments with a combiner, into its identity
+        (or, now and then, into 2)."""
+        a = self.pick(self.rng.choice(("f32", "i32")), min_rank=1)
+        if len(a.shape) > 3:
+            return self.unary()
+        n, rest = a.shape[0], a.shape[1:]
+        ids = self.arg((n,), "i32")
+        if self.rng.random() < 0.6:  # the rows split, as a data-parallel segment op has them
+            a, ids = self.rows_split(a), self.rows_split(ids)
+        m = self.rng.choices(SIZES, SIZE_WEIGHTS)[0]
+        name = self.rng.choice(list(BODIES))
+        body, fid, iid = BODIES[name]
+        init, ibound = (fid if a.elem == "f32" else iid), 0.0
+        if self.rng.random() < 0.15:  # an init that is not the identity
+            init, ibound = ("2.0" if a.elem == "f32" else "2"), 2.0
+        base = max(a.bound, ibound, 1.0)
+        power = math.inf if (n + 1) * math.log2(base) > 100 else base ** (n + 1)
+        bound = {"add": n * a.bound + ibound, "multiply": power}.get(name, max(a.bound, ibound))
+        s = f"tensor<{a.elem}>"
+        z = self.scalar(a.elem, init)
+        full = Value(self.fresh(), (m, *rest), a.elem)
+        self.emit(
+            f'{full.name} = "stablehlo.broadcast_in_dim"({z.name}) <{{broadcast_dimensions = array<i64>}}> '
+            f": ({s}) -> {full.type}"
+        )
+        index = Value(self.fresh(), (n, 1), "i32")
+        self.emit(
+            f'{index.name} = "stablehlo.broadcast_in_dim"({ids.name}) <{{broadcast_dimensions = array<i64: 0>}}> '
+            f": ({ids.type}) -> {index.type}"
+        )
+        out = Value(self.fresh(), (m, *rest), a.elem, bound, a.signed and name == "multiply")
+        dialect = self.dialect()
+        self.ops[f"{dialect}.scatter.segment_{name}"] += 1
+        windows = ", ".join(str(k) for k in range(1, len(a.shape)))
+        numbers = (
+            f"scatter_dimension_numbers = #{dialect}.scatter<update_window_dims = [{windows}], "
+            f"inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>"
+        )
+        old, given, total = self.fresh(), self.fresh(), self.fresh()
+        self.emit(f'{out.name} = "{dialect}.scatter"({full.name}, {index.name}, {a.name}) <{{{numbers}}}> ({{')
+        self.emit(f"^bb0({old}: {s}, {given}: {s}):")
+        self.emit(f'  {total} = "{dialect}.{body.split(".")[1]}"({old}, {given}) : ({s}, {s}) -> {s}')
+        self.emit(f'  "{dialect}.return"({total}) : ({s}) -> ()')
+        self.emit(f"}}) : ({full.type}, {index.type}, {a.type}) -> {out.type}")
+        return self.add(out)
+
     def concatenate(self) -> Value:
         """Two or three values joined along one dimension (`jnp.concatenate`,
         a cache grown by a token), equal along the others."""
@@ -642,6 +703,7 @@ class _Gen:
             (self.dynamic_slice, 1),
             (self.dynamic_update_slice, 1),
             (self.scatter, 1),
+            (self.segment, 1),
             (self.concatenate, 1),
         )
         count = self.rng.randint(2, KNOBS["max_ops"])

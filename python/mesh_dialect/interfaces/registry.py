@@ -429,7 +429,7 @@ def _signature(
     if facts.reduce_window:
         key += (_neutral_init(op),)  # its rule reads the init's defining op
     elif facts.scatter and len(op.operands) == 3:
-        key += (_neutral(op.operands[0], "sum"),)  # its rule reads the input's defining op
+        key += (_scatter_combiner(op),)  # its rule reads the input's defining op
     body = None
     if facts.keys_body and len(op.regions):
         if facts.linalg and _no_reduction_loop(iterators, parallel):
@@ -2295,7 +2295,8 @@ def _hlo_scatter(op: ir.Operation) -> ShardingRule | None:
     along stays whole: an update may land on any device's piece.  A
     scatter-add into zeros also has a sum loop per batch dimension of its
     updates (XLA's embedding gradient: each device scatters its own tokens'
-    rows, then one all_reduce adds the pieces)."""
+    rows, then one all_reduce adds the pieces), and so has a max, min or
+    product into its identity a loop of that kind (`segment_max`)."""
     n = len(op.results)
     dims = scatter_dimensions(str(_attr(op, "scatter_dimension_numbers") or ""))
     if dims is None or n < 1 or len(op.operands) != 2 * n + 1:
@@ -2351,16 +2352,32 @@ def _hlo_scatter(op: ir.Operation) -> ShardingRule | None:
             if 0 <= k < rank and width == 1 and shape[k] is not None and shape[k] > 1:
                 followed.add(k)
     iterators = [Iterator.parallel() if k in followed else Iterator.invalid() for k in range(rank)]
-    if n == 1 and hlo_reduce_kind(op, 1) == "sum" and _summable(op.results[0]) and _neutral(inputs[0], "sum"):
-        # added into zeros (an embedding's gradient): each device may scatter
-        # a part of the updates, and the pieces' sum is the scatter
+    combiner = _scatter_combiner(op) if n == 1 else None
+    if combiner is not None and _summable(op.results[0]):
+        # added into zeros (an embedding's gradient; `segment_max` into the
+        # lowest value, `segment_prod` into ones): each device may scatter a
+        # part of the updates, and the pieces combined are the scatter
         for u, q in zip(scattered, index_batch):
             if update_map[u] is None:
                 update_map[u] = indices_map[q] = len(iterators)
-                iterators.append(Iterator.reduction("sum"))
+                iterators.append(Iterator.reduction(combiner))
     same = tuple(range(rank))
     operand_maps = ((same,) * n) + (tuple(indices_map),) + ((tuple(update_map),) * n)
     return ShardingRule(tuple(iterators), operand_maps, (same,) * n)
+
+
+_SCATTER_COMBINERS = ("sum", "max", "min", "product")
+
+
+def _scatter_combiner(op: ir.Operation) -> str | None:
+    """The combiner of a one-input scatter's body when the input is its
+    identity (a splat of 0 for a sum, of the lowest value for a max, of 1
+    for a product), which pieces of the updates scattered apart combine
+    into the whole scatter by; else None."""
+    if len(op.operands) != 3:
+        return None
+    kind = hlo_reduce_kind(op, 1)
+    return kind if kind in _SCATTER_COMBINERS and _neutral(op.operands[0], kind) else None
 
 
 def _summable(v: ir.Value) -> bool:
