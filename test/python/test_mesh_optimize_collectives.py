@@ -716,22 +716,29 @@ def _split_axes(draw, largest: int):
 def flips(draw):
     """A per-device program: an all_to_all (or all_gather) gathering a split
     dimension, a reversal of it (a copying linalg.generic or stablehlo's
-    reverse), and the collective splitting it again."""
+    reverse, which may reverse other dimensions too: the one the all_to_all
+    splits meanwhile, which no rewrite may take, or a third one), and the
+    collective splitting it again."""
     mesh, axis, n = draw(_split_axes(5))
     piece = draw(st.integers(1, 3))
     mesh_text = "x".join(map(str, mesh))
+    hlo = draw(st.booleans())
     if draw(st.booleans()):
         other = n * draw(st.integers(1, 2))
-        arg, gathered = (piece, other), (n * piece, other // n)
+        third = (draw(st.integers(1, 2)),) if hlo and draw(st.booleans()) else ()
+        arg, gathered = (piece, other, *third), (n * piece, other // n, *third)
         first, second = _gather_and_split(axis, True, "%r")
         back, flip, loops = "(i, j) -> (i, j)", f"(i, j) -> ({n * piece - 1} - i, j)", '["parallel", "parallel"]'
     else:
         arg, gathered = (piece,), (n * piece,)
         first, second = _gather_and_split(axis, False, "%r")
         back, flip, loops = "(i) -> (i)", f"(i) -> ({n * piece - 1} - i)", '["parallel"]'
-    if draw(st.booleans()):
+    if hlo:
+        dims = [0, *(d for d in range(1, len(arg)) if draw(st.booleans()))]
+        listed = ", ".join(map(str, dims))
         reverse = (
-            f'  %r = "stablehlo.reverse"(%g) <{{dimensions = array<i64: 0>}}> : ({_ty(gathered)}) -> {_ty(gathered)}\n'
+            f'  %r = "stablehlo.reverse"(%g) <{{dimensions = array<i64: {listed}>}}> '
+            f": ({_ty(gathered)}) -> {_ty(gathered)}\n"
         )
     else:
         reverse = (

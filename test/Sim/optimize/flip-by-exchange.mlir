@@ -23,6 +23,7 @@
 // RUN: mesh-run --allow-unregistered-dialect %t.mlir -f hlo_three_dims --compare-with %s -q --seed 9 | FileCheck %s --check-prefix=MATCH
 // RUN: mesh-run --allow-unregistered-dialect %t.mlir -f hlo_rows_and_whole_cols --compare-with %s -q --seed 10 | FileCheck %s --check-prefix=MATCH
 // RUN: mesh-run --allow-unregistered-dialect %t.mlir -f hlo_rows_and_whole_cols --compare-with %s -q --seed 11 | FileCheck %s --check-prefix=MATCH
+// RUN: mesh-run --allow-unregistered-dialect %t.mlir -f hlo_rows_and_cols_through_all_to_alls --compare-with %s -q --seed 12 | FileCheck %s --check-prefix=MATCH
 // RUN: mesh-opt --allow-unregistered-dialect --pass-pipeline='builtin.module(mesh-analysis)' %t.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=BYTES
 // RUN: mesh-opt --mesh-optimize-collectives=explain=true %t.part.mlir --allow-unregistered-dialect -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 // MATCH: match
@@ -226,4 +227,24 @@ func.func @hlo_rows_and_whole_cols(%x: tensor<8x16xf32>) -> tensor<8x16xf32> {
   %y = "stablehlo.reverse"(%xs) <{dimensions = array<i64: 0, 1>}> : (tensor<8x16xf32>) -> tensor<8x16xf32>
   %ys = mesh.shard %y to %s : tensor<8x16xf32>
   return %ys : tensor<8x16xf32>
+}
+
+// Rows split over the axis of 4 and reversed with the columns, the rows
+// moved onto the last dimension and back by all_to_alls: the columns too
+// reverse in each device's piece as it is (256 bytes, where the two
+// all_to_alls received 384).
+// CHECK-LABEL: func.func @hlo_rows_and_cols_through_all_to_alls(
+// CHECK-NOT: mesh.all_
+// CHECK: "stablehlo.reverse"(%arg0) <{dimensions = array<i64: 0, 1>}> : (tensor<2x4x8xf32>) -> tensor<2x4x8xf32>
+// CHECK: mesh.send %{{.*}} on @m24 mesh_axes = [1] destination = [%{{.*}}] : (tensor<2x4x8xf32>, index)
+// CHECK-NOT: mesh.all_
+// CHECK: return
+// BYTES-LABEL: @hlo_rows_and_cols_through_all_to_alls
+// BYTES: max {{.*}} 256
+func.func @hlo_rows_and_cols_through_all_to_alls(%x: tensor<8x4x8xf32>) -> tensor<8x4x8xf32> {
+  %s = mesh.sharding @m24 split_axes = [[1]] : !mesh.sharding
+  %xs = mesh.shard %x to %s : tensor<8x4x8xf32>
+  %y = "stablehlo.reverse"(%xs) <{dimensions = array<i64: 0, 1>}> : (tensor<8x4x8xf32>) -> tensor<8x4x8xf32>
+  %ys = mesh.shard %y to %s : tensor<8x4x8xf32>
+  return %ys : tensor<8x4x8xf32>
 }

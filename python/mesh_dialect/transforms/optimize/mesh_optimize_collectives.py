@@ -2248,10 +2248,14 @@ def _reversal_between(back: ir.Operation, meshes: Meshes) -> tuple[ir.Operation,
     if gathered is None or gathered.type != reversed_value.type:
         return None
     shape = _static_shape(gathered.type)
-    if shape is None or not _reverses_only(reverse, d, shape):
+    others = None if shape is None else _also_reversed(reverse, d, shape)
+    if others is None:
         return None
     forward = _gathering(back, gathered, d, (reverse,))
     if forward is None or forward.operands[0].type != back.results[0].type:
+        return None
+    if forward.name == "mesh.all_to_all" and _collective(forward).split_axis in others:
+        # (split between the collectives: each device would reverse its own part of it alone)
         return None
     local = _static_shape(back.results[0].type)
     if local is None or local[d] * math.prod(mesh.shape[a] for a in _collective(back).mesh_axes) != shape[d]:
@@ -2259,26 +2263,32 @@ def _reversal_between(back: ir.Operation, meshes: Meshes) -> tuple[ir.Operation,
     return forward, reverse, mesh, d
 
 
-def _reverses_only(op: ir.Operation, d: int, shape: tuple[int, ...]) -> bool:
-    """Whether `op` (of one operand of `shape`) reverses dimension `d` and
-    nothing else: an hlo `reverse` of that dimension, or a `linalg.generic`
-    of all parallel loops that copies its input read backwards along `d`
-    into an init it does not read."""
+def _also_reversed(op: ir.Operation, d: int, shape: tuple[int, ...]) -> set[int] | None:
+    """The other dimensions `op` (of one operand of `shape`) reverses when it
+    reverses dimension `d`: an hlo `reverse` of `d` and maybe others (each
+    device reverses those in its own piece as they are), or a
+    `linalg.generic` of all parallel loops that copies its input read
+    backwards along `d` alone into an init it does not read (none); None
+    when it is no such reversal."""
     if op.name in _REVERSES:
-        return "dimensions" in op.attributes and ints_of(op.attributes["dimensions"]) == [d]
+        if "dimensions" not in op.attributes:
+            return None
+        dims = ints_of(op.attributes["dimensions"])
+        return set(dims) - {d} if d in dims and len(set(dims)) == len(dims) else None
     if op.name != "linalg.generic" or len(op.operands) != 2 or len(op.results) != 1:
-        return False
+        return None
     if "indexing_maps" not in op.attributes or "iterator_types" not in op.attributes:
-        return False
+        return None
     maps = [ir.AffineMapAttr(m).value for m in ir.ArrayAttr(op.attributes["indexing_maps"])]
     rank = len(shape)
     if maps != [_reversal_map(rank, d, shape[d]), ir.AffineMap.get_identity(rank)]:
-        return False
+        return None
     if not _parallel_loops(op):
-        return False
+        return None
     block = op.regions[0].blocks[0]
     body = list(block.operations)
-    return len(body) == 1 and body[0].name == "linalg.yield" and body[0].operands[0] == block.arguments[0]
+    copies = len(body) == 1 and body[0].name == "linalg.yield" and body[0].operands[0] == block.arguments[0]
+    return set() if copies else None
 
 
 def _reversal_map(rank: int, d: int, size: int) -> ir.AffineMap:
