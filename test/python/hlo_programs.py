@@ -57,6 +57,17 @@ BODIES = {
 }
 
 
+def scatter_numbers(dialect: str, rank: int, d: int) -> str:
+    """The dimension numbers of a scatter of one index (a `?x1` index array)
+    at dimension `d` of a rank-`rank` input, by updates whose first
+    dimension is the index's batch and whose others are windows."""
+    windows = ", ".join(str(k) for k in range(1, rank))
+    return (
+        f"scatter_dimension_numbers = #{dialect}.scatter<update_window_dims = [{windows}], "
+        f"inserted_window_dims = [{d}], scatter_dims_to_operand_dims = [{d}], index_vector_dim = 1>"
+    )
+
+
 def index_list(dialect: str, values: list[int]) -> str:
     """An index list in `dialect`'s spelling (mhlo's dense, stablehlo's array)."""
     if dialect == "mhlo":
@@ -601,11 +612,7 @@ class _Gen:
         out = Value(self.fresh(), a.shape, a.elem, bound, a.signed and new.signed)
         dialect = self.dialect()
         self.ops[f"{dialect}.scatter.{'add' if adds else 'set'}"] += 1
-        windows = ", ".join(str(k) for k in range(1, len(a.shape)))
-        numbers = (
-            f"scatter_dimension_numbers = #{dialect}.scatter<update_window_dims = [{windows}], "
-            f"inserted_window_dims = [{d}], scatter_dims_to_operand_dims = [{d}], index_vector_dim = 1>"
-        )
+        numbers = scatter_numbers(dialect, len(a.shape), d)
         s, old, given, total = f"tensor<{a.elem}>", self.fresh(), self.fresh(), self.fresh()
         self.emit(f'{out.name} = "{dialect}.scatter"({a.name}, {index.name}, {new.name}) <{{{numbers}}}> ({{')
         self.emit(f"^bb0({old}: {s}, {given}: {s}):")
@@ -652,11 +659,7 @@ class _Gen:
         out = Value(self.fresh(), (m, *rest), a.elem, bound, a.signed and name == "multiply")
         dialect = self.dialect()
         self.ops[f"{dialect}.scatter.segment_{name}"] += 1
-        windows = ", ".join(str(k) for k in range(1, len(a.shape)))
-        numbers = (
-            f"scatter_dimension_numbers = #{dialect}.scatter<update_window_dims = [{windows}], "
-            f"inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>"
-        )
+        numbers = scatter_numbers(dialect, len(a.shape), 0)
         old, given, total = self.fresh(), self.fresh(), self.fresh()
         self.emit(f'{out.name} = "{dialect}.scatter"({full.name}, {index.name}, {a.name}) <{{{numbers}}}> ({{')
         self.emit(f"^bb0({old}: {s}, {given}: {s}):")
