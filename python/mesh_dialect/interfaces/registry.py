@@ -54,7 +54,7 @@ from ..ir.hlo import (
 from ..ir.linalg_ops import get_indexing_maps
 from ..ir.per_device import SOURCES as PER_DEVICE_SOURCES
 from ..ir.signature import attribute_items, attribute_or_text, op_signature, read_signature
-from ..ir.types import float_zero, is_boolean
+from ..ir.types import float_zero, integer_value, is_boolean
 from ..ir.uniform import readable_attr
 from .linear import LINEAR_BODY_OPS, generic_terms
 from .rules import INVALID, SELECT, Crop, DimExpr, Iterator, Scan, ShardingRule, TensorMap, Window
@@ -2808,7 +2808,7 @@ def _neutral(v: ir.Value, kind: str) -> bool:
         return float(ir.FloatAttr(value).value) in _IDENTITIES[kind]
     if not isinstance(element, ir.IntegerType):
         return False
-    n = ir.IntegerAttr(value).value
+    n = integer_value(ir.IntegerAttr(value))
     width = ir.IntegerType(element).width
     signed = not ir.IntegerType(element).is_unsigned
     if kind == "max":

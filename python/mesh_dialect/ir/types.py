@@ -74,3 +74,14 @@ def float_extreme(t: ir.Type, highest: bool) -> float | None:
 
 
 __all__ = ["float_extreme", "float_has_infinity", "float_zero", "is_boolean", "sum_zero_attr"]
+
+
+def integer_value(attr: ir.IntegerAttr) -> int:
+    """An integer attribute's value, an unsigned type's read unsigned: the
+    bindings give a 64-bit unsigned value with its top bit set as negative
+    (`dense<18446744073709551615> : tensor<ui64>` reads -1)."""
+    value = attr.value
+    t = attr.type
+    if value < 0 and isinstance(t, ir.IntegerType) and ir.IntegerType(t).is_unsigned:
+        value += 1 << ir.IntegerType(t).width
+    return value

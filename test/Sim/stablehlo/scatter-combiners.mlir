@@ -12,6 +12,7 @@
 // RUN: mesh-run %t.mlir --compare-with %s -f segment_max -q --seed 2 --rtol 0 --atol 0 --allow-unregistered-dialect | FileCheck %s --check-prefix=SIM
 // RUN: mesh-run %t.mlir --compare-with %s -f segment_min_i32 -q --seed 3 --rtol 0 --atol 0 --allow-unregistered-dialect | FileCheck %s --check-prefix=SIM
 // RUN: mesh-run %t.mlir --compare-with %s -f segment_prod_i32 -q --seed 4 --rtol 0 --atol 0 --allow-unregistered-dialect | FileCheck %s --check-prefix=SIM
+// RUN: mesh-run %t.mlir --compare-with %s -f segment_min_ui64 -q --seed 6 --rtol 0 --atol 0 --allow-unregistered-dialect | FileCheck %s --check-prefix=SIM
 // RUN: mesh-run %t.mlir --compare-with %s -f max_into_zeros -q --seed 5 --rtol 0 --atol 0 --allow-unregistered-dialect | FileCheck %s --check-prefix=SIM
 // RUN: mesh-opt --allow-unregistered-dialect --pass-pipeline='builtin.module(mesh-analysis)' %t.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=BYTES
 // SIM: match
@@ -105,4 +106,26 @@ func.func @max_into_zeros(%x: tensor<16x4xf32>, %ids: tensor<16xi32>) -> tensor<
   }) : (tensor<4x4xf32>, tensor<16x1xi32>, tensor<16x4xf32>) -> tensor<4x4xf32>
   %o = mesh.shard %r to %whole : tensor<4x4xf32>
   return %o : tensor<4x4xf32>
+}
+
+// The highest ui64 (all ones): the bindings read the splat as -1, which
+// was no identity to the rule and crashed the simulator (helper-195).
+// CHECK-LABEL: func.func @segment_min_ui64(
+// CHECK-NOT: mesh.all_gather
+// CHECK: mesh.all_reduce %{{.*}} on @mesh mesh_axes = [0] reduction = <min> : tensor<4x4xui64>
+func.func @segment_min_ui64(%x: tensor<16x4xui64>, %ids: tensor<16xi32>) -> tensor<4x4xui64> {
+  %rows = mesh.sharding @mesh split_axes = [[0]] : !mesh.sharding
+  %whole = mesh.sharding @mesh split_axes = [[]] : !mesh.sharding
+  %xs = mesh.shard %x to %rows : tensor<16x4xui64>
+  %is = mesh.shard %ids to %rows : tensor<16xi32>
+  %high = "stablehlo.constant"() <{value = dense<18446744073709551615> : tensor<ui64>}> : () -> tensor<ui64>
+  %init = "stablehlo.broadcast_in_dim"(%high) <{broadcast_dimensions = array<i64>}> : (tensor<ui64>) -> tensor<4x4xui64>
+  %i2 = "stablehlo.broadcast_in_dim"(%is) <{broadcast_dimensions = array<i64: 0>}> : (tensor<16xi32>) -> tensor<16x1xi32>
+  %r = "stablehlo.scatter"(%init, %i2, %xs) <{indices_are_sorted = false, scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>, unique_indices = false}> ({
+  ^bb0(%a: tensor<ui64>, %b: tensor<ui64>):
+    %m = "stablehlo.minimum"(%a, %b) : (tensor<ui64>, tensor<ui64>) -> tensor<ui64>
+    "stablehlo.return"(%m) : (tensor<ui64>) -> ()
+  }) : (tensor<4x4xui64>, tensor<16x1xi32>, tensor<16x4xui64>) -> tensor<4x4xui64>
+  %o = mesh.shard %r to %whole : tensor<4x4xui64>
+  return %o : tensor<4x4xui64>
 }

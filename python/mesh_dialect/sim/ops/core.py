@@ -13,6 +13,7 @@ import re
 import numpy as np
 from mlir import ir
 
+from ...ir.types import integer_value
 from ..floats import bf16_from_bits, to_bf16
 from ..minmax import maximum, maximum_number, minimum, minimum_number
 from ..program import Compiler, Frame, dtype_of, fail, is_bf16, register, run_block, run_function
@@ -286,7 +287,7 @@ def _scalar_attr(attr: ir.Attribute):
     if isinstance(attr, ir.IntegerAttr):
         if str(attr.type) == "i1":
             return bool(attr.value)
-        return attr.value
+        return integer_value(attr)
     if isinstance(attr, ir.FloatAttr):
         return attr.value
     raise TypeError(f"unsupported constant {attr}")

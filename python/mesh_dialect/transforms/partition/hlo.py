@@ -50,7 +50,7 @@ from ...ir.hlo import (
     ints_of,
     scatter_dimensions,
 )
-from ...ir.types import sum_zero_attr
+from ...ir.types import integer_value, sum_zero_attr
 from ...ir.uniform import readable_attr
 from ...sharding.spec import IDEMPOTENT_KINDS, Sharding
 from .halo import sizes_of
@@ -455,7 +455,9 @@ def _neutral_init(init: ir.Value, neutral) -> bool:
     if not isinstance(attr, ir.DenseElementsAttr) or not attr.is_splat:
         return False
     value = attr.get_splat_value()
-    return isinstance(value, ir.FloatAttr | ir.IntegerAttr) and value.value == neutral
+    if isinstance(value, ir.IntegerAttr):
+        return integer_value(value) == neutral
+    return isinstance(value, ir.FloatAttr) and value.value == neutral
 
 
 def _reduce(part: _Partition, op: ir.Operation) -> None:
