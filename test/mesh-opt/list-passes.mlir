@@ -23,6 +23,7 @@
 // CHECK-NEXT:   --import-shardings         Turn JAX's Shardy or GSPMD shardings into mesh.mesh and mesh.shard annotations
 // CHECK-NEXT:       open-dims            open dimensions keep their axes (fix) or leave the value to propagation (free) (one of fix, free) [default: fix]
 // CHECK-NEXT:       inline               inline private functions, a copy per call [default: true]
+// CHECK-NEXT:       factor-axes          cut every Shardy mesh axis into its prime factors, so that layouts needing a sub-axis can be said [default: false]
 // CHECK-NEXT:   --mesh-analysis            Report per device the collectives, bytes received, peak memory and flops of a plan
 // CHECK-NEXT:       format               report format (one of table, json) [default: table]
 // CHECK-NEXT:       output               file to write the report to (default: stderr) [default: ]

@@ -103,6 +103,12 @@ class ImportShardings(Pass):
         },
     )
     inline: bool = dataclasses.field(default=True, metadata={"help": "inline private functions, a copy per call"})
+    factor_axes: bool = dataclasses.field(
+        default=False,
+        metadata={
+            "help": "cut every Shardy mesh axis into its prime factors, so that layouts needing a sub-axis can be said"
+        },
+    )
 
     def run(self, module: ir.Operation) -> None:
         self.module = module
@@ -350,6 +356,8 @@ class ImportShardings(Pass):
                 continue
             try:
                 mapping = sdy.refine_mesh(mesh, refs[name])
+                if self.factor_axes:
+                    mapping = _factored(mesh, refs[name], mapping)
             except FrontendError as e:
                 raise self.located(op.location if op is not None else self.module.location, str(e)) from None
             self.mappings[name] = mapping
@@ -765,6 +773,45 @@ _INLINE_ROUNDS = 64
 """Rounds of inlining at most: each round inlines the functions no other
 inlined function calls, so a chain of calls deeper than this keeps its
 deepest calls."""
+
+
+def _prime_factors(n: int) -> list[int]:
+    """`n`'s prime factors, smallest first, each as often as it divides `n`."""
+    found, p = [], 2
+    while p * p <= n:
+        while n % p == 0:
+            found.append(p)
+            n //= p
+        p += 1
+    return found + ([n] if n > 1 else [])
+
+
+def _factored(mesh: sdy.SdyMesh, refs: list[sdy.AxisRef], mapping: sdy.MeshMapping) -> sdy.MeshMapping:
+    """`mapping` with each axis also cut at its prime factors, smallest
+    major, where those cuts nest with the ones its sub-axes use (an axis
+    whose cuts would not nest keeps its own): a dimension split over the
+    axis is split over the tuple of its pieces, so a reshape that divides
+    it into fewer groups than the axis has devices (grouped-query
+    attention's heads, group norm's channels) splits the groups over the
+    major pieces and each group over the others, as Shardy's sub-axes do."""
+    extra: list[sdy.AxisRef] = []
+    for name, size in mesh.axes:
+        cuts = [sdy.AxisRef(name, pre, p) for pre, p in _cuts(size)]
+        try:
+            sdy.refine_mesh(mesh, [*refs, *extra, *cuts])
+        except FrontendError:
+            continue
+        extra += cuts
+    return sdy.refine_mesh(mesh, [*refs, *extra]) if extra else mapping
+
+
+def _cuts(size: int) -> list[tuple[int, int]]:
+    """(pre_size, size) of each prime factor of an axis of `size`, major first."""
+    out, pre = [], 1
+    for p in _prime_factors(size):
+        out.append((pre, p))
+        pre *= p
+    return out
 
 
 def _boolean_kind(kind: str, t: ir.Type) -> str:
