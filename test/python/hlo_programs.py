@@ -57,14 +57,16 @@ BODIES = {
 }
 
 
-def scatter_numbers(dialect: str, rank: int, d: int) -> str:
-    """The dimension numbers of a scatter of one index (a `?x1` index array)
-    at dimension `d` of a rank-`rank` input, by updates whose first
-    dimension is the index's batch and whose others are windows."""
+def scatter_numbers(dialect: str, rank: int, d: int, moved: list[int] | None = None) -> str:
+    """The dimension numbers of a scatter at dimension `d` of a
+    rank-`rank` input (indexed along `moved`, `[d]` by default: a `?xK`
+    index array), by updates whose first dimension is the index's batch and
+    whose others are windows."""
     windows = ", ".join(str(k) for k in range(1, rank))
+    at = ", ".join(map(str, moved or [d]))
     return (
         f"scatter_dimension_numbers = #{dialect}.scatter<update_window_dims = [{windows}], "
-        f"inserted_window_dims = [{d}], scatter_dims_to_operand_dims = [{d}], index_vector_dim = 1>"
+        f"inserted_window_dims = [{d}], scatter_dims_to_operand_dims = [{at}], index_vector_dim = 1>"
     )
 
 
@@ -597,22 +599,27 @@ class _Gen:
         d = self.rng.randrange(len(a.shape))
         rest = tuple(n for k, n in enumerate(a.shape) if k != d)
         new = self.like(Value("", (1, *rest), a.elem))
-        index_type = ttype((1, 1), "i32")
+        # now and then a dimension the window covers whole is indexed too, at
+        # 0 mostly (vmap's dynamic_update_slice), or elsewhere (dropped)
+        moved = [d]
+        if len(a.shape) >= 2 and self.rng.random() < 0.4:
+            moved.append(self.rng.choice([k for k in range(len(a.shape)) if k != d]))
+        index_type = ttype((1, len(moved)), "i32")
         if self.rng.random() < 0.25:
-            index = Value(f"%arg{len(self.args)}", (1, 1), "i32")
+            index = Value(f"%arg{len(self.args)}", (1, len(moved)), "i32")
             self.args.append(index)
         else:
-            index = Value(self.fresh(), (1, 1), "i32")
-            at = self.rng.randint(-2, a.shape[d] + 1)
+            index = Value(self.fresh(), (1, len(moved)), "i32")
+            at = [self.rng.randint(-2, a.shape[d] + 1), *(self.rng.choice((0, 0, 0, 1, -1)) for _ in moved[1:])]
             self.emit(
-                f'{index.name} = "stablehlo.constant"() <{{value = dense<{at}> : {index_type}}}> : () -> {index_type}'
+                f'{index.name} = "stablehlo.constant"() <{{value = dense<[{at}]> : {index_type}}}> : () -> {index_type}'
             )
         adds = self.rng.random() < 0.5
         bound = a.bound + new.bound if adds else max(a.bound, new.bound)
         out = Value(self.fresh(), a.shape, a.elem, bound, a.signed and new.signed)
         dialect = self.dialect()
         self.ops[f"{dialect}.scatter.{'add' if adds else 'set'}"] += 1
-        numbers = scatter_numbers(dialect, len(a.shape), d)
+        numbers = scatter_numbers(dialect, len(a.shape), d, moved)
         s, old, given, total = f"tensor<{a.elem}>", self.fresh(), self.fresh(), self.fresh()
         self.emit(f'{out.name} = "{dialect}.scatter"({a.name}, {index.name}, {new.name}) <{{{numbers}}}> ({{')
         self.emit(f"^bb0({old}: {s}, {given}: {s}):")

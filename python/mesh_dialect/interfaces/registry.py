@@ -2286,13 +2286,15 @@ def _hlo_gather(op: ir.Operation) -> ShardingRule | None:
 
 def _hlo_scatter(op: ir.Operation) -> ShardingRule | None:
     """`scatter`: one loop per input dimension, shared by every input and
-    result.  An input dimension an update window covers whole and no index
-    moves (the rows of `x.at[:, i].set(...)`, the features of
-    `table.at[ids].add(grads)`) splits with the updates' window dimension; an
+    result.  An input dimension an update window covers whole (the rows of
+    `x.at[:, i].set(...)`, the features of `table.at[ids].add(grads)`; also
+    one an index moves along, which only index 0 fits: vmap's
+    `dynamic_update_slice`) splits with the updates' window dimension; an
     input batching dimension splits with the indices' and the updates'
     dimensions of that batch.  Each device then scatters its own updates
-    into its own piece, the indices untouched.  A dimension an index moves
-    along stays whole: an update may land on any device's piece.  A
+    into its own piece, the indices untouched.  Another dimension an index
+    moves along stays whole, an update may land on any device's piece,
+    unless each window covers one position of it (below).  A
     scatter-add into zeros also has a sum loop per batch dimension of its
     updates (XLA's embedding gradient: each device scatters its own tokens'
     rows, then one all_reduce adds the pieces), and so has a max, min or
@@ -2334,8 +2336,13 @@ def _hlo_scatter(op: ir.Operation) -> ShardingRule | None:
             indices_map[ib] = ob
             update_map[scattered[index_batch.index(ib)]] = ob
     for u, k in zip(dims.update_window_dims, window_of):
+        # a window covering a dimension whole (maybe at an index: vmap's
+        # `dynamic_update_slice` indexes every dimension, the whole ones at
+        # 0) splits with it: a device writes its piece of the window at the
+        # same index, which fits its piece exactly when the whole window
+        # fits (at 0; any other index drops it, as it drops the whole)
         whole = shape[k] is not None and 0 <= u < len(update_shape) and update_shape[u] == shape[k]
-        if whole and k not in dims.scatter_dims_to_operand_dims:
+        if whole:
             update_map[u] = k
     followed = {k for k in update_map if k is not None}
     element = ir.RankedTensorType(indices.type).element_type

@@ -351,7 +351,17 @@ def _scatter(part: _Partition, op: ir.Operation) -> None:
     if dims is None:
         return
     moved = list(dims.scatter_dims_to_operand_dims)
-    found, ix = split_positions(part, op, [k for k in moved if k not in dims.input_batching_dims], sizes=False)
+    # (a dimension the window covers whole is written at the index as given:
+    # 0 fits each piece as it fits the whole, any other drops the window)
+    inputs, updates = op.operands[0], op.operands[n + 1]
+    whole = [part.global_type.get(v, v.type) for v in (inputs, updates)]  # (a value left whole: its own type)
+    covered: set[int] = set()
+    if all(isinstance(t, ir.RankedTensorType) for t in whole):
+        shape, update_shape = (ir.RankedTensorType(t).shape for t in whole)
+        window_of = dims.window_of(len(shape))
+        covered = {k for u, k in zip(dims.update_window_dims, window_of) if update_shape[u] == shape[k]}
+    shifted = [k for k in moved if k not in dims.input_batching_dims and k not in covered]
+    found, ix = split_positions(part, op, shifted, sizes=False)
     if not found:
         return
     indices = op.operands[n]
