@@ -37,6 +37,7 @@ from mlir import ir
 from ..ir.hlo import (
     FLIPPED,
     MAX_LIST_ENTRIES,
+    MISFIT,
     ConvDimensions,
     MalformedDimensions,
     OversizedList,
@@ -243,9 +244,7 @@ class RuleCache:
                     f"(at most {MAX_LIST_ENTRIES})",
                 ) from None
             except MalformedDimensions as e:
-                raise RuleError(
-                    op.location, f"'{name}' has dimension numbers that do not fit its values: {e}"
-                ) from None
+                raise RuleError(op.location, f"'{name}' {MISFIT}: {e}") from None
             entry = self.rules[key] = (
                 made,
                 body is not None and _reads_outside_tensor(body),
@@ -2335,15 +2334,12 @@ def _hlo_scatter(op: ir.Operation) -> ShardingRule | None:
         if 0 <= ob < rank and ib in index_batch:
             indices_map[ib] = ob
             update_map[scattered[index_batch.index(ib)]] = ob
-    for u, k in zip(dims.update_window_dims, window_of):
-        # a window covering a dimension whole (maybe at an index: vmap's
-        # `dynamic_update_slice` indexes every dimension, the whole ones at
-        # 0) splits with it: a device writes its piece of the window at the
-        # same index, which fits its piece exactly when the whole window
-        # fits (at 0; any other index drops it, as it drops the whole)
-        whole = shape[k] is not None and 0 <= u < len(update_shape) and update_shape[u] == shape[k]
-        if whole:
-            update_map[u] = k
+    # a window covering a dimension whole (maybe at an index: vmap's
+    # `dynamic_update_slice` indexes every dimension, the whole ones at 0)
+    # splits with it: a device writes its piece of the window at the same
+    # index, which fits its piece exactly when the whole window fits
+    for u, k in dims.covered(shape, update_shape).items():
+        update_map[u] = k
     followed = {k for k in update_map if k is not None}
     element = ir.RankedTensorType(indices.type).element_type
     if isinstance(element, ir.IntegerType) and element.is_signless and 1 < element.width <= 64:

@@ -141,6 +141,10 @@ class MalformedDimensions(ValueError):
     names the field and the value."""
 
 
+MISFIT = "has dimension numbers that do not fit its values"
+"""How the rules and the simulator begin refusing such an op, after its name."""
+
+
 def _indexing_problem(
     dims: GatherDimensions | ScatterDimensions,
     names: tuple[str, str, str, str, str],
@@ -212,6 +216,17 @@ class ScatterDimensions:
         order: those neither inserted nor batching."""
         skipped = set(self.inserted_window_dims) | set(self.input_batching_dims)
         return [d for d in range(rank) if d not in skipped]
+
+    def covered(self, shape: Sequence[int | None], update_shape: Sequence[int | None]) -> dict[int, int]:
+        """{update window dimension: the input dimension it covers whole}
+        (sizes None where unknown never count).  The rule splits them alike,
+        even one an index moves along: only index 0 fits it, in the whole
+        and in each piece alike, so partition leaves that index as it is."""
+        return {
+            u: k
+            for u, k in zip(self.update_window_dims, self.window_of(len(shape)))
+            if 0 <= u < len(update_shape) and shape[k] is not None and update_shape[u] == shape[k]
+        }
 
 
 def scatter_problem(dims: ScatterDimensions, ranks: tuple[int, int], indices: Sequence[int | None]) -> str | None:
@@ -370,6 +385,7 @@ __all__ = [
     "ConvDimensions",
     "DotDimensions",
     "GatherDimensions",
+    "MISFIT",
     "MalformedDimensions",
     "ScatterDimensions",
     "conv_dimensions",

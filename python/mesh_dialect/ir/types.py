@@ -73,9 +73,6 @@ def float_extreme(t: ir.Type, highest: bool) -> float | None:
     return largest if highest else -largest
 
 
-__all__ = ["float_extreme", "float_has_infinity", "float_zero", "is_boolean", "sum_zero_attr"]
-
-
 def integer_value(attr: ir.IntegerAttr) -> int:
     """An integer attribute's value, an unsigned type's read unsigned: the
     bindings give a 64-bit unsigned value with its top bit set as negative
@@ -85,3 +82,6 @@ def integer_value(attr: ir.IntegerAttr) -> int:
     if value < 0 and isinstance(t, ir.IntegerType) and ir.IntegerType(t).is_unsigned:
         value += 1 << ir.IntegerType(t).width
     return value
+
+
+__all__ = ["float_extreme", "float_has_infinity", "float_zero", "integer_value", "is_boolean", "sum_zero_attr"]

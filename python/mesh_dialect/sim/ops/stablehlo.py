@@ -45,6 +45,7 @@ from mlir import ir
 
 from ...ir.control import malformed
 from ...ir.hlo import (
+    MISFIT,
     OversizedList,
     bools_of,
     conv_dimensions,
@@ -748,6 +749,11 @@ def _prepare_gather(c: Compiler, op: ir.Operation) -> dict:
     dims = gather_dimensions(str(attr))
     if dims is None:
         raise fail(op, f"dimension_numbers {attr} is not a #stablehlo.gather this simulator reads")
+    types = [v.type for v in (op.results[0], op.operands[0], op.operands[1])]
+    if all(isinstance(t, ir.RankedTensorType) for t in types):
+        problem = gather_problem(dims, (types[0].rank, types[1].rank), _shape(types[2]))
+        if problem is not None:
+            raise fail(op, f"{MISFIT}: {problem}")
     return {**_result(c, op), "dims": dims, "sizes": _ints(op.attributes["slice_sizes"])}
 
 
@@ -771,9 +777,6 @@ def _gather(frame, step: Step, operand, start_indices):
     batch's (clamped) start, plus its batching index, plus its offset."""
     x = np.asarray(operand)
     d, sizes = step.attrs["dims"], step.attrs["sizes"]
-    problem = gather_problem(d, (len(step.attrs["shape"]), x.ndim), np.shape(start_indices))
-    if problem is not None:
-        raise fail(step, f"has dimension numbers that do not fit its values: {problem}")
     ivd = d.index_vector_dim
     starts = _start_vectors(step, start_indices, ivd, "start indices")
     batch_shape = starts.shape[:-1]
@@ -1228,6 +1231,11 @@ def _prepare_scatter(c: Compiler, op: ir.Operation) -> dict:
     dims = scatter_dimensions(str(attr))
     if dims is None:
         raise fail(op, f"scatter_dimension_numbers {attr} is not a #stablehlo.scatter this simulator reads")
+    types = [v.type for v in (op.operands[n + 1], op.operands[0], op.operands[n])]
+    if all(isinstance(t, ir.RankedTensorType) for t in types):
+        problem = scatter_problem(dims, (types[0].rank, types[1].rank), _shape(types[2]))
+        if problem is not None:
+            raise fail(op, f"{MISFIT}: {problem}")
     return {
         "dims": dims,
         "dtypes": [dtype_of(r.type) for r in op.results],
@@ -1241,9 +1249,6 @@ def _scatter_targets(step: Step, shape: tuple[int, ...], indices, update_shape: 
     lands on, and a mask of the elements whose window fits the input."""
     d = step.attrs["dims"]
     rank = len(shape)
-    problem = scatter_problem(d, (len(update_shape), rank), np.shape(indices))
-    if problem is not None:
-        raise fail(step, f"has dimension numbers that do not fit its values: {problem}")
     ivd = d.index_vector_dim
     starts = _start_vectors(step, indices, ivd, "scatter indices")
     window_of = d.window_of(rank)

@@ -355,9 +355,7 @@ class ImportShardings(Pass):
             if not mesh.axes:  # empty or maximal: no mesh.mesh, its shardings read as replicated
                 continue
             try:
-                mapping = sdy.refine_mesh(mesh, refs[name])
-                if self.factor_axes:
-                    mapping = _factored(mesh, refs[name], mapping)
+                mapping = _factored(mesh, refs[name]) if self.factor_axes else sdy.refine_mesh(mesh, refs[name])
             except FrontendError as e:
                 raise self.located(op.location if op is not None else self.module.location, str(e)) from None
             self.mappings[name] = mapping
@@ -786,8 +784,8 @@ def _prime_factors(n: int) -> list[int]:
     return found + ([n] if n > 1 else [])
 
 
-def _factored(mesh: sdy.SdyMesh, refs: list[sdy.AxisRef], mapping: sdy.MeshMapping) -> sdy.MeshMapping:
-    """`mapping` with each axis also cut at its prime factors, smallest
+def _factored(mesh: sdy.SdyMesh, refs: list[sdy.AxisRef]) -> sdy.MeshMapping:
+    """`sdy.refine_mesh` with each axis also cut at its prime factors, smallest
     major, where those cuts nest with the ones its sub-axes use (an axis
     whose cuts would not nest keeps its own): a dimension split over the
     axis is split over the tuple of its pieces, so a reshape that divides
@@ -802,7 +800,7 @@ def _factored(mesh: sdy.SdyMesh, refs: list[sdy.AxisRef], mapping: sdy.MeshMappi
         except FrontendError:
             continue
         extra += cuts
-    return sdy.refine_mesh(mesh, [*refs, *extra]) if extra else mapping
+    return sdy.refine_mesh(mesh, [*refs, *extra])
 
 
 def _cuts(size: int) -> list[tuple[int, int]]:

@@ -353,13 +353,11 @@ def _scatter(part: _Partition, op: ir.Operation) -> None:
     moved = list(dims.scatter_dims_to_operand_dims)
     # (a dimension the window covers whole is written at the index as given:
     # 0 fits each piece as it fits the whole, any other drops the window)
-    inputs, updates = op.operands[0], op.operands[n + 1]
-    whole = [part.global_type.get(v, v.type) for v in (inputs, updates)]  # (a value left whole: its own type)
+    whole = [part.global_type.get(v, v.type) for v in (op.operands[0], op.operands[n + 1])]  # (whole: its own)
     covered: set[int] = set()
     if all(isinstance(t, ir.RankedTensorType) for t in whole):
-        shape, update_shape = (ir.RankedTensorType(t).shape for t in whole)
-        window_of = dims.window_of(len(shape))
-        covered = {k for u, k in zip(dims.update_window_dims, window_of) if update_shape[u] == shape[k]}
+        shape, update_shape = ([None if ir.ShapedType.is_dynamic_size(k) else k for k in t.shape] for t in whole)
+        covered = set(dims.covered(shape, update_shape).values())
     shifted = [k for k in moved if k not in dims.input_batching_dims and k not in covered]
     found, ix = split_positions(part, op, shifted, sizes=False)
     if not found:
