@@ -74,6 +74,7 @@ SPECS = {
     "rms_grad": ([("data",), (), (None, "model"), ("model", None)], [(), (None, "model"), ("model", None)]),
     "scatter": ([DM, (), DM], [DM] * 3),
     "searchsorted": ([("model",), ("data",)], [("data",), ("data",)]),
+    "histogram": ([(), DM], [()]),
     "uneven": ([(), ()], [()] * 6),
     "uneven_softmax": ([(), ()], [(), ()]),
     "uneven_gelu": ([("data", None), (), ()], [("data", None)]),

@@ -10,7 +10,7 @@ import itertools
 import numpy as np
 import pytest
 
-from mesh_dialect.interfaces.rules import ShardingRule
+from mesh_dialect.interfaces.rules import Iterator, ShardingRule
 from mesh_dialect.sharding.resharding import plan_resharding
 from mesh_dialect.sharding.spec import Sharding
 from mesh_dialect.transforms.propagation.solver import Graph, Node, Solver, State, Value, _Candidates, bytes_moved
@@ -414,3 +414,36 @@ def test_a_late_operand_takes_no_layout_of_its_readers_state() -> None:
     cands.start()
     assert [cands.layouts[k] for k in cands.seen[late]] == [("m", both)]
     assert [cands.layouts[k] for k in cands.seen[out]] == [("m", cols)]
+
+
+def test_ops_after_a_loop_follow_the_layout_its_head_settled_on() -> None:
+    """A loop carrying a value that starts whole (free to slice) while its
+    body combines it with rows split across the mesh; after the loop, an
+    elementwise op, a broadcast to ten times the size and a sum over all
+    but the new dimension (a one-hot histogram): the plan keeps the rows
+    split to the end and reduces the partial sums once.  The first start
+    fixes the head whole (nothing around it favours a layout), so the ops
+    after the loop follow it; local improvement moves the head with its
+    body, but moving the broadcast alone makes its reader gather ten times
+    the bytes: only starting again from the head as improved finds it."""
+    cost4 = _whole_cost((4,))
+    g = Graph({"m": (4,)})
+    x = _fixed(g, Sharding(((0,),)), (8, 16))
+    z = g.add_value((8, 16), 4)  # (no producer: whole on every device)
+    out, arg = g.add_value((8, 16), 4), g.add_value((8, 16), 4)
+    head = g.add_node(Node([z], [out, arg], carry=True))
+    y = g.add_value((8, 16), 4)
+    g.add_node(Node([arg, x], [y], rule=ShardingRule.elementwise(2, 2), weight=3))
+    g.add_operand(head, y, 3)
+    clipped, wide, counts = g.add_value((8, 16), 4), g.add_value((8, 16, 10), 4), g.add_value((10,), 4)
+    par, add = Iterator.parallel(), Iterator.reduction("sum")
+    after = [
+        g.add_node(Node([out], [clipped], rule=ShardingRule.elementwise(2))),
+        g.add_node(Node([clipped], [wide], rule=ShardingRule((par, par, par), ((0, 1),), ((0, 1, 2),)))),
+        g.add_node(Node([wide], [counts], rule=ShardingRule((add, add, par), ((0, 1, 2),), ((2,),)))),
+    ]
+    g.add_node(Node([counts], [], [State((("m", Sharding(())),), ())]))
+    chosen = Solver(g, cost4).solve()
+    assert [g.nodes[a].states[chosen[a]].option for a in after] == [((0,), ()), ((0,), (), ()), ((0,), (), ())]
+    reduce_once = plan_resharding((10,), (4,), Sharding((), (0,), "sum"), Sharding(()), element_bytes=4)
+    assert bytes_moved(g, cost4, chosen) == reduce_once.bytes_received == 64

@@ -344,7 +344,7 @@ def _reference(graph: Graph, cost, collectives, passes: list | None = None) -> l
                 unary[p] = add(unary[p], [row[0] for row in table])
                 shared_unary[p] = add(shared_unary[p], [row[0] for row in shared])
 
-    def downstream_first(k: int, own: list[list[int]]) -> list[int]:
+    def downstream_first(k: int, own: list[list[int]], given: dict[int, int] | None = None) -> list[int]:
         down = [[0] * len(node.states) for node in nodes]
         # per node, its values handed back to loop heads: per state, the
         # cheapest reshard plus the head's own costs (the nodes before weigh it)
@@ -360,6 +360,9 @@ def _reference(graph: Graph, cost, collectives, passes: list | None = None) -> l
         choice = [0] * len(nodes)
         for c in range(len(nodes)):
             if not is_choosing[c]:
+                continue
+            if given and c in given:
+                choice[c] = given[c]
                 continue
             total = add(own[c], down[c])
             for p, m, *tables in edges:
@@ -504,10 +507,17 @@ def _reference(graph: Graph, cost, collectives, passes: list | None = None) -> l
         if other not in starts:
             starts.append(other)
     improved = [improve(start) for start in starts]
-    if len(improved) == 1:
+    if len(improved) == 1 and not back_pairs:
         return improved[0]
     totals = [total(choice) for choice in improved]
-    return improved[_first_smallest(totals)]
+    best = improved[_first_smallest(totals)]
+    if back_pairs:  # start (d): the first start again, the loop heads kept as the best plan has them
+        again = downstream_first(0, unary, {head: best[head] for head, _ in back_pairs})
+        if again not in starts:
+            local = improve(again)
+            if total(local) < min(totals):
+                best = local
+    return best
 
 
 def _states(graph: Graph) -> list[list[tuple]]:

@@ -282,6 +282,14 @@ def searchsorted(edges: jax.Array, v: jax.Array) -> tuple[jax.Array, jax.Array]:
     return jnp.searchsorted(edges, v).astype(jnp.int32), jnp.digitize(v, edges).astype(jnp.int32)
 
 
+def histogram(edges: jax.Array, v: jax.Array) -> jax.Array:
+    """Counts of values per bucket of sorted edges: the buckets from
+    `jnp.searchsorted` (a `while` loop), then `one_hot` summed over the
+    values, which are split over both axes."""
+    buckets = jnp.clip(jnp.searchsorted(edges, v), 0, 9)
+    return jnp.sum(jax.nn.one_hot(buckets, 10, dtype=jnp.int32), axis=(0, 1))
+
+
 def uneven(a: jax.Array, x: jax.Array) -> tuple[jax.Array, ...]:
     """Uneven pieces (sharding constraints: 10 columns over "model", 6 over
     both axes): max, min, product, mean, logsumexp and argmax along them,
@@ -817,6 +825,7 @@ PROGRAMS = {
         (P("data", "model"),) * 3,
     ),
     "searchsorted": (searchsorted, [ascending(16), (8,)], [P("model"), P("data")], (P("data"), P("data"))),
+    "histogram": (histogram, [ascending(9), (8, 16)], [P(), P("data", "model")], P()),
     "uneven": (uneven, [ints((4, 10), -90, -10), (4, 6)], [P(), P()], (P(),) * 6),
     "uneven_softmax": (uneven_softmax, [(10, 6), (10, 10)], [P(), P()], (P(), P())),
     "uneven_gelu": (uneven_gelu, [(8, 16), (16, 10), (10, 16)], [P("data"), P(), P()], P("data")),

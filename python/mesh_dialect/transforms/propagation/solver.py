@@ -68,6 +68,13 @@ Algorithm, for N nodes, E uses of values and at most K states per node:
    the body yields what the head carries), at most `MAX_ROUNDS` in all;
    a node's evaluation costs O(K * layouts on its values).  The cheapest
    result wins.
+4. Where values go back to loop heads, start (d): start (a)'s forward pass
+   again, each loop head kept in the state the cheapest plan of step 3
+   gave it, then local improvement; kept if cheaper still.  Start (a)
+   fixes a head before its body, by what its fixed neighbours favour, and
+   the ops after the loop follow; moving the head later does not carry a
+   chain of them along when each alone would move more (a broadcast
+   before a reduction that could run on partial sums).
 
 Repeated layers ask every step the same questions, so each step is
 memoized by all it reads and a layer after the first few costs a lookup
@@ -1167,6 +1174,7 @@ class Solver:
         # the starting passes' steps (`messages`, `fixed`) by all they read
         self.message_memo: dict[tuple[int, ...], int] = {}
         self.argmin_memo: dict[tuple[int, ...], int] = {}
+        self.downstream_vectors: dict[bool, list[int]] = {}  # start (a)'s, and (c)'s: start (d) reads (a)'s again
         # start (a)'s vectors plus a node's yields back to loop heads (`messages`)
         self.back_memo: dict[tuple[int, ...], int] = {}
         # local improvement's costs of a node without shared values (`_Local.better`)
@@ -1221,12 +1229,27 @@ class Solver:
         for start in starts:
             local = _Local(self, start)
             local.improve()
-            if len(starts) == 1:
+            if len(starts) == 1 and not self.any_back:
                 return local.choice  # nothing to compare its total with
             total = local.total()
             if best is None or total < best[0]:
                 best = (total, local.choice)
         assert best is not None
+        if self.any_back:
+            # Start (d): start (a) again with the loop heads as the best plan
+            # left them.  Start (a) prices a head by the layout its fixed
+            # neighbours favour, so the ops after a loop follow that layout;
+            # local improvement then moves the head with its yields, but not
+            # a whole chain of ops after the loop at once (a reduction that
+            # could run split keeps reading a gathered result).
+            heads = {c: best[1][c] for c in self.choosers if self.ahead[c]}
+            again = self.downstream_first(given=heads)
+            if again not in starts:
+                local = _Local(self, again)
+                local.improve()
+                total = local.total()
+                if total < best[0]:
+                    best = (total, local.choice)
         return best[1]
 
     # -- pairwise tables ------------------------------------------------------
@@ -1483,15 +1506,20 @@ class Solver:
             out[c] = total
         return vid
 
-    def fixed(self, order: Iterable[int], vid: list[int], parts: list[_Part]) -> list[int]:
+    def fixed(
+        self, order: Iterable[int], vid: list[int], parts: list[_Part], given: dict[int, int] | None = None
+    ) -> list[int]:
         """Per node in `order` (choosing ones), the first state of the smallest
         cost: its vector plus, for each edge of `parts` (edges, pick, flip as
         in `messages`), the edge's row (or column) for the state the other
-        node took before."""
+        node took before; a node in `given` takes the state it names."""
         choice = [0] * len(self.g.nodes)
         memo, vectors = self.argmin_memo, self.vectors
         refs = [(edges, _ref(pick, flip)) for edges, pick, flip in parts]
         for c in order:
+            if given and c in given:
+                choice[c] = given[c]
+                continue
             key = [vid[c]]
             for edges, ref in refs:
                 for e in edges[c]:
@@ -1507,20 +1535,24 @@ class Solver:
             choice[c] = found
         return choice
 
-    def downstream_first(self, shared: bool = False) -> list[int]:
+    def downstream_first(self, shared: bool = False, given: dict[int, int] | None = None) -> list[int]:
         """Start (a): cheapest cost downstream per state, then states fixed in
         program order; (`shared`, start (c)) with a value's reshard shared
-        among its uses."""
+        among its uses; (`given`, start (d)) with those nodes' states kept."""
         pick = 2 if shared else 1
-        units = self.shared_unary_ids() if shared else self.unary_ids
-        # (the nodes upstream weigh a node's yields back to loop heads: `back`)
-        back = self.back if self.any_back else None
-        vid = self.messages(reversed(self.choosers), units, self.later, pick, False, back)
+        vid = self.downstream_vectors.get(shared)
+        if vid is None:
+            units = self.shared_unary_ids() if shared else self.unary_ids
+            # (the nodes upstream weigh a node's yields back to loop heads: `back`)
+            back = self.back if self.any_back else None
+            vid = self.downstream_vectors[shared] = self.messages(
+                reversed(self.choosers), units, self.later, pick, False, back
+            )
         # given its decided producers, and the loop heads its yields go back to
         parts = [(self.earlier, pick, False)]
         if self.any_back:  # (else every node's `back` is empty)
             parts.append((self.back, pick, True))
-        return self.fixed(self.choosers, vid, parts)
+        return self.fixed(self.choosers, vid, parts, given)
 
     def upstream_first(self) -> list[int]:
         """Start (b): cheapest cost upstream per state, then states fixed in
