@@ -867,10 +867,7 @@ def parse(
         try:
             outer = ir.Operation.parse(generic, source_name=filename, context=ctx)
         except ir.MLIRError as e:
-            opened = _open_manual_computations(generic, e)
-            if opened is None:
-                raise
-            outer = ir.Operation.parse(opened, source_name=filename, context=ctx)
+            outer = _parse_opened(generic, e, filename, ctx)
     except RuntimeError as e:
         # MLIR's message names a string that is not UTF-8 (a function's
         # name in a verifier's words), which the bindings cannot hand over
@@ -924,10 +921,156 @@ def _hint_generic_form(d: diag.Diagnostic) -> diag.Diagnostic:
     return dataclasses.replace(d, notes=(*d.notes, note))
 
 
+def _parse_opened(generic: str, error: ir.MLIRError, filename: str, ctx: ir.Context) -> ir.Operation:
+    """`generic` parsed again where the parse failed on a call MLIR cannot
+    resolve through an op of a dialect it does not know with one region
+    (which it takes for a symbol table): in a shard_map's body (the op gets
+    an empty second region, `_open_manual_computations`), or in the body of
+    a reduce, reduce_window, scatter or sort (JAX's `jnp.where` in a
+    reducer is `func.call @_where`), whose calls are inlined, as XLA
+    inlines them.  `error` raised again when neither applies."""
+    if not any(_UNRESOLVED_CALL in d.message for d in error.error_diagnostics):
+        raise error
+    text = _open_manual_computations(generic) or generic
+    opened = _open_hlo_regions(text)
+    if opened is None:
+        if text is generic:
+            raise error
+        return ir.Operation.parse(text, source_name=filename, context=ctx)
+    outer = ir.Operation.parse(opened, source_name=filename, context=ctx)
+    _inline_opened_calls(outer)
+    printed = outer.get_asm(print_generic_op_form=True, enable_debug_info=True, assume_verified=True)
+    closed = _OPENED_REGION.sub("", printed)
+    if _OPENED in closed:  # (a region printed otherwise than expected: never keep it)
+        raise error
+    return ir.Operation.parse(closed, source_name=filename, context=ctx)
+
+
+_UNRESOLVED_CALL = "does not reference a valid function"
+_HLO_OP = re.compile(r'"(?:stablehlo|mhlo|chlo)\.[\w.]+"\(')
+_OPENED = '"chlo.mesh_dialect_opened_region"() : () -> ()'
+"""The op in the region `_open_hlo_regions` adds: no op of any dialect."""
+_OPENED_REGION = re.compile(
+    r',\s*\{\s*"chlo\.mesh_dialect_opened_region"\(\)\s*:\s*\(\)\s*->\s*\(\)\s*(?:loc\((?:[^()"]|"(?:[^"\\]|\\.)*")*\))?\s*\}'
+)
+"""That region as MLIR prints it back (with its location)."""
+
+
+def _open_hlo_regions(generic: str) -> str | None:
+    """`generic` with a second region holding one `_OPENED` op given to
+    each hlo op of one region whose body calls a function; None when there
+    is none."""
+    if '"func.call"(' not in generic:
+        return None
+    ends = []
+    for m in _HLO_OP.finditer(generic):
+        pos = _after_space(generic, scan_group(generic, m.end() - 1))  # the operands
+        if generic.startswith("<{", pos):
+            pos = _after_space(generic, scan_group(generic, pos))  # the properties
+        if generic.startswith("{", pos):
+            pos = _after_space(generic, scan_group(generic, pos))  # an attribute dictionary
+        if not (generic.startswith("(", pos) and generic.startswith("{", _after_space(generic, pos + 1))):
+            continue  # no regions
+        region = _after_space(generic, pos + 1)
+        end = scan_group(generic, region)
+        if generic.startswith(")", _after_space(generic, end)) and '"func.call"(' in generic[region:end]:
+            ends.append(end)  # one region, with a call in it
+    if not ends:
+        return None
+    out, at = [], 0
+    for end in sorted(ends):
+        out.append(generic[at:end] + ", {" + _OPENED + "}")
+        at = end
+    out.append(generic[at:])
+    return "".join(out)
+
+
+def _inline_opened_calls(outer: ir.Operation) -> None:
+    """Inline every call in the first region of an op `_open_hlo_regions`
+    opened: the callee's body copied in (calls it brings along in later
+    rounds).  A call whose callee is not a function of one block in the
+    same module stays, and so do calls past `_INLINE_COPIES` (they fail the
+    verifier as before)."""
+    calls: list[ir.Operation] = []
+
+    def visit(op: ir.Operation) -> ir.WalkResult:
+        if op.name == "func.call" and _in_opened(op):
+            calls.append(op)
+        return ir.WalkResult.ADVANCE
+
+    copies = 0
+    for _ in range(_INLINE_ROUNDS):
+        calls.clear()
+        outer.walk(visit)
+        inlined = False
+        for call in calls:
+            if copies >= _INLINE_COPIES:
+                return  # (a function calling itself twice doubles its calls every round)
+            copies += 1
+            module = call.parent
+            while module is not None and module.name != "builtin.module":
+                module = module.parent
+            if module is None:
+                continue
+            callee = ir.FlatSymbolRefAttr(call.attributes["callee"]).value
+            found = next(
+                (
+                    op.operation
+                    for op in module.regions[0].blocks[0].operations
+                    if op.operation.name == "func.func" and op.operation.attributes["sym_name"].value == callee
+                ),
+                None,
+            )
+            if found is None or len(found.regions[0].blocks) != 1:
+                continue
+            copy = found.clone(ip=ir.InsertionPoint(found))
+            entry = copy.regions[0].blocks[0]
+            body = [op.operation for op in entry.operations]
+            if not body or len(list(call.operands)) != len(entry.arguments):
+                copy.erase()
+                continue
+            for op in body[:-1]:
+                op.move_before(call)
+            for arg, operand in zip(entry.arguments, call.operands):
+                arg.replace_all_uses_with(operand)
+            for result, value in zip(call.results, body[-1].operands):
+                result.replace_all_uses_with(value)
+            call.erase()
+            copy.erase()
+            inlined = True
+        if not inlined:
+            return
+
+
+def _in_opened(op: ir.Operation) -> bool:
+    """Whether `op` is inside the first region of an op `_open_hlo_regions` opened."""
+    parent = op.parent
+    while parent is not None:
+        if len(parent.regions) == 2 and _is_opened(parent.regions[1]):
+            return True
+        parent = parent.parent
+    return False
+
+
+def _is_opened(region: ir.Region) -> bool:
+    blocks = list(region.blocks)
+    if len(blocks) != 1:
+        return False
+    ops = list(blocks[0].operations)
+    return len(ops) == 1 and ops[0].operation.name == "chlo.mesh_dialect_opened_region"
+
+
+_INLINE_ROUNDS = 64
+"""Rounds of inlining into opened regions at most (a chain of helpers
+calling helpers deeper than this keeps its deepest calls)."""
+_INLINE_COPIES = 4096
+"""Calls inlined into opened regions at most, as `import-shardings` inlines."""
+
+
 _MANUAL = '"sdy.manual_computation"('
 
 
-def _open_manual_computations(generic: str, error: ir.MLIRError) -> str | None:
+def _open_manual_computations(generic: str) -> str | None:
     """`generic` with an empty second region given to each shard_map
     (`sdy.manual_computation`), when the parse failed on a call in one:
     MLIR takes an op of a dialect it does not know with one region for a
@@ -936,8 +1079,6 @@ def _open_manual_computations(generic: str, error: ir.MLIRError) -> str | None:
     `import-shardings` reads the first.  None when that is not the error
     (or there is no shard_map)."""
     if _MANUAL not in generic:
-        return None
-    if not any("does not reference a valid function" in d.message for d in error.error_diagnostics):
         return None
     out, at = [], 0
     while (start := generic.find(_MANUAL, at)) >= 0:
