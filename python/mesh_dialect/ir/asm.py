@@ -925,22 +925,30 @@ def _parse_opened(generic: str, error: ir.MLIRError, filename: str, ctx: ir.Cont
     """`generic` parsed again where the parse failed on a call MLIR cannot
     resolve through an op of a dialect it does not know with one region
     (which it takes for a symbol table): in a shard_map's body (the op gets
-    an empty second region, `_open_manual_computations`), or in the body of
-    a reduce, reduce_window, scatter or sort (JAX's `jnp.where` in a
-    reducer is `func.call @_where`), whose calls are inlined, as XLA
-    inlines them.  `error` raised again when neither applies."""
+    an empty second region, which `import-shardings` ignores), or in the
+    body of a reduce, reduce_window, scatter or sort (JAX's `jnp.where` in
+    a reducer is `func.call @_where`), whose calls are inlined, as XLA
+    inlines them, before the region added is dropped again.  The module is
+    printed and parsed once more, its locations moved back over the text
+    added (positions stay those of `generic`).  `error` raised again when
+    neither applies."""
     if not any(_UNRESOLVED_CALL in d.message for d in error.error_diagnostics):
         raise error
-    text = _open_manual_computations(generic) or generic
-    opened = _open_hlo_regions(text)
-    if opened is None:
-        if text is generic:
-            raise error
-        return ir.Operation.parse(text, source_name=filename, context=ctx)
-    outer = ir.Operation.parse(opened, source_name=filename, context=ctx)
-    _inline_opened_calls(outer)
+    manual = _manual_region_ends(generic)
+    hlo = _hlo_region_ends(generic)
+    if not manual and not hlo:
+        raise error
+    added = sorted([(end, ", {}") for end in manual] + [(end, ", {" + _OPENED + "}") for end in hlo])
+    out, at = [], 0
+    for end, piece in added:
+        out.append(generic[at:end] + piece)
+        at = end
+    out.append(generic[at:])
+    outer = ir.Operation.parse("".join(out), source_name=filename, context=ctx)
+    if hlo:
+        _inline_opened_calls(outer)
     printed = outer.get_asm(print_generic_op_form=True, enable_debug_info=True, assume_verified=True)
-    closed = _OPENED_REGION.sub("", printed)
+    closed = _placed_back(_OPENED_REGION.sub("", printed), generic, added, filename)
     if _OPENED in closed:  # (a region printed otherwise than expected: never keep it)
         raise error
     return ir.Operation.parse(closed, source_name=filename, context=ctx)
@@ -948,79 +956,140 @@ def _parse_opened(generic: str, error: ir.MLIRError, filename: str, ctx: ir.Cont
 
 _UNRESOLVED_CALL = "does not reference a valid function"
 _HLO_OP = re.compile(r'"(?:stablehlo|mhlo|chlo)\.[\w.]+"\(')
-_OPENED = '"chlo.mesh_dialect_opened_region"() : () -> ()'
-"""The op in the region `_open_hlo_regions` adds: no op of any dialect."""
+_MANUAL = '"sdy.manual_computation"('
+_OPENED_NAME = "chlo.mesh_dialect_opened_region"
+_OPENED = f'"{_OPENED_NAME}"() : () -> ()'
+"""The op in the region `_parse_opened` adds to an hlo op: no op of any dialect."""
 _OPENED_REGION = re.compile(
-    r',\s*\{\s*"chlo\.mesh_dialect_opened_region"\(\)\s*:\s*\(\)\s*->\s*\(\)\s*(?:loc\((?:[^()"]|"(?:[^"\\]|\\.)*")*\))?\s*\}'
+    r',\s*\{\s*"chlo\.mesh_dialect_opened_region"\(\)\s*:\s*\(\)\s*->\s*\(\)\s*'
+    r'(?:loc\((?:[^()"]|"(?:[^"\\]|\\.)*")*\))?\s*\}'
 )
 """That region as MLIR prints it back (with its location)."""
+_FILE_LOC = re.compile(r'loc\("((?:[^"\\]|\\.)*)":(\d+):(\d+)')
 
 
-def _open_hlo_regions(generic: str) -> str | None:
-    """`generic` with a second region holding one `_OPENED` op given to
-    each hlo op of one region whose body calls a function; None when there
-    is none."""
-    if '"func.call"(' not in generic:
+def _regions_group(text: str, name_end: int) -> tuple[int, int] | None:
+    """(start, end) of the regions of the generic op whose quoted name and
+    `(` end at `name_end`, None when it has none."""
+    pos = _after_space(text, scan_group(text, name_end - 1))  # the operands
+    if text.startswith("<{", pos):
+        pos = _after_space(text, scan_group(text, pos))  # the properties
+    if text.startswith("{", pos):
+        pos = _after_space(text, scan_group(text, pos))  # an attribute dictionary
+    if not (text.startswith("(", pos) and text.startswith("{", _after_space(text, pos + 1))):
         return None
+    return pos, scan_group(text, pos)
+
+
+def _manual_region_ends(generic: str) -> list[int]:
+    """Where each shard_map's (`sdy.manual_computation`) one region ends."""
+    ends, at = [], 0
+    while (start := generic.find(_MANUAL, at)) >= 0:
+        at = start + len(_MANUAL)
+        group = _regions_group(generic, at)
+        if group is not None:
+            ends.append(group[1] - 1)
+    return ends
+
+
+def _hlo_region_ends(generic: str) -> list[int]:
+    """Where the one region of each hlo op whose body calls a function ends."""
+    if '"func.call"(' not in generic:
+        return []
     ends = []
     for m in _HLO_OP.finditer(generic):
-        pos = _after_space(generic, scan_group(generic, m.end() - 1))  # the operands
-        if generic.startswith("<{", pos):
-            pos = _after_space(generic, scan_group(generic, pos))  # the properties
-        if generic.startswith("{", pos):
-            pos = _after_space(generic, scan_group(generic, pos))  # an attribute dictionary
-        if not (generic.startswith("(", pos) and generic.startswith("{", _after_space(generic, pos + 1))):
-            continue  # no regions
-        region = _after_space(generic, pos + 1)
+        group = _regions_group(generic, m.end())
+        if group is None:
+            continue
+        region = _after_space(generic, group[0] + 1)
         end = scan_group(generic, region)
         if generic.startswith(")", _after_space(generic, end)) and '"func.call"(' in generic[region:end]:
             ends.append(end)  # one region, with a call in it
-    if not ends:
-        return None
-    out, at = [], 0
-    for end in sorted(ends):
-        out.append(generic[at:end] + ", {" + _OPENED + "}")
-        at = end
-    out.append(generic[at:])
-    return "".join(out)
+    return ends
+
+
+def _placed_back(printed: str, generic: str, added: list[tuple[int, str]], filename: str) -> str:
+    """`printed` with each location in `filename` that the text `added` to
+    `generic` (at those offsets, on one line each) moved right put back
+    where `generic` has it."""
+    shifts: dict[int, list[tuple[int, int]]] = {}  # line -> (byte column in the opened text, bytes added)
+    lines = LineIndex(generic)
+    for end, piece in added:
+        line, _ = lines.position(end)
+        col = len(generic[lines.starts[line - 1] : end].encode()) + 1  # (MLIR counts bytes)
+        before = sum(k for _, k in shifts.get(line, ()))
+        shifts.setdefault(line, []).append((col + before, len(piece.encode())))
+    name = filename.replace("\\", "\\\\").replace('"', '\\"')
+
+    def back(m: re.Match) -> str:
+        line, col = int(m.group(2)), int(m.group(3))
+        if m.group(1) != name or line not in shifts:
+            return m.group(0)
+        shift = 0
+        for start, k in shifts[line]:
+            if start < col:  # (the op added there has a location in the text added: its start)
+                shift += min(k, col - start)
+        return f'loc("{m.group(1)}":{line}:{col - shift}'
+
+    return _FILE_LOC.sub(back, printed) if shifts else printed
 
 
 def _inline_opened_calls(outer: ir.Operation) -> None:
-    """Inline every call in the first region of an op `_open_hlo_regions`
+    """Inline every call in the first region of an op `_parse_opened`
     opened: the callee's body copied in (calls it brings along in later
     rounds).  A call whose callee is not a function of one block in the
-    same module stays, and so do calls past `_INLINE_COPIES` (they fail the
-    verifier as before)."""
-    calls: list[ir.Operation] = []
+    same module stays, and so do calls past `_INLINE_COPIES` more than the
+    module has (they fail the verifier as before)."""
+    owners: list[ir.Operation] = []  # the ops opened
 
-    def visit(op: ir.Operation) -> ir.WalkResult:
-        if op.name == "func.call" and _in_opened(op):
-            calls.append(op)
+    def mark(op: ir.Operation) -> ir.WalkResult:
+        if op.name == _OPENED_NAME:
+            owners.append(op.parent)
         return ir.WalkResult.ADVANCE
 
-    copies = 0
+    outer.walk(mark)
+    modules = []  # per op opened, its module's functions by name (one dict per module)
+    by_module: dict[ir.Operation, dict[str, ir.Operation]] = {}
+    for owner in owners:
+        module = owner.parent
+        while module is not None and module.name != "builtin.module":
+            module = module.parent
+        if module is None:
+            modules.append({})
+            continue
+        if module not in by_module:
+            by_module[module] = {
+                op.operation.attributes["sym_name"].value: op.operation
+                for op in module.regions[0].blocks[0].operations
+                if op.operation.name == "func.func"
+            }
+        modules.append(by_module[module])
+    calls: dict[ir.Operation, dict[str, ir.Operation]] = {}  # (an op opened inside another: each call once)
+    found_here: list[ir.Operation] = []
+
+    def visit(op: ir.Operation) -> ir.WalkResult:
+        if op.name == "func.call":
+            found_here.append(op)
+        return ir.WalkResult.ADVANCE
+
+    copies, most = 0, None
     for _ in range(_INLINE_ROUNDS):
         calls.clear()
-        outer.walk(visit)
+        for owner, functions in zip(owners, modules):  # (the first region: the second holds the mark)
+            found_here.clear()
+            for block in owner.regions[0].blocks:
+                for op in block.operations:
+                    op.operation.walk(visit)
+            for call in found_here:
+                calls.setdefault(call, functions)
+        if most is None:  # (a function calling itself twice doubles its calls every round)
+            most = _INLINE_COPIES + len(calls)
         inlined = False
-        for call in calls:
-            if copies >= _INLINE_COPIES:
-                return  # (a function calling itself twice doubles its calls every round)
+        for call, named in calls.items():
+            if copies >= most:
+                return
             copies += 1
-            module = call.parent
-            while module is not None and module.name != "builtin.module":
-                module = module.parent
-            if module is None:
-                continue
-            callee = ir.FlatSymbolRefAttr(call.attributes["callee"]).value
-            found = next(
-                (
-                    op.operation
-                    for op in module.regions[0].blocks[0].operations
-                    if op.operation.name == "func.func" and op.operation.attributes["sym_name"].value == callee
-                ),
-                None,
-            )
+            found = named.get(ir.FlatSymbolRefAttr(call.attributes["callee"]).value)
             if found is None or len(found.regions[0].blocks) != 1:
                 continue
             copy = found.clone(ip=ir.InsertionPoint(found))
@@ -1042,58 +1111,12 @@ def _inline_opened_calls(outer: ir.Operation) -> None:
             return
 
 
-def _in_opened(op: ir.Operation) -> bool:
-    """Whether `op` is inside the first region of an op `_open_hlo_regions` opened."""
-    parent = op.parent
-    while parent is not None:
-        if len(parent.regions) == 2 and _is_opened(parent.regions[1]):
-            return True
-        parent = parent.parent
-    return False
-
-
-def _is_opened(region: ir.Region) -> bool:
-    blocks = list(region.blocks)
-    if len(blocks) != 1:
-        return False
-    ops = list(blocks[0].operations)
-    return len(ops) == 1 and ops[0].operation.name == "chlo.mesh_dialect_opened_region"
-
-
 _INLINE_ROUNDS = 64
 """Rounds of inlining into opened regions at most (a chain of helpers
 calling helpers deeper than this keeps its deepest calls)."""
 _INLINE_COPIES = 4096
-"""Calls inlined into opened regions at most, as `import-shardings` inlines."""
-
-
-_MANUAL = '"sdy.manual_computation"('
-
-
-def _open_manual_computations(generic: str) -> str | None:
-    """`generic` with an empty second region given to each shard_map
-    (`sdy.manual_computation`), when the parse failed on a call in one:
-    MLIR takes an op of a dialect it does not know with one region for a
-    symbol table, so a `func.call @relu` in a shard_map's body (JAX's
-    jitted helpers) finds no function.  An op of two regions is none;
-    `import-shardings` reads the first.  None when that is not the error
-    (or there is no shard_map)."""
-    if _MANUAL not in generic:
-        return None
-    out, at = [], 0
-    while (start := generic.find(_MANUAL, at)) >= 0:
-        pos = _after_space(generic, scan_group(generic, start + len(_MANUAL) - 1))  # the operands
-        if generic.startswith("<{", pos):
-            pos = _after_space(generic, scan_group(generic, pos))  # the properties
-        if generic.startswith("{", pos):
-            pos = _after_space(generic, scan_group(generic, pos))  # an attribute dictionary
-        if not (generic.startswith("(", pos) and generic.startswith("{", _after_space(generic, pos + 1))):
-            return None
-        close = scan_group(generic, pos) - 1
-        out.append(generic[at:close] + ", {}")
-        at = close
-    out.append(generic[at:])
-    return "".join(out)
+"""Copies inlined into opened regions at most beyond the calls the module
+has (a function calling itself would make them without end)."""
 
 
 def _after_space(text: str, pos: int) -> int:

@@ -4,13 +4,14 @@
 // values and column numbers): MLIR takes an op of a dialect it does not
 // know with one region for a symbol table, so the call found no function
 // and a valid program was refused.  The parse inlines such calls, as XLA
-// does, leaving the function itself.
+// does, leaving the function itself; positions stay those of the text.
 // RUN: mesh-opt %s | FileCheck %s --check-prefix=PARSED
 // RUN: mesh-opt --import-shardings --sharding-propagation --mesh-partition %s -o %t.mlir
 // RUN: FileCheck %s --check-prefix=IR < %t.mlir
 // RUN: mesh-run %t.mlir --compare-with %s -f main -q --seed 1 | FileCheck %s
 // RUN: mesh-run %t.mlir --compare-with %s -f main -q --seed 2 | FileCheck %s
 // RUN: not mesh-opt %S/Inputs/call-in-reducer-missing.mlir 2>&1 | FileCheck %s --check-prefix=MISSING
+// RUN: not mesh-opt %S/Inputs/call-in-reducer-one-line.mlir 2>&1 | FileCheck %s --check-prefix=ONE-LINE
 // CHECK: match
 
 // PARSED-LABEL: func.func public @main(
@@ -30,6 +31,10 @@
 // IR-NEXT: mesh.all_gather %{{.*}}#1 on @mesh mesh_axes = [0] gather_axis = 0 : tensor<2xi32> -> tensor<4xi32>
 
 // MISSING: call-in-reducer-missing.mlir:8:12: error: 'func.call' op '_nowhere' does not reference a valid function
+
+// The reducer's region is closed again, and positions after it on its
+// line are where the text has them.
+// ONE-LINE: call-in-reducer-one-line.mlir:5:297: error: 'mesh.sharding' op mesh axis 3 is out of range for mesh @mesh of rank 1
 
 "builtin.module"() <{sym_name = "jit_argmax"}> ({
   "sdy.mesh"() <{mesh = #sdy.mesh<["data"=2, "model"=4]>, sym_name = "mesh"}> : () -> ()
