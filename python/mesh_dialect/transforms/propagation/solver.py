@@ -282,7 +282,7 @@ def _outer_axes(req: tuple[str, int, Sharding]) -> list[tuple[str, int, Sharding
     return out
 
 
-_EVEN, _UNEVEN, _REFUSED = "even", "uneven", "refused"
+_EVEN, _UNEVEN, _EMPTY, _REFUSED = "even", "uneven", "empty", "refused"
 """How a value splits in a layout (`_Candidates.cut_of`)."""
 
 
@@ -574,7 +574,7 @@ class _Candidates:
                 return False  # a crop's cut needs static pieces (partition splits none on such a mesh)
         if rule is not None and st.option is not None and not self.lines_up_at_run_time(node, st):
             return False
-        uneven = False
+        uneven = empty = False
         # A crop's operand cut by `crop_layout`'s offsets, where each device's
         # run starts: an inserted piece's pieces are those parts, whatever the
         # mesh divides; a sliced operand's too where the mesh divides the
@@ -605,11 +605,15 @@ class _Candidates:
                     cut = self.divisible[key] = self.cut_of(value, st.mesh, lay[1])
                 if cut is _REFUSED:
                     return False
-                uneven = uneven or cut is _UNEVEN
+                if cut is _EMPTY:
+                    empty = True
+                uneven = uneven or cut is not _EVEN
         if not uneven:
             return True
         if not node.uneven:
             return False
+        if empty and node.uneven_loops is not None:
+            return False  # a dynamic_slice's, a gather's ... pieces need a row each (`apply`'s `_cut_of_loops`)
         if rule is None:
             return True
         if rule.selects and select_axes(rule, st.option):
@@ -655,7 +659,10 @@ class _Candidates:
     def cut_of(self, value: Value, mesh: str, s: Sharding) -> str:
         """How `value` splits in layout `s`: `_EVEN`, `_UNEVEN` (a static size
         the mesh does not divide, cut by the default rule into non-empty
-        pieces over mesh axes of static size) or `_REFUSED`."""
+        pieces over mesh axes of static size), `_EMPTY` (a size smaller than
+        the pieces, which only the function's explicit cut of that size and
+        axes cuts, `Graph.cuts`: XLA's cut of 4 rows over 8 devices leaves
+        four pieces empty) or `_REFUSED`."""
         shape = self.g.meshes[mesh]
         dynamic_axes = self.g.dynamic_axes.get(mesh, frozenset())
         cut = _EVEN
@@ -669,9 +676,14 @@ class _Candidates:
             pieces = _group(shape, axes)
             if value.shape[d] % pieces == 0:
                 continue
-            if s.halo_sizes or s.sharded_dims_offsets or value.shape[d] < pieces or dynamic_axes.intersection(axes):
+            if s.halo_sizes or s.sharded_dims_offsets or dynamic_axes.intersection(axes):
                 return _REFUSED
-            cut = _UNEVEN
+            if value.shape[d] < pieces:
+                if (value.shape[d], axes) not in self.g.cuts.get(mesh, {}):
+                    return _REFUSED
+                cut = _EMPTY
+            elif cut is _EVEN:
+                cut = _UNEVEN
         return cut
 
     def lines_up_at_run_time(self, node: Node, st: State) -> bool:
