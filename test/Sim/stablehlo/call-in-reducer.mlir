@@ -10,8 +10,8 @@
 // RUN: FileCheck %s --check-prefix=IR < %t.mlir
 // RUN: mesh-run %t.mlir --compare-with %s -f main -q --seed 1 | FileCheck %s
 // RUN: mesh-run %t.mlir --compare-with %s -f main -q --seed 2 | FileCheck %s
-// RUN: not mesh-opt %S/Inputs/call-in-reducer-missing.mlir 2>&1 | FileCheck %s --check-prefix=MISSING
-// RUN: not mesh-opt %S/Inputs/call-in-reducer-one-line.mlir 2>&1 | FileCheck %s --check-prefix=ONE-LINE
+// RUN: not mesh-opt %S/../Inputs/call-in-reducer-missing.mlir 2>&1 | FileCheck %s --check-prefix=MISSING
+// RUN: not mesh-opt %S/../Inputs/call-in-reducer-one-line.mlir 2>&1 | FileCheck %s --check-prefix=ONE-LINE
 // CHECK: match
 
 // PARSED-LABEL: func.func public @main(
