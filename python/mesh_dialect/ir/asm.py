@@ -1038,8 +1038,10 @@ def _inline_opened_calls(outer: ir.Operation) -> None:
     """Inline every call in the first region of an op `_parse_opened`
     opened: the callee's body copied in (calls it brings along in later
     rounds).  A call whose callee is not a function of one block in the
-    same module stays, and so do calls past `_INLINE_COPIES` more than the
+    same module stays, and so do calls past `INLINE_COPIES` more than the
     module has (they fail the verifier as before)."""
+    from .control import INLINE_COPIES, INLINE_ROUNDS, ancestors, splice_call  # (a rare path: not at start-up)
+
     owners: list[ir.Operation] = []  # the ops opened
 
     def mark(op: ir.Operation) -> ir.WalkResult:
@@ -1051,9 +1053,7 @@ def _inline_opened_calls(outer: ir.Operation) -> None:
     modules = []  # per op opened, its module's functions by name (one dict per module)
     by_module: dict[ir.Operation, dict[str, ir.Operation]] = {}
     for owner in owners:
-        module = owner.parent
-        while module is not None and module.name != "builtin.module":
-            module = module.parent
+        module = next((op for op in ancestors(owner) if op.name == "builtin.module"), None)
         if module is None:
             modules.append({})
             continue
@@ -1073,7 +1073,7 @@ def _inline_opened_calls(outer: ir.Operation) -> None:
         return ir.WalkResult.ADVANCE
 
     copies, most = 0, None
-    for _ in range(_INLINE_ROUNDS):
+    for _ in range(INLINE_ROUNDS):
         calls.clear()
         for owner, functions in zip(owners, modules):  # (the first region: the second holds the mark)
             found_here.clear()
@@ -1083,7 +1083,7 @@ def _inline_opened_calls(outer: ir.Operation) -> None:
             for call in found_here:
                 calls.setdefault(call, functions)
         if most is None:  # (a function calling itself twice doubles its calls every round)
-            most = _INLINE_COPIES + len(calls)
+            most = INLINE_COPIES + len(calls)
         inlined = False
         for call, named in calls.items():
             if copies >= most:
@@ -1092,31 +1092,13 @@ def _inline_opened_calls(outer: ir.Operation) -> None:
             found = named.get(ir.FlatSymbolRefAttr(call.attributes["callee"]).value)
             if found is None or len(found.regions[0].blocks) != 1:
                 continue
-            copy = found.clone(ip=ir.InsertionPoint(found))
-            entry = copy.regions[0].blocks[0]
-            body = [op.operation for op in entry.operations]
-            if not body or len(list(call.operands)) != len(entry.arguments):
-                copy.erase()
-                continue
-            for op in body[:-1]:
-                op.move_before(call)
-            for arg, operand in zip(entry.arguments, call.operands):
-                arg.replace_all_uses_with(operand)
-            for result, value in zip(call.results, body[-1].operands):
-                result.replace_all_uses_with(value)
+            copy = found.clone(ip=ir.InsertionPoint(found))  # (the module verified: the call fits it)
+            splice_call(call, copy)
             call.erase()
             copy.erase()
             inlined = True
         if not inlined:
             return
-
-
-_INLINE_ROUNDS = 64
-"""Rounds of inlining into opened regions at most (a chain of helpers
-calling helpers deeper than this keeps its deepest calls)."""
-_INLINE_COPIES = 4096
-"""Copies inlined into opened regions at most beyond the calls the module
-has (a function calling itself would make them without end)."""
 
 
 def _after_space(text: str, pos: int) -> int:

@@ -55,6 +55,32 @@ def ancestors(op: ir.Operation | ir.OpView, stop: ir.Operation | ir.OpView | Non
         parent = parent.parent
 
 
+INLINE_COPIES = 4096
+"""Copies of functions inlining may make in one module (`import-shardings`'
+private functions; the parse's calls in reducers beyond those the module
+has): a chain of functions each calling the next twice doubles them at
+every level, and one calling itself never ends."""
+
+INLINE_ROUNDS = 64
+"""Rounds of inlining at most: each round inlines the calls the last one
+brought along, so a chain of calls deeper than this keeps its deepest."""
+
+
+def splice_call(call: ir.Operation, func: ir.Operation) -> None:
+    """Move the body of `func` (one block, ending in its return) in front of
+    `call`: its arguments become the call's operands, and the call's results
+    what it returns.  The call and the emptied `func` are left for the
+    caller to erase (a pass erases through its change tracking)."""
+    entry = func.regions[0].blocks[0]
+    ops = [op.operation for op in entry.operations]
+    for op in ops[:-1]:
+        op.move_before(call)
+    for arg, operand in zip(entry.arguments, call.operands):
+        arg.replace_all_uses_with(operand)
+    for result, value in zip(call.results, ops[-1].operands):
+        result.replace_all_uses_with(value)
+
+
 @dataclass
 class Carried:
     """One value carried through a region op: the result it ends as (None

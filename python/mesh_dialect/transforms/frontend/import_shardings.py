@@ -60,7 +60,7 @@ from mlir import ir
 
 from ...frontends import FrontendError, gspmd, sdy
 from ...ir import ops as mesh_ops
-from ...ir.control import ancestors
+from ...ir.control import INLINE_COPIES, INLINE_ROUNDS, ancestors, splice_call
 from ...ir.types import is_boolean
 from ...sharding.spec import Sharding
 from ..base import REDUCED_ATTR, Pass, fresh_name, symbol_names
@@ -638,22 +638,22 @@ class ImportShardings(Pass):
         annotations become annotations for the users inside.  A function
         named anywhere else (`called_computations = [@f]`) is kept, and so is
         one that calls itself.  Calls the inlined bodies bring along are
-        inlined in later rounds, up to `_INLINE_COPIES` copies in all (a
+        inlined in later rounds, up to `INLINE_COPIES` copies in all (a
         chain of functions each calling the next twice doubles them at every
         level); the calls past that are kept, with a warning."""
         by_name = {f.attributes["sym_name"].value: f for f in functions}
         copies = 0
-        for _ in range(_INLINE_ROUNDS):
+        for _ in range(INLINE_ROUNDS):
             candidates = self.inline_candidates(by_name)
             if not candidates:
                 return
             for name, (calls, func) in candidates.items():
                 del by_name[name]
-                if copies + len(calls) - 1 > _INLINE_COPIES:
+                if copies + len(calls) - 1 > INLINE_COPIES:
                     self.warning(
                         func.location,
                         f"import-shardings keeps the {len(calls)} calls of @{name}: inlining them would make "
-                        f"more than {_INLINE_COPIES} copies of private functions (a call passes whole values)",
+                        f"more than {INLINE_COPIES} copies of private functions (a call passes whole values)",
                     )
                     continue
                 copies += len(calls) - 1
@@ -749,28 +749,11 @@ class ImportShardings(Pass):
         self.inline_call(calls[-1], func, [ops[k] for k in at])
 
     def inline_call(self, call: ir.Operation, func: ir.Operation, shards: list[ir.Operation]) -> None:
-        entry = func.regions[0].blocks[0]
-        ops = [op.operation for op in entry.operations]
-        ret = ops[-1]
-        for op in ops[:-1]:
-            op.move_before(call)
         for shard_op in shards:
             shard_op.attributes["annotate_for_users"] = ir.UnitAttr.get()
-        for arg, operand in zip(entry.arguments, call.operands):
-            arg.replace_all_uses_with(operand)
-        for result, value in zip(call.results, ret.operands):
-            result.replace_all_uses_with(value)
+        splice_call(call, func)
         self.erase(call)
         self.erase(func)
-
-
-_INLINE_COPIES = 4096
-"""Copies of private functions inlining may make in one module."""
-
-_INLINE_ROUNDS = 64
-"""Rounds of inlining at most: each round inlines the functions no other
-inlined function calls, so a chain of calls deeper than this keeps its
-deepest calls."""
 
 
 def _prime_factors(n: int) -> list[int]:
