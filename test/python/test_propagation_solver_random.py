@@ -457,11 +457,14 @@ def _reference(graph: Graph, cost, collectives, passes: list | None = None) -> l
                 break
         return delta
 
-    def loop_move(choice: list[int]) -> list[int]:
-        """The first head and yielding node whose moving together (the head
-        to any other state, the node then to its cheapest, the nodes around
-        them then to theirs) lowers the total."""
-        for head, p in back_pairs:
+    def loop_move(choice: list[int], first: list[int]) -> list[int]:
+        """The first head and yielding node, from `first[0]` round the
+        pairs, whose moving together (the head to any other state, the node
+        then to its cheapest, the nodes around them then to theirs) lowers
+        the total; `first[0]` then names the pair after it."""
+        for turn in range(len(back_pairs)):
+            at = (first[0] + turn) % len(back_pairs)
+            head, p = back_pairs[at]
             costs = node_costs(head, choice)
             for state in range(len(costs)):
                 if state == choice[head]:
@@ -478,16 +481,26 @@ def _reference(graph: Graph, cost, collectives, passes: list | None = None) -> l
                 delta += descend(trial, moved, {head, p})
                 if delta < 0:
                     choice[:] = trial
+                    first[0] = at + 1
                     return woken_by(moved)
         return []
 
     def improve(choice: list[int]) -> list[int]:
         choice = list(choice)
         pending = [c for c in range(len(nodes)) if is_choosing[c]]
-        for _ in range(MAX_ROUNDS):
+        rounds, moves, first = 0, 0, [0]
+        while True:
             if not pending:  # a round changed nothing: move a loop head with its yield
-                pending = loop_move(choice)
+                if moves == MAX_ROUNDS + 2 * len(back_pairs):
+                    break
+                pending = loop_move(choice, first)
+                if not pending:
+                    break
+                moves, rounds = moves + 1, 0
                 continue
+            if rounds == MAX_ROUNDS:
+                break
+            rounds += 1
             moved = []
             for c in pending:
                 costs = node_costs(c, choice)

@@ -640,6 +640,17 @@ def scan_fsdp(ws: jax.Array, x: jax.Array) -> jax.Array:
     return jax.lax.scan(lambda h, w: (jnp.tanh(h @ w), None), x, ws)[0]
 
 
+def scan_grad_fsdp(ws: jax.Array, x: jax.Array) -> jax.Array:
+    """The gradient of `scan_fsdp`'s squared output by its stacked weights:
+    JAX's backward `while` loop writes each layer's weight gradient into a
+    stack carried from zeros, which must come out split as the weights are."""
+
+    def loss_of(ws: jax.Array) -> jax.Array:
+        return jnp.sum(scan_fsdp(ws, x) ** 2)
+
+    return jax.grad(loss_of)(ws)
+
+
 def kv_decode_uneven(ck, cv, x, wq, wk, wv, wo, pos):  # noqa: ANN001, ANN201 - eight arrays
     """One decode step over a KV cache of 10 positions, which constraints
     split over the 4 "model" devices (XLA cuts 3, 3, 3, 1): the new token's
@@ -919,6 +930,7 @@ PROGRAMS = {
         P("data", None, "model"),
     ),
     "scan_fsdp": (scan_fsdp, [(3, 32, 32), (16, 32)], [P(None, "model"), P("data")], P("data")),
+    "scan_grad_fsdp": (scan_grad_fsdp, [(3, 32, 32), (16, 32)], [P(None, "model"), P("data")], P(None, "model")),
     "kv_decode_uneven": (
         kv_decode_uneven,
         [(4, 4, 10, 8), (4, 4, 10, 8), (4, 32), (32, 32), (32, 32), (32, 32), (32, 32), position(7)],

@@ -65,8 +65,10 @@ Algorithm, for N nodes, E uses of values and at most K states per node:
    (each node takes the state cheapest given all its neighbours, back
    edges included) until a round changes nothing, then a loop head and a
    node handing a value back to it moved together (neither pays alone when
-   the body yields what the head carries), at most `MAX_ROUNDS` in all;
-   a node's evaluation costs O(K * layouts on its values).  The cheapest
+   the body yields what the head carries), then rounds again: at most
+   `MAX_ROUNDS` rounds after each move, and two moves per loop head and
+   yield (a function of many loops may need a move for each); a node's
+   evaluation costs O(K * layouts on its values).  The cheapest
    result wins.
 4. Where values go back to loop heads, start (d): start (a)'s forward pass
    again, each loop head kept in the state the cheapest plan of step 3
@@ -133,7 +135,8 @@ LOOP_MOVE_STEPS = 8
 tries before it prices the move (a body of a few ops in a chain)."""
 
 MAX_ROUNDS = 8
-"""Rounds of local improvement after the forward pass."""
+"""Rounds of local improvement after the forward pass, and after each
+loop move (`_Local.improve`)."""
 IMPOSSIBLE = 1 << 40
 """The bytes a cost function returns for a change no plan realizes (a value
 moving between meshes, an uneven split)."""
@@ -1669,6 +1672,7 @@ class _Local:
         self.s = solver
         self.g = solver.g
         self.choice = list(choice)
+        self.next_pair = 0  # where `loop_move` looks first
         if solver.around is None:
             solver.around = _Around(solver)
         self.around = solver.around
@@ -1825,15 +1829,27 @@ class _Local:
 
     def improve(self) -> None:
         """Rounds over the nodes whose neighbourhood changed since they were
-        last evaluated (all of them at first)."""
+        last evaluated (all of them at first); when a round changes nothing,
+        a loop move, then rounds again.  Every step lowers the total, so the
+        budgets only bound the time: `MAX_ROUNDS` rounds after each move,
+        and as many moves as two per loop head and yield (a function of many
+        loops may need one move each)."""
         choice = self.choice
         pending = self.s.choosers
-        for _ in range(MAX_ROUNDS):
+        rounds = moves = 0
+        while True:
             if not pending:
+                if moves == MAX_ROUNDS + 2 * len(self.pairs()):
+                    break
                 pending = self.loop_move()
                 if not pending:
                     break
+                moves += 1
+                rounds = 0
                 continue
+            if rounds == MAX_ROUNDS:
+                break
+            rounds += 1
             moved = []
             for c in pending:
                 best = self.better(c)
@@ -1842,21 +1858,33 @@ class _Local:
                     moved.append(c)
             pending = self.woken_by(moved)
 
+    def pairs(self) -> list[tuple[int, int]]:
+        """Each loop head with a node handing a value back to it, per node
+        in program order, its yields in value order."""
+        s = self.s
+        if s.back_pairs is None:
+            s.back_pairs = [(head, p) for p, edges in enumerate(s.back) for head, *_ in edges]
+        return s.back_pairs
+
     def loop_move(self) -> list[int]:
         """A loop head and a node handing a value back to it, moved together
         where moving either alone does not pay (the head taking the layout
         the body yields, say), the nodes around them then improved as
         `improve` would (a body of several ops follows the head's new
         layout only once both ends moved): the first such move lowering the
-        total is kept, any other undone; the nodes to revisit then.  Each
-        step is priced by `costs`, whose keys hold the neighbours' states,
-        so the steps' sum is the change of the total."""
+        total is kept, any other undone; the nodes to revisit then.  The
+        pairs are tried from the one after the last pair moved, round the
+        list, so a function of many loops is not scanned from its first
+        loop again after each move.  Each step is priced by `costs`, whose
+        keys hold the neighbours' states, so the steps' sum is the change of
+        the total."""
         s, choice = self.s, self.choice
         if not s.any_back:
             return []
-        if s.back_pairs is None:  # per node in program order, its yields in value order
-            s.back_pairs = [(head, p) for p, edges in enumerate(s.back) for head, *_ in edges]
-        for head, p in s.back_pairs:
+        pairs = self.pairs()
+        for turn in range(len(pairs)):
+            at = (self.next_pair + turn) % len(pairs)
+            head, p = pairs[at]
             costs = self.costs(head)[1]
             at_head = choice[head]
             for state, cost in enumerate(costs):
@@ -1872,6 +1900,7 @@ class _Local:
                     self.move(p, best)
                 delta += self.descend(trail, {head, p})
                 if delta < 0:
+                    self.next_pair = at + 1
                     return self.woken_by([c for c, _ in trail])
                 for c, old in reversed(trail):
                     self.move(c, old)
