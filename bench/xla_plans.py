@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import functools
 import json
 import math
 import os
@@ -58,6 +59,12 @@ DTYPE_BYTES = {
 }
 
 # `%name = <shape> opcode(operands), attrs` (the shape may be a tuple).
+# Attributes naming the computations an instruction runs (a while's body
+# and condition, a call's or fusion's callee, a conditional's branches).
+CALLEE = re.compile(
+    r"\b(?:body|condition|to_apply|calls|true_computation|false_computation)=(%[\w.\-]+)"
+    r"|\bbranch_computations=\{([^}]*)\}"
+)
 INSTR = re.compile(r"^\s*(?:ROOT\s+)?%([\w.\-]+)\s*=\s*(.*?)\s+([a-z][\w\-]*)\((.*)$")
 ARRAY = re.compile(r"\b([a-z]\w*)\[([\d,]*)\]")
 
@@ -455,10 +462,15 @@ def collectives(hlo: str, devices: int) -> dict[str, Any]:
     communicating ops, plus `bytes_rs`: the bytes if every all-reduce whose only
     use is a slice down to 1/g of it were a reduce-scatter.  XLA's SPMD
     partitioner always writes all-reduce + dynamic-slice; the GPU and TPU
-    pipelines rewrite that pair into a reduce-scatter, the CPU one does not."""
+    pipelines rewrite that pair into a reduce-scatter, the CPU one does not.
+    `bytes_run` counts each op as often as it runs: a while body's ops times
+    the loop's known trip count (once where XLA knows none:
+    `unknown_trips` says how many such loops there are)."""
     shapes: dict[str, str] = {}
     users: dict[str, list[tuple[str, str, str]]] = {}
     bodies: dict[str, list[str]] = {}
+    callers: dict[str, list[tuple[str, int]]] = {}  # computation -> (caller, times per call)
+    unknown_trips = 0
     instrs = []
     computation = ""
     for line in hlo.splitlines():
@@ -474,9 +486,26 @@ def collectives(hlo: str, devices: int) -> dict[str, Any]:
         shapes[name] = shape
         operands, attrs = split_call(rest)
         bodies[computation].append(opcode)
-        instrs.append((name, shape, opcode, operands, attrs, line))
+        instrs.append((name, shape, opcode, operands, attrs, line, computation))
         for op in set(re.findall(r"%([\w.\-]+)", operands)):
             users.setdefault(op, []).append((shape, opcode, attrs))
+        trips = 1
+        if opcode == "while":
+            known = re.search(r'"known_trip_count":\{"n":"(\d+)"', attrs)
+            trips = int(known.group(1)) if known else 1
+            unknown_trips += known is None
+        for named in CALLEE.findall(attrs):
+            for c in re.findall(r"%([\w.\-]+)", " ".join(named)):
+                callers.setdefault(c, []).append((computation, trips))
+
+    @functools.cache
+    def runs(computation: str, depth: int = 0) -> int:
+        """How many times a computation runs per run of the entry: the sum
+        over its call sites of the caller's runs times the site's trips."""
+        sites = callers.get(computation)
+        if not sites or depth > len(bodies):
+            return 1
+        return sum(runs(c, depth + 1) * n for c, n in sites)
 
     def sliced(name: str, g: int) -> bool:
         """The op's only use keeps 1/g of it through a dynamic-slice (maybe fused)."""
@@ -490,10 +519,10 @@ def collectives(hlo: str, devices: int) -> dict[str, Any]:
         )
         return slices and sum(e for e, _ in arrays(shape)) * g == sum(e for e, _ in arrays(shapes[name]))
 
-    count = total = total_rs = 0
+    count = total = total_rs = total_run = 0
     kinds: dict[str, int] = {}
     lines = []
-    for name, _, opcode, operands, attrs, line in instrs:
+    for name, _, opcode, operands, attrs, line, computation in instrs:
         kind = opcode.removesuffix("-start")
         if opcode.endswith("-done") or (kind not in KINDS and kind not in OTHER):
             continue
@@ -519,11 +548,20 @@ def collectives(hlo: str, devices: int) -> dict[str, Any]:
         rs = kind == "all-reduce" and g > 1 and sliced(name, g)
         count += 1
         total += b
+        total_run += b * runs(computation)
         total_rs += b_rs if rs else b
         key = kind.replace("-", "_")  # our planner's spelling (bench/traffic.py), e.g. all_reduce
         kinds[key] = kinds.get(key, 0) + 1
         lines.append(("[+slice] " if rs else "") + line.strip())
-    return {"collectives": count, "bytes": total, "kinds": kinds, "bytes_rs": total_rs, "lines": lines}
+    return {
+        "collectives": count,
+        "bytes": total,
+        "kinds": kinds,
+        "bytes_rs": total_rs,
+        "bytes_run": total_run,
+        "unknown_trips": unknown_trips,
+        "lines": lines,
+    }
 
 
 # ---------------------------------------------------------------- main

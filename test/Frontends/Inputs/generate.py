@@ -34,7 +34,9 @@ GSPMD):
 - `NAME.FLAVOUR.xla-collectives.txt`: the collectives of XLA's partitioned
   HLO (`compile().as_text()`), one a line (kind, per-device shape, groups,
   gathered/scattered dimension), under a header with their count and the
-  bytes a device receives, priced as `bench/xla_plans.py` prices them;
+  bytes a device receives, priced as `bench/xla_plans.py` prices them,
+  each op counted once as written and as often as it runs (a loop body's
+  times the loop's trips);
 
 and once per program (the same for both flavours):
 
@@ -1023,6 +1025,7 @@ def main(names: list[str]) -> int:
                 f"# collectives: {found['collectives']}",
                 f"# bytes a device receives: {found['bytes']}",
                 f"# bytes if each sliced all-reduce were a reduce-scatter: {found['bytes_rs']}",
+                f"# bytes a device receives in a run, loop bodies times their trips: {found['bytes_run']}",
             ]
             body = [compact(line) for line in found["lines"]]
             (HERE / f"{name}.{flavour}.xla-collectives.txt").write_text("\n".join(header + body) + "\n")
