@@ -120,6 +120,7 @@ SPECS = {
     "rope_head_dim": ([("data", None, "model"), DM, DM], [("data", None, "model")]),
     "scan_fsdp": ([(None, "model"), ("data",)], [("data",)]),
     "scan_grad_fsdp": ([(None, "model"), ("data",)], [(None, "model")]),
+    "mlp_scan_grad_fsdp": ([(None, "model"), (None, "model"), ("data",)], [(None, "model")] * 2),
     "kv_decode_uneven": ([("data",)] * 3 + [()] * 5, [("data",)] * 3),
     "scan_uneven": ([DM, (), ()], [("data",)]),
     "pool_conv_uneven": ([DM, (), ()], [("data",)]),

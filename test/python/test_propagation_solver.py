@@ -374,16 +374,17 @@ def test_a_loop_head_and_the_body_yielding_to_it_move_together() -> None:
 
 
 def test_every_loop_gets_its_move_however_many_loops_need_one() -> None:
-    """Twelve loops like the one above side by side, each needing its head
-    and body moved together.  Each such move is followed by a round over
-    the nodes around it; a budget of eight shared by the rounds and the
-    moves ran out after a few loops in each start, leaving the rest to
-    reduce partial sums every trip.  The moves now have their own budget,
-    and the count of rounds starts again after each move."""
+    """Twenty-four loops like the one above side by side, each needing its
+    head and body moved together.  Each such move is followed by a round
+    over the nodes around it; a budget of eight shared by the rounds and
+    the moves ran out after a few loops in each start, leaving the rest to
+    reduce partial sums every trip, and so would a budget of eight moves
+    (two starts move sixteen loops).  The moves' budget grows with the
+    loops, and the count of rounds starts again after each move."""
     cost4 = _whole_cost((4,))
     g = Graph({"m": (4,)})
     bodies = []
-    for _ in range(12):
+    for _ in range(24):
         x = _fixed(g, Sharding(((0,),)), (8, 16))
         w = _fixed(g, Sharding(((0,),)), (16, 16))
         out, arg = g.add_value((8, 16), 4), g.add_value((8, 16), 4)
@@ -392,8 +393,8 @@ def test_every_loop_gets_its_move_however_many_loops_need_one() -> None:
         bodies.append(g.add_node(Node([arg, w], [y], rule=ShardingRule.matmul(), weight=3, operand_weights=[3, 1])))
         g.add_operand(head, y, 3)
     chosen = Solver(g, cost4).solve()
-    assert [g.nodes[b].states[chosen[b]].option for b in bodies] == [((0,), (), ())] * 12
-    assert bytes_moved(g, cost4, chosen) == 12 * (16 * 16 * 4 * 3 // 4)
+    assert [g.nodes[b].states[chosen[b]].option for b in bodies] == [((0,), (), ())] * 24
+    assert bytes_moved(g, cost4, chosen) == 24 * (16 * 16 * 4 * 3 // 4)
 
 
 def test_the_first_start_weighs_a_value_handed_back_to_a_loop_head() -> None:

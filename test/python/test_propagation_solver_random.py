@@ -483,7 +483,61 @@ def _reference(graph: Graph, cost, collectives, passes: list | None = None) -> l
                     choice[:] = trial
                     first[0] = at + 1
                     return woken_by(moved)
+                if linked[head] and linked_move(choice, head, state):
+                    first[0] = at + 1
+                    return woken_by(last_moved)
         return []
+
+    # per loop head, the heads a loop result that is another loop's init
+    # joins it to (either way, transitively), in program order
+    heads = [c for c, node in enumerate(nodes) if node.carry]
+    joined = {c: {c} for c in heads}
+    for c in heads:
+        out = nodes[c].results[0] if nodes[c].results else -1
+        for m, i in values[out].consumers if out >= 0 else []:
+            if i == 0 and nodes[m].carry:
+                group = joined[c] | joined[m]
+                for d in group:
+                    joined[d] = group
+    linked = {c: sorted(joined[c] - {c}) for c in heads}
+    last_moved: list[int] = []
+
+    def linked_move(choice: list[int], head: int, state: int) -> bool:
+        """The head to `state` with its linked heads to the layout it then
+        has, each with its yielding nodes to their cheapest, the nodes around
+        them then to theirs: kept if that lowers the total."""
+        trial, moved, fixed = list(choice), [], {head}
+        delta = 0
+
+        def step(c: int, k: int) -> None:
+            nonlocal delta
+            costs = node_costs(c, trial)
+            delta += costs[k] - costs[trial[c]]
+            trial[c] = k
+            moved.append(c)
+
+        lay = produces_of[head][state][0]
+        step(head, state)
+        for h in [head, *linked[head]]:
+            if h != head:
+                k = next((k for k, ps in enumerate(produces_of[h]) if ps and ps[0] == lay), -1)
+                if k < 0:
+                    continue
+                if k != trial[h]:
+                    step(h, k)
+                fixed.add(h)
+            for q in (q for hh, q in back_pairs if hh == h):
+                there = node_costs(q, trial)
+                best = _first_smallest(there)
+                if best != trial[q]:
+                    step(q, best)
+                fixed.add(q)
+        delta += descend(trial, moved, fixed)
+        if delta >= 0:
+            return False
+        choice[:] = trial
+        last_moved[:] = moved
+        return True
 
     def improve(choice: list[int]) -> list[int]:
         choice = list(choice)

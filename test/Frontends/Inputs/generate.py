@@ -653,6 +653,21 @@ def scan_grad_fsdp(ws: jax.Array, x: jax.Array) -> jax.Array:
     return jax.grad(loss_of)(ws)
 
 
+def mlp_scan_grad_fsdp(w1s: jax.Array, w2s: jax.Array, x: jax.Array) -> tuple[jax.Array, jax.Array]:
+    """The gradients of a `lax.scan` over 3 tanh MLP layers by
+    their stacked weights, whose input dimensions are split over "model"
+    (FSDP): the forward loop stacks each layer's activations, which the
+    backward loop reads back."""
+
+    def loss_of(w1s: jax.Array, w2s: jax.Array) -> jax.Array:
+        def layer(h: jax.Array, ws: tuple[jax.Array, jax.Array]) -> tuple[jax.Array, None]:
+            return jnp.tanh(jnp.tanh(h @ ws[0]) @ ws[1]), None
+
+        return jnp.mean(jax.lax.scan(layer, x, (w1s, w2s))[0] ** 2)
+
+    return jax.grad(loss_of, argnums=(0, 1))(w1s, w2s)
+
+
 def kv_decode_uneven(ck, cv, x, wq, wk, wv, wo, pos):  # noqa: ANN001, ANN201 - eight arrays
     """One decode step over a KV cache of 10 positions, which constraints
     split over the 4 "model" devices (XLA cuts 3, 3, 3, 1): the new token's
@@ -722,6 +737,12 @@ def ints(shape: tuple[int, ...], low: int, high: int) -> Callable[[np.random.Gen
 def fixed(values: list[int]) -> Callable[[np.random.Generator], np.ndarray]:
     """An int32 argument with the given values (indices chosen for their edge cases)."""
     return lambda rng: np.asarray(values, np.int32)
+
+
+def stacked(shape: tuple[int, ...]) -> Callable[[np.random.Generator], np.ndarray]:
+    """Stacked float32 weights scaled by 1/sqrt of each layer's fan-in (the
+    default scales by the stack's length), so tanh layers do not saturate."""
+    return lambda rng: (rng.standard_normal(shape) / math.sqrt(shape[1])).astype(np.float32)
 
 
 def ascending(n: int) -> Callable[[np.random.Generator], np.ndarray]:
@@ -933,6 +954,12 @@ PROGRAMS = {
     ),
     "scan_fsdp": (scan_fsdp, [(3, 32, 32), (16, 32)], [P(None, "model"), P("data")], P("data")),
     "scan_grad_fsdp": (scan_grad_fsdp, [(3, 32, 32), (16, 32)], [P(None, "model"), P("data")], P(None, "model")),
+    "mlp_scan_grad_fsdp": (
+        mlp_scan_grad_fsdp,
+        [stacked((3, 32, 64)), stacked((3, 64, 32)), (16, 32)],
+        [P(None, "model"), P(None, "model"), P("data")],
+        (P(None, "model"), P(None, "model")),
+    ),
     "kv_decode_uneven": (
         kv_decode_uneven,
         [(4, 4, 10, 8), (4, 4, 10, 8), (4, 32), (32, 32), (32, 32), (32, 32), (32, 32), position(7)],

@@ -66,9 +66,10 @@ Algorithm, for N nodes, E uses of values and at most K states per node:
    edges included) until a round changes nothing, then a loop head and a
    node handing a value back to it moved together (neither pays alone when
    the body yields what the head carries), then rounds again: at most
-   `MAX_ROUNDS` rounds after each move, and two moves per loop head and
-   yield (a function of many loops may need a move for each); a node's
-   evaluation costs O(K * layouts on its values).  The cheapest
+   `MAX_ROUNDS` rounds after each move, and `MAX_ROUNDS` moves plus two
+   per pair of a loop head and a node yielding to it (a function of many
+   loops may need a move for each); a node's evaluation costs
+   O(K * layouts on its values).  The cheapest
    result wins.
 4. Where values go back to loop heads, start (d): start (a)'s forward pass
    again, each loop head kept in the state the cheapest plan of step 3
@@ -1195,6 +1196,7 @@ class Solver:
         # local improvement's costs of a node without shared values (`_Local.better`)
         self.local_memo: dict[tuple[int, ...], tuple[int, list[int]]] = {}
         self.back_pairs: list[tuple[int, int]] | None = None  # (loop head, node handing back to it)
+        self.linked_heads: dict[int, list[int]] | None = None  # (`_Local.linked`)
 
     def reshard(self, kind: int, have: int, need: int) -> int:
         """Bytes (scaled by BYTE) to turn a value of `kind` from layout id
@@ -1832,8 +1834,10 @@ class _Local:
         last evaluated (all of them at first); when a round changes nothing,
         a loop move, then rounds again.  Every step lowers the total, so the
         budgets only bound the time: `MAX_ROUNDS` rounds after each move,
-        and as many moves as two per loop head and yield (a function of many
-        loops may need one move each)."""
+        and `MAX_ROUNDS` moves plus two per pair of a loop head and a node
+        yielding to it (a function of many loops may need one move each;
+        each move scans the pairs once at most, so a function of P pairs
+        costs O(P^2) pair trials at worst)."""
         choice = self.choice
         pending = self.s.choosers
         rounds = moves = 0
@@ -1904,7 +1908,59 @@ class _Local:
                     return self.woken_by([c for c, _ in trail])
                 for c, old in reversed(trail):
                     self.move(c, old)
+                linked = self.linked(head)
+                if not linked:
+                    continue
+                # The loops this head's value runs through before or after
+                # it (a scan's residuals, stacked by the forward loop and
+                # read back by the backward one) take the same layout, each
+                # with what its body yields back to it.
+                lay = self.list_produces[self.list_id[head]][state][0]
+                trail = []
+                delta = self.step(head, state, trail)
+                fixed = {head}
+                for h in [head, *linked]:
+                    if h != head:
+                        gives = self.list_produces[self.list_id[h]]
+                        k = next((k for k, ps in enumerate(gives) if ps and ps[0] == lay), -1)
+                        if k < 0:
+                            continue
+                        if k != choice[h]:
+                            delta += self.step(h, k, trail)
+                        fixed.add(h)
+                    for q in self.yielders(h):
+                        best, there = self.costs(q)
+                        if best != choice[q]:
+                            delta += self.step(q, best, trail)
+                        fixed.add(q)
+                delta += self.descend(trail, fixed)
+                if delta < 0:
+                    self.next_pair = at + 1
+                    return self.woken_by([c for c, _ in trail])
+                for c, old in reversed(trail):
+                    self.move(c, old)
         return []
+
+    def step(self, c: int, state: int, trail: list[tuple[int, int]]) -> int:
+        """Move node `c` to `state`, noted in `trail`; the change of the total."""
+        there = self.costs(c)[1]
+        delta = there[state] - there[self.choice[c]]
+        trail.append((c, self.choice[c]))
+        self.move(c, state)
+        return delta
+
+    def yielders(self, head: int) -> list[int]:
+        """The nodes handing values back to loop head `head`."""
+        return [p for h, p in self.pairs() if h == head]
+
+    def linked(self, head: int) -> list[int]:
+        """The other loop heads whose carried value `head`'s becomes or comes
+        from: a loop's result that is another loop's init, either way, and
+        so on, in program order."""
+        s = self.s
+        if s.linked_heads is None:
+            s.linked_heads = _linked_heads(self.g)
+        return s.linked_heads.get(head, [])
 
     def descend(self, trail: list[tuple[int, int]], fixed: set[int]) -> int:
         """Move the choosing nodes around those in `trail` (not `fixed`) to
@@ -1965,6 +2021,30 @@ class _Local:
         for v in self.around.tracked:
             total += self.value_cost(v, self.have(v))
         return total
+
+
+def _linked_heads(g: Graph) -> dict[int, list[int]]:
+    """Per loop head joined to others by a loop result that is another
+    loop's init (either way, transitively), the others, in program order."""
+    parent: dict[int, int] = {}
+
+    def find(x: int) -> int:
+        while parent.get(x, x) != x:
+            x = parent[x]
+        return x
+
+    heads = [c for c, node in enumerate(g.nodes) if node.carry]
+    for c in heads:
+        node = g.nodes[c]
+        if not node.results or node.results[0] < 0:
+            continue
+        for m, i in g.values[node.results[0]].consumers:
+            if i == 0 and g.nodes[m].carry:
+                parent[find(m)] = find(c)
+    groups: dict[int, list[int]] = {}
+    for c in heads:
+        groups.setdefault(find(c), []).append(c)
+    return {c: [d for d in group if d != c] for group in groups.values() if len(group) > 1 for c in group}
 
 
 def _count(table: dict[int, dict[int, int]], lay: int, weight: int, delta: int) -> None:
