@@ -58,13 +58,13 @@ DTYPE_BYTES = {
     **{"s32": 4, "u32": 4, "f32": 4, "s64": 8, "u64": 8, "f64": 8, "c64": 8, "c128": 16},
 }
 
-# `%name = <shape> opcode(operands), attrs` (the shape may be a tuple).
 # Attributes naming the computations an instruction runs (a while's body
 # and condition, a call's or fusion's callee, a conditional's branches).
 CALLEE = re.compile(
-    r"\b(?:body|condition|to_apply|calls|true_computation|false_computation)=(%[\w.\-]+)"
-    r"|\bbranch_computations=\{([^}]*)\}"
+    r"\b(body|condition|to_apply|calls|true_computation|false_computation)=(%[\w.\-]+)"
+    r"|\b(branch_computations)=\{([^}]*)\}"
 )
+# `%name = <shape> opcode(operands), attrs` (the shape may be a tuple).
 INSTR = re.compile(r"^\s*(?:ROOT\s+)?%([\w.\-]+)\s*=\s*(.*?)\s+([a-z][\w\-]*)\((.*)$")
 ARRAY = re.compile(r"\b([a-z]\w*)\[([\d,]*)\]")
 
@@ -464,20 +464,24 @@ def collectives(hlo: str, devices: int) -> dict[str, Any]:
     partitioner always writes all-reduce + dynamic-slice; the GPU and TPU
     pipelines rewrite that pair into a reduce-scatter, the CPU one does not.
     `bytes_run` counts each op as often as it runs: a while body's ops times
-    the loop's known trip count (once where XLA knows none:
-    `unknown_trips` says how many such loops there are)."""
+    the loop's known trip count and its condition's once more, a
+    conditional's costliest branch, other callees once per call; a loop
+    XLA knows no trip count of runs once (`unknown_trips` counts those)."""
     shapes: dict[str, str] = {}
     users: dict[str, list[tuple[str, str, str]]] = {}
     bodies: dict[str, list[str]] = {}
-    callers: dict[str, list[tuple[str, int]]] = {}  # computation -> (caller, times per call)
-    unknown_trips = 0
+    # per computation, the computations its instructions run: (opcode,
+    # callees by attribute, the loop's known trip count or None)
+    calls: dict[str, list[tuple[str, dict[str, list[str]], int | None]]] = {}
+    entry = ""
     instrs = []
     computation = ""
     for line in hlo.splitlines():
-        head = re.match(r"^(?:ENTRY\s+)?%([\w.\-]+)\s*\(.*\{\s*$", line)
+        head = re.match(r"^(ENTRY\s+)?%([\w.\-]+)\s*\(.*\{\s*$", line)
         if head:
-            computation = head.group(1)
+            computation = head.group(2)
             bodies[computation] = []
+            entry = computation if head.group(1) else entry
             continue
         m = INSTR.match(line)
         if not m:
@@ -489,23 +493,12 @@ def collectives(hlo: str, devices: int) -> dict[str, Any]:
         instrs.append((name, shape, opcode, operands, attrs, line, computation))
         for op in set(re.findall(r"%([\w.\-]+)", operands)):
             users.setdefault(op, []).append((shape, opcode, attrs))
-        trips = 1
-        if opcode == "while":
-            known = re.search(r'"known_trip_count":\{"n":"(\d+)"', attrs)
-            trips = int(known.group(1)) if known else 1
-            unknown_trips += known is None
-        for named in CALLEE.findall(attrs):
-            for c in re.findall(r"%([\w.\-]+)", " ".join(named)):
-                callers.setdefault(c, []).append((computation, trips))
-
-    @functools.cache
-    def runs(computation: str, depth: int = 0) -> int:
-        """How many times a computation runs per run of the entry: the sum
-        over its call sites of the caller's runs times the site's trips."""
-        sites = callers.get(computation)
-        if not sites or depth > len(bodies):
-            return 1
-        return sum(runs(c, depth + 1) * n for c, n in sites)
+        callees: dict[str, list[str]] = {}
+        for key, one, branches, several in CALLEE.findall(attrs):
+            callees.setdefault(key or branches, []).extend(re.findall(r"%([\w.\-]+)", one or several))
+        if callees:
+            known = re.search(r'"known_trip_count":\{"n":"(\d+)"', attrs) if opcode == "while" else None
+            calls.setdefault(computation, []).append((opcode, callees, int(known.group(1)) if known else None))
 
     def sliced(name: str, g: int) -> bool:
         """The op's only use keeps 1/g of it through a dynamic-slice (maybe fused)."""
@@ -519,7 +512,32 @@ def collectives(hlo: str, devices: int) -> dict[str, Any]:
         )
         return slices and sum(e for e, _ in arrays(shape)) * g == sum(e for e, _ in arrays(shapes[name]))
 
-    count = total = total_rs = total_run = 0
+    own: dict[str, int] = {}  # per computation, the bytes of its own collectives
+
+    @functools.cache
+    def run_bytes(computation: str, depth: int = 0) -> int:
+        """Bytes a device receives running `computation` once: its own
+        collectives, a while's body times its known trip count (its
+        condition once more), the costliest branch of a conditional, and
+        any other callee once per call.  A loop of unknown trip count
+        counts its body and condition once (`unknown_trips`)."""
+        if depth > len(bodies):  # (HLO has no recursion)
+            return 0
+        total = own.get(computation, 0)
+        for opcode, callees, trips in calls.get(computation, []):
+            cost = {k: [run_bytes(c, depth + 1) for c in cs] for k, cs in callees.items()}
+            if opcode == "while":
+                n, tests = (1, 1) if trips is None else (trips, trips + 1)
+                total += n * sum(cost.get("body", [])) + tests * sum(cost.get("condition", []))
+            elif opcode == "conditional":
+                branches = [*cost.get("branch_computations", []), *cost.get("true_computation", [])]
+                branches += cost.get("false_computation", [])
+                total += max(branches, default=0)
+            else:
+                total += sum(sum(v) for v in cost.values())
+        return total
+
+    count = total = total_rs = 0
     kinds: dict[str, int] = {}
     lines = []
     for name, _, opcode, operands, attrs, line, computation in instrs:
@@ -548,7 +566,7 @@ def collectives(hlo: str, devices: int) -> dict[str, Any]:
         rs = kind == "all-reduce" and g > 1 and sliced(name, g)
         count += 1
         total += b
-        total_run += b * runs(computation)
+        own[computation] = own.get(computation, 0) + b
         total_rs += b_rs if rs else b
         key = kind.replace("-", "_")  # our planner's spelling (bench/traffic.py), e.g. all_reduce
         kinds[key] = kinds.get(key, 0) + 1
@@ -558,8 +576,10 @@ def collectives(hlo: str, devices: int) -> dict[str, Any]:
         "bytes": total,
         "kinds": kinds,
         "bytes_rs": total_rs,
-        "bytes_run": total_run,
-        "unknown_trips": unknown_trips,
+        "bytes_run": run_bytes(entry) if entry else sum(own.values()),
+        "unknown_trips": sum(
+            1 for cs in calls.values() for opcode, _, trips in cs if opcode == "while" and trips is None
+        ),
         "lines": lines,
     }
 

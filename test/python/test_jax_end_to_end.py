@@ -342,7 +342,7 @@ def test_mesh_run_equals_jax(name, flavour, optimize, workdir, tmp_path):
 # loop (1,536 bytes, three times a run) and gathers 768 bytes; ours sends
 # the stacked weights to a split of their other dimension once, before the
 # loop (2,304), and gathers the activations in it (768 a step): 4,608 bytes
-# a run against XLA's 5,376 or more.
+# a run against XLA's 5,376.
 # scan_grad_fsdp: the same forward loop, then a backward one whose every
 # step gathers the activations' gradient (768), reduces the weight's
 # gradient over "data" (1,024) and writes it into a stack kept split as

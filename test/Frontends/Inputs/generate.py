@@ -1054,6 +1054,8 @@ def main(names: list[str]) -> int:
                 f"# bytes if each sliced all-reduce were a reduce-scatter: {found['bytes_rs']}",
                 f"# bytes a device receives in a run, loop bodies times their trips: {found['bytes_run']}",
             ]
+            if found["unknown_trips"]:
+                header.append(f"# loops of a trip count XLA does not know, counted once: {found['unknown_trips']}")
             body = [compact(line) for line in found["lines"]]
             (HERE / f"{name}.{flavour}.xla-collectives.txt").write_text("\n".join(header + body) + "\n")
             print(f"{name}.{flavour}: {found['collectives']} collectives, {found['bytes']} bytes")
