@@ -34,6 +34,7 @@ from mesh_dialect.transforms.propagation.solver import (
     COLLECTIVE,
     IMPOSSIBLE,
     LOOP_MOVE_STEPS,
+    MAX_LINKED,
     MAX_ROUNDS,
     MAX_STATES,
     Graph,
@@ -489,7 +490,8 @@ def _reference(graph: Graph, cost, collectives, passes: list | None = None) -> l
         return []
 
     # per loop head, the heads a loop result that is another loop's init
-    # joins it to (either way, transitively), in program order
+    # joins it to (either way, transitively), in program order; none in a
+    # group of more than MAX_LINKED
     heads = [c for c, node in enumerate(nodes) if node.carry]
     joined = {c: {c} for c in heads}
     for c in heads:
@@ -499,7 +501,7 @@ def _reference(graph: Graph, cost, collectives, passes: list | None = None) -> l
                 group = joined[c] | joined[m]
                 for d in group:
                     joined[d] = group
-    linked = {c: sorted(joined[c] - {c}) for c in heads}
+    linked = {c: sorted(joined[c] - {c}) if len(joined[c]) <= MAX_LINKED else [] for c in heads}
     last_moved: list[int] = []
 
     def linked_move(choice: list[int], head: int, state: int) -> bool:

@@ -135,6 +135,11 @@ LOOP_MOVE_STEPS = 8
 """How many rounds of moves around a loop head and its yield `loop_move`
 tries before it prices the move (a body of a few ops in a chain)."""
 
+MAX_LINKED = 8
+"""The most loop heads `_Local.loop_move` moves together through loop
+results that are other loops' inits: a scan's gradient links a forward and
+a backward loop; a chain of hundreds of loops (each trial moving them all)
+is left to the moves of one loop at a time."""
 MAX_ROUNDS = 8
 """Rounds of local improvement after the forward pass, and after each
 loop move (`_Local.improve`)."""
@@ -2025,7 +2030,8 @@ class _Local:
 
 def _linked_heads(g: Graph) -> dict[int, list[int]]:
     """Per loop head joined to others by a loop result that is another
-    loop's init (either way, transitively), the others, in program order."""
+    loop's init (either way, transitively), the others, in program order;
+    none for a group of more than `MAX_LINKED` heads."""
     parent: dict[int, int] = {}
 
     def find(x: int) -> int:
@@ -2044,7 +2050,7 @@ def _linked_heads(g: Graph) -> dict[int, list[int]]:
     groups: dict[int, list[int]] = {}
     for c in heads:
         groups.setdefault(find(c), []).append(c)
-    return {c: [d for d in group if d != c] for group in groups.values() if len(group) > 1 for c in group}
+    return {c: [d for d in group if d != c] for group in groups.values() if 1 < len(group) <= MAX_LINKED for c in group}
 
 
 def _count(table: dict[int, dict[int, int]], lay: int, weight: int, delta: int) -> None:
