@@ -388,6 +388,9 @@ class _Candidates:
     def __init__(self, graph: Graph) -> None:
         self.g = graph
         self.memo: dict[tuple, list[tuple[str, ShardingOption]]] = {}
+        # the rule's answers by rule and request(s): the expansions of one
+        # op ask about the same pairs of layouts again as its values grow
+        self.rule_memo: dict[tuple, object] = {}
         self.state_memo: dict[tuple, _Cand] = {}
         self.linear_memo: dict[tuple, _Cand | None] = {}  # None: the op cannot give that layout on terms
         self.divisible: dict[tuple, str] = {}
@@ -461,6 +464,27 @@ class _Candidates:
         by_mesh: dict[str, list[tuple[str, int, Sharding]]] = {}
         for side, i, (mesh, s) in requests:
             by_mesh.setdefault(mesh, []).append((side, i, s))
+        asked = self.rule_memo
+        rid = id(rule)
+
+        def ask(reqs: tuple) -> ShardingOption | Conflict:
+            found = asked.get((rid, reqs))
+            if found is None:
+                found = asked[(rid, reqs)] = option_from_requests(rule, reqs)
+            return found  # type: ignore[return-value]
+
+        def moves(a: tuple, b: tuple) -> list[ShardingOption]:
+            found = asked.get((rid, "clash", a, b))
+            if found is None:
+                found = asked[(rid, "clash", a, b)] = clash_moves(rule, a, b)
+            return found  # type: ignore[return-value]
+
+        def moved(of: ShardingRule, r: tuple, mesh: str) -> list[ShardingOption]:
+            found = asked.get((id(of), "moved", r, mesh))
+            if found is None:
+                found = asked[(id(of), "moved", r, mesh)] = moved_options(of, r, self.g.meshes.get(mesh))
+            return found  # type: ignore[return-value]
+
         for mesh, reqs in by_mesh.items():
             out.setdefault((mesh, tuple(() for _ in rule.iterators)))
             # a dimension split over several axes also offers its outer axes
@@ -469,20 +493,20 @@ class _Candidates:
             # rows over [0]: Megatron's sequence parallelism)
             reqs = reqs + [r for req in reqs for r in _outer_axes(req)]
             for r in reqs:
-                opt = option_from_requests(rule, [r])
+                opt = ask((r,))
                 if not isinstance(opt, Conflict):
                     out.setdefault((mesh, opt))
             clashing: list[tuple[ShardingOption, tuple, tuple]] = []
             for a, b in combinations(reqs, 2):
                 if a[:2] == b[:2]:
                     continue
-                opt = option_from_requests(rule, [a, b])
+                opt = ask((a, b))
                 if not isinstance(opt, Conflict):
                     out.setdefault((mesh, opt))
                 else:
                     clashing.append((opt.resolved, a, b))
             for ordered in (reqs, sorted(reqs, key=lambda r: r[0] != "operand")):
-                opt = option_from_requests(rule, ordered)
+                opt = ask(tuple(ordered))
                 out.setdefault((mesh, opt.resolved if isinstance(opt, Conflict) else opt))
             # a pair that clashes (both want one mesh axis, on different
             # loops) settles it both ways: the winner keeps all its axes, the
@@ -492,22 +516,22 @@ class _Candidates:
             # sequence gathered)
             for resolved, a, b in clashing:
                 out.setdefault((mesh, resolved))
-                opt = option_from_requests(rule, [b, a])
+                opt = ask((b, a))
                 out.setdefault((mesh, opt.resolved if isinstance(opt, Conflict) else opt))
             # or the clash moves to a loop both index (`clash_moves`: q and
             # k split along their sequences run split by heads), last so
             # they crowd out no earlier candidate
             for _, a, b in clashing:
-                for opt in clash_moves(rule, a, b):
+                for opt in moves(a, b):
                     out.setdefault((mesh, opt))
             # axes on a dimension the op needs whole may move to another
             # (`moved_options`), last so they crowd out no earlier candidate
             whole = self.g.unmasked.get(id(rule))
             for r in reqs:
-                for opt in moved_options(rule, r, self.g.meshes.get(mesh)):
+                for opt in moved(rule, r, mesh):
                     out.setdefault((mesh, opt))
                 if whole is not None:
-                    for opt in moved_options(whole, r, self.g.meshes.get(mesh)):
+                    for opt in moved(whole, r, mesh):
                         out.setdefault((mesh, opt))
         result = self.memo[key] = list(out)
         return result
