@@ -13,7 +13,16 @@ import pytest
 from mesh_dialect.interfaces.rules import Iterator, ShardingRule
 from mesh_dialect.sharding.resharding import plan_resharding
 from mesh_dialect.sharding.spec import Sharding
-from mesh_dialect.transforms.propagation.solver import Graph, Node, Solver, State, Value, _Candidates, bytes_moved
+from mesh_dialect.transforms.propagation.solver import (
+    Graph,
+    Node,
+    Solver,
+    State,
+    Value,
+    _Candidates,
+    _linked_heads,
+    bytes_moved,
+)
 
 MESH = (2, 2)
 LAYOUTS = [
@@ -395,6 +404,24 @@ def test_every_loop_gets_its_move_however_many_loops_need_one() -> None:
     chosen = Solver(g, cost4).solve()
     assert [g.nodes[b].states[chosen[b]].option for b in bodies] == [((0,), (), ())] * 24
     assert bytes_moved(g, cost4, chosen) == 24 * (16 * 16 * 4 * 3 // 4)
+
+
+def test_only_loops_link_through_a_result_that_is_an_init() -> None:
+    """A loop whose result is another loop's init links the two heads (and
+    a third loop after, transitively); the same result read by a carried
+    value that is not a loop's (a branch op's, half of an `scf.while`'s,
+    `Node.loop` False) links nothing, though its node reads it first."""
+    g = Graph({"m": (4,)})
+    x = _fixed(g, Sharding(((0,),)), (8, 16))
+    heads = []
+    for loop in (True, True, False, True):
+        out, arg = g.add_value((8, 16), 4), g.add_value((8, 16), 4)
+        heads.append(g.add_node(Node([x], [out, arg], carry=True, loop=loop)))
+        if loop:
+            x = out
+    a, b, branch, c = heads
+    assert g.nodes[branch].operands == g.nodes[c].operands  # (both read b's result first)
+    assert _linked_heads(g) == {a: [b, c], b: [a, c], c: [a, b]}
 
 
 def test_the_first_start_weighs_a_value_handed_back_to_a_loop_head() -> None:

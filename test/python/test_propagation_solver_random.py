@@ -492,12 +492,12 @@ def _reference(graph: Graph, cost, collectives, passes: list | None = None) -> l
     # per loop head, the heads a loop result that is another loop's init
     # joins it to (either way, transitively), in program order; none in a
     # group of more than MAX_LINKED
-    heads = [c for c, node in enumerate(nodes) if node.carry]
+    heads = [c for c, node in enumerate(nodes) if node.carry and node.loop]
     joined = {c: {c} for c in heads}
     for c in heads:
         out = nodes[c].results[0] if nodes[c].results else -1
         for m, i in values[out].consumers if out >= 0 else []:
-            if i == 0 and nodes[m].carry:
+            if i == 0 and nodes[m].carry and nodes[m].loop:
                 group = joined[c] | joined[m]
                 for d in group:
                     joined[d] = group

@@ -803,7 +803,9 @@ class _Builder:
             res = ([] if value.result is None else [self.vid(value.result)]) + [self.vid(a) for a in value.args]
             # the init is read once, in front of the loop; the yields once per
             # iteration (their weights come with them)
-            node = Node(ops, res, carry=True, weight=weight, uneven=not self.fn.any_offsets or self.fn.cuts_agree)
+            loop = value.init is not None and value.result is not None and bool(value.yields)
+            uneven = not self.fn.any_offsets or self.fn.cuts_agree
+            node = Node(ops, res, carry=True, weight=weight, uneven=uneven, loop=loop)
             carries.append((self.add(node, ("carry", index, k)), value.yields))
         self.carries[op] = carries
 

@@ -203,6 +203,10 @@ class Node:
     # the operand that is the init of its one result, a linalg op's (-1:
     # none): split as a sum reduction, it may read it as terms (`partial_init`)
     init: int = -1
+    # with `carry`: a loop's carried value, operand 0 its init and result 0
+    # the loop's result (False: half of an scf.while's, a branch op's or a
+    # barrier's value, which `_linked_heads` does not join to loops)
+    loop: bool = True
 
     def weight_of(self, i: int) -> int:
         """How many times operand `i` is read: the trip counts around the use."""
@@ -1915,6 +1919,7 @@ class _Local:
         if not s.any_back:
             return []
         pairs = self.pairs()
+        tried: set[tuple[int, int]] = set()  # (head, state) linked trials: a head's pairs share them
         for turn in range(len(pairs)):
             at = (self.next_pair + turn) % len(pairs)
             head, p = pairs[at]
@@ -1938,8 +1943,9 @@ class _Local:
                 for c, old in reversed(trail):
                     self.move(c, old)
                 linked = self.linked(head)
-                if not linked:
+                if not linked or (head, state) in tried:
                     continue
+                tried.add((head, state))
                 # The loops this head's value runs through before or after
                 # it (a scan's residuals, stacked by the forward loop and
                 # read back by the backward one) take the same layout, each
@@ -2063,13 +2069,13 @@ def _linked_heads(g: Graph) -> dict[int, list[int]]:
             x = parent[x]
         return x
 
-    heads = [c for c, node in enumerate(g.nodes) if node.carry]
+    heads = [c for c, node in enumerate(g.nodes) if node.carry and node.loop]
     for c in heads:
         node = g.nodes[c]
         if not node.results or node.results[0] < 0:
             continue
         for m, i in g.values[node.results[0]].consumers:
-            if i == 0 and g.nodes[m].carry:
+            if i == 0 and g.nodes[m].carry and g.nodes[m].loop:
                 parent[find(m)] = find(c)
     groups: dict[int, list[int]] = {}
     for c in heads:
