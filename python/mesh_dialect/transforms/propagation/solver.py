@@ -107,6 +107,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import chain, combinations
 from operator import add
+from typing import Any
 
 from ...interfaces.linear import on_terms
 from ...interfaces.rules import (
@@ -469,25 +470,17 @@ class _Candidates:
         for side, i, (mesh, s) in requests:
             by_mesh.setdefault(mesh, []).append((side, i, s))
         asked = self.rule_memo
+
+        def once(key: tuple, answer: Callable, *args: object) -> Any:
+            found = asked.get(key)
+            if found is None:
+                found = asked[key] = answer(*args)
+            return found
+
         rid = id(rule)
 
         def ask(reqs: tuple) -> ShardingOption | Conflict:
-            found = asked.get((rid, reqs))
-            if found is None:
-                found = asked[(rid, reqs)] = option_from_requests(rule, reqs)
-            return found  # type: ignore[return-value]
-
-        def moves(a: tuple, b: tuple) -> list[ShardingOption]:
-            found = asked.get((rid, "clash", a, b))
-            if found is None:
-                found = asked[(rid, "clash", a, b)] = clash_moves(rule, a, b)
-            return found  # type: ignore[return-value]
-
-        def moved(of: ShardingRule, r: tuple, mesh: str) -> list[ShardingOption]:
-            found = asked.get((id(of), "moved", r, mesh))
-            if found is None:
-                found = asked[(id(of), "moved", r, mesh)] = moved_options(of, r, self.g.meshes.get(mesh))
-            return found  # type: ignore[return-value]
+            return once((rid, reqs), option_from_requests, rule, reqs)
 
         for mesh, reqs in by_mesh.items():
             out.setdefault((mesh, tuple(() for _ in rule.iterators)))
@@ -526,16 +519,14 @@ class _Candidates:
             # k split along their sequences run split by heads), last so
             # they crowd out no earlier candidate
             for _, a, b in clashing:
-                for opt in moves(a, b):
+                for opt in once((rid, "clash", a, b), clash_moves, rule, a, b):
                     out.setdefault((mesh, opt))
             # axes on a dimension the op needs whole may move to another
             # (`moved_options`), last so they crowd out no earlier candidate
             whole = self.g.unmasked.get(id(rule))
             for r in reqs:
-                for opt in moved(rule, r, mesh):
-                    out.setdefault((mesh, opt))
-                if whole is not None:
-                    for opt in moved(whole, r, mesh):
+                for of in (rule,) if whole is None else (rule, whole):
+                    for opt in once((id(of), "moved", r, mesh), moved_options, of, r, self.g.meshes.get(mesh)):
                         out.setdefault((mesh, opt))
         result = self.memo[key] = list(out)
         return result
@@ -1925,17 +1916,12 @@ class _Local:
             head, p = pairs[at]
             costs = self.costs(head)[1]
             at_head = choice[head]
-            for state, cost in enumerate(costs):
+            for state in range(len(costs)):
                 if state == at_head:
                     continue
-                trail = [(head, at_head)]
-                self.move(head, state)
-                delta = cost - costs[at_head]
-                best, there = self.costs(p)
-                if best != choice[p]:
-                    delta += there[best] - there[choice[p]]
-                    trail.append((p, choice[p]))
-                    self.move(p, best)
+                trail: list[tuple[int, int]] = []
+                delta = self.step(head, state, trail, costs)
+                delta += self.to_cheapest(p, trail)
                 delta += self.descend(trail, {head, p})
                 if delta < 0:
                     self.next_pair = at + 1
@@ -1952,7 +1938,7 @@ class _Local:
                 # with what its body yields back to it.
                 lay = self.list_produces[self.list_id[head]][state][0]
                 trail = []
-                delta = self.step(head, state, trail)
+                delta = self.step(head, state, trail, costs)
                 fixed = {head}
                 for h in [head, *linked]:
                     if h != head:
@@ -1964,9 +1950,7 @@ class _Local:
                             delta += self.step(h, k, trail)
                         fixed.add(h)
                     for q in self.yielders(h):
-                        best, there = self.costs(q)
-                        if best != choice[q]:
-                            delta += self.step(q, best, trail)
+                        delta += self.to_cheapest(q, trail)
                         fixed.add(q)
                 delta += self.descend(trail, fixed)
                 if delta < 0:
@@ -1976,13 +1960,20 @@ class _Local:
                     self.move(c, old)
         return []
 
-    def step(self, c: int, state: int, trail: list[tuple[int, int]]) -> int:
-        """Move node `c` to `state`, noted in `trail`; the change of the total."""
-        there = self.costs(c)[1]
+    def step(self, c: int, state: int, trail: list[tuple[int, int]], there: list[int] | None = None) -> int:
+        """Move node `c` to `state`, noted in `trail`; the change of the total
+        (`there`: its costs, when the caller has them)."""
+        if there is None:
+            there = self.costs(c)[1]
         delta = there[state] - there[self.choice[c]]
         trail.append((c, self.choice[c]))
         self.move(c, state)
         return delta
+
+    def to_cheapest(self, c: int, trail: list[tuple[int, int]]) -> int:
+        """`step` node `c` to its cheapest state, if it is not there."""
+        best, there = self.costs(c)
+        return self.step(c, best, trail, there) if best != self.choice[c] else 0
 
     def yielders(self, head: int) -> list[int]:
         """The nodes handing values back to loop head `head`."""
