@@ -93,12 +93,18 @@ def priced(text: str, shape: tuple[int, ...]) -> tuple[int, int, dict[str, int]]
         found = traffic(text, shape)
     except DynamicSize:
         module = mesh_dialect.parse(text, context=mesh_dialect.context(allow_unregistered_dialects=True))
-        function = next(f for f in analyze(module).functions if f.name == "main")
-        busiest = max(function.devices, key=lambda d: d.bytes_received)
-        kinds = {k: n for k, n in busiest.collectives.items() if k != "all_slice"}
-        return sum(kinds.values()), busiest.bytes_received, kinds
+        device = busiest(module)
+        kinds = {k: n for k, n in device.collectives.items() if k != "all_slice"}
+        return sum(kinds.values()), device.bytes_received, kinds
     assert found is not None
     return found
+
+
+def busiest(module: Any) -> Any:
+    """mesh-analysis's device of @main that receives the most bytes, each
+    collective counted as often as it runs (the analysis follows loops)."""
+    function = next(f for f in analyze(module).functions if f.name == "main")
+    return max(function.devices, key=lambda d: d.bytes_received)
 
 
 def partitioned(name: str, flavour: str) -> Any:
@@ -119,8 +125,7 @@ def measure(name: str, flavour: str) -> dict[str, Any]:
     """Our plan's collectives and bytes, and how far its results are from JAX's."""
     module = partitioned(name, flavour)
     count, moved, kinds = priced(mesh_dialect.print_ir(module), MESH)
-    function = next(f for f in analyze(module).functions if f.name == "main")
-    in_run = max(d.bytes_received for d in function.devices)
+    in_run = busiest(module).bytes_received
     ours = Simulation(module, mesh="mesh").run("main", saved(name, "arg"), spmd=True)
     error = 0.0
     for result, expected in zip(ours, saved(name, "result"), strict=True):
