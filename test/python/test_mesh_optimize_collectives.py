@@ -925,6 +925,96 @@ def test_rotations_between_collectives_keep_every_devices_results(text, seed):
     _same_and_moved_point_to_point(text, seed)
 
 
+@st.composite
+def nested_rolls(draw):
+    """A per-device program: dimension 0 split over two mesh axes (in
+    either order) gathered one axis at a time, minor axis first, each by an
+    all_gather or an all_to_all trading it with dimension 1, rotated by any
+    amount, and split again major axis first, each by the collective that
+    undoes its gather (as `mesh-partition` reshards an axis tuple); the
+    gathered tensor maybe returned too, so that its collectives stay."""
+    mesh = [draw(st.integers(2, 3)), draw(st.integers(2, 3))]
+    major, minor = draw(st.permutations([0, 1]))
+    piece = draw(st.integers(1, 3))
+    traded = [draw(st.booleans()), draw(st.booleans())]  # (minor level, major level)
+    other = math.prod(mesh[a] for a, t in zip((minor, major), traded) if t) * draw(st.integers(1, 2))
+    shapes = [(piece, other)]
+    lines, value = [], "%a0"
+    for j, (axis, trade) in enumerate(zip((minor, major), traded)):
+        rows, cols = shapes[-1]
+        shapes.append((rows * mesh[axis], cols // mesh[axis] if trade else cols))
+        how = "mesh.all_to_all" if trade else "mesh.all_gather"
+        dims = "split_axis = 1 concat_axis = 0" if trade else "gather_axis = 0"
+        lines.append(
+            f"  %g{j} = {how} {value} on @mesh mesh_axes = [{axis}] {dims} : {_ty(shapes[-2])} -> {_ty(shapes[-1])}"
+        )
+        value = f"%g{j}"
+    total, cols = shapes[-1]
+    cut = draw(st.integers(1, total - 1))
+    tail, head = (total - cut, cols), (cut, cols)
+    lines += [
+        f"  %t = tensor.extract_slice {value}[{cut}, 0] [{total - cut}, {cols}] [1, 1] "
+        f": {_ty(shapes[-1])} to {_ty(tail)}",
+        f"  %h = tensor.extract_slice {value}[0, 0] [{cut}, {cols}] [1, 1] : {_ty(shapes[-1])} to {_ty(head)}",
+        f"  %r = tensor.concat dim(0) %t, %h : ({_ty(tail)}, {_ty(head)}) -> {_ty(shapes[-1])}",
+    ]
+    value = "%r"
+    for j, (axis, trade) in enumerate(reversed(list(zip((minor, major), traded)))):
+        how = "mesh.all_to_all" if trade else "mesh.all_slice"
+        dims = "split_axis = 0 concat_axis = 1" if trade else "slice_axis = 0"
+        lines.append(
+            f"  %s{j} = {how} {value} on @mesh mesh_axes = [{axis}] {dims} "
+            f": {_ty(shapes[-1 - j])} -> {_ty(shapes[-2 - j])}"
+        )
+        value = f"%s{j}"
+    body = "\n".join(lines)
+    results, types = [value], [_ty(shapes[0])]
+    if draw(st.booleans()):
+        results, types = [value, "%g1"], [_ty(shapes[0]), _ty(shapes[-1])]
+    return (
+        f"mesh.mesh @mesh(shape = {mesh[0]}x{mesh[1]})\n"
+        f"func.func @f(%a0: {_ty(shapes[0])}) -> ({', '.join(types)}) {{\n{body}\n"
+        f"  return {', '.join(results)} : {', '.join(types)}\n}}\n"
+    )
+
+
+@settings(max_examples=80, deadline=None)
+@given(nested_rolls(), st.integers(0, 2**31 - 1))
+def test_rotations_of_a_dimension_gathered_axis_by_axis_keep_every_devices_results(text, seed):
+    printed = _same(text, seed)
+    if "return %s1 : " in text:  # (the gathering collectives are read by the rotation alone)
+        assert "mesh.all_" not in printed and "mesh.send" in printed, printed
+    else:
+        rewritten = "mesh.send" in printed or "mesh.shift" in printed
+        event("gathered tensor returned: " + ("rewritten" if rewritten else "kept"))
+
+
+ROLL_OVER_TWO_AXES = """
+mesh.mesh @mesh(shape = 2x4)
+func.func @f(%a: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %p = mesh.all_gather %a on @mesh mesh_axes = [0] gather_axis = 1 : tensor<4x8xf32> -> tensor<4x16xf32>
+  %q = mesh.all_to_all %p on @mesh mesh_axes = [1] split_axis = 0 concat_axis = 1 : tensor<4x16xf32> -> tensor<1x64xf32>
+  %t = tensor.extract_slice %q[0, 61] [1, 3] [1, 1] : tensor<1x64xf32> to tensor<1x3xf32>
+  %h = tensor.extract_slice %q[0, 0] [1, 61] [1, 1] : tensor<1x64xf32> to tensor<1x61xf32>
+  %r = tensor.concat dim(1) %t, %h : (tensor<1x3xf32>, tensor<1x61xf32>) -> tensor<1x64xf32>
+  %u = mesh.all_to_all %r on @mesh mesh_axes = [1] split_axis = 1 concat_axis = 0 : tensor<1x64xf32> -> tensor<4x16xf32>
+  %v = mesh.all_slice %u on @mesh mesh_axes = [0] slice_axis = 1 : tensor<4x16xf32> -> tensor<4x8xf32>
+  return %v : tensor<4x8xf32>
+}
+"""
+"""`jnp.roll(x, 3, axis=1)` of columns split over the axis tuple (1, 0),
+as `mesh-partition` writes it: the data axis gathered, the model axis
+traded with the rows, rotated, and back."""
+
+
+def test_a_rotation_gathered_axis_by_axis_moves_only_the_cells_that_wrap():
+    printed = _same(ROLL_OVER_TWO_AXES, 0)
+    assert "mesh.all_" not in printed and "mesh.shift" not in printed, printed
+    # each device sends its last 3 columns to the next device in the order (1, 0), and receives 4x3 floats
+    assert printed.count("mesh.send %") == 2 and "mesh_axes = [1, 0] destination" in printed, printed
+    assert re.search(r"mesh\.recv %\S+ on @mesh mesh_axes = \[1, 0\] source = .*-> tensor<4x3xf32>", printed)
+
+
 def _same_and_moved_point_to_point(text: str, seed: int) -> None:
     """Every device's results stay (`_same`), and where the rewrite fired
     (shifts, sends and receives) no collective is left."""

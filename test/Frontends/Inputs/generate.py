@@ -348,6 +348,14 @@ def seq_roll(x: jax.Array) -> jax.Array:
     return jnp.roll(x, 3, 1)
 
 
+def seq_roll_axes(x: jax.Array) -> jax.Array:
+    """`jnp.roll` by 3 of columns split over ("model", "data") with 4 rows,
+    which the 8 devices do not divide: partition reshards them one mesh
+    axis at a time, and the rotation still moves only 3 columns to the
+    next device in that order."""
+    return jnp.roll(x, 3, 1)
+
+
 def seq_pad(x: jax.Array) -> jax.Array:
     """`jnp.pad` of the sequence split over "model" from 48 to 64 rows:
     pieces of 12 become pieces of 16, each topped up from the next."""
@@ -865,6 +873,7 @@ PROGRAMS = {
     "uneven_gelu": (uneven_gelu, [(8, 16), (16, 10), (10, 16)], [P("data"), P(), P()], P("data")),
     "seq_flip": (seq_flip, [(4, 48, 16)], [P("data", "model")], P("data", "model")),
     "seq_roll": (seq_roll, [(4, 48, 16)], [P("data", "model")], P("data", "model")),
+    "seq_roll_axes": (seq_roll_axes, [(4, 64)], [P(None, ("model", "data"))], P(None, ("model", "data"))),
     "seq_pad": (seq_pad, [(4, 48, 16)], [P("data", "model")], P("data", "model")),
     "seq_diff": (seq_diff, [(4, 48, 16)], [P("data", "model")], P("data", "model")),
     "seq_shift": (seq_shift, [(4, 48, 16)], [P("data", "model")], P("data", "model")),

@@ -18,6 +18,8 @@
 // RUN: mesh-run --allow-unregistered-dialect %t.mlir -f mhlo_i32_up3 --compare-with %s -q --seed 6 | FileCheck %s --check-prefix=MATCH
 // RUN: mesh-run --allow-unregistered-dialect %t.mlir -f gathered_down5 --compare-with %s -q --seed 7 | FileCheck %s --check-prefix=MATCH
 // RUN: mesh-run --allow-unregistered-dialect %t.mlir -f tuple_up3 --compare-with %s -q --seed 8 | FileCheck %s --check-prefix=MATCH
+// RUN: mesh-run --allow-unregistered-dialect %t.mlir -f chain_up3 --compare-with %s -q --seed 9 | FileCheck %s --check-prefix=MATCH
+// RUN: mesh-run --allow-unregistered-dialect %t.mlir -f chain_traded_up3 --compare-with %s -q --seed 10 | FileCheck %s --check-prefix=MATCH
 // MATCH: match
 
 mesh.mesh @m4(shape = 4)
@@ -171,4 +173,43 @@ func.func @tuple_up3(%x: tensor<3x32xf32>) -> tensor<3x32xf32> {
   %y = "stablehlo.concatenate"(%a, %b) <{dimension = 1 : i64}> : (tensor<3x3xf32>, tensor<3x29xf32>) -> tensor<3x32xf32>
   %y0 = mesh.shard %y to %s : tensor<3x32xf32>
   return %y0 : tensor<3x32xf32>
+}
+
+// jnp.roll(x, 3, 1) with the columns split over the axes (1, 0) of a 2x4
+// mesh and 4 rows, which the 8 devices do not divide: partition gathers
+// axis 0 (an all_gather), trades the columns for the rows over axis 1 (an
+// all_to_all), rotates, and undoes both.  The two pairs are one rotation
+// over the group in the order (1, 0): each device sends its last 3 columns
+// to the next device in that order (48 bytes, where the collectives
+// received 512).
+// CHECK-LABEL: func.func @chain_up3(
+// CHECK-NOT: mesh.all_
+// CHECK: mesh.send %{{.*}} on @m24 mesh_axes = [1, 0] destination = [%{{.*}}, %{{.*}}] : (tensor<4x3xf32>, index, index) -> tensor<4x3xf32>
+// CHECK-NOT: mesh.all_
+// CHECK: return
+func.func @chain_up3(%x: tensor<4x64xf32>) -> tensor<4x64xf32> {
+  %s = mesh.sharding @m24 split_axes = [[], [1, 0]] : !mesh.sharding
+  %x0 = mesh.shard %x to %s : tensor<4x64xf32>
+  %a = "stablehlo.slice"(%x0) <{start_indices = array<i64: 0, 61>, limit_indices = array<i64: 4, 64>, strides = array<i64: 1, 1>}> : (tensor<4x64xf32>) -> tensor<4x3xf32>
+  %b = "stablehlo.slice"(%x0) <{start_indices = array<i64: 0, 0>, limit_indices = array<i64: 4, 61>, strides = array<i64: 1, 1>}> : (tensor<4x64xf32>) -> tensor<4x61xf32>
+  %y = "stablehlo.concatenate"(%a, %b) <{dimension = 1 : i64}> : (tensor<4x3xf32>, tensor<4x61xf32>) -> tensor<4x64xf32>
+  %y0 = mesh.shard %y to %s : tensor<4x64xf32>
+  return %y0 : tensor<4x64xf32>
+}
+
+// The same over the axes (0, 1): partition trades the columns for the rows
+// over axis 1 first (an all_to_all), then gathers them over axis 0.
+// CHECK-LABEL: func.func @chain_traded_up3(
+// CHECK-NOT: mesh.all_
+// CHECK: mesh.send %{{.*}} on @m24 mesh_axes = [0, 1] destination = [%{{.*}}, %{{.*}}] : (tensor<4x3xf32>, index, index) -> tensor<4x3xf32>
+// CHECK-NOT: mesh.all_
+// CHECK: return
+func.func @chain_traded_up3(%x: tensor<4x64xf32>) -> tensor<4x64xf32> {
+  %s = mesh.sharding @m24 split_axes = [[], [0, 1]] : !mesh.sharding
+  %x0 = mesh.shard %x to %s : tensor<4x64xf32>
+  %a = "stablehlo.slice"(%x0) <{start_indices = array<i64: 0, 61>, limit_indices = array<i64: 4, 64>, strides = array<i64: 1, 1>}> : (tensor<4x64xf32>) -> tensor<4x3xf32>
+  %b = "stablehlo.slice"(%x0) <{start_indices = array<i64: 0, 0>, limit_indices = array<i64: 4, 61>, strides = array<i64: 1, 1>}> : (tensor<4x64xf32>) -> tensor<4x61xf32>
+  %y = "stablehlo.concatenate"(%a, %b) <{dimension = 1 : i64}> : (tensor<4x3xf32>, tensor<4x61xf32>) -> tensor<4x64xf32>
+  %y0 = mesh.shard %y to %s : tensor<4x64xf32>
+  return %y0 : tensor<4x64xf32>
 }

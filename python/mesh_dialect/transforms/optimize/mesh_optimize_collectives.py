@@ -990,62 +990,102 @@ class MeshOptimizeCollectives(Pass):
         size and then the cells that wrap around.  Over several mesh axes
         (a dimension split over an axis tuple) each such move is one
         exchange of every device with the one as many places along in the
-        group's row-major order, the order the axes cut the dimension in."""
+        group's row-major order, the order the axes cut the dimension in.
+        Partition gathers such a dimension one axis at a time, minor axis
+        first, and splits it again major first: the pairs of collectives
+        around the innermost pair (`_wrapping`) join the rotation, their
+        axes minor to its own."""
         changed = False
-        for back in _ops(module, _GATHERING):
-            found = _rotation_between(back, meshes)
+        for visited in _ops(module, _GATHERING):
+            inner = visited
+            while (found := _rotation_between(inner, meshes)) is None:
+                split = inner.operands[0].owner  # (a pair of collectives further in)
+                if isinstance(split, ir.Block) or split.name not in _GATHERING:
+                    break
+                if not _only_user(inner.operands[0], inner):
+                    break
+                inner = split.operation
             if found is None:
                 continue
             forward, concat, (first, second), mesh, amount, d = found
-            view = _collective(back)
-            axes = list(view.mesh_axes)
-            sizes = [mesh.shape[a] for a in axes]
-            devices = math.prod(sizes)
-            x = forward.operands[0]
-            shape = list(_static_shape(x.type) or ())
-            piece, n = shape[d], shape[d] * devices
-            # Cells move `amount` places up, or equally n - amount down: the
-            # direction whose cells moving are fewer.
-            ways = []
-            for step in (amount, amount - n):
-                whole, part = divmod(abs(step), piece)
-                cells = (piece if whole else 0) + part
-                ways.append((cells, whole, step < 0, part))
-            cells, whole, down, part = min(ways)  # (on a tie: fewer whole pieces, then up)
-            sign = -1 if down else 1
+            axes = list(_collective(inner).mesh_axes)
             # (the first collective stays where the rotation is not its only reader)
             alone = all(u.owner.operation in (first, second) for u in forward.results[0].uses)
-            before = _total(_op_cost(forward, meshes) if alone else 0, _op_cost(back, meshes))
-            after = math.prod(shape) // piece * cells * element_bytes(x.type)
-            if before is None or after >= before:
-                continue
-            loc = back.location
-            with ir.InsertionPoint(back):
-                value = x
-                if whole:
-                    value = _rotated(value, view.mesh, axes, sizes, sign * whole, loc)
-                if part:
-                    # up: the last `part` cells of the piece before join the
-                    # start; down: the first of the piece after join the end
-                    cut = piece - part if sign > 0 else part
-                    low = _sliced(first, value, d, 0, cut, shape)
-                    high = _sliced(second, value, d, cut, piece, shape)
-                    if sign > 0:
-                        high = _rotated(high, view.mesh, axes, sizes, 1, loc)
-                    else:
-                        low = _rotated(low, view.mesh, axes, sizes, -1, loc)
-                    joined = concat.clone(ip=ir.InsertionPoint(back))
-                    joined.operands[0], joined.operands[1] = high, low
-                    joined.results[0].set_type(x.type)
-                    value = joined.results[0]
-            moved = f"a rotation by {sign * (whole * piece + part):+d}"
-            between = (concat, first, second)
-            how = "mesh.shift" if len(axes) == 1 else "exchanges along the group's order"
-            self._replace_around(
-                back, [forward] if alone else [], between, value, _became(back, moved, how), before, after
-            )
-            changed = True
+            forwards, backs = [forward], [inner]
+            while alone and (outer := _wrapping(forwards[-1], backs[-1], d, axes, meshes)) is not None:
+                forwards.append(outer[0])
+                backs.append(outer[1])
+                axes += list(_collective(outer[1]).mesh_axes)
+            if backs[-1] != visited:
+                continue  # (taken whole when its outermost collective is visited)
+            # (the longest chain that pays: it saves the most collectives)
+            for k in range(len(backs), 0, -1):
+                if self._rotate_chain(forwards[:k], backs[:k], alone, found, meshes):
+                    changed = True
+                    break
         return changed
+
+    def _rotate_chain(
+        self,
+        forwards: list[ir.Operation],
+        backs: list[ir.Operation],
+        alone: bool,
+        found: tuple[ir.Operation, ir.Operation, tuple[ir.Operation, ir.Operation], Mesh, int, int],
+        meshes: Meshes,
+    ) -> bool:
+        """`_roll_by_shift`'s rewrite of the rotation `found` between the
+        collectives `forwards` that gather its dimension (innermost first;
+        they go when the rotation is all that reads them, `alone`) and
+        `backs` that split it again, when it pays."""
+        _, concat, (first, second), mesh, amount, d = found
+        axes = [a for b in backs for a in _collective(b).mesh_axes]
+        sizes = [mesh.shape[a] for a in axes]
+        gone = forwards if alone else []
+        x = forwards[-1].operands[0]
+        shape = list(_static_shape(x.type) or ())
+        piece, n = shape[d], shape[d] * math.prod(sizes)
+        # Cells move `amount` places up, or equally n - amount down: the
+        # direction whose cells moving are fewer.
+        ways = []
+        for step in (amount, amount - n):
+            whole, part = divmod(abs(step), piece)
+            cells = (piece if whole else 0) + part
+            ways.append((cells, whole, step < 0, part))
+        cells, whole, down, part = min(ways)  # (on a tie: fewer whole pieces, then up)
+        sign = -1 if down else 1
+        before = _total(*(_op_cost(op, meshes) for op in (*gone, *backs)))
+        after = math.prod(shape) // piece * cells * element_bytes(x.type)
+        if before is None or after >= before:
+            return False
+        back = backs[-1]
+        loc, on = back.location, _collective(back).mesh
+        with ir.InsertionPoint(back):
+            value = x
+            if whole:
+                value = _rotated(value, on, axes, sizes, sign * whole, loc)
+            if part:
+                # up: the last `part` cells of the piece before join the
+                # start; down: the first of the piece after join the end
+                cut = piece - part if sign > 0 else part
+                low = _sliced(first, value, d, 0, cut, shape)
+                high = _sliced(second, value, d, cut, piece, shape)
+                if sign > 0:
+                    high = _rotated(high, on, axes, sizes, 1, loc)
+                else:
+                    low = _rotated(low, on, axes, sizes, -1, loc)
+                joined = concat.clone(ip=ir.InsertionPoint(back))
+                joined.operands[0], joined.operands[1] = high, low
+                joined.results[0].set_type(x.type)
+                value = joined.results[0]
+        moved = f"a rotation by {sign * (whole * piece + part):+d}"
+        between = (*backs[-2::-1], concat, first, second)
+        how = "mesh.shift" if len(axes) == 1 else "exchanges along the group's order"
+        if len(backs) == 1:
+            what = _became(back, moved, how)
+        else:
+            what = f"{moved} between {len(backs)} pairs of collectives gathering and splitting it became {how}"
+        self._replace_around(back, gone, between, value, what, before, after)
+        return True
 
     def _pad_by_shift(self, module: ir.Operation, meshes: Meshes) -> bool:
         """An `all_to_all` (or `all_gather`) that gathers a dimension split
@@ -1309,6 +1349,30 @@ def _rotated(value: ir.Value, mesh: str, axes: list[int], sizes: list[int], k: i
     devices = math.prod(sizes)
     with loc:
         return permuted(value, mesh, sizes, axes, [(i + k) % devices for i in range(devices)])
+
+
+def _wrapping(
+    forward: ir.Operation, back: ir.Operation, d: int, axes: list[int], meshes: Meshes
+) -> tuple[ir.Operation, ir.Operation] | None:
+    """The collectives right around `forward` and `back`, which gathered
+    dimension `d` and split it again: the one that made `forward`'s operand
+    gathering `d` over further mesh axes (none of `axes`), read by
+    `forward` alone, and the one that splits `d` again over them as
+    `back`'s only reader; else None.  Gathering concatenates pieces in the
+    group's order, so their axes are minor to `axes`."""
+    users = list(back.results[0].uses)
+    if len(users) != 1:
+        return None
+    outer_back = users[0].owner.operation
+    if outer_back.name not in _GATHERING or not _only_user(forward.operands[0], forward):
+        return None
+    split = _splits_again(outer_back, meshes, axes=len(_collective(outer_back).mesh_axes))
+    if split is None or split[1] != d or set(_collective(outer_back).mesh_axes) & set(axes):
+        return None
+    outer_forward = _gathering(outer_back, forward.operands[0], d, (forward, back))
+    if outer_forward is None or outer_forward.operands[0].type != outer_back.results[0].type:
+        return None
+    return outer_forward, outer_back
 
 
 def _rotation_between(
