@@ -80,6 +80,7 @@ SPECS = {
     "uneven_gelu": ([("data", None), (), ()], [("data", None)]),
     "seq_flip": ([DM], [DM]),
     "seq_roll": ([DM], [DM]),
+    "seq_flip_axes": ([(None, ("model", "data"))], [(None, ("model", "data"))]),
     "seq_roll_axes": ([(None, ("model", "data"))], [(None, ("model", "data"))]),
     "seq_pad": ([DM], [DM]),
     "seq_diff": ([DM], [DM]),

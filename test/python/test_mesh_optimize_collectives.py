@@ -926,13 +926,14 @@ def test_rotations_between_collectives_keep_every_devices_results(text, seed):
 
 
 @st.composite
-def nested_rolls(draw):
+def nested_pairs(draw):
     """A per-device program: dimension 0 split over two mesh axes (in
     either order) gathered one axis at a time, minor axis first, each by an
     all_gather or an all_to_all trading it with dimension 1, rotated by any
-    amount, and split again major axis first, each by the collective that
-    undoes its gather (as `mesh-partition` reshards an axis tuple); the
-    gathered tensor maybe returned too, so that its collectives stay."""
+    amount or reversed (an hlo reverse, maybe of dimension 1 too), and split
+    again major axis first, each by the collective that undoes its gather
+    (as `mesh-partition` reshards an axis tuple); the gathered tensor maybe
+    returned too, so that its collectives stay."""
     mesh = [draw(st.integers(2, 3)), draw(st.integers(2, 3))]
     major, minor = draw(st.permutations([0, 1]))
     piece = draw(st.integers(1, 3))
@@ -950,14 +951,21 @@ def nested_rolls(draw):
         )
         value = f"%g{j}"
     total, cols = shapes[-1]
-    cut = draw(st.integers(1, total - 1))
-    tail, head = (total - cut, cols), (cut, cols)
-    lines += [
-        f"  %t = tensor.extract_slice {value}[{cut}, 0] [{total - cut}, {cols}] [1, 1] "
-        f": {_ty(shapes[-1])} to {_ty(tail)}",
-        f"  %h = tensor.extract_slice {value}[0, 0] [{cut}, {cols}] [1, 1] : {_ty(shapes[-1])} to {_ty(head)}",
-        f"  %r = tensor.concat dim(0) %t, %h : ({_ty(tail)}, {_ty(head)}) -> {_ty(shapes[-1])}",
-    ]
+    if draw(st.booleans()):
+        cut = draw(st.integers(1, total - 1))
+        tail, head = (total - cut, cols), (cut, cols)
+        lines += [
+            f"  %t = tensor.extract_slice {value}[{cut}, 0] [{total - cut}, {cols}] [1, 1] "
+            f": {_ty(shapes[-1])} to {_ty(tail)}",
+            f"  %h = tensor.extract_slice {value}[0, 0] [{cut}, {cols}] [1, 1] : {_ty(shapes[-1])} to {_ty(head)}",
+            f"  %r = tensor.concat dim(0) %t, %h : ({_ty(tail)}, {_ty(head)}) -> {_ty(shapes[-1])}",
+        ]
+    else:
+        dims = draw(st.sampled_from(["0", "0, 1", "1, 0"]))
+        lines.append(
+            f'  %r = "stablehlo.reverse"({value}) <{{dimensions = array<i64: {dims}>}}> '
+            f": ({_ty(shapes[-1])}) -> {_ty(shapes[-1])}"
+        )
     value = "%r"
     for j, (axis, trade) in enumerate(reversed(list(zip((minor, major), traded)))):
         how = "mesh.all_to_all" if trade else "mesh.all_slice"
@@ -978,11 +986,14 @@ def nested_rolls(draw):
     )
 
 
-@settings(max_examples=80, deadline=None)
-@given(nested_rolls(), st.integers(0, 2**31 - 1))
-def test_rotations_of_a_dimension_gathered_axis_by_axis_keep_every_devices_results(text, seed):
+@settings(max_examples=120, deadline=None)
+@given(nested_pairs(), st.integers(0, 2**31 - 1))
+def test_rotations_and_reversals_of_a_dimension_gathered_axis_by_axis_keep_every_devices_results(text, seed):
     printed = _same(text, seed)
-    if "return %s1 : " in text:  # (the gathering collectives are read by the rotation alone)
+    # (the gathering collectives read by the local op alone; a reversal of dimension 1 as well takes
+    # none that trades it)
+    alone = "return %s1 : " in text
+    if alone and ("stablehlo.reverse" not in text or "dimensions = array<i64: 0>" in text or "all_to_all" not in text):
         assert "mesh.all_" not in printed and "mesh.send" in printed, printed
     else:
         rewritten = "mesh.send" in printed or "mesh.shift" in printed
@@ -1013,6 +1024,31 @@ def test_a_rotation_gathered_axis_by_axis_moves_only_the_cells_that_wrap():
     # each device sends its last 3 columns to the next device in the order (1, 0), and receives 4x3 floats
     assert printed.count("mesh.send %") == 2 and "mesh_axes = [1, 0] destination" in printed, printed
     assert re.search(r"mesh\.recv %\S+ on @mesh mesh_axes = \[1, 0\] source = .*-> tensor<4x3xf32>", printed)
+
+
+def test_pairs_around_a_rotation_on_another_mesh_are_not_joined():
+    # the pieces' order is over one mesh's group: pairs of two meshes are no single rotation
+    text = """
+mesh.mesh @a(shape = 2x4)
+mesh.mesh @b(shape = 4x2)
+func.func @f(%x: tensor<4x2xf32>) -> tensor<4x2xf32> {
+  %p = mesh.all_gather %x on @b mesh_axes = [1] gather_axis = 1 : tensor<4x2xf32> -> tensor<4x4xf32>
+  %q = mesh.all_gather %p on @a mesh_axes = [0] gather_axis = 1 : tensor<4x4xf32> -> tensor<4x8xf32>
+  %t = tensor.extract_slice %q[0, 5] [4, 3] [1, 1] : tensor<4x8xf32> to tensor<4x3xf32>
+  %h = tensor.extract_slice %q[0, 0] [4, 5] [1, 1] : tensor<4x8xf32> to tensor<4x5xf32>
+  %r = tensor.concat dim(1) %t, %h : (tensor<4x3xf32>, tensor<4x5xf32>) -> tensor<4x8xf32>
+  %u = mesh.all_slice %r on @a mesh_axes = [0] slice_axis = 1 : tensor<4x8xf32> -> tensor<4x4xf32>
+  %v = mesh.all_slice %u on @b mesh_axes = [1] slice_axis = 1 : tensor<4x4xf32> -> tensor<4x2xf32>
+  return %v : tensor<4x2xf32>
+}
+"""
+    module, _ = _optimize(text)
+    printed = mesh_dialect.print_ir(module)
+    # the inner pair alone becomes a shift on @a; the pair on @b stays
+    assert (
+        "mesh.send" not in printed and "mesh.shift %" in printed and "on @a mesh_axes = [0] shift_axis = 0" in printed
+    )
+    assert printed.count("mesh.all_gather") == 1 and printed.count("mesh.all_slice") == 1, printed
 
 
 def _same_and_moved_point_to_point(text: str, seed: int) -> None:

@@ -348,6 +348,13 @@ def seq_roll(x: jax.Array) -> jax.Array:
     return jnp.roll(x, 3, 1)
 
 
+def seq_flip_axes(x: jax.Array) -> jax.Array:
+    """`jnp.flip` of columns split over ("model", "data") with 4 rows, which
+    the 8 devices do not divide: partition reshards them one mesh axis at a
+    time, and each piece still trades places with its mirror's once."""
+    return jnp.flip(x, 1)
+
+
 def seq_roll_axes(x: jax.Array) -> jax.Array:
     """`jnp.roll` by 3 of columns split over ("model", "data") with 4 rows,
     which the 8 devices do not divide: partition reshards them one mesh
@@ -873,6 +880,7 @@ PROGRAMS = {
     "uneven_gelu": (uneven_gelu, [(8, 16), (16, 10), (10, 16)], [P("data"), P(), P()], P("data")),
     "seq_flip": (seq_flip, [(4, 48, 16)], [P("data", "model")], P("data", "model")),
     "seq_roll": (seq_roll, [(4, 48, 16)], [P("data", "model")], P("data", "model")),
+    "seq_flip_axes": (seq_flip_axes, [(4, 64)], [P(None, ("model", "data"))], P(None, ("model", "data"))),
     "seq_roll_axes": (seq_roll_axes, [(4, 64)], [P(None, ("model", "data"))], P(None, ("model", "data"))),
     "seq_pad": (seq_pad, [(4, 48, 16)], [P("data", "model")], P("data", "model")),
     "seq_diff": (seq_diff, [(4, 48, 16)], [P("data", "model")], P("data", "model")),

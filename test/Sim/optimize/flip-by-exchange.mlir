@@ -24,6 +24,7 @@
 // RUN: mesh-run --allow-unregistered-dialect %t.mlir -f hlo_rows_and_whole_cols --compare-with %s -q --seed 10 | FileCheck %s --check-prefix=MATCH
 // RUN: mesh-run --allow-unregistered-dialect %t.mlir -f hlo_rows_and_whole_cols --compare-with %s -q --seed 11 | FileCheck %s --check-prefix=MATCH
 // RUN: mesh-run --allow-unregistered-dialect %t.mlir -f hlo_rows_and_cols_through_all_to_alls --compare-with %s -q --seed 12 | FileCheck %s --check-prefix=MATCH
+// RUN: mesh-run --allow-unregistered-dialect %t.mlir -f hlo_cols_over_both_axes_one_at_a_time --compare-with %s -q --seed 13 | FileCheck %s --check-prefix=MATCH
 // RUN: mesh-opt --allow-unregistered-dialect --pass-pipeline='builtin.module(mesh-analysis)' %t.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=BYTES
 // RUN: mesh-opt --mesh-optimize-collectives=explain=true %t.part.mlir --allow-unregistered-dialect -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 // MATCH: match
@@ -247,4 +248,24 @@ func.func @hlo_rows_and_cols_through_all_to_alls(%x: tensor<8x4x8xf32>) -> tenso
   %y = "stablehlo.reverse"(%xs) <{dimensions = array<i64: 0, 1>}> : (tensor<8x4x8xf32>) -> tensor<8x4x8xf32>
   %ys = mesh.shard %y to %s : tensor<8x4x8xf32>
   return %ys : tensor<8x4x8xf32>
+}
+
+// jnp.flip of columns split over the axes (1, 0) with 4 rows, which the 8
+// devices do not divide: partition gathers axis 0 (an all_gather), trades
+// the columns for the rows over axis 1 (an all_to_all), reverses, and
+// undoes both.  One exchange with the mirror device in the order (1, 0)
+// takes all four collectives (128 bytes, as XLA's collective-permute,
+// where they received 512).
+// CHECK-LABEL: func.func @hlo_cols_over_both_axes_one_at_a_time(
+// CHECK-NOT: mesh.all_
+// CHECK: "stablehlo.reverse"(%arg0) <{dimensions = array<i64: 1>}> : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK: mesh.send %{{.*}} on @m24 mesh_axes = [1, 0] destination = [%{{.*}}, %{{.*}}] : (tensor<4x8xf32>, index, index)
+// CHECK-NOT: mesh.all_
+// CHECK: return
+func.func @hlo_cols_over_both_axes_one_at_a_time(%x: tensor<4x64xf32>) -> tensor<4x64xf32> {
+  %s = mesh.sharding @m24 split_axes = [[], [1, 0]] : !mesh.sharding
+  %xs = mesh.shard %x to %s : tensor<4x64xf32>
+  %y = "stablehlo.reverse"(%xs) <{dimensions = array<i64: 1>}> : (tensor<4x64xf32>) -> tensor<4x64xf32>
+  %ys = mesh.shard %y to %s : tensor<4x64xf32>
+  return %ys : tensor<4x64xf32>
 }

@@ -997,40 +997,20 @@ class MeshOptimizeCollectives(Pass):
         axes minor to its own."""
         changed = False
         for visited in _ops(module, _GATHERING):
-            inner = visited
-            while (found := _rotation_between(inner, meshes)) is None:
-                split = inner.operands[0].owner  # (a pair of collectives further in)
-                if isinstance(split, ir.Block) or split.name not in _GATHERING:
-                    break
-                if not _only_user(inner.operands[0], inner):
-                    break
-                inner = split.operation
-            if found is None:
+            chain = _pairs_around(visited, meshes, _rotation_between, lambda found: found[2])
+            if chain is None:
                 continue
-            forward, concat, (first, second), mesh, amount, d = found
-            axes = list(_collective(inner).mesh_axes)
-            # (the first collective stays where the rotation is not its only reader)
-            alone = all(u.owner.operation in (first, second) for u in forward.results[0].uses)
-            forwards, backs = [forward], [inner]
-            while alone and (outer := _wrapping(forwards[-1], backs[-1], d, axes, meshes)) is not None:
-                forwards.append(outer[0])
-                backs.append(outer[1])
-                axes += list(_collective(outer[1]).mesh_axes)
-            if backs[-1] != visited:
-                continue  # (taken whole when its outermost collective is visited)
-            # (the longest chain that pays: it saves the most collectives)
-            for k in range(len(backs), 0, -1):
-                if self._rotate_chain(forwards[:k], backs[:k], alone, found, meshes):
-                    changed = True
-                    break
+            # (a pair further out saves more than the cells it adds to the piece: at most
+            # two pieces' worth, less than the two collectives it takes)
+            changed |= self._rotate_chain(*chain, meshes)
         return changed
 
     def _rotate_chain(
         self,
+        found: tuple[ir.Operation, ir.Operation, tuple[ir.Operation, ir.Operation], Mesh, int, int],
         forwards: list[ir.Operation],
         backs: list[ir.Operation],
         alone: bool,
-        found: tuple[ir.Operation, ir.Operation, tuple[ir.Operation, ir.Operation], Mesh, int, int],
         meshes: Meshes,
     ) -> bool:
         """`_roll_by_shift`'s rewrite of the rotation `found` between the
@@ -1080,11 +1060,7 @@ class MeshOptimizeCollectives(Pass):
         moved = f"a rotation by {sign * (whole * piece + part):+d}"
         between = (*backs[-2::-1], concat, first, second)
         how = "mesh.shift" if len(axes) == 1 else "exchanges along the group's order"
-        if len(backs) == 1:
-            what = _became(back, moved, how)
-        else:
-            what = f"{moved} between {len(backs)} pairs of collectives gathering and splitting it became {how}"
-        self._replace_around(back, gone, between, value, what, before, after)
+        self._replace_around(back, gone, between, value, _became(backs, moved, how), before, after)
         return True
 
     def _pad_by_shift(self, module: ir.Operation, meshes: Meshes) -> bool:
@@ -1132,36 +1108,52 @@ class MeshOptimizeCollectives(Pass):
         over an axis tuple is gathered one axis at a time, and the
         innermost pair alone would leave the others' collectives."""
         changed = self._flip_dims_by_exchange(module, meshes)
-        for back in _ops(module, _GATHERING):
-            found = _reversal_between(back, meshes)
-            if found is None:
+        for visited in _ops(module, _GATHERING):
+            chain = _pairs_around(visited, meshes, _reversal_between, lambda found: (found[1],), _flip_refuses)
+            if chain is None:
                 continue
-            forward, reverse, mesh, d = found
-            view = _collective(back)
-            axes = list(view.mesh_axes)
-            sizes = [mesh.shape[a] for a in axes]
-            n = math.prod(sizes)
-            x = forward.operands[0]
-            alone = _only_user(forward.results[0], reverse)
-            before = _total(_op_cost(forward, meshes) if alone else 0, _op_cost(back, meshes))
-            after = math.prod(_static_shape(x.type) or ()) * element_bytes(x.type)
-            # (two devices: a rotation, even at equal bytes, instead of the gathered copy and its collectives)
-            if before is None or after > before or (after == before and n != 2):
-                continue
-            with ir.InsertionPoint(back), back.location:
-                local = _reversed_piece(reverse, x, d)
-                if n == 2 and len(axes) == 1:
-                    value = mesh_ops.ShiftOp(x.type, local, view.mesh, axes[0], 1, mesh_axes=axes, rotate=True).result
-                else:  # (over several axes: the mirror in the group's row-major order, as they cut the dimension)
-                    value = permuted(local, view.mesh, sizes, axes, [n - 1 - i for i in range(n)])
-            init = _producer(reverse.operands[1], "tensor.empty") if len(reverse.operands) > 1 else None
-            how = "mesh.shift" if n == 2 and len(axes) == 1 else "an exchange with the mirror device"
-            what = _became(back, "a reversal", how)
-            self._replace_around(back, [forward] if alone else [], (reverse,), value, what, before, after)
-            if init is not None and next(iter(init.results[0].uses), None) is None:
-                init.erase()  # the reversal's own init, read by nothing else
-            changed = True
+            # (a pair further out leaves a piece no larger, and saves its two collectives)
+            changed |= self._flip_chain(*chain, meshes)
         return changed
+
+    def _flip_chain(
+        self,
+        found: tuple[ir.Operation, ir.Operation, Mesh, int],
+        forwards: list[ir.Operation],
+        backs: list[ir.Operation],
+        alone: bool,
+        meshes: Meshes,
+    ) -> bool:
+        """`_flip_by_exchange`'s rewrite of the reversal `found` between the
+        collectives `forwards` that gather its dimension (innermost first;
+        they go when the reversal is all that reads them, `alone`) and
+        `backs` that split it again, when it pays."""
+        _, reverse, mesh, d = found
+        gone = forwards if alone else []
+        axes = [a for b in backs for a in _collective(b).mesh_axes]
+        sizes = [mesh.shape[a] for a in axes]
+        n = math.prod(sizes)
+        x = forwards[-1].operands[0]
+        before = _total(*(_op_cost(op, meshes) for op in (*gone, *backs)))
+        after = math.prod(_static_shape(x.type) or ()) * element_bytes(x.type)
+        # (two devices: a rotation, even at equal bytes, instead of the gathered copy and its collectives)
+        if before is None or after > before or (after == before and n != 2):
+            return False
+        back = backs[-1]
+        on = _collective(back).mesh
+        with ir.InsertionPoint(back), back.location:
+            local = _reversed_piece(reverse, x, d)
+            if n == 2 and len(axes) == 1:
+                value = mesh_ops.ShiftOp(x.type, local, on, axes[0], 1, mesh_axes=axes, rotate=True).result
+            else:  # (over several axes: the mirror in the group's row-major order, as they cut the dimension)
+                value = permuted(local, on, sizes, axes, [n - 1 - i for i in range(n)])
+        init = _producer(reverse.operands[1], "tensor.empty") if len(reverse.operands) > 1 else None
+        how = "mesh.shift" if n == 2 and len(axes) == 1 else "an exchange with the mirror device"
+        what = _became(backs, "a reversal", how)
+        self._replace_around(back, gone, (*backs[-2::-1], reverse), value, what, before, after)
+        if init is not None and next(iter(init.results[0].uses), None) is None:
+            init.erase()  # the reversal's own init, read by nothing else
+        return True
 
     def _flip_dims_by_exchange(self, module: ir.Operation, meshes: Meshes) -> bool:
         """All_gathers that gather dimensions, each split over its own mesh
@@ -1179,6 +1171,8 @@ class MeshOptimizeCollectives(Pass):
             if found is None:
                 continue
             gathers, slices, mesh_name, axes, sizes = found
+            if _taken_with_pairs_around(reverse, gathers, slices, meshes):
+                continue
             x = gathers[-1].operands[0]
             before = _total(*(_op_cost(g, meshes) for g in gathers))
             after = math.prod(_static_shape(x.type) or ()) * element_bytes(x.type)
@@ -1298,9 +1292,12 @@ _GATHERING = {"mesh.all_to_all": "mesh.all_to_all", "mesh.all_slice": "mesh.all_
 `back`), and the one that gathered it before the rotation."""
 
 
-def _became(back: ir.Operation, moved: str, how: str) -> str:
-    """A rewrite's remark: what `moved` between the collectives `back` ends
-    became (`how`)."""
+def _became(backs: ir.Operation | list[ir.Operation], moved: str, how: str) -> str:
+    """A rewrite's remark: what `moved` between the collectives `backs` end
+    (one pair, or pairs around each other) became (`how`)."""
+    if isinstance(backs, list) and len(backs) > 1:
+        return f"{moved} between {len(backs)} pairs of collectives gathering and splitting its dimension became {how}"
+    back = backs[0] if isinstance(backs, list) else backs
     pair = "two all_to_alls" if back.name == "mesh.all_to_all" else "an all_gather and an all_slice"
     return f"{moved} between {pair} became {how}"
 
@@ -1366,13 +1363,60 @@ def _wrapping(
     outer_back = users[0].owner.operation
     if outer_back.name not in _GATHERING or not _only_user(forward.operands[0], forward):
         return None
-    split = _splits_again(outer_back, meshes, axes=len(_collective(outer_back).mesh_axes))
-    if split is None or split[1] != d or set(_collective(outer_back).mesh_axes) & set(axes):
+    view = _collective(outer_back)
+    if view.mesh != _collective(back).mesh or set(view.mesh_axes) & set(axes):
+        return None  # (the order of the pieces is over one group of one mesh)
+    split = _splits_again(outer_back, meshes, axes=len(view.mesh_axes))
+    if split is None or split[1] != d:
         return None
     outer_forward = _gathering(outer_back, forward.operands[0], d, (forward, back))
     if outer_forward is None or outer_forward.operands[0].type != outer_back.results[0].type:
         return None
     return outer_forward, outer_back
+
+
+def _pairs_around(
+    visited: ir.Operation,
+    meshes: Meshes,
+    match: Callable[[ir.Operation, Meshes], tuple | None],
+    readers: Callable[[tuple], Sequence[ir.Operation]],
+    refused: Callable[[tuple, ir.Operation], bool] = lambda found, forward: False,
+) -> tuple[tuple, list[ir.Operation], list[ir.Operation], bool] | None:
+    """(what `match` found, the collectives that gathered the dimension,
+    innermost first, those that split it again, whether the local ops
+    `readers(found)` are all that read the innermost gathered value) when
+    `visited` is the outermost of the pairs of collectives around a local
+    op that `match` recognizes from the collective right after it (its
+    first element the collective right before); else None.  Pairs further
+    out join while `_wrapping` finds them and `refused` (given a wrapping
+    gathering collective) does not say no; a chain is taken whole when its
+    outermost collective is visited, so that a rewrite erases no op after
+    the one visited."""
+    inner = visited
+    while (found := match(inner, meshes)) is None:
+        further_in = inner.operands[0].owner  # (the splitting collective of the pair inside)
+        if (
+            isinstance(further_in, ir.Block)
+            or further_in.name not in _GATHERING
+            or not _only_user(inner.operands[0], inner)
+        ):
+            return None
+        inner = further_in.operation
+    forward = found[0]
+    d = _splits_again(inner, meshes, axes=len(_collective(inner).mesh_axes))[1]
+    axes = list(_collective(inner).mesh_axes)
+    # (the first collective stays where the local ops are not its only readers)
+    alone = _used_only_by(forward.results[0], readers(found))
+    forwards, backs = [forward], [inner]
+    while alone and (outer := _wrapping(forwards[-1], backs[-1], d, axes, meshes)) is not None:
+        if refused(found, outer[0]):
+            break
+        forwards.append(outer[0])
+        backs.append(outer[1])
+        axes += list(_collective(outer[1]).mesh_axes)
+    if backs[-1] != visited:
+        return None
+    return found, forwards, backs, alone
 
 
 def _rotation_between(
@@ -2325,6 +2369,37 @@ def _reversal_between(back: ir.Operation, meshes: Meshes) -> tuple[ir.Operation,
     if local is None or local[d] * math.prod(mesh.shape[a] for a in _collective(back).mesh_axes) != shape[d]:
         return None
     return forward, reverse, mesh, d
+
+
+def _taken_with_pairs_around(
+    reverse: ir.Operation, gathers: list[ir.Operation], slices: list[ir.Operation], meshes: Meshes
+) -> bool:
+    """Whether the all_gathers and all_slices around `reverse`, of one
+    dimension, lie within further pairs of collectives (an all_to_all
+    gathering that dimension outside them, as partition reshards an axis
+    tuple) that `_flip_by_exchange` takes whole with them."""
+    dims = {_collective(g).gather_axis for g in gathers}
+    if len(dims) != 1:
+        return False
+    d = dims.pop()
+    axes = [a for g in gathers for a in _collective(g).mesh_axes]
+    outer = _wrapping(gathers[-1], slices[-1], d, axes, meshes)
+    if outer is None:
+        return False
+    chain = _pairs_around(outer[1], meshes, _reversal_between, lambda found: (found[1],), _flip_refuses)
+    return chain is not None and chain[0][1] == reverse and all(s in chain[2] for s in slices)
+
+
+def _flip_refuses(found: tuple[ir.Operation, ir.Operation, Mesh, int], forward: ir.Operation) -> bool:
+    """Whether the gathering collective `forward` around the reversal
+    `found` splits a dimension the reversal also reverses (each device
+    would reverse its own part of it alone)."""
+    _, reverse, _, d = found
+    if forward.name != "mesh.all_to_all":
+        return False
+    shape = _static_shape(reverse.operands[0].type)
+    others = None if shape is None else _also_reversed(reverse, d, shape)
+    return others is None or _collective(forward).split_axis in others
 
 
 def _also_reversed(op: ir.Operation, d: int, shape: tuple[int, ...]) -> set[int] | None:
