@@ -81,6 +81,7 @@ SPECS = {
     "seq_flip": ([DM], [DM]),
     "seq_roll": ([DM], [DM]),
     "seq_flip_axes": ([(None, ("model", "data"))], [(None, ("model", "data"))]),
+    "seq_flip_axes_dm": ([(None, DM)], [(None, DM)]),
     "seq_roll_axes": ([(None, ("model", "data"))], [(None, ("model", "data"))]),
     "seq_pad": ([DM], [DM]),
     "seq_diff": ([DM], [DM]),

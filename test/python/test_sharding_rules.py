@@ -653,7 +653,8 @@ def test_any_annotations_give_a_valid_option_or_a_conflict(rule, data):
 
 def test_moved_options_put_the_axes_of_a_whole_dimension_on_another_loop():
     """A sort along its columns (one loop, the rows): the columns' axes move
-    to the rows, after any the rows already have; a reduction loop the
+    to the rows, after any the rows already have (all of them, or the
+    inner ones of a tuple alone); a reduction loop the
     accumulators make invalid gives its axes to the parallel rows; nothing
     moves when every axis is placed, nor onto a reduction loop."""
     sort = R(["parallel"], [(0, None)], [(0, None)])
@@ -661,7 +662,13 @@ def test_moved_options_put_the_axes_of_a_whole_dimension_on_another_loop():
     assert moved_options(sort, ("result", 0, S([[0], [1]]))) == [((0, 1),)]
     assert moved_options(sort, ("operand", 0, S([[0]]))) == []
     sort_3d = R(["parallel", "parallel"], [(0, 1, None)], [(0, 1, None)])
-    assert moved_options(sort_3d, ("operand", 0, S([[], [2], [0, 1]]))) == [((0, 1), (2,)), ((), (2, 0, 1))]
+    # all the lost axes, or the inner ones alone (one all_to_all moves those; the outer one is gathered)
+    assert moved_options(sort_3d, ("operand", 0, S([[], [2], [0, 1]]))) == [
+        ((0, 1), (2,)),
+        ((1,), (2,)),
+        ((), (2, 0, 1)),
+        ((), (2, 1)),
+    ]
     scan = R(["parallel", INVALID], [(0, 1)], [(0,)])
     assert moved_options(scan, ("operand", 0, S([[], [0]]))) == [((0,), ())]
     matmul = ShardingRule.matmul()

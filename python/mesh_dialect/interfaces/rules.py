@@ -1099,7 +1099,10 @@ def moved_options(
     out = []
     for loop in dict.fromkeys(m):
         if loop is not None and loop not in unfit and rule.iterators[loop].is_parallel:
-            out.append(tuple(axes + lost if k == loop else axes for k, axes in enumerate(base)))
+            # all of them, or their inner ones alone (the outer ones gathered), which one
+            # all_to_all moves where all would take a permutation first, or not divide the loop
+            for k in range(len(lost)):
+                out.append(tuple(axes + lost[k:] if j == loop else axes for j, axes in enumerate(base)))
     if any(w is not None and w.base != 1 and w.loop in unfit for dims in rule.windows for w in dims or ()):
         # a dilated input's loop may not split at all: the other loops keep
         # their axes without it (the all_gather a whole window loop asks)

@@ -355,6 +355,12 @@ def seq_flip_axes(x: jax.Array) -> jax.Array:
     return jnp.flip(x, 1)
 
 
+def seq_flip_axes_dm(x: jax.Array) -> jax.Array:
+    """`seq_flip_axes` over ("data", "model"): the reversal runs on rows
+    split over "model" alone, one all_to_all away."""
+    return jnp.flip(x, 1)
+
+
 def seq_roll_axes(x: jax.Array) -> jax.Array:
     """`jnp.roll` by 3 of columns split over ("model", "data") with 4 rows,
     which the 8 devices do not divide: partition reshards them one mesh
@@ -881,6 +887,7 @@ PROGRAMS = {
     "seq_flip": (seq_flip, [(4, 48, 16)], [P("data", "model")], P("data", "model")),
     "seq_roll": (seq_roll, [(4, 48, 16)], [P("data", "model")], P("data", "model")),
     "seq_flip_axes": (seq_flip_axes, [(4, 64)], [P(None, ("model", "data"))], P(None, ("model", "data"))),
+    "seq_flip_axes_dm": (seq_flip_axes_dm, [(4, 64)], [P(None, ("data", "model"))], P(None, ("data", "model"))),
     "seq_roll_axes": (seq_roll_axes, [(4, 64)], [P(None, ("model", "data"))], P(None, ("model", "data"))),
     "seq_pad": (seq_pad, [(4, 48, 16)], [P("data", "model")], P("data", "model")),
     "seq_diff": (seq_diff, [(4, 48, 16)], [P("data", "model")], P("data", "model")),

@@ -25,6 +25,7 @@
 // RUN: mesh-run --allow-unregistered-dialect %t.mlir -f hlo_rows_and_whole_cols --compare-with %s -q --seed 11 | FileCheck %s --check-prefix=MATCH
 // RUN: mesh-run --allow-unregistered-dialect %t.mlir -f hlo_rows_and_cols_through_all_to_alls --compare-with %s -q --seed 12 | FileCheck %s --check-prefix=MATCH
 // RUN: mesh-run --allow-unregistered-dialect %t.mlir -f hlo_cols_over_both_axes_one_at_a_time --compare-with %s -q --seed 13 | FileCheck %s --check-prefix=MATCH
+// RUN: mesh-run --allow-unregistered-dialect %t.mlir -f hlo_cols_over_both_axes_major_first --compare-with %s -q --seed 14 | FileCheck %s --check-prefix=MATCH
 // RUN: mesh-opt --allow-unregistered-dialect --pass-pipeline='builtin.module(mesh-analysis)' %t.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=BYTES
 // RUN: mesh-opt --mesh-optimize-collectives=explain=true %t.part.mlir --allow-unregistered-dialect -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 // MATCH: match
@@ -264,6 +265,25 @@ func.func @hlo_rows_and_cols_through_all_to_alls(%x: tensor<8x4x8xf32>) -> tenso
 // CHECK: return
 func.func @hlo_cols_over_both_axes_one_at_a_time(%x: tensor<4x64xf32>) -> tensor<4x64xf32> {
   %s = mesh.sharding @m24 split_axes = [[], [1, 0]] : !mesh.sharding
+  %xs = mesh.shard %x to %s : tensor<4x64xf32>
+  %y = "stablehlo.reverse"(%xs) <{dimensions = array<i64: 1>}> : (tensor<4x64xf32>) -> tensor<4x64xf32>
+  %ys = mesh.shard %y to %s : tensor<4x64xf32>
+  return %ys : tensor<4x64xf32>
+}
+
+// The same over the axes (0, 1): propagation reverses rows split over
+// axis 1 alone, which one all_to_all trades for the columns' inner axis
+// (gathering all 8 pieces of the rows would need a permutation first),
+// so partition trades over axis 1, gathers over axis 0, and undoes both:
+// again one exchange, in the order (0, 1).
+// CHECK-LABEL: func.func @hlo_cols_over_both_axes_major_first(
+// CHECK-NOT: mesh.all_
+// CHECK: "stablehlo.reverse"(%arg0) <{dimensions = array<i64: 1>}> : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK: mesh.send %{{.*}} on @m24 mesh_axes = [0, 1] destination = [%{{.*}}, %{{.*}}] : (tensor<4x8xf32>, index, index)
+// CHECK-NOT: mesh.all_
+// CHECK: return
+func.func @hlo_cols_over_both_axes_major_first(%x: tensor<4x64xf32>) -> tensor<4x64xf32> {
+  %s = mesh.sharding @m24 split_axes = [[], [0, 1]] : !mesh.sharding
   %xs = mesh.shard %x to %s : tensor<4x64xf32>
   %y = "stablehlo.reverse"(%xs) <{dimensions = array<i64: 1>}> : (tensor<4x64xf32>) -> tensor<4x64xf32>
   %ys = mesh.shard %y to %s : tensor<4x64xf32>
