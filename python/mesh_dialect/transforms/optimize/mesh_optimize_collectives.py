@@ -1002,26 +1002,15 @@ class MeshOptimizeCollectives(Pass):
                 continue
             # (a pair further out saves more than the cells it adds to the piece: at most
             # two pieces' worth, less than the two collectives it takes)
-            changed |= self._rotate_chain(*chain, meshes)
+            changed |= self._rotate_chain(chain, meshes)
         return changed
 
-    def _rotate_chain(
-        self,
-        found: tuple[ir.Operation, ir.Operation, tuple[ir.Operation, ir.Operation], Mesh, int, int],
-        forwards: list[ir.Operation],
-        backs: list[ir.Operation],
-        alone: bool,
-        meshes: Meshes,
-    ) -> bool:
-        """`_roll_by_shift`'s rewrite of the rotation `found` between the
-        collectives `forwards` that gather its dimension (innermost first;
-        they go when the rotation is all that reads them, `alone`) and
-        `backs` that split it again, when it pays."""
-        _, concat, (first, second), mesh, amount, d = found
-        axes = [a for b in backs for a in _collective(b).mesh_axes]
+    def _rotate_chain(self, chain: _Chain, meshes: Meshes) -> bool:
+        """`_roll_by_shift`'s rewrite of the rotation `chain.found` between
+        its pairs of collectives, when it pays."""
+        _, concat, (first, second), mesh, amount, d = chain.found
+        axes, x, backs = chain.axes, chain.piece, chain.backs
         sizes = [mesh.shape[a] for a in axes]
-        gone = forwards if alone else []
-        x = forwards[-1].operands[0]
         shape = list(_static_shape(x.type) or ())
         piece, n = shape[d], shape[d] * math.prod(sizes)
         # Cells move `amount` places up, or equally n - amount down: the
@@ -1033,7 +1022,7 @@ class MeshOptimizeCollectives(Pass):
             ways.append((cells, whole, step < 0, part))
         cells, whole, down, part = min(ways)  # (on a tie: fewer whole pieces, then up)
         sign = -1 if down else 1
-        before = _total(*(_op_cost(op, meshes) for op in (*gone, *backs)))
+        before = chain.before(meshes)
         after = math.prod(shape) // piece * cells * element_bytes(x.type)
         if before is None or after >= before:
             return False
@@ -1060,7 +1049,7 @@ class MeshOptimizeCollectives(Pass):
         moved = f"a rotation by {sign * (whole * piece + part):+d}"
         between = (*backs[-2::-1], concat, first, second)
         how = "mesh.shift" if len(axes) == 1 else "exchanges along the group's order"
-        self._replace_around(back, gone, between, value, _became(backs, moved, how), before, after)
+        self._replace_around(back, chain.gone, between, value, _became(backs, moved, how), before, after)
         return True
 
     def _pad_by_shift(self, module: ir.Operation, meshes: Meshes) -> bool:
@@ -1113,28 +1102,17 @@ class MeshOptimizeCollectives(Pass):
             if chain is None:
                 continue
             # (a pair further out leaves a piece no larger, and saves its two collectives)
-            changed |= self._flip_chain(*chain, meshes)
+            changed |= self._flip_chain(chain, meshes)
         return changed
 
-    def _flip_chain(
-        self,
-        found: tuple[ir.Operation, ir.Operation, Mesh, int],
-        forwards: list[ir.Operation],
-        backs: list[ir.Operation],
-        alone: bool,
-        meshes: Meshes,
-    ) -> bool:
-        """`_flip_by_exchange`'s rewrite of the reversal `found` between the
-        collectives `forwards` that gather its dimension (innermost first;
-        they go when the reversal is all that reads them, `alone`) and
-        `backs` that split it again, when it pays."""
-        _, reverse, mesh, d = found
-        gone = forwards if alone else []
-        axes = [a for b in backs for a in _collective(b).mesh_axes]
+    def _flip_chain(self, chain: _Chain, meshes: Meshes) -> bool:
+        """`_flip_by_exchange`'s rewrite of the reversal `chain.found`
+        between its pairs of collectives, when it pays."""
+        _, reverse, mesh, d = chain.found
+        axes, x, backs = chain.axes, chain.piece, chain.backs
         sizes = [mesh.shape[a] for a in axes]
         n = math.prod(sizes)
-        x = forwards[-1].operands[0]
-        before = _total(*(_op_cost(op, meshes) for op in (*gone, *backs)))
+        before = chain.before(meshes)
         after = math.prod(_static_shape(x.type) or ()) * element_bytes(x.type)
         # (two devices: a rotation, even at equal bytes, instead of the gathered copy and its collectives)
         if before is None or after > before or (after == before and n != 2):
@@ -1150,7 +1128,7 @@ class MeshOptimizeCollectives(Pass):
         init = _producer(reverse.operands[1], "tensor.empty") if len(reverse.operands) > 1 else None
         how = "mesh.shift" if n == 2 and len(axes) == 1 else "an exchange with the mirror device"
         what = _became(backs, "a reversal", how)
-        self._replace_around(back, gone, (*backs[-2::-1], reverse), value, what, before, after)
+        self._replace_around(back, chain.gone, (*backs[-2::-1], reverse), value, what, before, after)
         if init is not None and next(iter(init.results[0].uses), None) is None:
             init.erase()  # the reversal's own init, read by nothing else
         return True
@@ -1375,19 +1353,49 @@ def _wrapping(
     return outer_forward, outer_back
 
 
+@dataclasses.dataclass(frozen=True)
+class _Chain:
+    """Pairs of collectives around a local op (`_pairs_around`): what the
+    matcher `found` of the op and its innermost pair, the collectives that
+    gathered the dimension (`forwards`) and those that split it again
+    (`backs`), innermost first, and whether the op is all that reads the
+    innermost gathered value (`alone`: the gathering collectives go)."""
+
+    found: tuple
+    forwards: list[ir.Operation]
+    backs: list[ir.Operation]
+    alone: bool
+
+    @property
+    def gone(self) -> list[ir.Operation]:
+        return self.forwards if self.alone else []
+
+    @property
+    def axes(self) -> list[int]:
+        """The mesh axes of the group, in the order that cuts the dimension."""
+        return [a for b in self.backs for a in _collective(b).mesh_axes]
+
+    @property
+    def piece(self) -> ir.Value:
+        """Each device's piece, before any collective gathered it."""
+        return self.forwards[-1].operands[0]
+
+    def before(self, meshes: Meshes) -> int | None:
+        """The bytes a device receives in the collectives a rewrite replaces."""
+        return _total(*(_op_cost(op, meshes) for op in (*self.gone, *self.backs)))
+
+
 def _pairs_around(
     visited: ir.Operation,
     meshes: Meshes,
     match: Callable[[ir.Operation, Meshes], tuple | None],
     readers: Callable[[tuple], Sequence[ir.Operation]],
     refused: Callable[[tuple, ir.Operation], bool] = lambda found, forward: False,
-) -> tuple[tuple, list[ir.Operation], list[ir.Operation], bool] | None:
-    """(what `match` found, the collectives that gathered the dimension,
-    innermost first, those that split it again, whether the local ops
-    `readers(found)` are all that read the innermost gathered value) when
-    `visited` is the outermost of the pairs of collectives around a local
-    op that `match` recognizes from the collective right after it (its
-    first element the collective right before); else None.  Pairs further
+) -> _Chain | None:
+    """The pairs of collectives around a local op (`_Chain`) when `visited`
+    is the outermost of them, `match` recognizing the op from the collective
+    right after it (its first element the collective right before) and
+    `readers(found)` naming the op's ops; else None.  Pairs further
     out join while `_wrapping` finds them and `refused` (given a wrapping
     gathering collective) does not say no; a chain is taken whole when its
     outermost collective is visited, so that a rewrite erases no op after
@@ -1416,7 +1424,7 @@ def _pairs_around(
         axes += list(_collective(outer[1]).mesh_axes)
     if backs[-1] != visited:
         return None
-    return found, forwards, backs, alone
+    return _Chain(found, forwards, backs, alone)
 
 
 def _rotation_between(
@@ -2387,7 +2395,7 @@ def _taken_with_pairs_around(
     if outer is None:
         return False
     chain = _pairs_around(outer[1], meshes, _reversal_between, lambda found: (found[1],), _flip_refuses)
-    return chain is not None and chain[0][1] == reverse and all(s in chain[2] for s in slices)
+    return chain is not None and chain.found[1] == reverse and all(s in chain.backs for s in slices)
 
 
 def _flip_refuses(found: tuple[ir.Operation, ir.Operation, Mesh, int], forward: ir.Operation) -> bool:
