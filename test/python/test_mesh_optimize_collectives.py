@@ -1026,6 +1026,27 @@ def test_a_rotation_gathered_axis_by_axis_moves_only_the_cells_that_wrap():
     assert re.search(r"mesh\.recv %\S+ on @mesh mesh_axes = \[1, 0\] source = .*-> tensor<4x3xf32>", printed)
 
 
+def test_all_gathers_of_a_reversal_within_two_pairs_of_all_to_alls_go_with_them():
+    # the all_gather pair alone was taken first (its own rewrite), leaving four all_to_alls
+    printed = _same(C2_FLIP, 0)
+    assert "mesh.all_" not in printed and "mesh_axes = [0, 1, 2] destination" in printed, printed
+
+
+C2_FLIP = """
+mesh.mesh @mesh(shape = 3x2x2)
+func.func @f(%a0: tensor<1x4xf32>) -> tensor<1x4xf32> {
+  %g0 = mesh.all_to_all %a0 on @mesh mesh_axes = [2] split_axis = 1 concat_axis = 0 : tensor<1x4xf32> -> tensor<2x2xf32>
+  %g1 = mesh.all_to_all %g0 on @mesh mesh_axes = [1] split_axis = 1 concat_axis = 0 : tensor<2x2xf32> -> tensor<4x1xf32>
+  %g2 = mesh.all_gather %g1 on @mesh mesh_axes = [0] gather_axis = 0 : tensor<4x1xf32> -> tensor<12x1xf32>
+  %r = "stablehlo.reverse"(%g2) <{dimensions = array<i64: 0>}> : (tensor<12x1xf32>) -> tensor<12x1xf32>
+  %s0 = mesh.all_slice %r on @mesh mesh_axes = [0] slice_axis = 0 : tensor<12x1xf32> -> tensor<4x1xf32>
+  %s1 = mesh.all_to_all %s0 on @mesh mesh_axes = [1] split_axis = 0 concat_axis = 1 : tensor<4x1xf32> -> tensor<2x2xf32>
+  %s2 = mesh.all_to_all %s1 on @mesh mesh_axes = [2] split_axis = 0 concat_axis = 1 : tensor<2x2xf32> -> tensor<1x4xf32>
+  return %s2 : tensor<1x4xf32>
+}
+"""
+
+
 def test_pairs_around_a_rotation_on_another_mesh_are_not_joined():
     # the pieces' order is over one mesh's group: pairs of two meshes are no single rotation
     text = """

@@ -1093,16 +1093,21 @@ def moved_options(
     unfit.update(c.loop for c in rule.crops if base[c.loop])
     base = tuple(() if loop in unfit else axes for loop, axes in enumerate(base))
     placed = {a for axes in base for a in axes}
-    lost = tuple(a for d in range(len(s.split_axes)) for a in s.axes_of(d) if a not in placed)
+    lost_of = [tuple(a for a in s.axes_of(d) if a not in placed) for d in range(len(s.split_axes))]
+    lost = tuple(a for axes in lost_of for a in axes)
     if not lost:
         return []
+    # all of them, or, when one dimension lost a tuple, its inner axes alone (the outer
+    # ones gathered): one all_to_all moves those where all would take a permutation
+    # first, or not divide the loop
+    moves = [lost]
+    if sum(1 for axes in lost_of if axes) == 1:
+        moves += [lost[k:] for k in range(1, len(lost))]
     out = []
     for loop in dict.fromkeys(m):
         if loop is not None and loop not in unfit and rule.iterators[loop].is_parallel:
-            # all of them, or their inner ones alone (the outer ones gathered), which one
-            # all_to_all moves where all would take a permutation first, or not divide the loop
-            for k in range(len(lost)):
-                out.append(tuple(axes + lost[k:] if j == loop else axes for j, axes in enumerate(base)))
+            for move in moves:
+                out.append(tuple(axes + move if j == loop else axes for j, axes in enumerate(base)))
     if any(w is not None and w.base != 1 and w.loop in unfit for dims in rule.windows for w in dims or ()):
         # a dilated input's loop may not split at all: the other loops keep
         # their axes without it (the all_gather a whole window loop asks)

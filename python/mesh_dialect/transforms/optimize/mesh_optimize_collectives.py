@@ -1092,10 +1092,12 @@ class MeshOptimizeCollectives(Pass):
         Each device reverses its own piece and trades it with its mirror
         device (a rotating `mesh.shift` when the axis has two devices,
         point-to-point sends and receives otherwise; the middle device of
-        an odd axis keeps its own).  Chains of all_gathers and all_slices
-        are taken whole first (`_flip_dims_by_exchange`): a dimension split
-        over an axis tuple is gathered one axis at a time, and the
-        innermost pair alone would leave the others' collectives."""
+        an odd axis keeps its own).  A dimension split over an axis tuple
+        is gathered one axis at a time, and the innermost pair alone would
+        leave the others' collectives: all_gathers and all_slices of one or
+        several dimensions are taken whole first (`_flip_dims_by_exchange`),
+        but for those within further pairs (all_to_alls), which the pairs
+        around the reversal (`_pairs_around`) take with them."""
         changed = self._flip_dims_by_exchange(module, meshes)
         for visited in _ops(module, _GATHERING):
             chain = _pairs_around(visited, meshes, _reversal_between, lambda found: (found[1],), _flip_refuses)
@@ -2391,10 +2393,13 @@ def _taken_with_pairs_around(
         return False
     d = dims.pop()
     axes = [a for g in gathers for a in _collective(g).mesh_axes]
-    outer = _wrapping(gathers[-1], slices[-1], d, axes, meshes)
-    if outer is None:
+    forward, back = gathers[-1], slices[-1]
+    while (outer := _wrapping(forward, back, d, axes, meshes)) is not None:
+        forward, back = outer
+        axes += list(_collective(back).mesh_axes)
+    if back == slices[-1]:
         return False
-    chain = _pairs_around(outer[1], meshes, _reversal_between, lambda found: (found[1],), _flip_refuses)
+    chain = _pairs_around(back, meshes, _reversal_between, lambda found: (found[1],), _flip_refuses)
     return chain is not None and chain.found[1] == reverse and all(s in chain.backs for s in slices)
 
 
