@@ -1100,7 +1100,7 @@ class MeshOptimizeCollectives(Pass):
         around the reversal (`_pairs_around`) take with them."""
         changed = self._flip_dims_by_exchange(module, meshes)
         for visited in _ops(module, _GATHERING):
-            chain = _pairs_around(visited, meshes, _reversal_between, lambda found: (found[1],), _flip_refuses)
+            chain = _reversal_pairs(visited, meshes)
             if chain is None:
                 continue
             # (a pair further out leaves a piece no larger, and saves its two collectives)
@@ -2399,8 +2399,14 @@ def _taken_with_pairs_around(
         axes += list(_collective(back).mesh_axes)
     if back == slices[-1]:
         return False
-    chain = _pairs_around(back, meshes, _reversal_between, lambda found: (found[1],), _flip_refuses)
+    chain = _reversal_pairs(back, meshes)
     return chain is not None and chain.found[1] == reverse and all(s in chain.backs for s in slices)
+
+
+def _reversal_pairs(visited: ir.Operation, meshes: Meshes) -> _Chain | None:
+    """The pairs of collectives around a reversal that `visited` ends
+    (`_pairs_around`), for `flip-by-exchange`."""
+    return _pairs_around(visited, meshes, _reversal_between, lambda found: (found[1],), _flip_refuses)
 
 
 def _flip_refuses(found: tuple[ir.Operation, ir.Operation, Mesh, int], forward: ir.Operation) -> bool:
